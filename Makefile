@@ -1,0 +1,136 @@
+# SPDX-License-Identifier: LGPL-2.1-only
+# sonde: libsonde (static + shared) and the sonde command.
+#
+#   make               build into $(BUILD)/
+#   make check         deps, build, every test, then again under ASan+UBSan
+#   make install PREFIX=/usr/local
+#   make SAN=1 BUILD=build-san   sanitizer build (used by check)
+
+VERSION_MAJOR := 0
+VERSION_MINOR := 1
+VERSION_PATCH := 0
+VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+
+BUILD ?= build
+PREFIX ?= /usr/local
+CC ?= cc
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+
+WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers \
+	-Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ifeq ($(findstring clang,$(shell $(CC) --version 2>/dev/null | head -1)),)
+WARN += -Wformat-signedness
+endif
+OPT ?= -O2 -g
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden \
+	-fno-omit-frame-pointer $(WARN) $(OPT) -Iinclude -Isrc/lib \
+	-DSONDE_VERSION=\"$(VERSION)\"
+ifeq ($(SAN),1)
+CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+ALL_CFLAGS = $(CFLAGS_BASE) $(CFLAGS)
+LIBS := -ldw -lelf -lz -lm -lpthread
+
+LIB_SRCS := $(sort $(wildcard src/lib/*.c src/lib/*/*.c))
+CLI_SRCS := $(sort $(wildcard src/cli/*.c))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
+HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+EXAMPLE_BINS := $(EXAMPLE_SRCS:examples/%.c=$(BUILD)/examples/%)
+HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/helpers/%)
+
+STATIC_LIB := $(BUILD)/libsonde.a
+SONAME := libsonde.so.$(VERSION_MAJOR)
+SHARED_LIB := $(BUILD)/libsonde.so.$(VERSION)
+SONDE := $(BUILD)/sonde
+MAP := src/lib/libsonde.map
+
+.PHONY: all lib cli tests examples helpers check check-fast install clean \
+	fuzz deps bench
+all: lib cli
+
+lib: $(STATIC_LIB) $(SHARED_LIB)
+cli: $(SONDE)
+tests: $(UNIT_BINS)
+examples: $(EXAMPLE_BINS)
+helpers: $(HELPER_BINS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(STATIC_LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# The newest node of the version map must name this release.
+$(SHARED_LIB): $(LIB_OBJS) $(MAP)
+	@grep -q "LIBSONDE_$(VERSION) " $(MAP) || \
+		{ echo "$(MAP) has no LIBSONDE_$(VERSION) node: versions are out of sync"; exit 1; }
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(MAP) \
+		-Wl,--no-undefined $(LDFLAGS) -o $@ $(LIB_OBJS) $(LIBS)
+	ln -sf libsonde.so.$(VERSION) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $(BUILD)/libsonde.so
+
+$(SONDE): $(CLI_OBJS) $(STATIC_LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(STATIC_LIB) $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Wno-unused-parameter -Itests/unit -MMD -MP $< \
+		$(LDFLAGS) -o $@ $(STATIC_LIB) -lcmocka $(LIBS)
+
+$(BUILD)/examples/%: examples/%.c $(SHARED_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -Isrc/lib,$(ALL_CFLAGS)) $< $(LDFLAGS) -o $@ \
+		-L$(BUILD) -Wl,-rpath,'$$ORIGIN/..' -lsonde
+
+# Workloads for tests and the demo: frame pointers kept, no inlining games.
+$(BUILD)/helpers/%: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-fno-optimize-sibling-calls $(if $(filter 1,$(SAN)),,) $< -o $@ -lpthread -lm
+
+deps:
+	@scripts/deps
+
+# Whole suite: normal build, then ASan+UBSan build, then fuzz smoke runs.
+check: deps
+	@tests/run-all.sh
+
+# One pass in $(BUILD) without the sanitizer round (for quick iteration).
+check-fast: all tests examples helpers
+	@tests/run-suite.sh $(BUILD)
+
+fuzz:
+	@tests/fuzz/build.sh $(BUILD)-fuzz
+
+bench: all helpers
+	@bench/run-all.sh $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/include/sonde $(DESTDIR)$(PREFIX)/lib \
+		$(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 644 include/sonde/*.h $(DESTDIR)$(PREFIX)/include/sonde/
+	install -m 644 $(STATIC_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(SHARED_LIB) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libsonde.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libsonde.so
+	install -m 755 $(SONDE) $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+		sonde.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/sonde.pc
+	for m in docs/man/*.1; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
+	for m in docs/man/*.3; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man3/; done; true
+
+clean:
+	rm -rf build build-* 
+
+-include $(shell find $(BUILD)/obj $(BUILD)/tests -name '*.d' 2>/dev/null)

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/* The subcommands of sonde(1): one cmd_<name>() per cmd-<name>.c file. */
+#ifndef SONDE_CLI_BUILTIN_H
+#define SONDE_CLI_BUILTIN_H
+
+/* Each returns the process exit status (0..255). argv[0] is the command name. */
+int cmd_version(int argc, const char **argv);
+int cmd_help(int argc, const char **argv);
+
+/* Lists the command names (for help and completion). */
+void list_commands(void);
+
+#endif /* SONDE_CLI_BUILTIN_H */

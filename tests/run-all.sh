@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-only
+# `make check`: build and test normally, then under ASan+UBSan, then smoke-run
+# every fuzz target for a bounded time. Ends with one "N passed, N failed"
+# line for CI.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+JOBS=$(nproc 2>/dev/null || echo 2)
+export RESULTS
+RESULTS=$(mktemp)
+trap 'rm -f "$RESULTS"' EXIT
+build_failed=0
+
+step() { echo "== $*"; }
+
+step "build (gcc)"
+if make -s -j"$JOBS" all tests examples helpers; then
+	step "tests (build)"
+	tests/run-suite.sh build plain
+	step "ABI export check"
+	if tests/check-abi.sh build; then echo "1 0 0" >>"$RESULTS"; else echo "0 1 0" >>"$RESULTS"; fi
+else
+	echo "FAIL: build"; build_failed=1
+fi
+
+step "build (ASan+UBSan)"
+if make -s -j"$JOBS" SAN=1 BUILD=build-san all tests examples helpers; then
+	step "tests (ASan+UBSan)"
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		tests/run-suite.sh build-san sanitized
+else
+	echo "FAIL: sanitizer build"; build_failed=1
+fi
+
+step "fuzz smoke"
+tests/fuzz/run.sh build-fuzz
+
+read -r pass fail skip < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$RESULTS")
+fail=$((fail + build_failed))
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]
