@@ -46,6 +46,13 @@ struct list_state {
 	const char **globs;
 	int nr_globs;
 	int shown;
+	/*
+	 * Closing a tracepoint event waits for an RCU grace period (~30 ms),
+	 * so tracepoints are probed once and the answer reused (ftrace:*
+	 * events, which differ, are probed each).
+	 */
+	bool tp_probed;
+	int tp_result;
 };
 
 /* ---- tiny JSON emitter (strings escaped per RFC 8259) ---- */
@@ -81,8 +88,12 @@ static const char *why(int err, char *buf, size_t size)
 		return "the PMU does not support it here";
 	case EACCES:
 	case EPERM:
-		snprintf(buf, size, "permission denied (%s)",
-			 "kernel.perf_event_paranoid; needs CAP_PERFMON");
+		if (geteuid() == 0)
+			snprintf(buf, size, "permission denied even to root "
+				 "(the kernel keeps this event for itself)");
+		else
+			snprintf(buf, size, "permission denied "
+				 "(kernel.perf_event_paranoid; needs CAP_PERFMON)");
 		return buf;
 	case EINVAL:
 		return "the kernel refused the attr (invalid here)";
@@ -127,21 +138,38 @@ static int probe_attr(const struct sonde_perf_event_attr *spec)
 
 /* ---- output ---- */
 
+static int keyword_cat(const char *g)
+{
+	static const struct { const char *w; enum cat c; } kw[] = {
+		{ "hw", CAT_HW }, { "hardware", CAT_HW }, { "sw", CAT_SW },
+		{ "software", CAT_SW }, { "cache", CAT_CACHE },
+		{ "hwcache", CAT_CACHE }, { "pmu", CAT_PMU },
+		{ "tracepoint", CAT_TP }, { "raw", CAT_RAW },
+		{ "breakpoint", CAT_BP }, { "bp", CAT_BP },
+	};
+
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
+		if (!strcmp(g, kw[i].w))
+			return (int)kw[i].c;
+	return -1;
+}
+
+/* perf list's filter: a category keyword, a glob, or a word in the name. */
 static bool wanted(const struct list_state *st, enum cat c, const char *name)
 {
 	if (!st->nr_globs)
 		return true;
 	for (int i = 0; i < st->nr_globs; i++) {
 		const char *g = st->globs[i];
+		int k = keyword_cat(g);
 
-		if (!strcmp(g, cat_key[c]) ||
-		    (c == CAT_HW && !strcmp(g, "hardware")) ||
-		    (c == CAT_SW && !strcmp(g, "software")) ||
-		    (c == CAT_CACHE && !strcmp(g, "hwcache")) ||
-		    (c == CAT_BP && !strcmp(g, "bp")) ||
-		    !fnmatch(g, name, 0))
+		if (k >= 0) {
+			if (k == (int)c)
+				return true;
+			continue;
+		}
+		if (!fnmatch(g, name, 0))
 			return true;
-		/* A bare word matches inside names, like perf list. */
 		if (!strpbrk(g, "*?[") && strstr(name, g))
 			return true;
 	}
@@ -158,7 +186,15 @@ static void emit(struct list_state *st, enum cat c, const char *name,
 
 	if (!wanted(st, c, name) && !(alias && wanted(st, c, alias)))
 		return;
-	if (attr && st->probe) {
+	if (attr && st->probe && c == CAT_TP && strncmp(name, "ftrace:", 7)) {
+		if (!st->tp_probed) {
+			st->tp_result = probe_attr(attr);
+			st->tp_probed = true;
+		}
+		err = st->tp_result;
+		if (err)
+			reason = why(-err, buf, sizeof(buf));
+	} else if (attr && st->probe) {
 		err = probe_attr(attr);
 		if (err)
 			reason = why(-err, buf, sizeof(buf));

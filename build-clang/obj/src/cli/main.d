@@ -1,0 +1,20 @@
+build-clang/obj/src/cli/main.o: src/cli/main.c src/cli/builtin.h \
+  include/sonde/sonde.h include/sonde/common.h include/sonde/abi.h \
+  include/sonde/sys.h include/sonde/pmu.h include/sonde/tracefs.h \
+  include/sonde/evparse.h
+
+src/cli/builtin.h:
+
+include/sonde/sonde.h:
+
+include/sonde/common.h:
+
+include/sonde/abi.h:
+
+include/sonde/sys.h:
+
+include/sonde/pmu.h:
+
+include/sonde/tracefs.h:
+
+include/sonde/evparse.h:
