@@ -200,7 +200,8 @@ static int add_kv(struct evspec *ev, const char *key, const char *val)
 
 static bool is_word_char(char c)
 {
-	return c && !strchr(",{}/:= \t\n", c);
+	return (unsigned char)c > 0x20 && (unsigned char)c < 0x7f &&
+	       !strchr(",{}/:=", c);
 }
 
 static size_t word_end(const struct parser *p, size_t from)
@@ -1061,6 +1062,16 @@ static int alias_event(struct parser *p, size_t start, size_t end,
 	return p->l->nr == *first ? 1 : 0;
 }
 
+/* True when [from, next , or } or end) is only modifier letters. */
+static bool mods_follow(const struct parser *p, size_t from)
+{
+	size_t i = from;
+
+	while (i < p->len && p->s[i] && strchr(mod_chars, p->s[i]))
+		i++;
+	return i > from && (i == p->len || p->s[i] == ',' || p->s[i] == '}');
+}
+
 static int parse_event(struct parser *p)
 {
 	size_t start = p->pos, end = word_end(p, start), first = p->l->nr;
@@ -1070,7 +1081,7 @@ static int parse_event(struct parser *p)
 	uint64_t config = 0;
 	bool valid = true;
 	const struct sonde_pmu *pmu = NULL;
-	int idx, err;
+	int idx, err = 0;
 	char next = end < p->len ? p->s[end] : '\0';
 
 	if (!wl)
@@ -1095,7 +1106,17 @@ static int parse_event(struct parser *p)
 				    "(see 'sonde list cache')", (int)wl, w);
 	} else if (parse_raw(w, wl, &config)) {
 		kind = K_RAW;
+	} else if (next == ':' && mods_follow(p, end + 1) &&
+		   !(err = alias_event(p, start, end, &first))) {
+		/* "tsc:u": a sysfs alias with modifiers, not a tracepoint */
+		p->pos = end;
+		for (size_t e = first; e < p->l->nr; e++)
+			if (lexer_name(p, start, &p->l->ev[e].name))
+				return perr(p, start, ENOMEM, "out of memory");
+		return trailing_mods(p, end + 1, first, true);
 	} else if (next == ':') {
+		if (err < 0)
+			return err;
 		err = parse_tracepoint(p, start, end, &first);
 		if (err)
 			return err;
