@@ -6,5 +6,8 @@
 #include "sonde/common.h"
 #include "sonde/abi.h"
 #include "sonde/sys.h"
+#include "sonde/pmu.h"
+#include "sonde/tracefs.h"
+#include "sonde/evparse.h"
 
 #endif /* SONDE_SONDE_H */

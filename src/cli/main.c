@@ -22,6 +22,7 @@ struct cmd_struct {
 
 static const struct cmd_struct commands[] = {
 	{ "help", cmd_help, "Show help for sonde or one of its commands", 0 },
+	{ "list", cmd_list, "List the events this machine offers", 0 },
 	{ "version", cmd_version, "Print sonde's version", 0 },
 };
 
