@@ -1,0 +1,3 @@
+build/tests/test_abi_layout: tests/unit/test_abi_layout.c \
+ include/sonde/abi.h
+include/sonde/abi.h:
