@@ -7,5 +7,10 @@
 #include "sonde/abi.h"
 #include "sonde/sys.h"
 #include "sonde/evopen.h"
+#include "sonde/counts.h"
+#include "sonde/cpumap.h"
+#include "sonde/threadmap.h"
+#include "sonde/evsel.h"
+#include "sonde/evlist.h"
 
 #endif /* SONDE_SONDE_H */
