@@ -256,7 +256,7 @@ static void write_file(const char *name, const char *text, char *path,
 
 static int msg_setup(void **state)
 {
-	char p1[128], p2[128], p3[128], p4[128];
+	static char p1[128], p2[128], p3[128], p4[128];
 	struct evopen_paths paths;
 
 	setup(state);
@@ -266,11 +266,32 @@ static int msg_setup(void **state)
 	write_file("status", "Name:\ttest\nSeccomp:\t0\n", p2, sizeof(p2));
 	write_file("max_stack", "127\n", p3, sizeof(p3));
 	write_file("max_rate", "100000\n", p4, sizeof(p4));
-	paths = (struct evopen_paths){ .paranoid = strdup(p1),
-		.status = strdup(p2), .max_stack = strdup(p3),
-		.max_rate = strdup(p4), .pmu_dir = strdup(tmpdir) };
+	paths = (struct evopen_paths){ .paranoid = p1, .status = p2,
+		.max_stack = p3, .max_rate = p4, .pmu_dir = tmpdir };
 	evopen_set_paths(&paths);
 	return 0;
+}
+
+static int msg_teardown(void **state)
+{
+	static const char *const names[] = { "paranoid", "status",
+					     "max_stack", "max_rate" };
+	struct evopen_paths real = {
+		.paranoid = "/proc/sys/kernel/perf_event_paranoid",
+		.status = "/proc/self/status",
+		.max_stack = "/proc/sys/kernel/perf_event_max_stack",
+		.max_rate = "/proc/sys/kernel/perf_event_max_sample_rate",
+		.pmu_dir = "/sys/bus/event_source/devices",
+	};
+	char path[128];
+
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, names[i]);
+		unlink(path);
+	}
+	rmdir(tmpdir);
+	evopen_set_paths(&real);
+	return teardown(state);
 }
 
 static void set_file(const char *name, const char *text)
@@ -457,14 +478,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_e2big_nonzero_field, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_invalid_config_marks_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_real_kernel_cloexec, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_msg_eacces_kernel, msg_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_msg_eperm_system_wide, msg_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_msg_seccomp_and_enosys, msg_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_msg_not_supported, msg_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_msg_emfile, msg_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_msg_esrch_ebusy_eoverflow, msg_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_msg_einval_fields, msg_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_msg_truncation, msg_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_msg_eacces_kernel, msg_setup, msg_teardown),
+		cmocka_unit_test_setup_teardown(test_msg_eperm_system_wide, msg_setup, msg_teardown),
+		cmocka_unit_test_setup_teardown(test_msg_seccomp_and_enosys, msg_setup, msg_teardown),
+		cmocka_unit_test_setup_teardown(test_msg_not_supported, msg_setup, msg_teardown),
+		cmocka_unit_test_setup_teardown(test_msg_emfile, msg_setup, msg_teardown),
+		cmocka_unit_test_setup_teardown(test_msg_esrch_ebusy_eoverflow, msg_setup, msg_teardown),
+		cmocka_unit_test_setup_teardown(test_msg_einval_fields, msg_setup, msg_teardown),
+		cmocka_unit_test_setup_teardown(test_msg_truncation, msg_setup, msg_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
