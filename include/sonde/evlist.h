@@ -42,6 +42,18 @@ SONDE_API int sonde_evlist__add(struct sonde_evlist *list,
 				const struct sonde_perf_event_attr *attr,
 				const char *name, int leader_idx);
 
+/**
+ * @brief **sonde_evlist__add_spec()** parses an event spec ("cycles,
+ * {task-clock,page-faults}:u", see sonde_evspec_list__parse()) and adds
+ * every event with its group. On a parse error the message (column, caret,
+ * what was expected) is written into @p err (may be NULL).
+ * @return the number of events added, or -errno (-SONDE_ERR_PARSE for a
+ * bad spec, -EOPNOTSUPP when built without the parser).
+ */
+SONDE_API int sonde_evlist__add_spec(struct sonde_evlist *list,
+				     const char *spec, char *err,
+				     size_t errlen);
+
 /** @brief **sonde_evlist__nr()** @return the number of events. */
 SONDE_API int sonde_evlist__nr(const struct sonde_evlist *list);
 

@@ -647,6 +647,38 @@ static void test_api_misuse(void **state)
 	sonde_evlist__free(l);
 }
 
+static void test_add_spec(void **state)
+{
+	struct sonde_evlist *l = sonde_evlist__new();
+	struct sonde_perf_event_attr a = sw(SONDE_PERF_COUNT_SW_TASK_CLOCK);
+	char err[512];
+	int ret;
+
+	sonde_evlist__add(l, &a, "first", -1);
+	ret = sonde_evlist__add_spec(l, "task-clock,{page-faults,context-switches}",
+				     err, sizeof(err));
+#if defined(__has_include) && __has_include("sonde/evparse.h")
+	assert_int_equal(ret, 3);
+	assert_int_equal(sonde_evlist__nr(l), 4);
+	assert_string_equal(sonde_evsel__name(sonde_evlist__evsel(l, 1)),
+			    "task-clock");
+	/* Group indices are shifted past the events already in the list. */
+	assert_int_equal(sonde_evsel__leader(sonde_evlist__evsel(l, 1)), 1);
+	assert_int_equal(sonde_evsel__leader(sonde_evlist__evsel(l, 2)), 2);
+	assert_int_equal(sonde_evsel__leader(sonde_evlist__evsel(l, 3)), 2);
+	assert_int_equal(sonde_evsel__attr(sonde_evlist__evsel(l, 3))->config,
+			 SONDE_PERF_COUNT_SW_CONTEXT_SWITCHES);
+	ret = sonde_evlist__add_spec(l, "task-clock,{", err, sizeof(err));
+	assert_true(ret < 0);
+	assert_true(strlen(err) > 0);
+	assert_int_equal(sonde_evlist__nr(l), 4);
+#else
+	assert_int_equal(ret, -EOPNOTSUPP);
+	assert_non_null(strstr(err, "without the event-spec parser"));
+#endif
+	sonde_evlist__free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -664,6 +696,7 @@ int main(void)
 		cmocka_unit_test_setup(test_unsupported_leader_cancels_members, setup),
 		cmocka_unit_test_setup(test_multiplexed_scaling, setup),
 		cmocka_unit_test_setup(test_api_misuse, setup),
+		cmocka_unit_test_setup(test_add_spec, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
