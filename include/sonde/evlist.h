@@ -139,9 +139,15 @@ struct sonde_evlist_open_opts {
 	bool no_inherit;
 	/* Extra read_format bits (ENABLED|RUNNING|ID are always added). */
 	uint64_t read_format;
+	/*
+	 * When counting kernel code is refused (EACCES/EPERM, e.g.
+	 * perf_event_paranoid 2), retry the event user-only (exclude_kernel,
+	 * exclude_hv) like perf does; sonde_evsel__attr() then shows it.
+	 */
+	bool user_fallback;
 	size_t : 0;
 };
-#define sonde_evlist_open_opts__last_field read_format
+#define sonde_evlist_open_opts__last_field user_fallback
 
 /**
  * @brief **sonde_evlist__open()** opens every event on every CPU x thread

@@ -627,6 +627,41 @@ static void test_multiplexed_scaling(void **state)
 	sonde_sys_set_ops(NULL);
 }
 
+/* A paranoid kernel: counting kernel code is refused. */
+static int paranoid_open(struct sonde_perf_event_attr *a, pid_t pid, int cpu,
+			 int group_fd, unsigned long flags)
+{
+	if (!a->exclude_kernel) {
+		errno = EACCES;
+		return -1;
+	}
+	return counting_open(a, pid, cpu, group_fd, flags);
+}
+
+static void test_user_fallback(void **state)
+{
+	struct sonde_evlist *l = sonde_evlist__new();
+	struct sonde_perf_event_attr a = sw(SONDE_PERF_COUNT_SW_TASK_CLOCK);
+	struct sonde_sys_ops ops = {
+		.perf_event_open = paranoid_open,
+		.close = counting_close,
+	};
+	SONDE_OPTS(sonde_evlist_open_opts, o, .user_fallback = true);
+
+	install();
+	sonde_sys_set_ops(&ops);
+	a.exclude_kernel = 0;
+	sonde_evlist__add(l, &a, "task-clock", -1);
+	assert_int_equal(sonde_evlist__open(l, NULL), -EACCES);
+	assert_non_null(strstr(sonde_evsel__open_error(sonde_evlist__evsel(l, 0)),
+			       "perf_event_paranoid"));
+	assert_int_equal(sonde_evlist__open(l, &o), 0);
+	assert_true(sonde_evsel__attr(sonde_evlist__evsel(l, 0))->exclude_kernel);
+	sonde_evlist__free(l);
+	assert_int_equal(fk_open_fds, 0);
+	sonde_sys_set_ops(NULL);
+}
+
 static void test_api_misuse(void **state)
 {
 	struct sonde_evlist *l = sonde_evlist__new();
@@ -695,6 +730,7 @@ int main(void)
 		cmocka_unit_test_setup(test_keep_unsupported, setup),
 		cmocka_unit_test_setup(test_unsupported_leader_cancels_members, setup),
 		cmocka_unit_test_setup(test_multiplexed_scaling, setup),
+		cmocka_unit_test_setup(test_user_fallback, setup),
 		cmocka_unit_test_setup(test_api_misuse, setup),
 		cmocka_unit_test_setup(test_add_spec, setup),
 	};
