@@ -9,5 +9,11 @@
 #include "sonde/pmu.h"
 #include "sonde/tracefs.h"
 #include "sonde/evparse.h"
+#include "sonde/evopen.h"
+#include "sonde/counts.h"
+#include "sonde/cpumap.h"
+#include "sonde/threadmap.h"
+#include "sonde/evsel.h"
+#include "sonde/evlist.h"
 
 #endif /* SONDE_SONDE_H */
