@@ -1,0 +1,13 @@
+build-clang/obj/src/lib/record_decode.o: src/lib/record_decode.c \
+  src/lib/record_internal.h include/sonde/record.h \
+  include/sonde/common.h include/sonde/abi.h src/lib/internal.h
+
+src/lib/record_internal.h:
+
+include/sonde/record.h:
+
+include/sonde/common.h:
+
+include/sonde/abi.h:
+
+src/lib/internal.h:

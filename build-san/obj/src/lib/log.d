@@ -1,0 +1,4 @@
+build-san/obj/src/lib/log.o: src/lib/log.c src/lib/internal.h \
+ include/sonde/common.h
+src/lib/internal.h:
+include/sonde/common.h:
