@@ -258,8 +258,15 @@ struct sonde_record_header_attr {
 	const uint64_t *ids;
 };
 
-/* HEADER_TRACING_DATA: @size bytes of tracing data FOLLOW the record. */
-struct sonde_record_tracing_data { uint32_t size; };
+/*
+ * HEADER_TRACING_DATA: @size bytes of tracing data FOLLOW the record (they
+ * are not counted in header.size). perf 6.1 writes a 12-byte record, newer
+ * perf pads it to 16 (@padded).
+ */
+struct sonde_record_tracing_data {
+	uint32_t size;
+	bool padded;
+};
 
 /* HEADER_BUILD_ID. size is meaningful if misc has MISC_BUILD_ID_SIZE. */
 #define SONDE_PERF_RECORD_MISC_BUILD_ID_SIZE (1 << 15)

@@ -286,9 +286,11 @@ static int user_body_walk(struct rcur *c, struct sonde_record *r)
 		return header_attr_walk(c, r);
 	case SONDE_PERF_RECORD_HEADER_TRACING_DATA:
 		err = rc_u32(c, &r->tracing_data.size, "tracing_data size");
-		/* perf writes a 12-byte record; tolerate padding to 16. */
-		if (!err && c->off < c->end)
+		/* perf 6.1 writes a 12-byte record, newer perf a 16-byte one. */
+		if (!err && c->off < c->end) {
+			r->tracing_data.padded = true;
 			err = rc_pad8(c, "tracing_data padding");
+		}
 		return err;
 	case SONDE_PERF_RECORD_HEADER_BUILD_ID: {
 		const void *id;

@@ -14,9 +14,11 @@ static int str_put_align(struct wcur *w, const char *s, uint16_t room,
 	if (!s)
 		s = "";
 	n = strnlen(s, 65536);
-	need = (n + 1 + align - 1) & ~(align - 1);
-	if (room > need)
+	/* A decoded record's room is kept, so it re-encodes byte for byte. */
+	if (room > n)
 		need = room;
+	else
+		need = (n + 1 + align - 1) & ~(align - 1);
 	if (need > 65536)
 		return -E2BIG;
 	wc_bytes(w, s, n);
@@ -164,7 +166,7 @@ static int user_body_put(struct wcur *w, const struct sonde_record *r)
 		uint32_t asz = a->attr_size ? a->attr_size : a->attr.size;
 		size_t n = asz < sizeof(a->attr) ? asz : sizeof(a->attr);
 
-		if (asz < SONDE_PERF_ATTR_SIZE_VER0 || asz > 4096 ||
+		if (asz < SONDE_PERF_ATTR_SIZE_VER0 || asz > 65535 ||
 		    (a->nr_ids && !a->ids))
 			return -EINVAL;
 		if (a->nr_ids > 65536 / 8)
@@ -183,13 +185,16 @@ static int user_body_put(struct wcur *w, const struct sonde_record *r)
 		return 0;
 	}
 	case SONDE_PERF_RECORD_HEADER_TRACING_DATA:
-		/* perf's own record is 12 bytes; the data follows it. */
+		/* perf 6.1's record is 12 bytes, newer perf pads it to 16. */
 		wc_u32(w, r->tracing_data.size);
+		if (r->tracing_data.padded)
+			wc_zero(w, 4);
 		return 0;
 	case SONDE_PERF_RECORD_HEADER_BUILD_ID: {
 		const struct sonde_record_build_id *b = &r->build_id;
 
-		if (b->size > SONDE_BUILD_ID_MAX_SIZE)
+		if ((r->misc & SONDE_PERF_RECORD_MISC_BUILD_ID_SIZE) &&
+		    b->size > SONDE_BUILD_ID_MAX_SIZE)
 			return -EINVAL;
 		wc_u32(w, (uint32_t)b->pid);
 		wc_bytes(w, b->build_id, SONDE_BUILD_ID_MAX_SIZE);

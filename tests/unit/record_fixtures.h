@@ -417,6 +417,9 @@ static void fx_user_records(void)
 	c->rec.header_attr.attr_size = SONDE_PERF_ATTR_SIZE_VER0;
 	c = U("tracing_data", SONDE_PERF_RECORD_HEADER_TRACING_DATA);
 	c->rec.tracing_data.size = 4096;
+	c = U("tracing_data-padded", SONDE_PERF_RECORD_HEADER_TRACING_DATA);
+	c->rec.tracing_data.size = 4096;
+	c->rec.tracing_data.padded = true;
 	c = U("build_id", SONDE_PERF_RECORD_HEADER_BUILD_ID);
 	c->rec.misc = SONDE_PERF_RECORD_MISC_USER |
 		      SONDE_PERF_RECORD_MISC_BUILD_ID_SIZE;
