@@ -15,5 +15,6 @@
 #include "sonde/threadmap.h"
 #include "sonde/evsel.h"
 #include "sonde/evlist.h"
+#include "sonde/record.h"
 
 #endif /* SONDE_SONDE_H */
