@@ -6,5 +6,7 @@
 #include "sonde/common.h"
 #include "sonde/abi.h"
 #include "sonde/sys.h"
+#include "sonde/symbols.h"
+#include "sonde/unwind.h"
 
 #endif /* SONDE_SONDE_H */
