@@ -173,8 +173,9 @@ SONDE_API uint64_t sonde_dso__map_to_vaddr(struct sonde_dso *dso,
 
 /**
  * @brief **sonde_dso__sym_name()** returns @p sym's name demangled (C++,
- * Rust legacy and v0), computed once and cached; the raw name when it is
- * not mangled. Thread-safe. @return a string valid as long as @p dso.
+ * Rust legacy and v0) and without a symbol-version suffix
+ * ("memcpy@GLIBC_2.2.5" -> "memcpy"), computed once and cached; the raw
+ * name when neither applies. Thread-safe. @return a string valid as long as @p dso.
  */
 SONDE_API const char *sonde_dso__sym_name(struct sonde_dso *dso,
 					  const struct sonde_symbol *sym);

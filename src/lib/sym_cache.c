@@ -311,6 +311,10 @@ const char *sonde_dso__sym_name(struct sonde_dso *dso,
 	if (cur)
 		return cur;
 	dm = sonde_demangle(sym->name);
+	if (!dm && sym->name[0] && strchr(sym->name + 1, '@'))
+		/* glibc's "xdr_opaque@GLIBC_2.2.5": show the plain name. */
+		dm = strndup(sym->name, (size_t)(strchr(sym->name + 1, '@') -
+						 sym->name));
 	want = dm ? dm : sym->name;
 	cur = NULL;
 	if (!atomic_compare_exchange_strong_explicit(&dso->demangled[i], &cur,

@@ -41,6 +41,10 @@ static int cmp_best(const void *pa, const void *pb)
 	d = binding_rank(a->binding) - binding_rank(b->binding);
 	if (d)
 		return d;
+	/* glibc's .symtab has "xdr_opaque@GLIBC_2.2.5": prefer plain names. */
+	d = (strchr(a->name, '@') != NULL) - (strchr(b->name, '@') != NULL);
+	if (d)
+		return d;
 	d = leading_underscores(a->name) - leading_underscores(b->name);
 	if (d)
 		return d;

@@ -554,7 +554,8 @@ static void test_sym_name_cached(void **state)
 	struct sonde_dso *d;
 
 	snprintf(path, sizeof(path), "%s/perf-4343.map", tmpdir);
-	write_file(path, "1000 10 _ZN3foo3barEv\n2000 10 plain\n");
+	write_file(path, "1000 10 _ZN3foo3barEv\n2000 10 plain\n"
+			 "3000 10 xdr_opaque@GLIBC_2.2.5\n");
 	SONDE_OPTS(sonde_symcache_opts, o, .jit_dir = tmpdir);
 	c = sonde_symcache__new(&o);
 	d = sonde_symcache__jit(c, 4343);
@@ -565,6 +566,8 @@ static void test_sym_name_cached(void **state)
 	assert_ptr_equal(a, b);
 	s = sonde_dso__find(d, 0x2001, NULL);
 	assert_ptr_equal(sonde_dso__sym_name(d, s), s->name);
+	s = sonde_dso__find(d, 0x3001, NULL);
+	assert_string_equal(sonde_dso__sym_name(d, s), "xdr_opaque");
 	sonde_dso__put(d);
 	sonde_symcache__free(c);
 }
