@@ -16,5 +16,7 @@
 #include "sonde/evsel.h"
 #include "sonde/evlist.h"
 #include "sonde/record.h"
+#include "sonde/symbols.h"
+#include "sonde/unwind.h"
 
 #endif /* SONDE_SONDE_H */
