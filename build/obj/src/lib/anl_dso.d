@@ -1,0 +1,11 @@
+build/obj/src/lib/anl_dso.o: src/lib/anl_dso.c src/lib/internal.h \
+ include/sonde/common.h src/lib/anl_priv.h src/lib/anl.h \
+ src/lib/perfdata_read.h include/sonde/perfdata_reader.h \
+ include/sonde/abi.h
+src/lib/internal.h:
+include/sonde/common.h:
+src/lib/anl_priv.h:
+src/lib/anl.h:
+src/lib/perfdata_read.h:
+include/sonde/perfdata_reader.h:
+include/sonde/abi.h:
