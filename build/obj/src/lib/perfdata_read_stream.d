@@ -1,8 +1,0 @@
-build/obj/src/lib/perfdata_read_stream.o: src/lib/perfdata_read_stream.c \
- src/lib/internal.h include/sonde/common.h src/lib/perfdata_read.h \
- include/sonde/perfdata_reader.h include/sonde/abi.h
-src/lib/internal.h:
-include/sonde/common.h:
-src/lib/perfdata_read.h:
-include/sonde/perfdata_reader.h:
-include/sonde/abi.h:
