@@ -1,6 +1,0 @@
-build/obj/src/lib/pmu.o: src/lib/pmu.c include/sonde/pmu.h \
- include/sonde/common.h src/lib/internal.h src/lib/sysfs-read.h
-include/sonde/pmu.h:
-include/sonde/common.h:
-src/lib/internal.h:
-src/lib/sysfs-read.h:
