@@ -3,11 +3,8 @@
  * sonde list [GLOB...]: every event this machine offers, by category, each
  * opened once (and closed at once) through the syscall seam so the ones
  * that cannot count here are marked with the reason. --json prints one
- * object per event; --attr SPEC prints the attrs sonde would open, in the
- * layout of perf's -vv dump.
- *
- * The JSON emitter is local to this file: src/lib/json.h had not landed on
- * main when list was written.
+ * object per event (JSON Lines); --attr SPEC prints the attrs sonde would
+ * open, in the layout of perf's -vv dump.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -19,6 +16,7 @@
 #include "options.h"
 #include "sonde/sonde.h"
 #include "evparse-priv.h"
+#include "json.h"
 
 enum cat {
 	CAT_HW, CAT_SW, CAT_CACHE, CAT_PMU, CAT_TP, CAT_RAW, CAT_BP,
@@ -42,6 +40,7 @@ static const char *const cat_key[] = {
 
 struct list_state {
 	bool json;
+	struct sonde_json *jw;
 	bool probe;
 	const char **globs;
 	int nr_globs;
@@ -54,28 +53,6 @@ struct list_state {
 	bool tp_probed;
 	int tp_result;
 };
-
-/* ---- tiny JSON emitter (strings escaped per RFC 8259) ---- */
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 /* ---- probing ---- */
 
@@ -201,28 +178,26 @@ static void emit(struct list_state *st, enum cat c, const char *name,
 	}
 	st->shown++;
 	if (st->json) {
-		printf("{\"event\": ");
-		json_str(stdout, name);
-		if (alias) {
-			printf(", \"alias\": ");
-			json_str(stdout, alias);
-		}
-		printf(", \"category\": ");
-		json_str(stdout, cat_key[c]);
-		if (pmu) {
-			printf(", \"pmu\": ");
-			json_str(stdout, pmu);
-		}
+		struct sonde_json *w = st->jw;
+
+		sonde_json_begin_object(w);
+		sonde_json_string_field(w, "event", name);
+		if (alias)
+			sonde_json_string_field(w, "alias", alias);
+		sonde_json_string_field(w, "category", cat_key[c]);
+		if (pmu)
+			sonde_json_string_field(w, "pmu", pmu);
 		if (attr) {
-			printf(", \"type\": %u, \"config\": \"%#llx\"", attr->type,
-			       (unsigned long long)attr->config);
-			printf(", \"supported\": %s", st->probe ? (err ? "false" : "true") : "null");
+			sonde_json_uint_field(w, "type", attr->type);
+			sonde_json_uint_field(w, "config", attr->config);
+			if (st->probe)
+				sonde_json_bool_field(w, "supported", !err);
+			else
+				sonde_json_null_field(w, "supported");
 		}
-		if (reason) {
-			printf(", \"reason\": ");
-			json_str(stdout, reason);
-		}
-		printf("}\n");
+		if (reason)
+			sonde_json_string_field(w, "reason", reason);
+		sonde_json_end_object(w);
 		return;
 	}
 	if (alias)
@@ -407,7 +382,9 @@ int cmd_list(int argc, const char **argv)
 	st.probe = !no_probe;
 	st.globs = argv;
 	st.nr_globs = n;
-	if (!st.json)
+	if (st.json)
+		st.jw = sonde_json_new(stdout);
+	else
 		printf("\nList of pre-defined events (to be used in -e):\n\n");
 	list_symbols(&st, ev_hw_symbols, CAT_HW, SONDE_PERF_TYPE_HARDWARE, NULL);
 	list_symbols(&st, ev_sw_symbols, CAT_SW, SONDE_PERF_TYPE_SOFTWARE, "software");
@@ -423,6 +400,7 @@ int cmd_list(int argc, const char **argv)
 	list_pmus(&st);
 	list_syntax(&st);
 	list_tracepoints(&st);
+	sonde_json_destroy(&st.jw);
 	if (!st.shown && st.nr_globs) {
 		fprintf(stderr, "sonde list: no event matches '%s'\n", argv[0]);
 		return 1;
