@@ -1062,6 +1062,34 @@ static int alias_event(struct parser *p, size_t start, size_t end,
 	return p->l->nr == *first ? 1 : 0;
 }
 
+/* The most helpful thing to say about a word that names nothing. */
+static int unknown_event(struct parser *p, size_t start, const char *w,
+			 size_t wl)
+{
+	const struct ev_symbol *tabs[] = { ev_hw_symbols, ev_sw_symbols };
+	int shown = (int)(wl > 64 ? 64 : wl);
+
+	for (size_t t = 0; t < 2; t++)
+		for (int i = 0; tabs[t][i].name; i++)
+			if (strlen(tabs[t][i].name) == wl &&
+			    !strncasecmp(tabs[t][i].name, w, wl))
+				return perr(p, start, SONDE_ERR_PARSE,
+					    "unknown event '%.*s': names are "
+					    "case-sensitive, did you mean '%s'?",
+					    shown, w, tabs[t][i].name);
+	if (wl > 17 && w[0] == 'r' && strspn(w + 1, "0123456789abcdefABCDEF") >= wl - 1)
+		return perr(p, start, SONDE_ERR_PARSE,
+			    "raw event '%.*s' has more than 16 hex digits "
+			    "(rNNN: config in hex, at most 64 bits)", shown, w);
+	if (w[0] == 'r' && wl > 2 && w[1] == '0' && (w[2] == 'x' || w[2] == 'X'))
+		return perr(p, start, SONDE_ERR_PARSE,
+			    "raw event '%.*s': write rNNN without 0x (the "
+			    "digits are hex already)", shown, w);
+	return perr(p, start, SONDE_ERR_PARSE,
+		    "unknown event '%.*s' (see 'sonde list'; tracepoints are "
+		    "written sys:name)", shown, w);
+}
+
 /* True when [from, next , or } or end) is only modifier letters. */
 static bool mods_follow(const struct parser *p, size_t from)
 {
@@ -1140,10 +1168,7 @@ static int parse_event(struct parser *p)
 		if (err < 0)
 			return err;
 		if (err > 0)
-			return perr(p, start, SONDE_ERR_PARSE,
-				    "unknown event '%.*s' (see 'sonde list'; "
-				    "tracepoints are written sys:name)",
-				    (int)(wl > 64 ? 64 : wl), w);
+			return unknown_event(p, start, w, wl);
 		p->pos = end;
 		for (size_t e = first; e < p->l->nr; e++)
 			if (!p->l->ev[e].name &&

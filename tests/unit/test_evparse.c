@@ -360,6 +360,9 @@ static void test_errors(void **state)
 	assert_int_equal(parse_bad("task-clock/period/", "needs a value"), 11);
 	assert_int_equal(parse_bad("task-clock/umask=1/", "unknown term 'umask'"), 11);
 	assert_int_equal(parse_bad("nosuch", "unknown event 'nosuch'"), 0);
+	assert_int_equal(parse_bad("cs,Task-Clock", "did you mean 'task-clock'"), 3);
+	assert_int_equal(parse_bad("r12345678901234567", "more than 16 hex digits"), 0);
+	assert_int_equal(parse_bad("r0x1a8", "without 0x"), 0);
 	assert_int_equal(parse_bad("x,sched:nope", "unknown event 'x'"), 0);
 	assert_int_equal(parse_bad("cs,sched:nope", "unknown tracepoint 'sched:nope'"), 3);
 	assert_int_equal(parse_bad("sched:zz*", "no tracepoint matches"), 0);
