@@ -1,0 +1,25 @@
+build-clang/tests/test_counts: tests/unit/test_counts.c \
+  include/sonde/sonde.h include/sonde/common.h include/sonde/abi.h \
+  include/sonde/sys.h include/sonde/evopen.h include/sonde/counts.h \
+  include/sonde/cpumap.h include/sonde/threadmap.h include/sonde/evsel.h \
+  include/sonde/evlist.h
+
+include/sonde/sonde.h:
+
+include/sonde/common.h:
+
+include/sonde/abi.h:
+
+include/sonde/sys.h:
+
+include/sonde/evopen.h:
+
+include/sonde/counts.h:
+
+include/sonde/cpumap.h:
+
+include/sonde/threadmap.h:
+
+include/sonde/evsel.h:
+
+include/sonde/evlist.h:

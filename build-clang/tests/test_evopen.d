@@ -1,0 +1,29 @@
+build-clang/tests/test_evopen: tests/unit/test_evopen.c \
+  include/sonde/sonde.h include/sonde/common.h include/sonde/abi.h \
+  include/sonde/sys.h include/sonde/evopen.h include/sonde/counts.h \
+  include/sonde/cpumap.h include/sonde/threadmap.h include/sonde/evsel.h \
+  include/sonde/evlist.h src/lib/evopen.h tests/unit/fake_kernel.h
+
+include/sonde/sonde.h:
+
+include/sonde/common.h:
+
+include/sonde/abi.h:
+
+include/sonde/sys.h:
+
+include/sonde/evopen.h:
+
+include/sonde/counts.h:
+
+include/sonde/cpumap.h:
+
+include/sonde/threadmap.h:
+
+include/sonde/evsel.h:
+
+include/sonde/evlist.h:
+
+src/lib/evopen.h:
+
+tests/unit/fake_kernel.h:
