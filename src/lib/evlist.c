@@ -339,7 +339,9 @@ static int evsel_open(struct sonde_evlist *l, struct sonde_evsel *e,
 				continue;
 			}
 			if (fd < 0) {
-				set_failure(e, -fd, pid, cpu, NULL);
+				/* A cgroup is watched like a CPU: no pid. */
+				set_failure(e, -fd, l->cgroup_fd >= 0 ? -1 : pid,
+					    cpu, NULL);
 				evsel_close(e);
 				return fd;
 			}
