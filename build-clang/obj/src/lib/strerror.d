@@ -1,6 +1,0 @@
-build-clang/obj/src/lib/strerror.o: src/lib/strerror.c src/lib/internal.h \
-  include/sonde/common.h
-
-src/lib/internal.h:
-
-include/sonde/common.h:

@@ -1,3 +1,0 @@
-build/tests/test_abi_layout: tests/unit/test_abi_layout.c \
- include/sonde/abi.h
-include/sonde/abi.h:
