@@ -69,6 +69,8 @@ static void check_second_open_is_direct(struct sonde_perf_event_attr *a,
 {
 	int fd;
 
+	printf("%s era: first open took %d perf_event_open calls\n",
+	       fk.era->name, fk.calls);
 	/* The process remembers: one system call, same result. */
 	fk.calls = 0;
 	fd = sonde_event_open(a, 0, -1, -1, 0);
