@@ -438,7 +438,7 @@ static void test_msg_not_supported(void **state)
 static void test_msg_emfile(void **state)
 {
 	struct sonde_perf_event_attr a = hw_attr();
-	struct rlimit rl;
+	struct rlimit rl, low;
 	char msg[1024], want[64];
 
 	getrlimit(RLIMIT_NOFILE, &rl);
@@ -446,7 +446,19 @@ static void test_msg_emfile(void **state)
 	snprintf(want, sizeof(want), "is %llu", (unsigned long long)rl.rlim_cur);
 	HAS("RLIMIT_NOFILE");
 	HAS(want);
-	HAS("ulimit -n");
+	HAS("ulimit -");
+	/* Soft below hard: raising the soft limit is the advice. */
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max > 64) {
+		low = rl;
+		low.rlim_cur = 64;
+		assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+		fail_open(EMFILE, &a, 0, -1, msg, sizeof(msg));
+		setrlimit(RLIMIT_NOFILE, &rl);
+		snprintf(want, sizeof(want), "ulimit -n %llu",
+			 (unsigned long long)rl.rlim_max);
+		HAS("is 64");
+		HAS(want);
+	}
 }
 
 static void test_msg_esrch_ebusy_eoverflow(void **state)
