@@ -37,16 +37,16 @@ static uint64_t real_rdpmc(unsigned int counter)
 #endif
 }
 
-/* One initializer for both: clang refuses a const object as initializer. */
-#define REAL_OPS {                                  \
-	.perf_event_open = real_perf_event_open,    \
-	.ioctl = real_ioctl,                        \
-	.read = read,                               \
-	.mmap = mmap,                               \
-	.munmap = munmap,                           \
-	.close = close,                             \
-	.prctl = real_prctl,                        \
-	.rdpmc = real_rdpmc,                        \
+/* One initialiser for both tables: clang wants constants, not a copy. */
+#define REAL_OPS {                                      \
+	.perf_event_open = real_perf_event_open,        \
+	.ioctl = real_ioctl,                            \
+	.read = read,                                   \
+	.mmap = mmap,                                   \
+	.munmap = munmap,                               \
+	.close = close,                                 \
+	.prctl = real_prctl,                            \
+	.rdpmc = real_rdpmc,                            \
 }
 
 static const struct sonde_sys_ops real_ops = REAL_OPS;
