@@ -16,6 +16,7 @@
 #include "options.h"
 #include "sonde/sonde.h"
 #include "evparse-priv.h"
+#include "evprobe.h"
 #include "json.h"
 
 enum cat {
@@ -53,65 +54,6 @@ struct list_state {
 	bool tp_probed;
 	int tp_result;
 };
-
-/* ---- probing ---- */
-
-static const char *why(int err, char *buf, size_t size)
-{
-	switch (err) {
-	case ENOENT:
-		return "no such event on this machine";
-	case EOPNOTSUPP:
-		return "the PMU does not support it here";
-	case EACCES:
-	case EPERM:
-		if (geteuid() == 0)
-			snprintf(buf, size, "permission denied even to root "
-				 "(the kernel keeps this event for itself)");
-		else
-			snprintf(buf, size, "permission denied "
-				 "(kernel.perf_event_paranoid; needs CAP_PERFMON)");
-		return buf;
-	case EINVAL:
-		return "the kernel refused the attr (invalid here)";
-	case ENODEV:
-		return "no such device (PMU absent)";
-	default:
-		snprintf(buf, size, "%s", strerror(err));
-		return buf;
-	}
-}
-
-/* Opens @attr on this process, any CPU, and closes it; 0 or -errno. */
-static int probe_attr(const struct sonde_perf_event_attr *spec)
-{
-	struct sonde_perf_event_attr a = *spec;
-	int fd, err;
-
-	a.size = sizeof(a);
-	a.disabled = 1;
-	a.exclude_guest = 0;
-	a.sample_period = 0;
-	a.freq = 0;
-	if (a.type != SONDE_PERF_TYPE_TRACEPOINT) {
-		/* User-only first: paranoid 2 allows it to anyone. */
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
-	}
-	fd = sonde_perf_event_open(&a, 0, -1, -1, 0);
-	if (fd == -EINVAL || fd == -EOPNOTSUPP || fd == -EACCES) {
-		/* Some PMUs (msr, uncore) refuse any exclusion: try plain. */
-		a.exclude_kernel = 0;
-		a.exclude_hv = 0;
-		err = sonde_perf_event_open(&a, 0, -1, -1, 0);
-		if (err >= 0 || fd == -EINVAL)
-			fd = err;
-	}
-	if (fd < 0)
-		return fd;
-	sonde_sys_ops()->close(fd);
-	return 0;
-}
 
 /* ---- output ---- */
 
@@ -165,16 +107,16 @@ static void emit(struct list_state *st, enum cat c, const char *name,
 		return;
 	if (attr && st->probe && c == CAT_TP && strncmp(name, "ftrace:", 7)) {
 		if (!st->tp_probed) {
-			st->tp_result = probe_attr(attr);
+			st->tp_result = ev_probe_attr(attr);
 			st->tp_probed = true;
 		}
 		err = st->tp_result;
 		if (err)
-			reason = why(-err, buf, sizeof(buf));
+			reason = ev_probe_reason(err, buf, sizeof(buf));
 	} else if (attr && st->probe) {
-		err = probe_attr(attr);
+		err = ev_probe_attr(attr);
 		if (err)
-			reason = why(-err, buf, sizeof(buf));
+			reason = ev_probe_reason(err, buf, sizeof(buf));
 	}
 	st->shown++;
 	if (st->json) {
