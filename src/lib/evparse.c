@@ -445,9 +445,14 @@ static int parse_terms(struct parser *p, const char *s, size_t len,
 		return 0;
 	}
 	for (;;) {
-		size_t k = i;
+		size_t k;
 		struct term *cur;
 
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (!n && stop && i < len && s[i] == stop)
+			break; /* "pmu/ /": blanks only */
+		k = i;
 		if (n == MAX_TERMS)
 			return perr(p, base + i, E2BIG,
 				    "too many terms (at most %d)", MAX_TERMS);
@@ -462,8 +467,16 @@ static int parse_terms(struct parser *p, const char *s, size_t len,
 			return perr(p, base + k, SONDE_ERR_PARSE,
 				    "term name too long");
 		memcpy(cur->key, s + k, i - k);
+		/* perf's lexer drops blanks between tokens: "period = 1" */
+		while (i < len && (s[i] == ' ' || s[i] == '\t') &&
+		       i + 1 < len && strchr(" \t=", s[i + 1]))
+			i++;
 		if (i < len && s[i] == '=') {
 			size_t v = ++i;
+
+			while (i < len && (s[i] == ' ' || s[i] == '\t'))
+				i++;
+			v = i;
 
 			cur->val_col = base + v;
 			while (i < len && is_term_val_char(s[i]))
@@ -484,6 +497,8 @@ static int parse_terms(struct parser *p, const char *s, size_t len,
 			}
 		}
 		n++;
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
 		if (i < len && s[i] == ',') {
 			i++;
 			continue;
@@ -974,7 +989,7 @@ static int trailing_mods(struct parser *p, size_t from, size_t first,
 	size_t i = from;
 	int err;
 
-	while (i < p->len && !strchr(",}", p->s[i]))
+	while (i < p->len && !strchr(",} \t", p->s[i]))
 		i++;
 	(void)after_colon;
 	if (i == from) {
@@ -1110,7 +1125,18 @@ static int parse_event(struct parser *p)
 	bool valid = true;
 	const struct sonde_pmu *pmu = NULL;
 	int idx, err = 0;
-	char next = end < p->len ? p->s[end] : '\0';
+	char next;
+
+	/* "cpu-clock :u" as perf's lexer sees it: blanks between tokens */
+	{
+		size_t b = end;
+
+		while (b < p->len && (p->s[b] == ' ' || p->s[b] == '\t'))
+			b++;
+		if (b > end && b < p->len && (p->s[b] == ':' || p->s[b] == '/'))
+			end = b;
+	}
+	next = end < p->len ? p->s[end] : '\0';
 
 	if (!wl)
 		return perr_parse(p, start, "an event name");
@@ -1236,6 +1262,14 @@ static int parse_event(struct parser *p)
 	}
 
 after_tp:
+	{
+		size_t b = p->pos;
+
+		while (b < p->len && (p->s[b] == ' ' || p->s[b] == '\t'))
+			b++;
+		if (b > p->pos && b < p->len && (p->s[b] == ':' || p->s[b] == '/'))
+			p->pos = b;
+	}
 	if (p->pos < p->len && p->s[p->pos] == '/') {
 		struct term *t = calloc(MAX_TERMS, sizeof(*t));
 		size_t nt = 0, pos = p->pos + 1;
@@ -1258,13 +1292,21 @@ after_tp:
 	return 0;
 }
 
-static int parse_group(struct parser *p)
+static void skip_space(struct parser *p)
+{
+	while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t'))
+		p->pos++;
+}
+
+/* "{a,b}:mods" or perf's named form "name{a,b}:mods" (@name may be NULL). */
+static int parse_group(struct parser *p, const char *name, size_t name_len)
 {
 	size_t open = p->pos, first = p->l->nr;
 	int err;
 
 	p->pos++;
 	for (;;) {
+		skip_space(p);
 		if (p->pos < p->len && p->s[p->pos] == '{')
 			return perr(p, p->pos, SONDE_ERR_PARSE,
 				    "groups cannot nest");
@@ -1273,6 +1315,7 @@ static int parse_group(struct parser *p)
 		err = parse_event(p);
 		if (err)
 			return err;
+		skip_space(p);
 		if (p->pos < p->len && p->s[p->pos] == ',') {
 			p->pos++;
 			continue;
@@ -1287,10 +1330,18 @@ static int parse_group(struct parser *p)
 	p->pos++;
 	for (size_t e = first; e < p->l->nr; e++)
 		p->l->ev[e].leader = (int)first;
+	if (name) {
+		char buf[256];
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)name_len, name);
+		if (add_kv(&p->l->ev[first], "group", buf))
+			return perr(p, open, ENOMEM, "out of memory");
+	}
+	skip_space(p);
 	if (p->pos < p->len && p->s[p->pos] == ':') {
 		size_t m = ++p->pos, i = m;
 
-		while (i < p->len && p->s[i] != ',')
+		while (i < p->len && !strchr(", \t", p->s[i]))
 			i++;
 		for (size_t e = first; i > m && e < p->l->nr; e++) {
 			err = apply_mods(p, m, p->s + m, i - m, &p->l->ev[e],
@@ -1303,21 +1354,27 @@ static int parse_group(struct parser *p)
 	return 0;
 }
 
-static void skip_space(struct parser *p)
-{
-	while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t'))
-		p->pos++;
-}
-
 static int parse_list(struct parser *p)
 {
 	int err;
 
 	for (;;) {
+		size_t w, b;
+
 		skip_space(p);
+		w = word_end(p, p->pos);
+		b = w;
+		while (b < p->len && (p->s[b] == ' ' || p->s[b] == '\t'))
+			b++;
 		if (p->pos < p->len && p->s[p->pos] == '{')
-			err = parse_group(p);
-		else
+			err = parse_group(p, NULL, 0);
+		else if (w > p->pos && b < p->len && p->s[b] == '{') {
+			const char *name = p->s + p->pos;
+			size_t nl = w - p->pos;
+
+			p->pos = b;
+			err = parse_group(p, name, nl);
+		} else
 			err = parse_event(p);
 		if (err)
 			return err;

@@ -371,7 +371,7 @@ static void test_errors(void **state)
 	assert_int_equal(parse_bad("mem:zz", "breakpoint address"), 4);
 	assert_int_equal(parse_bad("mem:0x10:rr", "given twice"), 10);
 	assert_int_equal(parse_bad("mem:0x10/", "breakpoint length"), 9);
-	assert_int_equal(parse_bad("cycles/name=a b/", "expected ',' or the closing '/'"), 13);
+	assert_int_equal(parse_bad("cycles/name=a b/", "expected ',' or the closing '/'"), 14);
 	assert_int_equal(parse_bad("cycles cs", "expected ',' or the end"), 7);
 	assert_int_equal(parse_bad("cycles\x01", "unexpected byte 0x01"), 6);
 }
