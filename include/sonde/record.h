@@ -446,6 +446,16 @@ SONDE_API const char *sonde_sample_type_bit_name(uint64_t bit);
 SONDE_API int sonde_sample_type_str(uint64_t sample_type, char *buf, size_t size);
 
 /**
+ * @brief **sonde_record__snprintf()** describes a decoded record on one line,
+ * close to `perf report -D` (e.g. "PERF_RECORD_COMM exec: ls:4242/4242"),
+ * into @p buf (may be NULL with @p size 0), always NUL-terminated.
+ * @return the length the full line needs, like snprintf; -EINVAL if
+ * @p rec is NULL.
+ */
+SONDE_API int sonde_record__snprintf(const struct sonde_record *rec,
+				     char *buf, size_t size);
+
+/**
  * @brief **sonde_read_format_str()** renders @p read_format as
  * "TOTAL_TIME_ENABLED|ID|GROUP" into @p buf, always NUL-terminated.
  * @return the length the full string needs, like snprintf.

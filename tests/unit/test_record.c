@@ -679,6 +679,38 @@ static void test_names(void **state)
 		assert_non_null(sonde_sample_type_bit_name(b));
 }
 
+static void test_snprintf_every_type(void **state)
+{
+	fx_build();
+	for (int i = 0; i < nr_cases; i++) {
+		const struct rec_case *c = &cases[i];
+		const char *name = sonde_record_type_name(c->rec.type);
+		struct sonde_record d;
+		char line[512], small[8];
+		uint8_t *buf;
+		int n;
+
+		cname = c->name;
+		buf = encode_alloc(c, &n);
+		assert_int_equal(sonde_record__decode(&c->fmt, buf, (size_t)n, &d), 0);
+		n = sonde_record__snprintf(&d, line, sizeof(line));
+		CHECK(n > 0 && (size_t)n == strlen(line), "length %d", n);
+		CHECK(sonde_record__snprintf(&d, NULL, 0) == n, "size query");
+		CHECK(sonde_record__snprintf(&d, small, sizeof(small)) == n &&
+		      strlen(small) == sizeof(small) - 1, "truncation");
+		CHECK(!name || !strncmp(line, name, strlen(name)), "%s", line);
+		if (!strcmp(c->name, "comm-id"))
+			assert_string_equal(line, "PERF_RECORD_COMM exec: sonde-test:10/10");
+		if (!strcmp(c->name, "mmap2-id"))
+			assert_string_equal(line, "PERF_RECORD_MMAP2 10/11: "
+				"[0x7f0000000000(0x21000) @ 0x1000 08:01 123456 7]: "
+				"r-xp /usr/lib/x86_64-linux-gnu/libc.so.6");
+		if (!strcmp(c->name, "fork-id"))
+			assert_string_equal(line, "PERF_RECORD_FORK(12:13):(10:12)");
+		free(buf);
+	}
+}
+
 /*
  * SONDE_WRITE_CORPUS=dir writes every fixture as a fuzz_record input:
  * 8 control bytes (see tests/fuzz/fuzz_record.c) then the record.
@@ -728,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_id_lookup),
 		cmocka_unit_test(test_fmt_from_attr),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_snprintf_every_type),
 	};
 
 	if (getenv("SONDE_WRITE_CORPUS")) {
