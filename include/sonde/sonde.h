@@ -18,5 +18,6 @@
 #include "sonde/record.h"
 #include "sonde/symbols.h"
 #include "sonde/unwind.h"
+#include "sonde/perfdata_reader.h"
 
 #endif /* SONDE_SONDE_H */
