@@ -98,6 +98,17 @@ $(BUILD)/helpers/%: tests/helpers/%.c
 	$(CC) -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 		-fno-optimize-sibling-calls $(if $(filter 1,$(SAN)),,) $< -o $@ -lpthread -lm
 
+# Symbolizer/unwinder test variants: a non-PIE build of symtest and an
+# unwind subject without frame pointers (only DWARF CFI can unwind it).
+helpers: $(BUILD)/helpers/symtest_nopie
+$(BUILD)/helpers/symtest_nopie: tests/helpers/symtest.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fno-pie -no-pie -fno-omit-frame-pointer $< -o $@
+
+$(BUILD)/helpers/unwind_nofp: tests/helpers/unwind_nofp.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fomit-frame-pointer -fasynchronous-unwind-tables $< -o $@
+
 deps:
 	@scripts/deps
 
