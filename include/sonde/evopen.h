@@ -23,27 +23,27 @@ extern "C" {
  * sonde_event_open_missing() is feature n.
  */
 enum sonde_attr_feature {
-	SONDE_FEAT_READ_LOST,         /* read_format LOST (6.0) */
-	SONDE_FEAT_WEIGHT_STRUCT,     /* sample WEIGHT_STRUCT -> WEIGHT (5.12) */
-	SONDE_FEAT_BUILD_ID,          /* build_id in MMAP2 (5.12) */
-	SONDE_FEAT_PAGE_SIZE,         /* sample DATA/CODE_PAGE_SIZE (5.11) */
-	SONDE_FEAT_TEXT_POKE,         /* text_poke records (5.9) */
-	SONDE_FEAT_CGROUP,            /* cgroup records (5.7) */
-	SONDE_FEAT_SAMPLE_CGROUP,     /* sample CGROUP (5.7) */
-	SONDE_FEAT_AUX_OUTPUT,        /* aux_output (5.4), required if set */
-	SONDE_FEAT_KSYMBOL,           /* ksymbol records (5.1) */
-	SONDE_FEAT_BPF_EVENT,         /* bpf_event records (5.1) */
-	SONDE_FEAT_NAMESPACES,        /* namespaces records (4.12) */
-	SONDE_FEAT_WRITE_BACKWARD,    /* write_backward (4.7), required if set */
-	SONDE_FEAT_CONTEXT_SWITCH,    /* context_switch records (4.3) */
-	SONDE_FEAT_CLOCKID,           /* use_clockid + clockid (4.1) */
-	SONDE_FEAT_COMM_EXEC,         /* comm_exec (3.16) */
-	SONDE_FEAT_CLOEXEC,           /* PERF_FLAG_FD_CLOEXEC (3.14) */
-	SONDE_FEAT_SAMPLE_IDENTIFIER, /* sample IDENTIFIER -> ID (3.12) */
-	SONDE_FEAT_MMAP2,             /* mmap2 -> mmap (3.12) */
-	SONDE_FEAT_EXCLUDE_GUEST,     /* exclude_guest / exclude_host (3.2) */
-	SONDE_FEAT_SAMPLE_ID_ALL,     /* sample_id_all (2.6.38) */
-	SONDE_FEAT_MAX,
+	SONDE_ATTR_FEAT_READ_LOST,         /* read_format LOST (6.0) */
+	SONDE_ATTR_FEAT_WEIGHT_STRUCT,     /* sample WEIGHT_STRUCT -> WEIGHT (5.12) */
+	SONDE_ATTR_FEAT_BUILD_ID,          /* build_id in MMAP2 (5.12) */
+	SONDE_ATTR_FEAT_PAGE_SIZE,         /* sample DATA/CODE_PAGE_SIZE (5.11) */
+	SONDE_ATTR_FEAT_TEXT_POKE,         /* text_poke records (5.9) */
+	SONDE_ATTR_FEAT_CGROUP,            /* cgroup records (5.7) */
+	SONDE_ATTR_FEAT_SAMPLE_CGROUP,     /* sample CGROUP (5.7) */
+	SONDE_ATTR_FEAT_AUX_OUTPUT,        /* aux_output (5.4), required if set */
+	SONDE_ATTR_FEAT_KSYMBOL,           /* ksymbol records (5.1) */
+	SONDE_ATTR_FEAT_BPF_EVENT,         /* bpf_event records (5.1) */
+	SONDE_ATTR_FEAT_NAMESPACES,        /* namespaces records (4.12) */
+	SONDE_ATTR_FEAT_WRITE_BACKWARD,    /* write_backward (4.7), required if set */
+	SONDE_ATTR_FEAT_CONTEXT_SWITCH,    /* context_switch records (4.3) */
+	SONDE_ATTR_FEAT_CLOCKID,           /* use_clockid + clockid (4.1) */
+	SONDE_ATTR_FEAT_COMM_EXEC,         /* comm_exec (3.16) */
+	SONDE_ATTR_FEAT_CLOEXEC,           /* PERF_FLAG_FD_CLOEXEC (3.14) */
+	SONDE_ATTR_FEAT_SAMPLE_IDENTIFIER, /* sample IDENTIFIER -> ID (3.12) */
+	SONDE_ATTR_FEAT_MMAP2,             /* mmap2 -> mmap (3.12) */
+	SONDE_ATTR_FEAT_EXCLUDE_GUEST,     /* exclude_guest / exclude_host (3.2) */
+	SONDE_ATTR_FEAT_SAMPLE_ID_ALL,     /* sample_id_all (2.6.38) */
+	SONDE_ATTR_FEAT_MAX,
 };
 
 /**

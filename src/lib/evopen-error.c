@@ -272,7 +272,7 @@ static void describe_einval(struct msg *m, const struct sonde_perf_event_attr *a
 		add(m, ": reserved flag bits are set.");
 		return;
 	}
-	for (int f = 0; f < SONDE_FEAT_MAX; f++) {
+	for (int f = 0; f < SONDE_ATTR_FEAT_MAX; f++) {
 		if ((missing & (1ULL << f)) && evopen_has_feature(a, 0, f)) {
 			add(m, ": this kernel lacks %s.",
 			    sonde_attr_feature_name(f));
@@ -307,7 +307,7 @@ static bool describe_missing_required(struct msg *m,
 				      const struct sonde_perf_event_attr *a)
 {
 	static const enum sonde_attr_feature req[] = {
-		SONDE_FEAT_WRITE_BACKWARD, SONDE_FEAT_AUX_OUTPUT,
+		SONDE_ATTR_FEAT_WRITE_BACKWARD, SONDE_ATTR_FEAT_AUX_OUTPUT,
 	};
 	uint64_t missing = sonde_event_open_missing();
 

@@ -80,14 +80,14 @@ static void check_second_open_is_direct(struct sonde_perf_event_attr *a,
 static void test_era_2_6_32(void **state)
 {
 	struct sonde_perf_event_attr a = modern_attr(), b = modern_attr();
-	uint64_t want = BIT(SONDE_FEAT_READ_LOST) | BIT(SONDE_FEAT_BUILD_ID) |
-		BIT(SONDE_FEAT_TEXT_POKE) | BIT(SONDE_FEAT_CGROUP) |
-		BIT(SONDE_FEAT_KSYMBOL) | BIT(SONDE_FEAT_BPF_EVENT) |
-		BIT(SONDE_FEAT_NAMESPACES) | BIT(SONDE_FEAT_CONTEXT_SWITCH) |
-		BIT(SONDE_FEAT_CLOCKID) | BIT(SONDE_FEAT_COMM_EXEC) |
-		BIT(SONDE_FEAT_CLOEXEC) | BIT(SONDE_FEAT_SAMPLE_IDENTIFIER) |
-		BIT(SONDE_FEAT_MMAP2) | BIT(SONDE_FEAT_EXCLUDE_GUEST) |
-		BIT(SONDE_FEAT_SAMPLE_ID_ALL);
+	uint64_t want = BIT(SONDE_ATTR_FEAT_READ_LOST) | BIT(SONDE_ATTR_FEAT_BUILD_ID) |
+		BIT(SONDE_ATTR_FEAT_TEXT_POKE) | BIT(SONDE_ATTR_FEAT_CGROUP) |
+		BIT(SONDE_ATTR_FEAT_KSYMBOL) | BIT(SONDE_ATTR_FEAT_BPF_EVENT) |
+		BIT(SONDE_ATTR_FEAT_NAMESPACES) | BIT(SONDE_ATTR_FEAT_CONTEXT_SWITCH) |
+		BIT(SONDE_ATTR_FEAT_CLOCKID) | BIT(SONDE_ATTR_FEAT_COMM_EXEC) |
+		BIT(SONDE_ATTR_FEAT_CLOEXEC) | BIT(SONDE_ATTR_FEAT_SAMPLE_IDENTIFIER) |
+		BIT(SONDE_ATTR_FEAT_MMAP2) | BIT(SONDE_ATTR_FEAT_EXCLUDE_GUEST) |
+		BIT(SONDE_ATTR_FEAT_SAMPLE_ID_ALL);
 	int fd;
 
 	fake_kernel_install(&era_2_6_32);
@@ -119,13 +119,13 @@ static void test_era_2_6_32(void **state)
 static void test_era_3_7_strict_size(void **state)
 {
 	struct sonde_perf_event_attr a = modern_attr(), b = modern_attr();
-	uint64_t want = BIT(SONDE_FEAT_READ_LOST) | BIT(SONDE_FEAT_BUILD_ID) |
-		BIT(SONDE_FEAT_TEXT_POKE) | BIT(SONDE_FEAT_CGROUP) |
-		BIT(SONDE_FEAT_KSYMBOL) | BIT(SONDE_FEAT_BPF_EVENT) |
-		BIT(SONDE_FEAT_NAMESPACES) | BIT(SONDE_FEAT_CONTEXT_SWITCH) |
-		BIT(SONDE_FEAT_CLOCKID) | BIT(SONDE_FEAT_COMM_EXEC) |
-		BIT(SONDE_FEAT_CLOEXEC) | BIT(SONDE_FEAT_SAMPLE_IDENTIFIER) |
-		BIT(SONDE_FEAT_MMAP2);
+	uint64_t want = BIT(SONDE_ATTR_FEAT_READ_LOST) | BIT(SONDE_ATTR_FEAT_BUILD_ID) |
+		BIT(SONDE_ATTR_FEAT_TEXT_POKE) | BIT(SONDE_ATTR_FEAT_CGROUP) |
+		BIT(SONDE_ATTR_FEAT_KSYMBOL) | BIT(SONDE_ATTR_FEAT_BPF_EVENT) |
+		BIT(SONDE_ATTR_FEAT_NAMESPACES) | BIT(SONDE_ATTR_FEAT_CONTEXT_SWITCH) |
+		BIT(SONDE_ATTR_FEAT_CLOCKID) | BIT(SONDE_ATTR_FEAT_COMM_EXEC) |
+		BIT(SONDE_ATTR_FEAT_CLOEXEC) | BIT(SONDE_ATTR_FEAT_SAMPLE_IDENTIFIER) |
+		BIT(SONDE_ATTR_FEAT_MMAP2);
 	int fd;
 
 	fake_kernel_install(&era_3_7);
@@ -144,10 +144,10 @@ static void test_era_3_7_strict_size(void **state)
 static void test_era_4_14_keeps_what_it_knows(void **state)
 {
 	struct sonde_perf_event_attr a = modern_attr(), b;
-	uint64_t want = BIT(SONDE_FEAT_READ_LOST) | BIT(SONDE_FEAT_BUILD_ID) |
-		BIT(SONDE_FEAT_TEXT_POKE) | BIT(SONDE_FEAT_CGROUP) |
-		BIT(SONDE_FEAT_KSYMBOL) | BIT(SONDE_FEAT_BPF_EVENT) |
-		BIT(SONDE_FEAT_WEIGHT_STRUCT) | BIT(SONDE_FEAT_PAGE_SIZE);
+	uint64_t want = BIT(SONDE_ATTR_FEAT_READ_LOST) | BIT(SONDE_ATTR_FEAT_BUILD_ID) |
+		BIT(SONDE_ATTR_FEAT_TEXT_POKE) | BIT(SONDE_ATTR_FEAT_CGROUP) |
+		BIT(SONDE_ATTR_FEAT_KSYMBOL) | BIT(SONDE_ATTR_FEAT_BPF_EVENT) |
+		BIT(SONDE_ATTR_FEAT_WEIGHT_STRUCT) | BIT(SONDE_ATTR_FEAT_PAGE_SIZE);
 	int fd;
 
 	a.sample_type |= SONDE_PERF_SAMPLE_WEIGHT_STRUCT |
@@ -176,7 +176,7 @@ static void test_required_feature_not_dropped(void **state)
 	a.write_backward = 1;
 	fake_kernel_install(&era_3_7);
 	assert_int_equal(sonde_event_open(&a, 0, -1, -1, 0), -EOPNOTSUPP);
-	assert_true(sonde_event_open_missing() & BIT(SONDE_FEAT_WRITE_BACKWARD));
+	assert_true(sonde_event_open_missing() & BIT(SONDE_ATTR_FEAT_WRITE_BACKWARD));
 	sonde_open_error_describe(-EOPNOTSUPP, &a, 0, -1, msg, sizeof(msg));
 	assert_non_null(strstr(msg, "write_backward"));
 	/* Known now: refused without a system call. */
