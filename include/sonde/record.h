@@ -425,6 +425,19 @@ SONDE_API int sonde_record__id(const struct sonde_record_fmt *fmt,
 			       const void *buf, size_t len, uint64_t *id);
 
 /**
+ * @brief **sonde_record__sample_id()** reads the where/when fields of the
+ * record at @p buf without decoding it: for a sample its leading TID, TIME,
+ * ID, STREAM_ID, CPU and IDENTIFIER (all at fixed places), for any other
+ * kernel record its sample_id trailer. For sorting and demultiplexing.
+ * @return 0 and *@p sid (fields absent from sample_type are 0); -ENOENT for
+ * records without them (user types, or no sample_id_all);
+ * -SONDE_ERR_FORMAT if the record is too short.
+ */
+SONDE_API int sonde_record__sample_id(const struct sonde_record_fmt *fmt,
+				      const void *buf, size_t len,
+				      struct sonde_sample_id *sid);
+
+/**
  * @brief **sonde_record_type_name()** gives "PERF_RECORD_MMAP2" and the like,
  * for kernel and perf.data user types.
  * @return a static string, or NULL for a type this library does not know.

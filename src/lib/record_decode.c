@@ -550,3 +550,58 @@ int sonde_record__id(const struct sonde_record_fmt *fmt, const void *buf,
 	memcpy(id, p + pos, 8);
 	return 0;
 }
+
+int sonde_record__sample_id(const struct sonde_record_fmt *fmt, const void *buf,
+			    size_t len, struct sonde_sample_id *sid)
+{
+	struct rcur c = { .base = (uint8_t *)(uintptr_t)buf };
+	uint64_t st, dummy;
+	uint32_t type;
+	uint16_t size;
+	int err = 0;
+
+	if (!fmt || !buf || !sid)
+		return sonde_err(EINVAL);
+	if (len < 8)
+		return sonde_err(SONDE_ERR_FORMAT);
+	memcpy(&type, buf, 4);
+	memcpy(&size, (const uint8_t *)buf + 6, 2);
+	if (size < 8 || size > len)
+		return sonde_err(SONDE_ERR_FORMAT);
+	st = fmt->sample_type;
+	c.end = size;
+	if (type == SONDE_PERF_RECORD_SAMPLE) {
+		/* Everything up to CPU sits at a fixed place in a sample. */
+		memset(sid, 0, sizeof(*sid));
+		c.off = 8;
+		if (st & SONDE_PERF_SAMPLE_IDENTIFIER)
+			err = rc_u64(&c, &sid->identifier, "identifier");
+		if (!err && (st & SONDE_PERF_SAMPLE_IP))
+			err = rc_u64(&c, &dummy, "ip");
+		if (!err && (st & SONDE_PERF_SAMPLE_TID)) {
+			err = rc_u32(&c, &sid->pid, "pid");
+			if (!err)
+				err = rc_u32(&c, &sid->tid, "tid");
+		}
+		if (!err && (st & SONDE_PERF_SAMPLE_TIME))
+			err = rc_u64(&c, &sid->time, "time");
+		if (!err && (st & SONDE_PERF_SAMPLE_ADDR))
+			err = rc_u64(&c, &dummy, "addr");
+		if (!err && (st & SONDE_PERF_SAMPLE_ID))
+			err = rc_u64(&c, &sid->id, "id");
+		if (!err && (st & SONDE_PERF_SAMPLE_STREAM_ID))
+			err = rc_u64(&c, &sid->stream_id, "stream_id");
+		if (!err && (st & SONDE_PERF_SAMPLE_CPU)) {
+			err = rc_u32(&c, &sid->cpu, "cpu");
+			if (!err)
+				err = rc_u32(&c, &sid->cpu_res, "cpu res");
+		}
+		return err ? sonde_err(SONDE_ERR_FORMAT) : 0;
+	}
+	if (!record_has_trailer(fmt, type))
+		return sonde_err(ENOENT);
+	if ((size_t)size - 8 < sample_id_size(fmt))
+		return sonde_err(SONDE_ERR_FORMAT);
+	c.off = size - sample_id_size(fmt);
+	return sample_id_walk(&c, fmt, sid) ? sonde_err(SONDE_ERR_FORMAT) : 0;
+}

@@ -51,9 +51,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(rec, data + 8, len);
 
 	{
+		struct sonde_sample_id sid;
 		uint64_t id;
 
 		(void)sonde_record__id(&fmt, rec, len, &id);
+		(void)sonde_record__sample_id(&fmt, rec, len, &sid);
 	}
 	if (sonde_record__decode(&fmt, rec, len, &r) == 0) {
 		n = sonde_record__encode(&fmt, &r, NULL, 0);

@@ -615,6 +615,34 @@ static void test_id_lookup(void **state)
 		} else {
 			CHECK(err == -ENOENT, "id where none: %d", err);
 		}
+		/* The where/when fast path agrees with a full decode. */
+		{
+			struct sonde_sample_id sid, want = { 0 };
+			struct sonde_record d;
+
+			assert_int_equal(sonde_record__decode(&c->fmt, buf, (size_t)n, &d), 0);
+			err = sonde_record__sample_id(&c->fmt, buf, (size_t)n, &sid);
+			if (sample) {
+				want.pid = d.sample.pid;
+				want.tid = d.sample.tid;
+				want.time = d.sample.time;
+				want.id = d.sample.id;
+				want.stream_id = d.sample.stream_id;
+				want.cpu = d.sample.cpu;
+				want.cpu_res = d.sample.cpu_res;
+				want.identifier = d.sample.identifier;
+				CHECK(err == 0, "sample_id of a sample: %d", err);
+				CHECK(!memcmp(&sid, &want, sizeof(sid)), "sample fields");
+			} else if (d.has_sample_id) {
+				CHECK(err == 0, "sample_id: %d", err);
+				CHECK(!memcmp(&sid, &d.sample_id, sizeof(sid)), "trailer");
+			} else {
+				CHECK(err == -ENOENT, "sample_id where none: %d", err);
+			}
+			for (int len = 0; len < n; len++)
+				CHECK(sonde_record__sample_id(&c->fmt, buf, (size_t)len, &sid) < 0,
+				      "short buffer %d", len);
+		}
 		free(buf);
 	}
 }
