@@ -29,6 +29,20 @@ extern "C" {
 #endif
 
 /*
+ * Which MMAP2 layout to expect (struct sonde_record_fmt.mmap2_build_id).
+ * The misc bit PERF_RECORD_MISC_MMAP_BUILD_ID is not to be trusted on its
+ * own: the kernel (seen on 6.18) leaves it set in the MMAP2 records of events
+ * without attr.build_id when another event saw the same mmap with build_id,
+ * while their body still holds maj/min/ino. With the attr known, its
+ * build_id bit decides.
+ */
+enum sonde_mmap2_build_id {
+	SONDE_RECORD_BUILD_ID_MISC = 0, /* attr unknown: trust the misc bit */
+	SONDE_RECORD_BUILD_ID_OFF = 1,	/* attr.build_id = 0: always inode */
+	SONDE_RECORD_BUILD_ID_ON = 2,	/* attr.build_id = 1: the misc bit says */
+};
+
+/*
  * The attr fields that decide a record's layout. Plain data: fill it by hand
  * or with sonde_record_fmt__from_attr().
  */
@@ -39,6 +53,7 @@ struct sonde_record_fmt {
 	uint64_t sample_regs_user;   /* popcount = registers per REGS_USER */
 	uint64_t sample_regs_intr;   /* popcount = registers per REGS_INTR */
 	bool sample_id_all;	     /* non-sample records carry the trailer */
+	uint8_t mmap2_build_id;	     /* enum sonde_mmap2_build_id */
 };
 
 /**
@@ -170,7 +185,8 @@ struct sonde_record_mmap {
 	/* MMAP2, inode variant */
 	uint32_t maj, min;
 	uint64_t ino, ino_generation;
-	/* MMAP2 with misc & PERF_RECORD_MISC_MMAP_BUILD_ID */
+	/* MMAP2 build-id variant (see enum sonde_mmap2_build_id) */
+	bool has_build_id;	/* set by decode; encode goes by fmt + misc */
 	uint8_t build_id_size;
 	uint8_t build_id[SONDE_BUILD_ID_MAX_SIZE];
 	/* MMAP2 */

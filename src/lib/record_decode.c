@@ -18,6 +18,8 @@ int sonde_record_fmt__from_attr(struct sonde_record_fmt *fmt,
 	fmt->sample_type = attr->sample_type;
 	fmt->read_format = attr->read_format;
 	fmt->sample_id_all = attr->sample_id_all;
+	fmt->mmap2_build_id = attr->build_id ? SONDE_RECORD_BUILD_ID_ON :
+					       SONDE_RECORD_BUILD_ID_OFF;
 	/* Fields past an old attr's size read as zero, as the kernel does. */
 	if (!attr->size || attr->size >= SONDE_PERF_ATTR_SIZE_VER2)
 		fmt->branch_sample_type = attr->branch_sample_type;
@@ -53,7 +55,8 @@ static int str_walk(struct rcur *c, const char **s, uint16_t *room,
 	return 0;
 }
 
-static int mmap_walk(struct rcur *c, struct sonde_record *r, bool v2)
+static int mmap_walk(const struct sonde_record_fmt *fmt, struct rcur *c,
+		     struct sonde_record *r, bool v2)
 {
 	struct sonde_record_mmap *m = &r->mmap;
 	int err;
@@ -68,10 +71,11 @@ static int mmap_walk(struct rcur *c, struct sonde_record *r, bool v2)
 	if (!err)
 		err = rc_u64(c, &m->pgoff, "mmap pgoff");
 	if (!err && v2) {
-		if (r->misc & SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		if (mmap2_build_id_layout(fmt, r->misc)) {
 			const void *id;
 			uint16_t res2;
 
+			m->has_build_id = true;
 			err = rc_bytes(c, 2, &id, "mmap2 build_id_size");
 			if (!err)
 				m->build_id_size = *(const uint8_t *)id;
@@ -125,9 +129,9 @@ static int kernel_body_walk(const struct sonde_record_fmt *fmt, struct rcur *c,
 	case SONDE_PERF_RECORD_SAMPLE:
 		return sample_walk(c, fmt, &r->sample);
 	case SONDE_PERF_RECORD_MMAP:
-		return mmap_walk(c, r, false);
+		return mmap_walk(fmt, c, r, false);
 	case SONDE_PERF_RECORD_MMAP2:
-		return mmap_walk(c, r, true);
+		return mmap_walk(fmt, c, r, true);
 	case SONDE_PERF_RECORD_LOST:
 		err = rc_u64(c, &r->lost.id, "lost id");
 		return err ? err : rc_u64(c, &r->lost.lost, "lost count");

@@ -40,7 +40,7 @@ static void print_mmap(struct sbuf *b, const struct sonde_record *r)
 	sb_add(b, " %" PRIu32 "/%" PRIu32 ": [%#" PRIx64 "(%#" PRIx64 ") @ %#"
 	       PRIx64, m->pid, m->tid, m->addr, m->len, m->pgoff);
 	if (r->type == SONDE_PERF_RECORD_MMAP2) {
-		if (r->misc & SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		if (m->has_build_id) {
 			sb_add(b, " <");
 			sb_hex(b, m->build_id, m->build_id_size);
 			sb_add(b, ">");

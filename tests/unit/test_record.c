@@ -178,6 +178,8 @@ static void cmp_record(const struct sonde_record_fmt *fmt,
 		if (a->type == SONDE_PERF_RECORD_MMAP2) {
 			CHECK(x->prot == y->prot && x->flags == y->flags,
 			      "mmap2 prot/flags");
+			CHECK(y->has_build_id == !!(a->misc &
+				SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID), "has_build_id");
 			if (a->misc & SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID) {
 				CHECK(x->build_id_size == y->build_id_size,
 				      "build_id_size");
@@ -573,6 +575,49 @@ static void test_corrupt_records(void **state)
 	expect_bad(&fmt, b, 72, 12, "attr.size out of range");
 }
 
+/*
+ * An event without attr.build_id can get MMAP2 records whose misc says
+ * build id while the body is maj/min/ino (kernel quirk, seen on 6.18).
+ */
+static void test_mmap2_build_id_bit_without_attr(void **state)
+{
+	struct sonde_record_fmt fmt = { .mmap2_build_id = SONDE_RECORD_BUILD_ID_OFF };
+	struct sonde_record r, d;
+	uint8_t b[128], out[128];
+	int n;
+
+	memset(&r, 0, sizeof(r));
+	r.type = SONDE_PERF_RECORD_MMAP2;
+	r.misc = SONDE_PERF_RECORD_MISC_USER | SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID;
+	r.mmap = (struct sonde_record_mmap){ .pid = 1, .tid = 1, .addr = 0x1000,
+		.len = 0x1000, .maj = 0xfe, .min = 1, .ino = 42, .prot = 5,
+		.flags = 2, .filename = "/bin/ls" };
+	n = sonde_record__encode(&fmt, &r, b, sizeof(b));
+	assert_true(n > 0);
+	assert_int_equal(b[40], 0xfe); /* maj where a build-id size would be */
+	assert_int_equal(sonde_record__decode(&fmt, b, (size_t)n, &d), 0);
+	assert_false(d.mmap.has_build_id);
+	assert_int_equal(d.mmap.maj, 0xfe);
+	assert_int_equal(d.mmap.ino, 42);
+	assert_int_equal(d.misc, r.misc);
+	assert_int_equal(sonde_record__encode(&fmt, &d, out, sizeof(out)), n);
+	assert_memory_equal(b, out, (size_t)n);
+	/* Trusting misc, the same bytes are refused (size 254 > 20)... */
+	fmt.mmap2_build_id = SONDE_RECORD_BUILD_ID_MISC;
+	assert_int_equal(sonde_record__decode(&fmt, b, (size_t)n, &d),
+			 -SONDE_ERR_FORMAT);
+	/* ...and from_attr picks the safe reading. */
+	{
+		struct sonde_perf_event_attr attr = { .size = sizeof(attr) };
+
+		assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
+		assert_int_equal(fmt.mmap2_build_id, SONDE_RECORD_BUILD_ID_OFF);
+		attr.build_id = 1;
+		assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
+		assert_int_equal(fmt.mmap2_build_id, SONDE_RECORD_BUILD_ID_ON);
+	}
+}
+
 static void test_unknown_type_passes_through(void **state)
 {
 	struct sonde_record_fmt fmt = { .sample_type = SONDE_PERF_SAMPLE_TIME };
@@ -785,6 +830,7 @@ int main(void)
 		cmocka_unit_test(test_bitfields_from_big_endian),
 		cmocka_unit_test(test_corrupt_records),
 		cmocka_unit_test(test_unknown_type_passes_through),
+		cmocka_unit_test(test_mmap2_build_id_bit_without_attr),
 		cmocka_unit_test(test_id_lookup),
 		cmocka_unit_test(test_fmt_from_attr),
 		cmocka_unit_test(test_names),
