@@ -329,6 +329,27 @@ struct sonde_record_header_feature {
 	size_t size;
 };
 
+/* EVENT_UPDATE types (what the payload is). */
+enum sonde_event_update_type {
+	SONDE_EVENT_UPDATE_UNIT = 0,	/* NUL-padded string */
+	SONDE_EVENT_UPDATE_SCALE = 1,	/* double */
+	SONDE_EVENT_UPDATE_NAME = 2,	/* NUL-padded string */
+	SONDE_EVENT_UPDATE_CPUS = 3,	/* a CPU_MAP payload, left raw */
+};
+
+/*
+ * EVENT_UPDATE: unit, scale, name or cpus of the event with @id. @str is
+ * set (NUL-terminated within the payload) for UNIT and NAME, @scale for
+ * SCALE; @data/@size always hold the raw payload, which the encoder writes.
+ */
+struct sonde_record_event_update {
+	uint64_t type, id;
+	const void *data;
+	size_t size;
+	const char *str;
+	double scale;
+};
+
 /* AUXTRACE: @size bytes of AUX data FOLLOW the record. */
 struct sonde_record_auxtrace {
 	uint64_t size, offset, reference;
@@ -376,6 +397,7 @@ struct sonde_record {
 		struct sonde_record_time_conv time_conv;
 		struct sonde_record_header_feature header_feature;
 		struct sonde_record_auxtrace auxtrace;
+		struct sonde_record_event_update event_update;
 	};
 	/* On -SONDE_ERR_FORMAT: where inside the record, and what was wrong. */
 	uint32_t err_offset;

@@ -390,6 +390,35 @@ static int user_body_walk(struct rcur *c, struct sonde_record *r)
 				       &r->header_feature.data, "feature data");
 		}
 		return err;
+	case SONDE_PERF_RECORD_EVENT_UPDATE: {
+		struct sonde_record_event_update *u = &r->event_update;
+		uint64_t bits;
+
+		err = rc_u64(c, &u->type, "event_update type");
+		if (!err)
+			err = rc_u64(c, &u->id, "event_update id");
+		if (err)
+			return err;
+		u->size = c->end - c->off;
+		u->data = c->base + c->off;
+		if (u->type == SONDE_EVENT_UPDATE_SCALE) {
+			err = rc_u64(c, &bits, "event_update scale");
+			if (!err)
+				memcpy(&u->scale, &bits, 8);
+			/* perf 6.1 sizes these records for its largest payload */
+			c->off = c->end;
+			return err;
+		}
+		if (u->type == SONDE_EVENT_UPDATE_UNIT ||
+		    u->type == SONDE_EVENT_UPDATE_NAME) {
+			uint16_t room;
+
+			return str_walk(c, &u->str, &room,
+					"event_update string not NUL-terminated");
+		}
+		c->off = c->end;
+		return 0;
+	}
 	case SONDE_PERF_RECORD_AUXTRACE: {
 		struct sonde_record_auxtrace *a = &r->auxtrace;
 

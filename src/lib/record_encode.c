@@ -260,6 +260,33 @@ static int user_body_put(struct wcur *w, const struct sonde_record *r)
 		wc_u64(w, r->header_feature.feat_id);
 		wc_bytes(w, r->header_feature.data, r->header_feature.size);
 		return 0;
+	case SONDE_PERF_RECORD_EVENT_UPDATE: {
+		const struct sonde_record_event_update *u = &r->event_update;
+
+		wc_u64(w, u->type);
+		wc_u64(w, u->id);
+		if (u->type == SONDE_EVENT_UPDATE_SCALE) {
+			uint64_t bits;
+
+			if (u->size > 65536)
+				return -E2BIG;
+			/* @scale, then any padding the decoded record had */
+			memcpy(&bits, &u->scale, 8);
+			wc_u64(w, bits);
+			if (u->data && u->size > 8)
+				wc_bytes(w, (const uint8_t *)u->data + 8, u->size - 8);
+			return 0;
+		}
+		if ((u->type == SONDE_EVENT_UPDATE_UNIT ||
+		     u->type == SONDE_EVENT_UPDATE_NAME) && !u->data)
+			return str_put(w, u->str, 0);
+		if (u->size > 65536)
+			return -E2BIG;
+		if (u->size && !u->data)
+			return -EINVAL;
+		wc_bytes(w, u->data, u->size);
+		return 0;
+	}
 	case SONDE_PERF_RECORD_AUXTRACE: {
 		const struct sonde_record_auxtrace *a = &r->auxtrace;
 

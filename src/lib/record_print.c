@@ -214,6 +214,14 @@ int sonde_record__snprintf(const struct sonde_record *r, char *buf, size_t size)
 		sb_add(&b, " feat_id %" PRIu64 " size %zu",
 		       r->header_feature.feat_id, r->header_feature.size);
 		break;
+	case SONDE_PERF_RECORD_EVENT_UPDATE:
+		sb_add(&b, " id %" PRIu64 " type %" PRIu64, r->event_update.id,
+		       r->event_update.type);
+		if (r->event_update.str)
+			sb_add(&b, " %s", r->event_update.str);
+		else if (r->event_update.type == SONDE_EVENT_UPDATE_SCALE)
+			sb_add(&b, " scale %g", r->event_update.scale);
+		break;
 	case SONDE_PERF_RECORD_AUXTRACE:
 		sb_add(&b, " size %#" PRIx64 " offset %#" PRIx64 " ref %#" PRIx64
 		       " idx %" PRIu32 " tid %" PRIu32 " cpu %" PRIu32,

@@ -297,6 +297,19 @@ static void cmp_record(const struct sonde_record_fmt *fmt,
 		cmp_mem(a->thread_map.entries, b->thread_map.entries,
 			a->thread_map.nr * 24, "thread_map");
 		break;
+	case SONDE_PERF_RECORD_EVENT_UPDATE: {
+		const struct sonde_record_event_update *x = &a->event_update;
+		const struct sonde_record_event_update *y = &b->event_update;
+
+		CHECK(x->type == y->type && x->id == y->id, "event_update");
+		if (x->str)
+			cmp_str(x->str, y->str, "event_update string");
+		else if (x->type == SONDE_EVENT_UPDATE_SCALE)
+			CHECK(x->scale == y->scale, "event_update scale");
+		else
+			cmp_mem(x->data, y->data, x->size, "event_update payload");
+		break;
+	}
 	case SONDE_PERF_RECORD_HEADER_FEATURE:
 		CHECK(a->header_feature.feat_id == b->header_feature.feat_id &&
 		      a->header_feature.size == b->header_feature.size,

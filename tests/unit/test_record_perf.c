@@ -146,6 +146,9 @@ static void test_perf_pipe_format(void **state)
 		}
 		if (r.type == SONDE_PERF_RECORD_THREAD_MAP)
 			assert_true(r.thread_map.nr >= 1);
+		if (r.type == SONDE_PERF_RECORD_EVENT_UPDATE &&
+		    r.event_update.type == SONDE_EVENT_UPDATE_NAME)
+			assert_string_equal(r.event_update.str, "cpu-clock");
 		off += r.size;
 		if (r.type == SONDE_PERF_RECORD_HEADER_TRACING_DATA)
 			off += r.tracing_data.size;
