@@ -359,7 +359,7 @@ struct sonde_record_auxtrace {
 /*
  * One decoded record. @body/@body_size (the bytes after the header) are set
  * for every type; for types without a typed member (unknown ones, CPU_MAP,
- * EVENT_UPDATE, COMPRESSED, ...) they are all there is, and the encoder copies
+ * STAT, COMPRESSED, ...) they are all there is, and the encoder copies
  * them back. FINISHED_ROUND, FINISHED_INIT and SWITCH have no body.
  */
 struct sonde_record {
