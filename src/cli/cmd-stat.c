@@ -6,6 +6,7 @@
  * other stat-*.c files each do one part (see stat-cli.h).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +158,27 @@ static int check_options(struct stat_opts *o)
 	return 0;
 }
 
+bool stat_lib_warned;
+
+/*
+ * The library's warnings read as ours: "sonde stat: CPU 2 is not online"
+ * rather than a second, "libsonde: "-prefixed voice.
+ */
+static int lib_print(enum sonde_print_level level, const char *fmt,
+		     va_list ap)
+{
+	char buf[1024];
+	const char *msg = buf;
+
+	if (level != SONDE_WARN)
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (!strncmp(msg, "libsonde: ", 10))
+		msg += 10;
+	stat_lib_warned = true;
+	return fprintf(stderr, "sonde stat: %s", msg);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -186,7 +208,7 @@ static bool tick(void *arg)
 {
 	struct run *r = arg;
 
-	if (stat_reader_read(&r->rd, r->list, &r->ev, true, r->o->no_scale,
+	if (stat_reader_read(&r->rd, r->list, true, r->o->no_scale,
 			     r->cells) == 0)
 		stat_report_interval(r->rep, &r->ev, &r->rd, r->cells,
 				     now_s() - r->t0,
@@ -269,7 +291,7 @@ static int setup(const struct stat_opts *o, struct run *r,
 			strerror(-err));
 		return 1;
 	}
-	if (stat_reader_init(&r->rd, o, r->list, r->ev.nr)) {
+	if (stat_reader_init(&r->rd, o->mode, r->list, r->ev.nr)) {
 		fprintf(stderr, "sonde stat: out of memory\n");
 		return 1;
 	}
@@ -327,7 +349,7 @@ static void collect(const struct stat_opts *o, struct run *r,
 		acc->ncells = n;
 	}
 	if (acc->val && acc->last && n == acc->ncells &&
-	    stat_reader_read(&r->rd, r->list, &r->ev, false, o->no_scale,
+	    stat_reader_read(&r->rd, r->list, false, o->no_scale,
 			     r->cells) == 0) {
 		for (int i = 0; i < n; i++) {
 			if (r->cells[i].status == STAT_OK)
@@ -413,7 +435,9 @@ static int exit_status(const struct acc *acc, int stop_signal)
 		if (WIFSIGNALED(acc->status))
 			return 128 + WTERMSIG(acc->status);
 	}
-	return stop_signal ? 128 + stop_signal : 0;
+	/* ^C is how counting without a command ends: a success. */
+	(void)stop_signal;
+	return 0;
 }
 
 int cmd_stat(int argc, const char **argv)
@@ -441,6 +465,7 @@ int cmd_stat(int argc, const char **argv)
 		}
 	}
 	stat_report_init(&rep, out, &opts);
+	sonde_set_print(lib_print);
 	for (runs = 0; runs < opts.run_count && !stop; runs++) {
 		ret = run_once(&opts, &rep, &acc, runs == 0, &stop);
 		if (ret)

@@ -5,8 +5,9 @@
  *   stat-events.c   the event list (default set or -e) and each event's role
  *   stat-target.c   what to count: workload, pid, tid, CPUs, cgroup
  *   stat-wait.c     waiting for the end, intervals and signals
- *   stat-read.c     reading the counters into the printers' table
  *   stat-report.c   header, table and footer in the chosen format
+ * and, in the library (unit-testable behind the syscall seam):
+ *   src/lib/stat/read.c  counters into the printers' table
  */
 #ifndef SONDE_CLI_STAT_H
 #define SONDE_CLI_STAT_H
@@ -17,6 +18,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 #include "stat/stat.h"
+#include "stat/read.h"
 
 struct sonde_evlist;
 
@@ -53,6 +55,9 @@ int stat_events_build(const struct stat_opts *o, struct sonde_evlist *list,
 		      struct stat_events *out);
 void stat_events_free(struct stat_events *e);
 
+/* Set once the library has explained a failure (no second message). */
+extern bool stat_lib_warned;
+
 /* stat-target.c: points @list at the target; prints the error itself. */
 int stat_target_setup(const struct stat_opts *o, struct sonde_evlist *list);
 /* Forks the workload (waiting to exec); returns its pid or -1. */
@@ -82,34 +87,6 @@ void stat_signals_restore(void);
  */
 int stat_wait(struct stat_wait *w, unsigned int interval_ms,
 	      bool (*tick)(void *arg), void *arg);
-
-/* stat-read.c: counts of every event in every unit, raw (not scaled). */
-struct stat_raw {
-	double val;
-	uint64_t ena, run;
-	bool counted;
-};
-
-struct stat_reader {
-	enum stat_aggr_mode mode;
-	int nr_events, nr_aggr;
-	struct stat_aggr *aggr;
-	int *unit_of;        /* per cpu index (or thread index) */
-	int nr_idx;
-	struct stat_raw *prev; /* interval mode: last totals */
-};
-
-int stat_reader_init(struct stat_reader *r, const struct stat_opts *o,
-		     struct sonde_evlist *list, int nr_events);
-void stat_reader_free(struct stat_reader *r);
-/*
- * Reads every cell into @out ([aggr * nr_events + ev]); with @delta only
- * what was counted since the previous call. @no_scale skips multiplexing
- * scaling. Unsupported events are marked, never read.
- */
-int stat_reader_read(struct stat_reader *r, struct sonde_evlist *list,
-		     const struct stat_events *ev, bool delta, bool no_scale,
-		     struct stat_count *out);
 
 /* stat-report.c */
 struct stat_report {

@@ -58,6 +58,7 @@ int stat_target_setup(const struct stat_opts *o, struct sonde_evlist *list)
 	pid_t id;
 	int err;
 
+	stat_lib_warned = false;
 	if (o->pid) {
 		if (parse_id(o->pid, "process id", &id))
 			return -EINVAL;
@@ -81,6 +82,8 @@ int stat_target_setup(const struct stat_opts *o, struct sonde_evlist *list)
 		const char *path = cgroup_path(o->cgroup, buf, sizeof(buf));
 
 		err = sonde_evlist__target_cgroup(list, path, o->cpu_list);
+		if (err && stat_lib_warned)
+			return err;
 		if (err == -ENOENT || err == -ENOTDIR) {
 			fprintf(stderr, "sonde stat: cgroup '%s' not found: %s "
 				"is not a directory of a cgroup file system\n",
@@ -98,6 +101,8 @@ int stat_target_setup(const struct stat_opts *o, struct sonde_evlist *list)
 	} else {
 		return 0; /* the workload: set by stat_workload_prepare() */
 	}
+	if (err && stat_lib_warned)
+		return err;
 	if (err == -ERANGE || (err == -EINVAL && o->cpu_list && !o->pid &&
 			       !o->tid)) {
 		fprintf(stderr, "sonde stat: CPU list '%s' %s (see "

@@ -12,7 +12,7 @@
 #include "sonde/evlist.h"
 #include "sonde/threadmap.h"
 #include "stat/aggr.h"
-#include "stat-cli.h"
+#include "stat/read.h"
 
 static void thread_comm(pid_t tid, char *buf, size_t size)
 {
@@ -82,13 +82,13 @@ static int init_cpus(struct stat_reader *r, struct sonde_evlist *list)
 	return 0;
 }
 
-int stat_reader_init(struct stat_reader *r, const struct stat_opts *o,
+int stat_reader_init(struct stat_reader *r, enum stat_aggr_mode mode,
 		     struct sonde_evlist *list, int nr_events)
 {
 	int err;
 
 	memset(r, 0, sizeof(*r));
-	r->mode = o->mode;
+	r->mode = mode;
 	r->nr_events = nr_events;
 	err = r->mode == STAT_AGGR_THREAD ? init_threads(r, list) :
 					    init_cpus(r, list);
@@ -108,8 +108,7 @@ void stat_reader_free(struct stat_reader *r)
 }
 
 int stat_reader_read(struct stat_reader *r, struct sonde_evlist *list,
-		     const struct stat_events *ev, bool delta, bool no_scale,
-		     struct stat_count *out)
+		     bool delta, bool no_scale, struct stat_count *out)
 {
 	int nc = sonde_cpu_map__nr(sonde_evlist__cpus(list));
 	int nt = sonde_thread_map__nr(sonde_evlist__threads(list));
@@ -171,6 +170,5 @@ int stat_reader_read(struct stat_reader *r, struct sonde_evlist *list,
 		}
 	}
 	free(sum);
-	(void)ev;
 	return 0;
 }
