@@ -248,9 +248,14 @@ static void add_tv(struct timeval *sum, const struct timeval *v)
 	}
 }
 
-/* Warns once for every -e event that cannot be counted here, and why. */
+/*
+ * Warns once for every -e event that cannot be counted here, and why; not
+ * in the machine-readable formats, whose stream carries only counts.
+ */
 static void warn_unsupported(const struct stat_opts *o, struct run *r)
 {
+	if (o->json || o->csv_sep)
+		return;
 	for (int e = 0; o->nr_specs && e < r->ev.nr; e++) {
 		struct sonde_evsel *es = sonde_evlist__evsel(r->list, e);
 		const char *why = sonde_evsel__open_error(es);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "sonde/evlist.h"
 #include "stat-cli.h"
 
@@ -69,9 +70,14 @@ int stat_target_setup(const struct stat_opts *o, struct sonde_evlist *list)
 			return err;
 		}
 	} else if (o->tid) {
+		char proc[32];
+
 		if (parse_id(o->tid, "thread id", &id))
 			return -EINVAL;
-		err = sonde_evlist__target_tid(list, id);
+		/* Any thread of any process shows in /proc by its tid. */
+		snprintf(proc, sizeof(proc), "/proc/%d", (int)id);
+		err = access(proc, F_OK) ? -ESRCH :
+		      sonde_evlist__target_tid(list, id);
 		if (err == -ESRCH || err == -ENOENT) {
 			fprintf(stderr, "sonde stat: no thread with id %d "
 				"(it has exited, or never existed)\n", (int)id);
