@@ -328,8 +328,11 @@ static int start(const struct stat_opts *o, struct run *r,
 	 * The command's own events start at its exec (enable_on_exec);
 	 * events on CPUs, cgroups or another task start now.
 	 */
-	if (o->pid || o->tid || o->system_wide || o->cpu_list)
+	if (o->pid || o->tid || o->system_wide || o->cpu_list) {
 		sonde_evlist__enable(r->list);
+		/* Elapsed time is what these counters could count. */
+		r->t0 = now_s();
+	}
 	if (o->delay_ms) {
 		struct timespec d = { o->delay_ms / 1000,
 				      (long)(o->delay_ms % 1000) * 1000000 };

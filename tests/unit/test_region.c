@@ -339,8 +339,11 @@ static void test_real_software_events(void **state)
 	/* Software events have no rdpmc. */
 	assert_false(sonde_region__uses_rdpmc(r));
 	assert_int_equal(sonde_region__read(r, c, 4), 4);
-	/* Each page faults once; the kernel may map a few ahead. */
-	assert_true(c[1].value >= 16 && c[1].value <= 128);
+	/*
+	 * Each page faults once; the kernel may map a few ahead, and a
+	 * sanitizer's shadow memory adds faults of its own.
+	 */
+	assert_true(c[1].value >= 16 && c[1].value <= 1024);
 	assert_true(c[0].value > 0);
 	assert_true(c[0].ena > 0 && c[0].run == c[0].ena);
 	munmap(mem, (size_t)(128 * page));
