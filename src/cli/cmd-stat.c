@@ -164,6 +164,7 @@ bool stat_lib_warned;
  * The library's warnings read as ours: "sonde stat: CPU 2 is not online"
  * rather than a second, "libsonde: "-prefixed voice.
  */
+__attribute__((format(printf, 2, 0)))
 static int lib_print(enum sonde_print_level level, const char *fmt,
 		     va_list ap)
 {

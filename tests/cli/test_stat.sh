@@ -167,6 +167,36 @@ else
 	rmdir "$CG" 2>/dev/null
 fi
 
+# ---- JSON lint in every aggregation mode: known keys, typed values ----
+lint() { # name args...
+	local name=$1; shift
+	if $SONDE stat -j "$@" 2>&1 >/dev/null | python3 -c '
+import json, sys
+common = {"counter-value", "unit", "event", "event-runtime", "pcnt-running",
+          "metric-value", "metric-unit"}
+extra = {"interval": float, "cpu": int, "core": str, "die": str, "socket": str,
+         "thread": str, "aggregate-number": int, "cgroup": str, "variance": float}
+n = 0
+for line in sys.stdin:
+    o = json.loads(line); n += 1
+    assert common <= set(o) <= common | set(extra), sorted(o)
+    for k, t in extra.items():
+        assert k not in o or isinstance(o[k], t), (k, o)
+    cv = o["counter-value"]
+    assert isinstance(cv, (int, float)) or cv in ("<not counted>", "<not supported>"), o
+    assert isinstance(o["event-runtime"], int) and isinstance(o["pcnt-running"], float), o
+    assert o["metric-value"] is None or isinstance(o["metric-value"], (int, float)), o
+assert n > 0
+' 2>"$TMP/lint"; then pass "stat -j lint: $name"; else fail "stat -j lint: $name: $(tail -2 "$TMP/lint")"; fi
+}
+lint "global, -r" -r 2 -e task-clock,page-faults,cycles -- true
+lint "-A" -a -A -e cpu-clock -- sleep 0.05
+lint "--per-core" -a --per-core -e cpu-clock -- sleep 0.05
+lint "--per-die" -a --per-die -e cpu-clock -- sleep 0.05
+lint "--per-socket" -a --per-socket -e cpu-clock -- sleep 0.05
+lint "--per-thread" --per-thread -e task-clock -- $LOAD exit 0
+lint "-I" -I 50 --interval-count 2 -e task-clock -- $LOAD spin 200
+
 # ---- signals: counting stops, the counts still print ----
 # Background jobs of a script ignore SIGINT: start sonde with it restored.
 python3 -c 'import os, signal, sys
