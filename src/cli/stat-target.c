@@ -22,6 +22,11 @@ static int parse_id(const char *s, const char *what, pid_t *out)
 
 	errno = 0;
 	v = strtol(s, &end, 10);
+	if (!errno && end != s && *end == ',') {
+		fprintf(stderr, "sonde stat: one %s at a time ('%s' is a list); "
+			"run one sonde stat per task\n", what, s);
+		return -EINVAL;
+	}
 	if (errno || end == s || *end || v <= 0 || v > INT_MAX) {
 		fprintf(stderr, "sonde stat: %s '%s' is not a positive number\n",
 			what, s);

@@ -49,6 +49,7 @@ sh -c 'exit 0' & gone=$!; wait $gone
 expect_fail "stat: pid that is gone" "no process with id $gone" $SONDE stat -p $gone
 expect_fail "stat: tid that is gone" "no thread with id $gone" $SONDE stat -t $gone
 expect_fail "stat: pid that is not a number" "not a positive number" $SONDE stat -p abc
+expect_fail "stat: a list of pids is refused clearly" "one process id at a time" $SONDE stat -p 1,2
 expect_fail "stat: cgroup that does not exist" "cgroup .*No such file" $SONDE stat -G no-such-cgroup-$$ -- true
 expect_fail "stat: path that is not a cgroup" "'/tmp' is not a cgroup" $SONDE stat -G /tmp -- true
 ncpu=$(getconf _NPROCESSORS_CONF)
