@@ -133,6 +133,41 @@ SONDE_API struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *cache)
 SONDE_API struct sonde_dso *sonde_symcache__jit(struct sonde_symcache *cache,
 						pid_t pid);
 
+/* A mapping as PERF_RECORD_MMAP2 describes it, for sonde_symcache__resolve(). */
+struct sonde_sym_map {
+	const char *path;	/* file name; NULL or "" when anonymous */
+	uint64_t start;		/* mapping start address */
+	uint64_t pgoff;		/* file offset of start */
+	const uint8_t *build_id; /* recorded build id, or NULL */
+	size_t build_id_size;
+};
+
+/* What sonde_symcache__resolve() found. */
+struct sonde_sym_result {
+	struct sonde_dso *dso;	/* borrowed: valid while the cache lives */
+	const struct sonde_symbol *sym;	/* NULL when nothing matched */
+	uint64_t addr;		/* address looked up in dso */
+	uint64_t offset;	/* addr - sym->start */
+};
+
+/**
+ * @brief **sonde_symcache__resolve()** applies the whole lookup policy to
+ * one address @p ip of process @p pid that fell into @p map: kernel
+ * addresses (@p map NULL with the top address bit set, or a path starting
+ * with "[kernel") go to kallsyms; anonymous, "//anon", "[anon:...]",
+ * "/memfd:" and "/tmp/perf-N.map" mappings go to the JIT map of @p pid;
+ * other absolute paths are ELF files, translated with
+ * sonde_dso__map_to_vaddr(). Costs a cache lookup (a lock and a hash):
+ * callers resolving many samples should keep the DSO of each mapping and
+ * call sonde_dso__find() directly.
+ * @return 0 with @p res->sym set, -ENOENT when no symbol matched
+ * (@p res->dso may still be set: say "[unknown]" in that DSO), or -errno.
+ */
+SONDE_API int sonde_symcache__resolve(struct sonde_symcache *cache, pid_t pid,
+				      const struct sonde_sym_map *map,
+				      uint64_t ip,
+				      struct sonde_sym_result *res);
+
 /** @brief **sonde_dso__get()** takes another reference. @return @p dso. */
 SONDE_API struct sonde_dso *sonde_dso__get(struct sonde_dso *dso);
 

@@ -378,3 +378,42 @@ const char *sonde_dso__symfile(const struct sonde_dso *dso)
 		return NULL;
 	return dso->symfile;
 }
+
+static bool is_jit_path(const char *p)
+{
+	return !p || !*p || !strncmp(p, "//anon", 6) ||
+	       !strncmp(p, "[anon", 5) || !strncmp(p, "/memfd:", 7) ||
+	       !strncmp(p, "/tmp/perf-", 10) || !strcmp(p, "[heap]");
+}
+
+int sonde_symcache__resolve(struct sonde_symcache *c, pid_t pid,
+			    const struct sonde_sym_map *map, uint64_t ip,
+			    struct sonde_sym_result *res)
+{
+	struct sonde_dso *d = NULL;
+	const char *path = map ? map->path : NULL;
+
+	if (!c || !res)
+		return sonde_err(EINVAL);
+	memset(res, 0, sizeof(*res));
+	res->addr = ip;
+	if ((!map && (ip >> 63)) || (path && !strncmp(path, "[kernel", 7))) {
+		d = sonde_symcache__kernel(c);
+	} else if (map && is_jit_path(path)) {
+		if (pid > 0)
+			d = sonde_symcache__jit(c, pid);
+	} else if (path && path[0] == '/') {
+		d = sonde_symcache__dso(c, path, map->build_id,
+					map->build_id_size);
+		if (d)
+			res->addr = sonde_dso__map_to_vaddr(d, map->start,
+							    map->pgoff, ip);
+	}
+	if (!d)
+		return sonde_err(ENOENT);
+	/* The cache keeps its own reference: hand out a borrowed one. */
+	sonde_dso__put(d);
+	res->dso = d;
+	res->sym = sonde_dso__find(d, res->addr, &res->offset);
+	return res->sym ? 0 : sonde_err(ENOENT);
+}

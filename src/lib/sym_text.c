@@ -16,16 +16,13 @@
 /* 64 MiB: far above any real kallsyms (~20 MB) or JIT map. */
 #define SYM_TEXT_MAX (64u << 20)
 
-int sym_read_file(const char *path, char **bufp, size_t *lenp, size_t max)
+/* Reads all of @p fd (closing it) into a NUL-terminated malloc'd buffer. */
+static int read_fd(int fd, char **bufp, size_t *lenp, size_t max)
 {
 	size_t len = 0, cap = 1 << 16;
 	char *buf, *nb;
 	ssize_t n;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	buf = malloc(cap);
 	if (!buf) {
 		close(fd);
@@ -67,6 +64,15 @@ int sym_read_file(const char *path, char **bufp, size_t *lenp, size_t max)
 	*bufp = buf;
 	*lenp = len;
 	return 0;
+}
+
+int sym_read_file(const char *path, char **bufp, size_t *lenp, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return read_fd(fd, bufp, lenp, max);
 }
 
 static int hexval(char c)
@@ -249,17 +255,26 @@ int sym_perfmap_load(struct sonde_dso *dso)
 	struct stat st;
 	size_t len;
 	uid_t me = geteuid();
-	int err;
+	int fd, err;
 
 	snprintf(path, sizeof(path), "%s/%s", dso->jit_dir, dso->path);
-	if (stat(path, &st)) {
+	/* Check the file we read, not the name: no symlinks, fstat the fd. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st)) {
 		err = -errno;
 		pr_debug("%s: %s\n", path, strerror(errno));
-		dso->status = SONDE_DSO_MISSING;
+		if (fd >= 0)
+			close(fd);
+		dso->status = err == -ELOOP ? SONDE_DSO_REFUSED :
+					      SONDE_DSO_MISSING;
+		if (err == -ELOOP)
+			pr_warn("%s is a symbolic link: refusing to use it\n",
+				path);
 		return err;
 	}
 	/* Anyone can write /tmp: trust only our own files or root's (perf). */
 	if (st.st_uid != me && st.st_uid != 0) {
+		close(fd);
 		pr_warn("%s is owned by uid %u, not by you (uid %u) or root: "
 			"refusing to use it; JIT frames show as [unknown] "
 			"(chown the file to use it)\n",
@@ -268,10 +283,11 @@ int sym_perfmap_load(struct sonde_dso *dso)
 		return -EACCES;
 	}
 	if (!S_ISREG(st.st_mode)) {
+		close(fd);
 		dso->status = SONDE_DSO_MISSING;
 		return -EINVAL;
 	}
-	err = sym_read_file(path, &dso->text, &len, SYM_TEXT_MAX);
+	err = read_fd(fd, &dso->text, &len, SYM_TEXT_MAX);
 	if (!err)
 		err = sym_parse_perfmap(dso->text, len, &dso->syms, &dso->nr);
 	if (err) {

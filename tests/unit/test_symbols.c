@@ -30,6 +30,8 @@
 static char helpers[PATH_MAX];
 static char tmpdir[PATH_MAX];
 
+static void write_file(const char *path, const char *text);
+
 static int silent(enum sonde_print_level l, const char *f, va_list ap)
 {
 	(void)l; (void)f; (void)ap;
@@ -264,6 +266,52 @@ static void test_translation_nopie(void **state)
 	assert_non_null(s);
 	assert_string_equal(s->name, "symtest_global_mid");
 	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
+/* The one-call policy: ELF via map, JIT for anon, kernel for high IPs. */
+static void test_resolve_policy(void **state)
+{
+	char kpath[PATH_MAX], jpath[PATH_MAX];
+	struct sonde_sym_result r;
+	struct sonde_symcache *c;
+	struct live_map m;
+	struct sonde_sym_map sm;
+
+	snprintf(kpath, sizeof(kpath), "%s/kallsyms-resolve", tmpdir);
+	write_file(kpath, "ffffffff81000000 T kfunc\n"
+			  "ffffffff81000100 T kfunc2\n");
+	snprintf(jpath, sizeof(jpath), "%s/perf-777.map", tmpdir);
+	write_file(jpath, "10000 100 jitted\n");
+	SONDE_OPTS(sonde_symcache_opts, o, .kallsyms_path = kpath,
+		   .jit_dir = tmpdir);
+	c = sonde_symcache__new(&o);
+
+	assert_int_equal(sonde_symcache__resolve(c, 777, NULL,
+						 0xffffffff81000010, &r), 0);
+	assert_string_equal(r.sym->name, "kfunc");
+	assert_int_equal(r.offset, 0x10);
+	assert_int_equal(sonde_dso__kind(r.dso), SONDE_DSO_KERNEL);
+
+	sm = (struct sonde_sym_map){ .path = "//anon", .start = 0x10000 };
+	assert_int_equal(sonde_symcache__resolve(c, 777, &sm, 0x10050, &r), 0);
+	assert_string_equal(r.sym->name, "jitted");
+	assert_int_equal(sonde_symcache__resolve(c, 777, &sm, 0x20000, &r),
+			 -ENOENT);
+	assert_int_equal(sonde_dso__kind(r.dso), SONDE_DSO_JIT);
+
+	assert_true(find_live_map((uintptr_t)symtest_marker_function, &m));
+	sm = (struct sonde_sym_map){ .path = m.path, .start = m.start,
+				     .pgoff = m.pgoff };
+	assert_int_equal(sonde_symcache__resolve(
+				 c, getpid(), &sm,
+				 (uintptr_t)symtest_marker_function + 2, &r), 0);
+	assert_string_equal(r.sym->name, "symtest_marker_function");
+	assert_int_equal(r.offset, 2);
+	sm.path = "[vdso]";
+	assert_int_equal(sonde_symcache__resolve(c, 777, &sm, 0x1000, &r),
+			 -ENOENT);
+	assert_null(r.dso);
 	sonde_symcache__free(c);
 }
 
@@ -662,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_alias_and_synth_size),
 		cmocka_unit_test(test_translation_live),
 		cmocka_unit_test(test_translation_nopie),
+		cmocka_unit_test(test_resolve_policy),
 		cmocka_unit_test(test_build_id),
 		cmocka_unit_test(test_debug_files),
 		cmocka_unit_test(test_kallsyms),
