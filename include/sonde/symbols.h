@@ -124,6 +124,15 @@ sonde_symcache__dso(struct sonde_symcache *cache, const char *path,
 SONDE_API struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *cache);
 
 /**
+ * @brief **sonde_symcache__vdso()** returns a DSO for the vdso, taking a
+ * reference. Its symbols come from the vdso of the calling process, as
+ * perf does: right when the report runs on the recording kernel.
+ * @return a DSO (release with sonde_dso__put()), or NULL + errno (ENOENT
+ * when the process has no vdso).
+ */
+SONDE_API struct sonde_dso *sonde_symcache__vdso(struct sonde_symcache *cache);
+
+/**
  * @brief **sonde_symcache__jit()** returns the DSO of /tmp/perf-@p pid.map,
  * taking a reference. The file must be owned by the effective user or by
  * root (as perf requires); otherwise the DSO is empty with status
@@ -154,7 +163,8 @@ struct sonde_sym_result {
  * @brief **sonde_symcache__resolve()** applies the whole lookup policy to
  * one address @p ip of process @p pid that fell into @p map: kernel
  * addresses (@p map NULL with the top address bit set, or a path starting
- * with "[kernel") go to kallsyms; anonymous, "//anon", "[anon:...]",
+ * with "[kernel") go to kallsyms; "[vdso]" to sonde_symcache__vdso();
+ * anonymous, "//anon", "[anon:...]",
  * "/memfd:" and "/tmp/perf-N.map" mappings go to the JIT map of @p pid;
  * other absolute paths are ELF files, translated with
  * sonde_dso__map_to_vaddr(). Costs a cache lookup (a lock and a hash):

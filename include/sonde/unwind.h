@@ -59,9 +59,10 @@ SONDE_API void sonde_unwinder__free(struct sonde_unwinder *uw);
 
 /**
  * @brief **sonde_unwinder__add_map()** records one mapping of @p path at
- * [@p start, @p start + @p len) from file offset @p pgoff. Paths that are
- * not files ("[vdso]", "//anon", "") are ignored; a file is reported to
- * libdwfl once, on its first mapping.
+ * [@p start, @p start + @p len) from file offset @p pgoff. "[vdso]" uses
+ * the calling process's vdso (same kernel assumed, as perf does); other
+ * paths that are not files ("//anon", "[heap]", "") are ignored. A file is
+ * reported to libdwfl once, on its first mapping.
  * @return 0, or -errno (-ENOENT unreadable, -SONDE_ERR_FORMAT not ELF:
  * the mapping is skipped, frames in it end the unwind).
  */

@@ -15,6 +15,7 @@ struct sonde_symcache {
 	pthread_mutex_t lock;
 	struct sonde_dso *buckets[CACHE_BUCKETS];
 	struct sonde_dso *kernel;
+	struct sonde_dso *vdso;
 	struct sonde_dso *jits;		/* chained through ->next */
 	struct sonde_symcache_opts opts;
 	char *root_dir, *debug_dir, *kallsyms_path, *jit_dir;
@@ -67,6 +68,7 @@ void sonde_symcache__free(struct sonde_symcache *c)
 		sonde_dso__put(d);
 	}
 	sonde_dso__put(c->kernel);
+	sonde_dso__put(c->vdso);
 	free(c->root_dir);
 	free(c->debug_dir);
 	free(c->kallsyms_path);
@@ -165,6 +167,33 @@ struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *c)
 	return d ? d : sonde_err_ptr(ENOMEM);
 }
 
+struct sonde_dso *sonde_symcache__vdso(struct sonde_symcache *c)
+{
+	struct sonde_dso *d = NULL;
+	int err = 0;
+
+	if (!c)
+		return sonde_err_ptr(EINVAL);
+	pthread_mutex_lock(&c->lock);
+	if (!c->vdso) {
+		c->vdso = dso_new(c, SONDE_DSO_ELF, "[vdso]");
+		if (c->vdso) {
+			c->vdso->no_debug_files = true;
+			err = sym_vdso_image(&c->vdso->mem, &c->vdso->mem_size);
+			if (err) {
+				sonde_dso__put(c->vdso);
+				c->vdso = NULL;
+			}
+		} else {
+			err = -ENOMEM;
+		}
+	}
+	if (c->vdso)
+		d = sonde_dso__get(c->vdso);
+	pthread_mutex_unlock(&c->lock);
+	return d ? d : sonde_err_ptr(err);
+}
+
 struct sonde_dso *sonde_symcache__jit(struct sonde_symcache *c, pid_t pid)
 {
 	struct sonde_dso *d;
@@ -218,6 +247,7 @@ void sonde_dso__put(struct sonde_dso *dso)
 		sym_elf_unload(dso);
 	free(dso->syms);
 	free(dso->text);
+	free(dso->mem);
 	free(dso->symfile);
 	free(dso->path);
 	free(dso->root_dir);
@@ -399,6 +429,11 @@ int sonde_symcache__resolve(struct sonde_symcache *c, pid_t pid,
 	res->addr = ip;
 	if ((!map && (ip >> 63)) || (path && !strncmp(path, "[kernel", 7))) {
 		d = sonde_symcache__kernel(c);
+	} else if (path && !strcmp(path, "[vdso]")) {
+		d = sonde_symcache__vdso(c);
+		if (d)
+			res->addr = sonde_dso__map_to_vaddr(d, map->start,
+							    map->pgoff, ip);
 	} else if (map && is_jit_path(path)) {
 		if (pid > 0)
 			d = sonde_symcache__jit(c, pid);

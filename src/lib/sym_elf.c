@@ -327,7 +327,17 @@ int sym_elf_load(struct sonde_dso *dso)
 
 	snprintf(file, sizeof(file), "%s%s", dso->root_dir, dso->path);
 	dso->fd = dso->symfd = -1;
-	dso->elf = elf_open(file, &dso->fd);
+	if (dso->mem) {
+		elf_lib_init();
+		dso->elf = elf_memory(dso->mem, dso->mem_size);
+		if (!dso->elf || elf_kind(dso->elf) != ELF_K_ELF) {
+			dso->status = SONDE_DSO_BAD_ELF;
+			return sonde_err(SONDE_ERR_FORMAT);
+		}
+		snprintf(file, sizeof(file), "%s", dso->path);
+	} else {
+		dso->elf = elf_open(file, &dso->fd);
+	}
 	if (!dso->elf) {
 		int err = errno;
 
@@ -430,4 +440,38 @@ uint64_t sym_elf_map_to_vaddr(const struct sonde_dso *dso, uint64_t off)
 			return off - ph->p_offset + ph->p_vaddr;
 	}
 	return off;
+}
+
+/*
+ * This process's vdso, copied out of memory (bounded by its /proc/self/maps
+ * entry). perf does the same: the kernel that runs the report is assumed
+ * to be the one that ran the workload.
+ */
+int sym_vdso_image(char **image, size_t *size)
+{
+	unsigned long long start, end;
+	char line[512];
+	FILE *f;
+	int err = -ENOENT;
+
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "[vdso]") ||
+		    sscanf(line, "%llx-%llx", &start, &end) != 2 || end <= start ||
+		    end - start > (16u << 20))
+			continue;
+		*image = malloc(end - start);
+		if (!*image) {
+			err = -ENOMEM;
+			break;
+		}
+		memcpy(*image, (const void *)(uintptr_t)start, end - start);
+		*size = end - start;
+		err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
 }

@@ -50,6 +50,9 @@ struct sonde_dso {
 
 	/* Text tables (kallsyms, perf map): names point into this buffer. */
 	char *text;
+	/* In-memory ELF image (the vdso) instead of a file; owned. */
+	char *mem;
+	size_t mem_size;
 
 	struct sonde_dso *next;		/* cache hash chain */
 };
@@ -69,6 +72,7 @@ int sym_elf_load(struct sonde_dso *dso);
 void sym_elf_unload(struct sonde_dso *dso);
 uint64_t sym_elf_map_to_vaddr(const struct sonde_dso *dso, uint64_t file_off);
 int sym_kallsyms_load(struct sonde_dso *dso);
+int sym_vdso_image(char **image, size_t *size);
 int sym_perfmap_load(struct sonde_dso *dso);
 
 /*

@@ -6,6 +6,7 @@
  * and its stack copy.
  */
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "sonde/abi.h"
 #include "sonde/unwind.h"
 #include "internal.h"
+#include "sym_internal.h"
 
 struct uw_module {
 	char *path;
@@ -253,6 +255,32 @@ out:
 	return err;
 }
 
+/*
+ * The vdso's CFI: this process's vdso (same kernel, as perf assumes),
+ * copied into a memfd because libdwfl reports modules from descriptors.
+ */
+static int vdso_fd(void)
+{
+	size_t size = 0;
+	char *img = NULL;
+	int fd, err;
+
+	err = sym_vdso_image(&img, &size);
+	if (err) {
+		errno = -err;
+		return -1;
+	}
+	fd = memfd_create("sonde-vdso", MFD_CLOEXEC);
+	if (fd >= 0 && (write(fd, img, size) != (ssize_t)size ||
+			lseek(fd, 0, SEEK_SET))) {
+		close(fd);
+		fd = -1;
+		errno = EIO;
+	}
+	free(img);
+	return fd;
+}
+
 int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 			    uint64_t len, uint64_t pgoff, const char *path)
 {
@@ -265,8 +293,8 @@ int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 
 	if (!uw || !path || !len)
 		return sonde_err(EINVAL);
-	if (path[0] != '/')
-		return 0;	/* [vdso], [heap], //anon, ... */
+	if (path[0] != '/' && strcmp(path, "[vdso]"))
+		return 0;	/* [heap], //anon, [stack], ... */
 	if (find_module(uw, path))
 		return 0;
 	if (uw->nr_mods == uw->cap_mods) {
@@ -286,7 +314,10 @@ int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 	uw->nr_mods++;
 
 	snprintf(file, sizeof(file), "%s%s", uw->root_dir, path);
-	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (path[0] == '[')
+		fd = vdso_fd();
+	else
+		fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = errno;
 		pr_debug("unwind: %s: %s\n", file, strerror(err));

@@ -308,10 +308,34 @@ static void test_resolve_policy(void **state)
 				 (uintptr_t)symtest_marker_function + 2, &r), 0);
 	assert_string_equal(r.sym->name, "symtest_marker_function");
 	assert_int_equal(r.offset, 2);
-	sm.path = "[vdso]";
-	assert_int_equal(sonde_symcache__resolve(c, 777, &sm, 0x1000, &r),
+	sm.path = "[heap]";
+	assert_int_equal(sonde_symcache__resolve(c, 0, &sm, 0x1000, &r),
 			 -ENOENT);
 	assert_null(r.dso);
+	/* The vdso, from this process's own copy. */
+	{
+		void *cgt = dlsym(RTLD_DEFAULT, "clock_gettime");
+		void *vdso_fn = NULL;
+		void *h = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
+
+		if (h)
+			vdso_fn = dlsym(h, "__vdso_clock_gettime");
+		(void)cgt;
+		if (!vdso_fn) {
+			printf("SKIP: no vdso clock_gettime here\n");
+		} else {
+			assert_true(find_live_map((uintptr_t)vdso_fn, &m));
+			assert_string_equal(m.path, "[vdso]");
+			sm = (struct sonde_sym_map){ .path = m.path,
+						     .start = m.start,
+						     .pgoff = m.pgoff };
+			assert_int_equal(sonde_symcache__resolve(
+					 c, getpid(), &sm,
+					 (uintptr_t)vdso_fn + 1, &r), 0);
+			assert_string_equal(r.sym->name,
+					    "__vdso_clock_gettime");
+		}
+	}
 	sonde_symcache__free(c);
 }
 
