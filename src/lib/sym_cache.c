@@ -131,7 +131,8 @@ struct sonde_dso *sonde_symcache__dso(struct sonde_symcache *c,
 	pthread_mutex_lock(&c->lock);
 	for (d = c->buckets[b]; d; d = d->next) {
 		if (d->want_bid_size == build_id_size &&
-		    !memcmp(d->want_bid, build_id, build_id_size) &&
+		    (!build_id_size ||
+		     !memcmp(d->want_bid, build_id, build_id_size)) &&
 		    !strcmp(d->path, path)) {
 			sonde_dso__get(d);
 			pthread_mutex_unlock(&c->lock);
