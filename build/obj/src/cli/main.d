@@ -1,8 +1,0 @@
-build/obj/src/cli/main.o: src/cli/main.c src/cli/builtin.h \
- include/sonde/sonde.h include/sonde/common.h include/sonde/abi.h \
- include/sonde/sys.h
-src/cli/builtin.h:
-include/sonde/sonde.h:
-include/sonde/common.h:
-include/sonde/abi.h:
-include/sonde/sys.h:
