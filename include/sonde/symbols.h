@@ -217,6 +217,16 @@ SONDE_API uint64_t sonde_dso__map_to_vaddr(struct sonde_dso *dso,
 					   uint64_t map_pgoff, uint64_t ip);
 
 /**
+ * @brief **sonde_dso__offset_to_vaddr()** converts a file offset of this
+ * ELF file into its virtual address through the PT_LOAD headers (the
+ * second half of sonde_dso__map_to_vaddr(), for callers that already hold
+ * ip - map_start + map_pgoff). Kernel/JIT DSOs return @p file_off.
+ * @return the vaddr, or @p file_off when no PT_LOAD covers it.
+ */
+SONDE_API uint64_t sonde_dso__offset_to_vaddr(struct sonde_dso *dso,
+					      uint64_t file_off);
+
+/**
  * @brief **sonde_dso__sym_name()** returns @p sym's name demangled (C++,
  * Rust legacy and v0) and without a symbol-version suffix
  * ("memcpy@GLIBC_2.2.5" -> "memcpy"), computed once and cached; the raw

@@ -326,6 +326,14 @@ uint64_t sonde_dso__map_to_vaddr(struct sonde_dso *dso, uint64_t map_start,
 	return sym_elf_map_to_vaddr(dso, ip - map_start + map_pgoff);
 }
 
+uint64_t sonde_dso__offset_to_vaddr(struct sonde_dso *dso, uint64_t file_off)
+{
+	if (!dso || dso->kind != SONDE_DSO_ELF)
+		return file_off;
+	dso_ensure_loaded(dso);
+	return sym_elf_map_to_vaddr(dso, file_off);
+}
+
 const char *sonde_dso__sym_name(struct sonde_dso *dso,
 				const struct sonde_symbol *sym)
 {

@@ -214,6 +214,9 @@ static void resolve_live(struct sonde_symcache *c, void *fn, const char *want)
 	d = sonde_symcache__dso(c, m.path, NULL, 0);
 	assert_non_null(d);
 	vaddr = sonde_dso__map_to_vaddr(d, m.start, m.pgoff, (uintptr_t)fn + 1);
+	assert_int_equal(sonde_dso__offset_to_vaddr(d, (uintptr_t)fn + 1 -
+						       m.start + m.pgoff),
+			 vaddr);
 	s = sonde_dso__find(d, vaddr, &off);
 	if (!s)
 		printf("no symbol for %s at %#" PRIx64 " in %s (map %#" PRIx64
