@@ -258,7 +258,8 @@ static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn)
 	struct sonde_symbol *syms;
 	Elf_Data *data;
 	GElf_Shdr sh;
-	size_t i, n, nr = 0;
+	size_t i, n, nr = 0, nsec;
+	bool *exec;
 
 	if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize)
 		return sonde_err(SONDE_ERR_FORMAT);
@@ -269,6 +270,21 @@ static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn)
 	syms = calloc(n ? n : 1, sizeof(*syms));
 	if (!syms)
 		return sonde_err(ENOMEM);
+	/* Which sections hold code: untyped labels there count (perf too). */
+	if (elf_getshdrnum(elf, &nsec) || nsec > (1u << 20))
+		nsec = 0;
+	exec = calloc(nsec ? nsec : 1, 1);
+	if (!exec) {
+		free(syms);
+		return sonde_err(ENOMEM);
+	}
+	for (i = 1; i < nsec; i++) {
+		Elf_Scn *sc = elf_getscn(elf, i);
+		GElf_Shdr ssh;
+
+		exec[i] = sc && gelf_getshdr(sc, &ssh) &&
+			  (ssh.sh_flags & SHF_EXECINSTR);
+	}
 	for (i = 0; i < n; i++) {
 		GElf_Sym s;
 		const char *name;
@@ -277,9 +293,11 @@ static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn)
 		if (!gelf_getsym(data, (int)i, &s))
 			break;
 		type = GELF_ST_TYPE(s.st_info);
-		if (type != STT_FUNC && type != STT_GNU_IFUNC)
-			continue;
 		if (s.st_shndx == SHN_UNDEF || !s.st_value)
+			continue;
+		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
+		    !(type == STT_NOTYPE && s.st_shndx < nsec &&
+		      exec[s.st_shndx]))
 			continue;
 		name = elf_strptr(elf, sh.sh_link, s.st_name);
 		if (!name || !*name)
@@ -299,6 +317,7 @@ static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn)
 		}
 		nr++;
 	}
+	free(exec);
 	dso->syms = syms;
 	dso->nr = sym_table_finish(syms, nr, SYM_DUP_BEST);
 	return 0;
