@@ -81,9 +81,11 @@ struct sonde_symcache_opts {
 	const char *jit_dir;
 	/* Skip separate debug files (.build-id, .gnu_debuglink). */
 	bool no_debug_files;
+	/* Running kernel's notes; NULL = "/sys/kernel/notes". */
+	const char *kernel_notes_path;
 	size_t : 0;
 };
-#define sonde_symcache_opts__last_field no_debug_files
+#define sonde_symcache_opts__last_field kernel_notes_path
 
 /**
  * @brief **sonde_symcache__new()** creates an empty symbol cache.
@@ -122,6 +124,19 @@ sonde_symcache__dso(struct sonde_symcache *cache, const char *path,
  * @return a DSO (release with sonde_dso__put()), or NULL + errno.
  */
 SONDE_API struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *cache);
+
+/**
+ * @brief **sonde_symcache__set_kernel_build_id()** gives the build id the
+ * recording saw for [kernel.kallsyms] (perf.data's BUILD_ID feature). Before
+ * the kernel DSO loads, it is compared with the running kernel's
+ * (opts.kernel_notes_path): on a mismatch the kernel DSO stays empty with
+ * status SONDE_DSO_BUILD_ID_MISMATCH and a warning, since kallsyms of
+ * another kernel would name the wrong functions.
+ * @return 0, -EINVAL, or -EBUSY when the kernel DSO is already loaded.
+ */
+SONDE_API int sonde_symcache__set_kernel_build_id(struct sonde_symcache *cache,
+						  const uint8_t *build_id,
+						  size_t build_id_size);
 
 /**
  * @brief **sonde_symcache__vdso()** returns a DSO for the vdso, taking a

@@ -18,7 +18,7 @@ struct sonde_symcache {
 	struct sonde_dso *vdso;
 	struct sonde_dso *jits;		/* chained through ->next */
 	struct sonde_symcache_opts opts;
-	char *root_dir, *debug_dir, *kallsyms_path, *jit_dir;
+	char *root_dir, *debug_dir, *kallsyms_path, *jit_dir, *notes_path;
 };
 
 static char *dup_or(const char *s, const char *fallback)
@@ -43,7 +43,10 @@ sonde_symcache__new(const struct sonde_symcache_opts *opts)
 				  "/proc/kallsyms");
 	c->jit_dir = dup_or(OPTS_GET(opts, jit_dir, NULL), "/tmp");
 	c->opts.no_debug_files = OPTS_GET(opts, no_debug_files, false);
-	if (!c->root_dir || !c->debug_dir || !c->kallsyms_path || !c->jit_dir) {
+	c->notes_path = dup_or(OPTS_GET(opts, kernel_notes_path, NULL),
+			       "/sys/kernel/notes");
+	if (!c->root_dir || !c->debug_dir || !c->kallsyms_path || !c->jit_dir ||
+	    !c->notes_path) {
 		sonde_symcache__free(c);
 		return sonde_err_ptr(ENOMEM);
 	}
@@ -73,6 +76,7 @@ void sonde_symcache__free(struct sonde_symcache *c)
 	free(c->debug_dir);
 	free(c->kallsyms_path);
 	free(c->jit_dir);
+	free(c->notes_path);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -92,10 +96,12 @@ static struct sonde_dso *dso_new(struct sonde_symcache *c, int kind,
 	d->root_dir = strdup(c->root_dir);
 	d->debug_dir = strdup(c->debug_dir);
 	d->kallsyms_path = strdup(c->kallsyms_path);
+	d->notes_path = strdup(c->notes_path);
 	d->jit_dir = strdup(c->jit_dir);
 	d->no_debug_files = c->opts.no_debug_files;
 	d->status = SONDE_DSO_NOT_LOADED;
 	if (!d->path || !d->root_dir || !d->debug_dir || !d->kallsyms_path ||
+	    !d->notes_path ||
 	    !d->jit_dir) {
 		sonde_dso__put(d);
 		return NULL;
@@ -166,6 +172,32 @@ struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *c)
 	d = c->kernel ? sonde_dso__get(c->kernel) : NULL;
 	pthread_mutex_unlock(&c->lock);
 	return d ? d : sonde_err_ptr(ENOMEM);
+}
+
+int sonde_symcache__set_kernel_build_id(struct sonde_symcache *c,
+					const uint8_t *build_id,
+					size_t build_id_size)
+{
+	struct sonde_dso *d;
+	int err = 0;
+
+	if (!c || !build_id || !build_id_size)
+		return sonde_err(EINVAL);
+	if (build_id_size > SYM_BUILD_ID_MAX)
+		build_id_size = SYM_BUILD_ID_MAX;
+	d = sonde_symcache__kernel(c);
+	if (!d)
+		return sonde_err(errno);
+	pthread_mutex_lock(&d->lock);
+	if (atomic_load(&d->loaded)) {
+		err = -EBUSY;
+	} else {
+		memcpy(d->want_bid, build_id, build_id_size);
+		d->want_bid_size = build_id_size;
+	}
+	pthread_mutex_unlock(&d->lock);
+	sonde_dso__put(d);
+	return err ? sonde_err(err) : 0;
 }
 
 struct sonde_dso *sonde_symcache__vdso(struct sonde_symcache *c)
@@ -254,6 +286,7 @@ void sonde_dso__put(struct sonde_dso *dso)
 	free(dso->root_dir);
 	free(dso->debug_dir);
 	free(dso->kallsyms_path);
+	free(dso->notes_path);
 	free(dso->jit_dir);
 	pthread_mutex_destroy(&dso->lock);
 	free(dso);

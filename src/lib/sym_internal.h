@@ -25,6 +25,7 @@ struct sonde_dso {
 	char *root_dir;
 	char *debug_dir;
 	char *kallsyms_path;
+	char *notes_path;
 	char *jit_dir;
 	bool no_debug_files;
 
@@ -89,6 +90,10 @@ int sym_parse_perfmap(char *buf, size_t len, struct sonde_symbol **out,
 
 /* Reads a whole (possibly /proc) file into a NUL-terminated malloc'd buf. */
 int sym_read_file(const char *path, char **buf, size_t *len, size_t max);
+
+/* NT_GNU_BUILD_ID from a raw note blob (/sys/kernel/notes); 0 if none. */
+int sym_notes_build_id(const uint8_t *buf, size_t len, uint8_t *out,
+		       size_t size);
 
 /* Rust demanglers (sym_rust.c); NULL when @p name is not of that kind. */
 char *sym_rust_legacy_demangle(const char *name);

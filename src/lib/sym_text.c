@@ -220,10 +220,77 @@ int sym_parse_perfmap(char *buf, size_t len, struct sonde_symbol **out,
 	return 0;
 }
 
+int sym_notes_build_id(const uint8_t *buf, size_t len, uint8_t *out,
+		       size_t size)
+{
+	size_t off = 0;
+
+	/* Elf_Nhdr: u32 namesz, descsz, type; name and desc 4-aligned. */
+	while (len - off >= 12) {
+		uint32_t namesz, descsz, type;
+		size_t name_off, desc_off, next;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		name_off = off + 12;
+		if (namesz > len || descsz > len)
+			return 0;
+		desc_off = name_off + (((size_t)namesz + 3) & ~(size_t)3);
+		next = desc_off + (((size_t)descsz + 3) & ~(size_t)3);
+		if (desc_off > len || next > len || desc_off + descsz > len)
+			return 0;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name_off, "GNU", 4) &&
+		    descsz) {
+			size_t n = descsz < size ? descsz : size;
+
+			memcpy(out, buf + desc_off, n);
+			return (int)n;
+		}
+		off = next;
+	}
+	return 0;
+}
+
+/* The recorded kernel must be the running one for kallsyms to apply. */
+static int check_kernel_build_id(struct sonde_dso *dso)
+{
+	uint8_t have[SYM_BUILD_ID_MAX];
+	char *notes = NULL;
+	size_t len;
+	int n;
+
+	if (!dso->want_bid_size)
+		return 0;
+	if (sym_read_file(dso->notes_path, &notes, &len, 1u << 20)) {
+		pr_info("cannot read %s: kernel build id not checked\n",
+			dso->notes_path);
+		return 0;
+	}
+	n = sym_notes_build_id((const uint8_t *)notes, len, have, sizeof(have));
+	free(notes);
+	if (n <= 0)
+		return 0;
+	dso->bid_size = (size_t)n;
+	memcpy(dso->bid, have, (size_t)n);
+	if ((size_t)n == dso->want_bid_size &&
+	    !memcmp(have, dso->want_bid, (size_t)n))
+		return 0;
+	pr_warn("the recording ran on another kernel (build id differs from "
+		"the running kernel's): kernel symbols from %s would be wrong, "
+		"not using them\n", dso->kallsyms_path);
+	dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
+	return -ESTALE;
+}
+
 int sym_kallsyms_load(struct sonde_dso *dso)
 {
 	size_t len;
 	int err;
+
+	err = check_kernel_build_id(dso);
+	if (err)
+		return err;
 
 	err = sym_read_file(dso->kallsyms_path, &dso->text, &len, SYM_TEXT_MAX);
 	if (err) {

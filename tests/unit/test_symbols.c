@@ -514,6 +514,55 @@ static void test_kallsyms(void **state)
 	sonde_symcache__free(c);
 }
 
+/* A recorded kernel build id is checked against the running kernel's. */
+static void test_kernel_build_id(void **state)
+{
+	static const uint8_t notes[] = {
+		4, 0, 0, 0, 6, 0, 0, 0, 0x99, 0, 0, 0, 'X', 'e', 'n', 0,
+		1, 2, 3, 4, 5, 6, 0, 0,			/* another note */
+		4, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
+		0xde, 0xad, 0xbe, 0xef,
+	};
+	const uint8_t good[4] = { 0xde, 0xad, 0xbe, 0xef };
+	const uint8_t bad[4] = { 0xde, 0xad, 0xbe, 0xee };
+	char kpath[PATH_MAX], npath[PATH_MAX];
+	struct sonde_symcache *c;
+	struct sonde_dso *d;
+	uint8_t out[8];
+	FILE *f;
+
+	assert_int_equal(sym_notes_build_id(notes, sizeof(notes), out, 8), 4);
+	assert_memory_equal(out, good, 4);
+	assert_int_equal(sym_notes_build_id(notes, 20, out, 8), 0);
+	snprintf(kpath, sizeof(kpath), "%s/kallsyms-bid", tmpdir);
+	write_file(kpath, "ffffffff81000000 T kfunc\n");
+	snprintf(npath, sizeof(npath), "%s/notes", tmpdir);
+	f = fopen(npath, "w");
+	fwrite(notes, 1, sizeof(notes), f);
+	fclose(f);
+	SONDE_OPTS(sonde_symcache_opts, o, .kallsyms_path = kpath,
+		   .kernel_notes_path = npath);
+
+	c = sonde_symcache__new(&o);
+	assert_int_equal(sonde_symcache__set_kernel_build_id(c, good, 4), 0);
+	d = sonde_symcache__kernel(c);
+	assert_int_equal(sonde_dso__load(d), 1);
+	assert_int_equal(sonde_symcache__set_kernel_build_id(c, good, 4), -EBUSY);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+
+	c = sonde_symcache__new(&o);
+	assert_int_equal(sonde_symcache__set_kernel_build_id(c, bad, 4), 0);
+	d = sonde_symcache__kernel(c);
+	sonde_set_print(silent);
+	assert_int_equal(sonde_dso__load(d), -ESTALE);
+	sonde_set_print(NULL);
+	assert_int_equal(sonde_dso__status(d), SONDE_DSO_BUILD_ID_MISMATCH);
+	assert_null(sonde_dso__find(d, 0xffffffff81000001, NULL));
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
 static void test_real_kallsyms(void **state)
 {
 	struct sonde_symcache *c = sonde_symcache__new(NULL);
@@ -744,6 +793,7 @@ int main(void)
 		cmocka_unit_test(test_build_id),
 		cmocka_unit_test(test_debug_files),
 		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_kernel_build_id),
 		cmocka_unit_test(test_real_kallsyms),
 		cmocka_unit_test(test_perfmap),
 		cmocka_unit_test(test_demangle),
