@@ -10,7 +10,9 @@
  * /proc/PID/maps for a live process); every ELF file is opened and reported
  * to libdwfl once, so its CFI is parsed once and reused by every sample.
  * An unwinder is not thread-safe: use one per thread or lock around it
- * (different unwinders may run in parallel).
+ * (different unwinders may run in parallel). After the process execs
+ * (PERF_RECORD_COMM with the exec bit), start a new unwinder: the old
+ * modules would overlap the new image's.
  */
 #ifndef SONDE_UNWIND_H
 #define SONDE_UNWIND_H
