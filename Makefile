@@ -53,7 +53,7 @@ SONDE := $(BUILD)/sonde
 MAP := src/lib/libsonde.map
 
 .PHONY: all lib cli tests examples helpers check check-fast install clean \
-	fuzz deps bench
+	fuzz deps bench demo
 all: lib cli
 
 lib: $(STATIC_LIB) $(SHARED_LIB)
@@ -111,6 +111,11 @@ $(BUILD)/helpers/unwind_nofp: tests/helpers/unwind_nofp.c
 
 deps:
 	@scripts/deps
+
+# The quick-start job: count, sample and report the bundled demo workload.
+demo: deps
+	@$(MAKE) -s all helpers
+	@scripts/demo.sh
 
 # Whole suite: normal build, then ASan+UBSan build, then fuzz smoke runs.
 check: deps
