@@ -303,6 +303,7 @@ static int dso_ensure_loaded(struct sonde_dso *dso)
 		switch (dso->kind) {
 		case SONDE_DSO_ELF:
 			err = sym_elf_load(dso);
+			sym_elf_release_fds(dso);
 			break;
 		case SONDE_DSO_KERNEL:
 			err = sym_kallsyms_load(dso);

@@ -432,6 +432,25 @@ collect:
 	return 0;
 }
 
+/*
+ * Loading is over: libelf has the files mapped (names point into those
+ * mappings), so the descriptors can go. Thousands of DSOs must not cost
+ * thousands of open files.
+ */
+void sym_elf_release_fds(struct sonde_dso *dso)
+{
+	if (dso->symelf && dso->symelf != dso->elf && dso->symfd >= 0) {
+		elf_cntl(dso->symelf, ELF_C_FDDONE);
+		close(dso->symfd);
+		dso->symfd = -1;
+	}
+	if (dso->elf && dso->fd >= 0) {
+		elf_cntl(dso->elf, ELF_C_FDDONE);
+		close(dso->fd);
+		dso->fd = -1;
+	}
+}
+
 void sym_elf_unload(struct sonde_dso *dso)
 {
 	if (dso->symelf && dso->symelf != dso->elf)

@@ -71,6 +71,7 @@ const struct sonde_symbol *sym_table_find(const struct sonde_symbol *syms,
 /* Loaders; each fills dso->syms/nr/status and returns 0 or -errno. */
 int sym_elf_load(struct sonde_dso *dso);
 void sym_elf_unload(struct sonde_dso *dso);
+void sym_elf_release_fds(struct sonde_dso *dso);
 uint64_t sym_elf_map_to_vaddr(const struct sonde_dso *dso, uint64_t file_off);
 int sym_kallsyms_load(struct sonde_dso *dso);
 int sym_vdso_image(char **image, size_t *size);

@@ -126,6 +126,47 @@ static void test_elf_vs_nm(void **state)
 	check_against_nm(bin);
 }
 
+static int open_fds(void)
+{
+	char path[64];
+	int n = 0, fd;
+
+	for (fd = 0; fd < 1024; fd++) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n += !access(path, F_OK);
+	}
+	return n;
+}
+
+/* Loaded DSOs keep no descriptors open (mappings only). */
+static void test_no_fd_per_dso(void **state)
+{
+	struct sonde_symcache *c = sonde_symcache__new(NULL);
+	struct sonde_dso *d[3];
+	char bin[PATH_MAX];
+	int before = open_fds(), i;
+
+	if (!have_helper("symtest", bin, sizeof(bin)))
+		skip();
+	d[0] = sonde_symcache__dso(c, bin, NULL, 0);
+	d[1] = sonde_symcache__dso(c, "/usr/lib/x86_64-linux-gnu/libc.so.6",
+				   NULL, 0);
+	snprintf(bin, sizeof(bin), "%s/symtest_nopie", helpers);
+	d[2] = sonde_symcache__dso(c, bin, NULL, 0);
+	for (i = 0; i < 3; i++)
+		assert_true(sonde_dso__load(d[i]) > 0);
+	assert_int_equal(open_fds(), before);
+	/* And the names are still readable. */
+	for (i = 0; i < 3; i++) {
+		const struct sonde_symbol *all;
+		size_t n = sonde_dso__symbols(d[i], &all);
+
+		assert_true(strlen(all[n - 1].name) > 0);
+		sonde_dso__put(d[i]);
+	}
+	sonde_symcache__free(c);
+}
+
 static void test_alias_and_synth_size(void **state)
 {
 	struct sonde_symcache *c = sonde_symcache__new(NULL);
@@ -787,6 +828,7 @@ int main(void)
 		cmocka_unit_test(test_table_rules),
 		cmocka_unit_test(test_elf_vs_nm),
 		cmocka_unit_test(test_alias_and_synth_size),
+		cmocka_unit_test(test_no_fd_per_dso),
 		cmocka_unit_test(test_translation_live),
 		cmocka_unit_test(test_translation_nopie),
 		cmocka_unit_test(test_resolve_policy),

@@ -238,6 +238,18 @@ static void drain(void *base, size_t page, struct sonde_unwinder *uw,
 	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
 }
 
+static int open_fds(void)
+{
+	char path[64];
+	int n = 0, fd;
+
+	for (fd = 0; fd < 1024; fd++) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n += !access(path, F_OK);
+	}
+	return n;
+}
+
 static void test_dwarf_unwind_real(void **state)
 {
 	struct sonde_perf_event_attr attr = { 0 };
@@ -247,7 +259,7 @@ static void test_dwarf_unwind_real(void **state)
 	struct stats st = { 0 };
 	struct pmap maps[64];
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	int pfd[2], fd, nm, i, status;
+	int pfd[2], fd, nm, i, status, fds;
 	ssize_t n;
 	void *ring;
 	pid_t pid;
@@ -296,6 +308,7 @@ static void test_dwarf_unwind_real(void **state)
 		    MAP_SHARED, fd, 0);
 	assert_true(ring != MAP_FAILED);
 
+	fds = open_fds();
 	uw = sonde_unwinder__new(pid, NULL);
 	assert_true(sonde_unwinder__add_proc_maps(uw, pid) >= 2);
 	nm = read_maps(pid, maps, 64);
@@ -306,6 +319,8 @@ static void test_dwarf_unwind_real(void **state)
 		poll(&p, 1, 20);
 		drain(ring, page, uw, c, maps, nm, &st);
 	}
+	/* Modules and DSOs are mapped, not held open: no fd per file. */
+	assert_int_equal(open_fds(), fds);
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
 	munmap(ring, (RING_PAGES + 1) * page);
