@@ -173,7 +173,20 @@ int sym_parse_kallsyms(char *buf, size_t len, struct sonde_symbol **out,
 		return -EACCES;
 	}
 	*out = syms;
-	*nrp = sym_table_finish(syms, nr, SYM_DUP_BEST);
+	*nrp = nr = sym_table_finish(syms, nr, SYM_DUP_BEST);
+	/*
+	 * A synthesized size must not run from the last function of vmlinux
+	 * or of a module into the next module (gigabytes apart): cap it as
+	 * for a table's last symbol.
+	 */
+	for (size_t i = 0; i + 1 < nr; i++) {
+		const char *a = syms[i].module, *b = syms[i + 1].module;
+
+		if (!syms[i].size_synth || (a == b) || (a && b && !strcmp(a, b)))
+			continue;
+		if (syms[i].size > 4096)
+			syms[i].size = 4096;
+	}
 	return 0;
 }
 

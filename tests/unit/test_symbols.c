@@ -519,13 +519,14 @@ static void test_kallsyms(void **state)
 		   "ffffffff81001000 t local_fn\n"
 		   "ffffffff81001100 D some_data\n"
 		   "ffffffff81001200 W weak_fn\n"
+		   "ffffffff81001300 T _etext\n"
 		   "garbage line\n"
 		   "ffffffffc0001000 t mod_fn\t[dummy_mod]\n"
 		   "ffffffffc0001080 T mod_fn2\t[dummy_mod]");
 	SONDE_OPTS(sonde_symcache_opts, o, .kallsyms_path = path);
 	c = sonde_symcache__new(&o);
 	d = sonde_symcache__kernel(c);
-	assert_int_equal(sonde_dso__load(d), 6 - 1);
+	assert_int_equal(sonde_dso__load(d), 6);
 	s = sonde_dso__find(d, 0xffffffff81000010, &off);
 	/* Same address, both global: fewer leading underscores wins. */
 	assert_string_equal(s->name, "startup_64");
@@ -538,6 +539,8 @@ static void test_kallsyms(void **state)
 	s = sonde_dso__find(d, 0xffffffffc0001090, &off);
 	assert_string_equal(s->name, "mod_fn2");
 	assert_null(sonde_dso__find(d, 0x1000, NULL));
+	/* vmlinux's last symbol does not stretch to the modules. */
+	assert_null(sonde_dso__find(d, 0xffffffffa0000000, NULL));
 	sonde_dso__put(d);
 	sonde_symcache__free(c);
 

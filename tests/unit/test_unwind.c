@@ -250,7 +250,7 @@ static int open_fds(void)
 	return n;
 }
 
-static void test_dwarf_unwind_real(void **state)
+static void unwind_real(const char *name)
 {
 	struct sonde_perf_event_attr attr = { 0 };
 	char exe[PATH_MAX], helper[PATH_MAX], buf[16];
@@ -268,7 +268,7 @@ static void test_dwarf_unwind_real(void **state)
 	assert_true(n > 0);
 	exe[n] = 0;
 	*strrchr(exe, '/') = 0;
-	snprintf(helper, sizeof(helper), "%s/../helpers/unwind_nofp", exe);
+	snprintf(helper, sizeof(helper), "%s/../helpers/%s", exe, name);
 	if (access(helper, X_OK)) {
 		printf("SKIP: %s not built (make helpers)\n", helper);
 		skip();
@@ -328,11 +328,22 @@ static void test_dwarf_unwind_real(void **state)
 	close(pfd[0]);
 	sonde_unwinder__free(uw);
 	sonde_symcache__free(c);
-	printf("# %d samples, %d in uw_inner, %d fully unwound to main\n",
-	       st.samples, st.top_inner, st.full);
+	printf("# %s: %d samples, %d in uw_inner, %d fully unwound to main\n",
+	       name, st.samples, st.top_inner, st.full);
 	assert_true(st.top_inner >= 5);
 	/* Nearly every sample in the spin loop must unwind completely. */
 	assert_true(st.full * 10 >= st.top_inner * 8);
+}
+
+/* PIE (ET_DYN, load bias) and -no-pie (ET_EXEC, link addresses). */
+static void test_dwarf_unwind_real(void **state)
+{
+	unwind_real("unwind_nofp");
+}
+
+static void test_dwarf_unwind_real_nopie(void **state)
+{
+	unwind_real("unwind_nofp_nopie");
 }
 
 int main(void)
@@ -341,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_callchain_iter),
 		cmocka_unit_test(test_bad_samples),
 		cmocka_unit_test(test_dwarf_unwind_real),
+		cmocka_unit_test(test_dwarf_unwind_real_nopie),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
