@@ -83,9 +83,14 @@ struct sonde_symcache_opts {
 	bool no_debug_files;
 	/* Running kernel's notes; NULL = "/sys/kernel/notes". */
 	const char *kernel_notes_path;
+	/*
+	 * perf's build-id cache, where `perf record` keeps copies of the
+	 * recorded objects; NULL = "$HOME/.debug", "" = none.
+	 */
+	const char *buildid_dir;
 	size_t : 0;
 };
-#define sonde_symcache_opts__last_field kernel_notes_path
+#define sonde_symcache_opts__last_field buildid_dir
 
 /**
  * @brief **sonde_symcache__new()** creates an empty symbol cache.
@@ -105,10 +110,12 @@ SONDE_API void sonde_symcache__free(struct sonde_symcache *cache);
  * @brief **sonde_symcache__dso()** returns the DSO for the ELF file @p path,
  * taking a reference. The same path + build id returns the same handle.
  * Nothing is read until the first lookup. When @p build_id is given
- * (@p build_id_size > 0) and the file's NT_GNU_BUILD_ID differs, the
- * matching /usr/lib/debug/.build-id/xx/yyyy.debug is tried; failing that
- * the DSO stays empty (status SONDE_DSO_BUILD_ID_MISMATCH) with a warning,
- * rather than give wrong names.
+ * (@p build_id_size > 0) and the file is gone or its NT_GNU_BUILD_ID
+ * differs, the recorded object is looked for in perf's build-id cache
+ * (opts.buildid_dir/.build-id/xx/yyyy[/elf]) and as
+ * /usr/lib/debug/.build-id/xx/yyyy.debug; failing that the DSO stays empty
+ * (status SONDE_DSO_BUILD_ID_MISMATCH or SONDE_DSO_MISSING) with a
+ * warning, rather than give wrong names.
  * @return a DSO (release with sonde_dso__put()), or NULL + errno (ENOMEM,
  * EINVAL).
  */

@@ -19,6 +19,7 @@ struct sonde_symcache {
 	struct sonde_dso *jits;		/* chained through ->next */
 	struct sonde_symcache_opts opts;
 	char *root_dir, *debug_dir, *kallsyms_path, *jit_dir, *notes_path;
+	char *buildid_dir;
 };
 
 static char *dup_or(const char *s, const char *fallback)
@@ -45,8 +46,19 @@ sonde_symcache__new(const struct sonde_symcache_opts *opts)
 	c->opts.no_debug_files = OPTS_GET(opts, no_debug_files, false);
 	c->notes_path = dup_or(OPTS_GET(opts, kernel_notes_path, NULL),
 			       "/sys/kernel/notes");
+	if (OPTS_GET(opts, buildid_dir, NULL)) {
+		c->buildid_dir = strdup(opts->buildid_dir);
+	} else {
+		const char *home = getenv("HOME");
+
+		if (home && *home && asprintf(&c->buildid_dir, "%s/.debug",
+					      home) < 0)
+			c->buildid_dir = NULL;
+		else if (!home || !*home)
+			c->buildid_dir = strdup("");
+	}
 	if (!c->root_dir || !c->debug_dir || !c->kallsyms_path || !c->jit_dir ||
-	    !c->notes_path) {
+	    !c->notes_path || !c->buildid_dir) {
 		sonde_symcache__free(c);
 		return sonde_err_ptr(ENOMEM);
 	}
@@ -77,6 +89,7 @@ void sonde_symcache__free(struct sonde_symcache *c)
 	free(c->kallsyms_path);
 	free(c->jit_dir);
 	free(c->notes_path);
+	free(c->buildid_dir);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -97,11 +110,12 @@ static struct sonde_dso *dso_new(struct sonde_symcache *c, int kind,
 	d->debug_dir = strdup(c->debug_dir);
 	d->kallsyms_path = strdup(c->kallsyms_path);
 	d->notes_path = strdup(c->notes_path);
+	d->buildid_dir = strdup(c->buildid_dir);
 	d->jit_dir = strdup(c->jit_dir);
 	d->no_debug_files = c->opts.no_debug_files;
 	d->status = SONDE_DSO_NOT_LOADED;
 	if (!d->path || !d->root_dir || !d->debug_dir || !d->kallsyms_path ||
-	    !d->notes_path ||
+	    !d->notes_path || !d->buildid_dir ||
 	    !d->jit_dir) {
 		sonde_dso__put(d);
 		return NULL;
@@ -287,6 +301,7 @@ void sonde_dso__put(struct sonde_dso *dso)
 	free(dso->debug_dir);
 	free(dso->kallsyms_path);
 	free(dso->notes_path);
+	free(dso->buildid_dir);
 	free(dso->jit_dir);
 	pthread_mutex_destroy(&dso->lock);
 	free(dso);

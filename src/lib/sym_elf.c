@@ -207,6 +207,42 @@ static Elf *find_by_build_id(struct sonde_dso *dso, const uint8_t *bid,
 	return elf;
 }
 
+/*
+ * The recorded object itself, by build id, in perf's build-id cache
+ * (DIR/.build-id/xx/yyyy/elf, or the older DIR/.build-id/xx/yyyy link).
+ * The id must match exactly; any symbol table will do.
+ */
+static Elf *find_in_buildid_cache(struct sonde_dso *dso, int *fdp,
+				  char **found)
+{
+	char hex[2 * SYM_BUILD_ID_MAX + 1], path[PATH_MAX];
+	uint8_t bid[SYM_BUILD_ID_MAX];
+	Elf *elf;
+	int i, n;
+
+	if (!dso->buildid_dir[0] || dso->want_bid_size < 2)
+		return NULL;
+	hex_build_id(dso->want_bid, dso->want_bid_size, hex);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s%s",
+			 dso->buildid_dir, hex, hex + 2, i ? "" : "/elf");
+		elf = elf_open(path, fdp);
+		if (!elf)
+			continue;
+		n = elf_read_build_id(elf, bid, sizeof(bid));
+		if (n > 0 && (size_t)n == dso->want_bid_size &&
+		    !memcmp(bid, dso->want_bid, (size_t)n) &&
+		    (find_section(elf, SHT_SYMTAB, NULL) ||
+		     find_section(elf, SHT_DYNSYM, NULL))) {
+			*found = strdup(path);
+			return elf;
+		}
+		elf_close(elf, *fdp);
+		*fdp = -1;
+	}
+	return NULL;
+}
+
 /* .gnu_debuglink: DIR/name, DIR/.debug/name, DEBUGDIR/DIR/name. */
 static Elf *find_by_debuglink(struct sonde_dso *dso, const char *file,
 			      int *fdp, char **found)
@@ -341,6 +377,7 @@ static void read_loads(struct sonde_dso *dso, Elf *elf)
 int sym_elf_load(struct sonde_dso *dso)
 {
 	char file[PATH_MAX], *dbg = NULL;
+	Elf *cached;
 	Elf_Scn *scn;
 	int fd = -1;
 
@@ -356,6 +393,16 @@ int sym_elf_load(struct sonde_dso *dso)
 		snprintf(file, sizeof(file), "%s", dso->path);
 	} else {
 		dso->elf = elf_open(file, &dso->fd);
+	}
+	if (!dso->elf && dso->want_bid_size) {
+		/* Gone since the recording: perf's cache may hold a copy. */
+		dso->elf = find_in_buildid_cache(dso, &dso->fd, &dbg);
+		if (dso->elf) {
+			pr_info("%s: missing, using %s\n", file, dbg);
+			snprintf(file, sizeof(file), "%s", dbg);
+			free(dbg);
+			dbg = NULL;
+		}
 	}
 	if (!dso->elf) {
 		int err = errno;
@@ -376,6 +423,23 @@ int sym_elf_load(struct sonde_dso *dso)
 
 		hex_build_id(dso->want_bid, dso->want_bid_size, want);
 		hex_build_id(dso->bid, dso->bid_size, have);
+		cached = find_in_buildid_cache(dso, &fd, &dbg);
+		if (cached) {
+			/* The recorded copy replaces the file entirely. */
+			pr_info("%s: changed since the recording, using %s\n",
+				file, dbg);
+			elf_close(dso->elf, dso->fd);
+			dso->elf = cached;
+			dso->fd = fd;
+			fd = -1;
+			snprintf(file, sizeof(file), "%s", dbg);
+			free(dbg);
+			dbg = NULL;
+			dso->bid_size = (size_t)elf_read_build_id(
+				dso->elf, dso->bid, sizeof(dso->bid));
+			read_loads(dso, dso->elf);
+			goto matched;
+		}
 		dso->symelf = dso->no_debug_files ? NULL :
 			find_by_build_id(dso, dso->want_bid, dso->want_bid_size,
 					 &fd, &dbg);
@@ -393,7 +457,7 @@ int sym_elf_load(struct sonde_dso *dso)
 		scn = find_section(dso->symelf, SHT_SYMTAB, NULL);
 		goto collect;
 	}
-
+matched:
 	scn = find_section(dso->elf, SHT_SYMTAB, NULL);
 	if (scn) {
 		dso->symelf = dso->elf;

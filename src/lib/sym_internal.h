@@ -26,6 +26,7 @@ struct sonde_dso {
 	char *debug_dir;
 	char *kallsyms_path;
 	char *notes_path;
+	char *buildid_dir;
 	char *jit_dir;
 	bool no_debug_files;
 

@@ -419,6 +419,53 @@ static void test_build_id(void **state)
 	sonde_symcache__free(c);
 }
 
+/* perf's build-id cache stands in for a file that is gone or changed. */
+static void test_buildid_cache(void **state)
+{
+	char bin[PATH_MAX], hex[41], cache[PATH_MAX], other[PATH_MAX];
+	const struct sonde_symbol *s, *all;
+	struct sonde_symcache *c;
+	struct sonde_dso *d;
+	uint8_t bid[20];
+	size_t n, k;
+	int i;
+
+	if (!have_helper("symtest", bin, sizeof(bin)) ||
+	    !have_helper("symtest_nopie", other, sizeof(other)))
+		skip();
+	assert_int_equal(sonde_elf_build_id(bin, bid, sizeof(bid)), 20);
+	for (i = 0; i < 20; i++)
+		sprintf(hex + 2 * i, "%02x", bid[i]);
+	snprintf(cache, sizeof(cache), "%s/bidcache", tmpdir);
+	sh("mkdir -p %s/.build-id/%.2s/%s && cp %s %s/.build-id/%.2s/%s/elf",
+	   cache, hex, hex + 2, bin, cache, hex, hex + 2);
+	SONDE_OPTS(sonde_symcache_opts, o, .buildid_dir = cache,
+		   .debug_dir = "/nonexistent");
+	c = sonde_symcache__new(&o);
+
+	/* Gone: the cached copy is used. */
+	d = sonde_symcache__dso(c, "/nonexistent/symtest", bid, 20);
+	assert_true(sonde_dso__load(d) > 5);
+	assert_non_null(strstr(sonde_dso__symfile(d), "bidcache"));
+	sonde_dso__put(d);
+
+	/* Replaced by another binary: the cached copy, not the new file. */
+	d = sonde_symcache__dso(c, other, bid, 20);
+	assert_true(sonde_dso__load(d) > 5);
+	assert_int_equal(sonde_dso__status(d), SONDE_DSO_OK);
+	n = sonde_dso__symbols(d, &all);
+	for (k = 0; k < n; k++)
+		if (!strcmp(all[k].name, "symtest_strong"))
+			break;
+	assert_true(k < n);
+	/* PIE addresses (small), as in the recorded file. */
+	assert_true(all[k].start < 0x100000);
+	s = sonde_dso__find(d, all[k].start, NULL);
+	assert_ptr_equal(s, &all[k]);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
 /* Stripped file + .build-id debug file; stripped + .gnu_debuglink. */
 static void test_debug_files(void **state)
 {
@@ -837,6 +884,7 @@ int main(void)
 		cmocka_unit_test(test_resolve_policy),
 		cmocka_unit_test(test_build_id),
 		cmocka_unit_test(test_debug_files),
+		cmocka_unit_test(test_buildid_cache),
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kernel_build_id),
 		cmocka_unit_test(test_real_kallsyms),
