@@ -3,7 +3,8 @@
  * DWARF unwinding benchmark driver (built by bench/unwind.sh): reads a
  * perf.data recorded with --call-graph dwarf, feeds MMAP/MMAP2 records to
  * one sonde_unwinder per process, unwinds every sample and prints one
- * symbolized frame per line, like `perf script -F ip,sym`.
+ * symbolized frame per line, like `perf script -F ip,sym`: the kernel part
+ * of PERF_SAMPLE_CALLCHAIN (kallsyms), then the DWARF-unwound user part.
  *   unwind_script perf.data    -> frames on stdout, summary on stderr
  */
 #include <inttypes.h>
@@ -52,7 +53,8 @@ int main(int argc, char **argv)
 	struct sonde_symcache *c;
 	struct sonde_record_fmt fmt;
 	static char out[1 << 16];
-	uint64_t ips[128];
+	uint64_t ips[128], kips[128];
+	struct sonde_dso *kdso;
 	long samples = 0, frames = 0;
 
 	if (argc < 2)
@@ -65,6 +67,7 @@ int main(int argc, char **argv)
 	}
 	sonde_record_fmt__from_attr(&fmt, sonde_perfdata_reader__attr(r, 0));
 	c = sonde_symcache__new(NULL);
+	kdso = sonde_symcache__kernel(c);
 	while (sonde_perfdata_reader__next(r, &pr) == 1) {
 		struct sonde_record rec;
 		struct proc *p;
@@ -111,8 +114,22 @@ int main(int argc, char **argv)
 				.stack = s->stack_user.data,
 				.stack_size = s->stack_user.dyn_size,
 			};
+			size_t nk = 0, j;
 			int n, i;
 
+			if (s->sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
+				sonde_callchain__split(s->callchain.ips,
+						       s->callchain.nr, kips,
+						       128, &nk, NULL, 0, NULL);
+			for (j = 0; j < nk; j++) {
+				const struct sonde_symbol *ks =
+					sonde_dso__find(kdso, kips[j], NULL);
+
+				printf("\t%16" PRIx64 " %s\n", kips[j],
+				       ks ? sonde_dso__sym_name(kdso, ks) :
+					    "[unknown]");
+				frames++;
+			}
 			p = proc_get(s->pid);
 			n = sonde_unwinder__unwind(p->uw, &us, ips, 128);
 			samples++;
@@ -141,6 +158,8 @@ int main(int argc, char **argv)
 		}
 	}
 	fprintf(stderr, "%ld samples, %ld frames\n", samples, frames);
+	sonde_dso__put(kdso);
+	sonde_symcache__free(c);
 	sonde_perfdata_reader__close(r);
 	return 0;
 }
