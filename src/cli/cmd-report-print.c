@@ -349,8 +349,8 @@ static void print_event(struct report *rp, int attr)
 {
 	struct outbuf *o = &rp->out;
 	size_t n = collect(rp, attr);
-	uint64_t total = rp->period_filtered[attr];
-	uint64_t nr = rp->nr_filtered_samples[attr];
+	uint64_t total = rp->relative ? rp->period_filtered[attr] : rp->period_all[attr];
+	uint64_t nr = rp->relative ? rp->nr_filtered_samples[attr] : rp->nr_samples[attr];
 	int width[RK_MAX] = { 0 };
 	char unit, buf[4096];
 	unsigned long ns = convert_unit((unsigned long)nr, &unit);
@@ -374,11 +374,14 @@ static void print_event(struct report *rp, int attr)
 	if (rp->children)
 		ob_printf(o, "  %8s", "Self");
 	for (int i = 0; i < rp->nr_keys; i++)
-		ob_printf(o, "  %-*s", width[i], col_titles[rp->keys[i]]);
+		if (!rp->elide[rp->keys[i]])
+			ob_printf(o, "  %-*s", width[i], col_titles[rp->keys[i]]);
 	ob_puts(o, "\n# ........");
 	if (rp->children)
 		ob_puts(o, "  ........");
 	for (int i = 0; i < rp->nr_keys; i++) {
+		if (rp->elide[rp->keys[i]])
+			continue;
 		ob_puts(o, "  ");
 		for (int k = 0; k < width[i]; k++)
 			ob_putc(o, '.');
@@ -394,6 +397,8 @@ static void print_event(struct report *rp, int attr)
 		if (rp->children)
 			ob_printf(o, "  %7.2f%%", total ? (double)e->self * 100.0 / (double)total : 0.0);
 		for (int i = 0; i < rp->nr_keys; i++) {
+			if (rp->elide[rp->keys[i]])
+				continue;
 			cell_text(rp, e, rp->keys[i], buf, sizeof(buf));
 			if (i + 1 == rp->nr_keys)
 				ob_printf(o, "  %s", buf);
@@ -416,6 +421,12 @@ void report_print(struct report *rp)
 
 	if (!rp->header)
 		ob_puts(&rp->out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	if (rp->elide[RK_COMM])
+		ob_printf(&rp->out, "# comm: %s\n", rp->f_comm[0]);
+	if (rp->elide[RK_DSO])
+		ob_printf(&rp->out, "# dso: %s\n", rp->f_dso[0]);
+	if (rp->elide[RK_SYM])
+		ob_printf(&rp->out, "# symbol: %s\n", rp->f_sym[0]);
 	ob_printf(&rp->out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->lost_samples + st->lost);
 	for (int a = 0; a < nr && a < PDR_MAX_ATTRS; a++) {
 		if (!rp->nr_samples[a])
@@ -438,7 +449,7 @@ void report_print_json(struct report *rp)
 		  st->lost_samples + st->lost, rp->children ? "true" : "false");
 	for (int a = 0; a < nr && a < PDR_MAX_ATTRS; a++) {
 		size_t n;
-		uint64_t total = rp->period_filtered[a];
+		uint64_t total = rp->relative ? rp->period_filtered[a] : rp->period_all[a];
 
 		if (!rp->nr_samples[a])
 			continue;
@@ -447,7 +458,7 @@ void report_print_json(struct report *rp)
 		first_ev = false;
 		ob_json_str(o, sonde_perfdata_reader__event_name(rp->r, a));
 		ob_printf(o, ",\"samples\":%" PRIu64 ",\"event_count\":%" PRIu64 ",\"entries\":[",
-			  rp->nr_filtered_samples[a], total);
+			  rp->relative ? rp->nr_filtered_samples[a] : rp->nr_samples[a], total);
 		for (size_t j = 0, printed = 0; j < n; j++) {
 			struct hentry *e = rp->sorted[j];
 			double pct = total ? (double)(rp->children ? e->children : e->self) * 100.0 / (double)total : 0;

@@ -43,6 +43,7 @@ static const struct {
 struct script {
 	const char *input;
 	const char *fields;
+	const char *comms, *pids, *tids;
 	bool json, ns, force;
 	int max_stack;
 	unsigned want;	  /* fields from -F, 0 = defaults */
@@ -302,6 +303,33 @@ static void print_sample_json(struct script *s, const struct sonde_perfdata_reco
 	ob_puts(o, "}\n");
 }
 
+/* Is @v in the comma separated list @list? (NULL list = everything) */
+static bool in_list(const char *list, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (!list)
+		return true;
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ",");
+
+		if (l == n && !strncmp(p, v, n))
+			return true;
+		p += l;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+static bool id_in_list(const char *list, uint32_t id)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", (int32_t)id);
+	return in_list(list, buf);
+}
+
 static void free_priv(struct anl_stack *st, void *arg)
 {
 	(void)arg;
@@ -317,6 +345,10 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING('F', "fields", &s.fields, "list",
 			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,addr (+x / -x to add / remove)"),
 		OPT_BOOLEAN(0, "json", &s.json, "one JSON object per sample"),
+		OPT_STRING(0, "comms", &s.comms, "list", "only samples of these commands (comma separated)"),
+		OPT_STRING(0, "comm", &s.comms, "list", "same as --comms"),
+		OPT_STRING(0, "pid", &s.pids, "list", "only samples of these process ids"),
+		OPT_STRING(0, "tid", &s.tids, "list", "only samples of these thread ids"),
 		OPT_BOOLEAN(0, "ns", &s.ns, "print times in nanoseconds"),
 		OPT_INTEGER(0, "max-stack", &s.max_stack, "n", "frames per callchain to print (default 127)"),
 		OPT_BOOLEAN('f', "force", &s.force, "accepted for perf compatibility (no ownership check)"),
@@ -364,7 +396,11 @@ int cmd_script(int argc, const char **argv)
 		a = pdr_attr_get(s.r, rec.attr_idx >= 0 ? rec.attr_idx : 0);
 		if (!a || pdr_parse_sample(s.r, a, (const uint8_t *)rec.hdr, rec.size, &smp))
 			continue;
+		if (!id_in_list(s.pids, smp.pid) || !id_in_list(s.tids, smp.tid))
+			continue;
 		t = anl_thread_findnew(s.m, (int32_t)smp.pid, (int32_t)smp.tid);
+		if (!in_list(s.comms, t->comm))
+			continue;
 		chain = a->attr.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN;
 		st = anl_stack_get(s.stacks, s.r, t, rec.misc, smp.ip, smp.callchain,
 				   chain ? smp.nr_callchain : 0);

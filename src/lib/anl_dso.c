@@ -7,6 +7,7 @@
  * symbolizer (include/sonde/symbols.h) lands; the interface is the
  * anl_dso_find_sym() call.
  */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -17,6 +18,82 @@
 #include <unistd.h>
 #include "internal.h"
 #include "anl_priv.h"
+
+typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
+
+/*
+ * C++ names are demangled with the C++ runtime's own demangler, looked up
+ * at run time so that libsonde does not link libstdc++ (interim until the
+ * symbolizer provides demangling).
+ */
+static demangle_fn get_demangler(void)
+{
+	static demangle_fn fn;
+	static bool tried;
+
+	if (!tried) {
+		void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+
+		tried = true;
+		if (h)
+			*(void **)&fn = dlsym(h, "__cxa_demangle");
+	}
+	return fn;
+}
+
+/*
+ * perf shows demangled names without parameters or return type
+ * ("ns::f<int>"), so cut the last top-level "(...)" and what follows, and
+ * a return type before the name of a template function.
+ */
+static size_t strip_params(char *d)
+{
+	size_t n = strlen(d), start = 0;
+	int depth = 0;
+
+	for (size_t i = n; i-- > 0;) {
+		if (d[i] == ')') {
+			depth++;
+		} else if (d[i] == '(') {
+			if (--depth == 0) {
+				n = i;
+				break;
+			}
+		}
+	}
+	depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (d[i] == '<' || d[i] == '(')
+			depth++;
+		else if ((d[i] == '>' || d[i] == ')') && depth > 0)
+			depth--;
+		else if (d[i] == ' ' && !depth && strncmp(d, "operator", 8))
+			start = i + 1;
+	}
+	if (start >= n)
+		start = 0;
+	memmove(d, d + start, n - start);
+	d[n - start] = 0;
+	return n - start;
+}
+
+static const char *sym_name(struct anl_machine *m, const char *name)
+{
+	if (name[0] == '_' && name[1] == 'Z') {
+		demangle_fn fn = get_demangler();
+		int status = -1;
+		char *d = fn ? fn(name, NULL, NULL, &status) : NULL;
+
+		if (d && !status) {
+			const char *in = anl_intern(m, d, strip_params(d));
+
+			free(d);
+			return in;
+		}
+		free(d);
+	}
+	return anl_intern(m, name, strlen(name));
+}
 
 static const char *base_name(const char *s)
 {
@@ -127,7 +204,7 @@ static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym
 			else
 				better = have_gelf && sym_better(&v[i].s, v[i].name, &o->s, o->name);
 			if (better) {
-				d->syms[k - 1].name = anl_intern(m, v[i].name, strlen(v[i].name));
+				d->syms[k - 1].name = sym_name(m, v[i].name);
 				d->syms[k - 1].end = v[i].start + v[i].size;
 				kept = i;
 			}
@@ -135,7 +212,7 @@ static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym
 		}
 		d->syms[k].start = v[i].start;
 		d->syms[k].end = v[i].start + v[i].size;
-		d->syms[k].name = anl_intern(m, v[i].name, strlen(v[i].name));
+		d->syms[k].name = sym_name(m, v[i].name);
 		kept = i;
 		k++;
 	}
