@@ -313,7 +313,9 @@ static void print_graph(struct report *rp, struct hentry *e, uint64_t total)
 	g.min_abs = (uint64_t)((double)total * rp->graph_threshold / 100.0);
 	v = kids(root, rp->graph_fractal ? (uint64_t)((double)parent_total * rp->graph_threshold / 100.0)
 					 : g.min_abs, &nr);
-	if (nr == 1) {
+	/* perf takes the "---" form when the root has one child before the
+	 * threshold is applied. */
+	if (nr == 1 && root->nr_children == 1) {
 		bool skip_first = !strncmp(rp->sort, "sym", 3);
 		bool printed = false;
 		int i = 0;
