@@ -49,7 +49,7 @@ void *anl_alloc(struct anl_machine *m, size_t n)
 const char *anl_intern(struct anl_machine *m, const char *s, size_t len)
 {
 	uint64_t h = hash_bytes(s, len);
-	size_t mask = ANL_STR_BUCKETS - 1;
+	size_t mask = m->str_mask;
 	struct anl_str *e;
 	char *copy;
 
@@ -65,6 +65,25 @@ const char *anl_intern(struct anl_machine *m, const char *s, size_t len)
 	e->hash = h;
 	e->next = m->strs[h & mask];
 	m->strs[h & mask] = e;
+	if (++m->nr_strs > m->str_mask) {
+		size_t nmask = m->str_mask * 2 + 1;
+		struct anl_str **nt = calloc(nmask + 1, sizeof(*nt));
+
+		if (nt) {
+			for (size_t i = 0; i <= m->str_mask; i++) {
+				struct anl_str *x = m->strs[i], *nx;
+
+				for (; x; x = nx) {
+					nx = x->next;
+					x->next = nt[x->hash & nmask];
+					nt[x->hash & nmask] = x;
+				}
+			}
+			free(m->strs);
+			m->strs = nt;
+			m->str_mask = nmask;
+		}
+	}
 	return copy;
 }
 
@@ -74,6 +93,12 @@ struct anl_machine *anl_machine_new(void)
 
 	if (!m)
 		return NULL;
+	m->str_mask = ANL_STR_BUCKETS - 1;
+	m->strs = calloc(ANL_STR_BUCKETS, sizeof(*m->strs));
+	if (!m->strs) {
+		free(m);
+		return NULL;
+	}
 	m->kproc = anl_alloc(m, sizeof(*m->kproc));
 	memset(m->kproc, 0, sizeof(*m->kproc));
 	m->kproc->pid = -1;
@@ -89,6 +114,7 @@ void anl_machine_free(struct anl_machine *m)
 		for (struct anl_proc *p = m->procs[i]; p; p = p->next)
 			free(p->maps);
 	free(m->kproc->maps);
+	free(m->strs);
 	while (m->arena) {
 		struct anl_chunk *c = m->arena;
 

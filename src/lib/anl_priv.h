@@ -25,7 +25,8 @@ struct anl_str {
 
 struct anl_machine {
 	struct anl_chunk *arena;
-	struct anl_str *strs[ANL_STR_BUCKETS];
+	struct anl_str **strs; /* grows: kallsyms alone interns ~200k names */
+	size_t str_mask, nr_strs;
 	struct anl_proc *procs[ANL_PROC_BUCKETS];
 	struct anl_thread *threads[ANL_THREAD_BUCKETS];
 	struct anl_thread *last_thread;
