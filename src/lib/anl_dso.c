@@ -472,6 +472,10 @@ static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
 static void dso_load(struct anl_machine *m, struct anl_dso *d)
 {
 	d->loaded = true;
+#ifdef SONDE_FUZZ
+	/* Fuzzed paths must not open host files (/dev/stdin would block). */
+	return;
+#endif
 	if (d->kernel)
 		return;
 	if (!strcmp(d->name, "[vdso]"))
@@ -492,7 +496,9 @@ const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *ds
 
 		if (!k->loaded) {
 			k->loaded = true;
+#ifndef SONDE_FUZZ
 			load_kallsyms(m, k);
+#endif
 		}
 		dso = k;
 	} else if (!dso->loaded) {

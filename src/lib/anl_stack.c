@@ -110,7 +110,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	for (s = c->tab[h & c->mask]; s; s = s->next) {
 		if (s->hash == h && s->proc == proc && s->gen == gen && s->kgen == kgen &&
 		    s->nr_raw == nr + 1 && s->raw[0] == (ip ^ ((uint64_t)kernel << 63)) &&
-		    !memcmp(s->raw + 1, callchain, nr * 8))
+		    (!nr || !memcmp(s->raw + 1, callchain, nr * 8)))
 			return s;
 	}
 	/* A new stack: resolve every frame once. */
