@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "sonde/common.h"
+#include "sonde/perfdata_feat.h"
 #include "sonde/abi.h"
 
 #ifdef __cplusplus
@@ -19,41 +20,6 @@ extern "C" {
 
 struct sonde_perfdata_reader;
 
-/* Feature bits of the perf.data header (perf-data-format.md section 4). */
-enum sonde_perfdata_feat {
-	SONDE_FEAT_TRACING_DATA = 1,
-	SONDE_FEAT_BUILD_ID = 2,
-	SONDE_FEAT_HOSTNAME = 3,
-	SONDE_FEAT_OSRELEASE = 4,
-	SONDE_FEAT_VERSION = 5,
-	SONDE_FEAT_ARCH = 6,
-	SONDE_FEAT_NRCPUS = 7,
-	SONDE_FEAT_CPUDESC = 8,
-	SONDE_FEAT_CPUID = 9,
-	SONDE_FEAT_TOTAL_MEM = 10,
-	SONDE_FEAT_CMDLINE = 11,
-	SONDE_FEAT_EVENT_DESC = 12,
-	SONDE_FEAT_CPU_TOPOLOGY = 13,
-	SONDE_FEAT_NUMA_TOPOLOGY = 14,
-	SONDE_FEAT_BRANCH_STACK = 15,
-	SONDE_FEAT_PMU_MAPPINGS = 16,
-	SONDE_FEAT_GROUP_DESC = 17,
-	SONDE_FEAT_AUXTRACE = 18,
-	SONDE_FEAT_STAT = 19,
-	SONDE_FEAT_CACHE = 20,
-	SONDE_FEAT_SAMPLE_TIME = 21,
-	SONDE_FEAT_MEM_TOPOLOGY = 22,
-	SONDE_FEAT_CLOCKID = 23,
-	SONDE_FEAT_DIR_FORMAT = 24,
-	SONDE_FEAT_BPF_PROG_INFO = 25,
-	SONDE_FEAT_BPF_BTF = 26,
-	SONDE_FEAT_COMPRESSED = 27,
-	SONDE_FEAT_CPU_PMU_CAPS = 28,
-	SONDE_FEAT_CLOCK_DATA = 29,
-	SONDE_FEAT_HYBRID_TOPOLOGY = 30,
-	SONDE_FEAT_PMU_CAPS = 31,
-	SONDE_FEAT_MAX = 256,
-};
 
 struct sonde_perfdata_reader_opts {
 	size_t sz;

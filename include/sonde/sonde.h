@@ -6,6 +6,18 @@
 #include "sonde/common.h"
 #include "sonde/abi.h"
 #include "sonde/sys.h"
+#include "sonde/pmu.h"
+#include "sonde/tracefs.h"
+#include "sonde/evparse.h"
+#include "sonde/evopen.h"
+#include "sonde/counts.h"
+#include "sonde/cpumap.h"
+#include "sonde/threadmap.h"
+#include "sonde/evsel.h"
+#include "sonde/evlist.h"
+#include "sonde/record.h"
+#include "sonde/symbols.h"
+#include "sonde/unwind.h"
 #include "sonde/perfdata_reader.h"
 
 #endif /* SONDE_SONDE_H */
