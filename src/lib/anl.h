@@ -97,6 +97,7 @@ struct anl_stats {
 	uint64_t nr_records[128];
 	uint64_t lost;		/* from LOST records */
 	uint64_t lost_samples; /* from LOST_SAMPLES records */
+	uint64_t bad_records;  /* side-band records the codec rejected */
 };
 struct anl_stats *anl_machine_stats(struct anl_machine *m);
 

@@ -98,6 +98,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	struct anl_stack *s;
 	size_t nf = 0;
 
+	(void)r; /* records are in host order by now */
 	if (nr > SONDE_PERF_MAX_STACK_DEPTH * 2)
 		nr = SONDE_PERF_MAX_STACK_DEPTH * 2;
 	h = mix(h, ip ^ ((uint64_t)kernel << 63));
@@ -141,7 +142,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 		bool k = kernel, skip = false, first = true;
 
 		for (uint64_t i = 0; i < nr && nf < (size_t)c->max_stack; i++) {
-			uint64_t w = pdr_rd64(r, callchain + i * 8);
+			uint64_t w = pdr_h64(callchain + i * 8);
 			struct anl_loc loc;
 
 			if (w >= (uint64_t)SONDE_PERF_CONTEXT_MAX) {
