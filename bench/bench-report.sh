@@ -82,8 +82,6 @@ if [ -x "$HELPERS/report_workload" ] && { [ -s "$DW" ] ||
 		"$HELPERS/report_workload" single 1500 >/dev/null 2>&1; }; then
 	n=$(perf report -f --stdio -i "$DW" --stats 2>/dev/null | awk '/SAMPLE events/ { print $3; exit }')
 	echo "file: $DW (--call-graph dwarf, ${n:-?} samples)"
-	echo "  note: sonde has no DWARF unwinder in this branch yet (symbols helper);"
-	echo "  it reports the sample ip and kernel chain only, so this ratio overstates"
 	pair "report on a dwarf recording" 10 \
 		"$SONDE report -i $DW" "perf report -f --stdio -i $DW"
 fi

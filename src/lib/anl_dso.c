@@ -9,6 +9,8 @@
  */
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <elfutils/libdw.h>
+#include <dwarf.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -149,7 +151,91 @@ void anl_dsos_free(struct anl_machine *m)
 		for (struct anl_dso *d = m->dsos[i]; d; d = d->next) {
 			free(d->syms);
 			free(d->segs);
+			if (d->dwarf) {
+				dwarf_end(d->dwarf);
+				close(d->dwarf_fd);
+			}
 		}
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute at;
+	const char *n;
+
+	/* Inlined copies and out-of-line parts name their abstract origin. */
+	if (dwarf_attr_integrate(die, DW_AT_name, &at) && (n = dwarf_formstring(&at)))
+		return n;
+	return NULL;
+}
+
+int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+		    const char **names, int max)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	uint64_t va;
+	int n, k = 0;
+
+	if (dso->kernel || dso->name[0] != '/')
+		return 0;
+	if (!dso->loaded)
+		(void)anl_dso_find_sym(m, dso, addr);
+	if (!dso->dwarf_tried) {
+		const char *path = dso->dbg_path ? dso->dbg_path : dso->name;
+
+		dso->dwarf_tried = true;
+#ifndef SONDE_FUZZ
+		dso->dwarf_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (dso->dwarf_fd >= 0) {
+			dso->dwarf = dwarf_begin(dso->dwarf_fd, DWARF_C_READ);
+			if (!dso->dwarf)
+				close(dso->dwarf_fd);
+		}
+#else
+		(void)path;
+#endif
+	}
+	if (!dso->dwarf)
+		return 0;
+	va = anl_dso_vaddr(dso, addr);
+	if (!dwarf_addrdie(dso->dwarf, va, &cu))
+		return 0;
+	n = dwarf_getscopes(&cu, va, &scopes);
+	for (int i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		/* Walk out through the concrete inlined instances. */
+		Dwarf_Die cur = scopes[i];
+
+		while (k < max) {
+			Dwarf_Die *sc = NULL;
+			const char *name = die_name(&cur);
+			int ns, j;
+
+			if (name)
+				names[k++] = anl_intern(m, name, strlen(name));
+			if (dwarf_tag(&cur) != DW_TAG_inlined_subroutine)
+				break;
+			ns = dwarf_getscopes_die(&cur, &sc);
+			for (j = 1; j < ns; j++) {
+				int t = dwarf_tag(&sc[j]);
+
+				if (t == DW_TAG_inlined_subroutine || t == DW_TAG_subprogram)
+					break;
+			}
+			if (j >= ns) {
+				free(sc);
+				break;
+			}
+			cur = sc[j];
+			free(sc);
+		}
+		break;
+	}
+	free(scopes);
+	return k;
 }
 
 /* Which of two symbols at one address to keep (perf's preference order). */
@@ -358,8 +444,10 @@ static void load_debug_by_build_id(struct anl_machine *m, struct anl_dso *d, Elf
 	if (dfd < 0)
 		return;
 	de = elf_begin(dfd, ELF_C_READ_MMAP, NULL);
-	if (de && elf_kind(de) == ELF_K_ELF)
+	if (de && elf_kind(de) == ELF_K_ELF) {
 		elf_read_syms(m, d, de, false);
+		d->dbg_path = anl_intern(m, path, strlen(path));
+	}
 	if (de)
 		elf_end(de);
 	close(dfd);

@@ -11,6 +11,7 @@
 #include "internal.h"
 #include "anl.h"
 #include "anl_priv.h"
+#include "sonde/unwind.h"
 
 static uint64_t hash_bytes(const void *p, size_t n)
 {
@@ -111,8 +112,10 @@ void anl_machine_free(struct anl_machine *m)
 		return;
 	anl_dsos_free(m);
 	for (size_t i = 0; i < ANL_PROC_BUCKETS; i++)
-		for (struct anl_proc *p = m->procs[i]; p; p = p->next)
+		for (struct anl_proc *p = m->procs[i]; p; p = p->next) {
 			free(p->maps);
+			sonde_unwinder__free(p->uw);
+		}
 	free(m->kproc->maps);
 	free(m->strs);
 	while (m->arena) {
@@ -322,6 +325,8 @@ static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t st
 	nm.pgoff = pgoff;
 	nm.dso = anl_dso_findnew(m, fn, fnlen, p == m->kproc);
 	anl_maps_insert(p, &nm);
+	if (p->uw && nm.dso->name[0] == '/')
+		sonde_unwinder__add_map(p->uw, nm.start, nm.end - nm.start, nm.pgoff, nm.dso->name);
 }
 
 static void do_fork(struct anl_machine *m, int32_t pid, int32_t ppid, int32_t tid,

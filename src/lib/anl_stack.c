@@ -9,6 +9,7 @@
 #include <string.h>
 #include "internal.h"
 #include "anl_priv.h"
+#include "sonde/unwind.h"
 
 struct anl_stacks {
 	struct anl_machine *m;
@@ -16,6 +17,7 @@ struct anl_stacks {
 	size_t mask, count;
 	int max_stack;
 	struct anl_frame *tmp;
+	uint64_t unwind_failures;
 };
 
 struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack)
@@ -136,10 +138,11 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 		c->tmp[nf].addr = loc.addr;
 		c->tmp[nf].ip = ip;
 		c->tmp[nf].kernel = kernel;
+		c->tmp[nf].unwound = false;
 		nf++;
 	}
 	{
-		bool k = kernel, skip = false, first = true;
+		bool k = kernel, skip = false, first = true, unwound = false;
 
 		for (uint64_t i = 0; i < nr && nf < (size_t)c->max_stack; i++) {
 			uint64_t w = pdr_h64(callchain + i * 8);
@@ -147,11 +150,15 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 
 			if (w >= (uint64_t)SONDE_PERF_CONTEXT_MAX) {
 				skip = false;
+				unwound = false;
 				if (w == (uint64_t)SONDE_PERF_CONTEXT_KERNEL)
 					k = true;
 				else if (w == (uint64_t)SONDE_PERF_CONTEXT_USER)
 					k = false;
-				else
+				else if (w == ANL_CONTEXT_UNWOUND) {
+					k = false;
+					unwound = true;
+				} else
 					skip = true; /* hypervisor / guest: not ours */
 				continue;
 			}
@@ -159,8 +166,10 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 				continue;
 			if (first) {
 				first = false;
-				if (w == ip)
+				if (w == ip) {
+					c->tmp[0].unwound = unwound;
 					continue; /* the sample ip again */
+				}
 			}
 			anl_resolve(m, t, k, w, &loc);
 			c->tmp[nf].dso = loc.dso;
@@ -168,6 +177,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 			c->tmp[nf].addr = loc.addr;
 			c->tmp[nf].ip = w;
 			c->tmp[nf].kernel = k;
+			c->tmp[nf].unwound = unwound;
 			nf++;
 		}
 	}
@@ -179,4 +189,72 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	if (++c->count > c->mask)
 		grow(c);
 	return s;
+}
+
+uint64_t anl_stacks_unwind_failures(const struct anl_stacks *c)
+{
+	return c->unwind_failures;
+}
+
+/* The process's unwinder, created with every mapping known so far. */
+static struct sonde_unwinder *proc_unwinder(struct anl_proc *p)
+{
+	if (p->uw)
+		return p->uw;
+	p->uw = sonde_unwinder__new(p->pid, NULL);
+	if (!p->uw)
+		return NULL;
+	for (size_t i = 0; i < p->nr_maps; i++) {
+		const struct anl_map *mp = &p->maps[i];
+
+		if (mp->dso && mp->dso->name[0] == '/')
+			sonde_unwinder__add_map(p->uw, mp->start, mp->end - mp->start, mp->pgoff,
+						mp->dso->name);
+	}
+	return p->uw;
+}
+
+struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
+				   const struct pdr_attr *a, struct anl_thread *t, uint16_t misc,
+				   const struct pdr_sample *s, bool use_callchain)
+{
+	const uint64_t want = SONDE_PERF_SAMPLE_REGS_USER | SONDE_PERF_SAMPLE_STACK_USER;
+	uint64_t chain[SONDE_PERF_MAX_STACK_DEPTH * 2 + 4];
+	uint64_t ips[SONDE_PERF_MAX_STACK_DEPTH];
+	struct sonde_unwind_sample us;
+	struct sonde_unwinder *uw;
+	size_t n = 0;
+	int got;
+
+	if (!use_callchain)
+		return anl_stack_get(c, r, t, misc, s->ip, NULL, 0);
+	if ((a->fmt.sample_type & want) != want || !s->regs_abi || !s->stack_dyn_size ||
+	    !t || !t->proc || t->proc == c->m->kproc)
+		return anl_stack_get(c, r, t, misc, s->ip, s->callchain, s->nr_callchain);
+	/* Kernel part as recorded, user part from the DWARF unwinder. */
+	for (uint64_t i = 0; i < s->nr_callchain && n < SONDE_PERF_MAX_STACK_DEPTH; i++) {
+		uint64_t w = pdr_h64(s->callchain + i * 8);
+
+		if (w == (uint64_t)SONDE_PERF_CONTEXT_USER)
+			break;
+		chain[n++] = w;
+	}
+	uw = proc_unwinder(t->proc);
+	memset(&us, 0, sizeof(us));
+	us.tid = (pid_t)s->tid;
+	us.abi = s->regs_abi;
+	us.regs_mask = s->regs_mask;
+	us.regs = (const uint64_t *)(const void *)s->regs;
+	us.nr_regs = s->nr_regs;
+	us.stack = s->stack;
+	us.stack_size = s->stack_dyn_size;
+	got = uw ? sonde_unwinder__unwind(uw, &us, ips, SONDE_PERF_MAX_STACK_DEPTH) : -1;
+	if (got > 0) {
+		chain[n++] = ANL_CONTEXT_UNWOUND;
+		for (int i = 0; i < got; i++)
+			chain[n++] = ips[i];
+	}
+	if (got <= 1)
+		c->unwind_failures++;
+	return anl_stack_get(c, r, t, misc, s->ip, (const uint8_t *)chain, n);
 }
