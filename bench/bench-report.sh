@@ -78,7 +78,7 @@ perf script -f -i "$DATA" 2>/dev/null | cmp -s - <("$SONDE" script -i "$DATA") &
 # A real DWARF recording: perf unwinds it with libdw/libunwind per sample.
 DW=$WORK/dwarf.data
 if [ -x "$HELPERS/report_workload" ] && { [ -s "$DW" ] ||
-	perf record -q -o "$DW" --call-graph dwarf,8192 -e cpu-clock -c 50000 -- \
+	perf record -q -o "$DW" --call-graph dwarf,8192 -e cpu-clock -c 25000 -- \
 		"$HELPERS/report_workload" single 1500 >/dev/null 2>&1; }; then
 	n=$(perf report -f --stdio -i "$DW" --stats 2>/dev/null | awk '/SAMPLE events/ { print $3; exit }')
 	echo "file: $DW (--call-graph dwarf, ${n:-?} samples)"

@@ -121,7 +121,8 @@ static size_t collect(struct report *rp, int attr)
 static void sym_text(const struct hkey *k, char *buf, size_t sz)
 {
 	if (k->sym)
-		snprintf(buf, sz, "[%c] %s", k->level, k->sym->name);
+		snprintf(buf, sz, "[%c] %s%s", k->level, k->sym->name,
+			 k->sym->inlined ? " (inlined)" : "");
 	else if (k->addr)
 		snprintf(buf, sz, "[%c] 0x%016" PRIx64, k->level, k->addr);
 	else
@@ -230,8 +231,11 @@ static struct cnode *run_next(struct cnode *n)
 
 static void cname(struct outbuf *o, const struct cnode *n)
 {
-	if (n->sym)
+	if (n->sym) {
 		ob_puts(o, n->sym->name);
+		if (n->sym->inlined)
+			ob_puts(o, " (inlined)");
+	}
 	else if (n->ip)
 		ob_printf(o, "0x%" PRIx64, n->ip);
 	else

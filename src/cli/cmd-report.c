@@ -673,7 +673,8 @@ static void expand_group(struct report *rp, struct sgroup *g)
 	char level;
 	bool graph = rp->graph_on && rp->have_callchains;
 
-	make_key(rp, g, &st->frames[0], &k0);
+	/* Self goes to the sample's own symbol, not to what is inlined there. */
+	make_key(rp, g, &st->self, &k0);
 	level = k0.level;
 	if (!entry_visible(rp, &k0) && !rp->children)
 		return;

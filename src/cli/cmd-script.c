@@ -128,7 +128,9 @@ static void put_frame_tail(struct outbuf *o, const struct anl_frame *fr, unsigne
 			ob_puts(o, "[unknown]");
 		}
 	}
-	if (f & F_DSO) {
+	if ((f & F_DSO) && fr->sym && fr->sym->inlined) {
+		ob_puts(o, " (inlined)");
+	} else if (f & F_DSO) {
 		ob_puts(o, " (");
 		ob_puts(o, fr->dso ? fr->dso->name : "[unknown]");
 		ob_putc(o, ')');
@@ -136,7 +138,7 @@ static void put_frame_tail(struct outbuf *o, const struct anl_frame *fr, unsigne
 }
 
 /* Renders a stack's frame lines once; cached in the stack. */
-static const char *stack_text(struct script *s, struct anl_stack *st, unsigned f,
+static const char *stack_text(struct anl_stack *st, unsigned f,
 			      size_t *len)
 {
 	struct outbuf tmp;
@@ -148,36 +150,12 @@ static const char *stack_text(struct script *s, struct anl_stack *st, unsigned f
 	ob_init_mem(&tmp);
 	for (uint32_t i = 0; i < st->nr_frames; i++) {
 		const struct anl_frame *fr = &st->frames[i];
-		const char *names[16];
-		int k = 0;
 
-		/* Like perf 6.1 script: functions inlined at DWARF-unwound addresses. */
-		if (s->inline_frames && fr->unwound && fr->sym && fr->dso && (f & F_SYM))
-			k = anl_dso_inlines(s->m, fr->dso, fr->addr, names, 16);
-		for (int j = 0; j < k; j++) {
-			if (!strcmp(names[j], fr->sym->name))
-				break; /* the function itself: printed below */
-			ob_putc(&tmp, '\t');
-			if (f & F_IP)
-				ob_hex(&tmp, fr->addr, 16);
-			ob_putc(&tmp, ' ');
-			ob_puts(&tmp, names[j]);
-			if (f & F_SYMOFF) {
-				ob_puts(&tmp, "+0x");
-				ob_hex(&tmp, anl_dso_vaddr(fr->dso, fr->addr) - fr->sym->start, 0);
-			}
-			if (f & F_DSO)
-				ob_puts(&tmp, " (inlined)");
-			ob_putc(&tmp, '\n');
-			if (j + 1 == k)
-				goto next; /* the DWARF name differs from the symbol's */
-		}
 		ob_putc(&tmp, '\t');
 		if (f & F_IP)
 			ob_hex(&tmp, fr->dso ? fr->addr : fr->ip, 16);
 		put_frame_tail(&tmp, fr, f);
 		ob_putc(&tmp, '\n');
-next:;
 	}
 	ob_putc(&tmp, '\n');
 	free(st->priv);
@@ -242,7 +220,7 @@ static void print_sample_text(struct script *s, const struct sonde_perfdata_reco
 	}
 	if (chain && (f & (F_IP | F_SYM | F_DSO))) {
 		size_t len;
-		const char *txt = stack_text(s, st, f, &len);
+		const char *txt = stack_text(st, f, &len);
 
 		ob_putc(o, '\n');
 		ob_write(o, txt, len);
@@ -378,7 +356,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING(0, "pid", &s.pids, "list", "only samples of these process ids"),
 		OPT_STRING(0, "tid", &s.tids, "list", "only samples of these thread ids"),
 		OPT_BOOLEAN(0, "ns", &s.ns, "print times in nanoseconds"),
-		OPT_BOOLEAN(0, "inline", &s.inline_frames, "show functions inlined at callchain addresses (default; --no-inline)"),
+		OPT_BOOLEAN(0, "inline", &s.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
 		OPT_INTEGER(0, "max-stack", &s.max_stack, "n", "frames per callchain to print (default 127)"),
 		OPT_BOOLEAN('f', "force", &s.force, "accepted for perf compatibility (no ownership check)"),
 		OPT_END(),
@@ -409,6 +387,7 @@ int cmd_script(int argc, const char **argv)
 		fprintf(stderr, "sonde script: out of memory\n");
 		return 1;
 	}
+	anl_stacks_set_inline(s.stacks, s.inline_frames);
 	ob_init_fd(&s.out, 1);
 	while ((err = sonde_perfdata_reader__next(s.r, &rec)) > 0) {
 		const struct pdr_attr *a;

@@ -16,6 +16,7 @@
 struct anl_sym {
 	uint64_t start, end;
 	const char *name;
+	bool inlined; /* a function inlined into the symbol at [start, end) */
 };
 
 struct anl_seg {
@@ -130,7 +131,9 @@ struct anl_stack {
 	uint32_t nr_raw;
 	uint64_t *raw; /* ip, then the raw callchain (file byte order) */
 	uint32_t nr_frames;
-	struct anl_frame *frames; /* frames[0] = the sample's own location */
+	struct anl_frame *frames; /* frames[0] = the sample's own location,
+				   * expanded into inlined functions */
+	struct anl_frame self;	  /* the sample ip itself, never expanded */
 	void *priv; /* for the command that owns the cache */
 	uint64_t priv2;
 	struct anl_stack *next;
@@ -140,6 +143,8 @@ struct anl_stacks;
 struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack);
 void anl_stacks_free(struct anl_stacks *c);
 size_t anl_stacks_count(const struct anl_stacks *c);
+/* Expand DWARF-unwound frames into their inlined functions (default on). */
+void anl_stacks_set_inline(struct anl_stacks *c, bool on);
 /* Calls @fn for every distinct stack. */
 void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, void *),
 			void *arg);

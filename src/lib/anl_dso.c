@@ -158,14 +158,22 @@ void anl_dsos_free(struct anl_machine *m)
 		}
 }
 
-static const char *die_name(Dwarf_Die *die)
+/*
+ * The name addr2line reports: the linkage name when there is one (asm
+ * labels such as glibc's __GI_ aliases, C++ mangled names, demangled
+ * here), else DW_AT_name; through abstract origins for inlined copies.
+ */
+static const char *die_name(struct anl_machine *m, Dwarf_Die *die)
 {
 	Dwarf_Attribute at;
 	const char *n;
 
-	/* Inlined copies and out-of-line parts name their abstract origin. */
+	if ((dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ||
+	     dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at)) &&
+	    (n = dwarf_formstring(&at)))
+		return sym_name(m, n);
 	if (dwarf_attr_integrate(die, DW_AT_name, &at) && (n = dwarf_formstring(&at)))
-		return n;
+		return anl_intern(m, n, strlen(n));
 	return NULL;
 }
 
@@ -211,11 +219,11 @@ int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 
 		while (k < max) {
 			Dwarf_Die *sc = NULL;
-			const char *name = die_name(&cur);
+			const char *name = die_name(m, &cur);
 			int ns, j;
 
 			if (name)
-				names[k++] = anl_intern(m, name, strlen(name));
+				names[k++] = name;
 			if (dwarf_tag(&cur) != DW_TAG_inlined_subroutine)
 				break;
 			ns = dwarf_getscopes_die(&cur, &sc);
@@ -259,6 +267,7 @@ static int sym_better(const GElf_Sym *a, const char *an, const GElf_Sym *b,
 
 struct raw_sym {
 	uint64_t start, size;
+	size_t seq;
 	const char *name;
 	GElf_Sym s;
 };
@@ -267,7 +276,9 @@ static int raw_cmp(const void *a, const void *b)
 {
 	const struct raw_sym *x = a, *y = b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym *v,
@@ -275,6 +286,8 @@ static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym
 {
 	size_t k = 0, kept = 0;
 
+	for (size_t i = 0; i < n; i++)
+		v[i].seq = i;
 	qsort(v, n, sizeof(*v), raw_cmp);
 	d->syms = calloc(n ? n : 1, sizeof(*d->syms));
 	if (!d->syms)
@@ -287,8 +300,10 @@ static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym
 
 			if (!v[i].size != !o->size)
 				better = v[i].size != 0;
+			else if (have_gelf)
+				better = sym_better(&v[i].s, v[i].name, &o->s, o->name);
 			else
-				better = have_gelf && sym_better(&v[i].s, v[i].name, &o->s, o->name);
+				better = true; /* kallsyms aliases: perf ends up on the last */
 			if (better) {
 				d->syms[k - 1].name = sym_name(m, v[i].name);
 				d->syms[k - 1].end = v[i].start + v[i].size;
@@ -624,4 +639,25 @@ uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr)
 		if (addr >= dso->segs[i].off && addr - dso->segs[i].off < dso->segs[i].size)
 			return addr - dso->segs[i].off + dso->segs[i].vaddr;
 	return addr;
+}
+
+const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso *dso,
+				     const struct anl_sym *base, const char *name)
+{
+	size_t b = (((uintptr_t)name >> 4) ^ (uintptr_t)base->start) & 1023;
+	struct anl_isym *e;
+
+	for (e = m->isyms[b]; e; e = e->next)
+		if (e->dso == dso && e->name == name && e->sym.start == base->start)
+			return &e->sym;
+	e = anl_alloc(m, sizeof(*e));
+	e->dso = dso;
+	e->name = name;
+	e->sym.start = base->start;
+	e->sym.end = base->end;
+	e->sym.name = name;
+	e->sym.inlined = true;
+	e->next = m->isyms[b];
+	m->isyms[b] = e;
+	return &e->sym;
 }

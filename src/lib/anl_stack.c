@@ -11,6 +11,9 @@
 #include "anl_priv.h"
 #include "sonde/unwind.h"
 
+/* Room for a full chain where every frame expands into a few inlines. */
+#define ANL_TMP_FRAMES (SONDE_PERF_MAX_STACK_DEPTH * 8 + 8)
+
 struct anl_stacks {
 	struct anl_machine *m;
 	struct anl_stack **tab;
@@ -18,7 +21,13 @@ struct anl_stacks {
 	int max_stack;
 	struct anl_frame *tmp;
 	uint64_t unwind_failures;
+	bool no_inline;
 };
+
+void anl_stacks_set_inline(struct anl_stacks *c, bool on)
+{
+	c->no_inline = !on;
+}
 
 struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack)
 {
@@ -30,7 +39,7 @@ struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack)
 	c->mask = 4095;
 	c->tab = calloc(c->mask + 1, sizeof(*c->tab));
 	c->max_stack = max_stack > 0 ? max_stack : SONDE_PERF_MAX_STACK_DEPTH;
-	c->tmp = calloc((size_t)SONDE_PERF_MAX_STACK_DEPTH * 2 + 2, sizeof(*c->tmp));
+	c->tmp = calloc(ANL_TMP_FRAMES, sizeof(*c->tmp));
 	if (!c->tab || !c->tmp) {
 		anl_stacks_free(c);
 		return NULL;
@@ -85,6 +94,51 @@ static void grow(struct anl_stacks *c)
 	free(c->tab);
 	c->tab = nt;
 	c->mask = nmask;
+}
+
+/*
+ * Like perf 6.1, DWARF-unwound frames show the functions inlined at their
+ * address, innermost first; the frame itself stays when the outermost
+ * DWARF name is its symbol, else the DWARF name replaces it.
+ */
+static size_t expand_inlines(struct anl_stacks *c, size_t nf)
+{
+	struct anl_frame *out;
+	size_t no = 0;
+	bool any = false;
+
+	if (c->no_inline)
+		return nf;
+	for (size_t i = 0; i < nf; i++)
+		if (c->tmp[i].unwound && c->tmp[i].sym && c->tmp[i].dso)
+			any = true;
+	if (!any)
+		return nf;
+	out = malloc(ANL_TMP_FRAMES * sizeof(*out));
+	if (!out)
+		return nf;
+	for (size_t i = 0; i < nf && no < ANL_TMP_FRAMES; i++) {
+		const struct anl_frame *fr = &c->tmp[i];
+		const char *names[8];
+		int k = 0, j;
+
+		if (fr->unwound && fr->sym && fr->dso)
+			k = anl_dso_inlines(c->m, fr->dso, fr->addr, names, 8);
+		for (j = 0; j < k && no < ANL_TMP_FRAMES; j++) {
+			if (!strcmp(names[j], fr->sym->name))
+				break;
+			out[no] = *fr;
+			out[no].sym = anl_inline_sym(c->m, fr->dso, fr->sym, names[j]);
+			no++;
+		}
+		if (k && j == k)
+			continue; /* the DWARF name stood in for the symbol */
+		if (no < ANL_TMP_FRAMES)
+			out[no++] = *fr;
+	}
+	memcpy(c->tmp, out, no * sizeof(*out));
+	free(out);
+	return no;
 }
 
 struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
@@ -181,6 +235,8 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 			nf++;
 		}
 	}
+	s->self = c->tmp[0];
+	nf = expand_inlines(c, nf);
 	s->nr_frames = (uint32_t)nf;
 	s->frames = anl_alloc(m, nf * sizeof(*s->frames));
 	memcpy(s->frames, c->tmp, nf * sizeof(*s->frames));
