@@ -6,5 +6,6 @@
 #include "sonde/common.h"
 #include "sonde/abi.h"
 #include "sonde/sys.h"
+#include "sonde/ring.h"
 
 #endif /* SONDE_SONDE_H */
