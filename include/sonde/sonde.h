@@ -7,5 +7,6 @@
 #include "sonde/abi.h"
 #include "sonde/sys.h"
 #include "sonde/ring.h"
+#include "sonde/perfdata.h"
 
 #endif /* SONDE_SONDE_H */

@@ -23,6 +23,7 @@ struct cmd_struct {
 static const struct cmd_struct commands[] = {
 	{ "help", cmd_help, "Show help for sonde or one of its commands", 0 },
 	{ "version", cmd_version, "Print sonde's version", 0 },
+	{ "record", cmd_record, "Sample a command or the system into perf.data", CMD_QUIET_STDOUT_CHECK },
 };
 
 void list_commands(void)

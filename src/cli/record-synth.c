@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * Synthesized side-band records for what already runs when sonde record
+ * attaches (-p, -a): the kernel only reports COMM/FORK/MMAP for what
+ * happens after the events are opened, so without these the samples of a
+ * running process would not symbolize. Built from /proc like perf does.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "record.h"
+
+#define NT_GNU_BUILD_ID_TYPE 3
+
+size_t rec_id_hdr_size(uint64_t st)
+{
+	size_t n = 0;
+
+	n += 8 * !!(st & SONDE_PERF_SAMPLE_TID);
+	n += 8 * !!(st & SONDE_PERF_SAMPLE_TIME);
+	n += 8 * !!(st & SONDE_PERF_SAMPLE_ID);
+	n += 8 * !!(st & SONDE_PERF_SAMPLE_STREAM_ID);
+	n += 8 * !!(st & SONDE_PERF_SAMPLE_CPU);
+	n += 8 * !!(st & SONDE_PERF_SAMPLE_IDENTIFIER);
+	return n;
+}
+
+/* Appends the zero sample_id trailer, fixes the size and writes it. */
+static int emit(struct rec_synth *s, unsigned char *rec, size_t body)
+{
+	struct sonde_perf_event_header *h = (void *)rec;
+
+	memset(rec + body, 0, s->id_hdr_size);
+	h->size = (uint16_t)(body + s->id_hdr_size);
+	s->nr_records++;
+	return sonde_perfdata_writer__write(s->w, h);
+}
+
+static size_t align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+static bool kallsyms_addr(const char *name, uint64_t *addr)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[256], sym[128], type;
+	unsigned long long a;
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %127s", &a, &type, sym) == 3 &&
+		    !strcmp(sym, name)) {
+			*addr = a;
+			found = true;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int rec_synth_kernel(struct rec_synth *s)
+{
+	unsigned char rec[256] = { 0 };
+	struct sonde_perf_event_header *h = (void *)rec;
+	const char *ref = "_text";
+	uint64_t start = 0, end = 0, *u64;
+	uint32_t *u32 = (uint32_t *)(rec + 8);
+	size_t body;
+
+	if (!kallsyms_addr(ref, &start)) {
+		ref = "_stext";
+		if (!kallsyms_addr(ref, &start))
+			return 0; /* no kallsyms: kernel samples stay unresolved */
+	}
+	if (!start)
+		return 0; /* kptr_restrict hides addresses */
+	if (!kallsyms_addr("_etext", &end) || end <= start)
+		end = ~0ULL;
+	h->type = SONDE_PERF_RECORD_MMAP;
+	h->misc = SONDE_PERF_RECORD_MISC_KERNEL;
+	u32[0] = (uint32_t)-1; /* pid -1: the kernel */
+	u32[1] = 0;
+	u64 = (uint64_t *)(rec + 16);
+	u64[0] = start;
+	u64[1] = end - start;
+	u64[2] = start; /* pgoff carries the reference symbol's address */
+	body = 40;
+	body += (size_t)snprintf((char *)rec + body, 64, "[kernel.kallsyms]%s", ref) + 1;
+	return emit(s, rec, align8(body));
+}
+
+static int read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)size, f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+static int synth_comm(struct rec_synth *s, pid_t pid, pid_t tid,
+		      const char *comm)
+{
+	unsigned char rec[128] = { 0 };
+	struct sonde_perf_event_header *h = (void *)rec;
+	uint32_t *u32 = (uint32_t *)(rec + 8);
+	size_t body = 16;
+
+	h->type = SONDE_PERF_RECORD_COMM;
+	u32[0] = (uint32_t)pid;
+	u32[1] = (uint32_t)tid;
+	body += (size_t)snprintf((char *)rec + body, 17, "%s", comm) + 1;
+	return emit(s, rec, align8(body));
+}
+
+static int synth_fork(struct rec_synth *s, pid_t pid, pid_t tid)
+{
+	unsigned char rec[128] = { 0 };
+	struct sonde_perf_event_header *h = (void *)rec;
+	uint32_t *u32 = (uint32_t *)(rec + 8);
+
+	/* Threads are taken to be spawned by the main thread, as perf does. */
+	h->type = SONDE_PERF_RECORD_FORK;
+	u32[0] = (uint32_t)pid;
+	u32[1] = (uint32_t)pid;
+	u32[2] = (uint32_t)tid;
+	u32[3] = (uint32_t)pid;
+	return emit(s, rec, 32);
+}
+
+/* ---- build ids, cached per path ---- */
+
+struct bid_cache {
+	char *path;
+	unsigned char id[20];
+	size_t len;
+};
+static struct bid_cache *bids;
+static size_t nr_bids;
+
+static size_t elf_build_id(const char *path, unsigned char id[20])
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t found = 0, phnum, i;
+	Elf *e;
+
+	if (fd < 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_getphdrnum(e, &phnum))
+		goto out;
+	for (i = 0; i < phnum && !found; i++) {
+		GElf_Phdr ph;
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_NOTE)
+			continue;
+		d = elf_getdata_rawchunk(e, (int64_t)ph.p_offset, ph.p_filesz,
+					 ELF_T_NHDR);
+		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID_TYPE && nh.n_namesz == 4 &&
+			    !memcmp((char *)d->d_buf + noff, "GNU", 4) &&
+			    nh.n_descsz && nh.n_descsz <= 20) {
+				memcpy(id, (char *)d->d_buf + doff, nh.n_descsz);
+				found = nh.n_descsz;
+				break;
+			}
+		}
+	}
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return found;
+}
+
+static size_t build_id_of(const char *path, unsigned char id[20])
+{
+	struct bid_cache *n;
+
+	for (size_t i = 0; i < nr_bids; i++)
+		if (!strcmp(bids[i].path, path)) {
+			memcpy(id, bids[i].id, 20);
+			return bids[i].len;
+		}
+	n = realloc(bids, (nr_bids + 1) * sizeof(*n));
+	if (!n)
+		return 0;
+	bids = n;
+	n = &bids[nr_bids];
+	memset(n, 0, sizeof(*n));
+	n->path = strdup(path);
+	if (!n->path)
+		return 0;
+	n->len = elf_build_id(path, n->id);
+	nr_bids++;
+	memcpy(id, n->id, 20);
+	return n->len;
+}
+
+/* One MMAP2 per executable mapping of /proc/PID/maps. */
+static int synth_maps(struct rec_synth *s, pid_t pid)
+{
+	char path[64], line[4352];
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0; /* gone already, or a kernel thread */
+	while (!err && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, pgoff, ino;
+		unsigned int maj, min;
+		char perms[8], *name;
+		int pos = 0;
+		unsigned char rec[4096 + 128] = { 0 };
+		struct sonde_perf_event_header *h = (void *)rec;
+		uint32_t *u32 = (uint32_t *)(rec + 8);
+		uint64_t *u64 = (uint64_t *)(rec + 16);
+		size_t body, bl;
+		unsigned char id[20];
+
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start,
+			   &end, perms, &pgoff, &maj, &min, &ino, &pos) < 7)
+			continue;
+		if (perms[2] != 'x')
+			continue;
+		name = line + pos;
+		name[strcspn(name, "\n")] = 0;
+		if (!*name)
+			name = "//anon";
+		h->type = SONDE_PERF_RECORD_MMAP2;
+		h->misc = SONDE_PERF_RECORD_MISC_USER;
+		u32[0] = (uint32_t)pid;
+		u32[1] = (uint32_t)pid;
+		u64[0] = start;
+		u64[1] = end - start;
+		u64[2] = pgoff;
+		bl = name[0] == '/' ? build_id_of(name, id) : 0;
+		if (bl) {
+			h->misc |= SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID;
+			rec[40] = (unsigned char)bl;
+			memcpy(rec + 44, id, bl);
+		} else {
+			u32[8] = maj;
+			u32[9] = min;
+			u64[4] = ino;
+		}
+		u32[14] = (perms[0] == 'r' ? PROT_READ : 0) |
+			  (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+		u32[15] = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		body = 72;
+		body += (size_t)snprintf((char *)rec + body, 4096, "%s", name) + 1;
+		err = emit(s, rec, align8(body));
+	}
+	fclose(f);
+	return err;
+}
+
+int rec_synth_process(struct rec_synth *s, pid_t pid)
+{
+	char path[96], comm[64];
+	struct dirent *d;
+	DIR *dir;
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return 0; /* exited meanwhile */
+	while ((d = readdir(dir))) {
+		pid_t tid;
+
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		tid = (pid_t)atoi(d->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid,
+			 (int)tid);
+		if (read_line(path, comm, sizeof(comm)))
+			continue;
+		if (tid != pid && (err = synth_fork(s, pid, tid)))
+			goto out;
+		if ((err = synth_comm(s, pid, tid, comm)))
+			goto out;
+	}
+	err = synth_maps(s, pid);
+out:
+	closedir(dir);
+	return err;
+}
+
+int rec_synth_all(struct rec_synth *s)
+{
+	DIR *dir = opendir("/proc");
+	struct dirent *d;
+	int err = 0;
+
+	if (!dir)
+		return -errno;
+	while (!err && (d = readdir(dir)))
+		if (isdigit((unsigned char)d->d_name[0]))
+			err = rec_synth_process(s, (pid_t)atoi(d->d_name));
+	closedir(dir);
+	return err;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/* sonde record: state shared by cmd-record*.c and record-*.c. */
+#ifndef SONDE_CLI_RECORD_H
+#define SONDE_CLI_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "sonde/sonde.h"
+
+struct rec_event {
+	struct sonde_perf_event_attr attr;
+	char *name;
+	int leader;       /* index of the group leader (itself if none) */
+	int nr_members;   /* > 1 on a group leader */
+	int *fds;         /* [cpu_idx * nr_threads + thread_idx] */
+	uint64_t *ids;
+	size_t nr_ids;
+};
+
+struct rec_events {
+	struct rec_event *ev;
+	size_t nr;
+	char **tracepoints; /* "sys:name" of the tracepoint events */
+	size_t nr_tracepoints;
+};
+
+/*
+ * Parses an -e list ("a,b", "{a,b}", "sys:name", ":u/:k" modifiers) into
+ * @evs (appending). Prints "sonde record: ..." with a caret on error.
+ */
+int rec_events_parse(struct rec_events *evs, const char *spec);
+void rec_events_free(struct rec_events *evs);
+
+/* Bytes of the sample_id trailer for @sample_type (sample_id_all). */
+size_t rec_id_hdr_size(uint64_t sample_type);
+
+/* Synthesis of already running tasks for -p/-a (record-synth.c). */
+struct sonde_perfdata_writer;
+struct rec_synth {
+	struct sonde_perfdata_writer *w;
+	size_t id_hdr_size;
+	uint64_t nr_records;
+};
+/* Kernel text map ([kernel.kallsyms]_text) as perf writes it. */
+int rec_synth_kernel(struct rec_synth *s);
+/* COMM, FORK (threads) and MMAP2 (executable maps) of process @pid. */
+int rec_synth_process(struct rec_synth *s, pid_t pid);
+/* Every process in /proc. */
+int rec_synth_all(struct rec_synth *s);
+
+#endif /* SONDE_CLI_RECORD_H */
