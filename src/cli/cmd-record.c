@@ -304,6 +304,8 @@ static void setup_attrs(struct rec_state *s)
 			a->sample_regs_user = REGS_USER_MASK;
 			a->sample_stack_user = (uint32_t)sz;
 			a->exclude_callchain_user = 1;
+			/* .eh_frame lives in non-exec segments: see those too. */
+			a->mmap_data = 1;
 		}
 		a->sample_id_all = 1;
 		a->exclude_guest = 1;
@@ -311,13 +313,14 @@ static void setup_attrs(struct rec_state *s)
 		a->write_backward = o->overwrite;
 		if (leader) {
 			a->disabled = 1;
-			a->enable_on_exec = s->child > 0;
+			/* Only task events can wait for the exec. */
+			a->enable_on_exec = s->child > 0 && s->per_task;
 		}
 		if (i == 0) {
 			/* Side-band once, on the first event only. */
 			a->mmap = a->comm = a->task = 1;
 			a->mmap2 = a->comm_exec = 1;
-			a->build_id = 1;
+			a->build_id = getenv("SONDE_NO_BUILDID") ? 0 : 1;
 			a->context_switch = o->switch_events;
 		}
 	}
@@ -715,10 +718,9 @@ int cmd_record(int argc, const char **argv)
 		struct rec_synth syn = {
 			.w = s.w,
 			.id_hdr_size = rec_id_hdr_size(o.evs.ev[0].attr.sample_type),
+			.data_maps = o.evs.ev[0].attr.mmap_data,
 		};
 
-		if (!s.child)
-			enable_events(&s, true);
 		err = rec_synth_kernel(&syn);
 		if (!err && o.all_cpus)
 			err = rec_synth_all(&syn);
@@ -743,6 +745,12 @@ int cmd_record(int argc, const char **argv)
 		}
 		if (!err)
 			err = sonde_perfdata_writer__finish_init(s.w);
+		/*
+		 * Enable after the synthesis: /proc walking is slow and the
+		 * rings are not drained meanwhile.
+		 */
+		if (!s.child || !s.per_task)
+			enable_events(&s, true);
 		if (err) {
 			fprintf(stderr, "sonde record: cannot write %s: %s\n", o.output, strerror(-err));
 			goto out;

@@ -245,14 +245,16 @@ static int synth_maps(struct rec_synth *s, pid_t pid)
 		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start,
 			   &end, perms, &pgoff, &maj, &min, &ino, &pos) < 7)
 			continue;
-		if (perms[2] != 'x')
-			continue;
 		name = line + pos;
 		name[strcspn(name, "\n")] = 0;
+		if (perms[2] != 'x' && (!s->data_maps || name[0] != '/'))
+			continue;
 		if (!*name)
 			name = "//anon";
 		h->type = SONDE_PERF_RECORD_MMAP2;
 		h->misc = SONDE_PERF_RECORD_MISC_USER;
+		if (perms[2] != 'x')
+			h->misc |= SONDE_PERF_RECORD_MISC_MMAP_DATA;
 		u32[0] = (uint32_t)pid;
 		u32[1] = (uint32_t)pid;
 		u64[0] = start;
@@ -269,7 +271,8 @@ static int synth_maps(struct rec_synth *s, pid_t pid)
 			u64[4] = ino;
 		}
 		u32[14] = (perms[0] == 'r' ? PROT_READ : 0) |
-			  (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+			  (perms[1] == 'w' ? PROT_WRITE : 0) |
+			  (perms[2] == 'x' ? PROT_EXEC : 0);
 		u32[15] = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 		body = 72;
 		body += (size_t)snprintf((char *)rec + body, 4096, "%s", name) + 1;

@@ -41,6 +41,7 @@ struct sonde_perfdata_writer;
 struct rec_synth {
 	struct sonde_perfdata_writer *w;
 	size_t id_hdr_size;
+	bool data_maps; /* also non-executable file maps (DWARF unwinding) */
 	uint64_t nr_records;
 };
 /* Kernel text map ([kernel.kallsyms]_text) as perf writes it. */

@@ -75,8 +75,13 @@ sonde_perfdata_writer__new(const char *path,
 
 	if (!path || !OPTS_VALID(opts, sonde_perfdata_writer_opts))
 		return sonde_err_ptr(EINVAL);
-	if (!strcmp(path, "-"))
-		return sonde_perfdata_writer__new_fd(STDOUT_FILENO, opts);
+	if (!strcmp(path, "-")) {
+		/* "-" means the pipe format even when stdout is a file. */
+		w = sonde_perfdata_writer__new_fd(STDOUT_FILENO, opts);
+		if (w)
+			w->pipe = true;
+		return w;
+	}
 	w = writer_alloc(opts);
 	if (!w)
 		return sonde_err_ptr(ENOMEM);
@@ -126,7 +131,7 @@ sonde_perfdata_writer__new_fd(int fd,
 	w->fd = fd;
 	w->pipe = OPTS_GET(opts, pipe, false) ||
 		  lseek(fd, 0, SEEK_CUR) == (off_t)-1;
-	if (!w->pipe && lseek(fd, 0, SEEK_END) != 0) {
+	if (!w->pipe && fd != STDOUT_FILENO && lseek(fd, 0, SEEK_END) != 0) {
 		/* The file layout needs offset 0 for the header. */
 		if (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET)) {
 			sonde_perfdata_writer__free(w);
