@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "builtin.h"
@@ -648,6 +649,8 @@ int cmd_record(int argc, const char **argv)
 	sigaction(SIGCHLD, &sa, NULL);
 	sa.sa_handler = on_usr2;
 	sigaction(SIGUSR2, &sa, NULL);
+	/* Past RLIMIT_FSIZE, let write() fail with EFBIG instead of dying. */
+	signal(SIGXFSZ, SIG_IGN);
 	if (o.pid)
 		err = add_pid_threads(&s, o.pid);
 	else if (o.tid)
@@ -692,9 +695,11 @@ int cmd_record(int argc, const char **argv)
 
 		if (idx >= 0)
 			sonde_perfdata_writer__add_ids(s.w, idx, e->ids, e->nr_ids);
-		if (e->leader == (int)i && e->nr_members > 1)
-			sonde_perfdata_writer__add_group(s.w, (int)i, e->nr_members, NULL);
 	}
+	for (size_t i = 0; i < o.evs.nr; i++)
+		if (o.evs.ev[i].leader == (int)i && o.evs.ev[i].nr_members > 1)
+			sonde_perfdata_writer__add_group(s.w, (int)i,
+							 o.evs.ev[i].nr_members, NULL);
 	if (o.evs.nr_tracepoints) {
 		void *blob;
 		size_t len;
@@ -822,10 +827,18 @@ int cmd_record(int argc, const char **argv)
 				(unsigned long long)(st.lost + st.lost_samples),
 				(unsigned long long)st.lost,
 				(unsigned long long)st.lost_samples);
-		fprintf(stderr, "[ sonde record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-			(double)st.bytes / (1024.0 * 1024.0),
-			strcmp(o.output, "-") ? o.output : "(pipe)",
-			(unsigned long long)st.samples);
+		if (s.werr) {
+			struct stat sb;
+
+			fprintf(stderr, "[ sonde record: Kept %.3f MB %s: the data up to the last complete round before the error ]\n",
+				stat(o.output, &sb) ? 0.0 : (double)sb.st_size / (1024.0 * 1024.0),
+				o.output);
+		} else {
+			fprintf(stderr, "[ sonde record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+				(double)st.bytes / (1024.0 * 1024.0),
+				strcmp(o.output, "-") ? o.output : "(pipe)",
+				(unsigned long long)st.samples);
+		}
 	}
 	if (s.werr && !err)
 		err = s.werr;
