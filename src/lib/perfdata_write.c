@@ -286,8 +286,10 @@ int sonde_perfdata_writer__add_build_id(struct sonde_perfdata_writer *w,
 
 /* ---- output ---- */
 
-static int write_all(int fd, const void *p, size_t len)
+/* Writes everything or fails; *@done says how much got out either way. */
+static int write_all(int fd, const void *p, size_t len, size_t *done)
 {
+	*done = 0;
 	while (len) {
 		ssize_t n = write(fd, p, len);
 
@@ -300,6 +302,7 @@ static int write_all(int fd, const void *p, size_t len)
 			return -ENOSPC;
 		p = (const unsigned char *)p + n;
 		len -= (size_t)n;
+		*done += (size_t)n;
 	}
 	return 0;
 }
@@ -325,19 +328,27 @@ static int pwrite_all(int fd, const void *p, size_t len, uint64_t off)
 
 static int flush_out(struct sonde_perfdata_writer *w)
 {
+	size_t done;
 	int err;
 
 	if (w->err)
 		return w->err;
 	if (!w->buf_len)
 		return 0;
-	err = write_all(w->fd, w->buf, w->buf_len);
+	err = write_all(w->fd, w->buf, w->buf_len, &done);
+	w->flushed += done;
 	if (err) {
+		/* Keep the rounds that made it out before the failure. */
+		for (size_t i = w->nr_marks; i-- > 0;)
+			if (w->marks[i] <= w->flushed) {
+				w->good_mark = w->marks[i];
+				break;
+			}
 		w->err = err;
 		return err;
 	}
-	w->flushed += w->buf_len;
 	w->buf_len = 0;
+	w->nr_marks = 0;
 	w->good_mark = w->round_mark;
 	return 0;
 }
@@ -349,14 +360,15 @@ static int out(struct sonde_perfdata_writer *w, const void *src, size_t len)
 	w->pos += len;
 	w->st.bytes += len;
 	if (len >= OUT_BUF) {
+		size_t done;
 		int err = flush_out(w);
 
 		if (err)
 			return err;
-		err = write_all(w->fd, src, len);
+		err = write_all(w->fd, src, len, &done);
+		w->flushed += done;
 		if (err)
 			return w->err = err;
-		w->flushed += len;
 		return 0;
 	}
 	if (w->buf_len + len > OUT_BUF) {
@@ -592,8 +604,12 @@ int sonde_perfdata_writer__finish_round(struct sonde_perfdata_writer *w)
 		return sonde_err(err);
 	w->round_mark = w->pos;
 	w->dirty_round = false;
+	if (w->nr_marks == ARRAY_SIZE(w->marks))
+		err = flush_out(w);
+	else
+		w->marks[w->nr_marks++] = w->pos;
 	/* A pipe reader wants its data now; a file can batch. */
-	if (w->pipe || w->buf_len > OUT_BUF / 2)
+	if (!err && (w->pipe || w->buf_len > OUT_BUF / 2))
 		err = flush_out(w);
 	return err < 0 ? sonde_err(err) : 0;
 }

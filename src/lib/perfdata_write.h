@@ -74,6 +74,9 @@ struct sonde_perfdata_writer {
 	uint64_t round_mark;   /* end of the last complete round */
 	uint64_t good_mark;    /* last round end known to be on disk */
 	bool dirty_round;      /* records since the last round mark */
+	/* Round marks still in the buffer, for a partial flush. */
+	uint64_t marks[256];
+	size_t nr_marks;
 
 	struct sonde_perfdata_writer_stats st;
 };
