@@ -1,4 +1,0 @@
-build/obj/src/lib/log.o: src/lib/log.c src/lib/internal.h \
- include/sonde/common.h
-src/lib/internal.h:
-include/sonde/common.h:

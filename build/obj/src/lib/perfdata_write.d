@@ -1,8 +1,0 @@
-build/obj/src/lib/perfdata_write.o: src/lib/perfdata_write.c \
- src/lib/perfdata_write.h include/sonde/perfdata.h include/sonde/common.h \
- include/sonde/abi.h src/lib/internal.h
-src/lib/perfdata_write.h:
-include/sonde/perfdata.h:
-include/sonde/common.h:
-include/sonde/abi.h:
-src/lib/internal.h:

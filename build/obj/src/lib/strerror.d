@@ -1,4 +1,0 @@
-build/obj/src/lib/strerror.o: src/lib/strerror.c src/lib/internal.h \
- include/sonde/common.h
-src/lib/internal.h:
-include/sonde/common.h:

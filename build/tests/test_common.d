@@ -1,9 +1,0 @@
-build/tests/test_common: tests/unit/test_common.c include/sonde/sonde.h \
- include/sonde/common.h include/sonde/abi.h include/sonde/sys.h \
- include/sonde/ring.h src/lib/internal.h
-include/sonde/sonde.h:
-include/sonde/common.h:
-include/sonde/abi.h:
-include/sonde/sys.h:
-include/sonde/ring.h:
-src/lib/internal.h:
