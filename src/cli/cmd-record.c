@@ -54,7 +54,8 @@ struct rec_state {
 	size_t nr_tids;
 	bool per_task;        /* pid != -1 */
 	pid_t child;
-	struct sonde_ring **rings; /* one per CPU */
+	/* Per CPU: [2c] forward ring, [2c + 1] overwrite (backward) ring. */
+	struct sonde_ring **rings;
 	struct pollfd *pfds;
 	size_t nr_pfds;
 	struct sonde_perfdata_writer *w;
@@ -270,6 +271,15 @@ static void setup_attrs(struct rec_state *s)
 {
 	struct rec_opts *o = s->o;
 	bool multi = o->evs.nr > 1;
+	size_t track = 0;
+
+	/*
+	 * Overwrite mode: the side-band (COMM/MMAP/FORK) would be overwritten
+	 * along with old samples, leaving the snapshot unsymbolizable; a
+	 * dummy event carries it in a normal ring instead (added last).
+	 */
+	if (o->overwrite)
+		track = o->evs.nr - 1;
 
 	for (size_t i = 0; i < o->evs.nr; i++) {
 		struct rec_event *e = &o->evs.ev[i];
@@ -305,22 +315,22 @@ static void setup_attrs(struct rec_state *s)
 			a->sample_regs_user = REGS_USER_MASK;
 			a->sample_stack_user = (uint32_t)sz;
 			a->exclude_callchain_user = 1;
-			/* .eh_frame lives in non-exec segments: see those too. */
-			a->mmap_data = 1;
 		}
 		a->sample_id_all = 1;
 		a->exclude_guest = 1;
 		a->inherit = s->per_task && o->inherit;
-		a->write_backward = o->overwrite;
+		a->write_backward = o->overwrite && i != track;
 		if (leader) {
 			a->disabled = 1;
 			/* Only task events can wait for the exec. */
 			a->enable_on_exec = s->child > 0 && s->per_task;
 		}
-		if (i == 0) {
-			/* Side-band once, on the first event only. */
+		if (i == track) {
+			/* Side-band once, on one event only. */
 			a->mmap = a->comm = a->task = 1;
 			a->mmap2 = a->comm_exec = 1;
+			/* DWARF: .eh_frame lives in non-exec segments, see those. */
+			a->mmap_data = o->call_graph && !strncmp(o->call_graph, "dwarf", 5);
 			a->build_id = getenv("SONDE_NO_BUILDID") ? 0 : 1;
 			a->context_switch = o->switch_events;
 		}
@@ -382,10 +392,8 @@ static int setup_rings(struct rec_state *s)
 {
 	struct rec_opts *o = s->o;
 	size_t nt = s->per_task ? s->nr_tids : 1;
-	SONDE_OPTS(sonde_ring_opts, ro, .data_pages = s->data_pages,
-		   .overwrite = o->overwrite);
 
-	s->rings = calloc(s->nr_cpus, sizeof(*s->rings));
+	s->rings = calloc(2 * s->nr_cpus, sizeof(*s->rings));
 	s->pfds = calloc(s->nr_cpus * nt * o->evs.nr + 1, sizeof(*s->pfds));
 	if (!s->rings || !s->pfds)
 		return -ENOMEM;
@@ -393,12 +401,17 @@ static int setup_rings(struct rec_state *s)
 		for (size_t t = 0; t < nt; t++) {
 			for (size_t i = 0; i < o->evs.nr; i++) {
 				int fd = o->evs.ev[i].fds[c * nt + t];
+				bool back = o->evs.ev[i].attr.write_backward;
+				struct sonde_ring **r = &s->rings[2 * c + back];
+				SONDE_OPTS(sonde_ring_opts, ro,
+					   .data_pages = s->data_pages,
+					   .overwrite = back);
 
 				if (fd < 0)
 					continue;
-				if (!s->rings[c]) {
-					s->rings[c] = sonde_ring__new(fd, &ro);
-					if (!s->rings[c]) {
+				if (!*r) {
+					*r = sonde_ring__new(fd, &ro);
+					if (!*r) {
 						int err = errno;
 
 						fprintf(stderr, "sonde record: cannot map a %zu-page ring buffer: %s%s\n",
@@ -406,7 +419,7 @@ static int setup_rings(struct rec_state *s)
 							err == EPERM ? " (over kernel.perf_event_mlock_kb: use -m with fewer pages)" : "");
 						return -err;
 					}
-				} else if (sonde_ring__add_event(s->rings[c], fd)) {
+				} else if (sonde_ring__add_event(*r, fd)) {
 					fprintf(stderr, "sonde record: cannot share the ring of CPU %d: %s\n",
 						s->cpus[c], strerror(errno));
 					return -errno;
@@ -436,13 +449,16 @@ static void enable_events(struct rec_state *s, bool on)
 	}
 }
 
-static void drain(struct rec_state *s)
+/* One pass over the rings; the overwrite ones only for a snapshot. */
+static void drain(struct rec_state *s, bool snapshot)
 {
 	const struct sonde_perf_event_header *ev;
 
-	for (size_t c = 0; c < s->nr_cpus; c++) {
+	for (size_t c = 0; c < 2 * s->nr_cpus; c++) {
 		struct sonde_ring *r = s->rings[c];
 
+		if (c % 2 && !snapshot)
+			continue;
 		if (!r || sonde_ring__read_init(r) <= 0) {
 			if (r)
 				sonde_ring__read_done(r);
@@ -626,6 +642,10 @@ int cmd_record(int argc, const char **argv)
 		free(cmdline);
 		return 1;
 	}
+	if (o.overwrite && rec_events_parse(&o.evs, "dummy")) {
+		free(cmdline);
+		return 1;
+	}
 
 	/* Targets. */
 	if (o.cpus) {
@@ -723,7 +743,7 @@ int cmd_record(int argc, const char **argv)
 		struct rec_synth syn = {
 			.w = s.w,
 			.id_hdr_size = rec_id_hdr_size(o.evs.ev[0].attr.sample_type),
-			.data_maps = o.evs.ev[0].attr.mmap_data,
+			.data_maps = o.evs.ev[0].attr.sample_stack_user != 0,
 		};
 
 		err = rec_synth_kernel(&syn);
@@ -788,12 +808,8 @@ int cmd_record(int argc, const char **argv)
 			if (s.pfds[i].fd >= 0)
 				all_hup = false;
 		}
-		if (!o.overwrite)
-			drain(&s);
-		else if (snapshot_req) {
-			snapshot_req = 0;
-			drain(&s);
-		}
+		drain(&s, snapshot_req);
+		snapshot_req = 0;
 		if (done)
 			break;
 		if (child_exited && s.child > 0 &&
@@ -806,7 +822,7 @@ int cmd_record(int argc, const char **argv)
 	}
 	enable_events(&s, false);
 	if (!s.werr)
-		drain(&s);
+		drain(&s, true);
 	if (s.werr)
 		fprintf(stderr, "sonde record: failed to write %s: %s; recording stopped\n",
 			o.output, strerror(-s.werr));
@@ -852,7 +868,7 @@ out:
 	if (errp >= 0)
 		close(errp);
 	sonde_perfdata_writer__free(s.w);
-	for (size_t c = 0; s.rings && c < s.nr_cpus; c++)
+	for (size_t c = 0; s.rings && c < 2 * s.nr_cpus; c++)
 		sonde_ring__free(s.rings[c]);
 	free(s.rings);
 	for (size_t i = 0; i < o.evs.nr; i++) {

@@ -116,6 +116,26 @@ else
 	skip "record tp: tracefs not available"
 fi
 
+# Flight recorder: only the newest data, still symbolized; SIGUSR2
+# snapshots never repeat a sample.
+rec overwrite --overwrite -m 8 -e task-clock -- "$W" 500 && top_symbol overwrite leaf_burn
+"$SONDE" record -o ow2.data --overwrite -m 8 -e task-clock -- "$W" 1500 2>ow2.err &
+rpid=$!
+sleep 0.5; kill -USR2 "$rpid"; sleep 0.3; kill -USR2 "$rpid"
+wait "$rpid"
+n=$(perf script -f -i ow2.data -F time 2>/dev/null | wc -l)
+d=$(perf script -f -i ow2.data -F time 2>/dev/null | sort | uniq -d | wc -l)
+if [ "$n" -gt 0 ] && [ "$d" = 0 ]; then
+	pass "record overwrite: SIGUSR2 snapshots ($n samples, no repeats)"
+else
+	fail "record overwrite: $n samples, $d repeated"
+fi
+
+# Context switches reach perf.
+rec switch --switch-events -e task-clock -- "$W" 200 2 &&
+	contains "record switch: SWITCH records" "PERF_RECORD_SWITCH" \
+		<(perf script -f -i switch.data --show-switch-events 2>&1)
+
 # Pipe: straight into perf, and saved then read as a file.
 "$SONDE" record -o - -e task-clock -- "$W" 300 2>pipe.err >pipe.data
 samples=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' pipe.err)
