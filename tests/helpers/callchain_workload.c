@@ -7,9 +7,13 @@
  * keeps each leaf's frame, and the empty asm after each call stops tail
  * calls, so frame-pointer and DWARF unwinding both see every level.
  * Usage: callchain_workload [milliseconds] [threads]   (default 500, 1)
+ *        callchain_workload -n ITERATIONS [threads]: fixed work, prints
+ *        "elapsed_ms N" on stderr (for overhead benchmarks)
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define NOIPA __attribute__((noipa, noinline))
@@ -57,12 +61,20 @@ NOIPA void run_a(unsigned n)
 }
 
 static long ms = 500;
+static long iterations; /* fixed work instead of fixed time when > 0 */
 
 static void *thread_main(void *arg)
 {
 	long end = now_ms() + ms;
 
 	(void)arg;
+	if (iterations) {
+		for (long i = 0; i < iterations; i++) {
+			run_a(20000);
+			asm volatile("");
+		}
+		return NULL;
+	}
 	while (now_ms() < end) {
 		run_a(20000);
 		asm volatile("");
@@ -75,10 +87,18 @@ int main(int argc, char **argv)
 	int threads = 1;
 	pthread_t tid[16];
 
-	if (argc > 1)
+	struct timespec t0, t1;
+
+	if (argc > 2 && !strcmp(argv[1], "-n")) {
+		iterations = atol(argv[2]);
+		argv++;
+		argc--;
+	} else if (argc > 1) {
 		ms = atol(argv[1]);
+	}
 	if (argc > 2)
 		threads = atoi(argv[2]);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (threads < 1 || threads > 16)
 		threads = 1;
 	for (int i = 1; i < threads; i++)
@@ -87,5 +107,10 @@ int main(int argc, char **argv)
 	asm volatile("");
 	for (int i = 1; i < threads; i++)
 		pthread_join(tid[i], NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (iterations)
+		fprintf(stderr, "elapsed_ms %.3f\n",
+			(double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+			(double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
 	return 0;
 }
