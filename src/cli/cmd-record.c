@@ -734,6 +734,14 @@ int cmd_record(int argc, const char **argv)
 		sonde_perfdata_writer__set_tracing_data(s.w, blob, len);
 		free(blob);
 	}
+	{
+		unsigned char kid[20];
+		size_t kl = rec_kernel_build_id(kid);
+
+		if (kl)
+			sonde_perfdata_writer__add_build_id(s.w, "[kernel.kallsyms]",
+							    kid, kl, true);
+	}
 	err = sonde_perfdata_writer__begin(s.w);
 	if (err) {
 		fprintf(stderr, "sonde record: cannot write %s: %s\n", o.output, strerror(-err));

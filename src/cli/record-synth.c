@@ -328,3 +328,38 @@ int rec_synth_all(struct rec_synth *s)
 	closedir(dir);
 	return err;
 }
+
+/* The running kernel's build id, from the ELF notes in /sys/kernel/notes. */
+size_t rec_kernel_build_id(unsigned char id[20])
+{
+	unsigned char buf[4096];
+	size_t len, off = 0;
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0)
+		return 0;
+	len = (size_t)n;
+	while (off + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		size_t name_off = off + 12, desc_off;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		desc_off = name_off + ((namesz + 3) & ~3U);
+		if (desc_off + descsz > len)
+			break;
+		if (type == NT_GNU_BUILD_ID_TYPE && namesz == 4 &&
+		    !memcmp(buf + name_off, "GNU", 4) && descsz && descsz <= 20) {
+			memcpy(id, buf + desc_off, descsz);
+			return descsz;
+		}
+		off = desc_off + ((descsz + 3) & ~3U);
+	}
+	return 0;
+}

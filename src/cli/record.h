@@ -48,6 +48,8 @@ struct rec_synth {
 int rec_synth_kernel(struct rec_synth *s);
 /* COMM, FORK (threads) and MMAP2 (executable maps) of process @pid. */
 int rec_synth_process(struct rec_synth *s, pid_t pid);
+/* Build id of the running kernel (0 if unknown). */
+size_t rec_kernel_build_id(unsigned char id[20]);
 /* Every process in /proc. */
 int rec_synth_all(struct rec_synth *s);
 
