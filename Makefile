@@ -53,7 +53,7 @@ SONDE := $(BUILD)/sonde
 MAP := src/lib/libsonde.map
 
 .PHONY: all lib cli tests examples helpers check check-fast install clean \
-	fuzz deps bench
+	fuzz deps bench demo
 all: lib cli
 
 lib: $(STATIC_LIB) $(SHARED_LIB)
@@ -98,8 +98,24 @@ $(BUILD)/helpers/%: tests/helpers/%.c
 	$(CC) -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 		-fno-optimize-sibling-calls $(if $(filter 1,$(SAN)),,) $< -o $@ -lpthread -lm
 
+# Symbolizer/unwinder test variants: a non-PIE build of symtest and an
+# unwind subject without frame pointers (only DWARF CFI can unwind it).
+helpers: $(BUILD)/helpers/symtest_nopie
+$(BUILD)/helpers/symtest_nopie: tests/helpers/symtest.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fno-pie -no-pie -fno-omit-frame-pointer $< -o $@
+
+$(BUILD)/helpers/unwind_nofp: tests/helpers/unwind_nofp.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fomit-frame-pointer -fasynchronous-unwind-tables $< -o $@
+
 deps:
 	@scripts/deps
+
+# The quick-start job: count, sample and report the bundled demo workload.
+demo: deps
+	@$(MAKE) -s all helpers
+	@scripts/demo.sh
 
 # Whole suite: normal build, then ASan+UBSan build, then fuzz smoke runs.
 check: deps

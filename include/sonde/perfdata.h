@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "sonde/common.h"
 #include "sonde/abi.h"
+#include "sonde/perfdata_feat.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,44 +21,8 @@ extern "C" {
 /* "PERFILE2" read as a little-endian u64. */
 #define SONDE_PERFDATA_MAGIC 0x32454c4946524550ULL
 
-/* Feature bits of the file header bitmap (perf's HEADER_*). */
-enum sonde_perfdata_feat {
-	SONDE_FEAT_RESERVED = 0,
-	SONDE_FEAT_TRACING_DATA = 1,
-	SONDE_FEAT_BUILD_ID = 2,
-	SONDE_FEAT_HOSTNAME = 3,
-	SONDE_FEAT_OSRELEASE = 4,
-	SONDE_FEAT_VERSION = 5,
-	SONDE_FEAT_ARCH = 6,
-	SONDE_FEAT_NRCPUS = 7,
-	SONDE_FEAT_CPUDESC = 8,
-	SONDE_FEAT_CPUID = 9,
-	SONDE_FEAT_TOTAL_MEM = 10,
-	SONDE_FEAT_CMDLINE = 11,
-	SONDE_FEAT_EVENT_DESC = 12,
-	SONDE_FEAT_CPU_TOPOLOGY = 13,
-	SONDE_FEAT_NUMA_TOPOLOGY = 14,
-	SONDE_FEAT_BRANCH_STACK = 15,
-	SONDE_FEAT_PMU_MAPPINGS = 16,
-	SONDE_FEAT_GROUP_DESC = 17,
-	SONDE_FEAT_AUXTRACE = 18,
-	SONDE_FEAT_STAT = 19,
-	SONDE_FEAT_CACHE = 20,
-	SONDE_FEAT_SAMPLE_TIME = 21,
-	SONDE_FEAT_MEM_TOPOLOGY = 22,
-	SONDE_FEAT_CLOCKID = 23,
-	SONDE_FEAT_DIR_FORMAT = 24,
-	SONDE_FEAT_BPF_PROG_INFO = 25,
-	SONDE_FEAT_BPF_BTF = 26,
-	SONDE_FEAT_COMPRESSED = 27,
-	SONDE_FEAT_CPU_PMU_CAPS = 28,
-	SONDE_FEAT_CLOCK_DATA = 29,
-	SONDE_FEAT_HYBRID_TOPOLOGY = 30,
-	SONDE_FEAT_PMU_CAPS = 31,
-	/* perf 6.1's HEADER_LAST_FEATURE: the pipe-mode end-of-features mark. */
-	SONDE_FEAT_LAST_61 = 32,
-	SONDE_FEAT_BITS = 256,
-};
+/* perf 6.1's HEADER_LAST_FEATURE: the pipe-mode end-of-features mark. */
+#define SONDE_FEAT_LAST_61 32
 
 /* On-disk file header (104 bytes). */
 struct sonde_perf_file_section {

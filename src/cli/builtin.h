@@ -6,6 +6,9 @@
 /* Each returns the process exit status (0..255). argv[0] is the command name. */
 int cmd_version(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
+int cmd_list(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
+int cmd_script(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 
 /* Lists the command names (for help and completion). */

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/*
+ * Event lists: events (optionally in groups) opened over a target - the
+ * calling process, a child command, a process with all its threads, one
+ * thread, CPUs system-wide, or a cgroup - then enabled, read, aggregated.
+ */
+#ifndef SONDE_EVLIST_H
+#define SONDE_EVLIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "sonde/common.h"
+#include "sonde/abi.h"
+#include "sonde/cpumap.h"
+#include "sonde/threadmap.h"
+#include "sonde/evsel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sonde_evlist;
+
+/** @brief **sonde_evlist__new()** makes an empty list targeting the
+ * calling thread. Free with sonde_evlist__free().
+ * @return the list, or NULL with errno ENOMEM. */
+SONDE_API struct sonde_evlist *sonde_evlist__new(void);
+
+/** @brief **sonde_evlist__free()** closes and frees @p list (NULL is fine);
+ * a prepared child that was never started is killed and reaped. */
+SONDE_API void sonde_evlist__free(struct sonde_evlist *list);
+
+/**
+ * @brief **sonde_evlist__add()** appends an event built from @p attr (copied;
+ * size 0 means sizeof) named @p name (copied; NULL = "event<idx>"). With
+ * @p leader_idx >= 0 it joins the group led by that (earlier, leading)
+ * event; -1 makes it stand alone or lead a new group.
+ * @return the new event's index, or -errno (-EBUSY once open).
+ */
+SONDE_API int sonde_evlist__add(struct sonde_evlist *list,
+				const struct sonde_perf_event_attr *attr,
+				const char *name, int leader_idx);
+
+/**
+ * @brief **sonde_evlist__add_spec()** parses an event spec ("cycles,
+ * {task-clock,page-faults}:u", see sonde_evspec_list__parse()) and adds
+ * every event with its group. On a parse error the message (column, caret,
+ * what was expected) is written into @p err (may be NULL).
+ * @return the number of events added, or -errno (-SONDE_ERR_PARSE for a
+ * bad spec, -EOPNOTSUPP when built without the parser).
+ */
+SONDE_API int sonde_evlist__add_spec(struct sonde_evlist *list,
+				     const char *spec, char *err,
+				     size_t errlen);
+
+/** @brief **sonde_evlist__nr()** @return the number of events. */
+SONDE_API int sonde_evlist__nr(const struct sonde_evlist *list);
+
+/** @brief **sonde_evlist__evsel()** @return event @p idx, or NULL. */
+SONDE_API struct sonde_evsel *sonde_evlist__evsel(struct sonde_evlist *list,
+						  int idx);
+
+/**
+ * @brief **sonde_evlist__set_maps()** sets the CPUs and threads to open on;
+ * the list takes ownership of both (NULL keeps the current one).
+ * @return 0, or -EBUSY once open.
+ */
+SONDE_API int sonde_evlist__set_maps(struct sonde_evlist *list,
+				     struct sonde_cpu_map *cpus,
+				     struct sonde_thread_map *threads);
+
+/** @brief **sonde_evlist__cpus()** @return the CPU map in use. */
+SONDE_API const struct sonde_cpu_map *
+sonde_evlist__cpus(const struct sonde_evlist *list);
+
+/** @brief **sonde_evlist__threads()** @return the thread map in use. */
+SONDE_API const struct sonde_thread_map *
+sonde_evlist__threads(const struct sonde_evlist *list);
+
+/** @brief **sonde_evlist__target_pid()** targets every thread of process
+ * @p pid (/proc/PID/task), on any CPU. @return 0 or -errno (-ESRCH). */
+SONDE_API int sonde_evlist__target_pid(struct sonde_evlist *list, pid_t pid);
+
+/** @brief **sonde_evlist__target_tid()** targets the one thread @p tid.
+ * @return 0 or -errno. */
+SONDE_API int sonde_evlist__target_tid(struct sonde_evlist *list, pid_t tid);
+
+/**
+ * @brief **sonde_evlist__target_cpus()** counts system-wide on the CPUs of
+ * @p cpu_list ("0-3,5"; NULL = every online CPU), one fd per CPU.
+ * @return 0 or -errno (-EINVAL syntax, -ERANGE CPU not online; logged).
+ */
+SONDE_API int sonde_evlist__target_cpus(struct sonde_evlist *list,
+					const char *cpu_list);
+
+/**
+ * @brief **sonde_evlist__target_cgroup()** counts the tasks of cgroup
+ * directory @p path on the CPUs of @p cpu_list (NULL = all online)
+ * (PERF_FLAG_PID_CGROUP).
+ * @return 0, or -errno: -ENOTDIR/-ENOENT for a bad path, -EMEDIUMTYPE when
+ * @p path is not on a cgroup file system (logged with the path).
+ */
+SONDE_API int sonde_evlist__target_cgroup(struct sonde_evlist *list,
+					  const char *path,
+					  const char *cpu_list);
+
+/**
+ * @brief **sonde_evlist__prepare_workload()** forks a child that waits for
+ * sonde_evlist__start_workload() and then execs @p argv (PATH searched).
+ * The child is the list's target; its events get enable_on_exec so only
+ * the command is counted. The child's stdio is left alone.
+ * @return the child's pid, or -errno.
+ */
+SONDE_API pid_t sonde_evlist__prepare_workload(struct sonde_evlist *list,
+					       char *const argv[]);
+
+/**
+ * @brief **sonde_evlist__start_workload()** lets the prepared child exec.
+ * @return 0, or -errno: the exec's own errno (e.g. -ENOENT for a command
+ * that does not exist) when it failed.
+ */
+SONDE_API int sonde_evlist__start_workload(struct sonde_evlist *list);
+
+/** @brief **sonde_evlist__wait_workload()** waits for the child to end.
+ * @return 0 with *@p status (may be NULL) as from waitpid(), or -errno. */
+SONDE_API int sonde_evlist__wait_workload(struct sonde_evlist *list,
+					  int *status);
+
+struct sonde_evlist_open_opts {
+	size_t sz;
+	/*
+	 * Keep going when an event cannot be opened: it is marked unsupported
+	 * (sonde_evsel__supported()) with its errno and message, and the
+	 * rest of the list opens. Default: roll everything back and fail.
+	 */
+	bool keep_unsupported;
+	/* Do not set inherit for child/pid targets (default: inherit). */
+	bool no_inherit;
+	/* Extra read_format bits (ENABLED|RUNNING|ID are always added). */
+	uint64_t read_format;
+	/*
+	 * When counting kernel code is refused (EACCES/EPERM, e.g.
+	 * perf_event_paranoid 2), retry the event user-only (exclude_kernel,
+	 * exclude_hv) like perf does; sonde_evsel__attr() then shows it.
+	 */
+	bool user_fallback;
+	size_t : 0;
+};
+#define sonde_evlist_open_opts__last_field user_fallback
+
+/**
+ * @brief **sonde_evlist__open()** opens every event on every CPU x thread
+ * through sonde_event_open(). Group members follow their leader's fd. On
+ * failure everything opened so far is closed again (unless
+ * keep_unsupported) and the failing event carries the errno and message.
+ * @return 0, or -errno of the first failure.
+ */
+SONDE_API int sonde_evlist__open(struct sonde_evlist *list,
+				 const struct sonde_evlist_open_opts *opts);
+
+/** @brief **sonde_evlist__close()** closes every fd (the list can be opened
+ * again). */
+SONDE_API void sonde_evlist__close(struct sonde_evlist *list);
+
+/** @brief **sonde_evlist__enable()** enables every group (leaders with
+ * PERF_IOC_FLAG_GROUP). @return 0 or -errno. */
+SONDE_API int sonde_evlist__enable(struct sonde_evlist *list);
+
+/** @brief **sonde_evlist__disable()** disables every group.
+ * @return 0 or -errno. */
+SONDE_API int sonde_evlist__disable(struct sonde_evlist *list);
+
+/** @brief **sonde_evlist__reset()** zeroes every group's counts
+ * (PERF_EVENT_IOC_RESET with PERF_IOC_FLAG_GROUP). @return 0 or -errno. */
+SONDE_API int sonde_evlist__reset(struct sonde_evlist *list);
+
+/** @brief **sonde_task_events_enable()** enables every counter attached to
+ * the calling task (prctl PR_TASK_PERF_EVENTS_ENABLE). @return 0 or -errno. */
+SONDE_API int sonde_task_events_enable(void);
+
+/** @brief **sonde_task_events_disable()** disables them
+ * (prctl PR_TASK_PERF_EVENTS_DISABLE). @return 0 or -errno. */
+SONDE_API int sonde_task_events_disable(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SONDE_EVLIST_H */

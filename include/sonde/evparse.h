@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/*
+ * Event specifications as perf users write them ("cycles:u",
+ * "{task-clock,page-faults}:k", "msr/tsc/", "sched:sched_switch",
+ * "mem:0x1000/8:w", "r1a8") turned into the perf_event_attr Linux perf 6.1
+ * would build for them.
+ */
+#ifndef SONDE_EVPARSE_H
+#define SONDE_EVPARSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "sonde/common.h"
+#include "sonde/abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A parse failure: where and why (public value struct). */
+struct sonde_parse_error {
+	int column;        /* 0-based byte offset into the spec */
+	char message[256]; /* what was expected / what is wrong */
+	char spec[256];    /* the spec (truncated) for sonde_parse_error__format */
+};
+
+/**
+ * @brief **sonde_parse_error__format()** renders @p err as perf does:
+ * `event syntax error: 'SPEC'`, then a line with `\___ MESSAGE` whose
+ * backslash sits under the failing column.
+ * @return the length written (as snprintf), @p buf always terminated.
+ */
+SONDE_API int sonde_parse_error__format(const struct sonde_parse_error *err,
+					char *buf, size_t size);
+
+/* Modifiers that are not attr bits (the consumer applies them). */
+enum sonde_evspec_flags {
+	SONDE_EVSPEC_PRECISE_MAX = 1 << 0, /* P: highest precise_ip that opens */
+	SONDE_EVSPEC_SAMPLE_READ = 1 << 1, /* S: PERF_SAMPLE_READ */
+	SONDE_EVSPEC_WEAK_GROUP = 1 << 2,  /* W: split the group if it fails */
+	SONDE_EVSPEC_BPF_COUNTER = 1 << 3, /* b: count with BPF */
+	SONDE_EVSPEC_PERIOD_SET = 1 << 4,  /* period= term given */
+	SONDE_EVSPEC_FREQ_SET = 1 << 5,    /* freq= term given */
+};
+
+struct sonde_evspec_list; /* opaque */
+
+struct sonde_evspec_opts {
+	size_t sz;
+	const char *sysfs_root;   /* default "/sys" or $SONDE_SYSFS_ROOT */
+	const char *tracefs_root; /* default: sonde_tracefs__root() */
+	size_t : 0;
+};
+#define sonde_evspec_opts__last_field tracefs_root
+
+/**
+ * @brief **sonde_evspec_list__parse()** parses a comma list of event specs
+ * (groups allowed). On failure @p err (may be NULL) says where and why.
+ * @return 0 with *@p out set (free with sonde_evspec_list__delete()), or
+ * -SONDE_ERR_PARSE (bad spec), -ENOENT (unknown PMU/tracepoint, also
+ * described in @p err), -ENOMEM.
+ */
+SONDE_API int sonde_evspec_list__parse(const char *spec,
+				       struct sonde_evspec_list **out,
+				       struct sonde_parse_error *err);
+
+/**
+ * @brief **sonde_evspec_list__parse_opts()** is sonde_evspec_list__parse()
+ * with the sysfs/tracefs roots taken from @p opts.
+ */
+SONDE_API int sonde_evspec_list__parse_opts(const char *spec,
+					    const struct sonde_evspec_opts *opts,
+					    struct sonde_evspec_list **out,
+					    struct sonde_parse_error *err);
+
+/** @brief **sonde_evspec_list__delete()** frees; NULL is fine. */
+SONDE_API void sonde_evspec_list__delete(struct sonde_evspec_list *l);
+
+/** @brief **sonde_evspec_list__count()** @return the number of events. */
+SONDE_API size_t sonde_evspec_list__count(const struct sonde_evspec_list *l);
+
+/**
+ * @brief **sonde_evspec_list__attr()** @return event @p i's attr (size set;
+ * only the spec-derived fields filled), or NULL when out of range.
+ */
+SONDE_API const struct sonde_perf_event_attr *
+sonde_evspec_list__attr(const struct sonde_evspec_list *l, size_t i);
+
+/**
+ * @brief **sonde_evspec_list__name()** @return the name perf shows for
+ * event @p i ("task-clock", "cycles:u", "sched:sched_switch", "msr/tsc/").
+ */
+SONDE_API const char *sonde_evspec_list__name(const struct sonde_evspec_list *l,
+					      size_t i);
+
+/**
+ * @brief **sonde_evspec_list__leader()** @return the index of event @p i's
+ * group leader (@p i itself outside a group), or -EINVAL.
+ */
+SONDE_API int sonde_evspec_list__leader(const struct sonde_evspec_list *l,
+					size_t i);
+
+/**
+ * @brief **sonde_evspec_list__pmu()** @return the sysfs PMU name of event
+ * @p i ("cpu", "msr", "software", "tracepoint", "breakpoint"...) or NULL
+ * for legacy hardware events on a machine without a core PMU.
+ */
+SONDE_API const char *sonde_evspec_list__pmu(const struct sonde_evspec_list *l,
+					     size_t i);
+
+/**
+ * @brief **sonde_evspec_list__cpumask()** @return the PMU's cpumask text
+ * (uncore PMUs count per socket, not per task) or NULL.
+ */
+SONDE_API const char *sonde_evspec_list__cpumask(const struct sonde_evspec_list *l,
+						 size_t i);
+
+/** @brief **sonde_evspec_list__flags()** @return enum sonde_evspec_flags. */
+SONDE_API unsigned int sonde_evspec_list__flags(const struct sonde_evspec_list *l,
+						size_t i);
+
+/**
+ * @brief **sonde_evspec_list__term()** @return the text of a term that is
+ * not an attr field (call-graph, stack-size, max-stack, inherit,
+ * no-inherit, overwrite, percore, metric-id, ...) given to event @p i, or
+ * NULL when absent.
+ */
+SONDE_API const char *sonde_evspec_list__term(const struct sonde_evspec_list *l,
+					      size_t i, const char *key);
+
+/**
+ * @brief **sonde_evspec_list__scale()** @return the sysfs .scale of a PMU
+ * alias event (1.0 otherwise); @p unit (may be NULL) gets its .unit or "".
+ */
+SONDE_API double sonde_evspec_list__scale(const struct sonde_evspec_list *l,
+					  size_t i, const char **unit);
+
+/**
+ * @brief **sonde_perf_event_attr__fprintf()** prints @p attr as perf 6.1's
+ * -vv does: a `perf_event_attr:` line, then `  field    value` for every
+ * non-zero field, with perf's field names and number formats.
+ * @return characters written, or -errno.
+ */
+SONDE_API int sonde_perf_event_attr__fprintf(FILE *fp,
+					     const struct sonde_perf_event_attr *attr);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SONDE_EVPARSE_H */

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/*
+ * PMU discovery from sysfs (/sys/bus/event_source/devices/<pmu>/): the type
+ * id, the format terms that map a named field onto bits of config..config3,
+ * the event aliases under events/ (with their .scale and .unit) and cpumask.
+ * The text in sysfs is treated as untrusted input: every parser is bounded
+ * and also takes a plain buffer, so it can be fuzzed and unit-tested.
+ */
+#ifndef SONDE_PMU_H
+#define SONDE_PMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "sonde/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Which attr word a format term writes. */
+enum sonde_pmu_config_field {
+	SONDE_PMU_CONFIG = 0,
+	SONDE_PMU_CONFIG1 = 1,
+	SONDE_PMU_CONFIG2 = 2,
+	SONDE_PMU_CONFIG3 = 3,
+};
+
+/* One format term, e.g. "umask" = config:8-15 (value struct). */
+struct sonde_pmu_format {
+	const char *name;
+	enum sonde_pmu_config_field field;
+	uint64_t bits; /* mask of the attr bits, filled low value bit first */
+};
+
+/* One event alias from events/<name>, e.g. "tsc" = "event=0x00". */
+struct sonde_pmu_alias {
+	const char *name;
+	const char *terms;  /* the file's text, trimmed */
+	const char *unit;   /* events/<name>.unit or NULL */
+	double scale;       /* events/<name>.scale or 1.0 */
+};
+
+struct sonde_pmu;  /* opaque: one PMU */
+struct sonde_pmus; /* opaque: every PMU under one sysfs root */
+
+struct sonde_pmus_opts {
+	size_t sz;
+	/* Directory that holds bus/event_source/devices; default "/sys" or
+	 * $SONDE_SYSFS_ROOT. */
+	const char *sysfs_root;
+	size_t : 0;
+};
+#define sonde_pmus_opts__last_field sysfs_root
+
+/**
+ * @brief **sonde_pmus__load()** reads every PMU under the sysfs root. A PMU
+ * whose files are malformed is kept with what could be read (and a
+ * pr_debug line); a missing devices directory gives an empty set.
+ * @return the set (free with sonde_pmus__delete()), or NULL with errno.
+ */
+SONDE_API struct sonde_pmus *sonde_pmus__load(const struct sonde_pmus_opts *opts);
+
+/** @brief **sonde_pmus__delete()** frees the set; NULL is fine. */
+SONDE_API void sonde_pmus__delete(struct sonde_pmus *pmus);
+
+/** @brief **sonde_pmus__count()** @return the number of PMUs. */
+SONDE_API size_t sonde_pmus__count(const struct sonde_pmus *pmus);
+
+/** @brief **sonde_pmus__get()** @return PMU @p i (sorted by name) or NULL. */
+SONDE_API const struct sonde_pmu *sonde_pmus__get(const struct sonde_pmus *pmus,
+						  size_t i);
+
+/**
+ * @brief **sonde_pmus__find()** looks a PMU up by exact name, then by the
+ * name with an "uncore_" prefix, as perf does.
+ * @return the PMU or NULL (errno ENOENT).
+ */
+SONDE_API const struct sonde_pmu *sonde_pmus__find(const struct sonde_pmus *pmus,
+						   const char *name);
+
+/** @brief **sonde_pmu__name()** @return the directory name, e.g. "msr". */
+SONDE_API const char *sonde_pmu__name(const struct sonde_pmu *pmu);
+
+/** @brief **sonde_pmu__type()** @return the attr.type id from sysfs. */
+SONDE_API uint32_t sonde_pmu__type(const struct sonde_pmu *pmu);
+
+/** @brief **sonde_pmu__cpumask()** @return the cpumask text or NULL. */
+SONDE_API const char *sonde_pmu__cpumask(const struct sonde_pmu *pmu);
+
+/** @brief **sonde_pmu__format_count()** @return number of format terms. */
+SONDE_API size_t sonde_pmu__format_count(const struct sonde_pmu *pmu);
+
+/** @brief **sonde_pmu__format()** @return term @p i (sorted) or NULL. */
+SONDE_API const struct sonde_pmu_format *
+sonde_pmu__format(const struct sonde_pmu *pmu, size_t i);
+
+/** @brief **sonde_pmu__find_format()** @return the named term or NULL. */
+SONDE_API const struct sonde_pmu_format *
+sonde_pmu__find_format(const struct sonde_pmu *pmu, const char *name);
+
+/** @brief **sonde_pmu__alias_count()** @return number of event aliases. */
+SONDE_API size_t sonde_pmu__alias_count(const struct sonde_pmu *pmu);
+
+/** @brief **sonde_pmu__alias()** @return alias @p i (sorted) or NULL. */
+SONDE_API const struct sonde_pmu_alias *
+sonde_pmu__alias(const struct sonde_pmu *pmu, size_t i);
+
+/**
+ * @brief **sonde_pmu__find_alias()** looks an alias up, ignoring case as
+ * perf does. @return the alias or NULL.
+ */
+SONDE_API const struct sonde_pmu_alias *
+sonde_pmu__find_alias(const struct sonde_pmu *pmu, const char *name);
+
+/**
+ * @brief **sonde_pmu_format__parse()** parses the text of one format file
+ * ("config:0-7,32-35", "config1:5", "config2") from a buffer that need not
+ * be NUL-terminated. On success fills @p field and @p bits (name untouched).
+ * @return 0, or -SONDE_ERR_PARSE on malformed text.
+ */
+SONDE_API int sonde_pmu_format__parse(const char *buf, size_t len,
+				      enum sonde_pmu_config_field *field,
+				      uint64_t *bits);
+
+/**
+ * @brief **sonde_pmu_format__apply()** scatters @p value into the bits of
+ * @p fmt inside @p word (bits are ORed in, as perf does).
+ * @return 0, or -ERANGE when @p value has more bits than the term holds.
+ */
+SONDE_API int sonde_pmu_format__apply(const struct sonde_pmu_format *fmt,
+				      uint64_t value, uint64_t *word);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SONDE_PMU_H */

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/*
+ * Symbolization: turn sampled addresses into function names.
+ *
+ * A struct sonde_symcache owns every symbol table it has loaded. Tables are
+ * reached through struct sonde_dso handles, one per object (an ELF file, the
+ * kernel's /proc/kallsyms, a JIT's /tmp/perf-PID.map), shared and
+ * refcounted: asking twice for the same object returns the same handle.
+ * An ELF table is loaded lazily on the first lookup (so asking for a DSO
+ * that is never hit costs one stat()), kept as an array sorted by address,
+ * and searched by bisection; names point into the mmapped ELF string table.
+ *
+ * Addresses. ELF symbols are stored as ELF virtual addresses (st_value).
+ * A sampled IP inside a mapping becomes an ELF vaddr with
+ * sonde_dso__map_to_vaddr() (map address -> file offset -> vaddr through
+ * the PT_LOAD headers, which handles PIE executables and shared libraries
+ * alike). Kernel and JIT symbols are absolute addresses.
+ *
+ * Threads. Lookups (sonde_dso__find(), sonde_dso__map_to_vaddr(),
+ * sonde_dso__sym_name()) and sonde_symcache__dso()/__put() may run
+ * concurrently from any number of threads.
+ */
+#ifndef SONDE_SYMBOLS_H
+#define SONDE_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "sonde/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sonde_symcache;
+struct sonde_dso;
+
+enum sonde_sym_binding {
+	SONDE_SYM_LOCAL = 0,
+	SONDE_SYM_GLOBAL = 1,
+	SONDE_SYM_WEAK = 2,
+};
+
+/* One function symbol. Valid as long as the DSO that returned it. */
+struct sonde_symbol {
+	uint64_t start;		/* ELF vaddr, or absolute (kernel, JIT) */
+	uint64_t size;		/* from the table, or up to the next symbol */
+	const char *name;	/* raw (mangled) name */
+	const char *module;	/* kernel module name, NULL for vmlinux/ELF */
+	uint8_t binding;	/* enum sonde_sym_binding */
+	uint8_t size_synth;	/* 1 when size was synthesized */
+};
+
+enum sonde_dso_kind {
+	SONDE_DSO_ELF = 0,
+	SONDE_DSO_KERNEL = 1,	/* /proc/kallsyms (vmlinux + [modules]) */
+	SONDE_DSO_JIT = 2,	/* /tmp/perf-PID.map */
+};
+
+/* Why a DSO has no symbols (sonde_dso__status()). */
+enum sonde_dso_status {
+	SONDE_DSO_OK = 0,
+	SONDE_DSO_NOT_LOADED = 1,	/* lazy load has not happened yet */
+	SONDE_DSO_MISSING = 2,		/* file not found/readable */
+	SONDE_DSO_BAD_ELF = 3,		/* not an ELF file or corrupt */
+	SONDE_DSO_BUILD_ID_MISMATCH = 4, /* file differs from the recording */
+	SONDE_DSO_NO_SYMBOLS = 5,	/* ELF without .symtab/.dynsym */
+	SONDE_DSO_RESTRICTED = 6,	/* kallsyms all-zero addresses */
+	SONDE_DSO_REFUSED = 7,		/* perf map not owned by us or root */
+};
+
+struct sonde_symcache_opts {
+	size_t sz;
+	/* Prefix for every ELF path (a sysroot); NULL = none. */
+	const char *root_dir;
+	/* Debug-info root; NULL = "/usr/lib/debug". */
+	const char *debug_dir;
+	/* kallsyms file; NULL = "/proc/kallsyms". */
+	const char *kallsyms_path;
+	/* Directory of perf-PID.map files; NULL = "/tmp". */
+	const char *jit_dir;
+	/* Skip separate debug files (.build-id, .gnu_debuglink). */
+	bool no_debug_files;
+	size_t : 0;
+};
+#define sonde_symcache_opts__last_field no_debug_files
+
+/**
+ * @brief **sonde_symcache__new()** creates an empty symbol cache.
+ * @param opts NULL or sonde_symcache_opts (paths are copied).
+ * @return the cache (free with sonde_symcache__free()), or NULL + errno.
+ */
+SONDE_API struct sonde_symcache *
+sonde_symcache__new(const struct sonde_symcache_opts *opts);
+
+/**
+ * @brief **sonde_symcache__free()** drops the cache's references; DSOs the
+ * caller still holds stay valid until their last sonde_dso__put(). NULL ok.
+ */
+SONDE_API void sonde_symcache__free(struct sonde_symcache *cache);
+
+/**
+ * @brief **sonde_symcache__dso()** returns the DSO for the ELF file @p path,
+ * taking a reference. The same path + build id returns the same handle.
+ * Nothing is read until the first lookup. When @p build_id is given
+ * (@p build_id_size > 0) and the file's NT_GNU_BUILD_ID differs, the
+ * matching /usr/lib/debug/.build-id/xx/yyyy.debug is tried; failing that
+ * the DSO stays empty (status SONDE_DSO_BUILD_ID_MISMATCH) with a warning,
+ * rather than give wrong names.
+ * @return a DSO (release with sonde_dso__put()), or NULL + errno (ENOMEM,
+ * EINVAL).
+ */
+SONDE_API struct sonde_dso *
+sonde_symcache__dso(struct sonde_symcache *cache, const char *path,
+		    const uint8_t *build_id, size_t build_id_size);
+
+/**
+ * @brief **sonde_symcache__kernel()** returns the kernel DSO built from
+ * kallsyms (opts.kallsyms_path), taking a reference. Loaded lazily. When
+ * every address is zero (restricted), the DSO is empty with status
+ * SONDE_DSO_RESTRICTED and a warning says which setting to change.
+ * @return a DSO (release with sonde_dso__put()), or NULL + errno.
+ */
+SONDE_API struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *cache);
+
+/**
+ * @brief **sonde_symcache__jit()** returns the DSO of /tmp/perf-@p pid.map,
+ * taking a reference. The file must be owned by the effective user or by
+ * root (as perf requires); otherwise the DSO is empty with status
+ * SONDE_DSO_REFUSED and a warning.
+ * @return a DSO (release with sonde_dso__put()), or NULL + errno.
+ */
+SONDE_API struct sonde_dso *sonde_symcache__jit(struct sonde_symcache *cache,
+						pid_t pid);
+
+/** @brief **sonde_dso__get()** takes another reference. @return @p dso. */
+SONDE_API struct sonde_dso *sonde_dso__get(struct sonde_dso *dso);
+
+/** @brief **sonde_dso__put()** drops a reference. NULL ok. */
+SONDE_API void sonde_dso__put(struct sonde_dso *dso);
+
+/**
+ * @brief **sonde_dso__load()** loads the symbol table now (lookups do it on
+ * demand). @return the number of symbols (>= 0), or -errno
+ * (-ENOENT missing file, -SONDE_ERR_FORMAT corrupt, -ESTALE build-id
+ * mismatch, -EACCES restricted kallsyms or refused perf map).
+ */
+SONDE_API int sonde_dso__load(struct sonde_dso *dso);
+
+/**
+ * @brief **sonde_dso__find()** finds the function containing @p addr
+ * (an ELF vaddr for ELF DSOs, see sonde_dso__map_to_vaddr(); absolute for
+ * kernel and JIT DSOs). Binary search; thread-safe.
+ * @param offset if not NULL, receives @p addr - symbol start.
+ * @return the symbol, or NULL (errno ENOENT) when no symbol covers @p addr.
+ */
+SONDE_API const struct sonde_symbol *
+sonde_dso__find(struct sonde_dso *dso, uint64_t addr, uint64_t *offset);
+
+/**
+ * @brief **sonde_dso__map_to_vaddr()** converts a runtime address @p ip in
+ * a mapping of this file (mapped at @p map_start from file offset
+ * @p map_pgoff, as in PERF_RECORD_MMAP2) into the ELF virtual address that
+ * sonde_dso__find() expects: file offset = ip - map_start + map_pgoff, then
+ * through the PT_LOAD header containing that offset. Kernel/JIT DSOs
+ * return @p ip unchanged.
+ * @return the vaddr; when no PT_LOAD covers the offset (or the file could
+ * not be read), the file offset itself.
+ */
+SONDE_API uint64_t sonde_dso__map_to_vaddr(struct sonde_dso *dso,
+					   uint64_t map_start,
+					   uint64_t map_pgoff, uint64_t ip);
+
+/**
+ * @brief **sonde_dso__sym_name()** returns @p sym's name demangled (C++,
+ * Rust legacy and v0) and without a symbol-version suffix
+ * ("memcpy@GLIBC_2.2.5" -> "memcpy"), computed once and cached; the raw
+ * name when neither applies. Thread-safe. @return a string valid as long as @p dso.
+ */
+SONDE_API const char *sonde_dso__sym_name(struct sonde_dso *dso,
+					  const struct sonde_symbol *sym);
+
+/** @brief **sonde_dso__path()** returns the path the DSO was asked for. */
+SONDE_API const char *sonde_dso__path(const struct sonde_dso *dso);
+
+/** @brief **sonde_dso__kind()** returns its enum sonde_dso_kind. */
+SONDE_API int sonde_dso__kind(const struct sonde_dso *dso);
+
+/**
+ * @brief **sonde_dso__status()** returns its enum sonde_dso_status (loads
+ * nothing; SONDE_DSO_NOT_LOADED before the first lookup).
+ */
+SONDE_API int sonde_dso__status(const struct sonde_dso *dso);
+
+/**
+ * @brief **sonde_dso__symbols()** gives the loaded table (loading it if
+ * needed): sorted by start, one symbol per start address.
+ * @return the number of symbols; *@p syms points to the array.
+ */
+SONDE_API size_t sonde_dso__symbols(struct sonde_dso *dso,
+				    const struct sonde_symbol **syms);
+
+/**
+ * @brief **sonde_dso__build_id()** copies the file's NT_GNU_BUILD_ID (up to
+ * @p size bytes) into @p buf, loading the DSO if needed.
+ * @return its length, 0 when it has none, or -errno.
+ */
+SONDE_API int sonde_dso__build_id(struct sonde_dso *dso, uint8_t *buf,
+				  size_t size);
+
+/**
+ * @brief **sonde_dso__symfile()** returns the file the symbols came from
+ * (the ELF itself or its separate debug file), NULL before loading or when
+ * there is none.
+ */
+SONDE_API const char *sonde_dso__symfile(const struct sonde_dso *dso);
+
+/**
+ * @brief **sonde_elf_build_id()** reads the NT_GNU_BUILD_ID note of the ELF
+ * file @p path into @p buf (up to @p size bytes).
+ * @return its length, 0 if the file has none, or -errno.
+ */
+SONDE_API int sonde_elf_build_id(const char *path, uint8_t *buf, size_t size);
+
+/**
+ * @brief **sonde_demangle()** demangles a C++ (Itanium, through libstdc++'s
+ * __cxa_demangle, loaded on first use), Rust legacy (hash dropped, as perf
+ * does) or Rust v0 symbol.
+ * @return a malloc'd string the caller frees, or NULL (errno EINVAL) when
+ * @p name is not mangled or cannot be demangled.
+ */
+SONDE_API char *sonde_demangle(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SONDE_SYMBOLS_H */

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * sonde list [GLOB...]: every event this machine offers, by category, each
+ * opened once (and closed at once) through the syscall seam so the ones
+ * that cannot count here are marked with the reason. --json prints one
+ * object per event; --attr SPEC prints the attrs sonde would open, in the
+ * layout of perf's -vv dump.
+ *
+ * The JSON emitter is local to this file: src/lib/json.h had not landed on
+ * main when list was written.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "builtin.h"
+#include "options.h"
+#include "sonde/sonde.h"
+#include "evparse-priv.h"
+
+enum cat {
+	CAT_HW, CAT_SW, CAT_CACHE, CAT_PMU, CAT_TP, CAT_RAW, CAT_BP,
+};
+
+static const char *const cat_label[] = {
+	[CAT_HW] = "Hardware event",
+	[CAT_SW] = "Software event",
+	[CAT_CACHE] = "Hardware cache event",
+	[CAT_PMU] = "Kernel PMU event",
+	[CAT_TP] = "Tracepoint event",
+	[CAT_RAW] = "Raw hardware event descriptor",
+	[CAT_BP] = "Hardware breakpoint",
+};
+
+static const char *const cat_key[] = {
+	[CAT_HW] = "hw", [CAT_SW] = "sw", [CAT_CACHE] = "cache",
+	[CAT_PMU] = "pmu", [CAT_TP] = "tracepoint", [CAT_RAW] = "raw",
+	[CAT_BP] = "breakpoint",
+};
+
+struct list_state {
+	bool json;
+	bool probe;
+	const char **globs;
+	int nr_globs;
+	int shown;
+};
+
+/* ---- tiny JSON emitter (strings escaped per RFC 8259) ---- */
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* ---- probing ---- */
+
+static const char *why(int err, char *buf, size_t size)
+{
+	switch (err) {
+	case ENOENT:
+		return "no such event on this machine";
+	case EOPNOTSUPP:
+		return "the PMU does not support it here";
+	case EACCES:
+	case EPERM:
+		snprintf(buf, size, "permission denied (%s)",
+			 "kernel.perf_event_paranoid; needs CAP_PERFMON");
+		return buf;
+	case EINVAL:
+		return "the kernel refused the attr (invalid here)";
+	case ENODEV:
+		return "no such device (PMU absent)";
+	default:
+		snprintf(buf, size, "%s", strerror(err));
+		return buf;
+	}
+}
+
+/* Opens @attr on this process, any CPU, and closes it; 0 or -errno. */
+static int probe_attr(const struct sonde_perf_event_attr *spec)
+{
+	struct sonde_perf_event_attr a = *spec;
+	int fd, err;
+
+	a.size = sizeof(a);
+	a.disabled = 1;
+	a.exclude_guest = 0;
+	a.sample_period = 0;
+	a.freq = 0;
+	if (a.type != SONDE_PERF_TYPE_TRACEPOINT) {
+		/* User-only first: paranoid 2 allows it to anyone. */
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+	}
+	fd = sonde_perf_event_open(&a, 0, -1, -1, 0);
+	if (fd == -EINVAL || fd == -EOPNOTSUPP || fd == -EACCES) {
+		/* Some PMUs (msr, uncore) refuse any exclusion: try plain. */
+		a.exclude_kernel = 0;
+		a.exclude_hv = 0;
+		err = sonde_perf_event_open(&a, 0, -1, -1, 0);
+		if (err >= 0 || fd == -EINVAL)
+			fd = err;
+	}
+	if (fd < 0)
+		return fd;
+	sonde_sys_ops()->close(fd);
+	return 0;
+}
+
+/* ---- output ---- */
+
+static bool wanted(const struct list_state *st, enum cat c, const char *name)
+{
+	if (!st->nr_globs)
+		return true;
+	for (int i = 0; i < st->nr_globs; i++) {
+		const char *g = st->globs[i];
+
+		if (!strcmp(g, cat_key[c]) ||
+		    (c == CAT_HW && !strcmp(g, "hardware")) ||
+		    (c == CAT_SW && !strcmp(g, "software")) ||
+		    (c == CAT_CACHE && !strcmp(g, "hwcache")) ||
+		    (c == CAT_BP && !strcmp(g, "bp")) ||
+		    !fnmatch(g, name, 0))
+			return true;
+		/* A bare word matches inside names, like perf list. */
+		if (!strpbrk(g, "*?[") && strstr(name, g))
+			return true;
+	}
+	return false;
+}
+
+static void emit(struct list_state *st, enum cat c, const char *name,
+		 const char *alias, const char *pmu,
+		 const struct sonde_perf_event_attr *attr)
+{
+	char shown[256], buf[160];
+	const char *reason = NULL;
+	int err = 0;
+
+	if (!wanted(st, c, name) && !(alias && wanted(st, c, alias)))
+		return;
+	if (attr && st->probe) {
+		err = probe_attr(attr);
+		if (err)
+			reason = why(-err, buf, sizeof(buf));
+	}
+	st->shown++;
+	if (st->json) {
+		printf("{\"event\": ");
+		json_str(stdout, name);
+		if (alias) {
+			printf(", \"alias\": ");
+			json_str(stdout, alias);
+		}
+		printf(", \"category\": ");
+		json_str(stdout, cat_key[c]);
+		if (pmu) {
+			printf(", \"pmu\": ");
+			json_str(stdout, pmu);
+		}
+		if (attr) {
+			printf(", \"type\": %u, \"config\": \"%#llx\"", attr->type,
+			       (unsigned long long)attr->config);
+			printf(", \"supported\": %s", st->probe ? (err ? "false" : "true") : "null");
+		}
+		if (reason) {
+			printf(", \"reason\": ");
+			json_str(stdout, reason);
+		}
+		printf("}\n");
+		return;
+	}
+	if (alias)
+		snprintf(shown, sizeof(shown), "%s OR %s", name, alias);
+	else
+		snprintf(shown, sizeof(shown), "%s", name);
+	printf("  %-50s [%s]", shown, cat_label[c]);
+	if (reason)
+		printf(" <not supported: %s>", reason);
+	putchar('\n');
+}
+
+static void list_symbols(struct list_state *st, const struct ev_symbol *tab,
+			 enum cat c, uint32_t type, const char *pmu)
+{
+	for (int i = 0; tab[i].name; i++) {
+		struct sonde_perf_event_attr a = { .type = type,
+						   .config = tab[i].config };
+		const char *alias = NULL;
+
+		/* Aliases share a config with the entry before them. */
+		if (i > 0 && tab[i - 1].config == tab[i].config)
+			continue;
+		if (tab[i + 1].name && tab[i + 1].config == tab[i].config)
+			alias = tab[i + 1].name;
+		emit(st, c, tab[i].name, alias, pmu, &a);
+	}
+}
+
+static void list_cache(struct list_state *st)
+{
+	static const char *const op_one[] = { "load", "store", "prefetch" };
+
+	for (int t = 0; ev_cache_name(t); t++)
+		for (int op = 0; op < 3; op++) {
+			char name[64];
+			struct sonde_perf_event_attr a = {
+				.type = SONDE_PERF_TYPE_HW_CACHE,
+			};
+
+			if (!ev_cache_op_valid(t, op))
+				continue;
+			for (int res = 0; res < 2; res++) {
+				if (res == 0)
+					snprintf(name, sizeof(name), "%s-%s",
+						 ev_cache_name(t),
+						 ev_cache_op_name(op, 0));
+				else
+					snprintf(name, sizeof(name), "%s-%s-misses",
+						 ev_cache_name(t), op_one[op]);
+				a.config = (uint64_t)t | (uint64_t)op << 8 |
+					   (uint64_t)res << 16;
+				emit(st, CAT_CACHE, name, NULL, NULL, &a);
+			}
+		}
+}
+
+static void list_pmus(struct list_state *st)
+{
+	struct sonde_pmus *pmus = sonde_pmus__load(NULL);
+
+	for (size_t i = 0; i < sonde_pmus__count(pmus); i++) {
+		const struct sonde_pmu *pmu = sonde_pmus__get(pmus, i);
+
+		for (size_t k = 0; k < sonde_pmu__alias_count(pmu); k++) {
+			const struct sonde_pmu_alias *al = sonde_pmu__alias(pmu, k);
+			struct sonde_evspec_list *l = NULL;
+			char spec[600];
+
+			snprintf(spec, sizeof(spec), "%s/%s/", sonde_pmu__name(pmu),
+				 al->name);
+			if (!wanted(st, CAT_PMU, spec) && !wanted(st, CAT_PMU, al->name))
+				continue;
+			/* The parser applies the alias terms exactly as -e would. */
+			if (sonde_evspec_list__parse(spec, &l, NULL)) {
+				emit(st, CAT_PMU, spec, NULL, sonde_pmu__name(pmu), NULL);
+				continue;
+			}
+			emit(st, CAT_PMU, spec, NULL, sonde_pmu__name(pmu),
+			     sonde_evspec_list__attr(l, 0));
+			sonde_evspec_list__delete(l);
+		}
+	}
+	sonde_pmus__delete(pmus);
+}
+
+struct tp_walk {
+	struct list_state *st;
+	const char *root;
+};
+
+static int tp_cb(const char *sys, const char *name, void *vctx)
+{
+	struct tp_walk *w = vctx;
+	char full[600];
+	int64_t id;
+	struct sonde_perf_event_attr a = { .type = SONDE_PERF_TYPE_TRACEPOINT };
+
+	snprintf(full, sizeof(full), "%s:%s", sys, name);
+	if (!wanted(w->st, CAT_TP, full))
+		return 0;
+	id = sonde_tracepoint__id(w->root, sys, name);
+	if (id < 0) {
+		emit(w->st, CAT_TP, full, NULL, "tracepoint", NULL);
+		return 0;
+	}
+	a.config = (uint64_t)id;
+	emit(w->st, CAT_TP, full, NULL, "tracepoint", &a);
+	return 0;
+}
+
+static void list_tracepoints(struct list_state *st)
+{
+	char root[4096];
+	struct tp_walk w = { .st = st, .root = root };
+
+	if (sonde_tracefs__root(root, sizeof(root), true)) {
+		if (!st->json && (!st->nr_globs || wanted(st, CAT_TP, "tracepoint")))
+			printf("  (tracepoints: tracefs is not mounted and could not "
+			       "be mounted; try as root: mount -t tracefs nodev "
+			       "/sys/kernel/tracing)\n");
+		return;
+	}
+	sonde_tracefs__for_each(root, NULL, NULL, tp_cb, &w);
+}
+
+static void list_syntax(struct list_state *st)
+{
+	emit(st, CAT_RAW, "rNNN", NULL, NULL, NULL);
+	emit(st, CAT_RAW, "cpu/t1=v1[,t2=v2,t3 ...]/modifier", NULL, NULL, NULL);
+	emit(st, CAT_BP, "mem:<addr>[/len][:access]", NULL, NULL, NULL);
+}
+
+static int print_attrs(const char *spec)
+{
+	struct sonde_evspec_list *l = NULL;
+	struct sonde_parse_error perr;
+	static const char dashes[] =
+		"------------------------------------------------------------";
+	int err = sonde_evspec_list__parse(spec, &l, &perr);
+
+	if (err) {
+		char buf[800];
+
+		sonde_parse_error__format(&perr, buf, sizeof(buf));
+		fprintf(stderr, "%s\n", buf);
+		fprintf(stderr, "sonde list: bad event spec (see 'sonde list' for "
+			"valid events)\n");
+		return 1;
+	}
+	for (size_t i = 0; i < sonde_evspec_list__count(l); i++) {
+		printf("%s\n", dashes);
+		sonde_perf_event_attr__fprintf(stdout, sonde_evspec_list__attr(l, i));
+		printf("%s\n", dashes);
+	}
+	sonde_evspec_list__delete(l);
+	return 0;
+}
+
+int cmd_list(int argc, const char **argv)
+{
+	struct list_state st = { .probe = true };
+	const char *attr_spec = NULL;
+	bool no_probe = false;
+	const struct option opts[] = {
+		OPT_BOOLEAN('j', "json", &st.json, "one JSON object per event"),
+		OPT_STRING(0, "attr", &attr_spec, "SPEC",
+			   "print the perf_event_attr of each event in SPEC, as perf -vv does"),
+		OPT_BOOLEAN(0, "no-probe", &no_probe,
+			    "do not open events to check they work here"),
+		OPT_END(),
+	};
+	static const char *const usage[] = {
+		"sonde list [--json] [--no-probe] [hw|sw|cache|pmu|tracepoint|raw|breakpoint|GLOB...]",
+		"sonde list --attr SPEC",
+		NULL,
+	};
+	int n = parse_options(argc, argv, opts, usage, 0);
+
+	if (attr_spec)
+		return print_attrs(attr_spec);
+	st.probe = !no_probe;
+	st.globs = argv;
+	st.nr_globs = n;
+	if (!st.json)
+		printf("\nList of pre-defined events (to be used in -e):\n\n");
+	list_symbols(&st, ev_hw_symbols, CAT_HW, SONDE_PERF_TYPE_HARDWARE, NULL);
+	list_symbols(&st, ev_sw_symbols, CAT_SW, SONDE_PERF_TYPE_SOFTWARE, "software");
+	{
+		struct sonde_perf_event_attr a = {
+			.type = SONDE_PERF_TYPE_SOFTWARE,
+			.config = SONDE_PERF_COUNT_SW_DUMMY,
+		};
+
+		emit(&st, CAT_SW, "duration_time", NULL, "software", &a);
+	}
+	list_cache(&st);
+	list_pmus(&st);
+	list_syntax(&st);
+	list_tracepoints(&st);
+	if (!st.shown && st.nr_globs) {
+		fprintf(stderr, "sonde list: no event matches '%s'\n", argv[0]);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * sonde report output: perf's stdio table and call graphs, --header,
+ * --stats and --json. Layout follows perf report 6.1 (--stdio) so that
+ * scripts that read its rows keep working.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd-report.h"
+
+static struct report *sort_rp;
+
+static const char *dso_name(const struct hkey *k)
+{
+	return k->dso ? k->dso->short_name : "[unknown]";
+}
+
+static int key_cmp(const struct report *rp, const struct hentry *a, const struct hentry *b)
+{
+	for (int i = 0; i < rp->nr_keys; i++) {
+		int c = 0;
+
+		switch (rp->keys[i]) {
+		case RK_COMM:
+			c = strcmp(a->k.comm, b->k.comm);
+			break;
+		case RK_PID:
+			c = (a->k.pid > b->k.pid) - (a->k.pid < b->k.pid);
+			break;
+		case RK_TID:
+			c = (a->k.tid > b->k.tid) - (a->k.tid < b->k.tid);
+			break;
+		case RK_CPU:
+			c = (a->k.cpu > b->k.cpu) - (a->k.cpu < b->k.cpu);
+			break;
+		case RK_DSO:
+			c = strcmp(dso_name(&a->k), dso_name(&b->k));
+			break;
+		case RK_SYM:
+			if (a->k.sym && b->k.sym)
+				c = strcmp(a->k.sym->name, b->k.sym->name);
+			else if (a->k.sym || b->k.sym)
+				c = a->k.sym ? -1 : 1;
+			else
+				c = (a->k.addr > b->k.addr) - (a->k.addr < b->k.addr);
+			break;
+		case RK_SRCLINE:
+			c = strcmp(a->k.srcline, b->k.srcline);
+			break;
+		default:
+			break;
+		}
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const struct hentry *a = *(const struct hentry *const *)pa;
+	const struct hentry *b = *(const struct hentry *const *)pb;
+	uint64_t va = sort_rp->children ? a->children : a->self;
+	uint64_t vb = sort_rp->children ? b->children : b->self;
+
+	if (va != vb)
+		return va > vb ? -1 : 1;
+	/* perf puts a caller above its callee when the periods tie. */
+	if (sort_rp->children && a->k.comm == b->k.comm && a->max_depth != b->max_depth)
+		return a->max_depth > b->max_depth ? -1 : 1;
+	if (sort_rp->children && a->self != b->self)
+		return a->self > b->self ? -1 : 1;
+	return key_cmp(sort_rp, a, b);
+}
+
+static bool visible(const struct report *rp, const struct hkey *k)
+{
+	if (rp->nr_f_dso) {
+		bool ok = false;
+
+		for (int i = 0; i < rp->nr_f_dso; i++)
+			if (!strcmp(rp->f_dso[i], dso_name(k)) ||
+			    (k->dso && !strcmp(rp->f_dso[i], k->dso->name)))
+				ok = true;
+		if (!ok)
+			return false;
+	}
+	if (rp->nr_f_sym) {
+		bool ok = false;
+
+		for (int i = 0; i < rp->nr_f_sym; i++)
+			if (k->sym && !strcmp(rp->f_sym[i], k->sym->name))
+				ok = true;
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* Entries of event @attr, visible, sorted. Returns the count. */
+static size_t collect(struct report *rp, int attr)
+{
+	size_t n = 0;
+
+	free(rp->sorted);
+	rp->sorted = malloc((rp->nr_ents + 1) * sizeof(*rp->sorted));
+	if (!rp->sorted)
+		return 0;
+	for (size_t i = 0; i <= rp->ent_mask; i++)
+		for (struct hentry *e = rp->ent_tab[i]; e; e = e->next)
+			if (e->k.attr == attr && visible(rp, &e->k) &&
+			    (rp->children ? e->children : e->self))
+				rp->sorted[n++] = e;
+	sort_rp = rp;
+	qsort(rp->sorted, n, sizeof(*rp->sorted), entry_cmp);
+	return n;
+}
+
+static void sym_text(const struct hkey *k, char *buf, size_t sz)
+{
+	if (k->sym)
+		snprintf(buf, sz, "[%c] %s", k->level, k->sym->name);
+	else if (k->addr)
+		snprintf(buf, sz, "[%c] 0x%016" PRIx64, k->level, k->addr);
+	else
+		snprintf(buf, sz, "[%c] %016" PRIx64, k->level, k->addr);
+}
+
+static const char *const col_titles[RK_MAX] = {
+	"Command", "Pid:Command", "Tid", "Shared Object", "Symbol", "CPU", "Source:Line",
+};
+
+static void cell_text(const struct report *rp, const struct hentry *e, enum rkey key,
+		      char *buf, size_t sz)
+{
+	(void)rp;
+	switch (key) {
+	case RK_COMM:
+		snprintf(buf, sz, "%s", e->k.comm);
+		break;
+	case RK_PID:
+		snprintf(buf, sz, "%7d:%s", e->k.pid, e->k.comm ? e->k.comm : "");
+		break;
+	case RK_TID:
+		snprintf(buf, sz, "%7d", e->k.tid);
+		break;
+	case RK_DSO:
+		snprintf(buf, sz, "%s", dso_name(&e->k));
+		break;
+	case RK_SYM:
+		sym_text(&e->k, buf, sz);
+		break;
+	case RK_CPU:
+		snprintf(buf, sz, "%03d", e->k.cpu);
+		break;
+	case RK_SRCLINE:
+		snprintf(buf, sz, "%s", e->k.srcline);
+		break;
+	default:
+		buf[0] = 0;
+	}
+}
+
+static unsigned long convert_unit(unsigned long v, char *unit)
+{
+	*unit = ' ';
+	if (v > 1000) {
+		v /= 1000;
+		*unit = 'K';
+	}
+	if (v > 1000) {
+		v /= 1000;
+		*unit = 'M';
+	}
+	if (v > 1000) {
+		v /= 1000;
+		*unit = 'G';
+	}
+	return v;
+}
+
+/* ---- call graph ---- */
+
+static uint64_t calc_cumul(struct cnode *n)
+{
+	uint64_t c = n->hit;
+
+	for (struct cnode *k = n->child; k; k = k->sibling)
+		c += calc_cumul(k);
+	n->cumul = c;
+	return c;
+}
+
+static int cnode_cmp(const void *pa, const void *pb)
+{
+	const struct cnode *a = *(const struct cnode *const *)pa;
+	const struct cnode *b = *(const struct cnode *const *)pb;
+	uint64_t ka = a->sym ? a->sym->start : a->ip, kb = b->sym ? b->sym->start : b->ip;
+
+	if (a->cumul != b->cumul)
+		return a->cumul > b->cumul ? -1 : 1;
+	return ka < kb ? 1 : ka > kb ? -1 : 0;
+}
+
+/* Children of @n with cumul >= @min, sorted. Caller frees. */
+static struct cnode **kids(struct cnode *n, uint64_t min, size_t *nr)
+{
+	struct cnode **v = malloc((n->nr_children + 1) * sizeof(*v));
+	size_t k = 0;
+
+	if (!v) {
+		*nr = 0;
+		return NULL;
+	}
+	for (struct cnode *c = n->child; c; c = c->sibling)
+		if (c->cumul >= min && c->cumul)
+			v[k++] = c;
+	qsort(v, k, sizeof(*v), cnode_cmp);
+	*nr = k;
+	return v;
+}
+
+/* The run perf keeps in one node: single-child links without own hits. */
+static struct cnode *run_next(struct cnode *n)
+{
+	return n->nr_children == 1 && !n->hit ? n->child : NULL;
+}
+
+static void cname(struct outbuf *o, const struct cnode *n)
+{
+	if (n->sym)
+		ob_puts(o, n->sym->name);
+	else if (n->ip)
+		ob_printf(o, "0x%" PRIx64, n->ip);
+	else
+		ob_puts(o, "0");
+}
+
+static void margin(struct outbuf *o, int lm)
+{
+	ob_puts(o, "            ");
+	for (int i = 0; i < lm; i++)
+		ob_putc(o, ' ');
+}
+
+struct gctx {
+	struct report *rp;
+	struct outbuf *o;
+	uint64_t min_abs;
+	bool printed;
+};
+
+static void graph_rec(struct gctx *g, struct cnode *parent, uint64_t total, int depth,
+		      int mask, int lm)
+{
+	uint64_t min = g->rp->graph_fractal ? (uint64_t)((double)total * g->rp->graph_threshold / 100.0)
+					    : g->min_abs;
+	uint64_t remaining = total;
+	int new_mask = mask;
+	size_t nr;
+	struct cnode **v = kids(parent, min, &nr);
+
+	if (depth > 30) {
+		free(v);
+		return;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		struct cnode *c = v[i], *last = c, *x;
+		int idx = 0;
+
+		remaining -= c->cumul;
+		if (i + 1 == nr && (!g->rp->graph_fractal || !remaining))
+			new_mask &= ~(1 << (depth - 1));
+		margin(g->o, lm);
+		for (int d = 0; d < depth; d++)
+			ob_puts(g->o, mask & (1 << d) ? "|          " : "           ");
+		ob_putc(g->o, '\n');
+		for (x = c; x; x = run_next(x), idx++) {
+			margin(g->o, lm);
+			for (int d = 0; d < depth; d++) {
+				ob_putc(g->o, new_mask & (1 << d) ? '|' : ' ');
+				if (!idx && d == depth - 1)
+					ob_printf(g->o, "--%.2f%%--",
+						  total ? c->cumul * 100.0 / (double)total : 0.0);
+				else
+					ob_puts(g->o, "          ");
+			}
+			cname(g->o, x);
+			ob_putc(g->o, '\n');
+			last = x;
+			g->printed = true;
+		}
+		graph_rec(g, last, g->rp->graph_fractal ? c->cumul - last->hit : total,
+			  depth + 1, new_mask | (1 << depth), lm);
+	}
+	free(v);
+}
+
+static void print_graph(struct report *rp, struct hentry *e, uint64_t total)
+{
+	struct gctx g = { .rp = rp, .o = &rp->out };
+	struct cnode *root = e->chain, *sub = root;
+	uint64_t parent_total = rp->children ? e->children : e->self;
+	size_t nr;
+	struct cnode **v;
+	int lm = 0;
+
+	if (!root)
+		return;
+	calc_cumul(root);
+	g.min_abs = (uint64_t)((double)total * rp->graph_threshold / 100.0);
+	v = kids(root, rp->graph_fractal ? (uint64_t)((double)parent_total * rp->graph_threshold / 100.0)
+					 : g.min_abs, &nr);
+	if (nr == 1) {
+		bool skip_first = !strncmp(rp->sort, "sym", 3);
+		bool printed = false;
+		int i = 0;
+
+		for (struct cnode *x = v[0]; x; x = run_next(x), i++) {
+			sub = x;
+			if (!i && skip_first)
+				continue;
+			if (!printed) {
+				margin(&rp->out, lm);
+				ob_puts(&rp->out, "|\n");
+				margin(&rp->out, lm);
+				ob_puts(&rp->out, "---");
+				lm += 3;
+				printed = true;
+			} else {
+				margin(&rp->out, lm);
+			}
+			cname(&rp->out, x);
+			ob_putc(&rp->out, '\n');
+			g.printed = true;
+		}
+	}
+	free(v);
+	graph_rec(&g, sub, rp->graph_fractal ? parent_total : total, 1, 1, lm);
+	if (g.printed)
+		ob_putc(&rp->out, '\n');
+}
+
+/* ---- table ---- */
+
+static void print_event(struct report *rp, int attr)
+{
+	struct outbuf *o = &rp->out;
+	size_t n = collect(rp, attr);
+	uint64_t total = rp->period_filtered[attr];
+	uint64_t nr = rp->nr_filtered_samples[attr];
+	int width[RK_MAX] = { 0 };
+	char unit, buf[4096];
+	unsigned long ns = convert_unit((unsigned long)nr, &unit);
+	const char *pct_title = rp->children ? "Children" : "Overhead";
+
+	ob_printf(o, "# Samples: %lu%c of event '%s'\n", ns, unit,
+		  sonde_perfdata_reader__event_name(rp->r, attr));
+	ob_printf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+	for (int i = 0; i < rp->nr_keys; i++)
+		width[i] = (int)strlen(col_titles[rp->keys[i]]);
+	for (size_t j = 0; j < n; j++)
+		for (int i = 0; i < rp->nr_keys; i++) {
+			int l;
+
+			cell_text(rp, rp->sorted[j], rp->keys[i], buf, sizeof(buf));
+			l = (int)strlen(buf);
+			if (l > width[i])
+				width[i] = l;
+		}
+	ob_printf(o, "# %8s", pct_title);
+	if (rp->children)
+		ob_printf(o, "  %8s", "Self");
+	for (int i = 0; i < rp->nr_keys; i++)
+		ob_printf(o, "  %-*s", width[i], col_titles[rp->keys[i]]);
+	ob_puts(o, "\n# ........");
+	if (rp->children)
+		ob_puts(o, "  ........");
+	for (int i = 0; i < rp->nr_keys; i++) {
+		ob_puts(o, "  ");
+		for (int k = 0; k < width[i]; k++)
+			ob_putc(o, '.');
+	}
+	ob_puts(o, "\n#\n");
+	for (size_t j = 0; j < n; j++) {
+		struct hentry *e = rp->sorted[j];
+		double main_pct = total ? (double)(rp->children ? e->children : e->self) * 100.0 / (double)total : 0;
+
+		if (rp->percent_limit > 0 && main_pct < rp->percent_limit)
+			continue;
+		ob_printf(o, "  %7.2f%%", main_pct);
+		if (rp->children)
+			ob_printf(o, "  %7.2f%%", total ? (double)e->self * 100.0 / (double)total : 0.0);
+		for (int i = 0; i < rp->nr_keys; i++) {
+			cell_text(rp, e, rp->keys[i], buf, sizeof(buf));
+			if (i + 1 == rp->nr_keys)
+				ob_printf(o, "  %s", buf);
+			else
+				ob_printf(o, "  %-*s", width[i], buf);
+		}
+		ob_putc(o, '\n');
+		if (rp->graph_on && rp->have_callchains)
+			print_graph(rp, e, total);
+		if (o->err)
+			return;
+	}
+	ob_puts(o, "\n\n");
+}
+
+void report_print(struct report *rp)
+{
+	struct anl_stats *st = anl_machine_stats(rp->m);
+	int nr = sonde_perfdata_reader__nr_attrs(rp->r);
+
+	if (!rp->header)
+		ob_puts(&rp->out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	ob_printf(&rp->out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->lost_samples + st->lost);
+	for (int a = 0; a < nr && a < PDR_MAX_ATTRS; a++) {
+		if (!rp->nr_samples[a])
+			continue;
+		print_event(rp, a);
+	}
+}
+
+/* ---- --json ---- */
+
+void report_print_json(struct report *rp)
+{
+	struct outbuf *o = &rp->out;
+	struct anl_stats *st = anl_machine_stats(rp->m);
+	int nr = sonde_perfdata_reader__nr_attrs(rp->r);
+	bool first_ev = true;
+	char buf[4096];
+
+	ob_printf(o, "{\"lost_samples\":%" PRIu64 ",\"children\":%s,\"events\":[",
+		  st->lost_samples + st->lost, rp->children ? "true" : "false");
+	for (int a = 0; a < nr && a < PDR_MAX_ATTRS; a++) {
+		size_t n;
+		uint64_t total = rp->period_filtered[a];
+
+		if (!rp->nr_samples[a])
+			continue;
+		n = collect(rp, a);
+		ob_printf(o, "%s{\"event\":", first_ev ? "" : ",");
+		first_ev = false;
+		ob_json_str(o, sonde_perfdata_reader__event_name(rp->r, a));
+		ob_printf(o, ",\"samples\":%" PRIu64 ",\"event_count\":%" PRIu64 ",\"entries\":[",
+			  rp->nr_filtered_samples[a], total);
+		for (size_t j = 0, printed = 0; j < n; j++) {
+			struct hentry *e = rp->sorted[j];
+			double pct = total ? (double)(rp->children ? e->children : e->self) * 100.0 / (double)total : 0;
+
+			if (rp->percent_limit > 0 && pct < rp->percent_limit)
+				continue;
+			ob_printf(o, "%s{", printed++ ? "," : "");
+			if (rp->children)
+				ob_printf(o, "\"children\":%.4f,\"children_period\":%" PRIu64 ",",
+					  total ? (double)e->children * 100.0 / (double)total : 0.0,
+					  e->children);
+			ob_printf(o, "\"self\":%.4f,\"period\":%" PRIu64 ",\"samples\":%" PRIu64,
+				  total ? (double)e->self * 100.0 / (double)total : 0.0, e->self,
+				  e->nr_self);
+			for (int i = 0; i < rp->nr_keys; i++) {
+				switch (rp->keys[i]) {
+				case RK_COMM:
+					ob_puts(o, ",\"comm\":");
+					ob_json_str(o, e->k.comm);
+					break;
+				case RK_PID:
+					ob_printf(o, ",\"pid\":%d", e->k.pid);
+					break;
+				case RK_TID:
+					ob_printf(o, ",\"tid\":%d", e->k.tid);
+					break;
+				case RK_CPU:
+					ob_printf(o, ",\"cpu\":%d", e->k.cpu);
+					break;
+				case RK_DSO:
+					ob_puts(o, ",\"dso\":");
+					ob_json_str(o, e->k.dso ? e->k.dso->name : "[unknown]");
+					break;
+				case RK_SYM:
+					ob_puts(o, ",\"sym\":");
+					if (e->k.sym)
+						ob_json_str(o, e->k.sym->name);
+					else {
+						snprintf(buf, sizeof(buf), "0x%" PRIx64, e->k.addr);
+						ob_json_str(o, buf);
+					}
+					ob_printf(o, ",\"kernel\":%s", e->k.level == 'k' ? "true" : "false");
+					break;
+				case RK_SRCLINE:
+					ob_puts(o, ",\"srcline\":");
+					ob_json_str(o, e->k.srcline);
+					break;
+				default:
+					break;
+				}
+			}
+			ob_putc(o, '}');
+		}
+		ob_puts(o, "]}");
+	}
+	ob_puts(o, "]}\n");
+}
+
+/* ---- --header ---- */
+
+void report_print_header(struct report *rp)
+{
+	struct outbuf *o = &rp->out;
+	const struct sonde_perfdata_reader *r = rp->r;
+	static const struct {
+		int feat;
+		const char *label;
+	} strs[] = {
+		{ SONDE_FEAT_HOSTNAME, "hostname" }, { SONDE_FEAT_OSRELEASE, "os release" },
+		{ SONDE_FEAT_VERSION, "perf version" }, { SONDE_FEAT_ARCH, "arch" },
+	};
+
+	ob_puts(o, "# ========\n");
+	ob_printf(o, "# data offset    : %" PRIu64 "\n# data size      : %" PRIu64 "\n",
+		  r->data_off, r->data_end - r->data_off);
+	ob_printf(o, "# format         : %s%s\n", r->pipe ? "pipe" : "file",
+		  r->swap ? ", opposite byte order" : "");
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (r->feat_str[strs[i].feat])
+			ob_printf(o, "# %s : %s\n", strs[i].label, r->feat_str[strs[i].feat]);
+	if (sonde_perfdata_reader__has_feature(r, SONDE_FEAT_NRCPUS))
+		ob_printf(o, "# nrcpus online : %u\n# nrcpus avail : %u\n", r->nr_cpus_online,
+			  r->nr_cpus_avail);
+	if (r->feat_str[SONDE_FEAT_CPUDESC])
+		ob_printf(o, "# cpudesc : %s\n", r->feat_str[SONDE_FEAT_CPUDESC]);
+	if (r->feat_str[SONDE_FEAT_CPUID])
+		ob_printf(o, "# cpuid : %s\n", r->feat_str[SONDE_FEAT_CPUID]);
+	if (r->total_mem)
+		ob_printf(o, "# total memory : %" PRIu64 " kB\n", r->total_mem);
+	if (r->feat_str[SONDE_FEAT_CMDLINE])
+		ob_printf(o, "# cmdline : %s\n", r->feat_str[SONDE_FEAT_CMDLINE]);
+	for (int i = 0; i < r->nr_attrs; i++) {
+		const struct sonde_perf_event_attr *a = &r->attrs[i].attr;
+
+		ob_printf(o, "# event : name = %s, type = %u, size = %u, config = %#" PRIx64
+			     ", sample_%s = %" PRIu64 ", sample_type = %#" PRIx64 ", ids = %u\n",
+			  sonde_perfdata_reader__event_name(r, i), a->type, a->size, a->config,
+			  a->freq ? "freq" : "period", a->sample_period, a->sample_type,
+			  r->attrs[i].nr_ids);
+	}
+	if (r->cpu_topology)
+		ob_printf(o, "# %s\n", r->cpu_topology);
+	for (size_t i = 0; i < r->nr_group_desc; i++)
+		ob_printf(o, "# group: %s\n", r->group_desc[i]);
+	if (sonde_perfdata_reader__has_feature(r, SONDE_FEAT_SAMPLE_TIME))
+		ob_printf(o, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n# time of last sample : %" PRIu64 ".%06" PRIu64 "\n",
+			  r->first_sample_time / 1000000000, r->first_sample_time % 1000000000 / 1000,
+			  r->last_sample_time / 1000000000, r->last_sample_time % 1000000000 / 1000);
+	if (sonde_perfdata_reader__has_feature(r, SONDE_FEAT_TRACING_DATA))
+		ob_puts(o, "# contains tracepoint data (TRACING_DATA)\n");
+	for (size_t i = 0; i < r->nr_build_ids; i++) {
+		ob_puts(o, "# build id ");
+		for (int k = 0; k < r->build_ids[i].size; k++)
+			ob_printf(o, "%02x", r->build_ids[i].id[k]);
+		ob_printf(o, " %s\n", r->build_ids[i].filename);
+	}
+	{
+		int feats = 0;
+
+		ob_puts(o, "# features:");
+		for (int f = 1; f < SONDE_FEAT_MAX; f++)
+			if (sonde_perfdata_reader__has_feature(r, f)) {
+				ob_printf(o, " %d", f);
+				feats++;
+			}
+		if (!feats)
+			ob_puts(o, " none");
+		ob_putc(o, '\n');
+	}
+	ob_puts(o, "# ========\n#\n");
+}
+
+/* ---- --stats ---- */
+
+static const char *const rec_names[] = {
+	[1] = "MMAP", [2] = "LOST", [3] = "COMM", [4] = "EXIT", [5] = "THROTTLE",
+	[6] = "UNTHROTTLE", [7] = "FORK", [8] = "READ", [9] = "SAMPLE", [10] = "MMAP2",
+	[11] = "AUX", [12] = "ITRACE_START", [13] = "LOST_SAMPLES", [14] = "SWITCH",
+	[15] = "SWITCH_CPU_WIDE", [16] = "NAMESPACES", [17] = "KSYMBOL", [18] = "BPF_EVENT",
+	[19] = "CGROUP", [20] = "TEXT_POKE", [21] = "AUX_OUTPUT_HW_ID",
+};
+
+void report_print_stats(struct report *rp)
+{
+	struct outbuf *o = &rp->out;
+	struct anl_stats *st = anl_machine_stats(rp->m);
+	uint64_t total = 0;
+
+	for (int i = 0; i < 128; i++)
+		total += st->nr_records[i];
+	for (int i = 0; i < PDR_MAX_ATTRS && i < rp->r->nr_attrs; i++)
+		total += rp->nr_samples[i];
+	ob_puts(o, "Aggregated stats:\n");
+	ob_printf(o, "%20s events: %10" PRIu64 "\n", "TOTAL", total);
+	for (int i = 1; i < (int)(sizeof(rec_names) / sizeof(rec_names[0])); i++) {
+		uint64_t v = st->nr_records[i];
+
+		if (i == SONDE_PERF_RECORD_SAMPLE)
+			for (int a = 0; a < rp->r->nr_attrs && a < PDR_MAX_ATTRS; a++)
+				v += rp->nr_samples[a];
+		if (v)
+			ob_printf(o, "%20s events: %10" PRIu64 "\n", rec_names[i], v);
+	}
+	ob_printf(o, "%20s: %10" PRIu64 "\n", "lost samples", st->lost_samples + st->lost);
+	ob_printf(o, "%20s: %10" PRIu64 "\n", "FINISHED_ROUND", rp->r->nr_rounds);
+	for (int a = 0; a < rp->r->nr_attrs && a < PDR_MAX_ATTRS; a++)
+		ob_printf(o, "%s stats:\n%20s events: %10" PRIu64 "\n",
+			  sonde_perfdata_reader__event_name(rp->r, a), "SAMPLE", rp->nr_samples[a]);
+}
+
+const char *report_srcline(struct report *rp, struct anl_dso *dso, const struct anl_sym *sym,
+			   uint64_t addr)
+{
+	char buf[512];
+
+	/* Source lines need DWARF; fall back the way perf does without it. */
+	if (sym)
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, sym->name,
+			 (dso ? anl_dso_vaddr(dso, addr) : addr) - sym->start);
+	else if (dso)
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso->short_name, addr);
+	else
+		snprintf(buf, sizeof(buf), "[unknown]");
+	return anl_intern(rp->m, buf, strlen(buf));
+}

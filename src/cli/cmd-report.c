@@ -1,0 +1,937 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * sonde report: options, loading and aggregation. Samples are first summed
+ * per (event, thread keys, hash-consed stack); each distinct group is then
+ * expanded once into hist entries (self, children) and call graph tries,
+ * so --children costs per distinct stack rather than per sample.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "builtin.h"
+#include "options.h"
+#include "cmd-report.h"
+
+struct sgroup {
+	int attr;
+	const char *comm;
+	int32_t pid, tid, cpu;
+	struct anl_stack *st;
+	uint64_t period, nr;
+	uint64_t seq; /* first sample: entries are created in time order */
+	struct sgroup *next;
+};
+
+struct gtab {
+	struct sgroup **tab;
+	size_t mask, count;
+	struct sgroup *last;
+};
+
+static const char *const key_names[RK_MAX] = {
+	"comm", "pid", "tid", "dso", "sym", "cpu", "srcline",
+};
+
+static int parse_sort(struct report *rp)
+{
+	char *copy = strdup(rp->sort), *tok, *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	rp->nr_keys = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int k = -1;
+
+		while (*tok == ' ')
+			tok++;
+		if (!strcmp(tok, "overhead") || !strcmp(tok, "overhead_children"))
+			continue;
+		if (!strcmp(tok, "symbol"))
+			tok = "sym";
+		if (!strcmp(tok, "command"))
+			tok = "comm";
+		for (int i = 0; i < RK_MAX; i++)
+			if (!strcmp(tok, key_names[i]))
+				k = i;
+		if (k < 0) {
+			fprintf(stderr, "sonde report: --sort: unknown key '%s' (known: comm, pid, tid, dso, sym, cpu, srcline)\n",
+				tok);
+			free(copy);
+			return -EINVAL;
+		}
+		if (rp->nr_keys < RK_MAX)
+			rp->keys[rp->nr_keys++] = (enum rkey)k;
+		if (k == RK_PID)
+			rp->need_pid = true;
+		if (k == RK_TID)
+			rp->need_tid = true;
+		if (k == RK_CPU)
+			rp->need_cpu = true;
+	}
+	free(copy);
+	if (!rp->nr_keys) {
+		fprintf(stderr, "sonde report: --sort: no keys given\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static bool has_key(const struct report *rp, enum rkey k)
+{
+	for (int i = 0; i < rp->nr_keys; i++)
+		if (rp->keys[i] == k)
+			return true;
+	return false;
+}
+
+static int split_list(const char *s, char ***out, int *nr)
+{
+	char *copy, *tok, *save = NULL;
+
+	if (!s)
+		return 0;
+	copy = strdup(s);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char **n = realloc(*out, (*nr + 1) * sizeof(**out));
+
+		if (!n) {
+			free(copy);
+			return -ENOMEM;
+		}
+		*out = n;
+		n[(*nr)++] = strdup(tok);
+	}
+	free(copy);
+	return 0;
+}
+
+static int parse_int_list(const char *what, const char *s, int32_t **out, int *nr)
+{
+	char **items = NULL;
+	int n = 0, err = split_list(s, &items, &n);
+
+	for (int i = 0; i < n && !err; i++) {
+		char *end;
+		long v = strtol(items[i], &end, 10);
+
+		if (*end || end == items[i]) {
+			fprintf(stderr, "sonde report: --%s: '%s' is not a number\n", what, items[i]);
+			err = -EINVAL;
+			break;
+		}
+		*out = realloc(*out, (*nr + 1) * sizeof(**out));
+		if (!*out)
+			return -ENOMEM;
+		(*out)[(*nr)++] = (int32_t)v;
+	}
+	for (int i = 0; i < n; i++)
+		free(items[i]);
+	free(items);
+	return err;
+}
+
+/* "0-3,5" */
+static int parse_cpus(struct report *rp)
+{
+	const char *p = rp->cpus;
+
+	if (!p)
+		return 0;
+	rp->f_cpu = calloc(4096 / 8, 1);
+	if (!rp->f_cpu)
+		return -ENOMEM;
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0 || a >= 4096)
+			goto bad;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a || b >= 4096)
+				goto bad;
+		}
+		for (long c = a; c <= b; c++)
+			rp->f_cpu[c / 8] |= (uint8_t)(1 << (c % 8));
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "sonde report: --cpu: cannot parse '%s' at column %d (expected a CPU list like 0-3,5)\n",
+		rp->cpus, (int)(p - rp->cpus) + 1);
+	return -EINVAL;
+}
+
+/* "secs.usecs,secs.usecs" (either side may be empty) or "a%-b%[,c%-d%...]" */
+static uint64_t parse_ts(const char *s, const char *end)
+{
+	double v;
+	char buf[64];
+	size_t n = (size_t)(end - s);
+
+	if (!n || n >= sizeof(buf))
+		return 0;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	v = strtod(buf, NULL);
+	return (uint64_t)llround(v * 1e9);
+}
+
+static int parse_time(struct report *rp)
+{
+	const char *s = rp->time;
+
+	if (!s)
+		return 0;
+	if (strchr(s, '%')) {
+		const char *p = s;
+
+		rp->time_percent = true;
+		while (*p) {
+			char *end;
+			double a = strtod(p, &end), b;
+
+			if (end == p || *end != '%' || end[1] != '-')
+				goto bad;
+			p = end + 2;
+			b = strtod(p, &end);
+			if (end == p || *end != '%' || a < 0 || b > 100 || b < a)
+				goto bad;
+			p = end + 1;
+			rp->time_pct = realloc(rp->time_pct, (rp->nr_f_time + 1) * sizeof(*rp->time_pct));
+			if (!rp->time_pct)
+				return -ENOMEM;
+			rp->time_pct[rp->nr_f_time][0] = a;
+			rp->time_pct[rp->nr_f_time][1] = b;
+			rp->nr_f_time++;
+			if (*p == ',')
+				p++;
+			else if (*p)
+				goto bad;
+		}
+		return 0;
+	}
+	{
+		const char *comma = strchr(s, ',');
+
+		if (!comma)
+			goto bad;
+		rp->f_time = calloc(1, sizeof(*rp->f_time));
+		if (!rp->f_time)
+			return -ENOMEM;
+		rp->f_time[0].start = parse_ts(s, comma);
+		rp->f_time[0].end = parse_ts(comma + 1, comma + strlen(comma));
+		rp->nr_f_time = 1;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "sonde report: --time: cannot parse '%s' (expected start,end in seconds like 100.5,101 or percent slices like 10%%-20%%,50%%-60%%)\n",
+		s);
+	return -EINVAL;
+}
+
+/* Percent slices need the first and last sample time: from SAMPLE_TIME or a pre-scan. */
+static int resolve_time_percent(struct report *rp)
+{
+	uint64_t first = rp->r->first_sample_time, last = rp->r->last_sample_time;
+
+	if (!rp->time_percent)
+		return 0;
+	if (!first && !last) {
+		struct sonde_perfdata_reader *r2 = sonde_perfdata_reader__open(rp->input, NULL);
+		struct sonde_perfdata_record rec;
+
+		if (r2) {
+			first = UINT64_MAX;
+			while (sonde_perfdata_reader__next(r2, &rec) > 0)
+				if (rec.type == SONDE_PERF_RECORD_SAMPLE && rec.time) {
+					if (rec.time < first)
+						first = rec.time;
+					if (rec.time > last)
+						last = rec.time;
+				}
+			sonde_perfdata_reader__close(r2);
+		}
+		if (first == UINT64_MAX)
+			first = 0;
+	}
+	rp->f_time = calloc((size_t)rp->nr_f_time, sizeof(*rp->f_time));
+	if (!rp->f_time)
+		return -ENOMEM;
+	for (int i = 0; i < rp->nr_f_time; i++) {
+		double span = (double)(last - first);
+
+		rp->f_time[i].start = first + (uint64_t)(span * rp->time_pct[i][0] / 100.0);
+		rp->f_time[i].end = first + (uint64_t)(span * rp->time_pct[i][1] / 100.0) + 1;
+	}
+	return 0;
+}
+
+static bool time_ok(const struct report *rp, uint64_t t)
+{
+	if (!rp->nr_f_time)
+		return true;
+	for (int i = 0; i < rp->nr_f_time; i++) {
+		const struct time_range *tr = &rp->f_time[i];
+
+		if ((!tr->start || t >= tr->start) && (!tr->end || t < tr->end))
+			return true;
+	}
+	return false;
+}
+
+static bool str_in(char **list, int nr, const char *s)
+{
+	for (int i = 0; i < nr; i++)
+		if (!strcmp(list[i], s))
+			return true;
+	return false;
+}
+
+static bool int_in(const int32_t *list, int nr, int32_t v)
+{
+	for (int i = 0; i < nr; i++)
+		if (list[i] == v)
+			return true;
+	return false;
+}
+
+int report_parse_graph(struct report *rp, const char *arg)
+{
+	char *copy, *tok, *save = NULL;
+
+	rp->graph_set = true;
+	rp->graph_on = true;
+	if (!arg || !*arg)
+		return 0;
+	copy = strdup(arg);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		double v;
+
+		if (!strcmp(tok, "graph"))
+			rp->graph_fractal = false;
+		else if (!strcmp(tok, "fractal"))
+			rp->graph_fractal = true;
+		else if (!strcmp(tok, "none"))
+			rp->graph_on = false;
+		else if (!strcmp(tok, "caller"))
+			rp->graph_caller = true;
+		else if (!strcmp(tok, "callee"))
+			rp->graph_caller = false;
+		else if (!strcmp(tok, "function") || !strcmp(tok, "percent") ||
+			 !strcmp(tok, "flat") || !strcmp(tok, "folded"))
+			; /* accepted; printed as graph with percentages */
+		else if ((v = strtod(tok, &end)), end != tok && !*end)
+			rp->graph_threshold = v;
+		else {
+			fprintf(stderr, "sonde report: -g: unknown element '%s' (expected graph|fractal|none, a threshold, caller|callee)\n",
+				tok);
+			free(copy);
+			return -EINVAL;
+		}
+	}
+	free(copy);
+	return 0;
+}
+
+static int graph_cb(const struct option *opt, const char *arg, bool unset)
+{
+	struct report *rp = opt->value;
+
+	if (unset) {
+		rp->graph_set = true;
+		rp->graph_on = false;
+		return 0;
+	}
+	return report_parse_graph(rp, arg);
+}
+
+/* ---- aggregation ---- */
+
+static inline uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+static void gtab_grow(struct gtab *g)
+{
+	size_t nmask = g->mask * 2 + 1;
+	struct sgroup **nt = calloc(nmask + 1, sizeof(*nt));
+
+	if (!nt)
+		return;
+	for (size_t i = 0; i <= g->mask; i++) {
+		struct sgroup *s = g->tab[i], *nx;
+
+		for (; s; s = nx) {
+			uint64_t h = mix(mix(mix((uintptr_t)s->st, (uintptr_t)s->comm),
+					     ((uint64_t)(uint32_t)s->pid << 32) | (uint32_t)s->tid),
+					 ((uint64_t)(uint32_t)s->cpu << 32) | (uint32_t)s->attr);
+
+			nx = s->next;
+			s->next = nt[h & nmask];
+			nt[h & nmask] = s;
+		}
+	}
+	free(g->tab);
+	g->tab = nt;
+	g->mask = nmask;
+}
+
+static struct sgroup *group_get(struct gtab *g, int attr, const char *comm, int32_t pid,
+				int32_t tid, int32_t cpu, struct anl_stack *st)
+{
+	struct sgroup *s = g->last;
+	uint64_t h;
+
+	if (s && s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
+	    s->cpu == cpu && s->attr == attr)
+		return s;
+	h = mix(mix(mix((uintptr_t)st, (uintptr_t)comm),
+		    ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid),
+		((uint64_t)(uint32_t)cpu << 32) | (uint32_t)attr);
+	for (s = g->tab[h & g->mask]; s; s = s->next)
+		if (s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
+		    s->cpu == cpu && s->attr == attr)
+			break;
+	if (!s) {
+		s = calloc(1, sizeof(*s));
+		if (!s)
+			abort();
+		s->attr = attr;
+		s->comm = comm;
+		s->pid = pid;
+		s->tid = tid;
+		s->cpu = cpu;
+		s->st = st;
+		s->seq = g->count;
+		s->next = g->tab[h & g->mask];
+		g->tab[h & g->mask] = s;
+		if (++g->count > g->mask)
+			gtab_grow(g);
+	}
+	g->last = s;
+	return s;
+}
+
+static void progress(struct report *rp, bool done)
+{
+	static int last = -1;
+	uint64_t total = sonde_perfdata_reader__data_size(rp->r);
+	int pct;
+
+	if (done) {
+		if (last >= 0)
+			fprintf(stderr, "\r%*s\r", 40, "");
+		return;
+	}
+	pct = total ? (int)(sonde_perfdata_reader__progress(rp->r) * 100 / total) : 100;
+	if (pct != last) {
+		int bars = pct / 5;
+
+		fprintf(stderr, "\rLoading [%.*s%*s] %3d%%", bars, "####################",
+			20 - bars, "", pct);
+		last = pct;
+	}
+}
+
+static int load(struct report *rp, struct gtab *g)
+{
+	struct sonde_perfdata_record rec;
+	int nr = 0, err;
+	bool show_progress = isatty(2) && !rp->quiet &&
+			     sonde_perfdata_reader__data_size(rp->r) > (64u << 20);
+	uint64_t n = 0;
+
+	while ((err = sonde_perfdata_reader__next(rp->r, &rec)) > 0) {
+		const struct pdr_attr *a;
+		struct pdr_sample smp;
+		struct anl_thread *t;
+		struct anl_stack *st;
+		struct sgroup *grp;
+		int ai;
+
+		if (show_progress && !(++n & 0xffff))
+			progress(rp, false);
+		if (rec.type != SONDE_PERF_RECORD_SAMPLE) {
+			anl_machine_process(rp->m, rp->r, &rec);
+			continue;
+		}
+		ai = rec.attr_idx >= 0 ? rec.attr_idx : 0;
+		a = pdr_attr_get(rp->r, ai);
+		if (!a)
+			continue;
+		nr = sonde_perfdata_reader__nr_attrs(rp->r);
+		if (ai >= nr)
+			continue;
+		if (pdr_parse_sample(rp->r, a, (const uint8_t *)rec.hdr, rec.size, &smp))
+			continue;
+		rp->nr_samples[ai]++;
+		if (rp->nr_f_time && !time_ok(rp, smp.time))
+			continue;
+		if (rp->nr_f_pid && !int_in(rp->f_pid, rp->nr_f_pid, (int32_t)smp.pid))
+			continue;
+		if (rp->nr_f_tid && !int_in(rp->f_tid, rp->nr_f_tid, (int32_t)smp.tid))
+			continue;
+		if (rp->f_cpu && (smp.cpu >= 4096 || !(rp->f_cpu[smp.cpu / 8] & (1 << (smp.cpu % 8)))))
+			continue;
+		t = anl_thread_findnew(rp->m, (int32_t)smp.pid, (int32_t)smp.tid);
+		if (rp->nr_f_comm && !str_in(rp->f_comm, rp->nr_f_comm, t->comm))
+			continue;
+		if (a->attr.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
+			rp->have_callchains = true;
+		st = anl_stack_get(rp->stacks, rp->r, t, rec.misc, smp.ip,
+				   (rp->children || rp->graph_on) ? smp.callchain : NULL,
+				   (rp->children || rp->graph_on) ? smp.nr_callchain : 0);
+		grp = group_get(g, ai, t->comm, rp->need_pid ? t->pid : 0,
+				rp->need_tid ? t->tid : 0, rp->need_cpu ? (int32_t)smp.cpu : 0, st);
+		grp->period += smp.period;
+		grp->nr++;
+	}
+	if (show_progress)
+		progress(rp, true);
+	return err;
+}
+
+/* Growable per-attr counters: pipe files add attrs while streaming. */
+static int ensure_counters(struct report *rp, int nr)
+{
+	rp->nr_samples = calloc((size_t)nr, sizeof(uint64_t));
+	rp->nr_filtered_samples = calloc((size_t)nr, sizeof(uint64_t));
+	rp->period_filtered = calloc((size_t)nr, sizeof(uint64_t));
+	return rp->nr_samples && rp->nr_filtered_samples && rp->period_filtered ? 0 : -ENOMEM;
+}
+
+/* ---- expansion into hist entries ---- */
+
+static uint64_t hkey_hash(const struct hkey *k)
+{
+	uint64_t h = mix((uintptr_t)k->comm, (uint64_t)(uint32_t)k->attr);
+
+	h = mix(h, ((uint64_t)(uint32_t)k->pid << 32) | (uint32_t)k->tid);
+	h = mix(h, (uint64_t)(uint32_t)k->cpu);
+	h = mix(h, (uintptr_t)k->dso);
+	h = mix(h, k->sym ? (uintptr_t)k->sym : k->addr);
+	return mix(h, (uintptr_t)k->srcline);
+}
+
+static bool hkey_eq(const struct hkey *a, const struct hkey *b)
+{
+	return a->attr == b->attr && a->comm == b->comm && a->pid == b->pid &&
+	       a->tid == b->tid && a->cpu == b->cpu && a->dso == b->dso &&
+	       a->sym == b->sym && a->addr == b->addr && a->srcline == b->srcline;
+}
+
+static void make_key(struct report *rp, const struct sgroup *g, const struct anl_frame *fr,
+		     struct hkey *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->attr = g->attr;
+	k->comm = has_key(rp, RK_COMM) ? g->comm : NULL;
+	k->pid = g->pid;
+	k->tid = g->tid;
+	k->cpu = g->cpu;
+	k->level = fr->kernel ? 'k' : '.';
+	if (has_key(rp, RK_DSO))
+		k->dso = fr->dso;
+	if (has_key(rp, RK_SYM)) {
+		k->sym = fr->sym;
+		if (!fr->sym)
+			k->addr = fr->dso ? fr->addr : fr->ip;
+		k->dso = fr->dso; /* a symbol belongs to its object */
+		if (!has_key(rp, RK_DSO) && fr->sym)
+			k->dso = NULL;
+	}
+	if (has_key(rp, RK_SRCLINE))
+		k->srcline = report_srcline(rp, fr->dso, fr->sym, fr->addr);
+	if (!has_key(rp, RK_SYM) && fr->sym)
+		k->sym = NULL;
+}
+
+static struct hentry *entry_get(struct report *rp, const struct hkey *k)
+{
+	uint64_t h = hkey_hash(k);
+	struct hentry *e;
+
+	for (e = rp->ent_tab[h & rp->ent_mask]; e; e = e->next)
+		if (hkey_eq(&e->k, k))
+			return e;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		abort();
+	e->k = *k;
+	e->next = rp->ent_tab[h & rp->ent_mask];
+	rp->ent_tab[h & rp->ent_mask] = e;
+	if (++rp->nr_ents > rp->ent_mask * 2) {
+		size_t nmask = rp->ent_mask * 2 + 1;
+		struct hentry **nt = calloc(nmask + 1, sizeof(*nt));
+
+		if (nt) {
+			for (size_t i = 0; i <= rp->ent_mask; i++) {
+				struct hentry *x = rp->ent_tab[i], *nx;
+
+				for (; x; x = nx) {
+					nx = x->next;
+					x->next = nt[hkey_hash(&x->k) & nmask];
+					nt[hkey_hash(&x->k) & nmask] = x;
+				}
+			}
+			free(rp->ent_tab);
+			rp->ent_tab = nt;
+			rp->ent_mask = nmask;
+		}
+	}
+	return e;
+}
+
+static bool frame_match(const struct cnode *n, const struct anl_frame *fr)
+{
+	if (n->sym && fr->sym)
+		return n->sym == fr->sym;
+	return !n->sym && !fr->sym && n->ip == fr->ip;
+}
+
+/* Adds one path (frames[from] stepping by dir, count frames) with weight. */
+static void chain_add(struct hentry *e, const struct anl_frame *frames, int from, int dir,
+		      int count, uint64_t period)
+{
+	struct cnode *n;
+
+	if (!e->chain) {
+		e->chain = calloc(1, sizeof(*e->chain));
+		if (!e->chain)
+			abort();
+	}
+	n = e->chain;
+	for (int i = 0, idx = from; i < count; i++, idx += dir) {
+		const struct anl_frame *fr = &frames[idx];
+		struct cnode *c;
+
+		for (c = n->child; c; c = c->sibling)
+			if (frame_match(c, fr))
+				break;
+		if (!c) {
+			c = calloc(1, sizeof(*c));
+			if (!c)
+				abort();
+			c->sym = fr->sym;
+			c->dso = fr->dso;
+			c->ip = fr->ip;
+			c->addr = fr->addr;
+			c->sibling = n->child;
+			n->child = c;
+			n->nr_children++;
+		}
+		n = c;
+	}
+	n->hit += period;
+	if ((uint32_t)count > e->max_depth)
+		e->max_depth = (uint32_t)count;
+}
+
+static bool entry_visible(struct report *rp, const struct hkey *k)
+{
+	if (rp->nr_f_dso) {
+		const char *dn = k->dso ? k->dso->short_name : "[unknown]";
+		const char *ln = k->dso ? k->dso->name : "[unknown]";
+
+		if (!str_in(rp->f_dso, rp->nr_f_dso, dn) && !str_in(rp->f_dso, rp->nr_f_dso, ln))
+			return false;
+	}
+	if (rp->nr_f_sym) {
+		if (!k->sym || !str_in(rp->f_sym, rp->nr_f_sym, k->sym->name))
+			return false;
+	}
+	return true;
+}
+
+static void expand_group(struct report *rp, struct sgroup *g)
+{
+	const struct anl_stack *st = g->st;
+	int n = (int)st->nr_frames;
+	struct hkey k0, keys_seen[64];
+	int nseen = 0;
+	struct hentry *e0;
+	char level;
+	bool graph = rp->graph_on && rp->have_callchains;
+
+	make_key(rp, g, &st->frames[0], &k0);
+	level = k0.level;
+	if (!entry_visible(rp, &k0) && !rp->children)
+		return;
+	e0 = entry_get(rp, &k0);
+	e0->self += g->period;
+	e0->nr_self += g->nr;
+	if (entry_visible(rp, &k0)) {
+		rp->nr_filtered_samples[g->attr] += g->nr;
+		rp->period_filtered[g->attr] += g->period;
+	}
+	if (!rp->children) {
+		if (graph)
+			chain_add(e0, st->frames, 0, 1, n, g->period);
+		return;
+	}
+	e0->children += g->period;
+	if (graph)
+		chain_add(e0, st->frames, n - 1, -1, n, g->period);
+	keys_seen[nseen++] = k0;
+	/*
+	 * Outermost caller first, so recursion counts the outer frame once.
+	 * Like perf, callchain entries without a symbol are keyed by their raw
+	 * ip and inherit the privilege level of the frame before them.
+	 */
+	for (int i = n - 1; i >= 0; i--) {
+		const struct anl_frame *fr = &st->frames[i];
+		struct hkey k;
+		bool dup = false;
+		struct hentry *e;
+
+		make_key(rp, g, fr, &k);
+		if (fr->dso)
+			level = fr->kernel ? 'k' : '.';
+		k.level = level;
+		if (!fr->sym && has_key(rp, RK_SYM))
+			k.addr = fr->ip;
+		for (int j = 0; j < nseen; j++)
+			if (hkey_eq(&keys_seen[j], &k)) {
+				dup = true;
+				break;
+			}
+		if (dup)
+			continue;
+		if (nseen < 64)
+			keys_seen[nseen++] = k;
+		e = entry_get(rp, &k);
+		e->children += g->period;
+		if (graph)
+			chain_add(e, st->frames, i, -1, i + 1, g->period);
+	}
+}
+
+static int seq_cmp(const void *pa, const void *pb)
+{
+	const struct sgroup *a = *(const struct sgroup *const *)pa;
+	const struct sgroup *b = *(const struct sgroup *const *)pb;
+
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void free_groups(struct gtab *g, struct report *rp)
+{
+	struct sgroup **v = malloc((g->count + 1) * sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		abort();
+	for (size_t i = 0; i <= g->mask; i++)
+		for (struct sgroup *s = g->tab[i]; s; s = s->next)
+			v[n++] = s;
+	qsort(v, n, sizeof(*v), seq_cmp);
+	for (size_t i = 0; i < n; i++) {
+		expand_group(rp, v[i]);
+		free(v[i]);
+	}
+	free(v);
+	free(g->tab);
+}
+
+static void free_chain(struct cnode *n)
+{
+	while (n) {
+		struct cnode *nx = n->sibling;
+
+		free_chain(n->child);
+		free(n);
+		n = nx;
+	}
+}
+
+static void free_report(struct report *rp)
+{
+	if (rp->ent_tab)
+		for (size_t i = 0; i <= rp->ent_mask; i++) {
+			struct hentry *e = rp->ent_tab[i], *nx;
+
+			for (; e; e = nx) {
+				nx = e->next;
+				free_chain(e->chain);
+				free(e);
+			}
+		}
+	free(rp->ent_tab);
+	free(rp->sorted);
+	for (int i = 0; i < rp->nr_f_comm; i++)
+		free(rp->f_comm[i]);
+	for (int i = 0; i < rp->nr_f_dso; i++)
+		free(rp->f_dso[i]);
+	for (int i = 0; i < rp->nr_f_sym; i++)
+		free(rp->f_sym[i]);
+	free(rp->f_comm);
+	free(rp->f_dso);
+	free(rp->f_sym);
+	free(rp->f_pid);
+	free(rp->f_tid);
+	free(rp->f_cpu);
+	free(rp->f_time);
+	free(rp->time_pct);
+	free(rp->nr_samples);
+	free(rp->nr_filtered_samples);
+	free(rp->period_filtered);
+	anl_stacks_free(rp->stacks);
+	anl_machine_free(rp->m);
+	sonde_perfdata_reader__close(rp->r);
+}
+
+int cmd_report(int argc, const char **argv)
+{
+	struct report rp = {
+		.input = "perf.data",
+		.graph_threshold = 0.5,
+		.max_stack = SONDE_PERF_MAX_STACK_DEPTH,
+	};
+	bool no_children = false;
+	const struct option opts[] = {
+		OPT_STRING('i', "input", &rp.input, "file", "input file name (default perf.data, - for stdin)"),
+		OPT_STRING('s', "sort", &rp.sort, "keys", "sort by keys: comm, pid, tid, dso, sym, cpu, srcline (default comm,dso,sym)"),
+		OPT_BOOLEAN(0, "children", &rp.children_flag, "accumulate callchains of children into parent entries (default with callchains)"),
+		OPT_BOOLEAN(0, "no-children", &no_children, "do not accumulate children: one Overhead column"),
+		OPT_CALLBACK('g', "call-graph", &rp, "print_type,threshold,order",
+			     "call graph display: graph|fractal|none, threshold percent (0.5), caller|callee", graph_cb),
+		OPT_DOUBLE(0, "percent-limit", &rp.percent_limit, "pct", "hide entries below this percentage"),
+		OPT_STRING('c', "comms", &rp.comms, "list", "only these commands (comma separated)"),
+		OPT_STRING(0, "comm", &rp.comms, "list", "same as --comms"),
+		OPT_STRING(0, "pid", &rp.pids, "list", "only these process ids"),
+		OPT_STRING(0, "tid", &rp.tids, "list", "only these thread ids"),
+		OPT_STRING('d', "dsos", &rp.dsos, "list", "only these shared objects"),
+		OPT_STRING(0, "dso", &rp.dsos, "list", "same as --dsos"),
+		OPT_STRING('S', "symbols", &rp.syms, "list", "only these symbols"),
+		OPT_STRING(0, "sym", &rp.syms, "list", "same as --symbols"),
+		OPT_STRING('C', "cpu", &rp.cpus, "list", "only samples on these CPUs (0-3,5)"),
+		OPT_STRING(0, "time", &rp.time, "range", "time slice: start,end in seconds, or percent slices 10%-20%,..."),
+		OPT_BOOLEAN(0, "header", &rp.header, "print the perf.data header before the report"),
+		OPT_BOOLEAN(0, "header-only", &rp.header_only, "print only the perf.data header"),
+		OPT_BOOLEAN(0, "stats", &rp.stats, "print record counts per type only"),
+		OPT_BOOLEAN(0, "json", &rp.json, "JSON output"),
+		OPT_BOOLEAN(0, "stdio", &rp.stdio, "text output (the default)"),
+		OPT_BOOLEAN(0, "tui", &rp.tui, "accepted for perf compatibility: text output"),
+		OPT_BOOLEAN('f', "force", &rp.force, "accepted for perf compatibility (no ownership check)"),
+		OPT_BOOLEAN('q', "quiet", &rp.quiet, "no progress bar or warnings"),
+		OPT_INTEGER(0, "max-stack", &rp.max_stack, "n", "callchain depth to use (default 127)"),
+		OPT_END(),
+	};
+	const char *const usage[] = { "sonde report [<options>]", NULL };
+	struct gtab g = { 0 };
+	int n, err, ret = 0;
+
+	n = parse_options(argc, argv, opts, usage, 0);
+	if (n > 0) {
+		fprintf(stderr, "sonde report: unexpected argument '%s'\n", argv[0]);
+		return 129;
+	}
+	rp.no_children = no_children;
+	if (!rp.sort)
+		rp.sort = "comm,dso,sym";
+	if (parse_sort(&rp) || split_list(rp.comms, &rp.f_comm, &rp.nr_f_comm) ||
+	    split_list(rp.dsos, &rp.f_dso, &rp.nr_f_dso) ||
+	    split_list(rp.syms, &rp.f_sym, &rp.nr_f_sym) ||
+	    parse_int_list("pid", rp.pids, &rp.f_pid, &rp.nr_f_pid) ||
+	    parse_int_list("tid", rp.tids, &rp.f_tid, &rp.nr_f_tid) || parse_cpus(&rp) ||
+	    parse_time(&rp)) {
+		free_report(&rp);
+		return 129;
+	}
+	rp.r = sonde_perfdata_reader__open(rp.input, NULL);
+	if (!rp.r) {
+		char buf[128];
+
+		fprintf(stderr, "sonde report: %s: %s\n", rp.input,
+			errno == ENOENT ? "No such file (record one with `sonde record` or `perf record`, or pass -i FILE)"
+					: errno == SONDE_ERR_FORMAT ? "not a valid perf.data file"
+								    : sonde_strerror(errno, buf, sizeof(buf)));
+		free_report(&rp);
+		return 1;
+	}
+	if (sonde_perfdata_reader__error(rp.r) && !rp.quiet)
+		fprintf(stderr, "sonde report: warning: %s: %s\n", rp.input,
+			sonde_perfdata_reader__error(rp.r));
+	if (rp.header_only) {
+		ob_init_fd(&rp.out, 1);
+		report_print_header(&rp);
+		ob_flush(&rp.out);
+		ob_free(&rp.out);
+		free_report(&rp);
+		return 0;
+	}
+	if (resolve_time_percent(&rp) || ensure_counters(&rp, PDR_MAX_ATTRS)) {
+		free_report(&rp);
+		return 1;
+	}
+	/* Children mode is the default when the file has callchains. */
+	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(rp.r); i++)
+		if (sonde_perfdata_reader__attr(rp.r, i)->sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
+			rp.have_callchains = true;
+	if (sonde_perfdata_reader__is_pipe(rp.r))
+		rp.have_callchains = true; /* attrs arrive later; decided again below */
+	rp.children = rp.have_callchains && !rp.no_children;
+	if (rp.children_flag)
+		rp.children = true;
+	if (!rp.graph_set)
+		rp.graph_on = true;
+	if (rp.children && !rp.graph_set)
+		rp.graph_caller = true;
+	if (rp.json)
+		rp.graph_on = false;
+	rp.m = anl_machine_new();
+	rp.stacks = rp.m ? anl_stacks_new(rp.m, rp.max_stack + 1) : NULL;
+	g.mask = 4095;
+	g.tab = calloc(g.mask + 1, sizeof(*g.tab));
+	rp.ent_mask = 4095;
+	rp.ent_tab = calloc(rp.ent_mask + 1, sizeof(*rp.ent_tab));
+	if (!rp.stacks || !g.tab || !rp.ent_tab) {
+		fprintf(stderr, "sonde report: out of memory\n");
+		free(g.tab);
+		free_report(&rp);
+		return 1;
+	}
+	rp.have_callchains = false;
+	err = load(&rp, &g);
+	if (sonde_perfdata_reader__is_pipe(rp.r) && !rp.have_callchains && !rp.children_flag)
+		rp.children = false;
+	if (err < 0) {
+		rp.load_error = sonde_perfdata_reader__error(rp.r);
+		fprintf(stderr, "sonde report: %s: %s; reporting the records before it\n",
+			rp.input, rp.load_error ? rp.load_error : "read error");
+		ret = 1;
+	}
+	free_groups(&g, &rp);
+	ob_init_fd(&rp.out, 1);
+	if (rp.stats)
+		report_print_stats(&rp);
+	else if (rp.json)
+		report_print_json(&rp);
+	else {
+		if (rp.header)
+			report_print_header(&rp);
+		report_print(&rp);
+	}
+	ob_flush(&rp.out);
+	ob_free(&rp.out);
+	free_report(&rp);
+	return ret;
+}

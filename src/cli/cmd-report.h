@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/* sonde report: state shared by loading/aggregation and printing. */
+#ifndef SONDE_CLI_CMD_REPORT_H
+#define SONDE_CLI_CMD_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "anl.h"
+#include "outbuf.h"
+
+enum rkey {
+	RK_COMM,
+	RK_PID,
+	RK_TID,
+	RK_DSO,
+	RK_SYM,
+	RK_CPU,
+	RK_SRCLINE,
+	RK_MAX,
+};
+
+/* One node of a hist entry's call graph (uncompressed trie). */
+struct cnode {
+	const struct anl_sym *sym; /* match by symbol when known ... */
+	struct anl_dso *dso;
+	uint64_t ip;		   /* ... else by raw ip */
+	uint64_t addr;
+	uint64_t hit;		   /* period of chains ending here */
+	uint64_t cumul;		   /* hit + everything below */
+	struct cnode *child, *sibling;
+	uint32_t nr_children;
+};
+
+struct hkey {
+	int attr;
+	const char *comm;
+	int32_t pid, tid, cpu;
+	struct anl_dso *dso;
+	const struct anl_sym *sym;
+	uint64_t addr; /* when sym is NULL (or for srcline) */
+	const char *srcline;
+	char level;    /* 'k' or '.' */
+};
+
+struct hentry {
+	struct hkey k;
+	uint64_t self, children;
+	uint64_t nr_self;
+	uint32_t max_depth; /* longest call graph path (children ordering) */
+	struct cnode *chain; /* root (no symbol), NULL without -g */
+	struct hentry *next;
+};
+
+struct time_range {
+	uint64_t start, end; /* inclusive start, exclusive end; 0 = open */
+};
+
+struct report {
+	/* options */
+	const char *input;
+	const char *sort;
+	const char *graph;
+	const char *comms, *pids, *tids, *dsos, *syms, *cpus, *time;
+	double percent_limit;
+	bool no_children, children_flag, stdio, json, header, header_only, stats;
+	bool force, tui, quiet;
+	int max_stack;
+
+	enum rkey keys[RK_MAX];
+	int nr_keys;
+	bool need_pid, need_tid, need_cpu;
+
+	/* call graph display */
+	bool graph_on;	    /* print call graphs */
+	bool graph_caller;  /* caller order (outermost first) */
+	bool graph_fractal; /* percentages relative to the parent */
+	double graph_threshold; /* percent */
+	bool graph_set;
+
+	/* filters */
+	char **f_comm, **f_dso, **f_sym;
+	int nr_f_comm, nr_f_dso, nr_f_sym;
+	int32_t *f_pid, *f_tid;
+	int nr_f_pid, nr_f_tid;
+	uint8_t *f_cpu; /* bitmap of 4096 cpus or NULL */
+	struct time_range *f_time;
+	int nr_f_time;
+	bool time_percent;
+	double (*time_pct)[2];
+
+	/* state */
+	struct sonde_perfdata_reader *r;
+	struct anl_machine *m;
+	struct anl_stacks *stacks;
+	bool children;	/* effective children mode */
+	bool have_callchains;
+	uint64_t *nr_samples; /* per attr, before filters */
+	uint64_t *nr_filtered_samples, *period_filtered;
+	struct hentry **ent_tab;
+	size_t ent_mask, nr_ents;
+	struct hentry **sorted;
+	struct outbuf out;
+	const char *load_error;
+};
+
+int report_parse_graph(struct report *rp, const char *arg);
+void report_print(struct report *rp);
+void report_print_json(struct report *rp);
+void report_print_header(struct report *rp);
+void report_print_stats(struct report *rp);
+const char *report_srcline(struct report *rp, struct anl_dso *dso, const struct anl_sym *sym,
+			   uint64_t addr);
+
+#endif /* SONDE_CLI_CMD_REPORT_H */

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * sonde script: one line per sample in perf script's layout, then one line
+ * per callchain frame; -F picks fields; --json prints JSON lines. Each
+ * distinct stack is rendered to text once (hash-consed in anl_stack) and
+ * copied for every sample that hits it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin.h"
+#include "options.h"
+#include "anl.h"
+#include "outbuf.h"
+
+enum {
+	F_COMM = 1 << 0,
+	F_TID = 1 << 1,
+	F_PID = 1 << 2,
+	F_TIME = 1 << 3,
+	F_CPU = 1 << 4,
+	F_EVENT = 1 << 5,
+	F_IP = 1 << 6,
+	F_SYM = 1 << 7,
+	F_SYMOFF = 1 << 8,
+	F_DSO = 1 << 9,
+	F_PERIOD = 1 << 10,
+	F_ADDR = 1 << 11,
+};
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} field_names[] = {
+	{ "comm", F_COMM }, { "tid", F_TID },	    { "pid", F_PID },
+	{ "time", F_TIME }, { "cpu", F_CPU },	    { "event", F_EVENT },
+	{ "ip", F_IP },	    { "sym", F_SYM },	    { "symoff", F_SYMOFF },
+	{ "dso", F_DSO },   { "period", F_PERIOD }, { "addr", F_ADDR },
+};
+
+struct script {
+	const char *input;
+	const char *fields;
+	bool json, ns, force;
+	int max_stack;
+	unsigned want;	  /* fields from -F, 0 = defaults */
+	unsigned add, del; /* -F +x,-y */
+	struct outbuf out;
+	struct sonde_perfdata_reader *r;
+	struct anl_machine *m;
+	struct anl_stacks *stacks;
+};
+
+static int parse_fields(struct script *s)
+{
+	char *copy, *tok, *save = NULL;
+
+	if (!s->fields)
+		return 0;
+	copy = strdup(s->fields);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char mode = 0;
+		unsigned bit = 0;
+		char *colon = strchr(tok, ':');
+
+		if (colon) /* "sw:ip,sym": per-type lists apply to every event here */
+			tok = colon + 1;
+		if (*tok == '+' || *tok == '-')
+			mode = *tok++;
+		for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
+			if (!strcmp(tok, field_names[i].name))
+				bit = field_names[i].bit;
+		if (!bit && !strcmp(tok, "trace"))
+			continue;
+		if (!bit) {
+			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, ip, sym, symoff, dso, period, addr)\n",
+				tok);
+			free(copy);
+			return -EINVAL;
+		}
+		if (mode == '+')
+			s->add |= bit;
+		else if (mode == '-')
+			s->del |= bit;
+		else
+			s->want |= bit;
+	}
+	free(copy);
+	return 0;
+}
+
+static unsigned fields_for(const struct script *s, const struct sonde_perf_event_attr *a)
+{
+	uint64_t st = a->sample_type;
+	unsigned f;
+
+	if (s->want)
+		f = s->want;
+	else {
+		f = F_COMM | F_TID | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO | F_PERIOD;
+		if (st & SONDE_PERF_SAMPLE_TIME)
+			f |= F_TIME;
+		if (st & SONDE_PERF_SAMPLE_CPU)
+			f |= F_CPU;
+	}
+	return (f | s->add) & ~s->del;
+}
+
+/* " sym+0xoff (dso)" for one frame, as perf prints it. */
+static void put_frame_tail(struct outbuf *o, const struct anl_frame *fr, unsigned f)
+{
+	if (f & F_SYM) {
+		ob_putc(o, ' ');
+		if (fr->sym) {
+			ob_puts(o, fr->sym->name);
+			if (f & F_SYMOFF) {
+				uint64_t va = fr->dso ? anl_dso_vaddr(fr->dso, fr->addr) : fr->addr;
+
+				ob_puts(o, "+0x");
+				ob_hex(o, va - fr->sym->start, 0);
+			}
+		} else {
+			ob_puts(o, "[unknown]");
+		}
+	}
+	if (f & F_DSO) {
+		ob_puts(o, " (");
+		ob_puts(o, fr->dso ? fr->dso->name : "[unknown]");
+		ob_putc(o, ')');
+	}
+}
+
+/* Renders a stack's frame lines once; cached in the stack. */
+static const char *stack_text(struct anl_stack *st, unsigned f,
+			      size_t *len)
+{
+	struct outbuf tmp;
+
+	if (st->priv && st->priv2 >> 32 == f) {
+		*len = (uint32_t)st->priv2;
+		return st->priv;
+	}
+	ob_init_mem(&tmp);
+	for (uint32_t i = 0; i < st->nr_frames; i++) {
+		const struct anl_frame *fr = &st->frames[i];
+
+		ob_putc(&tmp, '\t');
+		if (f & F_IP)
+			ob_hex(&tmp, fr->dso ? fr->addr : fr->ip, 16);
+		put_frame_tail(&tmp, fr, f);
+		ob_putc(&tmp, '\n');
+	}
+	ob_putc(&tmp, '\n');
+	free(st->priv);
+	st->priv = tmp.buf;
+	st->priv2 = ((uint64_t)f << 32) | (uint32_t)tmp.len;
+	*len = tmp.len;
+	return tmp.buf;
+}
+
+static void print_sample_text(struct script *s, const struct sonde_perfdata_record *rec,
+			      const struct pdr_sample *smp, struct anl_thread *t,
+			      struct anl_stack *st, unsigned f, bool chain)
+{
+	struct outbuf *o = &s->out;
+
+	if (f & F_COMM) {
+		if (chain && (f & F_IP)) {
+			ob_puts(o, t->comm);
+			ob_putc(o, ' ');
+		} else {
+			ob_pad_str(o, t->comm, 16, true);
+			ob_putc(o, ' ');
+		}
+	}
+	if ((f & F_PID) && (f & F_TID)) {
+		ob_dec_pad(o, (int64_t)(int32_t)smp->pid, 7, true);
+		ob_putc(o, '/');
+		ob_dec_pad(o, (int64_t)(int32_t)smp->tid, 7, false);
+		ob_putc(o, ' ');
+	} else if (f & F_PID) {
+		ob_dec_pad(o, (int64_t)(int32_t)smp->pid, 5, true);
+		ob_putc(o, ' ');
+	} else if (f & F_TID) {
+		ob_dec_pad(o, (int64_t)(int32_t)smp->tid, 5, true);
+		ob_putc(o, ' ');
+	}
+	if (f & F_CPU) {
+		ob_putc(o, '[');
+		ob_dec_zpad(o, smp->cpu, 3);
+		ob_puts(o, "] ");
+	}
+	if (f & F_TIME) {
+		ob_dec_pad(o, (int64_t)(smp->time / 1000000000ULL), 5, true);
+		ob_putc(o, '.');
+		if (s->ns)
+			ob_dec_zpad(o, smp->time % 1000000000ULL, 9);
+		else
+			ob_dec_zpad(o, (smp->time % 1000000000ULL) / 1000, 6);
+		ob_puts(o, ": ");
+	}
+	if (f & F_PERIOD) {
+		ob_dec_pad(o, (int64_t)smp->period, 10, true);
+		ob_putc(o, ' ');
+	}
+	if (f & F_EVENT) {
+		ob_puts(o, sonde_perfdata_reader__event_name(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0));
+		ob_puts(o, ": ");
+	}
+	if (f & F_ADDR) {
+		ob_hex(o, smp->addr, 16);
+		ob_putc(o, ' ');
+	}
+	if (chain && (f & (F_IP | F_SYM | F_DSO))) {
+		size_t len;
+		const char *txt = stack_text(st, f, &len);
+
+		ob_putc(o, '\n');
+		ob_write(o, txt, len);
+		return;
+	}
+	if (f & F_IP) {
+		ob_putc(o, ' ');
+		ob_hex(o, smp->ip, 16);
+	}
+	if (f & (F_SYM | F_DSO))
+		put_frame_tail(o, &st->frames[0], f);
+	ob_putc(o, '\n');
+}
+
+static void put_frame_json(struct outbuf *o, const struct anl_frame *fr)
+{
+	ob_puts(o, "{\"ip\":");
+	ob_dec(o, fr->ip);
+	ob_puts(o, ",\"sym\":");
+	if (fr->sym)
+		ob_json_str(o, fr->sym->name);
+	else
+		ob_puts(o, "null");
+	if (fr->sym) {
+		ob_puts(o, ",\"symoff\":");
+		ob_dec(o, (fr->dso ? anl_dso_vaddr(fr->dso, fr->addr) : fr->addr) - fr->sym->start);
+	}
+	ob_puts(o, ",\"dso\":");
+	if (fr->dso)
+		ob_json_str(o, fr->dso->name);
+	else
+		ob_puts(o, "null");
+	ob_putc(o, '}');
+}
+
+static void print_sample_json(struct script *s, const struct sonde_perfdata_record *rec,
+			      const struct pdr_sample *smp, struct anl_thread *t,
+			      struct anl_stack *st, bool chain)
+{
+	struct outbuf *o = &s->out;
+	const struct sonde_perf_event_attr *a = sonde_perfdata_reader__attr(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0);
+
+	ob_puts(o, "{\"comm\":");
+	ob_json_str(o, t->comm);
+	ob_puts(o, ",\"pid\":");
+	ob_dec_pad(o, (int32_t)smp->pid, 0, true);
+	ob_puts(o, ",\"tid\":");
+	ob_dec_pad(o, (int32_t)smp->tid, 0, true);
+	if (a->sample_type & SONDE_PERF_SAMPLE_CPU) {
+		ob_puts(o, ",\"cpu\":");
+		ob_dec(o, smp->cpu);
+	}
+	if (a->sample_type & SONDE_PERF_SAMPLE_TIME) {
+		ob_puts(o, ",\"time\":");
+		ob_dec(o, smp->time);
+	}
+	ob_puts(o, ",\"event\":");
+	ob_json_str(o, sonde_perfdata_reader__event_name(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0));
+	ob_puts(o, ",\"period\":");
+	ob_dec(o, smp->period);
+	ob_puts(o, ",\"ip\":");
+	ob_dec(o, smp->ip);
+	ob_puts(o, ",\"sym\":");
+	if (st->frames[0].sym)
+		ob_json_str(o, st->frames[0].sym->name);
+	else
+		ob_puts(o, "null");
+	ob_puts(o, ",\"dso\":");
+	if (st->frames[0].dso)
+		ob_json_str(o, st->frames[0].dso->name);
+	else
+		ob_puts(o, "null");
+	if (chain) {
+		ob_puts(o, ",\"callchain\":[");
+		for (uint32_t i = 0; i < st->nr_frames; i++) {
+			if (i)
+				ob_putc(o, ',');
+			put_frame_json(o, &st->frames[i]);
+		}
+		ob_putc(o, ']');
+	}
+	ob_puts(o, "}\n");
+}
+
+static void free_priv(struct anl_stack *st, void *arg)
+{
+	(void)arg;
+	free(st->priv);
+	st->priv = NULL;
+}
+
+int cmd_script(int argc, const char **argv)
+{
+	struct script s = { .input = "perf.data", .max_stack = SONDE_PERF_MAX_STACK_DEPTH };
+	const struct option opts[] = {
+		OPT_STRING('i', "input", &s.input, "file", "input file name (default perf.data, - for stdin)"),
+		OPT_STRING('F', "fields", &s.fields, "list",
+			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,addr (+x / -x to add / remove)"),
+		OPT_BOOLEAN(0, "json", &s.json, "one JSON object per sample"),
+		OPT_BOOLEAN(0, "ns", &s.ns, "print times in nanoseconds"),
+		OPT_INTEGER(0, "max-stack", &s.max_stack, "n", "frames per callchain to print (default 127)"),
+		OPT_BOOLEAN('f', "force", &s.force, "accepted for perf compatibility (no ownership check)"),
+		OPT_END(),
+	};
+	const char *const usage[] = { "sonde script [<options>]", NULL };
+	struct sonde_perfdata_record rec;
+	int n, err, ret = 0;
+
+	n = parse_options(argc, argv, opts, usage, 0);
+	if (n > 0) {
+		fprintf(stderr, "sonde script: unexpected argument '%s'\n", argv[0]);
+		return 129;
+	}
+	if (parse_fields(&s))
+		return 129;
+	s.r = sonde_perfdata_reader__open(s.input, NULL);
+	if (!s.r) {
+		char buf[128];
+
+		fprintf(stderr, "sonde script: %s: %s\n", s.input,
+			errno == SONDE_ERR_FORMAT ? "not a valid perf.data file"
+						  : sonde_strerror(errno, buf, sizeof(buf)));
+		return 1;
+	}
+	s.m = anl_machine_new();
+	s.stacks = s.m ? anl_stacks_new(s.m, s.max_stack + 1) : NULL;
+	if (!s.stacks) {
+		fprintf(stderr, "sonde script: out of memory\n");
+		return 1;
+	}
+	ob_init_fd(&s.out, 1);
+	while ((err = sonde_perfdata_reader__next(s.r, &rec)) > 0) {
+		const struct pdr_attr *a;
+		struct pdr_sample smp;
+		struct anl_thread *t;
+		struct anl_stack *st;
+		unsigned f;
+		bool chain;
+
+		if (rec.type != SONDE_PERF_RECORD_SAMPLE) {
+			anl_machine_process(s.m, s.r, &rec);
+			continue;
+		}
+		a = pdr_attr_get(s.r, rec.attr_idx >= 0 ? rec.attr_idx : 0);
+		if (!a || pdr_parse_sample(s.r, a, (const uint8_t *)rec.hdr, rec.size, &smp))
+			continue;
+		t = anl_thread_findnew(s.m, (int32_t)smp.pid, (int32_t)smp.tid);
+		chain = a->attr.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN;
+		st = anl_stack_get(s.stacks, s.r, t, rec.misc, smp.ip, smp.callchain,
+				   chain ? smp.nr_callchain : 0);
+		f = fields_for(&s, &a->attr);
+		if (s.json)
+			print_sample_json(&s, &rec, &smp, t, st, chain);
+		else
+			print_sample_text(&s, &rec, &smp, t, st, f, chain);
+		if (s.out.err)
+			break;
+	}
+	ob_flush(&s.out);
+	if (err < 0) {
+		fprintf(stderr, "sonde script: %s: %s (output above is complete up to that point)\n",
+			s.input, sonde_perfdata_reader__error(s.r) ?: "read error");
+		ret = 1;
+	}
+	if (s.out.err && s.out.err != EPIPE) {
+		fprintf(stderr, "sonde script: write error: %s\n", strerror(s.out.err));
+		ret = 1;
+	}
+	anl_stacks_foreach(s.stacks, free_priv, NULL);
+	anl_stacks_free(s.stacks);
+	anl_machine_free(s.m);
+	sonde_perfdata_reader__close(s.r);
+	ob_free(&s.out);
+	return ret;
+}

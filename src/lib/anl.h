@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/*
+ * The analysis model behind `sonde report` and `sonde script`: processes,
+ * threads, maps and DSOs rebuilt from COMM/FORK/EXIT/MMAP records, and
+ * address -> map -> dso -> symbol resolution. Objects live until
+ * anl_machine_free() so pointers can be used as cache keys.
+ */
+#ifndef SONDE_ANL_H
+#define SONDE_ANL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+#include "perfdata_read.h"
+
+struct anl_sym {
+	uint64_t start, end;
+	const char *name;
+};
+
+struct anl_seg {
+	uint64_t off, vaddr, size;
+};
+
+struct anl_dso {
+	const char *name;	/* long name (path or [kernel.kallsyms]) */
+	const char *short_name; /* basename for display */
+	bool kernel;
+	bool loaded;
+	bool has_syms;
+	struct anl_sym *syms;
+	size_t nr_syms;
+	struct anl_seg *segs; /* PT_LOAD: file offset -> ELF vaddr */
+	size_t nr_segs;
+	struct anl_dso *next;
+};
+
+struct anl_map {
+	uint64_t start, end, pgoff;
+	struct anl_dso *dso;
+};
+
+struct anl_proc {
+	int32_t pid;
+	struct anl_map *maps;
+	size_t nr_maps, cap_maps;
+	uint32_t gen; /* bumped on every map change (cache invalidation) */
+	struct anl_proc *next;
+};
+
+struct anl_thread {
+	int32_t pid, tid;
+	const char *comm; /* interned */
+	bool has_comm;
+	struct anl_proc *proc;
+	struct anl_thread *next;
+};
+
+struct anl_loc {
+	const struct anl_map *map;
+	struct anl_dso *dso;
+	const struct anl_sym *sym;
+	uint64_t addr; /* map-relative (map_ip), or ip when there is no map */
+	uint64_t ip;
+	bool kernel;
+};
+
+struct anl_machine;
+
+struct anl_machine *anl_machine_new(void);
+void anl_machine_free(struct anl_machine *m);
+
+/* Interned string: equal strings give the same pointer. */
+const char *anl_intern(struct anl_machine *m, const char *s, size_t len);
+
+/* Applies COMM/FORK/EXIT/MMAP/MMAP2 records; ignores the rest. */
+void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_reader *r,
+			 const struct sonde_perfdata_record *rec);
+
+struct anl_thread *anl_thread_findnew(struct anl_machine *m, int32_t pid, int32_t tid);
+
+/* Resolves @ip in @t's address space (kernel space when @kernel). */
+void anl_resolve(struct anl_machine *m, struct anl_thread *t, bool kernel,
+		 uint64_t ip, struct anl_loc *loc);
+
+/* Symbol containing @addr in @dso (ELF vaddr / kernel address), or NULL. */
+const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *dso,
+				       uint64_t map_addr);
+
+struct anl_dso *anl_kernel_dso(struct anl_machine *m);
+
+/* ELF virtual address of map-relative @addr in @dso. */
+uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr);
+
+/* Statistics for --stats. */
+struct anl_stats {
+	uint64_t nr_records[128];
+	uint64_t lost;		/* from LOST records */
+	uint64_t lost_samples; /* from LOST_SAMPLES records */
+};
+struct anl_stats *anl_machine_stats(struct anl_machine *m);
+
+/*
+ * Resolved call stacks, hash-consed: samples with the same address space
+ * (process maps generation), cpumode, ip and callchain share one entry, so
+ * each distinct stack is resolved once however many samples hit it.
+ */
+struct anl_frame {
+	struct anl_dso *dso;
+	const struct anl_sym *sym;
+	uint64_t addr; /* map-relative address */
+	uint64_t ip;
+	bool kernel;
+};
+
+struct anl_stack {
+	uint64_t hash;
+	const struct anl_proc *proc;
+	uint32_t gen, kgen;
+	uint32_t nr_raw;
+	uint64_t *raw; /* ip, then the raw callchain (file byte order) */
+	uint32_t nr_frames;
+	struct anl_frame *frames; /* frames[0] = the sample's own location */
+	void *priv; /* for the command that owns the cache */
+	uint64_t priv2;
+	struct anl_stack *next;
+};
+
+struct anl_stacks;
+struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack);
+void anl_stacks_free(struct anl_stacks *c);
+size_t anl_stacks_count(const struct anl_stacks *c);
+/* Calls @fn for every distinct stack. */
+void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, void *),
+			void *arg);
+
+/*
+ * The stack of one sample: @callchain (nr u64 in file order, may be NULL)
+ * is walked with its PERF_CONTEXT_* markers; without one the stack is the
+ * sample ip alone.
+ */
+struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
+				struct anl_thread *t, uint16_t misc, uint64_t ip,
+				const uint8_t *callchain, uint64_t nr);
+
+#endif /* SONDE_ANL_H */

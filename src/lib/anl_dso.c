@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * DSOs and their symbol tables, loaded once per object on first use and
+ * searched by binary search: ELF .symtab (else .dynsym, else the
+ * /usr/lib/debug/.build-id file), the vDSO from our own memory (same
+ * kernel), and /proc/kallsyms for every kernel address. Interim until the
+ * symbolizer (include/sonde/symbols.h) lands; the interface is the
+ * anl_dso_find_sym() call.
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+#include "internal.h"
+#include "anl_priv.h"
+
+static const char *base_name(const char *s)
+{
+	const char *b = strrchr(s, '/');
+
+	return b ? b + 1 : s;
+}
+
+struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t len,
+				bool kernel)
+{
+	const char *in;
+	struct anl_dso *d;
+	size_t b;
+
+	if (kernel && len >= 17 && !strncmp(name, "[kernel.kallsyms]", 17))
+		len = 17; /* "[kernel.kallsyms]_text" and friends */
+	in = anl_intern(m, name, len);
+	b = ((uintptr_t)in >> 4) & (ANL_DSO_BUCKETS - 1);
+	for (d = m->dsos[b]; d; d = d->next)
+		if (d->name == in && d->kernel == kernel)
+			return d;
+	d = anl_alloc(m, sizeof(*d));
+	memset(d, 0, sizeof(*d));
+	d->name = in;
+	d->kernel = kernel;
+	if (kernel && in[0] == '/') {
+		/* A module: perf shows "[name]" without the .ko suffix. */
+		char buf[256];
+		const char *bn = base_name(in);
+		size_t n = strcspn(bn, ".");
+
+		snprintf(buf, sizeof(buf), "[%.*s]", (int)n, bn);
+		d->short_name = anl_intern(m, buf, strlen(buf));
+	} else {
+		d->short_name = in[0] == '[' ? in : base_name(in);
+	}
+	d->next = m->dsos[b];
+	m->dsos[b] = d;
+	return d;
+}
+
+struct anl_dso *anl_kernel_dso(struct anl_machine *m)
+{
+	if (!m->kdso)
+		m->kdso = anl_dso_findnew(m, "[kernel.kallsyms]", 17, true);
+	return m->kdso;
+}
+
+void anl_dsos_free(struct anl_machine *m)
+{
+	for (size_t i = 0; i < ANL_DSO_BUCKETS; i++)
+		for (struct anl_dso *d = m->dsos[i]; d; d = d->next) {
+			free(d->syms);
+			free(d->segs);
+		}
+}
+
+/* Which of two symbols at one address to keep (perf's preference order). */
+static int sym_better(const GElf_Sym *a, const char *an, const GElf_Sym *b,
+		      const char *bn)
+{
+	int aw = GELF_ST_BIND(a->st_info) == STB_WEAK;
+	int bw = GELF_ST_BIND(b->st_info) == STB_WEAK;
+	int ag = GELF_ST_BIND(a->st_info) == STB_GLOBAL;
+	int bg = GELF_ST_BIND(b->st_info) == STB_GLOBAL;
+	size_t au = strspn(an, "_"), bu = strspn(bn, "_");
+
+	if (aw != bw)
+		return bw;
+	if (ag != bg)
+		return ag;
+	if (au != bu)
+		return au < bu;
+	return strlen(an) > strlen(bn);
+}
+
+struct raw_sym {
+	uint64_t start, size;
+	const char *name;
+	GElf_Sym s;
+};
+
+static int raw_cmp(const void *a, const void *b)
+{
+	const struct raw_sym *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym *v,
+			size_t n, bool have_gelf)
+{
+	size_t k = 0, kept = 0;
+
+	qsort(v, n, sizeof(*v), raw_cmp);
+	d->syms = calloc(n ? n : 1, sizeof(*d->syms));
+	if (!d->syms)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (k && d->syms[k - 1].start == v[i].start) {
+			/* Same address: keep the better one (sized, then perf's order). */
+			const struct raw_sym *o = &v[kept];
+			bool better;
+
+			if (!v[i].size != !o->size)
+				better = v[i].size != 0;
+			else
+				better = have_gelf && sym_better(&v[i].s, v[i].name, &o->s, o->name);
+			if (better) {
+				d->syms[k - 1].name = anl_intern(m, v[i].name, strlen(v[i].name));
+				d->syms[k - 1].end = v[i].start + v[i].size;
+				kept = i;
+			}
+			continue;
+		}
+		d->syms[k].start = v[i].start;
+		d->syms[k].end = v[i].start + v[i].size;
+		d->syms[k].name = anl_intern(m, v[i].name, strlen(v[i].name));
+		kept = i;
+		k++;
+	}
+	/* Zero-sized symbols reach to the next one. */
+	for (size_t i = 0; i < k; i++)
+		if (d->syms[i].end <= d->syms[i].start)
+			d->syms[i].end = i + 1 < k ? d->syms[i + 1].start : d->syms[i].start + 1;
+	d->nr_syms = k;
+	d->has_syms = k > 0;
+}
+
+static bool build_id_of(Elf *e, uint8_t *id, size_t *idlen)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		while (data && (off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((char *)data->d_buf + noff, "GNU", 4) &&
+			    nh.n_descsz <= 20) {
+				memcpy(id, (char *)data->d_buf + doff, nh.n_descsz);
+				*idlen = nh.n_descsz;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static void read_segs(struct anl_dso *d, Elf *e);
+
+/* Reads FUNC symbols of @e's symtab (or dynsym). Returns the number read. */
+static size_t elf_read_syms(struct anl_machine *m, struct anl_dso *d, Elf *e,
+			    bool want_segs)
+{
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	struct raw_sym *v = NULL;
+	size_t n = 0, cap = 0;
+	GElf_Shdr sh;
+	Elf_Data *data;
+
+	if (want_segs)
+		read_segs(d, e);
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			symtab = scn;
+		else if (sh.sh_type == SHT_DYNSYM)
+			dynsym = scn;
+	}
+	scn = symtab ? symtab : dynsym;
+	if (!scn || !gelf_getshdr(scn, &sh) || !(data = elf_getdata(scn, NULL)) ||
+	    !sh.sh_entsize)
+		return 0;
+	for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+		GElf_Sym s;
+		const char *name;
+		int type;
+
+		if (!gelf_getsym(data, (int)i, &s))
+			break;
+		type = GELF_ST_TYPE(s.st_info);
+		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE || !s.st_value)
+			continue;
+		if (type == STT_NOTYPE) {
+			/* Code labels (asm entry points) count, like perf. */
+			GElf_Shdr ssh;
+			Elf_Scn *sec = elf_getscn(e, s.st_shndx);
+
+			if (!sec || !gelf_getshdr(sec, &ssh) || !(ssh.sh_flags & SHF_EXECINSTR))
+				continue;
+		} else if (type != STT_FUNC && type != STT_GNU_IFUNC) {
+			continue;
+		}
+		name = elf_strptr(e, sh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		if (n == cap) {
+			struct raw_sym *nv;
+
+			cap = cap ? cap * 2 : 1024;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[n].start = s.st_value;
+		v[n].size = s.st_size;
+		v[n].name = name;
+		v[n].s = s;
+		n++;
+	}
+	if (n)
+		finish_syms(m, d, v, n, true);
+	free(v);
+	return n;
+}
+
+static void read_segs(struct anl_dso *d, Elf *e)
+{
+	size_t phnum;
+
+	if (d->segs || elf_getphdrnum(e, &phnum) != 0)
+		return;
+	d->segs = calloc(phnum ? phnum : 1, sizeof(*d->segs));
+	for (size_t i = 0; d->segs && i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD) {
+			d->segs[d->nr_segs].off = ph.p_offset;
+			d->segs[d->nr_segs].vaddr = ph.p_vaddr;
+			d->segs[d->nr_segs].size = ph.p_memsz;
+			d->nr_segs++;
+		}
+	}
+}
+
+/* The /usr/lib/debug/.build-id file of @e, for a stripped object. */
+static void load_debug_by_build_id(struct anl_machine *m, struct anl_dso *d, Elf *e)
+{
+	uint8_t id[20];
+	size_t idlen = 0;
+	char path[128];
+	int n, dfd;
+	Elf *de;
+
+	if (!build_id_of(e, id, &idlen) || idlen < 2)
+		return;
+	n = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", id[0]);
+	for (size_t i = 1; i < idlen; i++)
+		n += snprintf(path + n, sizeof(path) - (size_t)n, "%02x", id[i]);
+	snprintf(path + n, sizeof(path) - (size_t)n, ".debug");
+	dfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (dfd < 0)
+		return;
+	de = elf_begin(dfd, ELF_C_READ_MMAP, NULL);
+	if (de && elf_kind(de) == ELF_K_ELF)
+		elf_read_syms(m, d, de, false);
+	if (de)
+		elf_end(de);
+	close(dfd);
+}
+
+static void load_elf_file(struct anl_machine *m, struct anl_dso *d)
+{
+	int fd = open(d->name, O_RDONLY | O_CLOEXEC);
+	Elf_Scn *scn = NULL;
+	bool had_symtab = false;
+	GElf_Shdr sh;
+	Elf *e;
+
+	if (fd < 0)
+		return;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e && elf_kind(e) == ELF_K_ELF) {
+		while ((scn = elf_nextscn(e, scn)))
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+				had_symtab = true;
+		if (!had_symtab)
+			load_debug_by_build_id(m, d, e);
+		read_segs(d, e);
+		if (!d->has_syms)
+			elf_read_syms(m, d, e, false);
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+}
+
+static void load_vdso(struct anl_machine *m, struct anl_dso *d)
+{
+	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
+	const GElf_Ehdr *eh;
+	size_t size;
+	char *copy;
+	Elf *e;
+
+	if (!img || memcmp(img, ELFMAG, SELFMAG) || img[EI_CLASS] != ELFCLASS64)
+		return;
+	eh = (const void *)img;
+	size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (size > (1 << 20))
+		return;
+	copy = malloc(size);
+	if (!copy)
+		return;
+	memcpy(copy, img, size);
+	e = elf_memory(copy, size);
+	if (e) {
+		elf_read_syms(m, d, e, true);
+		elf_end(e);
+	}
+	free(copy);
+}
+
+static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	struct raw_sym *v = NULL;
+	size_t n = 0, cap = 0, len = 0;
+	char *line = NULL;
+	bool nonzero = false;
+
+	if (!f)
+		return;
+	while (getline(&line, &len, f) > 0) {
+		char *end, type, *name, *nl;
+		unsigned long long addr = strtoull(line, &end, 16);
+
+		if (*end != ' ')
+			continue;
+		type = end[1];
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		if (addr)
+			nonzero = true;
+		name = end + 3;
+		nl = strpbrk(name, "\t\n");
+		if (nl)
+			*nl = 0;
+		if (n == cap) {
+			struct raw_sym *nv;
+
+			cap = cap ? cap * 2 : 65536;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[n].start = addr;
+		v[n].size = 0;
+		v[n].name = anl_intern(m, name, strlen(name));
+		n++;
+	}
+	free(line);
+	fclose(f);
+	if (!nonzero) {
+		if (!m->kallsyms_warned)
+			pr_warn("kernel symbols are hidden (/proc/kallsyms shows zero addresses): run as root or set /proc/sys/kernel/kptr_restrict to 0\n");
+		m->kallsyms_warned = true;
+		n = 0;
+	}
+	if (n)
+		finish_syms(m, d, v, n, false);
+	free(v);
+}
+
+static void dso_load(struct anl_machine *m, struct anl_dso *d)
+{
+	d->loaded = true;
+	if (d->kernel)
+		return;
+	if (!strcmp(d->name, "[vdso]"))
+		load_vdso(m, d);
+	else if (d->name[0] == '/')
+		load_elf_file(m, d);
+}
+
+const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *dso,
+				       uint64_t addr)
+{
+	const struct anl_sym *s;
+	size_t lo = 0, hi;
+
+	if (dso->kernel) {
+		/* Every kernel object is looked up in kallsyms. */
+		struct anl_dso *k = anl_kernel_dso(m);
+
+		if (!k->loaded) {
+			k->loaded = true;
+			load_kallsyms(m, k);
+		}
+		dso = k;
+	} else if (!dso->loaded) {
+		if (elf_version(EV_CURRENT) == EV_NONE)
+			return NULL;
+		dso_load(m, dso);
+	}
+	if (!dso->has_syms)
+		return NULL;
+	for (size_t i = 0; i < dso->nr_segs; i++)
+		if (addr >= dso->segs[i].off &&
+		    addr - dso->segs[i].off < dso->segs[i].size) {
+			addr = addr - dso->segs[i].off + dso->segs[i].vaddr;
+			break;
+		}
+	s = dso->syms;
+	hi = dso->nr_syms;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &s[lo - 1];
+	return addr < s->end ? s : NULL;
+}
+
+uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr)
+{
+	for (size_t i = 0; i < dso->nr_segs; i++)
+		if (addr >= dso->segs[i].off && addr - dso->segs[i].off < dso->segs[i].size)
+			return addr - dso->segs[i].off + dso->segs[i].vaddr;
+	return addr;
+}

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * Process/thread/map model rebuilt from the side-band records. Threads are
+ * found by tid in a hash table; each process keeps its maps in an array
+ * sorted by start address for binary search. Nothing is freed before the
+ * machine, so object pointers are stable cache keys.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "anl.h"
+#include "anl_priv.h"
+
+static uint64_t hash_bytes(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+void *anl_alloc(struct anl_machine *m, size_t n)
+{
+	struct anl_chunk *c = m->arena;
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (!c || c->used + n > c->size) {
+		size_t sz = n > (1 << 20) ? n : (1 << 20);
+
+		c = malloc(sizeof(*c) + sz);
+		if (!c) {
+			fprintf(stderr, "sonde: out of memory\n");
+			abort();
+		}
+		c->size = sz;
+		c->used = 0;
+		c->next = m->arena;
+		m->arena = c;
+	}
+	p = c->data + c->used;
+	c->used += n;
+	return p;
+}
+
+const char *anl_intern(struct anl_machine *m, const char *s, size_t len)
+{
+	uint64_t h = hash_bytes(s, len);
+	size_t mask = ANL_STR_BUCKETS - 1;
+	struct anl_str *e;
+	char *copy;
+
+	for (e = m->strs[h & mask]; e; e = e->next)
+		if (e->hash == h && e->len == len && !memcmp(e->s, s, len))
+			return e->s;
+	e = anl_alloc(m, sizeof(*e));
+	copy = anl_alloc(m, len + 1);
+	memcpy(copy, s, len);
+	copy[len] = 0;
+	e->s = copy;
+	e->len = len;
+	e->hash = h;
+	e->next = m->strs[h & mask];
+	m->strs[h & mask] = e;
+	return copy;
+}
+
+struct anl_machine *anl_machine_new(void)
+{
+	struct anl_machine *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->kproc = anl_alloc(m, sizeof(*m->kproc));
+	memset(m->kproc, 0, sizeof(*m->kproc));
+	m->kproc->pid = -1;
+	return m;
+}
+
+void anl_machine_free(struct anl_machine *m)
+{
+	if (!m)
+		return;
+	anl_dsos_free(m);
+	for (size_t i = 0; i < ANL_PROC_BUCKETS; i++)
+		for (struct anl_proc *p = m->procs[i]; p; p = p->next)
+			free(p->maps);
+	free(m->kproc->maps);
+	while (m->arena) {
+		struct anl_chunk *c = m->arena;
+
+		m->arena = c->next;
+		free(c);
+	}
+	free(m);
+}
+
+struct anl_stats *anl_machine_stats(struct anl_machine *m)
+{
+	return &m->stats;
+}
+
+static struct anl_proc *proc_find(struct anl_machine *m, int32_t pid, bool create)
+{
+	size_t b = (uint32_t)pid & (ANL_PROC_BUCKETS - 1);
+	struct anl_proc *p;
+
+	for (p = m->procs[b]; p; p = p->next)
+		if (p->pid == pid)
+			return p;
+	if (!create)
+		return NULL;
+	p = anl_alloc(m, sizeof(*p));
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->next = m->procs[b];
+	m->procs[b] = p;
+	return p;
+}
+
+static struct anl_thread *thread_find(struct anl_machine *m, int32_t tid)
+{
+	size_t b = (uint32_t)tid & (ANL_THREAD_BUCKETS - 1);
+
+	for (struct anl_thread *t = m->threads[b]; t; t = t->next)
+		if (t->tid == tid)
+			return t;
+	return NULL;
+}
+
+static struct anl_thread *thread_new(struct anl_machine *m, int32_t pid, int32_t tid)
+{
+	size_t b = (uint32_t)tid & (ANL_THREAD_BUCKETS - 1);
+	struct anl_thread *t = anl_alloc(m, sizeof(*t)), **pp;
+	char buf[24];
+	int n;
+
+	/* Unlink an older thread with the same tid (tid reuse). */
+	for (pp = &m->threads[b]; *pp; pp = &(*pp)->next)
+		if ((*pp)->tid == tid) {
+			*pp = (*pp)->next;
+			break;
+		}
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->tid = tid;
+	n = snprintf(buf, sizeof(buf), ":%d", tid);
+	t->comm = anl_intern(m, buf, (size_t)n);
+	t->proc = proc_find(m, pid, true);
+	t->next = m->threads[b];
+	m->threads[b] = t;
+	m->last_thread = t;
+	return t;
+}
+
+struct anl_thread *anl_thread_findnew(struct anl_machine *m, int32_t pid, int32_t tid)
+{
+	struct anl_thread *t = m->last_thread;
+
+	if (t && t->tid == tid && (t->pid == pid || pid == -1))
+		return t;
+	t = thread_find(m, tid);
+	if (t && pid != -1 && t->pid == -1) {
+		t->pid = pid;
+		t->proc = proc_find(m, pid, true);
+	}
+	if (!t)
+		t = thread_new(m, pid, tid);
+	m->last_thread = t;
+	return t;
+}
+
+static void maps_reserve(struct anl_proc *p, size_t extra)
+{
+	if (p->nr_maps + extra > p->cap_maps) {
+		size_t cap = p->cap_maps ? p->cap_maps * 2 : 16;
+		struct anl_map *nm;
+
+		while (cap < p->nr_maps + extra)
+			cap *= 2;
+		nm = realloc(p->maps, cap * sizeof(*nm));
+		if (!nm) {
+			fprintf(stderr, "sonde: out of memory\n");
+			abort();
+		}
+		p->maps = nm;
+		p->cap_maps = cap;
+	}
+}
+
+/* Inserts @nm, cutting away whatever it overlaps (a new mapping wins). */
+void anl_maps_insert(struct anl_proc *p, const struct anl_map *nm)
+{
+	struct anl_map *v;
+	size_t i = 0, lo = 0, hi = p->nr_maps;
+
+	if (nm->end <= nm->start)
+		return;
+	maps_reserve(p, 2);
+	v = p->maps;
+	/* First map with end > nm->start. */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v[mid].end <= nm->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	i = lo;
+	while (i < p->nr_maps && v[i].start < nm->end) {
+		struct anl_map *o = &v[i];
+
+		if (o->start < nm->start && o->end > nm->end) {
+			/* nm splits o in two. */
+			struct anl_map right = *o;
+
+			right.pgoff += nm->end - o->start;
+			right.start = nm->end;
+			o->end = nm->start;
+			memmove(&v[i + 2], &v[i + 1], (p->nr_maps - i - 1) * sizeof(*v));
+			v[i + 1] = right;
+			p->nr_maps++;
+			i++;
+			break;
+		}
+		if (o->start < nm->start) {
+			o->end = nm->start;
+			i++;
+			continue;
+		}
+		if (o->end > nm->end) {
+			o->pgoff += nm->end - o->start;
+			o->start = nm->end;
+			break;
+		}
+		memmove(&v[i], &v[i + 1], (p->nr_maps - i - 1) * sizeof(*v));
+		p->nr_maps--;
+	}
+	/* Insert position: first map with start >= nm->start. */
+	lo = 0;
+	hi = p->nr_maps;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v[mid].start < nm->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&v[lo + 1], &v[lo], (p->nr_maps - lo) * sizeof(*v));
+	v[lo] = *nm;
+	p->nr_maps++;
+	p->gen++;
+}
+
+const struct anl_map *anl_maps_find(const struct anl_proc *p, uint64_t ip)
+{
+	size_t lo = 0, hi = p->nr_maps;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p->maps[mid].end <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < p->nr_maps && p->maps[lo].start <= ip)
+		return &p->maps[lo];
+	return NULL;
+}
+
+static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t start,
+		    uint64_t len, uint64_t pgoff, const char *fn, size_t fnlen,
+		    uint16_t misc)
+{
+	uint16_t mode = misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK;
+	struct anl_map nm;
+	struct anl_proc *p;
+
+	if (misc & SONDE_PERF_RECORD_MISC_MMAP_DATA)
+		return;
+	if (mode == SONDE_PERF_RECORD_MISC_KERNEL || pid == -1)
+		p = m->kproc;
+	else {
+		struct anl_thread *t = anl_thread_findnew(m, pid, tid);
+
+		p = t->proc;
+	}
+	nm.start = start;
+	nm.end = start + len < start ? UINT64_MAX : start + len;
+	nm.pgoff = pgoff;
+	nm.dso = anl_dso_findnew(m, fn, fnlen, p == m->kproc);
+	anl_maps_insert(p, &nm);
+}
+
+static void do_fork(struct anl_machine *m, int32_t pid, int32_t ppid, int32_t tid,
+		    int32_t ptid)
+{
+	struct anl_thread *parent = anl_thread_findnew(m, ppid, ptid);
+	const char *comm = parent->comm;
+	bool has_comm = parent->has_comm;
+	struct anl_proc *pproc = parent->proc;
+	struct anl_thread *t;
+
+	if (tid == ptid)
+		return;
+	t = thread_new(m, pid, tid);
+	t->comm = comm;
+	t->has_comm = has_comm;
+	if (pid != ppid) {
+		/* A new process: a copy of the parent's address space. */
+		size_t b = (uint32_t)pid & (ANL_PROC_BUCKETS - 1);
+		struct anl_proc *np = anl_alloc(m, sizeof(*np));
+
+		memset(np, 0, sizeof(*np));
+		np->pid = pid;
+		np->next = m->procs[b];
+		m->procs[b] = np;
+		if (pproc && pproc->nr_maps) {
+			maps_reserve(np, pproc->nr_maps);
+			memcpy(np->maps, pproc->maps, pproc->nr_maps * sizeof(*np->maps));
+			np->nr_maps = pproc->nr_maps;
+		}
+		t->proc = np;
+	} else {
+		t->proc = pproc;
+	}
+}
+
+void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_reader *r,
+			 const struct sonde_perfdata_record *rec)
+{
+	const uint8_t *p = (const uint8_t *)rec->hdr;
+	uint16_t size = rec->size;
+	const struct pdr_attr *a = pdr_attr_get(r, rec->attr_idx >= 0 ? rec->attr_idx : 0);
+	uint16_t tsz = a ? a->trailer_size : 0;
+	uint16_t body_end = size >= 8u + tsz ? (uint16_t)(size - tsz) : size;
+
+	if (rec->type < 128)
+		m->stats.nr_records[rec->type]++;
+	switch (rec->type) {
+	case SONDE_PERF_RECORD_COMM: {
+		struct anl_thread *t;
+		const char *s;
+
+		if (size < 17)
+			return;
+		t = anl_thread_findnew(m, (int32_t)pdr_rd32(r, p + 8),
+				       (int32_t)pdr_rd32(r, p + 12));
+		s = (const char *)p + 16;
+		t->comm = anl_intern(m, s, strnlen(s, body_end - 16u));
+		t->has_comm = true;
+		break;
+	}
+	case SONDE_PERF_RECORD_FORK:
+		if (size < 40)
+			return;
+		do_fork(m, (int32_t)pdr_rd32(r, p + 8), (int32_t)pdr_rd32(r, p + 12),
+			(int32_t)pdr_rd32(r, p + 16), (int32_t)pdr_rd32(r, p + 20));
+		break;
+	case SONDE_PERF_RECORD_MMAP: {
+		const char *fn = (const char *)p + 40;
+
+		if (size <= 40 || body_end <= 40)
+			return;
+		do_mmap(m, (int32_t)pdr_rd32(r, p + 8), (int32_t)pdr_rd32(r, p + 12),
+			pdr_rd64(r, p + 16), pdr_rd64(r, p + 24), pdr_rd64(r, p + 32),
+			fn, strnlen(fn, body_end - 40u), rec->misc);
+		break;
+	}
+	case SONDE_PERF_RECORD_MMAP2: {
+		const char *fn = (const char *)p + 72;
+
+		if (size <= 72 || body_end <= 72)
+			return;
+		do_mmap(m, (int32_t)pdr_rd32(r, p + 8), (int32_t)pdr_rd32(r, p + 12),
+			pdr_rd64(r, p + 16), pdr_rd64(r, p + 24), pdr_rd64(r, p + 32),
+			fn, strnlen(fn, body_end - 72u), rec->misc);
+		break;
+	}
+	case SONDE_PERF_RECORD_LOST:
+		if (size >= 24)
+			m->stats.lost += pdr_rd64(r, p + 16);
+		break;
+	case SONDE_PERF_RECORD_LOST_SAMPLES:
+		if (size >= 16)
+			m->stats.lost_samples += pdr_rd64(r, p + 8);
+		break;
+	default:
+		break;
+	}
+}
+
+void anl_resolve(struct anl_machine *m, struct anl_thread *t, bool kernel,
+		 uint64_t ip, struct anl_loc *loc)
+{
+	const struct anl_proc *p = kernel ? m->kproc : (t ? t->proc : NULL);
+	const struct anl_map *map = p ? anl_maps_find(p, ip) : NULL;
+
+	loc->ip = ip;
+	loc->kernel = kernel;
+	loc->sym = NULL;
+	loc->map = map;
+	if (kernel && !map) {
+		/* No kernel MMAP in the file: kallsyms still names it. */
+		loc->dso = anl_kernel_dso(m);
+		loc->addr = ip;
+		loc->sym = anl_dso_find_sym(m, loc->dso, ip);
+		loc->map = NULL;
+		return;
+	}
+	if (!map) {
+		loc->dso = NULL;
+		loc->addr = ip;
+		return;
+	}
+	loc->dso = map->dso;
+	loc->addr = map->dso->kernel ? ip : ip - map->start + map->pgoff;
+	loc->sym = anl_dso_find_sym(m, map->dso, loc->addr);
+}

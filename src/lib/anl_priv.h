@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/* Internals shared by the anl_*.c files (machine, dsos, symbols). */
+#ifndef SONDE_ANL_PRIV_H
+#define SONDE_ANL_PRIV_H
+
+#include "anl.h"
+
+#define ANL_STR_BUCKETS 4096
+#define ANL_PROC_BUCKETS 1024
+#define ANL_THREAD_BUCKETS 4096
+#define ANL_DSO_BUCKETS 256
+
+struct anl_chunk {
+	struct anl_chunk *next;
+	size_t size, used;
+	_Alignas(16) unsigned char data[];
+};
+
+struct anl_str {
+	const char *s;
+	size_t len;
+	uint64_t hash;
+	struct anl_str *next;
+};
+
+struct anl_machine {
+	struct anl_chunk *arena;
+	struct anl_str *strs[ANL_STR_BUCKETS];
+	struct anl_proc *procs[ANL_PROC_BUCKETS];
+	struct anl_thread *threads[ANL_THREAD_BUCKETS];
+	struct anl_thread *last_thread;
+	struct anl_proc *kproc; /* kernel maps (pid -1) */
+	struct anl_dso *dsos[ANL_DSO_BUCKETS];
+	struct anl_dso *kdso;	/* [kernel.kallsyms], symbols from kallsyms */
+	struct anl_stats stats;
+	bool kallsyms_warned;
+};
+
+/* Arena allocation: lives as long as the machine; aborts on OOM. */
+void *anl_alloc(struct anl_machine *m, size_t n);
+
+struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t len,
+				bool kernel);
+void anl_dsos_free(struct anl_machine *m);
+void anl_maps_insert(struct anl_proc *p, const struct anl_map *nm);
+const struct anl_map *anl_maps_find(const struct anl_proc *p, uint64_t ip);
+
+#endif /* SONDE_ANL_PRIV_H */

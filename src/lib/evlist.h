@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/* Event lists and their events: private layout shared by src/lib/evlist*.c. */
+#ifndef SONDE_LIB_EVLIST_H
+#define SONDE_LIB_EVLIST_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include "sonde/evlist.h"
+#include "maps.h"
+
+struct sonde_evsel {
+	struct sonde_evlist *list;
+	struct sonde_perf_event_attr attr;
+	char *name;
+	int idx;
+	int leader;       /* index of the group leader (self when leading) */
+	int group_pos;    /* position inside its group, leader = 0 */
+	int nr_members;   /* leaders: members including itself */
+	bool unsupported;
+	int open_errno;
+	char *open_error;
+	int *fds;         /* [cpu_idx * nr_threads + thread_idx], -1 = none */
+	void *mmap_page;  /* sonde_evsel__mmap_self() */
+	size_t mmap_len;
+};
+
+struct sonde_evlist {
+	struct sonde_evsel **evsels;
+	int nr;
+	struct sonde_cpu_map *cpus;
+	struct sonde_thread_map *threads;
+	bool open;
+	/* Cgroup target: the directory fd passed as pid. */
+	int cgroup_fd;
+	/* Workload: the child, its go pipe, its exec-error pipe. */
+	pid_t child;
+	int go_fd;
+	int err_fd;
+	bool child_started;
+	bool child_reaped;
+};
+
+/* fd slot of (cpu_idx, thread_idx). */
+static inline int *evsel_fd_slot(const struct sonde_evsel *e, int cpu_idx,
+				 int thread_idx)
+{
+	int nt = e->list->threads->nr;
+
+	if (!e->fds || cpu_idx < 0 || cpu_idx >= e->list->cpus->nr ||
+	    thread_idx < 0 || thread_idx >= nt)
+		return NULL;
+	return &e->fds[cpu_idx * nt + thread_idx];
+}
+
+void evsel_close(struct sonde_evsel *e);
+void workload_cleanup(struct sonde_evlist *list);
+
+/*
+ * The self-monitoring read through an mmap page (seam rdpmc). Returns 1
+ * when read by rdpmc, 0 when the page does not allow it (use read()).
+ */
+int selfmon_read(const volatile struct sonde_perf_event_mmap_page *pc,
+		 struct sonde_count *c);
+/* Test hook: the time-stamp counter used to extrapolate times. */
+void selfmon_set_tsc(uint64_t (*rdtsc)(void));
+
+#endif

@@ -1,0 +1,1333 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * Event-spec parser: a hand-written recursive descent over the perf -e
+ * grammar. Each event becomes the perf_event_attr perf 6.1 would build,
+ * including its quirks (a modifier on one event starts from zeroed exclude
+ * bits, a group modifier starts from each member's current ones; only
+ * leaders take D and e from a group modifier; the default exclude_guest).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include "sonde/evparse.h"
+#include "sonde/pmu.h"
+#include "sonde/tracefs.h"
+#include "internal.h"
+#include "evparse-priv.h"
+#include "evlist-priv.h"
+#include "sysfs-read.h"
+
+#define MAX_EVENTS 4096
+#define MAX_TERMS 64
+#define MAX_SPEC 65536
+
+const char ev_common_terms[] =
+	"config,config1,config2,config3,name,period,freq,percore,metric-id";
+
+/* Terms that only the tools act on (stored for sonde_evspec_list__term). */
+static const char *const tool_terms[] = {
+	"call-graph", "stack-size", "max-stack", "max-events", "inherit",
+	"no-inherit", "overwrite", "no-overwrite", "percore", "aux-output",
+	"aux-sample-size", "metric-id", "driver-config", "branch_type", "time",
+	NULL,
+};
+
+/* The subset perf allows on tracepoints. */
+static const char tp_terms[] =
+	"call-graph,stack-size,max-stack,max-events,inherit,no-inherit,"
+	"overwrite,no-overwrite";
+
+enum ev_kind { K_HW, K_SW, K_CACHE, K_RAW, K_PMU, K_TP, K_BP };
+
+struct term {
+	size_t col;     /* of the key */
+	size_t val_col; /* of the value */
+	char key[64];
+	bool has_val;
+	bool is_num;
+	uint64_t num;
+	char str[256];
+};
+
+struct parser {
+	const char *s;
+	size_t len;
+	size_t pos;
+	struct sonde_evspec_list *l;
+	struct sonde_parse_error *err;
+	const char *sysfs_root;
+	const char *tracefs_opt;
+	char tracefs[4096];
+	int tracefs_state; /* 0 unknown, 1 found, <0 -errno */
+	struct sonde_pmus *pmus;
+	bool pmus_loaded;
+	int have_cpu_pmu; /* -1 unknown */
+	int code;         /* errno-style code of the last error */
+};
+
+/* ---- errors ---- */
+
+static __attribute__((format(printf, 4, 5)))
+int perr(struct parser *p, size_t col, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	p->code = code;
+	if (p->err) {
+		p->err->column = (int)(col > (size_t)INT32_MAX ? INT32_MAX : col);
+		va_start(ap, fmt);
+		vsnprintf(p->err->message, sizeof(p->err->message), fmt, ap);
+		va_end(ap);
+	}
+	return -code;
+}
+
+static int perr_parse(struct parser *p, size_t col, const char *expected)
+{
+	if (col >= p->len)
+		return perr(p, col, SONDE_ERR_PARSE,
+			    "unexpected end of spec, expected %s", expected);
+	if (isprint((unsigned char)p->s[col]))
+		return perr(p, col, SONDE_ERR_PARSE,
+			    "unexpected '%c', expected %s", p->s[col], expected);
+	return perr(p, col, SONDE_ERR_PARSE,
+		    "unexpected byte 0x%02x, expected %s",
+		    (unsigned char)p->s[col], expected);
+}
+
+/* ---- list storage ---- */
+
+static void ev_free(struct evspec *ev)
+{
+	for (size_t i = 0; i < ev->nr_terms; i++) {
+		free(ev->terms[i].key);
+		free(ev->terms[i].val);
+	}
+	free(ev->terms);
+	free(ev->name);
+	free(ev->pmu);
+	free(ev->cpumask);
+	free(ev->unit);
+}
+
+void sonde_evspec_list__delete(struct sonde_evspec_list *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->nr; i++)
+		ev_free(&l->ev[i]);
+	free(l->ev);
+	free(l);
+}
+
+static struct evspec *new_event(struct parser *p, size_t col)
+{
+	struct sonde_evspec_list *l = p->l;
+	struct evspec *ev;
+
+	if (l->nr >= MAX_EVENTS) {
+		perr(p, col, E2BIG, "too many events (at most %d)", MAX_EVENTS);
+		return NULL;
+	}
+	if (l->nr == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		void *n = realloc(l->ev, cap * sizeof(*l->ev));
+
+		if (!n) {
+			perr(p, col, ENOMEM, "out of memory");
+			return NULL;
+		}
+		l->ev = n;
+		l->cap = cap;
+	}
+	ev = &l->ev[l->nr];
+	memset(ev, 0, sizeof(*ev));
+	ev->attr.size = sizeof(ev->attr);
+	/* perf_guest is off and perf_host on by default in perf. */
+	ev->attr.exclude_guest = 1;
+	ev->leader = (int)l->nr;
+	ev->scale = 1.0;
+	l->nr++;
+	return ev;
+}
+
+static int set_str(char **dst, const char *s, size_t n)
+{
+	char *c = strndup(s, n);
+
+	if (!c)
+		return -ENOMEM;
+	free(*dst);
+	*dst = c;
+	return 0;
+}
+
+static int add_kv(struct evspec *ev, const char *key, const char *val)
+{
+	struct ev_kv *n;
+
+	for (size_t i = 0; i < ev->nr_terms; i++)
+		if (!strcmp(ev->terms[i].key, key)) {
+			char *v = strdup(val);
+
+			if (!v)
+				return -ENOMEM;
+			free(ev->terms[i].val);
+			ev->terms[i].val = v;
+			return 0;
+		}
+	n = realloc(ev->terms, (ev->nr_terms + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	ev->terms = n;
+	n[ev->nr_terms].key = strdup(key);
+	n[ev->nr_terms].val = strdup(val);
+	if (!n[ev->nr_terms].key || !n[ev->nr_terms].val) {
+		free(n[ev->nr_terms].key);
+		free(n[ev->nr_terms].val);
+		return -ENOMEM;
+	}
+	ev->nr_terms++;
+	return 0;
+}
+
+/* ---- lexing helpers ---- */
+
+static bool is_word_char(char c)
+{
+	return c && !strchr(",{}/:= \t\n", c);
+}
+
+static size_t word_end(const struct parser *p, size_t from)
+{
+	while (from < p->len && is_word_char(p->s[from]))
+		from++;
+	return from;
+}
+
+/* Numbers as perf's lexer takes them: 0x hex or decimal, no overflow. */
+static bool parse_num(const char *s, size_t len, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i = 0;
+	bool hex = len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+
+	if (!len)
+		return false;
+	if (hex)
+		i = 2;
+	for (; i < len; i++) {
+		unsigned d;
+		char c = s[i];
+
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (hex && c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (hex && c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			return false;
+		if (hex) {
+			if (x >> 60)
+				return false;
+			x = x << 4 | d;
+		} else {
+			if (x > (UINT64_MAX - d) / 10)
+				return false;
+			x = x * 10 + d;
+		}
+	}
+	*v = x;
+	return true;
+}
+
+static bool parse_raw(const char *s, size_t len, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (len < 2 || s[0] != 'r' || len > 17)
+		return false;
+	for (size_t i = 1; i < len; i++) {
+		char c = s[i];
+		unsigned d;
+
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			return false;
+		x = x << 4 | d;
+	}
+	*v = x;
+	return true;
+}
+
+/*
+ * The name perf gives an event it did not name itself: its lexer's token,
+ * i.e. "pmu/.../mods" when the text has that shape, else the text up to
+ * the first , { } or /.
+ */
+static int lexer_name(struct parser *p, size_t start, char **out)
+{
+	const char *s = p->s + start, *e = p->s + p->len;
+	const char *q = s, *r;
+
+	while (q < e && !strchr(" ,{}/", *q))
+		q++;
+	if (q > s && q < e && *q == '/') {
+		r = q + 1;
+		while (r < e && *r != '/')
+			r++;
+		if (r < e) {
+			r++;
+			while (r < e && !strchr(" ,{}/", *r))
+				r++;
+			return set_str(out, s, (size_t)(r - s));
+		}
+	}
+	q = s;
+	while (q < e && !strchr(",{}/", *q))
+		q++;
+	return set_str(out, s, (size_t)(q - s));
+}
+
+/* ---- modifiers ---- */
+
+static const char mod_chars[] = "ukhGHpPSDIWeb";
+
+/*
+ * Applies modifier string [m, m+n) at column @col. @group: a group's
+ * modifier (perf's add=true: start from the event's own bits).
+ */
+static int apply_mods(struct parser *p, size_t col, const char *m, size_t n,
+		      struct evspec *ev, bool group, bool leader)
+{
+	struct sonde_perf_event_attr *a = &ev->attr;
+	int eu = group ? a->exclude_user : 0, ek = group ? a->exclude_kernel : 0;
+	int eh = group ? a->exclude_hv : 0, eH = group ? a->exclude_host : 0;
+	int eG = group ? a->exclude_guest : 0, eI = group ? a->exclude_idle : 0;
+	int precise = group ? a->precise_ip : 0;
+	int pinned = group ? a->pinned : 0, exclusive = group ? a->exclusive : 0;
+	int exclude = eu | ek | eh, exclude_GH = group ? ev->exclude_GH : 0;
+	unsigned flags = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!m[i] || !strchr(mod_chars, m[i]))
+			return perr(p, col + i, SONDE_ERR_PARSE,
+				    "unknown modifier '%c', expected some of "
+				    "u k h G H I p P S D W e b",
+				    isprint((unsigned char)m[i]) ? m[i] : '?');
+	/* perf's check_modifier: each letter once (p up to 3 times). */
+	if (n > sizeof("ukhGHpppPSDIWeb") - 1)
+		return perr(p, col, SONDE_ERR_PARSE,
+			    "Bad modifier: too many modifiers");
+	for (size_t i = 0; i < n; i++)
+		if (m[i] != 'p' && memchr(m + i + 1, m[i], n - i - 1))
+			return perr(p, col, SONDE_ERR_PARSE,
+				    "Bad modifier: '%c' given twice", m[i]);
+	for (size_t i = 0; i < n; i++) {
+		switch (m[i]) {
+		case 'u':
+			if (!exclude)
+				exclude = eu = ek = eh = 1;
+			if (!exclude_GH)
+				eG = 1;
+			eu = 0;
+			break;
+		case 'k':
+			if (!exclude)
+				exclude = eu = ek = eh = 1;
+			ek = 0;
+			break;
+		case 'h':
+			if (!exclude)
+				exclude = eu = ek = eh = 1;
+			eh = 0;
+			break;
+		case 'G':
+			if (!exclude_GH)
+				exclude_GH = eG = eH = 1;
+			eG = 0;
+			break;
+		case 'H':
+			if (!exclude_GH)
+				exclude_GH = eG = eH = 1;
+			eH = 0;
+			break;
+		case 'I':
+			eI = 1;
+			break;
+		case 'p':
+			precise++;
+			/* precise sampling implies exclude_guest in perf */
+			if (!exclude_GH)
+				eG = 1;
+			break;
+		case 'P':
+			flags |= SONDE_EVSPEC_PRECISE_MAX;
+			break;
+		case 'S':
+			flags |= SONDE_EVSPEC_SAMPLE_READ;
+			break;
+		case 'D':
+			pinned = 1;
+			break;
+		case 'e':
+			exclusive = 1;
+			break;
+		case 'W':
+			flags |= SONDE_EVSPEC_WEAK_GROUP;
+			break;
+		case 'b':
+			flags |= SONDE_EVSPEC_BPF_COUNTER;
+			break;
+		}
+	}
+	if (precise > 3)
+		return perr(p, col, SONDE_ERR_PARSE,
+			    "Bad modifier: at most 3 p (precise_ip 0-3)");
+	a->exclude_user = (unsigned)eu & 1;
+	a->exclude_kernel = (unsigned)ek & 1;
+	a->exclude_hv = (unsigned)eh & 1;
+	a->exclude_host = (unsigned)eH & 1;
+	a->exclude_guest = (unsigned)eG & 1;
+	a->exclude_idle = (unsigned)eI & 1;
+	a->precise_ip = (unsigned)precise & 3;
+	ev->exclude_GH = exclude_GH;
+	ev->flags = (ev->flags & ~(unsigned)(SONDE_EVSPEC_PRECISE_MAX |
+					     SONDE_EVSPEC_SAMPLE_READ |
+					     SONDE_EVSPEC_WEAK_GROUP |
+					     SONDE_EVSPEC_BPF_COUNTER)) | flags;
+	if (!group || leader) {
+		a->pinned = (unsigned)pinned & 1;
+		a->exclusive = (unsigned)exclusive & 1;
+	}
+	return 0;
+}
+
+/* ---- terms ---- */
+
+static bool is_term_key_char(char c, bool first)
+{
+	if (isalpha((unsigned char)c) || c == '_')
+		return true;
+	return !first && (isdigit((unsigned char)c) || c == '-' || c == '.');
+}
+
+static bool is_term_val_char(char c)
+{
+	return c && (isalnum((unsigned char)c) || strchr("_-.+:@*?", c));
+}
+
+/*
+ * Parses "key[=value],..." from @s (length @len) starting at *pos up to the
+ * terminator @stop (or end when 0). Columns are offset by @base.
+ */
+static int parse_terms(struct parser *p, const char *s, size_t len,
+		       size_t *pos, char stop, size_t base, struct term *t,
+		       size_t *nt)
+{
+	size_t i = *pos, n = 0;
+
+	if (i < len && s[i] == stop) {
+		*nt = 0;
+		*pos = i;
+		return 0;
+	}
+	for (;;) {
+		size_t k = i;
+		struct term *cur;
+
+		if (n == MAX_TERMS)
+			return perr(p, base + i, E2BIG,
+				    "too many terms (at most %d)", MAX_TERMS);
+		cur = &t[n];
+		memset(cur, 0, sizeof(*cur));
+		cur->col = base + i;
+		if (i >= len || !is_term_key_char(s[i], true))
+			return perr_parse(p, base + i, "a term name");
+		while (i < len && is_term_key_char(s[i], false))
+			i++;
+		if (i - k >= sizeof(cur->key))
+			return perr(p, base + k, SONDE_ERR_PARSE,
+				    "term name too long");
+		memcpy(cur->key, s + k, i - k);
+		if (i < len && s[i] == '=') {
+			size_t v = ++i;
+
+			cur->val_col = base + v;
+			while (i < len && is_term_val_char(s[i]))
+				i++;
+			if (i == v)
+				return perr_parse(p, base + v, "a term value");
+			if (i - v >= sizeof(cur->str))
+				return perr(p, base + v, SONDE_ERR_PARSE,
+					    "term value too long");
+			memcpy(cur->str, s + v, i - v);
+			cur->has_val = true;
+			if (isdigit((unsigned char)s[v])) {
+				if (!parse_num(s + v, i - v, &cur->num))
+					return perr(p, base + v, SONDE_ERR_PARSE,
+						    "bad number '%s' (decimal or 0x hex, at most 64 bits)",
+						    cur->str);
+				cur->is_num = true;
+			}
+		}
+		n++;
+		if (i < len && s[i] == ',') {
+			i++;
+			continue;
+		}
+		if ((stop && i < len && s[i] == stop) || (!stop && i == len))
+			break;
+		return perr_parse(p, base + i,
+				  stop ? "',' or the closing '/'" : "','");
+	}
+	*pos = i;
+	*nt = n;
+	return 0;
+}
+
+static bool in_list(const char *const *list, const char *key)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (!strcmp(list[i], key))
+			return true;
+	return false;
+}
+
+static bool in_csv(const char *csv, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (const char *c = csv; *c;) {
+		const char *e = strchr(c, ',');
+		size_t n = e ? (size_t)(e - c) : strlen(c);
+
+		if (n == kl && !memcmp(c, key, kl))
+			return true;
+		if (!e)
+			break;
+		c = e + 1;
+	}
+	return false;
+}
+
+static int need_num(struct parser *p, const struct term *t)
+{
+	if (!t->has_val)
+		return perr(p, t->col, SONDE_ERR_PARSE,
+			    "term '%s' needs a value (%s=N)", t->key, t->key);
+	if (!t->is_num)
+		return perr(p, t->val_col, SONDE_ERR_PARSE,
+			    "term '%s' takes a number, not '%s'", t->key,
+			    t->str);
+	return 0;
+}
+
+/* Terms every kind of event shares. Returns 1 when @t was not one. */
+static int common_term(struct parser *p, struct evspec *ev,
+		       const struct term *t, enum ev_kind kind)
+{
+	struct sonde_perf_event_attr *a = &ev->attr;
+	int err;
+
+	if (kind != K_TP && !strncmp(t->key, "config", 6) &&
+	    (!t->key[6] || (t->key[6] >= '1' && t->key[6] <= '3' &&
+			    !t->key[7]))) {
+		err = need_num(p, t);
+		if (err)
+			return err;
+		switch (t->key[6]) {
+		case '\0': a->config = t->num; break;
+		case '1': a->config1 = t->num; break;
+		case '2': a->config2 = t->num; break;
+		default: a->config3 = t->num; break;
+		}
+		return 0;
+	}
+	if (kind != K_TP && !strcmp(t->key, "name")) {
+		if (!t->has_val)
+			return perr(p, t->col, SONDE_ERR_PARSE,
+				    "term 'name' needs a value (name=NAME)");
+		return set_str(&ev->name, t->str, strlen(t->str)) ?
+			perr(p, t->col, ENOMEM, "out of memory") : 0;
+	}
+	if (kind != K_TP && !strcmp(t->key, "period")) {
+		err = need_num(p, t);
+		if (err)
+			return err;
+		a->sample_period = t->num;
+		a->freq = 0;
+		ev->flags |= SONDE_EVSPEC_PERIOD_SET;
+		ev->flags &= ~(unsigned)SONDE_EVSPEC_FREQ_SET;
+		return 0;
+	}
+	if (kind != K_TP && !strcmp(t->key, "freq")) {
+		err = need_num(p, t);
+		if (err)
+			return err;
+		a->sample_freq = t->num;
+		a->freq = 1;
+		ev->flags |= SONDE_EVSPEC_FREQ_SET;
+		ev->flags &= ~(unsigned)SONDE_EVSPEC_PERIOD_SET;
+		return 0;
+	}
+	if (in_list(tool_terms, t->key) &&
+	    (kind != K_TP || in_csv(tp_terms, t->key))) {
+		err = add_kv(ev, t->key, t->has_val ? t->str : "");
+		return err ? perr(p, t->col, ENOMEM, "out of memory") : 0;
+	}
+	return 1;
+}
+
+static int unknown_term(struct parser *p, const struct term *t,
+			enum ev_kind kind, const struct sonde_pmu *pmu)
+{
+	char valid[192];
+	size_t off = 0;
+
+	if (kind == K_TP)
+		return perr(p, t->col, SONDE_ERR_PARSE,
+			    "unknown term '%s' for a tracepoint; valid terms: %s",
+			    t->key, tp_terms);
+	if (!pmu)
+		return perr(p, t->col, SONDE_ERR_PARSE,
+			    "unknown term '%s'; valid terms: %s", t->key,
+			    ev_common_terms);
+	valid[0] = '\0';
+	for (size_t i = 0; i < sonde_pmu__format_count(pmu); i++) {
+		const char *n = sonde_pmu__format(pmu, i)->name;
+		int w = snprintf(valid + off, sizeof(valid) - off, "%s,", n);
+
+		if (w < 0 || (size_t)w >= sizeof(valid) - off)
+			break;
+		off += (size_t)w;
+	}
+	return perr(p, t->col, SONDE_ERR_PARSE,
+		    "unknown term '%s' for pmu '%s'; valid terms: %s%s", t->key,
+		    sonde_pmu__name(pmu), valid, ev_common_terms);
+}
+
+static int pmu_terms(struct parser *p, struct evspec *ev,
+		     const struct sonde_pmu *pmu, const struct term *t,
+		     size_t nt, bool from_alias, size_t alias_col);
+
+/* Applies a sysfs alias (e.g. "event=0x3c,umask=0x00") to @ev. */
+static int apply_alias(struct parser *p, struct evspec *ev,
+		       const struct sonde_pmu *pmu,
+		       const struct sonde_pmu_alias *al, size_t col)
+{
+	struct term *t = calloc(MAX_TERMS, sizeof(*t));
+	size_t nt = 0, pos = 0;
+	struct sonde_parse_error sub = { 0 }, *saved = p->err;
+	int err;
+
+	if (!t)
+		return perr(p, col, ENOMEM, "out of memory");
+	p->err = &sub;
+	err = parse_terms(p, al->terms, strlen(al->terms), &pos, 0, 0, t, &nt);
+	p->err = saved;
+	if (err) {
+		free(t);
+		return perr(p, col, SONDE_ERR_PARSE,
+			    "sysfs alias %s/%s has bad terms '%.60s': %s",
+			    sonde_pmu__name(pmu), al->name, al->terms,
+			    sub.message);
+	}
+	err = pmu_terms(p, ev, pmu, t, nt, true, col);
+	free(t);
+	if (err)
+		return err;
+	ev->scale = al->scale;
+	if (al->unit && set_str(&ev->unit, al->unit, strlen(al->unit)))
+		return perr(p, col, ENOMEM, "out of memory");
+	return 0;
+}
+
+static int pmu_terms(struct parser *p, struct evspec *ev,
+		     const struct sonde_pmu *pmu, const struct term *t,
+		     size_t nt, bool from_alias, size_t alias_col)
+{
+	for (size_t i = 0; i < nt; i++) {
+		const struct sonde_pmu_format *f;
+		const struct sonde_pmu_alias *al;
+		size_t col = from_alias ? alias_col : t[i].col;
+		int err;
+
+		f = sonde_pmu__find_format(pmu, t[i].key);
+		if (f) {
+			uint64_t *w[] = { &ev->attr.config, &ev->attr.config1,
+					  &ev->attr.config2, &ev->attr.config3 };
+			uint64_t v = 1;
+
+			if (t[i].has_val) {
+				if (!t[i].is_num)
+					return perr(p, from_alias ? col : t[i].val_col,
+						    SONDE_ERR_PARSE,
+						    "term '%s' takes a number, not '%s'",
+						    t[i].key, t[i].str);
+				v = t[i].num;
+			}
+			if (sonde_pmu_format__apply(f, v, w[f->field]))
+				return perr(p, from_alias ? col : t[i].val_col,
+					    SONDE_ERR_PARSE,
+					    "value 0x%llx too big for format '%s' (%d bits)",
+					    (unsigned long long)v, f->name,
+					    __builtin_popcountll(f->bits));
+			continue;
+		}
+		err = common_term(p, ev, &t[i], K_PMU);
+		if (err <= 0) {
+			if (err < 0)
+				return err;
+			continue;
+		}
+		al = !from_alias ? sonde_pmu__find_alias(pmu, t[i].key) : NULL;
+		if (al) {
+			err = apply_alias(p, ev, pmu, al, t[i].col);
+			if (err)
+				return err;
+			continue;
+		}
+		if (from_alias)
+			return perr(p, col, SONDE_ERR_PARSE,
+				    "sysfs alias uses unknown term '%s' for pmu '%s'",
+				    t[i].key, sonde_pmu__name(pmu));
+		return unknown_term(p, &t[i], K_PMU, pmu);
+	}
+	return 0;
+}
+
+static int plain_terms(struct parser *p, struct evspec *ev, enum ev_kind kind,
+		       const struct term *t, size_t nt)
+{
+	for (size_t i = 0; i < nt; i++) {
+		int err = common_term(p, ev, &t[i], kind);
+
+		if (err > 0)
+			return unknown_term(p, &t[i], kind, NULL);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- sysfs / tracefs lookups ---- */
+
+static const struct sonde_pmus *get_pmus(struct parser *p)
+{
+	if (!p->pmus_loaded) {
+		SONDE_OPTS(sonde_pmus_opts, o, .sysfs_root = p->sysfs_root);
+
+		p->pmus = sonde_pmus__load(&o);
+		p->pmus_loaded = true;
+	}
+	return p->pmus;
+}
+
+static bool have_cpu_pmu(struct parser *p)
+{
+	char dir[4096], path[4200];
+	struct stat st;
+
+	if (p->have_cpu_pmu < 0) {
+		p->have_cpu_pmu = 0;
+		if (!sysfs_devices_dir(p->sysfs_root, dir, sizeof(dir))) {
+			snprintf(path, sizeof(path), "%s/cpu", dir);
+			p->have_cpu_pmu = !stat(path, &st);
+		}
+	}
+	return p->have_cpu_pmu;
+}
+
+static const char *tracefs_root(struct parser *p)
+{
+	if (!p->tracefs_state) {
+		if (p->tracefs_opt) {
+			snprintf(p->tracefs, sizeof(p->tracefs), "%s",
+				 p->tracefs_opt);
+			p->tracefs_state = 1;
+		} else {
+			int err = sonde_tracefs__root(p->tracefs,
+						      sizeof(p->tracefs), true);
+
+			p->tracefs_state = err ? err : 1;
+		}
+	}
+	return p->tracefs_state > 0 ? p->tracefs : NULL;
+}
+
+static int set_pmu(struct evspec *ev, const char *name, const char *cpumask)
+{
+	if (name && set_str(&ev->pmu, name, strlen(name)))
+		return -ENOMEM;
+	if (cpumask && set_str(&ev->cpumask, cpumask, strlen(cpumask)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* ---- events ---- */
+
+struct tp_ctx {
+	struct parser *p;
+	const char *root;
+	size_t col;
+	size_t first;
+	int err;
+};
+
+static int add_tracepoint(struct parser *p, const char *root, const char *sys,
+			  const char *name, size_t col)
+{
+	int64_t id = sonde_tracepoint__id(root, sys, name);
+	struct evspec *ev;
+	char full[600];
+
+	if (id < 0) {
+		if (id == -ENOENT)
+			return perr(p, col, ENOENT,
+				    "unknown tracepoint '%s:%s' (no %s/events/%s/%s)",
+				    sys, name, root, sys, name);
+		if (id == -EACCES || id == -EPERM)
+			return perr(p, col, (int)-id,
+				    "cannot read %s/events/%s/%s/id: permission "
+				    "denied (tracefs is root-only here)",
+				    root, sys, name);
+		return perr(p, col, (int)-id, "cannot read tracepoint %s:%s: %s",
+			    sys, name, strerror((int)-id));
+	}
+	ev = new_event(p, col);
+	if (!ev)
+		return -p->code;
+	ev->attr.type = SONDE_PERF_TYPE_TRACEPOINT;
+	ev->attr.config = (uint64_t)id;
+	ev->attr.sample_period = 1;
+	snprintf(full, sizeof(full), "%s:%s", sys, name);
+	if (set_str(&ev->name, full, strlen(full)) ||
+	    set_pmu(ev, "tracepoint", NULL))
+		return perr(p, col, ENOMEM, "out of memory");
+	return 0;
+}
+
+static int tp_glob_cb(const char *sys, const char *name, void *vctx)
+{
+	struct tp_ctx *c = vctx;
+
+	c->err = add_tracepoint(c->p, c->root, sys, name, c->col);
+	return c->err ? 1 : 0;
+}
+
+static bool has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+static bool tp_name_ok(const char *s)
+{
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_-.*?[]!", *s))
+			return false;
+	return true;
+}
+
+static int parse_tracepoint(struct parser *p, size_t start, size_t sys_end,
+			    size_t *first_out)
+{
+	char sys[256], name[256];
+	size_t ns = sys_end + 1, ne = word_end(p, ns);
+	const char *root;
+	int err;
+
+	*first_out = p->l->nr;
+	if (ne == ns)
+		return perr_parse(p, ns, "a tracepoint name after 'sys:'");
+	if (sys_end - start >= sizeof(sys) || ne - ns >= sizeof(name))
+		return perr(p, start, SONDE_ERR_PARSE, "tracepoint name too long");
+	memcpy(sys, p->s + start, sys_end - start);
+	sys[sys_end - start] = '\0';
+	memcpy(name, p->s + ns, ne - ns);
+	name[ne - ns] = '\0';
+	if (!tp_name_ok(sys))
+		return perr(p, start, SONDE_ERR_PARSE,
+			    "unknown event '%s' (not a hardware, software or "
+			    "cache event, nor a tracepoint system)", sys);
+	if (!tp_name_ok(name))
+		return perr(p, ns, SONDE_ERR_PARSE,
+			    "bad character in tracepoint name '%s'", name);
+	root = tracefs_root(p);
+	if (!root)
+		return perr(p, start, ENOENT,
+			    "tracepoint '%s:%s' needs tracefs, which is not "
+			    "mounted (mount -t tracefs nodev /sys/kernel/tracing)",
+			    sys, name);
+	p->pos = ne;
+	if (has_glob(sys) || has_glob(name)) {
+		struct tp_ctx c = { .p = p, .root = root, .col = start };
+
+		err = sonde_tracefs__for_each(root, sys, name, tp_glob_cb, &c);
+		if (c.err)
+			return c.err;
+		if (err < 0)
+			return perr(p, start, (int)-err,
+				    "cannot list tracepoints under %s: %s", root,
+				    strerror(-err));
+		if (p->l->nr == *first_out)
+			return perr(p, start, ENOENT,
+				    "no tracepoint matches '%s:%s'", sys, name);
+		return 0;
+	}
+	return add_tracepoint(p, root, sys, name, start);
+}
+
+static int parse_breakpoint(struct parser *p, size_t start)
+{
+	size_t i = start + 4, a = i, mods = 0, nmods = 0;
+	uint64_t addr, len = 0;
+	unsigned type = 0;
+	struct evspec *ev;
+	int err;
+
+	while (i < p->len && isalnum((unsigned char)p->s[i]))
+		i++;
+	if (i == a || !parse_num(p->s + a, i - a, &addr))
+		return perr_parse(p, a, "a breakpoint address (mem:ADDR[/LEN][:rwx])");
+	if (i < p->len && p->s[i] == '/') {
+		size_t l = ++i;
+
+		while (i < p->len && isalnum((unsigned char)p->s[i]))
+			i++;
+		if (i == l || !parse_num(p->s + l, i - l, &len))
+			return perr_parse(p, l, "a breakpoint length after '/'");
+	}
+	if (i < p->len && p->s[i] == ':') {
+		size_t m = ++i;
+
+		while (i < p->len && !strchr(",}:/", p->s[i]))
+			i++;
+		if (i > m && i - m <= 3 &&
+		    strspn(p->s + m, "rwx") >= i - m) {
+			for (size_t k = m; k < i; k++) {
+				unsigned bit = p->s[k] == 'r' ? SONDE_HW_BREAKPOINT_R :
+					       p->s[k] == 'w' ? SONDE_HW_BREAKPOINT_W :
+								SONDE_HW_BREAKPOINT_X;
+
+				if (type & bit)
+					return perr(p, k, SONDE_ERR_PARSE,
+						    "'%c' given twice in breakpoint access (r, w, x each at most once)",
+						    p->s[k]);
+				type |= bit;
+			}
+			if (i < p->len && p->s[i] == ':') {
+				mods = ++i;
+				while (i < p->len && !strchr(",}:/", p->s[i]))
+					i++;
+				nmods = i - mods;
+				if (!nmods)
+					return perr_parse(p, mods, "modifiers");
+			}
+		} else {
+			mods = m;
+			nmods = i - m;
+		}
+		if (i < p->len && (p->s[i] == ':' || p->s[i] == '/'))
+			return perr_parse(p, i, "',' or the end of the event");
+	}
+	if (!type)
+		type = SONDE_HW_BREAKPOINT_RW;
+	if (!len)
+		len = type == SONDE_HW_BREAKPOINT_X ? sizeof(long) :
+						      SONDE_HW_BREAKPOINT_LEN_4;
+	ev = new_event(p, start);
+	if (!ev)
+		return -p->code;
+	ev->attr.type = SONDE_PERF_TYPE_BREAKPOINT;
+	ev->attr.bp_type = type;
+	ev->attr.bp_addr = addr;
+	ev->attr.bp_len = len;
+	ev->attr.sample_period = 1;
+	if (set_pmu(ev, "breakpoint", NULL) || lexer_name(p, start, &ev->name))
+		return perr(p, start, ENOMEM, "out of memory");
+	if (nmods) {
+		err = apply_mods(p, mods, p->s + mods, nmods, ev, false, true);
+		if (err)
+			return err;
+	}
+	p->pos = i;
+	return 0;
+}
+
+/* Reads event modifiers after a ':' (or right after a closing '/'). */
+static int trailing_mods(struct parser *p, size_t from, size_t first,
+			 bool after_colon)
+{
+	size_t i = from;
+	int err;
+
+	while (i < p->len && !strchr(",}", p->s[i]))
+		i++;
+	(void)after_colon;
+	if (i == from) {
+		/* perf accepts a bare trailing ':' ("cycles:") as no modifier */
+		p->pos = i;
+		return 0;
+	}
+	for (size_t e = first; e < p->l->nr; e++) {
+		err = apply_mods(p, from, p->s + from, i - from, &p->l->ev[e],
+				 false, true);
+		if (err)
+			return err;
+	}
+	p->pos = i;
+	return 0;
+}
+
+/* Sets up one event of a known kind; @pmu for K_PMU. */
+static struct evspec *symbol_event(struct parser *p, enum ev_kind kind,
+				   uint64_t config, size_t col)
+{
+	struct evspec *ev = new_event(p, col);
+	int err = 0;
+
+	if (!ev)
+		return NULL;
+	switch (kind) {
+	case K_HW:
+		ev->attr.type = SONDE_PERF_TYPE_HARDWARE;
+		break;
+	case K_SW:
+		ev->attr.type = SONDE_PERF_TYPE_SOFTWARE;
+		err = set_pmu(ev, "software", NULL);
+		break;
+	case K_CACHE:
+		ev->attr.type = SONDE_PERF_TYPE_HW_CACHE;
+		break;
+	case K_RAW:
+		ev->attr.type = SONDE_PERF_TYPE_RAW;
+		break;
+	default:
+		break;
+	}
+	if (!err && (kind == K_HW || kind == K_CACHE || kind == K_RAW) &&
+	    have_cpu_pmu(p))
+		err = set_pmu(ev, "cpu", NULL);
+	ev->attr.config = config;
+	if (err) {
+		perr(p, col, ENOMEM, "out of memory");
+		return NULL;
+	}
+	return ev;
+}
+
+/* Bare word that is a sysfs alias of one or more PMUs ("tsc"). */
+static int alias_event(struct parser *p, size_t start, size_t end,
+		       size_t *first)
+{
+	const struct sonde_pmus *pmus = get_pmus(p);
+	char word[256];
+
+	*first = p->l->nr;
+	if (end - start >= sizeof(word))
+		return 1;
+	memcpy(word, p->s + start, end - start);
+	word[end - start] = '\0';
+	for (size_t i = 0; i < sonde_pmus__count(pmus); i++) {
+		const struct sonde_pmu *pmu = sonde_pmus__get(pmus, i);
+		const struct sonde_pmu_alias *al = sonde_pmu__find_alias(pmu, word);
+		struct evspec *ev;
+		int err;
+
+		if (!al)
+			continue;
+		ev = new_event(p, start);
+		if (!ev)
+			return -p->code;
+		ev->attr.type = sonde_pmu__type(pmu);
+		if (set_pmu(ev, sonde_pmu__name(pmu), sonde_pmu__cpumask(pmu)))
+			return perr(p, start, ENOMEM, "out of memory");
+		err = apply_alias(p, ev, pmu, al, start);
+		if (err)
+			return err;
+	}
+	return p->l->nr == *first ? 1 : 0;
+}
+
+static int parse_event(struct parser *p)
+{
+	size_t start = p->pos, end = word_end(p, start), first = p->l->nr;
+	const char *w = p->s + start;
+	size_t wl = end - start;
+	enum ev_kind kind;
+	uint64_t config = 0;
+	bool valid = true;
+	const struct sonde_pmu *pmu = NULL;
+	int idx, err;
+	char next = end < p->len ? p->s[end] : '\0';
+
+	if (!wl)
+		return perr_parse(p, start, "an event name");
+	if (wl == 3 && !memcmp(w, "mem", 3) && next == ':')
+		return parse_breakpoint(p, start);
+
+	if ((idx = ev_find_symbol(ev_hw_symbols, w, wl)) >= 0) {
+		kind = K_HW;
+		config = ev_hw_symbols[idx].config;
+	} else if ((idx = ev_find_symbol(ev_sw_symbols, w, wl)) >= 0) {
+		kind = K_SW;
+		config = ev_sw_symbols[idx].config;
+	} else if (wl == 13 && !memcmp(w, "duration_time", 13)) {
+		kind = K_SW; /* a tool event perf counts on a dummy */
+		config = SONDE_PERF_COUNT_SW_DUMMY;
+	} else if (!ev_parse_cache(w, wl, &config, &valid)) {
+		kind = K_CACHE;
+		if (!valid)
+			return perr(p, start, EINVAL,
+				    "'%.*s': this cache has no such operation "
+				    "(see 'sonde list cache')", (int)wl, w);
+	} else if (parse_raw(w, wl, &config)) {
+		kind = K_RAW;
+	} else if (next == ':') {
+		err = parse_tracepoint(p, start, end, &first);
+		if (err)
+			return err;
+		goto after_tp;
+	} else if (next == '/') {
+		char name[256];
+
+		if (wl >= sizeof(name))
+			return perr(p, start, ENOENT, "PMU name too long");
+		memcpy(name, w, wl);
+		name[wl] = '\0';
+		pmu = sonde_pmus__find(get_pmus(p), name);
+		if (!pmu)
+			return perr(p, start, ENOENT,
+				    "Cannot find PMU `%s'. Missing kernel support? "
+				    "(no %s under bus/event_source/devices)",
+				    name, name);
+		kind = K_PMU;
+	} else {
+		err = alias_event(p, start, end, &first);
+		if (err < 0)
+			return err;
+		if (err > 0)
+			return perr(p, start, SONDE_ERR_PARSE,
+				    "unknown event '%.*s' (see 'sonde list'; "
+				    "tracepoints are written sys:name)",
+				    (int)(wl > 64 ? 64 : wl), w);
+		p->pos = end;
+		for (size_t e = first; e < p->l->nr; e++)
+			if (!p->l->ev[e].name &&
+			    lexer_name(p, start, &p->l->ev[e].name))
+				return perr(p, start, ENOMEM, "out of memory");
+		if (next == ':')
+			return trailing_mods(p, end + 1, first, true);
+		return 0;
+	}
+
+	/* One event of a fixed kind, then optional /terms/ or :mods. */
+	{
+		struct evspec *ev;
+
+		if (kind == K_PMU) {
+			ev = new_event(p, start);
+			if (ev) {
+				ev->attr.type = sonde_pmu__type(pmu);
+				if (set_pmu(ev, sonde_pmu__name(pmu),
+					    sonde_pmu__cpumask(pmu))) {
+					perr(p, start, ENOMEM, "out of memory");
+					ev = NULL;
+				}
+			}
+		} else {
+			ev = symbol_event(p, kind, config, start);
+		}
+		if (!ev)
+			return -p->code;
+		if (kind == K_CACHE && set_str(&ev->name, w, wl))
+			return perr(p, start, ENOMEM, "out of memory");
+		p->pos = end;
+		if (next == '/') {
+			struct term *t = calloc(MAX_TERMS, sizeof(*t));
+			size_t nt = 0, pos = end + 1;
+
+			if (!t)
+				return perr(p, start, ENOMEM, "out of memory");
+			err = parse_terms(p, p->s, p->len, &pos, '/', 0, t, &nt);
+			if (!err)
+				err = kind == K_PMU ?
+					pmu_terms(p, ev, pmu, t, nt, false, 0) :
+					plain_terms(p, ev, kind, t, nt);
+			free(t);
+			if (err)
+				return err;
+			if (pos >= p->len)
+				return perr_parse(p, pos, "the closing '/'");
+			p->pos = pos + 1;
+			if (p->pos < p->len && p->s[p->pos] == ':')
+				return perr(p, p->pos, SONDE_ERR_PARSE,
+					    "unexpected ':': modifiers follow the "
+					    "closing '/' directly (pmu/terms/u)");
+			err = trailing_mods(p, p->pos, first, false);
+		} else if (next == ':') {
+			err = trailing_mods(p, end + 1, first, true);
+		} else {
+			err = 0;
+		}
+		if (err)
+			return err;
+		if (!ev->name && lexer_name(p, start, &ev->name))
+			return perr(p, start, ENOMEM, "out of memory");
+		return 0;
+	}
+
+after_tp:
+	if (p->pos < p->len && p->s[p->pos] == '/') {
+		struct term *t = calloc(MAX_TERMS, sizeof(*t));
+		size_t nt = 0, pos = p->pos + 1;
+
+		if (!t)
+			return perr(p, start, ENOMEM, "out of memory");
+		err = parse_terms(p, p->s, p->len, &pos, '/', 0, t, &nt);
+		for (size_t e = first; !err && e < p->l->nr; e++)
+			err = plain_terms(p, &p->l->ev[e], K_TP, t, nt);
+		free(t);
+		if (err)
+			return err;
+		if (pos >= p->len)
+			return perr_parse(p, pos, "the closing '/'");
+		p->pos = pos + 1;
+		return trailing_mods(p, p->pos, first, false);
+	}
+	if (p->pos < p->len && p->s[p->pos] == ':')
+		return trailing_mods(p, p->pos + 1, first, true);
+	return 0;
+}
+
+static int parse_group(struct parser *p)
+{
+	size_t open = p->pos, first = p->l->nr;
+	int err;
+
+	p->pos++;
+	for (;;) {
+		if (p->pos < p->len && p->s[p->pos] == '{')
+			return perr(p, p->pos, SONDE_ERR_PARSE,
+				    "groups cannot nest");
+		if (p->pos < p->len && p->s[p->pos] == '}')
+			return perr_parse(p, p->pos, "an event name");
+		err = parse_event(p);
+		if (err)
+			return err;
+		if (p->pos < p->len && p->s[p->pos] == ',') {
+			p->pos++;
+			continue;
+		}
+		if (p->pos < p->len && p->s[p->pos] == '}')
+			break;
+		if (p->pos >= p->len)
+			return perr(p, open, SONDE_ERR_PARSE,
+				    "group opened here is not closed by '}'");
+		return perr_parse(p, p->pos, "',' or '}'");
+	}
+	p->pos++;
+	for (size_t e = first; e < p->l->nr; e++)
+		p->l->ev[e].leader = (int)first;
+	if (p->pos < p->len && p->s[p->pos] == ':') {
+		size_t m = ++p->pos, i = m;
+
+		while (i < p->len && p->s[i] != ',')
+			i++;
+		for (size_t e = first; i > m && e < p->l->nr; e++) {
+			err = apply_mods(p, m, p->s + m, i - m, &p->l->ev[e],
+					 true, e == first);
+			if (err)
+				return err;
+		}
+		p->pos = i;
+	}
+	return 0;
+}
+
+static void skip_space(struct parser *p)
+{
+	while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t'))
+		p->pos++;
+}
+
+static int parse_list(struct parser *p)
+{
+	int err;
+
+	for (;;) {
+		skip_space(p);
+		if (p->pos < p->len && p->s[p->pos] == '{')
+			err = parse_group(p);
+		else
+			err = parse_event(p);
+		if (err)
+			return err;
+		skip_space(p);
+		if (p->pos == p->len)
+			return 0;
+		if (p->s[p->pos] != ',')
+			return perr_parse(p, p->pos, "',' or the end of the spec");
+		p->pos++;
+		if (p->pos == p->len)
+			return perr_parse(p, p->pos, "an event after ','");
+	}
+}
+
+int sonde_evspec_list__parse_opts(const char *spec,
+				  const struct sonde_evspec_opts *opts,
+				  struct sonde_evspec_list **out,
+				  struct sonde_parse_error *err)
+{
+	struct parser p = { .have_cpu_pmu = -1 };
+	size_t n;
+	int ret;
+
+	if (err) {
+		memset(err, 0, sizeof(*err));
+		if (spec)
+			snprintf(err->spec, sizeof(err->spec), "%s", spec);
+	}
+	if (!spec || !out || !OPTS_VALID(opts, sonde_evspec_opts))
+		return sonde_err(EINVAL);
+	*out = NULL;
+	n = strnlen(spec, MAX_SPEC + 1);
+	p.s = spec;
+	p.len = n;
+	p.err = err;
+	p.sysfs_root = OPTS_GET(opts, sysfs_root, NULL);
+	p.tracefs_opt = OPTS_GET(opts, tracefs_root, NULL);
+	if (n > MAX_SPEC) {
+		perr(&p, 0, E2BIG, "spec longer than %d bytes", MAX_SPEC);
+		return sonde_err(E2BIG);
+	}
+	p.l = calloc(1, sizeof(*p.l));
+	if (!p.l)
+		return sonde_err(ENOMEM);
+	ret = parse_list(&p);
+	sonde_pmus__delete(p.pmus);
+	if (ret) {
+		sonde_evspec_list__delete(p.l);
+		return sonde_err(ret);
+	}
+	*out = p.l;
+	return 0;
+}
+
+int sonde_evspec_list__parse(const char *spec, struct sonde_evspec_list **out,
+			     struct sonde_parse_error *err)
+{
+	return sonde_evspec_list__parse_opts(spec, NULL, out, err);
+}

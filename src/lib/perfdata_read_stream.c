@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * The record stream: bounds-checked scanning, header-type records (pipe
+ * attrs and features, tracing data, rounds) consumed here, everything else
+ * queued by time and released round by round (FINISHED_ROUND: at each
+ * marker, records up to the largest time seen at the previous marker are
+ * final). Queue entries are 24 bytes; records stay in the mapping.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "perfdata_read.h"
+
+static int qent_cmp(const void *a, const void *b)
+{
+	const struct pdr_qent *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static void flush(struct sonde_perfdata_reader *r, uint64_t limit)
+{
+	struct pdr_qent *q = r->q;
+	size_t n, lo, hi;
+	bool sorted = true;
+
+	/* Everything before q_head was handed out: compact. */
+	if (r->q_head) {
+		memmove(q, q + r->q_head, (r->q_len - r->q_head) * sizeof(*q));
+		r->q_len -= r->q_head;
+		r->q_ready -= r->q_head;
+		r->q_head = 0;
+	}
+	n = r->q_len;
+	for (size_t i = 1; i < n; i++)
+		if (qent_cmp(&q[i - 1], &q[i]) > 0) {
+			sorted = false;
+			break;
+		}
+	if (!sorted)
+		qsort(q, n, sizeof(*q), qent_cmp);
+	/* First entry with time > limit. */
+	lo = 0;
+	hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (q[mid].time <= limit)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	r->q_ready = lo;
+}
+
+static int push(struct sonde_perfdata_reader *r, uint64_t time, uint64_t off, int attr_idx)
+{
+	if (r->q_len == r->q_cap) {
+		size_t cap = r->q_cap ? r->q_cap * 2 : 4096;
+		struct pdr_qent *nq = realloc(r->q, cap * sizeof(*nq));
+
+		if (!nq)
+			return -ENOMEM;
+		r->q = nq;
+		r->q_cap = cap;
+	}
+	r->q[r->q_len].time = time;
+	r->q[r->q_len].off = off;
+	r->q[r->q_len].attr_idx = attr_idx;
+	r->q_len++;
+	if (time > r->max_time)
+		r->max_time = time;
+	return 0;
+}
+
+/* Which event a kernel record belongs to, and its time (0 if it has none). */
+static void classify(struct sonde_perfdata_reader *r, const uint8_t *p, uint32_t type,
+		     uint16_t size, int *attr_idx, uint64_t *time)
+{
+	const struct pdr_attr *a0 = pdr_attr_get(r, 0);
+	const struct pdr_attr *a;
+	int idx = r->nr_attrs == 1 ? 0 : -1;
+
+	*time = 0;
+	if (!a0) {
+		*attr_idx = -1;
+		return;
+	}
+	if (type == SONDE_PERF_RECORD_SAMPLE) {
+		if (r->nr_attrs > 1 && a0->sample_id_off >= 0 &&
+		    8u + a0->sample_id_off + 8 <= size)
+			idx = pdr_attr_of_id(r, pdr_rd64(r, p + 8 + a0->sample_id_off));
+		a = pdr_attr_get(r, idx >= 0 ? idx : 0);
+		if (a->attr.sample_type & SONDE_PERF_SAMPLE_TIME) {
+			uint64_t st = a->attr.sample_type;
+			unsigned toff = 8;
+
+			if (st & SONDE_PERF_SAMPLE_IDENTIFIER)
+				toff += 8;
+			if (st & SONDE_PERF_SAMPLE_IP)
+				toff += 8;
+			if (st & SONDE_PERF_SAMPLE_TID)
+				toff += 8;
+			if (toff + 8u <= size)
+				*time = pdr_rd64(r, p + toff);
+		}
+	} else {
+		if (r->nr_attrs > 1 && a0->trailer_id_off > 0 &&
+		    8u + a0->trailer_size <= size)
+			idx = pdr_attr_of_id(r, pdr_rd64(r, p + size - a0->trailer_id_off));
+		a = pdr_attr_get(r, idx >= 0 ? idx : 0);
+		if (a->trailer_time_off > 0 && 8u + a->trailer_size <= size)
+			*time = pdr_rd64(r, p + size - a->trailer_time_off);
+	}
+	*attr_idx = idx;
+}
+
+/* Consumes one header-type record. Returns bytes to skip after it, or <0. */
+static int64_t user_record(struct sonde_perfdata_reader *r, uint64_t off,
+			   uint32_t type, uint16_t size)
+{
+	const uint8_t *p = r->base + off;
+
+	switch (type) {
+	case SONDE_PERF_RECORD_HEADER_ATTR: {
+		uint32_t asz;
+
+		if (size < 16)
+			return pdr_fail(r, off, "HEADER_ATTR record too short (%u bytes)", size);
+		asz = pdr_rd32(r, p + 12);
+		if (!asz)
+			asz = SONDE_PERF_ATTR_SIZE_VER0;
+		if (asz > size - 8u)
+			return pdr_fail(r, off, "HEADER_ATTR attr.size %u exceeds record size %u",
+					asz, size);
+		return pdr_add_attr(r, off + 8, asz, p + 8 + asz, (size - 8u - asz) / 8);
+	}
+	case SONDE_PERF_RECORD_HEADER_FEATURE: {
+		uint64_t feat;
+
+		if (size < 16)
+			return pdr_fail(r, off, "HEADER_FEATURE record too short (%u bytes)", size);
+		feat = pdr_rd64(r, p + 8);
+		if (size == 16 || feat >= SONDE_FEAT_MAX)
+			return 0; /* end-of-features marker or unknown */
+		return pdr_parse_feature(r, (int)feat, off + 16, size - 16u);
+	}
+	case SONDE_PERF_RECORD_HEADER_TRACING_DATA: {
+		uint32_t blob;
+
+		if (size < 12)
+			return pdr_fail(r, off, "TRACING_DATA record too short");
+		blob = pdr_rd32(r, p + 8);
+		r->feat_bits[0] |= 1ULL << SONDE_FEAT_TRACING_DATA;
+		/* The blob follows the record in the stream. */
+		return blob;
+	}
+	case SONDE_PERF_RECORD_AUXTRACE:
+		if (size < 16)
+			return pdr_fail(r, off, "AUXTRACE record too short");
+		return (int64_t)pdr_rd64(r, p + 8);
+	case SONDE_PERF_RECORD_FINISHED_ROUND:
+		r->nr_rounds++;
+		if (!r->unordered) {
+			flush(r, r->prev_round_max);
+			r->prev_round_max = r->max_time;
+		}
+		return 0;
+	case SONDE_PERF_RECORD_HEADER_BUILD_ID:
+		return pdr_parse_feature(r, SONDE_FEAT_BUILD_ID, off, size);
+	case SONDE_PERF_RECORD_COMPRESSED:
+		return pdr_fail(r, off, "compressed records (perf record -z) are not supported");
+	default:
+		return 0;
+	}
+}
+
+/* Scans until records are ready or the stream ends. */
+static int scan(struct sonde_perfdata_reader *r)
+{
+	if (!r->pos)
+		r->pos = r->data_off;
+	while (r->q_head == r->q_ready && !r->scan_done) {
+		uint64_t off = r->pos, left = r->data_end - off;
+		const uint8_t *p = r->base + off;
+		uint32_t type;
+		uint16_t size;
+
+		if (!left) {
+			r->scan_done = true;
+			break;
+		}
+		if (left < 8) {
+			pdr_fail(r, off, "truncated record header (%llu bytes left)",
+				 (unsigned long long)left);
+			r->scan_done = true;
+			break;
+		}
+		type = pdr_rd32(r, p);
+		size = pdr_rd16(r, p + 6);
+		if (size < 8) {
+			pdr_fail(r, off, "record type %u has size %u (< 8)", type, size);
+			r->scan_done = true;
+			break;
+		}
+		if (size > left) {
+			pdr_fail(r, off, "record type %u of %u bytes runs past the end of the data (%llu bytes left): file truncated",
+				 type, size, (unsigned long long)left);
+			r->scan_done = true;
+			break;
+		}
+		r->pos = off + size;
+		if (type >= SONDE_PERF_RECORD_USER_TYPE_START) {
+			int64_t skip = user_record(r, off, type, size);
+
+			if (skip < 0) {
+				if (skip == -ENOMEM)
+					return -ENOMEM;
+				r->scan_done = true;
+				break;
+			}
+			if ((uint64_t)skip > r->data_end - r->pos) {
+				pdr_fail(r, off, "record type %u announces %lld trailing bytes, only %llu left",
+					 type, (long long)skip,
+					 (unsigned long long)(r->data_end - r->pos));
+				r->scan_done = true;
+				break;
+			}
+			r->pos += (uint64_t)skip;
+			continue;
+		} else {
+			int idx;
+			uint64_t t;
+
+			classify(r, p, type, size, &idx, &t);
+			if (push(r, t, off, idx))
+				return -ENOMEM;
+			if (r->unordered)
+				r->q_ready = r->q_len;
+		}
+	}
+	if (r->scan_done)
+		flush(r, UINT64_MAX);
+	return 0;
+}
+
+int pdr_stream_next(struct sonde_perfdata_reader *r, struct sonde_perfdata_record *rec)
+{
+	const struct pdr_qent *e;
+
+	if (r->q_head == r->q_ready) {
+		int err = scan(r);
+
+		if (err)
+			return err;
+	}
+	if (r->q_head == r->q_ready) {
+		if (r->err_code && !r->err_returned) {
+			r->err_returned = true;
+			return -r->err_code;
+		}
+		return 0;
+	}
+	e = &r->q[r->q_head++];
+	rec->hdr = (const void *)(r->base + e->off);
+	rec->type = pdr_rd32(r, r->base + e->off);
+	rec->misc = pdr_rd16(r, r->base + e->off + 4);
+	rec->size = pdr_rd16(r, r->base + e->off + 6);
+	rec->offset = e->off;
+	rec->time = e->time;
+	rec->attr_idx = e->attr_idx;
+	if (rec->time > r->last_time)
+		r->last_time = rec->time;
+	return 1;
+}

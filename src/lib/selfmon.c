@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * Self-monitoring without system calls: the count is offset + rdpmc(index
+ * - 1) read under the mmap page's seqlock, and time_enabled/time_running
+ * are brought up to date from the TSC with time_offset/time_mult/
+ * time_shift (perf_event_open(2), "Structure of the first mmap page").
+ * When the kernel does not allow it (cap_user_rdpmc clear, index 0 because
+ * the event is not on the PMU right now), read(2) is used instead.
+ */
+#include <sys/mman.h>
+#include <unistd.h>
+#include "sonde/sys.h"
+#include "evlist.h"
+#include "internal.h"
+
+#define barrier() __asm__ volatile("" ::: "memory")
+
+/* Give up on the fast path if the kernel keeps rewriting the page. */
+#define MAX_SEQ_RETRIES 1000
+
+static uint64_t real_rdtsc(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+#else
+	return 0;
+#endif
+}
+
+static uint64_t (*tsc_fn)(void) = real_rdtsc;
+
+void selfmon_set_tsc(uint64_t (*rdtsc)(void))
+{
+	tsc_fn = rdtsc ? rdtsc : real_rdtsc;
+}
+
+int selfmon_read(const volatile struct sonde_perf_event_mmap_page *pc,
+		 struct sonde_count *c)
+{
+	uint64_t ena, run, cyc = 0, count, time_offset = 0;
+	uint32_t seq, idx, time_mult = 0;
+	uint16_t time_shift = 0;
+	bool have_time;
+	int tries = 0;
+
+	do {
+		seq = pc->lock;
+		barrier();
+		ena = pc->time_enabled;
+		run = pc->time_running;
+		have_time = pc->cap_user_time && ena != run;
+		if (have_time) {
+			time_offset = pc->time_offset;
+			time_mult = pc->time_mult;
+			time_shift = pc->time_shift;
+			cyc = tsc_fn();
+			if (pc->cap_user_time_short) {
+				uint64_t base = pc->time_cycles;
+
+				cyc = base + ((cyc - base) & pc->time_mask);
+			}
+		}
+		idx = pc->index;
+		if (!pc->cap_user_rdpmc || !idx)
+			return 0;
+		count = (uint64_t)pc->offset;
+		{
+			unsigned int width = pc->pmc_width;
+			uint64_t pmc = sonde_sys_ops()->rdpmc(idx - 1);
+
+			/* Sign-extend the pmc_width-bit hardware value. */
+			if (width && width < 64) {
+				pmc <<= 64 - width;
+				pmc = (uint64_t)((int64_t)pmc >> (64 - width));
+			}
+			count += pmc;
+		}
+		barrier();
+	} while (pc->lock != seq && ++tries < MAX_SEQ_RETRIES);
+	if (tries >= MAX_SEQ_RETRIES)
+		return 0;
+
+	if (have_time) {
+		uint64_t quot = cyc >> time_shift;
+		uint64_t rem = cyc & (((uint64_t)1 << time_shift) - 1);
+		uint64_t delta = time_offset + quot * time_mult +
+				 ((rem * time_mult) >> time_shift);
+
+		ena += delta;
+		/* index != 0: the counter is on the PMU, so it runs too. */
+		run += delta;
+	}
+	c->val = count;
+	c->ena = ena;
+	c->run = run;
+	c->id = 0;
+	c->lost = 0;
+	sonde_count__scale(c);
+	return 1;
+}
+
+int sonde_evsel__mmap_self(struct sonde_evsel *e)
+{
+	int fd = sonde_evsel__fd(e, 0, 0);
+	size_t len = (size_t)sysconf(_SC_PAGESIZE);
+	void *p;
+
+	if (fd < 0)
+		return sonde_err(EBADF);
+	if (e->mmap_page)
+		return 0;
+	p = sonde_sys_ops()->mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return sonde_err(errno);
+	e->mmap_page = p;
+	e->mmap_len = len;
+	return 0;
+}
+
+int sonde_evsel__read_self(const struct sonde_evsel *e, struct sonde_count *c)
+{
+	int ret;
+
+	if (!e || !c)
+		return sonde_err(EINVAL);
+	if (e->mmap_page && selfmon_read(e->mmap_page, c) == 1)
+		return 1;
+	ret = sonde_evsel__read(e, 0, 0, c);
+	return ret ? ret : 0;
+}

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * The symbol cache: one refcounted DSO per (path, build id), kernel and JIT
+ * tables, lazy thread-safe loading, and the lookup entry points.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "sym_internal.h"
+
+#define CACHE_BUCKETS 1024
+
+struct sonde_symcache {
+	pthread_mutex_t lock;
+	struct sonde_dso *buckets[CACHE_BUCKETS];
+	struct sonde_dso *kernel;
+	struct sonde_dso *jits;		/* chained through ->next */
+	struct sonde_symcache_opts opts;
+	char *root_dir, *debug_dir, *kallsyms_path, *jit_dir;
+};
+
+static char *dup_or(const char *s, const char *fallback)
+{
+	return strdup(s ? s : fallback);
+}
+
+struct sonde_symcache *
+sonde_symcache__new(const struct sonde_symcache_opts *opts)
+{
+	struct sonde_symcache *c;
+
+	if (!OPTS_VALID(opts, sonde_symcache_opts))
+		return sonde_err_ptr(EINVAL);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return sonde_err_ptr(ENOMEM);
+	pthread_mutex_init(&c->lock, NULL);
+	c->root_dir = dup_or(OPTS_GET(opts, root_dir, NULL), "");
+	c->debug_dir = dup_or(OPTS_GET(opts, debug_dir, NULL), "/usr/lib/debug");
+	c->kallsyms_path = dup_or(OPTS_GET(opts, kallsyms_path, NULL),
+				  "/proc/kallsyms");
+	c->jit_dir = dup_or(OPTS_GET(opts, jit_dir, NULL), "/tmp");
+	c->opts.no_debug_files = OPTS_GET(opts, no_debug_files, false);
+	if (!c->root_dir || !c->debug_dir || !c->kallsyms_path || !c->jit_dir) {
+		sonde_symcache__free(c);
+		return sonde_err_ptr(ENOMEM);
+	}
+	return c;
+}
+
+void sonde_symcache__free(struct sonde_symcache *c)
+{
+	struct sonde_dso *d, *next;
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < CACHE_BUCKETS; i++) {
+		for (d = c->buckets[i]; d; d = next) {
+			next = d->next;
+			sonde_dso__put(d);
+		}
+	}
+	for (d = c->jits; d; d = next) {
+		next = d->next;
+		sonde_dso__put(d);
+	}
+	sonde_dso__put(c->kernel);
+	free(c->root_dir);
+	free(c->debug_dir);
+	free(c->kallsyms_path);
+	free(c->jit_dir);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+static struct sonde_dso *dso_new(struct sonde_symcache *c, int kind,
+				 const char *path)
+{
+	struct sonde_dso *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	atomic_init(&d->refcnt, 1);
+	d->kind = kind;
+	d->fd = d->symfd = -1;
+	pthread_mutex_init(&d->lock, NULL);
+	d->path = strdup(path);
+	d->root_dir = strdup(c->root_dir);
+	d->debug_dir = strdup(c->debug_dir);
+	d->kallsyms_path = strdup(c->kallsyms_path);
+	d->jit_dir = strdup(c->jit_dir);
+	d->no_debug_files = c->opts.no_debug_files;
+	d->status = SONDE_DSO_NOT_LOADED;
+	if (!d->path || !d->root_dir || !d->debug_dir || !d->kallsyms_path ||
+	    !d->jit_dir) {
+		sonde_dso__put(d);
+		return NULL;
+	}
+	return d;
+}
+
+static uint32_t hash_key(const char *path, const uint8_t *bid, size_t n)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (; *path; path++)
+		h = (h ^ (uint8_t)*path) * 16777619u;
+	for (i = 0; i < n; i++)
+		h = (h ^ bid[i]) * 16777619u;
+	return h;
+}
+
+struct sonde_dso *sonde_symcache__dso(struct sonde_symcache *c,
+				      const char *path,
+				      const uint8_t *build_id,
+				      size_t build_id_size)
+{
+	struct sonde_dso *d;
+	uint32_t b;
+
+	if (!c || !path || (build_id_size && !build_id))
+		return sonde_err_ptr(EINVAL);
+	if (build_id_size > SYM_BUILD_ID_MAX)
+		build_id_size = SYM_BUILD_ID_MAX;
+	b = hash_key(path, build_id, build_id_size) % CACHE_BUCKETS;
+	pthread_mutex_lock(&c->lock);
+	for (d = c->buckets[b]; d; d = d->next) {
+		if (d->want_bid_size == build_id_size &&
+		    !memcmp(d->want_bid, build_id, build_id_size) &&
+		    !strcmp(d->path, path)) {
+			sonde_dso__get(d);
+			pthread_mutex_unlock(&c->lock);
+			return d;
+		}
+	}
+	d = dso_new(c, SONDE_DSO_ELF, path);
+	if (!d) {
+		pthread_mutex_unlock(&c->lock);
+		return sonde_err_ptr(ENOMEM);
+	}
+	if (build_id_size)
+		memcpy(d->want_bid, build_id, build_id_size);
+	d->want_bid_size = build_id_size;
+	d->next = c->buckets[b];
+	c->buckets[b] = d;
+	sonde_dso__get(d);	/* one for the cache, one for the caller */
+	pthread_mutex_unlock(&c->lock);
+	return d;
+}
+
+struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *c)
+{
+	struct sonde_dso *d;
+
+	if (!c)
+		return sonde_err_ptr(EINVAL);
+	pthread_mutex_lock(&c->lock);
+	if (!c->kernel)
+		c->kernel = dso_new(c, SONDE_DSO_KERNEL, "[kernel.kallsyms]");
+	d = c->kernel ? sonde_dso__get(c->kernel) : NULL;
+	pthread_mutex_unlock(&c->lock);
+	return d ? d : sonde_err_ptr(ENOMEM);
+}
+
+struct sonde_dso *sonde_symcache__jit(struct sonde_symcache *c, pid_t pid)
+{
+	struct sonde_dso *d;
+	char path[64];
+
+	if (!c || pid <= 0)
+		return sonde_err_ptr(EINVAL);
+	pthread_mutex_lock(&c->lock);
+	for (d = c->jits; d; d = d->next)
+		if (d->pid == pid)
+			break;
+	if (!d) {
+		snprintf(path, sizeof(path), "perf-%d.map", (int)pid);
+		d = dso_new(c, SONDE_DSO_JIT, path);
+		if (d) {
+			d->pid = pid;
+			d->next = c->jits;
+			c->jits = d;
+		}
+	}
+	if (d)
+		sonde_dso__get(d);
+	pthread_mutex_unlock(&c->lock);
+	return d ? d : sonde_err_ptr(ENOMEM);
+}
+
+struct sonde_dso *sonde_dso__get(struct sonde_dso *dso)
+{
+	if (dso)
+		atomic_fetch_add_explicit(&dso->refcnt, 1, memory_order_relaxed);
+	return dso;
+}
+
+void sonde_dso__put(struct sonde_dso *dso)
+{
+	size_t i;
+
+	if (!dso || atomic_fetch_sub_explicit(&dso->refcnt, 1,
+					      memory_order_acq_rel) != 1)
+		return;
+	if (dso->demangled) {
+		for (i = 0; i < dso->nr; i++) {
+			const char *s = atomic_load(&dso->demangled[i]);
+
+			if (s && s != dso->syms[i].name)
+				free((char *)s);
+		}
+		free(dso->demangled);
+	}
+	if (dso->kind == SONDE_DSO_ELF)
+		sym_elf_unload(dso);
+	free(dso->syms);
+	free(dso->text);
+	free(dso->symfile);
+	free(dso->path);
+	free(dso->root_dir);
+	free(dso->debug_dir);
+	free(dso->kallsyms_path);
+	free(dso->jit_dir);
+	pthread_mutex_destroy(&dso->lock);
+	free(dso);
+}
+
+static int dso_ensure_loaded(struct sonde_dso *dso)
+{
+	int err = 0;
+
+	if (atomic_load_explicit(&dso->loaded, memory_order_acquire))
+		return dso->load_err;
+	pthread_mutex_lock(&dso->lock);
+	if (!atomic_load_explicit(&dso->loaded, memory_order_relaxed)) {
+		switch (dso->kind) {
+		case SONDE_DSO_ELF:
+			err = sym_elf_load(dso);
+			break;
+		case SONDE_DSO_KERNEL:
+			err = sym_kallsyms_load(dso);
+			break;
+		default:
+			err = sym_perfmap_load(dso);
+		}
+		if (dso->nr) {
+			dso->demangled = calloc(dso->nr, sizeof(*dso->demangled));
+			if (!dso->demangled) {
+				err = -ENOMEM;
+				dso->nr = 0;
+			}
+		}
+		dso->load_err = err;
+		atomic_store_explicit(&dso->loaded, true, memory_order_release);
+	}
+	pthread_mutex_unlock(&dso->lock);
+	return dso->load_err;
+}
+
+int sonde_dso__load(struct sonde_dso *dso)
+{
+	int err;
+
+	if (!dso)
+		return sonde_err(EINVAL);
+	err = dso_ensure_loaded(dso);
+	return err ? sonde_err(err) : (int)dso->nr;
+}
+
+const struct sonde_symbol *sonde_dso__find(struct sonde_dso *dso,
+					   uint64_t addr, uint64_t *offset)
+{
+	const struct sonde_symbol *s;
+
+	if (!dso)
+		return sonde_err_ptr(EINVAL);
+	dso_ensure_loaded(dso);
+	s = sym_table_find(dso->syms, dso->nr, addr);
+	if (!s)
+		return sonde_err_ptr(ENOENT);
+	if (offset)
+		*offset = addr - s->start;
+	return s;
+}
+
+uint64_t sonde_dso__map_to_vaddr(struct sonde_dso *dso, uint64_t map_start,
+				 uint64_t map_pgoff, uint64_t ip)
+{
+	if (!dso || dso->kind != SONDE_DSO_ELF)
+		return ip;
+	dso_ensure_loaded(dso);
+	return sym_elf_map_to_vaddr(dso, ip - map_start + map_pgoff);
+}
+
+const char *sonde_dso__sym_name(struct sonde_dso *dso,
+				const struct sonde_symbol *sym)
+{
+	const char *cur, *want;
+	char *dm;
+	size_t i;
+
+	if (!dso || !sym)
+		return NULL;
+	if (!dso->demangled || sym < dso->syms || sym >= dso->syms + dso->nr)
+		return sym->name;
+	i = (size_t)(sym - dso->syms);
+	cur = atomic_load_explicit(&dso->demangled[i], memory_order_acquire);
+	if (cur)
+		return cur;
+	dm = sonde_demangle(sym->name);
+	if (!dm && sym->name[0] && strchr(sym->name + 1, '@'))
+		/* glibc's "xdr_opaque@GLIBC_2.2.5": show the plain name. */
+		dm = strndup(sym->name, (size_t)(strchr(sym->name + 1, '@') -
+						 sym->name));
+	want = dm ? dm : sym->name;
+	cur = NULL;
+	if (!atomic_compare_exchange_strong_explicit(&dso->demangled[i], &cur,
+						     want, memory_order_acq_rel,
+						     memory_order_acquire)) {
+		free(dm);	/* another thread won; use its copy */
+		return cur;
+	}
+	return want;
+}
+
+const char *sonde_dso__path(const struct sonde_dso *dso)
+{
+	return dso ? dso->path : NULL;
+}
+
+int sonde_dso__kind(const struct sonde_dso *dso)
+{
+	return dso ? dso->kind : sonde_err(EINVAL);
+}
+
+int sonde_dso__status(const struct sonde_dso *dso)
+{
+	if (!dso)
+		return sonde_err(EINVAL);
+	if (!atomic_load_explicit(&((struct sonde_dso *)dso)->loaded,
+				  memory_order_acquire))
+		return SONDE_DSO_NOT_LOADED;
+	return dso->status;
+}
+
+size_t sonde_dso__symbols(struct sonde_dso *dso,
+			  const struct sonde_symbol **syms)
+{
+	if (!dso) {
+		*syms = NULL;
+		return 0;
+	}
+	dso_ensure_loaded(dso);
+	*syms = dso->syms;
+	return dso->nr;
+}
+
+int sonde_dso__build_id(struct sonde_dso *dso, uint8_t *buf, size_t size)
+{
+	size_t n;
+
+	if (!dso || (size && !buf))
+		return sonde_err(EINVAL);
+	dso_ensure_loaded(dso);
+	n = dso->bid_size < size ? dso->bid_size : size;
+	if (n)
+		memcpy(buf, dso->bid, n);
+	return (int)n;
+}
+
+const char *sonde_dso__symfile(const struct sonde_dso *dso)
+{
+	if (!dso || !atomic_load_explicit(&((struct sonde_dso *)dso)->loaded,
+					  memory_order_acquire))
+		return NULL;
+	return dso->symfile;
+}

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * ELF symbol tables through libelf: .symtab (from the file or a separate
+ * debug file found by build id or .gnu_debuglink), else .dynsym; the
+ * build-id note; PT_LOAD headers for map address -> vaddr translation.
+ */
+#include <fcntl.h>
+#include <libelf.h>
+#include <gelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "internal.h"
+#include "sym_internal.h"
+
+#ifndef NT_GNU_BUILD_ID
+#define NT_GNU_BUILD_ID 3
+#endif
+
+static void elf_lib_init(void)
+{
+	static atomic_bool done;
+
+	if (!atomic_load_explicit(&done, memory_order_acquire)) {
+		elf_version(EV_CURRENT);
+		atomic_store_explicit(&done, true, memory_order_release);
+	}
+}
+
+/* Scans one block of notes for NT_GNU_BUILD_ID. */
+static int note_build_id(Elf_Data *data, uint8_t *buf, size_t size)
+{
+	size_t off = 0, name_off, desc_off;
+	GElf_Nhdr nh;
+
+	while (off < data->d_size &&
+	       (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+		    memcmp((char *)data->d_buf + name_off, "GNU", 4))
+			continue;
+		if (nh.n_descsz == 0)
+			continue;
+		size_t n = nh.n_descsz < size ? nh.n_descsz : size;
+		memcpy(buf, (char *)data->d_buf + desc_off, n);
+		return (int)n;
+	}
+	return 0;
+}
+
+/* Section notes first (present in debug files), then PT_NOTE segments. */
+static int elf_read_build_id(Elf *elf, uint8_t *buf, size_t size)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t i, nph;
+	int n;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (d && (n = note_build_id(d, buf, size)) > 0)
+			return n;
+	}
+	if (elf_getphdrnum(elf, &nph))
+		return 0;
+	for (i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		Elf_Data *d;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+			continue;
+		d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset,
+					 ph.p_filesz, ELF_T_NHDR);
+		if (d && (n = note_build_id(d, buf, size)) > 0)
+			return n;
+	}
+	return 0;
+}
+
+static Elf *elf_open(const char *path, int *fdp)
+{
+	Elf *elf;
+	int fd;
+
+	elf_lib_init();
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || gelf_getclass(elf) ==
+	    ELFCLASSNONE) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		errno = SONDE_ERR_FORMAT;
+		return NULL;
+	}
+	*fdp = fd;
+	return elf;
+}
+
+static void elf_close(Elf *elf, int fd)
+{
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+}
+
+int sonde_elf_build_id(const char *path, uint8_t *buf, size_t size)
+{
+	Elf *elf;
+	int fd, n;
+
+	elf = elf_open(path, &fd);
+	if (!elf)
+		return sonde_err(errno);
+	n = elf_read_build_id(elf, buf, size);
+	elf_close(elf, fd);
+	return n;
+}
+
+static Elf_Scn *find_section(Elf *elf, Elf64_Word type, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (type != SHT_NULL && sh.sh_type != type)
+			continue;
+		if (!name)
+			return scn;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+static void hex_build_id(const uint8_t *bid, size_t n, char *out)
+{
+	static const char hx[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = hx[bid[i] >> 4];
+		out[2 * i + 1] = hx[bid[i] & 15];
+	}
+	out[2 * n] = 0;
+}
+
+/*
+ * Opens @p path as a candidate debug file for a file whose build id is
+ * @p bid (if known) and which must carry .symtab.
+ */
+static Elf *try_debug_file(const char *path, const uint8_t *bid,
+			   size_t bid_size, int *fdp)
+{
+	uint8_t dbid[SYM_BUILD_ID_MAX];
+	Elf *elf;
+	int n;
+
+	elf = elf_open(path, fdp);
+	if (!elf)
+		return NULL;
+	if (bid_size) {
+		n = elf_read_build_id(elf, dbid, sizeof(dbid));
+		if (n > 0 && ((size_t)n != bid_size || memcmp(dbid, bid, bid_size))) {
+			pr_debug("%s: build id differs, ignored\n", path);
+			goto out;
+		}
+	}
+	if (find_section(elf, SHT_SYMTAB, NULL))
+		return elf;
+out:
+	elf_close(elf, *fdp);
+	*fdp = -1;
+	return NULL;
+}
+
+static Elf *find_by_build_id(struct sonde_dso *dso, const uint8_t *bid,
+			     size_t bid_size, int *fdp, char **found)
+{
+	char hex[2 * SYM_BUILD_ID_MAX + 1], path[PATH_MAX];
+	Elf *elf;
+
+	if (bid_size < 2)
+		return NULL;
+	hex_build_id(bid, bid_size, hex);
+	snprintf(path, sizeof(path), "%s%s/.build-id/%.2s/%s.debug",
+		 dso->root_dir, dso->debug_dir, hex, hex + 2);
+	elf = try_debug_file(path, bid, bid_size, fdp);
+	if (elf)
+		*found = strdup(path);
+	return elf;
+}
+
+/* .gnu_debuglink: DIR/name, DIR/.debug/name, DEBUGDIR/DIR/name. */
+static Elf *find_by_debuglink(struct sonde_dso *dso, const char *file,
+			      int *fdp, char **found)
+{
+	char dir[PATH_MAX], path[PATH_MAX], name[256];
+	Elf_Scn *scn;
+	Elf_Data *d;
+	char *slash;
+	Elf *elf;
+	int i;
+
+	scn = find_section(dso->elf, SHT_PROGBITS, ".gnu_debuglink");
+	if (!scn || !(d = elf_getdata(scn, NULL)) || !d->d_size)
+		return NULL;
+	if (!memchr(d->d_buf, 0, d->d_size) ||
+	    strlen(d->d_buf) >= sizeof(name) || !*(char *)d->d_buf)
+		return NULL;
+	strcpy(name, d->d_buf);
+	if (strchr(name, '/'))
+		return NULL;
+	snprintf(dir, sizeof(dir), "%s", file);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	else
+		strcpy(dir, ".");
+	for (i = 0; i < 3; i++) {
+		if (i == 0)
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+		else if (i == 1)
+			snprintf(path, sizeof(path), "%s/.debug/%s", dir, name);
+		else
+			snprintf(path, sizeof(path), "%s%s%s/%s", dso->root_dir,
+				 dso->debug_dir, dir + strlen(dso->root_dir),
+				 name);
+		if (!strcmp(path, file))
+			continue;
+		elf = try_debug_file(path, dso->bid, dso->bid_size, fdp);
+		if (elf) {
+			*found = strdup(path);
+			return elf;
+		}
+	}
+	return NULL;
+}
+
+static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn)
+{
+	struct sonde_symbol *syms;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	size_t i, n, nr = 0;
+
+	if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize)
+		return sonde_err(SONDE_ERR_FORMAT);
+	data = elf_getdata(scn, NULL);
+	if (!data)
+		return sonde_err(SONDE_ERR_FORMAT);
+	n = data->d_size / gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	syms = calloc(n ? n : 1, sizeof(*syms));
+	if (!syms)
+		return sonde_err(ENOMEM);
+	for (i = 0; i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+		int type;
+
+		if (!gelf_getsym(data, (int)i, &s))
+			break;
+		type = GELF_ST_TYPE(s.st_info);
+		if (type != STT_FUNC && type != STT_GNU_IFUNC)
+			continue;
+		if (s.st_shndx == SHN_UNDEF || !s.st_value)
+			continue;
+		name = elf_strptr(elf, sh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		syms[nr].start = s.st_value;
+		syms[nr].size = s.st_size;
+		syms[nr].name = name;
+		switch (GELF_ST_BIND(s.st_info)) {
+		case STB_GLOBAL:
+			syms[nr].binding = SONDE_SYM_GLOBAL;
+			break;
+		case STB_WEAK:
+			syms[nr].binding = SONDE_SYM_WEAK;
+			break;
+		default:
+			syms[nr].binding = SONDE_SYM_LOCAL;
+		}
+		nr++;
+	}
+	dso->syms = syms;
+	dso->nr = sym_table_finish(syms, nr, SYM_DUP_BEST);
+	return 0;
+}
+
+static void read_loads(struct sonde_dso *dso, Elf *elf)
+{
+	size_t i, nph;
+
+	dso->nloads = 0;
+	if (elf_getphdrnum(elf, &nph))
+		return;
+	for (i = 0; i < nph && dso->nloads < SYM_MAX_LOADS; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			dso->loads[dso->nloads++] = ph;
+	}
+}
+
+int sym_elf_load(struct sonde_dso *dso)
+{
+	char file[PATH_MAX], *dbg = NULL;
+	Elf_Scn *scn;
+	int fd = -1;
+
+	snprintf(file, sizeof(file), "%s%s", dso->root_dir, dso->path);
+	dso->fd = dso->symfd = -1;
+	dso->elf = elf_open(file, &dso->fd);
+	if (!dso->elf) {
+		int err = errno;
+
+		dso->status = err == SONDE_ERR_FORMAT ? SONDE_DSO_BAD_ELF :
+							SONDE_DSO_MISSING;
+		pr_debug("%s: cannot read ELF: %s\n", file, strerror(err));
+		return sonde_err(err);
+	}
+	dso->bid_size = (size_t)elf_read_build_id(dso->elf, dso->bid,
+						  sizeof(dso->bid));
+	read_loads(dso, dso->elf);
+
+	if (dso->want_bid_size &&
+	    (dso->bid_size != dso->want_bid_size ||
+	     memcmp(dso->bid, dso->want_bid, dso->bid_size))) {
+		char want[2 * SYM_BUILD_ID_MAX + 1], have[2 * SYM_BUILD_ID_MAX + 1];
+
+		hex_build_id(dso->want_bid, dso->want_bid_size, want);
+		hex_build_id(dso->bid, dso->bid_size, have);
+		dso->symelf = dso->no_debug_files ? NULL :
+			find_by_build_id(dso, dso->want_bid, dso->want_bid_size,
+					 &fd, &dbg);
+		if (!dso->symelf) {
+			pr_warn("%s: build id %s does not match the recorded %s "
+				"(file changed since recording?); not using its "
+				"symbols\n", file, have[0] ? have : "(none)", want);
+			dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
+			return sonde_err(ESTALE);
+		}
+		/* The debug file's phdrs describe the recorded layout. */
+		read_loads(dso, dso->symelf);
+		dso->symfd = fd;
+		dso->symfile = dbg;
+		scn = find_section(dso->symelf, SHT_SYMTAB, NULL);
+		goto collect;
+	}
+
+	scn = find_section(dso->elf, SHT_SYMTAB, NULL);
+	if (scn) {
+		dso->symelf = dso->elf;
+		dso->symfile = strdup(file);
+		goto collect;
+	}
+	if (!dso->no_debug_files) {
+		dso->symelf = find_by_build_id(dso, dso->bid, dso->bid_size,
+					       &fd, &dbg);
+		if (!dso->symelf)
+			dso->symelf = find_by_debuglink(dso, file, &fd, &dbg);
+		if (dso->symelf) {
+			dso->symfd = fd;
+			dso->symfile = dbg;
+			scn = find_section(dso->symelf, SHT_SYMTAB, NULL);
+			goto collect;
+		}
+	}
+	scn = find_section(dso->elf, SHT_DYNSYM, NULL);
+	if (!scn) {
+		dso->status = SONDE_DSO_NO_SYMBOLS;
+		return 0;
+	}
+	dso->symelf = dso->elf;
+	dso->symfile = strdup(file);
+collect:
+	if (!scn) {
+		dso->status = SONDE_DSO_NO_SYMBOLS;
+		return 0;
+	}
+	if (collect_symbols(dso, dso->symelf, scn)) {
+		dso->status = SONDE_DSO_BAD_ELF;
+		return sonde_err(SONDE_ERR_FORMAT);
+	}
+	dso->status = dso->nr ? SONDE_DSO_OK : SONDE_DSO_NO_SYMBOLS;
+	return 0;
+}
+
+void sym_elf_unload(struct sonde_dso *dso)
+{
+	if (dso->symelf && dso->symelf != dso->elf)
+		elf_close(dso->symelf, dso->symfd);
+	elf_close(dso->elf, dso->fd);
+	dso->elf = dso->symelf = NULL;
+	dso->fd = dso->symfd = -1;
+}
+
+uint64_t sym_elf_map_to_vaddr(const struct sonde_dso *dso, uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i < dso->nloads; i++) {
+		const GElf_Phdr *ph = &dso->loads[i];
+
+		if (off >= ph->p_offset && off - ph->p_offset < ph->p_filesz)
+			return off - ph->p_offset + ph->p_vaddr;
+	}
+	/* Past the file image (.bss) of the last segment that starts below. */
+	for (i = dso->nloads; i-- > 0;) {
+		const GElf_Phdr *ph = &dso->loads[i];
+
+		if (off >= ph->p_offset && off - ph->p_offset < ph->p_memsz)
+			return off - ph->p_offset + ph->p_vaddr;
+	}
+	return off;
+}

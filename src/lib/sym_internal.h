@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/* Private layout of the symbolizer (include/sonde/symbols.h). */
+#ifndef SONDE_SYM_INTERNAL_H
+#define SONDE_SYM_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <gelf.h>
+#include "sonde/symbols.h"
+
+#define SYM_BUILD_ID_MAX 64
+#define SYM_MAX_LOADS 32
+
+struct sonde_dso {
+	atomic_int refcnt;
+	int kind;			/* enum sonde_dso_kind */
+	char *path;			/* as asked */
+	uint8_t want_bid[SYM_BUILD_ID_MAX];
+	size_t want_bid_size;
+	pid_t pid;			/* JIT */
+
+	/* Load configuration, copied from the cache at creation. */
+	char *root_dir;
+	char *debug_dir;
+	char *kallsyms_path;
+	char *jit_dir;
+	bool no_debug_files;
+
+	pthread_mutex_t lock;
+	atomic_bool loaded;		/* set (release) once load finished */
+	int status;			/* enum sonde_dso_status */
+	int load_err;			/* 0 or -errno of the load */
+
+	struct sonde_symbol *syms;	/* sorted, unique starts */
+	size_t nr;
+	_Atomic(const char *) *demangled; /* nr entries, filled lazily */
+
+	/* ELF: the file itself (for phdrs) and where symbols came from. */
+	Elf *elf;
+	int fd;
+	Elf *symelf;			/* == elf or a separate debug file */
+	int symfd;
+	char *symfile;
+	GElf_Phdr loads[SYM_MAX_LOADS];
+	size_t nloads;
+	uint8_t bid[SYM_BUILD_ID_MAX];
+	size_t bid_size;
+
+	/* Text tables (kallsyms, perf map): names point into this buffer. */
+	char *text;
+
+	struct sonde_dso *next;		/* cache hash chain */
+};
+
+/* Owned by sym_table.c: sort, pick one symbol per address, synth sizes. */
+enum sym_dup_policy {
+	SYM_DUP_BEST,		/* ELF/kallsyms: global > weak > local ... */
+	SYM_DUP_LAST,		/* JIT maps: a later line replaces earlier */
+};
+size_t sym_table_finish(struct sonde_symbol *syms, size_t nr,
+			enum sym_dup_policy policy);
+const struct sonde_symbol *sym_table_find(const struct sonde_symbol *syms,
+					  size_t nr, uint64_t addr);
+
+/* Loaders; each fills dso->syms/nr/status and returns 0 or -errno. */
+int sym_elf_load(struct sonde_dso *dso);
+void sym_elf_unload(struct sonde_dso *dso);
+uint64_t sym_elf_map_to_vaddr(const struct sonde_dso *dso, uint64_t file_off);
+int sym_kallsyms_load(struct sonde_dso *dso);
+int sym_perfmap_load(struct sonde_dso *dso);
+
+/*
+ * Text parsers, exposed for tests and fuzzing. @p buf (NUL-terminated,
+ * @p len bytes before the NUL) is modified in place: names point into it.
+ * On success *@p out is a malloc'd array of *@p nr symbols (already
+ * finished: sorted, deduplicated, sized).
+ * kallsyms: returns -EACCES when every address is zero (restricted).
+ */
+int sym_parse_kallsyms(char *buf, size_t len, struct sonde_symbol **out,
+		       size_t *nr);
+int sym_parse_perfmap(char *buf, size_t len, struct sonde_symbol **out,
+		      size_t *nr);
+
+/* Reads a whole (possibly /proc) file into a NUL-terminated malloc'd buf. */
+int sym_read_file(const char *path, char **buf, size_t *len, size_t max);
+
+/* Rust demanglers (sym_rust.c); NULL when @p name is not of that kind. */
+char *sym_rust_legacy_demangle(const char *name);
+char *sym_rust_v0_demangle(const char *name);
+bool sym_is_rust_legacy(const char *name);
+
+#endif /* SONDE_SYM_INTERNAL_H */

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * Text symbol tables: /proc/kallsyms (kernel + [module] symbols) and
+ * /tmp/perf-PID.map (JIT). Both are parsed in place: names point into the
+ * file buffer the DSO keeps.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "internal.h"
+#include "sym_internal.h"
+
+/* 64 MiB: far above any real kallsyms (~20 MB) or JIT map. */
+#define SYM_TEXT_MAX (64u << 20)
+
+int sym_read_file(const char *path, char **bufp, size_t *lenp, size_t max)
+{
+	size_t len = 0, cap = 1 << 16;
+	char *buf, *nb;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	/* /proc files report size 0: read until EOF. */
+	for (;;) {
+		if (cap - len < 2) {
+			if (cap >= max) {
+				free(buf);
+				close(fd);
+				return -EFBIG;
+			}
+			cap *= 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				close(fd);
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = -errno;
+
+			free(buf);
+			close(fd);
+			return err;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = 0;
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Parses hex digits at *p (no 0x); false if none or more than 16. */
+static bool parse_hex(char **p, char *end, uint64_t *out)
+{
+	uint64_t v = 0;
+	int n = 0, h;
+
+	while (*p < end && (h = hexval(**p)) >= 0) {
+		if (++n > 16)
+			return false;
+		v = (v << 4) | (uint64_t)h;
+		(*p)++;
+	}
+	*out = v;
+	return n > 0;
+}
+
+static int grow(struct sonde_symbol **syms, size_t *cap, size_t nr)
+{
+	struct sonde_symbol *n;
+
+	if (nr < *cap)
+		return 0;
+	*cap = *cap ? *cap * 2 : 1024;
+	n = realloc(*syms, *cap * sizeof(**syms));
+	if (!n)
+		return -ENOMEM;
+	*syms = n;
+	return 0;
+}
+
+int sym_parse_kallsyms(char *buf, size_t len, struct sonde_symbol **out,
+		       size_t *nrp)
+{
+	struct sonde_symbol *syms = NULL;
+	size_t nr = 0, cap = 0, lines = 0, nonzero = 0;
+	char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		char *eol = memchr(p, '\n', (size_t)(end - p));
+		char *name, *mod = NULL, *q;
+		uint64_t addr;
+		char type;
+
+		if (!eol)
+			eol = end;
+		*eol = 0;
+		q = p;
+		p = eol + 1;
+		if (!parse_hex(&q, eol, &addr) || q + 3 > eol || *q != ' ' ||
+		    q[2] != ' ')
+			continue;
+		lines++;
+		if (addr)
+			nonzero++;
+		type = q[1];
+		name = q + 3;
+		if (!*name)
+			continue;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		q = strchr(name, '\t');
+		if (q) {
+			*q++ = 0;
+			if (*q == '[') {
+				char *rb = strchr(++q, ']');
+
+				if (rb)
+					*rb = 0;
+				mod = q;
+			}
+		}
+		if (grow(&syms, &cap, nr)) {
+			free(syms);
+			return -ENOMEM;
+		}
+		syms[nr] = (struct sonde_symbol){
+			.start = addr, .name = name, .module = mod,
+			.binding = type == 'T' ? SONDE_SYM_GLOBAL :
+				   type == 't' ? SONDE_SYM_LOCAL : SONDE_SYM_WEAK,
+		};
+		nr++;
+	}
+	if (lines && !nonzero) {
+		free(syms);
+		return -EACCES;
+	}
+	*out = syms;
+	*nrp = sym_table_finish(syms, nr, SYM_DUP_BEST);
+	return 0;
+}
+
+int sym_parse_perfmap(char *buf, size_t len, struct sonde_symbol **out,
+		      size_t *nrp)
+{
+	struct sonde_symbol *syms = NULL;
+	size_t nr = 0, cap = 0;
+	char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		char *eol = memchr(p, '\n', (size_t)(end - p));
+		uint64_t start, size;
+		char *q;
+
+		if (!eol)
+			eol = end;
+		*eol = 0;
+		if (eol > p && eol[-1] == '\r')
+			eol[-1] = 0;
+		q = p;
+		p = eol + 1;
+		if (q + 2 < eol && q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
+			q += 2;
+		if (!parse_hex(&q, eol, &start) || *q != ' ')
+			continue;
+		q++;
+		if (q + 2 < eol && q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
+			q += 2;
+		if (!parse_hex(&q, eol, &size) || *q != ' ' || !q[1])
+			continue;
+		if (grow(&syms, &cap, nr)) {
+			free(syms);
+			return -ENOMEM;
+		}
+		syms[nr] = (struct sonde_symbol){
+			.start = start, .size = size, .name = q + 1,
+			.binding = SONDE_SYM_GLOBAL,
+		};
+		nr++;
+	}
+	*out = syms;
+	*nrp = sym_table_finish(syms, nr, SYM_DUP_LAST);
+	return 0;
+}
+
+int sym_kallsyms_load(struct sonde_dso *dso)
+{
+	size_t len;
+	int err;
+
+	err = sym_read_file(dso->kallsyms_path, &dso->text, &len, SYM_TEXT_MAX);
+	if (err) {
+		pr_warn("cannot read %s: %s\n", dso->kallsyms_path,
+			strerror(-err));
+		dso->status = SONDE_DSO_MISSING;
+		return err;
+	}
+	err = sym_parse_kallsyms(dso->text, len, &dso->syms, &dso->nr);
+	if (err == -EACCES) {
+		pr_warn("kernel symbol addresses in %s are hidden (all zero): "
+			"run as root (CAP_SYSLOG), or set "
+			"'sysctl kernel.kptr_restrict=0' and "
+			"'sysctl kernel.perf_event_paranoid=1' (or lower); "
+			"kernel frames show as [unknown]\n",
+			dso->kallsyms_path);
+		dso->status = SONDE_DSO_RESTRICTED;
+		return err;
+	}
+	if (err)
+		return err;
+	dso->status = dso->nr ? SONDE_DSO_OK : SONDE_DSO_NO_SYMBOLS;
+	return 0;
+}
+
+int sym_perfmap_load(struct sonde_dso *dso)
+{
+	char path[4096];
+	struct stat st;
+	size_t len;
+	uid_t me = geteuid();
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", dso->jit_dir, dso->path);
+	if (stat(path, &st)) {
+		err = -errno;
+		pr_debug("%s: %s\n", path, strerror(errno));
+		dso->status = SONDE_DSO_MISSING;
+		return err;
+	}
+	/* Anyone can write /tmp: trust only our own files or root's (perf). */
+	if (st.st_uid != me && st.st_uid != 0) {
+		pr_warn("%s is owned by uid %u, not by you (uid %u) or root: "
+			"refusing to use it; JIT frames show as [unknown] "
+			"(chown the file to use it)\n",
+			path, (unsigned int)st.st_uid, (unsigned int)me);
+		dso->status = SONDE_DSO_REFUSED;
+		return -EACCES;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		dso->status = SONDE_DSO_MISSING;
+		return -EINVAL;
+	}
+	err = sym_read_file(path, &dso->text, &len, SYM_TEXT_MAX);
+	if (!err)
+		err = sym_parse_perfmap(dso->text, len, &dso->syms, &dso->nr);
+	if (err) {
+		dso->status = SONDE_DSO_MISSING;
+		return err;
+	}
+	dso->status = dso->nr ? SONDE_DSO_OK : SONDE_DSO_NO_SYMBOLS;
+	return 0;
+}

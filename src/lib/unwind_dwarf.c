@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * DWARF unwinding of user stack samples through libdwfl: one Dwfl per
+ * address space, every mapped ELF reported once (so libdwfl parses and
+ * caches its CFI once), thread callbacks that serve the sample's registers
+ * and its stack copy.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include "sonde/abi.h"
+#include "sonde/unwind.h"
+#include "internal.h"
+
+struct uw_module {
+	char *path;
+	bool ok;
+};
+
+struct sonde_unwinder {
+	Dwfl *dwfl;
+	pid_t pid;
+	bool reporting;		/* inside dwfl_report_begin_add .. _end */
+	bool attached;
+	char *root_dir;
+	struct uw_module *mods;
+	size_t nr_mods, cap_mods;
+
+	/* The sample being unwound. */
+	const struct sonde_unwind_sample *cur;
+	uint64_t sp;
+	uint64_t *ips;
+	size_t max, nr;
+};
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* perf x86 register index -> value, 0 (and false) if not sampled. */
+static bool perf_reg(const struct sonde_unwind_sample *s, unsigned int r,
+		     uint64_t *val)
+{
+	uint64_t below;
+	unsigned int idx;
+
+	*val = 0;
+	if (r >= 64 || !(s->regs_mask & (1ULL << r)))
+		return false;
+	below = s->regs_mask & ((1ULL << r) - 1);
+	idx = (unsigned int)__builtin_popcountll(below);
+	if (idx >= s->nr_regs)
+		return false;
+	*val = s->regs[idx];
+	return true;
+}
+
+/* DWARF x86-64 register n <- perf register dwarf_to_perf[n]. */
+static const unsigned char dwarf_to_perf[17] = {
+	SONDE_PERF_REG_X86_AX, SONDE_PERF_REG_X86_DX, SONDE_PERF_REG_X86_CX,
+	SONDE_PERF_REG_X86_BX, SONDE_PERF_REG_X86_SI, SONDE_PERF_REG_X86_DI,
+	SONDE_PERF_REG_X86_BP, SONDE_PERF_REG_X86_SP, SONDE_PERF_REG_X86_R8,
+	SONDE_PERF_REG_X86_R9, SONDE_PERF_REG_X86_R10, SONDE_PERF_REG_X86_R11,
+	SONDE_PERF_REG_X86_R12, SONDE_PERF_REG_X86_R13, SONDE_PERF_REG_X86_R14,
+	SONDE_PERF_REG_X86_R15, SONDE_PERF_REG_X86_IP,
+};
+
+static pid_t cb_next_thread(Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
+{
+	struct sonde_unwinder *uw = dwfl_arg;
+
+	(void)dwfl;
+	if (*thread_argp)
+		return 0;
+	*thread_argp = uw;
+	return uw->cur ? uw->cur->tid : uw->pid;
+}
+
+static bool cb_get_thread(Dwfl *dwfl, pid_t tid, void *dwfl_arg,
+			  void **thread_argp)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_argp = dwfl_arg;
+	return true;
+}
+
+/* Reads 8 bytes at a vaddr of a module from its file image. */
+static bool read_from_elf(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
+	Dwarf_Addr bias;
+	size_t i, nph, size;
+	const char *raw;
+	Elf *elf;
+
+	if (!mod || !(elf = dwfl_module_getelf(mod, &bias)))
+		return false;
+	raw = elf_rawfile(elf, &size);
+	if (!raw || elf_getphdrnum(elf, &nph))
+		return false;
+	addr -= bias;
+	for (i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		uint64_t off;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (addr < ph.p_vaddr || ph.p_filesz < 8 ||
+		    addr - ph.p_vaddr > ph.p_filesz - 8)
+			continue;
+		off = ph.p_offset + (addr - ph.p_vaddr);
+		if (off > size || size - off < 8)
+			return false;
+		memcpy(result, raw + off, 8);
+		return true;
+	}
+	return false;
+}
+
+static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
+			   void *arg)
+{
+	struct sonde_unwinder *uw = arg;
+	const struct sonde_unwind_sample *s = uw->cur;
+
+	if (s && addr >= uw->sp && s->stack_size >= 8 &&
+	    addr - uw->sp <= s->stack_size - 8) {
+		memcpy(result, (const char *)s->stack + (addr - uw->sp), 8);
+		return true;
+	}
+	return read_from_elf(dwfl, addr, result);
+}
+
+static bool cb_set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct sonde_unwinder *uw = arg;
+	Dwarf_Word regs[17];
+	uint64_t v;
+	unsigned int i;
+
+	for (i = 0; i < 17; i++) {
+		perf_reg(uw->cur, dwarf_to_perf[i], &v);
+		regs[i] = v;
+	}
+	if (!dwfl_thread_state_registers(thread, 0, 17, regs))
+		return false;
+	dwfl_thread_state_register_pc(thread, regs[16]);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = cb_next_thread,
+	.get_thread = cb_get_thread,
+	.memory_read = cb_memory_read,
+	.set_initial_registers = cb_set_initial_registers,
+};
+
+struct sonde_unwinder *sonde_unwinder__new(pid_t pid,
+					   const struct sonde_unwinder_opts *opts)
+{
+	struct sonde_unwinder *uw;
+	const char *root;
+
+	if (!OPTS_VALID(opts, sonde_unwinder_opts))
+		return sonde_err_ptr(EINVAL);
+	uw = calloc(1, sizeof(*uw));
+	if (!uw)
+		return sonde_err_ptr(ENOMEM);
+	root = OPTS_GET(opts, root_dir, NULL);
+	uw->root_dir = strdup(root ? root : "");
+	uw->dwfl = dwfl_begin(&offline_callbacks);
+	uw->pid = pid > 0 ? pid : 1;
+	if (!uw->root_dir || !uw->dwfl) {
+		sonde_unwinder__free(uw);
+		return sonde_err_ptr(ENOMEM);
+	}
+	return uw;
+}
+
+void sonde_unwinder__free(struct sonde_unwinder *uw)
+{
+	size_t i;
+
+	if (!uw)
+		return;
+	if (uw->dwfl) {
+		if (uw->reporting)
+			dwfl_report_end(uw->dwfl, NULL, NULL);
+		dwfl_end(uw->dwfl);
+	}
+	for (i = 0; i < uw->nr_mods; i++)
+		free(uw->mods[i].path);
+	free(uw->mods);
+	free(uw->root_dir);
+	free(uw);
+}
+
+static struct uw_module *find_module(struct sonde_unwinder *uw,
+				     const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < uw->nr_mods; i++)
+		if (!strcmp(uw->mods[i].path, path))
+			return &uw->mods[i];
+	return NULL;
+}
+
+/*
+ * Load bias of @p path mapped at @p start from file offset @p pgoff: the
+ * PT_LOAD holding that offset gives vaddr = p_vaddr + (off - p_offset).
+ */
+static int load_bias(int fd, uint64_t start, uint64_t pgoff, bool *is_dyn,
+		     uint64_t *bias)
+{
+	size_t i, nph;
+	GElf_Ehdr eh;
+	Elf *elf;
+	int err = -SONDE_ERR_FORMAT;
+
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+	    elf_getphdrnum(elf, &nph))
+		goto out;
+	*is_dyn = eh.e_type == ET_DYN;
+	*bias = 0;
+	for (i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		uint64_t seg_off;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		seg_off = ph.p_offset & ~(uint64_t)0xfff;
+		if (pgoff < seg_off || pgoff >= ph.p_offset + ph.p_filesz)
+			continue;
+		*bias = start - pgoff + ph.p_offset - ph.p_vaddr;
+		err = 0;
+		break;
+	}
+	if (err && !*is_dyn)
+		err = 0;
+out:
+	if (elf)
+		elf_end(elf);
+	return err;
+}
+
+int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
+			    uint64_t len, uint64_t pgoff, const char *path)
+{
+	char file[4096];
+	struct uw_module *m;
+	uint64_t bias = 0;
+	bool is_dyn = false;
+	Dwfl_Module *mod;
+	int fd, err;
+
+	if (!uw || !path || !len)
+		return sonde_err(EINVAL);
+	if (path[0] != '/')
+		return 0;	/* [vdso], [heap], //anon, ... */
+	if (find_module(uw, path))
+		return 0;
+	if (uw->nr_mods == uw->cap_mods) {
+		size_t cap = uw->cap_mods ? uw->cap_mods * 2 : 16;
+		struct uw_module *n = realloc(uw->mods, cap * sizeof(*n));
+
+		if (!n)
+			return sonde_err(ENOMEM);
+		uw->mods = n;
+		uw->cap_mods = cap;
+	}
+	m = &uw->mods[uw->nr_mods];
+	m->path = strdup(path);
+	if (!m->path)
+		return sonde_err(ENOMEM);
+	m->ok = false;
+	uw->nr_mods++;
+
+	snprintf(file, sizeof(file), "%s%s", uw->root_dir, path);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		pr_debug("unwind: %s: %s\n", file, strerror(err));
+		return sonde_err(err);
+	}
+	err = load_bias(fd, start, pgoff, &is_dyn, &bias);
+	if (err) {
+		close(fd);
+		pr_debug("unwind: %s: not an ELF file with that mapping\n", file);
+		return sonde_err(err);
+	}
+	if (!uw->reporting) {
+		dwfl_report_begin_add(uw->dwfl);
+		uw->reporting = true;
+	}
+	/* ET_DYN: base is the bias (add_p_vaddr); ET_EXEC ignores it. */
+	mod = dwfl_report_elf(uw->dwfl, path, file, fd, is_dyn ? bias : 0, true);
+	if (!mod) {
+		close(fd);
+		pr_debug("unwind: %s: %s\n", file, dwfl_errmsg(-1));
+		return sonde_err(SONDE_ERR_FORMAT);
+	}
+	m->ok = true;
+	return 0;
+}
+
+int sonde_unwinder__add_proc_maps(struct sonde_unwinder *uw, pid_t pid)
+{
+	char path[64], line[4352];
+	int n = 0;
+	FILE *f;
+
+	if (!uw)
+		return sonde_err(EINVAL);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return sonde_err(errno);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, off;
+		char perms[8];
+		int pos = 0;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
+			   perms, &off, &pos) < 4 || !pos || perms[2] != 'x')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		if (!sonde_unwinder__add_map(uw, start, end - start, off,
+					     line + pos))
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct sonde_unwinder *uw = arg;
+	bool activation = false;
+	Dwarf_Addr pc;
+
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	if (!activation)
+		pc--;
+	uw->ips[uw->nr++] = pc;
+	return uw->nr < uw->max ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+int sonde_unwinder__unwind(struct sonde_unwinder *uw,
+			   const struct sonde_unwind_sample *s, uint64_t *ips,
+			   size_t max)
+{
+	uint64_t ip;
+
+	if (!uw || !s || (!ips && max))
+		return sonde_err(EINVAL);
+	if (s->abi == SONDE_PERF_SAMPLE_REGS_ABI_NONE)
+		return sonde_err(ENODATA);
+	if (s->abi != SONDE_PERF_SAMPLE_REGS_ABI_64)
+		return sonde_err(EOPNOTSUPP);
+	if (!perf_reg(s, SONDE_PERF_REG_X86_IP, &ip) ||
+	    !perf_reg(s, SONDE_PERF_REG_X86_SP, &uw->sp) ||
+	    (s->stack_size && !s->stack))
+		return sonde_err(EINVAL);
+	if (!max)
+		return 0;
+	if (uw->reporting) {
+		dwfl_report_end(uw->dwfl, NULL, NULL);
+		uw->reporting = false;
+	}
+	uw->cur = s;
+	uw->ips = ips;
+	uw->max = max;
+	uw->nr = 0;
+	if (!uw->attached) {
+		/* NULL Elf: libdwfl takes the architecture from a module. */
+		if (!dwfl_attach_state(uw->dwfl, NULL, uw->pid,
+				       &thread_callbacks, uw)) {
+			pr_debug("unwind: attach: %s\n", dwfl_errmsg(-1));
+			/* No modules yet: the IP is all we know. */
+			ips[0] = ip;
+			uw->cur = NULL;
+			return 1;
+		}
+		uw->attached = true;
+	}
+	/* Stops with an error at the outermost frame or missing CFI: fine. */
+	dwfl_getthread_frames(uw->dwfl, s->tid > 0 ? s->tid : uw->pid,
+			      frame_cb, uw);
+	uw->cur = NULL;
+	if (!uw->nr) {
+		ips[0] = ip;
+		uw->nr = 1;
+	}
+	return (int)uw->nr;
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * The child command of an event list: forked early so its events can be
+ * opened on its pid, held on a pipe until the caller starts it, then
+ * exec'd. Counting starts at exec (enable_on_exec), so the fork and wait
+ * are not counted. The child's stdio is not touched.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "evlist.h"
+#include "internal.h"
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+pid_t sonde_evlist__prepare_workload(struct sonde_evlist *l,
+				     char *const argv[])
+{
+	int go[2], err[2];
+	pid_t pid;
+
+	if (!l || !argv || !argv[0])
+		return sonde_err(EINVAL);
+	if (l->open || l->child > 0)
+		return sonde_err(EBUSY);
+	if (pipe2(go, O_CLOEXEC))
+		return sonde_err(errno);
+	if (pipe2(err, O_CLOEXEC)) {
+		int e = errno;
+
+		close(go[0]);
+		close(go[1]);
+		return sonde_err(e);
+	}
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(go[0]); close(go[1]); close(err[0]); close(err[1]);
+		return sonde_err(e);
+	}
+	if (pid == 0) {
+		char c;
+		int e;
+
+		close(go[1]);
+		close(err[0]);
+		/* EOF without a byte: the parent gave up on us. */
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	l->go_fd = go[1];
+	l->err_fd = err[0];
+	l->child = pid;
+	l->child_started = false;
+	l->child_reaped = false;
+	{
+		struct sonde_thread_map *t = sonde_thread_map__new_tid(pid);
+		struct sonde_cpu_map *c = sonde_cpu_map__new_any();
+
+		if (!t || !c) {
+			sonde_thread_map__free(t);
+			sonde_cpu_map__free(c);
+			workload_cleanup(l);
+			return sonde_err(ENOMEM);
+		}
+		sonde_evlist__set_maps(l, c, t);
+	}
+	return pid;
+}
+
+int sonde_evlist__start_workload(struct sonde_evlist *l)
+{
+	ssize_t n;
+	int e = 0;
+
+	if (!l || l->child <= 0 || l->child_started)
+		return sonde_err(EINVAL);
+	l->child_started = true;
+	if (write(l->go_fd, "g", 1) != 1) {
+		e = errno;
+		close_fd(&l->go_fd);
+		return sonde_err(e);
+	}
+	close_fd(&l->go_fd);
+	/* exec closes the CLOEXEC pipe: EOF means it worked. */
+	do {
+		n = read(l->err_fd, &e, sizeof(e));
+	} while (n < 0 && errno == EINTR);
+	close_fd(&l->err_fd);
+	if (n == sizeof(e) && e) {
+		pr_debug("exec failed: %d\n", e);
+		return sonde_err(e);
+	}
+	return 0;
+}
+
+int sonde_evlist__wait_workload(struct sonde_evlist *l, int *status)
+{
+	int st = 0;
+	pid_t r;
+
+	if (!l || l->child <= 0 || l->child_reaped)
+		return sonde_err(ECHILD);
+	do {
+		r = waitpid(l->child, &st, 0);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return sonde_err(errno);
+	l->child_reaped = true;
+	if (status)
+		*status = st;
+	return 0;
+}
+
+void workload_cleanup(struct sonde_evlist *l)
+{
+	if (l->child > 0 && !l->child_reaped) {
+		/* Never started: closing the go pipe makes it exit. */
+		if (!l->child_started) {
+			close_fd(&l->go_fd);
+			waitpid(l->child, NULL, 0);
+		}
+		/* Started: it is the caller's to wait for; do not kill it. */
+	}
+	close_fd(&l->go_fd);
+	close_fd(&l->err_fd);
+	l->child = 0;
+}

@@ -1,0 +1,676 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * Symbolizer: ELF tables checked against nm, PIE / non-PIE / shared-library
+ * address translation on live mappings of this process, separate debug
+ * files, build-id mismatch, kallsyms and perf-map parsing, demangling.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "sonde/sonde.h"
+#include "internal.h"
+#include "sym_internal.h"
+
+/* Paths here are short; truncation checks would only add noise. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
+
+static char helpers[PATH_MAX];
+static char tmpdir[PATH_MAX];
+
+static int silent(enum sonde_print_level l, const char *f, va_list ap)
+{
+	(void)l; (void)f; (void)ap;
+	return 0;
+}
+
+static bool have_helper(const char *name, char *out, size_t size)
+{
+	snprintf(out, size, "%s/%s", helpers, name);
+	if (access(out, R_OK)) {
+		printf("SKIP: %s not built (make helpers)\n", out);
+		return false;
+	}
+	return true;
+}
+
+__attribute__((format(printf, 1, 2)))
+static void sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Every T/t symbol nm lists resolves to itself (or a same-address alias). */
+static void check_against_nm(const char *bin)
+{
+	struct sonde_symcache *c = sonde_symcache__new(NULL);
+	struct sonde_dso *d;
+	char cmd[PATH_MAX + 64], line[512];
+	int checked = 0;
+	FILE *f;
+
+	assert_non_null(c);
+	d = sonde_symcache__dso(c, bin, NULL, 0);
+	assert_non_null(d);
+	assert_true(sonde_dso__load(d) > 5);
+	assert_int_equal(sonde_dso__status(d), SONDE_DSO_OK);
+	snprintf(cmd, sizeof(cmd), "nm --defined-only -S %s", bin);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char name[256], type;
+		uint64_t addr, size = 0, off;
+		const struct sonde_symbol *s;
+		int n;
+
+		n = sscanf(line, "%" SCNx64 " %" SCNx64 " %c %255s", &addr,
+			   &size, &type, name);
+		if (n != 4) {
+			size = 0;
+			if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type,
+				   name) != 3)
+				continue;
+		}
+		if (type != 'T' && type != 't')
+			continue;
+		s = sonde_dso__find(d, addr, &off);
+		assert_non_null(s);
+		assert_int_equal(off, 0);
+		assert_int_equal(s->start, addr);
+		if (strcmp(s->name, name)) {
+			/* Only an alias at the same address may differ. */
+			assert_int_equal(s->start, addr);
+		}
+		if (size > 1) {
+			s = sonde_dso__find(d, addr + size - 1, &off);
+			assert_non_null(s);
+			assert_int_equal(off, size - 1);
+		}
+		checked++;
+	}
+	pclose(f);
+	assert_true(checked >= 6);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
+static void test_elf_vs_nm(void **state)
+{
+	char bin[PATH_MAX];
+
+	if (!have_helper("symtest", bin, sizeof(bin)))
+		skip();
+	check_against_nm(bin);
+	if (!have_helper("symtest_nopie", bin, sizeof(bin)))
+		skip();
+	check_against_nm(bin);
+}
+
+static void test_alias_and_synth_size(void **state)
+{
+	struct sonde_symcache *c = sonde_symcache__new(NULL);
+	const struct sonde_symbol *strong, *nosize, *s;
+	const struct sonde_symbol *all;
+	struct sonde_dso *d;
+	char bin[PATH_MAX];
+	size_t n, i;
+
+	if (!have_helper("symtest", bin, sizeof(bin)))
+		skip();
+	d = sonde_symcache__dso(c, bin, NULL, 0);
+	n = sonde_dso__symbols(d, &all);
+	strong = nosize = NULL;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(all[i].name, "symtest_strong"))
+			strong = &all[i];
+		if (!strcmp(all[i].name, "symtest_nosize"))
+			nosize = &all[i];
+		/* Sorted, unique starts. */
+		if (i)
+			assert_true(all[i - 1].start < all[i].start);
+		assert_string_not_equal(all[i].name, "symtest_weak_alias");
+	}
+	assert_non_null(strong);
+	assert_int_equal(strong->binding, SONDE_SYM_GLOBAL);
+	assert_non_null(nosize);
+	assert_int_equal(nosize->size_synth, 1);
+	assert_true(nosize->size >= 5);
+	s = sonde_dso__find(d, nosize->start + 4, NULL);
+	assert_ptr_equal(s, nosize);
+	/* Below the first symbol: nothing. */
+	assert_null(sonde_dso__find(d, all[0].start - 1, NULL));
+	assert_int_equal(errno, ENOENT);
+	/* Same path again: same handle. */
+	assert_ptr_equal(sonde_symcache__dso(c, bin, NULL, 0), d);
+	sonde_dso__put(d);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
+struct live_map {
+	uint64_t start, end, pgoff;
+	char path[PATH_MAX];
+};
+
+static bool find_live_map(uintptr_t addr, struct live_map *m)
+{
+	char line[PATH_MAX + 128];
+	FILE *f = fopen("/proc/self/maps", "r");
+	bool found = false;
+
+	assert_non_null(f);
+	while (!found && fgets(line, sizeof(line), f)) {
+		char perms[8];
+		int pathpos = 0;
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64
+			   " %*s %*s %n", &m->start, &m->end, perms, &m->pgoff,
+			   &pathpos) < 4 || !pathpos)
+			continue;
+		if (addr < m->start || addr >= m->end)
+			continue;
+		snprintf(m->path, sizeof(m->path), "%s", line + pathpos);
+		m->path[strcspn(m->path, "\n")] = 0;
+		found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+__attribute__((noinline)) void symtest_marker_function(void);
+__attribute__((noinline)) void symtest_marker_function(void)
+{
+	__asm__ volatile("nop; nop; nop; nop" ::: "memory");
+}
+
+static void resolve_live(struct sonde_symcache *c, void *fn, const char *want)
+{
+	const struct sonde_symbol *s;
+	struct live_map m;
+	struct sonde_dso *d;
+	uint64_t vaddr, off;
+
+	assert_true(find_live_map((uintptr_t)fn, &m));
+	d = sonde_symcache__dso(c, m.path, NULL, 0);
+	assert_non_null(d);
+	vaddr = sonde_dso__map_to_vaddr(d, m.start, m.pgoff, (uintptr_t)fn + 1);
+	s = sonde_dso__find(d, vaddr, &off);
+	if (!s)
+		printf("no symbol for %s at %#" PRIx64 " in %s (map %#" PRIx64
+		       " pgoff %#" PRIx64 ")\n", want, vaddr, m.path, m.start,
+		       m.pgoff);
+	assert_non_null(s);
+	assert_string_equal(s->name, want);
+	assert_int_equal(off, 1);
+	sonde_dso__put(d);
+}
+
+/* PIE (this test binary) and a shared library (libc) on live mappings. */
+static void test_translation_live(void **state)
+{
+	struct sonde_symcache *c = sonde_symcache__new(NULL);
+	void *qs = dlsym(RTLD_DEFAULT, "qsort");
+	Dl_info info;
+
+	resolve_live(c, (void *)symtest_marker_function,
+		     "symtest_marker_function");
+	assert_non_null(qs);
+	assert_true(dladdr(qs, &info));
+	resolve_live(c, qs, "qsort");
+	sonde_symcache__free(c);
+}
+
+/* Non-PIE: PT_LOAD vaddr == runtime address, map at its link address. */
+static void test_translation_nopie(void **state)
+{
+	struct sonde_symcache *c = sonde_symcache__new(NULL);
+	const struct sonde_symbol *s;
+	struct sonde_dso *d;
+	char bin[PATH_MAX];
+	uint64_t addr = 0;
+	FILE *f;
+	char cmd[PATH_MAX + 64];
+
+	if (!have_helper("symtest_nopie", bin, sizeof(bin)))
+		skip();
+	snprintf(cmd, sizeof(cmd),
+		 "nm %s | awk '$3==\"symtest_global_mid\"{print $1}'", bin);
+	f = popen(cmd, "r");
+	assert_int_equal(fscanf(f, "%" SCNx64, &addr), 1);
+	pclose(f);
+	d = sonde_symcache__dso(c, bin, NULL, 0);
+	/* Text segment of a -no-pie x86-64 binary: 0x401000 from 0x1000. */
+	assert_int_equal(sonde_dso__map_to_vaddr(d, 0x401000, 0x1000, addr),
+			 addr);
+	s = sonde_dso__find(d, addr, NULL);
+	assert_non_null(s);
+	assert_string_equal(s->name, "symtest_global_mid");
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
+static void test_build_id(void **state)
+{
+	struct sonde_symcache *c = sonde_symcache__new(NULL);
+	uint8_t bid[64], wrong[20];
+	struct sonde_dso *d;
+	char bin[PATH_MAX];
+	int n;
+
+	if (!have_helper("symtest", bin, sizeof(bin)))
+		skip();
+	n = sonde_elf_build_id(bin, bid, sizeof(bid));
+	assert_int_equal(n, 20);
+	/* Right id: symbols. */
+	d = sonde_symcache__dso(c, bin, bid, (size_t)n);
+	assert_true(sonde_dso__load(d) > 0);
+	sonde_dso__put(d);
+	/* Wrong id: warned, empty, never the wrong names. */
+	memset(wrong, 0xab, sizeof(wrong));
+	d = sonde_symcache__dso(c, bin, wrong, sizeof(wrong));
+	sonde_set_print(silent);
+	assert_int_equal(sonde_dso__load(d), -ESTALE);
+	sonde_set_print(NULL);
+	assert_int_equal(sonde_dso__status(d), SONDE_DSO_BUILD_ID_MISMATCH);
+	assert_null(sonde_dso__find(d, 0x1260, NULL));
+	sonde_dso__put(d);
+	/* Missing file. */
+	d = sonde_symcache__dso(c, "/nonexistent/lib.so", NULL, 0);
+	assert_int_equal(sonde_dso__load(d), -ENOENT);
+	assert_int_equal(sonde_dso__status(d), SONDE_DSO_MISSING);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
+/* Stripped file + .build-id debug file; stripped + .gnu_debuglink. */
+static void test_debug_files(void **state)
+{
+	char bin[PATH_MAX], hex[41], dbgdir[PATH_MAX];
+	const struct sonde_symbol *s;
+	struct sonde_symcache *c;
+	struct sonde_dso *d;
+	uint8_t bid[20];
+	int i;
+
+	if (!have_helper("symtest", bin, sizeof(bin)))
+		skip();
+	if (system("command -v objcopy >/dev/null && command -v strip >/dev/null")) {
+		printf("SKIP: objcopy/strip (binutils) not installed\n");
+		skip();
+	}
+	assert_int_equal(sonde_elf_build_id(bin, bid, sizeof(bid)), 20);
+	for (i = 0; i < 20; i++)
+		sprintf(hex + 2 * i, "%02x", bid[i]);
+	snprintf(dbgdir, sizeof(dbgdir), "%s/debug", tmpdir);
+	sh("mkdir -p %s/.build-id/%.2s %s/dl", dbgdir, hex, tmpdir);
+	sh("objcopy --only-keep-debug %s %s/.build-id/%.2s/%s.debug", bin,
+	   dbgdir, hex, hex + 2);
+	sh("strip -o %s/stripped %s", tmpdir, bin);
+
+	SONDE_OPTS(sonde_symcache_opts, o, .debug_dir = dbgdir);
+	c = sonde_symcache__new(&o);
+	snprintf(bin, sizeof(bin), "%s/stripped", tmpdir);
+	d = sonde_symcache__dso(c, bin, NULL, 0);
+	assert_true(sonde_dso__load(d) > 0);
+	assert_non_null(strstr(sonde_dso__symfile(d), ".build-id/"));
+	/* A static function exists only in .symtab, i.e. the debug file. */
+	s = sonde_dso__find(d, 0, NULL);
+	assert_null(s);
+	{
+		const struct sonde_symbol *all;
+		size_t n = sonde_dso__symbols(d, &all), k;
+		bool found = false;
+
+		for (k = 0; k < n; k++)
+			found |= !strcmp(all[k].name, "symtest_static_leaf");
+		assert_true(found);
+	}
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+
+	/* .gnu_debuglink next to the file; debug_dir elsewhere. */
+	sh("cp %s/.build-id/%.2s/%s.debug %s/dl/symtest.debug", dbgdir, hex,
+	   hex + 2, tmpdir);
+	sh("objcopy --add-gnu-debuglink=%s/dl/symtest.debug %s/stripped "
+	   "%s/dl/symtest", tmpdir, tmpdir, tmpdir);
+	SONDE_OPTS(sonde_symcache_opts, o2, .debug_dir = "/nonexistent");
+	c = sonde_symcache__new(&o2);
+	snprintf(bin, sizeof(bin), "%s/dl/symtest", tmpdir);
+	d = sonde_symcache__dso(c, bin, NULL, 0);
+	assert_true(sonde_dso__load(d) > 0);
+	assert_non_null(strstr(sonde_dso__symfile(d), "dl/symtest.debug"));
+	sonde_dso__put(d);
+	/* Without debug files: only .dynsym (no static functions). */
+	sonde_symcache__free(c);
+	SONDE_OPTS(sonde_symcache_opts, o3, .no_debug_files = true);
+	c = sonde_symcache__new(&o3);
+	d = sonde_symcache__dso(c, bin, NULL, 0);
+	sonde_dso__load(d);
+	{
+		const struct sonde_symbol *all;
+		size_t n = sonde_dso__symbols(d, &all), k;
+
+		for (k = 0; k < n; k++)
+			assert_string_not_equal(all[k].name,
+						"symtest_static_leaf");
+	}
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_kallsyms(void **state)
+{
+	char path[PATH_MAX];
+	const struct sonde_symbol *s;
+	struct sonde_symcache *c;
+	struct sonde_dso *d;
+	uint64_t off;
+
+	snprintf(path, sizeof(path), "%s/kallsyms", tmpdir);
+	write_file(path,
+		   "ffffffff81000000 T _text\n"
+		   "ffffffff81000000 T startup_64\n"
+		   "ffffffff81001000 t local_fn\n"
+		   "ffffffff81001100 D some_data\n"
+		   "ffffffff81001200 W weak_fn\n"
+		   "garbage line\n"
+		   "ffffffffc0001000 t mod_fn\t[dummy_mod]\n"
+		   "ffffffffc0001080 T mod_fn2\t[dummy_mod]");
+	SONDE_OPTS(sonde_symcache_opts, o, .kallsyms_path = path);
+	c = sonde_symcache__new(&o);
+	d = sonde_symcache__kernel(c);
+	assert_int_equal(sonde_dso__load(d), 6 - 1);
+	s = sonde_dso__find(d, 0xffffffff81000010, &off);
+	/* Same address, both global: fewer leading underscores wins. */
+	assert_string_equal(s->name, "startup_64");
+	s = sonde_dso__find(d, 0xffffffff81001150, &off);
+	assert_string_equal(s->name, "local_fn");	/* data skipped */
+	assert_int_equal(off, 0x150);
+	s = sonde_dso__find(d, 0xffffffffc0001004, &off);
+	assert_string_equal(s->name, "mod_fn");
+	assert_string_equal(s->module, "dummy_mod");
+	s = sonde_dso__find(d, 0xffffffffc0001090, &off);
+	assert_string_equal(s->name, "mod_fn2");
+	assert_null(sonde_dso__find(d, 0x1000, NULL));
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+
+	/* Restricted: every address zero. */
+	write_file(path, "0000000000000000 T _text\n"
+			 "0000000000000000 t foo\n");
+	c = sonde_symcache__new(&o);
+	d = sonde_symcache__kernel(c);
+	sonde_set_print(silent);
+	assert_int_equal(sonde_dso__load(d), -EACCES);
+	sonde_set_print(NULL);
+	assert_int_equal(sonde_dso__status(d), SONDE_DSO_RESTRICTED);
+	assert_null(sonde_dso__find(d, 0, NULL));
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
+static void test_real_kallsyms(void **state)
+{
+	struct sonde_symcache *c = sonde_symcache__new(NULL);
+	struct sonde_dso *d = sonde_symcache__kernel(c);
+	const struct sonde_symbol *all, *s;
+	int n;
+
+	sonde_set_print(silent);
+	n = sonde_dso__load(d);
+	sonde_set_print(NULL);
+	if (n == -EACCES) {
+		printf("SKIP: /proc/kallsyms is restricted for this user\n");
+		sonde_dso__put(d);
+		sonde_symcache__free(c);
+		skip();
+	}
+	assert_true(n > 1000);
+	sonde_dso__symbols(d, &all);
+	s = sonde_dso__find(d, all[n / 2].start, NULL);
+	assert_ptr_equal(s, &all[n / 2]);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
+static void test_perfmap(void **state)
+{
+	char path[PATH_MAX];
+	const struct sonde_symbol *s;
+	struct sonde_symcache *c;
+	struct sonde_dso *d;
+	uint64_t off;
+
+	snprintf(path, sizeof(path), "%s/perf-4242.map", tmpdir);
+	write_file(path, "7f0000001000 100 LazyCompile:~foo bar.js:1\n"
+			 "7f0000001100 40 stub\n"
+			 "not a line\n"
+			 "0x7f0000002000 0x20 jit_hex\n"
+			 "7f0000001000 80 recompiled_foo\n");
+	SONDE_OPTS(sonde_symcache_opts, o, .jit_dir = tmpdir);
+	c = sonde_symcache__new(&o);
+	d = sonde_symcache__jit(c, 4242);
+	assert_int_equal(sonde_dso__load(d), 3);
+	s = sonde_dso__find(d, 0x7f0000001010, &off);
+	assert_string_equal(s->name, "recompiled_foo");	/* later line wins */
+	s = sonde_dso__find(d, 0x7f0000001120, &off);
+	assert_string_equal(s->name, "stub");
+	assert_null(sonde_dso__find(d, 0x7f0000001140, NULL));
+	s = sonde_dso__find(d, 0x7f000000201f, &off);
+	assert_string_equal(s->name, "jit_hex");
+	assert_ptr_equal(sonde_symcache__jit(c, 4242), d);
+	sonde_dso__put(d);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+
+	/* Not ours and not root's: refused. */
+	if (geteuid() != 0) {
+		printf("SKIP: ownership refusal needs root to chown\n");
+		skip();
+	}
+	assert_int_equal(chown(path, 12345, 12345), 0);
+	c = sonde_symcache__new(&o);
+	d = sonde_symcache__jit(c, 4242);
+	sonde_set_print(silent);
+	assert_int_equal(sonde_dso__load(d), -EACCES);
+	sonde_set_print(NULL);
+	assert_int_equal(sonde_dso__status(d), SONDE_DSO_REFUSED);
+	assert_null(sonde_dso__find(d, 0x7f0000001010, NULL));
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
+static void check_dm(const char *in, const char *want)
+{
+	char *out = sonde_demangle(in);
+
+	if (!want) {
+		assert_null(out);
+		return;
+	}
+	assert_non_null(out);
+	assert_string_equal(out, want);
+	free(out);
+}
+
+static void test_demangle(void **state)
+{
+	check_dm("_ZN3foo3barEv", "foo::bar()");
+	check_dm("_ZNSt6vectorIiSaIiEE9push_backERKi",
+		 "std::vector<int, std::allocator<int> >::push_back(int const&)");
+	check_dm("_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write");
+	check_dm("_ZN70_$LT$alloc..vec..Vec$LT$T$C$A$GT$$u20$as$u20$core..ops..drop..Drop$GT$4drop17h5d2a3e0b9f1c7a64E",
+		 "<alloc::vec::Vec<T,A> as core::ops::drop::Drop>::drop");
+	/* Rust v0. */
+	check_dm("_RNvCs15kBYyAo9fc_7mycrate7example", "mycrate::example");
+	check_dm("_RNvMsr_NtCs3ssYzQotkvD_3std4pathNtB5_7PathBuf3new",
+		 "<std::path::PathBuf>::new");
+	check_dm("_RNCNvCsgStHSCytQ6I_7mycrate4main0B3_",
+		 "mycrate::main::{closure#0}");
+	check_dm("_RINvCs1234_3foo3barmEB2_", "foo::bar::<u32>");
+	check_dm("_RNvXs2_NtNtCs1234_4core3fmt3numjNtB7_5Debug3fmt",
+		 "<usize as core::fmt::Debug>::fmt");
+	check_dm("_RINvCs1_1a1fRShTmbEE", "a::f::<&[u8], (u32, bool)>");
+	check_dm("_RNvCs1234_7mycrate3foo.llvm.123", "mycrate::foo");
+	check_dm("_RNvB0_1a", NULL);	/* backref to itself: refused */
+	check_dm("_Rgarbage", NULL);
+	check_dm("main", NULL);
+	check_dm("_Zgarbage", NULL);
+}
+
+static void test_sym_name_cached(void **state)
+{
+	struct sonde_symcache *c;
+	char path[PATH_MAX];
+	const struct sonde_symbol *s;
+	const char *a, *b;
+	struct sonde_dso *d;
+
+	snprintf(path, sizeof(path), "%s/perf-4343.map", tmpdir);
+	write_file(path, "1000 10 _ZN3foo3barEv\n2000 10 plain\n"
+			 "3000 10 xdr_opaque@GLIBC_2.2.5\n");
+	SONDE_OPTS(sonde_symcache_opts, o, .jit_dir = tmpdir);
+	c = sonde_symcache__new(&o);
+	d = sonde_symcache__jit(c, 4343);
+	s = sonde_dso__find(d, 0x1001, NULL);
+	a = sonde_dso__sym_name(d, s);
+	b = sonde_dso__sym_name(d, s);
+	assert_string_equal(a, "foo::bar()");
+	assert_ptr_equal(a, b);
+	s = sonde_dso__find(d, 0x2001, NULL);
+	assert_ptr_equal(sonde_dso__sym_name(d, s), s->name);
+	s = sonde_dso__find(d, 0x3001, NULL);
+	assert_string_equal(sonde_dso__sym_name(d, s), "xdr_opaque");
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
+static struct sonde_dso *race_dso;
+
+static void *race_lookup(void *arg)
+{
+	const struct sonde_symbol *all;
+	uint64_t i;
+
+	(void)arg;
+	for (i = 0; i < 20000; i++)
+		sonde_dso__find(race_dso, 0x1000 + (i % 0x400), NULL);
+	return (void *)sonde_dso__symbols(race_dso, &all);
+}
+
+/* Two threads race the lazy load; both see the same full table. */
+static void test_threads(void **state)
+{
+	struct sonde_symcache *c = sonde_symcache__new(NULL);
+	char bin[PATH_MAX];
+	pthread_t t1, t2;
+	void *r1, *r2;
+
+	if (!have_helper("symtest", bin, sizeof(bin)))
+		skip();
+	race_dso = sonde_symcache__dso(c, bin, NULL, 0);
+	pthread_create(&t1, NULL, race_lookup, NULL);
+	pthread_create(&t2, NULL, race_lookup, NULL);
+	pthread_join(t1, &r1);
+	pthread_join(t2, &r2);
+	assert_true((size_t)r1 > 5);
+	assert_ptr_equal(r1, r2);
+	sonde_dso__put(race_dso);
+	sonde_symcache__free(c);
+}
+
+/* Table rules on a hand-made array. */
+static void test_table_rules(void **state)
+{
+	struct sonde_symbol t[] = {
+		{ .start = 0x300, .size = 0, .name = "z_last" },
+		{ .start = 0x100, .size = 0x10, .name = "__local", .binding = SONDE_SYM_LOCAL },
+		{ .start = 0x100, .size = 0x10, .name = "weak", .binding = SONDE_SYM_WEAK },
+		{ .start = 0x100, .size = 0x10, .name = "glob", .binding = SONDE_SYM_GLOBAL },
+		{ .start = 0x100, .size = 0, .name = "aaa", .binding = SONDE_SYM_GLOBAL },
+		{ .start = 0x200, .size = 0, .name = "nosize" },
+		{ .start = 0x120, .size = 0x200, .name = "outer" },
+		{ .start = 0x130, .size = 0x8, .name = "nested" },
+	};
+	size_t n = sym_table_finish(t, ARRAY_SIZE(t), SYM_DUP_BEST);
+
+	assert_int_equal(n, 5);
+	assert_string_equal(t[0].name, "glob");
+	assert_string_equal(sym_table_find(t, n, 0x10f)->name, "glob");
+	assert_null(sym_table_find(t, n, 0x110));
+	assert_string_equal(sym_table_find(t, n, 0x134)->name, "nested");
+	assert_string_equal(sym_table_find(t, n, 0x140)->name, "outer");
+	assert_int_equal(sym_table_find(t, n, 0x210)->size, 0x100);
+	assert_string_equal(sym_table_find(t, n, 0x1fff)->name, "z_last");
+	assert_null(sym_table_find(t, n, 0xff));
+}
+
+static int setup(void **state)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	assert_true(n > 0);
+	exe[n] = 0;
+	*strrchr(exe, '/') = 0;
+	snprintf(helpers, sizeof(helpers), "%s/../helpers", exe);
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/sonde-symtest-XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_rules),
+		cmocka_unit_test(test_elf_vs_nm),
+		cmocka_unit_test(test_alias_and_synth_size),
+		cmocka_unit_test(test_translation_live),
+		cmocka_unit_test(test_translation_nopie),
+		cmocka_unit_test(test_build_id),
+		cmocka_unit_test(test_debug_files),
+		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_real_kallsyms),
+		cmocka_unit_test(test_perfmap),
+		cmocka_unit_test(test_demangle),
+		cmocka_unit_test(test_sym_name_cached),
+		cmocka_unit_test(test_threads),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * Unwinding: the PERF_CONTEXT_* callchain walker on hand-made chains, and
+ * DWARF unwinding of real REGS_USER + STACK_USER samples of a helper built
+ * without frame pointers (so only CFI can unwind it), symbolized with the
+ * symbol cache and checked for main <- uw_outer <- uw_middle <- uw_inner.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "sonde/sonde.h"
+#include "sonde/unwind.h"
+#include "internal.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
+
+static void test_callchain_iter(void **state)
+{
+	const uint64_t chain[] = {
+		SONDE_PERF_CONTEXT_KERNEL, 0xffffffff81000010,
+		0xffffffff81000020, SONDE_PERF_CONTEXT_USER, 0x401000,
+		0x401100, 0x401200,
+	};
+	const uint64_t nomark[] = { 0xffffffff81000010, 0x7f0000001000 };
+	struct sonde_callchain_iter it;
+	uint64_t k[4], u[2], ip;
+	size_t nk, nu;
+	int ctx, n = 0;
+
+	sonde_callchain_iter__init(&it, chain, ARRAY_SIZE(chain));
+	while (sonde_callchain_iter__next(&it, &ip, &ctx)) {
+		assert_true(ip < SONDE_PERF_CONTEXT_MAX);
+		assert_int_equal(ctx, n < 2 ? SONDE_CALLCHAIN_KERNEL :
+					      SONDE_CALLCHAIN_USER);
+		n++;
+	}
+	assert_int_equal(n, 5);
+	sonde_callchain__split(chain, ARRAY_SIZE(chain), k, 4, &nk, u, 2, &nu);
+	assert_int_equal(nk, 2);
+	assert_int_equal(nu, 2);	/* capped */
+	assert_int_equal(k[1], 0xffffffff81000020);
+	assert_int_equal(u[0], 0x401000);
+	/* No markers: guessed from the address. */
+	sonde_callchain__split(nomark, 2, k, 4, &nk, u, 2, &nu);
+	assert_int_equal(nk, 1);
+	assert_int_equal(nu, 1);
+	/* Empty and NULL. */
+	sonde_callchain__split(NULL, 5, k, 4, &nk, u, 2, &nu);
+	assert_int_equal(nk + nu, 0);
+}
+
+static void test_bad_samples(void **state)
+{
+	struct sonde_unwinder *uw = sonde_unwinder__new(1, NULL);
+	struct sonde_unwind_sample s = { .abi = SONDE_PERF_SAMPLE_REGS_ABI_NONE };
+	uint64_t regs[2] = { 0x1000, 0x7ffd0000 }, ips[4];
+
+	assert_non_null(uw);
+	assert_int_equal(sonde_unwinder__unwind(uw, &s, ips, 4), -ENODATA);
+	s.abi = SONDE_PERF_SAMPLE_REGS_ABI_32;
+	assert_int_equal(sonde_unwinder__unwind(uw, &s, ips, 4), -EOPNOTSUPP);
+	s.abi = SONDE_PERF_SAMPLE_REGS_ABI_64;
+	s.regs_mask = 1ULL << SONDE_PERF_REG_X86_IP;	/* no SP */
+	s.regs = regs;
+	s.nr_regs = 1;
+	assert_int_equal(sonde_unwinder__unwind(uw, &s, ips, 4), -EINVAL);
+	/* IP + SP, no modules, no stack: just the IP. */
+	s.regs_mask |= 1ULL << SONDE_PERF_REG_X86_SP;
+	s.nr_regs = 2;
+	sonde_set_print(NULL);
+	assert_int_equal(sonde_unwinder__unwind(uw, &s, ips, 4), 1);
+	assert_int_equal(ips[0], 0x7ffd0000);	/* SP < IP in mask order */
+	assert_int_equal(sonde_unwinder__add_map(uw, 0x1000, 0x1000, 0,
+						 "[vdso]"), 0);
+	assert_int_equal(sonde_unwinder__add_map(uw, 0x1000, 0x1000, 0,
+						 "/nonexistent"), -ENOENT);
+	sonde_unwinder__free(uw);
+}
+
+/* ---- real samples ---- */
+
+#define RING_PAGES 32
+#define STACK_BYTES 8192
+/* AX..SS and R8..R15: what x86-64 accepts (perf's default mask). */
+#define REGS_MASK 0xff0fffULL
+
+struct pmap {
+	uint64_t start, end, pgoff;
+	char path[512];
+};
+
+static int read_maps(pid_t pid, struct pmap *m, int max)
+{
+	char path[64], line[700];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		char perms[8];
+		int pos = 0;
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64
+			   " %*s %*s %n", &m[n].start, &m[n].end, perms,
+			   &m[n].pgoff, &pos) < 4 || !pos || perms[2] != 'x')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		snprintf(m[n].path, sizeof(m[n].path), "%s", line + pos);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static const char *symbolize(struct sonde_symcache *c, struct pmap *m, int nm,
+			     uint64_t ip)
+{
+	const struct sonde_symbol *s;
+	struct sonde_dso *d;
+	const char *name = "[unknown]";
+	int i;
+
+	for (i = 0; i < nm; i++) {
+		if (ip < m[i].start || ip >= m[i].end || m[i].path[0] != '/')
+			continue;
+		d = sonde_symcache__dso(c, m[i].path, NULL, 0);
+		s = sonde_dso__find(d, sonde_dso__map_to_vaddr(d, m[i].start,
+							       m[i].pgoff, ip),
+				    NULL);
+		if (s)
+			name = s->name;	/* the cache keeps d alive */
+		sonde_dso__put(d);
+		break;
+	}
+	return name;
+}
+
+struct stats {
+	int samples, top_inner, full;
+};
+
+static void handle_sample(const uint8_t *p, size_t size,
+			  struct sonde_unwinder *uw, struct sonde_symcache *c,
+			  struct pmap *m, int nm, struct stats *st)
+{
+	const uint8_t *end = p + size;
+	struct sonde_unwind_sample s = { 0 };
+	static const char *want[] = { "uw_inner", "uw_middle", "uw_outer",
+				      "main" };
+	uint64_t ips[64], stack_size;
+	uint32_t pid_tid[2];
+	int n, i, w = 0;
+
+	p += 8;				/* IP */
+	memcpy(pid_tid, p, 8);
+	p += 8;
+	s.tid = (pid_t)pid_tid[1];
+	memcpy(&s.abi, p, 8);
+	p += 8;
+	if (s.abi) {
+		s.regs_mask = REGS_MASK;
+		s.nr_regs = (uint32_t)__builtin_popcountll(REGS_MASK);
+		s.regs = (const uint64_t *)p;
+		p += 8 * s.nr_regs;
+	}
+	memcpy(&stack_size, p, 8);
+	p += 8;
+	if (stack_size) {
+		s.stack = p;
+		p += stack_size;
+		memcpy(&s.stack_size, p, 8);
+	}
+	assert_true(p <= end);
+	if (!s.abi)
+		return;
+	st->samples++;
+	n = sonde_unwinder__unwind(uw, &s, ips, ARRAY_SIZE(ips));
+	assert_true(n >= 1);
+	if (strcmp(symbolize(c, m, nm, ips[0]), "uw_inner"))
+		return;
+	st->top_inner++;
+	for (i = 0; i < n && w < 4; i++)
+		if (!strcmp(symbolize(c, m, nm, ips[i]), want[w]))
+			w++;
+	if (w == 4)
+		st->full++;
+	else if (getenv("VERBOSE"))
+		for (i = 0; i < n; i++)
+			printf("  #%d %#" PRIx64 " %s\n", i, ips[i],
+			       symbolize(c, m, nm, ips[i]));
+}
+
+static void drain(void *base, size_t page, struct sonde_unwinder *uw,
+		  struct sonde_symcache *c, struct pmap *m, int nm,
+		  struct stats *st)
+{
+	struct sonde_perf_event_mmap_page *pg = base;
+	uint8_t *data = (uint8_t *)base + page;
+	size_t dsize = RING_PAGES * page;
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = pg->data_tail;
+	static uint8_t rec[65536];
+
+	while (tail < head) {
+		struct sonde_perf_event_header h;
+		size_t i, off = tail % dsize;
+
+		for (i = 0; i < sizeof(h); i++)
+			((uint8_t *)&h)[i] = data[(off + i) % dsize];
+		if (h.size < sizeof(h))
+			break;
+		for (i = 0; i < h.size; i++)
+			rec[i] = data[(off + i) % dsize];
+		if (h.type == SONDE_PERF_RECORD_SAMPLE)
+			handle_sample(rec + sizeof(h), h.size - sizeof(h), uw, c,
+				      m, nm, st);
+		tail += h.size;
+	}
+	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+static void test_dwarf_unwind_real(void **state)
+{
+	struct sonde_perf_event_attr attr = { 0 };
+	char exe[PATH_MAX], helper[PATH_MAX], buf[16];
+	struct sonde_symcache *c;
+	struct sonde_unwinder *uw;
+	struct stats st = { 0 };
+	struct pmap maps[64];
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int pfd[2], fd, nm, i, status;
+	ssize_t n;
+	void *ring;
+	pid_t pid;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(n > 0);
+	exe[n] = 0;
+	*strrchr(exe, '/') = 0;
+	snprintf(helper, sizeof(helper), "%s/../helpers/unwind_nofp", exe);
+	if (access(helper, X_OK)) {
+		printf("SKIP: %s not built (make helpers)\n", helper);
+		skip();
+	}
+	assert_int_equal(pipe(pfd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		dup2(pfd[1], 1);
+		execl(helper, helper, "1500", (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	n = read(pfd[0], buf, sizeof(buf));
+	assert_true(n > 0);
+
+	attr.type = SONDE_PERF_TYPE_SOFTWARE;
+	attr.config = SONDE_PERF_COUNT_SW_CPU_CLOCK;
+	attr.size = sizeof(attr);
+	attr.sample_period = 5000000;	/* 5 ms of CPU time */
+	attr.sample_type = SONDE_PERF_SAMPLE_IP | SONDE_PERF_SAMPLE_TID |
+			   SONDE_PERF_SAMPLE_REGS_USER |
+			   SONDE_PERF_SAMPLE_STACK_USER;
+	attr.sample_regs_user = REGS_MASK;
+	attr.sample_stack_user = STACK_BYTES;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = sonde_perf_event_open(&attr, pid, -1, -1, 0);
+	if (fd < 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		printf("SKIP: cannot open cpu-clock with REGS_USER+STACK_USER: "
+		       "%s (perf_event_paranoid?)\n", strerror(-fd));
+		skip();
+	}
+	ring = mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE,
+		    MAP_SHARED, fd, 0);
+	assert_true(ring != MAP_FAILED);
+
+	uw = sonde_unwinder__new(pid, NULL);
+	assert_true(sonde_unwinder__add_proc_maps(uw, pid) >= 2);
+	nm = read_maps(pid, maps, 64);
+	c = sonde_symcache__new(NULL);
+	for (i = 0; i < 40 && st.top_inner < 40; i++) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		poll(&p, 1, 20);
+		drain(ring, page, uw, c, maps, nm, &st);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	munmap(ring, (RING_PAGES + 1) * page);
+	close(fd);
+	close(pfd[0]);
+	sonde_unwinder__free(uw);
+	sonde_symcache__free(c);
+	printf("# %d samples, %d in uw_inner, %d fully unwound to main\n",
+	       st.samples, st.top_inner, st.full);
+	assert_true(st.top_inner >= 5);
+	/* Nearly every sample in the spin loop must unwind completely. */
+	assert_true(st.full * 10 >= st.top_inner * 8);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_callchain_iter),
+		cmocka_unit_test(test_bad_samples),
+		cmocka_unit_test(test_dwarf_unwind_real),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
