@@ -236,29 +236,19 @@ static int read_int_file(const char *path, long *v)
 	return ok ? 0 : -1;
 }
 
+/* The library says why and what to change; we add which event. */
 static void explain_open_error(const struct rec_event *e, int err, int cpu,
 			       pid_t tid)
 {
-	long paranoid = 2;
+	char msg[1024];
 
-	if (err == EACCES || err == EPERM) {
-		read_int_file("/proc/sys/kernel/perf_event_paranoid", &paranoid);
-		fprintf(stderr,
-			"sonde record: no permission to open '%s' (kernel.perf_event_paranoid=%ld).\n"
-			"  Run as root, give sonde CAP_PERFMON, or lower the setting:\n"
-			"  sysctl kernel.perf_event_paranoid=%d%s\n",
-			e->name, paranoid, e->attr.exclude_kernel ? 2 : 1,
-			tid == -1 ? " (system-wide needs <= 0 or CAP_PERFMON)" : "");
-	} else if (err == ESRCH) {
+	if (err == ESRCH) {
 		fprintf(stderr, "sonde record: thread %d no longer exists\n", (int)tid);
-	} else if (err == EMFILE) {
-		fprintf(stderr, "sonde record: out of file descriptors opening '%s' (raise ulimit -n)\n",
-			e->name);
-	} else {
-		fprintf(stderr, "sonde record: cannot open '%s' on CPU %d%s: %s\n",
-			e->name, cpu, tid > 0 ? " for the task" : "",
-			strerror(err));
+		return;
 	}
+	sonde_open_error_describe(err, &e->attr, tid, cpu, msg, sizeof(msg));
+	fprintf(stderr, "sonde record: cannot open '%s' on CPU %d: %s\n",
+		e->name, cpu, msg);
 }
 
 static bool no_pmu(int err)
@@ -295,7 +285,12 @@ static void setup_attrs(struct rec_state *s)
 			a->sample_type |= SONDE_PERF_SAMPLE_CPU;
 		if (a->type == SONDE_PERF_TYPE_TRACEPOINT) {
 			a->sample_type |= SONDE_PERF_SAMPLE_RAW;
-			a->sample_period = o->period ? o->period : 1;
+			if (!e->period_set)
+				a->sample_period = o->period ? o->period : 1;
+		} else if (e->period_set) {
+			a->freq = 0; /* the spec's period= wins */
+		} else if (e->freq_set) {
+			a->freq = 1;
 		} else if (o->period) {
 			a->sample_period = o->period;
 		} else {
@@ -361,7 +356,7 @@ static int open_events(struct rec_state *s)
 				pid_t tid = s->per_task ? s->tids[t] : -1;
 				int fd;
 retry:
-				fd = sonde_perf_event_open(&e->attr, tid,
+				fd = sonde_event_open(&e->attr, tid,
 							   s->cpus[c], gfd, 0);
 				if (fd == -ESRCH && s->per_task && !s->child)
 					continue; /* thread exited meanwhile */

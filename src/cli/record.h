@@ -14,6 +14,8 @@ struct rec_event {
 	char *name;
 	int leader;       /* index of the group leader (itself if none) */
 	int nr_members;   /* > 1 on a group leader */
+	bool period_set;  /* the spec fixed the period (period= term) */
+	bool freq_set;    /* the spec fixed the frequency (freq= term) */
 	int *fds;         /* [cpu_idx * nr_threads + thread_idx] */
 	uint64_t *ids;
 	size_t nr_ids;
@@ -27,8 +29,8 @@ struct rec_events {
 };
 
 /*
- * Parses an -e list ("a,b", "{a,b}", "sys:name", ":u/:k" modifiers) into
- * @evs (appending). Prints "sonde record: ..." with a caret on error.
+ * Parses an -e list with sonde_evspec_list__parse() into @evs (appending).
+ * Prints "sonde record: event syntax error ..." with a marker on error.
  */
 int rec_events_parse(struct rec_events *evs, const char *spec);
 void rec_events_free(struct rec_events *evs);

@@ -10,7 +10,7 @@ W=$HELPERS/callchain_workload
 cd "$TMP" || exit 1
 
 expect_fail "record: no target" "nothing to record" "$SONDE" record
-expect_fail "record: unknown event has a caret" '\^' "$SONDE" record -e nosuchevent -- true
+expect_fail "record: unknown event is pointed at" '\\___ unknown event' "$SONDE" record -e nosuchevent -- true
 expect_fail "record: bad call-graph mode" "fp or dwarf" "$SONDE" record --call-graph lbr -- true
 expect_fail "record: -m not a power of two" "power-of-two" "$SONDE" record -m 3 -- true
 expect_fail "record: missing command" "cannot run" "$SONDE" record -o x.data -e task-clock -- /nonexistent/cmd
