@@ -745,9 +745,10 @@ int cmd_record(int argc, const char **argv)
 	{
 		struct rec_synth syn = {
 			.w = s.w,
-			.id_hdr_size = rec_id_hdr_size(o.evs.ev[0].attr.sample_type),
 			.data_maps = o.evs.ev[0].attr.sample_stack_user != 0,
 		};
+
+		sonde_record_fmt__from_attr(&syn.fmt, &o.evs.ev[0].attr);
 
 		err = rec_synth_kernel(&syn);
 		if (!err && o.all_cpus)

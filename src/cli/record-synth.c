@@ -20,33 +20,21 @@
 
 #define NT_GNU_BUILD_ID_TYPE 3
 
-size_t rec_id_hdr_size(uint64_t st)
+/*
+ * Encodes @rec with the library's record codec (sample_id trailer included,
+ * as the first event's format wants it) and writes it.
+ */
+static int emit(struct rec_synth *s, struct sonde_record *rec)
 {
-	size_t n = 0;
+	unsigned char buf[8192];
+	int n;
 
-	n += 8 * !!(st & SONDE_PERF_SAMPLE_TID);
-	n += 8 * !!(st & SONDE_PERF_SAMPLE_TIME);
-	n += 8 * !!(st & SONDE_PERF_SAMPLE_ID);
-	n += 8 * !!(st & SONDE_PERF_SAMPLE_STREAM_ID);
-	n += 8 * !!(st & SONDE_PERF_SAMPLE_CPU);
-	n += 8 * !!(st & SONDE_PERF_SAMPLE_IDENTIFIER);
-	return n;
-}
-
-/* Appends the zero sample_id trailer, fixes the size and writes it. */
-static int emit(struct rec_synth *s, unsigned char *rec, size_t body)
-{
-	struct sonde_perf_event_header *h = (void *)rec;
-
-	memset(rec + body, 0, s->id_hdr_size);
-	h->size = (uint16_t)(body + s->id_hdr_size);
+	/* The trailer stays zero (time 0 sorts before real records), as perf. */
+	n = sonde_record__encode(&s->fmt, rec, buf, sizeof(buf));
+	if (n < 0)
+		return n == -E2BIG || n == -ENOSPC ? 0 : n; /* skip, not fatal */
 	s->nr_records++;
-	return sonde_perfdata_writer__write(s->w, h);
-}
-
-static size_t align8(size_t n)
-{
-	return (n + 7) & ~(size_t)7;
+	return sonde_perfdata_writer__write(s->w, (const void *)buf);
 }
 
 static bool kallsyms_addr(const char *name, uint64_t *addr)
@@ -72,12 +60,11 @@ static bool kallsyms_addr(const char *name, uint64_t *addr)
 
 int rec_synth_kernel(struct rec_synth *s)
 {
-	unsigned char rec[256] = { 0 };
-	struct sonde_perf_event_header *h = (void *)rec;
+	struct sonde_record rec = { .type = SONDE_PERF_RECORD_MMAP,
+				    .misc = SONDE_PERF_RECORD_MISC_KERNEL };
 	const char *ref = "_text";
-	uint64_t start = 0, end = 0, *u64;
-	uint32_t *u32 = (uint32_t *)(rec + 8);
-	size_t body;
+	uint64_t start = 0, end = 0;
+	char name[64];
 
 	if (!kallsyms_addr(ref, &start)) {
 		ref = "_stext";
@@ -88,17 +75,14 @@ int rec_synth_kernel(struct rec_synth *s)
 		return 0; /* kptr_restrict hides addresses */
 	if (!kallsyms_addr("_etext", &end) || end <= start)
 		end = ~0ULL;
-	h->type = SONDE_PERF_RECORD_MMAP;
-	h->misc = SONDE_PERF_RECORD_MISC_KERNEL;
-	u32[0] = (uint32_t)-1; /* pid -1: the kernel */
-	u32[1] = 0;
-	u64 = (uint64_t *)(rec + 16);
-	u64[0] = start;
-	u64[1] = end - start;
-	u64[2] = start; /* pgoff carries the reference symbol's address */
-	body = 40;
-	body += (size_t)snprintf((char *)rec + body, 64, "[kernel.kallsyms]%s", ref) + 1;
-	return emit(s, rec, align8(body));
+	snprintf(name, sizeof(name), "[kernel.kallsyms]%s", ref);
+	rec.mmap.pid = (uint32_t)-1; /* the kernel */
+	rec.mmap.tid = 0;
+	rec.mmap.addr = start;
+	rec.mmap.len = end - start;
+	rec.mmap.pgoff = start; /* carries the reference symbol's address */
+	rec.mmap.filename = name;
+	return emit(s, &rec);
 }
 
 static int read_line(const char *path, char *buf, size_t size)
@@ -119,31 +103,24 @@ static int read_line(const char *path, char *buf, size_t size)
 static int synth_comm(struct rec_synth *s, pid_t pid, pid_t tid,
 		      const char *comm)
 {
-	unsigned char rec[128] = { 0 };
-	struct sonde_perf_event_header *h = (void *)rec;
-	uint32_t *u32 = (uint32_t *)(rec + 8);
-	size_t body = 16;
+	struct sonde_record rec = { .type = SONDE_PERF_RECORD_COMM };
 
-	h->type = SONDE_PERF_RECORD_COMM;
-	u32[0] = (uint32_t)pid;
-	u32[1] = (uint32_t)tid;
-	body += (size_t)snprintf((char *)rec + body, 17, "%s", comm) + 1;
-	return emit(s, rec, align8(body));
+	rec.comm.pid = (uint32_t)pid;
+	rec.comm.tid = (uint32_t)tid;
+	rec.comm.comm = comm;
+	return emit(s, &rec);
 }
 
 static int synth_fork(struct rec_synth *s, pid_t pid, pid_t tid)
 {
-	unsigned char rec[128] = { 0 };
-	struct sonde_perf_event_header *h = (void *)rec;
-	uint32_t *u32 = (uint32_t *)(rec + 8);
+	struct sonde_record rec = { .type = SONDE_PERF_RECORD_FORK };
 
 	/* Threads are taken to be spawned by the main thread, as perf does. */
-	h->type = SONDE_PERF_RECORD_FORK;
-	u32[0] = (uint32_t)pid;
-	u32[1] = (uint32_t)pid;
-	u32[2] = (uint32_t)tid;
-	u32[3] = (uint32_t)pid;
-	return emit(s, rec, 32);
+	rec.task.pid = (uint32_t)pid;
+	rec.task.ppid = (uint32_t)pid;
+	rec.task.tid = (uint32_t)tid;
+	rec.task.ptid = (uint32_t)pid;
+	return emit(s, &rec);
 }
 
 /* ---- build ids, cached per path ---- */
@@ -235,12 +212,10 @@ static int synth_maps(struct rec_synth *s, pid_t pid)
 		unsigned int maj, min;
 		char perms[8], *name;
 		int pos = 0;
-		unsigned char rec[4096 + 128] = { 0 };
-		struct sonde_perf_event_header *h = (void *)rec;
-		uint32_t *u32 = (uint32_t *)(rec + 8);
-		uint64_t *u64 = (uint64_t *)(rec + 16);
-		size_t body, bl;
-		unsigned char id[20];
+		struct sonde_record rec = { .type = SONDE_PERF_RECORD_MMAP2,
+					    .misc = SONDE_PERF_RECORD_MISC_USER };
+		struct sonde_record_mmap *m = &rec.mmap;
+		size_t bl;
 
 		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start,
 			   &end, perms, &pgoff, &maj, &min, &ino, &pos) < 7)
@@ -251,32 +226,27 @@ static int synth_maps(struct rec_synth *s, pid_t pid)
 			continue;
 		if (!*name)
 			name = "//anon";
-		h->type = SONDE_PERF_RECORD_MMAP2;
-		h->misc = SONDE_PERF_RECORD_MISC_USER;
 		if (perms[2] != 'x')
-			h->misc |= SONDE_PERF_RECORD_MISC_MMAP_DATA;
-		u32[0] = (uint32_t)pid;
-		u32[1] = (uint32_t)pid;
-		u64[0] = start;
-		u64[1] = end - start;
-		u64[2] = pgoff;
-		bl = name[0] == '/' ? build_id_of(name, id) : 0;
+			rec.misc |= SONDE_PERF_RECORD_MISC_MMAP_DATA;
+		m->pid = m->tid = (uint32_t)pid;
+		m->addr = start;
+		m->len = end - start;
+		m->pgoff = pgoff;
+		bl = name[0] == '/' ? build_id_of(name, m->build_id) : 0;
 		if (bl) {
-			h->misc |= SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID;
-			rec[40] = (unsigned char)bl;
-			memcpy(rec + 44, id, bl);
+			rec.misc |= SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID;
+			m->build_id_size = (uint8_t)bl;
 		} else {
-			u32[8] = maj;
-			u32[9] = min;
-			u64[4] = ino;
+			m->maj = maj;
+			m->min = min;
+			m->ino = ino;
 		}
-		u32[14] = (perms[0] == 'r' ? PROT_READ : 0) |
+		m->prot = (perms[0] == 'r' ? PROT_READ : 0) |
 			  (perms[1] == 'w' ? PROT_WRITE : 0) |
 			  (perms[2] == 'x' ? PROT_EXEC : 0);
-		u32[15] = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
-		body = 72;
-		body += (size_t)snprintf((char *)rec + body, 4096, "%s", name) + 1;
-		err = emit(s, rec, align8(body));
+		m->flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		m->filename = name;
+		err = emit(s, &rec);
 	}
 	fclose(f);
 	return err;

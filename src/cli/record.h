@@ -35,14 +35,11 @@ struct rec_events {
 int rec_events_parse(struct rec_events *evs, const char *spec);
 void rec_events_free(struct rec_events *evs);
 
-/* Bytes of the sample_id trailer for @sample_type (sample_id_all). */
-size_t rec_id_hdr_size(uint64_t sample_type);
-
 /* Synthesis of already running tasks for -p/-a (record-synth.c). */
 struct sonde_perfdata_writer;
 struct rec_synth {
 	struct sonde_perfdata_writer *w;
-	size_t id_hdr_size;
+	struct sonde_record_fmt fmt; /* of the event carrying the side-band */
 	bool data_maps; /* also non-executable file maps (DWARF unwinding) */
 	uint64_t nr_records;
 };
