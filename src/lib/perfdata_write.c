@@ -209,7 +209,8 @@ int sonde_perfdata_writer__add_ids(struct sonde_perfdata_writer *w, int idx,
 	n = realloc(ev->ids, (ev->nr_ids + nr) * sizeof(*n) + 1);
 	if (!n)
 		return sonde_err(ENOMEM);
-	memcpy(n + ev->nr_ids, ids, nr * sizeof(*n));
+	if (nr)
+		memcpy(n + ev->nr_ids, ids, nr * sizeof(*n));
 	ev->ids = n;
 	ev->nr_ids += nr;
 	return 0;
@@ -249,7 +250,8 @@ int sonde_perfdata_writer__set_tracing_data(struct sonde_perfdata_writer *w,
 	copy = malloc(len ? len : 1);
 	if (!copy)
 		return sonde_err(ENOMEM);
-	memcpy(copy, blob, len);
+	if (len)
+		memcpy(copy, blob, len);
 	free(w->tracing);
 	w->tracing = copy;
 	w->tracing_len = len;
@@ -357,6 +359,8 @@ static int out(struct sonde_perfdata_writer *w, const void *src, size_t len)
 {
 	if (w->err)
 		return w->err;
+	if (!len)
+		return 0;
 	w->pos += len;
 	w->st.bytes += len;
 	if (len >= OUT_BUF) {

@@ -32,7 +32,7 @@ const size_t pw_nr_pipe_feats = ARRAY_SIZE(pw_pipe_feats);
 
 void dbuf_put(struct dbuf *b, const void *src, size_t len)
 {
-	if (b->oom)
+	if (b->oom || !len)
 		return;
 	if (b->len + len > b->cap) {
 		size_t cap = b->cap ? b->cap : 256;
