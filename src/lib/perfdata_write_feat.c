@@ -16,8 +16,8 @@ const int pw_file_feats[] = {
 	SONDE_FEAT_TRACING_DATA, SONDE_FEAT_BUILD_ID, SONDE_FEAT_HOSTNAME,
 	SONDE_FEAT_OSRELEASE, SONDE_FEAT_VERSION, SONDE_FEAT_ARCH,
 	SONDE_FEAT_NRCPUS, SONDE_FEAT_CPUDESC, SONDE_FEAT_TOTAL_MEM,
-	SONDE_FEAT_CMDLINE, SONDE_FEAT_EVENT_DESC, SONDE_FEAT_GROUP_DESC,
-	SONDE_FEAT_SAMPLE_TIME,
+	SONDE_FEAT_CMDLINE, SONDE_FEAT_EVENT_DESC, SONDE_FEAT_CPU_TOPOLOGY,
+	SONDE_FEAT_GROUP_DESC, SONDE_FEAT_SAMPLE_TIME,
 };
 const size_t pw_nr_file_feats = ARRAY_SIZE(pw_file_feats);
 
@@ -26,7 +26,7 @@ const int pw_pipe_feats[] = {
 	SONDE_FEAT_HOSTNAME, SONDE_FEAT_OSRELEASE, SONDE_FEAT_VERSION,
 	SONDE_FEAT_ARCH, SONDE_FEAT_NRCPUS, SONDE_FEAT_CPUDESC,
 	SONDE_FEAT_TOTAL_MEM, SONDE_FEAT_CMDLINE, SONDE_FEAT_EVENT_DESC,
-	SONDE_FEAT_GROUP_DESC,
+	SONDE_FEAT_CPU_TOPOLOGY, SONDE_FEAT_GROUP_DESC,
 };
 const size_t pw_nr_pipe_feats = ARRAY_SIZE(pw_pipe_feats);
 
@@ -120,6 +120,83 @@ static bool total_mem_kb(uint64_t *kb)
 	}
 	fclose(f);
 	return ok;
+}
+
+/* One line of /sys/devices/system/cpu/cpuN/topology/@file. */
+static bool topo_read(long cpu, const char *file, char *buf, size_t size)
+{
+	char path[128];
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/topology/%s",
+		 cpu, file);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	ok = fgets(buf, (int)size, f) != NULL;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return ok;
+}
+
+/* Distinct values of @file over the CPUs, as a perf string list. */
+static bool topo_list(struct dbuf *b, long nr, const char *file)
+{
+	char seen[64][128];
+	uint32_t n = 0;
+	char v[128];
+
+	for (long c = 0; c < nr; c++) {
+		bool dup = false;
+
+		if (!topo_read(c, file, v, sizeof(v)))
+			continue; /* offline CPU */
+		for (uint32_t i = 0; i < n && !dup; i++)
+			dup = !strcmp(seen[i], v);
+		if (dup)
+			continue;
+		if (n == 64)
+			return false;
+		snprintf(seen[n++], sizeof(seen[0]), "%s", v);
+	}
+	if (!n)
+		return false;
+	dbuf_u32(b, n);
+	for (uint32_t i = 0; i < n; i++)
+		dbuf_string(b, seen[i]);
+	return true;
+}
+
+static uint32_t topo_u32(long cpu, const char *file)
+{
+	char v[32];
+
+	return topo_read(cpu, file, v, sizeof(v)) ? (uint32_t)atol(v) : (uint32_t)-1;
+}
+
+/*
+ * CPU_TOPOLOGY: package siblings, thread siblings, {core, socket} per
+ * available CPU, then die siblings and die ids (perf's newer layout).
+ */
+static bool put_cpu_topology(struct dbuf *b)
+{
+	long nr = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (nr <= 0 || nr > 4096)
+		return false;
+	if (!topo_list(b, nr, "core_siblings_list") ||
+	    !topo_list(b, nr, "thread_siblings_list"))
+		return false;
+	for (long c = 0; c < nr; c++) {
+		dbuf_u32(b, topo_u32(c, "core_id"));
+		dbuf_u32(b, topo_u32(c, "physical_package_id"));
+	}
+	if (!topo_list(b, nr, "die_cpus_list"))
+		return true; /* kernels without dies: the older layout */
+	for (long c = 0; c < nr; c++)
+		dbuf_u32(b, topo_u32(c, "die_id"));
+	return true;
 }
 
 static void put_build_ids(struct sonde_perfdata_writer *w, struct dbuf *b)
@@ -223,6 +300,14 @@ bool pw_feature(struct sonde_perfdata_writer *w, int feat, struct dbuf *b)
 	case SONDE_FEAT_EVENT_DESC:
 		put_event_desc(w, b);
 		return true;
+	case SONDE_FEAT_CPU_TOPOLOGY: {
+		size_t mark = b->len;
+
+		if (put_cpu_topology(b))
+			return true;
+		b->len = mark;
+		return false;
+	}
 	case SONDE_FEAT_GROUP_DESC:
 		if (!w->nr_groups)
 			return false;

@@ -76,7 +76,17 @@ chain() {
 	fi
 }
 
-rec plain -e task-clock -- "$W" 300 && top_symbol plain leaf_burn
+rec plain -e task-clock -- "$W" 300 && {
+	top_symbol plain leaf_burn
+	perf report -f -i plain.data --header -I >plain.hdr 2>&1
+	contains "record plain: header features perf prints" "# hostname : .*" plain.hdr
+	contains "record plain: CPU topology" "CPU 0: Core ID" plain.hdr
+	contains "record plain: kernel build id" "kernel.kallsyms" <(perf buildid-list -f -i plain.data 2>&1)
+	if "$SONDE" report -h >/dev/null 2>&1; then
+		contains "record plain: sonde report reads it too" "leaf_burn" \
+			<("$SONDE" report -i plain.data --stdio 2>&1)
+	fi
+}
 rec fp -g -e task-clock -- "$W" 300 && { top_symbol fp leaf_burn; chain fp; }
 rec dwarf --call-graph dwarf -e task-clock -- "$W" 300 && { top_symbol dwarf leaf_burn; chain dwarf; }
 contains "record: default event falls back from cycles to cpu-clock" \
