@@ -370,6 +370,15 @@ retry:
 					e->name = strdup("cpu-clock");
 					goto retry;
 				}
+				if ((fd == -EACCES || fd == -EPERM) && s->per_task &&
+				    !e->attr.exclude_kernel) {
+					/* perf's fallback under perf_event_paranoid 2. */
+					fprintf(stderr, "Warning:\nkernel.perf_event_paranoid forbids kernel samples: falling back to user space only for '%s' (:u)\n",
+						e->name);
+					e->attr.exclude_kernel = 1;
+					e->attr.exclude_hv = 1;
+					goto retry;
+				}
 				if (fd < 0) {
 					explain_open_error(e, -fd, s->cpus[c], tid);
 					return fd;

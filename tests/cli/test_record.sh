@@ -146,6 +146,23 @@ rec switch --switch-events -e task-clock -- "$W" 200 2 &&
 	contains "record switch: SWITCH records" "PERF_RECORD_SWITCH" \
 		<(perf script -f -i switch.data --show-switch-events 2>&1)
 
+# Unprivileged under perf_event_paranoid 2: falls back to user space like
+# perf, says so, and the file is still complete.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
+   [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ]; then
+	mkdir -p nob && cp "$SONDE" "$W" nob/ && chmod 777 nob && chmod 711 "$TMP"
+	su nobody -s /bin/sh -c "cd $TMP/nob && ./sonde record -o u.data -e cpu-clock -- ./callchain_workload 200" \
+		>nob.out 2>nob.err
+	if grep -q "falling back to user space" nob.err &&
+	   perf report -f -i nob/u.data --stdio 2>/dev/null | grep -q leaf_burn; then
+		pass "record: unprivileged user falls back to :u and records"
+	else
+		fail "record: unprivileged: $(head -c 300 nob.err)"
+	fi
+else
+	skip "record: unprivileged fallback not checked (needs root, user nobody, paranoid >= 2)"
+fi
+
 # Pipe: straight into perf, and saved then read as a file.
 "$SONDE" record -o - -e task-clock -- "$W" 300 2>pipe.err >pipe.data
 samples=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' pipe.err)
