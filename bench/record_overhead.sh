@@ -19,10 +19,13 @@ trap 'rm -rf "$T"' EXIT
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 elapsed() { sed -n 's/^elapsed_ms \([0-9.]*\)/\1/p' "$1" | tail -1; }
-# lost NAME: LOST + LOST_SAMPLES counts perf finds in the file.
+# lost NAME: samples lost per the file: the counts of its LOST records
+# (ring full) plus those of its LOST_SAMPLES records, as perf decodes them.
 lost() {
-	perf report -f -i "$1" --stats 2>/dev/null |
-		awk '/LOST(_SAMPLES)? events:/ {s += $3} END {print s + 0}'
+	perf report -D -f -i "$1" 2>/dev/null | awk '
+		/PERF_RECORD_LOST:/ { sub(/.*lost:/, ""); s += $1 }
+		/PERF_RECORD_LOST_SAMPLES/ { sub(/.*lost:? */, ""); s += $1 }
+		END { print s + 0 }'
 }
 nsamples() { perf script -f -i "$1" -F time 2>/dev/null | wc -l; }
 
@@ -44,6 +47,16 @@ for i in $(seq "$REPEAT"); do
 	echo "$ss" >>"$T/s.n"; echo "$ps" >>"$T/p.n"
 done
 
+# Lost samples under pressure: DWARF stacks into a 4-page ring, same for both.
+for i in $(seq "$REPEAT"); do
+	"$SONDE" record -q -o "$T/s2.data" -F "$FREQ" -m 4 --call-graph dwarf \
+		-e cpu-clock -- "$W" -n "$ITER" 2>/dev/null
+	perf record -q -o "$T/p2.data" -F "$FREQ" -m 4 --call-graph dwarf \
+		-e cpu-clock -- "$W" -n "$ITER" >/dev/null 2>&1
+	lost "$T/s2.data" >>"$T/s2.lost"; lost "$T/p2.data" >>"$T/p2.lost"
+	nsamples "$T/s2.data" >>"$T/s2.n"; nsamples "$T/p2.data" >>"$T/p2.n"
+done
+
 b=$(median <"$T/base"); s=$(median <"$T/sonde"); p=$(median <"$T/perf")
 sb=$(median <"$T/s.bps"); pb=$(median <"$T/p.bps")
 echo "record overhead, -F $FREQ -g -e cpu-clock, $ITER iterations, median of $REPEAT:"
@@ -54,5 +67,7 @@ printf "  sonde/perf workload time ratio: %.3f (<= 1 means sonde disturbs less)\
 	"$(echo "$s $p" | awk '{print $1/$2}')"
 printf "  samples (median)    sonde %s  perf %s\n" "$(median <"$T/s.n")" "$(median <"$T/p.n")"
 printf "  lost (median)       sonde %s  perf %s\n" "$(median <"$T/s.lost")" "$(median <"$T/p.lost")"
+printf "  under pressure (-m 4 --call-graph dwarf): lost samples (median) sonde %s  perf %s; samples kept sonde %s  perf %s\n" \
+	"$(median <"$T/s2.lost")" "$(median <"$T/p2.lost")" "$(median <"$T/s2.n")" "$(median <"$T/p2.n")"
 printf "  bytes per sample    sonde %.1f  perf %.1f  ratio %.3f (target <= 1.1)\n" \
 	"$sb" "$pb" "$(echo "$sb $pb" | awk '{print $1/$2}')"

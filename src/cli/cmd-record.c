@@ -315,6 +315,13 @@ static void setup_attrs(struct rec_state *s)
 		a->exclude_guest = 1;
 		a->inherit = s->per_task && o->inherit;
 		a->write_backward = o->overwrite && i != track;
+		/*
+		 * Wake at a quarter full rather than the kernel's half: more
+		 * headroom before LOST when samples are large (DWARF) or the
+		 * ring is small, for a few more wakeups.
+		 */
+		a->watermark = 1;
+		a->wakeup_watermark = (uint32_t)(s->data_pages * (size_t)sysconf(_SC_PAGESIZE) / 4);
 		if (leader) {
 			a->disabled = 1;
 			/* Only task events can wait for the exec. */
@@ -849,13 +856,14 @@ int cmd_record(int argc, const char **argv)
 	s.w = NULL;
 	if (err && !s.werr)
 		fprintf(stderr, "sonde record: failed to finish %s: %s\n", o.output, strerror(-err));
+	/* Lost samples are reported even with -q: never silently dropped. */
+	if (st.lost || st.lost_samples)
+		fprintf(stderr, "[ sonde record: Lost %llu samples: %llu in LOST records (ring full; try -m with more pages or a lower -F), %llu in LOST_SAMPLES ]\n",
+			(unsigned long long)(st.lost + st.lost_samples),
+			(unsigned long long)st.lost,
+			(unsigned long long)st.lost_samples);
 	if (!o.quiet) {
 		fprintf(stderr, "[ sonde record: Woken up %lu times to write data ]\n", s.wakeups);
-		if (st.lost || st.lost_samples)
-			fprintf(stderr, "[ sonde record: Lost %llu samples: %llu in LOST records (ring full; try -m with more pages or a lower -F), %llu in LOST_SAMPLES ]\n",
-				(unsigned long long)(st.lost + st.lost_samples),
-				(unsigned long long)st.lost,
-				(unsigned long long)st.lost_samples);
 		if (s.werr) {
 			struct stat sb;
 

@@ -141,6 +141,16 @@ else
 	fail "record overwrite: $n samples, $d repeated"
 fi
 
+# Threads are followed; --no-inherit stops that.
+rec inh -e task-clock -- "$W" 300 2 && {
+	n=$(perf script -f -i inh.data -F tid 2>/dev/null | sort -u | wc -l)
+	[ "$n" = 2 ] && pass "record inh: both threads sampled" || fail "record inh: $n threads sampled, expected 2"
+}
+rec noinh --no-inherit -e task-clock -- "$W" 300 2 && {
+	n=$(perf script -f -i noinh.data -F tid 2>/dev/null | sort -u | wc -l)
+	[ "$n" = 1 ] && pass "record noinh: --no-inherit samples only the main thread" || fail "record noinh: $n threads sampled, expected 1"
+}
+
 # Context switches reach perf.
 rec switch --switch-events -e task-clock -- "$W" 200 2 &&
 	contains "record switch: SWITCH records" "PERF_RECORD_SWITCH" \
