@@ -24,6 +24,17 @@ else
 	echo "FAIL: build"; build_failed=1
 fi
 
+step "build (clang, -Werror)"
+if command -v clang >/dev/null; then
+	if make -s -j"$JOBS" CC=clang BUILD=build-clang all tests examples; then
+		echo "PASS: clang build"; echo "1 0 0" >>"$RESULTS"
+	else
+		echo "FAIL: clang build"; echo "0 1 0" >>"$RESULTS"
+	fi
+else
+	echo "SKIP: clang build (clang not installed)"; echo "0 0 1" >>"$RESULTS"
+fi
+
 step "build (ASan+UBSan)"
 if make -s -j"$JOBS" SAN=1 BUILD=build-san all tests examples helpers; then
 	step "tests (ASan+UBSan)"

@@ -108,8 +108,11 @@ SONDE_API int sonde_evlist__target_cgroup(struct sonde_evlist *list,
 /**
  * @brief **sonde_evlist__prepare_workload()** forks a child that waits for
  * sonde_evlist__start_workload() and then execs @p argv (PATH searched).
- * The child is the list's target; its events get enable_on_exec so only
- * the command is counted. The child's stdio is left alone.
+ * With the default target the child becomes the list's target and its
+ * events get enable_on_exec, so only the command is counted. With an
+ * explicit target set before (CPUs, pid, cgroup) that target stays and the
+ * caller enables the list around the command. The child's stdio is left
+ * alone.
  * @return the child's pid, or -errno.
  */
 SONDE_API pid_t sonde_evlist__prepare_workload(struct sonde_evlist *list,

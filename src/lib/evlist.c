@@ -278,12 +278,12 @@ prepare_attr(const struct sonde_evlist *l, const struct sonde_evsel *e,
 			 SONDE_PERF_FORMAT_TOTAL_TIME_RUNNING |
 			 SONDE_PERF_FORMAT_ID |
 			 OPTS_GET(opts, read_format, 0);
-	if (l->child > 0) {
+	if (l->child > 0 && l->threads->pid[0] == l->child) {
 		/* Count the command only: from its exec on. */
 		a.disabled = 1;
 		a.enable_on_exec = 1;
 	}
-	if ((l->child > 0 || l->threads->pid[0] > 0) &&
+	if (l->threads->pid[0] > 0 &&
 	    !OPTS_GET(opts, no_inherit, false) &&
 	    !(a.read_format & SONDE_PERF_FORMAT_GROUP))
 		a.inherit = 1;
@@ -339,7 +339,9 @@ static int evsel_open(struct sonde_evlist *l, struct sonde_evsel *e,
 				continue;
 			}
 			if (fd < 0) {
-				set_failure(e, -fd, pid, cpu, NULL);
+				/* A cgroup is watched like a CPU: no pid. */
+				set_failure(e, -fd, l->cgroup_fd >= 0 ? -1 : pid,
+					    cpu, NULL);
 				evsel_close(e);
 				return fd;
 			}

@@ -385,16 +385,23 @@ int sonde_open_error_describe(int err, const struct sonde_perf_event_attr *attr,
 		add(&m, ".");
 		break;
 	case EMFILE:
-		if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
 			add(&m, "too many open files: the fd limit "
 			    "(RLIMIT_NOFILE) is %llu and each event needs one "
-			    "fd per CPU and thread. Raise it with `ulimit -n "
-			    "%llu`, or count fewer events/threads.",
-			    (unsigned long long)rl.rlim_cur,
-			    (unsigned long long)(rl.rlim_max == RLIM_INFINITY ?
-						 rl.rlim_cur * 4 : rl.rlim_max));
-		else
+			    "fd per CPU and thread. ",
+			    (unsigned long long)rl.rlim_cur);
+			if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > rl.rlim_cur)
+				add(&m, "Raise it with `ulimit -n %llu`",
+				    (unsigned long long)(rl.rlim_max == RLIM_INFINITY ?
+							 rl.rlim_cur * 4 : rl.rlim_max));
+			else
+				add(&m, "That is also the hard limit: raise it as "
+				    "root (`ulimit -Hn %llu`, or limits.conf)",
+				    (unsigned long long)rl.rlim_cur * 4);
+			add(&m, ", or count fewer events/threads.");
+		} else {
 			add(&m, "too many open files; raise `ulimit -n`.");
+		}
 		break;
 	case ENFILE:
 		add(&m, "the system-wide file table is full (fs.file-max).");

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "internal.h"
 
+__attribute__((format(printf, 2, 0)))
 static int default_print(enum sonde_print_level level, const char *fmt,
 			 va_list ap)
 {

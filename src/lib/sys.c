@@ -37,18 +37,20 @@ static uint64_t real_rdpmc(unsigned int counter)
 #endif
 }
 
-static const struct sonde_sys_ops real_ops = {
-	.perf_event_open = real_perf_event_open,
-	.ioctl = real_ioctl,
-	.read = read,
-	.mmap = mmap,
-	.munmap = munmap,
-	.close = close,
-	.prctl = real_prctl,
-	.rdpmc = real_rdpmc,
-};
+/* One initialiser for both tables: clang wants constants, not a copy. */
+#define REAL_OPS {                                      \
+	.perf_event_open = real_perf_event_open,        \
+	.ioctl = real_ioctl,                            \
+	.read = read,                                   \
+	.mmap = mmap,                                   \
+	.munmap = munmap,                               \
+	.close = close,                                 \
+	.prctl = real_prctl,                            \
+	.rdpmc = real_rdpmc,                            \
+}
 
-static struct sonde_sys_ops cur_ops = real_ops;
+static const struct sonde_sys_ops real_ops = REAL_OPS;
+static struct sonde_sys_ops cur_ops = REAL_OPS;
 
 #define FILL(field) cur_ops.field = ops->field ? ops->field : real_ops.field
 

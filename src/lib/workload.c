@@ -68,7 +68,12 @@ pid_t sonde_evlist__prepare_workload(struct sonde_evlist *l,
 	l->child = pid;
 	l->child_started = false;
 	l->child_reaped = false;
-	{
+	/*
+	 * With the default target (the caller) the child becomes the target;
+	 * an explicit target (CPUs, a pid, a cgroup: `stat -a -- cmd`) stays,
+	 * and the caller enables the list around the command itself.
+	 */
+	if (l->threads->nr == 1 && l->threads->pid[0] == 0 && l->cgroup_fd < 0) {
 		struct sonde_thread_map *t = sonde_thread_map__new_tid(pid);
 		struct sonde_cpu_map *c = sonde_cpu_map__new_any();
 

@@ -272,6 +272,32 @@ static void test_child_exec_failure_and_stdio(void **state)
 	unlink(tmpl);
 }
 
+static void test_system_wide_around_child(void **state)
+{
+	struct sonde_evlist *l = sonde_evlist__new();
+	struct sonde_perf_event_attr a = sw(SONDE_PERF_COUNT_SW_CPU_CLOCK);
+	char *argv[] = { "/bin/sh", "-c", "exit 3", NULL };
+	struct sonde_count c;
+	int st;
+
+	a.exclude_kernel = 0;
+	sonde_evlist__add(l, &a, "cpu-clock", -1);
+	assert_int_equal(sonde_evlist__target_cpus(l, "0"), 0);
+	assert_true(sonde_evlist__prepare_workload(l, argv) > 0);
+	/* `stat -a -- cmd`: the CPU target stays. */
+	assert_int_equal(sonde_thread_map__pid(sonde_evlist__threads(l), 0), -1);
+	open_or_skip(l, NULL);
+	assert_false(sonde_evsel__attr(sonde_evlist__evsel(l, 0))->enable_on_exec);
+	sonde_evlist__enable(l);
+	assert_int_equal(sonde_evlist__start_workload(l), 0);
+	assert_int_equal(sonde_evlist__wait_workload(l, &st), 0);
+	sonde_evlist__disable(l);
+	assert_int_equal(WEXITSTATUS(st), 3);
+	assert_int_equal(sonde_evsel__read_total(sonde_evlist__evsel(l, 0), &c), 0);
+	assert_true(c.val > 0);
+	sonde_evlist__free(l);
+}
+
 static volatile int stop_worker;
 
 static void *worker(void *arg)
@@ -723,6 +749,7 @@ int main(void)
 		cmocka_unit_test_setup(test_group_read_ids, setup),
 		cmocka_unit_test_setup(test_child_enable_on_exec, setup),
 		cmocka_unit_test_setup(test_child_exec_failure_and_stdio, setup),
+		cmocka_unit_test_setup(test_system_wide_around_child, setup),
 		cmocka_unit_test_setup(test_pid_all_threads_and_tid, setup),
 		cmocka_unit_test_setup(test_cpu_clock_per_cpu, setup),
 		cmocka_unit_test_setup(test_cgroup_target, setup),
