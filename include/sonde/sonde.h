@@ -21,5 +21,6 @@
 #include "sonde/perfdata_reader.h"
 #include "sonde/ring.h"
 #include "sonde/perfdata.h"
+#include "sonde/synth.h"
 
 #endif /* SONDE_SONDE_H */

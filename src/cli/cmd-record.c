@@ -746,12 +746,12 @@ int cmd_record(int argc, const char **argv)
 		free(blob);
 	}
 	{
-		unsigned char kid[20];
-		size_t kl = rec_kernel_build_id(kid);
+		uint8_t kid[20];
+		int kl = sonde_kernel_build_id(kid, sizeof(kid));
 
-		if (kl)
+		if (kl > 0)
 			sonde_perfdata_writer__add_build_id(s.w, "[kernel.kallsyms]",
-							    kid, kl, true);
+							    kid, (size_t)kl, true);
 	}
 	err = sonde_perfdata_writer__begin(s.w);
 	if (err) {
@@ -759,23 +759,24 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	}
 	{
-		struct rec_synth syn = {
-			.w = s.w,
-			.data_maps = o.evs.ev[0].attr.sample_stack_user != 0,
-		};
+		const struct sonde_perf_event_attr *track = &o.evs.ev[0].attr;
+		SONDE_OPTS(sonde_synth_opts, so,
+			   .data_maps = o.evs.ev[0].attr.sample_stack_user != 0);
 
-		sonde_record_fmt__from_attr(&syn.fmt, &o.evs.ev[0].attr);
-
-		err = rec_synth_kernel(&syn);
+		for (size_t i = 0; i < o.evs.nr; i++)
+			if (o.evs.ev[i].attr.mmap)
+				track = &o.evs.ev[i].attr;
+		err = sonde_synth_kernel(s.w, track);
 		if (!err && o.all_cpus)
-			err = rec_synth_all(&syn);
+			err = sonde_synth_all(s.w, track, &so);
 		else if (!err && (o.pid || o.tid)) {
-			/* -t: synthesize the process each thread belongs to. */
+			/* The process of each thread, once. */
+			pid_t last = 0;
+
 			for (size_t t = 0; !err && t < s.nr_tids; t++) {
-				char path[64];
+				char path[64], line[128];
 				long tgid = s.tids[t];
 				FILE *f;
-				char line[128];
 
 				snprintf(path, sizeof(path), "/proc/%d/status", (int)s.tids[t]);
 				f = fopen(path, "r");
@@ -784,8 +785,9 @@ int cmd_record(int argc, const char **argv)
 						break;
 				if (f)
 					fclose(f);
-				if (tgid == s.tids[t] || o.tid)
-					err = rec_synth_process(&syn, (pid_t)tgid);
+				if ((pid_t)tgid != last)
+					err = sonde_synth_process(s.w, track, (pid_t)tgid, &so);
+				last = (pid_t)tgid;
 			}
 		}
 		if (!err)

@@ -35,21 +35,4 @@ struct rec_events {
 int rec_events_parse(struct rec_events *evs, const char *spec);
 void rec_events_free(struct rec_events *evs);
 
-/* Synthesis of already running tasks for -p/-a (record-synth.c). */
-struct sonde_perfdata_writer;
-struct rec_synth {
-	struct sonde_perfdata_writer *w;
-	struct sonde_record_fmt fmt; /* of the event carrying the side-band */
-	bool data_maps; /* also non-executable file maps (DWARF unwinding) */
-	uint64_t nr_records;
-};
-/* Kernel text map ([kernel.kallsyms]_text) as perf writes it. */
-int rec_synth_kernel(struct rec_synth *s);
-/* COMM, FORK (threads) and MMAP2 (executable maps) of process @pid. */
-int rec_synth_process(struct rec_synth *s, pid_t pid);
-/* Build id of the running kernel (0 if unknown). */
-size_t rec_kernel_build_id(unsigned char id[20]);
-/* Every process in /proc. */
-int rec_synth_all(struct rec_synth *s);
-
 #endif /* SONDE_CLI_RECORD_H */

@@ -9,14 +9,22 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "record.h"
+#include "sonde/synth.h"
+#include "sonde/record.h"
+#include "sonde/symbols.h"
+#include "internal.h"
+
+struct synth {
+	struct sonde_perfdata_writer *w;
+	struct sonde_record_fmt fmt; /* of the event carrying the side-band */
+	bool data_maps;
+	bool build_ids;
+};
 
 #define NT_GNU_BUILD_ID_TYPE 3
 
@@ -24,7 +32,7 @@
  * Encodes @rec with the library's record codec (sample_id trailer included,
  * as the first event's format wants it) and writes it.
  */
-static int emit(struct rec_synth *s, struct sonde_record *rec)
+static int emit(struct synth *s, struct sonde_record *rec)
 {
 	unsigned char buf[8192];
 	int n;
@@ -33,7 +41,6 @@ static int emit(struct rec_synth *s, struct sonde_record *rec)
 	n = sonde_record__encode(&s->fmt, rec, buf, sizeof(buf));
 	if (n < 0)
 		return n == -E2BIG || n == -ENOSPC ? 0 : n; /* skip, not fatal */
-	s->nr_records++;
 	return sonde_perfdata_writer__write(s->w, (const void *)buf);
 }
 
@@ -58,7 +65,7 @@ static bool kallsyms_addr(const char *name, uint64_t *addr)
 	return found;
 }
 
-int rec_synth_kernel(struct rec_synth *s)
+static int synth_kernel(struct synth *s)
 {
 	struct sonde_record rec = { .type = SONDE_PERF_RECORD_MMAP,
 				    .misc = SONDE_PERF_RECORD_MISC_KERNEL };
@@ -100,7 +107,7 @@ static int read_line(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-static int synth_comm(struct rec_synth *s, pid_t pid, pid_t tid,
+static int synth_comm(struct synth *s, pid_t pid, pid_t tid,
 		      const char *comm)
 {
 	struct sonde_record rec = { .type = SONDE_PERF_RECORD_COMM };
@@ -111,7 +118,7 @@ static int synth_comm(struct rec_synth *s, pid_t pid, pid_t tid,
 	return emit(s, &rec);
 }
 
-static int synth_fork(struct rec_synth *s, pid_t pid, pid_t tid)
+static int synth_fork(struct synth *s, pid_t pid, pid_t tid)
 {
 	struct sonde_record rec = { .type = SONDE_PERF_RECORD_FORK };
 
@@ -133,45 +140,6 @@ struct bid_cache {
 static struct bid_cache *bids;
 static size_t nr_bids;
 
-static size_t elf_build_id(const char *path, unsigned char id[20])
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t found = 0, phnum, i;
-	Elf *e;
-
-	if (fd < 0)
-		return 0;
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!e || elf_getphdrnum(e, &phnum))
-		goto out;
-	for (i = 0; i < phnum && !found; i++) {
-		GElf_Phdr ph;
-		Elf_Data *d;
-		GElf_Nhdr nh;
-		size_t off = 0, noff, doff;
-
-		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_NOTE)
-			continue;
-		d = elf_getdata_rawchunk(e, (int64_t)ph.p_offset, ph.p_filesz,
-					 ELF_T_NHDR);
-		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
-			if (nh.n_type == NT_GNU_BUILD_ID_TYPE && nh.n_namesz == 4 &&
-			    !memcmp((char *)d->d_buf + noff, "GNU", 4) &&
-			    nh.n_descsz && nh.n_descsz <= 20) {
-				memcpy(id, (char *)d->d_buf + doff, nh.n_descsz);
-				found = nh.n_descsz;
-				break;
-			}
-		}
-	}
-out:
-	if (e)
-		elf_end(e);
-	close(fd);
-	return found;
-}
-
 static size_t build_id_of(const char *path, unsigned char id[20])
 {
 	struct bid_cache *n;
@@ -190,14 +158,18 @@ static size_t build_id_of(const char *path, unsigned char id[20])
 	n->path = strdup(path);
 	if (!n->path)
 		return 0;
-	n->len = elf_build_id(path, n->id);
+	{
+		int l = sonde_elf_build_id(path, n->id, sizeof(n->id));
+
+		n->len = l > 0 ? (size_t)l : 0;
+	}
 	nr_bids++;
 	memcpy(id, n->id, 20);
 	return n->len;
 }
 
 /* One MMAP2 per executable mapping of /proc/PID/maps. */
-static int synth_maps(struct rec_synth *s, pid_t pid)
+static int synth_maps(struct synth *s, pid_t pid)
 {
 	char path[64], line[4352];
 	FILE *f;
@@ -232,7 +204,8 @@ static int synth_maps(struct rec_synth *s, pid_t pid)
 		m->addr = start;
 		m->len = end - start;
 		m->pgoff = pgoff;
-		bl = name[0] == '/' ? build_id_of(name, m->build_id) : 0;
+		bl = s->build_ids && name[0] == '/' ?
+		     build_id_of(name, m->build_id) : 0;
 		if (bl) {
 			rec.misc |= SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID;
 			m->build_id_size = (uint8_t)bl;
@@ -252,7 +225,7 @@ static int synth_maps(struct rec_synth *s, pid_t pid)
 	return err;
 }
 
-int rec_synth_process(struct rec_synth *s, pid_t pid)
+static int synth_process(struct synth *s, pid_t pid)
 {
 	char path[96], comm[64];
 	struct dirent *d;
@@ -284,7 +257,7 @@ out:
 	return err;
 }
 
-int rec_synth_all(struct rec_synth *s)
+static int synth_all(struct synth *s)
 {
 	DIR *dir = opendir("/proc");
 	struct dirent *d;
@@ -294,13 +267,13 @@ int rec_synth_all(struct rec_synth *s)
 		return -errno;
 	while (!err && (d = readdir(dir)))
 		if (isdigit((unsigned char)d->d_name[0]))
-			err = rec_synth_process(s, (pid_t)atoi(d->d_name));
+			err = synth_process(s, (pid_t)atoi(d->d_name));
 	closedir(dir);
 	return err;
 }
 
 /* The running kernel's build id, from the ELF notes in /sys/kernel/notes. */
-size_t rec_kernel_build_id(unsigned char id[20])
+int sonde_kernel_build_id(uint8_t *id, size_t size)
 {
 	unsigned char buf[4096];
 	size_t len, off = 0;
@@ -325,11 +298,53 @@ size_t rec_kernel_build_id(unsigned char id[20])
 		if (desc_off + descsz > len)
 			break;
 		if (type == NT_GNU_BUILD_ID_TYPE && namesz == 4 &&
-		    !memcmp(buf + name_off, "GNU", 4) && descsz && descsz <= 20) {
+		    !memcmp(buf + name_off, "GNU", 4) && descsz && descsz <= size) {
 			memcpy(id, buf + desc_off, descsz);
-			return descsz;
+			return (int)descsz;
 		}
 		off = desc_off + ((descsz + 3) & ~3U);
 	}
 	return 0;
+}
+
+static int synth_init(struct synth *s, struct sonde_perfdata_writer *w,
+		      const struct sonde_perf_event_attr *attr,
+		      const struct sonde_synth_opts *opts)
+{
+	if (!w || !attr || !OPTS_VALID(opts, sonde_synth_opts))
+		return -EINVAL;
+	memset(s, 0, sizeof(*s));
+	s->w = w;
+	s->data_maps = OPTS_GET(opts, data_maps, false);
+	s->build_ids = !OPTS_GET(opts, no_build_ids, false);
+	return sonde_record_fmt__from_attr(&s->fmt, attr);
+}
+
+int sonde_synth_kernel(struct sonde_perfdata_writer *w,
+		       const struct sonde_perf_event_attr *attr)
+{
+	struct synth s;
+	int err = synth_init(&s, w, attr, NULL);
+
+	return err ? sonde_err(err) : synth_kernel(&s);
+}
+
+int sonde_synth_process(struct sonde_perfdata_writer *w,
+			const struct sonde_perf_event_attr *attr, pid_t pid,
+			const struct sonde_synth_opts *opts)
+{
+	struct synth s;
+	int err = synth_init(&s, w, attr, opts);
+
+	return err ? sonde_err(err) : synth_process(&s, pid);
+}
+
+int sonde_synth_all(struct sonde_perfdata_writer *w,
+		    const struct sonde_perf_event_attr *attr,
+		    const struct sonde_synth_opts *opts)
+{
+	struct synth s;
+	int err = synth_init(&s, w, attr, opts);
+
+	return err ? sonde_err(err) : synth_all(&s);
 }
