@@ -426,7 +426,7 @@ static void test_real_shared_ring(void **state)
 	ioctl(task_fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
 	pfd.fd = cpu_fd;
 	pfd.events = POLLIN;
-	for (int i = 0; i < 30; i++) {
+	for (int i = 0; i < 200 && samples <= 300; i++) {
 		burn(10);
 		if (poll(&pfd, 1, 0) > 0)
 			passes++;
@@ -445,8 +445,8 @@ static void test_real_shared_ring(void **state)
 		sonde_ring__read_done(r);
 	}
 	ioctl(cpu_fd, SONDE_PERF_EVENT_IOC_DISABLE, 0);
-	/* 300 ms at 10 kHz on two events: far more than the ring holds. */
-	assert_true(samples > 1000);
+	/* Several times what one 4 KiB ring holds (~128 samples). */
+	assert_true(samples > 300);
 	assert_true(passes > 0);
 	sonde_ring__free(r);
 	close(task_fd);
@@ -471,7 +471,15 @@ static void test_real_backward(void **state)
 	r = sonde_ring__new(fd, &o);
 	assert_non_null(r);
 	ioctl(fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
-	burn(100);
+	/* Burn until the kernel has lapped the ring twice (CPU time, not wall). */
+	for (int i = 0; i < 200; i++) {
+		uint64_t head = __atomic_load_n(&sonde_ring__control(r)->data_head,
+						__ATOMIC_ACQUIRE);
+
+		if ((uint64_t)0 - head > 2 * sonde_ring__data_size(r))
+			break;
+		burn(10);
+	}
 	assert_true(sonde_ring__read_init(r) > 0);
 	while (sonde_ring__read_event(r, &ev) == 1) {
 		if (ev->type == SONDE_PERF_RECORD_SAMPLE) {
