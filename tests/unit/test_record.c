@@ -631,6 +631,56 @@ static void test_mmap2_build_id_bit_without_attr(void **state)
 	}
 }
 
+static void test_encode_refuses_inconsistent_records(void **state)
+{
+	struct sonde_record_fmt fmt = {
+		.sample_type = SONDE_PERF_SAMPLE_CALLCHAIN |
+			       SONDE_PERF_SAMPLE_STACK_USER,
+	};
+	static char big[70000];
+	struct sonde_record r;
+	uint8_t b[64];
+
+	memset(&r, 0, sizeof(r));
+	r.type = SONDE_PERF_RECORD_SAMPLE;
+	r.sample.callchain.nr = 2; /* no ips */
+	assert_int_equal(sonde_record__encode(&fmt, &r, NULL, 0), -EINVAL);
+	assert_int_equal(errno, EINVAL);
+	r.sample.callchain.nr = 1ULL << 40;
+	assert_int_equal(sonde_record__encode(&fmt, &r, NULL, 0), -E2BIG);
+	r.sample.callchain.nr = 0;
+	r.sample.stack_user.size = 8;
+	r.sample.stack_user.data = b;
+	r.sample.stack_user.dyn_size = 16;
+	assert_int_equal(sonde_record__encode(&fmt, &r, NULL, 0), -EINVAL);
+	r.sample.stack_user.dyn_size = 8;
+	assert_int_equal(sonde_record__encode(&fmt, &r, b, sizeof(b)), 40);
+	assert_int_equal(sonde_record__encode(&fmt, &r, b, 39), -ENOSPC);
+	/* A record over 64 KiB cannot exist. */
+	r.sample.stack_user.size = 65000;
+	r.sample.stack_user.data = big;
+	r.sample.stack_user.dyn_size = 0;
+	r.sample.callchain.nr = 100;
+	r.sample.callchain.ips = (const uint64_t *)(const void *)big;
+	assert_int_equal(sonde_record__encode(&fmt, &r, NULL, 0), -E2BIG);
+	memset(&r, 0, sizeof(r));
+	r.type = SONDE_PERF_RECORD_COMM;
+	memset(big, 'a', sizeof(big) - 1);
+	r.comm.comm = big;
+	assert_int_equal(sonde_record__encode(&fmt, &r, NULL, 0), -E2BIG);
+	memset(&r, 0, sizeof(r));
+	r.type = SONDE_PERF_RECORD_HEADER_ATTR;
+	r.header_attr.attr_size = 32;
+	assert_int_equal(sonde_record__encode(&fmt, &r, NULL, 0), -EINVAL);
+	memset(&r, 0, sizeof(r));
+	r.type = SONDE_PERF_RECORD_MMAP2;
+	r.misc = SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID;
+	r.mmap.build_id_size = 21;
+	assert_int_equal(sonde_record__encode(&fmt, &r, NULL, 0), -EINVAL);
+	assert_int_equal(sonde_record__encode(NULL, &r, NULL, 0), -EINVAL);
+	assert_int_equal(sonde_record__decode(&fmt, NULL, 8, &r), -EINVAL);
+}
+
 static void test_unknown_type_passes_through(void **state)
 {
 	struct sonde_record_fmt fmt = { .sample_type = SONDE_PERF_SAMPLE_TIME };
@@ -843,6 +893,7 @@ int main(void)
 		cmocka_unit_test(test_bitfields_from_big_endian),
 		cmocka_unit_test(test_corrupt_records),
 		cmocka_unit_test(test_unknown_type_passes_through),
+		cmocka_unit_test(test_encode_refuses_inconsistent_records),
 		cmocka_unit_test(test_mmap2_build_id_bit_without_attr),
 		cmocka_unit_test(test_id_lookup),
 		cmocka_unit_test(test_fmt_from_attr),
