@@ -19,5 +19,6 @@
 #include "sonde/symbols.h"
 #include "sonde/unwind.h"
 #include "sonde/perfdata_reader.h"
+#include "sonde/region.h"
 
 #endif /* SONDE_SONDE_H */
