@@ -841,6 +841,17 @@ static void test_snprintf_every_type(void **state)
 			assert_string_equal(line, "PERF_RECORD_MMAP2 10/11: "
 				"[0x7f0000000000(0x21000) @ 0x1000 08:01 123456 7]: "
 				"r-xp /usr/lib/x86_64-linux-gnu/libc.so.6");
+		/* Hand-built records may leave strings NULL. */
+		{
+			struct sonde_record z = c->rec;
+
+			z.mmap.filename = NULL;
+			z.comm.comm = NULL;
+			char zline[512];
+
+			CHECK(sonde_record__snprintf(&z, zline, sizeof(zline)) > 0,
+			      "NULL strings");
+		}
 		if (!strcmp(c->name, "fork-id"))
 			assert_string_equal(line, "PERF_RECORD_FORK(12:13):(10:12)");
 		free(buf);
