@@ -113,8 +113,12 @@ static void check_sample(const struct sonde_record_fmt *fmt,
 	}
 	if (st & SONDE_PERF_SAMPLE_DATA_PAGE_SIZE)
 		assert_true((s->data_page_size & (s->data_page_size - 1)) == 0);
-	if (st & SONDE_PERF_SAMPLE_CODE_PAGE_SIZE)
+	if (st & SONDE_PERF_SAMPLE_CODE_PAGE_SIZE) {
 		assert_true((s->code_page_size & (s->code_page_size - 1)) == 0);
+		/* Our own code is mapped: its page size is known. */
+		if (s->ip < 0x800000000000ULL)
+			assert_true(s->code_page_size >= 4096);
+	}
 }
 
 static int open_event(struct sonde_perf_event_attr *attr, const char **dropped)
@@ -126,7 +130,11 @@ static int open_event(struct sonde_perf_event_attr *attr, const char **dropped)
 		*dropped = "cgroup/page-size fields and newer side-band bits";
 		attr->sample_type &= ~(uint64_t)(SONDE_PERF_SAMPLE_CGROUP |
 						 SONDE_PERF_SAMPLE_DATA_PAGE_SIZE |
-						 SONDE_PERF_SAMPLE_CODE_PAGE_SIZE);
+						 SONDE_PERF_SAMPLE_CODE_PAGE_SIZE |
+						 SONDE_PERF_SAMPLE_WEIGHT_STRUCT |
+						 SONDE_PERF_SAMPLE_DATA_SRC |
+						 SONDE_PERF_SAMPLE_TRANSACTION |
+						 SONDE_PERF_SAMPLE_PHYS_ADDR);
 		attr->read_format &= ~(uint64_t)SONDE_PERF_FORMAT_LOST;
 		attr->cgroup = attr->text_poke = attr->build_id = 0;
 		fd = sonde_perf_event_open(attr, 0, -1, -1, 0);
@@ -159,7 +167,10 @@ static void test_kernel_records(void **state)
 		SONDE_PERF_SAMPLE_CALLCHAIN | SONDE_PERF_SAMPLE_RAW |
 		SONDE_PERF_SAMPLE_REGS_USER | SONDE_PERF_SAMPLE_STACK_USER |
 		SONDE_PERF_SAMPLE_REGS_INTR | SONDE_PERF_SAMPLE_CGROUP |
-		SONDE_PERF_SAMPLE_DATA_PAGE_SIZE | SONDE_PERF_SAMPLE_CODE_PAGE_SIZE;
+		SONDE_PERF_SAMPLE_DATA_PAGE_SIZE | SONDE_PERF_SAMPLE_CODE_PAGE_SIZE |
+		/* zero for a software event, but they shift every later field */
+		SONDE_PERF_SAMPLE_WEIGHT_STRUCT | SONDE_PERF_SAMPLE_DATA_SRC |
+		SONDE_PERF_SAMPLE_TRANSACTION | SONDE_PERF_SAMPLE_PHYS_ADDR;
 	attr.read_format = SONDE_PERF_FORMAT_TOTAL_TIME_ENABLED |
 			   SONDE_PERF_FORMAT_TOTAL_TIME_RUNNING |
 			   SONDE_PERF_FORMAT_ID | SONDE_PERF_FORMAT_LOST;
@@ -187,6 +198,8 @@ static void test_kernel_records(void **state)
 	}
 	if (dropped)
 		printf("note: kernel refused the full attr; dropped %s\n", dropped);
+	else
+		printf("# sample_type 0x%llx\n", (unsigned long long)attr.sample_type);
 	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
 	assert_int_equal(sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ID,
 						(unsigned long)&my_id), 0);
@@ -447,6 +460,155 @@ static void test_breakpoint_addr_samples(void **state)
 	close(fd);
 }
 
+struct grp_seen {
+	unsigned int samples;
+	uint64_t ids[2];
+	uint64_t read_format;
+};
+
+static void grp_check(const struct sonde_record *r, void *ctx)
+{
+	struct grp_seen *seen = ctx;
+	struct sonde_perf_read_group_entry e0, e1;
+
+	if (r->type != SONDE_PERF_RECORD_SAMPLE)
+		return;
+	seen->samples++;
+	assert_int_equal(r->sample.read.nr, 2);
+	assert_true(r->sample.read.time_enabled >= r->sample.read.time_running);
+	assert_int_equal(sonde_read_values__entry(&r->sample.read,
+						  seen->read_format, 0, &e0), 0);
+	assert_int_equal(sonde_read_values__entry(&r->sample.read,
+						  seen->read_format, 1, &e1), 0);
+	assert_int_equal(e0.id, seen->ids[0]);
+	assert_int_equal(e1.id, seen->ids[1]);
+	assert_true(e1.value > 0); /* task-clock ns while the leader sampled */
+}
+
+/* Real group reads in samples: leader cpu-clock, sibling task-clock. */
+static void test_group_read_samples(void **state)
+{
+	struct sonde_perf_event_attr attr = { .size = sizeof(attr) };
+	long page = sysconf(_SC_PAGESIZE);
+	size_t map_len = (size_t)page * 9;
+	struct sonde_perf_event_mmap_page *pc;
+	struct sonde_record_fmt fmt;
+	struct grp_seen seen = { 0 };
+	char why[128];
+	int lead, sib;
+
+	attr.type = SONDE_PERF_TYPE_SOFTWARE;
+	attr.config = SONDE_PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = 2000000;
+	attr.sample_type = SONDE_PERF_SAMPLE_IDENTIFIER | SONDE_PERF_SAMPLE_TID |
+			   SONDE_PERF_SAMPLE_READ;
+	attr.read_format = SONDE_PERF_FORMAT_GROUP | SONDE_PERF_FORMAT_ID |
+			   SONDE_PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   SONDE_PERF_FORMAT_TOTAL_TIME_RUNNING |
+			   SONDE_PERF_FORMAT_LOST;
+	attr.disabled = 1;
+	lead = sonde_perf_event_open(&attr, 0, -1, -1, 0);
+	if (lead == -EINVAL) { /* pre-6.0 kernels lack FORMAT_LOST */
+		attr.read_format &= ~(uint64_t)SONDE_PERF_FORMAT_LOST;
+		lead = sonde_perf_event_open(&attr, 0, -1, -1, 0);
+	}
+	if (lead < 0) {
+		printf("SKIP: group leader: %s\n",
+		       sonde_strerror(lead, why, sizeof(why)));
+		skip();
+	}
+	seen.read_format = attr.read_format;
+	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
+	attr.config = SONDE_PERF_COUNT_SW_TASK_CLOCK;
+	attr.sample_period = 0;
+	attr.sample_type = 0;
+	attr.disabled = 0;
+	sib = sonde_perf_event_open(&attr, 0, -1, lead, 0);
+	assert_true(sib >= 0);
+	assert_int_equal(sonde_sys_ops()->ioctl(lead, SONDE_PERF_EVENT_IOC_ID,
+						(unsigned long)&seen.ids[0]), 0);
+	assert_int_equal(sonde_sys_ops()->ioctl(sib, SONDE_PERF_EVENT_IOC_ID,
+						(unsigned long)&seen.ids[1]), 0);
+	pc = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, lead, 0);
+	assert_true(pc != MAP_FAILED);
+	sonde_sys_ops()->ioctl(lead, SONDE_PERF_EVENT_IOC_ENABLE, 0);
+	spin_ms(30);
+	sonde_sys_ops()->ioctl(lead, SONDE_PERF_EVENT_IOC_DISABLE, 0);
+	ring_drain(pc, (size_t)page * 8, &fmt, grp_check, &seen);
+	assert_true(seen.samples >= 5);
+	munmap(pc, map_len);
+	close(sib);
+	close(lead);
+}
+
+struct lost_seen {
+	uint64_t id, lost, samples;
+};
+
+static void lost_check(const struct sonde_record *r, void *ctx)
+{
+	struct lost_seen *seen = ctx;
+
+	if (r->type == SONDE_PERF_RECORD_SAMPLE)
+		seen->samples++;
+	if (r->type != SONDE_PERF_RECORD_LOST)
+		return;
+	assert_int_equal(r->lost.id, seen->id);
+	assert_true(r->lost.lost > 0);
+	assert_true(r->has_sample_id);
+	assert_int_equal(r->sample_id.identifier, seen->id);
+	seen->lost += r->lost.lost;
+}
+
+/* A one-page ring that overflows: real PERF_RECORD_LOST with a trailer. */
+static void test_lost_records(void **state)
+{
+	struct sonde_perf_event_attr attr = { .size = sizeof(attr) };
+	long page = sysconf(_SC_PAGESIZE);
+	size_t map_len = (size_t)page * 2;
+	struct sonde_perf_event_mmap_page *pc;
+	struct sonde_record_fmt fmt;
+	struct lost_seen seen = { 0 };
+	char why[128];
+	int fd;
+
+	attr.type = SONDE_PERF_TYPE_SOFTWARE;
+	attr.config = SONDE_PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = 20000; /* 20 us */
+	attr.sample_type = SONDE_PERF_SAMPLE_IDENTIFIER | SONDE_PERF_SAMPLE_IP |
+			   SONDE_PERF_SAMPLE_TID | SONDE_PERF_SAMPLE_TIME |
+			   SONDE_PERF_SAMPLE_CALLCHAIN;
+	attr.sample_id_all = 1;
+	attr.disabled = 1;
+	fd = sonde_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		printf("SKIP: cpu-clock event: %s\n",
+		       sonde_strerror(fd, why, sizeof(why)));
+		skip();
+	}
+	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
+	assert_int_equal(sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ID,
+						(unsigned long)&seen.id), 0);
+	pc = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, fd, 0);
+	assert_true(pc != MAP_FAILED);
+	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
+	spin_ms(30);
+	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_DISABLE, 0);
+	/* Drain once: the kernel writes LOST when room frees up again. */
+	ring_drain(pc, (size_t)page, &fmt, lost_check, &seen);
+	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
+	spin_ms(5);
+	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_DISABLE, 0);
+	ring_drain(pc, (size_t)page, &fmt, lost_check, &seen);
+	printf("# %llu samples kept, %llu lost\n",
+	       (unsigned long long)seen.samples, (unsigned long long)seen.lost);
+	assert_true(seen.lost > 0);
+	munmap(pc, map_len);
+	close(fd);
+}
+
 static int open_dummy(bool build_id)
 {
 	struct sonde_perf_event_attr a = { .size = sizeof(a) };
@@ -545,6 +707,8 @@ int main(void)
 		cmocka_unit_test(test_mmap2_inode_despite_misc_bit),
 		cmocka_unit_test(test_tracepoint_raw_samples),
 		cmocka_unit_test(test_breakpoint_addr_samples),
+		cmocka_unit_test(test_group_read_samples),
+		cmocka_unit_test(test_lost_records),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
