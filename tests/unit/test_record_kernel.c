@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdbool.h>
@@ -20,6 +21,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +50,9 @@ static void *thread_fn(void *arg)
 	return arg;
 }
 
+/* What the workload managed to do, so the test knows what to expect. */
+static bool did_unshare;
+
 static void workload(void)
 {
 	pthread_t t;
@@ -65,6 +70,8 @@ static void workload(void)
 	}
 	if (pthread_create(&t, NULL, thread_fn, NULL) == 0)
 		pthread_join(t, NULL);
+	/* A new UTS namespace for this thread: PERF_RECORD_NAMESPACES. */
+	did_unshare = unshare(CLONE_NEWUTS) == 0;
 	spin_ms(60);
 	usleep(2000); /* a context switch or two */
 	spin_ms(20);
@@ -268,6 +275,12 @@ static void test_kernel_records(void **state)
 			seen.by_type[0]++; /* our own rename */
 		if (r.type == SONDE_PERF_RECORD_MMAP2 || r.type == SONDE_PERF_RECORD_MMAP)
 			assert_non_null(r.mmap.filename);
+		if (r.type == SONDE_PERF_RECORD_NAMESPACES) {
+			assert_int_equal(r.namespaces.pid, getpid());
+			assert_true(r.namespaces.nr >= SONDE_NR_NAMESPACES);
+			assert_true(r.namespaces.link[SONDE_UTS_NS_INDEX].ino != 0);
+		}
+
 	}
 	__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
 	printf("# %llu records: %u samples, %u comm, %u mmap2, %u fork, %u switch\n",
@@ -280,6 +293,11 @@ static void test_kernel_records(void **state)
 	assert_true(seen.by_type[0] >= 1);
 	assert_true(seen.by_type[SONDE_PERF_RECORD_MMAP2] >= 1);
 	assert_true(seen.by_type[SONDE_PERF_RECORD_FORK] >= 1);
+	printf("# namespaces %u (unshare %s)\n",
+	       seen.by_type[SONDE_PERF_RECORD_NAMESPACES],
+	       did_unshare ? "ok" : "failed");
+	if (did_unshare && attr.namespaces)
+		assert_true(seen.by_type[SONDE_PERF_RECORD_NAMESPACES] >= 1);
 	munmap(pc, map_len);
 	close(fd);
 }
