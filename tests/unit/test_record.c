@@ -619,15 +619,26 @@ static void test_mmap2_build_id_bit_without_attr(void **state)
 	fmt.mmap2_build_id = SONDE_RECORD_BUILD_ID_MISC;
 	assert_int_equal(sonde_record__decode(&fmt, b, (size_t)n, &d),
 			 -SONDE_ERR_FORMAT);
-	/* ...and from_attr picks the safe reading. */
+	/* ...until sonde_record__fixup() clears the bit for such an attr. */
 	{
 		struct sonde_perf_event_attr attr = { .size = sizeof(attr) };
 
 		assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
-		assert_int_equal(fmt.mmap2_build_id, SONDE_RECORD_BUILD_ID_OFF);
+		assert_int_equal(fmt.mmap2_build_id, SONDE_RECORD_BUILD_ID_MISC);
 		attr.build_id = 1;
+		assert_int_equal(sonde_record__fixup(&attr, b, (size_t)n), 0);
 		assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
 		assert_int_equal(fmt.mmap2_build_id, SONDE_RECORD_BUILD_ID_ON);
+		attr.build_id = 0;
+		assert_int_equal(sonde_record__fixup(&attr, b, (size_t)n), 1);
+		assert_int_equal(sonde_record__fixup(&attr, b, (size_t)n), 0);
+		assert_int_equal(sonde_record__fixup(&attr, b, 7), -SONDE_ERR_FORMAT);
+		assert_int_equal(sonde_record__fixup(&attr, b, (size_t)n - 1),
+				 -SONDE_ERR_FORMAT);
+		assert_int_equal(sonde_record__decode(&fmt, b, (size_t)n, &d), 0);
+		assert_false(d.mmap.has_build_id);
+		assert_int_equal(d.mmap.ino, 42);
+		assert_int_equal(d.misc, SONDE_PERF_RECORD_MISC_USER);
 	}
 }
 
