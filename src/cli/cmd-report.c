@@ -15,6 +15,7 @@
 #include "builtin.h"
 #include "options.h"
 #include "cmd-report.h"
+#include "pdopen.h"
 
 struct sgroup {
 	int attr;
@@ -844,6 +845,7 @@ int cmd_report(int argc, const char **argv)
 	const char *const usage[] = { "sonde report [<options>]", NULL };
 	struct gtab g = { 0 };
 	int n, err, ret = 0;
+	const char *open_error = NULL;
 
 	n = parse_options(argc, argv, opts, usage, 0);
 	if (n > 0) {
@@ -872,20 +874,15 @@ int cmd_report(int argc, const char **argv)
 	rp.elide[RK_COMM] = rp.nr_f_comm == 1 && has_key(&rp, RK_COMM);
 	rp.elide[RK_DSO] = rp.nr_f_dso == 1 && has_key(&rp, RK_DSO);
 	rp.elide[RK_SYM] = rp.nr_f_sym == 1 && has_key(&rp, RK_SYM);
-	rp.r = sonde_perfdata_reader__open(rp.input, NULL);
+	rp.r = cli_perfdata_open("report", rp.input, NULL);
 	if (!rp.r) {
-		char buf[128];
-
-		fprintf(stderr, "sonde report: %s: %s\n", rp.input,
-			errno == ENOENT ? "No such file (record one with `sonde record` or `perf record`, or pass -i FILE)"
-					: errno == SONDE_ERR_FORMAT ? "not a valid perf.data file"
-								    : sonde_strerror(errno, buf, sizeof(buf)));
 		free_report(&rp);
 		return 1;
 	}
-	if (sonde_perfdata_reader__error(rp.r) && !rp.quiet)
-		fprintf(stderr, "sonde report: warning: %s: %s\n", rp.input,
-			sonde_perfdata_reader__error(rp.r));
+	if (sonde_perfdata_reader__error(rp.r) && !rp.quiet) {
+		open_error = sonde_perfdata_reader__error(rp.r);
+		fprintf(stderr, "sonde report: warning: %s: %s\n", rp.input, open_error);
+	}
 	if (rp.header_only) {
 		ob_init_fd(&rp.out, 1);
 		report_print_header(&rp);
@@ -931,7 +928,12 @@ int cmd_report(int argc, const char **argv)
 		rp.children = false;
 	if (err < 0) {
 		rp.load_error = sonde_perfdata_reader__error(rp.r);
-		fprintf(stderr, "sonde report: %s: %s; reporting the records before it\n",
+		/* A truncation found at open time was already warned about. */
+		if (rp.load_error && open_error && !strcmp(rp.load_error, open_error))
+			fprintf(stderr, "sonde report: %s: reporting the records before the problem\n",
+				rp.input);
+		else
+			fprintf(stderr, "sonde report: %s: %s; reporting the records before it\n",
 			rp.input, rp.load_error ? rp.load_error : "read error");
 		ret = 1;
 	}

@@ -14,6 +14,7 @@
 #include "options.h"
 #include "anl.h"
 #include "outbuf.h"
+#include "pdopen.h"
 
 enum {
 	F_COMM = 1 << 0,
@@ -372,15 +373,9 @@ int cmd_script(int argc, const char **argv)
 	}
 	if (parse_fields(&s))
 		return 129;
-	s.r = sonde_perfdata_reader__open(s.input, NULL);
-	if (!s.r) {
-		char buf[128];
-
-		fprintf(stderr, "sonde script: %s: %s\n", s.input,
-			errno == SONDE_ERR_FORMAT ? "not a valid perf.data file"
-						  : sonde_strerror(errno, buf, sizeof(buf)));
+	s.r = cli_perfdata_open("script", s.input, NULL);
+	if (!s.r)
 		return 1;
-	}
 	s.m = anl_machine_new();
 	s.stacks = s.m ? anl_stacks_new(s.m, s.max_stack + 1) : NULL;
 	if (!s.stacks) {
