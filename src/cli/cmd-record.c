@@ -579,7 +579,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_END(),
 	};
 	struct sonde_perfdata_writer_stats st;
-	struct sigaction sa = { 0 };
+	struct sigaction sa = { 0 }, old_hup;
 	const char **cmd;
 	int nargs, go = -1, errp = -1, err = 0, status = 0;
 	char **cmdline = NULL;
@@ -676,6 +676,10 @@ int cmd_record(int argc, const char **argv)
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* A hang-up (terminal closed, ssh dropped) finishes the file like ^C,
+	 * unless nohup asked to ignore it. */
+	if (!sigaction(SIGHUP, NULL, &old_hup) && old_hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
 	sa.sa_handler = on_usr2;

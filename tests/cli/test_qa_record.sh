@@ -1,10 +1,35 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-only
-# sonde record when the disk fills up: the output is either gone or a file
+# sonde record on a hang-up, and when the disk fills up: the output is either gone or a file
 # that reads back without complaint (never a header with an empty data
 # section), and the summary does not claim data were written that were not.
 source "$(dirname "$0")/lib.sh"
 W="$HELPERS/report_workload"
+
+# SIGHUP (terminal closed) finishes the file like SIGINT and reaps the
+# workload. Sent once the workload runs, so the handlers are in place.
+if [ -x "$W" ]; then
+	"$SONDE" record -q -e cpu-clock -o "$TMP/hup.data" "$W" single 5000 \
+		>/dev/null 2>"$TMP/hup.err" &
+	rp=$!
+	for i in $(seq 100); do
+		wp=$(pgrep -P $rp -x report_workload) && break
+		sleep 0.05
+	done
+	kill -HUP $rp
+	wait $rp
+	rc=$?
+	if [ -n "$wp" ] && kill -0 "$wp" 2>/dev/null; then
+		fail "SIGHUP: workload $wp left running"
+		kill -9 "$wp"
+	elif [ $rc != 0 ]; then
+		fail "SIGHUP: exit $rc: $(head -c 300 "$TMP/hup.err")"
+	elif ! "$SONDE" report -i "$TMP/hup.data" --sort comm >/dev/null 2>"$TMP/rep"; then
+		fail "SIGHUP: file unreadable: $(head -c 300 "$TMP/rep")"
+	else
+		pass "SIGHUP finishes a valid file"
+	fi
+fi
 
 if [ "$(id -u)" != 0 ]; then
 	skip "record full disk: needs root to mount a small tmpfs"
