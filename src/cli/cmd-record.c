@@ -378,7 +378,7 @@ retry:
 					goto retry;
 				}
 				if ((fd == -EACCES || fd == -EPERM) && s->per_task &&
-				    !e->attr.exclude_kernel) {
+				    !e->attr.exclude_kernel && !e->attr.exclude_user) {
 					/* perf's fallback under perf_event_paranoid 2. */
 					fprintf(stderr, "Warning:\nkernel.perf_event_paranoid forbids kernel samples: falling back to user space only for '%s' (:u)\n",
 						e->name);
