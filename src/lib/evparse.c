@@ -924,6 +924,11 @@ static int parse_breakpoint(struct parser *p, size_t start)
 			i++;
 		if (i == l || !parse_num(p->s + l, i - l, &len))
 			return perr_parse(p, l, "a breakpoint length after '/'");
+		/* The kernel's only widths; anything else is an EINVAL at open. */
+		if (len != 0 && len != 1 && len != 2 && len != 4 && len != 8)
+			return perr(p, l, SONDE_ERR_PARSE,
+				    "breakpoint length %llu: expected 1, 2, 4 or 8 bytes",
+				    (unsigned long long)len);
 	}
 	if (i < p->len && p->s[i] == ':') {
 		size_t m = ++i;
