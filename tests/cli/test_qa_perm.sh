@@ -40,4 +40,13 @@ perm_msg "record :k as user" $U record -o k.data -e cpu-clock:k true
 contains "record :k as user: suggests :u" ':u' "$TMP/err"
 [ -e k.data ] && fail "record :k as user: left k.data" || pass "record :k as user: no file"
 perm_msg "record -a as user" $U record -o a.data -a -e cpu-clock true
+
+# A ring over the locked-memory allowance: the setting, its value, the
+# capability that lifts it, and an -m that fits.
+mlock=$(cat /proc/sys/kernel/perf_event_mlock_kb)
+expect_fail "record -m over the mlock limit: names the setting and value" \
+	"kernel\.perf_event_mlock_kb is $mlock" \
+	$U record -o m.data -e cpu-clock -m 65536 true
+contains "record -m over the mlock limit: names CAP_IPC_LOCK" 'CAP_IPC_LOCK' "$TMP/err"
+contains "record -m over the mlock limit: suggests an -m that fits" '-m [0-9]+' "$TMP/err"
 exit 0
