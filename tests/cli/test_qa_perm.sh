@@ -41,6 +41,15 @@ contains "record :k as user: suggests :u" ':u' "$TMP/err"
 [ -e k.data ] && fail "record :k as user: left k.data" || pass "record :k as user: no file"
 perm_msg "record -a as user" $U record -o a.data -a -e cpu-clock true
 
+# Another user's process: no sysctl fixes that at 2; do not suggest one.
+expect_fail "stat -p 1 as user: explains" 'ptrace|owns' $U stat -e cpu-clock -p 1
+contains "stat -p 1 as user: names CAP_PERFMON" 'CAP_PERFMON' "$TMP/err"
+if grep -q 'perf_event_paranoid=2' "$TMP/err"; then
+	fail "stat -p 1 as user: suggests setting paranoid to 2, which it is"
+else
+	pass "stat -p 1 as user: no useless sysctl"
+fi
+
 # A ring over the locked-memory allowance: the setting, its value, the
 # capability that lifts it, and an -m that fits.
 mlock=$(cat /proc/sys/kernel/perf_event_mlock_kb)
