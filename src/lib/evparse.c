@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "sonde/evparse.h"
 #include "sonde/pmu.h"
 #include "sonde/tracefs.h"
@@ -881,6 +882,14 @@ static int parse_tracepoint(struct parser *p, size_t start, size_t sys_end,
 		return perr(p, ns, SONDE_ERR_PARSE,
 			    "bad character in tracepoint name '%s'", name);
 	root = tracefs_root(p);
+	/* Mounted but root-only (mode 0700, the default): say so. */
+	if (!root && !access("/sys/kernel/tracing", F_OK) &&
+	    access("/sys/kernel/tracing", R_OK | X_OK))
+		return perr(p, start, EACCES,
+			    "tracepoint '%s:%s': tracefs (/sys/kernel/tracing) is "
+			    "not readable by this user; run as root, or open it "
+			    "up (mount -o remount,mode=755 /sys/kernel/tracing)",
+			    sys, name);
 	if (!root)
 		return perr(p, start, ENOENT,
 			    "tracepoint '%s:%s' needs tracefs, which is not "

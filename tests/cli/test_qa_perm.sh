@@ -41,6 +41,19 @@ contains "record :k as user: suggests :u" ':u' "$TMP/err"
 [ -e k.data ] && fail "record :k as user: left k.data" || pass "record :k as user: no file"
 perm_msg "record -a as user" $U record -o a.data -a -e cpu-clock true
 
+# tracefs is mounted root-only (0700): the user is told that, not that it
+# is missing.
+if have_tracefs && ! setpriv --reuid=65534 --regid=65534 --clear-groups \
+	test -r /sys/kernel/tracing/events; then
+	expect_fail "tracepoint as user: tracefs not readable" \
+		'not readable|permission' $U stat -e sched:sched_switch true
+	if grep -q 'not mounted' "$TMP/err"; then
+		fail "tracepoint as user: claims tracefs is not mounted"
+	else
+		pass "tracepoint as user: does not claim tracefs is unmounted"
+	fi
+fi
+
 # Another user's process: no sysctl fixes that at 2; do not suggest one.
 expect_fail "stat -p 1 as user: explains" 'ptrace|owns' $U stat -e cpu-clock -p 1
 contains "stat -p 1 as user: names CAP_PERFMON" 'CAP_PERFMON' "$TMP/err"
