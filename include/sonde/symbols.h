@@ -88,9 +88,17 @@ struct sonde_symcache_opts {
 	 * recorded objects; NULL = "$HOME/.debug", "" = none.
 	 */
 	const char *buildid_dir;
+	/*
+	 * Directory (created 0700) where a copy of /proc/kallsyms is kept,
+	 * keyed by boot id, module list and user, so later runs skip the
+	 * kernel's slow generation of the file; NULL = no cache. Only for the
+	 * default kallsyms_path. BPF programs and trampolines that appear
+	 * after the copy was made are missing from it.
+	 */
+	const char *kallsyms_cache_dir;
 	size_t : 0;
 };
-#define sonde_symcache_opts__last_field buildid_dir
+#define sonde_symcache_opts__last_field kallsyms_cache_dir
 
 /**
  * @brief **sonde_symcache__new()** creates an empty symbol cache.

@@ -20,6 +20,7 @@ struct sonde_symcache {
 	struct sonde_symcache_opts opts;
 	char *root_dir, *debug_dir, *kallsyms_path, *jit_dir, *notes_path;
 	char *buildid_dir;
+	char *kcache_dir;
 };
 
 static char *dup_or(const char *s, const char *fallback)
@@ -57,8 +58,9 @@ sonde_symcache__new(const struct sonde_symcache_opts *opts)
 		else if (!home || !*home)
 			c->buildid_dir = strdup("");
 	}
+	c->kcache_dir = dup_or(OPTS_GET(opts, kallsyms_cache_dir, NULL), "");
 	if (!c->root_dir || !c->debug_dir || !c->kallsyms_path || !c->jit_dir ||
-	    !c->notes_path || !c->buildid_dir) {
+	    !c->notes_path || !c->buildid_dir || !c->kcache_dir) {
 		sonde_symcache__free(c);
 		return sonde_err_ptr(ENOMEM);
 	}
@@ -90,6 +92,7 @@ void sonde_symcache__free(struct sonde_symcache *c)
 	free(c->jit_dir);
 	free(c->notes_path);
 	free(c->buildid_dir);
+	free(c->kcache_dir);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -111,11 +114,12 @@ static struct sonde_dso *dso_new(struct sonde_symcache *c, int kind,
 	d->kallsyms_path = strdup(c->kallsyms_path);
 	d->notes_path = strdup(c->notes_path);
 	d->buildid_dir = strdup(c->buildid_dir);
+	d->kcache_dir = strdup(c->kcache_dir);
 	d->jit_dir = strdup(c->jit_dir);
 	d->no_debug_files = c->opts.no_debug_files;
 	d->status = SONDE_DSO_NOT_LOADED;
 	if (!d->path || !d->root_dir || !d->debug_dir || !d->kallsyms_path ||
-	    !d->notes_path || !d->buildid_dir ||
+	    !d->notes_path || !d->buildid_dir || !d->kcache_dir ||
 	    !d->jit_dir) {
 		sonde_dso__put(d);
 		return NULL;
@@ -302,6 +306,7 @@ void sonde_dso__put(struct sonde_dso *dso)
 	free(dso->kallsyms_path);
 	free(dso->notes_path);
 	free(dso->buildid_dir);
+	free(dso->kcache_dir);
 	free(dso->jit_dir);
 	pthread_mutex_destroy(&dso->lock);
 	free(dso);
