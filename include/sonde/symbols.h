@@ -223,6 +223,15 @@ SONDE_API void sonde_dso__put(struct sonde_dso *dso);
 SONDE_API int sonde_dso__load(struct sonde_dso *dso);
 
 /**
+ * @brief **sonde_dso__prefetch()** starts loading the table in a background
+ * thread (which holds its own reference), so that e.g. kallsyms loads while
+ * the caller parses its input; the first lookup waits for it if needed.
+ * @return 0, or -errno when no thread could be started (lookups then load
+ * on demand as usual).
+ */
+SONDE_API int sonde_dso__prefetch(struct sonde_dso *dso);
+
+/**
  * @brief **sonde_dso__find()** finds the function containing @p addr
  * (an ELF vaddr for ELF DSOs, see sonde_dso__map_to_vaddr(); absolute for
  * kernel and JIT DSOs). Binary search; thread-safe.

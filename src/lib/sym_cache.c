@@ -355,6 +355,37 @@ int sonde_dso__load(struct sonde_dso *dso)
 	return err ? sonde_err(err) : (int)dso->nr;
 }
 
+static void *prefetch_thread(void *arg)
+{
+	struct sonde_dso *dso = arg;
+
+	dso_ensure_loaded(dso);
+	sonde_dso__put(dso);
+	return NULL;
+}
+
+int sonde_dso__prefetch(struct sonde_dso *dso)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	int err;
+
+	if (!dso)
+		return sonde_err(EINVAL);
+	if (atomic_load_explicit(&dso->loaded, memory_order_acquire))
+		return 0;
+	sonde_dso__get(dso);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	err = pthread_create(&t, &attr, prefetch_thread, dso);
+	pthread_attr_destroy(&attr);
+	if (err) {
+		sonde_dso__put(dso);
+		return sonde_err(err);
+	}
+	return 0;
+}
+
 const struct sonde_symbol *sonde_dso__find(struct sonde_dso *dso,
 					   uint64_t addr, uint64_t *offset)
 {

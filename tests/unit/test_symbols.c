@@ -877,6 +877,8 @@ static void test_threads(void **state)
 	if (!have_helper("symtest", bin, sizeof(bin)))
 		skip();
 	race_dso = sonde_symcache__dso(c, bin, NULL, 0);
+	/* A background load racing the lookups too. */
+	assert_int_equal(sonde_dso__prefetch(race_dso), 0);
 	pthread_create(&t1, NULL, race_lookup, NULL);
 	pthread_create(&t2, NULL, race_lookup, NULL);
 	pthread_join(t1, &r1);
