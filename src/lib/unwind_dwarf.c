@@ -203,8 +203,10 @@ void sonde_unwinder__free(struct sonde_unwinder *uw)
 			dwfl_report_end(uw->dwfl, NULL, NULL);
 		dwfl_end(uw->dwfl);
 	}
-	for (i = 0; i < uw->nr_mods; i++)
-		free(uw->mods[i].path), free(uw->mods[i].file);
+	for (i = 0; i < uw->nr_mods; i++) {
+		free(uw->mods[i].path);
+		free(uw->mods[i].file);
+	}
 	free(uw->mods);
 	free(uw->root_dir);
 	free(uw);
