@@ -192,8 +192,8 @@ struct sonde_sym_result {
 /**
  * @brief **sonde_symcache__resolve()** applies the whole lookup policy to
  * one address @p ip of process @p pid that fell into @p map: kernel
- * addresses (@p map NULL with the top address bit set, or a path starting
- * with "[kernel") go to kallsyms; "[vdso]" to sonde_symcache__vdso();
+ * addresses (top address bit set, whatever the map: module maps name .ko
+ * files) and paths starting with "[kernel" go to kallsyms; "[vdso]" to sonde_symcache__vdso();
  * anonymous, "//anon", "[anon:...]",
  * "/memfd:" and "/tmp/perf-N.map" mappings go to the JIT map of @p pid;
  * other absolute paths are ELF files, translated with

@@ -521,7 +521,8 @@ int sonde_symcache__resolve(struct sonde_symcache *c, pid_t pid,
 		return sonde_err(EINVAL);
 	memset(res, 0, sizeof(*res));
 	res->addr = ip;
-	if ((!map && (ip >> 63)) || (path && !strncmp(path, "[kernel", 7))) {
+	/* Kernel addresses (x86-64: top bit) go to kallsyms, modules too. */
+	if ((ip >> 63) || (path && !strncmp(path, "[kernel", 7))) {
 		d = sonde_symcache__kernel(c);
 	} else if (path && !strcmp(path, "[vdso]")) {
 		d = sonde_symcache__vdso(c);

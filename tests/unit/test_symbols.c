@@ -340,6 +340,13 @@ static void test_resolve_policy(void **state)
 	assert_int_equal(r.offset, 0x10);
 	assert_int_equal(sonde_dso__kind(r.dso), SONDE_DSO_KERNEL);
 
+	/* A module's map names its .ko: still kallsyms. */
+	sm = (struct sonde_sym_map){ .path = "/lib/modules/x/foo.ko",
+				     .start = 0xffffffff81000000 };
+	assert_int_equal(sonde_symcache__resolve(c, 777, &sm,
+						 0xffffffff81000104, &r), 0);
+	assert_string_equal(r.sym->name, "kfunc2");
+
 	sm = (struct sonde_sym_map){ .path = "//anon", .start = 0x10000 };
 	assert_int_equal(sonde_symcache__resolve(c, 777, &sm, 0x10050, &r), 0);
 	assert_string_equal(r.sym->name, "jitted");
