@@ -473,10 +473,11 @@ int sonde_dso__status(const struct sonde_dso *dso)
 size_t sonde_dso__symbols(struct sonde_dso *dso,
 			  const struct sonde_symbol **syms)
 {
-	if (!dso) {
-		*syms = NULL;
+	if (!syms)
 		return 0;
-	}
+	*syms = NULL;
+	if (!dso)
+		return 0;
 	dso_ensure_loaded(dso);
 	*syms = dso->syms;
 	return dso->nr;
