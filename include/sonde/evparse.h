@@ -124,7 +124,8 @@ SONDE_API unsigned int sonde_evspec_list__flags(const struct sonde_evspec_list *
  * @brief **sonde_evspec_list__term()** @return the text of a term that is
  * not an attr field (call-graph, stack-size, max-stack, inherit,
  * no-inherit, overwrite, percore, metric-id, ...) given to event @p i, or
- * NULL when absent.
+ * NULL when absent ("" for a term without value). The leader of a named
+ * group ("name{a,b}") has the term "group" set to the name.
  */
 SONDE_API const char *sonde_evspec_list__term(const struct sonde_evspec_list *l,
 					      size_t i, const char *key);
