@@ -26,7 +26,8 @@ if have_perf; then
 	bad=0 total=0
 	for list in "$G/specs.txt" "$G/live-specs.txt"; do
 		while IFS=$'\t' read -r n spec; do
-			case $n in \#*|'') continue ;; esac
+			# The sweep is pinned by the golden file; live time is precious.
+			case $n in '# modifier sweep'*) break ;; \#*|'') continue ;; esac
 			case $spec in *:*:*|sched*|raw_sys*) [ -d /sys/kernel/tracing/events ] || continue ;; esac
 			case $spec in msr*|tsc|TSC) [ -d /sys/bus/event_source/devices/msr ] || continue ;; esac
 			total=$((total + 1))
