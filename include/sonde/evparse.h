@@ -57,6 +57,8 @@ struct sonde_evspec_opts {
 /**
  * @brief **sonde_evspec_list__parse()** parses a comma list of event specs
  * (groups allowed). On failure @p err (may be NULL) says where and why.
+ * PMUs are read from sysfs only when the spec names one or an alias;
+ * a tracepoint makes it find tracefs (mounting it when root and missing).
  * @return 0 with *@p out set (free with sonde_evspec_list__delete()), or
  * -SONDE_ERR_PARSE (bad spec), -ENOENT (unknown PMU/tracepoint, also
  * described in @p err), -ENOMEM.
