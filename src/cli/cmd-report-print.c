@@ -121,7 +121,8 @@ static size_t collect(struct report *rp, int attr)
 static void sym_text(const struct hkey *k, char *buf, size_t sz)
 {
 	if (k->sym)
-		snprintf(buf, sz, "[%c] %s", k->level, k->sym->name);
+		snprintf(buf, sz, "[%c] %s%s", k->level, k->sym->name,
+			 k->sym->inlined ? " (inlined)" : "");
 	else if (k->addr)
 		snprintf(buf, sz, "[%c] 0x%016" PRIx64, k->level, k->addr);
 	else
@@ -230,8 +231,11 @@ static struct cnode *run_next(struct cnode *n)
 
 static void cname(struct outbuf *o, const struct cnode *n)
 {
-	if (n->sym)
+	if (n->sym) {
 		ob_puts(o, n->sym->name);
+		if (n->sym->inlined)
+			ob_puts(o, " (inlined)");
+	}
 	else if (n->ip)
 		ob_printf(o, "0x%" PRIx64, n->ip);
 	else
@@ -313,7 +317,9 @@ static void print_graph(struct report *rp, struct hentry *e, uint64_t total)
 	g.min_abs = (uint64_t)((double)total * rp->graph_threshold / 100.0);
 	v = kids(root, rp->graph_fractal ? (uint64_t)((double)parent_total * rp->graph_threshold / 100.0)
 					 : g.min_abs, &nr);
-	if (nr == 1) {
+	/* perf takes the "---" form when the root has one child before the
+	 * threshold is applied. */
+	if (nr == 1 && root->nr_children == 1) {
 		bool skip_first = !strncmp(rp->sort, "sym", 3);
 		bool printed = false;
 		int i = 0;
@@ -349,8 +355,8 @@ static void print_event(struct report *rp, int attr)
 {
 	struct outbuf *o = &rp->out;
 	size_t n = collect(rp, attr);
-	uint64_t total = rp->period_filtered[attr];
-	uint64_t nr = rp->nr_filtered_samples[attr];
+	uint64_t total = rp->relative ? rp->period_filtered[attr] : rp->period_all[attr];
+	uint64_t nr = rp->relative ? rp->nr_filtered_samples[attr] : rp->nr_samples[attr];
 	int width[RK_MAX] = { 0 };
 	char unit, buf[4096];
 	unsigned long ns = convert_unit((unsigned long)nr, &unit);
@@ -374,11 +380,14 @@ static void print_event(struct report *rp, int attr)
 	if (rp->children)
 		ob_printf(o, "  %8s", "Self");
 	for (int i = 0; i < rp->nr_keys; i++)
-		ob_printf(o, "  %-*s", width[i], col_titles[rp->keys[i]]);
+		if (!rp->elide[rp->keys[i]])
+			ob_printf(o, "  %-*s", width[i], col_titles[rp->keys[i]]);
 	ob_puts(o, "\n# ........");
 	if (rp->children)
 		ob_puts(o, "  ........");
 	for (int i = 0; i < rp->nr_keys; i++) {
+		if (rp->elide[rp->keys[i]])
+			continue;
 		ob_puts(o, "  ");
 		for (int k = 0; k < width[i]; k++)
 			ob_putc(o, '.');
@@ -394,6 +403,8 @@ static void print_event(struct report *rp, int attr)
 		if (rp->children)
 			ob_printf(o, "  %7.2f%%", total ? (double)e->self * 100.0 / (double)total : 0.0);
 		for (int i = 0; i < rp->nr_keys; i++) {
+			if (rp->elide[rp->keys[i]])
+				continue;
 			cell_text(rp, e, rp->keys[i], buf, sizeof(buf));
 			if (i + 1 == rp->nr_keys)
 				ob_printf(o, "  %s", buf);
@@ -416,6 +427,12 @@ void report_print(struct report *rp)
 
 	if (!rp->header)
 		ob_puts(&rp->out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	if (rp->elide[RK_COMM])
+		ob_printf(&rp->out, "# comm: %s\n", rp->f_comm[0]);
+	if (rp->elide[RK_DSO])
+		ob_printf(&rp->out, "# dso: %s\n", rp->f_dso[0]);
+	if (rp->elide[RK_SYM])
+		ob_printf(&rp->out, "# symbol: %s\n", rp->f_sym[0]);
 	ob_printf(&rp->out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->lost_samples + st->lost);
 	for (int a = 0; a < nr && a < PDR_MAX_ATTRS; a++) {
 		if (!rp->nr_samples[a])
@@ -438,7 +455,7 @@ void report_print_json(struct report *rp)
 		  st->lost_samples + st->lost, rp->children ? "true" : "false");
 	for (int a = 0; a < nr && a < PDR_MAX_ATTRS; a++) {
 		size_t n;
-		uint64_t total = rp->period_filtered[a];
+		uint64_t total = rp->relative ? rp->period_filtered[a] : rp->period_all[a];
 
 		if (!rp->nr_samples[a])
 			continue;
@@ -447,7 +464,7 @@ void report_print_json(struct report *rp)
 		first_ev = false;
 		ob_json_str(o, sonde_perfdata_reader__event_name(rp->r, a));
 		ob_printf(o, ",\"samples\":%" PRIu64 ",\"event_count\":%" PRIu64 ",\"entries\":[",
-			  rp->nr_filtered_samples[a], total);
+			  rp->relative ? rp->nr_filtered_samples[a] : rp->nr_samples[a], total);
 		for (size_t j = 0, printed = 0; j < n; j++) {
 			struct hentry *e = rp->sorted[j];
 			double pct = total ? (double)(rp->children ? e->children : e->self) * 100.0 / (double)total : 0;

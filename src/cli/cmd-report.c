@@ -483,6 +483,7 @@ static int load(struct report *rp, struct gtab *g)
 		if (pdr_parse_sample(rp->r, a, (const uint8_t *)rec.hdr, rec.size, &smp))
 			continue;
 		rp->nr_samples[ai]++;
+		rp->period_all[ai] += smp.period;
 		if (rp->nr_f_time && !time_ok(rp, smp.time))
 			continue;
 		if (rp->nr_f_pid && !int_in(rp->f_pid, rp->nr_f_pid, (int32_t)smp.pid))
@@ -496,9 +497,8 @@ static int load(struct report *rp, struct gtab *g)
 			continue;
 		if (a->attr.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
 			rp->have_callchains = true;
-		st = anl_stack_get(rp->stacks, rp->r, t, rec.misc, smp.ip,
-				   (rp->children || rp->graph_on) ? smp.callchain : NULL,
-				   (rp->children || rp->graph_on) ? smp.nr_callchain : 0);
+		st = anl_sample_stack(rp->stacks, rp->r, a, t, rec.misc, &smp,
+				      rp->children || rp->graph_on);
 		grp = group_get(g, ai, t->comm, rp->need_pid ? t->pid : 0,
 				rp->need_tid ? t->tid : 0, rp->need_cpu ? (int32_t)smp.cpu : 0, st);
 		grp->period += smp.period;
@@ -515,7 +515,9 @@ static int ensure_counters(struct report *rp, int nr)
 	rp->nr_samples = calloc((size_t)nr, sizeof(uint64_t));
 	rp->nr_filtered_samples = calloc((size_t)nr, sizeof(uint64_t));
 	rp->period_filtered = calloc((size_t)nr, sizeof(uint64_t));
-	return rp->nr_samples && rp->nr_filtered_samples && rp->period_filtered ? 0 : -ENOMEM;
+	rp->period_all = calloc((size_t)nr, sizeof(uint64_t));
+	return rp->nr_samples && rp->nr_filtered_samples && rp->period_filtered &&
+	       rp->period_all ? 0 : -ENOMEM;
 }
 
 /* ---- expansion into hist entries ---- */
@@ -671,7 +673,8 @@ static void expand_group(struct report *rp, struct sgroup *g)
 	char level;
 	bool graph = rp->graph_on && rp->have_callchains;
 
-	make_key(rp, g, &st->frames[0], &k0);
+	/* Self goes to the sample's own symbol, not to what is inlined there. */
+	make_key(rp, g, &st->self, &k0);
 	level = k0.level;
 	if (!entry_visible(rp, &k0) && !rp->children)
 		return;
@@ -793,6 +796,7 @@ static void free_report(struct report *rp)
 	free(rp->nr_samples);
 	free(rp->nr_filtered_samples);
 	free(rp->period_filtered);
+	free(rp->period_all);
 	anl_stacks_free(rp->stacks);
 	anl_machine_free(rp->m);
 	sonde_perfdata_reader__close(rp->r);
@@ -813,6 +817,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "no-children", &no_children, "do not accumulate children: one Overhead column"),
 		OPT_CALLBACK('g', "call-graph", &rp, "print_type,threshold,order",
 			     "call graph display: graph|fractal|none, threshold percent (0.5), caller|callee", graph_cb),
+		OPT_STRING(0, "percentage", &rp.percentage, "relative|absolute",
+			   "percentages of filtered entries relative to what is shown, or to everything (default)"),
 		OPT_DOUBLE(0, "percent-limit", &rp.percent_limit, "pct", "hide entries below this percentage"),
 		OPT_STRING('c', "comms", &rp.comms, "list", "only these commands (comma separated)"),
 		OPT_STRING(0, "comm", &rp.comms, "list", "same as --comms"),
@@ -845,6 +851,12 @@ int cmd_report(int argc, const char **argv)
 		return 129;
 	}
 	rp.no_children = no_children;
+	if (rp.percentage && strcmp(rp.percentage, "relative") && strcmp(rp.percentage, "absolute")) {
+		fprintf(stderr, "sonde report: --percentage: expected relative or absolute, got '%s'\n",
+			rp.percentage);
+		return 129;
+	}
+	rp.relative = rp.percentage && !strcmp(rp.percentage, "relative");
 	if (!rp.sort)
 		rp.sort = "comm,dso,sym";
 	if (parse_sort(&rp) || split_list(rp.comms, &rp.f_comm, &rp.nr_f_comm) ||
@@ -856,6 +868,10 @@ int cmd_report(int argc, const char **argv)
 		free_report(&rp);
 		return 129;
 	}
+	/* Like perf: a key filtered to one value moves above the table. */
+	rp.elide[RK_COMM] = rp.nr_f_comm == 1 && has_key(&rp, RK_COMM);
+	rp.elide[RK_DSO] = rp.nr_f_dso == 1 && has_key(&rp, RK_DSO);
+	rp.elide[RK_SYM] = rp.nr_f_sym == 1 && has_key(&rp, RK_SYM);
 	rp.r = sonde_perfdata_reader__open(rp.input, NULL);
 	if (!rp.r) {
 		char buf[128];

@@ -64,6 +64,9 @@ struct report {
 	double percent_limit;
 	bool no_children, children_flag, stdio, json, header, header_only, stats;
 	bool force, tui, quiet;
+	const char *percentage;
+	bool relative;
+	bool elide[RK_MAX]; /* column filtered to one value: shown above the table */
 	int max_stack;
 
 	enum rkey keys[RK_MAX];
@@ -96,6 +99,7 @@ struct report {
 	bool have_callchains;
 	uint64_t *nr_samples; /* per attr, before filters */
 	uint64_t *nr_filtered_samples, *period_filtered;
+	uint64_t *period_all; /* before filters: --percentage absolute */
 	struct hentry **ent_tab;
 	size_t ent_mask, nr_ents;
 	struct hentry **sorted;

@@ -43,7 +43,8 @@ static const struct {
 struct script {
 	const char *input;
 	const char *fields;
-	bool json, ns, force;
+	const char *comms, *pids, *tids;
+	bool json, ns, force, inline_frames;
 	int max_stack;
 	unsigned want;	  /* fields from -F, 0 = defaults */
 	unsigned add, del; /* -F +x,-y */
@@ -127,7 +128,9 @@ static void put_frame_tail(struct outbuf *o, const struct anl_frame *fr, unsigne
 			ob_puts(o, "[unknown]");
 		}
 	}
-	if (f & F_DSO) {
+	if ((f & F_DSO) && fr->sym && fr->sym->inlined) {
+		ob_puts(o, " (inlined)");
+	} else if (f & F_DSO) {
 		ob_puts(o, " (");
 		ob_puts(o, fr->dso ? fr->dso->name : "[unknown]");
 		ob_putc(o, ')');
@@ -302,6 +305,33 @@ static void print_sample_json(struct script *s, const struct sonde_perfdata_reco
 	ob_puts(o, "}\n");
 }
 
+/* Is @v in the comma separated list @list? (NULL list = everything) */
+static bool in_list(const char *list, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (!list)
+		return true;
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ",");
+
+		if (l == n && !strncmp(p, v, n))
+			return true;
+		p += l;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+static bool id_in_list(const char *list, uint32_t id)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", (int32_t)id);
+	return in_list(list, buf);
+}
+
 static void free_priv(struct anl_stack *st, void *arg)
 {
 	(void)arg;
@@ -311,13 +341,22 @@ static void free_priv(struct anl_stack *st, void *arg)
 
 int cmd_script(int argc, const char **argv)
 {
-	struct script s = { .input = "perf.data", .max_stack = SONDE_PERF_MAX_STACK_DEPTH };
+	struct script s = {
+		.input = "perf.data",
+		.max_stack = SONDE_PERF_MAX_STACK_DEPTH,
+		.inline_frames = true,
+	};
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &s.input, "file", "input file name (default perf.data, - for stdin)"),
 		OPT_STRING('F', "fields", &s.fields, "list",
 			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,addr (+x / -x to add / remove)"),
 		OPT_BOOLEAN(0, "json", &s.json, "one JSON object per sample"),
+		OPT_STRING(0, "comms", &s.comms, "list", "only samples of these commands (comma separated)"),
+		OPT_STRING(0, "comm", &s.comms, "list", "same as --comms"),
+		OPT_STRING(0, "pid", &s.pids, "list", "only samples of these process ids"),
+		OPT_STRING(0, "tid", &s.tids, "list", "only samples of these thread ids"),
 		OPT_BOOLEAN(0, "ns", &s.ns, "print times in nanoseconds"),
+		OPT_BOOLEAN(0, "inline", &s.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
 		OPT_INTEGER(0, "max-stack", &s.max_stack, "n", "frames per callchain to print (default 127)"),
 		OPT_BOOLEAN('f', "force", &s.force, "accepted for perf compatibility (no ownership check)"),
 		OPT_END(),
@@ -348,6 +387,7 @@ int cmd_script(int argc, const char **argv)
 		fprintf(stderr, "sonde script: out of memory\n");
 		return 1;
 	}
+	anl_stacks_set_inline(s.stacks, s.inline_frames);
 	ob_init_fd(&s.out, 1);
 	while ((err = sonde_perfdata_reader__next(s.r, &rec)) > 0) {
 		const struct pdr_attr *a;
@@ -364,10 +404,13 @@ int cmd_script(int argc, const char **argv)
 		a = pdr_attr_get(s.r, rec.attr_idx >= 0 ? rec.attr_idx : 0);
 		if (!a || pdr_parse_sample(s.r, a, (const uint8_t *)rec.hdr, rec.size, &smp))
 			continue;
+		if (!id_in_list(s.pids, smp.pid) || !id_in_list(s.tids, smp.tid))
+			continue;
 		t = anl_thread_findnew(s.m, (int32_t)smp.pid, (int32_t)smp.tid);
+		if (!in_list(s.comms, t->comm))
+			continue;
 		chain = a->attr.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN;
-		st = anl_stack_get(s.stacks, s.r, t, rec.misc, smp.ip, smp.callchain,
-				   chain ? smp.nr_callchain : 0);
+		st = anl_sample_stack(s.stacks, s.r, a, t, rec.misc, &smp, chain);
 		f = fields_for(&s, &a->attr);
 		if (s.json)
 			print_sample_json(&s, &rec, &smp, t, st, chain);

@@ -26,6 +26,7 @@ static const struct cmd_struct commands[] = {
 	{ "help", cmd_help, "Show help for sonde or one of its commands", 0 },
 	{ "list", cmd_list, "List the events this machine offers", 0 },
 	{ "version", cmd_version, "Print sonde's version", 0 },
+	{ "stat", cmd_stat, "Count events of a command, task, CPUs or cgroup", 0 },
 	{ "record", cmd_record, "Sample a command or the system into perf.data", CMD_QUIET_STDOUT_CHECK },
 };
 

@@ -16,6 +16,7 @@
 struct anl_sym {
 	uint64_t start, end;
 	const char *name;
+	bool inlined; /* a function inlined into the symbol at [start, end) */
 };
 
 struct anl_seg {
@@ -32,6 +33,10 @@ struct anl_dso {
 	size_t nr_syms;
 	struct anl_seg *segs; /* PT_LOAD: file offset -> ELF vaddr */
 	size_t nr_segs;
+	const char *dbg_path; /* separate debug file, if one was found */
+	void *dwarf;	       /* Dwarf handle for inline frames, lazily */
+	int dwarf_fd;
+	bool dwarf_tried;
 	struct anl_dso *next;
 };
 
@@ -45,6 +50,7 @@ struct anl_proc {
 	struct anl_map *maps;
 	size_t nr_maps, cap_maps;
 	uint32_t gen; /* bumped on every map change (cache invalidation) */
+	struct sonde_unwinder *uw; /* DWARF unwinder, made on the first dwarf sample */
 	struct anl_proc *next;
 };
 
@@ -97,6 +103,7 @@ struct anl_stats {
 	uint64_t nr_records[128];
 	uint64_t lost;		/* from LOST records */
 	uint64_t lost_samples; /* from LOST_SAMPLES records */
+	uint64_t bad_records;  /* side-band records the codec rejected */
 };
 struct anl_stats *anl_machine_stats(struct anl_machine *m);
 
@@ -111,7 +118,11 @@ struct anl_frame {
 	uint64_t addr; /* map-relative address */
 	uint64_t ip;
 	bool kernel;
+	bool unwound; /* from the DWARF unwinder (perf expands inlines there) */
 };
+
+/* Private callchain marker: the user frames that follow were DWARF-unwound. */
+#define ANL_CONTEXT_UNWOUND ((uint64_t)-1000)
 
 struct anl_stack {
 	uint64_t hash;
@@ -120,7 +131,9 @@ struct anl_stack {
 	uint32_t nr_raw;
 	uint64_t *raw; /* ip, then the raw callchain (file byte order) */
 	uint32_t nr_frames;
-	struct anl_frame *frames; /* frames[0] = the sample's own location */
+	struct anl_frame *frames; /* frames[0] = the sample's own location,
+				   * expanded into inlined functions */
+	struct anl_frame self;	  /* the sample ip itself, never expanded */
 	void *priv; /* for the command that owns the cache */
 	uint64_t priv2;
 	struct anl_stack *next;
@@ -130,6 +143,8 @@ struct anl_stacks;
 struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack);
 void anl_stacks_free(struct anl_stacks *c);
 size_t anl_stacks_count(const struct anl_stacks *c);
+/* Expand DWARF-unwound frames into their inlined functions (default on). */
+void anl_stacks_set_inline(struct anl_stacks *c, bool on);
 /* Calls @fn for every distinct stack. */
 void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, void *),
 			void *arg);
@@ -142,5 +157,27 @@ void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, voi
 struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
 				struct anl_thread *t, uint16_t misc, uint64_t ip,
 				const uint8_t *callchain, uint64_t nr);
+
+/*
+ * The stack of a decoded sample: the kernel-recorded callchain, and for
+ * --call-graph dwarf samples (REGS_USER + STACK_USER) the user part
+ * unwound through the process's DWARF unwinder (include/sonde/unwind.h).
+ * @unwind false uses the recorded callchain only.
+ */
+struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
+				   const struct pdr_attr *a, struct anl_thread *t, uint16_t misc,
+				   const struct pdr_sample *s, bool use_callchain);
+
+/*
+ * Functions inlined at @addr (map-relative) in @dso, innermost first, then
+ * the containing function, by DWARF names (what addr2line -i -f reports).
+ * Returns how many names were stored in @names (at most @max), 0 without
+ * debug info.
+ */
+int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+		    const char **names, int max);
+
+/* Samples whose user stack could not be unwound past the sampled ip. */
+uint64_t anl_stacks_unwind_failures(const struct anl_stacks *c);
 
 #endif /* SONDE_ANL_H */

@@ -7,7 +7,10 @@
  * symbolizer (include/sonde/symbols.h) lands; the interface is the
  * anl_dso_find_sym() call.
  */
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <elfutils/libdw.h>
+#include <dwarf.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -17,6 +20,82 @@
 #include <unistd.h>
 #include "internal.h"
 #include "anl_priv.h"
+
+typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
+
+/*
+ * C++ names are demangled with the C++ runtime's own demangler, looked up
+ * at run time so that libsonde does not link libstdc++ (interim until the
+ * symbolizer provides demangling).
+ */
+static demangle_fn get_demangler(void)
+{
+	static demangle_fn fn;
+	static bool tried;
+
+	if (!tried) {
+		void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+
+		tried = true;
+		if (h)
+			*(void **)&fn = dlsym(h, "__cxa_demangle");
+	}
+	return fn;
+}
+
+/*
+ * perf shows demangled names without parameters or return type
+ * ("ns::f<int>"), so cut the last top-level "(...)" and what follows, and
+ * a return type before the name of a template function.
+ */
+static size_t strip_params(char *d)
+{
+	size_t n = strlen(d), start = 0;
+	int depth = 0;
+
+	for (size_t i = n; i-- > 0;) {
+		if (d[i] == ')') {
+			depth++;
+		} else if (d[i] == '(') {
+			if (--depth == 0) {
+				n = i;
+				break;
+			}
+		}
+	}
+	depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (d[i] == '<' || d[i] == '(')
+			depth++;
+		else if ((d[i] == '>' || d[i] == ')') && depth > 0)
+			depth--;
+		else if (d[i] == ' ' && !depth && strncmp(d, "operator", 8))
+			start = i + 1;
+	}
+	if (start >= n)
+		start = 0;
+	memmove(d, d + start, n - start);
+	d[n - start] = 0;
+	return n - start;
+}
+
+static const char *sym_name(struct anl_machine *m, const char *name)
+{
+	if (name[0] == '_' && name[1] == 'Z') {
+		demangle_fn fn = get_demangler();
+		int status = -1;
+		char *d = fn ? fn(name, NULL, NULL, &status) : NULL;
+
+		if (d && !status) {
+			const char *in = anl_intern(m, d, strip_params(d));
+
+			free(d);
+			return in;
+		}
+		free(d);
+	}
+	return anl_intern(m, name, strlen(name));
+}
 
 static const char *base_name(const char *s)
 {
@@ -72,7 +151,99 @@ void anl_dsos_free(struct anl_machine *m)
 		for (struct anl_dso *d = m->dsos[i]; d; d = d->next) {
 			free(d->syms);
 			free(d->segs);
+			if (d->dwarf) {
+				dwarf_end(d->dwarf);
+				close(d->dwarf_fd);
+			}
 		}
+}
+
+/*
+ * The name addr2line reports: the linkage name when there is one (asm
+ * labels such as glibc's __GI_ aliases, C++ mangled names, demangled
+ * here), else DW_AT_name; through abstract origins for inlined copies.
+ */
+static const char *die_name(struct anl_machine *m, Dwarf_Die *die)
+{
+	Dwarf_Attribute at;
+	const char *n;
+
+	if ((dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ||
+	     dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at)) &&
+	    (n = dwarf_formstring(&at)))
+		return sym_name(m, n);
+	if (dwarf_attr_integrate(die, DW_AT_name, &at) && (n = dwarf_formstring(&at)))
+		return anl_intern(m, n, strlen(n));
+	return NULL;
+}
+
+int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+		    const char **names, int max)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	uint64_t va;
+	int n, k = 0;
+
+	if (dso->kernel || dso->name[0] != '/')
+		return 0;
+	if (!dso->loaded)
+		(void)anl_dso_find_sym(m, dso, addr);
+	if (!dso->dwarf_tried) {
+		const char *path = dso->dbg_path ? dso->dbg_path : dso->name;
+
+		dso->dwarf_tried = true;
+#ifndef SONDE_FUZZ
+		dso->dwarf_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (dso->dwarf_fd >= 0) {
+			dso->dwarf = dwarf_begin(dso->dwarf_fd, DWARF_C_READ);
+			if (!dso->dwarf)
+				close(dso->dwarf_fd);
+		}
+#else
+		(void)path;
+#endif
+	}
+	if (!dso->dwarf)
+		return 0;
+	va = anl_dso_vaddr(dso, addr);
+	if (!dwarf_addrdie(dso->dwarf, va, &cu))
+		return 0;
+	n = dwarf_getscopes(&cu, va, &scopes);
+	for (int i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		/* Walk out through the concrete inlined instances. */
+		Dwarf_Die cur = scopes[i];
+
+		while (k < max) {
+			Dwarf_Die *sc = NULL;
+			const char *name = die_name(m, &cur);
+			int ns, j;
+
+			if (name)
+				names[k++] = name;
+			if (dwarf_tag(&cur) != DW_TAG_inlined_subroutine)
+				break;
+			ns = dwarf_getscopes_die(&cur, &sc);
+			for (j = 1; j < ns; j++) {
+				int t = dwarf_tag(&sc[j]);
+
+				if (t == DW_TAG_inlined_subroutine || t == DW_TAG_subprogram)
+					break;
+			}
+			if (j >= ns) {
+				free(sc);
+				break;
+			}
+			cur = sc[j];
+			free(sc);
+		}
+		break;
+	}
+	free(scopes);
+	return k;
 }
 
 /* Which of two symbols at one address to keep (perf's preference order). */
@@ -96,6 +267,7 @@ static int sym_better(const GElf_Sym *a, const char *an, const GElf_Sym *b,
 
 struct raw_sym {
 	uint64_t start, size;
+	size_t seq;
 	const char *name;
 	GElf_Sym s;
 };
@@ -104,7 +276,9 @@ static int raw_cmp(const void *a, const void *b)
 {
 	const struct raw_sym *x = a, *y = b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym *v,
@@ -112,6 +286,8 @@ static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym
 {
 	size_t k = 0, kept = 0;
 
+	for (size_t i = 0; i < n; i++)
+		v[i].seq = i;
 	qsort(v, n, sizeof(*v), raw_cmp);
 	d->syms = calloc(n ? n : 1, sizeof(*d->syms));
 	if (!d->syms)
@@ -124,10 +300,12 @@ static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym
 
 			if (!v[i].size != !o->size)
 				better = v[i].size != 0;
+			else if (have_gelf)
+				better = sym_better(&v[i].s, v[i].name, &o->s, o->name);
 			else
-				better = have_gelf && sym_better(&v[i].s, v[i].name, &o->s, o->name);
+				better = true; /* kallsyms aliases: perf ends up on the last */
 			if (better) {
-				d->syms[k - 1].name = anl_intern(m, v[i].name, strlen(v[i].name));
+				d->syms[k - 1].name = sym_name(m, v[i].name);
 				d->syms[k - 1].end = v[i].start + v[i].size;
 				kept = i;
 			}
@@ -135,7 +313,7 @@ static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym
 		}
 		d->syms[k].start = v[i].start;
 		d->syms[k].end = v[i].start + v[i].size;
-		d->syms[k].name = anl_intern(m, v[i].name, strlen(v[i].name));
+		d->syms[k].name = sym_name(m, v[i].name);
 		kept = i;
 		k++;
 	}
@@ -281,8 +459,10 @@ static void load_debug_by_build_id(struct anl_machine *m, struct anl_dso *d, Elf
 	if (dfd < 0)
 		return;
 	de = elf_begin(dfd, ELF_C_READ_MMAP, NULL);
-	if (de && elf_kind(de) == ELF_K_ELF)
+	if (de && elf_kind(de) == ELF_K_ELF) {
 		elf_read_syms(m, d, de, false);
+		d->dbg_path = anl_intern(m, path, strlen(path));
+	}
 	if (de)
 		elf_end(de);
 	close(dfd);
@@ -395,6 +575,10 @@ static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
 static void dso_load(struct anl_machine *m, struct anl_dso *d)
 {
 	d->loaded = true;
+#ifdef SONDE_FUZZ
+	/* Fuzzed paths must not open host files (/dev/stdin would block). */
+	return;
+#endif
 	if (d->kernel)
 		return;
 	if (!strcmp(d->name, "[vdso]"))
@@ -415,7 +599,9 @@ const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *ds
 
 		if (!k->loaded) {
 			k->loaded = true;
+#ifndef SONDE_FUZZ
 			load_kallsyms(m, k);
+#endif
 		}
 		dso = k;
 	} else if (!dso->loaded) {
@@ -453,4 +639,25 @@ uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr)
 		if (addr >= dso->segs[i].off && addr - dso->segs[i].off < dso->segs[i].size)
 			return addr - dso->segs[i].off + dso->segs[i].vaddr;
 	return addr;
+}
+
+const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso *dso,
+				     const struct anl_sym *base, const char *name)
+{
+	size_t b = (((uintptr_t)name >> 4) ^ (uintptr_t)base->start) & 1023;
+	struct anl_isym *e;
+
+	for (e = m->isyms[b]; e; e = e->next)
+		if (e->dso == dso && e->name == name && e->sym.start == base->start)
+			return &e->sym;
+	e = anl_alloc(m, sizeof(*e));
+	e->dso = dso;
+	e->name = name;
+	e->sym.start = base->start;
+	e->sym.end = base->end;
+	e->sym.name = name;
+	e->sym.inlined = true;
+	e->next = m->isyms[b];
+	m->isyms[b] = e;
+	return &e->sym;
 }

@@ -11,6 +11,7 @@
 #include "internal.h"
 #include "anl.h"
 #include "anl_priv.h"
+#include "sonde/unwind.h"
 
 static uint64_t hash_bytes(const void *p, size_t n)
 {
@@ -49,7 +50,7 @@ void *anl_alloc(struct anl_machine *m, size_t n)
 const char *anl_intern(struct anl_machine *m, const char *s, size_t len)
 {
 	uint64_t h = hash_bytes(s, len);
-	size_t mask = ANL_STR_BUCKETS - 1;
+	size_t mask = m->str_mask;
 	struct anl_str *e;
 	char *copy;
 
@@ -65,6 +66,25 @@ const char *anl_intern(struct anl_machine *m, const char *s, size_t len)
 	e->hash = h;
 	e->next = m->strs[h & mask];
 	m->strs[h & mask] = e;
+	if (++m->nr_strs > m->str_mask) {
+		size_t nmask = m->str_mask * 2 + 1;
+		struct anl_str **nt = calloc(nmask + 1, sizeof(*nt));
+
+		if (nt) {
+			for (size_t i = 0; i <= m->str_mask; i++) {
+				struct anl_str *x = m->strs[i], *nx;
+
+				for (; x; x = nx) {
+					nx = x->next;
+					x->next = nt[x->hash & nmask];
+					nt[x->hash & nmask] = x;
+				}
+			}
+			free(m->strs);
+			m->strs = nt;
+			m->str_mask = nmask;
+		}
+	}
 	return copy;
 }
 
@@ -74,6 +94,12 @@ struct anl_machine *anl_machine_new(void)
 
 	if (!m)
 		return NULL;
+	m->str_mask = ANL_STR_BUCKETS - 1;
+	m->strs = calloc(ANL_STR_BUCKETS, sizeof(*m->strs));
+	if (!m->strs) {
+		free(m);
+		return NULL;
+	}
 	m->kproc = anl_alloc(m, sizeof(*m->kproc));
 	memset(m->kproc, 0, sizeof(*m->kproc));
 	m->kproc->pid = -1;
@@ -86,9 +112,12 @@ void anl_machine_free(struct anl_machine *m)
 		return;
 	anl_dsos_free(m);
 	for (size_t i = 0; i < ANL_PROC_BUCKETS; i++)
-		for (struct anl_proc *p = m->procs[i]; p; p = p->next)
+		for (struct anl_proc *p = m->procs[i]; p; p = p->next) {
 			free(p->maps);
+			sonde_unwinder__free(p->uw);
+		}
 	free(m->kproc->maps);
+	free(m->strs);
 	while (m->arena) {
 		struct anl_chunk *c = m->arena;
 
@@ -296,6 +325,8 @@ static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t st
 	nm.pgoff = pgoff;
 	nm.dso = anl_dso_findnew(m, fn, fnlen, p == m->kproc);
 	anl_maps_insert(p, &nm);
+	if (p->uw && nm.dso->name[0] == '/')
+		sonde_unwinder__add_map(p->uw, nm.start, nm.end - nm.start, nm.pgoff, nm.dso->name);
 }
 
 static void do_fork(struct anl_machine *m, int32_t pid, int32_t ppid, int32_t tid,
@@ -335,61 +366,56 @@ static void do_fork(struct anl_machine *m, int32_t pid, int32_t ppid, int32_t ti
 void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_reader *r,
 			 const struct sonde_perfdata_record *rec)
 {
-	const uint8_t *p = (const uint8_t *)rec->hdr;
-	uint16_t size = rec->size;
 	const struct pdr_attr *a = pdr_attr_get(r, rec->attr_idx >= 0 ? rec->attr_idx : 0);
-	uint16_t tsz = a ? a->trailer_size : 0;
-	uint16_t body_end = size >= 8u + tsz ? (uint16_t)(size - tsz) : size;
+	struct sonde_record_fmt fmt = { 0 };
+	struct sonde_record d;
 
 	if (rec->type < 128)
 		m->stats.nr_records[rec->type]++;
 	switch (rec->type) {
+	case SONDE_PERF_RECORD_COMM:
+	case SONDE_PERF_RECORD_FORK:
+	case SONDE_PERF_RECORD_MMAP:
+	case SONDE_PERF_RECORD_MMAP2:
+	case SONDE_PERF_RECORD_LOST:
+	case SONDE_PERF_RECORD_LOST_SAMPLES:
+		break;
+	default:
+		return;
+	}
+	if (a)
+		fmt = a->fmt;
+	/* Decoded by the record codec; a malformed one is skipped. */
+	if (sonde_record__decode(&fmt, rec->hdr, rec->size, &d)) {
+		m->stats.bad_records++;
+		return;
+	}
+	switch (rec->type) {
 	case SONDE_PERF_RECORD_COMM: {
-		struct anl_thread *t;
-		const char *s;
+		struct anl_thread *t = anl_thread_findnew(m, (int32_t)d.comm.pid,
+							  (int32_t)d.comm.tid);
 
-		if (size < 17)
-			return;
-		t = anl_thread_findnew(m, (int32_t)pdr_rd32(r, p + 8),
-				       (int32_t)pdr_rd32(r, p + 12));
-		s = (const char *)p + 16;
-		t->comm = anl_intern(m, s, strnlen(s, body_end - 16u));
+		t->comm = anl_intern(m, d.comm.comm, strnlen(d.comm.comm, d.comm.comm_size));
 		t->has_comm = true;
 		break;
 	}
 	case SONDE_PERF_RECORD_FORK:
-		if (size < 40)
-			return;
-		do_fork(m, (int32_t)pdr_rd32(r, p + 8), (int32_t)pdr_rd32(r, p + 12),
-			(int32_t)pdr_rd32(r, p + 16), (int32_t)pdr_rd32(r, p + 20));
+		do_fork(m, (int32_t)d.task.pid, (int32_t)d.task.ppid, (int32_t)d.task.tid,
+			(int32_t)d.task.ptid);
 		break;
-	case SONDE_PERF_RECORD_MMAP: {
-		const char *fn = (const char *)p + 40;
-
-		if (size <= 40 || body_end <= 40)
+	case SONDE_PERF_RECORD_MMAP:
+	case SONDE_PERF_RECORD_MMAP2:
+		if (!d.mmap.filename)
 			return;
-		do_mmap(m, (int32_t)pdr_rd32(r, p + 8), (int32_t)pdr_rd32(r, p + 12),
-			pdr_rd64(r, p + 16), pdr_rd64(r, p + 24), pdr_rd64(r, p + 32),
-			fn, strnlen(fn, body_end - 40u), rec->misc);
+		do_mmap(m, (int32_t)d.mmap.pid, (int32_t)d.mmap.tid, d.mmap.addr, d.mmap.len,
+			d.mmap.pgoff, d.mmap.filename,
+			strnlen(d.mmap.filename, d.mmap.filename_size), rec->misc);
 		break;
-	}
-	case SONDE_PERF_RECORD_MMAP2: {
-		const char *fn = (const char *)p + 72;
-
-		if (size <= 72 || body_end <= 72)
-			return;
-		do_mmap(m, (int32_t)pdr_rd32(r, p + 8), (int32_t)pdr_rd32(r, p + 12),
-			pdr_rd64(r, p + 16), pdr_rd64(r, p + 24), pdr_rd64(r, p + 32),
-			fn, strnlen(fn, body_end - 72u), rec->misc);
-		break;
-	}
 	case SONDE_PERF_RECORD_LOST:
-		if (size >= 24)
-			m->stats.lost += pdr_rd64(r, p + 16);
+		m->stats.lost += d.lost.lost;
 		break;
 	case SONDE_PERF_RECORD_LOST_SAMPLES:
-		if (size >= 16)
-			m->stats.lost_samples += pdr_rd64(r, p + 8);
+		m->stats.lost_samples += d.lost_samples.lost;
 		break;
 	default:
 		break;

@@ -23,9 +23,17 @@ struct anl_str {
 	struct anl_str *next;
 };
 
+struct anl_isym {
+	const struct anl_dso *dso;
+	const char *name; /* interned */
+	struct anl_sym sym;
+	struct anl_isym *next;
+};
+
 struct anl_machine {
 	struct anl_chunk *arena;
-	struct anl_str *strs[ANL_STR_BUCKETS];
+	struct anl_str **strs; /* grows: kallsyms alone interns ~200k names */
+	size_t str_mask, nr_strs;
 	struct anl_proc *procs[ANL_PROC_BUCKETS];
 	struct anl_thread *threads[ANL_THREAD_BUCKETS];
 	struct anl_thread *last_thread;
@@ -33,6 +41,7 @@ struct anl_machine {
 	struct anl_dso *dsos[ANL_DSO_BUCKETS];
 	struct anl_dso *kdso;	/* [kernel.kallsyms], symbols from kallsyms */
 	struct anl_stats stats;
+	struct anl_isym *isyms[1024]; /* synthetic symbols of inlined functions */
 	bool kallsyms_warned;
 };
 
@@ -42,6 +51,9 @@ void *anl_alloc(struct anl_machine *m, size_t n);
 struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t len,
 				bool kernel);
 void anl_dsos_free(struct anl_machine *m);
+/* The symbol standing for @name inlined into @base of @dso (made once). */
+const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso *dso,
+				     const struct anl_sym *base, const char *name);
 void anl_maps_insert(struct anl_proc *p, const struct anl_map *nm);
 const struct anl_map *anl_maps_find(const struct anl_proc *p, uint64_t ip);
 

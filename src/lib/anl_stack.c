@@ -9,6 +9,10 @@
 #include <string.h>
 #include "internal.h"
 #include "anl_priv.h"
+#include "sonde/unwind.h"
+
+/* Room for a full chain where every frame expands into a few inlines. */
+#define ANL_TMP_FRAMES (SONDE_PERF_MAX_STACK_DEPTH * 8 + 8)
 
 struct anl_stacks {
 	struct anl_machine *m;
@@ -16,7 +20,14 @@ struct anl_stacks {
 	size_t mask, count;
 	int max_stack;
 	struct anl_frame *tmp;
+	uint64_t unwind_failures;
+	bool no_inline;
 };
+
+void anl_stacks_set_inline(struct anl_stacks *c, bool on)
+{
+	c->no_inline = !on;
+}
 
 struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack)
 {
@@ -28,7 +39,7 @@ struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack)
 	c->mask = 4095;
 	c->tab = calloc(c->mask + 1, sizeof(*c->tab));
 	c->max_stack = max_stack > 0 ? max_stack : SONDE_PERF_MAX_STACK_DEPTH;
-	c->tmp = calloc((size_t)SONDE_PERF_MAX_STACK_DEPTH * 2 + 2, sizeof(*c->tmp));
+	c->tmp = calloc(ANL_TMP_FRAMES, sizeof(*c->tmp));
 	if (!c->tab || !c->tmp) {
 		anl_stacks_free(c);
 		return NULL;
@@ -85,6 +96,51 @@ static void grow(struct anl_stacks *c)
 	c->mask = nmask;
 }
 
+/*
+ * Like perf 6.1, DWARF-unwound frames show the functions inlined at their
+ * address, innermost first; the frame itself stays when the outermost
+ * DWARF name is its symbol, else the DWARF name replaces it.
+ */
+static size_t expand_inlines(struct anl_stacks *c, size_t nf)
+{
+	struct anl_frame *out;
+	size_t no = 0;
+	bool any = false;
+
+	if (c->no_inline)
+		return nf;
+	for (size_t i = 0; i < nf; i++)
+		if (c->tmp[i].unwound && c->tmp[i].sym && c->tmp[i].dso)
+			any = true;
+	if (!any)
+		return nf;
+	out = malloc(ANL_TMP_FRAMES * sizeof(*out));
+	if (!out)
+		return nf;
+	for (size_t i = 0; i < nf && no < ANL_TMP_FRAMES; i++) {
+		const struct anl_frame *fr = &c->tmp[i];
+		const char *names[8];
+		int k = 0, j;
+
+		if (fr->unwound && fr->sym && fr->dso)
+			k = anl_dso_inlines(c->m, fr->dso, fr->addr, names, 8);
+		for (j = 0; j < k && no < ANL_TMP_FRAMES; j++) {
+			if (!strcmp(names[j], fr->sym->name))
+				break;
+			out[no] = *fr;
+			out[no].sym = anl_inline_sym(c->m, fr->dso, fr->sym, names[j]);
+			no++;
+		}
+		if (k && j == k)
+			continue; /* the DWARF name stood in for the symbol */
+		if (no < ANL_TMP_FRAMES)
+			out[no++] = *fr;
+	}
+	memcpy(c->tmp, out, no * sizeof(*out));
+	free(out);
+	return no;
+}
+
 struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
 				struct anl_thread *t, uint16_t misc, uint64_t ip,
 				const uint8_t *callchain, uint64_t nr)
@@ -98,6 +154,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	struct anl_stack *s;
 	size_t nf = 0;
 
+	(void)r; /* records are in host order by now */
 	if (nr > SONDE_PERF_MAX_STACK_DEPTH * 2)
 		nr = SONDE_PERF_MAX_STACK_DEPTH * 2;
 	h = mix(h, ip ^ ((uint64_t)kernel << 63));
@@ -110,7 +167,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	for (s = c->tab[h & c->mask]; s; s = s->next) {
 		if (s->hash == h && s->proc == proc && s->gen == gen && s->kgen == kgen &&
 		    s->nr_raw == nr + 1 && s->raw[0] == (ip ^ ((uint64_t)kernel << 63)) &&
-		    !memcmp(s->raw + 1, callchain, nr * 8))
+		    (!nr || !memcmp(s->raw + 1, callchain, nr * 8)))
 			return s;
 	}
 	/* A new stack: resolve every frame once. */
@@ -135,22 +192,27 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 		c->tmp[nf].addr = loc.addr;
 		c->tmp[nf].ip = ip;
 		c->tmp[nf].kernel = kernel;
+		c->tmp[nf].unwound = false;
 		nf++;
 	}
 	{
-		bool k = kernel, skip = false, first = true;
+		bool k = kernel, skip = false, first = true, unwound = false;
 
 		for (uint64_t i = 0; i < nr && nf < (size_t)c->max_stack; i++) {
-			uint64_t w = pdr_rd64(r, callchain + i * 8);
+			uint64_t w = pdr_h64(callchain + i * 8);
 			struct anl_loc loc;
 
 			if (w >= (uint64_t)SONDE_PERF_CONTEXT_MAX) {
 				skip = false;
+				unwound = false;
 				if (w == (uint64_t)SONDE_PERF_CONTEXT_KERNEL)
 					k = true;
 				else if (w == (uint64_t)SONDE_PERF_CONTEXT_USER)
 					k = false;
-				else
+				else if (w == ANL_CONTEXT_UNWOUND) {
+					k = false;
+					unwound = true;
+				} else
 					skip = true; /* hypervisor / guest: not ours */
 				continue;
 			}
@@ -158,8 +220,10 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 				continue;
 			if (first) {
 				first = false;
-				if (w == ip)
+				if (w == ip) {
+					c->tmp[0].unwound = unwound;
 					continue; /* the sample ip again */
+				}
 			}
 			anl_resolve(m, t, k, w, &loc);
 			c->tmp[nf].dso = loc.dso;
@@ -167,9 +231,12 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 			c->tmp[nf].addr = loc.addr;
 			c->tmp[nf].ip = w;
 			c->tmp[nf].kernel = k;
+			c->tmp[nf].unwound = unwound;
 			nf++;
 		}
 	}
+	s->self = c->tmp[0];
+	nf = expand_inlines(c, nf);
 	s->nr_frames = (uint32_t)nf;
 	s->frames = anl_alloc(m, nf * sizeof(*s->frames));
 	memcpy(s->frames, c->tmp, nf * sizeof(*s->frames));
@@ -178,4 +245,72 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	if (++c->count > c->mask)
 		grow(c);
 	return s;
+}
+
+uint64_t anl_stacks_unwind_failures(const struct anl_stacks *c)
+{
+	return c->unwind_failures;
+}
+
+/* The process's unwinder, created with every mapping known so far. */
+static struct sonde_unwinder *proc_unwinder(struct anl_proc *p)
+{
+	if (p->uw)
+		return p->uw;
+	p->uw = sonde_unwinder__new(p->pid, NULL);
+	if (!p->uw)
+		return NULL;
+	for (size_t i = 0; i < p->nr_maps; i++) {
+		const struct anl_map *mp = &p->maps[i];
+
+		if (mp->dso && mp->dso->name[0] == '/')
+			sonde_unwinder__add_map(p->uw, mp->start, mp->end - mp->start, mp->pgoff,
+						mp->dso->name);
+	}
+	return p->uw;
+}
+
+struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
+				   const struct pdr_attr *a, struct anl_thread *t, uint16_t misc,
+				   const struct pdr_sample *s, bool use_callchain)
+{
+	const uint64_t want = SONDE_PERF_SAMPLE_REGS_USER | SONDE_PERF_SAMPLE_STACK_USER;
+	uint64_t chain[SONDE_PERF_MAX_STACK_DEPTH * 2 + 4];
+	uint64_t ips[SONDE_PERF_MAX_STACK_DEPTH];
+	struct sonde_unwind_sample us;
+	struct sonde_unwinder *uw;
+	size_t n = 0;
+	int got;
+
+	if (!use_callchain)
+		return anl_stack_get(c, r, t, misc, s->ip, NULL, 0);
+	if ((a->fmt.sample_type & want) != want || !s->regs_abi || !s->stack_dyn_size ||
+	    !t || !t->proc || t->proc == c->m->kproc)
+		return anl_stack_get(c, r, t, misc, s->ip, s->callchain, s->nr_callchain);
+	/* Kernel part as recorded, user part from the DWARF unwinder. */
+	for (uint64_t i = 0; i < s->nr_callchain && n < SONDE_PERF_MAX_STACK_DEPTH; i++) {
+		uint64_t w = pdr_h64(s->callchain + i * 8);
+
+		if (w == (uint64_t)SONDE_PERF_CONTEXT_USER)
+			break;
+		chain[n++] = w;
+	}
+	uw = proc_unwinder(t->proc);
+	memset(&us, 0, sizeof(us));
+	us.tid = (pid_t)s->tid;
+	us.abi = s->regs_abi;
+	us.regs_mask = s->regs_mask;
+	us.regs = (const uint64_t *)(const void *)s->regs;
+	us.nr_regs = s->nr_regs;
+	us.stack = s->stack;
+	us.stack_size = s->stack_dyn_size;
+	got = uw ? sonde_unwinder__unwind(uw, &us, ips, SONDE_PERF_MAX_STACK_DEPTH) : -1;
+	if (got > 0) {
+		chain[n++] = ANL_CONTEXT_UNWOUND;
+		for (int i = 0; i < got; i++)
+			chain[n++] = ips[i];
+	}
+	if (got <= 1)
+		c->unwind_failures++;
+	return anl_stack_get(c, r, t, misc, s->ip, (const uint8_t *)chain, n);
 }

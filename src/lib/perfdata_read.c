@@ -89,6 +89,9 @@ void pdr_attr_layout(struct pdr_attr *a)
 	uint64_t st = a->attr.sample_type;
 	int n = 0;
 
+	memset(&a->fmt, 0, sizeof(a->fmt));
+	/* Unknown sample_type bits: the codec refuses; later records fail. */
+	sonde_record_fmt__from_attr(&a->fmt, &a->attr);
 	a->trailer_size = 0;
 	a->trailer_time_off = -1;
 	a->trailer_id_off = -1;
@@ -392,7 +395,14 @@ sonde_perfdata_reader__open(const char *path, const struct sonde_perfdata_reader
 		return sonde_err_ptr(err);
 	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		uint64_t magic = 0;
+		int prot = PROT_READ;
+		void *m;
+
+		/* Opposite-endian records are swapped in place: private copy-on-write. */
+		if (pread(fd, &magic, 8, 0) == 8 && magic == PERF_MAGIC2_SWAPPED)
+			prot |= PROT_WRITE;
+		m = mmap(NULL, (size_t)st.st_size, prot, MAP_PRIVATE, fd, 0);
 
 		if (m == MAP_FAILED) {
 			err = errno;

@@ -6,11 +6,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "sonde/perfdata_reader.h"
+#include "sonde/record.h"
 
 #define PDR_MAX_ATTRS 4096
 
 struct pdr_attr {
 	struct sonde_perf_event_attr attr; /* host order */
+	struct sonde_record_fmt fmt;	   /* layout for the record codec */
 	char *name;
 	uint64_t *ids;
 	uint32_t nr_ids;
@@ -86,7 +88,11 @@ struct sonde_perfdata_reader {
 	bool err_returned; /* next() has reported err once */
 };
 
-/* Byte-order helpers: every multi-byte read from the input goes through these. */
+/*
+ * Byte-order helpers for the header, attrs, features and header-type
+ * records. Kernel records are swapped in place when scanned, so readers of
+ * handed-out records use plain host-order loads (pdr_h64 and friends).
+ */
 static inline uint16_t pdr_rd16(const struct sonde_perfdata_reader *r, const void *p)
 {
 	uint16_t v;
@@ -106,6 +112,14 @@ static inline uint64_t pdr_rd64(const struct sonde_perfdata_reader *r, const voi
 	uint64_t v;
 	__builtin_memcpy(&v, p, 8);
 	return r->swap ? __builtin_bswap64(v) : v;
+}
+
+static inline uint64_t pdr_h64(const void *p)
+{
+	uint64_t v;
+
+	__builtin_memcpy(&v, p, 8);
+	return v;
 }
 
 /* Records the first problem; later ones are dropped. Returns -SONDE_ERR_FORMAT. */
@@ -129,10 +143,9 @@ int pdr_stream_next(struct sonde_perfdata_reader *r, struct sonde_perfdata_recor
 int pdr_attr_of_id(struct sonde_perfdata_reader *r, uint64_t id);
 
 /*
- * Interim sample decoder, kept in one place (perfdata_read_sample.c) so it
- * can be replaced by the record codec (include/sonde/record.h) when that
- * lands. Pointers point into the input; arrays are in the file's byte order
- * and read with pdr_rd64().
+ * A decoded SAMPLE, the fields the reports use (filled from the record
+ * codec's struct sonde_sample). Records are in host order by the time they
+ * are handed out: an opposite-endian file is swapped in place as scanned.
  */
 struct pdr_sample {
 	uint64_t ip;
@@ -148,22 +161,14 @@ struct pdr_sample {
 	uint32_t raw_size;
 	const uint8_t *raw;
 	uint64_t regs_abi, regs_mask;
-	const uint8_t *regs; /* popcount(regs_mask) u64 */
+	const uint8_t *regs; /* nr_regs u64 */
+	uint32_t nr_regs;
 	uint64_t stack_size, stack_dyn_size;
 	const uint8_t *stack;
 };
 
 int pdr_parse_sample(const struct sonde_perfdata_reader *r, const struct pdr_attr *a,
 		     const uint8_t *rec, uint16_t size, struct pdr_sample *s);
-
-/* Non-sample record's sample_id trailer: pid/tid/time/cpu, -1/0 if absent. */
-struct pdr_sample_id {
-	int32_t pid, tid;
-	uint64_t time;
-	int32_t cpu;
-};
-void pdr_parse_trailer(const struct sonde_perfdata_reader *r, const struct pdr_attr *a,
-		       const uint8_t *rec, uint16_t size, struct pdr_sample_id *sid);
 
 static inline const struct pdr_attr *
 pdr_attr_get(const struct sonde_perfdata_reader *r, int idx)

@@ -236,6 +236,19 @@ static int scan(struct sonde_perfdata_reader *r)
 			uint64_t t;
 
 			classify(r, p, type, size, &idx, &t);
+			if (r->swap) {
+				/* The base is writable for swapped inputs (see open). */
+				const struct pdr_attr *a = pdr_attr_get(r, idx >= 0 ? idx : 0);
+				struct sonde_record_fmt fmt = { 0 };
+
+				if (a)
+					fmt = a->fmt;
+				if (sonde_record__swap(&fmt, (void *)(uintptr_t)p, size)) {
+					pr_debug("perf.data: record at byte offset %llu does not swap; skipped\n",
+						 (unsigned long long)off);
+					continue;
+				}
+			}
 			if (push(r, t, off, idx))
 				return -ENOMEM;
 			if (r->unordered)
@@ -266,9 +279,10 @@ int pdr_stream_next(struct sonde_perfdata_reader *r, struct sonde_perfdata_recor
 	}
 	e = &r->q[r->q_head++];
 	rec->hdr = (const void *)(r->base + e->off);
-	rec->type = pdr_rd32(r, r->base + e->off);
-	rec->misc = pdr_rd16(r, r->base + e->off + 4);
-	rec->size = pdr_rd16(r, r->base + e->off + 6);
+	/* Kernel records are in host order now (swapped when scanned). */
+	memcpy(&rec->type, r->base + e->off, 4);
+	memcpy(&rec->misc, r->base + e->off + 4, 2);
+	memcpy(&rec->size, r->base + e->off + 6, 2);
 	rec->offset = e->off;
 	rec->time = e->time;
 	rec->attr_idx = e->attr_idx;

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * perf.data reader on images built in memory: file and pipe format, both
+ * byte orders, FINISHED_ROUND ordering, features, and every kind of damage
+ * reported with its byte offset after the good records were handed out.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "sonde/sonde.h"
+#include "internal.h"
+#include "perfdata_read.h"
+#include "anl.h"
+#include "pdgen.h"
+
+#define ST_BASIC ((1u << 0) | (1u << 1) | (1u << 2) | (1u << 8))
+
+/* COMM, MMAP, then samples at times 30, 10 | round | 20, 40 | round | 5. */
+static void build(struct pdgen *g, bool pipe, bool swap)
+{
+	memset(g, 0, sizeof(*g));
+	g->swap = swap;
+	if (pipe)
+		pdg_pipe_begin(g, ST_BASIC, 1000);
+	else
+		pdg_file_begin(g, ST_BASIC, 1000);
+	pdg_comm(g, 42, 42, "worker", 1);
+	pdg_mmap(g, 42, 0x400000, 0x10000, 0, "/nonexistent/prog", 2);
+	pdg_sample(g, 42, 42, 30, 0x401000, 1000, NULL, 0);
+	pdg_sample(g, 42, 42, 10, 0x401010, 1000, NULL, 0);
+	pdg_round(g);
+	pdg_sample(g, 42, 43, 20, 0x401020, 1000, NULL, 0);
+	pdg_sample(g, 42, 42, 40, 0x401030, 1000, NULL, 0);
+	pdg_round(g);
+	pdg_sample(g, 42, 42, 35, 0x401040, 1000, NULL, 0);
+	if (!pipe)
+		pdg_file_end(g, 10, 40);
+}
+
+struct seen {
+	uint64_t times[16];
+	uint32_t types[16];
+	int n;
+};
+
+static int drain(struct sonde_perfdata_reader *r, struct seen *s)
+{
+	struct sonde_perfdata_record rec;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	while ((err = sonde_perfdata_reader__next(r, &rec)) > 0) {
+		if (s->n < 16) {
+			s->times[s->n] = rec.time;
+			s->types[s->n] = rec.type;
+		}
+		s->n++;
+	}
+	return err;
+}
+
+static void check_good(bool pipe, bool swap)
+{
+	struct pdgen g;
+	struct sonde_perfdata_reader *r;
+	struct seen s;
+	/* Round 1 ends at max 30 but releases nothing (no previous round);
+	 * round 2 releases <= 30; the end releases the rest. */
+	static const uint64_t want[] = { 1, 2, 10, 20, 30, 35, 40 };
+
+	build(&g, pipe, swap);
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(r);
+	assert_null(sonde_perfdata_reader__error(r));
+	assert_int_equal(sonde_perfdata_reader__is_pipe(r), pipe);
+	assert_int_equal(sonde_perfdata_reader__needs_swap(r), swap);
+	assert_int_equal(drain(r, &s), 0);
+	assert_int_equal(s.n, 7);
+	for (int i = 0; i < 7; i++)
+		assert_int_equal(s.times[i], want[i]);
+	assert_int_equal(s.types[0], SONDE_PERF_RECORD_COMM);
+	assert_int_equal(sonde_perfdata_reader__nr_attrs(r), 1);
+	assert_string_equal(sonde_perfdata_reader__event_name(r, 0), "cpu-clock");
+	assert_int_equal(sonde_perfdata_reader__attr(r, 0)->sample_period, 1000);
+	assert_true(sonde_perfdata_reader__attr(r, 0)->sample_id_all);
+	assert_true(sonde_perfdata_reader__attr(r, 0)->exclude_guest);
+	assert_false(sonde_perfdata_reader__attr(r, 0)->exclude_host);
+	assert_string_equal(sonde_perfdata_reader__feature_string(r, SONDE_FEAT_HOSTNAME),
+			    "pdgen-host");
+	sonde_perfdata_reader__close(r);
+	free(g.buf);
+}
+
+static void test_file_native(void **state)
+{
+	check_good(false, false);
+}
+
+static void test_file_swapped(void **state)
+{
+	check_good(false, true);
+}
+
+static void test_pipe_native(void **state)
+{
+	check_good(true, false);
+}
+
+static void test_pipe_swapped(void **state)
+{
+	check_good(true, true);
+}
+
+/* The model resolves comm and thread from the records of either order. */
+static void test_model_swapped(void **state)
+{
+	struct pdgen g;
+	struct sonde_perfdata_reader *r;
+	struct sonde_perfdata_record rec;
+	struct anl_machine *m = anl_machine_new();
+	int samples = 0;
+
+	build(&g, false, true);
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(r);
+	while (sonde_perfdata_reader__next(r, &rec) > 0) {
+		struct pdr_sample s;
+		struct anl_thread *t;
+		struct anl_loc loc;
+
+		if (rec.type != SONDE_PERF_RECORD_SAMPLE) {
+			anl_machine_process(m, r, &rec);
+			continue;
+		}
+		assert_int_equal(pdr_parse_sample(r, &r->attrs[0], (const uint8_t *)rec.hdr,
+						  rec.size, &s), 0);
+		assert_int_equal(s.pid, 42);
+		assert_int_equal(s.period, 1000);
+		t = anl_thread_findnew(m, (int32_t)s.pid, (int32_t)s.tid);
+		if (s.tid == 42)
+			assert_string_equal(t->comm, "worker");
+		else
+			assert_string_equal(t->comm, ":43"); /* no COMM seen */
+		anl_resolve(m, t, false, s.ip, &loc);
+		assert_non_null(loc.dso);
+		assert_string_equal(loc.dso->short_name, "prog");
+		assert_int_equal(loc.addr, s.ip - 0x400000);
+		samples++;
+	}
+	assert_int_equal(samples, 5);
+	anl_machine_free(m);
+	sonde_perfdata_reader__close(r);
+	free(g.buf);
+}
+
+/* Cut inside the 4th record: 3 records come out, then the error. */
+static void test_truncated(void **state)
+{
+	struct pdgen g;
+	struct sonde_perfdata_reader *r;
+	struct seen s;
+	const char *e;
+	size_t cut;
+
+	build(&g, true, false);
+	/* header 16, attr 136, feature 84, comm 40, mmap 72, 2 samples of 40 */
+	cut = g.data_off + 40 + 72 + 40 + 20;
+	r = sonde_perfdata_reader__open_mem(g.buf, cut, NULL);
+	assert_non_null(r);
+	assert_true(drain(r, &s) < 0);
+	assert_int_equal(s.n, 3);
+	e = sonde_perfdata_reader__error(r);
+	assert_non_null(e);
+	assert_non_null(strstr(e, "byte offset"));
+	assert_non_null(strstr(e, "truncated"));
+	sonde_perfdata_reader__close(r);
+	free(g.buf);
+}
+
+static void test_bad_record_size(void **state)
+{
+	struct pdgen g;
+	struct sonde_perfdata_reader *r;
+	struct seen s;
+	char want[64];
+	size_t off;
+
+	build(&g, false, false);
+	off = g.data_off + 40; /* the MMAP record */
+	g.buf[off + 6] = 4;
+	g.buf[off + 7] = 0;
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(r);
+	assert_true(drain(r, &s) < 0);
+	assert_int_equal(s.n, 1); /* the COMM before it */
+	snprintf(want, sizeof(want), "byte offset %zu:", off);
+	assert_non_null(strstr(sonde_perfdata_reader__error(r), want));
+	sonde_perfdata_reader__close(r);
+	free(g.buf);
+}
+
+static void test_bad_header(void **state)
+{
+	struct pdgen g;
+	struct sonde_perfdata_reader *r;
+
+	build(&g, false, false);
+	memset(g.buf + 16, 0, 8); /* attr_size = 0 */
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_null(r);
+	assert_int_equal(errno, SONDE_ERR_FORMAT);
+	r = sonde_perfdata_reader__open_mem("PERFILE3xxxxxxxxxxxxxxxxx", 24, NULL);
+	assert_null(r);
+	r = sonde_perfdata_reader__open_mem("PERF", 4, NULL);
+	assert_null(r);
+	free(g.buf);
+}
+
+/* Data section running past EOF (recording killed): still readable. */
+static void test_data_past_eof(void **state)
+{
+	struct pdgen g;
+	struct sonde_perfdata_reader *r;
+	struct seen s;
+
+	build(&g, false, false);
+	pdg_set64(&g, 48, 1 << 20);
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(r);
+	assert_non_null(strstr(sonde_perfdata_reader__error(r), "byte offset 40"));
+	assert_true(drain(r, &s) < 0); /* runs into the feature bytes */
+	assert_true(s.n >= 7);
+	sonde_perfdata_reader__close(r);
+	free(g.buf);
+}
+
+/* Every prefix of a valid file: no crash, bounded results. */
+static void test_every_prefix(void **state)
+{
+	struct pdgen g;
+
+	build(&g, false, false);
+	for (size_t n = 0; n <= g.len; n++) {
+		struct sonde_perfdata_reader *r = sonde_perfdata_reader__open_mem(g.buf, n, NULL);
+		struct seen s;
+
+		if (!r)
+			continue;
+		drain(r, &s);
+		assert_true(s.n <= 7);
+		sonde_perfdata_reader__close(r);
+	}
+	free(g.buf);
+}
+
+static void test_unordered(void **state)
+{
+	struct pdgen g;
+	struct sonde_perfdata_reader *r;
+	struct seen s;
+	SONDE_OPTS(sonde_perfdata_reader_opts, o, .unordered = true);
+
+	build(&g, false, false);
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, &o);
+	assert_non_null(r);
+	assert_int_equal(drain(r, &s), 0);
+	assert_int_equal(s.times[2], 30);
+	assert_int_equal(s.times[3], 10);
+	sonde_perfdata_reader__close(r);
+	free(g.buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_file_native),
+		cmocka_unit_test(test_file_swapped),
+		cmocka_unit_test(test_pipe_native),
+		cmocka_unit_test(test_pipe_swapped),
+		cmocka_unit_test(test_model_swapped),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_bad_record_size),
+		cmocka_unit_test(test_bad_header),
+		cmocka_unit_test(test_data_past_eof),
+		cmocka_unit_test(test_every_prefix),
+		cmocka_unit_test(test_unordered),
+	};
+
+	sonde_set_print(NULL);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
