@@ -34,6 +34,7 @@ struct rec_opts {
 	const char *call_graph;
 	const char *mmap_pages;
 	unsigned int freq;
+	const char *freq_str;
 	uint64_t period;
 	bool all_cpus;
 	bool callchain;
@@ -600,7 +601,8 @@ int cmd_record(int argc, const char **argv)
 	struct option opts[] = {
 		OPT_CALLBACK('e', "event", &o, "<event>",
 			     "event(s) to sample: name, sys:tracepoint, {a,b} group", parse_event_cb),
-		OPT_UINTEGER('F', "freq", &o.freq, "<hz>", "sample frequency (default 4000)"),
+		OPT_STRING('F', "freq", &o.freq_str, "<hz>|max",
+			   "sample frequency (default 4000; max = kernel.perf_event_max_sample_rate)"),
 		OPT_U64('c', "count", &o.period, "<n>", "sample every n events instead of -F"),
 		OPT_BOOLEAN('g', NULL, &o.callchain, "record call chains (frame pointers)"),
 		OPT_STRING(0, "call-graph", &o.call_graph, "fp|dwarf[,size]",
@@ -670,13 +672,23 @@ int cmd_record(int argc, const char **argv)
 			return 129;
 		}
 	}
-	if (!o.period && !o.freq) {
-		fprintf(stderr, "sonde record: -F must be > 0\n");
-		free(cmdline);
-		return 129;
+	if (read_int_file("/proc/sys/kernel/perf_event_max_sample_rate", &max_rate))
+		max_rate = 0;
+	if (o.freq_str) {
+		char *end;
+		unsigned long f = strtoul(o.freq_str, &end, 10);
+
+		if (!strcmp(o.freq_str, "max") && max_rate > 0) {
+			f = (unsigned long)max_rate;
+		} else if (*end || !f || f > UINT_MAX) {
+			fprintf(stderr, "sonde record: -F wants a frequency in Hz > 0 or 'max', got '%s'\n",
+				o.freq_str);
+			free(cmdline);
+			return 129;
+		}
+		o.freq = (unsigned int)f;
 	}
-	if (!o.period && !read_int_file("/proc/sys/kernel/perf_event_max_sample_rate", &max_rate) &&
-	    max_rate > 0 && o.freq > (unsigned long)max_rate) {
+	if (!o.period && max_rate > 0 && o.freq > (unsigned long)max_rate) {
 		fprintf(stderr, "info: Using a maximum frequency rate of %ld Hz (kernel.perf_event_max_sample_rate)\n",
 			max_rate);
 		o.freq = (unsigned int)max_rate;

@@ -13,6 +13,7 @@ expect_fail "record: no target" "nothing to record" "$SONDE" record
 expect_fail "record: unknown event is pointed at" '\\___ unknown event' "$SONDE" record -e nosuchevent -- true
 expect_fail "record: bad call-graph mode" "fp or dwarf" "$SONDE" record --call-graph lbr -- true
 expect_fail "record: -m not a power of two" "power-of-two" "$SONDE" record -m 3 -- true
+expect_fail "record: -F 0 refused" "frequency in Hz" "$SONDE" record -F 0 -- true
 expect_fail "record: missing command" "cannot run" "$SONDE" record -o x.data -e task-clock -- /nonexistent/cmd
 [ -e x.data ] && fail "record: failed exec left x.data behind" || pass "record: failed exec leaves no file"
 
@@ -89,6 +90,7 @@ rec plain -e task-clock -- "$W" 300 && {
 }
 rec fp -g -e task-clock -- "$W" 300 && { top_symbol fp leaf_burn; chain fp; }
 rec dwarf --call-graph dwarf -e task-clock -- "$W" 300 && { top_symbol dwarf leaf_burn; chain dwarf; }
+expect_ok "record: -F max" "$SONDE" record -q -F max -o fmax.data -e task-clock -- true
 contains "record: default event falls back from cycles to cpu-clock" \
 	"cpu-clock" <("$SONDE" record -o fb.data -- true 2>&1; perf report -f -i fb.data --header-only 2>&1)
 
