@@ -593,6 +593,40 @@ int sonde_perfdata_writer__write(struct sonde_perfdata_writer *w,
 	return err < 0 ? sonde_err(err) : 0;
 }
 
+int sonde_perfdata_writer__write_aux(struct sonde_perfdata_writer *w,
+				     const void *data, size_t len,
+				     const struct sonde_perfdata_aux *where)
+{
+	static const unsigned char zero[8];
+	size_t pad = (8 - len % 8) % 8;
+	struct {
+		uint64_t size, offset, reference;
+		uint32_t idx, tid, cpu, reserved;
+	} body;
+	int err;
+
+	if (!w || !where || (len && !data))
+		return sonde_err(EINVAL);
+	if (!w->begun)
+		return sonde_err(EINVAL);
+	memset(&body, 0, sizeof(body));
+	body.size = len + pad;
+	body.offset = where->offset;
+	body.reference = where->reference;
+	body.idx = where->idx;
+	body.tid = where->tid;
+	body.cpu = where->cpu;
+	w->dirty_round = true;
+	err = out_header(w, SONDE_PERF_RECORD_AUXTRACE, 0, 8 + sizeof(body));
+	if (!err)
+		err = out(w, &body, sizeof(body));
+	if (!err)
+		err = out(w, data, len);
+	if (!err)
+		err = out(w, zero, pad);
+	return err < 0 ? sonde_err(err) : 0;
+}
+
 int sonde_perfdata_writer__finish_round(struct sonde_perfdata_writer *w)
 {
 	int err;
