@@ -160,8 +160,11 @@ int cmd_record(int argc, const char **argv)
 	cmd = argv;
 	if (!o.output)
 		o.output = "perf.data";
+	/* -C alone means those CPUs system-wide, as in perf. */
+	if (o.cpus && !nargs && !o.pid && !o.tid)
+		o.all_cpus = true;
 	if (!nargs && !o.pid && !o.tid && !o.all_cpus) {
-		fprintf(stderr, "sonde record: nothing to record: give a command, -p PID, -t TID or -a\n");
+		fprintf(stderr, "sonde record: nothing to record: give a command, -p PID, -t TID, -a or -C CPUS\n");
 		usage_with_options_fp(record_usage, opts, false);
 		free(cmdline);
 		return 129;
