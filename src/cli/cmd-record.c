@@ -290,6 +290,11 @@ int cmd_record(int argc, const char **argv)
 	err = rec_open_events(&s);
 	if (err)
 		goto out;
+	for (size_t i = 0; o.verbose && i < o.evs.nr; i++) {
+		/* -v: the attrs as the kernel accepted them, perf -vv style. */
+		fprintf(stderr, "%s:\n", o.evs.ev[i].name);
+		sonde_perf_event_attr__fprintf(stderr, &o.evs.ev[i].attr);
+	}
 	err = rec_setup_rings(&s);
 	if (err)
 		goto out;
