@@ -17,6 +17,11 @@
 #include "internal.h"
 
 #define OUT_BUF (1024 * 1024)
+/*
+ * Flush at a round end once this much is buffered: small enough that one
+ * write(2) never stalls the drain loop long enough for a ring to overflow.
+ */
+#define ROUND_FLUSH (64 * 1024)
 
 static const uint32_t attr_sizes[] = { 64, 72, 80, 96, 104, 112, 120, 128, 136 };
 
@@ -647,7 +652,7 @@ int sonde_perfdata_writer__finish_round(struct sonde_perfdata_writer *w)
 	else
 		w->marks[w->nr_marks++] = w->pos;
 	/* A pipe reader wants its data now; a file can batch. */
-	if (!err && (w->pipe || w->buf_len > OUT_BUF / 2))
+	if (!err && (w->pipe || w->buf_len >= ROUND_FLUSH))
 		err = flush_out(w);
 	return err < 0 ? sonde_err(err) : 0;
 }
