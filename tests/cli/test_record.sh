@@ -229,3 +229,23 @@ elif perf report -f -i full.data --stdio >/dev/null 2>full.warn && ! [ -s full.w
 else
 	fail "record: failed file unreadable: $(head -c 300 full.warn)"
 fi
+
+# A full disk (3 MB tmpfs): same promise.
+if [ "$(id -u)" = 0 ] && mkdir -p tiny && mount -t tmpfs -o size=3m tmpfs tiny 2>/dev/null; then
+	"$SONDE" record -o tiny/t.data --call-graph dwarf -e task-clock -- "$W" 2000 >tiny.out 2>tiny.err
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q "No space left" tiny.err; then
+		pass "record: full disk stops with a clear message"
+	else
+		fail "record: full disk: exit $rc: $(head -c 300 tiny.err)"
+	fi
+	if [ ! -e tiny/t.data ] ||
+	   { perf report -f -i tiny/t.data --stdio >/dev/null 2>tiny.warn && ! [ -s tiny.warn ]; }; then
+		pass "record: file on a full disk is valid or gone"
+	else
+		fail "record: file on a full disk unreadable: $(head -c 300 tiny.warn)"
+	fi
+	umount tiny
+else
+	skip "record: full-disk test needs root to mount a tmpfs"
+fi
