@@ -52,7 +52,6 @@ static int parse_event_cb(const struct option *opt, const char *arg,
 
 	if (unset)
 		return 0;
-	o->user_events = true;
 	return rec_events_parse(&o->evs, arg) ? -1 : 0;
 }
 

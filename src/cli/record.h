@@ -55,7 +55,6 @@ struct rec_opts {
 	bool quiet;
 	int verbose;
 	struct rec_events evs;
-	bool user_events;
 };
 
 /* One recording session. */
