@@ -372,14 +372,22 @@ int cmd_script(int argc, const char **argv)
 	}
 	if (parse_fields(&s))
 		return 129;
-	s.r = sonde_perfdata_reader__open(s.input, NULL);
-	if (!s.r) {
-		char buf[128];
+	{
+		char ebuf[256] = "";
+		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf));
 
-		fprintf(stderr, "sonde script: %s: %s\n", s.input,
-			errno == SONDE_ERR_FORMAT ? "not a valid perf.data file"
-						  : sonde_strerror(errno, buf, sizeof(buf)));
-		return 1;
+		s.r = sonde_perfdata_reader__open(s.input, &ro);
+		if (!s.r) {
+			char buf[128];
+
+			if (errno == SONDE_ERR_FORMAT)
+				fprintf(stderr, "sonde script: %s: not a valid perf.data file: %s\n",
+					s.input, ebuf);
+			else
+				fprintf(stderr, "sonde script: %s: %s\n", s.input,
+					sonde_strerror(errno, buf, sizeof(buf)));
+			return 1;
+		}
 	}
 	s.m = anl_machine_new();
 	s.stacks = s.m ? anl_stacks_new(s.m, s.max_stack + 1) : NULL;
