@@ -109,6 +109,12 @@ $(BUILD)/helpers/unwind_nofp: tests/helpers/unwind_nofp.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fomit-frame-pointer -fasynchronous-unwind-tables $< -o $@
 
+helpers: $(BUILD)/helpers/unwind_nofp_nopie
+$(BUILD)/helpers/unwind_nofp_nopie: tests/helpers/unwind_nofp.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fomit-frame-pointer -fasynchronous-unwind-tables \
+		-fno-pie -no-pie $< -o $@
+
 deps:
 	@scripts/deps
 

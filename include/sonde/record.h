@@ -29,6 +29,20 @@ extern "C" {
 #endif
 
 /*
+ * Which MMAP2 layout to expect (struct sonde_record_fmt.mmap2_build_id).
+ * The misc bit PERF_RECORD_MISC_MMAP_BUILD_ID is not to be trusted on its
+ * own: the kernel (seen on 6.18) leaves it set in the MMAP2 records of events
+ * without attr.build_id when another event saw the same mmap with build_id,
+ * while their body still holds maj/min/ino. With the attr known, its
+ * build_id bit decides.
+ */
+enum sonde_mmap2_build_id {
+	SONDE_RECORD_BUILD_ID_MISC = 0, /* attr unknown: trust the misc bit */
+	SONDE_RECORD_BUILD_ID_OFF = 1,	/* attr.build_id = 0: always inode */
+	SONDE_RECORD_BUILD_ID_ON = 2,	/* attr.build_id = 1: the misc bit says */
+};
+
+/*
  * The attr fields that decide a record's layout. Plain data: fill it by hand
  * or with sonde_record_fmt__from_attr().
  */
@@ -39,6 +53,7 @@ struct sonde_record_fmt {
 	uint64_t sample_regs_user;   /* popcount = registers per REGS_USER */
 	uint64_t sample_regs_intr;   /* popcount = registers per REGS_INTR */
 	bool sample_id_all;	     /* non-sample records carry the trailer */
+	uint8_t mmap2_build_id;	     /* enum sonde_mmap2_build_id */
 };
 
 /**
@@ -170,7 +185,8 @@ struct sonde_record_mmap {
 	/* MMAP2, inode variant */
 	uint32_t maj, min;
 	uint64_t ino, ino_generation;
-	/* MMAP2 with misc & PERF_RECORD_MISC_MMAP_BUILD_ID */
+	/* MMAP2 build-id variant (see enum sonde_mmap2_build_id) */
+	bool has_build_id;	/* set by decode; encode goes by fmt + misc */
 	uint8_t build_id_size;
 	uint8_t build_id[SONDE_BUILD_ID_MAX_SIZE];
 	/* MMAP2 */
@@ -313,6 +329,27 @@ struct sonde_record_header_feature {
 	size_t size;
 };
 
+/* EVENT_UPDATE types (what the payload is). */
+enum sonde_event_update_type {
+	SONDE_EVENT_UPDATE_UNIT = 0,	/* NUL-padded string */
+	SONDE_EVENT_UPDATE_SCALE = 1,	/* double */
+	SONDE_EVENT_UPDATE_NAME = 2,	/* NUL-padded string */
+	SONDE_EVENT_UPDATE_CPUS = 3,	/* a CPU_MAP payload, left raw */
+};
+
+/*
+ * EVENT_UPDATE: unit, scale, name or cpus of the event with @id. @str is
+ * set (NUL-terminated within the payload) for UNIT and NAME, @scale for
+ * SCALE; @data/@size always hold the raw payload, which the encoder writes.
+ */
+struct sonde_record_event_update {
+	uint64_t type, id;
+	const void *data;
+	size_t size;
+	const char *str;
+	double scale;
+};
+
 /* AUXTRACE: @size bytes of AUX data FOLLOW the record. */
 struct sonde_record_auxtrace {
 	uint64_t size, offset, reference;
@@ -322,7 +359,7 @@ struct sonde_record_auxtrace {
 /*
  * One decoded record. @body/@body_size (the bytes after the header) are set
  * for every type; for types without a typed member (unknown ones, CPU_MAP,
- * EVENT_UPDATE, COMPRESSED, ...) they are all there is, and the encoder copies
+ * STAT, COMPRESSED, ...) they are all there is, and the encoder copies
  * them back. FINISHED_ROUND, FINISHED_INIT and SWITCH have no body.
  */
 struct sonde_record {
@@ -360,6 +397,7 @@ struct sonde_record {
 		struct sonde_record_time_conv time_conv;
 		struct sonde_record_header_feature header_feature;
 		struct sonde_record_auxtrace auxtrace;
+		struct sonde_record_event_update event_update;
 	};
 	/* On -SONDE_ERR_FORMAT: where inside the record, and what was wrong. */
 	uint32_t err_offset;
@@ -425,6 +463,19 @@ SONDE_API int sonde_record__id(const struct sonde_record_fmt *fmt,
 			       const void *buf, size_t len, uint64_t *id);
 
 /**
+ * @brief **sonde_record__sample_id()** reads the where/when fields of the
+ * record at @p buf without decoding it: for a sample its leading TID, TIME,
+ * ID, STREAM_ID, CPU and IDENTIFIER (all at fixed places), for any other
+ * kernel record its sample_id trailer. For sorting and demultiplexing.
+ * @return 0 and *@p sid (fields absent from sample_type are 0); -ENOENT for
+ * records without them (user types, or no sample_id_all);
+ * -SONDE_ERR_FORMAT if the record is too short.
+ */
+SONDE_API int sonde_record__sample_id(const struct sonde_record_fmt *fmt,
+				      const void *buf, size_t len,
+				      struct sonde_sample_id *sid);
+
+/**
  * @brief **sonde_record_type_name()** gives "PERF_RECORD_MMAP2" and the like,
  * for kernel and perf.data user types.
  * @return a static string, or NULL for a type this library does not know.
@@ -444,6 +495,16 @@ SONDE_API const char *sonde_sample_type_bit_name(uint64_t bit);
  * @return the length the full string needs, like snprintf.
  */
 SONDE_API int sonde_sample_type_str(uint64_t sample_type, char *buf, size_t size);
+
+/**
+ * @brief **sonde_record__snprintf()** describes a decoded record on one line,
+ * close to `perf report -D` (e.g. "PERF_RECORD_COMM exec: ls:4242/4242"),
+ * into @p buf (may be NULL with @p size 0), always NUL-terminated.
+ * @return the length the full line needs, like snprintf; -EINVAL if
+ * @p rec is NULL.
+ */
+SONDE_API int sonde_record__snprintf(const struct sonde_record *rec,
+				     char *buf, size_t size);
 
 /**
  * @brief **sonde_read_format_str()** renders @p read_format as

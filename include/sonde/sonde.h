@@ -19,5 +19,9 @@
 #include "sonde/symbols.h"
 #include "sonde/unwind.h"
 #include "sonde/perfdata_reader.h"
+#include "sonde/region.h"
+#include "sonde/ring.h"
+#include "sonde/perfdata.h"
+#include "sonde/synth.h"
 
 #endif /* SONDE_SONDE_H */

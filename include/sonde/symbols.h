@@ -81,9 +81,16 @@ struct sonde_symcache_opts {
 	const char *jit_dir;
 	/* Skip separate debug files (.build-id, .gnu_debuglink). */
 	bool no_debug_files;
+	/* Running kernel's notes; NULL = "/sys/kernel/notes". */
+	const char *kernel_notes_path;
+	/*
+	 * perf's build-id cache, where `perf record` keeps copies of the
+	 * recorded objects; NULL = "$HOME/.debug", "" = none.
+	 */
+	const char *buildid_dir;
 	size_t : 0;
 };
-#define sonde_symcache_opts__last_field no_debug_files
+#define sonde_symcache_opts__last_field buildid_dir
 
 /**
  * @brief **sonde_symcache__new()** creates an empty symbol cache.
@@ -103,10 +110,12 @@ SONDE_API void sonde_symcache__free(struct sonde_symcache *cache);
  * @brief **sonde_symcache__dso()** returns the DSO for the ELF file @p path,
  * taking a reference. The same path + build id returns the same handle.
  * Nothing is read until the first lookup. When @p build_id is given
- * (@p build_id_size > 0) and the file's NT_GNU_BUILD_ID differs, the
- * matching /usr/lib/debug/.build-id/xx/yyyy.debug is tried; failing that
- * the DSO stays empty (status SONDE_DSO_BUILD_ID_MISMATCH) with a warning,
- * rather than give wrong names.
+ * (@p build_id_size > 0) and the file is gone or its NT_GNU_BUILD_ID
+ * differs, the recorded object is looked for in perf's build-id cache
+ * (opts.buildid_dir/.build-id/xx/yyyy[/elf]) and as
+ * /usr/lib/debug/.build-id/xx/yyyy.debug; failing that the DSO stays empty
+ * (status SONDE_DSO_BUILD_ID_MISMATCH or SONDE_DSO_MISSING) with a
+ * warning, rather than give wrong names.
  * @return a DSO (release with sonde_dso__put()), or NULL + errno (ENOMEM,
  * EINVAL).
  */
@@ -124,6 +133,28 @@ sonde_symcache__dso(struct sonde_symcache *cache, const char *path,
 SONDE_API struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *cache);
 
 /**
+ * @brief **sonde_symcache__set_kernel_build_id()** gives the build id the
+ * recording saw for [kernel.kallsyms] (perf.data's BUILD_ID feature). Before
+ * the kernel DSO loads, it is compared with the running kernel's
+ * (opts.kernel_notes_path): on a mismatch the kernel DSO stays empty with
+ * status SONDE_DSO_BUILD_ID_MISMATCH and a warning, since kallsyms of
+ * another kernel would name the wrong functions.
+ * @return 0, -EINVAL, or -EBUSY when the kernel DSO is already loaded.
+ */
+SONDE_API int sonde_symcache__set_kernel_build_id(struct sonde_symcache *cache,
+						  const uint8_t *build_id,
+						  size_t build_id_size);
+
+/**
+ * @brief **sonde_symcache__vdso()** returns a DSO for the vdso, taking a
+ * reference. Its symbols come from the vdso of the calling process, as
+ * perf does: right when the report runs on the recording kernel.
+ * @return a DSO (release with sonde_dso__put()), or NULL + errno (ENOENT
+ * when the process has no vdso).
+ */
+SONDE_API struct sonde_dso *sonde_symcache__vdso(struct sonde_symcache *cache);
+
+/**
  * @brief **sonde_symcache__jit()** returns the DSO of /tmp/perf-@p pid.map,
  * taking a reference. The file must be owned by the effective user or by
  * root (as perf requires); otherwise the DSO is empty with status
@@ -132,6 +163,42 @@ SONDE_API struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *cache)
  */
 SONDE_API struct sonde_dso *sonde_symcache__jit(struct sonde_symcache *cache,
 						pid_t pid);
+
+/* A mapping as PERF_RECORD_MMAP2 describes it, for sonde_symcache__resolve(). */
+struct sonde_sym_map {
+	const char *path;	/* file name; NULL or "" when anonymous */
+	uint64_t start;		/* mapping start address */
+	uint64_t pgoff;		/* file offset of start */
+	const uint8_t *build_id; /* recorded build id, or NULL */
+	size_t build_id_size;
+};
+
+/* What sonde_symcache__resolve() found. */
+struct sonde_sym_result {
+	struct sonde_dso *dso;	/* borrowed: valid while the cache lives */
+	const struct sonde_symbol *sym;	/* NULL when nothing matched */
+	uint64_t addr;		/* address looked up in dso */
+	uint64_t offset;	/* addr - sym->start */
+};
+
+/**
+ * @brief **sonde_symcache__resolve()** applies the whole lookup policy to
+ * one address @p ip of process @p pid that fell into @p map: kernel
+ * addresses (@p map NULL with the top address bit set, or a path starting
+ * with "[kernel") go to kallsyms; "[vdso]" to sonde_symcache__vdso();
+ * anonymous, "//anon", "[anon:...]",
+ * "/memfd:" and "/tmp/perf-N.map" mappings go to the JIT map of @p pid;
+ * other absolute paths are ELF files, translated with
+ * sonde_dso__map_to_vaddr(). Costs a cache lookup (a lock and a hash):
+ * callers resolving many samples should keep the DSO of each mapping and
+ * call sonde_dso__find() directly.
+ * @return 0 with @p res->sym set, -ENOENT when no symbol matched
+ * (@p res->dso may still be set: say "[unknown]" in that DSO), or -errno.
+ */
+SONDE_API int sonde_symcache__resolve(struct sonde_symcache *cache, pid_t pid,
+				      const struct sonde_sym_map *map,
+				      uint64_t ip,
+				      struct sonde_sym_result *res);
 
 /** @brief **sonde_dso__get()** takes another reference. @return @p dso. */
 SONDE_API struct sonde_dso *sonde_dso__get(struct sonde_dso *dso);
@@ -170,6 +237,16 @@ sonde_dso__find(struct sonde_dso *dso, uint64_t addr, uint64_t *offset);
 SONDE_API uint64_t sonde_dso__map_to_vaddr(struct sonde_dso *dso,
 					   uint64_t map_start,
 					   uint64_t map_pgoff, uint64_t ip);
+
+/**
+ * @brief **sonde_dso__offset_to_vaddr()** converts a file offset of this
+ * ELF file into its virtual address through the PT_LOAD headers (the
+ * second half of sonde_dso__map_to_vaddr(), for callers that already hold
+ * ip - map_start + map_pgoff). Kernel/JIT DSOs return @p file_off.
+ * @return the vaddr, or @p file_off when no PT_LOAD covers it.
+ */
+SONDE_API uint64_t sonde_dso__offset_to_vaddr(struct sonde_dso *dso,
+					      uint64_t file_off);
 
 /**
  * @brief **sonde_dso__sym_name()** returns @p sym's name demangled (C++,

@@ -3,11 +3,8 @@
  * sonde list [GLOB...]: every event this machine offers, by category, each
  * opened once (and closed at once) through the syscall seam so the ones
  * that cannot count here are marked with the reason. --json prints one
- * object per event; --attr SPEC prints the attrs sonde would open, in the
- * layout of perf's -vv dump.
- *
- * The JSON emitter is local to this file: src/lib/json.h had not landed on
- * main when list was written.
+ * object per event (JSON Lines); --attr SPEC prints the attrs sonde would
+ * open, in the layout of perf's -vv dump.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -19,6 +16,8 @@
 #include "options.h"
 #include "sonde/sonde.h"
 #include "evparse-priv.h"
+#include "evprobe.h"
+#include "json.h"
 
 enum cat {
 	CAT_HW, CAT_SW, CAT_CACHE, CAT_PMU, CAT_TP, CAT_RAW, CAT_BP,
@@ -42,106 +41,54 @@ static const char *const cat_key[] = {
 
 struct list_state {
 	bool json;
+	struct sonde_json *jw;
 	bool probe;
 	const char **globs;
 	int nr_globs;
 	int shown;
+	/*
+	 * Closing a tracepoint event waits for an RCU grace period (~30 ms),
+	 * so tracepoints are probed once and the answer reused (ftrace:*
+	 * events, which differ, are probed each).
+	 */
+	bool tp_probed;
+	int tp_result;
 };
-
-/* ---- tiny JSON emitter (strings escaped per RFC 8259) ---- */
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-/* ---- probing ---- */
-
-static const char *why(int err, char *buf, size_t size)
-{
-	switch (err) {
-	case ENOENT:
-		return "no such event on this machine";
-	case EOPNOTSUPP:
-		return "the PMU does not support it here";
-	case EACCES:
-	case EPERM:
-		snprintf(buf, size, "permission denied (%s)",
-			 "kernel.perf_event_paranoid; needs CAP_PERFMON");
-		return buf;
-	case EINVAL:
-		return "the kernel refused the attr (invalid here)";
-	case ENODEV:
-		return "no such device (PMU absent)";
-	default:
-		snprintf(buf, size, "%s", strerror(err));
-		return buf;
-	}
-}
-
-/* Opens @attr on this process, any CPU, and closes it; 0 or -errno. */
-static int probe_attr(const struct sonde_perf_event_attr *spec)
-{
-	struct sonde_perf_event_attr a = *spec;
-	int fd, err;
-
-	a.size = sizeof(a);
-	a.disabled = 1;
-	a.exclude_guest = 0;
-	a.sample_period = 0;
-	a.freq = 0;
-	if (a.type != SONDE_PERF_TYPE_TRACEPOINT) {
-		/* User-only first: paranoid 2 allows it to anyone. */
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
-	}
-	fd = sonde_perf_event_open(&a, 0, -1, -1, 0);
-	if (fd == -EINVAL || fd == -EOPNOTSUPP || fd == -EACCES) {
-		/* Some PMUs (msr, uncore) refuse any exclusion: try plain. */
-		a.exclude_kernel = 0;
-		a.exclude_hv = 0;
-		err = sonde_perf_event_open(&a, 0, -1, -1, 0);
-		if (err >= 0 || fd == -EINVAL)
-			fd = err;
-	}
-	if (fd < 0)
-		return fd;
-	sonde_sys_ops()->close(fd);
-	return 0;
-}
 
 /* ---- output ---- */
 
+static int keyword_cat(const char *g)
+{
+	static const struct { const char *w; enum cat c; } kw[] = {
+		{ "hw", CAT_HW }, { "hardware", CAT_HW }, { "sw", CAT_SW },
+		{ "software", CAT_SW }, { "cache", CAT_CACHE },
+		{ "hwcache", CAT_CACHE }, { "pmu", CAT_PMU },
+		{ "tracepoint", CAT_TP }, { "raw", CAT_RAW },
+		{ "breakpoint", CAT_BP }, { "bp", CAT_BP },
+	};
+
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
+		if (!strcmp(g, kw[i].w))
+			return (int)kw[i].c;
+	return -1;
+}
+
+/* perf list's filter: a category keyword, a glob, or a word in the name. */
 static bool wanted(const struct list_state *st, enum cat c, const char *name)
 {
 	if (!st->nr_globs)
 		return true;
 	for (int i = 0; i < st->nr_globs; i++) {
 		const char *g = st->globs[i];
+		int k = keyword_cat(g);
 
-		if (!strcmp(g, cat_key[c]) ||
-		    (c == CAT_HW && !strcmp(g, "hardware")) ||
-		    (c == CAT_SW && !strcmp(g, "software")) ||
-		    (c == CAT_CACHE && !strcmp(g, "hwcache")) ||
-		    (c == CAT_BP && !strcmp(g, "bp")) ||
-		    !fnmatch(g, name, 0))
+		if (k >= 0) {
+			if (k == (int)c)
+				return true;
+			continue;
+		}
+		if (!fnmatch(g, name, 0))
 			return true;
-		/* A bare word matches inside names, like perf list. */
 		if (!strpbrk(g, "*?[") && strstr(name, g))
 			return true;
 	}
@@ -158,35 +105,41 @@ static void emit(struct list_state *st, enum cat c, const char *name,
 
 	if (!wanted(st, c, name) && !(alias && wanted(st, c, alias)))
 		return;
-	if (attr && st->probe) {
-		err = probe_attr(attr);
+	if (attr && st->probe && c == CAT_TP && strncmp(name, "ftrace:", 7)) {
+		if (!st->tp_probed) {
+			st->tp_result = ev_probe_attr(attr);
+			st->tp_probed = true;
+		}
+		err = st->tp_result;
 		if (err)
-			reason = why(-err, buf, sizeof(buf));
+			reason = ev_probe_reason(err, buf, sizeof(buf));
+	} else if (attr && st->probe) {
+		err = ev_probe_attr(attr);
+		if (err)
+			reason = ev_probe_reason(err, buf, sizeof(buf));
 	}
 	st->shown++;
 	if (st->json) {
-		printf("{\"event\": ");
-		json_str(stdout, name);
-		if (alias) {
-			printf(", \"alias\": ");
-			json_str(stdout, alias);
-		}
-		printf(", \"category\": ");
-		json_str(stdout, cat_key[c]);
-		if (pmu) {
-			printf(", \"pmu\": ");
-			json_str(stdout, pmu);
-		}
+		struct sonde_json *w = st->jw;
+
+		sonde_json_begin_object(w);
+		sonde_json_string_field(w, "event", name);
+		if (alias)
+			sonde_json_string_field(w, "alias", alias);
+		sonde_json_string_field(w, "category", cat_key[c]);
+		if (pmu)
+			sonde_json_string_field(w, "pmu", pmu);
 		if (attr) {
-			printf(", \"type\": %u, \"config\": \"%#llx\"", attr->type,
-			       (unsigned long long)attr->config);
-			printf(", \"supported\": %s", st->probe ? (err ? "false" : "true") : "null");
+			sonde_json_uint_field(w, "type", attr->type);
+			sonde_json_uint_field(w, "config", attr->config);
+			if (st->probe)
+				sonde_json_bool_field(w, "supported", !err);
+			else
+				sonde_json_null_field(w, "supported");
 		}
-		if (reason) {
-			printf(", \"reason\": ");
-			json_str(stdout, reason);
-		}
-		printf("}\n");
+		if (reason)
+			sonde_json_string_field(w, "reason", reason);
+		sonde_json_end_object(w);
 		return;
 	}
 	if (alias)
@@ -371,7 +324,9 @@ int cmd_list(int argc, const char **argv)
 	st.probe = !no_probe;
 	st.globs = argv;
 	st.nr_globs = n;
-	if (!st.json)
+	if (st.json)
+		st.jw = sonde_json_new(stdout);
+	else
 		printf("\nList of pre-defined events (to be used in -e):\n\n");
 	list_symbols(&st, ev_hw_symbols, CAT_HW, SONDE_PERF_TYPE_HARDWARE, NULL);
 	list_symbols(&st, ev_sw_symbols, CAT_SW, SONDE_PERF_TYPE_SOFTWARE, "software");
@@ -387,6 +342,7 @@ int cmd_list(int argc, const char **argv)
 	list_pmus(&st);
 	list_syntax(&st);
 	list_tracepoints(&st);
+	sonde_json_destroy(&st.jw);
 	if (!st.shown && st.nr_globs) {
 		fprintf(stderr, "sonde list: no event matches '%s'\n", argv[0]);
 		return 1;

@@ -21,10 +21,12 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
+	{ "list", cmd_list, "List the events this machine offers", 0 },
+	{ "stat", cmd_stat, "Count events of a command, task, CPUs or cgroup", 0 },
+	{ "record", cmd_record, "Sample a command or the system into perf.data", CMD_QUIET_STDOUT_CHECK },
 	{ "report", cmd_report, "Summarize a perf.data file (perf report compatible)", 0 },
 	{ "script", cmd_script, "Print the samples of a perf.data file (perf script compatible)", 0 },
 	{ "help", cmd_help, "Show help for sonde or one of its commands", 0 },
-	{ "list", cmd_list, "List the events this machine offers", 0 },
 	{ "version", cmd_version, "Print sonde's version", 0 },
 };
 

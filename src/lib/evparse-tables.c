@@ -53,7 +53,7 @@ static const char *const cache_names[SONDE_PERF_COUNT_HW_CACHE_MAX][6] = {
 	{ "LLC", "L2", NULL },
 	{ "dTLB", "d-tlb", "Data-TLB", NULL },
 	{ "iTLB", "i-tlb", "Instruction-TLB", NULL },
-	{ "branch", "branches", "bpu", "btb", "bpc", NULL },
+	{ "branch", "bpu", "btb", "bpc", NULL }, /* no "branches": perf lexes it as the hw event */
 	{ "node", NULL },
 };
 

@@ -200,7 +200,8 @@ static int add_kv(struct evspec *ev, const char *key, const char *val)
 
 static bool is_word_char(char c)
 {
-	return c && !strchr(",{}/:= \t\n", c);
+	return (unsigned char)c > 0x20 && (unsigned char)c < 0x7f &&
+	       !strchr(",{}/:=", c);
 }
 
 static size_t word_end(const struct parser *p, size_t from)
@@ -444,9 +445,14 @@ static int parse_terms(struct parser *p, const char *s, size_t len,
 		return 0;
 	}
 	for (;;) {
-		size_t k = i;
+		size_t k;
 		struct term *cur;
 
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (!n && stop && i < len && s[i] == stop)
+			break; /* "pmu/ /": blanks only */
+		k = i;
 		if (n == MAX_TERMS)
 			return perr(p, base + i, E2BIG,
 				    "too many terms (at most %d)", MAX_TERMS);
@@ -461,8 +467,16 @@ static int parse_terms(struct parser *p, const char *s, size_t len,
 			return perr(p, base + k, SONDE_ERR_PARSE,
 				    "term name too long");
 		memcpy(cur->key, s + k, i - k);
+		/* perf's lexer drops blanks between tokens: "period = 1" */
+		while (i < len && (s[i] == ' ' || s[i] == '\t') &&
+		       i + 1 < len && strchr(" \t=", s[i + 1]))
+			i++;
 		if (i < len && s[i] == '=') {
 			size_t v = ++i;
+
+			while (i < len && (s[i] == ' ' || s[i] == '\t'))
+				i++;
+			v = i;
 
 			cur->val_col = base + v;
 			while (i < len && is_term_val_char(s[i]))
@@ -483,6 +497,8 @@ static int parse_terms(struct parser *p, const char *s, size_t len,
 			}
 		}
 		n++;
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
 		if (i < len && s[i] == ',') {
 			i++;
 			continue;
@@ -973,7 +989,7 @@ static int trailing_mods(struct parser *p, size_t from, size_t first,
 	size_t i = from;
 	int err;
 
-	while (i < p->len && !strchr(",}", p->s[i]))
+	while (i < p->len && !strchr(",} \t", p->s[i]))
 		i++;
 	(void)after_colon;
 	if (i == from) {
@@ -1061,6 +1077,44 @@ static int alias_event(struct parser *p, size_t start, size_t end,
 	return p->l->nr == *first ? 1 : 0;
 }
 
+/* The most helpful thing to say about a word that names nothing. */
+static int unknown_event(struct parser *p, size_t start, const char *w,
+			 size_t wl)
+{
+	const struct ev_symbol *tabs[] = { ev_hw_symbols, ev_sw_symbols };
+	int shown = (int)(wl > 64 ? 64 : wl);
+
+	for (size_t t = 0; t < 2; t++)
+		for (int i = 0; tabs[t][i].name; i++)
+			if (strlen(tabs[t][i].name) == wl &&
+			    !strncasecmp(tabs[t][i].name, w, wl))
+				return perr(p, start, SONDE_ERR_PARSE,
+					    "unknown event '%.*s': names are "
+					    "case-sensitive, did you mean '%s'?",
+					    shown, w, tabs[t][i].name);
+	if (wl > 17 && w[0] == 'r' && strspn(w + 1, "0123456789abcdefABCDEF") >= wl - 1)
+		return perr(p, start, SONDE_ERR_PARSE,
+			    "raw event '%.*s' has more than 16 hex digits "
+			    "(rNNN: config in hex, at most 64 bits)", shown, w);
+	if (w[0] == 'r' && wl > 2 && w[1] == '0' && (w[2] == 'x' || w[2] == 'X'))
+		return perr(p, start, SONDE_ERR_PARSE,
+			    "raw event '%.*s': write rNNN without 0x (the "
+			    "digits are hex already)", shown, w);
+	return perr(p, start, SONDE_ERR_PARSE,
+		    "unknown event '%.*s' (see 'sonde list'; tracepoints are "
+		    "written sys:name)", shown, w);
+}
+
+/* True when [from, next , or } or end) is only modifier letters. */
+static bool mods_follow(const struct parser *p, size_t from)
+{
+	size_t i = from;
+
+	while (i < p->len && p->s[i] && strchr(mod_chars, p->s[i]))
+		i++;
+	return i > from && (i == p->len || p->s[i] == ',' || p->s[i] == '}');
+}
+
 static int parse_event(struct parser *p)
 {
 	size_t start = p->pos, end = word_end(p, start), first = p->l->nr;
@@ -1070,8 +1124,19 @@ static int parse_event(struct parser *p)
 	uint64_t config = 0;
 	bool valid = true;
 	const struct sonde_pmu *pmu = NULL;
-	int idx, err;
-	char next = end < p->len ? p->s[end] : '\0';
+	int idx, err = 0;
+	char next;
+
+	/* "cpu-clock :u" as perf's lexer sees it: blanks between tokens */
+	{
+		size_t b = end;
+
+		while (b < p->len && (p->s[b] == ' ' || p->s[b] == '\t'))
+			b++;
+		if (b > end && b < p->len && (p->s[b] == ':' || p->s[b] == '/'))
+			end = b;
+	}
+	next = end < p->len ? p->s[end] : '\0';
 
 	if (!wl)
 		return perr_parse(p, start, "an event name");
@@ -1095,7 +1160,17 @@ static int parse_event(struct parser *p)
 				    "(see 'sonde list cache')", (int)wl, w);
 	} else if (parse_raw(w, wl, &config)) {
 		kind = K_RAW;
+	} else if (next == ':' && mods_follow(p, end + 1) &&
+		   !(err = alias_event(p, start, end, &first))) {
+		/* "tsc:u": a sysfs alias with modifiers, not a tracepoint */
+		p->pos = end;
+		for (size_t e = first; e < p->l->nr; e++)
+			if (lexer_name(p, start, &p->l->ev[e].name))
+				return perr(p, start, ENOMEM, "out of memory");
+		return trailing_mods(p, end + 1, first, true);
 	} else if (next == ':') {
+		if (err < 0)
+			return err;
 		err = parse_tracepoint(p, start, end, &first);
 		if (err)
 			return err;
@@ -1119,10 +1194,7 @@ static int parse_event(struct parser *p)
 		if (err < 0)
 			return err;
 		if (err > 0)
-			return perr(p, start, SONDE_ERR_PARSE,
-				    "unknown event '%.*s' (see 'sonde list'; "
-				    "tracepoints are written sys:name)",
-				    (int)(wl > 64 ? 64 : wl), w);
+			return unknown_event(p, start, w, wl);
 		p->pos = end;
 		for (size_t e = first; e < p->l->nr; e++)
 			if (!p->l->ev[e].name &&
@@ -1190,6 +1262,14 @@ static int parse_event(struct parser *p)
 	}
 
 after_tp:
+	{
+		size_t b = p->pos;
+
+		while (b < p->len && (p->s[b] == ' ' || p->s[b] == '\t'))
+			b++;
+		if (b > p->pos && b < p->len && (p->s[b] == ':' || p->s[b] == '/'))
+			p->pos = b;
+	}
 	if (p->pos < p->len && p->s[p->pos] == '/') {
 		struct term *t = calloc(MAX_TERMS, sizeof(*t));
 		size_t nt = 0, pos = p->pos + 1;
@@ -1212,13 +1292,21 @@ after_tp:
 	return 0;
 }
 
-static int parse_group(struct parser *p)
+static void skip_space(struct parser *p)
+{
+	while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t'))
+		p->pos++;
+}
+
+/* "{a,b}:mods" or perf's named form "name{a,b}:mods" (@name may be NULL). */
+static int parse_group(struct parser *p, const char *name, size_t name_len)
 {
 	size_t open = p->pos, first = p->l->nr;
 	int err;
 
 	p->pos++;
 	for (;;) {
+		skip_space(p);
 		if (p->pos < p->len && p->s[p->pos] == '{')
 			return perr(p, p->pos, SONDE_ERR_PARSE,
 				    "groups cannot nest");
@@ -1227,6 +1315,7 @@ static int parse_group(struct parser *p)
 		err = parse_event(p);
 		if (err)
 			return err;
+		skip_space(p);
 		if (p->pos < p->len && p->s[p->pos] == ',') {
 			p->pos++;
 			continue;
@@ -1241,10 +1330,18 @@ static int parse_group(struct parser *p)
 	p->pos++;
 	for (size_t e = first; e < p->l->nr; e++)
 		p->l->ev[e].leader = (int)first;
+	if (name) {
+		char buf[256];
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)name_len, name);
+		if (add_kv(&p->l->ev[first], "group", buf))
+			return perr(p, open, ENOMEM, "out of memory");
+	}
+	skip_space(p);
 	if (p->pos < p->len && p->s[p->pos] == ':') {
 		size_t m = ++p->pos, i = m;
 
-		while (i < p->len && p->s[i] != ',')
+		while (i < p->len && !strchr(", \t", p->s[i]))
 			i++;
 		for (size_t e = first; i > m && e < p->l->nr; e++) {
 			err = apply_mods(p, m, p->s + m, i - m, &p->l->ev[e],
@@ -1257,21 +1354,27 @@ static int parse_group(struct parser *p)
 	return 0;
 }
 
-static void skip_space(struct parser *p)
-{
-	while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t'))
-		p->pos++;
-}
-
 static int parse_list(struct parser *p)
 {
 	int err;
 
 	for (;;) {
+		size_t w, b;
+
 		skip_space(p);
+		w = word_end(p, p->pos);
+		b = w;
+		while (b < p->len && (p->s[b] == ' ' || p->s[b] == '\t'))
+			b++;
 		if (p->pos < p->len && p->s[p->pos] == '{')
-			err = parse_group(p);
-		else
+			err = parse_group(p, NULL, 0);
+		else if (w > p->pos && b < p->len && p->s[b] == '{') {
+			const char *name = p->s + p->pos;
+			size_t nl = w - p->pos;
+
+			p->pos = b;
+			err = parse_group(p, name, nl);
+		} else
 			err = parse_event(p);
 		if (err)
 			return err;

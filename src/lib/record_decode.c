@@ -18,6 +18,8 @@ int sonde_record_fmt__from_attr(struct sonde_record_fmt *fmt,
 	fmt->sample_type = attr->sample_type;
 	fmt->read_format = attr->read_format;
 	fmt->sample_id_all = attr->sample_id_all;
+	fmt->mmap2_build_id = attr->build_id ? SONDE_RECORD_BUILD_ID_ON :
+					       SONDE_RECORD_BUILD_ID_OFF;
 	/* Fields past an old attr's size read as zero, as the kernel does. */
 	if (!attr->size || attr->size >= SONDE_PERF_ATTR_SIZE_VER2)
 		fmt->branch_sample_type = attr->branch_sample_type;
@@ -53,7 +55,8 @@ static int str_walk(struct rcur *c, const char **s, uint16_t *room,
 	return 0;
 }
 
-static int mmap_walk(struct rcur *c, struct sonde_record *r, bool v2)
+static int mmap_walk(const struct sonde_record_fmt *fmt, struct rcur *c,
+		     struct sonde_record *r, bool v2)
 {
 	struct sonde_record_mmap *m = &r->mmap;
 	int err;
@@ -68,10 +71,11 @@ static int mmap_walk(struct rcur *c, struct sonde_record *r, bool v2)
 	if (!err)
 		err = rc_u64(c, &m->pgoff, "mmap pgoff");
 	if (!err && v2) {
-		if (r->misc & SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		if (mmap2_build_id_layout(fmt, r->misc)) {
 			const void *id;
 			uint16_t res2;
 
+			m->has_build_id = true;
 			err = rc_bytes(c, 2, &id, "mmap2 build_id_size");
 			if (!err)
 				m->build_id_size = *(const uint8_t *)id;
@@ -125,9 +129,9 @@ static int kernel_body_walk(const struct sonde_record_fmt *fmt, struct rcur *c,
 	case SONDE_PERF_RECORD_SAMPLE:
 		return sample_walk(c, fmt, &r->sample);
 	case SONDE_PERF_RECORD_MMAP:
-		return mmap_walk(c, r, false);
+		return mmap_walk(fmt, c, r, false);
 	case SONDE_PERF_RECORD_MMAP2:
-		return mmap_walk(c, r, true);
+		return mmap_walk(fmt, c, r, true);
 	case SONDE_PERF_RECORD_LOST:
 		err = rc_u64(c, &r->lost.id, "lost id");
 		return err ? err : rc_u64(c, &r->lost.lost, "lost count");
@@ -386,6 +390,35 @@ static int user_body_walk(struct rcur *c, struct sonde_record *r)
 				       &r->header_feature.data, "feature data");
 		}
 		return err;
+	case SONDE_PERF_RECORD_EVENT_UPDATE: {
+		struct sonde_record_event_update *u = &r->event_update;
+		uint64_t bits;
+
+		err = rc_u64(c, &u->type, "event_update type");
+		if (!err)
+			err = rc_u64(c, &u->id, "event_update id");
+		if (err)
+			return err;
+		u->size = c->end - c->off;
+		u->data = c->base + c->off;
+		if (u->type == SONDE_EVENT_UPDATE_SCALE) {
+			err = rc_u64(c, &bits, "event_update scale");
+			if (!err)
+				memcpy(&u->scale, &bits, 8);
+			/* perf 6.1 sizes these records for its largest payload */
+			c->off = c->end;
+			return err;
+		}
+		if (u->type == SONDE_EVENT_UPDATE_UNIT ||
+		    u->type == SONDE_EVENT_UPDATE_NAME) {
+			uint16_t room;
+
+			return str_walk(c, &u->str, &room,
+					"event_update string not NUL-terminated");
+		}
+		c->off = c->end;
+		return 0;
+	}
 	case SONDE_PERF_RECORD_AUXTRACE: {
 		struct sonde_record_auxtrace *a = &r->auxtrace;
 
@@ -549,4 +582,59 @@ int sonde_record__id(const struct sonde_record_fmt *fmt, const void *buf,
 		return sonde_err(SONDE_ERR_FORMAT);
 	memcpy(id, p + pos, 8);
 	return 0;
+}
+
+int sonde_record__sample_id(const struct sonde_record_fmt *fmt, const void *buf,
+			    size_t len, struct sonde_sample_id *sid)
+{
+	struct rcur c = { .base = (uint8_t *)(uintptr_t)buf };
+	uint64_t st, dummy;
+	uint32_t type;
+	uint16_t size;
+	int err = 0;
+
+	if (!fmt || !buf || !sid)
+		return sonde_err(EINVAL);
+	if (len < 8)
+		return sonde_err(SONDE_ERR_FORMAT);
+	memcpy(&type, buf, 4);
+	memcpy(&size, (const uint8_t *)buf + 6, 2);
+	if (size < 8 || size > len)
+		return sonde_err(SONDE_ERR_FORMAT);
+	st = fmt->sample_type;
+	c.end = size;
+	if (type == SONDE_PERF_RECORD_SAMPLE) {
+		/* Everything up to CPU sits at a fixed place in a sample. */
+		memset(sid, 0, sizeof(*sid));
+		c.off = 8;
+		if (st & SONDE_PERF_SAMPLE_IDENTIFIER)
+			err = rc_u64(&c, &sid->identifier, "identifier");
+		if (!err && (st & SONDE_PERF_SAMPLE_IP))
+			err = rc_u64(&c, &dummy, "ip");
+		if (!err && (st & SONDE_PERF_SAMPLE_TID)) {
+			err = rc_u32(&c, &sid->pid, "pid");
+			if (!err)
+				err = rc_u32(&c, &sid->tid, "tid");
+		}
+		if (!err && (st & SONDE_PERF_SAMPLE_TIME))
+			err = rc_u64(&c, &sid->time, "time");
+		if (!err && (st & SONDE_PERF_SAMPLE_ADDR))
+			err = rc_u64(&c, &dummy, "addr");
+		if (!err && (st & SONDE_PERF_SAMPLE_ID))
+			err = rc_u64(&c, &sid->id, "id");
+		if (!err && (st & SONDE_PERF_SAMPLE_STREAM_ID))
+			err = rc_u64(&c, &sid->stream_id, "stream_id");
+		if (!err && (st & SONDE_PERF_SAMPLE_CPU)) {
+			err = rc_u32(&c, &sid->cpu, "cpu");
+			if (!err)
+				err = rc_u32(&c, &sid->cpu_res, "cpu res");
+		}
+		return err ? sonde_err(SONDE_ERR_FORMAT) : 0;
+	}
+	if (!record_has_trailer(fmt, type))
+		return sonde_err(ENOENT);
+	if ((size_t)size - 8 < sample_id_size(fmt))
+		return sonde_err(SONDE_ERR_FORMAT);
+	c.off = size - sample_id_size(fmt);
+	return sample_id_walk(&c, fmt, sid) ? sonde_err(SONDE_ERR_FORMAT) : 0;
 }

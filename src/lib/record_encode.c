@@ -31,7 +31,8 @@ static int str_put(struct wcur *w, const char *s, uint16_t room)
 	return str_put_align(w, s, room, 8);
 }
 
-static int mmap_put(struct wcur *w, const struct sonde_record *r, bool v2)
+static int mmap_put(struct wcur *w, const struct sonde_record_fmt *fmt,
+		    const struct sonde_record *r, bool v2)
 {
 	const struct sonde_record_mmap *m = &r->mmap;
 
@@ -41,7 +42,7 @@ static int mmap_put(struct wcur *w, const struct sonde_record *r, bool v2)
 	wc_u64(w, m->len);
 	wc_u64(w, m->pgoff);
 	if (v2) {
-		if (r->misc & SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		if (mmap2_build_id_layout(fmt, r->misc)) {
 			if (m->build_id_size > SONDE_BUILD_ID_MAX_SIZE)
 				return -EINVAL;
 			wc_bytes(w, &m->build_id_size, 1);
@@ -66,9 +67,9 @@ static int kernel_body_put(struct wcur *w, const struct sonde_record_fmt *fmt,
 	case SONDE_PERF_RECORD_SAMPLE:
 		return sample_put(w, fmt, &r->sample);
 	case SONDE_PERF_RECORD_MMAP:
-		return mmap_put(w, r, false);
+		return mmap_put(w, fmt, r, false);
 	case SONDE_PERF_RECORD_MMAP2:
-		return mmap_put(w, r, true);
+		return mmap_put(w, fmt, r, true);
 	case SONDE_PERF_RECORD_LOST:
 		wc_u64(w, r->lost.id);
 		wc_u64(w, r->lost.lost);
@@ -259,6 +260,33 @@ static int user_body_put(struct wcur *w, const struct sonde_record *r)
 		wc_u64(w, r->header_feature.feat_id);
 		wc_bytes(w, r->header_feature.data, r->header_feature.size);
 		return 0;
+	case SONDE_PERF_RECORD_EVENT_UPDATE: {
+		const struct sonde_record_event_update *u = &r->event_update;
+
+		wc_u64(w, u->type);
+		wc_u64(w, u->id);
+		if (u->type == SONDE_EVENT_UPDATE_SCALE) {
+			uint64_t bits;
+
+			if (u->size > 65536)
+				return -E2BIG;
+			/* @scale, then any padding the decoded record had */
+			memcpy(&bits, &u->scale, 8);
+			wc_u64(w, bits);
+			if (u->data && u->size > 8)
+				wc_bytes(w, (const uint8_t *)u->data + 8, u->size - 8);
+			return 0;
+		}
+		if ((u->type == SONDE_EVENT_UPDATE_UNIT ||
+		     u->type == SONDE_EVENT_UPDATE_NAME) && !u->data)
+			return str_put(w, u->str, 0);
+		if (u->size > 65536)
+			return -E2BIG;
+		if (u->size && !u->data)
+			return -EINVAL;
+		wc_bytes(w, u->data, u->size);
+		return 0;
+	}
 	case SONDE_PERF_RECORD_AUXTRACE: {
 		const struct sonde_record_auxtrace *a = &r->auxtrace;
 

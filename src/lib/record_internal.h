@@ -230,6 +230,14 @@ void attr_swap(uint8_t *p, size_t size, bool to_foreign);
 int record_encode_foreign(const struct sonde_record_fmt *fmt,
 			  const struct sonde_record *rec, void *buf, size_t size);
 
+/* Does this MMAP2 record hold a build id rather than maj/min/ino? */
+static inline bool mmap2_build_id_layout(const struct sonde_record_fmt *fmt,
+					 uint16_t misc)
+{
+	return (misc & SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+	       fmt->mmap2_build_id != SONDE_RECORD_BUILD_ID_OFF;
+}
+
 /* Kernel types 1..63 carry the trailer; user types (64+) never do. */
 static inline bool record_has_trailer(const struct sonde_record_fmt *fmt,
 				      uint32_t type)

@@ -125,7 +125,7 @@ int sample_walk(struct rcur *c, const struct sonde_record_fmt *fmt,
 	uint64_t st = fmt->sample_type;
 	int err = 0;
 
-	memset(s, 0, sizeof(*s));
+	/* record_walk() zeroed the record, the sample with it. */
 	s->sample_type = st;
 	if (st & SONDE_PERF_SAMPLE_IDENTIFIER)
 		err = rc_u64(c, &s->identifier, "identifier");

@@ -15,9 +15,11 @@ struct sonde_symcache {
 	pthread_mutex_t lock;
 	struct sonde_dso *buckets[CACHE_BUCKETS];
 	struct sonde_dso *kernel;
+	struct sonde_dso *vdso;
 	struct sonde_dso *jits;		/* chained through ->next */
 	struct sonde_symcache_opts opts;
-	char *root_dir, *debug_dir, *kallsyms_path, *jit_dir;
+	char *root_dir, *debug_dir, *kallsyms_path, *jit_dir, *notes_path;
+	char *buildid_dir;
 };
 
 static char *dup_or(const char *s, const char *fallback)
@@ -42,7 +44,21 @@ sonde_symcache__new(const struct sonde_symcache_opts *opts)
 				  "/proc/kallsyms");
 	c->jit_dir = dup_or(OPTS_GET(opts, jit_dir, NULL), "/tmp");
 	c->opts.no_debug_files = OPTS_GET(opts, no_debug_files, false);
-	if (!c->root_dir || !c->debug_dir || !c->kallsyms_path || !c->jit_dir) {
+	c->notes_path = dup_or(OPTS_GET(opts, kernel_notes_path, NULL),
+			       "/sys/kernel/notes");
+	if (OPTS_GET(opts, buildid_dir, NULL)) {
+		c->buildid_dir = strdup(opts->buildid_dir);
+	} else {
+		const char *home = getenv("HOME");
+
+		if (home && *home && asprintf(&c->buildid_dir, "%s/.debug",
+					      home) < 0)
+			c->buildid_dir = NULL;
+		else if (!home || !*home)
+			c->buildid_dir = strdup("");
+	}
+	if (!c->root_dir || !c->debug_dir || !c->kallsyms_path || !c->jit_dir ||
+	    !c->notes_path || !c->buildid_dir) {
 		sonde_symcache__free(c);
 		return sonde_err_ptr(ENOMEM);
 	}
@@ -67,10 +83,13 @@ void sonde_symcache__free(struct sonde_symcache *c)
 		sonde_dso__put(d);
 	}
 	sonde_dso__put(c->kernel);
+	sonde_dso__put(c->vdso);
 	free(c->root_dir);
 	free(c->debug_dir);
 	free(c->kallsyms_path);
 	free(c->jit_dir);
+	free(c->notes_path);
+	free(c->buildid_dir);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -90,10 +109,13 @@ static struct sonde_dso *dso_new(struct sonde_symcache *c, int kind,
 	d->root_dir = strdup(c->root_dir);
 	d->debug_dir = strdup(c->debug_dir);
 	d->kallsyms_path = strdup(c->kallsyms_path);
+	d->notes_path = strdup(c->notes_path);
+	d->buildid_dir = strdup(c->buildid_dir);
 	d->jit_dir = strdup(c->jit_dir);
 	d->no_debug_files = c->opts.no_debug_files;
 	d->status = SONDE_DSO_NOT_LOADED;
 	if (!d->path || !d->root_dir || !d->debug_dir || !d->kallsyms_path ||
+	    !d->notes_path || !d->buildid_dir ||
 	    !d->jit_dir) {
 		sonde_dso__put(d);
 		return NULL;
@@ -129,7 +151,8 @@ struct sonde_dso *sonde_symcache__dso(struct sonde_symcache *c,
 	pthread_mutex_lock(&c->lock);
 	for (d = c->buckets[b]; d; d = d->next) {
 		if (d->want_bid_size == build_id_size &&
-		    !memcmp(d->want_bid, build_id, build_id_size) &&
+		    (!build_id_size ||
+		     !memcmp(d->want_bid, build_id, build_id_size)) &&
 		    !strcmp(d->path, path)) {
 			sonde_dso__get(d);
 			pthread_mutex_unlock(&c->lock);
@@ -163,6 +186,59 @@ struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *c)
 	d = c->kernel ? sonde_dso__get(c->kernel) : NULL;
 	pthread_mutex_unlock(&c->lock);
 	return d ? d : sonde_err_ptr(ENOMEM);
+}
+
+int sonde_symcache__set_kernel_build_id(struct sonde_symcache *c,
+					const uint8_t *build_id,
+					size_t build_id_size)
+{
+	struct sonde_dso *d;
+	int err = 0;
+
+	if (!c || !build_id || !build_id_size)
+		return sonde_err(EINVAL);
+	if (build_id_size > SYM_BUILD_ID_MAX)
+		build_id_size = SYM_BUILD_ID_MAX;
+	d = sonde_symcache__kernel(c);
+	if (!d)
+		return sonde_err(errno);
+	pthread_mutex_lock(&d->lock);
+	if (atomic_load(&d->loaded)) {
+		err = -EBUSY;
+	} else {
+		memcpy(d->want_bid, build_id, build_id_size);
+		d->want_bid_size = build_id_size;
+	}
+	pthread_mutex_unlock(&d->lock);
+	sonde_dso__put(d);
+	return err ? sonde_err(err) : 0;
+}
+
+struct sonde_dso *sonde_symcache__vdso(struct sonde_symcache *c)
+{
+	struct sonde_dso *d = NULL;
+	int err = 0;
+
+	if (!c)
+		return sonde_err_ptr(EINVAL);
+	pthread_mutex_lock(&c->lock);
+	if (!c->vdso) {
+		c->vdso = dso_new(c, SONDE_DSO_ELF, "[vdso]");
+		if (c->vdso) {
+			c->vdso->no_debug_files = true;
+			err = sym_vdso_image(&c->vdso->mem, &c->vdso->mem_size);
+			if (err) {
+				sonde_dso__put(c->vdso);
+				c->vdso = NULL;
+			}
+		} else {
+			err = -ENOMEM;
+		}
+	}
+	if (c->vdso)
+		d = sonde_dso__get(c->vdso);
+	pthread_mutex_unlock(&c->lock);
+	return d ? d : sonde_err_ptr(err);
 }
 
 struct sonde_dso *sonde_symcache__jit(struct sonde_symcache *c, pid_t pid)
@@ -218,11 +294,14 @@ void sonde_dso__put(struct sonde_dso *dso)
 		sym_elf_unload(dso);
 	free(dso->syms);
 	free(dso->text);
+	free(dso->mem);
 	free(dso->symfile);
 	free(dso->path);
 	free(dso->root_dir);
 	free(dso->debug_dir);
 	free(dso->kallsyms_path);
+	free(dso->notes_path);
+	free(dso->buildid_dir);
 	free(dso->jit_dir);
 	pthread_mutex_destroy(&dso->lock);
 	free(dso);
@@ -239,6 +318,7 @@ static int dso_ensure_loaded(struct sonde_dso *dso)
 		switch (dso->kind) {
 		case SONDE_DSO_ELF:
 			err = sym_elf_load(dso);
+			sym_elf_release_fds(dso);
 			break;
 		case SONDE_DSO_KERNEL:
 			err = sym_kallsyms_load(dso);
@@ -293,6 +373,14 @@ uint64_t sonde_dso__map_to_vaddr(struct sonde_dso *dso, uint64_t map_start,
 		return ip;
 	dso_ensure_loaded(dso);
 	return sym_elf_map_to_vaddr(dso, ip - map_start + map_pgoff);
+}
+
+uint64_t sonde_dso__offset_to_vaddr(struct sonde_dso *dso, uint64_t file_off)
+{
+	if (!dso || dso->kind != SONDE_DSO_ELF)
+		return file_off;
+	dso_ensure_loaded(dso);
+	return sym_elf_map_to_vaddr(dso, file_off);
 }
 
 const char *sonde_dso__sym_name(struct sonde_dso *dso,
@@ -377,4 +465,48 @@ const char *sonde_dso__symfile(const struct sonde_dso *dso)
 					  memory_order_acquire))
 		return NULL;
 	return dso->symfile;
+}
+
+static bool is_jit_path(const char *p)
+{
+	return !p || !*p || !strncmp(p, "//anon", 6) ||
+	       !strncmp(p, "[anon", 5) || !strncmp(p, "/memfd:", 7) ||
+	       !strncmp(p, "/tmp/perf-", 10) || !strcmp(p, "[heap]");
+}
+
+int sonde_symcache__resolve(struct sonde_symcache *c, pid_t pid,
+			    const struct sonde_sym_map *map, uint64_t ip,
+			    struct sonde_sym_result *res)
+{
+	struct sonde_dso *d = NULL;
+	const char *path = map ? map->path : NULL;
+
+	if (!c || !res)
+		return sonde_err(EINVAL);
+	memset(res, 0, sizeof(*res));
+	res->addr = ip;
+	if ((!map && (ip >> 63)) || (path && !strncmp(path, "[kernel", 7))) {
+		d = sonde_symcache__kernel(c);
+	} else if (path && !strcmp(path, "[vdso]")) {
+		d = sonde_symcache__vdso(c);
+		if (d)
+			res->addr = sonde_dso__map_to_vaddr(d, map->start,
+							    map->pgoff, ip);
+	} else if (map && is_jit_path(path)) {
+		if (pid > 0)
+			d = sonde_symcache__jit(c, pid);
+	} else if (path && path[0] == '/') {
+		d = sonde_symcache__dso(c, path, map->build_id,
+					map->build_id_size);
+		if (d)
+			res->addr = sonde_dso__map_to_vaddr(d, map->start,
+							    map->pgoff, ip);
+	}
+	if (!d)
+		return sonde_err(ENOENT);
+	/* The cache keeps its own reference: hand out a borrowed one. */
+	sonde_dso__put(d);
+	res->dso = d;
+	res->sym = sonde_dso__find(d, res->addr, &res->offset);
+	return res->sym ? 0 : sonde_err(ENOENT);
 }

@@ -207,6 +207,42 @@ static Elf *find_by_build_id(struct sonde_dso *dso, const uint8_t *bid,
 	return elf;
 }
 
+/*
+ * The recorded object itself, by build id, in perf's build-id cache
+ * (DIR/.build-id/xx/yyyy/elf, or the older DIR/.build-id/xx/yyyy link).
+ * The id must match exactly; any symbol table will do.
+ */
+static Elf *find_in_buildid_cache(struct sonde_dso *dso, int *fdp,
+				  char **found)
+{
+	char hex[2 * SYM_BUILD_ID_MAX + 1], path[PATH_MAX];
+	uint8_t bid[SYM_BUILD_ID_MAX];
+	Elf *elf;
+	int i, n;
+
+	if (!dso->buildid_dir[0] || dso->want_bid_size < 2)
+		return NULL;
+	hex_build_id(dso->want_bid, dso->want_bid_size, hex);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s%s",
+			 dso->buildid_dir, hex, hex + 2, i ? "" : "/elf");
+		elf = elf_open(path, fdp);
+		if (!elf)
+			continue;
+		n = elf_read_build_id(elf, bid, sizeof(bid));
+		if (n > 0 && (size_t)n == dso->want_bid_size &&
+		    !memcmp(bid, dso->want_bid, (size_t)n) &&
+		    (find_section(elf, SHT_SYMTAB, NULL) ||
+		     find_section(elf, SHT_DYNSYM, NULL))) {
+			*found = strdup(path);
+			return elf;
+		}
+		elf_close(elf, *fdp);
+		*fdp = -1;
+	}
+	return NULL;
+}
+
 /* .gnu_debuglink: DIR/name, DIR/.debug/name, DEBUGDIR/DIR/name. */
 static Elf *find_by_debuglink(struct sonde_dso *dso, const char *file,
 			      int *fdp, char **found)
@@ -258,7 +294,8 @@ static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn)
 	struct sonde_symbol *syms;
 	Elf_Data *data;
 	GElf_Shdr sh;
-	size_t i, n, nr = 0;
+	size_t i, n, nr = 0, nsec;
+	bool *exec;
 
 	if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize)
 		return sonde_err(SONDE_ERR_FORMAT);
@@ -269,6 +306,21 @@ static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn)
 	syms = calloc(n ? n : 1, sizeof(*syms));
 	if (!syms)
 		return sonde_err(ENOMEM);
+	/* Which sections hold code: untyped labels there count (perf too). */
+	if (elf_getshdrnum(elf, &nsec) || nsec > (1u << 20))
+		nsec = 0;
+	exec = calloc(nsec ? nsec : 1, 1);
+	if (!exec) {
+		free(syms);
+		return sonde_err(ENOMEM);
+	}
+	for (i = 1; i < nsec; i++) {
+		Elf_Scn *sc = elf_getscn(elf, i);
+		GElf_Shdr ssh;
+
+		exec[i] = sc && gelf_getshdr(sc, &ssh) &&
+			  (ssh.sh_flags & SHF_EXECINSTR);
+	}
 	for (i = 0; i < n; i++) {
 		GElf_Sym s;
 		const char *name;
@@ -277,9 +329,11 @@ static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn)
 		if (!gelf_getsym(data, (int)i, &s))
 			break;
 		type = GELF_ST_TYPE(s.st_info);
-		if (type != STT_FUNC && type != STT_GNU_IFUNC)
-			continue;
 		if (s.st_shndx == SHN_UNDEF || !s.st_value)
+			continue;
+		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
+		    !(type == STT_NOTYPE && s.st_shndx < nsec &&
+		      exec[s.st_shndx]))
 			continue;
 		name = elf_strptr(elf, sh.sh_link, s.st_name);
 		if (!name || !*name)
@@ -299,6 +353,7 @@ static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn)
 		}
 		nr++;
 	}
+	free(exec);
 	dso->syms = syms;
 	dso->nr = sym_table_finish(syms, nr, SYM_DUP_BEST);
 	return 0;
@@ -322,12 +377,33 @@ static void read_loads(struct sonde_dso *dso, Elf *elf)
 int sym_elf_load(struct sonde_dso *dso)
 {
 	char file[PATH_MAX], *dbg = NULL;
+	Elf *cached;
 	Elf_Scn *scn;
 	int fd = -1;
 
 	snprintf(file, sizeof(file), "%s%s", dso->root_dir, dso->path);
 	dso->fd = dso->symfd = -1;
-	dso->elf = elf_open(file, &dso->fd);
+	if (dso->mem) {
+		elf_lib_init();
+		dso->elf = elf_memory(dso->mem, dso->mem_size);
+		if (!dso->elf || elf_kind(dso->elf) != ELF_K_ELF) {
+			dso->status = SONDE_DSO_BAD_ELF;
+			return sonde_err(SONDE_ERR_FORMAT);
+		}
+		snprintf(file, sizeof(file), "%s", dso->path);
+	} else {
+		dso->elf = elf_open(file, &dso->fd);
+	}
+	if (!dso->elf && dso->want_bid_size) {
+		/* Gone since the recording: perf's cache may hold a copy. */
+		dso->elf = find_in_buildid_cache(dso, &dso->fd, &dbg);
+		if (dso->elf) {
+			pr_info("%s: missing, using %s\n", file, dbg);
+			snprintf(file, sizeof(file), "%s", dbg);
+			free(dbg);
+			dbg = NULL;
+		}
+	}
 	if (!dso->elf) {
 		int err = errno;
 
@@ -347,6 +423,23 @@ int sym_elf_load(struct sonde_dso *dso)
 
 		hex_build_id(dso->want_bid, dso->want_bid_size, want);
 		hex_build_id(dso->bid, dso->bid_size, have);
+		cached = find_in_buildid_cache(dso, &fd, &dbg);
+		if (cached) {
+			/* The recorded copy replaces the file entirely. */
+			pr_info("%s: changed since the recording, using %s\n",
+				file, dbg);
+			elf_close(dso->elf, dso->fd);
+			dso->elf = cached;
+			dso->fd = fd;
+			fd = -1;
+			snprintf(file, sizeof(file), "%s", dbg);
+			free(dbg);
+			dbg = NULL;
+			dso->bid_size = (size_t)elf_read_build_id(
+				dso->elf, dso->bid, sizeof(dso->bid));
+			read_loads(dso, dso->elf);
+			goto matched;
+		}
 		dso->symelf = dso->no_debug_files ? NULL :
 			find_by_build_id(dso, dso->want_bid, dso->want_bid_size,
 					 &fd, &dbg);
@@ -364,7 +457,7 @@ int sym_elf_load(struct sonde_dso *dso)
 		scn = find_section(dso->symelf, SHT_SYMTAB, NULL);
 		goto collect;
 	}
-
+matched:
 	scn = find_section(dso->elf, SHT_SYMTAB, NULL);
 	if (scn) {
 		dso->symelf = dso->elf;
@@ -403,6 +496,25 @@ collect:
 	return 0;
 }
 
+/*
+ * Loading is over: libelf has the files mapped (names point into those
+ * mappings), so the descriptors can go. Thousands of DSOs must not cost
+ * thousands of open files.
+ */
+void sym_elf_release_fds(struct sonde_dso *dso)
+{
+	if (dso->symelf && dso->symelf != dso->elf && dso->symfd >= 0) {
+		elf_cntl(dso->symelf, ELF_C_FDDONE);
+		close(dso->symfd);
+		dso->symfd = -1;
+	}
+	if (dso->elf && dso->fd >= 0) {
+		elf_cntl(dso->elf, ELF_C_FDDONE);
+		close(dso->fd);
+		dso->fd = -1;
+	}
+}
+
 void sym_elf_unload(struct sonde_dso *dso)
 {
 	if (dso->symelf && dso->symelf != dso->elf)
@@ -430,4 +542,38 @@ uint64_t sym_elf_map_to_vaddr(const struct sonde_dso *dso, uint64_t off)
 			return off - ph->p_offset + ph->p_vaddr;
 	}
 	return off;
+}
+
+/*
+ * This process's vdso, copied out of memory (bounded by its /proc/self/maps
+ * entry). perf does the same: the kernel that runs the report is assumed
+ * to be the one that ran the workload.
+ */
+int sym_vdso_image(char **image, size_t *size)
+{
+	unsigned long long start, end;
+	char line[512];
+	FILE *f;
+	int err = -ENOENT;
+
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "[vdso]") ||
+		    sscanf(line, "%llx-%llx", &start, &end) != 2 || end <= start ||
+		    end - start > (16u << 20))
+			continue;
+		*image = malloc(end - start);
+		if (!*image) {
+			err = -ENOMEM;
+			break;
+		}
+		memcpy(*image, (const void *)(uintptr_t)start, end - start);
+		*size = end - start;
+		err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
 }

@@ -25,6 +25,8 @@ struct sonde_dso {
 	char *root_dir;
 	char *debug_dir;
 	char *kallsyms_path;
+	char *notes_path;
+	char *buildid_dir;
 	char *jit_dir;
 	bool no_debug_files;
 
@@ -50,6 +52,9 @@ struct sonde_dso {
 
 	/* Text tables (kallsyms, perf map): names point into this buffer. */
 	char *text;
+	/* In-memory ELF image (the vdso) instead of a file; owned. */
+	char *mem;
+	size_t mem_size;
 
 	struct sonde_dso *next;		/* cache hash chain */
 };
@@ -67,8 +72,10 @@ const struct sonde_symbol *sym_table_find(const struct sonde_symbol *syms,
 /* Loaders; each fills dso->syms/nr/status and returns 0 or -errno. */
 int sym_elf_load(struct sonde_dso *dso);
 void sym_elf_unload(struct sonde_dso *dso);
+void sym_elf_release_fds(struct sonde_dso *dso);
 uint64_t sym_elf_map_to_vaddr(const struct sonde_dso *dso, uint64_t file_off);
 int sym_kallsyms_load(struct sonde_dso *dso);
+int sym_vdso_image(char **image, size_t *size);
 int sym_perfmap_load(struct sonde_dso *dso);
 
 /*
@@ -85,6 +92,10 @@ int sym_parse_perfmap(char *buf, size_t len, struct sonde_symbol **out,
 
 /* Reads a whole (possibly /proc) file into a NUL-terminated malloc'd buf. */
 int sym_read_file(const char *path, char **buf, size_t *len, size_t max);
+
+/* NT_GNU_BUILD_ID from a raw note blob (/sys/kernel/notes); 0 if none. */
+int sym_notes_build_id(const uint8_t *buf, size_t len, uint8_t *out,
+		       size_t size);
 
 /* Rust demanglers (sym_rust.c); NULL when @p name is not of that kind. */
 char *sym_rust_legacy_demangle(const char *name);

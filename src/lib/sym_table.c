@@ -75,10 +75,30 @@ size_t sym_table_finish(struct sonde_symbol *syms, size_t nr,
 {
 	size_t i, out = 0;
 
+	int (*cmp)(const void *, const void *) =
+		policy == SYM_DUP_LAST ? cmp_last : cmp_best;
+
 	if (!nr)
 		return 0;
-	qsort(syms, nr, sizeof(*syms),
-	      policy == SYM_DUP_LAST ? cmp_last : cmp_best);
+	for (i = 1; i < nr && syms[i - 1].start <= syms[i].start; i++)
+		;
+	if (i < nr) {
+		qsort(syms, nr, sizeof(*syms), cmp);
+	} else {
+		/*
+		 * Already in address order (kallsyms, most perf maps): only
+		 * the runs of one address need their preferred alias first.
+		 */
+		for (i = 0; i < nr;) {
+			size_t j = i + 1;
+
+			while (j < nr && syms[j].start == syms[i].start)
+				j++;
+			if (j - i > 1)
+				qsort(syms + i, j - i, sizeof(*syms), cmp);
+			i = j;
+		}
+	}
 	for (i = 0; i < nr; i++) {
 		if (out && syms[out - 1].start == syms[i].start)
 			continue;

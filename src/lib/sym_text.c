@@ -16,16 +16,13 @@
 /* 64 MiB: far above any real kallsyms (~20 MB) or JIT map. */
 #define SYM_TEXT_MAX (64u << 20)
 
-int sym_read_file(const char *path, char **bufp, size_t *lenp, size_t max)
+/* Reads all of @p fd (closing it) into a NUL-terminated malloc'd buffer. */
+static int read_fd(int fd, char **bufp, size_t *lenp, size_t max)
 {
 	size_t len = 0, cap = 1 << 16;
 	char *buf, *nb;
 	ssize_t n;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	buf = malloc(cap);
 	if (!buf) {
 		close(fd);
@@ -67,6 +64,15 @@ int sym_read_file(const char *path, char **bufp, size_t *lenp, size_t max)
 	*bufp = buf;
 	*lenp = len;
 	return 0;
+}
+
+int sym_read_file(const char *path, char **bufp, size_t *lenp, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	return read_fd(fd, bufp, lenp, max);
 }
 
 static int hexval(char c)
@@ -167,7 +173,20 @@ int sym_parse_kallsyms(char *buf, size_t len, struct sonde_symbol **out,
 		return -EACCES;
 	}
 	*out = syms;
-	*nrp = sym_table_finish(syms, nr, SYM_DUP_BEST);
+	*nrp = nr = sym_table_finish(syms, nr, SYM_DUP_BEST);
+	/*
+	 * A synthesized size must not run from the last function of vmlinux
+	 * or of a module into the next module (gigabytes apart): cap it as
+	 * for a table's last symbol.
+	 */
+	for (size_t i = 0; i + 1 < nr; i++) {
+		const char *a = syms[i].module, *b = syms[i + 1].module;
+
+		if (!syms[i].size_synth || (a == b) || (a && b && !strcmp(a, b)))
+			continue;
+		if (syms[i].size > 4096)
+			syms[i].size = 4096;
+	}
 	return 0;
 }
 
@@ -214,10 +233,77 @@ int sym_parse_perfmap(char *buf, size_t len, struct sonde_symbol **out,
 	return 0;
 }
 
+int sym_notes_build_id(const uint8_t *buf, size_t len, uint8_t *out,
+		       size_t size)
+{
+	size_t off = 0;
+
+	/* Elf_Nhdr: u32 namesz, descsz, type; name and desc 4-aligned. */
+	while (len - off >= 12) {
+		uint32_t namesz, descsz, type;
+		size_t name_off, desc_off, next;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		name_off = off + 12;
+		if (namesz > len || descsz > len)
+			return 0;
+		desc_off = name_off + (((size_t)namesz + 3) & ~(size_t)3);
+		next = desc_off + (((size_t)descsz + 3) & ~(size_t)3);
+		if (desc_off > len || next > len || desc_off + descsz > len)
+			return 0;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name_off, "GNU", 4) &&
+		    descsz) {
+			size_t n = descsz < size ? descsz : size;
+
+			memcpy(out, buf + desc_off, n);
+			return (int)n;
+		}
+		off = next;
+	}
+	return 0;
+}
+
+/* The recorded kernel must be the running one for kallsyms to apply. */
+static int check_kernel_build_id(struct sonde_dso *dso)
+{
+	uint8_t have[SYM_BUILD_ID_MAX];
+	char *notes = NULL;
+	size_t len;
+	int n;
+
+	if (!dso->want_bid_size)
+		return 0;
+	if (sym_read_file(dso->notes_path, &notes, &len, 1u << 20)) {
+		pr_info("cannot read %s: kernel build id not checked\n",
+			dso->notes_path);
+		return 0;
+	}
+	n = sym_notes_build_id((const uint8_t *)notes, len, have, sizeof(have));
+	free(notes);
+	if (n <= 0)
+		return 0;
+	dso->bid_size = (size_t)n;
+	memcpy(dso->bid, have, (size_t)n);
+	if ((size_t)n == dso->want_bid_size &&
+	    !memcmp(have, dso->want_bid, (size_t)n))
+		return 0;
+	pr_warn("the recording ran on another kernel (build id differs from "
+		"the running kernel's): kernel symbols from %s would be wrong, "
+		"not using them\n", dso->kallsyms_path);
+	dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
+	return -ESTALE;
+}
+
 int sym_kallsyms_load(struct sonde_dso *dso)
 {
 	size_t len;
 	int err;
+
+	err = check_kernel_build_id(dso);
+	if (err)
+		return err;
 
 	err = sym_read_file(dso->kallsyms_path, &dso->text, &len, SYM_TEXT_MAX);
 	if (err) {
@@ -249,17 +335,26 @@ int sym_perfmap_load(struct sonde_dso *dso)
 	struct stat st;
 	size_t len;
 	uid_t me = geteuid();
-	int err;
+	int fd, err;
 
 	snprintf(path, sizeof(path), "%s/%s", dso->jit_dir, dso->path);
-	if (stat(path, &st)) {
+	/* Check the file we read, not the name: no symlinks, fstat the fd. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st)) {
 		err = -errno;
 		pr_debug("%s: %s\n", path, strerror(errno));
-		dso->status = SONDE_DSO_MISSING;
+		if (fd >= 0)
+			close(fd);
+		dso->status = err == -ELOOP ? SONDE_DSO_REFUSED :
+					      SONDE_DSO_MISSING;
+		if (err == -ELOOP)
+			pr_warn("%s is a symbolic link: refusing to use it\n",
+				path);
 		return err;
 	}
 	/* Anyone can write /tmp: trust only our own files or root's (perf). */
 	if (st.st_uid != me && st.st_uid != 0) {
+		close(fd);
 		pr_warn("%s is owned by uid %u, not by you (uid %u) or root: "
 			"refusing to use it; JIT frames show as [unknown] "
 			"(chown the file to use it)\n",
@@ -268,10 +363,11 @@ int sym_perfmap_load(struct sonde_dso *dso)
 		return -EACCES;
 	}
 	if (!S_ISREG(st.st_mode)) {
+		close(fd);
 		dso->status = SONDE_DSO_MISSING;
 		return -EINVAL;
 	}
-	err = sym_read_file(path, &dso->text, &len, SYM_TEXT_MAX);
+	err = read_fd(fd, &dso->text, &len, SYM_TEXT_MAX);
 	if (!err)
 		err = sym_parse_perfmap(dso->text, len, &dso->syms, &dso->nr);
 	if (err) {

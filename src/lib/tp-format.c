@@ -147,9 +147,8 @@ static int parse_field(const char *s, const char *e, bool common,
 	uint64_t v;
 	int err;
 
-	decl = s + strlen("field:");
-	if (e - decl >= 8 && !memcmp(decl, "special:", 8))
-		decl += 8;
+	/* "field:" or the old "field special:" */
+	decl = memchr(s, ':', (size_t)(e - s)) + 1;
 	semi = memchr(decl, ';', (size_t)(e - decl));
 	if (!semi)
 		return -1;
@@ -231,7 +230,8 @@ struct sonde_tp_format *sonde_tp_format__parse(const char *buf, size_t len,
 				fmt->id = (int64_t)v;
 		} else if (e - s >= 7 && !strncmp(s, "format:", 7)) {
 			in_fields = true;
-		} else if (e - s >= 6 && !strncmp(s, "field:", 6)) {
+		} else if ((e - s >= 6 && !strncmp(s, "field:", 6)) ||
+			   (e - s >= 14 && !strncmp(s, "field special:", 14))) {
 			if (!in_fields)
 				err = -1;
 			else

@@ -6,6 +6,7 @@
  * and its stack copy.
  */
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +16,12 @@
 #include "sonde/abi.h"
 #include "sonde/unwind.h"
 #include "internal.h"
+#include "sym_internal.h"
 
 struct uw_module {
 	char *path;
+	/* What find_elf opens: the file (root_dir applied) or "[vdso]". */
+	char *file;
 	bool ok;
 };
 
@@ -37,8 +41,12 @@ struct sonde_unwinder {
 	size_t max, nr;
 };
 
+static int find_elf_nofd(Dwfl_Module *mod, void **userdata,
+			 const char *modname, Dwarf_Addr base,
+			 char **file_name, Elf **elfp);
+
 static const Dwfl_Callbacks offline_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
+	.find_elf = find_elf_nofd,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
@@ -196,7 +204,7 @@ void sonde_unwinder__free(struct sonde_unwinder *uw)
 		dwfl_end(uw->dwfl);
 	}
 	for (i = 0; i < uw->nr_mods; i++)
-		free(uw->mods[i].path);
+		free(uw->mods[i].path), free(uw->mods[i].file);
 	free(uw->mods);
 	free(uw->root_dir);
 	free(uw);
@@ -214,43 +222,116 @@ static struct uw_module *find_module(struct sonde_unwinder *uw,
 }
 
 /*
- * Load bias of @p path mapped at @p start from file offset @p pgoff: the
- * PT_LOAD holding that offset gives vaddr = p_vaddr + (off - p_offset).
+ * The vdso's CFI: this process's vdso (same kernel, as perf assumes),
+ * copied into a memfd so that libelf can map it like a file.
  */
-static int load_bias(int fd, uint64_t start, uint64_t pgoff, bool *is_dyn,
-		     uint64_t *bias)
+static int vdso_fd(void)
 {
+	size_t size = 0;
+	char *img = NULL;
+	int fd, err;
+
+	err = sym_vdso_image(&img, &size);
+	if (err) {
+		errno = -err;
+		return -1;
+	}
+	fd = memfd_create("sonde-vdso", MFD_CLOEXEC);
+	if (fd >= 0 && (write(fd, img, size) != (ssize_t)size ||
+			lseek(fd, 0, SEEK_SET))) {
+		close(fd);
+		fd = -1;
+		errno = EIO;
+	}
+	free(img);
+	return fd;
+}
+
+/*
+ * Where an ELF file mapped at @p start from file offset @p pgoff lands:
+ * the PT_LOAD holding that offset gives vaddr = p_vaddr + (off - p_offset),
+ * so bias = start - pgoff + p_offset - p_vaddr. The module's range is what
+ * libdwfl derives from the bias: first PT_LOAD aligned down to the last
+ * PT_LOAD's end.
+ */
+static int module_range(Elf *elf, uint64_t start, uint64_t pgoff,
+			uint64_t *low, uint64_t *high)
+{
+	uint64_t bias = 0, lo = UINT64_MAX, hi = 0;
+	bool found = false;
 	size_t i, nph;
 	GElf_Ehdr eh;
-	Elf *elf;
-	int err = -SONDE_ERR_FORMAT;
 
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
 	    elf_getphdrnum(elf, &nph))
-		goto out;
-	*is_dyn = eh.e_type == ET_DYN;
-	*bias = 0;
+		return -SONDE_ERR_FORMAT;
 	for (i = 0; i < nph; i++) {
 		GElf_Phdr ph;
-		uint64_t seg_off;
+		uint64_t seg_off, align;
 
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
+		align = ph.p_align > 1 ? ph.p_align : 1;
+		if (lo == UINT64_MAX)
+			lo = ph.p_vaddr & ~(align - 1);
+		if (ph.p_vaddr + ph.p_memsz > hi)
+			hi = ph.p_vaddr + ph.p_memsz;
 		seg_off = ph.p_offset & ~(uint64_t)0xfff;
-		if (pgoff < seg_off || pgoff >= ph.p_offset + ph.p_filesz)
-			continue;
-		*bias = start - pgoff + ph.p_offset - ph.p_vaddr;
-		err = 0;
-		break;
+		if (!found && pgoff >= seg_off &&
+		    pgoff < ph.p_offset + ph.p_filesz) {
+			bias = start - pgoff + ph.p_offset - ph.p_vaddr;
+			found = true;
+		}
 	}
-	if (err && !*is_dyn)
-		err = 0;
-out:
+	if (lo == UINT64_MAX || hi <= lo)
+		return -SONDE_ERR_FORMAT;
+	if (eh.e_type != ET_DYN)
+		bias = 0;	/* ET_EXEC runs at its link addresses */
+	else if (!found)
+		return -SONDE_ERR_FORMAT;
+	*low = bias + lo;
+	*high = bias + hi;
+	return 0;
+}
+
+/* Opens @p file (or the vdso) as an Elf that needs no descriptor. */
+static Elf *open_elf_nofd(const char *file)
+{
+	Elf *elf;
+	int fd;
+
+	elf_version(EV_CURRENT);
+	fd = !strcmp(file, "[vdso]") ? vdso_fd() :
+				       open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	/* Mapped now: no open file per module and process. */
 	if (elf)
+		elf_cntl(elf, ELF_C_FDDONE);
+	close(fd);
+	if (elf && elf_kind(elf) != ELF_K_ELF) {
 		elf_end(elf);
-	return err;
+		errno = SONDE_ERR_FORMAT;
+		elf = NULL;
+	}
+	return elf;
+}
+
+/* libdwfl's find_elf: hand over the Elf alone (fd -1), opened lazily. */
+static int find_elf_nofd(Dwfl_Module *mod, void **userdata,
+			 const char *modname, Dwarf_Addr base,
+			 char **file_name, Elf **elfp)
+{
+	const char *file = *userdata;
+
+	(void)mod;
+	(void)modname;
+	(void)base;
+	*elfp = file ? open_elf_nofd(file) : NULL;
+	if (*elfp && file_name)
+		*file_name = strdup(file);
+	return -1;
 }
 
 int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
@@ -258,15 +339,16 @@ int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 {
 	char file[4096];
 	struct uw_module *m;
-	uint64_t bias = 0;
-	bool is_dyn = false;
+	uint64_t low = 0, high = 0;
 	Dwfl_Module *mod;
-	int fd, err;
+	void **ud = NULL;
+	Elf *elf;
+	int err;
 
 	if (!uw || !path || !len)
 		return sonde_err(EINVAL);
-	if (path[0] != '/')
-		return 0;	/* [vdso], [heap], //anon, ... */
+	if (path[0] != '/' && strcmp(path, "[vdso]"))
+		return 0;	/* [heap], //anon, [stack], ... */
 	if (find_module(uw, path))
 		return 0;
 	if (uw->nr_mods == uw->cap_mods) {
@@ -278,23 +360,32 @@ int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 		uw->mods = n;
 		uw->cap_mods = cap;
 	}
+	if (path[0] == '[')
+		snprintf(file, sizeof(file), "%s", path);
+	else
+		snprintf(file, sizeof(file), "%s%s", uw->root_dir, path);
 	m = &uw->mods[uw->nr_mods];
 	m->path = strdup(path);
-	if (!m->path)
-		return sonde_err(ENOMEM);
+	m->file = strdup(file);
 	m->ok = false;
+	if (!m->path || !m->file) {
+		free(m->path);
+		free(m->file);
+		return sonde_err(ENOMEM);
+	}
 	uw->nr_mods++;
 
-	snprintf(file, sizeof(file), "%s%s", uw->root_dir, path);
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = errno;
-		pr_debug("unwind: %s: %s\n", file, strerror(err));
+	/* Headers only, for the range; libdwfl maps the file when needed. */
+	errno = 0;
+	elf = open_elf_nofd(file);
+	if (!elf) {
+		err = errno ? errno : SONDE_ERR_FORMAT;
+		pr_debug("unwind: %s: cannot read ELF (%d)\n", file, err);
 		return sonde_err(err);
 	}
-	err = load_bias(fd, start, pgoff, &is_dyn, &bias);
+	err = module_range(elf, start, pgoff, &low, &high);
+	elf_end(elf);
 	if (err) {
-		close(fd);
 		pr_debug("unwind: %s: not an ELF file with that mapping\n", file);
 		return sonde_err(err);
 	}
@@ -302,13 +393,14 @@ int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 		dwfl_report_begin_add(uw->dwfl);
 		uw->reporting = true;
 	}
-	/* ET_DYN: base is the bias (add_p_vaddr); ET_EXEC ignores it. */
-	mod = dwfl_report_elf(uw->dwfl, path, file, fd, is_dyn ? bias : 0, true);
+	mod = dwfl_report_module(uw->dwfl, path, low, high);
 	if (!mod) {
-		close(fd);
 		pr_debug("unwind: %s: %s\n", file, dwfl_errmsg(-1));
 		return sonde_err(SONDE_ERR_FORMAT);
 	}
+	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (ud)
+		*ud = m->file;	/* a separate allocation: stable */
 	m->ok = true;
 	return 0;
 }

@@ -3,7 +3,8 @@
  * Fuzz the record codec. Input: 8 control bytes choosing the layout
  *   [0..3] sample_type (u32, bits past the known ones dropped)
  *   [4]    read_format
- *   [5]    bit 0 sample_id_all, bit 1 BRANCH_HW_INDEX, bit 2 BRANCH_COUNTERS
+ *   [5]    bit 0 sample_id_all, bit 1 BRANCH_HW_INDEX, bit 2 BRANCH_COUNTERS,
+ *          bits 3-4 mmap2_build_id
  *   [6]    popcount of sample_regs_user, [7] popcount of sample_regs_intr
  * then one record. A record that decodes must re-encode to the same size,
  * decode again, and re-encode to the same bytes; swapping must not crash.
@@ -41,6 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fmt.branch_sample_type =
 		(data[5] & 2 ? SONDE_PERF_SAMPLE_BRANCH_HW_INDEX : 0) |
 		(data[5] & 4 ? SONDE_PERF_SAMPLE_BRANCH_COUNTERS : 0);
+	fmt.mmap2_build_id = (uint8_t)((data[5] >> 3) & 3);
 	fmt.sample_regs_user = low_bits(data[6]);
 	fmt.sample_regs_intr = low_bits(data[7]);
 	len = size - 8;
@@ -51,9 +53,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(rec, data + 8, len);
 
 	{
+		struct sonde_sample_id sid;
 		uint64_t id;
 
 		(void)sonde_record__id(&fmt, rec, len, &id);
+		(void)sonde_record__sample_id(&fmt, rec, len, &sid);
 	}
 	if (sonde_record__decode(&fmt, rec, len, &r) == 0) {
 		n = sonde_record__encode(&fmt, &r, NULL, 0);

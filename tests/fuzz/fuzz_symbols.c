@@ -3,7 +3,7 @@
  * Fuzzes the symbolizer's parsers. The first byte picks the target:
  * 0 kallsyms text, 1 perf-PID.map text, 2 demangler (C++/Rust legacy/v0),
  * 3 an ELF image loaded through the symbol cache (from a memfd), then
- * looked up at a few addresses.
+ * looked up at a few addresses, 4 a /sys/kernel/notes blob.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -105,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sonde_set_print(NULL);
 	if (!size)
 		return 0;
-	switch (data[0] % 4) {
+	switch (data[0] % 5) {
 	case 0:
 		fuzz_text(data + 1, size - 1, true);
 		break;
@@ -115,8 +115,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 2:
 		fuzz_demangle(data + 1, size - 1);
 		break;
-	default:
+	case 3:
 		fuzz_elf(data + 1, size - 1);
+		break;
+	default: {
+		uint8_t out[64];
+
+		sym_notes_build_id(data + 1, size - 1, out, sizeof(out));
+	}
 	}
 	return 0;
 }

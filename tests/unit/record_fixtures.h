@@ -453,6 +453,23 @@ static void fx_user_records(void)
 	c = U("auxtrace", SONDE_PERF_RECORD_AUXTRACE);
 	c->rec.auxtrace = (struct sonde_record_auxtrace){ 65536, 4096, 0x77,
 		0, 10, 1, 0 };
+	c = U("event_update-unit", SONDE_PERF_RECORD_EVENT_UPDATE);
+	c->rec.event_update.type = SONDE_EVENT_UPDATE_UNIT;
+	c->rec.event_update.id = 77;
+	c->rec.event_update.str = "msec";
+	c = U("event_update-scale", SONDE_PERF_RECORD_EVENT_UPDATE);
+	c->rec.event_update.type = SONDE_EVENT_UPDATE_SCALE;
+	c->rec.event_update.id = 77;
+	c->rec.event_update.scale = 1e-6;
+	c = U("event_update-name", SONDE_PERF_RECORD_EVENT_UPDATE);
+	c->rec.event_update.type = SONDE_EVENT_UPDATE_NAME;
+	c->rec.event_update.id = 77;
+	c->rec.event_update.str = "cpu-clock";
+	c = U("event_update-cpus", SONDE_PERF_RECORD_EVENT_UPDATE);
+	c->rec.event_update.type = SONDE_EVENT_UPDATE_CPUS;
+	c->rec.event_update.id = 77;
+	c->rec.event_update.data = fx_feature;
+	c->rec.event_update.size = 8;
 	c = U("cpu_map-raw", SONDE_PERF_RECORD_CPU_MAP);
 	c->rec.body = fx_feature;
 	c->rec.body_size = 8;

@@ -178,6 +178,8 @@ static void cmp_record(const struct sonde_record_fmt *fmt,
 		if (a->type == SONDE_PERF_RECORD_MMAP2) {
 			CHECK(x->prot == y->prot && x->flags == y->flags,
 			      "mmap2 prot/flags");
+			CHECK(y->has_build_id == !!(a->misc &
+				SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID), "has_build_id");
 			if (a->misc & SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID) {
 				CHECK(x->build_id_size == y->build_id_size,
 				      "build_id_size");
@@ -295,6 +297,19 @@ static void cmp_record(const struct sonde_record_fmt *fmt,
 		cmp_mem(a->thread_map.entries, b->thread_map.entries,
 			a->thread_map.nr * 24, "thread_map");
 		break;
+	case SONDE_PERF_RECORD_EVENT_UPDATE: {
+		const struct sonde_record_event_update *x = &a->event_update;
+		const struct sonde_record_event_update *y = &b->event_update;
+
+		CHECK(x->type == y->type && x->id == y->id, "event_update");
+		if (x->str)
+			cmp_str(x->str, y->str, "event_update string");
+		else if (x->type == SONDE_EVENT_UPDATE_SCALE)
+			CHECK(x->scale == y->scale, "event_update scale");
+		else
+			cmp_mem(x->data, y->data, x->size, "event_update payload");
+		break;
+	}
 	case SONDE_PERF_RECORD_HEADER_FEATURE:
 		CHECK(a->header_feature.feat_id == b->header_feature.feat_id &&
 		      a->header_feature.size == b->header_feature.size,
@@ -573,6 +588,49 @@ static void test_corrupt_records(void **state)
 	expect_bad(&fmt, b, 72, 12, "attr.size out of range");
 }
 
+/*
+ * An event without attr.build_id can get MMAP2 records whose misc says
+ * build id while the body is maj/min/ino (kernel quirk, seen on 6.18).
+ */
+static void test_mmap2_build_id_bit_without_attr(void **state)
+{
+	struct sonde_record_fmt fmt = { .mmap2_build_id = SONDE_RECORD_BUILD_ID_OFF };
+	struct sonde_record r, d;
+	uint8_t b[128], out[128];
+	int n;
+
+	memset(&r, 0, sizeof(r));
+	r.type = SONDE_PERF_RECORD_MMAP2;
+	r.misc = SONDE_PERF_RECORD_MISC_USER | SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID;
+	r.mmap = (struct sonde_record_mmap){ .pid = 1, .tid = 1, .addr = 0x1000,
+		.len = 0x1000, .maj = 0xfe, .min = 1, .ino = 42, .prot = 5,
+		.flags = 2, .filename = "/bin/ls" };
+	n = sonde_record__encode(&fmt, &r, b, sizeof(b));
+	assert_true(n > 0);
+	assert_int_equal(b[40], 0xfe); /* maj where a build-id size would be */
+	assert_int_equal(sonde_record__decode(&fmt, b, (size_t)n, &d), 0);
+	assert_false(d.mmap.has_build_id);
+	assert_int_equal(d.mmap.maj, 0xfe);
+	assert_int_equal(d.mmap.ino, 42);
+	assert_int_equal(d.misc, r.misc);
+	assert_int_equal(sonde_record__encode(&fmt, &d, out, sizeof(out)), n);
+	assert_memory_equal(b, out, (size_t)n);
+	/* Trusting misc, the same bytes are refused (size 254 > 20)... */
+	fmt.mmap2_build_id = SONDE_RECORD_BUILD_ID_MISC;
+	assert_int_equal(sonde_record__decode(&fmt, b, (size_t)n, &d),
+			 -SONDE_ERR_FORMAT);
+	/* ...and from_attr picks the safe reading. */
+	{
+		struct sonde_perf_event_attr attr = { .size = sizeof(attr) };
+
+		assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
+		assert_int_equal(fmt.mmap2_build_id, SONDE_RECORD_BUILD_ID_OFF);
+		attr.build_id = 1;
+		assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
+		assert_int_equal(fmt.mmap2_build_id, SONDE_RECORD_BUILD_ID_ON);
+	}
+}
+
 static void test_unknown_type_passes_through(void **state)
 {
 	struct sonde_record_fmt fmt = { .sample_type = SONDE_PERF_SAMPLE_TIME };
@@ -614,6 +672,34 @@ static void test_id_lookup(void **state)
 			CHECK(id == 77, "id %llu", (unsigned long long)id);
 		} else {
 			CHECK(err == -ENOENT, "id where none: %d", err);
+		}
+		/* The where/when fast path agrees with a full decode. */
+		{
+			struct sonde_sample_id sid, want = { 0 };
+			struct sonde_record d;
+
+			assert_int_equal(sonde_record__decode(&c->fmt, buf, (size_t)n, &d), 0);
+			err = sonde_record__sample_id(&c->fmt, buf, (size_t)n, &sid);
+			if (sample) {
+				want.pid = d.sample.pid;
+				want.tid = d.sample.tid;
+				want.time = d.sample.time;
+				want.id = d.sample.id;
+				want.stream_id = d.sample.stream_id;
+				want.cpu = d.sample.cpu;
+				want.cpu_res = d.sample.cpu_res;
+				want.identifier = d.sample.identifier;
+				CHECK(err == 0, "sample_id of a sample: %d", err);
+				CHECK(!memcmp(&sid, &want, sizeof(sid)), "sample fields");
+			} else if (d.has_sample_id) {
+				CHECK(err == 0, "sample_id: %d", err);
+				CHECK(!memcmp(&sid, &d.sample_id, sizeof(sid)), "trailer");
+			} else {
+				CHECK(err == -ENOENT, "sample_id where none: %d", err);
+			}
+			for (int len = 0; len < n; len++)
+				CHECK(sonde_record__sample_id(&c->fmt, buf, (size_t)len, &sid) < 0,
+				      "short buffer %d", len);
 		}
 		free(buf);
 	}
@@ -679,6 +765,38 @@ static void test_names(void **state)
 		assert_non_null(sonde_sample_type_bit_name(b));
 }
 
+static void test_snprintf_every_type(void **state)
+{
+	fx_build();
+	for (int i = 0; i < nr_cases; i++) {
+		const struct rec_case *c = &cases[i];
+		const char *name = sonde_record_type_name(c->rec.type);
+		struct sonde_record d;
+		char line[512], small[8];
+		uint8_t *buf;
+		int n;
+
+		cname = c->name;
+		buf = encode_alloc(c, &n);
+		assert_int_equal(sonde_record__decode(&c->fmt, buf, (size_t)n, &d), 0);
+		n = sonde_record__snprintf(&d, line, sizeof(line));
+		CHECK(n > 0 && (size_t)n == strlen(line), "length %d", n);
+		CHECK(sonde_record__snprintf(&d, NULL, 0) == n, "size query");
+		CHECK(sonde_record__snprintf(&d, small, sizeof(small)) == n &&
+		      strlen(small) == sizeof(small) - 1, "truncation");
+		CHECK(!name || !strncmp(line, name, strlen(name)), "%s", line);
+		if (!strcmp(c->name, "comm-id"))
+			assert_string_equal(line, "PERF_RECORD_COMM exec: sonde-test:10/10");
+		if (!strcmp(c->name, "mmap2-id"))
+			assert_string_equal(line, "PERF_RECORD_MMAP2 10/11: "
+				"[0x7f0000000000(0x21000) @ 0x1000 08:01 123456 7]: "
+				"r-xp /usr/lib/x86_64-linux-gnu/libc.so.6");
+		if (!strcmp(c->name, "fork-id"))
+			assert_string_equal(line, "PERF_RECORD_FORK(12:13):(10:12)");
+		free(buf);
+	}
+}
+
 /*
  * SONDE_WRITE_CORPUS=dir writes every fixture as a fuzz_record input:
  * 8 control bytes (see tests/fuzz/fuzz_record.c) then the record.
@@ -725,9 +843,11 @@ int main(void)
 		cmocka_unit_test(test_bitfields_from_big_endian),
 		cmocka_unit_test(test_corrupt_records),
 		cmocka_unit_test(test_unknown_type_passes_through),
+		cmocka_unit_test(test_mmap2_build_id_bit_without_attr),
 		cmocka_unit_test(test_id_lookup),
 		cmocka_unit_test(test_fmt_from_attr),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_snprintf_every_type),
 	};
 
 	if (getenv("SONDE_WRITE_CORPUS")) {

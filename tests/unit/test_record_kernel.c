@@ -15,9 +15,12 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
@@ -218,9 +221,12 @@ static void test_kernel_records(void **state)
 		total++;
 
 		if (sonde_record__decode(&fmt, rec, h.size, &r) != 0) {
-			print_error("%s (type %u size %u) at +%u: %s\n",
-				    sonde_record_type_name(r.type), r.type, h.size,
-				    r.err_offset, r.err_what);
+			print_error("%s (type %u misc %#x size %u) at +%u: %s\n",
+				    sonde_record_type_name(r.type), r.type, h.misc,
+				    h.size, r.err_offset, r.err_what);
+			for (size_t i = 0; i < h.size; i++)
+				print_error("%02x%s", rec[i], i % 16 == 15 ? "\n" : " ");
+			print_error("\n");
 			fail();
 		}
 		if (r.type < SONDE_PERF_RECORD_MAX)
@@ -264,10 +270,102 @@ static void test_kernel_records(void **state)
 	close(fd);
 }
 
+static int open_dummy(bool build_id)
+{
+	struct sonde_perf_event_attr a = { .size = sizeof(a) };
+
+	a.type = SONDE_PERF_TYPE_SOFTWARE;
+	a.config = SONDE_PERF_COUNT_SW_DUMMY;
+	a.mmap = a.mmap2 = 1;
+	a.sample_id_all = 1;
+	a.sample_type = SONDE_PERF_SAMPLE_TID | SONDE_PERF_SAMPLE_TIME;
+	a.build_id = build_id;
+	return sonde_perf_event_open(&a, 0, -1, -1, 0);
+}
+
+/*
+ * Another event with attr.build_id on the same task can leave the misc
+ * build-id bit in the MMAP2 records of an event without it; those still hold
+ * maj/min/ino and must decode as such.
+ */
+static void test_mmap2_inode_despite_misc_bit(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t map_len = (size_t)page * 9;
+	/* Events sit on both sides of ours, whichever way the kernel walks. */
+	int with = open_dummy(true), without = open_dummy(false);
+	int with2 = open_dummy(true);
+	struct sonde_perf_event_mmap_page *pc;
+	void *pw, *pw2;
+	struct sonde_perf_event_attr attr = { .size = sizeof(attr) };
+	struct sonde_record_fmt fmt;
+	uint64_t tail = 0, head;
+	struct stat st;
+	bool found = false;
+	void *m;
+	int fd;
+
+	if (with < 0 || without < 0 || with2 < 0) {
+		printf("SKIP: dummy events with/without build_id: %d/%d\n", with,
+		       without);
+		if (with >= 0)
+			close(with);
+		if (without >= 0)
+			close(without);
+		if (with2 >= 0)
+			close(with2);
+		skip();
+	}
+	attr.sample_id_all = 1;
+	attr.sample_type = SONDE_PERF_SAMPLE_TID | SONDE_PERF_SAMPLE_TIME;
+	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
+	pc = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, without, 0);
+	assert_true(pc != MAP_FAILED);
+	/* The others need rings too, or the kernel skips them early. */
+	pw = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, with, 0);
+	pw2 = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
+				    MAP_SHARED, with2, 0);
+	assert_true(pw != MAP_FAILED && pw2 != MAP_FAILED);
+	fd = open("/proc/self/exe", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	m = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	assert_true(m != MAP_FAILED);
+	munmap(m, 4096);
+	close(fd);
+	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	while (tail < head) {
+		const uint8_t *rec = (const uint8_t *)pc + page + tail % ((size_t)page * 8);
+		struct sonde_record r;
+
+		assert_int_equal(sonde_record__decode(&fmt, rec, 65536, &r), 0);
+		tail += r.size;
+		if (r.type != SONDE_PERF_RECORD_MMAP2 || r.mmap.ino != st.st_ino)
+			continue;
+		found = true;
+		if (r.misc & SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID)
+			printf("# kernel quirk present: MMAP2 misc has the build-id "
+			       "bit on an event without attr.build_id\n");
+		assert_false(r.mmap.has_build_id);
+		assert_int_equal(r.mmap.maj, major(st.st_dev));
+		assert_int_equal(r.mmap.min, minor(st.st_dev));
+	}
+	assert_true(found);
+	munmap(pc, map_len);
+	munmap(pw, map_len);
+	munmap(pw2, map_len);
+	close(with);
+	close(with2);
+	close(without);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_records),
+		cmocka_unit_test(test_mmap2_inode_despite_misc_bit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -238,7 +238,19 @@ static void drain(void *base, size_t page, struct sonde_unwinder *uw,
 	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
 }
 
-static void test_dwarf_unwind_real(void **state)
+static int open_fds(void)
+{
+	char path[64];
+	int n = 0, fd;
+
+	for (fd = 0; fd < 1024; fd++) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n += !access(path, F_OK);
+	}
+	return n;
+}
+
+static void unwind_real(const char *name)
 {
 	struct sonde_perf_event_attr attr = { 0 };
 	char exe[PATH_MAX], helper[PATH_MAX], buf[16];
@@ -247,7 +259,7 @@ static void test_dwarf_unwind_real(void **state)
 	struct stats st = { 0 };
 	struct pmap maps[64];
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	int pfd[2], fd, nm, i, status;
+	int pfd[2], fd, nm, i, status, fds;
 	ssize_t n;
 	void *ring;
 	pid_t pid;
@@ -256,7 +268,7 @@ static void test_dwarf_unwind_real(void **state)
 	assert_true(n > 0);
 	exe[n] = 0;
 	*strrchr(exe, '/') = 0;
-	snprintf(helper, sizeof(helper), "%s/../helpers/unwind_nofp", exe);
+	snprintf(helper, sizeof(helper), "%s/../helpers/%s", exe, name);
 	if (access(helper, X_OK)) {
 		printf("SKIP: %s not built (make helpers)\n", helper);
 		skip();
@@ -296,6 +308,7 @@ static void test_dwarf_unwind_real(void **state)
 		    MAP_SHARED, fd, 0);
 	assert_true(ring != MAP_FAILED);
 
+	fds = open_fds();
 	uw = sonde_unwinder__new(pid, NULL);
 	assert_true(sonde_unwinder__add_proc_maps(uw, pid) >= 2);
 	nm = read_maps(pid, maps, 64);
@@ -306,6 +319,8 @@ static void test_dwarf_unwind_real(void **state)
 		poll(&p, 1, 20);
 		drain(ring, page, uw, c, maps, nm, &st);
 	}
+	/* Modules and DSOs are mapped, not held open: no fd per file. */
+	assert_int_equal(open_fds(), fds);
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
 	munmap(ring, (RING_PAGES + 1) * page);
@@ -313,11 +328,22 @@ static void test_dwarf_unwind_real(void **state)
 	close(pfd[0]);
 	sonde_unwinder__free(uw);
 	sonde_symcache__free(c);
-	printf("# %d samples, %d in uw_inner, %d fully unwound to main\n",
-	       st.samples, st.top_inner, st.full);
+	printf("# %s: %d samples, %d in uw_inner, %d fully unwound to main\n",
+	       name, st.samples, st.top_inner, st.full);
 	assert_true(st.top_inner >= 5);
 	/* Nearly every sample in the spin loop must unwind completely. */
 	assert_true(st.full * 10 >= st.top_inner * 8);
+}
+
+/* PIE (ET_DYN, load bias) and -no-pie (ET_EXEC, link addresses). */
+static void test_dwarf_unwind_real(void **state)
+{
+	unwind_real("unwind_nofp");
+}
+
+static void test_dwarf_unwind_real_nopie(void **state)
+{
+	unwind_real("unwind_nofp_nopie");
 }
 
 int main(void)
@@ -326,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_callchain_iter),
 		cmocka_unit_test(test_bad_samples),
 		cmocka_unit_test(test_dwarf_unwind_real),
+		cmocka_unit_test(test_dwarf_unwind_real_nopie),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

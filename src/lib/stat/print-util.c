@@ -98,8 +98,8 @@ void stat_print_interval_header(FILE *out, enum stat_aggr_mode mode)
 		[STAT_AGGR_CORE] = "#           time core            cpus",
 		[STAT_AGGR_DIE] = "#           time die          cpus",
 		[STAT_AGGR_SOCKET] = "#           time socket cpus",
-		[STAT_AGGR_THREAD] = "#           time             comm-pid"
-				     "     ",
+		[STAT_AGGR_THREAD] = ("#           time             comm-pid"
+				      "     "),
 	};
 
 	fprintf(out, "%s             counts unit events\n", head[mode]);

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/*
+ * The perf ring buffer: one mmap of 1 + 2^n pages per event fd (per CPU or
+ * per thread), optionally shared by further events through SET_OUTPUT, and
+ * an optional AUX area. Records come out contiguous even when they wrap the
+ * end of the buffer.
+ *
+ * Reading is a three-step pass, as the kernel's head/tail protocol wants:
+ *
+ *	sonde_ring__read_init(r);          // load data_head (acquire)
+ *	while (sonde_ring__read_event(r, &ev) > 0)
+ *		use(ev);                   // valid until the next call
+ *	sonde_ring__read_done(r);          // publish data_tail (release)
+ *
+ * In overwrite mode (attr.write_backward = 1, read-only mapping) the kernel
+ * never waits for us; read_init pauses the output and takes a snapshot of
+ * the newest records, read_event hands them newest first, and read_done
+ * resumes the output.
+ */
+#ifndef SONDE_RING_H
+#define SONDE_RING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "sonde/common.h"
+#include "sonde/abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sonde_ring;
+
+struct sonde_ring_opts {
+	size_t sz;
+	/* Data pages, a power of two; 0 means 128 (perf's default 512 KiB). */
+	size_t data_pages;
+	/*
+	 * Flight-recorder mode: the event was opened with write_backward = 1;
+	 * the buffer is mapped read-only and read as a snapshot.
+	 */
+	bool overwrite;
+	size_t : 0;
+};
+#define sonde_ring_opts__last_field overwrite
+
+/**
+ * @brief **sonde_ring__new()** maps the ring buffer of event @p fd
+ * (1 control page + data pages) through the syscall seam.
+ * @return the ring (free with sonde_ring__free()), or NULL with errno set:
+ * EINVAL for a data_pages count that is not a power of two, EPERM when the
+ * mapping exceeds kernel.perf_event_mlock_kb for an unprivileged user.
+ */
+SONDE_API struct sonde_ring *sonde_ring__new(int fd,
+					     const struct sonde_ring_opts *opts);
+
+/** @brief **sonde_ring__free()** unmaps the ring (and AUX area); NULL ok. */
+SONDE_API void sonde_ring__free(struct sonde_ring *r);
+
+/** @brief **sonde_ring__fd()** the fd whose buffer this is (for poll(2)). */
+SONDE_API int sonde_ring__fd(const struct sonde_ring *r);
+
+/** @brief **sonde_ring__data_size()** size in bytes of the data area. */
+SONDE_API size_t sonde_ring__data_size(const struct sonde_ring *r);
+
+/**
+ * @brief **sonde_ring__control()** the mmap control page (time conversion,
+ * rdpmc index, raw data_head/data_tail).
+ */
+SONDE_API struct sonde_perf_event_mmap_page *
+sonde_ring__control(const struct sonde_ring *r);
+
+/**
+ * @brief **sonde_ring__add_event()** redirects the records of event
+ * @p fd into this ring (PERF_EVENT_IOC_SET_OUTPUT). The event must be on the
+ * same CPU (or the same task, for per-thread rings) and use the same clock.
+ * @return 0, or -errno (EINVAL: different CPU, clock or ring mode).
+ */
+SONDE_API int sonde_ring__add_event(struct sonde_ring *r, int fd);
+
+/**
+ * @brief **sonde_ring__read_init()** starts a read pass: loads data_head
+ * with acquire ordering (overwrite mode: pauses the output first and finds
+ * the range of the snapshot).
+ * @return the number of bytes available in this pass, or -errno.
+ */
+SONDE_API int64_t sonde_ring__read_init(struct sonde_ring *r);
+
+/**
+ * @brief **sonde_ring__read_event()** hands the next record of the pass in
+ * @p ev, contiguous in memory (records that wrap the buffer end are copied
+ * into a bounce buffer). The pointer stays valid until the next call or
+ * read_done.
+ * @return 1 with a record, 0 when the pass is exhausted, -SONDE_ERR_FORMAT
+ * when the buffer holds a record header that cannot be right (size < 8 or
+ * past data_head): the rest of the pass is skipped, never misread.
+ */
+SONDE_API int sonde_ring__read_event(struct sonde_ring *r,
+				     const struct sonde_perf_event_header **ev);
+
+/**
+ * @brief **sonde_ring__read_done()** ends a pass: publishes data_tail with
+ * release ordering so the kernel may reuse the space (overwrite mode:
+ * resumes the output instead).
+ */
+SONDE_API void sonde_ring__read_done(struct sonde_ring *r);
+
+/**
+ * @brief **sonde_ring__pause()** stops (@p pause true) or resumes the
+ * kernel's writes into the ring (PERF_EVENT_IOC_PAUSE_OUTPUT).
+ * @return 0 or -errno.
+ */
+SONDE_API int sonde_ring__pause(struct sonde_ring *r, bool pause);
+
+/**
+ * @brief **sonde_ring__map_aux()** maps an AUX area of @p pages pages (a
+ * power of two) after the data area: writes aux_offset/aux_size into the
+ * control page and maps that range (read-only when @p overwrite).
+ * @return 0 or -errno (EOPNOTSUPP/EINVAL from the kernel when the PMU has no
+ * AUX support).
+ */
+SONDE_API int sonde_ring__map_aux(struct sonde_ring *r, size_t pages,
+				  bool overwrite);
+
+/**
+ * @brief **sonde_ring__aux_read()** hands the AUX bytes between aux_tail and
+ * aux_head (acquire) as at most two chunks (@p cb is called once per chunk
+ * with its offset in the AUX stream), then publishes aux_tail (release)
+ * unless @p cb returned non-zero.
+ * @return bytes consumed, or -errno / the callback's negative value.
+ */
+SONDE_API int64_t sonde_ring__aux_read(struct sonde_ring *r,
+				       int (*cb)(const void *data, size_t len,
+						 uint64_t offset, void *ctx),
+				       void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SONDE_RING_H */

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/*
+ * The pieces of `sonde stat`, one job per file:
+ *   cmd-stat.c      options, checks, the run loop
+ *   stat-events.c   the event list (default set or -e) and each event's role
+ *   stat-target.c   what to count: workload, pid, tid, CPUs, cgroup
+ *   stat-wait.c     waiting for the end, intervals and signals
+ *   stat-report.c   header, table and footer in the chosen format
+ * and, in the library (unit-testable behind the syscall seam):
+ *   src/lib/stat/read.c  counters into the printers' table
+ */
+#ifndef SONDE_CLI_STAT_H
+#define SONDE_CLI_STAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include "stat/stat.h"
+#include "stat/read.h"
+
+struct sonde_evlist;
+
+struct stat_opts {
+	const char *event_specs[64]; /* each -e */
+	int nr_specs;
+	const char *pid, *tid, *cpu_list, *cgroup;
+	bool system_wide;
+	bool no_aggr, per_thread, per_core, per_die, per_socket;
+	bool no_scale, json, big_num, no_inherit;
+	int run_count;
+	unsigned int interval_ms, interval_count;
+	int delay_ms;
+	const char *output, *csv_sep;
+	int argc; /* the workload, after "--" */
+	const char **argv;
+	enum stat_aggr_mode mode;
+};
+
+/* One event as stat shows it, parallel to the evlist's evsels. */
+struct stat_ev {
+	struct stat_event ev; /* name, unit, scale, kind, ctx for the table */
+	char *name;           /* owns ev.name */
+	bool hide_unsupported; /* default stalled-cycles: left out, as perf */
+};
+
+struct stat_events {
+	int nr;
+	struct stat_ev *evs;
+};
+
+/* stat-events.c */
+int stat_events_build(const struct stat_opts *o, struct sonde_evlist *list,
+		      struct stat_events *out);
+void stat_events_free(struct stat_events *e);
+
+/* Set once the library has explained a failure (no second message). */
+extern bool stat_lib_warned;
+
+/* stat-target.c: points @list at the target; prints the error itself. */
+int stat_target_setup(const struct stat_opts *o, struct sonde_evlist *list);
+/* Forks the workload (waiting to exec); returns its pid or -1. */
+pid_t stat_workload_prepare(const struct stat_opts *o,
+			    struct sonde_evlist *list);
+/* Lets it exec; prints why it could not and returns -errno then. */
+int stat_workload_start(const struct stat_opts *o, struct sonde_evlist *list);
+
+/* stat-wait.c */
+struct stat_wait {
+	pid_t child;         /* -1: no workload */
+	pid_t watch_pid;     /* -p/-t: stop when it is gone; 0: none */
+	int status;          /* the child's wait status */
+	bool child_done;
+	struct rusage *ru;   /* the child's rusage (may be NULL) */
+	int stop_signal;     /* SIGINT/SIGTERM that ended the wait, or 0 */
+};
+
+/* Blocks SIGINT, SIGTERM and SIGCHLD so the wait can take them in order. */
+void stat_signals_block(void);
+void stat_signals_restore(void);
+
+/*
+ * Waits for the workload to end, the watched task to go, or a signal;
+ * with @interval_ms calls @tick(arg) at every interval and stops when it
+ * returns false.
+ */
+int stat_wait(struct stat_wait *w, unsigned int interval_ms,
+	      bool (*tick)(void *arg), void *arg);
+
+/* stat-report.c */
+struct stat_report {
+	FILE *out;
+	const struct stat_opts *o;
+	stat_print_fn print;
+	struct stat_print_cfg cfg;
+	int intervals_printed;
+};
+
+void stat_report_init(struct stat_report *rep, FILE *out,
+		      const struct stat_opts *o);
+/* A table with the hidden rows (unsupported default stalled cycles) gone. */
+void stat_report_table(struct stat_report *rep, const struct stat_events *ev,
+		       const struct stat_reader *r,
+		       const struct stat_count *counts, double wall_ns);
+void stat_report_interval(struct stat_report *rep,
+			  const struct stat_events *ev,
+			  const struct stat_reader *r,
+			  const struct stat_count *counts, double ts,
+			  double wall_ns);
+void stat_report_header(struct stat_report *rep);
+void stat_report_footer(struct stat_report *rep, const struct stat_footer *f);
+
+#endif /* SONDE_CLI_STAT_H */

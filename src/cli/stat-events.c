@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * The events `sonde stat` counts: perf's default set, or every -e spec
+ * through the library's parser, with the role each plays in the metrics.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sonde/abi.h"
+#include "sonde/evlist.h"
+#include "sonde/evparse.h"
+#include "stat-cli.h"
+
+/* perf stat's defaults up to 6.14; cpu-clock replaces task-clock with -a. */
+#define DEFAULT_EVENTS \
+	"context-switches,cpu-migrations,page-faults,cycles," \
+	"stalled-cycles-frontend,stalled-cycles-backend,instructions," \
+	"branches,branch-misses"
+
+static enum stat_kind hw_cache_kind(uint64_t config)
+{
+	unsigned int id = config & 0xff, op = (config >> 8) & 0xff;
+	unsigned int res = (config >> 16) & 0xff;
+	static const enum stat_kind access[] = {
+		[SONDE_PERF_COUNT_HW_CACHE_L1D] = STAT_K_L1D_LOADS,
+		[SONDE_PERF_COUNT_HW_CACHE_L1I] = STAT_K_L1I_LOADS,
+		[SONDE_PERF_COUNT_HW_CACHE_LL] = STAT_K_LLC_LOADS,
+		[SONDE_PERF_COUNT_HW_CACHE_DTLB] = STAT_K_DTLB_LOADS,
+		[SONDE_PERF_COUNT_HW_CACHE_ITLB] = STAT_K_ITLB_LOADS,
+	};
+	static const enum stat_kind miss[] = {
+		[SONDE_PERF_COUNT_HW_CACHE_L1D] = STAT_K_L1D_LOAD_MISSES,
+		[SONDE_PERF_COUNT_HW_CACHE_L1I] = STAT_K_L1I_LOAD_MISSES,
+		[SONDE_PERF_COUNT_HW_CACHE_LL] = STAT_K_LLC_LOAD_MISSES,
+		[SONDE_PERF_COUNT_HW_CACHE_DTLB] = STAT_K_DTLB_LOAD_MISSES,
+		[SONDE_PERF_COUNT_HW_CACHE_ITLB] = STAT_K_ITLB_LOAD_MISSES,
+	};
+
+	if (op != SONDE_PERF_COUNT_HW_CACHE_OP_READ ||
+	    id > SONDE_PERF_COUNT_HW_CACHE_ITLB || (config >> 24))
+		return STAT_K_OTHER;
+	if (res == SONDE_PERF_COUNT_HW_CACHE_RESULT_ACCESS)
+		return access[id];
+	if (res == SONDE_PERF_COUNT_HW_CACHE_RESULT_MISS)
+		return miss[id];
+	return STAT_K_OTHER;
+}
+
+/* The role of an event in the derived metrics, from its attr alone. */
+static enum stat_kind kind_of(const struct sonde_perf_event_attr *a)
+{
+	/* Extended hardware types carry a PMU id in the high config bits. */
+	uint64_t hw = a->config & SONDE_PERF_HW_EVENT_MASK;
+
+	switch (a->type) {
+	case SONDE_PERF_TYPE_SOFTWARE:
+		if (a->config == SONDE_PERF_COUNT_SW_TASK_CLOCK)
+			return STAT_K_TASK_CLOCK;
+		if (a->config == SONDE_PERF_COUNT_SW_CPU_CLOCK)
+			return STAT_K_CPU_CLOCK;
+		return STAT_K_OTHER;
+	case SONDE_PERF_TYPE_HARDWARE:
+		switch (hw) {
+		case SONDE_PERF_COUNT_HW_CPU_CYCLES: return STAT_K_CYCLES;
+		case SONDE_PERF_COUNT_HW_INSTRUCTIONS: return STAT_K_INSTRUCTIONS;
+		case SONDE_PERF_COUNT_HW_BRANCH_INSTRUCTIONS: return STAT_K_BRANCHES;
+		case SONDE_PERF_COUNT_HW_BRANCH_MISSES: return STAT_K_BRANCH_MISSES;
+		case SONDE_PERF_COUNT_HW_STALLED_CYCLES_FRONTEND:
+			return STAT_K_STALLED_FE;
+		case SONDE_PERF_COUNT_HW_STALLED_CYCLES_BACKEND:
+			return STAT_K_STALLED_BE;
+		case SONDE_PERF_COUNT_HW_CACHE_REFERENCES:
+			return STAT_K_CACHE_REFS;
+		case SONDE_PERF_COUNT_HW_CACHE_MISSES:
+			return STAT_K_CACHE_MISSES;
+		default:
+			return STAT_K_OTHER;
+		}
+	case SONDE_PERF_TYPE_HW_CACHE:
+		return hw_cache_kind(hw);
+	default:
+		return STAT_K_OTHER;
+	}
+}
+
+/* Privilege context: events only feed metrics of the same context. */
+static unsigned int ctx_of(const struct sonde_perf_event_attr *a)
+{
+	return (unsigned int)a->exclude_user | a->exclude_kernel << 1 |
+	       a->exclude_hv << 2 | a->exclude_idle << 3 |
+	       a->exclude_host << 4 | a->exclude_guest << 5;
+}
+
+/* Appends every event of @spec to @list and @out. */
+static int add_spec(const char *spec, bool defaults, struct sonde_evlist *list,
+		    struct stat_events *out)
+{
+	struct sonde_parse_error perr;
+	struct sonde_evspec_list *l = NULL;
+	size_t n;
+	int base = sonde_evlist__nr(list), err;
+
+	memset(&perr, 0, sizeof(perr));
+	err = sonde_evspec_list__parse(spec, &l, &perr);
+	if (err) {
+		char msg[1024];
+
+		if (sonde_parse_error__format(&perr, msg, sizeof(msg)) > 0 &&
+		    msg[0])
+			fprintf(stderr, "sonde stat: bad event '%s':\n%s\n",
+				spec, msg);
+		else
+			fprintf(stderr, "sonde stat: bad event '%s': %s\n",
+				spec, strerror(err < 0 ? -err : err));
+		return err < 0 ? err : -err;
+	}
+	n = sonde_evspec_list__count(l);
+	for (size_t i = 0; i < n; i++) {
+		struct sonde_perf_event_attr attr = *sonde_evspec_list__attr(l, i);
+		const char *name = sonde_evspec_list__name(l, i);
+		int leader = sonde_evspec_list__leader(l, i);
+		struct stat_ev *e;
+		const char *unit = NULL;
+		double scale;
+		int idx;
+
+		e = realloc(out->evs, (size_t)(out->nr + 1) * sizeof(*out->evs));
+		if (!e) {
+			err = -ENOMEM;
+			goto out;
+		}
+		out->evs = e;
+		e = &out->evs[out->nr];
+		memset(e, 0, sizeof(*e));
+		/* Counting reads the group totals: no sampling bits. */
+		attr.read_format = 0;
+		/*
+		 * Opened disabled and enabled whole: a member that joins a
+		 * group already running would miss counts until the group's
+		 * next schedule-in.
+		 */
+		attr.disabled = 1;
+		idx = sonde_evlist__add(list, &attr, name,
+					leader >= 0 && (size_t)leader != i ?
+					base + leader : -1);
+		if (idx < 0) {
+			fprintf(stderr, "sonde stat: cannot add event '%s': %s\n",
+				name, strerror(-idx));
+			err = idx;
+			goto out;
+		}
+		e->name = strdup(name);
+		if (!e->name) {
+			err = -ENOMEM;
+			goto out;
+		}
+		out->nr++;
+		e->ev.name = e->name;
+		e->ev.kind = kind_of(&attr);
+		e->ev.ctx = ctx_of(&attr);
+		scale = sonde_evspec_list__scale(l, i, &unit);
+		e->ev.unit = unit ? unit : "";
+		e->ev.scale = scale;
+		/* perf shows the clocks in msec whatever the PMU says. */
+		if (e->ev.kind == STAT_K_TASK_CLOCK ||
+		    e->ev.kind == STAT_K_CPU_CLOCK) {
+			e->ev.unit = "msec";
+			e->ev.scale = 1e-6;
+		}
+		e->hide_unsupported = defaults &&
+				      (e->ev.kind == STAT_K_STALLED_FE ||
+				       e->ev.kind == STAT_K_STALLED_BE);
+	}
+	err = 0;
+out:
+	sonde_evspec_list__delete(l);
+	return err;
+}
+
+int stat_events_build(const struct stat_opts *o, struct sonde_evlist *list,
+		      struct stat_events *out)
+{
+	int err;
+
+	out->nr = 0;
+	out->evs = NULL;
+	if (o->nr_specs == 0) {
+		bool cpu = o->system_wide || o->cpu_list;
+
+		err = add_spec(cpu ? "cpu-clock" : "task-clock", true, list,
+			       out);
+		if (!err)
+			err = add_spec(DEFAULT_EVENTS, true, list, out);
+		return err;
+	}
+	for (int i = 0; i < o->nr_specs; i++) {
+		err = add_spec(o->event_specs[i], false, list, out);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void stat_events_free(struct stat_events *e)
+{
+	for (int i = 0; i < e->nr; i++)
+		free(e->evs[i].name);
+	free(e->evs);
+	e->evs = NULL;
+	e->nr = 0;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/* Private state of the perf.data writer, shared by its source files. */
+#ifndef SONDE_PERFDATA_WRITE_H
+#define SONDE_PERFDATA_WRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "sonde/perfdata.h"
+
+/* A growable byte buffer for feature payloads. */
+struct dbuf {
+	unsigned char *p;
+	size_t len;
+	size_t cap;
+	bool oom;
+};
+
+void dbuf_put(struct dbuf *b, const void *src, size_t len);
+void dbuf_u32(struct dbuf *b, uint32_t v);
+void dbuf_u64(struct dbuf *b, uint64_t v);
+/* perf_header_string: u32 len, then the string NUL-padded to 64 bytes. */
+void dbuf_string(struct dbuf *b, const char *s);
+void dbuf_pad8(struct dbuf *b);
+
+struct pw_event {
+	unsigned char attr[sizeof(struct sonde_perf_event_attr)];
+	char *name;
+	uint64_t *ids;
+	size_t nr_ids;
+	uint64_t sample_type;
+};
+
+struct pw_group {
+	char *name;
+	int leader;
+	int nr_members;
+};
+
+struct pw_build_id {
+	char *filename;
+	unsigned char id[20];
+	size_t id_len;
+	bool kernel;
+};
+
+struct sonde_perfdata_writer {
+	int fd;
+	bool own_fd;
+	bool pipe;
+	bool begun;
+	char *path;     /* NULL when writing to a caller's fd */
+	int err;        /* first write error, 0 if none */
+	char **cmdline;
+	size_t cmdline_n;
+	char *version;
+
+	struct pw_event *events;
+	size_t nr_events;
+	struct pw_group *groups;
+	size_t nr_groups;
+	struct pw_build_id *bids;
+	size_t nr_bids;
+	void *tracing;
+	size_t tracing_len;
+	uint32_t attr_size;
+
+	/* Output buffer and offsets (in file bytes). */
+	unsigned char *buf;
+	size_t buf_len;
+	uint64_t data_offset;  /* where the data section starts */
+	uint64_t pos;          /* logical end of everything written */
+	uint64_t flushed;      /* bytes really on disk */
+	uint64_t round_mark;   /* end of the last complete round */
+	uint64_t good_mark;    /* last round end known to be on disk */
+	bool dirty_round;      /* records since the last round mark */
+	/* Round marks still in the buffer, for a partial flush. */
+	uint64_t marks[256];
+	size_t nr_marks;
+
+	struct sonde_perfdata_writer_stats st;
+};
+
+/* Builds the payload of feature @feat, or returns false if it is not set. */
+bool pw_feature(struct sonde_perfdata_writer *w, int feat, struct dbuf *b);
+/* The features this writer emits, in ascending order, for file or pipe. */
+extern const int pw_file_feats[];
+extern const size_t pw_nr_file_feats;
+extern const int pw_pipe_feats[];
+extern const size_t pw_nr_pipe_feats;
+
+#endif /* SONDE_PERFDATA_WRITE_H */

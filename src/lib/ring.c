@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * The perf ring buffer reader. The kernel publishes data_head after writing
+ * the records before it, so we load it with acquire ordering; we publish
+ * data_tail with release ordering after we are done with the bytes, so the
+ * kernel cannot overwrite a record we are still reading.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "sonde/ring.h"
+#include "sonde/sys.h"
+#include "internal.h"
+
+/* A record is at most 64 KiB (u16 size), so one bounce buffer fits all. */
+#define BOUNCE_SIZE 65536
+
+struct sonde_ring {
+	int fd;
+	bool overwrite;
+	bool paused;
+	bool have_prev;
+	size_t page_size;
+	void *base;
+	size_t map_len;
+	unsigned char *data;
+	uint64_t size; /* data area bytes, power of two */
+	uint64_t mask;
+	/* Current pass: bytes [pos, end) of the stream remain. */
+	uint64_t pos;
+	uint64_t end;
+	/* Overwrite mode: where the previous snapshot started. */
+	uint64_t prev_start;
+	unsigned char *bounce;
+	void *aux;
+	size_t aux_len;
+};
+
+static bool is_pow2(size_t n)
+{
+	return n && !(n & (n - 1));
+}
+
+struct sonde_ring *sonde_ring__new(int fd, const struct sonde_ring_opts *opts)
+{
+	size_t pages;
+	long psz;
+	struct sonde_ring *r;
+	void *base;
+
+	if (!OPTS_VALID(opts, sonde_ring_opts))
+		return sonde_err_ptr(EINVAL);
+	pages = OPTS_GET(opts, data_pages, 0);
+	if (!pages)
+		pages = 128;
+	if (!is_pow2(pages) || pages > (1UL << 30)) {
+		pr_warn("ring: %zu data pages is not a power of two\n", pages);
+		return sonde_err_ptr(EINVAL);
+	}
+	psz = sysconf(_SC_PAGESIZE);
+	if (psz <= 0)
+		psz = 4096;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return sonde_err_ptr(ENOMEM);
+	r->fd = fd;
+	r->overwrite = OPTS_GET(opts, overwrite, false);
+	r->page_size = (size_t)psz;
+	r->map_len = (pages + 1) * r->page_size;
+	r->bounce = malloc(BOUNCE_SIZE);
+	if (!r->bounce) {
+		free(r);
+		return sonde_err_ptr(ENOMEM);
+	}
+	/* Read-only tells the kernel we never move data_tail: overwrite. */
+	base = sonde_sys_ops()->mmap(NULL, r->map_len,
+				     PROT_READ | (r->overwrite ? 0 : PROT_WRITE),
+				     MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED) {
+		int err = errno;
+
+		if (err == EPERM)
+			pr_warn("ring: mapping %zu KiB exceeds kernel.perf_event_mlock_kb; raise it or use fewer pages\n",
+				r->map_len / 1024);
+		free(r->bounce);
+		free(r);
+		return sonde_err_ptr(err);
+	}
+	r->base = base;
+	r->data = (unsigned char *)base + r->page_size;
+	r->size = pages * r->page_size;
+	r->mask = r->size - 1;
+	return r;
+}
+
+void sonde_ring__free(struct sonde_ring *r)
+{
+	if (!r)
+		return;
+	if (r->paused)
+		sonde_ring__pause(r, false);
+	if (r->aux)
+		sonde_sys_ops()->munmap(r->aux, r->aux_len);
+	if (r->base)
+		sonde_sys_ops()->munmap(r->base, r->map_len);
+	free(r->bounce);
+	free(r);
+}
+
+int sonde_ring__fd(const struct sonde_ring *r)
+{
+	return r->fd;
+}
+
+size_t sonde_ring__data_size(const struct sonde_ring *r)
+{
+	return r->size;
+}
+
+struct sonde_perf_event_mmap_page *sonde_ring__control(const struct sonde_ring *r)
+{
+	return r->base;
+}
+
+int sonde_ring__add_event(struct sonde_ring *r, int fd)
+{
+	if (sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_SET_OUTPUT,
+				   (unsigned long)r->fd) < 0)
+		return sonde_err(errno);
+	return 0;
+}
+
+int sonde_ring__pause(struct sonde_ring *r, bool pause)
+{
+	if (sonde_sys_ops()->ioctl(r->fd, SONDE_PERF_EVENT_IOC_PAUSE_OUTPUT,
+				   pause ? 1 : 0) < 0)
+		return sonde_err(errno);
+	r->paused = pause;
+	return 0;
+}
+
+/* Copies @len bytes of the stream at @pos, wrapping at the buffer end. */
+static void ring_copy(const struct sonde_ring *r, void *dst, uint64_t pos,
+		      size_t len)
+{
+	uint64_t off = pos & r->mask;
+	size_t first = len;
+
+	if (off + len > r->size)
+		first = (size_t)(r->size - off);
+	memcpy(dst, r->data + off, first);
+	if (first < len)
+		memcpy((unsigned char *)dst + first, r->data, len - first);
+}
+
+/*
+ * Overwrite mode: the kernel writes backwards, so data_head is the newest
+ * record and older ones follow it. Walk forward from head until the buffer
+ * size is covered, an unwritten (zero) header shows up, or a record would
+ * reach bytes already overwritten by newer ones.
+ */
+static uint64_t backward_range_end(struct sonde_ring *r, uint64_t head)
+{
+	uint64_t pos = head;
+	struct sonde_perf_event_header h;
+
+	while (pos - head < r->size) {
+		if (pos - head + sizeof(h) > r->size)
+			break;
+		ring_copy(r, &h, pos, sizeof(h));
+		if (h.size < sizeof(h) || pos - head + h.size > r->size)
+			break;
+		pos += h.size;
+		if (pos == 0) /* reached the first byte ever written */
+			break;
+	}
+	return pos;
+}
+
+int64_t sonde_ring__read_init(struct sonde_ring *r)
+{
+	struct sonde_perf_event_mmap_page *pc = r->base;
+	uint64_t head;
+
+	if (!r->overwrite) {
+		head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+		r->pos = pc->data_tail;
+		r->end = head;
+		if (head - r->pos > r->size) {
+			/* Cannot happen with a sane kernel: resync, say so. */
+			pr_warn("ring: data_head %llu is %llu bytes past data_tail on a %llu-byte buffer; skipping\n",
+				(unsigned long long)head,
+				(unsigned long long)(head - r->pos),
+				(unsigned long long)r->size);
+			r->pos = head;
+		}
+		return (int64_t)(r->end - r->pos);
+	}
+	if (!r->paused) {
+		int err = sonde_ring__pause(r, true);
+
+		if (err)
+			return err;
+	}
+	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	r->pos = head;
+	r->end = head ? backward_range_end(r, head) : head;
+	/* Do not hand the records of the previous snapshot again. */
+	if (r->have_prev && r->prev_start - head <= r->end - head)
+		r->end = r->prev_start;
+	r->prev_start = head;
+	r->have_prev = true;
+	return (int64_t)(r->end - r->pos);
+}
+
+int sonde_ring__read_event(struct sonde_ring *r,
+			   const struct sonde_perf_event_header **ev)
+{
+	struct sonde_perf_event_header h;
+	uint64_t avail = r->end - r->pos, off;
+
+	*ev = NULL;
+	if (!avail)
+		return 0;
+	if (avail < sizeof(h))
+		goto corrupt;
+	ring_copy(r, &h, r->pos, sizeof(h));
+	if (h.size < sizeof(h) || h.size > avail)
+		goto corrupt;
+	off = r->pos & r->mask;
+	if (off + h.size <= r->size) {
+		*ev = (const void *)(r->data + off);
+	} else {
+		ring_copy(r, r->bounce, r->pos, h.size);
+		*ev = (const void *)r->bounce;
+	}
+	r->pos += h.size;
+	return 1;
+corrupt:
+	pr_warn("ring: bad record header (size %u) at offset %llu with %llu bytes left; skipping the rest of this pass\n",
+		avail < sizeof(h) ? (unsigned)avail : (unsigned)h.size,
+		(unsigned long long)(r->pos & r->mask),
+		(unsigned long long)avail);
+	r->pos = r->end;
+	return sonde_err(SONDE_ERR_FORMAT);
+}
+
+void sonde_ring__read_done(struct sonde_ring *r)
+{
+	struct sonde_perf_event_mmap_page *pc = r->base;
+
+	if (r->overwrite) {
+		if (r->paused)
+			sonde_ring__pause(r, false);
+		return;
+	}
+	__atomic_store_n(&pc->data_tail, r->pos, __ATOMIC_RELEASE);
+}
+
+int sonde_ring__map_aux(struct sonde_ring *r, size_t pages, bool overwrite)
+{
+	struct sonde_perf_event_mmap_page *pc = r->base;
+	void *aux;
+	size_t len;
+
+	if (r->aux)
+		return sonde_err(EBUSY);
+	/* The control page is read-only in overwrite mode: no aux_offset. */
+	if (r->overwrite)
+		return sonde_err(EINVAL);
+	if (!is_pow2(pages) || pages > (1UL << 30))
+		return sonde_err(EINVAL);
+	len = pages * r->page_size;
+	pc->aux_offset = r->map_len;
+	pc->aux_size = len;
+	aux = sonde_sys_ops()->mmap(NULL, len,
+				    PROT_READ | (overwrite ? 0 : PROT_WRITE),
+				    MAP_SHARED, r->fd, (off_t)r->map_len);
+	if (aux == MAP_FAILED)
+		return sonde_err(errno);
+	r->aux = aux;
+	r->aux_len = len;
+	return 0;
+}
+
+int64_t sonde_ring__aux_read(struct sonde_ring *r,
+			     int (*cb)(const void *data, size_t len,
+				       uint64_t offset, void *ctx),
+			     void *ctx)
+{
+	struct sonde_perf_event_mmap_page *pc = r->base;
+	uint64_t head, tail, n, off, first;
+	int err;
+
+	if (!r->aux)
+		return sonde_err(ENODEV);
+	head = __atomic_load_n(&pc->aux_head, __ATOMIC_ACQUIRE);
+	tail = pc->aux_tail;
+	n = head - tail;
+	if (n > r->aux_len) {
+		/* Overwritten (AUX overwrite mode): keep the newest bytes. */
+		tail = head - r->aux_len;
+		n = r->aux_len;
+	}
+	if (!n)
+		return 0;
+	off = tail & (r->aux_len - 1);
+	first = n < r->aux_len - off ? n : r->aux_len - off;
+	err = cb((unsigned char *)r->aux + off, first, tail, ctx);
+	if (!err && first < n)
+		err = cb(r->aux, n - first, tail + first, ctx);
+	if (err)
+		return err < 0 ? err : -ECANCELED;
+	__atomic_store_n(&pc->aux_tail, head, __ATOMIC_RELEASE);
+	return (int64_t)n;
+}

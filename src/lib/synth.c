@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * Synthesized side-band records for what already runs when sonde record
+ * attaches (-p, -a): the kernel only reports COMM/FORK/MMAP for what
+ * happens after the events are opened, so without these the samples of a
+ * running process would not symbolize. Built from /proc like perf does.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "sonde/synth.h"
+#include "sonde/record.h"
+#include "sonde/symbols.h"
+#include "internal.h"
+
+struct synth {
+	struct sonde_perfdata_writer *w;
+	struct sonde_record_fmt fmt; /* of the event carrying the side-band */
+	bool data_maps;
+	bool build_ids;
+};
+
+#define NT_GNU_BUILD_ID_TYPE 3
+
+/*
+ * Encodes @rec with the library's record codec (sample_id trailer included,
+ * as the first event's format wants it) and writes it.
+ */
+static int emit(struct synth *s, struct sonde_record *rec)
+{
+	unsigned char buf[8192];
+	int n;
+
+	/* The trailer stays zero (time 0 sorts before real records), as perf. */
+	n = sonde_record__encode(&s->fmt, rec, buf, sizeof(buf));
+	if (n < 0)
+		return n == -E2BIG || n == -ENOSPC ? 0 : n; /* skip, not fatal */
+	return sonde_perfdata_writer__write(s->w, (const void *)buf);
+}
+
+static bool kallsyms_addr(const char *name, uint64_t *addr)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[256], sym[128], type;
+	unsigned long long a;
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %127s", &a, &type, sym) == 3 &&
+		    !strcmp(sym, name)) {
+			*addr = a;
+			found = true;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static int synth_kernel(struct synth *s)
+{
+	struct sonde_record rec = { .type = SONDE_PERF_RECORD_MMAP,
+				    .misc = SONDE_PERF_RECORD_MISC_KERNEL };
+	const char *ref = "_text";
+	uint64_t start = 0, end = 0;
+	char name[64];
+
+	if (!kallsyms_addr(ref, &start)) {
+		ref = "_stext";
+		if (!kallsyms_addr(ref, &start))
+			return 0; /* no kallsyms: kernel samples stay unresolved */
+	}
+	if (!start)
+		return 0; /* kptr_restrict hides addresses */
+	if (!kallsyms_addr("_etext", &end) || end <= start)
+		end = ~0ULL;
+	snprintf(name, sizeof(name), "[kernel.kallsyms]%s", ref);
+	rec.mmap.pid = (uint32_t)-1; /* the kernel */
+	rec.mmap.tid = 0;
+	rec.mmap.addr = start;
+	rec.mmap.len = end - start;
+	rec.mmap.pgoff = start; /* carries the reference symbol's address */
+	rec.mmap.filename = name;
+	return emit(s, &rec);
+}
+
+static int read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)size, f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+static int synth_comm(struct synth *s, pid_t pid, pid_t tid,
+		      const char *comm)
+{
+	struct sonde_record rec = { .type = SONDE_PERF_RECORD_COMM };
+
+	rec.comm.pid = (uint32_t)pid;
+	rec.comm.tid = (uint32_t)tid;
+	rec.comm.comm = comm;
+	return emit(s, &rec);
+}
+
+static int synth_fork(struct synth *s, pid_t pid, pid_t tid)
+{
+	struct sonde_record rec = { .type = SONDE_PERF_RECORD_FORK };
+
+	/* Threads are taken to be spawned by the main thread, as perf does. */
+	rec.task.pid = (uint32_t)pid;
+	rec.task.ppid = (uint32_t)pid;
+	rec.task.tid = (uint32_t)tid;
+	rec.task.ptid = (uint32_t)pid;
+	return emit(s, &rec);
+}
+
+/* ---- build ids, cached per path ---- */
+
+struct bid_cache {
+	char *path;
+	unsigned char id[20];
+	size_t len;
+};
+static struct bid_cache *bids;
+static size_t nr_bids;
+
+static size_t build_id_of(const char *path, unsigned char id[20])
+{
+	struct bid_cache *n;
+
+	for (size_t i = 0; i < nr_bids; i++)
+		if (!strcmp(bids[i].path, path)) {
+			memcpy(id, bids[i].id, 20);
+			return bids[i].len;
+		}
+	n = realloc(bids, (nr_bids + 1) * sizeof(*n));
+	if (!n)
+		return 0;
+	bids = n;
+	n = &bids[nr_bids];
+	memset(n, 0, sizeof(*n));
+	n->path = strdup(path);
+	if (!n->path)
+		return 0;
+	{
+		int l = sonde_elf_build_id(path, n->id, sizeof(n->id));
+
+		n->len = l > 0 ? (size_t)l : 0;
+	}
+	nr_bids++;
+	memcpy(id, n->id, 20);
+	return n->len;
+}
+
+/* One MMAP2 per executable mapping of /proc/PID/maps. */
+static int synth_maps(struct synth *s, pid_t pid)
+{
+	char path[64], line[4352];
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0; /* gone already, or a kernel thread */
+	while (!err && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, pgoff, ino;
+		unsigned int maj, min;
+		char perms[8], *name;
+		int pos = 0;
+		struct sonde_record rec = { .type = SONDE_PERF_RECORD_MMAP2,
+					    .misc = SONDE_PERF_RECORD_MISC_USER };
+		struct sonde_record_mmap *m = &rec.mmap;
+		size_t bl;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start,
+			   &end, perms, &pgoff, &maj, &min, &ino, &pos) < 7)
+			continue;
+		name = line + pos;
+		name[strcspn(name, "\n")] = 0;
+		if (perms[2] != 'x' && (!s->data_maps || name[0] != '/'))
+			continue;
+		if (!*name)
+			name = "//anon";
+		if (perms[2] != 'x')
+			rec.misc |= SONDE_PERF_RECORD_MISC_MMAP_DATA;
+		m->pid = m->tid = (uint32_t)pid;
+		m->addr = start;
+		m->len = end - start;
+		m->pgoff = pgoff;
+		bl = s->build_ids && name[0] == '/' ?
+		     build_id_of(name, m->build_id) : 0;
+		if (bl) {
+			rec.misc |= SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID;
+			m->build_id_size = (uint8_t)bl;
+		} else {
+			m->maj = maj;
+			m->min = min;
+			m->ino = ino;
+		}
+		m->prot = (perms[0] == 'r' ? PROT_READ : 0) |
+			  (perms[1] == 'w' ? PROT_WRITE : 0) |
+			  (perms[2] == 'x' ? PROT_EXEC : 0);
+		m->flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		m->filename = name;
+		err = emit(s, &rec);
+	}
+	fclose(f);
+	return err;
+}
+
+static int synth_process(struct synth *s, pid_t pid)
+{
+	char path[96], comm[64];
+	struct dirent *d;
+	DIR *dir;
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return 0; /* exited meanwhile */
+	while ((d = readdir(dir))) {
+		pid_t tid;
+
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		tid = (pid_t)atoi(d->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid,
+			 (int)tid);
+		if (read_line(path, comm, sizeof(comm)))
+			continue;
+		if (tid != pid && (err = synth_fork(s, pid, tid)))
+			goto out;
+		if ((err = synth_comm(s, pid, tid, comm)))
+			goto out;
+	}
+	err = synth_maps(s, pid);
+out:
+	closedir(dir);
+	return err;
+}
+
+static int synth_all(struct synth *s)
+{
+	DIR *dir = opendir("/proc");
+	struct dirent *d;
+	int err = 0;
+
+	if (!dir)
+		return -errno;
+	while (!err && (d = readdir(dir)))
+		if (isdigit((unsigned char)d->d_name[0]))
+			err = synth_process(s, (pid_t)atoi(d->d_name));
+	closedir(dir);
+	return err;
+}
+
+/* The running kernel's build id, from the ELF notes in /sys/kernel/notes. */
+int sonde_kernel_build_id(uint8_t *id, size_t size)
+{
+	unsigned char buf[4096];
+	size_t len, off = 0;
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0)
+		return 0;
+	len = (size_t)n;
+	while (off + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		size_t name_off = off + 12, desc_off;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		desc_off = name_off + ((namesz + 3) & ~3U);
+		if (desc_off + descsz > len)
+			break;
+		if (type == NT_GNU_BUILD_ID_TYPE && namesz == 4 &&
+		    !memcmp(buf + name_off, "GNU", 4) && descsz && descsz <= size) {
+			memcpy(id, buf + desc_off, descsz);
+			return (int)descsz;
+		}
+		off = desc_off + ((descsz + 3) & ~3U);
+	}
+	return 0;
+}
+
+static int synth_init(struct synth *s, struct sonde_perfdata_writer *w,
+		      const struct sonde_perf_event_attr *attr,
+		      const struct sonde_synth_opts *opts)
+{
+	if (!w || !attr || !OPTS_VALID(opts, sonde_synth_opts))
+		return -EINVAL;
+	memset(s, 0, sizeof(*s));
+	s->w = w;
+	s->data_maps = OPTS_GET(opts, data_maps, false);
+	s->build_ids = !OPTS_GET(opts, no_build_ids, false);
+	return sonde_record_fmt__from_attr(&s->fmt, attr);
+}
+
+int sonde_synth_kernel(struct sonde_perfdata_writer *w,
+		       const struct sonde_perf_event_attr *attr)
+{
+	struct synth s;
+	int err = synth_init(&s, w, attr, NULL);
+
+	return err ? sonde_err(err) : synth_kernel(&s);
+}
+
+int sonde_synth_process(struct sonde_perfdata_writer *w,
+			const struct sonde_perf_event_attr *attr, pid_t pid,
+			const struct sonde_synth_opts *opts)
+{
+	struct synth s;
+	int err = synth_init(&s, w, attr, opts);
+
+	return err ? sonde_err(err) : synth_process(&s, pid);
+}
+
+int sonde_synth_all(struct sonde_perfdata_writer *w,
+		    const struct sonde_perf_event_attr *attr,
+		    const struct sonde_synth_opts *opts)
+{
+	struct synth s;
+	int err = synth_init(&s, w, attr, opts);
+
+	return err ? sonde_err(err) : synth_all(&s);
+}

@@ -1,0 +1,19 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-only
+# Regenerates perf61.attr from the installed perf (run once per perf
+# version; the file records what perf 6.1 builds for every spec in
+# specs.txt). Usage: tests/golden/evparse/regen.sh [PERF]
+set -eu
+DIR=$(cd "$(dirname "$0")" && pwd)
+PERF=${1:-perf}
+"$PERF" --version | grep -q 'perf version 6\.1' ||
+	echo "warning: $("$PERF" --version) is not perf 6.1" >&2
+dump_all() {
+	while IFS=$'\t' read -r n spec; do
+		case $n in \#*|'') continue ;; esac
+		echo "### $spec"
+		"$PERF" stat -vv -e "$spec" true 2>&1 | "$DIR/filter-attr.sh" "$n"
+	done <"$DIR/specs.txt"
+}
+dump_all >"$DIR/perf61.attr"
+echo "wrote $DIR/perf61.attr ($(grep -c '^###' "$DIR/perf61.attr") specs)"
