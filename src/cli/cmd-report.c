@@ -545,7 +545,8 @@ static void make_key(struct report *rp, const struct sgroup *g, const struct anl
 {
 	memset(k, 0, sizeof(*k));
 	k->attr = g->attr;
-	k->comm = has_key(rp, RK_COMM) ? g->comm : NULL;
+	/* pid shows as pid:comm */
+	k->comm = has_key(rp, RK_COMM) || has_key(rp, RK_PID) ? g->comm : NULL;
 	k->pid = g->pid;
 	k->tid = g->tid;
 	k->cpu = g->cpu;

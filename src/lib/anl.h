@@ -184,6 +184,12 @@ struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perf
 int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		    const char **names, int max);
 
+/*
+ * "file.c:123" for map-relative @addr in @dso from its DWARF line table
+ * (basename, like perf's srcline), interned; NULL without line info.
+ */
+const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr);
+
 /* Samples whose user stack could not be unwound past the sampled ip. */
 uint64_t anl_stacks_unwind_failures(const struct anl_stacks *c);
 

@@ -181,15 +181,10 @@ static const char *die_name(struct anl_machine *m, Dwarf_Die *die)
 	return NULL;
 }
 
-int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
-		    const char **names, int max)
+static Dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
-	Dwarf_Die cu, *scopes = NULL;
-	uint64_t va;
-	int n, k = 0;
-
 	if (dso->kernel || dso->name[0] != '/')
-		return 0;
+		return NULL;
 	if (!dso->loaded)
 		(void)anl_dso_find_sym(m, dso, addr);
 	if (!dso->dwarf_tried) {
@@ -207,7 +202,40 @@ int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		(void)path;
 #endif
 	}
-	if (!dso->dwarf)
+	return dso->dwarf;
+}
+
+const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
+{
+	Dwarf *dw = dso_dwarf(m, dso, addr);
+	Dwarf_Die cu;
+	Dwarf_Line *line;
+	const char *file, *base;
+	uint64_t va;
+	int lineno = 0;
+	char buf[512];
+
+	if (!dw)
+		return NULL;
+	va = anl_dso_vaddr(dso, addr);
+	if (!dwarf_addrdie(dw, va, &cu) || !(line = dwarf_getsrc_die(&cu, va)))
+		return NULL;
+	file = dwarf_linesrc(line, NULL, NULL);
+	if (!file || dwarf_lineno(line, &lineno))
+		return NULL;
+	base = strrchr(file, '/');
+	snprintf(buf, sizeof(buf), "%s:%d", base ? base + 1 : file, lineno);
+	return anl_intern(m, buf, strlen(buf));
+}
+
+int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+		    const char **names, int max)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	uint64_t va;
+	int n, k = 0;
+
+	if (!dso_dwarf(m, dso, addr))
 		return 0;
 	va = anl_dso_vaddr(dso, addr);
 	if (!dwarf_addrdie(dso->dwarf, va, &cu))
