@@ -164,3 +164,14 @@ if perf record -q -o - -g -e cpu-clock -c 200000 -- "$W" single 150 >"$TMP/pipe.
 	cmp -s "$TMP/stdin.scr" "$TMP/sonde.scr" && pass "pipe mode on stdin" ||
 		fail "pipe mode on stdin differs from the pipe file"
 fi
+
+# Files written by sonde record read the same in perf and in sonde.
+if "$SONDE" record -h >/dev/null 2>&1 || "$SONDE" record --help 2>&1 | grep -q Usage; then
+	if "$SONDE" record -g -e cpu-clock -o "$TMP/sonde.data" -- "$W" single 150 >/dev/null 2>"$TMP/rec.err"; then
+		check "written by sonde record" "$TMP/sonde.data"
+	else
+		fail "sonde record failed: $(head -3 "$TMP/rec.err")"
+	fi
+else
+	skip "sonde record not available in this build"
+fi
