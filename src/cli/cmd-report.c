@@ -935,9 +935,6 @@ int cmd_report(int argc, const char **argv)
 		return 1;
 	}
 	rp.have_callchains = false;
-	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(rp.r); i++)
-		if (!sonde_perfdata_reader__attr(rp.r, i)->exclude_kernel)
-			anl_machine_preload_kernel(rp.m);
 	err = load(&rp, &g);
 	if (sonde_perfdata_reader__is_pipe(rp.r) && !rp.have_callchains && !rp.children_flag)
 		rp.children = false;

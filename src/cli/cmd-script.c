@@ -396,9 +396,6 @@ int cmd_script(int argc, const char **argv)
 		return 1;
 	}
 	anl_stacks_set_inline(s.stacks, s.inline_frames);
-	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(s.r); i++)
-		if (!sonde_perfdata_reader__attr(s.r, i)->exclude_kernel)
-			anl_machine_preload_kernel(s.m);
 	ob_init_fd(&s.out, 1);
 	while ((err = sonde_perfdata_reader__next(s.r, &rec)) > 0) {
 		const struct pdr_attr *a;
