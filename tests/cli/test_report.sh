@@ -86,3 +86,15 @@ expect_fail "header cut short" 'byte offset' "$SONDE" report -i "$TMP/short.data
 echo "hello" >"$TMP/text.data"
 expect_fail "not perf.data" "not a valid perf.data file" "$SONDE" report -i "$TMP/text.data"
 expect_fail "missing file" "nosuch.data: No such file" "$SONDE" script -i "$TMP/nosuch.data"
+
+# --time: percent slices (from the SAMPLE_TIME feature) and absolute ranges.
+expect_ok "--time 0%-50%" "$SONDE" report --no-children -g none --percentage relative --time 0%-50% -i "$C/perf-fp.data"
+contains "--time 0%-50%: half the samples" "^# Samples: 9  of event" "$TMP/out"
+expect_ok "--time absolute" "$SONDE" report --no-children -g none --percentage relative --time 3087.999036,3087.999130 -i "$C/perf-fp.data"
+contains "--time start,end: 3 samples" "^# Samples: 3  of event" "$TMP/out"
+expect_ok "--time open end" "$SONDE" report --no-children -g none --time 3087.999800, -i "$C/perf-fp.data"
+if grep -q '^# Samples: 18 ' "$TMP/out" && grep -qE '^ +[0-9.]+%' "$TMP/out"; then
+	pass "--time open end: absolute percentages, some rows"
+else
+	fail "--time open end: $(grep Samples "$TMP/out")"
+fi
