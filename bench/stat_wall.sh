@@ -12,11 +12,13 @@ command -v perf >/dev/null || { echo "SKIP: perf is not installed (the peer)"; e
 TRUE=$(command -v true)
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-# Microseconds of one run, output discarded.
+# Microseconds of one run, output discarded (EPOCHREALTIME: no fork
+# inside the timed window).
 us() {
-	local t=$(date +%s%N)
+	local t=${EPOCHREALTIME/./} e
 	"$@" >/dev/null 2>&1
-	echo $(( ($(date +%s%N) - t) / 1000 ))
+	e=${EPOCHREALTIME/./}
+	echo $(( e - t ))
 }
 
 # Warm the page cache for both binaries first.

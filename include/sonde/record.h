@@ -30,15 +30,17 @@ extern "C" {
 
 /*
  * Which MMAP2 layout to expect (struct sonde_record_fmt.mmap2_build_id).
- * The misc bit PERF_RECORD_MISC_MMAP_BUILD_ID is not to be trusted on its
- * own: the kernel (seen on 6.18) leaves it set in the MMAP2 records of events
+ * Readers of perf.data trust the misc bit PERF_RECORD_MISC_MMAP_BUILD_ID, as
+ * perf does, and synthesized records may carry build ids whatever the attr
+ * says. Records straight from a kernel ring cannot be trusted that way: the
+ * kernel (seen on 6.18) leaves the bit set in the MMAP2 records of an event
  * without attr.build_id when another event saw the same mmap with build_id,
- * while their body still holds maj/min/ino. With the attr known, its
- * build_id bit decides.
+ * while their body still holds maj/min/ino. Decode those with
+ * SONDE_RECORD_BUILD_ID_OFF, or repair them with sonde_record__fixup().
  */
 enum sonde_mmap2_build_id {
-	SONDE_RECORD_BUILD_ID_MISC = 0, /* attr unknown: trust the misc bit */
-	SONDE_RECORD_BUILD_ID_OFF = 1,	/* attr.build_id = 0: always inode */
+	SONDE_RECORD_BUILD_ID_MISC = 0, /* trust the misc bit (files) */
+	SONDE_RECORD_BUILD_ID_OFF = 1,	/* kernel ring, attr.build_id = 0 */
 	SONDE_RECORD_BUILD_ID_ON = 2,	/* attr.build_id = 1: the misc bit says */
 };
 
@@ -461,6 +463,19 @@ SONDE_API int sonde_perf_event_attr__swap(void *attr, size_t size);
  */
 SONDE_API int sonde_record__id(const struct sonde_record_fmt *fmt,
 			       const void *buf, size_t len, uint64_t *id);
+
+/**
+ * @brief **sonde_record__fixup()** repairs, in place, what the kernel gets
+ * wrong in a record straight from the ring buffer of the event opened with
+ * @p attr, before the record is stored or decoded: clears
+ * PERF_RECORD_MISC_MMAP_BUILD_ID on an MMAP2 record when attr.build_id is 0
+ * (see enum sonde_mmap2_build_id). Writers of perf.data should run every
+ * kernel record through it, as perf itself trusts that bit.
+ * @return 1 if the record was changed, 0 if not, -SONDE_ERR_FORMAT if
+ * @p len cannot hold the record's header or size.
+ */
+SONDE_API int sonde_record__fixup(const struct sonde_perf_event_attr *attr,
+				  void *buf, size_t len);
 
 /**
  * @brief **sonde_record__sample_id()** reads the where/when fields of the

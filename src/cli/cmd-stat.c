@@ -316,6 +316,13 @@ static int start(const struct stat_opts *o, struct run *r,
 {
 	int err;
 
+	/*
+	 * Events on CPUs, cgroups or another task start now, before a
+	 * command that only times the count; the command's own events start
+	 * at its exec (enable_on_exec).
+	 */
+	if (o->pid || o->tid || o->system_wide || o->cpu_list)
+		sonde_evlist__enable(r->list);
 	r->t0 = now_s();
 	if (o->argc) {
 		err = stat_workload_start(o, r->list);
@@ -324,15 +331,6 @@ static int start(const struct stat_opts *o, struct run *r,
 			w->child = -1;
 			return err == -ENOENT ? 127 : 126;
 		}
-	}
-	/*
-	 * The command's own events start at its exec (enable_on_exec);
-	 * events on CPUs, cgroups or another task start now.
-	 */
-	if (o->pid || o->tid || o->system_wide || o->cpu_list) {
-		sonde_evlist__enable(r->list);
-		/* Elapsed time is what these counters could count. */
-		r->t0 = now_s();
 	}
 	if (o->delay_ms) {
 		struct timespec d = { o->delay_ms / 1000,

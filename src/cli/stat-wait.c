@@ -72,8 +72,16 @@ int stat_wait(struct stat_wait *w, unsigned int interval_ms,
 			left = next - now_ns();
 			if (left <= 0) {
 				next += step;
-				if (!tick(arg))
-					step = 0; /* --interval-count reached */
+				if (tick(arg))
+					continue;
+				/*
+				 * --interval-count reached: without a command
+				 * that ends the count; a command is still
+				 * waited for, as perf does.
+				 */
+				if (w->child <= 0)
+					return 0;
+				step = 0;
 				continue;
 			}
 		}

@@ -18,8 +18,9 @@ int sonde_record_fmt__from_attr(struct sonde_record_fmt *fmt,
 	fmt->sample_type = attr->sample_type;
 	fmt->read_format = attr->read_format;
 	fmt->sample_id_all = attr->sample_id_all;
+	/* Files and synthesized records: the misc bit is the truth. */
 	fmt->mmap2_build_id = attr->build_id ? SONDE_RECORD_BUILD_ID_ON :
-					       SONDE_RECORD_BUILD_ID_OFF;
+					       SONDE_RECORD_BUILD_ID_MISC;
 	/* Fields past an old attr's size read as zero, as the kernel does. */
 	if (!attr->size || attr->size >= SONDE_PERF_ATTR_SIZE_VER2)
 		fmt->branch_sample_type = attr->branch_sample_type;
@@ -637,4 +638,29 @@ int sonde_record__sample_id(const struct sonde_record_fmt *fmt, const void *buf,
 		return sonde_err(SONDE_ERR_FORMAT);
 	c.off = size - sample_id_size(fmt);
 	return sample_id_walk(&c, fmt, sid) ? sonde_err(SONDE_ERR_FORMAT) : 0;
+}
+
+int sonde_record__fixup(const struct sonde_perf_event_attr *attr, void *buf,
+			size_t len)
+{
+	uint8_t *p = buf;
+	uint32_t type;
+	uint16_t misc, size;
+
+	if (!attr || !buf)
+		return sonde_err(EINVAL);
+	if (len < 8)
+		return sonde_err(SONDE_ERR_FORMAT);
+	memcpy(&type, p, 4);
+	memcpy(&misc, p + 4, 2);
+	memcpy(&size, p + 6, 2);
+	if (size < 8 || size > len)
+		return sonde_err(SONDE_ERR_FORMAT);
+	if (type == SONDE_PERF_RECORD_MMAP2 && !attr->build_id &&
+	    (misc & SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+		misc &= (uint16_t)~SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID;
+		memcpy(p + 4, &misc, 2);
+		return 1;
+	}
+	return 0;
 }

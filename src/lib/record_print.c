@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include "record_internal.h"
 
+/* Strings of records built by hand may be NULL. */
+#define S(x) ((x) ? (x) : "")
+
 struct sbuf {
 	char *buf;
 	size_t size;
@@ -50,11 +53,11 @@ static void print_mmap(struct sbuf *b, const struct sonde_record *r)
 		}
 		sb_add(b, "]: %c%c%c%c %s", m->prot & 1 ? 'r' : '-',
 		       m->prot & 2 ? 'w' : '-', m->prot & 4 ? 'x' : '-',
-		       m->flags & 1 ? 's' : 'p', m->filename);
+		       m->flags & 1 ? 's' : 'p', S(m->filename));
 	} else {
 		sb_add(b, "]: %c %s",
 		       r->misc & SONDE_PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x',
-		       m->filename);
+		       S(m->filename));
 	}
 }
 
@@ -118,7 +121,7 @@ int sonde_record__snprintf(const struct sonde_record *r, char *buf, size_t size)
 	case SONDE_PERF_RECORD_COMM:
 		sb_add(&b, "%s: %s:%" PRIu32 "/%" PRIu32,
 		       r->misc & SONDE_PERF_RECORD_MISC_COMM_EXEC ? " exec" : "",
-		       r->comm.comm, r->comm.pid, r->comm.tid);
+		       S(r->comm.comm), r->comm.pid, r->comm.tid);
 		break;
 	case SONDE_PERF_RECORD_FORK:
 	case SONDE_PERF_RECORD_EXIT:
@@ -166,7 +169,7 @@ int sonde_record__snprintf(const struct sonde_record *r, char *buf, size_t size)
 	case SONDE_PERF_RECORD_KSYMBOL:
 		sb_add(&b, " addr %#" PRIx64 " len %" PRIu32 " type %u flags %#x name %s",
 		       r->ksymbol.addr, r->ksymbol.len, r->ksymbol.ksym_type,
-		       r->ksymbol.flags, r->ksymbol.name);
+		       r->ksymbol.flags, S(r->ksymbol.name));
 		break;
 	case SONDE_PERF_RECORD_BPF_EVENT:
 		sb_add(&b, " type %u, flags %u, id %" PRIu32 " tag ",
@@ -174,7 +177,7 @@ int sonde_record__snprintf(const struct sonde_record *r, char *buf, size_t size)
 		sb_hex(&b, r->bpf_event.tag, SONDE_BPF_TAG_SIZE);
 		break;
 	case SONDE_PERF_RECORD_CGROUP:
-		sb_add(&b, " cgroup: %" PRIu64 " %s", r->cgroup.id, r->cgroup.path);
+		sb_add(&b, " cgroup: %" PRIu64 " %s", r->cgroup.id, S(r->cgroup.path));
 		break;
 	case SONDE_PERF_RECORD_TEXT_POKE:
 		sb_add(&b, " addr %#" PRIx64 " old len %u new len %u",
@@ -197,7 +200,7 @@ int sonde_record__snprintf(const struct sonde_record *r, char *buf, size_t size)
 		sb_hex(&b, r->build_id.build_id,
 		       r->misc & SONDE_PERF_RECORD_MISC_BUILD_ID_SIZE ?
 		       r->build_id.size : SONDE_BUILD_ID_MAX_SIZE);
-		sb_add(&b, " %s", r->build_id.filename);
+		sb_add(&b, " %s", S(r->build_id.filename));
 		break;
 	case SONDE_PERF_RECORD_ID_INDEX:
 		sb_add(&b, " nr %" PRIu64, r->id_index.nr);

@@ -619,16 +619,77 @@ static void test_mmap2_build_id_bit_without_attr(void **state)
 	fmt.mmap2_build_id = SONDE_RECORD_BUILD_ID_MISC;
 	assert_int_equal(sonde_record__decode(&fmt, b, (size_t)n, &d),
 			 -SONDE_ERR_FORMAT);
-	/* ...and from_attr picks the safe reading. */
+	/* ...until sonde_record__fixup() clears the bit for such an attr. */
 	{
 		struct sonde_perf_event_attr attr = { .size = sizeof(attr) };
 
 		assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
-		assert_int_equal(fmt.mmap2_build_id, SONDE_RECORD_BUILD_ID_OFF);
+		assert_int_equal(fmt.mmap2_build_id, SONDE_RECORD_BUILD_ID_MISC);
 		attr.build_id = 1;
+		assert_int_equal(sonde_record__fixup(&attr, b, (size_t)n), 0);
 		assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
 		assert_int_equal(fmt.mmap2_build_id, SONDE_RECORD_BUILD_ID_ON);
+		attr.build_id = 0;
+		assert_int_equal(sonde_record__fixup(&attr, b, (size_t)n), 1);
+		assert_int_equal(sonde_record__fixup(&attr, b, (size_t)n), 0);
+		assert_int_equal(sonde_record__fixup(&attr, b, 7), -SONDE_ERR_FORMAT);
+		assert_int_equal(sonde_record__fixup(&attr, b, (size_t)n - 1),
+				 -SONDE_ERR_FORMAT);
+		assert_int_equal(sonde_record__decode(&fmt, b, (size_t)n, &d), 0);
+		assert_false(d.mmap.has_build_id);
+		assert_int_equal(d.mmap.ino, 42);
+		assert_int_equal(d.misc, SONDE_PERF_RECORD_MISC_USER);
 	}
+}
+
+static void test_encode_refuses_inconsistent_records(void **state)
+{
+	struct sonde_record_fmt fmt = {
+		.sample_type = SONDE_PERF_SAMPLE_CALLCHAIN |
+			       SONDE_PERF_SAMPLE_STACK_USER,
+	};
+	static char big[70000];
+	struct sonde_record r;
+	uint8_t b[64];
+
+	memset(&r, 0, sizeof(r));
+	r.type = SONDE_PERF_RECORD_SAMPLE;
+	r.sample.callchain.nr = 2; /* no ips */
+	assert_int_equal(sonde_record__encode(&fmt, &r, NULL, 0), -EINVAL);
+	assert_int_equal(errno, EINVAL);
+	r.sample.callchain.nr = 1ULL << 40;
+	assert_int_equal(sonde_record__encode(&fmt, &r, NULL, 0), -E2BIG);
+	r.sample.callchain.nr = 0;
+	r.sample.stack_user.size = 8;
+	r.sample.stack_user.data = b;
+	r.sample.stack_user.dyn_size = 16;
+	assert_int_equal(sonde_record__encode(&fmt, &r, NULL, 0), -EINVAL);
+	r.sample.stack_user.dyn_size = 8;
+	assert_int_equal(sonde_record__encode(&fmt, &r, b, sizeof(b)), 40);
+	assert_int_equal(sonde_record__encode(&fmt, &r, b, 39), -ENOSPC);
+	/* A record over 64 KiB cannot exist. */
+	r.sample.stack_user.size = 65000;
+	r.sample.stack_user.data = big;
+	r.sample.stack_user.dyn_size = 0;
+	r.sample.callchain.nr = 100;
+	r.sample.callchain.ips = (const uint64_t *)(const void *)big;
+	assert_int_equal(sonde_record__encode(&fmt, &r, NULL, 0), -E2BIG);
+	memset(&r, 0, sizeof(r));
+	r.type = SONDE_PERF_RECORD_COMM;
+	memset(big, 'a', sizeof(big) - 1);
+	r.comm.comm = big;
+	assert_int_equal(sonde_record__encode(&fmt, &r, NULL, 0), -E2BIG);
+	memset(&r, 0, sizeof(r));
+	r.type = SONDE_PERF_RECORD_HEADER_ATTR;
+	r.header_attr.attr_size = 32;
+	assert_int_equal(sonde_record__encode(&fmt, &r, NULL, 0), -EINVAL);
+	memset(&r, 0, sizeof(r));
+	r.type = SONDE_PERF_RECORD_MMAP2;
+	r.misc = SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID;
+	r.mmap.build_id_size = 21;
+	assert_int_equal(sonde_record__encode(&fmt, &r, NULL, 0), -EINVAL);
+	assert_int_equal(sonde_record__encode(NULL, &r, NULL, 0), -EINVAL);
+	assert_int_equal(sonde_record__decode(&fmt, NULL, 8, &r), -EINVAL);
 }
 
 static void test_unknown_type_passes_through(void **state)
@@ -791,6 +852,17 @@ static void test_snprintf_every_type(void **state)
 			assert_string_equal(line, "PERF_RECORD_MMAP2 10/11: "
 				"[0x7f0000000000(0x21000) @ 0x1000 08:01 123456 7]: "
 				"r-xp /usr/lib/x86_64-linux-gnu/libc.so.6");
+		/* Hand-built records may leave strings NULL. */
+		{
+			struct sonde_record z = c->rec;
+
+			z.mmap.filename = NULL;
+			z.comm.comm = NULL;
+			char zline[512];
+
+			CHECK(sonde_record__snprintf(&z, zline, sizeof(zline)) > 0,
+			      "NULL strings");
+		}
 		if (!strcmp(c->name, "fork-id"))
 			assert_string_equal(line, "PERF_RECORD_FORK(12:13):(10:12)");
 		free(buf);
@@ -843,6 +915,7 @@ int main(void)
 		cmocka_unit_test(test_bitfields_from_big_endian),
 		cmocka_unit_test(test_corrupt_records),
 		cmocka_unit_test(test_unknown_type_passes_through),
+		cmocka_unit_test(test_encode_refuses_inconsistent_records),
 		cmocka_unit_test(test_mmap2_build_id_bit_without_attr),
 		cmocka_unit_test(test_id_lookup),
 		cmocka_unit_test(test_fmt_from_attr),
