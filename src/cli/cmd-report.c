@@ -545,7 +545,8 @@ static void make_key(struct report *rp, const struct sgroup *g, const struct anl
 {
 	memset(k, 0, sizeof(*k));
 	k->attr = g->attr;
-	k->comm = has_key(rp, RK_COMM) ? g->comm : NULL;
+	/* pid shows as pid:comm */
+	k->comm = has_key(rp, RK_COMM) || has_key(rp, RK_PID) ? g->comm : NULL;
 	k->pid = g->pid;
 	k->tid = g->tid;
 	k->cpu = g->cpu;
@@ -872,16 +873,24 @@ int cmd_report(int argc, const char **argv)
 	rp.elide[RK_COMM] = rp.nr_f_comm == 1 && has_key(&rp, RK_COMM);
 	rp.elide[RK_DSO] = rp.nr_f_dso == 1 && has_key(&rp, RK_DSO);
 	rp.elide[RK_SYM] = rp.nr_f_sym == 1 && has_key(&rp, RK_SYM);
-	rp.r = sonde_perfdata_reader__open(rp.input, NULL);
-	if (!rp.r) {
-		char buf[128];
+	{
+		char ebuf[256] = "";
+		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf));
 
-		fprintf(stderr, "sonde report: %s: %s\n", rp.input,
-			errno == ENOENT ? "No such file (record one with `sonde record` or `perf record`, or pass -i FILE)"
-					: errno == SONDE_ERR_FORMAT ? "not a valid perf.data file"
-								    : sonde_strerror(errno, buf, sizeof(buf)));
-		free_report(&rp);
-		return 1;
+		rp.r = sonde_perfdata_reader__open(rp.input, &ro);
+		if (!rp.r) {
+			char buf[128];
+
+			if (errno == SONDE_ERR_FORMAT)
+				fprintf(stderr, "sonde report: %s: not a valid perf.data file: %s\n",
+					rp.input, ebuf);
+			else
+				fprintf(stderr, "sonde report: %s: %s\n", rp.input,
+					errno == ENOENT ? "No such file (record one with `sonde record` or `perf record`, or pass -i FILE)"
+							: sonde_strerror(errno, buf, sizeof(buf)));
+			free_report(&rp);
+			return 1;
+		}
 	}
 	if (sonde_perfdata_reader__error(rp.r) && !rp.quiet)
 		fprintf(stderr, "sonde report: warning: %s: %s\n", rp.input,
