@@ -241,6 +241,31 @@ void rec_enable_events(struct rec_state *s, bool on)
 	}
 }
 
+/*
+ * A kernel record on its way to the file. Some kernels (seen on 6.18) mark
+ * MMAP2 records with the build-id bit for an event opened without build_id
+ * when another event on the machine asked for build ids; the body still
+ * holds dev/inode, and perf trusts the bit. Repair such records on a copy.
+ */
+static int rec_write_kernel_record(struct rec_state *s,
+				   const struct sonde_perf_event_header *ev)
+{
+	static _Alignas(8) unsigned char copy[65536];
+	const struct sonde_perf_event_attr *track = NULL;
+
+	if (ev->type != SONDE_PERF_RECORD_MMAP2 ||
+	    !(ev->misc & SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID))
+		return sonde_perfdata_writer__write(s->w, ev);
+	for (size_t i = 0; i < s->o->evs.nr && !track; i++)
+		if (s->o->evs.ev[i].attr.mmap2)
+			track = &s->o->evs.ev[i].attr;
+	if (!track || track->build_id)
+		return sonde_perfdata_writer__write(s->w, ev);
+	memcpy(copy, ev, ev->size);
+	sonde_record__fixup(track, copy, ev->size);
+	return sonde_perfdata_writer__write(s->w, (const void *)copy);
+}
+
 /* One pass over the rings; the overwrite ones only for a snapshot. */
 void rec_drain(struct rec_state *s, bool snapshot)
 {
@@ -257,7 +282,7 @@ void rec_drain(struct rec_state *s, bool snapshot)
 			continue;
 		}
 		while (!s->werr && sonde_ring__read_event(r, &ev) == 1)
-			s->werr = sonde_perfdata_writer__write(s->w, ev);
+			s->werr = rec_write_kernel_record(s, ev);
 		sonde_ring__read_done(r);
 	}
 	if (!s->werr)
