@@ -27,34 +27,41 @@ gcc -O2 -std=c11 -D_GNU_SOURCE "$ROOT/bench/gen_perfdata.c" -o "$WORK/gen_perfda
 DATA=$WORK/fp-$NR.data
 [ -s "$DATA" ] || "$WORK/gen_perfdata" "$DATA" "$NR" 12 500 || exit 1
 
-# measure NAME CMD...: sets MED (seconds) and RSS (kB, max over runs).
+median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+# measure NAME CMD...: sets MED (wall seconds), CPU (user+sys seconds) and
+# RSS (kB, max over runs). CPU time is the steadier number on a busy host.
 measure() {
 	local name=$1; shift
-	local times=() rss=0 i t r
+	local times=() cpus=() rss=0 i t c r
 	for ((i = 0; i < RUNS; i++)); do
 		/usr/bin/time -v -o "$WORK/time.txt" "$@" >/dev/null 2>&1
 		t=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (k = 1; k <= n; k++) s = s * 60 + p[k]; print s }' "$WORK/time.txt")
+		c=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$WORK/time.txt")
 		r=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$WORK/time.txt")
 		times+=("$t")
+		cpus+=("$c")
 		[ "${r:-0}" -gt "$rss" ] && rss=$r
 	done
-	MED=$(printf '%s\n' "${times[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+	MED=$(printf '%s\n' "${times[@]}" | median)
+	CPU=$(printf '%s\n' "${cpus[@]}" | median)
 	RSS=$rss
-	printf '  %-44s median %7.2f s  peak RSS %8d kB\n' "$name" "$MED" "$RSS"
+	printf '  %-44s median %7.2f s wall %7.2f s cpu  peak RSS %8d kB\n' "$name" "$MED" "$CPU" "$RSS"
 }
 
 # pair TITLE TARGET_RATIO "sonde cmd" "perf cmd"
 pair() {
-	local title=$1 target=$2 scmd=$3 pcmd=$4 sm sr pm pr
+	local title=$1 target=$2 scmd=$3 pcmd=$4 sm sc sr pm pc pr
 	echo "$title"
 	measure "sonde: $scmd" bash -c "$scmd"
-	sm=$MED sr=$RSS
+	sm=$MED sc=$CPU sr=$RSS
 	measure "perf:  $pcmd" bash -c "$pcmd"
-	pm=$MED pr=$RSS
-	awk -v s="$sm" -v p="$pm" -v sr="$sr" -v pr="$pr" -v t="$target" 'BEGIN {
+	pm=$MED pc=$CPU pr=$RSS
+	awk -v s="$sm" -v p="$pm" -v sc="$sc" -v pc="$pc" -v sr="$sr" -v pr="$pr" -v t="$target" 'BEGIN {
 		r = s > 0 ? p / s : 0
-		printf "  ratio perf/sonde %.1fx (target >= %sx: %s), RSS sonde/perf %.2f (%s)\n",
-			r, t, (r >= t ? "met" : "NOT met"), (pr ? sr / pr : 0), (sr <= pr ? "<= perf" : "above perf")
+		rc = sc > 0 ? pc / sc : 0
+		printf "  ratio perf/sonde %.1fx wall, %.1fx cpu (target >= %sx: %s), RSS sonde/perf %.2f (%s)\n",
+			r, rc, t, (r >= t ? "met" : "NOT met"), (pr ? sr / pr : 0), (sr <= pr ? "<= perf" : "above perf")
 	}'
 }
 

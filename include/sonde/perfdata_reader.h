@@ -25,9 +25,12 @@ struct sonde_perfdata_reader_opts {
 	size_t sz;
 	/* Deliver records in file order instead of time order. */
 	bool unordered;
+	/* If set, receives why the open failed (with the byte offset). */
+	char *errbuf;
+	size_t errbuf_size;
 	size_t : 0;
 };
-#define sonde_perfdata_reader_opts__last_field unordered
+#define sonde_perfdata_reader_opts__last_field errbuf_size
 
 /* One record as handed out by sonde_perfdata_reader__next(). */
 struct sonde_perfdata_record {

@@ -24,7 +24,7 @@ static int key_cmp(const struct report *rp, const struct hentry *a, const struct
 
 		switch (rp->keys[i]) {
 		case RK_COMM:
-			c = strcmp(a->k.comm, b->k.comm);
+			c = strcmp(a->k.comm ? a->k.comm : "", b->k.comm ? b->k.comm : "");
 			break;
 		case RK_PID:
 			c = (a->k.pid > b->k.pid) - (a->k.pid < b->k.pid);
@@ -142,7 +142,8 @@ static void cell_text(const struct report *rp, const struct hentry *e, enum rkey
 		snprintf(buf, sz, "%s", e->k.comm);
 		break;
 	case RK_PID:
-		snprintf(buf, sz, "%7d:%s", e->k.pid, e->k.comm ? e->k.comm : "");
+		/* perf: "%7d:%-*s" in a column at least 15 wide */
+		snprintf(buf, sz, "%7d:%-7s", e->k.pid, e->k.comm ? e->k.comm : "");
 		break;
 	case RK_TID:
 		snprintf(buf, sz, "%7d", e->k.tid);
@@ -154,7 +155,7 @@ static void cell_text(const struct report *rp, const struct hentry *e, enum rkey
 		sym_text(&e->k, buf, sz);
 		break;
 	case RK_CPU:
-		snprintf(buf, sz, "%03d", e->k.cpu);
+		snprintf(buf, sz, "%3.3d", e->k.cpu);
 		break;
 	case RK_SRCLINE:
 		snprintf(buf, sz, "%s", e->k.srcline);
@@ -371,6 +372,8 @@ static void print_event(struct report *rp, int attr)
 		for (int i = 0; i < rp->nr_keys; i++) {
 			int l;
 
+			if (rp->keys[i] == RK_CPU)
+				continue; /* perf keeps it 3 wide; -001 overflows */
 			cell_text(rp, rp->sorted[j], rp->keys[i], buf, sizeof(buf));
 			l = (int)strlen(buf);
 			if (l > width[i])
@@ -381,7 +384,8 @@ static void print_event(struct report *rp, int attr)
 		ob_printf(o, "  %8s", "Self");
 	for (int i = 0; i < rp->nr_keys; i++)
 		if (!rp->elide[rp->keys[i]])
-			ob_printf(o, "  %-*s", width[i], col_titles[rp->keys[i]]);
+			ob_printf(o, rp->keys[i] == RK_PID ? "  %*s" : "  %-*s", width[i],
+				  col_titles[rp->keys[i]]);
 	ob_puts(o, "\n# ........");
 	if (rp->children)
 		ob_puts(o, "  ........");
@@ -639,8 +643,11 @@ const char *report_srcline(struct report *rp, struct anl_dso *dso, const struct 
 			   uint64_t addr)
 {
 	char buf[512];
+	const char *sl = dso && !dso->kernel ? anl_dso_srcline(rp->m, dso, addr) : NULL;
 
-	/* Source lines need DWARF; fall back the way perf does without it. */
+	if (sl)
+		return sl;
+	/* No line table: fall back the way perf does. */
 	if (sym)
 		snprintf(buf, sizeof(buf), "%s+%" PRIu64, sym->name,
 			 (dso ? anl_dso_vaddr(dso, addr) : addr) - sym->start);

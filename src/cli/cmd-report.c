@@ -15,7 +15,6 @@
 #include "builtin.h"
 #include "options.h"
 #include "cmd-report.h"
-#include "pdopen.h"
 
 struct sgroup {
 	int attr;
@@ -546,7 +545,8 @@ static void make_key(struct report *rp, const struct sgroup *g, const struct anl
 {
 	memset(k, 0, sizeof(*k));
 	k->attr = g->attr;
-	k->comm = has_key(rp, RK_COMM) ? g->comm : NULL;
+	/* pid shows as pid:comm */
+	k->comm = has_key(rp, RK_COMM) || has_key(rp, RK_PID) ? g->comm : NULL;
 	k->pid = g->pid;
 	k->tid = g->tid;
 	k->cpu = g->cpu;
@@ -874,10 +874,24 @@ int cmd_report(int argc, const char **argv)
 	rp.elide[RK_COMM] = rp.nr_f_comm == 1 && has_key(&rp, RK_COMM);
 	rp.elide[RK_DSO] = rp.nr_f_dso == 1 && has_key(&rp, RK_DSO);
 	rp.elide[RK_SYM] = rp.nr_f_sym == 1 && has_key(&rp, RK_SYM);
-	rp.r = cli_perfdata_open("report", rp.input, NULL);
-	if (!rp.r) {
-		free_report(&rp);
-		return 1;
+	{
+		char ebuf[256] = "";
+		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf));
+
+		rp.r = sonde_perfdata_reader__open(rp.input, &ro);
+		if (!rp.r) {
+			char buf[128];
+
+			if (errno == SONDE_ERR_FORMAT)
+				fprintf(stderr, "sonde report: %s: not a valid perf.data file: %s\n",
+					rp.input, ebuf);
+			else
+				fprintf(stderr, "sonde report: %s: %s\n", rp.input,
+					errno == ENOENT ? "No such file (record one with `sonde record` or `perf record`, or pass -i FILE)"
+							: sonde_strerror(errno, buf, sizeof(buf)));
+			free_report(&rp);
+			return 1;
+		}
 	}
 	if (sonde_perfdata_reader__error(rp.r) && !rp.quiet) {
 		open_error = sonde_perfdata_reader__error(rp.r);
@@ -934,7 +948,7 @@ int cmd_report(int argc, const char **argv)
 				rp.input);
 		else
 			fprintf(stderr, "sonde report: %s: %s; reporting the records before it\n",
-			rp.input, rp.load_error ? rp.load_error : "read error");
+				rp.input, rp.load_error ? rp.load_error : "read error");
 		ret = 1;
 	}
 	free_groups(&g, &rp);

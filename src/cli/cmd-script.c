@@ -14,7 +14,7 @@
 #include "options.h"
 #include "anl.h"
 #include "outbuf.h"
-#include "pdopen.h"
+#include "script-trace.h"
 
 enum {
 	F_COMM = 1 << 0,
@@ -29,6 +29,7 @@ enum {
 	F_DSO = 1 << 9,
 	F_PERIOD = 1 << 10,
 	F_ADDR = 1 << 11,
+	F_TRACE = 1 << 12,
 };
 
 static const struct {
@@ -39,6 +40,7 @@ static const struct {
 	{ "time", F_TIME }, { "cpu", F_CPU },	    { "event", F_EVENT },
 	{ "ip", F_IP },	    { "sym", F_SYM },	    { "symoff", F_SYMOFF },
 	{ "dso", F_DSO },   { "period", F_PERIOD }, { "addr", F_ADDR },
+	{ "trace", F_TRACE },
 };
 
 struct script {
@@ -50,6 +52,8 @@ struct script {
 	unsigned want;	  /* fields from -F, 0 = defaults */
 	unsigned add, del; /* -F +x,-y */
 	struct outbuf out;
+	struct script_trace *trace;
+	int ev_width, width_attrs;
 	struct sonde_perfdata_reader *r;
 	struct anl_machine *m;
 	struct anl_stacks *stacks;
@@ -76,10 +80,8 @@ static int parse_fields(struct script *s)
 		for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
 			if (!strcmp(tok, field_names[i].name))
 				bit = field_names[i].bit;
-		if (!bit && !strcmp(tok, "trace"))
-			continue;
 		if (!bit) {
-			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, ip, sym, symoff, dso, period, addr)\n",
+			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, period, addr)\n",
 				tok);
 			free(copy);
 			return -EINVAL;
@@ -102,7 +104,14 @@ static unsigned fields_for(const struct script *s, const struct sonde_perf_event
 
 	if (s->want)
 		f = s->want;
-	else {
+	else if (a->type == SONDE_PERF_TYPE_TRACEPOINT) {
+		/* perf's defaults for tracepoints: the fields, no ip/sym/period */
+		f = F_COMM | F_TID | F_EVENT | F_TRACE;
+		if (st & SONDE_PERF_SAMPLE_TIME)
+			f |= F_TIME;
+		if (st & SONDE_PERF_SAMPLE_CPU)
+			f |= F_CPU;
+	} else {
 		f = F_COMM | F_TID | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO | F_PERIOD;
 		if (st & SONDE_PERF_SAMPLE_TIME)
 			f |= F_TIME;
@@ -166,6 +175,23 @@ static const char *stack_text(struct anl_stack *st, unsigned f,
 	return tmp.buf;
 }
 
+static int event_width(struct script *s)
+{
+	int n = sonde_perfdata_reader__nr_attrs(s->r);
+
+	if (n != s->width_attrs) {
+		s->ev_width = 0;
+		for (int i = 0; i < n; i++) {
+			int l = (int)strlen(sonde_perfdata_reader__event_name(s->r, i));
+
+			if (l > s->ev_width)
+				s->ev_width = l;
+		}
+		s->width_attrs = n;
+	}
+	return s->ev_width;
+}
+
 static void print_sample_text(struct script *s, const struct sonde_perfdata_record *rec,
 			      const struct pdr_sample *smp, struct anl_thread *t,
 			      struct anl_stack *st, unsigned f, bool chain)
@@ -212,12 +238,30 @@ static void print_sample_text(struct script *s, const struct sonde_perfdata_reco
 		ob_putc(o, ' ');
 	}
 	if (f & F_EVENT) {
-		ob_puts(o, sonde_perfdata_reader__event_name(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0));
+		/* perf right-aligns event names to the longest one in the file */
+		ob_pad_str(o, sonde_perfdata_reader__event_name(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0),
+			   event_width(s), true);
 		ob_puts(o, ": ");
 	}
 	if (f & F_ADDR) {
 		ob_hex(o, smp->addr, 16);
 		ob_putc(o, ' ');
+	}
+	if ((f & F_TRACE) && smp->raw) {
+		const struct sonde_perf_event_attr *a =
+			sonde_perfdata_reader__attr(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0);
+
+		if (a && a->type == SONDE_PERF_TYPE_TRACEPOINT)
+			script_trace_fields(s->trace, o,
+					    sonde_perfdata_reader__event_name(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0),
+					    a->config, smp->raw, smp->raw_size);
+		if (!(f & (F_IP | F_SYM | F_DSO))) {
+			ob_putc(o, '\n');
+			return;
+		}
+	} else if (!(f & (F_IP | F_SYM | F_DSO))) {
+		ob_putc(o, '\n');
+		return;
 	}
 	if (chain && (f & (F_IP | F_SYM | F_DSO))) {
 		size_t len;
@@ -373,9 +417,23 @@ int cmd_script(int argc, const char **argv)
 	}
 	if (parse_fields(&s))
 		return 129;
-	s.r = cli_perfdata_open("script", s.input, NULL);
-	if (!s.r)
-		return 1;
+	{
+		char ebuf[256] = "";
+		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf));
+
+		s.r = sonde_perfdata_reader__open(s.input, &ro);
+		if (!s.r) {
+			char buf[128];
+
+			if (errno == SONDE_ERR_FORMAT)
+				fprintf(stderr, "sonde script: %s: not a valid perf.data file: %s\n",
+					s.input, ebuf);
+			else
+				fprintf(stderr, "sonde script: %s: %s\n", s.input,
+					sonde_strerror(errno, buf, sizeof(buf)));
+			return 1;
+		}
+	}
 	s.m = anl_machine_new();
 	s.stacks = s.m ? anl_stacks_new(s.m, s.max_stack + 1) : NULL;
 	if (!s.stacks) {
@@ -384,6 +442,7 @@ int cmd_script(int argc, const char **argv)
 	}
 	anl_stacks_set_inline(s.stacks, s.inline_frames);
 	ob_init_fd(&s.out, 1);
+	s.trace = script_trace_new();
 	while ((err = sonde_perfdata_reader__next(s.r, &rec)) > 0) {
 		const struct pdr_attr *a;
 		struct pdr_sample smp;
@@ -424,6 +483,7 @@ int cmd_script(int argc, const char **argv)
 		fprintf(stderr, "sonde script: write error: %s\n", strerror(s.out.err));
 		ret = 1;
 	}
+	script_trace_free(s.trace);
 	anl_stacks_foreach(s.stacks, free_priv, NULL);
 	anl_stacks_free(s.stacks);
 	anl_machine_free(s.m);

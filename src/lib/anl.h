@@ -34,6 +34,7 @@ struct anl_dso {
 	struct anl_seg *segs; /* PT_LOAD: file offset -> ELF vaddr */
 	size_t nr_segs;
 	const char *dbg_path; /* separate debug file, if one was found */
+	char *names_buf;       /* kallsyms text the kernel names point into */
 	void *dwarf;	       /* Dwarf handle for inline frames, lazily */
 	int dwarf_fd;
 	bool dwarf_tried;
@@ -94,6 +95,12 @@ const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *ds
 				       uint64_t map_addr);
 
 struct anl_dso *anl_kernel_dso(struct anl_machine *m);
+
+/*
+ * Starts loading /proc/kallsyms on another thread (the first kernel
+ * lookup waits for it), so it overlaps with reading the file.
+ */
+void anl_machine_preload_kernel(struct anl_machine *m);
 
 /* ELF virtual address of map-relative @addr in @dso. */
 uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr);
@@ -176,6 +183,12 @@ struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perf
  */
 int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		    const char **names, int max);
+
+/*
+ * "file.c:123" for map-relative @addr in @dso from its DWARF line table
+ * (basename, like perf's srcline), interned; NULL without line info.
+ */
+const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr);
 
 /* Samples whose user stack could not be unwound past the sampled ip. */
 uint64_t anl_stacks_unwind_failures(const struct anl_stacks *c);

@@ -145,12 +145,16 @@ struct anl_dso *anl_kernel_dso(struct anl_machine *m)
 	return m->kdso;
 }
 
+static void kernel_wait(struct anl_machine *m);
+
 void anl_dsos_free(struct anl_machine *m)
 {
+	kernel_wait(m);
 	for (size_t i = 0; i < ANL_DSO_BUCKETS; i++)
 		for (struct anl_dso *d = m->dsos[i]; d; d = d->next) {
 			free(d->syms);
 			free(d->segs);
+			free(d->names_buf);
 			if (d->dwarf) {
 				dwarf_end(d->dwarf);
 				close(d->dwarf_fd);
@@ -177,15 +181,10 @@ static const char *die_name(struct anl_machine *m, Dwarf_Die *die)
 	return NULL;
 }
 
-int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
-		    const char **names, int max)
+static Dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
-	Dwarf_Die cu, *scopes = NULL;
-	uint64_t va;
-	int n, k = 0;
-
 	if (dso->kernel || dso->name[0] != '/')
-		return 0;
+		return NULL;
 	if (!dso->loaded)
 		(void)anl_dso_find_sym(m, dso, addr);
 	if (!dso->dwarf_tried) {
@@ -203,7 +202,40 @@ int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		(void)path;
 #endif
 	}
-	if (!dso->dwarf)
+	return dso->dwarf;
+}
+
+const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
+{
+	Dwarf *dw = dso_dwarf(m, dso, addr);
+	Dwarf_Die cu;
+	Dwarf_Line *line;
+	const char *file, *base;
+	uint64_t va;
+	int lineno = 0;
+	char buf[512];
+
+	if (!dw)
+		return NULL;
+	va = anl_dso_vaddr(dso, addr);
+	if (!dwarf_addrdie(dw, va, &cu) || !(line = dwarf_getsrc_die(&cu, va)))
+		return NULL;
+	file = dwarf_linesrc(line, NULL, NULL);
+	if (!file || dwarf_lineno(line, &lineno))
+		return NULL;
+	base = strrchr(file, '/');
+	snprintf(buf, sizeof(buf), "%s:%d", base ? base + 1 : file, lineno);
+	return anl_intern(m, buf, strlen(buf));
+}
+
+int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+		    const char **names, int max)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	uint64_t va;
+	int n, k = 0;
+
+	if (!dso_dwarf(m, dso, addr))
 		return 0;
 	va = anl_dso_vaddr(dso, addr);
 	if (!dwarf_addrdie(dso->dwarf, va, &cu))
@@ -305,7 +337,7 @@ static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym
 			else
 				better = true; /* kallsyms aliases: perf ends up on the last */
 			if (better) {
-				d->syms[k - 1].name = sym_name(m, v[i].name);
+				d->syms[k - 1].name = have_gelf ? sym_name(m, v[i].name) : v[i].name;
 				d->syms[k - 1].end = v[i].start + v[i].size;
 				kept = i;
 			}
@@ -313,7 +345,7 @@ static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym
 		}
 		d->syms[k].start = v[i].start;
 		d->syms[k].end = v[i].start + v[i].size;
-		d->syms[k].name = sym_name(m, v[i].name);
+		d->syms[k].name = have_gelf ? sym_name(m, v[i].name) : v[i].name;
 		kept = i;
 		k++;
 	}
@@ -520,56 +552,139 @@ static void load_vdso(struct anl_machine *m, struct anl_dso *d)
 	free(copy);
 }
 
+/*
+ * /proc/kallsyms is read in one go and parsed in place: the names stay in
+ * that buffer (kept for the machine's life), ~200k of them, not interned.
+ */
 static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
 {
-	FILE *f = fopen("/proc/kallsyms", "re");
-	struct raw_sym *v = NULL;
-	size_t n = 0, cap = 0, len = 0;
-	char *line = NULL;
+	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	size_t len = 0, cap = 1 << 22, n = 0, vcap = 1 << 16;
+	struct raw_sym *v;
 	bool nonzero = false;
+	char *buf, *p, *end;
 
-	if (!f)
+	if (fd < 0)
 		return;
-	while (getline(&line, &len, f) > 0) {
-		char *end, type, *name, *nl;
-		unsigned long long addr = strtoull(line, &end, 16);
-
-		if (*end != ' ')
-			continue;
-		type = end[1];
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			continue;
-		if (addr)
-			nonzero = true;
-		name = end + 3;
-		nl = strpbrk(name, "\t\n");
-		if (nl)
-			*nl = 0;
-		if (n == cap) {
-			struct raw_sym *nv;
-
-			cap = cap ? cap * 2 : 65536;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		v[n].start = addr;
-		v[n].size = 0;
-		v[n].name = anl_intern(m, name, strlen(name));
-		n++;
+	buf = malloc(cap + 1);
+	v = malloc(vcap * sizeof(*v));
+	if (!buf || !v) {
+		free(buf);
+		free(v);
+		close(fd);
+		return;
 	}
-	free(line);
-	fclose(f);
+	for (;;) {
+		ssize_t got;
+
+		if (len == cap) {
+			char *nb = realloc(buf, cap * 2 + 1);
+
+			if (!nb)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+		got = read(fd, buf + len, cap - len);
+		if (got <= 0)
+			break;
+		len += (size_t)got;
+	}
+	close(fd);
+	buf[len] = 0;
+	for (p = buf, end = buf + len; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p)), *name, *t, type;
+		unsigned long long addr;
+
+		if (!nl)
+			nl = end;
+		*nl = 0;
+		addr = strtoull(p, &t, 16);
+		if (*t == ' ' && t + 3 < nl) {
+			type = t[1];
+			name = t + 3;
+			if (type == 't' || type == 'T' || type == 'w' || type == 'W') {
+				char *tab = strchr(name, '\t');
+
+				if (tab)
+					*tab = 0;
+				if (addr)
+					nonzero = true;
+				if (n == vcap) {
+					struct raw_sym *nv = realloc(v, vcap * 2 * sizeof(*v));
+
+					if (!nv)
+						break;
+					v = nv;
+					vcap *= 2;
+				}
+				v[n].start = addr;
+				v[n].size = 0;
+				v[n].name = name;
+				n++;
+			}
+		}
+		p = nl + 1;
+	}
 	if (!nonzero) {
 		if (!m->kallsyms_warned)
 			pr_warn("kernel symbols are hidden (/proc/kallsyms shows zero addresses): run as root or set /proc/sys/kernel/kptr_restrict to 0\n");
 		m->kallsyms_warned = true;
 		n = 0;
 	}
-	if (n)
+	if (n) {
 		finish_syms(m, d, v, n, false);
+		d->names_buf = buf; /* the names point into it */
+		buf = NULL;
+	}
+	free(buf);
 	free(v);
+}
+
+struct kload {
+	struct anl_machine *m;
+	struct anl_dso *d;
+};
+
+static void *kallsyms_thread(void *arg)
+{
+	struct kload *k = arg;
+
+	load_kallsyms(k->m, k->d);
+	free(k);
+	return NULL;
+}
+
+void anl_machine_preload_kernel(struct anl_machine *m)
+{
+	struct anl_dso *k = anl_kernel_dso(m);
+	struct kload *arg;
+
+#ifdef SONDE_FUZZ
+	return;
+#endif
+	if (k->loaded || m->kthread_running)
+		return;
+	arg = malloc(sizeof(*arg));
+	if (!arg)
+		return;
+	arg->m = m;
+	arg->d = k;
+	k->loaded = true; /* lookups now wait for the thread instead */
+	if (pthread_create(&m->kthread, NULL, kallsyms_thread, arg)) {
+		free(arg);
+		k->loaded = false;
+		return;
+	}
+	m->kthread_running = true;
+}
+
+static void kernel_wait(struct anl_machine *m)
+{
+	if (m->kthread_running) {
+		pthread_join(m->kthread, NULL);
+		m->kthread_running = false;
+	}
 }
 
 static void dso_load(struct anl_machine *m, struct anl_dso *d)
@@ -597,6 +712,7 @@ const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *ds
 		/* Every kernel object is looked up in kallsyms. */
 		struct anl_dso *k = anl_kernel_dso(m);
 
+		kernel_wait(m);
 		if (!k->loaded) {
 			k->loaded = true;
 #ifndef SONDE_FUZZ

@@ -325,6 +325,9 @@ static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t st
 	nm.pgoff = pgoff;
 	nm.dso = anl_dso_findnew(m, fn, fnlen, p == m->kproc);
 	anl_maps_insert(p, &nm);
+	/* The kernel map comes first in perf's files: start kallsyms now. */
+	if (p == m->kproc && nm.dso == anl_kernel_dso(m))
+		anl_machine_preload_kernel(m);
 	if (p->uw && nm.dso->name[0] == '/')
 		sonde_unwinder__add_map(p->uw, nm.start, nm.end - nm.start, nm.pgoff, nm.dso->name);
 }

@@ -3,6 +3,7 @@
 #ifndef SONDE_ANL_PRIV_H
 #define SONDE_ANL_PRIV_H
 
+#include <pthread.h>
 #include "anl.h"
 
 #define ANL_STR_BUCKETS 4096
@@ -43,6 +44,8 @@ struct anl_machine {
 	struct anl_stats stats;
 	struct anl_isym *isyms[1024]; /* synthetic symbols of inlined functions */
 	bool kallsyms_warned;
+	bool kthread_running; /* kallsyms loading on a second core */
+	pthread_t kthread;
 };
 
 /* Arena allocation: lives as long as the machine; aborts on OOM. */

@@ -367,11 +367,16 @@ reader_new(const struct sonde_perfdata_reader_opts *opts)
 	return r;
 }
 
-static struct sonde_perfdata_reader *reader_finish(struct sonde_perfdata_reader *r)
+static struct sonde_perfdata_reader *reader_finish(struct sonde_perfdata_reader *r,
+						  const struct sonde_perfdata_reader_opts *opts)
 {
 	int err = reader_init(r);
+	char *eb = OPTS_GET(opts, errbuf, NULL);
+	size_t esz = OPTS_GET(opts, errbuf_size, 0);
 
 	if (err && !r->err_pending) {
+		if (eb && esz)
+			snprintf(eb, esz, "%s", r->err_code ? r->err : "cannot read");
 		sonde_perfdata_reader__close(r);
 		return sonde_err_ptr(err);
 	}
@@ -428,7 +433,7 @@ sonde_perfdata_reader__open(const char *path, const struct sonde_perfdata_reader
 		r->len = len;
 	}
 	close(fd);
-	return reader_finish(r);
+	return reader_finish(r, opts);
 }
 
 struct sonde_perfdata_reader *
@@ -448,7 +453,7 @@ sonde_perfdata_reader__open_mem(const void *buf, size_t len,
 	memcpy(copy, buf, len);
 	r->base = copy;
 	r->len = len;
-	return reader_finish(r);
+	return reader_finish(r, opts);
 }
 
 void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r)

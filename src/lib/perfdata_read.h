@@ -82,6 +82,7 @@ struct sonde_perfdata_reader {
 	uint64_t last_time;
 
 	uint64_t nr_rounds;
+	uint64_t dropped; /* file bytes below this were released (madvise) */
 	char err[256];
 	int err_code;
 	bool err_pending;  /* open found a problem but the data is usable */

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "internal.h"
 #include "perfdata_read.h"
 
@@ -260,13 +262,41 @@ static int scan(struct sonde_perfdata_reader *r)
 	return 0;
 }
 
+/*
+ * Peak RSS: pages of the mapping below every record still queued have been
+ * handed out and are released every 32 MiB. They fault back in from the
+ * file if a caller touches an old record again (so pointers stay valid);
+ * swapped files are skipped because their pages were rewritten in place.
+ */
+#define PDR_DROP_STEP (32ULL << 20)
+
+static void drop_consumed(struct sonde_perfdata_reader *r)
+{
+	uint64_t low = r->pos, page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	if (!r->mapped || r->swap || r->pos < r->dropped + PDR_DROP_STEP)
+		return;
+	for (size_t i = r->q_head; i < r->q_len; i++)
+		if (r->q[i].off < low)
+			low = r->q[i].off;
+	low &= ~(page - 1);
+	if (low > r->dropped + page) {
+		uint64_t from = r->dropped & ~(page - 1);
+
+		madvise((void *)(uintptr_t)(r->base + from), low - from, MADV_DONTNEED);
+		r->dropped = low;
+	}
+}
+
 int pdr_stream_next(struct sonde_perfdata_reader *r, struct sonde_perfdata_record *rec)
 {
 	const struct pdr_qent *e;
 
 	if (r->q_head == r->q_ready) {
-		int err = scan(r);
+		int err;
 
+		drop_consumed(r);
+		err = scan(r);
 		if (err)
 			return err;
 	}

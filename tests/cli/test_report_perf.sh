@@ -121,6 +121,9 @@ if rec "$TMP/ev2.data" -g -e cpu-clock,task-clock -c 300000 -- "$W" single 150; 
 	check "two events" "$TMP/ev2.data"
 	n=$(grep -c '^# Samples: ' "$TMP/sonde.rep")
 	[ "$n" = 2 ] && pass "two events: two sections" || fail "two events: $n sections"
+	# Event names are right-aligned to the longest, like perf.
+	cmp -s "$TMP/perf.scr" "$TMP/sonde.scr" && pass "two events: script text identical" ||
+		fail "two events: script text differs: $(diff "$TMP/perf.scr" "$TMP/sonde.scr" | head -4)"
 fi
 
 if rec "$TMP/thr.data" -g -e cpu-clock -c 200000 -- "$W" threads 200; then
@@ -150,10 +153,14 @@ if have_tracefs && rec "$TMP/tp.data" -e sched:sched_process_exec -e sched:sched
 		[ "$p" = "$s" ] && [ "$s" = 1 ] && pass "tracepoint $ev section" ||
 			fail "tracepoint $ev: perf $p sections, sonde $s"
 	done
-	perf script -f -i "$TMP/tp.data" 2>/dev/null | grep -c . >"$TMP/np"
-	"$SONDE" script -i "$TMP/tp.data" | grep -c . >"$TMP/ns"
-	cmp -s "$TMP/np" "$TMP/ns" && pass "tracepoints: same sample count" ||
-		fail "tracepoints: perf $(cat "$TMP/np") lines, sonde $(cat "$TMP/ns")"
+	# Fields decoded through the event's print fmt: the same text as perf.
+	perf script -f -i "$TMP/tp.data" 2>/dev/null >"$TMP/tp.perf"
+	"$SONDE" script -i "$TMP/tp.data" >"$TMP/tp.sonde" 2>&1
+	if [ -s "$TMP/tp.perf" ] && cmp -s "$TMP/tp.perf" "$TMP/tp.sonde"; then
+		pass "tracepoints: script text identical to perf ($(wc -l <"$TMP/tp.perf") lines)"
+	else
+		fail "tracepoints: script differs: $(diff "$TMP/tp.perf" "$TMP/tp.sonde" | head -4)"
+	fi
 else
 	skip "tracepoints: tracefs not available or perf record failed"
 fi
@@ -163,4 +170,15 @@ if perf record -q -o - -g -e cpu-clock -c 200000 -- "$W" single 150 >"$TMP/pipe.
 	"$SONDE" script -i - <"$TMP/pipe.data" >"$TMP/stdin.scr" 2>&1
 	cmp -s "$TMP/stdin.scr" "$TMP/sonde.scr" && pass "pipe mode on stdin" ||
 		fail "pipe mode on stdin differs from the pipe file"
+fi
+
+# Files written by sonde record read the same in perf and in sonde.
+if "$SONDE" record -h >/dev/null 2>&1 || "$SONDE" record --help 2>&1 | grep -q Usage; then
+	if "$SONDE" record -g -e cpu-clock -o "$TMP/sonde.data" -- "$W" single 150 >/dev/null 2>"$TMP/rec.err"; then
+		check "written by sonde record" "$TMP/sonde.data"
+	else
+		fail "sonde record failed: $(head -3 "$TMP/rec.err")"
+	fi
+else
+	skip "sonde record not available in this build"
 fi

@@ -18,6 +18,7 @@ struct pdgen {
 	bool swap, pipe;
 	uint64_t sample_type;
 	size_t data_off;
+	uint32_t attr_size; /* bytes of attr written; 0 = 128 (VER7) */
 };
 
 static inline void pdg_reserve(struct pdgen *g, size_t n)
@@ -76,12 +77,19 @@ static inline uint8_t pdg_rev8(uint8_t b)
 	return r;
 }
 
-/* A 128-byte attr: software event @config, flags word as given. */
+static inline uint32_t pdg_attr_size(const struct pdgen *g)
+{
+	return g->attr_size ? g->attr_size : 128;
+}
+
+/* An attr of pdg_attr_size() bytes: software event @config, flags as given. */
 static inline void pdg_attr(struct pdgen *g, uint32_t type, uint64_t config, uint64_t period,
 			    uint64_t sample_type, uint64_t flags)
 {
+	size_t start = g->len, want = pdg_attr_size(g);
+
 	pdg_32(g, type);
-	pdg_32(g, 128);
+	pdg_32(g, (uint32_t)want);
 	pdg_64(g, config);
 	pdg_64(g, period);
 	pdg_64(g, sample_type);
@@ -100,6 +108,11 @@ static inline void pdg_attr(struct pdgen *g, uint32_t type, uint64_t config, uin
 	pdg_32(g, 0);
 	for (int i = 0; i < 9; i++)
 		pdg_64(g, 0); /* config1 .. sig_data, 72 bytes */
+	/* Older attrs are cut short, newer ones carry zeroed unknown fields. */
+	if (g->len - start > want)
+		g->len = start + want;
+	while (g->len - start < want)
+		pdg_bytes(g, "", 1);
 }
 
 /* flags: mmap|comm|sample_id_all|exclude_guest|mmap2|comm_exec */
@@ -121,9 +134,9 @@ static inline void pdg_file_begin(struct pdgen *g, uint64_t sample_type, uint64_
 	g->sample_type = sample_type;
 	pdg_64(g, 0x32454c4946524550ULL);
 	pdg_64(g, 104);
-	pdg_64(g, 128 + 16);
+	pdg_64(g, pdg_attr_size(g) + 16);
 	pdg_64(g, 104); /* attrs */
-	pdg_64(g, 144);
+	pdg_64(g, pdg_attr_size(g) + 16);
 	pdg_64(g, 0); /* data: patched */
 	pdg_64(g, 0);
 	pdg_64(g, 0);
@@ -171,7 +184,7 @@ static inline void pdg_pipe_begin(struct pdgen *g, uint64_t sample_type, uint64_
 	pdg_64(g, 16);
 	pdg_32(g, 64);
 	pdg_16(g, 0);
-	pdg_16(g, 8 + 128);
+	pdg_16(g, (uint16_t)(8 + pdg_attr_size(g)));
 	pdg_attr(g, 1, 0, period, sample_type, PDG_FLAGS);
 	start = g->len;
 	pdg_32(g, 80);

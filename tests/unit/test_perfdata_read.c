@@ -19,11 +19,14 @@
 
 #define ST_BASIC ((1u << 0) | (1u << 1) | (1u << 2) | (1u << 8))
 
+static uint32_t build_attr_size; /* 0 = pdgen's default (128) */
+
 /* COMM, MMAP, then samples at times 30, 10 | round | 20, 40 | round | 5. */
 static void build(struct pdgen *g, bool pipe, bool swap)
 {
 	memset(g, 0, sizeof(*g));
 	g->swap = swap;
+	g->attr_size = build_attr_size;
 	if (pipe)
 		pdg_pipe_begin(g, ST_BASIC, 1000);
 	else
@@ -113,6 +116,20 @@ static void test_pipe_native(void **state)
 static void test_pipe_swapped(void **state)
 {
 	check_good(true, true);
+}
+
+/* perf.data from older (VER0, 64 bytes) and newer (144 bytes) writers. */
+static void test_attr_sizes(void **state)
+{
+	static const uint32_t sizes[] = { 64, 136, 144 };
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		build_attr_size = sizes[i];
+		check_good(false, false);
+		check_good(false, true);
+		check_good(true, false);
+	}
+	build_attr_size = 0;
 }
 
 /* The model resolves comm and thread from the records of either order. */
@@ -281,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_file_swapped),
 		cmocka_unit_test(test_pipe_native),
 		cmocka_unit_test(test_pipe_swapped),
+		cmocka_unit_test(test_attr_sizes),
 		cmocka_unit_test(test_model_swapped),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_bad_record_size),
