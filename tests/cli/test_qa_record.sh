@@ -31,6 +31,14 @@ if [ -x "$W" ]; then
 	fi
 fi
 
+# A PMU that only counts (msr): the refusal says sampling is the problem
+# and points at stat, rather than blaming the config.
+if [ -d /sys/bus/event_source/devices/msr ]; then
+	expect_fail "record on a counting-only PMU: says sampling" \
+		'sampl' "$SONDE" record -o "$TMP/msr.data" -e msr/tsc/ true
+	contains "record on a counting-only PMU: points at stat" 'sonde stat' "$TMP/err"
+fi
+
 if [ "$(id -u)" != 0 ]; then
 	skip "record full disk: needs root to mount a small tmpfs"
 	exit 0
