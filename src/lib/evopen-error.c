@@ -139,6 +139,26 @@ static void describe_event(struct msg *m, const struct sonde_perf_event_attr *a)
 		add(m, "the event");
 }
 
+/* A user-only software event on ourselves: allowed at level 2. */
+static bool user_only_opens(void)
+{
+	struct sonde_perf_event_attr c = { 0 };
+	int fd;
+
+	c.size = sizeof(c);
+	c.type = SONDE_PERF_TYPE_SOFTWARE;
+	c.config = SONDE_PERF_COUNT_SW_TASK_CLOCK;
+	c.disabled = 1;
+	c.exclude_kernel = 1;
+	c.exclude_hv = 1;
+	fd = sonde_sys_ops()->perf_event_open(&c, 0, -1, -1,
+					      SONDE_PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	sonde_sys_ops()->close(fd);
+	return true;
+}
+
 static void describe_perm(struct msg *m, const struct sonde_perf_event_attr *a,
 			  pid_t pid, int cpu)
 {
@@ -146,7 +166,7 @@ static void describe_perm(struct msg *m, const struct sonde_perf_event_attr *a,
 	bool have_level = read_long(paths.paranoid, &level);
 	bool kernel = a && !a->exclude_kernel;
 	bool syswide = pid == -1 && cpu >= 0;
-	int want;
+	int want, shown = 0;
 
 	add(m, "permission denied for ");
 	describe_event(m, a);
@@ -157,6 +177,13 @@ static void describe_perm(struct msg *m, const struct sonde_perf_event_attr *a,
 		return;
 	}
 	add(m, ": kernel.perf_event_paranoid is %ld", level);
+	/* Upstream kernels treat 3 and up like 2; only a distro patch
+	 * (Debian/Ubuntu) forbids everything. Find out which this is. */
+	if (level >= 3 && user_only_opens()) {
+		add(m, " (which this kernel treats like 2)");
+		level = 2;
+		shown = 3;
+	}
 	if (level >= 3) {
 		add(m, ", which forbids unprivileged use of perf events "
 		    "altogether (a Debian/Ubuntu setting)");
@@ -171,7 +198,7 @@ static void describe_perm(struct msg *m, const struct sonde_perf_event_attr *a,
 		    (int)pid);
 	}
 	want = syswide ? 0 : kernel ? 1 : 2 < level ? 2 : (int)level;
-	if (want < level)
+	if (want < level || (shown && want < shown))
 		add(m, ". To allow it: `sysctl -w kernel.perf_event_paranoid=%d`, "
 		    "or give the program CAP_PERFMON (Linux 5.8+) or CAP_SYS_ADMIN",
 		    want);
