@@ -260,8 +260,11 @@ int cmd_record(int argc, const char **argv)
 	sigaction(SIGCHLD, &sa, NULL);
 	sa.sa_handler = on_usr2;
 	sigaction(SIGUSR2, &sa, NULL);
-	/* Past RLIMIT_FSIZE, let write() fail with EFBIG instead of dying. */
+	/* Past RLIMIT_FSIZE, let write() fail with EFBIG instead of dying;
+	 * likewise EPIPE when the -o - reader goes away, so the workload is
+	 * stopped and the error reported. */
 	signal(SIGXFSZ, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
 	{
 		/* events x CPUs x threads fds: use the hard limit, as perf does. */
 		struct rlimit rl;

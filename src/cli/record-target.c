@@ -158,6 +158,9 @@ pid_t rec_start_workload(const char **argv, int *go, int *errp, bool pipe_out)
 		close(ep[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		/* record ignores these; exec would keep them ignored. */
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGXFSZ, SIG_DFL);
 		if (pipe_out)
 			dup2(STDERR_FILENO, STDOUT_FILENO); /* stdout is the data */
 		if (read(gp[0], &c, 1) != 1)

@@ -31,6 +31,33 @@ if [ -x "$W" ]; then
 	fi
 fi
 
+# The pipe reader goes away (record -o - | head): record stops with an
+# error instead of dying of SIGPIPE and leaving the workload running.
+if [ -x "$W" ]; then
+	"$SONDE" record -q -e cpu-clock -o - "$W" single 4999 2>"$TMP/pipe.err" |
+		head -c 100 >/dev/null
+	rc=${PIPESTATUS[0]}
+	left=$(pgrep -f "report_workload single 4999")
+	if [ -n "$left" ]; then
+		fail "record -o - | head: workload left running (exit $rc)"
+		kill -9 $left
+	elif [ "$rc" -ge 128 ] || [ "$rc" = 0 ]; then
+		fail "record -o - | head: exit $rc: $(head -c 300 "$TMP/pipe.err")"
+	else
+		pass "record -o - | head: stops cleanly with an error"
+	fi
+fi
+
+# ... but the workload keeps the default SIGPIPE/SIGXFSZ (ignored signals
+# survive exec: `yes | head` in the workload would otherwise misbehave).
+"$SONDE" record -q -e cpu-clock -o "$TMP/sig.data" -- bash -c 'trap -p PIPE XFSZ' \
+	>"$TMP/sig.out" 2>"$TMP/sig.err"
+if [ -s "$TMP/sig.out" ]; then
+	fail "record: workload inherits ignored signals: $(cat "$TMP/sig.out")"
+else
+	pass "record: workload has default SIGPIPE and SIGXFSZ"
+fi
+
 # A PMU that only counts (msr): the refusal says sampling is the problem
 # and points at stat, rather than blaming the config.
 if [ -d /sys/bus/event_source/devices/msr ]; then
