@@ -31,6 +31,25 @@ ok_refusal "zeros (bad magic)" "$TMP/zeros"
 printf 'PERFILE2\x68\0\0\0\0\0\0\0' >"$TMP/hdr"
 ok_refusal "file header cut at 16" "$TMP/hdr"
 
+# Endless garbage on stdin: refused from the first bytes, not read until
+# memory runs out (the address-space cap keeps a regression from hurting).
+for src in "zeros" "pipe header then zeros"; do
+	(
+		ulimit -v 1000000
+		if [ "$src" = zeros ]; then
+			timeout 10 "$SONDE" report -i - </dev/zero
+		else
+			printf 'PERFILE2\x10\0\0\0\0\0\0\0' | cat - /dev/zero |
+				timeout 10 "$SONDE" report -i -
+		fi
+	) >/dev/null 2>"$TMP/err"
+	if grep -q 'byte offset [0-9]' "$TMP/err"; then
+		pass "stdin: $src refused early"
+	else
+		fail "stdin: $src: $(head -c 300 "$TMP/err")"
+	fi
+done
+
 if [ ! -x "$W" ]; then
 	skip "perf.data truncation: $W not built (make helpers)"
 	exit 0
