@@ -1,0 +1,21 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-only
+# sonde stat when its reader goes away (stat -I ... | head): it stops and
+# takes the workload with it instead of dying of SIGPIPE and leaving the
+# workload running.
+source "$(dirname "$0")/lib.sh"
+W="$HELPERS/report_workload"
+
+if [ ! -x "$W" ]; then
+	skip "stat | head: $W not built (make helpers)"
+	exit 0
+fi
+"$SONDE" stat -I 100 -e cpu-clock -- "$W" single 4998 2>&1 | head -1 >/dev/null
+left=$(pgrep -f "report_workload single 4998")
+if [ -n "$left" ]; then
+	fail "stat -I | head: workload left running"
+	kill -9 $left
+else
+	pass "stat -I | head: workload stopped with stat"
+fi
+exit 0
