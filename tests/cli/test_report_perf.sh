@@ -81,6 +81,9 @@ check() {
 		fail "$name: sonde report failed: $(head -3 "$TMP/sonde.err")"; return
 	fi
 	cmp_rows "$name report" "$TMP/perf.rep" "$TMP/sonde.rep"
+	if [ -s "$TMP/sonde.err" ]; then
+		echo "note: $name: sonde report said: $(head -3 "$TMP/sonde.err")"
+	fi
 	if [ "${3:-}" != --no-script ]; then
 		perf script -f "${pf[@]}" -i "$f" 2>/dev/null >"$TMP/perf.scr"
 		"$SONDE" script "${sf[@]}" -i "$f" >"$TMP/sonde.scr" 2>"$TMP/sonde.err" ||
