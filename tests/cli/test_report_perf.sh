@@ -127,7 +127,14 @@ if rec "$TMP/fp.data" -g -e cpu-clock -c 200000 -- "$W" single 200; then
 	"$SONDE" report --no-children -i "$TMP/fp.data" >"$TMP/g.out" 2>&1
 	contains "call graph shows callers of leaf_spin" '^ +\|?--[0-9.]+%--(inner_a|outer_b)|---leaf_spin' "$TMP/g.out"
 else
-	fail "perf record -g failed: $(head -3 "$TMP/rec.err")"
+	rc=$?
+	# perf 6.1 record sometimes aborts in its build-id cache step when
+	# several perf processes share ~/.debug: not sonde's failure.
+	if [ $rc -ge 128 ]; then
+		skip "fp callchains: perf record crashed (exit $rc): $(head -1 "$TMP/rec.err")"
+	else
+		fail "perf record -g failed: $(head -3 "$TMP/rec.err")"
+	fi
 fi
 
 if rec "$TMP/flat.data" -e cpu-clock -c 200000 -- "$W" single 150; then
