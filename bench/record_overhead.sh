@@ -19,13 +19,11 @@ trap 'rm -rf "$T"' EXIT
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 elapsed() { sed -n 's/^elapsed_ms \([0-9.]*\)/\1/p' "$1" | tail -1; }
-# lost NAME: samples lost per the file: the counts of its LOST records
-# (ring full) plus those of its LOST_SAMPLES records, as perf decodes them.
+# lost NAME: the samples the kernel dropped, as perf reports them from the
+# LOST_SAMPLES records both recorders write from read_format LOST.
 lost() {
-	perf report -D -f -i "$1" 2>/dev/null | awk '
-		/PERF_RECORD_LOST:/ { sub(/.*lost:/, ""); s += $1 }
-		/PERF_RECORD_LOST_SAMPLES/ { sub(/.*lost:? */, ""); s += $1 }
-		END { print s + 0 }'
+	perf report -f -i "$1" --stdio 2>/dev/null |
+		sed -n 's/^# Total Lost Samples: \([0-9]*\).*/\1/p' | head -1
 }
 nsamples() { perf script -f -i "$1" -F time 2>/dev/null | wc -l; }
 

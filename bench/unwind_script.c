@@ -66,8 +66,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sonde_record_fmt__from_attr(&fmt, sonde_perfdata_reader__attr(r, 0));
-	c = sonde_symcache__new(NULL);
+	/* SONDE_KCACHE=dir: keep a kallsyms copy there (opt-in cache). */
+	{
+		SONDE_OPTS(sonde_symcache_opts, o,
+			   .kallsyms_cache_dir = getenv("SONDE_KCACHE"));
+		c = sonde_symcache__new(&o);
+	}
 	kdso = sonde_symcache__kernel(c);
+	/* kallsyms loads on the second core while samples are unwound. */
+	sonde_dso__prefetch(kdso);
 	while (sonde_perfdata_reader__next(r, &pr) == 1) {
 		struct sonde_record rec;
 		struct proc *p;

@@ -57,6 +57,8 @@ struct sonde_evspec_opts {
 /**
  * @brief **sonde_evspec_list__parse()** parses a comma list of event specs
  * (groups allowed). On failure @p err (may be NULL) says where and why.
+ * PMUs are read from sysfs only when the spec names one or an alias;
+ * a tracepoint makes it find tracefs (mounting it when root and missing).
  * @return 0 with *@p out set (free with sonde_evspec_list__delete()), or
  * -SONDE_ERR_PARSE (bad spec), -ENOENT (unknown PMU/tracepoint, also
  * described in @p err), -ENOMEM.
@@ -124,7 +126,8 @@ SONDE_API unsigned int sonde_evspec_list__flags(const struct sonde_evspec_list *
  * @brief **sonde_evspec_list__term()** @return the text of a term that is
  * not an attr field (call-graph, stack-size, max-stack, inherit,
  * no-inherit, overwrite, percore, metric-id, ...) given to event @p i, or
- * NULL when absent.
+ * NULL when absent ("" for a term without value). The leader of a named
+ * group ("name{a,b}") has the term "group" set to the name.
  */
 SONDE_API const char *sonde_evspec_list__term(const struct sonde_evspec_list *l,
 					      size_t i, const char *key);

@@ -165,6 +165,29 @@ SONDE_API int sonde_perfdata_writer__finish_round(struct sonde_perfdata_writer *
  */
 SONDE_API int sonde_perfdata_writer__finish_init(struct sonde_perfdata_writer *w);
 
+/* Where a chunk of AUX area data came from (PERF_RECORD_AUXTRACE). */
+struct sonde_perfdata_aux {
+	uint64_t offset;    /* position in the AUX stream (aux_tail) */
+	uint64_t reference; /* free for the decoder, e.g. a TSC */
+	uint32_t idx;       /* which ring (mmap index) */
+	uint32_t tid;
+	uint32_t cpu;
+};
+
+/**
+ * @brief **sonde_perfdata_writer__write_aux()** appends @p len bytes of AUX
+ * area data as perf stores it: a PERF_RECORD_AUXTRACE record (48 bytes)
+ * followed by the data padded to 8 bytes, outside the record's size. Use
+ * it from a sonde_ring__aux_read() callback. perf 6.1 refuses AUXTRACE
+ * records ("failed to process type: 71") unless the file also carries the
+ * PMU-specific AUXTRACE_INFO record, which this writer does not synthesize:
+ * the caller must write it (sonde_perfdata_writer__write()) first.
+ * @return 0 or -errno.
+ */
+SONDE_API int sonde_perfdata_writer__write_aux(struct sonde_perfdata_writer *w,
+					       const void *data, size_t len,
+					       const struct sonde_perfdata_aux *where);
+
 struct sonde_perfdata_writer_stats {
 	uint64_t bytes;        /* everything written so far, headers included */
 	uint64_t samples;      /* SAMPLE records */

@@ -88,9 +88,17 @@ struct sonde_symcache_opts {
 	 * recorded objects; NULL = "$HOME/.debug", "" = none.
 	 */
 	const char *buildid_dir;
+	/*
+	 * Directory (created 0700) where a copy of /proc/kallsyms is kept,
+	 * keyed by boot id, module list and user, so later runs skip the
+	 * kernel's slow generation of the file; NULL = no cache. Only for the
+	 * default kallsyms_path. BPF programs and trampolines that appear
+	 * after the copy was made are missing from it.
+	 */
+	const char *kallsyms_cache_dir;
 	size_t : 0;
 };
-#define sonde_symcache_opts__last_field buildid_dir
+#define sonde_symcache_opts__last_field kallsyms_cache_dir
 
 /**
  * @brief **sonde_symcache__new()** creates an empty symbol cache.
@@ -184,8 +192,8 @@ struct sonde_sym_result {
 /**
  * @brief **sonde_symcache__resolve()** applies the whole lookup policy to
  * one address @p ip of process @p pid that fell into @p map: kernel
- * addresses (@p map NULL with the top address bit set, or a path starting
- * with "[kernel") go to kallsyms; "[vdso]" to sonde_symcache__vdso();
+ * addresses (top address bit set, whatever the map: module maps name .ko
+ * files) and paths starting with "[kernel" go to kallsyms; "[vdso]" to sonde_symcache__vdso();
  * anonymous, "//anon", "[anon:...]",
  * "/memfd:" and "/tmp/perf-N.map" mappings go to the JIT map of @p pid;
  * other absolute paths are ELF files, translated with
@@ -213,6 +221,15 @@ SONDE_API void sonde_dso__put(struct sonde_dso *dso);
  * mismatch, -EACCES restricted kallsyms or refused perf map).
  */
 SONDE_API int sonde_dso__load(struct sonde_dso *dso);
+
+/**
+ * @brief **sonde_dso__prefetch()** starts loading the table in a background
+ * thread (which holds its own reference), so that e.g. kallsyms loads while
+ * the caller parses its input; the first lookup waits for it if needed.
+ * @return 0, or -errno when no thread could be started (lookups then load
+ * on demand as usual).
+ */
+SONDE_API int sonde_dso__prefetch(struct sonde_dso *dso);
 
 /**
  * @brief **sonde_dso__find()** finds the function containing @p addr

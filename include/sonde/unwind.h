@@ -10,9 +10,9 @@
  * /proc/PID/maps for a live process); every ELF file is opened and reported
  * to libdwfl once, so its CFI is parsed once and reused by every sample.
  * An unwinder is not thread-safe: use one per thread or lock around it
- * (different unwinders may run in parallel). After the process execs
- * (PERF_RECORD_COMM with the exec bit), start a new unwinder: the old
- * modules would overlap the new image's.
+ * (different unwinders may run in parallel). An image mapped over older
+ * ones (dlclose then dlopen, exec) retires them: the unwinder then rebuilds
+ * its libdwfl state once, before the next unwind.
  */
 #ifndef SONDE_UNWIND_H
 #define SONDE_UNWIND_H
@@ -63,8 +63,9 @@ SONDE_API void sonde_unwinder__free(struct sonde_unwinder *uw);
  * @brief **sonde_unwinder__add_map()** records one mapping of @p path at
  * [@p start, @p start + @p len) from file offset @p pgoff. "[vdso]" uses
  * the calling process's vdso (same kernel assumed, as perf does); other
- * paths that are not files ("//anon", "[heap]", "") are ignored. A file is
- * reported to libdwfl once, on its first mapping.
+ * paths that are not files ("//anon", "[heap]", "") are ignored. An image
+ * is reported to libdwfl once, on its first mapping; further segments of it
+ * cost a lookup; non-ELF files are remembered and skipped.
  * @return 0, or -errno (-ENOENT unreadable, -SONDE_ERR_FORMAT not ELF:
  * the mapping is skipped, frames in it end the unwind).
  */

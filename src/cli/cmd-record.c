@@ -23,46 +23,7 @@
 #include "options.h"
 #include "record.h"
 
-/* x86-64 user registers for DWARF unwinding: all but ds/es/fs/gs. */
-#define REGS_USER_MASK 0xff0fffULL
 
-struct rec_opts {
-	const char *output;
-	const char *pid;
-	const char *tid;
-	const char *cpus;
-	const char *call_graph;
-	const char *mmap_pages;
-	unsigned int freq;
-	uint64_t period;
-	bool all_cpus;
-	bool callchain;
-	bool switch_events;
-	bool inherit;
-	bool overwrite;
-	bool quiet;
-	int verbose;
-	struct rec_events evs;
-	bool user_events;
-};
-
-struct rec_state {
-	struct rec_opts *o;
-	int *cpus;
-	size_t nr_cpus;
-	pid_t *tids;
-	size_t nr_tids;
-	bool per_task;        /* pid != -1 */
-	pid_t child;
-	/* Per CPU: [2c] forward ring, [2c + 1] overwrite (backward) ring. */
-	struct sonde_ring **rings;
-	struct pollfd *pfds;
-	size_t nr_pfds;
-	struct sonde_perfdata_writer *w;
-	unsigned long wakeups;
-	int werr;
-	size_t data_pages;
-};
 
 static volatile sig_atomic_t done, child_exited, snapshot_req;
 
@@ -91,138 +52,13 @@ static int parse_event_cb(const struct option *opt, const char *arg,
 
 	if (unset)
 		return 0;
-	o->user_events = true;
 	return rec_events_parse(&o->evs, arg) ? -1 : 0;
 }
 
-/* "0-3,5" -> sorted list; returns count or -1. */
-static int parse_cpu_list(const char *s, int **out)
-{
-	int *v = NULL, n = 0;
 
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b;
 
-		if (end == s || a < 0 || a > 4096)
-			goto bad;
-		b = a;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a || b > 4096)
-				goto bad;
-		}
-		for (long c = a; c <= b; c++) {
-			int *nv = realloc(v, (size_t)(n + 1) * sizeof(*v));
 
-			if (!nv)
-				goto bad;
-			v = nv;
-			v[n++] = (int)c;
-		}
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s && *s != '\n')
-			goto bad;
-		else
-			break;
-	}
-	*out = v;
-	return n;
-bad:
-	free(v);
-	return -1;
-}
 
-static int online_cpus(int **out)
-{
-	char buf[1024];
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-	int n = -1;
-
-	if (f && fgets(buf, sizeof(buf), f))
-		n = parse_cpu_list(buf, out);
-	if (f)
-		fclose(f);
-	if (n <= 0) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-
-		*out = calloc((size_t)(c > 0 ? c : 1), sizeof(int));
-		for (n = 0; *out && n < (c > 0 ? c : 1); n++)
-			(*out)[n] = n;
-	}
-	return n;
-}
-
-static int add_tid(struct rec_state *s, pid_t tid)
-{
-	pid_t *n = realloc(s->tids, (s->nr_tids + 1) * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	s->tids = n;
-	n[s->nr_tids++] = tid;
-	return 0;
-}
-
-/* The threads of each PID in a comma list, from /proc/PID/task. */
-static int add_pid_threads(struct rec_state *s, const char *list)
-{
-	char *copy = strdup(list), *save = NULL, *tok;
-	int err = 0;
-
-	for (tok = strtok_r(copy, ",", &save); tok && !err;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char path[64], *end;
-		long pid = strtol(tok, &end, 10);
-		struct dirent **names;
-		int n;
-
-		if (*end || pid <= 0) {
-			fprintf(stderr, "sonde record: -p wants process ids, got '%s'\n", tok);
-			err = -EINVAL;
-			break;
-		}
-		snprintf(path, sizeof(path), "/proc/%ld/task", pid);
-		n = scandir(path, &names, NULL, alphasort);
-		if (n < 0) {
-			fprintf(stderr, "sonde record: no such process %ld\n", pid);
-			err = -ESRCH;
-			break;
-		}
-		for (int i = 0; i < n; i++) {
-			if (names[i]->d_name[0] != '.' && !err)
-				err = add_tid(s, (pid_t)atol(names[i]->d_name));
-			free(names[i]);
-		}
-		free(names);
-	}
-	free(copy);
-	return err;
-}
-
-static int add_tid_list(struct rec_state *s, const char *list)
-{
-	char *copy = strdup(list), *save = NULL, *tok;
-	int err = 0;
-
-	for (tok = strtok_r(copy, ",", &save); tok && !err;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long tid = strtol(tok, &end, 10);
-
-		if (*end || tid <= 0) {
-			fprintf(stderr, "sonde record: -t wants thread ids, got '%s'\n", tok);
-			err = -EINVAL;
-		} else {
-			err = add_tid(s, (pid_t)tid);
-		}
-	}
-	free(copy);
-	return err;
-}
 
 static int read_int_file(const char *path, long *v)
 {
@@ -236,288 +72,14 @@ static int read_int_file(const char *path, long *v)
 	return ok ? 0 : -1;
 }
 
-/* The library says why and what to change; we add which event. */
-static void explain_open_error(const struct rec_event *e, int err, int cpu,
-			       pid_t tid)
-{
-	char msg[1024];
 
-	if (err == ESRCH) {
-		fprintf(stderr, "sonde record: thread %d no longer exists\n", (int)tid);
-		return;
-	}
-	sonde_open_error_describe(err, &e->attr, tid, cpu, msg, sizeof(msg));
-	fprintf(stderr, "sonde record: cannot open '%s' on CPU %d: %s\n",
-		e->name, cpu, msg);
-}
 
-static bool no_pmu(int err)
-{
-	return err == ENOENT || err == ENODEV || err == EOPNOTSUPP ||
-	       err == ENXIO || err == EINVAL;
-}
 
-static void setup_attrs(struct rec_state *s)
-{
-	struct rec_opts *o = s->o;
-	bool multi = o->evs.nr > 1;
-	size_t track = 0;
 
-	/*
-	 * Overwrite mode: the side-band (COMM/MMAP/FORK) would be overwritten
-	 * along with old samples, leaving the snapshot unsymbolizable; a
-	 * dummy event carries it in a normal ring instead (added last).
-	 */
-	if (o->overwrite)
-		track = o->evs.nr - 1;
 
-	for (size_t i = 0; i < o->evs.nr; i++) {
-		struct rec_event *e = &o->evs.ev[i];
-		struct sonde_perf_event_attr *a = &e->attr;
-		bool leader = e->leader == (int)i;
 
-		a->size = sizeof(*a);
-		a->sample_type = SONDE_PERF_SAMPLE_IP | SONDE_PERF_SAMPLE_TID |
-				 SONDE_PERF_SAMPLE_TIME | SONDE_PERF_SAMPLE_PERIOD;
-		if (multi)
-			a->sample_type |= SONDE_PERF_SAMPLE_IDENTIFIER;
-		if (o->all_cpus || o->cpus)
-			a->sample_type |= SONDE_PERF_SAMPLE_CPU;
-		if (a->type == SONDE_PERF_TYPE_TRACEPOINT) {
-			a->sample_type |= SONDE_PERF_SAMPLE_RAW;
-			if (!e->period_set)
-				a->sample_period = o->period ? o->period : 1;
-		} else if (e->period_set) {
-			a->freq = 0; /* the spec's period= wins */
-		} else if (e->freq_set) {
-			a->freq = 1;
-		} else if (o->period) {
-			a->sample_period = o->period;
-		} else {
-			a->freq = 1;
-			a->sample_freq = o->freq;
-		}
-		if (o->callchain)
-			a->sample_type |= SONDE_PERF_SAMPLE_CALLCHAIN;
-		if (o->call_graph && !strncmp(o->call_graph, "dwarf", 5)) {
-			unsigned long sz = 8192;
 
-			if (o->call_graph[5] == ',')
-				sz = strtoul(o->call_graph + 6, NULL, 0);
-			a->sample_type |= SONDE_PERF_SAMPLE_CALLCHAIN |
-					  SONDE_PERF_SAMPLE_REGS_USER |
-					  SONDE_PERF_SAMPLE_STACK_USER;
-			a->sample_regs_user = REGS_USER_MASK;
-			a->sample_stack_user = (uint32_t)sz;
-			a->exclude_callchain_user = 1;
-		}
-		a->sample_id_all = 1;
-		a->exclude_guest = 1;
-		a->inherit = s->per_task && o->inherit;
-		a->write_backward = o->overwrite && i != track;
-		/*
-		 * Wake at a quarter full rather than the kernel's half: more
-		 * headroom before LOST when samples are large (DWARF) or the
-		 * ring is small, for a few more wakeups.
-		 */
-		a->watermark = 1;
-		a->wakeup_watermark = (uint32_t)(s->data_pages * (size_t)sysconf(_SC_PAGESIZE) / 4);
-		if (leader) {
-			a->disabled = 1;
-			/* Only task events can wait for the exec. */
-			a->enable_on_exec = s->child > 0 && s->per_task;
-		}
-		if (i == track) {
-			/* Side-band once, on one event only. */
-			a->mmap = a->comm = a->task = 1;
-			a->mmap2 = a->comm_exec = 1;
-			/* DWARF: .eh_frame lives in non-exec segments, see those. */
-			a->mmap_data = o->call_graph && !strncmp(o->call_graph, "dwarf", 5);
-			a->build_id = getenv("SONDE_NO_BUILDID") ? 0 : 1;
-			a->context_switch = o->switch_events;
-		}
-	}
-}
 
-static int open_events(struct rec_state *s)
-{
-	struct rec_opts *o = s->o;
-	size_t nt = s->per_task ? s->nr_tids : 1;
-
-	for (size_t i = 0; i < o->evs.nr; i++) {
-		o->evs.ev[i].fds = malloc(s->nr_cpus * nt * sizeof(int));
-		o->evs.ev[i].ids = calloc(s->nr_cpus * nt, sizeof(uint64_t));
-		if (!o->evs.ev[i].fds || !o->evs.ev[i].ids)
-			return -ENOMEM;
-		for (size_t k = 0; k < s->nr_cpus * nt; k++)
-			o->evs.ev[i].fds[k] = -1;
-	}
-	for (size_t c = 0; c < s->nr_cpus; c++) {
-		for (size_t t = 0; t < nt; t++) {
-			size_t k = c * nt + t;
-
-			for (size_t i = 0; i < o->evs.nr; i++) {
-				struct rec_event *e = &o->evs.ev[i];
-				int gfd = e->leader == (int)i ? -1 :
-					  o->evs.ev[e->leader].fds[k];
-				pid_t tid = s->per_task ? s->tids[t] : -1;
-				int fd;
-retry:
-				fd = sonde_event_open(&e->attr, tid,
-							   s->cpus[c], gfd, 0);
-				if (fd == -ESRCH && s->per_task && !s->child)
-					continue; /* thread exited meanwhile */
-				if (fd < 0 && e->attr.type == SONDE_PERF_TYPE_HARDWARE &&
-				    e->attr.config == 0 && no_pmu(-fd)) {
-					/* perf's fallback when there is no PMU. */
-					fprintf(stderr, "Warning:\nThe cycles event is not supported, falling back to cpu-clock\n");
-					e->attr.type = SONDE_PERF_TYPE_SOFTWARE;
-					e->attr.config = SONDE_PERF_COUNT_SW_CPU_CLOCK;
-					free(e->name);
-					e->name = strdup("cpu-clock");
-					goto retry;
-				}
-				if ((fd == -EACCES || fd == -EPERM) && s->per_task &&
-				    !e->attr.exclude_kernel) {
-					/* perf's fallback under perf_event_paranoid 2. */
-					fprintf(stderr, "Warning:\nkernel.perf_event_paranoid forbids kernel samples: falling back to user space only for '%s' (:u)\n",
-						e->name);
-					e->attr.exclude_kernel = 1;
-					e->attr.exclude_hv = 1;
-					goto retry;
-				}
-				if (fd < 0) {
-					explain_open_error(e, -fd, s->cpus[c], tid);
-					return fd;
-				}
-				e->fds[k] = fd;
-				if (ioctl(fd, SONDE_PERF_EVENT_IOC_ID, &e->ids[e->nr_ids]) == 0)
-					e->nr_ids++;
-			}
-		}
-	}
-	return 0;
-}
-
-static int setup_rings(struct rec_state *s)
-{
-	struct rec_opts *o = s->o;
-	size_t nt = s->per_task ? s->nr_tids : 1;
-
-	s->rings = calloc(2 * s->nr_cpus, sizeof(*s->rings));
-	s->pfds = calloc(s->nr_cpus * nt * o->evs.nr + 1, sizeof(*s->pfds));
-	if (!s->rings || !s->pfds)
-		return -ENOMEM;
-	for (size_t c = 0; c < s->nr_cpus; c++) {
-		for (size_t t = 0; t < nt; t++) {
-			for (size_t i = 0; i < o->evs.nr; i++) {
-				int fd = o->evs.ev[i].fds[c * nt + t];
-				bool back = o->evs.ev[i].attr.write_backward;
-				struct sonde_ring **r = &s->rings[2 * c + back];
-				SONDE_OPTS(sonde_ring_opts, ro,
-					   .data_pages = s->data_pages,
-					   .overwrite = back);
-
-				if (fd < 0)
-					continue;
-				if (!*r) {
-					*r = sonde_ring__new(fd, &ro);
-					if (!*r) {
-						int err = errno;
-
-						fprintf(stderr, "sonde record: cannot map a %zu-page ring buffer: %s%s\n",
-							s->data_pages, strerror(err),
-							err == EPERM ? " (over kernel.perf_event_mlock_kb: use -m with fewer pages)" : "");
-						return -err;
-					}
-				} else if (sonde_ring__add_event(*r, fd)) {
-					fprintf(stderr, "sonde record: cannot share the ring of CPU %d: %s\n",
-						s->cpus[c], strerror(errno));
-					return -errno;
-				}
-				s->pfds[s->nr_pfds].fd = fd;
-				s->pfds[s->nr_pfds].events = POLLIN;
-				s->nr_pfds++;
-			}
-		}
-	}
-	return 0;
-}
-
-static void enable_events(struct rec_state *s, bool on)
-{
-	struct rec_opts *o = s->o;
-	size_t nt = s->per_task ? s->nr_tids : 1;
-
-	for (size_t i = 0; i < o->evs.nr; i++) {
-		if (o->evs.ev[i].leader != (int)i)
-			continue;
-		for (size_t k = 0; k < s->nr_cpus * nt; k++)
-			if (o->evs.ev[i].fds[k] >= 0)
-				ioctl(o->evs.ev[i].fds[k],
-				      on ? SONDE_PERF_EVENT_IOC_ENABLE :
-					   SONDE_PERF_EVENT_IOC_DISABLE, 0);
-	}
-}
-
-/* One pass over the rings; the overwrite ones only for a snapshot. */
-static void drain(struct rec_state *s, bool snapshot)
-{
-	const struct sonde_perf_event_header *ev;
-
-	for (size_t c = 0; c < 2 * s->nr_cpus; c++) {
-		struct sonde_ring *r = s->rings[c];
-
-		if (c % 2 && !snapshot)
-			continue;
-		if (!r || sonde_ring__read_init(r) <= 0) {
-			if (r)
-				sonde_ring__read_done(r);
-			continue;
-		}
-		while (!s->werr && sonde_ring__read_event(r, &ev) == 1)
-			s->werr = sonde_perfdata_writer__write(s->w, ev);
-		sonde_ring__read_done(r);
-	}
-	if (!s->werr)
-		s->werr = sonde_perfdata_writer__finish_round(s->w);
-}
-
-/* The workload: forked now, exec'd when we write to @go. */
-static pid_t start_workload(const char **argv, int *go, int *errp, bool pipe_out)
-{
-	int gp[2], ep[2];
-	pid_t pid;
-
-	if (pipe2(gp, O_CLOEXEC) || pipe2(ep, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		char c;
-		int e;
-
-		close(gp[1]);
-		close(ep[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		if (pipe_out)
-			dup2(STDERR_FILENO, STDOUT_FILENO); /* stdout is the data */
-		if (read(gp[0], &c, 1) != 1)
-			_exit(127);
-		execvp(argv[0], (char *const *)argv);
-		e = errno;
-		if (write(ep[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(gp[0]);
-	close(ep[1]);
-	*go = gp[1];
-	*errp = ep[0];
-	return pid;
-}
 
 static size_t parse_pages(const char *s)
 {
@@ -558,7 +120,8 @@ int cmd_record(int argc, const char **argv)
 	struct option opts[] = {
 		OPT_CALLBACK('e', "event", &o, "<event>",
 			     "event(s) to sample: name, sys:tracepoint, {a,b} group", parse_event_cb),
-		OPT_UINTEGER('F', "freq", &o.freq, "<hz>", "sample frequency (default 4000)"),
+		OPT_STRING('F', "freq", &o.freq_str, "<hz>|max",
+			   "sample frequency (default 4000; max = kernel.perf_event_max_sample_rate)"),
 		OPT_U64('c', "count", &o.period, "<n>", "sample every n events instead of -F"),
 		OPT_BOOLEAN('g', NULL, &o.callchain, "record call chains (frame pointers)"),
 		OPT_STRING(0, "call-graph", &o.call_graph, "fp|dwarf[,size]",
@@ -596,8 +159,11 @@ int cmd_record(int argc, const char **argv)
 	cmd = argv;
 	if (!o.output)
 		o.output = "perf.data";
+	/* -C alone means those CPUs system-wide, as in perf. */
+	if (o.cpus && !nargs && !o.pid && !o.tid)
+		o.all_cpus = true;
 	if (!nargs && !o.pid && !o.tid && !o.all_cpus) {
-		fprintf(stderr, "sonde record: nothing to record: give a command, -p PID, -t TID or -a\n");
+		fprintf(stderr, "sonde record: nothing to record: give a command, -p PID, -t TID, -a or -C CPUS\n");
 		usage_with_options_fp(record_usage, opts, false);
 		free(cmdline);
 		return 129;
@@ -628,13 +194,23 @@ int cmd_record(int argc, const char **argv)
 			return 129;
 		}
 	}
-	if (!o.period && !o.freq) {
-		fprintf(stderr, "sonde record: -F must be > 0\n");
-		free(cmdline);
-		return 129;
+	if (read_int_file("/proc/sys/kernel/perf_event_max_sample_rate", &max_rate))
+		max_rate = 0;
+	if (o.freq_str) {
+		char *end;
+		unsigned long f = strtoul(o.freq_str, &end, 10);
+
+		if (!strcmp(o.freq_str, "max") && max_rate > 0) {
+			f = (unsigned long)max_rate;
+		} else if (*end || !f || f > UINT_MAX) {
+			fprintf(stderr, "sonde record: -F wants a frequency in Hz > 0 or 'max', got '%s'\n",
+				o.freq_str);
+			free(cmdline);
+			return 129;
+		}
+		o.freq = (unsigned int)f;
 	}
-	if (!o.period && !read_int_file("/proc/sys/kernel/perf_event_max_sample_rate", &max_rate) &&
-	    max_rate > 0 && o.freq > (unsigned long)max_rate) {
+	if (!o.period && max_rate > 0 && o.freq > (unsigned long)max_rate) {
 		fprintf(stderr, "info: Using a maximum frequency rate of %ld Hz (kernel.perf_event_max_sample_rate)\n",
 			max_rate);
 		o.freq = (unsigned int)max_rate;
@@ -660,7 +236,7 @@ int cmd_record(int argc, const char **argv)
 
 	/* Targets. */
 	if (o.cpus) {
-		int n = parse_cpu_list(o.cpus, &s.cpus);
+		int n = rec_parse_cpu_list(o.cpus, &s.cpus);
 
 		if (n <= 0) {
 			fprintf(stderr, "sonde record: bad CPU list '%s' (expected e.g. 0,2-3)\n", o.cpus);
@@ -669,7 +245,7 @@ int cmd_record(int argc, const char **argv)
 		}
 		s.nr_cpus = (size_t)n;
 	} else {
-		int n = online_cpus(&s.cpus);
+		int n = rec_online_cpus(&s.cpus);
 
 		s.nr_cpus = n > 0 ? (size_t)n : 0;
 	}
@@ -682,29 +258,43 @@ int cmd_record(int argc, const char **argv)
 	sigaction(SIGUSR2, &sa, NULL);
 	/* Past RLIMIT_FSIZE, let write() fail with EFBIG instead of dying. */
 	signal(SIGXFSZ, SIG_IGN);
+	{
+		/* events x CPUs x threads fds: use the hard limit, as perf does. */
+		struct rlimit rl;
+
+		if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+	}
 	if (o.pid)
-		err = add_pid_threads(&s, o.pid);
+		err = rec_add_pid_threads(&s, o.pid);
 	else if (o.tid)
-		err = add_tid_list(&s, o.tid);
+		err = rec_add_tid_list(&s, o.tid);
 	if (err)
 		goto out;
 	if (nargs) {
-		s.child = start_workload(cmd, &go, &errp, !strcmp(o.output, "-"));
+		s.child = rec_start_workload(cmd, &go, &errp, !strcmp(o.output, "-"));
 		if (s.child < 0) {
 			fprintf(stderr, "sonde record: cannot start the workload: %s\n", strerror(errno));
 			err = -errno;
 			goto out;
 		}
-		err = add_tid(&s, s.child);
+		err = rec_add_tid(&s, s.child);
 		if (err)
 			goto out;
 	}
 	s.per_task = s.nr_tids > 0 && !o.all_cpus;
-	setup_attrs(&s);
-	err = open_events(&s);
+	rec_setup_attrs(&s);
+	err = rec_open_events(&s);
 	if (err)
 		goto out;
-	err = setup_rings(&s);
+	for (size_t i = 0; o.verbose && i < o.evs.nr; i++) {
+		/* -v: the attrs as the kernel accepted them, perf -vv style. */
+		fprintf(stderr, "%s:\n", o.evs.ev[i].name);
+		sonde_perf_event_attr__fprintf(stderr, &o.evs.ev[i].attr);
+	}
+	err = rec_setup_rings(&s);
 	if (err)
 		goto out;
 
@@ -797,7 +387,7 @@ int cmd_record(int argc, const char **argv)
 		 * rings are not drained meanwhile.
 		 */
 		if (!s.child || !s.per_task)
-			enable_events(&s, true);
+			rec_enable_events(&s, true);
 		if (err) {
 			fprintf(stderr, "sonde record: cannot write %s: %s\n", o.output, strerror(-err));
 			goto out;
@@ -830,8 +420,12 @@ int cmd_record(int argc, const char **argv)
 			if (s.pfds[i].fd >= 0)
 				all_hup = false;
 		}
-		drain(&s, snapshot_req);
-		snapshot_req = 0;
+		{
+			bool snap = snapshot_req;
+
+			snapshot_req = 0; /* before the pass: a new request waits */
+			rec_drain(&s, snap);
+		}
 		if (done)
 			break;
 		if (child_exited && s.child > 0 &&
@@ -842,9 +436,11 @@ int cmd_record(int argc, const char **argv)
 		if (all_hup && !s.child && !o.all_cpus)
 			break; /* every target task is gone */
 	}
-	enable_events(&s, false);
+	rec_enable_events(&s, false);
 	if (!s.werr)
-		drain(&s, true);
+		rec_drain(&s, true);
+	if (!s.werr)
+		rec_save_lost_counts(&s);
 	if (s.werr)
 		fprintf(stderr, "sonde record: failed to write %s: %s; recording stopped\n",
 			o.output, strerror(-s.werr));
@@ -860,8 +456,7 @@ int cmd_record(int argc, const char **argv)
 		fprintf(stderr, "sonde record: failed to finish %s: %s\n", o.output, strerror(-err));
 	/* Lost samples are reported even with -q: never silently dropped. */
 	if (st.lost || st.lost_samples)
-		fprintf(stderr, "[ sonde record: Lost %llu samples: %llu in LOST records (ring full; try -m with more pages or a lower -F), %llu in LOST_SAMPLES ]\n",
-			(unsigned long long)(st.lost + st.lost_samples),
+		fprintf(stderr, "[ sonde record: Lost samples: %llu in LOST records (ring full), %llu counted by the kernel per event (LOST_SAMPLES); try -m with more pages or a lower -F ]\n",
 			(unsigned long long)st.lost,
 			(unsigned long long)st.lost_samples);
 	if (!o.quiet) {

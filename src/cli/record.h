@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <poll.h>
 #include "sonde/sonde.h"
 
 struct rec_event {
@@ -34,5 +35,64 @@ struct rec_events {
  */
 int rec_events_parse(struct rec_events *evs, const char *spec);
 void rec_events_free(struct rec_events *evs);
+
+/* Options of sonde record. */
+struct rec_opts {
+	const char *output;
+	const char *pid;
+	const char *tid;
+	const char *cpus;
+	const char *call_graph;
+	const char *mmap_pages;
+	unsigned int freq;
+	const char *freq_str;
+	uint64_t period;
+	bool all_cpus;
+	bool callchain;
+	bool switch_events;
+	bool inherit;
+	bool overwrite;
+	bool quiet;
+	int verbose;
+	struct rec_events evs;
+};
+
+/* One recording session. */
+struct rec_state {
+	struct rec_opts *o;
+	int *cpus;
+	size_t nr_cpus;
+	pid_t *tids;
+	size_t nr_tids;
+	bool per_task;        /* pid != -1 */
+	pid_t child;
+	/* Per CPU: [2c] forward ring, [2c + 1] overwrite (backward) ring. */
+	struct sonde_ring **rings;
+	struct pollfd *pfds;
+	size_t nr_pfds;
+	struct sonde_perfdata_writer *w;
+	unsigned long wakeups;
+	int werr;
+	size_t data_pages;
+};
+
+/* record-target.c: what to record. */
+int rec_parse_cpu_list(const char *s, int **out);
+int rec_online_cpus(int **out);
+int rec_add_tid(struct rec_state *s, pid_t tid);
+int rec_add_pid_threads(struct rec_state *s, const char *list);
+int rec_add_tid_list(struct rec_state *s, const char *list);
+/* Forks the workload, stopped until a byte is written to *go; exec
+ * errors come back as an int on *errp. */
+pid_t rec_start_workload(const char **argv, int *go, int *errp, bool pipe_out);
+
+/* record-open.c: attrs, fds and rings. */
+void rec_setup_attrs(struct rec_state *s);
+int rec_open_events(struct rec_state *s);
+int rec_setup_rings(struct rec_state *s);
+void rec_enable_events(struct rec_state *s, bool on);
+/* One pass over the rings; the overwrite ones only for a snapshot. */
+void rec_drain(struct rec_state *s, bool snapshot);
+void rec_save_lost_counts(struct rec_state *s);
 
 #endif /* SONDE_CLI_RECORD_H */

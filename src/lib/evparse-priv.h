@@ -36,4 +36,73 @@ bool ev_cache_op_valid(int type, int op);
 /* Terms accepted on every event, as perf lists them in errors. */
 extern const char ev_common_terms[];
 
+/* ---- parser internals shared by evparse*.c ---- */
+
+struct sonde_pmu;
+struct sonde_pmus;
+struct evspec;
+
+#define MAX_TERMS 64
+enum ev_kind { K_HW, K_SW, K_CACHE, K_RAW, K_PMU, K_TP, K_BP };
+
+struct term {
+	size_t col;     /* of the key */
+	size_t val_col; /* of the value */
+	char key[64];
+	bool has_val;
+	bool is_num;
+	uint64_t num;
+	char str[256];
+};
+
+struct parser {
+	const char *s;
+	size_t len;
+	size_t pos;
+	struct sonde_evspec_list *l;
+	struct sonde_parse_error *err;
+	const char *sysfs_root;
+	const char *tracefs_opt;
+	char tracefs[4096];
+	int tracefs_state; /* 0 unknown, 1 found, <0 -errno */
+	struct sonde_pmus *pmus;
+	bool pmus_loaded;
+	int have_cpu_pmu; /* -1 unknown */
+	int code;         /* errno-style code of the last error */
+};
+
+/* Records an error at @col (0-based) and returns -@code. */
+__attribute__((format(printf, 4, 5)))
+int ev_perr(struct parser *p, size_t col, int code, const char *fmt, ...);
+/* "unexpected 'x', expected @expected" at @col. */
+int ev_perr_parse(struct parser *p, size_t col, const char *expected);
+int ev_set_str(char **dst, const char *s, size_t n);
+int ev_add_kv(struct evspec *ev, const char *key, const char *val);
+/* 0x hex or decimal, no overflow. */
+bool ev_parse_num(const char *s, size_t len, uint64_t *v);
+
+extern const char ev_mod_chars[];
+/* Applies modifier string [m, m+n) found at @col; @group: a group's. */
+int ev_apply_mods(struct parser *p, size_t col, const char *m, size_t n,
+		  struct evspec *ev, bool group, bool leader);
+
+/*
+ * Parses "key[=value],..." of @s from *pos up to @stop (0: the end);
+ * columns are offset by @base. Fills @t (MAX_TERMS entries) and *nt.
+ */
+int ev_parse_terms(struct parser *p, const char *s, size_t len, size_t *pos,
+		   char stop, size_t base, struct term *t, size_t *nt);
+/* Applies terms to an event of a PMU (formats, aliases, common terms). */
+int ev_pmu_terms(struct parser *p, struct evspec *ev,
+		 const struct sonde_pmu *pmu, const struct term *t, size_t nt,
+		 bool from_alias, size_t alias_col);
+/* Applies a sysfs alias's terms (and .scale/.unit) to @ev. */
+struct sonde_pmu_alias;
+int ev_apply_alias(struct parser *p, struct evspec *ev,
+		   const struct sonde_pmu *pmu, const struct sonde_pmu_alias *al,
+		   size_t col);
+/* Applies terms to a symbolic, raw or tracepoint event. */
+int ev_plain_terms(struct parser *p, struct evspec *ev, enum ev_kind kind,
+		   const struct term *t, size_t nt);
+
 #endif /* SONDE_EVPARSE_PRIV_H */

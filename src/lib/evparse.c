@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * Event-spec parser: a hand-written recursive descent over the perf -e
- * grammar. Each event becomes the perf_event_attr perf 6.1 would build,
- * including its quirks (a modifier on one event starts from zeroed exclude
- * bits, a group modifier starts from each member's current ones; only
- * leaders take D and e from a group modifier; the default exclude_guest).
+ * grammar (lists, groups, events of every kind, the names perf gives
+ * them). Each event becomes the perf_event_attr perf 6.1 would build, with
+ * its default exclude_guest; modifiers are in evparse-mods.c, terms in
+ * evparse-terms.c.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -21,59 +21,13 @@
 #include "evparse-priv.h"
 #include "evlist-priv.h"
 #include "sysfs-read.h"
-
 #define MAX_EVENTS 4096
-#define MAX_TERMS 64
 #define MAX_SPEC 65536
-
-const char ev_common_terms[] =
-	"config,config1,config2,config3,name,period,freq,percore,metric-id";
-
-/* Terms that only the tools act on (stored for sonde_evspec_list__term). */
-static const char *const tool_terms[] = {
-	"call-graph", "stack-size", "max-stack", "max-events", "inherit",
-	"no-inherit", "overwrite", "no-overwrite", "percore", "aux-output",
-	"aux-sample-size", "metric-id", "driver-config", "branch_type", "time",
-	NULL,
-};
-
-/* The subset perf allows on tracepoints. */
-static const char tp_terms[] =
-	"call-graph,stack-size,max-stack,max-events,inherit,no-inherit,"
-	"overwrite,no-overwrite";
-
-enum ev_kind { K_HW, K_SW, K_CACHE, K_RAW, K_PMU, K_TP, K_BP };
-
-struct term {
-	size_t col;     /* of the key */
-	size_t val_col; /* of the value */
-	char key[64];
-	bool has_val;
-	bool is_num;
-	uint64_t num;
-	char str[256];
-};
-
-struct parser {
-	const char *s;
-	size_t len;
-	size_t pos;
-	struct sonde_evspec_list *l;
-	struct sonde_parse_error *err;
-	const char *sysfs_root;
-	const char *tracefs_opt;
-	char tracefs[4096];
-	int tracefs_state; /* 0 unknown, 1 found, <0 -errno */
-	struct sonde_pmus *pmus;
-	bool pmus_loaded;
-	int have_cpu_pmu; /* -1 unknown */
-	int code;         /* errno-style code of the last error */
-};
 
 /* ---- errors ---- */
 
-static __attribute__((format(printf, 4, 5)))
-int perr(struct parser *p, size_t col, int code, const char *fmt, ...)
+__attribute__((format(printf, 4, 5)))
+int ev_perr(struct parser *p, size_t col, int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -87,15 +41,15 @@ int perr(struct parser *p, size_t col, int code, const char *fmt, ...)
 	return -code;
 }
 
-static int perr_parse(struct parser *p, size_t col, const char *expected)
+int ev_perr_parse(struct parser *p, size_t col, const char *expected)
 {
 	if (col >= p->len)
-		return perr(p, col, SONDE_ERR_PARSE,
+		return ev_perr(p, col, SONDE_ERR_PARSE,
 			    "unexpected end of spec, expected %s", expected);
 	if (isprint((unsigned char)p->s[col]))
-		return perr(p, col, SONDE_ERR_PARSE,
+		return ev_perr(p, col, SONDE_ERR_PARSE,
 			    "unexpected '%c', expected %s", p->s[col], expected);
-	return perr(p, col, SONDE_ERR_PARSE,
+	return ev_perr(p, col, SONDE_ERR_PARSE,
 		    "unexpected byte 0x%02x, expected %s",
 		    (unsigned char)p->s[col], expected);
 }
@@ -131,7 +85,7 @@ static struct evspec *new_event(struct parser *p, size_t col)
 	struct evspec *ev;
 
 	if (l->nr >= MAX_EVENTS) {
-		perr(p, col, E2BIG, "too many events (at most %d)", MAX_EVENTS);
+		ev_perr(p, col, E2BIG, "too many events (at most %d)", MAX_EVENTS);
 		return NULL;
 	}
 	if (l->nr == l->cap) {
@@ -139,7 +93,7 @@ static struct evspec *new_event(struct parser *p, size_t col)
 		void *n = realloc(l->ev, cap * sizeof(*l->ev));
 
 		if (!n) {
-			perr(p, col, ENOMEM, "out of memory");
+			ev_perr(p, col, ENOMEM, "out of memory");
 			return NULL;
 		}
 		l->ev = n;
@@ -156,7 +110,7 @@ static struct evspec *new_event(struct parser *p, size_t col)
 	return ev;
 }
 
-static int set_str(char **dst, const char *s, size_t n)
+int ev_set_str(char **dst, const char *s, size_t n)
 {
 	char *c = strndup(s, n);
 
@@ -167,7 +121,7 @@ static int set_str(char **dst, const char *s, size_t n)
 	return 0;
 }
 
-static int add_kv(struct evspec *ev, const char *key, const char *val)
+int ev_add_kv(struct evspec *ev, const char *key, const char *val)
 {
 	struct ev_kv *n;
 
@@ -212,7 +166,7 @@ static size_t word_end(const struct parser *p, size_t from)
 }
 
 /* Numbers as perf's lexer takes them: 0x hex or decimal, no overflow. */
-static bool parse_num(const char *s, size_t len, uint64_t *v)
+bool ev_parse_num(const char *s, size_t len, uint64_t *v)
 {
 	uint64_t x = 0;
 	size_t i = 0;
@@ -292,450 +246,13 @@ static int lexer_name(struct parser *p, size_t start, char **out)
 			r++;
 			while (r < e && !strchr(" ,{}/", *r))
 				r++;
-			return set_str(out, s, (size_t)(r - s));
+			return ev_set_str(out, s, (size_t)(r - s));
 		}
 	}
 	q = s;
 	while (q < e && !strchr(",{}/", *q))
 		q++;
-	return set_str(out, s, (size_t)(q - s));
-}
-
-/* ---- modifiers ---- */
-
-static const char mod_chars[] = "ukhGHpPSDIWeb";
-
-/*
- * Applies modifier string [m, m+n) at column @col. @group: a group's
- * modifier (perf's add=true: start from the event's own bits).
- */
-static int apply_mods(struct parser *p, size_t col, const char *m, size_t n,
-		      struct evspec *ev, bool group, bool leader)
-{
-	struct sonde_perf_event_attr *a = &ev->attr;
-	int eu = group ? a->exclude_user : 0, ek = group ? a->exclude_kernel : 0;
-	int eh = group ? a->exclude_hv : 0, eH = group ? a->exclude_host : 0;
-	int eG = group ? a->exclude_guest : 0, eI = group ? a->exclude_idle : 0;
-	int precise = group ? a->precise_ip : 0;
-	int pinned = group ? a->pinned : 0, exclusive = group ? a->exclusive : 0;
-	int exclude = eu | ek | eh, exclude_GH = group ? ev->exclude_GH : 0;
-	unsigned flags = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (!m[i] || !strchr(mod_chars, m[i]))
-			return perr(p, col + i, SONDE_ERR_PARSE,
-				    "unknown modifier '%c', expected some of "
-				    "u k h G H I p P S D W e b",
-				    isprint((unsigned char)m[i]) ? m[i] : '?');
-	/* perf's check_modifier: each letter once (p up to 3 times). */
-	if (n > sizeof("ukhGHpppPSDIWeb") - 1)
-		return perr(p, col, SONDE_ERR_PARSE,
-			    "Bad modifier: too many modifiers");
-	for (size_t i = 0; i < n; i++)
-		if (m[i] != 'p' && memchr(m + i + 1, m[i], n - i - 1))
-			return perr(p, col, SONDE_ERR_PARSE,
-				    "Bad modifier: '%c' given twice", m[i]);
-	for (size_t i = 0; i < n; i++) {
-		switch (m[i]) {
-		case 'u':
-			if (!exclude)
-				exclude = eu = ek = eh = 1;
-			if (!exclude_GH)
-				eG = 1;
-			eu = 0;
-			break;
-		case 'k':
-			if (!exclude)
-				exclude = eu = ek = eh = 1;
-			ek = 0;
-			break;
-		case 'h':
-			if (!exclude)
-				exclude = eu = ek = eh = 1;
-			eh = 0;
-			break;
-		case 'G':
-			if (!exclude_GH)
-				exclude_GH = eG = eH = 1;
-			eG = 0;
-			break;
-		case 'H':
-			if (!exclude_GH)
-				exclude_GH = eG = eH = 1;
-			eH = 0;
-			break;
-		case 'I':
-			eI = 1;
-			break;
-		case 'p':
-			precise++;
-			/* precise sampling implies exclude_guest in perf */
-			if (!exclude_GH)
-				eG = 1;
-			break;
-		case 'P':
-			flags |= SONDE_EVSPEC_PRECISE_MAX;
-			break;
-		case 'S':
-			flags |= SONDE_EVSPEC_SAMPLE_READ;
-			break;
-		case 'D':
-			pinned = 1;
-			break;
-		case 'e':
-			exclusive = 1;
-			break;
-		case 'W':
-			flags |= SONDE_EVSPEC_WEAK_GROUP;
-			break;
-		case 'b':
-			flags |= SONDE_EVSPEC_BPF_COUNTER;
-			break;
-		}
-	}
-	if (precise > 3)
-		return perr(p, col, SONDE_ERR_PARSE,
-			    "Bad modifier: at most 3 p (precise_ip 0-3)");
-	a->exclude_user = (unsigned)eu & 1;
-	a->exclude_kernel = (unsigned)ek & 1;
-	a->exclude_hv = (unsigned)eh & 1;
-	a->exclude_host = (unsigned)eH & 1;
-	a->exclude_guest = (unsigned)eG & 1;
-	a->exclude_idle = (unsigned)eI & 1;
-	a->precise_ip = (unsigned)precise & 3;
-	ev->exclude_GH = exclude_GH;
-	ev->flags = (ev->flags & ~(unsigned)(SONDE_EVSPEC_PRECISE_MAX |
-					     SONDE_EVSPEC_SAMPLE_READ |
-					     SONDE_EVSPEC_WEAK_GROUP |
-					     SONDE_EVSPEC_BPF_COUNTER)) | flags;
-	if (!group || leader) {
-		a->pinned = (unsigned)pinned & 1;
-		a->exclusive = (unsigned)exclusive & 1;
-	}
-	return 0;
-}
-
-/* ---- terms ---- */
-
-static bool is_term_key_char(char c, bool first)
-{
-	if (isalpha((unsigned char)c) || c == '_')
-		return true;
-	return !first && (isdigit((unsigned char)c) || c == '-' || c == '.');
-}
-
-static bool is_term_val_char(char c)
-{
-	return c && (isalnum((unsigned char)c) || strchr("_-.+:@*?", c));
-}
-
-/*
- * Parses "key[=value],..." from @s (length @len) starting at *pos up to the
- * terminator @stop (or end when 0). Columns are offset by @base.
- */
-static int parse_terms(struct parser *p, const char *s, size_t len,
-		       size_t *pos, char stop, size_t base, struct term *t,
-		       size_t *nt)
-{
-	size_t i = *pos, n = 0;
-
-	if (i < len && s[i] == stop) {
-		*nt = 0;
-		*pos = i;
-		return 0;
-	}
-	for (;;) {
-		size_t k;
-		struct term *cur;
-
-		while (i < len && (s[i] == ' ' || s[i] == '\t'))
-			i++;
-		if (!n && stop && i < len && s[i] == stop)
-			break; /* "pmu/ /": blanks only */
-		k = i;
-		if (n == MAX_TERMS)
-			return perr(p, base + i, E2BIG,
-				    "too many terms (at most %d)", MAX_TERMS);
-		cur = &t[n];
-		memset(cur, 0, sizeof(*cur));
-		cur->col = base + i;
-		if (i >= len || !is_term_key_char(s[i], true))
-			return perr_parse(p, base + i, "a term name");
-		while (i < len && is_term_key_char(s[i], false))
-			i++;
-		if (i - k >= sizeof(cur->key))
-			return perr(p, base + k, SONDE_ERR_PARSE,
-				    "term name too long");
-		memcpy(cur->key, s + k, i - k);
-		/* perf's lexer drops blanks between tokens: "period = 1" */
-		while (i < len && (s[i] == ' ' || s[i] == '\t') &&
-		       i + 1 < len && strchr(" \t=", s[i + 1]))
-			i++;
-		if (i < len && s[i] == '=') {
-			size_t v = ++i;
-
-			while (i < len && (s[i] == ' ' || s[i] == '\t'))
-				i++;
-			v = i;
-
-			cur->val_col = base + v;
-			while (i < len && is_term_val_char(s[i]))
-				i++;
-			if (i == v)
-				return perr_parse(p, base + v, "a term value");
-			if (i - v >= sizeof(cur->str))
-				return perr(p, base + v, SONDE_ERR_PARSE,
-					    "term value too long");
-			memcpy(cur->str, s + v, i - v);
-			cur->has_val = true;
-			if (isdigit((unsigned char)s[v])) {
-				if (!parse_num(s + v, i - v, &cur->num))
-					return perr(p, base + v, SONDE_ERR_PARSE,
-						    "bad number '%s' (decimal or 0x hex, at most 64 bits)",
-						    cur->str);
-				cur->is_num = true;
-			}
-		}
-		n++;
-		while (i < len && (s[i] == ' ' || s[i] == '\t'))
-			i++;
-		if (i < len && s[i] == ',') {
-			i++;
-			continue;
-		}
-		if ((stop && i < len && s[i] == stop) || (!stop && i == len))
-			break;
-		return perr_parse(p, base + i,
-				  stop ? "',' or the closing '/'" : "','");
-	}
-	*pos = i;
-	*nt = n;
-	return 0;
-}
-
-static bool in_list(const char *const *list, const char *key)
-{
-	for (size_t i = 0; list[i]; i++)
-		if (!strcmp(list[i], key))
-			return true;
-	return false;
-}
-
-static bool in_csv(const char *csv, const char *key)
-{
-	size_t kl = strlen(key);
-
-	for (const char *c = csv; *c;) {
-		const char *e = strchr(c, ',');
-		size_t n = e ? (size_t)(e - c) : strlen(c);
-
-		if (n == kl && !memcmp(c, key, kl))
-			return true;
-		if (!e)
-			break;
-		c = e + 1;
-	}
-	return false;
-}
-
-static int need_num(struct parser *p, const struct term *t)
-{
-	if (!t->has_val)
-		return perr(p, t->col, SONDE_ERR_PARSE,
-			    "term '%s' needs a value (%s=N)", t->key, t->key);
-	if (!t->is_num)
-		return perr(p, t->val_col, SONDE_ERR_PARSE,
-			    "term '%s' takes a number, not '%s'", t->key,
-			    t->str);
-	return 0;
-}
-
-/* Terms every kind of event shares. Returns 1 when @t was not one. */
-static int common_term(struct parser *p, struct evspec *ev,
-		       const struct term *t, enum ev_kind kind)
-{
-	struct sonde_perf_event_attr *a = &ev->attr;
-	int err;
-
-	if (kind != K_TP && !strncmp(t->key, "config", 6) &&
-	    (!t->key[6] || (t->key[6] >= '1' && t->key[6] <= '3' &&
-			    !t->key[7]))) {
-		err = need_num(p, t);
-		if (err)
-			return err;
-		switch (t->key[6]) {
-		case '\0': a->config = t->num; break;
-		case '1': a->config1 = t->num; break;
-		case '2': a->config2 = t->num; break;
-		default: a->config3 = t->num; break;
-		}
-		return 0;
-	}
-	if (kind != K_TP && !strcmp(t->key, "name")) {
-		if (!t->has_val)
-			return perr(p, t->col, SONDE_ERR_PARSE,
-				    "term 'name' needs a value (name=NAME)");
-		return set_str(&ev->name, t->str, strlen(t->str)) ?
-			perr(p, t->col, ENOMEM, "out of memory") : 0;
-	}
-	if (kind != K_TP && !strcmp(t->key, "period")) {
-		err = need_num(p, t);
-		if (err)
-			return err;
-		a->sample_period = t->num;
-		a->freq = 0;
-		ev->flags |= SONDE_EVSPEC_PERIOD_SET;
-		ev->flags &= ~(unsigned)SONDE_EVSPEC_FREQ_SET;
-		return 0;
-	}
-	if (kind != K_TP && !strcmp(t->key, "freq")) {
-		err = need_num(p, t);
-		if (err)
-			return err;
-		a->sample_freq = t->num;
-		a->freq = 1;
-		ev->flags |= SONDE_EVSPEC_FREQ_SET;
-		ev->flags &= ~(unsigned)SONDE_EVSPEC_PERIOD_SET;
-		return 0;
-	}
-	if (in_list(tool_terms, t->key) &&
-	    (kind != K_TP || in_csv(tp_terms, t->key))) {
-		err = add_kv(ev, t->key, t->has_val ? t->str : "");
-		return err ? perr(p, t->col, ENOMEM, "out of memory") : 0;
-	}
-	return 1;
-}
-
-static int unknown_term(struct parser *p, const struct term *t,
-			enum ev_kind kind, const struct sonde_pmu *pmu)
-{
-	char valid[192];
-	size_t off = 0;
-
-	if (kind == K_TP)
-		return perr(p, t->col, SONDE_ERR_PARSE,
-			    "unknown term '%s' for a tracepoint; valid terms: %s",
-			    t->key, tp_terms);
-	if (!pmu)
-		return perr(p, t->col, SONDE_ERR_PARSE,
-			    "unknown term '%s'; valid terms: %s", t->key,
-			    ev_common_terms);
-	valid[0] = '\0';
-	for (size_t i = 0; i < sonde_pmu__format_count(pmu); i++) {
-		const char *n = sonde_pmu__format(pmu, i)->name;
-		int w = snprintf(valid + off, sizeof(valid) - off, "%s,", n);
-
-		if (w < 0 || (size_t)w >= sizeof(valid) - off)
-			break;
-		off += (size_t)w;
-	}
-	return perr(p, t->col, SONDE_ERR_PARSE,
-		    "unknown term '%s' for pmu '%s'; valid terms: %s%s", t->key,
-		    sonde_pmu__name(pmu), valid, ev_common_terms);
-}
-
-static int pmu_terms(struct parser *p, struct evspec *ev,
-		     const struct sonde_pmu *pmu, const struct term *t,
-		     size_t nt, bool from_alias, size_t alias_col);
-
-/* Applies a sysfs alias (e.g. "event=0x3c,umask=0x00") to @ev. */
-static int apply_alias(struct parser *p, struct evspec *ev,
-		       const struct sonde_pmu *pmu,
-		       const struct sonde_pmu_alias *al, size_t col)
-{
-	struct term *t = calloc(MAX_TERMS, sizeof(*t));
-	size_t nt = 0, pos = 0;
-	struct sonde_parse_error sub = { 0 }, *saved = p->err;
-	int err;
-
-	if (!t)
-		return perr(p, col, ENOMEM, "out of memory");
-	p->err = &sub;
-	err = parse_terms(p, al->terms, strlen(al->terms), &pos, 0, 0, t, &nt);
-	p->err = saved;
-	if (err) {
-		free(t);
-		return perr(p, col, SONDE_ERR_PARSE,
-			    "sysfs alias %s/%s has bad terms '%.60s': %s",
-			    sonde_pmu__name(pmu), al->name, al->terms,
-			    sub.message);
-	}
-	err = pmu_terms(p, ev, pmu, t, nt, true, col);
-	free(t);
-	if (err)
-		return err;
-	ev->scale = al->scale;
-	if (al->unit && set_str(&ev->unit, al->unit, strlen(al->unit)))
-		return perr(p, col, ENOMEM, "out of memory");
-	return 0;
-}
-
-static int pmu_terms(struct parser *p, struct evspec *ev,
-		     const struct sonde_pmu *pmu, const struct term *t,
-		     size_t nt, bool from_alias, size_t alias_col)
-{
-	for (size_t i = 0; i < nt; i++) {
-		const struct sonde_pmu_format *f;
-		const struct sonde_pmu_alias *al;
-		size_t col = from_alias ? alias_col : t[i].col;
-		int err;
-
-		f = sonde_pmu__find_format(pmu, t[i].key);
-		if (f) {
-			uint64_t *w[] = { &ev->attr.config, &ev->attr.config1,
-					  &ev->attr.config2, &ev->attr.config3 };
-			uint64_t v = 1;
-
-			if (t[i].has_val) {
-				if (!t[i].is_num)
-					return perr(p, from_alias ? col : t[i].val_col,
-						    SONDE_ERR_PARSE,
-						    "term '%s' takes a number, not '%s'",
-						    t[i].key, t[i].str);
-				v = t[i].num;
-			}
-			if (sonde_pmu_format__apply(f, v, w[f->field]))
-				return perr(p, from_alias ? col : t[i].val_col,
-					    SONDE_ERR_PARSE,
-					    "value 0x%llx too big for format '%s' (%d bits)",
-					    (unsigned long long)v, f->name,
-					    __builtin_popcountll(f->bits));
-			continue;
-		}
-		err = common_term(p, ev, &t[i], K_PMU);
-		if (err <= 0) {
-			if (err < 0)
-				return err;
-			continue;
-		}
-		al = !from_alias ? sonde_pmu__find_alias(pmu, t[i].key) : NULL;
-		if (al) {
-			err = apply_alias(p, ev, pmu, al, t[i].col);
-			if (err)
-				return err;
-			continue;
-		}
-		if (from_alias)
-			return perr(p, col, SONDE_ERR_PARSE,
-				    "sysfs alias uses unknown term '%s' for pmu '%s'",
-				    t[i].key, sonde_pmu__name(pmu));
-		return unknown_term(p, &t[i], K_PMU, pmu);
-	}
-	return 0;
-}
-
-static int plain_terms(struct parser *p, struct evspec *ev, enum ev_kind kind,
-		       const struct term *t, size_t nt)
-{
-	for (size_t i = 0; i < nt; i++) {
-		int err = common_term(p, ev, &t[i], kind);
-
-		if (err > 0)
-			return unknown_term(p, &t[i], kind, NULL);
-		if (err)
-			return err;
-	}
-	return 0;
+	return ev_set_str(out, s, (size_t)(q - s));
 }
 
 /* ---- sysfs / tracefs lookups ---- */
@@ -785,9 +302,9 @@ static const char *tracefs_root(struct parser *p)
 
 static int set_pmu(struct evspec *ev, const char *name, const char *cpumask)
 {
-	if (name && set_str(&ev->pmu, name, strlen(name)))
+	if (name && ev_set_str(&ev->pmu, name, strlen(name)))
 		return -ENOMEM;
-	if (cpumask && set_str(&ev->cpumask, cpumask, strlen(cpumask)))
+	if (cpumask && ev_set_str(&ev->cpumask, cpumask, strlen(cpumask)))
 		return -ENOMEM;
 	return 0;
 }
@@ -811,15 +328,15 @@ static int add_tracepoint(struct parser *p, const char *root, const char *sys,
 
 	if (id < 0) {
 		if (id == -ENOENT)
-			return perr(p, col, ENOENT,
+			return ev_perr(p, col, ENOENT,
 				    "unknown tracepoint '%s:%s' (no %s/events/%s/%s)",
 				    sys, name, root, sys, name);
 		if (id == -EACCES || id == -EPERM)
-			return perr(p, col, (int)-id,
+			return ev_perr(p, col, (int)-id,
 				    "cannot read %s/events/%s/%s/id: permission "
 				    "denied (tracefs is root-only here)",
 				    root, sys, name);
-		return perr(p, col, (int)-id, "cannot read tracepoint %s:%s: %s",
+		return ev_perr(p, col, (int)-id, "cannot read tracepoint %s:%s: %s",
 			    sys, name, strerror((int)-id));
 	}
 	ev = new_event(p, col);
@@ -829,9 +346,9 @@ static int add_tracepoint(struct parser *p, const char *root, const char *sys,
 	ev->attr.config = (uint64_t)id;
 	ev->attr.sample_period = 1;
 	snprintf(full, sizeof(full), "%s:%s", sys, name);
-	if (set_str(&ev->name, full, strlen(full)) ||
+	if (ev_set_str(&ev->name, full, strlen(full)) ||
 	    set_pmu(ev, "tracepoint", NULL))
-		return perr(p, col, ENOMEM, "out of memory");
+		return ev_perr(p, col, ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -866,23 +383,23 @@ static int parse_tracepoint(struct parser *p, size_t start, size_t sys_end,
 
 	*first_out = p->l->nr;
 	if (ne == ns)
-		return perr_parse(p, ns, "a tracepoint name after 'sys:'");
+		return ev_perr_parse(p, ns, "a tracepoint name after 'sys:'");
 	if (sys_end - start >= sizeof(sys) || ne - ns >= sizeof(name))
-		return perr(p, start, SONDE_ERR_PARSE, "tracepoint name too long");
+		return ev_perr(p, start, SONDE_ERR_PARSE, "tracepoint name too long");
 	memcpy(sys, p->s + start, sys_end - start);
 	sys[sys_end - start] = '\0';
 	memcpy(name, p->s + ns, ne - ns);
 	name[ne - ns] = '\0';
 	if (!tp_name_ok(sys))
-		return perr(p, start, SONDE_ERR_PARSE,
+		return ev_perr(p, start, SONDE_ERR_PARSE,
 			    "unknown event '%s' (not a hardware, software or "
 			    "cache event, nor a tracepoint system)", sys);
 	if (!tp_name_ok(name))
-		return perr(p, ns, SONDE_ERR_PARSE,
+		return ev_perr(p, ns, SONDE_ERR_PARSE,
 			    "bad character in tracepoint name '%s'", name);
 	root = tracefs_root(p);
 	if (!root)
-		return perr(p, start, ENOENT,
+		return ev_perr(p, start, ENOENT,
 			    "tracepoint '%s:%s' needs tracefs, which is not "
 			    "mounted (mount -t tracefs nodev /sys/kernel/tracing)",
 			    sys, name);
@@ -894,11 +411,11 @@ static int parse_tracepoint(struct parser *p, size_t start, size_t sys_end,
 		if (c.err)
 			return c.err;
 		if (err < 0)
-			return perr(p, start, (int)-err,
+			return ev_perr(p, start, (int)-err,
 				    "cannot list tracepoints under %s: %s", root,
 				    strerror(-err));
 		if (p->l->nr == *first_out)
-			return perr(p, start, ENOENT,
+			return ev_perr(p, start, ENOENT,
 				    "no tracepoint matches '%s:%s'", sys, name);
 		return 0;
 	}
@@ -915,15 +432,15 @@ static int parse_breakpoint(struct parser *p, size_t start)
 
 	while (i < p->len && isalnum((unsigned char)p->s[i]))
 		i++;
-	if (i == a || !parse_num(p->s + a, i - a, &addr))
-		return perr_parse(p, a, "a breakpoint address (mem:ADDR[/LEN][:rwx])");
+	if (i == a || !ev_parse_num(p->s + a, i - a, &addr))
+		return ev_perr_parse(p, a, "a breakpoint address (mem:ADDR[/LEN][:rwx])");
 	if (i < p->len && p->s[i] == '/') {
 		size_t l = ++i;
 
 		while (i < p->len && isalnum((unsigned char)p->s[i]))
 			i++;
-		if (i == l || !parse_num(p->s + l, i - l, &len))
-			return perr_parse(p, l, "a breakpoint length after '/'");
+		if (i == l || !ev_parse_num(p->s + l, i - l, &len))
+			return ev_perr_parse(p, l, "a breakpoint length after '/'");
 	}
 	if (i < p->len && p->s[i] == ':') {
 		size_t m = ++i;
@@ -938,7 +455,7 @@ static int parse_breakpoint(struct parser *p, size_t start)
 								SONDE_HW_BREAKPOINT_X;
 
 				if (type & bit)
-					return perr(p, k, SONDE_ERR_PARSE,
+					return ev_perr(p, k, SONDE_ERR_PARSE,
 						    "'%c' given twice in breakpoint access (r, w, x each at most once)",
 						    p->s[k]);
 				type |= bit;
@@ -949,14 +466,14 @@ static int parse_breakpoint(struct parser *p, size_t start)
 					i++;
 				nmods = i - mods;
 				if (!nmods)
-					return perr_parse(p, mods, "modifiers");
+					return ev_perr_parse(p, mods, "modifiers");
 			}
 		} else {
 			mods = m;
 			nmods = i - m;
 		}
 		if (i < p->len && (p->s[i] == ':' || p->s[i] == '/'))
-			return perr_parse(p, i, "',' or the end of the event");
+			return ev_perr_parse(p, i, "',' or the end of the event");
 	}
 	if (!type)
 		type = SONDE_HW_BREAKPOINT_RW;
@@ -972,9 +489,9 @@ static int parse_breakpoint(struct parser *p, size_t start)
 	ev->attr.bp_len = len;
 	ev->attr.sample_period = 1;
 	if (set_pmu(ev, "breakpoint", NULL) || lexer_name(p, start, &ev->name))
-		return perr(p, start, ENOMEM, "out of memory");
+		return ev_perr(p, start, ENOMEM, "out of memory");
 	if (nmods) {
-		err = apply_mods(p, mods, p->s + mods, nmods, ev, false, true);
+		err = ev_apply_mods(p, mods, p->s + mods, nmods, ev, false, true);
 		if (err)
 			return err;
 	}
@@ -998,7 +515,7 @@ static int trailing_mods(struct parser *p, size_t from, size_t first,
 		return 0;
 	}
 	for (size_t e = first; e < p->l->nr; e++) {
-		err = apply_mods(p, from, p->s + from, i - from, &p->l->ev[e],
+		err = ev_apply_mods(p, from, p->s + from, i - from, &p->l->ev[e],
 				 false, true);
 		if (err)
 			return err;
@@ -1038,7 +555,7 @@ static struct evspec *symbol_event(struct parser *p, enum ev_kind kind,
 		err = set_pmu(ev, "cpu", NULL);
 	ev->attr.config = config;
 	if (err) {
-		perr(p, col, ENOMEM, "out of memory");
+		ev_perr(p, col, ENOMEM, "out of memory");
 		return NULL;
 	}
 	return ev;
@@ -1069,8 +586,8 @@ static int alias_event(struct parser *p, size_t start, size_t end,
 			return -p->code;
 		ev->attr.type = sonde_pmu__type(pmu);
 		if (set_pmu(ev, sonde_pmu__name(pmu), sonde_pmu__cpumask(pmu)))
-			return perr(p, start, ENOMEM, "out of memory");
-		err = apply_alias(p, ev, pmu, al, start);
+			return ev_perr(p, start, ENOMEM, "out of memory");
+		err = ev_apply_alias(p, ev, pmu, al, start);
 		if (err)
 			return err;
 	}
@@ -1088,19 +605,19 @@ static int unknown_event(struct parser *p, size_t start, const char *w,
 		for (int i = 0; tabs[t][i].name; i++)
 			if (strlen(tabs[t][i].name) == wl &&
 			    !strncasecmp(tabs[t][i].name, w, wl))
-				return perr(p, start, SONDE_ERR_PARSE,
+				return ev_perr(p, start, SONDE_ERR_PARSE,
 					    "unknown event '%.*s': names are "
 					    "case-sensitive, did you mean '%s'?",
 					    shown, w, tabs[t][i].name);
 	if (wl > 17 && w[0] == 'r' && strspn(w + 1, "0123456789abcdefABCDEF") >= wl - 1)
-		return perr(p, start, SONDE_ERR_PARSE,
+		return ev_perr(p, start, SONDE_ERR_PARSE,
 			    "raw event '%.*s' has more than 16 hex digits "
 			    "(rNNN: config in hex, at most 64 bits)", shown, w);
 	if (w[0] == 'r' && wl > 2 && w[1] == '0' && (w[2] == 'x' || w[2] == 'X'))
-		return perr(p, start, SONDE_ERR_PARSE,
+		return ev_perr(p, start, SONDE_ERR_PARSE,
 			    "raw event '%.*s': write rNNN without 0x (the "
 			    "digits are hex already)", shown, w);
-	return perr(p, start, SONDE_ERR_PARSE,
+	return ev_perr(p, start, SONDE_ERR_PARSE,
 		    "unknown event '%.*s' (see 'sonde list'; tracepoints are "
 		    "written sys:name)", shown, w);
 }
@@ -1110,7 +627,7 @@ static bool mods_follow(const struct parser *p, size_t from)
 {
 	size_t i = from;
 
-	while (i < p->len && p->s[i] && strchr(mod_chars, p->s[i]))
+	while (i < p->len && p->s[i] && strchr(ev_mod_chars, p->s[i]))
 		i++;
 	return i > from && (i == p->len || p->s[i] == ',' || p->s[i] == '}');
 }
@@ -1139,7 +656,7 @@ static int parse_event(struct parser *p)
 	next = end < p->len ? p->s[end] : '\0';
 
 	if (!wl)
-		return perr_parse(p, start, "an event name");
+		return ev_perr_parse(p, start, "an event name");
 	if (wl == 3 && !memcmp(w, "mem", 3) && next == ':')
 		return parse_breakpoint(p, start);
 
@@ -1155,7 +672,7 @@ static int parse_event(struct parser *p)
 	} else if (!ev_parse_cache(w, wl, &config, &valid)) {
 		kind = K_CACHE;
 		if (!valid)
-			return perr(p, start, EINVAL,
+			return ev_perr(p, start, EINVAL,
 				    "'%.*s': this cache has no such operation "
 				    "(see 'sonde list cache')", (int)wl, w);
 	} else if (parse_raw(w, wl, &config)) {
@@ -1166,7 +683,7 @@ static int parse_event(struct parser *p)
 		p->pos = end;
 		for (size_t e = first; e < p->l->nr; e++)
 			if (lexer_name(p, start, &p->l->ev[e].name))
-				return perr(p, start, ENOMEM, "out of memory");
+				return ev_perr(p, start, ENOMEM, "out of memory");
 		return trailing_mods(p, end + 1, first, true);
 	} else if (next == ':') {
 		if (err < 0)
@@ -1179,12 +696,12 @@ static int parse_event(struct parser *p)
 		char name[256];
 
 		if (wl >= sizeof(name))
-			return perr(p, start, ENOENT, "PMU name too long");
+			return ev_perr(p, start, ENOENT, "PMU name too long");
 		memcpy(name, w, wl);
 		name[wl] = '\0';
 		pmu = sonde_pmus__find(get_pmus(p), name);
 		if (!pmu)
-			return perr(p, start, ENOENT,
+			return ev_perr(p, start, ENOENT,
 				    "Cannot find PMU `%s'. Missing kernel support? "
 				    "(no %s under bus/event_source/devices)",
 				    name, name);
@@ -1199,7 +716,7 @@ static int parse_event(struct parser *p)
 		for (size_t e = first; e < p->l->nr; e++)
 			if (!p->l->ev[e].name &&
 			    lexer_name(p, start, &p->l->ev[e].name))
-				return perr(p, start, ENOMEM, "out of memory");
+				return ev_perr(p, start, ENOMEM, "out of memory");
 		if (next == ':')
 			return trailing_mods(p, end + 1, first, true);
 		return 0;
@@ -1215,7 +732,7 @@ static int parse_event(struct parser *p)
 				ev->attr.type = sonde_pmu__type(pmu);
 				if (set_pmu(ev, sonde_pmu__name(pmu),
 					    sonde_pmu__cpumask(pmu))) {
-					perr(p, start, ENOMEM, "out of memory");
+					ev_perr(p, start, ENOMEM, "out of memory");
 					ev = NULL;
 				}
 			}
@@ -1224,28 +741,28 @@ static int parse_event(struct parser *p)
 		}
 		if (!ev)
 			return -p->code;
-		if (kind == K_CACHE && set_str(&ev->name, w, wl))
-			return perr(p, start, ENOMEM, "out of memory");
+		if (kind == K_CACHE && ev_set_str(&ev->name, w, wl))
+			return ev_perr(p, start, ENOMEM, "out of memory");
 		p->pos = end;
 		if (next == '/') {
 			struct term *t = calloc(MAX_TERMS, sizeof(*t));
 			size_t nt = 0, pos = end + 1;
 
 			if (!t)
-				return perr(p, start, ENOMEM, "out of memory");
-			err = parse_terms(p, p->s, p->len, &pos, '/', 0, t, &nt);
+				return ev_perr(p, start, ENOMEM, "out of memory");
+			err = ev_parse_terms(p, p->s, p->len, &pos, '/', 0, t, &nt);
 			if (!err)
 				err = kind == K_PMU ?
-					pmu_terms(p, ev, pmu, t, nt, false, 0) :
-					plain_terms(p, ev, kind, t, nt);
+					ev_pmu_terms(p, ev, pmu, t, nt, false, 0) :
+					ev_plain_terms(p, ev, kind, t, nt);
 			free(t);
 			if (err)
 				return err;
 			if (pos >= p->len)
-				return perr_parse(p, pos, "the closing '/'");
+				return ev_perr_parse(p, pos, "the closing '/'");
 			p->pos = pos + 1;
 			if (p->pos < p->len && p->s[p->pos] == ':')
-				return perr(p, p->pos, SONDE_ERR_PARSE,
+				return ev_perr(p, p->pos, SONDE_ERR_PARSE,
 					    "unexpected ':': modifiers follow the "
 					    "closing '/' directly (pmu/terms/u)");
 			err = trailing_mods(p, p->pos, first, false);
@@ -1257,7 +774,7 @@ static int parse_event(struct parser *p)
 		if (err)
 			return err;
 		if (!ev->name && lexer_name(p, start, &ev->name))
-			return perr(p, start, ENOMEM, "out of memory");
+			return ev_perr(p, start, ENOMEM, "out of memory");
 		return 0;
 	}
 
@@ -1275,15 +792,15 @@ after_tp:
 		size_t nt = 0, pos = p->pos + 1;
 
 		if (!t)
-			return perr(p, start, ENOMEM, "out of memory");
-		err = parse_terms(p, p->s, p->len, &pos, '/', 0, t, &nt);
+			return ev_perr(p, start, ENOMEM, "out of memory");
+		err = ev_parse_terms(p, p->s, p->len, &pos, '/', 0, t, &nt);
 		for (size_t e = first; !err && e < p->l->nr; e++)
-			err = plain_terms(p, &p->l->ev[e], K_TP, t, nt);
+			err = ev_plain_terms(p, &p->l->ev[e], K_TP, t, nt);
 		free(t);
 		if (err)
 			return err;
 		if (pos >= p->len)
-			return perr_parse(p, pos, "the closing '/'");
+			return ev_perr_parse(p, pos, "the closing '/'");
 		p->pos = pos + 1;
 		return trailing_mods(p, p->pos, first, false);
 	}
@@ -1308,10 +825,10 @@ static int parse_group(struct parser *p, const char *name, size_t name_len)
 	for (;;) {
 		skip_space(p);
 		if (p->pos < p->len && p->s[p->pos] == '{')
-			return perr(p, p->pos, SONDE_ERR_PARSE,
+			return ev_perr(p, p->pos, SONDE_ERR_PARSE,
 				    "groups cannot nest");
 		if (p->pos < p->len && p->s[p->pos] == '}')
-			return perr_parse(p, p->pos, "an event name");
+			return ev_perr_parse(p, p->pos, "an event name");
 		err = parse_event(p);
 		if (err)
 			return err;
@@ -1323,9 +840,9 @@ static int parse_group(struct parser *p, const char *name, size_t name_len)
 		if (p->pos < p->len && p->s[p->pos] == '}')
 			break;
 		if (p->pos >= p->len)
-			return perr(p, open, SONDE_ERR_PARSE,
+			return ev_perr(p, open, SONDE_ERR_PARSE,
 				    "group opened here is not closed by '}'");
-		return perr_parse(p, p->pos, "',' or '}'");
+		return ev_perr_parse(p, p->pos, "',' or '}'");
 	}
 	p->pos++;
 	for (size_t e = first; e < p->l->nr; e++)
@@ -1334,8 +851,8 @@ static int parse_group(struct parser *p, const char *name, size_t name_len)
 		char buf[256];
 
 		snprintf(buf, sizeof(buf), "%.*s", (int)name_len, name);
-		if (add_kv(&p->l->ev[first], "group", buf))
-			return perr(p, open, ENOMEM, "out of memory");
+		if (ev_add_kv(&p->l->ev[first], "group", buf))
+			return ev_perr(p, open, ENOMEM, "out of memory");
 	}
 	skip_space(p);
 	if (p->pos < p->len && p->s[p->pos] == ':') {
@@ -1344,7 +861,7 @@ static int parse_group(struct parser *p, const char *name, size_t name_len)
 		while (i < p->len && !strchr(", \t", p->s[i]))
 			i++;
 		for (size_t e = first; i > m && e < p->l->nr; e++) {
-			err = apply_mods(p, m, p->s + m, i - m, &p->l->ev[e],
+			err = ev_apply_mods(p, m, p->s + m, i - m, &p->l->ev[e],
 					 true, e == first);
 			if (err)
 				return err;
@@ -1382,10 +899,10 @@ static int parse_list(struct parser *p)
 		if (p->pos == p->len)
 			return 0;
 		if (p->s[p->pos] != ',')
-			return perr_parse(p, p->pos, "',' or the end of the spec");
+			return ev_perr_parse(p, p->pos, "',' or the end of the spec");
 		p->pos++;
 		if (p->pos == p->len)
-			return perr_parse(p, p->pos, "an event after ','");
+			return ev_perr_parse(p, p->pos, "an event after ','");
 	}
 }
 
@@ -1413,7 +930,7 @@ int sonde_evspec_list__parse_opts(const char *spec,
 	p.sysfs_root = OPTS_GET(opts, sysfs_root, NULL);
 	p.tracefs_opt = OPTS_GET(opts, tracefs_root, NULL);
 	if (n > MAX_SPEC) {
-		perr(&p, 0, E2BIG, "spec longer than %d bytes", MAX_SPEC);
+		ev_perr(&p, 0, E2BIG, "spec longer than %d bytes", MAX_SPEC);
 		return sonde_err(E2BIG);
 	}
 	p.l = calloc(1, sizeof(*p.l));

@@ -17,6 +17,11 @@
 #include "internal.h"
 
 #define OUT_BUF (1024 * 1024)
+/*
+ * Flush at a round end once this much is buffered: small enough that one
+ * write(2) never stalls the drain loop long enough for a ring to overflow.
+ */
+#define ROUND_FLUSH (64 * 1024)
 
 static const uint32_t attr_sizes[] = { 64, 72, 80, 96, 104, 112, 120, 128, 136 };
 
@@ -593,6 +598,40 @@ int sonde_perfdata_writer__write(struct sonde_perfdata_writer *w,
 	return err < 0 ? sonde_err(err) : 0;
 }
 
+int sonde_perfdata_writer__write_aux(struct sonde_perfdata_writer *w,
+				     const void *data, size_t len,
+				     const struct sonde_perfdata_aux *where)
+{
+	static const unsigned char zero[8];
+	size_t pad = (8 - len % 8) % 8;
+	struct {
+		uint64_t size, offset, reference;
+		uint32_t idx, tid, cpu, reserved;
+	} body;
+	int err;
+
+	if (!w || !where || (len && !data))
+		return sonde_err(EINVAL);
+	if (!w->begun)
+		return sonde_err(EINVAL);
+	memset(&body, 0, sizeof(body));
+	body.size = len + pad;
+	body.offset = where->offset;
+	body.reference = where->reference;
+	body.idx = where->idx;
+	body.tid = where->tid;
+	body.cpu = where->cpu;
+	w->dirty_round = true;
+	err = out_header(w, SONDE_PERF_RECORD_AUXTRACE, 0, 8 + sizeof(body));
+	if (!err)
+		err = out(w, &body, sizeof(body));
+	if (!err)
+		err = out(w, data, len);
+	if (!err)
+		err = out(w, zero, pad);
+	return err < 0 ? sonde_err(err) : 0;
+}
+
 int sonde_perfdata_writer__finish_round(struct sonde_perfdata_writer *w)
 {
 	int err;
@@ -613,7 +652,7 @@ int sonde_perfdata_writer__finish_round(struct sonde_perfdata_writer *w)
 	else
 		w->marks[w->nr_marks++] = w->pos;
 	/* A pipe reader wants its data now; a file can batch. */
-	if (!err && (w->pipe || w->buf_len > OUT_BUF / 2))
+	if (!err && (w->pipe || w->buf_len >= ROUND_FLUSH))
 		err = flush_out(w);
 	return err < 0 ? sonde_err(err) : 0;
 }

@@ -170,7 +170,8 @@ static uint64_t backward_range_end(struct sonde_ring *r, uint64_t head)
 		if (pos - head + sizeof(h) > r->size)
 			break;
 		ring_copy(r, &h, pos, sizeof(h));
-		if (h.size < sizeof(h) || pos - head + h.size > r->size)
+		if (h.size < sizeof(h) || h.size % 8 ||
+		    pos - head + h.size > r->size)
 			break;
 		pos += h.size;
 		if (pos == 0) /* reached the first byte ever written */
@@ -188,6 +189,13 @@ int64_t sonde_ring__read_init(struct sonde_ring *r)
 		head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
 		r->pos = pc->data_tail;
 		r->end = head;
+		if ((head | r->pos) & 7) {
+			/* The kernel keeps both 8-byte aligned: never misread. */
+			pr_warn("ring: misaligned data_head %llu / data_tail %llu; skipping\n",
+				(unsigned long long)head, (unsigned long long)r->pos);
+			r->pos = head;
+			return 0;
+		}
 		if (head - r->pos > r->size) {
 			/* Cannot happen with a sane kernel: resync, say so. */
 			pr_warn("ring: data_head %llu is %llu bytes past data_tail on a %llu-byte buffer; skipping\n",
@@ -206,7 +214,7 @@ int64_t sonde_ring__read_init(struct sonde_ring *r)
 	}
 	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
 	r->pos = head;
-	r->end = head ? backward_range_end(r, head) : head;
+	r->end = head && !(head & 7) ? backward_range_end(r, head) : head;
 	/* Do not hand the records of the previous snapshot again. */
 	if (r->have_prev && r->prev_start - head <= r->end - head)
 		r->end = r->prev_start;
@@ -227,7 +235,8 @@ int sonde_ring__read_event(struct sonde_ring *r,
 	if (avail < sizeof(h))
 		goto corrupt;
 	ring_copy(r, &h, r->pos, sizeof(h));
-	if (h.size < sizeof(h) || h.size > avail)
+	/* Records are 8-byte multiples: anything else would misalign the rest. */
+	if (h.size < sizeof(h) || h.size % 8 || h.size > avail)
 		goto corrupt;
 	off = r->pos & r->mask;
 	if (off + h.size <= r->size) {

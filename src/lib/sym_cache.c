@@ -20,6 +20,7 @@ struct sonde_symcache {
 	struct sonde_symcache_opts opts;
 	char *root_dir, *debug_dir, *kallsyms_path, *jit_dir, *notes_path;
 	char *buildid_dir;
+	char *kcache_dir;
 };
 
 static char *dup_or(const char *s, const char *fallback)
@@ -57,8 +58,9 @@ sonde_symcache__new(const struct sonde_symcache_opts *opts)
 		else if (!home || !*home)
 			c->buildid_dir = strdup("");
 	}
+	c->kcache_dir = dup_or(OPTS_GET(opts, kallsyms_cache_dir, NULL), "");
 	if (!c->root_dir || !c->debug_dir || !c->kallsyms_path || !c->jit_dir ||
-	    !c->notes_path || !c->buildid_dir) {
+	    !c->notes_path || !c->buildid_dir || !c->kcache_dir) {
 		sonde_symcache__free(c);
 		return sonde_err_ptr(ENOMEM);
 	}
@@ -90,6 +92,7 @@ void sonde_symcache__free(struct sonde_symcache *c)
 	free(c->jit_dir);
 	free(c->notes_path);
 	free(c->buildid_dir);
+	free(c->kcache_dir);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -111,11 +114,12 @@ static struct sonde_dso *dso_new(struct sonde_symcache *c, int kind,
 	d->kallsyms_path = strdup(c->kallsyms_path);
 	d->notes_path = strdup(c->notes_path);
 	d->buildid_dir = strdup(c->buildid_dir);
+	d->kcache_dir = strdup(c->kcache_dir);
 	d->jit_dir = strdup(c->jit_dir);
 	d->no_debug_files = c->opts.no_debug_files;
 	d->status = SONDE_DSO_NOT_LOADED;
 	if (!d->path || !d->root_dir || !d->debug_dir || !d->kallsyms_path ||
-	    !d->notes_path || !d->buildid_dir ||
+	    !d->notes_path || !d->buildid_dir || !d->kcache_dir ||
 	    !d->jit_dir) {
 		sonde_dso__put(d);
 		return NULL;
@@ -302,6 +306,7 @@ void sonde_dso__put(struct sonde_dso *dso)
 	free(dso->kallsyms_path);
 	free(dso->notes_path);
 	free(dso->buildid_dir);
+	free(dso->kcache_dir);
 	free(dso->jit_dir);
 	pthread_mutex_destroy(&dso->lock);
 	free(dso);
@@ -348,6 +353,37 @@ int sonde_dso__load(struct sonde_dso *dso)
 		return sonde_err(EINVAL);
 	err = dso_ensure_loaded(dso);
 	return err ? sonde_err(err) : (int)dso->nr;
+}
+
+static void *prefetch_thread(void *arg)
+{
+	struct sonde_dso *dso = arg;
+
+	dso_ensure_loaded(dso);
+	sonde_dso__put(dso);
+	return NULL;
+}
+
+int sonde_dso__prefetch(struct sonde_dso *dso)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	int err;
+
+	if (!dso)
+		return sonde_err(EINVAL);
+	if (atomic_load_explicit(&dso->loaded, memory_order_acquire))
+		return 0;
+	sonde_dso__get(dso);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	err = pthread_create(&t, &attr, prefetch_thread, dso);
+	pthread_attr_destroy(&attr);
+	if (err) {
+		sonde_dso__put(dso);
+		return sonde_err(err);
+	}
+	return 0;
 }
 
 const struct sonde_symbol *sonde_dso__find(struct sonde_dso *dso,
@@ -437,10 +473,11 @@ int sonde_dso__status(const struct sonde_dso *dso)
 size_t sonde_dso__symbols(struct sonde_dso *dso,
 			  const struct sonde_symbol **syms)
 {
-	if (!dso) {
-		*syms = NULL;
+	if (!syms)
 		return 0;
-	}
+	*syms = NULL;
+	if (!dso)
+		return 0;
 	dso_ensure_loaded(dso);
 	*syms = dso->syms;
 	return dso->nr;
@@ -485,7 +522,8 @@ int sonde_symcache__resolve(struct sonde_symcache *c, pid_t pid,
 		return sonde_err(EINVAL);
 	memset(res, 0, sizeof(*res));
 	res->addr = ip;
-	if ((!map && (ip >> 63)) || (path && !strncmp(path, "[kernel", 7))) {
+	/* Kernel addresses (x86-64: top bit) go to kallsyms, modules too. */
+	if ((ip >> 63) || (path && !strncmp(path, "[kernel", 7))) {
 		d = sonde_symcache__kernel(c);
 	} else if (path && !strcmp(path, "[vdso]")) {
 		d = sonde_symcache__vdso(c);

@@ -27,6 +27,7 @@ struct sonde_dso {
 	char *kallsyms_path;
 	char *notes_path;
 	char *buildid_dir;
+	char *kcache_dir;		/* "" = no kallsyms cache */
 	char *jit_dir;
 	bool no_debug_files;
 

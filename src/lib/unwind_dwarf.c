@@ -22,7 +22,9 @@ struct uw_module {
 	char *path;
 	/* What find_elf opens: the file (root_dir applied) or "[vdso]". */
 	char *file;
-	bool ok;
+	uint64_t low, high;	/* address range of the reported image */
+	bool ok;		/* an ELF image, reported to libdwfl */
+	bool gone;		/* unmapped: overlapped by a newer mapping */
 };
 
 struct sonde_unwinder {
@@ -30,6 +32,7 @@ struct sonde_unwinder {
 	pid_t pid;
 	bool reporting;		/* inside dwfl_report_begin_add .. _end */
 	bool attached;
+	bool rebuild;		/* modules went away: new Dwfl before use */
 	char *root_dir;
 	struct uw_module *mods;
 	size_t nr_mods, cap_mods;
@@ -203,22 +206,94 @@ void sonde_unwinder__free(struct sonde_unwinder *uw)
 			dwfl_report_end(uw->dwfl, NULL, NULL);
 		dwfl_end(uw->dwfl);
 	}
-	for (i = 0; i < uw->nr_mods; i++)
-		free(uw->mods[i].path), free(uw->mods[i].file);
+	for (i = 0; i < uw->nr_mods; i++) {
+		free(uw->mods[i].path);
+		free(uw->mods[i].file);
+	}
 	free(uw->mods);
 	free(uw->root_dir);
 	free(uw);
 }
 
-static struct uw_module *find_module(struct sonde_unwinder *uw,
-				     const char *path)
+/*
+ * Is this mapping already covered: a path known not to be ELF, or a
+ * segment of an image of @p path reported around @p start?
+ */
+static bool map_known(struct sonde_unwinder *uw, const char *path,
+		      uint64_t start)
 {
 	size_t i;
 
+	for (i = 0; i < uw->nr_mods; i++) {
+		struct uw_module *m = &uw->mods[i];
+
+		if (m->gone || strcmp(m->path, path))
+			continue;
+		if (!m->ok || (start >= m->low && start < m->high))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A new image over older ones (dlclose + dlopen, exec): the old modules
+ * are gone. libdwfl cannot drop modules, so the Dwfl is rebuilt before the
+ * next unwind.
+ */
+static void retire_overlaps(struct sonde_unwinder *uw, uint64_t low,
+			    uint64_t high)
+{
+	size_t i;
+
+	for (i = 0; i < uw->nr_mods; i++) {
+		struct uw_module *m = &uw->mods[i];
+
+		if (!m->ok || m->gone || m->high <= low || m->low >= high)
+			continue;
+		m->gone = true;
+		uw->rebuild = true;
+	}
+}
+
+static int report_module(struct sonde_unwinder *uw, struct uw_module *m)
+{
+	Dwfl_Module *mod;
+	void **ud = NULL;
+
+	if (!uw->reporting) {
+		dwfl_report_begin_add(uw->dwfl);
+		uw->reporting = true;
+	}
+	mod = dwfl_report_module(uw->dwfl, m->path, m->low, m->high);
+	if (!mod) {
+		pr_debug("unwind: %s: %s\n", m->file, dwfl_errmsg(-1));
+		return -SONDE_ERR_FORMAT;
+	}
+	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (ud)
+		*ud = m->file;	/* a separate allocation: stable */
+	return 0;
+}
+
+/* A fresh Dwfl with the modules still mapped (CFI is parsed again). */
+static int rebuild_dwfl(struct sonde_unwinder *uw)
+{
+	Dwfl *n = dwfl_begin(&offline_callbacks);
+	size_t i;
+
+	if (!n)
+		return -ENOMEM;
+	if (uw->reporting)
+		dwfl_report_end(uw->dwfl, NULL, NULL);
+	dwfl_end(uw->dwfl);
+	uw->dwfl = n;
+	uw->reporting = false;
+	uw->attached = false;
+	uw->rebuild = false;
 	for (i = 0; i < uw->nr_mods; i++)
-		if (!strcmp(uw->mods[i].path, path))
-			return &uw->mods[i];
-	return NULL;
+		if (uw->mods[i].ok && !uw->mods[i].gone)
+			report_module(uw, &uw->mods[i]);
+	return 0;
 }
 
 /*
@@ -340,8 +415,6 @@ int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 	char file[4096];
 	struct uw_module *m;
 	uint64_t low = 0, high = 0;
-	Dwfl_Module *mod;
-	void **ud = NULL;
 	Elf *elf;
 	int err;
 
@@ -349,7 +422,7 @@ int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 		return sonde_err(EINVAL);
 	if (path[0] != '/' && strcmp(path, "[vdso]"))
 		return 0;	/* [heap], //anon, [stack], ... */
-	if (find_module(uw, path))
+	if (map_known(uw, path, start))
 		return 0;
 	if (uw->nr_mods == uw->cap_mods) {
 		size_t cap = uw->cap_mods ? uw->cap_mods * 2 : 16;
@@ -368,6 +441,8 @@ int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 	m->path = strdup(path);
 	m->file = strdup(file);
 	m->ok = false;
+	m->gone = false;
+	m->low = m->high = 0;
 	if (!m->path || !m->file) {
 		free(m->path);
 		free(m->file);
@@ -389,18 +464,15 @@ int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 		pr_debug("unwind: %s: not an ELF file with that mapping\n", file);
 		return sonde_err(err);
 	}
-	if (!uw->reporting) {
-		dwfl_report_begin_add(uw->dwfl);
-		uw->reporting = true;
+	retire_overlaps(uw, low, high);
+	m->low = low;
+	m->high = high;
+	if (!uw->rebuild) {
+		err = report_module(uw, m);
+		if (err)
+			return sonde_err(err);
 	}
-	mod = dwfl_report_module(uw->dwfl, path, low, high);
-	if (!mod) {
-		pr_debug("unwind: %s: %s\n", file, dwfl_errmsg(-1));
-		return sonde_err(SONDE_ERR_FORMAT);
-	}
-	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
-	if (ud)
-		*ud = m->file;	/* a separate allocation: stable */
+	/* With a rebuild pending, the rebuild reports it. */
 	m->ok = true;
 	return 0;
 }
@@ -466,6 +538,8 @@ int sonde_unwinder__unwind(struct sonde_unwinder *uw,
 		return sonde_err(EINVAL);
 	if (!max)
 		return 0;
+	if (uw->rebuild && rebuild_dwfl(uw))
+		return sonde_err(ENOMEM);
 	if (uw->reporting) {
 		dwfl_report_end(uw->dwfl, NULL, NULL);
 		uw->reporting = false;

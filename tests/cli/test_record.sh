@@ -13,6 +13,7 @@ expect_fail "record: no target" "nothing to record" "$SONDE" record
 expect_fail "record: unknown event is pointed at" '\\___ unknown event' "$SONDE" record -e nosuchevent -- true
 expect_fail "record: bad call-graph mode" "fp or dwarf" "$SONDE" record --call-graph lbr -- true
 expect_fail "record: -m not a power of two" "power-of-two" "$SONDE" record -m 3 -- true
+expect_fail "record: -F 0 refused" "frequency in Hz" "$SONDE" record -F 0 -- true
 expect_fail "record: missing command" "cannot run" "$SONDE" record -o x.data -e task-clock -- /nonexistent/cmd
 [ -e x.data ] && fail "record: failed exec left x.data behind" || pass "record: failed exec leaves no file"
 
@@ -89,6 +90,7 @@ rec plain -e task-clock -- "$W" 300 && {
 }
 rec fp -g -e task-clock -- "$W" 300 && { top_symbol fp leaf_burn; chain fp; }
 rec dwarf --call-graph dwarf -e task-clock -- "$W" 300 && { top_symbol dwarf leaf_burn; chain dwarf; }
+expect_ok "record: -F max" "$SONDE" record -q -F max -o fmax.data -e task-clock -- true
 contains "record: default event falls back from cycles to cpu-clock" \
 	"cpu-clock" <("$SONDE" record -o fb.data -- true 2>&1; perf report -f -i fb.data --header-only 2>&1)
 
@@ -104,6 +106,10 @@ rec group -e '{task-clock,page-faults}' -- "$W" 300 && {
 		contains "record group: GROUP_DESC read by perf" "group: .*task-clock,page-faults" group.hdr
 	fi
 }
+timeout -s INT 1 "$SONDE" record -C 0 -o cpu0.data -e cpu-clock >/dev/null 2>cpu0.err
+cpus=$(perf script -f -i cpu0.data -F cpu 2>/dev/null | sort -u | tr -d ' []\n')
+[ "$cpus" = 000 ] && pass "record: -C 0 alone records CPU 0 system-wide until SIGINT" ||
+	fail "record: -C 0 gave CPUs '$cpus': $(head -c 300 cpu0.err)"
 rec syswide -a -e cpu-clock -- "$W" 300 && \
 	contains "record syswide: workload symbols resolved" "leaf_burn" syswide.rep
 
@@ -222,4 +228,60 @@ elif perf report -f -i full.data --stdio >/dev/null 2>full.warn && ! [ -s full.w
 	pass "record: failed file is valid up to the last round"
 else
 	fail "record: failed file unreadable: $(head -c 300 full.warn)"
+fi
+
+# A full disk (3 MB tmpfs): same promise.
+if [ "$(id -u)" = 0 ] && mkdir -p tiny && mount -t tmpfs -o size=3m tmpfs tiny 2>/dev/null; then
+	"$SONDE" record -o tiny/t.data --call-graph dwarf -e task-clock -- "$W" 2000 >tiny.out 2>tiny.err
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q "No space left" tiny.err; then
+		pass "record: full disk stops with a clear message"
+	else
+		fail "record: full disk: exit $rc: $(head -c 300 tiny.err)"
+	fi
+	if [ ! -e tiny/t.data ] ||
+	   { perf report -f -i tiny/t.data --stdio >/dev/null 2>tiny.warn && ! [ -s tiny.warn ]; }; then
+		pass "record: file on a full disk is valid or gone"
+	else
+		fail "record: file on a full disk unreadable: $(head -c 300 tiny.warn)"
+	fi
+	# A process just reaped may still pin it for a moment.
+	for i in 1 2 3 4 5; do umount tiny 2>/dev/null && break; sleep 0.2; done
+	if mountpoint -q tiny; then umount -l tiny; fi
+else
+	skip "record: full-disk test needs root to mount a tmpfs"
+fi
+
+# Kernels that mark MMAP2 records of a build_id=0 event with the build-id bit
+# when another event on the machine asked for build ids (6.18 does): the file
+# must still carry plain dev/inode MMAP2 records, or perf misreads (and
+# crashes on) it.
+if [ "$(id -u)" = 0 ]; then
+	perf record --buildid-mmap -a -e dummy -o bg.data -- sleep 3 >/dev/null 2>&1 &
+	bg=$!
+	sleep 0.5
+	SONDE_NO_BUILDID=1 "$SONDE" record -q -o nb.data -e task-clock -- "$W" 200 >/dev/null 2>nb.err
+	wait $bg
+	bits=$(python3 - nb.data <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+off, size = struct.unpack_from('<QQ', d, 40)
+p, bad = off, 0
+while p < off + size:
+    t, m, s = struct.unpack_from('<IHH', d, p)
+    if s < 8:
+        break
+    if t == 10 and m & (1 << 14):
+        bad += 1
+    p += s
+print(bad)
+PY
+)
+	if [ "$bits" = 0 ] && perf report -f -i nb.data --stdio >/dev/null 2>nb.warn && ! [ -s nb.warn ]; then
+		pass "record: MMAP2 build-id bit repaired for a build_id=0 event"
+	else
+		fail "record: MMAP2 with a stray build-id bit ($bits), perf: $(head -c 300 nb.warn)"
+	fi
+else
+	skip "record: the MMAP2 build-id repair test needs root (perf record -a)"
 fi

@@ -322,6 +322,47 @@ static void test_write_error_keeps_rounds(void **state)
 	free(buf);
 }
 
+/* AUX bytes land as AUXTRACE + padded payload inside the data section. */
+static void test_aux_record(void **state)
+{
+	struct sonde_perfdata_writer *w;
+	struct sonde_perf_event_attr a;
+	struct sonde_perfdata_aux where = { .offset = 4096, .idx = 1,
+					    .tid = 7, .cpu = 1 };
+	struct sonde_perf_file_header h;
+	unsigned char data[13], *buf;
+	uint64_t body[3];
+	size_t len;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(0xa0 + i);
+	w = sonde_perfdata_writer__new(path, NULL);
+	assert_non_null(w);
+	base_attr(&a);
+	sonde_perfdata_writer__add_event(w, &a, "task-clock");
+	assert_int_equal(sonde_perfdata_writer__begin(w), 0);
+	assert_int_equal(sonde_perfdata_writer__write_aux(w, data, sizeof(data), &where), 0);
+	assert_int_equal(sonde_perfdata_writer__finish_round(w), 0);
+	assert_int_equal(sonde_perfdata_writer__close(w), 0);
+	buf = slurp(path, &len);
+	memcpy(&h, buf, sizeof(h));
+	/* 48-byte record + 16 bytes of padded data + round mark */
+	assert_int_equal(h.data.size, 48 + 16 + 8);
+	{
+		struct sonde_perf_event_header rh;
+
+		memcpy(&rh, buf + h.data.offset, 8);
+		assert_int_equal(rh.type, SONDE_PERF_RECORD_AUXTRACE);
+		assert_int_equal(rh.size, 48);
+		memcpy(body, buf + h.data.offset + 8, sizeof(body));
+		assert_int_equal(body[0], 16); /* padded size */
+		assert_int_equal(body[1], 4096);
+		assert_memory_equal(buf + h.data.offset + 48, data, sizeof(data));
+	}
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +371,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_keep_old_and_abandon, setup, teardown),
 		cmocka_unit_test(test_pipe_framing),
 		cmocka_unit_test_setup_teardown(test_write_error_keeps_rounds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_aux_record, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

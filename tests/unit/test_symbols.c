@@ -340,6 +340,13 @@ static void test_resolve_policy(void **state)
 	assert_int_equal(r.offset, 0x10);
 	assert_int_equal(sonde_dso__kind(r.dso), SONDE_DSO_KERNEL);
 
+	/* A module's map names its .ko: still kallsyms. */
+	sm = (struct sonde_sym_map){ .path = "/lib/modules/x/foo.ko",
+				     .start = 0xffffffff81000000 };
+	assert_int_equal(sonde_symcache__resolve(c, 777, &sm,
+						 0xffffffff81000104, &r), 0);
+	assert_string_equal(r.sym->name, "kfunc2");
+
 	sm = (struct sonde_sym_map){ .path = "//anon", .start = 0x10000 };
 	assert_int_equal(sonde_symcache__resolve(c, 777, &sm, 0x10050, &r), 0);
 	assert_string_equal(r.sym->name, "jitted");
@@ -678,6 +685,69 @@ static void test_real_kallsyms(void **state)
 	sonde_symcache__free(c);
 }
 
+/* The kallsyms cache: written once, then read instead of /proc. */
+static void test_kallsyms_cache(void **state)
+{
+	char dir[PATH_MAX], cmd[PATH_MAX + 64], file[PATH_MAX] = "";
+	const struct sonde_symbol *all;
+	struct sonde_symcache *c;
+	struct sonde_dso *d;
+	struct stat st;
+	int n1, n2;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/kcache", tmpdir);
+	SONDE_OPTS(sonde_symcache_opts, o, .kallsyms_cache_dir = dir);
+	c = sonde_symcache__new(&o);
+	d = sonde_symcache__kernel(c);
+	sonde_set_print(silent);
+	n1 = sonde_dso__load(d);
+	sonde_set_print(NULL);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+	if (n1 == -EACCES) {
+		printf("SKIP: /proc/kallsyms is restricted for this user\n");
+		skip();
+	}
+	if (access("/proc/sys/kernel/random/boot_id", R_OK)) {
+		printf("SKIP: no boot id to key the cache on\n");
+		skip();
+	}
+	assert_true(n1 > 100);
+	snprintf(cmd, sizeof(cmd), "ls %s/kallsyms-* 2>/dev/null", dir);
+	f = popen(cmd, "r");
+	assert_non_null(fgets(file, sizeof(file), f));
+	pclose(f);
+	file[strcspn(file, "\n")] = 0;
+	assert_int_equal(stat(file, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	/* Mark the copy; the next load must show the mark. */
+	sh("sed -i '0,/ [tT] /{s/\\( [tT] \\)[^ \t]*/\\1sonde_cache_mark/}' %s",
+	   file);
+	c = sonde_symcache__new(&o);
+	d = sonde_symcache__kernel(c);
+	n2 = sonde_dso__load(d);
+	assert_int_equal(n2, n1);
+	sonde_dso__symbols(d, &all);
+	{
+		size_t k;
+		bool mark = false;
+
+		for (k = 0; k < (size_t)n2; k++)
+			mark |= !strcmp(all[k].name, "sonde_cache_mark");
+		assert_true(mark);
+	}
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+	/* A copy others could write is ignored (and /proc read again). */
+	assert_int_equal(chmod(file, 0644), 0);
+	c = sonde_symcache__new(&o);
+	d = sonde_symcache__kernel(c);
+	assert_int_equal(sonde_dso__load(d), n1);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
 static void test_perfmap(void **state)
 {
 	char path[PATH_MAX];
@@ -814,6 +884,8 @@ static void test_threads(void **state)
 	if (!have_helper("symtest", bin, sizeof(bin)))
 		skip();
 	race_dso = sonde_symcache__dso(c, bin, NULL, 0);
+	/* A background load racing the lookups too. */
+	assert_int_equal(sonde_dso__prefetch(race_dso), 0);
 	pthread_create(&t1, NULL, race_lookup, NULL);
 	pthread_create(&t2, NULL, race_lookup, NULL);
 	pthread_join(t1, &r1);
@@ -888,6 +960,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kernel_build_id),
 		cmocka_unit_test(test_real_kallsyms),
+		cmocka_unit_test(test_kallsyms_cache),
 		cmocka_unit_test(test_perfmap),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_sym_name_cached),

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/* sonde record: the targets — CPU lists, threads of -p/-t, the workload. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "record.h"
+
+/* "0-3,5" -> sorted list; returns count or -1. */
+int rec_parse_cpu_list(const char *s, int **out)
+{
+	int *v = NULL, n = 0;
+
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b;
+
+		if (end == s || a < 0 || a > 4096)
+			goto bad;
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a || b > 4096)
+				goto bad;
+		}
+		for (long c = a; c <= b; c++) {
+			int *nv = realloc(v, (size_t)(n + 1) * sizeof(*v));
+
+			if (!nv)
+				goto bad;
+			v = nv;
+			v[n++] = (int)c;
+		}
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s && *s != '\n')
+			goto bad;
+		else
+			break;
+	}
+	*out = v;
+	return n;
+bad:
+	free(v);
+	return -1;
+}
+
+int rec_online_cpus(int **out)
+{
+	char buf[1024];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	int n = -1;
+
+	if (f && fgets(buf, sizeof(buf), f))
+		n = rec_parse_cpu_list(buf, out);
+	if (f)
+		fclose(f);
+	if (n <= 0) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+		*out = calloc((size_t)(c > 0 ? c : 1), sizeof(int));
+		for (n = 0; *out && n < (c > 0 ? c : 1); n++)
+			(*out)[n] = n;
+	}
+	return n;
+}
+
+int rec_add_tid(struct rec_state *s, pid_t tid)
+{
+	pid_t *n = realloc(s->tids, (s->nr_tids + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	s->tids = n;
+	n[s->nr_tids++] = tid;
+	return 0;
+}
+
+/* The threads of each PID in a comma list, from /proc/PID/task. */
+int rec_add_pid_threads(struct rec_state *s, const char *list)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+	int err = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char path[64], *end;
+		long pid = strtol(tok, &end, 10);
+		struct dirent **names;
+		int n;
+
+		if (*end || pid <= 0) {
+			fprintf(stderr, "sonde record: -p wants process ids, got '%s'\n", tok);
+			err = -EINVAL;
+			break;
+		}
+		snprintf(path, sizeof(path), "/proc/%ld/task", pid);
+		n = scandir(path, &names, NULL, alphasort);
+		if (n < 0) {
+			fprintf(stderr, "sonde record: no such process %ld\n", pid);
+			err = -ESRCH;
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			if (names[i]->d_name[0] != '.' && !err)
+				err = rec_add_tid(s, (pid_t)atol(names[i]->d_name));
+			free(names[i]);
+		}
+		free(names);
+	}
+	free(copy);
+	return err;
+}
+
+int rec_add_tid_list(struct rec_state *s, const char *list)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+	int err = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long tid = strtol(tok, &end, 10);
+
+		if (*end || tid <= 0) {
+			fprintf(stderr, "sonde record: -t wants thread ids, got '%s'\n", tok);
+			err = -EINVAL;
+		} else {
+			err = rec_add_tid(s, (pid_t)tid);
+		}
+	}
+	free(copy);
+	return err;
+}
+
+/* The workload: forked now, exec'd when we write to @go. */
+pid_t rec_start_workload(const char **argv, int *go, int *errp, bool pipe_out)
+{
+	int gp[2], ep[2];
+	pid_t pid;
+
+	if (pipe2(gp, O_CLOEXEC) || pipe2(ep, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char c;
+		int e;
+
+		close(gp[1]);
+		close(ep[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (pipe_out)
+			dup2(STDERR_FILENO, STDOUT_FILENO); /* stdout is the data */
+		if (read(gp[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], (char *const *)argv);
+		e = errno;
+		if (write(ep[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(gp[0]);
+	close(ep[1]);
+	*go = gp[1];
+	*errp = ep[0];
+	return pid;
+}
