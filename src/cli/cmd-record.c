@@ -142,7 +142,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_END(),
 	};
 	struct sonde_perfdata_writer_stats st;
-	struct sigaction sa = { 0 };
+	struct sigaction sa = { 0 }, old_hup;
 	const char **cmd;
 	int nargs, go = -1, errp = -1, err = 0, status = 0;
 	char **cmdline = NULL;
@@ -252,6 +252,10 @@ int cmd_record(int argc, const char **argv)
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* A hang-up (terminal closed, ssh dropped) finishes the file like ^C,
+	 * unless nohup asked to ignore it. */
+	if (!sigaction(SIGHUP, NULL, &old_hup) && old_hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
 	sa.sa_handler = on_usr2;
@@ -461,12 +465,18 @@ int cmd_record(int argc, const char **argv)
 			(unsigned long long)st.lost_samples);
 	if (!o.quiet) {
 		fprintf(stderr, "[ sonde record: Woken up %lu times to write data ]\n", s.wakeups);
-		if (s.werr) {
+		/* A failure while closing (the last flush) counts too. */
+		if (s.werr || err) {
 			struct stat sb;
 
-			fprintf(stderr, "[ sonde record: Kept %.3f MB %s: the data up to the last complete round before the error ]\n",
-				stat(o.output, &sb) ? 0.0 : (double)sb.st_size / (1024.0 * 1024.0),
-				o.output);
+			if (!strcmp(o.output, "-"))
+				; /* the pipe reader has what got through */
+			else if (stat(o.output, &sb))
+				fprintf(stderr, "[ sonde record: Nothing kept: %s was removed ]\n",
+					o.output);
+			else
+				fprintf(stderr, "[ sonde record: Kept %.3f MB %s: the data up to the last complete round before the error ]\n",
+					(double)sb.st_size / (1024.0 * 1024.0), o.output);
 		} else {
 			fprintf(stderr, "[ sonde record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
 				(double)st.bytes / (1024.0 * 1024.0),

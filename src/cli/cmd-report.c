@@ -852,6 +852,7 @@ int cmd_report(int argc, const char **argv)
 	const char *const usage[] = { "sonde report [<options>]", NULL };
 	struct gtab g = { 0 };
 	int n, err, ret = 0;
+	const char *open_error = NULL;
 
 	n = parse_options(argc, argv, opts, usage, 0);
 	if (n > 0) {
@@ -899,9 +900,10 @@ int cmd_report(int argc, const char **argv)
 			return 1;
 		}
 	}
-	if (sonde_perfdata_reader__error(rp.r) && !rp.quiet)
-		fprintf(stderr, "sonde report: warning: %s: %s\n", rp.input,
-			sonde_perfdata_reader__error(rp.r));
+	if (sonde_perfdata_reader__error(rp.r) && !rp.quiet) {
+		open_error = sonde_perfdata_reader__error(rp.r);
+		fprintf(stderr, "sonde report: warning: %s: %s\n", rp.input, open_error);
+	}
 	if (rp.header_only) {
 		ob_init_fd(&rp.out, 1);
 		report_print_header(&rp);
@@ -947,8 +949,13 @@ int cmd_report(int argc, const char **argv)
 		rp.children = false;
 	if (err < 0) {
 		rp.load_error = sonde_perfdata_reader__error(rp.r);
-		fprintf(stderr, "sonde report: %s: %s; reporting the records before it\n",
-			rp.input, rp.load_error ? rp.load_error : "read error");
+		/* A truncation found at open time was already warned about. */
+		if (rp.load_error && open_error && !strcmp(rp.load_error, open_error))
+			fprintf(stderr, "sonde report: %s: reporting the records before the problem\n",
+				rp.input);
+		else
+			fprintf(stderr, "sonde report: %s: %s; reporting the records before it\n",
+				rp.input, rp.load_error ? rp.load_error : "read error");
 		ret = 1;
 	}
 	free_groups(&g, &rp);

@@ -267,13 +267,16 @@ static void warn_unsupported(const struct stat_opts *o, struct run *r)
 	}
 }
 
+static bool user_only_warned;
+
 /* Opens the events on the target; 0 or the exit status (error printed). */
 static int setup(const struct stat_opts *o, struct run *r,
 		 struct stat_wait *w)
 {
 	SONDE_OPTS(sonde_evlist_open_opts, oo, .keep_unsupported = true,
-		   .no_inherit = o->no_inherit);
-	int err;
+		   .no_inherit = o->no_inherit, .user_fallback = true);
+	bool *kern;
+	int err, nr;
 
 	r->list = sonde_evlist__new();
 	if (!r->list) {
@@ -291,12 +294,47 @@ static int setup(const struct stat_opts *o, struct run *r,
 		return 1;
 	if (o->pid || o->tid)
 		w->watch_pid = (pid_t)atoi(o->pid ? o->pid : o->tid);
-	err = sonde_evlist__open(r->list, &oo);
-	if (err) {
-		fprintf(stderr, "sonde stat: cannot open the events: %s\n",
-			strerror(-err));
+	/* Which events count kernel code before open: perf_event_paranoid may
+	 * make the library fall back to user space only (like perf). */
+	nr = sonde_evlist__nr(r->list);
+	kern = calloc((size_t)nr + 1, sizeof(*kern));
+	if (!kern) {
+		fprintf(stderr, "sonde stat: out of memory\n");
 		return 1;
 	}
+	for (int e = 0; e < nr; e++)
+		kern[e] = !sonde_evsel__attr(sonde_evlist__evsel(r->list, e))->exclude_kernel;
+	err = sonde_evlist__open(r->list, &oo);
+	if (err) {
+		bool said = false;
+
+		/* Each event's own reason: the setting or capability missing. */
+		for (int e = 0; e < nr; e++) {
+			struct sonde_evsel *es = sonde_evlist__evsel(r->list, e);
+			const char *why = sonde_evsel__open_error(es);
+
+			if (why && *why) {
+				fprintf(stderr, "sonde stat: cannot open '%s': %s\n",
+					sonde_evsel__name(es), why);
+				said = true;
+			}
+		}
+		if (!said)
+			fprintf(stderr, "sonde stat: cannot open the events: %s\n",
+				strerror(-err));
+		free(kern);
+		return 1;
+	}
+	for (int e = 0; e < nr && !user_only_warned; e++) {
+		struct sonde_evsel *es = sonde_evlist__evsel(r->list, e);
+
+		if (kern[e] && sonde_evsel__supported(es) &&
+		    sonde_evsel__attr(es)->exclude_kernel)
+			fprintf(stderr, "sonde stat: kernel.perf_event_paranoid forbids counting kernel code: counting user space only for '%s' (:u)\n",
+				sonde_evsel__name(es));
+	}
+	user_only_warned = true; /* once, not on every -r run */
+	free(kern);
 	if (stat_reader_init(&r->rd, o->mode, r->list, r->ev.nr)) {
 		fprintf(stderr, "sonde stat: out of memory\n");
 		return 1;

@@ -159,7 +159,7 @@ retry:
 					goto retry;
 				}
 				if ((fd == -EACCES || fd == -EPERM) && s->per_task &&
-				    !e->attr.exclude_kernel) {
+				    !e->attr.exclude_kernel && !e->attr.exclude_user) {
 					/* perf's fallback under perf_event_paranoid 2. */
 					fprintf(stderr, "Warning:\nkernel.perf_event_paranoid forbids kernel samples: falling back to user space only for '%s' (:u)\n",
 						e->name);
@@ -178,6 +178,36 @@ retry:
 		}
 	}
 	return 0;
+}
+
+/*
+ * Unprivileged rings count against kernel.perf_event_mlock_kb (KiB per
+ * CPU, plus RLIMIT_MEMLOCK): say its value, an -m that fits one
+ * ring per CPU, and what lifts the limit.
+ */
+static void explain_mlock(size_t pages)
+{
+	long kb = -1, psz = sysconf(_SC_PAGESIZE);
+	size_t fit = 1;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_mlock_kb", "r");
+
+	if (f) {
+		if (fscanf(f, "%ld", &kb) != 1)
+			kb = -1;
+		fclose(f);
+	}
+	if (psz <= 0)
+		psz = 4096;
+	if (kb < 0) {
+		fprintf(stderr, "sonde record: %zu pages are over the locked-memory limit for perf rings (kernel.perf_event_mlock_kb); use -m with fewer pages or run with CAP_IPC_LOCK\n",
+			pages);
+		return;
+	}
+	/* Each ring is its data pages plus one header page. */
+	while ((fit * 2 + 1) * (size_t)psz <= (size_t)kb * 1024)
+		fit *= 2;
+	fprintf(stderr, "sonde record: kernel.perf_event_mlock_kb is %ld (KiB per CPU), which holds -m %zu per CPU (RLIMIT_MEMLOCK may allow a little more); use a smaller -m, raise it (`sysctl -w kernel.perf_event_mlock_kb=%zu`), or run with CAP_IPC_LOCK\n",
+		kb, fit, (pages + 1) * (size_t)psz / 1024);
 }
 
 int rec_setup_rings(struct rec_state *s)
@@ -206,9 +236,10 @@ int rec_setup_rings(struct rec_state *s)
 					if (!*r) {
 						int err = errno;
 
-						fprintf(stderr, "sonde record: cannot map a %zu-page ring buffer: %s%s\n",
-							s->data_pages, strerror(err),
-							err == EPERM ? " (over kernel.perf_event_mlock_kb: use -m with fewer pages)" : "");
+						fprintf(stderr, "sonde record: cannot map a %zu-page ring buffer: %s\n",
+							s->data_pages, strerror(err));
+						if (err == EPERM)
+							explain_mlock(s->data_pages);
 						return -err;
 					}
 				} else if (sonde_ring__add_event(*r, fd)) {

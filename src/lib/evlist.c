@@ -379,8 +379,9 @@ int sonde_evlist__open(struct sonde_evlist *l,
 		struct sonde_evsel *e = l->evsels[i];
 		int ret = evsel_open(l, e, opts);
 
+		/* Not for a kernel-only event (:k): nothing would be left. */
 		if ((ret == -EACCES || ret == -EPERM) && !e->attr.exclude_kernel &&
-		    OPTS_GET(opts, user_fallback, false)) {
+		    !e->attr.exclude_user && OPTS_GET(opts, user_fallback, false)) {
 			pr_info("%s: %s Counting user space only.\n", e->name,
 				e->open_error);
 			e->attr.exclude_kernel = 1;

@@ -145,6 +145,7 @@ static void describe_perm(struct msg *m, const struct sonde_perf_event_attr *a,
 	bool have_level = read_long(paths.paranoid, &level);
 	bool kernel = a && !a->exclude_kernel;
 	bool syswide = pid == -1 && cpu >= 0;
+	int want;
 
 	add(m, "permission denied for ");
 	describe_event(m, a);
@@ -168,9 +169,18 @@ static void describe_perm(struct msg *m, const struct sonde_perf_event_attr *a,
 		    "(same user, and kernel.yama.ptrace_scope permitting)",
 		    (int)pid);
 	}
-	add(m, ". To allow it: `sysctl -w kernel.perf_event_paranoid=%d`, "
-	    "or give the program CAP_PERFMON (Linux 5.8+) or CAP_SYS_ADMIN",
-	    syswide ? 0 : kernel ? 1 : 2 < level ? 2 : (int)level);
+	want = syswide ? 0 : kernel ? 1 : 2 < level ? 2 : (int)level;
+	if (want < level)
+		add(m, ". To allow it: `sysctl -w kernel.perf_event_paranoid=%d`, "
+		    "or give the program CAP_PERFMON (Linux 5.8+) or CAP_SYS_ADMIN",
+		    want);
+	else if (pid > 0) /* the setting is not what stands in the way */
+		add(m, ". To allow it: run as the user that owns pid %d, or give "
+		    "the program CAP_PERFMON (Linux 5.8+) or CAP_SYS_ADMIN",
+		    (int)pid);
+	else
+		add(m, ". To allow it: give the program CAP_PERFMON (Linux 5.8+) "
+		    "or CAP_SYS_ADMIN");
 	if (kernel && !syswide && level == 2)
 		add(m, "; or count user space only: add the :u modifier "
 		    "(exclude_kernel=1)");

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include "sonde/evparse.h"
 #include "sonde/pmu.h"
@@ -398,6 +399,14 @@ static int parse_tracepoint(struct parser *p, size_t start, size_t sys_end,
 		return ev_perr(p, ns, SONDE_ERR_PARSE,
 			    "bad character in tracepoint name '%s'", name);
 	root = tracefs_root(p);
+	/* Mounted but root-only (mode 0700, the default): say so. */
+	if (!root && !access("/sys/kernel/tracing", F_OK) &&
+	    access("/sys/kernel/tracing", R_OK | X_OK))
+		return ev_perr(p, start, EACCES,
+			    "tracepoint '%s:%s': tracefs (/sys/kernel/tracing) is "
+			    "not readable by this user; run as root, or open it "
+			    "up (mount -o remount,mode=755 /sys/kernel/tracing)",
+			    sys, name);
 	if (!root)
 		return ev_perr(p, start, ENOENT,
 			    "tracepoint '%s:%s' needs tracefs, which is not "
@@ -441,6 +450,11 @@ static int parse_breakpoint(struct parser *p, size_t start)
 			i++;
 		if (i == l || !ev_parse_num(p->s + l, i - l, &len))
 			return ev_perr_parse(p, l, "a breakpoint length after '/'");
+		/* The kernel's only widths; anything else is an EINVAL at open. */
+		if (len != 0 && len != 1 && len != 2 && len != 4 && len != 8)
+			return ev_perr(p, l, SONDE_ERR_PARSE,
+				    "breakpoint length %llu: expected 1, 2, 4 or 8 bytes",
+				    (unsigned long long)len);
 	}
 	if (i < p->len && p->s[i] == ':') {
 		size_t m = ++i;

@@ -735,7 +735,8 @@ static int close_file(struct sonde_perfdata_writer *w)
 	if (err) {
 		/* Cut back to the last round that is wholly on disk. */
 		end = w->good_mark;
-		if (end < w->data_offset || ftruncate(w->fd, (off_t)end))
+		/* No round made it: an empty data section is no recording. */
+		if (end <= w->data_offset || ftruncate(w->fd, (off_t)end))
 			goto remove;
 		pr_warn("perf.data writer: %s; keeping the %llu bytes of data up to the last complete round\n",
 			strerror(-err),

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-only
+# sonde record on a hang-up, and when the disk fills up: the output is either gone or a file
+# that reads back without complaint (never a header with an empty data
+# section), and the summary does not claim data were written that were not.
+source "$(dirname "$0")/lib.sh"
+W="$HELPERS/report_workload"
+
+# SIGHUP (terminal closed) finishes the file like SIGINT and reaps the
+# workload. Sent once the workload runs, so the handlers are in place.
+if [ -x "$W" ]; then
+	"$SONDE" record -q -e cpu-clock -o "$TMP/hup.data" "$W" single 5000 \
+		>/dev/null 2>"$TMP/hup.err" &
+	rp=$!
+	for i in $(seq 100); do
+		wp=$(pgrep -P $rp -x report_workload) && break
+		sleep 0.05
+	done
+	kill -HUP $rp
+	wait $rp
+	rc=$?
+	if [ -n "$wp" ] && kill -0 "$wp" 2>/dev/null; then
+		fail "SIGHUP: workload $wp left running"
+		kill -9 "$wp"
+	elif [ $rc != 0 ]; then
+		fail "SIGHUP: exit $rc: $(head -c 300 "$TMP/hup.err")"
+	elif ! "$SONDE" report -i "$TMP/hup.data" --sort comm >/dev/null 2>"$TMP/rep"; then
+		fail "SIGHUP: file unreadable: $(head -c 300 "$TMP/rep")"
+	else
+		pass "SIGHUP finishes a valid file"
+	fi
+fi
+
+if [ "$(id -u)" != 0 ]; then
+	skip "record full disk: needs root to mount a small tmpfs"
+	exit 0
+fi
+if [ ! -x "$W" ]; then
+	skip "record full disk: $W not built (make helpers)"
+	exit 0
+fi
+M="$TMP/mnt"
+mkdir -p "$M"
+if ! mount -t tmpfs -o size=40k tmpfs "$M" 2>/dev/null; then
+	skip "record full disk: cannot mount a tmpfs"
+	exit 0
+fi
+trap 'umount "$M" 2>/dev/null; rm -rf "$TMP"' EXIT
+
+# check NAME: the record failed, the summary is honest, the file is valid
+# or absent.
+check() {
+	local name=$1 rc=$2
+	if [ "$rc" = 0 ]; then
+		fail "$name: exit 0 although the disk was full"
+	elif grep -q 'Captured and wrote' "$TMP/err"; then
+		fail "$name: summary claims success: $(grep Captured "$TMP/err")"
+	else
+		pass "$name: fails with an honest summary"
+	fi
+	if [ ! -e "$M/o.data" ]; then
+		pass "$name: no file left"
+	elif ! "$SONDE" report -i "$M/o.data" --sort comm >/dev/null 2>"$TMP/rep"; then
+		fail "$name: kept file unreadable: $(head -c 300 "$TMP/rep")"
+	elif have_perf && ! perf report -f -i "$M/o.data" --stdio >/dev/null 2>"$TMP/perf" ||
+		grep -qiE 'warning|error' "$TMP/perf" 2>/dev/null; then
+		fail "$name: perf complains about the kept file: $(head -c 300 "$TMP/perf")"
+	else
+		pass "$name: kept file reads back"
+	fi
+}
+
+# ~40 KB of room: the header fits, the first round of samples does not.
+"$SONDE" record -F 20000 -e cpu-clock -g -o "$M/o.data" "$W" single 300 >/dev/null 2>"$TMP/err"
+check "40k tmpfs" $?
+rm -f "$M/o.data"
+
+# More room: some rounds fit, the rest are cut.
+umount "$M"
+mount -t tmpfs -o size=160k tmpfs "$M"
+"$SONDE" record -F 20000 -e cpu-clock -g -o "$M/o.data" "$W" single 300 >/dev/null 2>"$TMP/err"
+check "160k tmpfs" $?
+exit 0
