@@ -528,16 +528,17 @@ static uint64_t hkey_hash(const struct hkey *k)
 
 	h = mix(h, ((uint64_t)(uint32_t)k->pid << 32) | (uint32_t)k->tid);
 	h = mix(h, (uint64_t)(uint32_t)k->cpu);
-	h = mix(h, (uintptr_t)k->dso);
-	h = mix(h, k->sym ? (uintptr_t)k->sym : k->addr);
+	h = mix(h, (uintptr_t)k->dso_id);
+	h = mix(h, k->sym ? k->sym_start ^ (uintptr_t)k->sym_iname : k->addr);
 	return mix(h, (uintptr_t)k->srcline);
 }
 
 static bool hkey_eq(const struct hkey *a, const struct hkey *b)
 {
 	return a->attr == b->attr && a->comm == b->comm && a->pid == b->pid &&
-	       a->tid == b->tid && a->cpu == b->cpu && a->dso == b->dso &&
-	       a->sym == b->sym && a->addr == b->addr && a->srcline == b->srcline;
+	       a->tid == b->tid && a->cpu == b->cpu && a->dso_id == b->dso_id &&
+	       !a->sym == !b->sym && a->sym_start == b->sym_start && a->sym_end == b->sym_end &&
+	       a->sym_iname == b->sym_iname && a->addr == b->addr && a->srcline == b->srcline;
 }
 
 static void make_key(struct report *rp, const struct sgroup *g, const struct anl_frame *fr,
@@ -565,6 +566,12 @@ static void make_key(struct report *rp, const struct sgroup *g, const struct anl
 		k->srcline = report_srcline(rp, fr->dso, fr->sym, fr->addr);
 	if (!has_key(rp, RK_SYM) && fr->sym)
 		k->sym = NULL;
+	k->dso_id = k->dso ? k->dso->short_key : NULL;
+	if (k->sym) {
+		k->sym_start = k->sym->start;
+		k->sym_end = k->sym->end;
+		k->sym_iname = k->sym->inlined ? k->sym->name : NULL;
+	}
 }
 
 static struct hentry *entry_get(struct report *rp, const struct hkey *k)

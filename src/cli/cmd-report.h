@@ -40,6 +40,14 @@ struct hkey {
 	uint64_t addr; /* when sym is NULL (or for srcline) */
 	const char *srcline;
 	char level;    /* 'k' or '.' */
+	/*
+	 * Identity, as perf compares entries: objects by short name, symbols
+	 * by address range (inlined ones by name too), so the same binary
+	 * at two paths, or two copies of a library, make one entry.
+	 */
+	const char *dso_id;
+	uint64_t sym_start, sym_end;
+	const char *sym_iname;
 };
 
 struct hentry {

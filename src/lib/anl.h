@@ -26,6 +26,7 @@ struct anl_seg {
 struct anl_dso {
 	const char *name;	/* long name (path or [kernel.kallsyms]) */
 	const char *short_name; /* basename for display */
+	const char *short_key;	/* short_name interned: equal names, one pointer */
 	bool kernel;
 	bool loaded;
 	bool has_syms;

@@ -133,6 +133,7 @@ struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t 
 	} else {
 		d->short_name = in[0] == '[' ? in : base_name(in);
 	}
+	d->short_key = anl_intern(m, d->short_name, strlen(d->short_name));
 	d->next = m->dsos[b];
 	m->dsos[b] = d;
 	return d;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "sonde/evparse.h"
 #include "sonde/pmu.h"
 #include "internal.h"
@@ -291,6 +292,17 @@ int ev_pmu_terms(struct parser *p, struct evspec *ev,
 		size_t col = from_alias ? alias_col : t[i].col;
 		int err;
 
+		/* perf reads event=NAME as a reference to the alias NAME. */
+		if (!from_alias && t[i].has_val && !t[i].is_num &&
+		    !strcasecmp(t[i].key, "event")) {
+			al = sonde_pmu__find_alias(pmu, t[i].str);
+			if (al) {
+				err = ev_apply_alias(p, ev, pmu, al, t[i].val_col);
+				if (err)
+					return err;
+				continue;
+			}
+		}
 		f = sonde_pmu__find_format(pmu, t[i].key);
 		if (f) {
 			uint64_t *w[] = { &ev->attr.config, &ev->attr.config1,

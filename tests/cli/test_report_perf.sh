@@ -36,7 +36,14 @@ cmp_rows() {
 	rows "$2" >"$TMP/rows.perf"
 	rows "$3" >"$TMP/rows.sonde"
 	if [ ! -s "$TMP/rows.perf" ]; then
-		fail "$name: perf printed no user rows"; return
+		# perf 6.1 itself sometimes aborts on a file (seen in pipe and -a
+		# recordings on this machine): no oracle, no verdict.
+		if [ -s "$TMP/rows.sonde" ] && [ "${PERF_RC:-0}" -ge 128 ]; then
+			skip "$name: perf crashed (exit $PERF_RC), nothing to compare"
+		else
+			fail "$name: perf printed no user rows"
+		fi
+		return
 	fi
 	bad=$(join -t $'\t' -a1 -a2 -e MISSING -o 0,1.2,2.2 "$TMP/rows.perf" "$TMP/rows.sonde" |
 		awk -F'\t' '$2 == "MISSING" || $3 == "MISSING" ||
@@ -75,14 +82,24 @@ check() {
 	local name=$1 f=$2 comm=${4:-}
 	local pf=() sf=()
 	if [ -n "$comm" ]; then pf=(--comms "$comm"); sf=(--comm "$comm"); fi
-	perf report -f --stdio --no-children --sort comm,dso,sym "${pf[@]}" -i "$f" 2>/dev/null |
-		grep -v '^# (Tip' >"$TMP/perf.rep"
+	perf report -f --stdio --no-children --sort comm,dso,sym "${pf[@]}" -i "$f" \
+		>"$TMP/perf.rep.raw" 2>/dev/null
+	PERF_RC=$?
+	grep -v '^# (Tip' "$TMP/perf.rep.raw" >"$TMP/perf.rep"
 	if ! "$SONDE" report --no-children --sort comm,dso,sym --stdio "${sf[@]}" -i "$f" >"$TMP/sonde.rep" 2>"$TMP/sonde.err"; then
 		fail "$name: sonde report failed: $(head -3 "$TMP/sonde.err")"; return
 	fi
 	cmp_rows "$name report" "$TMP/perf.rep" "$TMP/sonde.rep"
+	if [ -s "$TMP/sonde.err" ]; then
+		echo "note: $name: sonde report said: $(head -3 "$TMP/sonde.err")"
+	fi
 	if [ "${3:-}" != --no-script ]; then
 		perf script -f "${pf[@]}" -i "$f" 2>/dev/null >"$TMP/perf.scr"
+		PERF_RC=$?
+		if [ "$PERF_RC" -ge 128 ]; then
+			skip "$name script: perf script crashed (exit $PERF_RC), nothing to compare"
+			return
+		fi
 		"$SONDE" script "${sf[@]}" -i "$f" >"$TMP/sonde.scr" 2>"$TMP/sonde.err" ||
 			{ fail "$name: sonde script failed: $(head -3 "$TMP/sonde.err")"; return; }
 		cmp_script "$name script" "$TMP/perf.scr" "$TMP/sonde.scr"
@@ -110,7 +127,14 @@ if rec "$TMP/fp.data" -g -e cpu-clock -c 200000 -- "$W" single 200; then
 	"$SONDE" report --no-children -i "$TMP/fp.data" >"$TMP/g.out" 2>&1
 	contains "call graph shows callers of leaf_spin" '^ +\|?--[0-9.]+%--(inner_a|outer_b)|---leaf_spin' "$TMP/g.out"
 else
-	fail "perf record -g failed: $(head -3 "$TMP/rec.err")"
+	rc=$?
+	# perf 6.1 record sometimes aborts in its build-id cache step when
+	# several perf processes share ~/.debug: not sonde's failure.
+	if [ $rc -ge 128 ]; then
+		skip "fp callchains: perf record crashed (exit $rc): $(head -1 "$TMP/rec.err")"
+	else
+		fail "perf record -g failed: $(head -3 "$TMP/rec.err")"
+	fi
 fi
 
 if rec "$TMP/flat.data" -e cpu-clock -c 200000 -- "$W" single 150; then
