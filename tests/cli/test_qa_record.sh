@@ -58,6 +58,24 @@ else
 	pass "record: workload has default SIGPIPE and SIGXFSZ"
 fi
 
+# -o naming a device: record writes through it but never chmods or
+# deletes it (a failed record used to unlink the path, and every record
+# chmod'ed it to 0600: /dev/null!). Device nodes made here, not the real ones.
+if mknod -m 666 "$TMP/null" c 1 3 2>/dev/null && mknod -m 666 "$TMP/full" c 1 7; then
+	"$SONDE" record -q -e cpu-clock -o "$TMP/null" true >/dev/null 2>&1
+	"$SONDE" record -q -e cpu-clock -o "$TMP/null" /no/such/cmd >/dev/null 2>&1
+	"$SONDE" record -q -e cpu-clock -o "$TMP/full" true >/dev/null 2>&1
+	for d in null full; do
+		if [ ! -c "$TMP/$d" ]; then
+			fail "record -o a device ($d): the device node was removed"
+		elif [ "$(stat -c %a "$TMP/$d")" != 666 ]; then
+			fail "record -o a device ($d): mode changed to $(stat -c %a "$TMP/$d")"
+		else
+			pass "record -o a device ($d): left as it was"
+		fi
+	done
+fi
+
 # A PMU that only counts (msr): the refusal says sampling is the problem
 # and points at stat, rather than blaming the config.
 if [ -d /sys/bus/event_source/devices/msr ]; then

@@ -2,9 +2,14 @@
 # SPDX-License-Identifier: LGPL-2.1-only
 # sonde stat when its reader goes away (stat -I ... | head): it stops and
 # takes the workload with it instead of dying of SIGPIPE and leaving the
-# workload running.
+# workload running; and -o to a device that fails writes is an error.
 source "$(dirname "$0")/lib.sh"
 W="$HELPERS/report_workload"
+
+if [ -w /dev/full ]; then
+	expect_fail "stat -o /dev/full: write error reported" "cannot write '/dev/full'" \
+		"$SONDE" stat -e cpu-clock -o /dev/full true
+fi
 
 if [ ! -x "$W" ]; then
 	skip "stat | head: $W not built (make helpers)"
