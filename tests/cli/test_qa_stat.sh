@@ -9,6 +9,9 @@ W="$HELPERS/report_workload"
 if [ -w /dev/full ]; then
 	expect_fail "stat -o /dev/full: write error reported" "cannot write '/dev/full'" \
 		"$SONDE" stat -e cpu-clock -o /dev/full true
+	# -I flushes every interval: a failed flush must not be forgotten.
+	expect_fail "stat -I -o /dev/full: write error reported" "cannot write '/dev/full'" \
+		"$SONDE" stat -I 100 --interval-count 1 -e cpu-clock -o /dev/full -- sleep 0.2
 fi
 
 if [ ! -x "$W" ]; then
