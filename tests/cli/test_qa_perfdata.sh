@@ -63,6 +63,13 @@ size=$(stat -c %s "$D")
 doff=$(od -An -t u8 -j 40 -N 8 "$D" | tr -d ' ')
 dsz=$(od -An -t u8 -j 48 -N 8 "$D" | tr -d ' ')
 
+# --time that is not a range: refused like perf, not an empty report.
+expect_fail "report --time end before start" "end is before the start" \
+	"$SONDE" report -i "$D" --time 5,3
+expect_fail "report --time not numbers" "cannot parse" \
+	"$SONDE" report -i "$D" --time abc,def
+expect_ok "report --time open end" "$SONDE" report -i "$D" --time 0,
+
 # A cut inside the data section: one message (not a warning plus the same
 # error again), the samples before the cut are still reported.
 head -c $((doff + dsz / 2)) "$D" >"$TMP/half"
