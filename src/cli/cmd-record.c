@@ -417,7 +417,9 @@ int cmd_record(int argc, const char **argv)
 
 	while (!s.werr) {
 		int n = poll(s.pfds, s.nr_pfds, 500);
-		bool all_hup = s.nr_pfds > 0;
+		/* No fd left to watch (every target thread gone before it
+		 * could be opened) counts as all hung up. */
+		bool all_hup = true;
 
 		if (n > 0)
 			s.wakeups++;

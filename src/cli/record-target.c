@@ -118,6 +118,15 @@ int rec_add_pid_threads(struct rec_state *s, const char *list)
 	return err;
 }
 
+/* /proc/TID resolves for any thread, listed in /proc or not. */
+static bool tid_exists(long tid)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/proc/%ld", tid);
+	return !access(path, F_OK);
+}
+
 int rec_add_tid_list(struct rec_state *s, const char *list)
 {
 	char *copy = strdup(list), *save = NULL, *tok;
@@ -131,6 +140,9 @@ int rec_add_tid_list(struct rec_state *s, const char *list)
 		if (*end || tid <= 0) {
 			fprintf(stderr, "sonde record: -t wants thread ids, got '%s'\n", tok);
 			err = -EINVAL;
+		} else if (!tid_exists(tid)) {
+			fprintf(stderr, "sonde record: no such thread %ld\n", tid);
+			err = -ESRCH;
 		} else {
 			err = rec_add_tid(s, (pid_t)tid);
 		}

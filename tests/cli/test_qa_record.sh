@@ -76,6 +76,21 @@ if mknod -m 666 "$TMP/null" c 1 3 2>/dev/null && mknod -m 666 "$TMP/full" c 1 7;
 	done
 fi
 
+# -t of a thread that does not exist: refused at once (it used to record
+# nothing until interrupted), and no file left.
+timeout 10 "$SONDE" record -q -e cpu-clock -o "$TMP/t.data" -t 999999999 \
+	>/dev/null 2>"$TMP/err"
+rc=$?
+if [ $rc = 124 ]; then
+	fail "record -t gone tid: hangs"
+elif [ $rc = 0 ] || ! grep -q 'no such thread' "$TMP/err"; then
+	fail "record -t gone tid: exit $rc: $(head -c 300 "$TMP/err")"
+elif [ -e "$TMP/t.data" ]; then
+	fail "record -t gone tid: left a file"
+else
+	pass "record -t gone tid: refused"
+fi
+
 # A PMU that only counts (msr): the refusal says sampling is the problem
 # and points at stat, rather than blaming the config.
 if [ -d /sys/bus/event_source/devices/msr ]; then
