@@ -383,8 +383,15 @@ static int parse_tracepoint(struct parser *p, size_t start, size_t sys_end,
 	int err;
 
 	*first_out = p->l->nr;
-	if (ne == ns)
-		return ev_perr_parse(p, ns, "a tracepoint name after 'sys:'");
+	if (ne == ns) {
+		char what[300];
+
+		/* Name the system the user wrote, not a placeholder. */
+		snprintf(what, sizeof(what), "a tracepoint name after '%.*s:'",
+			 (int)(sys_end - start < 256 ? sys_end - start : 256),
+			 p->s + start);
+		return ev_perr_parse(p, ns, what);
+	}
 	if (sys_end - start >= sizeof(sys) || ne - ns >= sizeof(name))
 		return ev_perr(p, start, SONDE_ERR_PARSE, "tracepoint name too long");
 	memcpy(sys, p->s + start, sys_end - start);

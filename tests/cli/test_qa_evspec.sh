@@ -25,6 +25,7 @@ bad "bad modifier" 'cpu-clock:zq' "unknown modifier"
 bad "huge number" 'cpu-clock/period=99999999999999999999999/' "at most 64 bits"
 bad "unknown PMU" 'nopmu_qa/config=1/' "nopmu_qa"
 bad "UTF-8 junk" "$(printf 'cpu-clock\xc3\xa9')" "unexpected byte 0xc3"
+bad "tracepoint without a name" 'sched:' "tracepoint name after 'sched:'"
 bad "mem: without address" 'mem:' "breakpoint address"
 # The kernel takes 1, 2, 4 or 8 bytes; anything else was an EINVAL at open.
 bad "mem: length 3" 'mem:0x1000/3' "breakpoint length"
