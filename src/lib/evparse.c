@@ -34,6 +34,16 @@ int ev_perr(struct parser *p, size_t col, int code, const char *fmt, ...)
 
 	p->code = code;
 	if (p->err) {
+		/* err->spec holds only the head of a long spec: past it, keep
+		 * "..." and the text around the column there instead. */
+		if (col >= ERR_WIN_COL && p->len >= sizeof(p->err->spec)) {
+			size_t from = col - ERR_WIN_BEFORE;
+			size_t n = p->len - from;
+
+			snprintf(p->err->spec, sizeof(p->err->spec), "...%.*s",
+				 (int)(n < 2 * ERR_WIN_BEFORE ? n : 2 * ERR_WIN_BEFORE),
+				 p->s + from);
+		}
 		p->err->column = (int)(col > (size_t)INT32_MAX ? INT32_MAX : col);
 		va_start(ap, fmt);
 		vsnprintf(p->err->message, sizeof(p->err->message), fmt, ap);
