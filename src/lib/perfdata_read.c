@@ -341,15 +341,31 @@ static bool stream_sane(const uint8_t *buf, size_t n, size_t *scan)
 		return true; /* a whole file through a pipe: sections, not a walk */
 	if (*scan < PIPE_HDR_SIZE)
 		*scan = PIPE_HDR_SIZE;
-	while (*scan + 8 <= n) {
+	while (*scan + 16 <= n) {
+		uint32_t type, blob32;
+		uint64_t blob = 0;
 		uint16_t size;
 
+		memcpy(&type, buf + *scan, 4);
 		memcpy(&size, buf + *scan + 6, 2);
-		if (swap)
+		if (swap) {
+			type = __builtin_bswap32(type);
 			size = __builtin_bswap16(size);
+		}
 		if (size < 8)
 			return false;
-		*scan += size;
+		/* These two are followed by a payload their size leaves out. */
+		if (type == SONDE_PERF_RECORD_HEADER_TRACING_DATA) {
+			memcpy(&blob32, buf + *scan + 8, 4);
+			blob = swap ? __builtin_bswap32(blob32) : blob32;
+		} else if (type == SONDE_PERF_RECORD_AUXTRACE) {
+			memcpy(&blob, buf + *scan + 8, 8);
+			if (swap)
+				blob = __builtin_bswap64(blob);
+		}
+		if (blob > UINT64_MAX - *scan - size)
+			return false;
+		*scan += size + blob;
 	}
 	return true;
 }

@@ -52,6 +52,19 @@ for src in "zeros" "pipe header then zeros"; do
 	fi
 done
 
+# A pipe stream with a TRACING_DATA record (its blob follows the record
+# unannounced by the header size): stdin must read all of it, as the file.
+if have_perf && have_tracefs &&
+	perf record -q -o - -e sched:sched_switch -a sleep 0.1 >"$TMP/tpp.data" 2>/dev/null; then
+	"$SONDE" script -i "$TMP/tpp.data" >"$TMP/tf.scr" 2>&1
+	"$SONDE" script -i - <"$TMP/tpp.data" >"$TMP/ts.scr" 2>&1
+	if [ -s "$TMP/tf.scr" ] && cmp -s "$TMP/tf.scr" "$TMP/ts.scr"; then
+		pass "stdin: tracepoint pipe stream read whole"
+	else
+		fail "stdin: tracepoint pipe stream differs from the file: $(diff "$TMP/tf.scr" "$TMP/ts.scr" | head -3)"
+	fi
+fi
+
 if [ ! -x "$W" ]; then
 	skip "perf.data truncation: $W not built (make helpers)"
 	exit 0
