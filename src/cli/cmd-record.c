@@ -260,8 +260,11 @@ int cmd_record(int argc, const char **argv)
 	sigaction(SIGCHLD, &sa, NULL);
 	sa.sa_handler = on_usr2;
 	sigaction(SIGUSR2, &sa, NULL);
-	/* Past RLIMIT_FSIZE, let write() fail with EFBIG instead of dying. */
+	/* Past RLIMIT_FSIZE, let write() fail with EFBIG instead of dying;
+	 * likewise EPIPE when the -o - reader goes away, so the workload is
+	 * stopped and the error reported. */
 	signal(SIGXFSZ, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
 	{
 		/* events x CPUs x threads fds: use the hard limit, as perf does. */
 		struct rlimit rl;
@@ -414,7 +417,9 @@ int cmd_record(int argc, const char **argv)
 
 	while (!s.werr) {
 		int n = poll(s.pfds, s.nr_pfds, 500);
-		bool all_hup = s.nr_pfds > 0;
+		/* No fd left to watch (every target thread gone before it
+		 * could be opened) counts as all hung up. */
+		bool all_hup = true;
 
 		if (n > 0)
 			s.wakeups++;

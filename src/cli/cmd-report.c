@@ -175,18 +175,25 @@ bad:
 }
 
 /* "secs.usecs,secs.usecs" (either side may be empty) or "a%-b%[,c%-d%...]" */
-static uint64_t parse_ts(const char *s, const char *end)
+/* Seconds in [s, end) to ns; empty is 0 (open end). -1 if not a time. */
+static int parse_ts(const char *s, const char *end, uint64_t *ns)
 {
 	double v;
-	char buf[64];
+	char buf[64], *e;
 	size_t n = (size_t)(end - s);
 
-	if (!n || n >= sizeof(buf))
+	*ns = 0;
+	if (!n)
 		return 0;
+	if (n >= sizeof(buf))
+		return -1;
 	memcpy(buf, s, n);
 	buf[n] = 0;
-	v = strtod(buf, NULL);
-	return (uint64_t)llround(v * 1e9);
+	v = strtod(buf, &e);
+	if (e == buf || *e || !(v >= 0) || v > 1e10)
+		return -1;
+	*ns = (uint64_t)llround(v * 1e9);
+	return 0;
 }
 
 static int parse_time(struct report *rp)
@@ -231,9 +238,15 @@ static int parse_time(struct report *rp)
 		rp->f_time = calloc(1, sizeof(*rp->f_time));
 		if (!rp->f_time)
 			return -ENOMEM;
-		rp->f_time[0].start = parse_ts(s, comma);
-		rp->f_time[0].end = parse_ts(comma + 1, comma + strlen(comma));
 		rp->nr_f_time = 1;
+		if (parse_ts(s, comma, &rp->f_time[0].start) ||
+		    parse_ts(comma + 1, comma + strlen(comma), &rp->f_time[0].end))
+			goto bad;
+		if (rp->f_time[0].end && rp->f_time[0].end < rp->f_time[0].start) {
+			fprintf(stderr, "sonde report: --time '%s': the end is before the start\n",
+				s);
+			return -EINVAL;
+		}
 	}
 	return 0;
 bad:

@@ -545,9 +545,10 @@ int cmd_stat(int argc, const char **argv)
 	if (!ret)
 		ret = exit_status(&acc, stop);
 	acc_free(&acc);
-	if (out != stderr && fclose(out)) {
+	/* An earlier flush may have failed already: ferror() remembers. */
+	if (out != stderr && (ferror(out) | fclose(out))) {
 		fprintf(stderr, "sonde stat: cannot write '%s': %s\n",
-			opts.output, strerror(errno));
+			opts.output, errno ? strerror(errno) : "write error");
 		if (!ret)
 			ret = 1;
 	}

@@ -118,6 +118,15 @@ int rec_add_pid_threads(struct rec_state *s, const char *list)
 	return err;
 }
 
+/* /proc/TID resolves for any thread, listed in /proc or not. */
+static bool tid_exists(long tid)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/proc/%ld", tid);
+	return !access(path, F_OK);
+}
+
 int rec_add_tid_list(struct rec_state *s, const char *list)
 {
 	char *copy = strdup(list), *save = NULL, *tok;
@@ -131,6 +140,9 @@ int rec_add_tid_list(struct rec_state *s, const char *list)
 		if (*end || tid <= 0) {
 			fprintf(stderr, "sonde record: -t wants thread ids, got '%s'\n", tok);
 			err = -EINVAL;
+		} else if (!tid_exists(tid)) {
+			fprintf(stderr, "sonde record: no such thread %ld\n", tid);
+			err = -ESRCH;
 		} else {
 			err = rec_add_tid(s, (pid_t)tid);
 		}
@@ -158,6 +170,9 @@ pid_t rec_start_workload(const char **argv, int *go, int *errp, bool pipe_out)
 		close(ep[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		/* record ignores these; exec would keep them ignored. */
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGXFSZ, SIG_DFL);
 		if (pipe_out)
 			dup2(STDERR_FILENO, STDOUT_FILENO); /* stdout is the data */
 		if (read(gp[0], &c, 1) != 1)

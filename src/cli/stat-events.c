@@ -108,8 +108,10 @@ static int add_spec(const char *spec, bool defaults, struct sonde_evlist *list,
 
 		if (sonde_parse_error__format(&perr, msg, sizeof(msg)) > 0 &&
 		    msg[0])
-			fprintf(stderr, "sonde stat: bad event '%s':\n%s\n",
-				spec, msg);
+			fprintf(stderr, "sonde stat: bad event%s%.*s%s\n%s\n",
+				strlen(spec) > 80 ? ":" : " '",
+				strlen(spec) > 80 ? 0 : (int)strlen(spec), spec,
+				strlen(spec) > 80 ? "" : "':", msg);
 		else
 			fprintf(stderr, "sonde stat: bad event '%s': %s\n",
 				spec, strerror(err < 0 ? -err : err));

@@ -21,6 +21,10 @@ void stat_signals_block(void)
 	sigaddset(&wait_set, SIGINT);
 	sigaddset(&wait_set, SIGTERM);
 	sigaddset(&wait_set, SIGCHLD);
+	/* A closed terminal, or the reader of -I output gone (| head): stop
+	 * like ^C rather than die and leave the workload running. */
+	sigaddset(&wait_set, SIGHUP);
+	sigaddset(&wait_set, SIGPIPE);
 	sigprocmask(SIG_BLOCK, &wait_set, &saved_set);
 	blocked = true;
 }
@@ -94,8 +98,11 @@ int stat_wait(struct stat_wait *w, unsigned int interval_ms,
 			tsp = &ts;
 		}
 		sig = sigtimedwait(&wait_set, NULL, tsp);
-		if (sig == SIGINT || sig == SIGTERM) {
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP ||
+		    sig == SIGPIPE) {
 			w->stop_signal = sig;
+			if (sig == SIGPIPE)
+				sig = SIGTERM; /* the workload's own pipes are fine */
 			if (w->child > 0 && !w->child_done) {
 				/*
 				 * Stop the workload too (a terminal's ^C has

@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "sonde/sys.h"
 #include "evopen.h"
 #include "internal.h"
 
@@ -138,6 +139,26 @@ static void describe_event(struct msg *m, const struct sonde_perf_event_attr *a)
 		add(m, "the event");
 }
 
+/* A user-only software event on ourselves: allowed at level 2. */
+static bool user_only_opens(void)
+{
+	struct sonde_perf_event_attr c = { 0 };
+	int fd;
+
+	c.size = sizeof(c);
+	c.type = SONDE_PERF_TYPE_SOFTWARE;
+	c.config = SONDE_PERF_COUNT_SW_TASK_CLOCK;
+	c.disabled = 1;
+	c.exclude_kernel = 1;
+	c.exclude_hv = 1;
+	fd = sonde_sys_ops()->perf_event_open(&c, 0, -1, -1,
+					      SONDE_PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	sonde_sys_ops()->close(fd);
+	return true;
+}
+
 static void describe_perm(struct msg *m, const struct sonde_perf_event_attr *a,
 			  pid_t pid, int cpu)
 {
@@ -145,7 +166,7 @@ static void describe_perm(struct msg *m, const struct sonde_perf_event_attr *a,
 	bool have_level = read_long(paths.paranoid, &level);
 	bool kernel = a && !a->exclude_kernel;
 	bool syswide = pid == -1 && cpu >= 0;
-	int want;
+	int want, shown = 0;
 
 	add(m, "permission denied for ");
 	describe_event(m, a);
@@ -156,6 +177,13 @@ static void describe_perm(struct msg *m, const struct sonde_perf_event_attr *a,
 		return;
 	}
 	add(m, ": kernel.perf_event_paranoid is %ld", level);
+	/* Upstream kernels treat 3 and up like 2; only a distro patch
+	 * (Debian/Ubuntu) forbids everything. Find out which this is. */
+	if (level >= 3 && user_only_opens()) {
+		add(m, " (which this kernel treats like 2)");
+		level = 2;
+		shown = 3;
+	}
 	if (level >= 3) {
 		add(m, ", which forbids unprivileged use of perf events "
 		    "altogether (a Debian/Ubuntu setting)");
@@ -170,7 +198,7 @@ static void describe_perm(struct msg *m, const struct sonde_perf_event_attr *a,
 		    (int)pid);
 	}
 	want = syswide ? 0 : kernel ? 1 : 2 < level ? 2 : (int)level;
-	if (want < level)
+	if (want < level || (shown && want < shown))
 		add(m, ". To allow it: `sysctl -w kernel.perf_event_paranoid=%d`, "
 		    "or give the program CAP_PERFMON (Linux 5.8+) or CAP_SYS_ADMIN",
 		    want);
@@ -238,8 +266,36 @@ static void describe_e2big(struct msg *m, const struct sonde_perf_event_attr *a)
 	add(m, ".");
 }
 
+/*
+ * Uncore, msr and similar PMUs only count: EINVAL for any sampling attr.
+ * Tell that apart from a bad config by opening the event without it.
+ */
+static bool counts_without_sampling(const struct sonde_perf_event_attr *a,
+				    pid_t pid, int cpu)
+{
+	struct sonde_perf_event_attr c = { 0 };
+	int fd;
+
+	/* The event alone: no sampling, side-band or read_format extras. */
+	c.size = sizeof(c);
+	c.type = a->type;
+	c.config = a->config;
+	c.config1 = a->config1;
+	c.config2 = a->config2;
+	c.exclude_user = a->exclude_user;
+	c.exclude_kernel = a->exclude_kernel;
+	c.exclude_hv = a->exclude_hv;
+	c.disabled = 1;
+	fd = sonde_sys_ops()->perf_event_open(&c, pid, cpu, -1,
+					      SONDE_PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	sonde_sys_ops()->close(fd);
+	return true;
+}
+
 static void describe_einval(struct msg *m, const struct sonde_perf_event_attr *a,
-			    int cpu)
+			    pid_t pid, int cpu)
 {
 	uint64_t missing = sonde_event_open_missing();
 	long v;
@@ -305,6 +361,13 @@ static void describe_einval(struct msg *m, const struct sonde_perf_event_attr *a
 	    (int64_t)a->sample_period < 0) {
 		add(m, ": sample_period %llu is too large.",
 		    (unsigned long long)a->sample_period);
+		return;
+	}
+	if (a->type >= SONDE_PERF_TYPE_MAX && (a->freq || a->sample_period) &&
+	    counts_without_sampling(a, pid, cpu)) {
+		add(m, ": this PMU counts but cannot sample (it refuses a "
+		    "sample period or frequency); count it with `sonde stat` "
+		    "instead.");
 		return;
 	}
 	add(m, ": most likely config %#llx is not a valid %s event, or a "
@@ -439,7 +502,7 @@ int sonde_open_error_describe(int err, const struct sonde_perf_event_attr *attr,
 		describe_e2big(&m, attr);
 		break;
 	case EINVAL:
-		describe_einval(&m, attr, cpu);
+		describe_einval(&m, attr, pid, cpu);
 		break;
 	case EINTR:
 		add(&m, "interrupted by a signal; try again.");

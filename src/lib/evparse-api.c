@@ -6,6 +6,7 @@
 #include "sonde/evparse.h"
 #include "internal.h"
 #include "evlist-priv.h"
+#include "evparse-priv.h"
 
 static const struct evspec *get(const struct sonde_evspec_list *l, size_t i)
 {
@@ -96,6 +97,11 @@ int sonde_parse_error__format(const struct sonde_parse_error *err, char *buf,
 	if (!err || !buf || !size)
 		return sonde_err(EINVAL);
 	col = err->column < 0 ? 0 : err->column;
+	/* A long spec's error keeps "..." and the text around the column
+	 * (ev_perr()): the caret goes where the column is in that window. */
+	if (col >= ERR_WIN_COL && !strncmp(err->spec, "...", 3) &&
+	    (size_t)col > strlen(err->spec))
+		col = 3 + ERR_WIN_BEFORE;
 	if ((size_t)col > strlen(err->spec))
 		col = (int)strlen(err->spec);
 	n = snprintf(buf, size, "%s%s'\n%*s\\___ %s", head, err->spec,

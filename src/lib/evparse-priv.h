@@ -43,6 +43,13 @@ struct sonde_pmus;
 struct evspec;
 
 #define MAX_TERMS 64
+/*
+ * A parse error past ERR_WIN_COL in a spec too long for
+ * sonde_parse_error.spec stores "..." and the text from ERR_WIN_BEFORE
+ * bytes before the column instead of the spec's head.
+ */
+#define ERR_WIN_COL 200
+#define ERR_WIN_BEFORE 100
 enum ev_kind { K_HW, K_SW, K_CACHE, K_RAW, K_PMU, K_TP, K_BP };
 
 struct term {

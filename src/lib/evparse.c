@@ -34,6 +34,16 @@ int ev_perr(struct parser *p, size_t col, int code, const char *fmt, ...)
 
 	p->code = code;
 	if (p->err) {
+		/* err->spec holds only the head of a long spec: past it, keep
+		 * "..." and the text around the column there instead. */
+		if (col >= ERR_WIN_COL && p->len >= sizeof(p->err->spec)) {
+			size_t from = col - ERR_WIN_BEFORE;
+			size_t n = p->len - from;
+
+			snprintf(p->err->spec, sizeof(p->err->spec), "...%.*s",
+				 (int)(n < 2 * ERR_WIN_BEFORE ? n : 2 * ERR_WIN_BEFORE),
+				 p->s + from);
+		}
 		p->err->column = (int)(col > (size_t)INT32_MAX ? INT32_MAX : col);
 		va_start(ap, fmt);
 		vsnprintf(p->err->message, sizeof(p->err->message), fmt, ap);
@@ -383,8 +393,15 @@ static int parse_tracepoint(struct parser *p, size_t start, size_t sys_end,
 	int err;
 
 	*first_out = p->l->nr;
-	if (ne == ns)
-		return ev_perr_parse(p, ns, "a tracepoint name after 'sys:'");
+	if (ne == ns) {
+		char what[300];
+
+		/* Name the system the user wrote, not a placeholder. */
+		snprintf(what, sizeof(what), "a tracepoint name after '%.*s:'",
+			 (int)(sys_end - start < 256 ? sys_end - start : 256),
+			 p->s + start);
+		return ev_perr_parse(p, ns, what);
+	}
 	if (sys_end - start >= sizeof(sys) || ne - ns >= sizeof(name))
 		return ev_perr(p, start, SONDE_ERR_PARSE, "tracepoint name too long");
 	memcpy(sys, p->s + start, sys_end - start);

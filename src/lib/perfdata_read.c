@@ -317,15 +317,71 @@ static int reader_init(struct sonde_perfdata_reader *r)
 	return parse_file_header(r);
 }
 
+/*
+ * Where a slurped stream stops making sense, so reading can stop there
+ * instead of swallowing endless garbage: the magic, then (pipe format)
+ * each record header as it arrives. Returns false once it is bad; the
+ * parser later reports the same spot with its byte offset.
+ */
+static bool stream_sane(const uint8_t *buf, size_t n, size_t *scan)
+{
+	uint64_t magic, hsize;
+	bool swap;
+
+	if (n < 16)
+		return true;
+	memcpy(&magic, buf, 8);
+	if (magic != PERF_MAGIC2 && magic != PERF_MAGIC2_SWAPPED)
+		return false;
+	swap = magic == PERF_MAGIC2_SWAPPED;
+	memcpy(&hsize, buf + 8, 8);
+	if (swap)
+		hsize = __builtin_bswap64(hsize);
+	if (hsize != PIPE_HDR_SIZE)
+		return true; /* a whole file through a pipe: sections, not a walk */
+	if (*scan < PIPE_HDR_SIZE)
+		*scan = PIPE_HDR_SIZE;
+	while (*scan + 16 <= n) {
+		uint32_t type, blob32;
+		uint64_t blob = 0;
+		uint16_t size;
+
+		memcpy(&type, buf + *scan, 4);
+		memcpy(&size, buf + *scan + 6, 2);
+		if (swap) {
+			type = __builtin_bswap32(type);
+			size = __builtin_bswap16(size);
+		}
+		if (size < 8)
+			return false;
+		/* These two are followed by a payload their size leaves out. */
+		if (type == SONDE_PERF_RECORD_HEADER_TRACING_DATA) {
+			memcpy(&blob32, buf + *scan + 8, 4);
+			blob = swap ? __builtin_bswap32(blob32) : blob32;
+		} else if (type == SONDE_PERF_RECORD_AUXTRACE) {
+			memcpy(&blob, buf + *scan + 8, 8);
+			if (swap)
+				blob = __builtin_bswap64(blob);
+		}
+		if (blob > UINT64_MAX - *scan - size)
+			return false;
+		*scan += size + blob;
+	}
+	return true;
+}
+
 static int slurp_fd(int fd, uint8_t **out, size_t *len)
 {
-	size_t cap = 1 << 20, n = 0;
+	size_t cap = 1 << 20, n = 0, scan = 0;
 	uint8_t *buf = malloc(cap);
 
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
 		ssize_t got;
+
+		if (!stream_sane(buf, n, &scan))
+			break;
 
 		if (n == cap) {
 			uint8_t *nb = realloc(buf, cap * 2);

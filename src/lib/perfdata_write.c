@@ -110,10 +110,16 @@ sonde_perfdata_writer__new(const char *path,
 		sonde_perfdata_writer__free(w);
 		return sonde_err_ptr(err);
 	}
+	w->own_fd = true;
+	/*
+	 * Only a regular file is ours to chmod, or to remove when the record
+	 * fails (w->path set): -o /dev/null must stay a world-writable device.
+	 */
+	if (fstat(w->fd, &st) || !S_ISREG(st.st_mode))
+		return w;
 	/* An existing file keeps its mode on O_TRUNC: samples hold stacks. */
 	if (fchmod(w->fd, 0600))
 		pr_debug("fchmod %s: %s\n", path, strerror(errno));
-	w->own_fd = true;
 	w->path = strdup(path);
 	if (!w->path) {
 		sonde_perfdata_writer__free(w);

@@ -25,7 +25,30 @@ bad "bad modifier" 'cpu-clock:zq' "unknown modifier"
 bad "huge number" 'cpu-clock/period=99999999999999999999999/' "at most 64 bits"
 bad "unknown PMU" 'nopmu_qa/config=1/' "nopmu_qa"
 bad "UTF-8 junk" "$(printf 'cpu-clock\xc3\xa9')" "unexpected byte 0xc3"
+bad "tracepoint without a name" 'sched:' "tracepoint name after 'sched:'"
 bad "mem: without address" 'mem:' "breakpoint address"
+# A very long spec: the error shows a window around the column, bounded.
+long=$(printf 'cpu-clock,%.0s' $(seq 5000))task-clock
+expect_fail "stat: 5001 events" "too many events" "$SONDE" stat -e "$long" true
+n=$(wc -c <"$TMP/err")
+if [ "$n" -lt 2000 ]; then pass "stat: long spec error is bounded ($n bytes)"
+else fail "stat: long spec error is $n bytes"; fi
+contains "stat: long spec error has a caret" '\\___' "$TMP/err"
+
+# Past the 255 bytes kept of a spec, the caret still sits under the bad
+# word (it pointed past the end of the truncated text).
+expect_fail "stat: error at byte 300" "unknown event 'zz'" \
+	"$SONDE" stat -e "$(printf 'cpu-clock,%.0s' $(seq 30))zz" true
+spec_line=$(grep "event syntax error" "$TMP/err")
+caret_line=$(grep -F '\___' "$TMP/err")
+want=${spec_line%%zz*}
+got=${caret_line%%\\___*}
+if [ -n "$spec_line" ] && [ ${#want} = ${#got} ]; then
+	pass "stat: error at byte 300: caret under the bad word"
+else
+	fail "stat: error at byte 300: caret at ${#got}, word at ${#want}"
+fi
+
 # The kernel takes 1, 2, 4 or 8 bytes; anything else was an EINVAL at open.
 bad "mem: length 3" 'mem:0x1000/3' "breakpoint length"
 bad "mem: length 99999999999" 'mem:0x1000/99999999999' "breakpoint length"

@@ -31,6 +31,40 @@ ok_refusal "zeros (bad magic)" "$TMP/zeros"
 printf 'PERFILE2\x68\0\0\0\0\0\0\0' >"$TMP/hdr"
 ok_refusal "file header cut at 16" "$TMP/hdr"
 
+# Endless garbage on stdin: refused from the first bytes, not read until
+# memory runs out. The source trickles (tiny if the reader never stops);
+# the reader must not wait for its end.
+trickle() { # PREFIX: PREFIX, then 8-byte chunks of zeros forever
+	printf "$1"
+	while printf '\0\0\0\0\0\0\0\0' 2>/dev/null; do sleep 0.01; done
+}
+for src in "zeros" "pipe header then zeros"; do
+	if [ "$src" = zeros ]; then pre='\0\0\0\0\0\0\0\0'
+	else pre='PERFILE2\x10\0\0\0\0\0\0\0'; fi
+	trickle "$pre" | timeout 5 "$SONDE" report -i - >/dev/null 2>"$TMP/err"
+	rc=${PIPESTATUS[1]}
+	if [ "$rc" = 124 ]; then
+		fail "stdin: $src: still reading after 5 s"
+	elif grep -q 'byte offset [0-9]' "$TMP/err"; then
+		pass "stdin: $src refused early"
+	else
+		fail "stdin: $src: exit $rc: $(head -c 300 "$TMP/err")"
+	fi
+done
+
+# A pipe stream with a TRACING_DATA record (its blob follows the record
+# unannounced by the header size): stdin must read all of it, as the file.
+if have_perf && have_tracefs &&
+	perf record -q -o - -e sched:sched_switch -a sleep 0.1 >"$TMP/tpp.data" 2>/dev/null; then
+	"$SONDE" script -i "$TMP/tpp.data" >"$TMP/tf.scr" 2>&1
+	"$SONDE" script -i - <"$TMP/tpp.data" >"$TMP/ts.scr" 2>&1
+	if [ -s "$TMP/tf.scr" ] && cmp -s "$TMP/tf.scr" "$TMP/ts.scr"; then
+		pass "stdin: tracepoint pipe stream read whole"
+	else
+		fail "stdin: tracepoint pipe stream differs from the file: $(diff "$TMP/tf.scr" "$TMP/ts.scr" | head -3)"
+	fi
+fi
+
 if [ ! -x "$W" ]; then
 	skip "perf.data truncation: $W not built (make helpers)"
 	exit 0
@@ -43,6 +77,13 @@ fi
 size=$(stat -c %s "$D")
 doff=$(od -An -t u8 -j 40 -N 8 "$D" | tr -d ' ')
 dsz=$(od -An -t u8 -j 48 -N 8 "$D" | tr -d ' ')
+
+# --time that is not a range: refused like perf, not an empty report.
+expect_fail "report --time end before start" "end is before the start" \
+	"$SONDE" report -i "$D" --time 5,3
+expect_fail "report --time not numbers" "cannot parse" \
+	"$SONDE" report -i "$D" --time abc,def
+expect_ok "report --time open end" "$SONDE" report -i "$D" --time 0,
 
 # A cut inside the data section: one message (not a warning plus the same
 # error again), the samples before the cut are still reported.

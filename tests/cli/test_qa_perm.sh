@@ -41,6 +41,24 @@ contains "record :k as user: suggests :u" ':u' "$TMP/err"
 [ -e k.data ] && fail "record :k as user: left k.data" || pass "record :k as user: no file"
 perm_msg "record -a as user" $U record -o a.data -a -e cpu-clock true
 
+# Level 3: Debian's patch forbids everything; upstream kernels treat it like
+# 2. Whatever this kernel does, the advice must match it.
+echo 3 >$P
+if $U stat -e cpu-clock:u true >/dev/null 2>&1; then
+	expect_fail "stat :k at paranoid 3 (acts like 2): names the value" \
+		'kernel\.perf_event_paranoid is 3' $U stat -e cpu-clock:k true
+	contains "stat :k at paranoid 3 (acts like 2): suggests :u" ':u' "$TMP/err"
+	if grep -q 'altogether' "$TMP/err"; then
+		fail "stat :k at paranoid 3: claims all use is forbidden, but :u works"
+	else
+		pass "stat :k at paranoid 3: no false 'forbidden altogether'"
+	fi
+else
+	expect_fail "stat at paranoid 3 (Debian): names the value" \
+		'kernel\.perf_event_paranoid is 3' $U stat -e cpu-clock:u true
+fi
+echo 2 >$P
+
 # tracefs is mounted root-only (0700): the user is told that, not that it
 # is missing.
 if have_tracefs && ! setpriv --reuid=65534 --regid=65534 --clear-groups \

@@ -31,6 +31,74 @@ if [ -x "$W" ]; then
 	fi
 fi
 
+# The pipe reader goes away (record -o - | head): record stops with an
+# error instead of dying of SIGPIPE and leaving the workload running.
+if [ -x "$W" ]; then
+	"$SONDE" record -q -e cpu-clock -o - "$W" single 4999 2>"$TMP/pipe.err" |
+		head -c 100 >/dev/null
+	rc=${PIPESTATUS[0]}
+	left=$(pgrep -f "report_workload single 4999")
+	if [ -n "$left" ]; then
+		fail "record -o - | head: workload left running (exit $rc)"
+		kill -9 $left
+	elif [ "$rc" -ge 128 ] || [ "$rc" = 0 ]; then
+		fail "record -o - | head: exit $rc: $(head -c 300 "$TMP/pipe.err")"
+	else
+		pass "record -o - | head: stops cleanly with an error"
+	fi
+fi
+
+# ... but the workload keeps the default SIGPIPE/SIGXFSZ (ignored signals
+# survive exec: `yes | head` in the workload would otherwise misbehave).
+"$SONDE" record -q -e cpu-clock -o "$TMP/sig.data" -- bash -c 'trap -p PIPE XFSZ' \
+	>"$TMP/sig.out" 2>"$TMP/sig.err"
+if [ -s "$TMP/sig.out" ]; then
+	fail "record: workload inherits ignored signals: $(cat "$TMP/sig.out")"
+else
+	pass "record: workload has default SIGPIPE and SIGXFSZ"
+fi
+
+# -o naming a device: record writes through it but never chmods or
+# deletes it (a failed record used to unlink the path, and every record
+# chmod'ed it to 0600: /dev/null!). Device nodes made here, not the real ones.
+if mknod -m 666 "$TMP/null" c 1 3 2>/dev/null && mknod -m 666 "$TMP/full" c 1 7; then
+	"$SONDE" record -q -e cpu-clock -o "$TMP/null" true >/dev/null 2>&1
+	"$SONDE" record -q -e cpu-clock -o "$TMP/null" /no/such/cmd >/dev/null 2>&1
+	"$SONDE" record -q -e cpu-clock -o "$TMP/full" true >/dev/null 2>&1
+	for d in null full; do
+		if [ ! -c "$TMP/$d" ]; then
+			fail "record -o a device ($d): the device node was removed"
+		elif [ "$(stat -c %a "$TMP/$d")" != 666 ]; then
+			fail "record -o a device ($d): mode changed to $(stat -c %a "$TMP/$d")"
+		else
+			pass "record -o a device ($d): left as it was"
+		fi
+	done
+fi
+
+# -t of a thread that does not exist: refused at once (it used to record
+# nothing until interrupted), and no file left.
+timeout 10 "$SONDE" record -q -e cpu-clock -o "$TMP/t.data" -t 999999999 \
+	>/dev/null 2>"$TMP/err"
+rc=$?
+if [ $rc = 124 ]; then
+	fail "record -t gone tid: hangs"
+elif [ $rc = 0 ] || ! grep -q 'no such thread' "$TMP/err"; then
+	fail "record -t gone tid: exit $rc: $(head -c 300 "$TMP/err")"
+elif [ -e "$TMP/t.data" ]; then
+	fail "record -t gone tid: left a file"
+else
+	pass "record -t gone tid: refused"
+fi
+
+# A PMU that only counts (msr): the refusal says sampling is the problem
+# and points at stat, rather than blaming the config.
+if [ -d /sys/bus/event_source/devices/msr ]; then
+	expect_fail "record on a counting-only PMU: says sampling" \
+		'sampl' "$SONDE" record -o "$TMP/msr.data" -e msr/tsc/ true
+	contains "record on a counting-only PMU: points at stat" 'sonde stat' "$TMP/err"
+fi
+
 if [ "$(id -u)" != 0 ]; then
 	skip "record full disk: needs root to mount a small tmpfs"
 	exit 0

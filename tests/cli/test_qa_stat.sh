@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-only
+# sonde stat when its reader goes away (stat -I ... | head): it stops and
+# takes the workload with it instead of dying of SIGPIPE and leaving the
+# workload running; and -o to a device that fails writes is an error.
+source "$(dirname "$0")/lib.sh"
+W="$HELPERS/report_workload"
+
+if [ -w /dev/full ]; then
+	expect_fail "stat -o /dev/full: write error reported" "cannot write '/dev/full'" \
+		"$SONDE" stat -e cpu-clock -o /dev/full true
+	# -I flushes every interval: a failed flush must not be forgotten.
+	expect_fail "stat -I -o /dev/full: write error reported" "cannot write '/dev/full'" \
+		"$SONDE" stat -I 100 --interval-count 1 -e cpu-clock -o /dev/full -- sleep 0.2
+fi
+
+if [ ! -x "$W" ]; then
+	skip "stat | head: $W not built (make helpers)"
+	exit 0
+fi
+"$SONDE" stat -I 100 -e cpu-clock -- "$W" single 4998 2>&1 | head -1 >/dev/null
+left=$(pgrep -f "report_workload single 4998")
+if [ -n "$left" ]; then
+	fail "stat -I | head: workload left running"
+	kill -9 $left
+else
+	pass "stat -I | head: workload stopped with stat"
+fi
+exit 0
