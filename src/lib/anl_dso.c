@@ -229,8 +229,8 @@ const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t
 	return anl_intern(m, buf, strlen(buf));
 }
 
-int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
-		    const char **names, int max)
+static int dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+		       const char **names, int max)
 {
 	Dwarf_Die cu, *scopes = NULL;
 	uint64_t va;
@@ -277,6 +277,36 @@ int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 	}
 	free(scopes);
 	return k;
+}
+
+/*
+ * Every new stack asks again for the same return addresses (main, _start,
+ * ...): the answers are kept, names being interned and stable.
+ */
+int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+		    const char **names, int max)
+{
+	size_t b = (((uintptr_t)dso >> 4) ^ addr ^ (addr >> 12)) & 4095;
+	struct anl_inl *e;
+	int n;
+
+	if (max > ANL_INL_MAX)
+		return dso_inlines(m, dso, addr, names, max);
+	for (e = m->inls[b]; e; e = e->next)
+		if (e->dso == dso && e->addr == addr)
+			break;
+	if (!e) {
+		e = anl_alloc(m, sizeof(*e));
+		e->dso = dso;
+		e->addr = addr;
+		e->nr = dso_inlines(m, dso, addr, e->names, ANL_INL_MAX);
+		e->next = m->inls[b];
+		m->inls[b] = e;
+	}
+	n = e->nr < max ? e->nr : max;
+	if (n > 0)
+		memcpy(names, e->names, (size_t)n * sizeof(*names));
+	return n;
 }
 
 /* Which of two symbols at one address to keep (perf's preference order). */
