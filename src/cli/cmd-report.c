@@ -957,7 +957,9 @@ int cmd_report(int argc, const char **argv)
 		return 1;
 	}
 	rp.have_callchains = false;
+	anl_stacks_defer_inline(rp.stacks);
 	err = load(&rp, &g);
+	anl_stacks_finish(rp.stacks);
 	if (sonde_perfdata_reader__is_pipe(rp.r) && !rp.have_callchains && !rp.children_flag)
 		rp.children = false;
 	if (err < 0) {

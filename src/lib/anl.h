@@ -8,6 +8,7 @@
 #ifndef SONDE_ANL_H
 #define SONDE_ANL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
@@ -39,6 +40,8 @@ struct anl_dso {
 	void *dwarf;	       /* Dwarf handle for inline frames, lazily */
 	int dwarf_fd;
 	bool dwarf_tried;
+	bool dwarf_opening;    /* dwarf/dwarf_fd being set by dwarf_thread */
+	pthread_t dwarf_thread;
 	struct anl_dso *next;
 };
 
@@ -153,6 +156,14 @@ void anl_stacks_free(struct anl_stacks *c);
 size_t anl_stacks_count(const struct anl_stacks *c);
 /* Expand DWARF-unwound frames into their inlined functions (default on). */
 void anl_stacks_set_inline(struct anl_stacks *c, bool on);
+/*
+ * Leave the inline expansion of new stacks to anl_stacks_finish() (report:
+ * frames are read after the load only), so that the debug info of the
+ * objects met can be opened on another core meanwhile.
+ */
+void anl_stacks_defer_inline(struct anl_stacks *c);
+/* Expands the stacks left by anl_stacks_defer_inline(). */
+void anl_stacks_finish(struct anl_stacks *c);
 /* Calls @fn for every distinct stack. */
 void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, void *),
 			void *arg);
@@ -182,6 +193,8 @@ struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perf
  * Returns how many names were stored in @names (at most @max), 0 without
  * debug info.
  */
+/* Starts opening @dso's debug info on another thread (for anl_dso_inlines). */
+void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso);
 int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		    const char **names, int max);
 

@@ -148,11 +148,14 @@ struct anl_dso *anl_kernel_dso(struct anl_machine *m)
 
 static void kernel_wait(struct anl_machine *m);
 
+static void dwarf_wait(struct anl_dso *dso);
+
 void anl_dsos_free(struct anl_machine *m)
 {
 	kernel_wait(m);
 	for (size_t i = 0; i < ANL_DSO_BUCKETS; i++)
 		for (struct anl_dso *d = m->dsos[i]; d; d = d->next) {
+			dwarf_wait(d);
 			free(d->syms);
 			free(d->segs);
 			free(d->names_buf);
@@ -182,6 +185,56 @@ static const char *die_name(struct anl_machine *m, Dwarf_Die *die)
 	return NULL;
 }
 
+/*
+ * Opens the debug info (decompressing it: libc's takes tens of ms). Touches
+ * only dso->dwarf and dso->dwarf_fd, so that it can run on a thread.
+ */
+static void dso_open_dwarf(struct anl_dso *dso)
+{
+	const char *path = dso->dbg_path ? dso->dbg_path : dso->name;
+
+#ifndef SONDE_FUZZ
+	dso->dwarf_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (dso->dwarf_fd >= 0) {
+		dso->dwarf = dwarf_begin(dso->dwarf_fd, DWARF_C_READ);
+		if (!dso->dwarf)
+			close(dso->dwarf_fd);
+	}
+#else
+	(void)path;
+#endif
+}
+
+static void *dwarf_thread(void *arg)
+{
+	dso_open_dwarf(arg);
+	return NULL;
+}
+
+static void dwarf_wait(struct anl_dso *dso)
+{
+	if (dso->dwarf_opening) {
+		pthread_join(dso->dwarf_thread, NULL);
+		dso->dwarf_opening = false;
+	}
+}
+
+void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso)
+{
+#ifdef SONDE_FUZZ
+	return;
+#endif
+	if (dso->dwarf_tried || dso->kernel || dso->name[0] != '/')
+		return;
+	if (!dso->loaded)
+		(void)anl_dso_find_sym(m, dso, 0); /* dbg_path comes from here */
+	dso->dwarf_tried = true;
+	if (!pthread_create(&dso->dwarf_thread, NULL, dwarf_thread, dso))
+		dso->dwarf_opening = true;
+	else
+		dso_open_dwarf(dso);
+}
+
 static Dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
 	if (dso->kernel || dso->name[0] != '/')
@@ -189,20 +242,10 @@ static Dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t add
 	if (!dso->loaded)
 		(void)anl_dso_find_sym(m, dso, addr);
 	if (!dso->dwarf_tried) {
-		const char *path = dso->dbg_path ? dso->dbg_path : dso->name;
-
 		dso->dwarf_tried = true;
-#ifndef SONDE_FUZZ
-		dso->dwarf_fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (dso->dwarf_fd >= 0) {
-			dso->dwarf = dwarf_begin(dso->dwarf_fd, DWARF_C_READ);
-			if (!dso->dwarf)
-				close(dso->dwarf_fd);
-		}
-#else
-		(void)path;
-#endif
+		dso_open_dwarf(dso);
 	}
+	dwarf_wait(dso);
 	return dso->dwarf;
 }
 
@@ -229,8 +272,8 @@ const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t
 	return anl_intern(m, buf, strlen(buf));
 }
 
-int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
-		    const char **names, int max)
+static int dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+		       const char **names, int max)
 {
 	Dwarf_Die cu, *scopes = NULL;
 	uint64_t va;
@@ -277,6 +320,36 @@ int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 	}
 	free(scopes);
 	return k;
+}
+
+/*
+ * Every new stack asks again for the same return addresses (main, _start,
+ * ...): the answers are kept, names being interned and stable.
+ */
+int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+		    const char **names, int max)
+{
+	size_t b = (((uintptr_t)dso >> 4) ^ addr ^ (addr >> 12)) & 4095;
+	struct anl_inl *e;
+	int n;
+
+	if (max > ANL_INL_MAX)
+		return dso_inlines(m, dso, addr, names, max);
+	for (e = m->inls[b]; e; e = e->next)
+		if (e->dso == dso && e->addr == addr)
+			break;
+	if (!e) {
+		e = anl_alloc(m, sizeof(*e));
+		e->dso = dso;
+		e->addr = addr;
+		e->nr = dso_inlines(m, dso, addr, e->names, ANL_INL_MAX);
+		e->next = m->inls[b];
+		m->inls[b] = e;
+	}
+	n = e->nr < max ? e->nr : max;
+	if (n > 0)
+		memcpy(names, e->names, (size_t)n * sizeof(*names));
+	return n;
 }
 
 /* Which of two symbols at one address to keep (perf's preference order). */

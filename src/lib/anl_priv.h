@@ -31,6 +31,16 @@ struct anl_isym {
 	struct anl_isym *next;
 };
 
+/* One anl_dso_inlines() answer: a DWARF scope walk costs far more. */
+#define ANL_INL_MAX 8
+struct anl_inl {
+	struct anl_inl *next;
+	const struct anl_dso *dso;
+	uint64_t addr;
+	int nr;
+	const char *names[ANL_INL_MAX];
+};
+
 struct anl_machine {
 	struct anl_chunk *arena;
 	struct anl_str **strs; /* grows: kallsyms alone interns ~200k names */
@@ -43,6 +53,7 @@ struct anl_machine {
 	struct anl_dso *kdso;	/* [kernel.kallsyms], symbols from kallsyms */
 	struct anl_stats stats;
 	struct anl_isym *isyms[1024]; /* synthetic symbols of inlined functions */
+	struct anl_inl *inls[4096]; /* anl_dso_inlines() answers by (dso, addr) */
 	bool kallsyms_warned;
 	bool kthread_running; /* kallsyms loading on a second core */
 	pthread_t kthread;

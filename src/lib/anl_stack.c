@@ -22,11 +22,19 @@ struct anl_stacks {
 	struct anl_frame *tmp;
 	uint64_t unwind_failures;
 	bool no_inline;
+	bool defer_inline;
+	struct anl_stack **pending; /* new stacks not expanded yet */
+	size_t nr_pending, cap_pending;
 };
 
 void anl_stacks_set_inline(struct anl_stacks *c, bool on)
 {
 	c->no_inline = !on;
+}
+
+void anl_stacks_defer_inline(struct anl_stacks *c)
+{
+	c->defer_inline = true;
 }
 
 struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack)
@@ -53,6 +61,7 @@ void anl_stacks_free(struct anl_stacks *c)
 		return;
 	free(c->tab);
 	free(c->tmp);
+	free(c->pending);
 	free(c);
 }
 
@@ -139,6 +148,55 @@ static size_t expand_inlines(struct anl_stacks *c, size_t nf)
 	memcpy(c->tmp, out, no * sizeof(*out));
 	free(out);
 	return no;
+}
+
+/*
+ * Deferred: @s keeps its raw frames until anl_stacks_finish(); the debug
+ * info of their objects starts opening now, on another thread.
+ */
+static bool defer(struct anl_stacks *c, struct anl_stack *s, size_t nf)
+{
+	bool any = false;
+
+	if (!c->defer_inline || c->no_inline)
+		return false;
+	for (size_t i = 0; i < nf; i++)
+		if (c->tmp[i].unwound && c->tmp[i].sym && c->tmp[i].dso) {
+			anl_dso_prefetch_dwarf(c->m, c->tmp[i].dso);
+			any = true;
+		}
+	if (!any)
+		return false;
+	if (c->nr_pending == c->cap_pending) {
+		size_t cap = c->cap_pending ? c->cap_pending * 2 : 256;
+		struct anl_stack **n = realloc(c->pending, cap * sizeof(*n));
+
+		if (!n)
+			return false;
+		c->pending = n;
+		c->cap_pending = cap;
+	}
+	c->pending[c->nr_pending++] = s;
+	s->nr_frames = (uint32_t)nf;
+	s->frames = anl_alloc(c->m, nf * sizeof(*s->frames));
+	memcpy(s->frames, c->tmp, nf * sizeof(*s->frames));
+	return true;
+}
+
+void anl_stacks_finish(struct anl_stacks *c)
+{
+	for (size_t i = 0; i < c->nr_pending; i++) {
+		struct anl_stack *s = c->pending[i];
+		size_t nf = s->nr_frames;
+
+		memcpy(c->tmp, s->frames, nf * sizeof(*s->frames));
+		nf = expand_inlines(c, nf);
+		if (nf != s->nr_frames)
+			s->frames = anl_alloc(c->m, nf * sizeof(*s->frames));
+		s->nr_frames = (uint32_t)nf;
+		memcpy(s->frames, c->tmp, nf * sizeof(*s->frames));
+	}
+	c->nr_pending = 0;
 }
 
 struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
@@ -236,10 +294,13 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 		}
 	}
 	s->self = c->tmp[0];
+	if (defer(c, s, nf))
+		goto insert;
 	nf = expand_inlines(c, nf);
 	s->nr_frames = (uint32_t)nf;
 	s->frames = anl_alloc(m, nf * sizeof(*s->frames));
 	memcpy(s->frames, c->tmp, nf * sizeof(*s->frames));
+insert:
 	s->next = c->tab[h & c->mask];
 	c->tab[h & c->mask] = s;
 	if (++c->count > c->mask)
