@@ -235,19 +235,17 @@ int cmd_record(int argc, const char **argv)
 	}
 
 	/* Targets. */
-	if (o.cpus) {
-		int n = rec_parse_cpu_list(o.cpus, &s.cpus);
+	{
+		char cerr[256] = "";
+		int n = rec_cpu_list(o.cpus, &s.cpus, cerr, sizeof(cerr));
 
 		if (n <= 0) {
-			fprintf(stderr, "sonde record: bad CPU list '%s' (expected e.g. 0,2-3)\n", o.cpus);
+			fprintf(stderr, "sonde record: CPU list '%s': %s\n",
+				o.cpus ? o.cpus : "online", cerr[0] ? cerr : strerror(n ? -n : EINVAL));
 			err = -EINVAL;
 			goto out;
 		}
 		s.nr_cpus = (size_t)n;
-	} else {
-		int n = rec_online_cpus(&s.cpus);
-
-		s.nr_cpus = n > 0 ? (size_t)n : 0;
 	}
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);

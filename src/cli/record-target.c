@@ -9,66 +9,22 @@
 #include <string.h>
 #include <unistd.h>
 #include "record.h"
+#include "sonde/cpumap.h"
 
 /* "0-3,5" -> sorted list; returns count or -1. */
-int rec_parse_cpu_list(const char *s, int **out)
+int rec_cpu_list(const char *list, int **out, char *err, size_t errlen)
 {
-	int *v = NULL, n = 0;
+	struct sonde_cpu_map *map = sonde_cpu_map__parse(list, err, errlen);
+	int n;
 
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b;
-
-		if (end == s || a < 0 || a > 4096)
-			goto bad;
-		b = a;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a || b > 4096)
-				goto bad;
-		}
-		for (long c = a; c <= b; c++) {
-			int *nv = realloc(v, (size_t)(n + 1) * sizeof(*v));
-
-			if (!nv)
-				goto bad;
-			v = nv;
-			v[n++] = (int)c;
-		}
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s && *s != '\n')
-			goto bad;
-		else
-			break;
-	}
-	*out = v;
-	return n;
-bad:
-	free(v);
-	return -1;
-}
-
-int rec_online_cpus(int **out)
-{
-	char buf[1024];
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-	int n = -1;
-
-	if (f && fgets(buf, sizeof(buf), f))
-		n = rec_parse_cpu_list(buf, out);
-	if (f)
-		fclose(f);
-	if (n <= 0) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-
-		*out = calloc((size_t)(c > 0 ? c : 1), sizeof(int));
-		for (n = 0; *out && n < (c > 0 ? c : 1); n++)
-			(*out)[n] = n;
-	}
-	return n;
+	if (!map)
+		return -errno;
+	n = sonde_cpu_map__nr(map);
+	*out = calloc((size_t)(n > 0 ? n : 1), sizeof(int));
+	for (int i = 0; *out && i < n; i++)
+		(*out)[i] = sonde_cpu_map__cpu(map, i);
+	sonde_cpu_map__free(map);
+	return *out ? n : -ENOMEM;
 }
 
 int rec_add_tid(struct rec_state *s, pid_t tid)

@@ -77,8 +77,9 @@ struct rec_state {
 };
 
 /* record-target.c: what to record. */
-int rec_parse_cpu_list(const char *s, int **out);
-int rec_online_cpus(int **out);
+/* The CPUs of @list (NULL: every online CPU), checked online; returns how
+ * many, or -errno with the reason in @err. */
+int rec_cpu_list(const char *list, int **out, char *err, size_t errlen);
 int rec_add_tid(struct rec_state *s, pid_t tid);
 int rec_add_pid_threads(struct rec_state *s, const char *list);
 int rec_add_tid_list(struct rec_state *s, const char *list);
