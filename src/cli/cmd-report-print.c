@@ -67,9 +67,12 @@ static int entry_cmp(const void *pa, const void *pb)
 
 	if (va != vb)
 		return va > vb ? -1 : 1;
-	/* perf puts a caller above its callee when the periods tie. */
+	/*
+	 * perf breaks ties on the deepest call graph: the deeper first in
+	 * caller order (a caller above its callee), the shallower in callee.
+	 */
 	if (sort_rp->children && a->k.comm == b->k.comm && a->max_depth != b->max_depth)
-		return a->max_depth > b->max_depth ? -1 : 1;
+		return (a->max_depth > b->max_depth) == sort_rp->graph_caller ? -1 : 1;
 	if (sort_rp->children && a->self != b->self)
 		return a->self > b->self ? -1 : 1;
 	return key_cmp(sort_rp, a, b);
@@ -136,14 +139,14 @@ static const char *const col_titles[RK_MAX] = {
 static void cell_text(const struct report *rp, const struct hentry *e, enum rkey key,
 		      char *buf, size_t sz)
 {
-	(void)rp;
 	switch (key) {
 	case RK_COMM:
 		snprintf(buf, sz, "%s", e->k.comm);
 		break;
 	case RK_PID:
-		/* perf: "%7d:%-*s" in a column at least 15 wide */
-		snprintf(buf, sz, "%7d:%-7s", e->k.pid, e->k.comm ? e->k.comm : "");
+		/* Like perf: the thread id, then the command padded to its column. */
+		snprintf(buf, sz, "%7d:%-*s", e->k.pid, rp->pid_comm_width,
+			 e->k.comm ? e->k.comm : "");
 		break;
 	case RK_TID:
 		snprintf(buf, sz, "%7d", e->k.tid);
@@ -366,6 +369,13 @@ static void print_event(struct report *rp, int attr)
 	ob_printf(o, "# Samples: %lu%c of event '%s'\n", ns, unit,
 		  sonde_perfdata_reader__event_name(rp->r, attr));
 	ob_printf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+	rp->pid_comm_width = (int)strlen("Command");
+	for (size_t j = 0; j < n; j++) {
+		const char *c = rp->sorted[j]->k.comm;
+
+		if (c && (int)strlen(c) > rp->pid_comm_width)
+			rp->pid_comm_width = (int)strlen(c);
+	}
 	for (int i = 0; i < rp->nr_keys; i++)
 		width[i] = (int)strlen(col_titles[rp->keys[i]]);
 	for (size_t j = 0; j < n; j++)
@@ -382,10 +392,14 @@ static void print_event(struct report *rp, int attr)
 	ob_printf(o, "# %8s", pct_title);
 	if (rp->children)
 		ob_printf(o, "  %8s", "Self");
-	for (int i = 0; i < rp->nr_keys; i++)
-		if (!rp->elide[rp->keys[i]])
-			ob_printf(o, rp->keys[i] == RK_PID ? "  %*s" : "  %-*s", width[i],
-				  col_titles[rp->keys[i]]);
+	for (int i = 0; i < rp->nr_keys; i++) {
+		if (rp->elide[rp->keys[i]])
+			continue;
+		if (rp->keys[i] == RK_PID) /* aligned on the ':' of the cells */
+			ob_printf(o, "  %7s:%-*s", "Pid", width[i] - 8, "Command");
+		else
+			ob_printf(o, "  %-*s", width[i], col_titles[rp->keys[i]]);
+	}
 	ob_puts(o, "\n# ........");
 	if (rp->children)
 		ob_puts(o, "  ........");
@@ -490,7 +504,7 @@ void report_print_json(struct report *rp)
 					ob_json_str(o, e->k.comm);
 					break;
 				case RK_PID:
-					ob_printf(o, ",\"pid\":%d", e->k.pid);
+					ob_printf(o, ",\"thread\":%d", e->k.pid); /* the thread */
 					break;
 				case RK_TID:
 					ob_printf(o, ",\"tid\":%d", e->k.tid);

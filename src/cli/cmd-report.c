@@ -65,8 +65,8 @@ static int parse_sort(struct report *rp)
 		}
 		if (rp->nr_keys < RK_MAX)
 			rp->keys[rp->nr_keys++] = (enum rkey)k;
-		if (k == RK_PID)
-			rp->need_pid = true;
+		if (k == RK_PID) /* perf's "pid" key is the thread: tid:comm */
+			rp->need_pid = rp->need_tid = true;
 		if (k == RK_TID)
 			rp->need_tid = true;
 		if (k == RK_CPU)
@@ -342,10 +342,10 @@ int report_parse_graph(struct report *rp, const char *arg)
 			rp->graph_fractal = true;
 		else if (!strcmp(tok, "none"))
 			rp->graph_on = false;
-		else if (!strcmp(tok, "caller"))
-			rp->graph_caller = true;
-		else if (!strcmp(tok, "callee"))
-			rp->graph_caller = false;
+		else if (!strcmp(tok, "caller") || !strcmp(tok, "callee")) {
+			rp->graph_caller = tok[5] == 'r';
+			rp->graph_order_set = true;
+		}
 		else if (!strcmp(tok, "function") || !strcmp(tok, "percent") ||
 			 !strcmp(tok, "flat") || !strcmp(tok, "folded"))
 			; /* accepted; printed as graph with percentages */
@@ -561,7 +561,7 @@ static void make_key(struct report *rp, const struct sgroup *g, const struct anl
 	k->attr = g->attr;
 	/* pid shows as pid:comm */
 	k->comm = has_key(rp, RK_COMM) || has_key(rp, RK_PID) ? g->comm : NULL;
-	k->pid = g->pid;
+	k->pid = g->tid; /* RK_PID shows the thread, as in perf */
 	k->tid = g->tid;
 	k->cpu = g->cpu;
 	k->level = fr->kernel ? 'k' : '.';
@@ -706,21 +706,22 @@ static void expand_group(struct report *rp, struct sgroup *g)
 		rp->nr_filtered_samples[g->attr] += g->nr;
 		rp->period_filtered[g->attr] += g->period;
 	}
-	if (!rp->children) {
-		if (graph)
-			chain_add(e0, st->frames, 0, 1, n, g->period);
-		return;
-	}
-	e0->children += g->period;
+	/* The sample's whole chain: outermost first in caller order. */
 	if (graph)
-		chain_add(e0, st->frames, n - 1, -1, n, g->period);
+		chain_add(e0, st->frames, rp->graph_caller ? n - 1 : 0,
+			  rp->graph_caller ? -1 : 1, n, g->period);
+	if (!rp->children)
+		return;
+	e0->children += g->period;
 	keys_seen[nseen++] = k0;
 	/*
-	 * Outermost caller first, so recursion counts the outer frame once.
-	 * Like perf, callchain entries without a symbol are keyed by their raw
-	 * ip and inherit the privilege level of the frame before them.
+	 * In display order, like perf: outermost caller first in caller order,
+	 * so a recursive function gets the graph of its first occurrence.
+	 * Callchain entries without a symbol are keyed by their raw ip and
+	 * inherit the privilege level of the frame before them.
 	 */
-	for (int i = n - 1; i >= 0; i--) {
+	for (int step = 0; step < n; step++) {
+		int i = rp->graph_caller ? n - 1 - step : step;
 		const struct anl_frame *fr = &st->frames[i];
 		struct hkey k;
 		bool dup = false;
@@ -743,8 +744,11 @@ static void expand_group(struct report *rp, struct sgroup *g)
 			keys_seen[nseen++] = k;
 		e = entry_get(rp, &k);
 		e->children += g->period;
-		if (graph)
+		/* From this caller down to the sample, or up to the outermost. */
+		if (graph && rp->graph_caller)
 			chain_add(e, st->frames, i, -1, i + 1, g->period);
+		else if (graph)
+			chain_add(e, st->frames, i, 1, n - i, g->period);
 	}
 }
 
@@ -940,7 +944,8 @@ int cmd_report(int argc, const char **argv)
 		rp.children = true;
 	if (!rp.graph_set)
 		rp.graph_on = true;
-	if (rp.children && !rp.graph_set)
+	/* Like perf: caller order in children mode unless -g names one. */
+	if (rp.children && !rp.graph_order_set)
 		rp.graph_caller = true;
 	if (rp.json)
 		rp.graph_on = false;

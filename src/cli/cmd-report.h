@@ -87,6 +87,8 @@ struct report {
 	bool graph_fractal; /* percentages relative to the parent */
 	double graph_threshold; /* percent */
 	bool graph_set;
+	bool graph_order_set; /* -g named caller or callee */
+	int pid_comm_width;   /* --sort pid: the command part of tid:comm */
 
 	/* filters */
 	char **f_comm, **f_dso, **f_sym;

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-only
+# The display options of `sonde report` against perf report 6.1 on one
+# perf-recorded, multi-threaded fp file: call graph order (caller/callee),
+# type (graph/fractal), threshold, --sort pid/cpu, --percent-limit and the
+# --pid/--dsos/--symbols/--comms filters. The text must be identical; both
+# runs use --percent-limit 1 so one-sample rows from the dynamic loader,
+# whose order among equal percentages is not worth imitating, stay out.
+source "$(dirname "$0")/lib.sh"
+W="$HELPERS/report_workload"
+
+if ! have_perf; then
+	skip "report options: perf is not installed (apt-get install linux-perf)"
+	exit 0
+fi
+if [ ! -x "$W" ]; then
+	skip "report options: $W not built (make helpers)"
+	exit 0
+fi
+F=$TMP/thr.data
+if ! perf record -q -o "$F" -g -e cpu-clock -c 200000 -- "$W" threads 200 >/dev/null 2>"$TMP/rec.err"; then
+	rc=$?
+	if [ $rc -ge 128 ]; then
+		skip "report options: perf record crashed (exit $rc): $(head -1 "$TMP/rec.err")"
+	else
+		fail "report options: perf record failed: $(head -3 "$TMP/rec.err")"
+	fi
+	exit 0
+fi
+
+# perf ends with a random tip between '#' lines: drop it and trailing '#'s.
+trim() {
+	grep -v '^# (Tip' | awk '{ l[NR] = $0 } END {
+		n = NR; while (n > 0 && (l[n] == "#" || l[n] == "")) n--
+		for (i = 1; i <= n; i++) print l[i] }'
+}
+
+# same NAME OPTS...: perf report and sonde report print the same text.
+same() {
+	local name=$1; shift
+	perf report -f --stdio --percent-limit 1 "$@" -i "$F" 2>/dev/null | trim >"$TMP/p.out"
+	if [ "${PIPESTATUS[0]}" -ge 128 ]; then
+		skip "$name: perf report crashed, nothing to compare"; return
+	fi
+	"$SONDE" report --stdio --percent-limit 1 "$@" -i "$F" 2>"$TMP/err" | trim >"$TMP/s.out"
+	if ! grep -q '%' "$TMP/p.out"; then
+		fail "$name: perf printed no rows"
+	elif cmp -s "$TMP/p.out" "$TMP/s.out"; then
+		pass "$name: identical to perf ($(wc -l <"$TMP/p.out") lines)"
+	else
+		fail "$name: differs from perf: $(diff "$TMP/p.out" "$TMP/s.out" | head -8)"
+	fi
+}
+
+same "default (children, caller graph)"
+same "-g caller" -g caller
+same "-g callee (children)" -g callee
+same "-g graph,10,callee" -g graph,10,callee
+same "-g fractal,2,callee" -g fractal,2,callee
+same "--no-children (callee graph)" --no-children
+same "--no-children -g caller,0.5" --no-children -g caller,0.5
+same "--no-children -g fractal" --no-children -g fractal
+same "--sort pid,sym (one row per thread)" --no-children --sort pid,sym -g none
+same "--sort sym,pid with graphs" --sort sym,pid
+same "--sort cpu,comm" --no-children --sort cpu,comm -g none
+same "--percent-limit 20" --percent-limit 20 -g none
+same "--dsos" --no-children --dsos report_workload -g none
+same "--symbols" --no-children --symbols leaf_spin,inner_a
+same "--comms, relative" --no-children -g none --comms report_workload --percentage relative
+
+# The process id of the recording: the thread that is also a process.
+pid=$(perf script -f -F pid,tid -i "$F" 2>/dev/null | awk -F/ '$1 + 0 == $2 + 0 { print $1 + 0; exit }')
+if [ -n "$pid" ]; then
+	same "--pid" --no-children --pid "$pid" -g none
+else
+	fail "--pid: no sample of the main thread in the recording"
+fi
+
+# perf 6.1 filters --tid on merged entries (any thread of an entry keeps it
+# all), so sonde's --tid is checked against its own per-thread rows.
+"$SONDE" report --stdio --no-children --sort pid -g none -i "$F" >"$TMP/thr.out" 2>&1
+read -r tid want < <(awk '/^ +[0-9.]+% +[0-9]+:/ { sub(/:.*/, "", $2); print $2, $1; exit }' "$TMP/thr.out")
+if [ -n "$tid" ]; then
+	"$SONDE" report --stdio --no-children --sort pid -g none --tid "$tid" -i "$F" >"$TMP/tid.out" 2>&1
+	got=$(awk '/^ +[0-9.]+% +[0-9]+:/ { print $1 }' "$TMP/tid.out")
+	[ "$got" = "$want" ] && pass "--tid $tid keeps that thread's $want only" ||
+		fail "--tid $tid: got '$got', want $want: $(head -c 300 "$TMP/tid.out")"
+else
+	fail "--sort pid printed no thread rows: $(head -c 300 "$TMP/thr.out")"
+fi
