@@ -30,6 +30,7 @@ enum {
 	F_PERIOD = 1 << 10,
 	F_ADDR = 1 << 11,
 	F_TRACE = 1 << 12,
+	F_SRCLINE = 1 << 13,
 };
 
 static const struct {
@@ -40,7 +41,7 @@ static const struct {
 	{ "time", F_TIME }, { "cpu", F_CPU },	    { "event", F_EVENT },
 	{ "ip", F_IP },	    { "sym", F_SYM },	    { "symoff", F_SYMOFF },
 	{ "dso", F_DSO },   { "period", F_PERIOD }, { "addr", F_ADDR },
-	{ "trace", F_TRACE },
+	{ "trace", F_TRACE }, { "srcline", F_SRCLINE },
 };
 
 struct script {
@@ -81,7 +82,7 @@ static int parse_fields(struct script *s)
 			if (!strcmp(tok, field_names[i].name))
 				bit = field_names[i].bit;
 		if (!bit) {
-			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, period, addr)\n",
+			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, srcline, period, addr)\n",
 				tok);
 			free(copy);
 			return -EINVAL;
@@ -121,6 +122,35 @@ static unsigned fields_for(const struct script *s, const struct sonde_perf_event
 	return (f | s->add) & ~s->del;
 }
 
+/*
+ * A field the user named that this event's samples do not carry, or NULL.
+ * perf refuses such a request too, instead of printing made-up values.
+ * (A fixed -c period needs no PERIOD bit: it is the attr's.)
+ */
+static const char *missing_field(const struct script *s, const struct sonde_perf_event_attr *a,
+				 const char **hint)
+{
+	static const struct {
+		unsigned bit;
+		uint64_t need;
+		const char *name, *hint;
+	} req[] = {
+		{ F_TIME, SONDE_PERF_SAMPLE_TIME, "time", "recorded without timestamps: perf record -T" },
+		{ F_CPU, SONDE_PERF_SAMPLE_CPU, "cpu", "recorded without CPU numbers: record with -a or -C, or perf record --sample-cpu" },
+		{ F_ADDR, SONDE_PERF_SAMPLE_ADDR, "addr", "recorded without data addresses: perf record -d" },
+		{ F_IP, SONDE_PERF_SAMPLE_IP, "ip", "recorded without instruction pointers" },
+		{ F_TID | F_PID, SONDE_PERF_SAMPLE_TID, "pid/tid", "recorded without thread ids" },
+	};
+	unsigned asked = s->want | s->add;
+
+	for (size_t i = 0; i < sizeof(req) / sizeof(req[0]); i++)
+		if ((asked & req[i].bit) && !(a->sample_type & req[i].need)) {
+			*hint = req[i].hint;
+			return req[i].name;
+		}
+	return NULL;
+}
+
 /* " sym+0xoff (dso)" for one frame, as perf prints it. */
 static void put_frame_tail(struct outbuf *o, const struct anl_frame *fr, unsigned f)
 {
@@ -147,8 +177,32 @@ static void put_frame_tail(struct outbuf *o, const struct anl_frame *fr, unsigne
 	}
 }
 
+/*
+ * "  file:line" under a frame, or perf's "object[address]" without one.
+ * (perf 6.1 names the file of the compile unit for lines of inlined
+ * headers; sonde names the header the line is in.)
+ */
+static void put_srcline(struct script *s, struct outbuf *o, const struct anl_frame *fr)
+{
+	const char *sl;
+
+	if (!fr->dso)
+		return; /* perf prints nothing for an address outside any map */
+	sl = anl_dso_srcline(s->m, fr->dso, fr->addr);
+	ob_puts(o, "  ");
+	if (sl) {
+		ob_puts(o, sl);
+	} else {
+		ob_puts(o, fr->dso->short_name);
+		ob_putc(o, '[');
+		ob_hex(o, fr->kernel ? fr->ip : fr->addr, 0);
+		ob_putc(o, ']');
+	}
+	ob_putc(o, '\n');
+}
+
 /* Renders a stack's frame lines once; cached in the stack. */
-static const char *stack_text(struct anl_stack *st, unsigned f,
+static const char *stack_text(struct script *s, struct anl_stack *st, unsigned f,
 			      size_t *len)
 {
 	struct outbuf tmp;
@@ -166,6 +220,8 @@ static const char *stack_text(struct anl_stack *st, unsigned f,
 			ob_hex(&tmp, fr->dso ? fr->addr : fr->ip, 16);
 		put_frame_tail(&tmp, fr, f);
 		ob_putc(&tmp, '\n');
+		if (f & F_SRCLINE)
+			put_srcline(s, &tmp, fr);
 	}
 	ob_putc(&tmp, '\n');
 	free(st->priv);
@@ -208,9 +264,9 @@ static void print_sample_text(struct script *s, const struct sonde_perfdata_reco
 		}
 	}
 	if ((f & F_PID) && (f & F_TID)) {
-		ob_dec_pad(o, (int64_t)(int32_t)smp->pid, 7, true);
+		ob_dec_pad(o, (int64_t)(int32_t)smp->pid, 5, true);
 		ob_putc(o, '/');
-		ob_dec_pad(o, (int64_t)(int32_t)smp->tid, 7, false);
+		ob_dec_pad(o, (int64_t)(int32_t)smp->tid, 5, false);
 		ob_putc(o, ' ');
 	} else if (f & F_PID) {
 		ob_dec_pad(o, (int64_t)(int32_t)smp->pid, 5, true);
@@ -255,29 +311,30 @@ static void print_sample_text(struct script *s, const struct sonde_perfdata_reco
 			script_trace_fields(s->trace, o,
 					    sonde_perfdata_reader__event_name(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0),
 					    a->config, smp->raw, smp->raw_size);
-		if (!(f & (F_IP | F_SYM | F_DSO))) {
+		if (!(f & F_IP)) {
 			ob_putc(o, '\n');
 			return;
 		}
-	} else if (!(f & (F_IP | F_SYM | F_DSO))) {
+	} else if (!(f & F_IP)) {
+		/* Like perf: sym, symoff, dso and srcline describe the ip. */
 		ob_putc(o, '\n');
 		return;
 	}
-	if (chain && (f & (F_IP | F_SYM | F_DSO))) {
+	if (chain) {
 		size_t len;
-		const char *txt = stack_text(st, f, &len);
+		const char *txt = stack_text(s, st, f, &len);
 
 		ob_putc(o, '\n');
 		ob_write(o, txt, len);
 		return;
 	}
-	if (f & F_IP) {
-		ob_putc(o, ' ');
-		ob_hex(o, smp->ip, 16);
-	}
+	ob_putc(o, ' ');
+	ob_hex(o, smp->ip, 16);
 	if (f & (F_SYM | F_DSO))
 		put_frame_tail(o, &st->frames[0], f);
 	ob_putc(o, '\n');
+	if (f & F_SRCLINE)
+		put_srcline(s, o, &st->frames[0]);
 }
 
 static void put_frame_json(struct outbuf *o, const struct anl_frame *fr)
@@ -394,7 +451,7 @@ int cmd_script(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &s.input, "file", "input file name (default perf.data, - for stdin)"),
 		OPT_STRING('F', "fields", &s.fields, "list",
-			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,addr (+x / -x to add / remove)"),
+			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,srcline,period,addr,trace (+x / -x to add / remove)"),
 		OPT_BOOLEAN(0, "json", &s.json, "one JSON object per sample"),
 		OPT_STRING(0, "comms", &s.comms, "list", "only samples of these commands (comma separated)"),
 		OPT_STRING(0, "comm", &s.comms, "list", "same as --comms"),
@@ -409,6 +466,7 @@ int cmd_script(int argc, const char **argv)
 	const char *const usage[] = { "sonde script [<options>]", NULL };
 	struct sonde_perfdata_record rec;
 	int n, err, ret = 0;
+	bool bad_field = false;
 
 	n = parse_options(argc, argv, opts, usage, 0);
 	if (n > 0) {
@@ -466,6 +524,18 @@ int cmd_script(int argc, const char **argv)
 		chain = a->attr.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN;
 		st = anl_sample_stack(s.stacks, s.r, a, t, rec.misc, &smp, chain);
 		f = fields_for(&s, &a->attr);
+		if (!s.json && (s.want | s.add)) {
+			const char *hint, *miss = missing_field(&s, &a->attr, &hint);
+
+			if (miss) {
+				ob_flush(&s.out);
+				fprintf(stderr, "sonde script: -F %s: the samples of event '%s' do not carry it (%s)\n",
+					miss, sonde_perfdata_reader__event_name(s.r, rec.attr_idx >= 0 ? rec.attr_idx : 0),
+					hint);
+				bad_field = true;
+				break;
+			}
+		}
 		if (s.json)
 			print_sample_json(&s, &rec, &smp, t, st, chain);
 		else
@@ -474,7 +544,9 @@ int cmd_script(int argc, const char **argv)
 			break;
 	}
 	ob_flush(&s.out);
-	if (err < 0) {
+	if (bad_field) {
+		ret = 1;
+	} else if (err < 0) {
 		fprintf(stderr, "sonde script: %s: %s (output above is complete up to that point)\n",
 			s.input, sonde_perfdata_reader__error(s.r) ?: "read error");
 		ret = 1;

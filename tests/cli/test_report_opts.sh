@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-only
-# The display options of `sonde report` against perf report 6.1 on one
-# perf-recorded, multi-threaded fp file: call graph order (caller/callee),
+# The display options of `sonde report` and `sonde script -F` against perf
+# 6.1 on one perf-recorded, multi-threaded fp file. report: call graph order (caller/callee),
 # type (graph/fractal), threshold, --sort pid/cpu, --percent-limit and the
 # --pid/--dsos/--symbols/--comms filters. The text must be identical; both
 # runs use --percent-limit 1 so one-sample rows from the dynamic loader,
@@ -88,3 +88,32 @@ if [ -n "$tid" ]; then
 else
 	fail "--sort pid printed no thread rows: $(head -c 300 "$TMP/thr.out")"
 fi
+
+# script -F: the same text as perf script for each field list.
+for fl in comm,tid,time comm,pid,tid,time,event,ip,sym,dso ip,sym,symoff,dso \
+	pid,tid comm,pid,tid sym,dso comm,sym -dso +period; do
+	perf script -f -F "$fl" -i "$F" 2>/dev/null >"$TMP/p.scr"
+	"$SONDE" script -F "$fl" -i "$F" >"$TMP/s.scr" 2>"$TMP/err"
+	if [ ! -s "$TMP/p.scr" ]; then
+		fail "script -F $fl: perf printed nothing"
+	elif cmp -s "$TMP/p.scr" "$TMP/s.scr"; then
+		pass "script -F $fl: identical to perf ($(wc -l <"$TMP/p.scr") lines)"
+	else
+		fail "script -F $fl: differs: $(diff "$TMP/p.scr" "$TMP/s.scr" | head -6)"
+	fi
+done
+# srcline: every frame of the workload gets its file:line, as in perf.
+perf script -f -F ip,sym,srcline -i "$F" 2>/dev/null | grep -c 'report_workload\.c:[0-9]' >"$TMP/p.n"
+"$SONDE" script -F ip,sym,srcline -i "$F" 2>&1 | grep -c 'report_workload\.c:[0-9]' >"$TMP/s.n"
+if [ "$(cat "$TMP/p.n")" -gt 0 ] && cmp -s "$TMP/p.n" "$TMP/s.n"; then
+	pass "script -F srcline: $(cat "$TMP/s.n") workload source lines, as perf"
+else
+	fail "script -F srcline: perf $(cat "$TMP/p.n") workload source lines, sonde $(cat "$TMP/s.n")"
+fi
+perf script -f -F ip,sym,srcline -i "$F" 2>/dev/null | grep 'report_workload\.c:[0-9]' >"$TMP/p.sl"
+"$SONDE" script -F ip,sym,srcline -i "$F" 2>&1 | grep 'report_workload\.c:[0-9]' >"$TMP/s.sl"
+cmp -s "$TMP/p.sl" "$TMP/s.sl" && pass "script -F srcline: the same lines in the same order" ||
+	fail "script -F srcline: $(diff "$TMP/p.sl" "$TMP/s.sl" | head -4)"
+# A field the samples lack is refused with the reason, like perf.
+expect_fail "script -F cpu without CPU samples" "-F cpu: the samples of event 'cpu-clock' do not carry it \\(recorded without CPU" \
+	"$SONDE" script -F comm,cpu -i "$F"
