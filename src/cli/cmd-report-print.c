@@ -373,34 +373,49 @@ static int fpath_cmp(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+static int addr_desc_cmp(const void *pa, const void *pb)
+{
+	const struct cnode *a = *(const struct cnode *const *)pa;
+	const struct cnode *b = *(const struct cnode *const *)pb;
+	uint64_t ka = a->sym ? a->sym->start : a->ip, kb = b->sym ? b->sym->start : b->ip;
+
+	return ka < kb ? 1 : ka > kb ? -1 : 0;
+}
+
+/*
+ * Like perf: callees before their caller (post-order), siblings by
+ * descending address, so equal hits keep that order after sorting.
+ */
 static void flat_collect(struct fctx *f, struct cnode *n, uint64_t min, int depth)
 {
-	size_t nr;
 	struct cnode **v;
+	size_t k = 0;
 
 	if (depth > SONDE_PERF_MAX_STACK_DEPTH * 8)
 		return;
-	v = kids(n, 1, &nr);
-	for (size_t i = 0; i < nr; i++) {
-		struct cnode *c = v[i];
-
-		if (c->hit && c->hit >= min) {
-			if (f->nr == f->cap) {
-				size_t cap = f->cap ? f->cap * 2 : 16;
-				struct fpath *nv = realloc(f->v, cap * sizeof(*nv));
-
-				if (!nv)
-					break;
-				f->v = nv;
-				f->cap = cap;
-			}
-			f->v[f->nr].node = c;
-			f->v[f->nr].seq = f->nr;
-			f->nr++;
-		}
-		flat_collect(f, c, min, depth + 1);
-	}
+	v = malloc((n->nr_children + 1) * sizeof(*v));
+	if (!v)
+		return;
+	for (struct cnode *c = n->child; c; c = c->sibling)
+		v[k++] = c;
+	qsort(v, k, sizeof(*v), addr_desc_cmp);
+	for (size_t i = 0; i < k; i++)
+		flat_collect(f, v[i], min, depth + 1);
 	free(v);
+	if (!depth || !n->hit || n->hit < min)
+		return;
+	if (f->nr == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 16;
+		struct fpath *nv = realloc(f->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return;
+		f->v = nv;
+		f->cap = cap;
+	}
+	f->v[f->nr].node = n;
+	f->v[f->nr].seq = f->nr;
+	f->nr++;
 }
 
 /* The nodes from the first frame down to @n, in chain order. */
@@ -432,7 +447,9 @@ static void print_flat(struct report *rp, struct hentry *e, uint64_t total, bool
 	qsort(f.v, f.nr, sizeof(*f.v), fpath_cmp);
 	for (size_t i = 0; i < f.nr; i++) {
 		const struct cnode *n = f.v[i].node;
-		double pct = base ? (double)n->hit * 100.0 / (double)base : 0.0;
+		/* perf's flat blocks count the path's callees too; folded not. */
+		uint64_t v = folded ? n->hit : n->cumul;
+		double pct = base ? (double)v * 100.0 / (double)base : 0.0;
 
 		if (folded)
 			ob_printf(o, "%.2f%% ", pct);

@@ -364,6 +364,30 @@ int report_parse_graph(struct report *rp, const char *arg)
 	return 0;
 }
 
+/*
+ * Like perf, --percent-limit also becomes the call graph threshold; a -g
+ * threshold given after it wins, since options apply in order.
+ */
+static int percent_limit_cb(const struct option *opt, const char *arg, bool unset)
+{
+	struct report *rp = opt->value;
+	char *end;
+	double v;
+
+	if (unset) {
+		rp->percent_limit = 0;
+		return 0;
+	}
+	v = strtod(arg, &end);
+	if (end == arg || *end || v < 0 || v > 100) {
+		fprintf(stderr, "sonde report: --percent-limit: '%s' is not a percentage (0-100)\n", arg);
+		return -EINVAL;
+	}
+	rp->percent_limit = v;
+	rp->graph_threshold = v;
+	return 0;
+}
+
 static int graph_cb(const struct option *opt, const char *arg, bool unset)
 {
 	struct report *rp = opt->value;
@@ -847,7 +871,8 @@ int cmd_report(int argc, const char **argv)
 			     "call graph display: graph|fractal|none, threshold percent (0.5), caller|callee", graph_cb),
 		OPT_STRING(0, "percentage", &rp.percentage, "relative|absolute",
 			   "percentages of filtered entries relative to what is shown, or to everything (default)"),
-		OPT_DOUBLE(0, "percent-limit", &rp.percent_limit, "pct", "hide entries below this percentage"),
+		OPT_CALLBACK(0, "percent-limit", &rp, "pct",
+			     "hide entries (and call graph branches) below this percentage", percent_limit_cb),
 		OPT_STRING('c', "comms", &rp.comms, "list", "only these commands (comma separated)"),
 		OPT_STRING(0, "comm", &rp.comms, "list", "same as --comms"),
 		OPT_STRING(0, "pid", &rp.pids, "list", "only these process ids"),
