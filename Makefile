@@ -32,7 +32,7 @@ CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
 endif
 ALL_CFLAGS = $(CFLAGS_BASE) $(CFLAGS)
-LIBS := -ldw -lelf -lz -lm -lpthread
+LIBS := -ldw -lelf -lz -lzstd -lm -lpthread
 
 LIB_SRCS := $(sort $(wildcard src/lib/*.c src/lib/*/*.c))
 CLI_SRCS := $(sort $(wildcard src/cli/*.c))
