@@ -132,7 +132,7 @@ check-fast: all tests examples helpers
 	@tests/run-suite.sh $(BUILD)
 
 fuzz:
-	@tests/fuzz/build.sh $(BUILD)-fuzz
+	@tests/fuzz/run.sh $(BUILD)-fuzz
 
 bench: all helpers
 	@bench/run-all.sh $(BUILD)
