@@ -18,7 +18,8 @@
  * the tail waits for the next COMPRESSED record.
  *
  * Bounds: one COMPRESSED record may expand to at most the ring buffer size
- * from HEADER_COMPRESSED (clamped to [1 MiB, 256 MiB]) plus slack; the
+ * from HEADER_COMPRESSED (clamped to [1 MiB, 256 MiB]) plus slack, the
+ * whole stream to 1000 times its compressed size (past 64 MiB); the
  * decoder window is capped at zstd's default 2^27. A corrupt stream stops
  * the scan with the COMPRESSED record's offset; records decoded before it
  * are still delivered.
@@ -35,6 +36,13 @@
 /* A block decoded across two COMPRESSED records, plus a carried record. */
 #define ZSLACK (256ULL << 10)
 #define ZWINDOW_LOG_MAX 27
+/*
+ * And the whole stream may not expand more than this much (perf's data
+ * compresses 5-30 times) once past a floor: a hostile file of many small
+ * records cannot make the reader keep gigabytes.
+ */
+#define ZRATIO_MAX 1000u
+#define ZTOTAL_FLOOR (64ULL << 20)
 /* perf's enum: 0 none, 1 zstd. */
 #define COMP_ZSTD 1
 
@@ -47,6 +55,7 @@ struct zchunk {
 struct pdr_zstd {
 	ZSTD_DStream *ds;
 	uint64_t limit; /* output bytes one COMPRESSED record may produce */
+	uint64_t in_total, out_total; /* compressed / decompressed bytes so far */
 	/* Scratch: incomplete tail [0, tail), then the new output. */
 	uint8_t *buf;
 	size_t tail, cap;
@@ -94,17 +103,14 @@ static struct pdr_zstd *zstd_get(struct sonde_perfdata_reader *r)
 	return z;
 }
 
-/* Grows the scratch buffer: 0, 1 at the per-record limit, or -ENOMEM. */
-static int grow(struct pdr_zstd *z, size_t produced)
+/* Grows the scratch buffer towards @max bytes of output. */
+static int grow(struct pdr_zstd *z, size_t max)
 {
-	size_t want;
+	size_t want = z->cap ? z->cap * 2 : 256 * 1024;
 	uint8_t *nb;
 
-	if (produced >= z->limit)
-		return 1;
-	want = z->cap ? z->cap * 2 : 256 * 1024;
-	if (want > z->tail + z->limit)
-		want = z->tail + z->limit;
+	if (want > z->tail + max)
+		want = z->tail + max;
 	nb = realloc(z->buf, want);
 	if (!nb)
 		return -ENOMEM;
@@ -233,6 +239,8 @@ int pdr_zstd_record(struct sonde_perfdata_reader *r, uint64_t off, uint32_t type
 	ZSTD_outBuffer out;
 	struct pdr_zstd *z;
 	size_t produced = 0;
+	uint64_t lim, budget;
+	bool by_ratio = false;
 	int err;
 
 	r->nr_compressed++;
@@ -255,23 +263,39 @@ int pdr_zstd_record(struct sonde_perfdata_reader *r, uint64_t off, uint32_t type
 	z = zstd_get(r);
 	if (!z)
 		return -ENOMEM;
+	/* This record's bound: the ring buffer, and the stream's ratio. */
+	lim = z->limit;
+	budget = (z->in_total + in.size) * ZRATIO_MAX;
+	if (budget < ZTOTAL_FLOOR)
+		budget = ZTOTAL_FLOOR;
+	budget = budget > z->out_total ? budget - z->out_total : 0;
+	if (budget < lim) {
+		lim = budget;
+		by_ratio = true;
+	}
 	for (;;) {
-		size_t ret;
+		size_t ret, room = z->cap - z->tail;
 
-		if (z->tail + produced == z->cap) {
-			err = grow(z, produced);
-			if (err < 0)
-				return err;
-			if (err) {
+		if (room > lim)
+			room = (size_t)lim;
+		if (produced == room) {
+			if (produced >= lim) {
 				/* Keep what decoded so far, then stop. */
 				err = take_records(r, z, z->tail + produced, off);
 				if (err == -ENOMEM)
 					return err;
+				if (by_ratio)
+					return pdr_fail(r, off, "compressed data expands more than %u times: corrupt data",
+							ZRATIO_MAX);
 				return pdr_fail(r, off, "COMPRESSED record expands past %llu bytes (ring buffer %u bytes per HEADER_COMPRESSED): corrupt data",
 						(unsigned long long)z->limit, r->comp.mmap_len);
 			}
+			err = grow(z, (size_t)lim);
+			if (err)
+				return err;
+			continue;
 		}
-		out = (ZSTD_outBuffer){ z->buf + z->tail, z->cap - z->tail, produced };
+		out = (ZSTD_outBuffer){ z->buf + z->tail, room, produced };
 		ret = ZSTD_decompressStream(z->ds, &out, &in);
 		produced = out.pos;
 		if (ZSTD_isError(ret)) {
@@ -286,6 +310,8 @@ int pdr_zstd_record(struct sonde_perfdata_reader *r, uint64_t off, uint32_t type
 		if (in.pos == in.size && out.pos < out.size)
 			break;
 	}
+	z->in_total += in.size;
+	z->out_total += produced;
 	err = take_records(r, z, z->tail + produced, off);
 	return err == -ENOMEM ? err : (err ? -SONDE_ERR_FORMAT : 0);
 }

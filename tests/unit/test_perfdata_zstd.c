@@ -489,6 +489,57 @@ static void test_size_bomb(void **state)
 	free(big.buf);
 }
 
+/*
+ * Many small records that each stay under the ring-buffer bound but add
+ * up past 64 MiB at > 1000x: stopped by the whole-stream ratio.
+ */
+static void test_ratio_bomb(void **state)
+{
+	struct pdgen plain, g;
+	struct sonde_perfdata_reader *r;
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	static uint8_t buf[65536];
+	size_t n, at[12];
+	struct seen s;
+	const char *e;
+
+	/* 8 MiB of THREAD_MAP-typed filler: consumed, never queued. */
+	memset(&plain, 0, sizeof(plain));
+	while (plain.len < (8u << 20)) {
+		static const uint8_t zero[65528 - 8];
+
+		pdg_32(&plain, 73);
+		pdg_16(&plain, 0);
+		pdg_16(&plain, 65528);
+		pdg_bytes(&plain, zero, sizeof(zero));
+	}
+	begin(&g, true, false);
+	pdg_comp_feature(&g, 1, 256u << 20);
+	for (int i = 0; i < 12; i++) {
+		n = zflush(cc, plain.buf, plain.len, buf, sizeof(buf));
+		assert_true(n < 4096);
+		at[i] = pdg_compressed(&g, buf, n, false);
+	}
+	ZSTD_freeCCtx(cc);
+	r = open_img(&g);
+	assert_true(drain(r, &s) < 0);
+	e = sonde_perfdata_reader__error(r);
+	assert_non_null(e);
+	assert_non_null(strstr(e, "expands more than 1000 times"));
+	/* The first batch that would cross 64 MiB is refused. */
+	{
+		char want[48];
+		size_t k = (64u << 20) / plain.len;
+
+		snprintf(want, sizeof(want), "byte offset %zu:", at[k]);
+		if (!strstr(e, want))
+			fail_msg("\"%s\" is not at %s", e, want);
+	}
+	sonde_perfdata_reader__close(r);
+	free(g.buf);
+	free(plain.buf);
+}
+
 /* Not zstd per HEADER_COMPRESSED: refused by name. */
 static void test_unknown_type(void **state)
 {
@@ -626,6 +677,7 @@ int main(void)
 		cmocka_unit_test(test_not_zstd),
 		cmocka_unit_test(test_huge_window),
 		cmocka_unit_test(test_size_bomb),
+		cmocka_unit_test(test_ratio_bomb),
 		cmocka_unit_test(test_unknown_type),
 		cmocka_unit_test(test_cut_record),
 		cmocka_unit_test(test_truncated_file),
