@@ -4,7 +4,9 @@
  * attrs and features, tracing data, rounds) consumed here, everything else
  * queued by time and released round by round (FINISHED_ROUND: at each
  * marker, records up to the largest time seen at the previous marker are
- * final). Queue entries are 24 bytes; records stay in the mapping.
+ * final). Queue entries are 24 bytes; records stay in the mapping, or in
+ * the chunks COMPRESSED records decompress to (perfdata_read_zstd.c), which
+ * go through the same queue.
  */
 #include <errno.h>
 #include <stdlib.h>
