@@ -705,6 +705,9 @@ void report_print_header(struct report *rp)
 			  r->last_sample_time / 1000000000, r->last_sample_time % 1000000000 / 1000);
 	if (sonde_perfdata_reader__has_feature(r, SONDE_FEAT_TRACING_DATA))
 		ob_puts(o, "# contains tracepoint data (TRACING_DATA)\n");
+	if (sonde_perfdata_reader__has_feature(r, SONDE_FEAT_COMPRESSED))
+		ob_printf(o, "# compressed : %s, level = %u, ratio = %u\n",
+			  r->comp.type == 1 ? "Zstd" : "Unknown", r->comp.level, r->comp.ratio);
 	for (size_t i = 0; i < r->nr_build_ids; i++) {
 		ob_puts(o, "# build id ");
 		for (int k = 0; k < r->build_ids[i].size; k++)
@@ -758,6 +761,9 @@ void report_print_stats(struct report *rp)
 		if (v)
 			ob_printf(o, "%20s events: %10" PRIu64 "\n", rec_names[i], v);
 	}
+	/* Not in TOTAL: like FINISHED_ROUND, consumed by the reader. */
+	if (rp->r->nr_compressed)
+		ob_printf(o, "%20s events: %10" PRIu64 "\n", "COMPRESSED", rp->r->nr_compressed);
 	ob_printf(o, "%20s: %10" PRIu64 "\n", "lost samples", st->lost_samples + st->lost);
 	ob_printf(o, "%20s: %10" PRIu64 "\n", "FINISHED_ROUND", rp->r->nr_rounds);
 	for (int a = 0; a < rp->r->nr_attrs && a < PDR_MAX_ATTRS; a++)

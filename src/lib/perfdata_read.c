@@ -536,6 +536,7 @@ void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r)
 	free(r->group_desc);
 	free(r->cpu_topology);
 	free(r->q);
+	pdr_zstd_free(r->zstd);
 	free(r);
 }
 

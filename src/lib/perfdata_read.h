@@ -39,6 +39,14 @@ struct pdr_qent {
 	int32_t attr_idx;
 };
 
+/* HEADER_COMPRESSED (perf record -z): how the COMPRESSED records were made. */
+struct pdr_comp_info {
+	uint32_t version, type, level, ratio;
+	uint32_t mmap_len; /* ring buffer size: bounds one record's output */
+};
+
+struct pdr_zstd; /* decompressor state, perfdata_read_zstd.c */
+
 struct pdr_id_ent {
 	uint64_t id;
 	int32_t attr_idx;
@@ -82,6 +90,9 @@ struct sonde_perfdata_reader {
 	uint64_t last_time;
 
 	uint64_t nr_rounds;
+	uint64_t nr_compressed; /* COMPRESSED(2) records scanned */
+	struct pdr_comp_info comp;
+	struct pdr_zstd *zstd;
 	uint64_t dropped; /* file bytes below this were released (madvise) */
 	char err[256];
 	int err_code;
@@ -142,6 +153,38 @@ const char *pdr_event_name_default(const struct sonde_perf_event_attr *attr,
 /* Record stream scanning and ordering. */
 int pdr_stream_next(struct sonde_perfdata_reader *r, struct sonde_perfdata_record *rec);
 int pdr_attr_of_id(struct sonde_perfdata_reader *r, uint64_t id);
+/* Queues kernel record @p (file byte order) found at location @loc. */
+int pdr_stream_queue(struct sonde_perfdata_reader *r, const uint8_t *p, uint32_t type,
+		     uint16_t size, uint64_t loc);
+/* A FINISHED_ROUND marker. */
+void pdr_stream_round(struct sonde_perfdata_reader *r);
+
+/*
+ * COMPRESSED records (perf record -z). Their records are decompressed into
+ * memory the reader owns and queued with a location that has PDR_ZLOC set
+ * (chunk index << 32 | byte in chunk) instead of a file offset; those sort
+ * after file records of the same time, which only reorders exact ties.
+ */
+#define PDR_ZLOC (1ULL << 63)
+/* Decompresses the COMPRESSED(2) record at @off and queues its records. */
+int pdr_zstd_record(struct sonde_perfdata_reader *r, uint64_t off, uint32_t type,
+		    uint16_t size);
+/* The record stream ended: complains about a record left incomplete. */
+void pdr_zstd_finish(struct sonde_perfdata_reader *r);
+void pdr_zstd_free(struct pdr_zstd *z);
+/* The record at PDR_ZLOC location @loc; *@off gets its COMPRESSED record's offset. */
+const uint8_t *pdr_zstd_at(const struct sonde_perfdata_reader *r, uint64_t loc,
+			   uint64_t *off);
+
+/* Where a queued record lives: the input, or decompressed memory. */
+static inline const uint8_t *pdr_rec_at(const struct sonde_perfdata_reader *r,
+					uint64_t loc, uint64_t *off)
+{
+	if (loc & PDR_ZLOC)
+		return pdr_zstd_at(r, loc, off);
+	*off = loc;
+	return r->base + loc;
+}
 
 /*
  * A decoded SAMPLE, the fields the reports use (filled from the record

@@ -294,6 +294,13 @@ int pdr_parse_feature(struct sonde_perfdata_reader *r, int feat, uint64_t off,
 	case SONDE_FEAT_CPU_TOPOLOGY:
 		parse_cpu_topology(&c);
 		break;
+	case SONDE_FEAT_COMPRESSED:
+		r->comp.version = get32(&c);
+		r->comp.type = get32(&c);
+		r->comp.level = get32(&c);
+		r->comp.ratio = get32(&c);
+		r->comp.mmap_len = get32(&c);
+		break;
 	default:
 		/* TRACING_DATA and the rest: presence is all the reports use. */
 		break;

@@ -4,7 +4,9 @@
  * attrs and features, tracing data, rounds) consumed here, everything else
  * queued by time and released round by round (FINISHED_ROUND: at each
  * marker, records up to the largest time seen at the previous marker are
- * final). Queue entries are 24 bytes; records stay in the mapping.
+ * final). Queue entries are 24 bytes; records stay in the mapping, or in
+ * the chunks COMPRESSED records decompress to (perfdata_read_zstd.c), which
+ * go through the same queue.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -120,6 +122,42 @@ static void classify(struct sonde_perfdata_reader *r, const uint8_t *p, uint32_t
 	*attr_idx = idx;
 }
 
+void pdr_stream_round(struct sonde_perfdata_reader *r)
+{
+	r->nr_rounds++;
+	if (!r->unordered) {
+		flush(r, r->prev_round_max);
+		r->prev_round_max = r->max_time;
+	}
+}
+
+int pdr_stream_queue(struct sonde_perfdata_reader *r, const uint8_t *p, uint32_t type,
+		     uint16_t size, uint64_t loc)
+{
+	int idx;
+	uint64_t t;
+
+	classify(r, p, type, size, &idx, &t);
+	if (r->swap) {
+		/* The base is writable for swapped inputs (see open). */
+		const struct pdr_attr *a = pdr_attr_get(r, idx >= 0 ? idx : 0);
+		struct sonde_record_fmt fmt = { 0 };
+
+		if (a)
+			fmt = a->fmt;
+		if (sonde_record__swap(&fmt, (void *)(uintptr_t)p, size)) {
+			pr_debug("perf.data: record at location %#llx does not swap; skipped\n",
+				 (unsigned long long)loc);
+			return 0;
+		}
+	}
+	if (push(r, t, loc, idx))
+		return -ENOMEM;
+	if (r->unordered)
+		r->q_ready = r->q_len;
+	return 0;
+}
+
 /* Consumes one header-type record. Returns bytes to skip after it, or <0. */
 static int64_t user_record(struct sonde_perfdata_reader *r, uint64_t off,
 			   uint32_t type, uint16_t size)
@@ -165,16 +203,13 @@ static int64_t user_record(struct sonde_perfdata_reader *r, uint64_t off,
 			return pdr_fail(r, off, "AUXTRACE record too short");
 		return (int64_t)pdr_rd64(r, p + 8);
 	case SONDE_PERF_RECORD_FINISHED_ROUND:
-		r->nr_rounds++;
-		if (!r->unordered) {
-			flush(r, r->prev_round_max);
-			r->prev_round_max = r->max_time;
-		}
+		pdr_stream_round(r);
 		return 0;
 	case SONDE_PERF_RECORD_HEADER_BUILD_ID:
 		return pdr_parse_feature(r, SONDE_FEAT_BUILD_ID, off, size);
 	case SONDE_PERF_RECORD_COMPRESSED:
-		return pdr_fail(r, off, "compressed records (perf record -z) are not supported");
+	case SONDE_PERF_RECORD_COMPRESSED2:
+		return pdr_zstd_record(r, off, type, size);
 	default:
 		return 0;
 	}
@@ -233,32 +268,15 @@ static int scan(struct sonde_perfdata_reader *r)
 			}
 			r->pos += (uint64_t)skip;
 			continue;
-		} else {
-			int idx;
-			uint64_t t;
-
-			classify(r, p, type, size, &idx, &t);
-			if (r->swap) {
-				/* The base is writable for swapped inputs (see open). */
-				const struct pdr_attr *a = pdr_attr_get(r, idx >= 0 ? idx : 0);
-				struct sonde_record_fmt fmt = { 0 };
-
-				if (a)
-					fmt = a->fmt;
-				if (sonde_record__swap(&fmt, (void *)(uintptr_t)p, size)) {
-					pr_debug("perf.data: record at byte offset %llu does not swap; skipped\n",
-						 (unsigned long long)off);
-					continue;
-				}
-			}
-			if (push(r, t, off, idx))
-				return -ENOMEM;
-			if (r->unordered)
-				r->q_ready = r->q_len;
+		} else if (pdr_stream_queue(r, p, type, size, off)) {
+			return -ENOMEM;
 		}
 	}
-	if (r->scan_done)
+	if (r->scan_done) {
+		if (r->zstd)
+			pdr_zstd_finish(r);
 		flush(r, UINT64_MAX);
+	}
 	return 0;
 }
 
@@ -291,6 +309,7 @@ static void drop_consumed(struct sonde_perfdata_reader *r)
 int pdr_stream_next(struct sonde_perfdata_reader *r, struct sonde_perfdata_record *rec)
 {
 	const struct pdr_qent *e;
+	const uint8_t *p;
 
 	if (r->q_head == r->q_ready) {
 		int err;
@@ -308,12 +327,12 @@ int pdr_stream_next(struct sonde_perfdata_reader *r, struct sonde_perfdata_recor
 		return 0;
 	}
 	e = &r->q[r->q_head++];
-	rec->hdr = (const void *)(r->base + e->off);
+	p = pdr_rec_at(r, e->off, &rec->offset);
+	rec->hdr = (const void *)p;
 	/* Kernel records are in host order now (swapped when scanned). */
-	memcpy(&rec->type, r->base + e->off, 4);
-	memcpy(&rec->misc, r->base + e->off + 4, 2);
-	memcpy(&rec->size, r->base + e->off + 6, 2);
-	rec->offset = e->off;
+	memcpy(&rec->type, p, 4);
+	memcpy(&rec->misc, p + 4, 2);
+	memcpy(&rec->size, p + 6, 2);
 	rec->time = e->time;
 	rec->attr_idx = e->attr_idx;
 	if (rec->time > r->last_time)
