@@ -81,6 +81,20 @@ struct anl_machine;
 struct anl_machine *anl_machine_new(void);
 void anl_machine_free(struct anl_machine *m);
 
+/*
+ * Keeps the kernel's symbol table in @dir (kcache.h: per boot, module list
+ * and user) so later runs skip reading /proc/kallsyms; NULL turns it off
+ * (the default). Call before the first kernel lookup. 0 or -ENOMEM.
+ */
+int anl_machine_set_kallsyms_cache(struct anl_machine *m, const char *dir);
+
+/*
+ * The kallsyms cache in the per-user default directory
+ * (kcache_default_dir(): $XDG_CACHE_HOME/sonde or ~/.cache/sonde) unless
+ * the environment sets SONDE_NO_KALLSYMS_CACHE (to anything but "" or "0").
+ */
+int anl_machine_default_kallsyms_cache(struct anl_machine *m);
+
 /* Interned string: equal strings give the same pointer. */
 const char *anl_intern(struct anl_machine *m, const char *s, size_t len);
 

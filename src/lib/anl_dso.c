@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "internal.h"
 #include "anl_priv.h"
+#include "kcache.h"
 
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
@@ -630,7 +631,7 @@ static void load_vdso(struct anl_machine *m, struct anl_dso *d)
  * /proc/kallsyms is read in one go and parsed in place: the names stay in
  * that buffer (kept for the machine's life), ~200k of them, not interned.
  */
-static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
+static void read_kallsyms(struct anl_machine *m, struct anl_dso *d)
 {
 	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 	size_t len = 0, cap = 1 << 22, n = 0, vcap = 1 << 16;
@@ -713,6 +714,81 @@ static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
 	}
 	free(buf);
 	free(v);
+}
+
+/* The table from the per-user cache (kcache.h); false on any miss. */
+static bool kallsyms_from_cache(struct anl_dso *d, const char *path)
+{
+	struct kcache_sym *ks = NULL;
+	size_t len, nr = 0;
+	char *buf;
+
+	if (kcache_read(path, &buf, &len, 1u << 28))
+		return false;
+	if (kcache_tab_decode(buf, len, &ks, &nr) || !nr) {
+		free(ks);
+		pr_debug("%s: not a valid kernel symbol cache, rebuilding it\n",
+			 path);
+		free(buf);
+		return false;
+	}
+	d->syms = calloc(nr, sizeof(*d->syms));
+	if (!d->syms) {
+		free(ks);
+		free(buf);
+		return false;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		d->syms[i].start = ks[i].start;
+		d->syms[i].end = ks[i].end;
+		d->syms[i].name = ks[i].name;
+	}
+	free(ks);
+	d->nr_syms = nr;
+	d->has_syms = true;
+	d->names_buf = buf; /* the names point into it */
+	return true;
+}
+
+static void kallsyms_to_cache(const struct anl_machine *m,
+			      const struct anl_dso *d, const char *path)
+{
+	struct kcache_sym *ks = malloc(d->nr_syms * sizeof(*ks));
+	size_t len;
+	void *buf;
+
+	if (!ks)
+		return;
+	for (size_t i = 0; i < d->nr_syms; i++) {
+		ks[i].start = d->syms[i].start;
+		ks[i].end = d->syms[i].end;
+		ks[i].name = d->syms[i].name;
+	}
+	if (!kcache_tab_encode(ks, d->nr_syms, &buf, &len)) {
+		if (kcache_write(m->kcache_dir, path, buf, len))
+			pr_debug("cannot write the kernel symbol cache %s\n",
+				 path);
+		free(buf);
+	}
+	free(ks);
+}
+
+/*
+ * The kernel's symbols: from the cache when it holds this boot's table,
+ * else from /proc/kallsyms (then cached; never an empty or hidden table).
+ */
+static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
+{
+	char path[4096];
+	bool cache = m->kcache_dir &&
+		     kcache_path(m->kcache_dir, "ksymtab", NULL, path,
+				 sizeof(path));
+
+	if (cache && kallsyms_from_cache(d, path))
+		return;
+	read_kallsyms(m, d);
+	if (cache && d->has_syms)
+		kallsyms_to_cache(m, d, path);
 }
 
 struct kload {

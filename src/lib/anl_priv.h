@@ -57,6 +57,7 @@ struct anl_machine {
 	bool kallsyms_warned;
 	bool kthread_running; /* kallsyms loading on a second core */
 	pthread_t kthread;
+	char *kcache_dir; /* kallsyms cache (kcache.h); NULL: none */
 };
 
 /* Arena allocation: lives as long as the machine; aborts on OOM. */
