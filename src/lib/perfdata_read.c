@@ -516,6 +516,7 @@ void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r)
 {
 	if (!r)
 		return;
+	pdr_ahead_stop(r);
 	if (r->mapped)
 		munmap((void *)r->base, r->len);
 	else

@@ -183,8 +183,10 @@ static int64_t user_record(struct sonde_perfdata_reader *r, uint64_t off,
 /* Scans until records are ready or the stream ends. */
 static int scan(struct sonde_perfdata_reader *r)
 {
-	if (!r->pos)
+	if (!r->pos) {
 		r->pos = r->data_off;
+		pdr_ahead_start(r);
+	}
 	while (r->q_head == r->q_ready && !r->scan_done) {
 		uint64_t off = r->pos, left = r->data_end - off;
 		const uint8_t *p = r->base + off;
@@ -215,6 +217,7 @@ static int scan(struct sonde_perfdata_reader *r)
 			break;
 		}
 		r->pos = off + size;
+		pdr_ahead_progress(r);
 		if (type >= SONDE_PERF_RECORD_USER_TYPE_START) {
 			int64_t skip = user_record(r, off, type, size);
 
@@ -283,7 +286,9 @@ static void drop_consumed(struct sonde_perfdata_reader *r)
 	if (low > r->dropped + page) {
 		uint64_t from = r->dropped & ~(page - 1);
 
-		madvise((void *)(uintptr_t)(r->base + from), low - from, MADV_DONTNEED);
+		if (!pdr_ahead_drop(r, from, low))
+			madvise((void *)(uintptr_t)(r->base + from), low - from,
+				MADV_DONTNEED);
 		r->dropped = low;
 	}
 }

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * Read-ahead for big mapped files: a helper thread walks the record chain
+ * a few MiB ahead of the scanner and touches each record's header, first
+ * lines and last line. The page faults (the kernel mapping ~120k pages of
+ * page cache for a 500 MB file, fault-around 16 at a time) and the DRAM
+ * misses of the first touch then happen on the other core, and the
+ * scanner finds the lines in the shared L3. The same thread releases the
+ * pages the reader is done with (MADV_DONTNEED zaps cost as much as the
+ * faults). Only reads the mapping: no reader state but the positions
+ * handed over under the lock.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "internal.h"
+#include "perfdata_read.h"
+
+/* Smaller files are mapped faster than a thread starts paying off. */
+#define AHEAD_MIN_DATA (32ULL << 20)
+/* How far ahead of the scanner: lines touched must still be in L3. */
+#define AHEAD_WINDOW (16ULL << 20)
+/* Scanner progress is handed over every this many bytes. */
+#define AHEAD_STEP (1ULL << 20)
+/* Lines touched at the start of a record: header, ids, regs, stack top. */
+#define AHEAD_HEAD_BYTES 512u
+
+struct pdr_ahead {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	const uint8_t *base;
+	uint64_t data_off, data_end;
+	uint64_t reader_pos;	/* scanner position (lock) */
+	uint64_t drop_from, drop_to; /* pages to release (lock) */
+	bool stop;		/* lock */
+};
+
+static uint8_t touch(const uint8_t *p)
+{
+	return *(const volatile uint8_t *)p;
+}
+
+/* Where the record at @p off ends (skipping a trailing blob), or 0. */
+static uint64_t next_record(const struct pdr_ahead *a, uint64_t off,
+			    unsigned int *sink)
+{
+	const uint8_t *p = a->base + off;
+	uint64_t left = a->data_end - off, next, blob = 0;
+	uint32_t type;
+	uint16_t size;
+
+	if (left < 8)
+		return 0;
+	memcpy(&type, p, 4);
+	memcpy(&size, p + 6, 2);
+	if (size < 8 || size > left)
+		return 0; /* the scanner reports it */
+	for (uint32_t k = 64; k < size && k < AHEAD_HEAD_BYTES; k += 64)
+		*sink += touch(p + k);
+	*sink += touch(p + size - 1);
+	/* Records that announce bytes after them (not swapped: host order). */
+	if (type == SONDE_PERF_RECORD_HEADER_TRACING_DATA && size >= 12) {
+		uint32_t v;
+
+		memcpy(&v, p + 8, 4);
+		blob = v;
+	} else if (type == SONDE_PERF_RECORD_AUXTRACE && size >= 16) {
+		memcpy(&blob, p + 8, 8);
+	}
+	next = off + size;
+	if (blob > a->data_end - next)
+		return 0;
+	return next + blob;
+}
+
+static void *ahead_thread(void *arg)
+{
+	struct pdr_ahead *a = arg;
+	uint64_t off = a->data_off, from, to, pos;
+	unsigned int sink = 0;
+
+	for (;;) {
+		uint64_t lim;
+
+		pthread_mutex_lock(&a->lock);
+		while (!a->stop && a->drop_to <= a->drop_from &&
+		       (!off || off > a->reader_pos + AHEAD_WINDOW))
+			pthread_cond_wait(&a->cond, &a->lock);
+		from = a->drop_from;
+		to = a->drop_to;
+		pos = a->reader_pos;
+		a->drop_from = a->drop_to;
+		if (a->stop) {
+			pthread_mutex_unlock(&a->lock);
+			break;
+		}
+		pthread_mutex_unlock(&a->lock);
+		if (to > from)
+			madvise((void *)(uintptr_t)(a->base + from), to - from,
+				MADV_DONTNEED);
+		if (!off || off > pos + AHEAD_WINDOW)
+			continue;
+		lim = off + AHEAD_STEP;
+		while (off && off < lim)
+			off = next_record(a, off, &sink);
+		if (off >= a->data_end)
+			off = 0; /* done; still serves drops */
+	}
+	return (void *)(uintptr_t)(sink & 1);
+}
+
+void pdr_ahead_start(struct sonde_perfdata_reader *r)
+{
+	struct pdr_ahead *a;
+
+	if (r->ahead || !r->mapped || r->swap || r->pipe ||
+	    r->data_end - r->data_off < AHEAD_MIN_DATA)
+		return;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return;
+	a->base = r->base;
+	a->data_off = r->data_off;
+	a->data_end = r->data_end;
+	a->reader_pos = r->data_off;
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->cond, NULL);
+	if (pthread_create(&a->thread, NULL, ahead_thread, a)) {
+		pthread_mutex_destroy(&a->lock);
+		pthread_cond_destroy(&a->cond);
+		free(a);
+		return;
+	}
+	r->ahead = a;
+	r->ahead_next = r->data_off + AHEAD_STEP;
+}
+
+void pdr_ahead_progress_slow(struct sonde_perfdata_reader *r)
+{
+	struct pdr_ahead *a = r->ahead;
+
+	pthread_mutex_lock(&a->lock);
+	a->reader_pos = r->pos;
+	pthread_cond_signal(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+	r->ahead_next = r->pos + AHEAD_STEP;
+}
+
+bool pdr_ahead_drop(struct sonde_perfdata_reader *r, uint64_t from,
+		    uint64_t to)
+{
+	struct pdr_ahead *a = r->ahead;
+
+	if (!a)
+		return false;
+	pthread_mutex_lock(&a->lock);
+	if (a->drop_to <= a->drop_from)
+		a->drop_from = from;
+	a->drop_to = to;
+	pthread_cond_signal(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+	return true;
+}
+
+void pdr_ahead_stop(struct sonde_perfdata_reader *r)
+{
+	struct pdr_ahead *a = r->ahead;
+
+	if (!a)
+		return;
+	pthread_mutex_lock(&a->lock);
+	a->stop = true;
+	pthread_cond_signal(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+	pthread_join(a->thread, NULL);
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->cond);
+	free(a);
+	r->ahead = NULL;
+}
