@@ -22,8 +22,10 @@
 #define AHEAD_MIN_DATA (32ULL << 20)
 /* How far ahead of the scanner: lines touched must still be in L3. */
 #define AHEAD_WINDOW (16ULL << 20)
-/* Scanner progress is handed over every this many bytes. */
+/* Scanner progress is handed over, and pages mapped, by this many bytes. */
 #define AHEAD_STEP (1ULL << 20)
+/* Closer to the scanner than this, the scanner maps pages itself. */
+#define AHEAD_LEAD (2ULL << 20)
 /* Lines touched at the start of a record: header, ids, regs, stack top. */
 #define AHEAD_HEAD_BYTES 512u
 
@@ -76,22 +78,45 @@ static uint64_t next_record(const struct pdr_ahead *a, uint64_t off,
 	return next + blob;
 }
 
+/*
+ * Maps [from, to) by touching a byte per page (fault-around maps 16 pages
+ * per fault): works from any offset, unlike the record walk.
+ */
+static void populate(const struct pdr_ahead *a, uint64_t from, uint64_t to,
+		     unsigned int *sink)
+{
+	if (to > a->data_end)
+		to = a->data_end;
+	for (uint64_t o = from; o < to; o += 4096)
+		*sink += touch(a->base + o);
+}
+
+/*
+ * Two frontiers: pages are mapped from pop (which jumps ahead when the
+ * scanner catches up, so that the two threads never fault on the same page
+ * table: they would contend on its lock), and the record walk, which
+ * restarts at the scanner's last record boundary when it falls behind,
+ * touches only lines of pages already mapped.
+ */
 static void *ahead_thread(void *arg)
 {
 	struct pdr_ahead *a = arg;
-	uint64_t off = a->data_off, from, to, pos;
+	uint64_t walk = a->data_off, pop = a->data_off, from, to, pos;
 	unsigned int sink = 0;
 
 	for (;;) {
-		uint64_t lim;
+		bool work;
 
 		pthread_mutex_lock(&a->lock);
-		while (!a->stop && a->drop_to <= a->drop_from &&
-		       (!off || off > a->reader_pos + AHEAD_WINDOW))
+		for (;;) {
+			pos = a->reader_pos;
+			work = pop < a->data_end && pop < pos + AHEAD_WINDOW;
+			if (a->stop || work || a->drop_to > a->drop_from)
+				break;
 			pthread_cond_wait(&a->cond, &a->lock);
+		}
 		from = a->drop_from;
 		to = a->drop_to;
-		pos = a->reader_pos;
 		a->drop_from = a->drop_to;
 		if (a->stop) {
 			pthread_mutex_unlock(&a->lock);
@@ -101,13 +126,16 @@ static void *ahead_thread(void *arg)
 		if (to > from)
 			madvise((void *)(uintptr_t)(a->base + from), to - from,
 				MADV_DONTNEED);
-		if (!off || off > pos + AHEAD_WINDOW)
+		if (!work)
 			continue;
-		lim = off + AHEAD_STEP;
-		while (off && off < lim)
-			off = next_record(a, off, &sink);
-		if (off >= a->data_end)
-			off = 0; /* done; still serves drops */
+		if (pop < pos + AHEAD_LEAD)
+			pop = (pos + 2 * AHEAD_LEAD) & ~(uint64_t)4095;
+		populate(a, pop, pop + AHEAD_STEP, &sink);
+		pop += AHEAD_STEP;
+		if (walk && walk < pos)
+			walk = pos;
+		while (walk && walk < pop && walk < a->data_end)
+			walk = next_record(a, walk, &sink);
 	}
 	return (void *)(uintptr_t)(sink & 1);
 }

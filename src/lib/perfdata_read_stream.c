@@ -193,6 +193,8 @@ static int scan(struct sonde_perfdata_reader *r)
 		uint32_t type;
 		uint16_t size;
 
+		/* r->pos is a record boundary here (blobs skipped). */
+		pdr_ahead_progress(r);
 		if (!left) {
 			r->scan_done = true;
 			break;
@@ -217,7 +219,6 @@ static int scan(struct sonde_perfdata_reader *r)
 			break;
 		}
 		r->pos = off + size;
-		pdr_ahead_progress(r);
 		if (type >= SONDE_PERF_RECORD_USER_TYPE_START) {
 			int64_t skip = user_record(r, off, type, size);
 
