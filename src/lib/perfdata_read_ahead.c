@@ -96,12 +96,14 @@ static void populate(const struct pdr_ahead *a, uint64_t from, uint64_t to,
  * scanner catches up, so that the two threads never fault on the same page
  * table: they would contend on its lock), and the record walk, which
  * restarts at the scanner's last record boundary when it falls behind,
- * touches only lines of pages already mapped.
+ * touches only lines of pages already mapped (after a jump, it waits for
+ * the scanner to cross the gap). walk == 0: nowhere to walk for now.
  */
 static void *ahead_thread(void *arg)
 {
 	struct pdr_ahead *a = arg;
-	uint64_t walk = a->data_off, pop = a->data_off, from, to, pos;
+	uint64_t walk = a->data_off, pop = a->data_off, gap_end = 0;
+	uint64_t from, to, pos;
 	unsigned int sink = 0;
 
 	for (;;) {
@@ -128,12 +130,15 @@ static void *ahead_thread(void *arg)
 				MADV_DONTNEED);
 		if (!work)
 			continue;
-		if (pop < pos + AHEAD_LEAD)
+		if (pop < pos + AHEAD_LEAD) {
+			/* The scanner maps the gap; the walk waits past it. */
 			pop = (pos + 2 * AHEAD_LEAD) & ~(uint64_t)4095;
+			gap_end = pop;
+		}
 		populate(a, pop, pop + AHEAD_STEP, &sink);
 		pop += AHEAD_STEP;
-		if (walk && walk < pos)
-			walk = pos;
+		if (walk < pos)
+			walk = pos >= gap_end ? pos : 0;
 		while (walk && walk < pop && walk < a->data_end)
 			walk = next_record(a, walk, &sink);
 	}
