@@ -37,6 +37,8 @@ struct anl_dso {
 	size_t nr_segs;
 	const char *dbg_path; /* separate debug file, if one was found */
 	char *names_buf;       /* kallsyms text the kernel names point into */
+	const void *names_map; /* or the kallsyms cache mapping (kcache.h) */
+	size_t names_map_len;
 	void *dwarf;	       /* Dwarf handle for inline frames, lazily */
 	int dwarf_fd;
 	bool dwarf_tried;

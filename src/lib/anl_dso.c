@@ -160,6 +160,7 @@ void anl_dsos_free(struct anl_machine *m)
 			free(d->syms);
 			free(d->segs);
 			free(d->names_buf);
+			kcache_unmap(d->names_map, d->names_map_len);
 			if (d->dwarf) {
 				dwarf_end(d->dwarf);
 				close(d->dwarf_fd);
@@ -716,37 +717,41 @@ static void read_kallsyms(struct anl_machine *m, struct anl_dso *d)
 	free(v);
 }
 
-/* The table from the per-user cache (kcache.h); false on any miss. */
+/*
+ * The table from the per-user cache (kcache.h), mapped: the names stay in
+ * the mapping and only the pages of names printed are ever read. False on
+ * any miss.
+ */
 static bool kallsyms_from_cache(struct anl_dso *d, const char *path)
 {
-	struct kcache_sym *ks = NULL;
+	const void *map;
 	size_t len, nr = 0;
-	char *buf;
 
-	if (kcache_read(path, &buf, &len, 1u << 28))
+	if (kcache_map(path, 1u << 28, &map, &len))
 		return false;
-	if (kcache_tab_decode(buf, len, &ks, &nr) || !nr) {
-		free(ks);
+	if (kcache_tab_check(map, len, &nr) || !nr) {
 		pr_debug("%s: not a valid kernel symbol cache, rebuilding it\n",
 			 path);
-		free(buf);
+		kcache_unmap(map, len);
 		return false;
 	}
 	d->syms = calloc(nr, sizeof(*d->syms));
 	if (!d->syms) {
-		free(ks);
-		free(buf);
+		kcache_unmap(map, len);
 		return false;
 	}
 	for (size_t i = 0; i < nr; i++) {
-		d->syms[i].start = ks[i].start;
-		d->syms[i].end = ks[i].end;
-		d->syms[i].name = ks[i].name;
+		struct kcache_sym ks;
+
+		kcache_tab_get(map, i, &ks);
+		d->syms[i].start = ks.start;
+		d->syms[i].end = ks.end;
+		d->syms[i].name = ks.name;
 	}
-	free(ks);
 	d->nr_syms = nr;
 	d->has_syms = true;
-	d->names_buf = buf; /* the names point into it */
+	d->names_map = map; /* the names point into it */
+	d->names_map_len = len;
 	return true;
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "internal.h"
@@ -91,24 +92,34 @@ static bool private_to_us(const struct stat *st, bool dir)
 	return S_ISREG(st->st_mode) && !(st->st_mode & 077);
 }
 
+/* Opens @p path if it is a private regular file of ours; fd or -errno. */
+static int open_private(const char *path, size_t max, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) || !private_to_us(st, false)) {
+		close(fd);
+		return -EPERM;
+	}
+	if ((uint64_t)st->st_size >= max) {
+		close(fd);
+		return -EFBIG;
+	}
+	return fd;
+}
+
 int kcache_read(const char *path, char **bufp, size_t *lenp, size_t max)
 {
 	struct stat st;
 	ssize_t n;
 	size_t off = 0;
 	char *buf;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	int fd = open_private(path, max, &st);
 
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !private_to_us(&st, false)) {
-		close(fd);
-		return -EPERM;
-	}
-	if ((uint64_t)st.st_size >= max) {
-		close(fd);
-		return -EFBIG;
-	}
+		return fd;
 	/* A regular file: one read of the size fstat gave. */
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf) {
@@ -132,6 +143,33 @@ int kcache_read(const char *path, char **bufp, size_t *lenp, size_t max)
 	*bufp = buf;
 	*lenp = off;
 	return 0;
+}
+
+int kcache_map(const char *path, size_t max, const void **map, size_t *lenp)
+{
+	struct stat st;
+	void *m;
+	int fd = open_private(path, max, &st);
+
+	if (fd < 0)
+		return fd;
+	if (!st.st_size) {
+		close(fd);
+		return -ENODATA;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return -errno;
+	*map = m;
+	*lenp = (size_t)st.st_size;
+	return 0;
+}
+
+void kcache_unmap(const void *map, size_t len)
+{
+	if (map)
+		munmap((void *)(uintptr_t)map, len);
 }
 
 /* mkdir -p of @p dir's missing components, each 0700. */
@@ -288,13 +326,10 @@ int kcache_tab_encode(const struct kcache_sym *syms, size_t nr, void **bufp,
 	return 0;
 }
 
-int kcache_tab_decode(const void *data, size_t len, struct kcache_sym **out,
-		      size_t *nrp)
+int kcache_tab_check(const void *data, size_t len, size_t *nrp)
 {
 	const uint8_t *buf = data, *e;
-	const char *names;
-	struct kcache_sym *syms;
-	uint64_t nr, names_len;
+	uint64_t nr, names_len, prev = 0;
 
 	if (len < KTAB_HDR || memcmp(buf, KTAB_MAGIC, 8))
 		return sonde_err(SONDE_ERR_FORMAT);
@@ -305,28 +340,51 @@ int kcache_tab_decode(const void *data, size_t len, struct kcache_sym **out,
 	    names_len != len - KTAB_HDR - nr * KTAB_ENT ||
 	    (nr && !names_len))
 		return sonde_err(SONDE_ERR_FORMAT);
-	names = (const char *)buf + KTAB_HDR + nr * KTAB_ENT;
 	/* Every name offset then finds a NUL before the end. */
-	if (names_len && names[names_len - 1])
+	if (names_len && buf[len - 1])
 		return sonde_err(SONDE_ERR_FORMAT);
-	syms = malloc((size_t)(nr ? nr : 1) * sizeof(*syms));
-	if (!syms)
-		return sonde_err(ENOMEM);
 	e = buf + KTAB_HDR;
 	for (size_t i = 0; i < nr; i++, e += KTAB_ENT) {
-		uint64_t off;
+		uint64_t start, end, off;
 
-		memcpy(&syms[i].start, e, 8);
-		memcpy(&syms[i].end, e + 8, 8);
+		memcpy(&start, e, 8);
+		memcpy(&end, e + 8, 8);
 		memcpy(&off, e + 16, 8);
-		if (off >= names_len || syms[i].end <= syms[i].start ||
-		    (i && syms[i].start <= syms[i - 1].start)) {
-			free(syms);
+		if (off >= names_len || end <= start || (i && start <= prev))
 			return sonde_err(SONDE_ERR_FORMAT);
-		}
-		syms[i].name = names + off;
+		prev = start;
 	}
-	*out = syms;
 	*nrp = (size_t)nr;
+	return 0;
+}
+
+void kcache_tab_get(const void *data, size_t i, struct kcache_sym *out)
+{
+	const uint8_t *buf = data, *e = buf + KTAB_HDR + i * KTAB_ENT;
+	uint64_t nr, off;
+
+	memcpy(&nr, buf + 8, 8);
+	memcpy(&out->start, e, 8);
+	memcpy(&out->end, e + 8, 8);
+	memcpy(&off, e + 16, 8);
+	out->name = (const char *)buf + KTAB_HDR + nr * KTAB_ENT + off;
+}
+
+int kcache_tab_decode(const void *data, size_t len, struct kcache_sym **out,
+		      size_t *nrp)
+{
+	struct kcache_sym *syms;
+	size_t nr;
+	int err = kcache_tab_check(data, len, &nr);
+
+	if (err)
+		return err;
+	syms = malloc((nr ? nr : 1) * sizeof(*syms));
+	if (!syms)
+		return sonde_err(ENOMEM);
+	for (size_t i = 0; i < nr; i++)
+		kcache_tab_get(data, i, &syms[i]);
+	*out = syms;
+	*nrp = nr;
 	return 0;
 }

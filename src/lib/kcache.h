@@ -46,6 +46,15 @@ bool kcache_default_dir(char *out, size_t size);
 int kcache_read(const char *path, char **buf, size_t *len, size_t max);
 
 /*
+ * Maps cache file @p path read-only after the same checks as
+ * kcache_read() (-ENODATA when empty); undo with kcache_unmap(). Our
+ * writers replace files by rename, never in place, so a mapping stays
+ * whole.
+ */
+int kcache_map(const char *path, size_t max, const void **map, size_t *len);
+void kcache_unmap(const void *map, size_t len);
+
+/*
  * Writes @p buf as @p path atomically (a 0600 temporary file renamed over
  * it), creating @p dir 0700 when missing. A directory that is not ours or
  * is open to others is refused (-EPERM). 0 or -errno.
@@ -69,10 +78,15 @@ int kcache_tab_encode(const struct kcache_sym *syms, size_t nr, void **buf,
 		      size_t *len);
 
 /*
- * Validates @p buf (magic, version, sizes, name offsets, sort order) and
- * returns a malloc'd array of *@p nr symbols whose names point into
- * @p buf. -SONDE_ERR_FORMAT (with errno) for anything malformed.
+ * Validates @p buf (magic, sizes, name offsets, sort order, non-empty
+ * ranges): 0 and *@p nr entries, or -SONDE_ERR_FORMAT (errno set) for
+ * anything malformed. Only then may kcache_tab_get() read entry @p i
+ * (< nr); its name points into @p buf.
  */
+int kcache_tab_check(const void *buf, size_t len, size_t *nr);
+void kcache_tab_get(const void *buf, size_t i, struct kcache_sym *out);
+
+/* Both in one: a malloc'd array of *@p nr symbols (names in @p buf). */
 int kcache_tab_decode(const void *buf, size_t len, struct kcache_sym **out,
 		      size_t *nr);
 

@@ -233,6 +233,7 @@ static void test_write_read(void **state)
 {
 	char dir[PATH_MAX], path[PATH_MAX], other[PATH_MAX], tmp[PATH_MAX + 16];
 	struct stat st;
+	const void *map;
 	char *buf = NULL;
 	size_t len = 0;
 
@@ -263,15 +264,29 @@ static void test_write_read(void **state)
 	assert_false(exists(path));
 	assert_true(exists(tmp));
 	assert_true(exists(other));
+	/* Mapped: same bytes, same checks. */
+	assert_int_equal(kcache_map(tmp, 1 << 20, &map, &len), 0);
+	assert_int_equal(len, 3);
+	assert_memory_equal(map, "new", 3);
+	kcache_unmap(map, len);
+	assert_int_equal(kcache_map(tmp, 3, &map, &len), -EFBIG);
 	/* Group- or other-readable files are not trusted. */
 	assert_int_equal(chmod(tmp, 0644), 0);
 	assert_int_equal(kcache_read(tmp, &buf, &len, 1 << 20), -EPERM);
+	assert_int_equal(kcache_map(tmp, 1 << 20, &map, &len), -EPERM);
+	assert_int_equal(chmod(tmp, 0640), 0);
+	assert_int_equal(kcache_map(tmp, 1 << 20, &map, &len), -EPERM);
 	assert_int_equal(chmod(tmp, 0600), 0);
-	/* Nor symbolic links, nor directories. */
+	/* Nor symbolic links, nor directories, nor empty files. */
 	snprintf(path, sizeof(path), "%s/link", dir);
 	assert_int_equal(symlink(tmp, path), 0);
 	assert_int_equal(kcache_read(path, &buf, &len, 1 << 20), -ELOOP);
+	assert_int_equal(kcache_map(path, 1 << 20, &map, &len), -ELOOP);
 	assert_int_equal(kcache_read(dir, &buf, &len, 1 << 20), -EPERM);
+	assert_int_equal(kcache_map(dir, 1 << 20, &map, &len), -EPERM);
+	snprintf(path, sizeof(path), "%s/empty", dir);
+	write_bytes(path, "", 0, 0600);
+	assert_int_equal(kcache_map(path, 1 << 20, &map, &len), -ENODATA);
 	assert_int_equal(kcache_read("/nonexistent/x", &buf, &len, 1 << 20),
 			 -ENOENT);
 	/* A directory others may write to is refused for writing. */
@@ -283,6 +298,7 @@ static void test_write_read(void **state)
 static void test_wrong_owner(void **state)
 {
 	char path[PATH_MAX];
+	const void *map;
 	char *buf = NULL;
 	size_t len;
 
@@ -297,6 +313,7 @@ static void test_wrong_owner(void **state)
 	free(buf);
 	assert_int_equal(chown(path, 65534, 65534), 0);
 	assert_int_equal(kcache_read(path, &buf, &len, 1 << 20), -EPERM);
+	assert_int_equal(kcache_map(path, 1 << 20, &map, &len), -EPERM);
 }
 
 static void test_default_dir(void **state)
