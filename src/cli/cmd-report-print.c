@@ -353,6 +353,97 @@ static void print_graph(struct report *rp, struct hentry *e, uint64_t total)
 		ob_putc(&rp->out, '\n');
 }
 
+/* -g flat / folded: one line (or block) per distinct path with hits. */
+struct fpath {
+	struct cnode *node;
+	size_t seq; /* depth-first order, for ties */
+};
+
+struct fctx {
+	struct fpath *v;
+	size_t nr, cap;
+};
+
+static int fpath_cmp(const void *pa, const void *pb)
+{
+	const struct fpath *a = pa, *b = pb;
+
+	if (a->node->hit != b->node->hit)
+		return a->node->hit > b->node->hit ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void flat_collect(struct fctx *f, struct cnode *n, uint64_t min, int depth)
+{
+	size_t nr;
+	struct cnode **v;
+
+	if (depth > SONDE_PERF_MAX_STACK_DEPTH * 8)
+		return;
+	v = kids(n, 1, &nr);
+	for (size_t i = 0; i < nr; i++) {
+		struct cnode *c = v[i];
+
+		if (c->hit && c->hit >= min) {
+			if (f->nr == f->cap) {
+				size_t cap = f->cap ? f->cap * 2 : 16;
+				struct fpath *nv = realloc(f->v, cap * sizeof(*nv));
+
+				if (!nv)
+					break;
+				f->v = nv;
+				f->cap = cap;
+			}
+			f->v[f->nr].node = c;
+			f->v[f->nr].seq = f->nr;
+			f->nr++;
+		}
+		flat_collect(f, c, min, depth + 1);
+	}
+	free(v);
+}
+
+/* The nodes from the first frame down to @n, in chain order. */
+static void put_path(struct outbuf *o, const struct cnode *n, bool folded)
+{
+	if (n->parent && n->parent->parent) {
+		put_path(o, n->parent, folded);
+		if (folded)
+			ob_putc(o, ';');
+	}
+	if (!folded)
+		ob_puts(o, "                ");
+	cname(o, n);
+	if (!folded)
+		ob_putc(o, '\n');
+}
+
+static void print_flat(struct report *rp, struct hentry *e, uint64_t total, bool folded)
+{
+	struct outbuf *o = &rp->out;
+	uint64_t base = rp->graph_fractal ? (rp->children ? e->children : e->self) : total;
+	uint64_t min = (uint64_t)((double)base * rp->graph_threshold / 100.0);
+	struct fctx f = { 0 };
+
+	if (!e->chain)
+		return;
+	calc_cumul(e->chain);
+	flat_collect(&f, e->chain, min, 0);
+	qsort(f.v, f.nr, sizeof(*f.v), fpath_cmp);
+	for (size_t i = 0; i < f.nr; i++) {
+		const struct cnode *n = f.v[i].node;
+		double pct = base ? (double)n->hit * 100.0 / (double)base : 0.0;
+
+		if (folded)
+			ob_printf(o, "%.2f%% ", pct);
+		else
+			ob_printf(o, "           %.2f%%\n", pct);
+		put_path(o, n, folded);
+		ob_putc(o, '\n');
+	}
+	free(f.v);
+}
+
 /* ---- table ---- */
 
 static void print_event(struct report *rp, int attr)
@@ -430,8 +521,12 @@ static void print_event(struct report *rp, int attr)
 				ob_printf(o, "  %-*s", width[i], buf);
 		}
 		ob_putc(o, '\n');
-		if (rp->graph_on && rp->have_callchains)
+		if (!rp->graph_on || !rp->have_callchains)
+			;
+		else if (rp->graph_mode == REPORT_GRAPH_TREE)
 			print_graph(rp, e, total);
+		else
+			print_flat(rp, e, total, rp->graph_mode == REPORT_GRAPH_FOLDED);
 		if (o->err)
 			return;
 	}

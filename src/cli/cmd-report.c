@@ -336,23 +336,25 @@ int report_parse_graph(struct report *rp, const char *arg)
 		char *end;
 		double v;
 
-		if (!strcmp(tok, "graph"))
+		if (!strcmp(tok, "graph") || !strcmp(tok, "fractal")) {
+			rp->graph_fractal = tok[0] == 'f';
+			rp->graph_mode = REPORT_GRAPH_TREE;
+		} else if (!strcmp(tok, "flat") || !strcmp(tok, "folded")) {
 			rp->graph_fractal = false;
-		else if (!strcmp(tok, "fractal"))
-			rp->graph_fractal = true;
+			rp->graph_mode = tok[2] == 'a' ? REPORT_GRAPH_FLAT : REPORT_GRAPH_FOLDED;
+		}
 		else if (!strcmp(tok, "none"))
 			rp->graph_on = false;
 		else if (!strcmp(tok, "caller") || !strcmp(tok, "callee")) {
 			rp->graph_caller = tok[5] == 'r';
 			rp->graph_order_set = true;
 		}
-		else if (!strcmp(tok, "function") || !strcmp(tok, "percent") ||
-			 !strcmp(tok, "flat") || !strcmp(tok, "folded"))
-			; /* accepted; printed as graph with percentages */
+		else if (!strcmp(tok, "function"))
+			; /* perf's default sort key for callchain entries */
 		else if ((v = strtod(tok, &end)), end != tok && !*end)
 			rp->graph_threshold = v;
 		else {
-			fprintf(stderr, "sonde report: -g: unknown element '%s' (expected graph|fractal|none, a threshold, caller|callee)\n",
+			fprintf(stderr, "sonde report: -g: unknown element '%s' (expected graph|fractal|flat|folded|none, a threshold, caller|callee)\n",
 				tok);
 			free(copy);
 			return -EINVAL;
@@ -658,6 +660,7 @@ static void chain_add(struct hentry *e, const struct anl_frame *frames, int from
 			c->ip = fr->ip;
 			c->addr = fr->addr;
 			c->sibling = n->child;
+			c->parent = n;
 			n->child = c;
 			n->nr_children++;
 		}

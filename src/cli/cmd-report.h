@@ -28,6 +28,7 @@ struct cnode {
 	uint64_t hit;		   /* period of chains ending here */
 	uint64_t cumul;		   /* hit + everything below */
 	struct cnode *child, *sibling;
+	struct cnode *parent;	   /* NULL for an entry's root */
 	uint32_t nr_children;
 };
 
@@ -86,6 +87,7 @@ struct report {
 	bool graph_on;	    /* print call graphs */
 	bool graph_caller;  /* caller order (outermost first) */
 	bool graph_fractal; /* percentages relative to the parent */
+	enum { REPORT_GRAPH_TREE, REPORT_GRAPH_FLAT, REPORT_GRAPH_FOLDED } graph_mode;
 	double graph_threshold; /* percent */
 	bool graph_set;
 	bool graph_order_set; /* -g named caller or callee */

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-only
 # The display options of `sonde report` and `sonde script -F` against perf
-# 6.1 on one perf-recorded, multi-threaded fp file. report: call graph order (caller/callee),
-# type (graph/fractal), threshold, --sort pid/cpu, --percent-limit and the
-# --pid/--dsos/--symbols/--comms filters. The text must be identical; both
+# 6.1 on one perf-recorded, multi-threaded fp file. report: call graph
+# order (caller/callee), type (graph/fractal/flat/folded), threshold,
+# --sort pid/cpu, --percent-limit and the --pid/--dsos/--symbols/--comms
+# filters. The text must be identical; both
 # runs use --percent-limit 1 so one-sample rows from the dynamic loader,
 # whose order among equal percentages is not worth imitating, stay out.
 source "$(dirname "$0")/lib.sh"
@@ -60,6 +61,10 @@ same "-g fractal,2,callee" -g fractal,2,callee
 same "--no-children (callee graph)" --no-children
 same "--no-children -g caller,0.5" --no-children -g caller,0.5
 same "--no-children -g fractal" --no-children -g fractal
+same "--no-children -g flat" --no-children -g flat
+same "--no-children -g folded" --no-children -g folded
+same "-g folded,0.5,callee" -g folded,0.5,callee
+same "-g flat (children, caller)" -g flat
 same "--sort pid,sym (one row per thread)" --no-children --sort pid,sym -g none
 same "--sort sym,pid with graphs" --sort sym,pid
 same "--sort cpu,comm" --no-children --sort cpu,comm -g none
