@@ -26,6 +26,8 @@
 #define AHEAD_STEP (1ULL << 20)
 /* Closer to the scanner than this, the scanner maps pages itself. */
 #define AHEAD_LEAD (2ULL << 20)
+/* Records smaller than this on average are not walked. */
+#define AHEAD_WALK_MIN 1024u
 /* Lines touched at the start of a record: header, ids, regs, stack top. */
 #define AHEAD_HEAD_BYTES 512u
 
@@ -116,7 +118,8 @@ static void *ahead_thread(void *arg)
 {
 	struct pdr_ahead *a = arg;
 	uint64_t walk = a->data_off, pop = a->data_off, gap_end = 0;
-	uint64_t from, to, pos;
+	uint64_t from, to, pos, bytes = 0, recs = 0;
+	bool walking = true;
 	unsigned int sink = 0;
 
 	for (;;) {
@@ -150,10 +153,21 @@ static void *ahead_thread(void *arg)
 		}
 		populate(a, pop, pop + AHEAD_STEP, &sink);
 		pop += AHEAD_STEP;
-		if (walk < pos)
+		if (walk < pos && walking)
 			walk = pos >= gap_end ? pos : 0;
-		while (walk && walk < pop && walk < a->data_end)
-			walk = next_record(a, walk, &sink);
+		while (walk && walk < pop && walk < a->data_end) {
+			uint64_t next = next_record(a, walk, &sink);
+
+			if (next)
+				bytes += next - walk, recs++;
+			walk = next;
+		}
+		/*
+		 * Small records share lines and pages, which the hardware
+		 * prefetcher follows: walking them only costs CPU.
+		 */
+		if (recs >= 64 && bytes / recs < AHEAD_WALK_MIN)
+			walking = false, walk = 0;
 	}
 	return (void *)(uintptr_t)(sink & 1);
 }
@@ -163,6 +177,7 @@ void pdr_ahead_start(struct sonde_perfdata_reader *r)
 	struct pdr_ahead *a;
 
 	if (r->ahead || !r->mapped || r->swap || r->pipe ||
+	    r->data_end > r->len || r->data_off >= r->data_end ||
 	    r->data_end - r->data_off < AHEAD_MIN_DATA)
 		return;
 	a = calloc(1, sizeof(*a));
