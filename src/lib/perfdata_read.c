@@ -537,6 +537,7 @@ void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r)
 	free(r->group_desc);
 	free(r->cpu_topology);
 	free(r->q);
+	free(r->q_tmp);
 	free(r);
 }
 

@@ -75,6 +75,8 @@ struct sonde_perfdata_reader {
 
 	/* Time ordering: queue of pending records, sorted per round. */
 	struct pdr_qent *q;
+	struct pdr_qent *q_tmp; /* merge buffer of the sort, q_tmp_cap entries */
+	size_t q_tmp_cap;
 	size_t q_len, q_cap, q_head; /* q[q_head..q_ready) are deliverable */
 	size_t q_ready;
 	uint64_t max_time;	  /* largest time queued so far */

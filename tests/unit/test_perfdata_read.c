@@ -376,6 +376,46 @@ static void test_read_ahead(void **state)
 	free(g.buf);
 }
 
+/*
+ * Rounds holding 1 to 100 ascending runs each (one per "CPU ring"), the
+ * runs interleaved in time: the merge of runs (and the qsort fallback past
+ * 64 runs) must hand out every record in time order.
+ */
+static void test_round_runs(void **state)
+{
+	struct sonde_perfdata_record rec;
+	struct sonde_perfdata_reader *r;
+	struct pdgen g;
+	uint64_t last = 0, n = 0, want = 0;
+	int err;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	pdg_file_begin(&g, ST_BASIC, 1000);
+	for (unsigned j = 0; j < 60; j++) {
+		unsigned k = 1 + (j * 37) % 100, per = 1 + j % 7;
+
+		/* Run c holds times base + c, base + c + k, ... ascending. */
+		for (unsigned c = 0; c < k; c++)
+			for (unsigned i = 0; i < per; i++, want++)
+				pdg_sample(&g, 42, 42, 1000000ull * (j + 1) + c + (uint64_t)i * k,
+					   0x401000, 1000, NULL, 0);
+		pdg_round(&g);
+	}
+	pdg_file_end(&g, 1, 100000000);
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(r);
+	while ((err = sonde_perfdata_reader__next(r, &rec)) > 0) {
+		assert_true(rec.time > last);
+		last = rec.time;
+		n++;
+	}
+	assert_int_equal(err, 0);
+	assert_int_equal(n, want);
+	sonde_perfdata_reader__close(r);
+	free(g.buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_every_prefix),
 		cmocka_unit_test(test_unordered),
 		cmocka_unit_test(test_read_ahead),
+		cmocka_unit_test(test_round_runs),
 	};
 
 	sonde_set_print(NULL);
