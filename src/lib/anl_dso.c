@@ -718,67 +718,6 @@ static void read_kallsyms(struct anl_machine *m, struct anl_dso *d)
 }
 
 /*
- * The table from the per-user cache (kcache.h), mapped: the names stay in
- * the mapping and only the pages of names printed are ever read. False on
- * any miss.
- */
-static bool kallsyms_from_cache(struct anl_dso *d, const char *path)
-{
-	const void *map;
-	size_t len, nr = 0;
-
-	if (kcache_map(path, 1u << 28, &map, &len))
-		return false;
-	if (kcache_tab_check(map, len, &nr) || !nr) {
-		pr_debug("%s: not a valid kernel symbol cache, rebuilding it\n",
-			 path);
-		kcache_unmap(map, len);
-		return false;
-	}
-	d->syms = calloc(nr, sizeof(*d->syms));
-	if (!d->syms) {
-		kcache_unmap(map, len);
-		return false;
-	}
-	for (size_t i = 0; i < nr; i++) {
-		struct kcache_sym ks;
-
-		kcache_tab_get(map, i, &ks);
-		d->syms[i].start = ks.start;
-		d->syms[i].end = ks.end;
-		d->syms[i].name = ks.name;
-	}
-	d->nr_syms = nr;
-	d->has_syms = true;
-	d->names_map = map; /* the names point into it */
-	d->names_map_len = len;
-	return true;
-}
-
-static void kallsyms_to_cache(const struct anl_machine *m,
-			      const struct anl_dso *d, const char *path)
-{
-	struct kcache_sym *ks = malloc(d->nr_syms * sizeof(*ks));
-	size_t len;
-	void *buf;
-
-	if (!ks)
-		return;
-	for (size_t i = 0; i < d->nr_syms; i++) {
-		ks[i].start = d->syms[i].start;
-		ks[i].end = d->syms[i].end;
-		ks[i].name = d->syms[i].name;
-	}
-	if (!kcache_tab_encode(ks, d->nr_syms, &buf, &len)) {
-		if (kcache_write(m->kcache_dir, path, buf, len))
-			pr_debug("cannot write the kernel symbol cache %s\n",
-				 path);
-		free(buf);
-	}
-	free(ks);
-}
-
-/*
  * The kernel's symbols: from the cache when it holds this boot's table,
  * else from /proc/kallsyms (then cached; never an empty or hidden table).
  */
@@ -789,11 +728,11 @@ static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
 		     kcache_path(m->kcache_dir, "ksymtab", NULL, path,
 				 sizeof(path));
 
-	if (cache && kallsyms_from_cache(d, path))
+	if (cache && anl_kallsyms_from_cache(d, path))
 		return;
 	read_kallsyms(m, d);
 	if (cache && d->has_syms)
-		kallsyms_to_cache(m, d, path);
+		anl_kallsyms_to_cache(m, d, path);
 }
 
 struct kload {
