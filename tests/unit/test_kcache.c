@@ -452,6 +452,45 @@ static void test_report_model(void **state)
 	free((void *)n3);
 }
 
+/* The kernel table through the cache is /proc's, entry for entry. */
+static void test_same_table(void **state)
+{
+	struct anl_machine *m[3];
+	struct anl_dso *k[3];
+	char dir[PATH_MAX], file[PATH_MAX];
+
+	(void)state;
+	if (!some_kernel_text() ||
+	    access("/proc/sys/kernel/random/boot_id", R_OK)) {
+		printf("SKIP: /proc/kallsyms shows no addresses or no boot id\n");
+		skip();
+	}
+	snprintf(dir, sizeof(dir), "%s/same", tmpdir);
+	/* No cache, then a miss (written), then a hit (mapped). */
+	for (int i = 0; i < 3; i++) {
+		m[i] = anl_machine_new();
+		assert_non_null(m[i]);
+		assert_int_equal(anl_machine_set_kallsyms_cache(m[i], i ? dir : NULL), 0);
+		k[i] = anl_kernel_dso(m[i]);
+		(void)anl_dso_find_sym(m[i], k[i], some_kernel_text());
+		if (i == 1)
+			assert_true(find_cache_file(dir, file, sizeof(file)));
+	}
+	assert_true(k[0]->has_syms);
+	assert_null(k[1]->names_map);
+	assert_non_null(k[2]->names_map);
+	for (int i = 1; i < 3; i++) {
+		assert_int_equal(k[i]->nr_syms, k[0]->nr_syms);
+		for (size_t j = 0; j < k[0]->nr_syms; j++) {
+			assert_int_equal(k[i]->syms[j].start, k[0]->syms[j].start);
+			assert_int_equal(k[i]->syms[j].end, k[0]->syms[j].end);
+			assert_string_equal(k[i]->syms[j].name, k[0]->syms[j].name);
+		}
+	}
+	for (int i = 0; i < 3; i++)
+		anl_machine_free(m[i]);
+}
+
 static void test_env_off(void **state)
 {
 	char dir[PATH_MAX];
@@ -509,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_owner),
 		cmocka_unit_test(test_default_dir),
 		cmocka_unit_test(test_report_model),
+		cmocka_unit_test(test_same_table),
 		cmocka_unit_test(test_env_off),
 	};
 
