@@ -16,21 +16,54 @@
 #include "kcache.h"
 #include "sym_internal.h"
 
+static uint64_t fnv(uint64_t h, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)p[i]) * 1099511628211ULL;
+	return h;
+}
+
 static uint64_t fnv_file(uint64_t h, const char *path, size_t max)
 {
 	char *buf = NULL;
 	size_t len;
 
 	/* A missing input hashes as absent, distinct from any content. */
-	if (sym_read_file(path, &buf, &len, max)) {
-		h = (h ^ 0xff) * 1099511628211ULL;
-		return h;
-	}
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (uint8_t)buf[i]) * 1099511628211ULL;
+	if (sym_read_file(path, &buf, &len, max))
+		return fnv(h, "\xff", 1);
+	h = fnv(h, buf, len);
 	free(buf);
 	/* Separates the inputs: "ab" + "c" must differ from "a" + "bc". */
 	return (h ^ len) * 1099511628211ULL;
+}
+
+/*
+ * /proc/modules: "name size refcount users state address". Only name,
+ * size, state and address place symbols; the reference count and user
+ * list change whenever a device opens, and must not throw the cache away.
+ */
+static uint64_t hash_modules(uint64_t h, const char *path)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len;
+
+	if (sym_read_file(path, &buf, &len, 16u << 20))
+		return fnv(h, "\xff", 1);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f, *fsave = NULL;
+		int i = 0;
+
+		for (f = strtok_r(line, " ", &fsave); f;
+		     f = strtok_r(NULL, " ", &fsave), i++) {
+			if (i == 2 || i == 3)
+				continue;
+			h = fnv(fnv(h, f, strlen(f)), " ", 1);
+		}
+		h = fnv(h, "\n", 1);
+	}
+	free(buf);
+	return h;
 }
 
 bool kcache_path(const char *dir, const char *tag,
@@ -59,7 +92,7 @@ bool kcache_path(const char *dir, const char *tag,
 		return false;
 	}
 	/* Module loads and unloads move symbols; kptr_restrict hides them. */
-	h = fnv_file(h, mpath, 16u << 20);
+	h = hash_modules(h, mpath);
 	h = fnv_file(h, kpath, 64);
 	n = snprintf(out, size, "%s/%s-%s-%016llx-%u", dir, tag, bid,
 		     (unsigned long long)h, (unsigned int)geteuid());

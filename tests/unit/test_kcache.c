@@ -82,10 +82,24 @@ static void test_key(void **state)
 	assert_true(kcache_path("/d", "ksymtab", &src, p2, sizeof(p2)));
 	assert_string_equal(p1, p2);
 	assert_non_null(strstr(p1, "/d/ksymtab-0123abcd-0000-1111-2222-333344445555-"));
-	/* A module load changes the key ... */
+	/* A module's use count and users do not move symbols ... */
+	write_file(m, "ext4 1000 3 jbd2,mbcache, Live 0x0\n");
+	assert_true(kcache_path("/d", "ksymtab", &src, p3, sizeof(p3)));
+	assert_string_equal(p1, p3);
+	/* ... its address does ... */
+	write_file(m, "ext4 1000 1 - Live 0xffffffffc0001000\n");
+	assert_true(kcache_path("/d", "ksymtab", &src, p3, sizeof(p3)));
+	assert_string_not_equal(p1, p3);
+	/* ... and so does a module load ... */
 	write_file(m, "ext4 1000 1 - Live 0x0\nfoo 10 0 - Live 0x0\n");
 	assert_true(kcache_path("/d", "ksymtab", &src, p3, sizeof(p3)));
 	assert_string_not_equal(p1, p3);
+	/* ... or a missing /proc/modules. */
+	unlink(m);
+	assert_true(kcache_path("/d", "ksymtab", &src, p2, sizeof(p2)));
+	assert_string_not_equal(p1, p2);
+	assert_string_not_equal(p3, p2);
+	write_file(m, "ext4 1000 1 - Live 0x0\nfoo 10 0 - Live 0x0\n");
 	/* ... so does kptr_restrict ... */
 	write_file(k, "1\n");
 	assert_true(kcache_path("/d", "ksymtab", &src, p4, sizeof(p4)));
