@@ -516,6 +516,7 @@ void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r)
 {
 	if (!r)
 		return;
+	pdr_ahead_stop(r);
 	if (r->mapped)
 		munmap((void *)r->base, r->len);
 	else
@@ -537,6 +538,7 @@ void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r)
 	free(r->cpu_topology);
 	free(r->q);
 	pdr_zstd_free(r->zstd);
+	free(r->q_tmp);
 	free(r);
 }
 

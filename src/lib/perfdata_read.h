@@ -83,6 +83,8 @@ struct sonde_perfdata_reader {
 
 	/* Time ordering: queue of pending records, sorted per round. */
 	struct pdr_qent *q;
+	struct pdr_qent *q_tmp; /* merge buffer of the sort, q_tmp_cap entries */
+	size_t q_tmp_cap;
 	size_t q_len, q_cap, q_head; /* q[q_head..q_ready) are deliverable */
 	size_t q_ready;
 	uint64_t max_time;	  /* largest time queued so far */
@@ -94,6 +96,8 @@ struct sonde_perfdata_reader {
 	struct pdr_comp_info comp;
 	struct pdr_zstd *zstd;
 	uint64_t dropped; /* file bytes below this were released (madvise) */
+	struct pdr_ahead *ahead; /* read-ahead thread (perfdata_read_ahead.c) */
+	uint64_t ahead_next;	 /* pos at which to tell it the next progress */
 	char err[256];
 	int err_code;
 	bool err_pending;  /* open found a problem but the data is usable */
@@ -132,6 +136,23 @@ static inline uint64_t pdr_h64(const void *p)
 
 	__builtin_memcpy(&v, p, 8);
 	return v;
+}
+
+/*
+ * Read-ahead thread for big mapped files: started by the first scan,
+ * told the scan position every MiB, releases consumed pages for the
+ * reader (pdr_ahead_drop() false: no thread, do it yourself), stopped by
+ * close. Output is the same with or without it.
+ */
+void pdr_ahead_start(struct sonde_perfdata_reader *r);
+void pdr_ahead_progress_slow(struct sonde_perfdata_reader *r);
+bool pdr_ahead_drop(struct sonde_perfdata_reader *r, uint64_t from,
+		    uint64_t to);
+void pdr_ahead_stop(struct sonde_perfdata_reader *r);
+static inline void pdr_ahead_progress(struct sonde_perfdata_reader *r)
+{
+	if (r->ahead && r->pos >= r->ahead_next)
+		pdr_ahead_progress_slow(r);
 }
 
 /* Records the first problem; later ones are dropped. Returns -SONDE_ERR_FORMAT. */

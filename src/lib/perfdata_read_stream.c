@@ -25,11 +25,84 @@ static int qent_cmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+static inline bool qent_less(const struct pdr_qent *x, const struct pdr_qent *y)
+{
+	return x->time < y->time || (x->time == y->time && x->off < y->off);
+}
+
+#define PDR_MAX_RUNS 64
+
+/*
+ * Sorts q[0..n). A round holds one ascending run per CPU ring buffer
+ * (plus the sorted rest of the previous round), so the runs already there
+ * are merged pairwise, O(n log runs), rather than sorted from scratch.
+ * Many short runs (or no memory for the merge buffer): qsort.
+ */
+static void sort_queue(struct sonde_perfdata_reader *r, size_t n)
+{
+	size_t runs[PDR_MAX_RUNS + 1], nr = 1;
+	struct pdr_qent *src = r->q, *dst, *tmp;
+
+	runs[0] = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (!qent_less(&src[i], &src[i - 1]))
+			continue;
+		if (nr == PDR_MAX_RUNS)
+			goto fallback;
+		runs[nr++] = i;
+	}
+	if (nr == 1)
+		return;
+	if (r->q_tmp_cap < n) {
+		free(r->q_tmp);
+		r->q_tmp = malloc(r->q_cap * sizeof(*r->q_tmp));
+		r->q_tmp_cap = r->q_tmp ? r->q_cap : 0;
+		if (!r->q_tmp)
+			goto fallback;
+	}
+	dst = r->q_tmp;
+	runs[nr] = n;
+	while (nr > 1) {
+		size_t m = 0;
+
+		for (size_t k = 0; k < nr; k += 2) {
+			size_t lo = runs[k], mid = runs[k + 1];
+			size_t hi = k + 2 <= nr ? runs[k + 2] : n;
+			size_t a = lo, b = mid, o = lo;
+
+			if (k + 1 == nr)
+				hi = mid = n;
+			while (a < mid && b < hi)
+				dst[o++] = qent_less(&src[b], &src[a]) ? src[b++] : src[a++];
+			memcpy(dst + o, src + a, (mid - a) * sizeof(*dst));
+			o += mid - a;
+			memcpy(dst + o, src + b, (hi - b) * sizeof(*dst));
+			runs[m++] = lo;
+		}
+		runs[m] = n;
+		nr = m;
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	/* The sorted queue is wherever the last pass wrote: swap buffers. */
+	if (src != r->q) {
+		size_t cap = r->q_cap;
+
+		r->q_tmp = r->q;
+		r->q = src;
+		r->q_cap = r->q_tmp_cap;
+		r->q_tmp_cap = cap;
+	}
+	return;
+fallback:
+	qsort(src, n, sizeof(*src), qent_cmp);
+}
+
 static void flush(struct sonde_perfdata_reader *r, uint64_t limit)
 {
 	struct pdr_qent *q = r->q;
 	size_t n, lo, hi;
-	bool sorted = true;
 
 	/* Everything before q_head was handed out: compact. */
 	if (r->q_head) {
@@ -39,13 +112,8 @@ static void flush(struct sonde_perfdata_reader *r, uint64_t limit)
 		r->q_head = 0;
 	}
 	n = r->q_len;
-	for (size_t i = 1; i < n; i++)
-		if (qent_cmp(&q[i - 1], &q[i]) > 0) {
-			sorted = false;
-			break;
-		}
-	if (!sorted)
-		qsort(q, n, sizeof(*q), qent_cmp);
+	sort_queue(r, n);
+	q = r->q;
 	/* First entry with time > limit. */
 	lo = 0;
 	hi = n;
@@ -218,14 +286,18 @@ static int64_t user_record(struct sonde_perfdata_reader *r, uint64_t off,
 /* Scans until records are ready or the stream ends. */
 static int scan(struct sonde_perfdata_reader *r)
 {
-	if (!r->pos)
+	if (!r->pos) {
 		r->pos = r->data_off;
+		pdr_ahead_start(r);
+	}
 	while (r->q_head == r->q_ready && !r->scan_done) {
 		uint64_t off = r->pos, left = r->data_end - off;
 		const uint8_t *p = r->base + off;
 		uint32_t type;
 		uint16_t size;
 
+		/* r->pos is a record boundary here (blobs skipped). */
+		pdr_ahead_progress(r);
 		if (!left) {
 			r->scan_done = true;
 			break;
@@ -301,7 +373,9 @@ static void drop_consumed(struct sonde_perfdata_reader *r)
 	if (low > r->dropped + page) {
 		uint64_t from = r->dropped & ~(page - 1);
 
-		madvise((void *)(uintptr_t)(r->base + from), low - from, MADV_DONTNEED);
+		if (!pdr_ahead_drop(r, from, low))
+			madvise((void *)(uintptr_t)(r->base + from), low - from,
+				MADV_DONTNEED);
 		r->dropped = low;
 	}
 }
