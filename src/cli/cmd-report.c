@@ -860,6 +860,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING(0, "time", &rp.time, "range", "time slice: start,end in seconds, or percent slices 10%-20%,..."),
 		OPT_BOOLEAN(0, "header", &rp.header, "print the perf.data header before the report"),
 		OPT_BOOLEAN(0, "header-only", &rp.header_only, "print only the perf.data header"),
+		OPT_BOOLEAN('I', "show-info", &rp.show_info, "with --header: print the topology, cache and memory sections too"),
 		OPT_BOOLEAN(0, "stats", &rp.stats, "print record counts per type only"),
 		OPT_BOOLEAN(0, "json", &rp.json, "JSON output"),
 		OPT_BOOLEAN(0, "stdio", &rp.stdio, "text output (the default)"),
@@ -925,6 +926,11 @@ int cmd_report(int argc, const char **argv)
 		fprintf(stderr, "sonde report: warning: %s: %s\n", rp.input, open_error);
 	}
 	if (rp.header_only) {
+		struct sonde_perfdata_record rec;
+
+		/* A pipe's features are records at its start: read up to them. */
+		if (sonde_perfdata_reader__is_pipe(rp.r))
+			sonde_perfdata_reader__next(rp.r, &rec);
 		ob_init_fd(&rp.out, 1);
 		report_print_header(&rp);
 		ob_flush(&rp.out);

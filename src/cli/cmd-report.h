@@ -73,6 +73,7 @@ struct report {
 	double percent_limit;
 	bool no_children, children_flag, stdio, json, header, header_only, stats;
 	bool force, tui, quiet;
+	bool show_info; /* -I: the full feature sections in --header */
 	const char *percentage;
 	bool relative;
 	bool elide[RK_MAX]; /* column filtered to one value: shown above the table */
