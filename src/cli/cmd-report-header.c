@@ -262,3 +262,20 @@ void report_print_header(struct report *rp)
 			ob_printf(o, "%s ", feat_names[f]);
 	ob_puts(o, "\n# ========\n#\n");
 }
+
+/*
+ * --buildid-list: sonde's extra, since the header dump leaves build ids
+ * out as perf's does. The layout of `perf buildid-list -i FILE`.
+ */
+void report_print_buildids(struct report *rp)
+{
+	const struct sonde_perfdata_reader *r = rp->r;
+
+	for (size_t i = 0; i < r->nr_build_ids; i++) {
+		const struct pdr_build_id *b = &r->build_ids[i];
+
+		for (int k = 0; k < b->size; k++)
+			ob_printf(&rp->out, "%02x", b->id[k]);
+		ob_printf(&rp->out, " %s\n", b->filename);
+	}
+}
