@@ -8,7 +8,8 @@
 #  - live, against `perf report -f --header-only` on files recorded here:
 #    plain with call graphs, an event group, -k CLOCK_MONOTONIC (clockid and
 #    reference time), a tracepoint (TRACING_DATA), pipe mode (-o -, also
-#    read from stdin), and -z (COMPRESSED). Identical text, no exceptions.
+#    read from stdin), perf stat record (STAT) and -z (COMPRESSED).
+#    Identical text, no exceptions.
 source "$(dirname "$0")/lib.sh"
 G=$(cd "$(dirname "$0")/../golden/report-header" && pwd)
 C=$(cd "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata" && pwd)
@@ -134,6 +135,17 @@ if rec group -e '{cpu-clock,task-clock}' -c 200000; then
 else
 	skip "header group: perf record failed: $(head -c 200 "$TMP/rec.err")"
 fi
+if rec ngroup -e 'mygrp{cpu-clock,task-clock}' -c 200000; then
+	same "named group" "$TMP/ngroup.data"
+	contains "header named group: group line" '^# group: mygrp\{cpu-clock,task-clock\}$' "$TMP/s.out"
+else
+	skip "header named group: perf record failed: $(head -c 200 "$TMP/rec.err")"
+fi
+if rec tai -k tai -e cpu-clock -c 200000; then
+	same "clockid tai" "$TMP/tai.data"
+else
+	skip "header clockid tai: perf record failed: $(head -c 200 "$TMP/rec.err")"
+fi
 if rec clock -k CLOCK_MONOTONIC -e cpu-clock -c 200000; then
 	same clockid "$TMP/clock.data"
 	contains "header clockid: reference time" '^# reference time: .* \(monotonic\)$' "$TMP/s.out"
@@ -150,6 +162,12 @@ if perf record -q -B -o - -e cpu-clock -c 200000 -- "$W" threads 20 >"$TMP/pipe.
 	same "pipe (stdin)" - "$TMP/pipe.data"
 else
 	skip "header pipe: perf record -o - failed: $(head -c 200 "$TMP/rec.err")"
+fi
+if perf stat record -o "$TMP/st.data" -e cpu-clock -- "$W" threads 5 >/dev/null 2>&1; then
+	same "stat record" "$TMP/st.data"
+	contains "header stat record: stat line" '^# contains stat data$' "$TMP/s.out"
+else
+	skip "header stat record: perf stat record failed"
 fi
 if rec z -z -e cpu-clock -c 200000; then
 	same compressed "$TMP/z.data"
