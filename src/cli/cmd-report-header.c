@@ -172,8 +172,17 @@ static void print_feature(struct report *rp, int f)
 		ob_printf(o, "# total memory : %" PRIu64 " kB\n", r->total_mem);
 		break;
 	case SONDE_FEAT_CMDLINE:
-		/* perf prints every argument followed by a space. */
-		ob_printf(o, "# cmdline : %s%s\n", s ? s : "", s && *s ? " " : "");
+		/*
+		 * perf prints every argument followed by a space, a single
+		 * quote in one as \'.
+		 */
+		ob_puts(o, "# cmdline : ");
+		for (const char *p = s ? s : ""; *p; p++)
+			if (*p == '\'')
+				ob_puts(o, "\\'");
+			else
+				ob_putc(o, *p);
+		ob_puts(o, s && *s ? " \n" : "\n");
 		break;
 	case SONDE_FEAT_EVENT_DESC:
 		print_events(o, r);

@@ -169,6 +169,14 @@ if perf stat record -o "$TMP/st.data" -e cpu-clock -- "$W" threads 5 >/dev/null 
 else
 	skip "header stat record: perf stat record failed"
 fi
+# perf prints a quote inside an argument of the command line as \'.
+if perf record -q -B -o "$TMP/quote.data" -e cpu-clock -- true "it's" \
+	>/dev/null 2>&1; then
+	same "quoted cmdline" "$TMP/quote.data"
+	contains "header quoted cmdline: escaped quote" "^# cmdline : .* -- true it\\\\'s \$" "$TMP/s.out"
+else
+	skip "header quoted cmdline: perf record failed"
+fi
 if rec z -z -e cpu-clock -c 200000; then
 	same compressed "$TMP/z.data"
 	contains "header compressed: Zstd line" '^# compressed : Zstd, level = ' "$TMP/s.out"
