@@ -886,6 +886,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING(0, "time", &rp.time, "range", "time slice: start,end in seconds, or percent slices 10%-20%,..."),
 		OPT_BOOLEAN(0, "header", &rp.header, "print the perf.data header before the report"),
 		OPT_BOOLEAN(0, "header-only", &rp.header_only, "print only the perf.data header"),
+		OPT_BOOLEAN(0, "buildid-list", &rp.buildid_list, "print the file's build ids as perf buildid-list does, and exit"),
+		OPT_BOOLEAN('I', "show-info", &rp.show_info, "with --header: print the topology, cache and memory sections too"),
 		OPT_BOOLEAN(0, "stats", &rp.stats, "print record counts per type only"),
 		OPT_BOOLEAN(0, "json", &rp.json, "JSON output"),
 		OPT_BOOLEAN(0, "stdio", &rp.stdio, "text output (the default)"),
@@ -951,9 +953,21 @@ int cmd_report(int argc, const char **argv)
 		open_error = sonde_perfdata_reader__error(rp.r);
 		fprintf(stderr, "sonde report: warning: %s: %s\n", rp.input, open_error);
 	}
-	if (rp.header_only) {
+	if (rp.header_only || rp.buildid_list) {
+		struct sonde_perfdata_record rec;
+
+		/*
+		 * A pipe's features are records at its start, its build ids
+		 * records at its end: read up to them.
+		 */
+		if (sonde_perfdata_reader__is_pipe(rp.r))
+			while (sonde_perfdata_reader__next(rp.r, &rec) > 0 && rp.buildid_list)
+				;
 		ob_init_fd(&rp.out, 1);
-		report_print_header(&rp);
+		if (rp.buildid_list)
+			report_print_buildids(&rp);
+		else
+			report_print_header(&rp);
 		ob_flush(&rp.out);
 		ob_free(&rp.out);
 		free_report(&rp);

@@ -33,6 +33,11 @@ struct pdr_build_id {
 	char *filename;
 };
 
+struct pdr_group {
+	char *name; /* NULL for perf's "{anon_group}" */
+	uint32_t leader, nr_members;
+};
+
 struct pdr_qent {
 	uint64_t time;
 	uint64_t off; /* file order tie-break and record location */
@@ -77,9 +82,18 @@ struct sonde_perfdata_reader {
 	uint64_t total_mem;
 	struct pdr_build_id *build_ids;
 	size_t nr_build_ids;
-	char **group_desc;
-	size_t nr_group_desc;
-	char *cpu_topology; /* rendered text for --header */
+	struct pdr_group *groups; /* GROUP_DESC */
+	size_t nr_groups;
+	/*
+	 * Feature sections rendered the way perf 6.1's header dump prints
+	 * them ("# ...\n" lines), for features < 32 that have a body worth
+	 * showing (topologies, caches, pmu mappings, ...); NULL if absent.
+	 */
+	char *feat_info[32];
+	uint64_t clockid_res_ns; /* CLOCKID */
+	bool clock_data;	 /* CLOCK_DATA, version 1 */
+	uint32_t clock_clockid;
+	uint64_t clock_tod_ns, clock_clockid_ns;
 
 	/* Time ordering: queue of pending records, sorted per round. */
 	struct pdr_qent *q;
