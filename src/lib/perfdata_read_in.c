@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "internal.h"
 #include "perfdata_read.h"
@@ -36,6 +37,7 @@ struct pdr_in {
 	void (*wait)(void *);
 	void *wait_arg;
 	const volatile sig_atomic_t *stop;
+	struct timespec stop_at; /* when the stop flag was first seen */
 };
 
 /* Read error: described like a format error, with the stream offset. */
@@ -51,6 +53,35 @@ static int in_error(struct sonde_perfdata_reader *r, int err)
 }
 
 /*
+ * After the stop flag: a writer stopped by the same Ctrl-C (a pipeline
+ * shares the terminal's process group) still flushes its last rounds, so
+ * reading goes on while data keeps coming within the grace period, then
+ * stops as if the stream had ended. True: go on reading.
+ */
+#define STOP_GRACE_MS 500
+
+static bool stop_grace(struct pdr_in *in)
+{
+	struct pollfd pfd = { .fd = in->fd, .events = POLLIN };
+	struct timespec now;
+	int64_t left;
+
+	if (in->stopped || in->fd < 0) {
+		in->stopped = true;
+		return false;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!in->stop_at.tv_sec && !in->stop_at.tv_nsec)
+		in->stop_at = now;
+	left = STOP_GRACE_MS - ((int64_t)(now.tv_sec - in->stop_at.tv_sec) * 1000 +
+				(now.tv_nsec - in->stop_at.tv_nsec) / 1000000);
+	if (left > 0 && poll(&pfd, 1, (int)left) > 0)
+		return true;
+	in->stopped = true;
+	return false;
+}
+
+/*
  * One read into base[at, at + room). Returns bytes read (0 at the end)
  * or -errno. Before blocking, the wait hook runs (output gets flushed).
  */
@@ -61,11 +92,9 @@ static ssize_t in_read(struct pdr_in *in, uint8_t *buf, size_t room)
 	for (;;) {
 		ssize_t got;
 
-		if (in->stop && *in->stop) {
-			in->stopped = true;
+		if (in->stop && *in->stop && !stop_grace(in))
 			return 0;
-		}
-		if (in->wait && in->fd >= 0) {
+		if (in->wait && in->fd >= 0 && !(in->stop && *in->stop)) {
 			struct pollfd pfd = { .fd = in->fd, .events = POLLIN };
 
 			if (poll(&pfd, 1, 0) == 0)

@@ -333,7 +333,7 @@ static int scan_stream(struct sonde_perfdata_reader *r)
 		left = r->len - off;
 		if (size > left) {
 			if (!pdr_in_stopped(r))
-				pdr_fail(r, off, "record type %u of %u bytes runs past the end of the data (%llu bytes left): stream truncated",
+				pdr_fail(r, off, "record type %u of %u bytes runs past the end of the data (%llu bytes left): file truncated",
 					 type, size, (unsigned long long)left);
 			goto done;
 		}
