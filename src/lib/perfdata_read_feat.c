@@ -21,7 +21,8 @@ struct cur {
 
 static bool need(struct cur *c, uint64_t n)
 {
-	if (c->bad || n > c->end - c->off) {
+	/* off can be past end after a skip (EVENT_DESC's attr size). */
+	if (c->bad || c->off > c->end || n > c->end - c->off) {
 		c->bad = true;
 		return false;
 	}
