@@ -5,8 +5,9 @@
  * queued by time and released round by round (FINISHED_ROUND: at each
  * marker, records up to the largest time seen at the previous marker are
  * final). Queue entries are 24 bytes; records stay in the mapping, or in
- * the chunks COMPRESSED records decompress to (perfdata_read_zstd.c), which
- * go through the same queue.
+ * chunks (perfdata_read_chunk.c): what COMPRESSED records decompress to
+ * (perfdata_read_zstd.c) and, for a pipe read as it arrives, the slabs its
+ * records are copied into; all go through the same queue.
  */
 #include <errno.h>
 #include <stdlib.h>
