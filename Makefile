@@ -138,6 +138,13 @@ $(BUILD)/helpers/plt_workload_ibt: tests/helpers/plt_workload.c \
 	$(CC) -O2 -g -fno-omit-frame-pointer -fcf-protection -Wl,-z,ibtplt \
 		$< -o $@ -L$(BUILD)/helpers -lplthot_ibt -Wl,-rpath,'$$ORIGIN'
 
+# The report benchmark's perf.data generator, also used by tests that need
+# a big file (the progress bar).
+helpers: $(BUILD)/helpers/gen_perfdata
+$(BUILD)/helpers/gen_perfdata: bench/gen_perfdata.c tests/unit/pdgen.h
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=c11 -D_GNU_SOURCE $< -o $@ -lelf
+
 deps:
 	@scripts/deps
 

@@ -15,6 +15,10 @@
 #include "builtin.h"
 #include "options.h"
 #include "cmd-report.h"
+#include "progress.h"
+
+/* perf.data size from which loading shows a progress bar on a terminal. */
+#define PROGRESS_MIN_BYTES (64u << 20)
 
 struct sgroup {
 	int attr;
@@ -445,34 +449,17 @@ static struct sgroup *group_get(struct gtab *g, int attr, const char *comm, int3
 	return s;
 }
 
-static void progress(struct report *rp, bool done)
-{
-	static int last = -1;
-	uint64_t total = sonde_perfdata_reader__data_size(rp->r);
-	int pct;
-
-	if (done) {
-		if (last >= 0)
-			fprintf(stderr, "\r%*s\r", 40, "");
-		return;
-	}
-	pct = total ? (int)(sonde_perfdata_reader__progress(rp->r) * 100 / total) : 100;
-	if (pct != last) {
-		int bars = pct / 5;
-
-		fprintf(stderr, "\rLoading [%.*s%*s] %3d%%", bars, "####################",
-			20 - bars, "", pct);
-		last = pct;
-	}
-}
-
 static int load(struct report *rp, struct gtab *g)
 {
 	struct sonde_perfdata_record rec;
 	int nr = 0, err;
-	bool show_progress = isatty(2) && !rp->quiet &&
-			     sonde_perfdata_reader__data_size(rp->r) > (64u << 20);
+	struct progress bar;
 	uint64_t n = 0;
+
+	/* Files that load in well under a second get no bar. */
+	progress_start(&bar, "Loading", sonde_perfdata_reader__data_size(rp->r),
+		       !rp->quiet &&
+		       sonde_perfdata_reader__data_size(rp->r) > PROGRESS_MIN_BYTES);
 
 	while ((err = sonde_perfdata_reader__next(rp->r, &rec)) > 0) {
 		const struct pdr_attr *a;
@@ -482,8 +469,8 @@ static int load(struct report *rp, struct gtab *g)
 		struct sgroup *grp;
 		int ai;
 
-		if (show_progress && !(++n & 0xffff))
-			progress(rp, false);
+		if (bar.on && !(++n & 0xffff))
+			progress_update(&bar, sonde_perfdata_reader__progress(rp->r));
 		if (rec.type != SONDE_PERF_RECORD_SAMPLE) {
 			anl_machine_process(rp->m, rp->r, &rec);
 			continue;
@@ -519,8 +506,7 @@ static int load(struct report *rp, struct gtab *g)
 		grp->period += smp.period;
 		grp->nr++;
 	}
-	if (show_progress)
-		progress(rp, true);
+	progress_finish(&bar);
 	return err;
 }
 
