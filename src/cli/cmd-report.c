@@ -473,6 +473,12 @@ static int load(struct report *rp, struct gtab *g)
 			progress_update(&bar, sonde_perfdata_reader__progress(rp->r));
 		if (rec.type != SONDE_PERF_RECORD_SAMPLE) {
 			anl_machine_process(rp->m, rp->r, &rec);
+			if (rec.type == SONDE_PERF_RECORD_LOST_SAMPLES && rec.size >= 16) {
+				ai = rec.attr_idx >= 0 ? rec.attr_idx : 0;
+				if (ai < PDR_MAX_ATTRS)
+					rp->lost_samples[ai] +=
+						pdr_h64((const uint8_t *)rec.hdr + 8);
+			}
 			continue;
 		}
 		ai = rec.attr_idx >= 0 ? rec.attr_idx : 0;
@@ -517,8 +523,9 @@ static int ensure_counters(struct report *rp, int nr)
 	rp->nr_filtered_samples = calloc((size_t)nr, sizeof(uint64_t));
 	rp->period_filtered = calloc((size_t)nr, sizeof(uint64_t));
 	rp->period_all = calloc((size_t)nr, sizeof(uint64_t));
+	rp->lost_samples = calloc((size_t)nr, sizeof(uint64_t));
 	return rp->nr_samples && rp->nr_filtered_samples && rp->period_filtered &&
-	       rp->period_all ? 0 : -ENOMEM;
+	       rp->period_all && rp->lost_samples ? 0 : -ENOMEM;
 }
 
 /* ---- expansion into hist entries ---- */
@@ -811,6 +818,7 @@ static void free_report(struct report *rp)
 	free(rp->nr_filtered_samples);
 	free(rp->period_filtered);
 	free(rp->period_all);
+	free(rp->lost_samples);
 	anl_stacks_free(rp->stacks);
 	anl_machine_free(rp->m);
 	sonde_perfdata_reader__close(rp->r);

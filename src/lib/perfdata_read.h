@@ -9,6 +9,8 @@
 #include "sonde/record.h"
 
 #define PDR_MAX_ATTRS 4096
+/* Record types counted for --stats (kernel and perf-tool types). */
+#define PDR_NR_TYPES 128
 
 struct pdr_attr {
 	struct sonde_perf_event_attr attr; /* host order */
@@ -82,6 +84,7 @@ struct sonde_perfdata_reader {
 	uint64_t last_time;
 
 	uint64_t nr_rounds;
+	uint64_t nr_type[PDR_NR_TYPES]; /* records met in the stream, by type */
 	uint64_t dropped; /* file bytes below this were released (madvise) */
 	char err[256];
 	int err_code;

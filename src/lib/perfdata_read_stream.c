@@ -215,6 +215,8 @@ static int scan(struct sonde_perfdata_reader *r)
 			break;
 		}
 		r->pos = off + size;
+		if (type < PDR_NR_TYPES)
+			r->nr_type[type]++;
 		if (type >= SONDE_PERF_RECORD_USER_TYPE_START) {
 			int64_t skip = user_record(r, off, type, size);
 
