@@ -515,7 +515,7 @@ int cmd_script(int argc, const char **argv)
 	}
 	anl_stacks_set_inline(s.stacks, s.inline_frames);
 	ob_init_fd(&s.out, 1);
-	s.trace = script_trace_new(kernel_sym, &s);
+	s.trace = script_trace_new(s.r, kernel_sym, &s);
 	while ((err = sonde_perfdata_reader__next(s.r, &rec)) > 0) {
 		const struct pdr_attr *a;
 		struct pdr_sample smp;

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * Tracepoint fields for sonde script: "name=value" for every non-common
- * field of the sample's RAW data, laid out by the event's format file.
- * The format is read from this machine's tracefs by the event's name and
- * used only when its ID matches the recorded attr.config (same kernel);
- * otherwise the fields are left out rather than decoded wrongly.
+ * Tracepoint text for sonde script: the event's print fmt evaluated on
+ * the sample's RAW data (tp-print.c), else "name=value" for every
+ * non-common field. The format comes from the file's TRACING_DATA (the
+ * recording kernel's, found by the attr.config id), else from this
+ * machine's tracefs by the event's name when its ID matches attr.config
+ * (same kernel); otherwise the fields are left out rather than decoded
+ * wrongly.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/tracefs.h"
+#include "perfdata_read.h"
+#include "tracing_data.h"
 #include "script-trace.h"
 #include "tp-print.h"
 
@@ -26,17 +30,70 @@ struct script_trace {
 	size_t n;
 	tp_sym_fn sym;
 	void *sym_ctx;
+	const struct sonde_perfdata_reader *r;
+	struct sonde_tp_format **rec;	/* from TRACING_DATA; taken when used */
+	size_t nr_rec;
+	bool rec_loaded;
 };
 
-struct script_trace *script_trace_new(tp_sym_fn sym, void *ctx)
+struct script_trace *script_trace_new(const struct sonde_perfdata_reader *r,
+				      tp_sym_fn sym, void *ctx)
 {
 	struct script_trace *t = calloc(1, sizeof(struct script_trace));
 
 	if (t) {
+		t->r = r;
 		t->sym = sym;
 		t->sym_ctx = ctx;
 	}
 	return t;
+}
+
+static int add_recorded(void *ctx, const char *sys, const char *text, size_t len)
+{
+	struct script_trace *t = ctx;
+	struct sonde_tp_format *fmt, **v;
+
+	(void)sys;
+	fmt = sonde_tp_format__parse(text, len, NULL);
+	if (!fmt)
+		return 0;	/* one bad format spoils only its event */
+	v = realloc(t->rec, (t->nr_rec + 1) * sizeof(*v));
+	if (!v) {
+		sonde_tp_format__delete(fmt);
+		return -1;
+	}
+	t->rec = v;
+	v[t->nr_rec++] = fmt;
+	return 0;
+}
+
+/*
+ * The recorded formats, read when the first tracepoint sample needs one
+ * (a pipe's TRACING_DATA has been met by then).
+ */
+static struct sonde_tp_format *recorded_fmt(struct script_trace *t, uint64_t id)
+{
+	const struct sonde_perfdata_reader *r = t->r;
+
+	if (!t->rec_loaded && r && r->tracing_len &&
+	    r->tracing_off <= r->len && r->tracing_len <= r->len - r->tracing_off) {
+		t->rec_loaded = true;
+		if (tracing_data_each_format(r->base + r->tracing_off,
+					     (size_t)r->tracing_len, add_recorded,
+					     t, NULL) < 0)
+			fprintf(stderr, "sonde script: the file's tracing data is corrupt; "
+				"using this machine's tracepoint formats\n");
+	}
+	for (size_t i = 0; i < t->nr_rec; i++) {
+		struct sonde_tp_format *fmt = t->rec[i];
+
+		if (fmt && sonde_tp_format__id(fmt) == (int64_t)id) {
+			t->rec[i] = NULL;
+			return fmt;
+		}
+	}
+	return NULL;
 }
 
 void script_trace_free(struct script_trace *t)
@@ -47,6 +104,9 @@ void script_trace_free(struct script_trace *t)
 		tp_print_free(t->v[i].print);
 		sonde_tp_format__delete(t->v[i].fmt);
 	}
+	for (size_t i = 0; i < t->nr_rec; i++)
+		sonde_tp_format__delete(t->rec[i]);
+	free(t->rec);
 	free(t->v);
 	free(t);
 }
@@ -73,6 +133,9 @@ static struct trace_fmt *get_fmt(struct script_trace *t, const char *event,
 	if (f->tried)
 		return f;
 	f->tried = true;
+	f->fmt = recorded_fmt(t, id);
+	if (f->fmt)
+		goto compile;
 	if (!colon || (size_t)(colon - event) >= sizeof(sys))
 		return f;
 	memcpy(sys, event, (size_t)(colon - event));
@@ -83,6 +146,7 @@ static struct trace_fmt *get_fmt(struct script_trace *t, const char *event,
 		sonde_tp_format__delete(f->fmt);
 		f->fmt = NULL;
 	}
+compile:
 	if (f->fmt)
 		f->print = tp_print_compile(f->fmt);
 	return f;

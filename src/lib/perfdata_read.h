@@ -85,6 +85,7 @@ struct sonde_perfdata_reader {
 
 	uint64_t nr_rounds;
 	uint64_t nr_type[PDR_NR_TYPES]; /* records met in the stream, by type */
+	uint64_t tracing_off, tracing_len; /* TRACING_DATA blob in base, or 0 */
 	uint64_t dropped; /* file bytes below this were released (madvise) */
 	char err[256];
 	int err_code;

@@ -294,8 +294,13 @@ int pdr_parse_feature(struct sonde_perfdata_reader *r, int feat, uint64_t off,
 	case SONDE_FEAT_CPU_TOPOLOGY:
 		parse_cpu_topology(&c);
 		break;
+	case SONDE_FEAT_TRACING_DATA:
+		/* Where the formats are: script decodes tracepoints with them. */
+		r->tracing_off = off;
+		r->tracing_len = size;
+		break;
 	default:
-		/* TRACING_DATA and the rest: presence is all the reports use. */
+		/* The rest: presence is all the reports use. */
 		break;
 	}
 	if (c.bad)
