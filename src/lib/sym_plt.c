@@ -102,8 +102,7 @@ static int read_rels(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 			ra.r_addend = 0;
 		}
 		v[i].slot = ra.r_offset;
-		v[i].sym = gelf_getclass(elf) == ELFCLASS64 ?
-			   GELF_R_SYM(ra.r_info) : ELF32_R_SYM(ra.r_info);
+		v[i].sym = GELF_R_SYM(ra.r_info); /* gelf widens ELF32 infos */
 		v[i].addend = (uint64_t)ra.r_addend;
 	}
 	qsort(v, i, sizeof(*v), rel_cmp);
