@@ -72,10 +72,11 @@ void uw_cfi_free(struct uw_cfi *c)
 
 void uw_cfi_flush(struct uw_cfi *c)
 {
-	if (c && c->tab)
-		memset(c->tab, 0, (c->mask + 1) * sizeof(*c->tab));
-	if (c)
-		c->count = 0;
+	/* Cheap when empty: a rebuild reports every module in a row. */
+	if (!c || !c->count)
+		return;
+	memset(c->tab, 0, (c->mask + 1) * sizeof(*c->tab));
+	c->count = 0;
 }
 
 size_t uw_cfi_count(const struct uw_cfi *c)
@@ -282,8 +283,11 @@ int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *s,
 	for (;;) {
 		/* Callers: the row of the call instruction, not the next. */
 		uint64_t a = initial ? pc : pc - 1;
-		const struct cfi_rule *r = lookup(c, dwfl, a);
+		const struct cfi_rule *r;
 
+		if (a == UINT64_MAX)
+			return UW_CFI_FALLBACK;	/* no key for it */
+		r = lookup(c, dwfl, a);
 		if (!r || r->fallback)
 			return UW_CFI_FALLBACK;
 		ips[n++] = a;

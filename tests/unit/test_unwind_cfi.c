@@ -249,6 +249,11 @@ static void test_expression_falls_back(void **state)
 	t.regs[2] = FAKE_SP + 0x100;
 	unwind_both(&t, 64, &b);
 	assert_int_equal(b.cf.slow, 1);
+	/* An IP with no room for a table key. */
+	t.regs[2] = UINT64_MAX;
+	unwind_both(&t, 64, &b);
+	assert_int_equal(b.cf.slow, 1);
+	assert_int_equal(b.nf, 1);
 }
 
 /* ---- real samples ---- */
