@@ -41,8 +41,6 @@ enum rule_kind {
 };
 
 #define CFA_NONE 0xff	/* no CFA: every rule using it fails */
-/* Bound on remembered PCs (a 48 MB table): hostile stacks cannot grow it. */
-#define MAX_RULES (1u << 19)
 
 struct cfi_rule {
 	uint64_t key;		/* lookup address + 1; 0 = empty slot */
@@ -207,7 +205,7 @@ static const struct cfi_rule *lookup(struct uw_cfi *c, Dwfl *dwfl, uint64_t a)
 			if (c->tab[i].key == key)
 				return &c->tab[i];
 	}
-	if (c->count >= MAX_RULES)
+	if (c->count >= UW_CFI_MAX_RULES)
 		uw_cfi_flush(c);	/* start over rather than grow */
 	if ((c->count + 1) * 2 > (c->tab ? c->mask + 1 : 0) && !grow(c))
 		return NULL;

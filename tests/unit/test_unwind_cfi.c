@@ -256,6 +256,40 @@ static void test_expression_falls_back(void **state)
 	assert_int_equal(b.nf, 1);
 }
 
+/* Garbage PCs by the million: the rule table starts over, never grows. */
+static void test_rule_table_bounded(void **state)
+{
+	static const Dwfl_Callbacks cb = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+	};
+	struct uw_cfi_sample s = { .sp = FAKE_SP };
+	struct uw_cfi *c = uw_cfi_new();
+	Dwfl *dwfl = dwfl_begin(&cb);
+	uint64_t ips[4];
+	size_t peak = 0;
+
+	assert_non_null(c);
+	assert_non_null(dwfl);
+	dwfl_report_begin(dwfl);
+	dwfl_report_end(dwfl, NULL, NULL);
+	for (uint64_t i = 0; i < UW_CFI_MAX_RULES + 1000; i++) {
+		s.ip = 0x100000 + i;
+		/* No module anywhere: libdwfl's frame-pointer try. */
+		assert_int_equal(uw_cfi_unwind(c, dwfl, &s, ips, 4),
+				 UW_CFI_FALLBACK);
+		if (uw_cfi_count(c) > peak)
+			peak = uw_cfi_count(c);
+	}
+	assert_int_equal(peak, UW_CFI_MAX_RULES);
+	assert_true(uw_cfi_count(c) < 2000);
+	uw_cfi_flush(c);
+	assert_int_equal(uw_cfi_count(c), 0);
+	uw_cfi_free(c);
+	dwfl_end(dwfl);
+}
+
 /* ---- real samples ---- */
 
 #define RING_PAGES 128
@@ -440,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_read_past_copy_stops),
 		cmocka_unit_test(test_max_frames),
 		cmocka_unit_test(test_expression_falls_back),
+		cmocka_unit_test(test_rule_table_bounded),
 		cmocka_unit_test(test_real_samples_agree),
 	};
 
