@@ -14,10 +14,11 @@
  * first frame and at PC - 1 for callers (which are reported as PC - 1);
  * .eh_frame first, then .debug_frame; a register whose rule fails to
  * evaluate is unset; an unset or undefined return address, or a zero one,
- * ends the unwind. Anything not modelled (a rule that is a DWARF
- * expression or names another register, a signal frame, a PC without CFI
- * where libdwfl tries frame pointers) sends the whole sample back to
- * libdwfl.
+ * ends the unwind. A PC without CFI (or outside every module) gets
+ * libdwfl's x86-64 frame-pointer step: RBP is the frame, the return
+ * address above it, and the step must move the stack pointer up. Anything
+ * not modelled (a rule that is a DWARF expression or names another
+ * register, a signal frame) sends the whole sample back to libdwfl.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ struct cfi_rule {
 	uint8_t cfa_reg;	/* DW_RSP, DW_RBP or CFA_NONE */
 	uint8_t ra, sp, bp;	/* enum rule_kind */
 	bool fallback;		/* this PC needs libdwfl */
+	bool no_cfi;		/* no row here: the frame-pointer step */
 };
 
 struct uw_cfi {
@@ -181,17 +183,15 @@ static void compile(Dwfl *dwfl, uint64_t a, struct cfi_rule *r)
 
 	memset(r, 0, sizeof(*r));
 	r->key = a + 1;
-	if (!mod) {
-		r->fallback = true;	/* libdwfl tries frame pointers */
-		return;
+	if (mod) {
+		cfi = dwfl_module_eh_cfi(mod, &bias);
+		if (cfi && rule_from_cfi(cfi, a - bias, r))
+			return;
+		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		if (cfi && rule_from_cfi(cfi, a - bias, r))
+			return;
 	}
-	cfi = dwfl_module_eh_cfi(mod, &bias);
-	if (cfi && rule_from_cfi(cfi, a - bias, r))
-		return;
-	cfi = dwfl_module_dwarf_cfi(mod, &bias);
-	if (cfi && rule_from_cfi(cfi, a - bias, r))
-		return;
-	r->fallback = true;
+	r->no_cfi = true;
 }
 
 static const struct cfi_rule *lookup(struct uw_cfi *c, Dwfl *dwfl, uint64_t a)
@@ -268,6 +268,36 @@ static struct reg recover(Dwfl *dwfl, const struct uw_cfi_sample *s,
 	return r;
 }
 
+/*
+ * libdwfl's last resort for x86-64 (the backend's unwind hook): RBP points
+ * at the saved RBP with the return address above it. The step is refused
+ * when RBP is unset or 0, when the return address cannot be read, or when
+ * the stack pointer would not move up (not a frame chain but stray data).
+ * @return 1 stepped, 0 the walk ends, -1 a register only libdwfl knows.
+ */
+static int fp_step(Dwfl *dwfl, const struct uw_cfi_sample *s, struct reg *sp,
+		   struct reg *bp, uint64_t *pc)
+{
+	uint64_t fp = bp->val, old_sp = 0, prev = 0, ret;
+
+	if (sp->state == REG_UNKNOWN || bp->state == REG_UNKNOWN)
+		return -1;
+	if (bp->state != REG_SET || !fp)
+		return 0;
+	if (sp->state == REG_SET)
+		old_sp = sp->val;
+	if (!read8(dwfl, s, fp, &prev))
+		prev = 0;
+	if (!read8(dwfl, s, fp + 8, &ret))
+		return 0;
+	if (old_sp >= fp + 16)
+		return 0;
+	*bp = (struct reg){ prev, REG_SET };
+	*sp = (struct reg){ fp + 16, REG_SET };
+	*pc = ret;
+	return 1;
+}
+
 int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *s,
 		  uint64_t *ips, size_t max)
 {
@@ -297,6 +327,14 @@ int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *s,
 		ips[n++] = a;
 		if (n >= max)
 			return (int)n;
+		if (r->no_cfi) {
+			int st = fp_step(dwfl, s, &sp, &bp, &pc);
+
+			if (st <= 0)
+				return st < 0 ? UW_CFI_FALLBACK : (int)n;
+			initial = false;
+			continue;
+		}
 
 		cfa_ok = false;
 		if (r->cfa_reg != CFA_NONE) {

@@ -245,14 +245,65 @@ static void test_expression_falls_back(void **state)
 	assert_int_equal(b.cf.fast, 0);
 	assert_int_equal(b.cf.slow, 1);
 
-	/* No module at all: libdwfl tries frame pointers. */
-	t.regs[2] = FAKE_SP + 0x100;
-	unwind_both(&t, 64, &b);
-	assert_int_equal(b.cf.slow, 1);
 	/* An IP with no room for a table key. */
 	t.regs[2] = UINT64_MAX;
 	unwind_both(&t, 64, &b);
 	assert_int_equal(b.cf.slow, 1);
+	assert_int_equal(b.nf, 1);
+}
+
+/* No CFI (no module here): libdwfl's x86-64 frame-pointer step. */
+static void test_frame_pointer_step(void **state)
+{
+	struct synth t;
+	struct both b;
+
+	memset(&t, 0, sizeof(t));
+	t.regs[0] = FAKE_SP + 16;		/* RBP */
+	t.regs[1] = FAKE_SP;
+	t.regs[2] = FAKE_SP + 0x100;		/* in no module */
+	t.stack[2] = FAKE_SP + 32;		/* saved RBP */
+	t.stack[3] = FAKE_SP + 0x200;		/* RA, in no module either */
+	t.stack[4] = 0;
+	t.stack[5] = A(t_top_ret);		/* back into CFI */
+	t.stack_size = 8 * 8;
+	unwind_both(&t, 64, &b);
+	assert_int_equal(b.cf.fast, 1);
+	assert_int_equal(b.nf, 3);
+	assert_int_equal(b.fast[1], FAKE_SP + 0x1ff);
+	assert_int_equal(b.fast[2], A(t_top_ret) - 1);
+
+	/* RBP 0: no step. */
+	t.regs[0] = 0;
+	unwind_both(&t, 64, &b);
+	assert_int_equal(b.cf.fast, 1);
+	assert_int_equal(b.nf, 1);
+
+	/* The saved RBP below the copy reads as 0: the step still goes. */
+	t.regs[0] = FAKE_SP - 8;
+	t.stack[0] = A(t_top_ret);
+	unwind_both(&t, 64, &b);
+	assert_int_equal(b.cf.fast, 1);
+	assert_int_equal(b.nf, 2);
+	assert_int_equal(b.fast[1], A(t_top_ret) - 1);
+
+	/* The return address past the copy: no step. */
+	t.regs[0] = FAKE_SP + 16;
+	t.stack_size = 3 * 8;
+	unwind_both(&t, 64, &b);
+	assert_int_equal(b.nf, 1);
+
+	/*
+	 * RBP into this program's code, readable from its file, below the
+	 * stack: the step would move the stack pointer down, so it is not
+	 * taken.
+	 */
+	t.regs[0] = A(t_mid_fn);
+	t.regs[1] = 0x7fff00000000ULL;
+	t.stack_size = 8 * 8;
+	assert_true(A(t_mid_fn) + 16 <= t.regs[1]);
+	unwind_both(&t, 64, &b);
+	assert_int_equal(b.cf.fast, 1);
 	assert_int_equal(b.nf, 1);
 }
 
@@ -276,9 +327,8 @@ static void test_rule_table_bounded(void **state)
 	dwfl_report_end(dwfl, NULL, NULL);
 	for (uint64_t i = 0; i < UW_CFI_MAX_RULES + 1000; i++) {
 		s.ip = 0x100000 + i;
-		/* No module anywhere: libdwfl's frame-pointer try. */
-		assert_int_equal(uw_cfi_unwind(c, dwfl, &s, ips, 4),
-				 UW_CFI_FALLBACK);
+		/* No module, RBP 0: one frame, after a rule lookup. */
+		assert_int_equal(uw_cfi_unwind(c, dwfl, &s, ips, 4), 1);
 		if (uw_cfi_count(c) > peak)
 			peak = uw_cfi_count(c);
 	}
@@ -474,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_read_past_copy_stops),
 		cmocka_unit_test(test_max_frames),
 		cmocka_unit_test(test_expression_falls_back),
+		cmocka_unit_test(test_frame_pointer_step),
 		cmocka_unit_test(test_rule_table_bounded),
 		cmocka_unit_test(test_real_samples_agree),
 	};
