@@ -12,8 +12,8 @@
  * The CFI row at each distinct PC is further boiled down to a small rule,
  * once per run, so that most frames cost a table lookup and a load from
  * the stack copy; samples with frames that need more (DWARF expressions as
- * in PLT entries, signal frames, code without CFI) are unwound by libdwfl,
- * with the same result. SONDE_UNWIND=slow in the environment sends every
+ * in PLT entries, signal frames) are unwound by libdwfl, with the same
+ * result. SONDE_UNWIND=slow in the environment sends every
  * sample through libdwfl (a cross-check).
  * An unwinder is not thread-safe: use one per thread or lock around it
  * (different unwinders may run in parallel). An image mapped over older

@@ -54,9 +54,10 @@ struct uw_cfi_sample {
  * Unwinds @p s with the rules of @p dwfl's modules, giving exactly what
  * libdwfl's dwfl_getthread_frames would (innermost first, callers as
  * return address - 1).
+ * PCs without CFI take libdwfl's x86-64 frame-pointer step, as there.
  * @return the number of addresses stored (>= 1), or UW_CFI_FALLBACK when
- * some frame needs what only libdwfl does (DWARF expressions, signal
- * frames, no CFI: frame-pointer fallback): unwind the whole sample there.
+ * some frame needs what only libdwfl does (DWARF expressions, registers
+ * other than RSP/RBP, signal frames): unwind the whole sample there.
  */
 int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *s,
 		  uint64_t *ips, size_t max);
