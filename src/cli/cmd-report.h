@@ -73,6 +73,9 @@ struct report {
 	double percent_limit;
 	bool no_children, children_flag, stdio, json, header, header_only, stats;
 	bool force, tui, quiet;
+	bool kallsyms_cache;	/* --no-kallsyms-cache clears it */
+	bool show_info; /* -I: the full feature sections in --header */
+	bool buildid_list;
 	const char *percentage;
 	bool relative;
 	bool elide[RK_MAX]; /* column filtered to one value: shown above the table */
@@ -123,6 +126,7 @@ int report_parse_graph(struct report *rp, const char *arg);
 void report_print(struct report *rp);
 void report_print_json(struct report *rp);
 void report_print_header(struct report *rp);
+void report_print_buildids(struct report *rp);
 void report_print_stats(struct report *rp);
 const char *report_srcline(struct report *rp, struct anl_dso *dso, const struct anl_sym *sym,
 			   uint64_t addr);
