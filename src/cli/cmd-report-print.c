@@ -58,12 +58,21 @@ static int key_cmp(const struct report *rp, const struct hentry *a, const struct
 	return 0;
 }
 
+static int seq_cmp(const void *pa, const void *pb)
+{
+	const struct hentry *a = *(const struct hentry *const *)pa;
+	const struct hentry *b = *(const struct hentry *const *)pb;
+
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
 static int entry_cmp(const void *pa, const void *pb)
 {
 	const struct hentry *a = *(const struct hentry *const *)pa;
 	const struct hentry *b = *(const struct hentry *const *)pb;
 	uint64_t va = sort_rp->children ? a->children : a->self;
 	uint64_t vb = sort_rp->children ? b->children : b->self;
+	int c;
 
 	if (va != vb)
 		return va > vb ? -1 : 1;
@@ -75,7 +84,10 @@ static int entry_cmp(const void *pa, const void *pb)
 		return (a->max_depth > b->max_depth) == sort_rp->graph_caller ? -1 : 1;
 	if (sort_rp->children && a->self != b->self)
 		return a->self > b->self ? -1 : 1;
-	return key_cmp(sort_rp, a, b);
+	c = key_cmp(sort_rp, a, b);
+	if (c)
+		return c;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 static bool visible(const struct report *rp, const struct hkey *k)
@@ -116,6 +128,12 @@ static size_t collect(struct report *rp, int attr)
 			if (e->k.attr == attr && visible(rp, &e->k) &&
 			    (rp->children ? e->children : e->self))
 				rp->sorted[n++] = e;
+	/*
+	 * The tie rules (perf's) are not a total order, so the result depends
+	 * on the input order: make that the creation order, not hash order,
+	 * which moves with the addresses of symbols from run to run.
+	 */
+	qsort(rp->sorted, n, sizeof(*rp->sorted), seq_cmp);
 	sort_rp = rp;
 	qsort(rp->sorted, n, sizeof(*rp->sorted), entry_cmp);
 	return n;

@@ -625,6 +625,7 @@ static struct hentry *entry_get(struct report *rp, const struct hkey *k)
 	if (!e)
 		abort();
 	e->k = *k;
+	e->seq = rp->nr_ents;
 	e->next = rp->ent_tab[h & rp->ent_mask];
 	rp->ent_tab[h & rp->ent_mask] = e;
 	if (++rp->nr_ents > rp->ent_mask * 2) {

@@ -56,6 +56,7 @@ struct hentry {
 	uint64_t self, children;
 	uint64_t nr_self;
 	uint32_t max_depth; /* longest call graph path (children ordering) */
+	uint64_t seq;	     /* creation order: deterministic last tie-break */
 	struct cnode *chain; /* root (no symbol), NULL without -g */
 	struct hentry *next;
 };
