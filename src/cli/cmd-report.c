@@ -860,6 +860,7 @@ int cmd_report(int argc, const char **argv)
 	struct report rp = {
 		.input = "perf.data",
 		.graph_threshold = 0.5,
+		.inline_frames = true,
 		.max_stack = SONDE_PERF_MAX_STACK_DEPTH,
 		.kallsyms_cache = true,
 	};
@@ -897,6 +898,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN('q', "quiet", &rp.quiet, "no progress bar or warnings"),
 		OPT_BOOLEAN(0, "kallsyms-cache", &rp.kallsyms_cache, "keep kernel symbols in ~/.cache/sonde between runs (default; --no-kallsyms-cache)"),
 		OPT_INTEGER(0, "max-stack", &rp.max_stack, "n", "callchain depth to use (default 127)"),
+		OPT_BOOLEAN(0, "inline", &rp.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
 		OPT_END(),
 	};
 	const char *const usage[] = { "sonde report [<options>]", NULL };
@@ -1009,6 +1011,7 @@ int cmd_report(int argc, const char **argv)
 		return 1;
 	}
 	rp.have_callchains = false;
+	anl_stacks_set_inline(rp.stacks, rp.inline_frames);
 	anl_stacks_defer_inline(rp.stacks);
 	err = load(&rp, &g);
 	anl_stacks_finish(rp.stacks);
