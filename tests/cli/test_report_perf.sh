@@ -70,6 +70,17 @@ fi
 if rec "$TMP/dwarf.data" --call-graph dwarf,4096 -e cpu-clock -c 500000 -- "$W" single 150; then
 	# User frames come from the DWARF unwinder (and perf's inline frames).
 	check "dwarf" "$TMP/dwarf.data"
+	# Without inline expansion both show only the unwound symbols.
+	perf report -f --stdio --no-children --sort comm,dso,sym --no-inline -i "$TMP/dwarf.data" \
+		2>/dev/null | grep -v '^# (Tip' >"$TMP/perf.noinl"
+	"$SONDE" report --stdio --no-children --sort comm,dso,sym --no-inline -i "$TMP/dwarf.data" \
+		>"$TMP/sonde.noinl" 2>&1
+	cmp_rows "dwarf --no-inline report" "$TMP/perf.noinl" "$TMP/sonde.noinl"
+	if grep -q '(inlined)' "$TMP/sonde.noinl"; then
+		fail "dwarf --no-inline: sonde still shows inlined frames"
+	else
+		pass "dwarf --no-inline: no inlined frames"
+	fi
 fi
 
 if rec "$TMP/sys.data" -a -g -e cpu-clock -c 2000000 -- "$W" single 150; then
