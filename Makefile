@@ -32,7 +32,7 @@ CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
 endif
 ALL_CFLAGS = $(CFLAGS_BASE) $(CFLAGS)
-LIBS := -ldw -lelf -lz -lm -lpthread
+LIBS := -ldw -lelf -lz -lzstd -lm -lpthread
 
 LIB_SRCS := $(sort $(wildcard src/lib/*.c src/lib/*/*.c))
 CLI_SRCS := $(sort $(wildcard src/cli/*.c))
@@ -162,7 +162,7 @@ check-fast: all tests examples helpers
 	@tests/run-suite.sh $(BUILD)
 
 fuzz:
-	@tests/fuzz/build.sh $(BUILD)-fuzz
+	@tests/fuzz/run.sh $(BUILD)-fuzz
 
 bench: all helpers
 	@bench/run-all.sh $(BUILD)

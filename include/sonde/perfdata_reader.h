@@ -4,6 +4,9 @@
  * file or stdin), either byte order, records delivered in time order with
  * FINISHED_ROUND semantics. The file is mmapped and records are handed out
  * in place: a record pointer stays valid until the reader is closed.
+ * COMPRESSED records (perf record -z) are decompressed as the stream is
+ * scanned; their records are kept in memory the reader owns (also valid
+ * until close) and handed out like the others.
  */
 #ifndef SONDE_PERFDATA_READER_H
 #define SONDE_PERFDATA_READER_H
@@ -34,12 +37,14 @@ struct sonde_perfdata_reader_opts {
 
 /* One record as handed out by sonde_perfdata_reader__next(). */
 struct sonde_perfdata_record {
-	/* Points into the mapped file; in the file's byte order. */
+	/* Points into the mapped file (or the decompressed copy of a
+	 * COMPRESSED record's contents); in host order. */
 	const struct sonde_perf_event_header *hdr;
 	uint32_t type;	     /* hdr->type in host order */
 	uint16_t misc;	     /* hdr->misc in host order */
 	uint16_t size;	     /* hdr->size in host order */
-	uint64_t offset;     /* byte offset of the record in the input */
+	uint64_t offset;     /* byte offset of the record in the input (of
+				the COMPRESSED record it came out of) */
 	uint64_t time;	     /* sample time or sample_id time, 0 if none */
 	int attr_idx;	     /* event the record belongs to, -1 if unknown */
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * sonde report output: perf's stdio table and call graphs, --header,
- * --stats and --json. Layout follows perf report 6.1 (--stdio) so that
+ * sonde report output: perf's stdio table and call graphs, --stats and
+ * --json (--header is in cmd-report-header.c). Layout follows perf report 6.1 (--stdio) so that
  * scripts that read its rows keep working.
  */
 #include <inttypes.h>
@@ -58,12 +58,21 @@ static int key_cmp(const struct report *rp, const struct hentry *a, const struct
 	return 0;
 }
 
+static int seq_cmp(const void *pa, const void *pb)
+{
+	const struct hentry *a = *(const struct hentry *const *)pa;
+	const struct hentry *b = *(const struct hentry *const *)pb;
+
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
 static int entry_cmp(const void *pa, const void *pb)
 {
 	const struct hentry *a = *(const struct hentry *const *)pa;
 	const struct hentry *b = *(const struct hentry *const *)pb;
 	uint64_t va = sort_rp->children ? a->children : a->self;
 	uint64_t vb = sort_rp->children ? b->children : b->self;
+	int c;
 
 	if (va != vb)
 		return va > vb ? -1 : 1;
@@ -75,7 +84,10 @@ static int entry_cmp(const void *pa, const void *pb)
 		return (a->max_depth > b->max_depth) == sort_rp->graph_caller ? -1 : 1;
 	if (sort_rp->children && a->self != b->self)
 		return a->self > b->self ? -1 : 1;
-	return key_cmp(sort_rp, a, b);
+	c = key_cmp(sort_rp, a, b);
+	if (c)
+		return c;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 static bool visible(const struct report *rp, const struct hkey *k)
@@ -116,6 +128,12 @@ static size_t collect(struct report *rp, int attr)
 			if (e->k.attr == attr && visible(rp, &e->k) &&
 			    (rp->children ? e->children : e->self))
 				rp->sorted[n++] = e;
+	/*
+	 * The tie rules (perf's) are not a total order, so the result depends
+	 * on the input order: make that the creation order, not hash order,
+	 * which moves with the addresses of symbols from run to run.
+	 */
+	qsort(rp->sorted, n, sizeof(*rp->sorted), seq_cmp);
 	sort_rp = rp;
 	qsort(rp->sorted, n, sizeof(*rp->sorted), entry_cmp);
 	return n;
@@ -373,34 +391,49 @@ static int fpath_cmp(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+static int addr_desc_cmp(const void *pa, const void *pb)
+{
+	const struct cnode *a = *(const struct cnode *const *)pa;
+	const struct cnode *b = *(const struct cnode *const *)pb;
+	uint64_t ka = a->sym ? a->sym->start : a->ip, kb = b->sym ? b->sym->start : b->ip;
+
+	return ka < kb ? 1 : ka > kb ? -1 : 0;
+}
+
+/*
+ * Like perf: callees before their caller (post-order), siblings by
+ * descending address, so equal hits keep that order after sorting.
+ */
 static void flat_collect(struct fctx *f, struct cnode *n, uint64_t min, int depth)
 {
-	size_t nr;
 	struct cnode **v;
+	size_t k = 0;
 
 	if (depth > SONDE_PERF_MAX_STACK_DEPTH * 8)
 		return;
-	v = kids(n, 1, &nr);
-	for (size_t i = 0; i < nr; i++) {
-		struct cnode *c = v[i];
-
-		if (c->hit && c->hit >= min) {
-			if (f->nr == f->cap) {
-				size_t cap = f->cap ? f->cap * 2 : 16;
-				struct fpath *nv = realloc(f->v, cap * sizeof(*nv));
-
-				if (!nv)
-					break;
-				f->v = nv;
-				f->cap = cap;
-			}
-			f->v[f->nr].node = c;
-			f->v[f->nr].seq = f->nr;
-			f->nr++;
-		}
-		flat_collect(f, c, min, depth + 1);
-	}
+	v = malloc((n->nr_children + 1) * sizeof(*v));
+	if (!v)
+		return;
+	for (struct cnode *c = n->child; c; c = c->sibling)
+		v[k++] = c;
+	qsort(v, k, sizeof(*v), addr_desc_cmp);
+	for (size_t i = 0; i < k; i++)
+		flat_collect(f, v[i], min, depth + 1);
 	free(v);
+	if (!depth || !n->hit || n->hit < min)
+		return;
+	if (f->nr == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 16;
+		struct fpath *nv = realloc(f->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return;
+		f->v = nv;
+		f->cap = cap;
+	}
+	f->v[f->nr].node = n;
+	f->v[f->nr].seq = f->nr;
+	f->nr++;
 }
 
 /* The nodes from the first frame down to @n, in chain order. */
@@ -432,7 +465,9 @@ static void print_flat(struct report *rp, struct hentry *e, uint64_t total, bool
 	qsort(f.v, f.nr, sizeof(*f.v), fpath_cmp);
 	for (size_t i = 0; i < f.nr; i++) {
 		const struct cnode *n = f.v[i].node;
-		double pct = base ? (double)n->hit * 100.0 / (double)base : 0.0;
+		/* perf's flat blocks count the path's callees too; folded not. */
+		uint64_t v = folded ? n->hit : n->cumul;
+		double pct = base ? (double)v * 100.0 / (double)base : 0.0;
 
 		if (folded)
 			ob_printf(o, "%.2f%% ", pct);
@@ -634,80 +669,6 @@ void report_print_json(struct report *rp)
 		ob_puts(o, "]}");
 	}
 	ob_puts(o, "]}\n");
-}
-
-/* ---- --header ---- */
-
-void report_print_header(struct report *rp)
-{
-	struct outbuf *o = &rp->out;
-	const struct sonde_perfdata_reader *r = rp->r;
-	static const struct {
-		int feat;
-		const char *label;
-	} strs[] = {
-		{ SONDE_FEAT_HOSTNAME, "hostname" }, { SONDE_FEAT_OSRELEASE, "os release" },
-		{ SONDE_FEAT_VERSION, "perf version" }, { SONDE_FEAT_ARCH, "arch" },
-	};
-
-	ob_puts(o, "# ========\n");
-	ob_printf(o, "# data offset    : %" PRIu64 "\n# data size      : %" PRIu64 "\n",
-		  r->data_off, r->data_end - r->data_off);
-	ob_printf(o, "# format         : %s%s\n", r->pipe ? "pipe" : "file",
-		  r->swap ? ", opposite byte order" : "");
-	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
-		if (r->feat_str[strs[i].feat])
-			ob_printf(o, "# %s : %s\n", strs[i].label, r->feat_str[strs[i].feat]);
-	if (sonde_perfdata_reader__has_feature(r, SONDE_FEAT_NRCPUS))
-		ob_printf(o, "# nrcpus online : %u\n# nrcpus avail : %u\n", r->nr_cpus_online,
-			  r->nr_cpus_avail);
-	if (r->feat_str[SONDE_FEAT_CPUDESC])
-		ob_printf(o, "# cpudesc : %s\n", r->feat_str[SONDE_FEAT_CPUDESC]);
-	if (r->feat_str[SONDE_FEAT_CPUID])
-		ob_printf(o, "# cpuid : %s\n", r->feat_str[SONDE_FEAT_CPUID]);
-	if (r->total_mem)
-		ob_printf(o, "# total memory : %" PRIu64 " kB\n", r->total_mem);
-	if (r->feat_str[SONDE_FEAT_CMDLINE])
-		ob_printf(o, "# cmdline : %s\n", r->feat_str[SONDE_FEAT_CMDLINE]);
-	for (int i = 0; i < r->nr_attrs; i++) {
-		const struct sonde_perf_event_attr *a = &r->attrs[i].attr;
-
-		ob_printf(o, "# event : name = %s, type = %u, size = %u, config = %#" PRIx64
-			     ", sample_%s = %" PRIu64 ", sample_type = %#" PRIx64 ", ids = %u\n",
-			  sonde_perfdata_reader__event_name(r, i), a->type, a->size, a->config,
-			  a->freq ? "freq" : "period", a->sample_period, a->sample_type,
-			  r->attrs[i].nr_ids);
-	}
-	if (r->cpu_topology)
-		ob_printf(o, "# %s\n", r->cpu_topology);
-	for (size_t i = 0; i < r->nr_group_desc; i++)
-		ob_printf(o, "# group: %s\n", r->group_desc[i]);
-	if (sonde_perfdata_reader__has_feature(r, SONDE_FEAT_SAMPLE_TIME))
-		ob_printf(o, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n# time of last sample : %" PRIu64 ".%06" PRIu64 "\n",
-			  r->first_sample_time / 1000000000, r->first_sample_time % 1000000000 / 1000,
-			  r->last_sample_time / 1000000000, r->last_sample_time % 1000000000 / 1000);
-	if (sonde_perfdata_reader__has_feature(r, SONDE_FEAT_TRACING_DATA))
-		ob_puts(o, "# contains tracepoint data (TRACING_DATA)\n");
-	for (size_t i = 0; i < r->nr_build_ids; i++) {
-		ob_puts(o, "# build id ");
-		for (int k = 0; k < r->build_ids[i].size; k++)
-			ob_printf(o, "%02x", r->build_ids[i].id[k]);
-		ob_printf(o, " %s\n", r->build_ids[i].filename);
-	}
-	{
-		int feats = 0;
-
-		ob_puts(o, "# features:");
-		for (int f = 1; f < SONDE_FEAT_MAX; f++)
-			if (sonde_perfdata_reader__has_feature(r, f)) {
-				ob_printf(o, " %d", f);
-				feats++;
-			}
-		if (!feats)
-			ob_puts(o, " none");
-		ob_putc(o, '\n');
-	}
-	ob_puts(o, "# ========\n#\n");
 }
 
 /* ---- --stats ---- */

@@ -368,6 +368,30 @@ int report_parse_graph(struct report *rp, const char *arg)
 	return 0;
 }
 
+/*
+ * Like perf, --percent-limit also becomes the call graph threshold; a -g
+ * threshold given after it wins, since options apply in order.
+ */
+static int percent_limit_cb(const struct option *opt, const char *arg, bool unset)
+{
+	struct report *rp = opt->value;
+	char *end;
+	double v;
+
+	if (unset) {
+		rp->percent_limit = 0;
+		return 0;
+	}
+	v = strtod(arg, &end);
+	if (end == arg || *end || v < 0 || v > 100) {
+		fprintf(stderr, "sonde report: --percent-limit: '%s' is not a percentage (0-100)\n", arg);
+		return -EINVAL;
+	}
+	rp->percent_limit = v;
+	rp->graph_threshold = v;
+	return 0;
+}
+
 static int graph_cb(const struct option *opt, const char *arg, bool unset)
 {
 	struct report *rp = opt->value;
@@ -594,6 +618,7 @@ static struct hentry *entry_get(struct report *rp, const struct hkey *k)
 	if (!e)
 		abort();
 	e->k = *k;
+	e->seq = rp->nr_ents;
 	e->next = rp->ent_tab[h & rp->ent_mask];
 	rp->ent_tab[h & rp->ent_mask] = e;
 	if (++rp->nr_ents > rp->ent_mask * 2) {
@@ -829,7 +854,9 @@ int cmd_report(int argc, const char **argv)
 	struct report rp = {
 		.input = "perf.data",
 		.graph_threshold = 0.5,
+		.inline_frames = true,
 		.max_stack = SONDE_PERF_MAX_STACK_DEPTH,
+		.kallsyms_cache = true,
 	};
 	bool no_children = false;
 	const struct option opts[] = {
@@ -841,7 +868,8 @@ int cmd_report(int argc, const char **argv)
 			     "call graph display: graph|fractal|none, threshold percent (0.5), caller|callee", graph_cb),
 		OPT_STRING(0, "percentage", &rp.percentage, "relative|absolute",
 			   "percentages of filtered entries relative to what is shown, or to everything (default)"),
-		OPT_DOUBLE(0, "percent-limit", &rp.percent_limit, "pct", "hide entries below this percentage"),
+		OPT_CALLBACK(0, "percent-limit", &rp, "pct",
+			     "hide entries (and call graph branches) below this percentage", percent_limit_cb),
 		OPT_STRING('c', "comms", &rp.comms, "list", "only these commands (comma separated)"),
 		OPT_STRING(0, "comm", &rp.comms, "list", "same as --comms"),
 		OPT_STRING(0, "pid", &rp.pids, "list", "only these process ids"),
@@ -854,13 +882,17 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING(0, "time", &rp.time, "range", "time slice: start,end in seconds, or percent slices 10%-20%,..."),
 		OPT_BOOLEAN(0, "header", &rp.header, "print the perf.data header before the report"),
 		OPT_BOOLEAN(0, "header-only", &rp.header_only, "print only the perf.data header"),
+		OPT_BOOLEAN(0, "buildid-list", &rp.buildid_list, "print the file's build ids as perf buildid-list does, and exit"),
+		OPT_BOOLEAN('I', "show-info", &rp.show_info, "with --header: print the topology, cache and memory sections too"),
 		OPT_BOOLEAN(0, "stats", &rp.stats, "print record counts per type only"),
 		OPT_BOOLEAN(0, "json", &rp.json, "JSON output"),
 		OPT_BOOLEAN(0, "stdio", &rp.stdio, "text output (the default)"),
 		OPT_BOOLEAN(0, "tui", &rp.tui, "accepted for perf compatibility: text output"),
 		OPT_BOOLEAN('f', "force", &rp.force, "accepted for perf compatibility (no ownership check)"),
 		OPT_BOOLEAN('q', "quiet", &rp.quiet, "no progress bar or warnings"),
+		OPT_BOOLEAN(0, "kallsyms-cache", &rp.kallsyms_cache, "keep kernel symbols in ~/.cache/sonde between runs (default; --no-kallsyms-cache)"),
 		OPT_INTEGER(0, "max-stack", &rp.max_stack, "n", "callchain depth to use (default 127)"),
+		OPT_BOOLEAN(0, "inline", &rp.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
 		OPT_END(),
 	};
 	const char *const usage[] = { "sonde report [<options>]", NULL };
@@ -918,9 +950,21 @@ int cmd_report(int argc, const char **argv)
 		open_error = sonde_perfdata_reader__error(rp.r);
 		fprintf(stderr, "sonde report: warning: %s: %s\n", rp.input, open_error);
 	}
-	if (rp.header_only) {
+	if (rp.header_only || rp.buildid_list) {
+		struct sonde_perfdata_record rec;
+
+		/*
+		 * A pipe's features are records at its start, its build ids
+		 * records at its end: read up to them.
+		 */
+		if (sonde_perfdata_reader__is_pipe(rp.r))
+			while (sonde_perfdata_reader__next(rp.r, &rec) > 0 && rp.buildid_list)
+				;
 		ob_init_fd(&rp.out, 1);
-		report_print_header(&rp);
+		if (rp.buildid_list)
+			report_print_buildids(&rp);
+		else
+			report_print_header(&rp);
 		ob_flush(&rp.out);
 		ob_free(&rp.out);
 		free_report(&rp);
@@ -947,6 +991,8 @@ int cmd_report(int argc, const char **argv)
 	if (rp.json)
 		rp.graph_on = false;
 	rp.m = anl_machine_new();
+	if (rp.m && rp.kallsyms_cache)
+		anl_machine_default_kallsyms_cache(rp.m);
 	rp.stacks = rp.m ? anl_stacks_new(rp.m, rp.max_stack + 1) : NULL;
 	g.mask = 4095;
 	g.tab = calloc(g.mask + 1, sizeof(*g.tab));
@@ -959,6 +1005,7 @@ int cmd_report(int argc, const char **argv)
 		return 1;
 	}
 	rp.have_callchains = false;
+	anl_stacks_set_inline(rp.stacks, rp.inline_frames);
 	anl_stacks_defer_inline(rp.stacks);
 	err = load(&rp, &g);
 	anl_stacks_finish(rp.stacks);

@@ -56,6 +56,7 @@ struct hentry {
 	uint64_t self, children;
 	uint64_t nr_self;
 	uint32_t max_depth; /* longest call graph path (children ordering) */
+	uint64_t seq;	     /* creation order: deterministic last tie-break */
 	struct cnode *chain; /* root (no symbol), NULL without -g */
 	struct hentry *next;
 };
@@ -73,6 +74,10 @@ struct report {
 	double percent_limit;
 	bool no_children, children_flag, stdio, json, header, header_only, stats;
 	bool force, tui, quiet;
+	bool inline_frames; /* --no-inline clears it */
+	bool kallsyms_cache;	/* --no-kallsyms-cache clears it */
+	bool show_info; /* -I: the full feature sections in --header */
+	bool buildid_list;
 	const char *percentage;
 	bool relative;
 	bool elide[RK_MAX]; /* column filtered to one value: shown above the table */
@@ -124,6 +129,7 @@ int report_parse_graph(struct report *rp, const char *arg);
 void report_print(struct report *rp);
 void report_print_json(struct report *rp);
 void report_print_header(struct report *rp);
+void report_print_buildids(struct report *rp);
 void report_print_stats(struct report *rp);
 const char *report_srcline(struct report *rp, struct anl_dso *dso, const struct anl_sym *sym,
 			   uint64_t addr);

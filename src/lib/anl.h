@@ -37,6 +37,8 @@ struct anl_dso {
 	size_t nr_segs;
 	const char *dbg_path; /* separate debug file, if one was found */
 	char *names_buf;       /* kallsyms text the kernel names point into */
+	const void *names_map; /* or the kallsyms cache mapping (kcache.h) */
+	size_t names_map_len;
 	void *dwarf;	       /* Dwarf handle for inline frames, lazily */
 	int dwarf_fd;
 	bool dwarf_tried;
@@ -80,6 +82,20 @@ struct anl_machine;
 
 struct anl_machine *anl_machine_new(void);
 void anl_machine_free(struct anl_machine *m);
+
+/*
+ * Keeps the kernel's symbol table in @dir (kcache.h: per boot, module list
+ * and user) so later runs skip reading /proc/kallsyms; NULL turns it off
+ * (the default). Call before the first kernel lookup. 0 or -ENOMEM.
+ */
+int anl_machine_set_kallsyms_cache(struct anl_machine *m, const char *dir);
+
+/*
+ * The kallsyms cache in the per-user default directory
+ * (kcache_default_dir(): $XDG_CACHE_HOME/sonde or ~/.cache/sonde) unless
+ * the environment sets SONDE_NO_KALLSYMS_CACHE (to anything but "" or "0").
+ */
+int anl_machine_default_kallsyms_cache(struct anl_machine *m);
 
 /* Interned string: equal strings give the same pointer. */
 const char *anl_intern(struct anl_machine *m, const char *s, size_t len);

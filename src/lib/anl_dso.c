@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "internal.h"
 #include "anl_priv.h"
+#include "kcache.h"
 #include "sym_plt.h"
 
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
@@ -160,6 +161,7 @@ void anl_dsos_free(struct anl_machine *m)
 			free(d->syms);
 			free(d->segs);
 			free(d->names_buf);
+			kcache_unmap(d->names_map, d->names_map_len);
 			if (d->dwarf) {
 				dwarf_end(d->dwarf);
 				close(d->dwarf_fd);
@@ -680,7 +682,7 @@ static void load_vdso(struct anl_machine *m, struct anl_dso *d)
  * /proc/kallsyms is read in one go and parsed in place: the names stay in
  * that buffer (kept for the machine's life), ~200k of them, not interned.
  */
-static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
+static void read_kallsyms(struct anl_machine *m, struct anl_dso *d)
 {
 	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 	size_t len = 0, cap = 1 << 22, n = 0, vcap = 1 << 16;
@@ -763,6 +765,24 @@ static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
 	}
 	free(buf);
 	free(v);
+}
+
+/*
+ * The kernel's symbols: from the cache when it holds this boot's table,
+ * else from /proc/kallsyms (then cached; never an empty or hidden table).
+ */
+static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
+{
+	char path[4096];
+	bool cache = m->kcache_dir &&
+		     kcache_path(m->kcache_dir, "ksymtab", NULL, path,
+				 sizeof(path));
+
+	if (cache && anl_kallsyms_from_cache(d, path))
+		return;
+	read_kallsyms(m, d);
+	if (cache && d->has_syms)
+		anl_kallsyms_to_cache(m, d, path);
 }
 
 struct kload {

@@ -11,6 +11,7 @@
 #include "internal.h"
 #include "anl.h"
 #include "anl_priv.h"
+#include "kcache.h"
 #include "sonde/unwind.h"
 
 static uint64_t hash_bytes(const void *p, size_t n)
@@ -118,6 +119,7 @@ void anl_machine_free(struct anl_machine *m)
 		}
 	free(m->kproc->maps);
 	free(m->strs);
+	free(m->kcache_dir);
 	while (m->arena) {
 		struct anl_chunk *c = m->arena;
 
@@ -125,6 +127,28 @@ void anl_machine_free(struct anl_machine *m)
 		free(c);
 	}
 	free(m);
+}
+
+int anl_machine_set_kallsyms_cache(struct anl_machine *m, const char *dir)
+{
+	char *copy = dir ? strdup(dir) : NULL;
+
+	if (dir && !copy)
+		return -ENOMEM;
+	free(m->kcache_dir);
+	m->kcache_dir = copy;
+	return 0;
+}
+
+int anl_machine_default_kallsyms_cache(struct anl_machine *m)
+{
+	const char *off = getenv("SONDE_NO_KALLSYMS_CACHE");
+	char dir[4096];
+
+	if ((off && off[0] && strcmp(off, "0")) ||
+	    !kcache_default_dir(dir, sizeof(dir)))
+		return 0;
+	return anl_machine_set_kallsyms_cache(m, dir);
 }
 
 struct anl_stats *anl_machine_stats(struct anl_machine *m)

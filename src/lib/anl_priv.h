@@ -57,6 +57,7 @@ struct anl_machine {
 	bool kallsyms_warned;
 	bool kthread_running; /* kallsyms loading on a second core */
 	pthread_t kthread;
+	char *kcache_dir; /* kallsyms cache (kcache.h); NULL: none */
 };
 
 /* Arena allocation: lives as long as the machine; aborts on OOM. */
@@ -65,6 +66,13 @@ void *anl_alloc(struct anl_machine *m, size_t n);
 struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t len,
 				bool kernel);
 void anl_dsos_free(struct anl_machine *m);
+/*
+ * The kernel DSO @d from the kallsyms cache file @path (anl_kcache.c):
+ * false on any miss or invalid file. And @d's table written there.
+ */
+bool anl_kallsyms_from_cache(struct anl_dso *d, const char *path);
+void anl_kallsyms_to_cache(const struct anl_machine *m,
+			   const struct anl_dso *d, const char *path);
 /* The symbol standing for @name inlined into @base of @dso (made once). */
 const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso *dso,
 				     const struct anl_sym *base, const char *name);

@@ -516,6 +516,7 @@ void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r)
 {
 	if (!r)
 		return;
+	pdr_ahead_stop(r);
 	if (r->mapped)
 		munmap((void *)r->base, r->len);
 	else
@@ -531,11 +532,14 @@ void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r)
 	for (size_t i = 0; i < r->nr_build_ids; i++)
 		free(r->build_ids[i].filename);
 	free(r->build_ids);
-	for (size_t i = 0; i < r->nr_group_desc; i++)
-		free(r->group_desc[i]);
-	free(r->group_desc);
-	free(r->cpu_topology);
+	for (size_t i = 0; i < r->nr_groups; i++)
+		free(r->groups[i].name);
+	free(r->groups);
+	for (int i = 0; i < 32; i++)
+		free(r->feat_info[i]);
 	free(r->q);
+	pdr_zstd_free(r->zstd);
+	free(r->q_tmp);
 	free(r);
 }
 

@@ -35,11 +35,24 @@ struct pdr_build_id {
 	char *filename;
 };
 
+struct pdr_group {
+	char *name; /* NULL for perf's "{anon_group}" */
+	uint32_t leader, nr_members;
+};
+
 struct pdr_qent {
 	uint64_t time;
 	uint64_t off; /* file order tie-break and record location */
 	int32_t attr_idx;
 };
+
+/* HEADER_COMPRESSED (perf record -z): how the COMPRESSED records were made. */
+struct pdr_comp_info {
+	uint32_t version, type, level, ratio;
+	uint32_t mmap_len; /* ring buffer size: bounds one record's output */
+};
+
+struct pdr_zstd; /* decompressor state, perfdata_read_zstd.c */
 
 struct pdr_id_ent {
 	uint64_t id;
@@ -71,12 +84,23 @@ struct sonde_perfdata_reader {
 	uint64_t total_mem;
 	struct pdr_build_id *build_ids;
 	size_t nr_build_ids;
-	char **group_desc;
-	size_t nr_group_desc;
-	char *cpu_topology; /* rendered text for --header */
+	struct pdr_group *groups; /* GROUP_DESC */
+	size_t nr_groups;
+	/*
+	 * Feature sections rendered the way perf 6.1's header dump prints
+	 * them ("# ...\n" lines), for features < 32 that have a body worth
+	 * showing (topologies, caches, pmu mappings, ...); NULL if absent.
+	 */
+	char *feat_info[32];
+	uint64_t clockid_res_ns; /* CLOCKID */
+	bool clock_data;	 /* CLOCK_DATA, version 1 */
+	uint32_t clock_clockid;
+	uint64_t clock_tod_ns, clock_clockid_ns;
 
 	/* Time ordering: queue of pending records, sorted per round. */
 	struct pdr_qent *q;
+	struct pdr_qent *q_tmp; /* merge buffer of the sort, q_tmp_cap entries */
+	size_t q_tmp_cap;
 	size_t q_len, q_cap, q_head; /* q[q_head..q_ready) are deliverable */
 	size_t q_ready;
 	uint64_t max_time;	  /* largest time queued so far */
@@ -86,7 +110,12 @@ struct sonde_perfdata_reader {
 	uint64_t nr_rounds;
 	uint64_t nr_type[PDR_NR_TYPES]; /* records met in the stream, by type */
 	uint64_t tracing_off, tracing_len; /* TRACING_DATA blob in base, or 0 */
+	uint64_t nr_compressed; /* COMPRESSED(2) records scanned */
+	struct pdr_comp_info comp;
+	struct pdr_zstd *zstd;
 	uint64_t dropped; /* file bytes below this were released (madvise) */
+	struct pdr_ahead *ahead; /* read-ahead thread (perfdata_read_ahead.c) */
+	uint64_t ahead_next;	 /* pos at which to tell it the next progress */
 	char err[256];
 	int err_code;
 	bool err_pending;  /* open found a problem but the data is usable */
@@ -127,6 +156,23 @@ static inline uint64_t pdr_h64(const void *p)
 	return v;
 }
 
+/*
+ * Read-ahead thread for big mapped files: started by the first scan,
+ * told the scan position every MiB, releases consumed pages for the
+ * reader (pdr_ahead_drop() false: no thread, do it yourself), stopped by
+ * close. Output is the same with or without it.
+ */
+void pdr_ahead_start(struct sonde_perfdata_reader *r);
+void pdr_ahead_progress_slow(struct sonde_perfdata_reader *r);
+bool pdr_ahead_drop(struct sonde_perfdata_reader *r, uint64_t from,
+		    uint64_t to);
+void pdr_ahead_stop(struct sonde_perfdata_reader *r);
+static inline void pdr_ahead_progress(struct sonde_perfdata_reader *r)
+{
+	if (r->ahead && r->pos >= r->ahead_next)
+		pdr_ahead_progress_slow(r);
+}
+
 /* Records the first problem; later ones are dropped. Returns -SONDE_ERR_FORMAT. */
 __attribute__((format(printf, 3, 4)))
 int pdr_fail(struct sonde_perfdata_reader *r, uint64_t off, const char *fmt, ...);
@@ -146,6 +192,38 @@ const char *pdr_event_name_default(const struct sonde_perf_event_attr *attr,
 /* Record stream scanning and ordering. */
 int pdr_stream_next(struct sonde_perfdata_reader *r, struct sonde_perfdata_record *rec);
 int pdr_attr_of_id(struct sonde_perfdata_reader *r, uint64_t id);
+/* Queues kernel record @p (file byte order) found at location @loc. */
+int pdr_stream_queue(struct sonde_perfdata_reader *r, const uint8_t *p, uint32_t type,
+		     uint16_t size, uint64_t loc);
+/* A FINISHED_ROUND marker. */
+void pdr_stream_round(struct sonde_perfdata_reader *r);
+
+/*
+ * COMPRESSED records (perf record -z). Their records are decompressed into
+ * memory the reader owns and queued with a location that has PDR_ZLOC set
+ * (chunk index << 32 | byte in chunk) instead of a file offset; those sort
+ * after file records of the same time, which only reorders exact ties.
+ */
+#define PDR_ZLOC (1ULL << 63)
+/* Decompresses the COMPRESSED(2) record at @off and queues its records. */
+int pdr_zstd_record(struct sonde_perfdata_reader *r, uint64_t off, uint32_t type,
+		    uint16_t size);
+/* The record stream ended: complains about a record left incomplete. */
+void pdr_zstd_finish(struct sonde_perfdata_reader *r);
+void pdr_zstd_free(struct pdr_zstd *z);
+/* The record at PDR_ZLOC location @loc; *@off gets its COMPRESSED record's offset. */
+const uint8_t *pdr_zstd_at(const struct sonde_perfdata_reader *r, uint64_t loc,
+			   uint64_t *off);
+
+/* Where a queued record lives: the input, or decompressed memory. */
+static inline const uint8_t *pdr_rec_at(const struct sonde_perfdata_reader *r,
+					uint64_t loc, uint64_t *off)
+{
+	if (loc & PDR_ZLOC)
+		return pdr_zstd_at(r, loc, off);
+	*off = loc;
+	return r->base + loc;
+}
 
 /*
  * A decoded SAMPLE, the fields the reports use (filled from the record

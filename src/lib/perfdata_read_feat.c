@@ -5,6 +5,8 @@
  * section; a bad section is reported and skipped, the rest still parsed.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,52 +201,487 @@ static void parse_build_ids(struct cur *c)
 	}
 }
 
+/* Text the header dump prints for a feature: grows as lines are added. */
+struct tb {
+	char *s;
+	size_t len, cap;
+	bool bad;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void tb_printf(struct tb *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->bad)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		t->bad = true;
+		return;
+	}
+	if (t->len + (size_t)n + 1 > t->cap) {
+		size_t cap = (t->len + (size_t)n + 1) * 2;
+		char *p = realloc(t->s, cap);
+
+		if (!p) {
+			t->bad = true;
+			return;
+		}
+		t->s = p;
+		t->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+static void tb_free(struct tb *t)
+{
+	free(t->s);
+	*t = (struct tb){ 0 };
+}
+
+/* Hands the text to feature @feat (empty text counts: the feature is there). */
+static void set_info(struct cur *c, int feat, struct tb *t)
+{
+	struct sonde_perfdata_reader *r = c->r;
+
+	if (c->bad || t->bad || feat < 0 || feat >= 32) {
+		if (t->bad)
+			c->bad = true;
+		tb_free(t);
+		return;
+	}
+	free(r->feat_info[feat]);
+	r->feat_info[feat] = t->s ? t->s : strdup("");
+	*t = (struct tb){ 0 };
+}
+
+/* A string_list, one "# <label><string>" line per string. */
+static void str_lines(struct cur *c, struct tb *t, const char *label, uint32_t *nr_out)
+{
+	uint32_t nr = get32(c);
+
+	if (nr > (c->end - c->off) / 4) {
+		c->bad = true;
+		return;
+	}
+	for (uint32_t i = 0; i < nr && !c->bad; i++) {
+		char *s = get_str(c);
+
+		if (s)
+			tb_printf(t, "# %s%s\n", label, s);
+		free(s);
+	}
+	if (nr_out)
+		*nr_out = nr;
+}
+
 static void parse_group_desc(struct cur *c)
 {
 	struct sonde_perfdata_reader *r = c->r;
 	uint32_t nr = get32(c);
 
-	if (nr > c->end - c->off) {
+	if (nr > (c->end - c->off) / 12) {
+		c->bad = true;
+		return;
+	}
+	for (size_t i = 0; i < r->nr_groups; i++)
+		free(r->groups[i].name);
+	free(r->groups);
+	r->groups = NULL;
+	r->nr_groups = 0;
+	if (!nr)
+		return;
+	r->groups = calloc(nr, sizeof(*r->groups));
+	if (!r->groups) {
 		c->bad = true;
 		return;
 	}
 	for (uint32_t i = 0; i < nr && !c->bad; i++) {
-		char *name = get_str(c), **g;
-		uint32_t leader = get32(c), members = get32(c);
-		char buf[512];
+		char *name = get_str(c);
+		struct pdr_group *g = &r->groups[i];
 
+		g->leader = get32(c);
+		g->nr_members = get32(c);
 		if (!name || c->bad) {
 			free(name);
 			return;
 		}
-		snprintf(buf, sizeof(buf), "%s: leader %u, %u members", name,
-			 leader, members);
-		free(name);
-		g = realloc(r->group_desc, (r->nr_group_desc + 1) * sizeof(*g));
-		if (!g)
-			return;
-		r->group_desc = g;
-		g[r->nr_group_desc] = strdup(buf);
-		if (g[r->nr_group_desc])
-			r->nr_group_desc++;
+		/* perf writes unnamed groups as "{anon_group}" and prints "". */
+		if (!strcmp(name, "{anon_group}")) {
+			free(name);
+			name = NULL;
+		}
+		g->name = name;
+		r->nr_groups++;
 	}
 }
 
+/*
+ * CPU_TOPOLOGY: socket and thread sibling lists, then (newer perf) a
+ * core/socket id pair per CPU, then die siblings and die ids. perf prints
+ * sockets, dies, threads, then one line per CPU.
+ */
 static void parse_cpu_topology(struct cur *c)
 {
 	struct sonde_perfdata_reader *r = c->r;
-	char *cores = get_str_list(c, ", ");
-	char *threads = cores ? get_str_list(c, ", ") : NULL;
-	char buf[4096];
+	struct tb sock = { 0 }, thr = { 0 }, die = { 0 }, out = { 0 };
+	uint32_t nr_cpus = r->nr_cpus_avail, nr_dies = 0;
+	uint32_t *ids = NULL; /* core, socket, die per cpu */
+	bool have_ids = false;
 
-	if (cores && threads) {
-		snprintf(buf, sizeof(buf), "sibling cores   : %s\n# sibling threads : %s",
-			 cores, threads);
-		free(r->cpu_topology);
-		r->cpu_topology = strdup(buf);
+	str_lines(c, &sock, "sibling sockets : ", NULL);
+	str_lines(c, &thr, "sibling threads : ", NULL);
+	if (!c->bad && c->off < c->end) {
+		if ((uint64_t)nr_cpus * 8 > c->end - c->off) {
+			c->bad = true;
+		} else {
+			ids = calloc((size_t)nr_cpus + 1, 3 * sizeof(*ids));
+			if (!ids)
+				c->bad = true;
+			for (uint32_t i = 0; i < nr_cpus && !c->bad; i++) {
+				ids[3 * i] = get32(c);
+				ids[3 * i + 1] = get32(c);
+			}
+			have_ids = !c->bad;
+		}
 	}
-	free(cores);
-	free(threads);
+	if (!c->bad && c->off < c->end) {
+		str_lines(c, &die, "sibling dies    : ", &nr_dies);
+		if (!c->bad && (uint64_t)nr_cpus * 4 > c->end - c->off)
+			c->bad = true;
+		for (uint32_t i = 0; i < nr_cpus && !c->bad && ids; i++)
+			ids[3 * i + 2] = get32(c);
+	}
+	if (!c->bad) {
+		tb_printf(&out, "%s", sock.s ? sock.s : "");
+		if (nr_dies)
+			tb_printf(&out, "%s", die.s ? die.s : "");
+		tb_printf(&out, "%s", thr.s ? thr.s : "");
+		if (nr_dies && have_ids)
+			for (uint32_t i = 0; i < nr_cpus; i++)
+				tb_printf(&out, "# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", i,
+					  (int32_t)ids[3 * i], (int32_t)ids[3 * i + 2],
+					  (int32_t)ids[3 * i + 1]);
+		else if (nr_dies)
+			tb_printf(&out, "# Core ID, Die ID and Socket ID information is not available\n");
+		else if (have_ids)
+			for (uint32_t i = 0; i < nr_cpus; i++)
+				tb_printf(&out, "# CPU %u: Core ID %d, Socket ID %d\n", i,
+					  (int32_t)ids[3 * i], (int32_t)ids[3 * i + 1]);
+		else
+			tb_printf(&out, "# Core ID and Socket ID information is not available\n");
+		set_info(c, SONDE_FEAT_CPU_TOPOLOGY, &out);
+	}
+	free(ids);
+	tb_free(&sock);
+	tb_free(&thr);
+	tb_free(&die);
+	tb_free(&out);
+}
+
+static void parse_numa_topology(struct cur *c)
+{
+	struct tb t = { 0 };
+	uint32_t nr = get32(c);
+
+	if (nr > (c->end - c->off) / 24) {
+		c->bad = true;
+		return;
+	}
+	for (uint32_t i = 0; i < nr && !c->bad; i++) {
+		uint32_t node = get32(c);
+		uint64_t total = get64(c), avail = get64(c);
+		char *cpus = get_str(c);
+
+		if (cpus)
+			tb_printf(&t, "# node%u meminfo  : total = %" PRIu64 " kB, free = %" PRIu64
+				      " kB\n# node%u cpu list : %s\n",
+				  node, total, avail, node, cpus);
+		free(cpus);
+	}
+	set_info(c, SONDE_FEAT_NUMA_TOPOLOGY, &t);
+}
+
+static void parse_pmu_mappings(struct cur *c)
+{
+	struct tb t = { 0 };
+	uint32_t nr = get32(c);
+
+	if (nr > (c->end - c->off) / 8) {
+		c->bad = true;
+		return;
+	}
+	if (!nr)
+		tb_printf(&t, "# pmu mappings: not available\n");
+	else
+		tb_printf(&t, "# pmu mappings: ");
+	for (uint32_t i = 0; i < nr && !c->bad; i++) {
+		uint32_t type = get32(c);
+		char *name = get_str(c);
+
+		if (name)
+			tb_printf(&t, "%s%s = %u", i ? ", " : "", name, type);
+		free(name);
+	}
+	if (nr)
+		tb_printf(&t, "\n");
+	set_info(c, SONDE_FEAT_PMU_MAPPINGS, &t);
+}
+
+static void parse_cache(struct cur *c)
+{
+	struct tb t = { 0 };
+	uint32_t ver = get32(c), nr = get32(c);
+
+	if (c->bad || ver != 1 || nr > (c->end - c->off) / 28) {
+		c->bad = true;
+		return;
+	}
+	tb_printf(&t, "# CPU cache info:\n");
+	for (uint32_t i = 0; i < nr && !c->bad; i++) {
+		uint32_t level = get32(c);
+		char *type, *size, *map;
+
+		c->off += 12; /* line size, sets, ways */
+		if (c->off > c->end) {
+			c->bad = true;
+			break;
+		}
+		type = get_str(c);
+		size = type ? get_str(c) : NULL;
+		map = size ? get_str(c) : NULL;
+		if (map)
+			tb_printf(&t, "#  L%d %-15s %8s [%s]\n", (int)level, type, size, map);
+		free(type);
+		free(size);
+		free(map);
+	}
+	set_info(c, SONDE_FEAT_CACHE, &t);
+}
+
+/* perf's unit_number__scnprintf: divide by 1024 while the result stays > 1. */
+static void unit_number(char *buf, size_t sz, uint64_t n)
+{
+	static const char units[] = "BKMG";
+	int i = 0;
+
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	snprintf(buf, sz, "%" PRIu64 "%c", n, units[i]);
+}
+
+/*
+ * MEM_TOPOLOGY: version, block size, nodes; each node a bitmap of memory
+ * blocks, printed as ranges. perf renders the ranges into 100 bytes, so a
+ * longer list is cut there too.
+ */
+static void parse_mem_topology(struct cur *c)
+{
+	struct tb t = { 0 };
+	uint64_t ver = get64(c), bsize = get64(c), nr = get64(c);
+
+	if (c->bad || ver != 1 || nr > (c->end - c->off) / 24) {
+		c->bad = true;
+		return;
+	}
+	tb_printf(&t, "# memory nodes (nr %d, block size 0x%llx):\n", (int)nr,
+		  (unsigned long long)bsize);
+	for (uint64_t i = 0; i < nr && !c->bad; i++) {
+		uint64_t node = get64(c), nbits, nwords, weight = 0;
+		int64_t run = -1;
+		char map[100] = "", size[50];
+		size_t ml = 0;
+
+		get64(c); /* the size perf stores; it prints bsize * blocks */
+		nbits = get64(c);
+		nwords = nbits / 64 + (nbits % 64 != 0);
+		if (c->bad || nwords > (c->end - c->off) / 8) {
+			c->bad = true;
+			break;
+		}
+		for (uint64_t b = 0; b <= nbits; b++) {
+			bool set = false;
+
+			if (b < nbits)
+				set = (pdr_rd64(c->r, c->r->base + c->off + b / 64 * 8) >> (b % 64)) & 1;
+			weight += set;
+			if (set && run < 0)
+				run = (int64_t)b;
+			if (!set && run >= 0 && ml < sizeof(map) - 1) {
+				int n;
+
+				if ((uint64_t)run == b - 1)
+					n = snprintf(map + ml, sizeof(map) - ml, "%s%" PRId64,
+						     ml ? "," : "", run);
+				else
+					n = snprintf(map + ml, sizeof(map) - ml, "%s%" PRId64 "-%" PRIu64,
+						     ml ? "," : "", run, b - 1);
+				ml += (size_t)n;
+				if (ml > sizeof(map) - 1)
+					ml = sizeof(map) - 1;
+				run = -1;
+			}
+		}
+		c->off += nwords * 8;
+		unit_number(size, sizeof(size), bsize * weight);
+		tb_printf(&t, "#  %3" PRIu64 " [%s]: %s\n", node, size, map);
+	}
+	set_info(c, SONDE_FEAT_MEM_TOPOLOGY, &t);
+}
+
+/* "name=value" pairs, printed by perf as one "# <pmu> pmu capabilities:" line. */
+static void pmu_caps(struct cur *c, struct tb *t, uint32_t nr, struct tb *line)
+{
+	for (uint32_t i = 0; i < nr && !c->bad; i++) {
+		char *name = get_str(c), *val = name ? get_str(c) : NULL;
+
+		if (val)
+			tb_printf(line, "%s%s=%s", i ? ", " : "", name, val);
+		free(name);
+		free(val);
+	}
+	(void)t;
+}
+
+static void print_caps(struct tb *t, const char *pmu, uint32_t nr, const struct tb *line)
+{
+	if (!nr)
+		tb_printf(t, "# %s pmu capabilities: not available\n", pmu);
+	else
+		tb_printf(t, "# %s pmu capabilities: %s\n", pmu, line->s ? line->s : "");
+}
+
+static void parse_cpu_pmu_caps(struct cur *c)
+{
+	struct tb t = { 0 }, line = { 0 };
+	uint32_t nr = get32(c);
+
+	if (nr > (c->end - c->off) / 8) {
+		c->bad = true;
+		return;
+	}
+	pmu_caps(c, &t, nr, &line);
+	print_caps(&t, "cpu", nr, &line);
+	tb_free(&line);
+	set_info(c, SONDE_FEAT_CPU_PMU_CAPS, &t);
+}
+
+static void parse_pmu_caps(struct cur *c)
+{
+	struct tb t = { 0 };
+	uint32_t nr_pmu = get32(c);
+
+	if (nr_pmu > (c->end - c->off) / 8) {
+		c->bad = true;
+		return;
+	}
+	for (uint32_t i = 0; i < nr_pmu && !c->bad; i++) {
+		struct tb line = { 0 };
+		uint32_t nr = get32(c);
+		char *pmu;
+
+		if (nr > (c->end - c->off) / 8)
+			c->bad = true;
+		pmu_caps(c, &t, nr, &line);
+		pmu = get_str(c);
+		if (pmu)
+			print_caps(&t, pmu, nr, &line);
+		free(pmu);
+		tb_free(&line);
+	}
+	set_info(c, SONDE_FEAT_PMU_CAPS, &t);
+}
+
+static void parse_hybrid_topology(struct cur *c)
+{
+	struct tb t = { 0 };
+	uint32_t nr = get32(c);
+
+	if (nr > (c->end - c->off) / 8) {
+		c->bad = true;
+		return;
+	}
+	tb_printf(&t, "# hybrid cpu system:\n");
+	for (uint32_t i = 0; i < nr && !c->bad; i++) {
+		char *pmu = get_str(c), *cpus = pmu ? get_str(c) : NULL;
+
+		if (cpus)
+			tb_printf(&t, "# %s cpu list : %s\n", pmu, cpus);
+		free(pmu);
+		free(cpus);
+	}
+	set_info(c, SONDE_FEAT_HYBRID_TOPOLOGY, &t);
+}
+
+static void parse_bpf_btf(struct cur *c)
+{
+	struct tb t = { 0 };
+	uint32_t nr = get32(c);
+
+	if (nr > (c->end - c->off) / 8) {
+		c->bad = true;
+		return;
+	}
+	for (uint32_t i = 0; i < nr && !c->bad; i++) {
+		uint32_t id = get32(c), len = get32(c);
+
+		if (!need(c, len))
+			break;
+		c->off += len;
+		tb_printf(&t, "# btf info of id %u\n", id);
+	}
+	set_info(c, SONDE_FEAT_BPF_BTF, &t);
+}
+
+/* Also kept in r->comp: the decompressor needs the type and ring size. */
+static void parse_compressed(struct cur *c)
+{
+	struct pdr_comp_info *ci = &c->r->comp;
+	struct tb t = { 0 };
+	uint32_t ver = get32(c), type = get32(c), level = get32(c), ratio = get32(c);
+	uint32_t mmap_len = get32(c);
+
+	if (!c->bad) {
+		ci->version = ver;
+		ci->type = type;
+		ci->level = level;
+		ci->ratio = ratio;
+		ci->mmap_len = mmap_len;
+	}
+	tb_printf(&t, "# compressed : %s, level = %d, ratio = %d\n",
+		  type == 1 ? "Zstd" : "Unknown", (int)level, (int)ratio);
+	set_info(c, SONDE_FEAT_COMPRESSED, &t);
+}
+
+static void parse_dir_format(struct cur *c)
+{
+	struct tb t = { 0 };
+	uint64_t ver = get64(c);
+
+	tb_printf(&t, "# directory data version : %" PRIu64 "\n", ver);
+	set_info(c, SONDE_FEAT_DIR_FORMAT, &t);
+}
+
+static void parse_clock_data(struct cur *c)
+{
+	struct sonde_perfdata_reader *r = c->r;
+	uint32_t ver = get32(c), clockid = get32(c);
+	uint64_t tod = get64(c), cns = get64(c);
+
+	/* perf refuses other versions and then prints "reference time disabled". */
+	r->clock_data = !c->bad && ver == 1;
+	r->clock_clockid = clockid;
+	r->clock_tod_ns = tod;
+	r->clock_clockid_ns = cns;
 }
 
 int pdr_parse_feature(struct sonde_perfdata_reader *r, int feat, uint64_t off,
@@ -299,8 +736,47 @@ int pdr_parse_feature(struct sonde_perfdata_reader *r, int feat, uint64_t off,
 		r->tracing_off = off;
 		r->tracing_len = size;
 		break;
+	case SONDE_FEAT_NUMA_TOPOLOGY:
+		parse_numa_topology(&c);
+		break;
+	case SONDE_FEAT_PMU_MAPPINGS:
+		parse_pmu_mappings(&c);
+		break;
+	case SONDE_FEAT_CACHE:
+		parse_cache(&c);
+		break;
+	case SONDE_FEAT_MEM_TOPOLOGY:
+		parse_mem_topology(&c);
+		break;
+	case SONDE_FEAT_CLOCKID:
+		r->clockid_res_ns = get64(&c);
+		break;
+	case SONDE_FEAT_DIR_FORMAT:
+		parse_dir_format(&c);
+		break;
+	case SONDE_FEAT_BPF_BTF:
+		parse_bpf_btf(&c);
+		break;
+	case SONDE_FEAT_COMPRESSED:
+		parse_compressed(&c);
+		break;
+	case SONDE_FEAT_CPU_PMU_CAPS:
+		parse_cpu_pmu_caps(&c);
+		break;
+	case SONDE_FEAT_CLOCK_DATA:
+		parse_clock_data(&c);
+		break;
+	case SONDE_FEAT_HYBRID_TOPOLOGY:
+		parse_hybrid_topology(&c);
+		break;
+	case SONDE_FEAT_PMU_CAPS:
+		parse_pmu_caps(&c);
+		break;
 	default:
-		/* The rest: presence is all the reports use. */
+		/*
+		 * BPF_PROG_INFO and the rest: presence is all
+		 * the reports (and perf's header dump) use.
+		 */
 		break;
 	}
 	if (c.bad)

@@ -4,7 +4,9 @@
  * attrs and features, tracing data, rounds) consumed here, everything else
  * queued by time and released round by round (FINISHED_ROUND: at each
  * marker, records up to the largest time seen at the previous marker are
- * final). Queue entries are 24 bytes; records stay in the mapping.
+ * final). Queue entries are 24 bytes; records stay in the mapping, or in
+ * the chunks COMPRESSED records decompress to (perfdata_read_zstd.c), which
+ * go through the same queue.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,11 +25,84 @@ static int qent_cmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+static inline bool qent_less(const struct pdr_qent *x, const struct pdr_qent *y)
+{
+	return x->time < y->time || (x->time == y->time && x->off < y->off);
+}
+
+#define PDR_MAX_RUNS 64
+
+/*
+ * Sorts q[0..n). A round holds one ascending run per CPU ring buffer
+ * (plus the sorted rest of the previous round), so the runs already there
+ * are merged pairwise, O(n log runs), rather than sorted from scratch.
+ * Many short runs (or no memory for the merge buffer): qsort.
+ */
+static void sort_queue(struct sonde_perfdata_reader *r, size_t n)
+{
+	size_t runs[PDR_MAX_RUNS + 1], nr = 1;
+	struct pdr_qent *src = r->q, *dst, *tmp;
+
+	runs[0] = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (!qent_less(&src[i], &src[i - 1]))
+			continue;
+		if (nr == PDR_MAX_RUNS)
+			goto fallback;
+		runs[nr++] = i;
+	}
+	if (nr == 1)
+		return;
+	if (r->q_tmp_cap < n) {
+		free(r->q_tmp);
+		r->q_tmp = malloc(r->q_cap * sizeof(*r->q_tmp));
+		r->q_tmp_cap = r->q_tmp ? r->q_cap : 0;
+		if (!r->q_tmp)
+			goto fallback;
+	}
+	dst = r->q_tmp;
+	runs[nr] = n;
+	while (nr > 1) {
+		size_t m = 0;
+
+		for (size_t k = 0; k < nr; k += 2) {
+			size_t lo = runs[k], mid = runs[k + 1];
+			size_t hi = k + 2 <= nr ? runs[k + 2] : n;
+			size_t a = lo, b = mid, o = lo;
+
+			if (k + 1 == nr)
+				hi = mid = n;
+			while (a < mid && b < hi)
+				dst[o++] = qent_less(&src[b], &src[a]) ? src[b++] : src[a++];
+			memcpy(dst + o, src + a, (mid - a) * sizeof(*dst));
+			o += mid - a;
+			memcpy(dst + o, src + b, (hi - b) * sizeof(*dst));
+			runs[m++] = lo;
+		}
+		runs[m] = n;
+		nr = m;
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	/* The sorted queue is wherever the last pass wrote: swap buffers. */
+	if (src != r->q) {
+		size_t cap = r->q_cap;
+
+		r->q_tmp = r->q;
+		r->q = src;
+		r->q_cap = r->q_tmp_cap;
+		r->q_tmp_cap = cap;
+	}
+	return;
+fallback:
+	qsort(src, n, sizeof(*src), qent_cmp);
+}
+
 static void flush(struct sonde_perfdata_reader *r, uint64_t limit)
 {
 	struct pdr_qent *q = r->q;
 	size_t n, lo, hi;
-	bool sorted = true;
 
 	/* Everything before q_head was handed out: compact. */
 	if (r->q_head) {
@@ -37,13 +112,8 @@ static void flush(struct sonde_perfdata_reader *r, uint64_t limit)
 		r->q_head = 0;
 	}
 	n = r->q_len;
-	for (size_t i = 1; i < n; i++)
-		if (qent_cmp(&q[i - 1], &q[i]) > 0) {
-			sorted = false;
-			break;
-		}
-	if (!sorted)
-		qsort(q, n, sizeof(*q), qent_cmp);
+	sort_queue(r, n);
+	q = r->q;
 	/* First entry with time > limit. */
 	lo = 0;
 	hi = n;
@@ -120,6 +190,42 @@ static void classify(struct sonde_perfdata_reader *r, const uint8_t *p, uint32_t
 	*attr_idx = idx;
 }
 
+void pdr_stream_round(struct sonde_perfdata_reader *r)
+{
+	r->nr_rounds++;
+	if (!r->unordered) {
+		flush(r, r->prev_round_max);
+		r->prev_round_max = r->max_time;
+	}
+}
+
+int pdr_stream_queue(struct sonde_perfdata_reader *r, const uint8_t *p, uint32_t type,
+		     uint16_t size, uint64_t loc)
+{
+	int idx;
+	uint64_t t;
+
+	classify(r, p, type, size, &idx, &t);
+	if (r->swap) {
+		/* The base is writable for swapped inputs (see open). */
+		const struct pdr_attr *a = pdr_attr_get(r, idx >= 0 ? idx : 0);
+		struct sonde_record_fmt fmt = { 0 };
+
+		if (a)
+			fmt = a->fmt;
+		if (sonde_record__swap(&fmt, (void *)(uintptr_t)p, size)) {
+			pr_debug("perf.data: record at location %#llx does not swap; skipped\n",
+				 (unsigned long long)loc);
+			return 0;
+		}
+	}
+	if (push(r, t, loc, idx))
+		return -ENOMEM;
+	if (r->unordered)
+		r->q_ready = r->q_len;
+	return 0;
+}
+
 /* Consumes one header-type record. Returns bytes to skip after it, or <0. */
 static int64_t user_record(struct sonde_perfdata_reader *r, uint64_t off,
 			   uint32_t type, uint16_t size)
@@ -167,16 +273,13 @@ static int64_t user_record(struct sonde_perfdata_reader *r, uint64_t off,
 			return pdr_fail(r, off, "AUXTRACE record too short");
 		return (int64_t)pdr_rd64(r, p + 8);
 	case SONDE_PERF_RECORD_FINISHED_ROUND:
-		r->nr_rounds++;
-		if (!r->unordered) {
-			flush(r, r->prev_round_max);
-			r->prev_round_max = r->max_time;
-		}
+		pdr_stream_round(r);
 		return 0;
 	case SONDE_PERF_RECORD_HEADER_BUILD_ID:
 		return pdr_parse_feature(r, SONDE_FEAT_BUILD_ID, off, size);
 	case SONDE_PERF_RECORD_COMPRESSED:
-		return pdr_fail(r, off, "compressed records (perf record -z) are not supported");
+	case SONDE_PERF_RECORD_COMPRESSED2:
+		return pdr_zstd_record(r, off, type, size);
 	default:
 		return 0;
 	}
@@ -185,14 +288,18 @@ static int64_t user_record(struct sonde_perfdata_reader *r, uint64_t off,
 /* Scans until records are ready or the stream ends. */
 static int scan(struct sonde_perfdata_reader *r)
 {
-	if (!r->pos)
+	if (!r->pos) {
 		r->pos = r->data_off;
+		pdr_ahead_start(r);
+	}
 	while (r->q_head == r->q_ready && !r->scan_done) {
 		uint64_t off = r->pos, left = r->data_end - off;
 		const uint8_t *p = r->base + off;
 		uint32_t type;
 		uint16_t size;
 
+		/* r->pos is a record boundary here (blobs skipped). */
+		pdr_ahead_progress(r);
 		if (!left) {
 			r->scan_done = true;
 			break;
@@ -237,32 +344,15 @@ static int scan(struct sonde_perfdata_reader *r)
 			}
 			r->pos += (uint64_t)skip;
 			continue;
-		} else {
-			int idx;
-			uint64_t t;
-
-			classify(r, p, type, size, &idx, &t);
-			if (r->swap) {
-				/* The base is writable for swapped inputs (see open). */
-				const struct pdr_attr *a = pdr_attr_get(r, idx >= 0 ? idx : 0);
-				struct sonde_record_fmt fmt = { 0 };
-
-				if (a)
-					fmt = a->fmt;
-				if (sonde_record__swap(&fmt, (void *)(uintptr_t)p, size)) {
-					pr_debug("perf.data: record at byte offset %llu does not swap; skipped\n",
-						 (unsigned long long)off);
-					continue;
-				}
-			}
-			if (push(r, t, off, idx))
-				return -ENOMEM;
-			if (r->unordered)
-				r->q_ready = r->q_len;
+		} else if (pdr_stream_queue(r, p, type, size, off)) {
+			return -ENOMEM;
 		}
 	}
-	if (r->scan_done)
+	if (r->scan_done) {
+		if (r->zstd)
+			pdr_zstd_finish(r);
 		flush(r, UINT64_MAX);
+	}
 	return 0;
 }
 
@@ -287,7 +377,9 @@ static void drop_consumed(struct sonde_perfdata_reader *r)
 	if (low > r->dropped + page) {
 		uint64_t from = r->dropped & ~(page - 1);
 
-		madvise((void *)(uintptr_t)(r->base + from), low - from, MADV_DONTNEED);
+		if (!pdr_ahead_drop(r, from, low))
+			madvise((void *)(uintptr_t)(r->base + from), low - from,
+				MADV_DONTNEED);
 		r->dropped = low;
 	}
 }
@@ -295,6 +387,7 @@ static void drop_consumed(struct sonde_perfdata_reader *r)
 int pdr_stream_next(struct sonde_perfdata_reader *r, struct sonde_perfdata_record *rec)
 {
 	const struct pdr_qent *e;
+	const uint8_t *p;
 
 	if (r->q_head == r->q_ready) {
 		int err;
@@ -312,12 +405,12 @@ int pdr_stream_next(struct sonde_perfdata_reader *r, struct sonde_perfdata_recor
 		return 0;
 	}
 	e = &r->q[r->q_head++];
-	rec->hdr = (const void *)(r->base + e->off);
+	p = pdr_rec_at(r, e->off, &rec->offset);
+	rec->hdr = (const void *)p;
 	/* Kernel records are in host order now (swapped when scanned). */
-	memcpy(&rec->type, r->base + e->off, 4);
-	memcpy(&rec->misc, r->base + e->off + 4, 2);
-	memcpy(&rec->size, r->base + e->off + 6, 2);
-	rec->offset = e->off;
+	memcpy(&rec->type, p, 4);
+	memcpy(&rec->misc, p + 4, 2);
+	memcpy(&rec->size, p + 6, 2);
 	rec->time = e->time;
 	rec->attr_idx = e->attr_idx;
 	if (rec->time > r->last_time)

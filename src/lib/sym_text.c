@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "internal.h"
+#include "kcache.h"
 #include "sym_internal.h"
 
 /* 64 MiB: far above any real kallsyms (~20 MB) or JIT map. */
@@ -296,90 +297,9 @@ static int check_kernel_build_id(struct sonde_dso *dso)
 	return -ESTALE;
 }
 
-/*
- * The kallsyms cache file name for this boot, module list and user; false
- * when there is no cache or no boot id to key it on.
- */
-static bool kcache_path(const struct sonde_dso *dso, char *out, size_t size)
-{
-	uint64_t h = 1469598103934665603ULL;
-	char *buf = NULL, *bid = NULL;
-	size_t len, i;
-
-	if (!dso->kcache_dir[0] || strcmp(dso->kallsyms_path, "/proc/kallsyms"))
-		return false;
-	if (sym_read_file("/proc/sys/kernel/random/boot_id", &bid, &len, 4096))
-		return false;
-	bid[strcspn(bid, "\n/")] = 0;
-	/* Module loads and unloads move symbols; so does kptr_restrict. */
-	if (!sym_read_file("/proc/modules", &buf, &len, SYM_TEXT_MAX)) {
-		for (i = 0; i < len; i++)
-			h = (h ^ (uint8_t)buf[i]) * 1099511628211ULL;
-		free(buf);
-	}
-	if (!sym_read_file("/proc/sys/kernel/kptr_restrict", &buf, &len, 64)) {
-		for (i = 0; i < len; i++)
-			h = (h ^ (uint8_t)buf[i]) * 1099511628211ULL;
-		free(buf);
-	}
-	snprintf(out, size, "%s/kallsyms-%s-%016llx-%u", dso->kcache_dir, bid,
-		 (unsigned long long)h, (unsigned int)geteuid());
-	free(bid);
-	return true;
-}
-
-/* A cache file counts only if it is ours, private and a regular file. */
-static int kcache_read(const char *path, char **buf, size_t *len)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || (st.st_mode & 077)) {
-		close(fd);
-		return -EPERM;
-	}
-	return read_fd(fd, buf, len, SYM_TEXT_MAX);
-}
-
-/* Writes @p buf to a temporary file next to @p path; NULL on failure. */
-static char *kcache_write_tmp(const struct sonde_dso *dso, const char *path,
-			      const char *buf, size_t len)
-{
-	char *tmp = NULL;
-	size_t off = 0;
-	int fd;
-
-	if (mkdir(dso->kcache_dir, 0700) && errno != EEXIST)
-		return NULL;
-	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
-		return NULL;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		free(tmp);
-		return NULL;
-	}
-	fchmod(fd, 0600);
-	while (off < len) {
-		ssize_t n = write(fd, buf + off, len - off);
-
-		if (n <= 0) {
-			close(fd);
-			unlink(tmp);
-			free(tmp);
-			return NULL;
-		}
-		off += (size_t)n;
-	}
-	close(fd);
-	return tmp;
-}
-
 int sym_kallsyms_load(struct sonde_dso *dso)
 {
-	char cpath[4096], *tmp = NULL;
+	char cpath[4096];
 	bool use_cache;
 	size_t len;
 	int err;
@@ -388,8 +308,11 @@ int sym_kallsyms_load(struct sonde_dso *dso)
 	if (err)
 		return err;
 
-	use_cache = kcache_path(dso, cpath, sizeof(cpath));
-	if (use_cache && !kcache_read(cpath, &dso->text, &len)) {
+	use_cache = !strcmp(dso->kallsyms_path, "/proc/kallsyms") &&
+		    kcache_path(dso->kcache_dir, "kallsyms", NULL, cpath,
+				sizeof(cpath));
+	if (use_cache &&
+	    !kcache_read(cpath, &dso->text, &len, SYM_TEXT_MAX)) {
 		err = sym_parse_kallsyms(dso->text, len, &dso->syms, &dso->nr);
 		if (!err && dso->nr) {
 			pr_debug("kernel symbols from %s\n", cpath);
@@ -404,14 +327,15 @@ int sym_kallsyms_load(struct sonde_dso *dso)
 	}
 
 	err = sym_read_file(dso->kallsyms_path, &dso->text, &len, SYM_TEXT_MAX);
-	if (!err && use_cache)
-		tmp = kcache_write_tmp(dso, cpath, dso->text, len);
 	if (err) {
 		pr_warn("cannot read %s: %s\n", dso->kallsyms_path,
 			strerror(-err));
 		dso->status = SONDE_DSO_MISSING;
 		return err;
 	}
+	/* Written before parsing (which cuts the text up in place). */
+	if (use_cache && kcache_write(dso->kcache_dir, cpath, dso->text, len))
+		use_cache = false;
 	err = sym_parse_kallsyms(dso->text, len, &dso->syms, &dso->nr);
 	if (err == -EACCES) {
 		pr_warn("kernel symbol addresses in %s are hidden (all zero): "
@@ -422,12 +346,9 @@ int sym_kallsyms_load(struct sonde_dso *dso)
 			dso->kallsyms_path);
 		dso->status = SONDE_DSO_RESTRICTED;
 	}
-	if (tmp) {
-		/* Never cache hidden addresses or an empty table. */
-		if (err || !dso->nr || rename(tmp, cpath))
-			unlink(tmp);
-		free(tmp);
-	}
+	/* Never keep hidden addresses or an empty table. */
+	if (use_cache && (err || !dso->nr))
+		unlink(cpath);
 	if (err)
 		return err;
 	dso->status = dso->nr ? SONDE_DSO_OK : SONDE_DSO_NO_SYMBOLS;

@@ -4,6 +4,9 @@
 : "${SONDE:?SONDE must point at the sonde binary}"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# report/script keep a kallsyms cache in $XDG_CACHE_HOME/sonde: not in the
+# home of whoever runs the tests.
+export XDG_CACHE_HOME="$TMP/cache"
 
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }

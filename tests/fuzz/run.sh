@@ -23,7 +23,7 @@ LIB_SRCS=$(ls src/lib/*.c src/lib/*/*.c 2>/dev/null)
 for t in "${targets[@]}"; do
 	name=$(basename "$t" .c)
 	bin="$OUT/$name"
-	if ! clang $FLAGS "$t" $LIB_SRCS -o "$bin" -ldw -lelf -lz -lm -lpthread 2>"$OUT/$name.log"; then
+	if ! clang $FLAGS "$t" $LIB_SRCS -o "$bin" -ldw -lelf -lz -lzstd -lm -lpthread 2>"$OUT/$name.log"; then
 		echo "FAIL: fuzz build $name"; tail -20 "$OUT/$name.log"; fail=$((fail + 1)); continue
 	fi
 	corpus="tests/fuzz/corpus/$name"

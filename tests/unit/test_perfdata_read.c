@@ -10,7 +10,9 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "sonde/sonde.h"
 #include "internal.h"
 #include "perfdata_read.h"
@@ -291,6 +293,129 @@ static void test_unordered(void **state)
 	free(g.buf);
 }
 
+/*
+ * A file big enough for the read-ahead thread (> 32 MiB of records): the
+ * mapped reader, which runs it and hands page releases to it, must give
+ * exactly what the in-memory reader (no thread) gives, record by record.
+ */
+static uint64_t rec_sum(const struct sonde_perfdata_record *rec)
+{
+	const uint8_t *p = (const uint8_t *)rec->hdr;
+	uint64_t h = 1469598103934665603ULL;
+
+	for (uint16_t i = 0; i < rec->size; i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	return h ^ rec->offset ^ (rec->time << 1);
+}
+
+static void test_read_ahead(void **state)
+{
+	static uint64_t chain[500];
+	struct sonde_perfdata_record ra, rb;
+	struct sonde_perfdata_reader *a, *b;
+	char path[] = "/tmp/sonde-ahead-XXXXXX";
+	struct pdgen g;
+	uint64_t n = 0;
+	int fd, ea, eb;
+	FILE *f;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	pdg_file_begin(&g, ST_BASIC | (1u << 5), 1000);
+	pdg_comm(&g, 42, 42, "worker", 1);
+	for (unsigned i = 0; i < 500; i++)
+		chain[i] = 0x401000 + i * 16;
+	/* ~4 KiB samples; times shuffled within rounds of 100. */
+	for (unsigned i = 0; i < 20000; i++) {
+		uint64_t t = 10 + (i / 100) * 1000 + ((i * 37) % 100);
+
+		pdg_sample(&g, 42, 42, t, 0x401000 + i, 1000, chain,
+			   100 + i % 400);
+		if (i % 100 == 99)
+			pdg_round(&g);
+	}
+	pdg_file_end(&g, 10, 200000);
+	assert_true(g.len > (40u << 20));
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_int_equal(fwrite(g.buf, 1, g.len, f), g.len);
+	assert_int_equal(fclose(f), 0);
+
+	a = sonde_perfdata_reader__open(path, NULL);
+	b = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(a);
+	assert_non_null(b);
+	for (;;) {
+		ea = sonde_perfdata_reader__next(a, &ra);
+		eb = sonde_perfdata_reader__next(b, &rb);
+		assert_int_equal(ea, eb);
+		if (ea <= 0)
+			break;
+		if (!n++)
+			assert_non_null(a->ahead); /* the thread runs */
+		assert_null(b->ahead);
+		assert_int_equal(ra.offset, rb.offset);
+		assert_int_equal(ra.time, rb.time);
+		assert_int_equal(ra.type, rb.type);
+		assert_int_equal(rec_sum(&ra), rec_sum(&rb));
+	}
+	assert_int_equal(ea, 0);
+	assert_int_equal(n, 20000 + 1);
+	assert_true(a->dropped > 0); /* releases went through the thread */
+	sonde_perfdata_reader__close(a);
+	sonde_perfdata_reader__close(b);
+
+	/* Closed early, with the thread mid-file: stops and joins. */
+	a = sonde_perfdata_reader__open(path, NULL);
+	assert_non_null(a);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(sonde_perfdata_reader__next(a, &ra), 1);
+	sonde_perfdata_reader__close(a);
+	unlink(path);
+	free(g.buf);
+}
+
+/*
+ * Rounds holding 1 to 100 ascending runs each (one per "CPU ring"), the
+ * runs interleaved in time: the merge of runs (and the qsort fallback past
+ * 64 runs) must hand out every record in time order.
+ */
+static void test_round_runs(void **state)
+{
+	struct sonde_perfdata_record rec;
+	struct sonde_perfdata_reader *r;
+	struct pdgen g;
+	uint64_t last = 0, n = 0, want = 0;
+	int err;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	pdg_file_begin(&g, ST_BASIC, 1000);
+	for (unsigned j = 0; j < 60; j++) {
+		unsigned k = 1 + (j * 37) % 100, per = 1 + j % 7;
+
+		/* Run c holds times base + c, base + c + k, ... ascending. */
+		for (unsigned c = 0; c < k; c++)
+			for (unsigned i = 0; i < per; i++, want++)
+				pdg_sample(&g, 42, 42, 1000000ull * (j + 1) + c + (uint64_t)i * k,
+					   0x401000, 1000, NULL, 0);
+		pdg_round(&g);
+	}
+	pdg_file_end(&g, 1, 100000000);
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(r);
+	while ((err = sonde_perfdata_reader__next(r, &rec)) > 0) {
+		assert_true(rec.time > last);
+		last = rec.time;
+		n++;
+	}
+	assert_int_equal(err, 0);
+	assert_int_equal(n, want);
+	sonde_perfdata_reader__close(r);
+	free(g.buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +431,8 @@ int main(void)
 		cmocka_unit_test(test_data_past_eof),
 		cmocka_unit_test(test_every_prefix),
 		cmocka_unit_test(test_unordered),
+		cmocka_unit_test(test_read_ahead),
+		cmocka_unit_test(test_round_runs),
 	};
 
 	sonde_set_print(NULL);

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * The per-user kallsyms cache (see kcache.h): key, checked read, atomic
+ * write, and the pre-parsed table format.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "internal.h"
+#include "kcache.h"
+#include "sym_internal.h"
+
+static uint64_t fnv(uint64_t h, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)p[i]) * 1099511628211ULL;
+	return h;
+}
+
+static uint64_t fnv_file(uint64_t h, const char *path, size_t max)
+{
+	char *buf = NULL;
+	size_t len;
+
+	/* A missing input hashes as absent, distinct from any content. */
+	if (sym_read_file(path, &buf, &len, max))
+		return fnv(h, "\xff", 1);
+	h = fnv(h, buf, len);
+	free(buf);
+	/* Separates the inputs: "ab" + "c" must differ from "a" + "bc". */
+	return (h ^ len) * 1099511628211ULL;
+}
+
+/*
+ * /proc/modules: "name size refcount users state address". Only name,
+ * size, state and address place symbols; the reference count and user
+ * list change whenever a device opens, and must not throw the cache away.
+ */
+static uint64_t hash_modules(uint64_t h, const char *path)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len;
+
+	if (sym_read_file(path, &buf, &len, 16u << 20))
+		return fnv(h, "\xff", 1);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f, *fsave = NULL;
+		int i = 0;
+
+		for (f = strtok_r(line, " ", &fsave); f;
+		     f = strtok_r(NULL, " ", &fsave), i++) {
+			if (i == 2 || i == 3)
+				continue;
+			h = fnv(fnv(h, f, strlen(f)), " ", 1);
+		}
+		h = fnv(h, "\n", 1);
+	}
+	free(buf);
+	return h;
+}
+
+bool kcache_path(const char *dir, const char *tag,
+		 const struct kcache_src *src, char *out, size_t size)
+{
+	const char *bpath = "/proc/sys/kernel/random/boot_id";
+	const char *mpath = "/proc/modules";
+	const char *kpath = "/proc/sys/kernel/kptr_restrict";
+	uint64_t h = 1469598103934665603ULL;
+	char *bid = NULL;
+	size_t len;
+	int n;
+
+	if (src && src->boot_id)
+		bpath = src->boot_id;
+	if (src && src->modules)
+		mpath = src->modules;
+	if (src && src->kptr_restrict)
+		kpath = src->kptr_restrict;
+	if (!dir || !dir[0] || sym_read_file(bpath, &bid, &len, 4096))
+		return false;
+	/* Only the boot id's safe characters go into a file name. */
+	bid[strspn(bid, "0123456789abcdefABCDEF-")] = 0;
+	if (!bid[0]) {
+		free(bid);
+		return false;
+	}
+	/* Module loads and unloads move symbols; kptr_restrict hides them. */
+	h = hash_modules(h, mpath);
+	h = fnv_file(h, kpath, 64);
+	n = snprintf(out, size, "%s/%s-%s-%016llx-%u", dir, tag, bid,
+		     (unsigned long long)h, (unsigned int)geteuid());
+	free(bid);
+	return n > 0 && (size_t)n < size;
+}
+
+bool kcache_default_dir(char *out, size_t size)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+
+	/* The XDG spec says to ignore a relative XDG_CACHE_HOME. */
+	if (x && x[0] == '/')
+		n = snprintf(out, size, "%s/sonde", x);
+	else if (home && home[0] == '/')
+		n = snprintf(out, size, "%s/.cache/sonde", home);
+	else
+		return false;
+	return n > 0 && (size_t)n < size;
+}
+
+/* A file or directory counts only if we own it and nobody else may write. */
+static bool private_to_us(const struct stat *st, bool dir)
+{
+	if (st->st_uid != geteuid())
+		return false;
+	if (dir)
+		return S_ISDIR(st->st_mode) && !(st->st_mode & 022);
+	return S_ISREG(st->st_mode) && !(st->st_mode & 077);
+}
+
+/* Opens @p path if it is a private regular file of ours; fd or -errno. */
+static int open_private(const char *path, size_t max, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) || !private_to_us(st, false)) {
+		close(fd);
+		return -EPERM;
+	}
+	if ((uint64_t)st->st_size >= max) {
+		close(fd);
+		return -EFBIG;
+	}
+	return fd;
+}
+
+int kcache_read(const char *path, char **bufp, size_t *lenp, size_t max)
+{
+	struct stat st;
+	ssize_t n;
+	size_t off = 0;
+	char *buf;
+	int fd = open_private(path, max, &st);
+
+	if (fd < 0)
+		return fd;
+	/* A regular file: one read of the size fstat gave. */
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (off < (size_t)st.st_size) {
+		n = read(fd, buf + off, (size_t)st.st_size - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	close(fd);
+	if (off != (size_t)st.st_size) {
+		free(buf);
+		return -EIO;
+	}
+	buf[off] = 0;
+	*bufp = buf;
+	*lenp = off;
+	return 0;
+}
+
+int kcache_map(const char *path, size_t max, const void **map, size_t *lenp)
+{
+	struct stat st;
+	void *m;
+	int fd = open_private(path, max, &st);
+
+	if (fd < 0)
+		return fd;
+	if (!st.st_size) {
+		close(fd);
+		return -ENODATA;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return -errno;
+	*map = m;
+	*lenp = (size_t)st.st_size;
+	return 0;
+}
+
+void kcache_unmap(const void *map, size_t len)
+{
+	if (map)
+		munmap((void *)(uintptr_t)map, len);
+}
+
+/* mkdir -p of @p dir's missing components, each 0700. */
+static int make_dirs(const char *dir)
+{
+	char tmp[4096];
+	size_t len = strlen(dir);
+
+	if (len >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	memcpy(tmp, dir, len + 1);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(tmp, 0700) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/*
+ * Removes older cache files of the same tag and user (other boots or
+ * module lists): each key change would otherwise leave megabytes behind.
+ */
+static void remove_stale(const char *dir, const char *path, const char *tag)
+{
+	const char *base = strrchr(path, '/');
+	char uid[32];
+	size_t tlen = strlen(tag), ulen;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	base = base ? base + 1 : path;
+	ulen = (size_t)snprintf(uid, sizeof(uid), "-%u", (unsigned int)geteuid());
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n <= tlen + ulen || strncmp(de->d_name, tag, tlen) ||
+		    de->d_name[tlen] != '-' || strcmp(de->d_name + n - ulen, uid) ||
+		    !strcmp(de->d_name, base))
+			continue;
+		unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
+}
+
+int kcache_write(const char *dir, const char *path, const void *buf,
+		 size_t len)
+{
+	const char *base = strrchr(path, '/'), *tag_end;
+	char tmp[4096 + 16], tag[64];
+	struct stat st;
+	size_t off = 0;
+	int fd, err;
+
+	err = make_dirs(dir);
+	if (err)
+		return err;
+	if (lstat(dir, &st))
+		return -errno;
+	if (!private_to_us(&st, true))
+		return -EPERM;
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, 0600))
+		goto fail;
+	while (off < len) {
+		ssize_t n = write(fd, (const char *)buf + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto fail;
+		off += (size_t)n;
+	}
+	if (close(fd)) {
+		fd = -1;
+		goto fail;
+	}
+	if (rename(tmp, path)) {
+		err = -errno;
+		unlink(tmp);
+		return err;
+	}
+	base = base ? base + 1 : path;
+	tag_end = strchr(base, '-');
+	if (tag_end && (size_t)(tag_end - base) < sizeof(tag)) {
+		memcpy(tag, base, (size_t)(tag_end - base));
+		tag[tag_end - base] = 0;
+		remove_stale(dir, path, tag);
+	}
+	return 0;
+fail:
+	err = errno ? -errno : -EIO;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	return err;
+}
+
+/*
+ * ksymtab layout, host byte order (the file never leaves this machine):
+ *   u8  magic[8]   "SONDEKT1"
+ *   u64 nr         entries
+ *   u64 names_len  bytes of names, the last one NUL
+ *   nr x { u64 start; u64 end; u64 name_off; }
+ *   names
+ */
+#define KTAB_MAGIC "SONDEKT1"
+#define KTAB_HDR 24u
+#define KTAB_ENT 24u
+
+int kcache_tab_encode(const struct kcache_sym *syms, size_t nr, void **bufp,
+		      size_t *lenp)
+{
+	size_t names = 0, len, off;
+	uint8_t *buf, *e;
+	uint64_t v;
+
+	for (size_t i = 0; i < nr; i++)
+		names += strlen(syms[i].name) + 1;
+	len = KTAB_HDR + nr * KTAB_ENT + names;
+	buf = malloc(len ? len : 1);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, KTAB_MAGIC, 8);
+	v = nr;
+	memcpy(buf + 8, &v, 8);
+	v = names;
+	memcpy(buf + 16, &v, 8);
+	e = buf + KTAB_HDR;
+	off = 0;
+	for (size_t i = 0; i < nr; i++, e += KTAB_ENT) {
+		size_t n = strlen(syms[i].name) + 1;
+
+		memcpy(e, &syms[i].start, 8);
+		memcpy(e + 8, &syms[i].end, 8);
+		v = off;
+		memcpy(e + 16, &v, 8);
+		memcpy(buf + KTAB_HDR + nr * KTAB_ENT + off, syms[i].name, n);
+		off += n;
+	}
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+int kcache_tab_check(const void *data, size_t len, size_t *nrp)
+{
+	const uint8_t *buf = data, *e;
+	uint64_t nr, names_len, prev = 0;
+
+	if (len < KTAB_HDR || memcmp(buf, KTAB_MAGIC, 8))
+		return sonde_err(SONDE_ERR_FORMAT);
+	memcpy(&nr, buf + 8, 8);
+	memcpy(&names_len, buf + 16, 8);
+	/* Sizes must add up exactly, without overflowing on the way. */
+	if (nr > (len - KTAB_HDR) / KTAB_ENT ||
+	    names_len != len - KTAB_HDR - nr * KTAB_ENT ||
+	    (nr && !names_len))
+		return sonde_err(SONDE_ERR_FORMAT);
+	/* Every name offset then finds a NUL before the end. */
+	if (names_len && buf[len - 1])
+		return sonde_err(SONDE_ERR_FORMAT);
+	e = buf + KTAB_HDR;
+	for (size_t i = 0; i < nr; i++, e += KTAB_ENT) {
+		uint64_t start, end, off;
+
+		memcpy(&start, e, 8);
+		memcpy(&end, e + 8, 8);
+		memcpy(&off, e + 16, 8);
+		if (off >= names_len || end <= start || (i && start <= prev))
+			return sonde_err(SONDE_ERR_FORMAT);
+		prev = start;
+	}
+	*nrp = (size_t)nr;
+	return 0;
+}
+
+void kcache_tab_get(const void *data, size_t i, struct kcache_sym *out)
+{
+	const uint8_t *buf = data, *e = buf + KTAB_HDR + i * KTAB_ENT;
+	uint64_t nr, off;
+
+	memcpy(&nr, buf + 8, 8);
+	memcpy(&out->start, e, 8);
+	memcpy(&out->end, e + 8, 8);
+	memcpy(&off, e + 16, 8);
+	out->name = (const char *)buf + KTAB_HDR + nr * KTAB_ENT + off;
+}
+
+int kcache_tab_decode(const void *data, size_t len, struct kcache_sym **out,
+		      size_t *nrp)
+{
+	struct kcache_sym *syms;
+	size_t nr;
+	int err = kcache_tab_check(data, len, &nr);
+
+	if (err)
+		return err;
+	syms = malloc((nr ? nr : 1) * sizeof(*syms));
+	if (!syms)
+		return sonde_err(ENOMEM);
+	for (size_t i = 0; i < nr; i++)
+		kcache_tab_get(data, i, &syms[i]);
+	*out = syms;
+	*nrp = nr;
+	return 0;
+}

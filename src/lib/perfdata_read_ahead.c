@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * Read-ahead for big mapped files: a helper thread walks the record chain
+ * a few MiB ahead of the scanner and touches each record's header, first
+ * lines and last line. The page faults (the kernel mapping ~120k pages of
+ * page cache for a 500 MB file, fault-around 16 at a time) and the DRAM
+ * misses of the first touch then happen on the other core, and the
+ * scanner finds the lines in the shared L3. The same thread releases the
+ * pages the reader is done with (MADV_DONTNEED zaps cost as much as the
+ * faults). Only reads the mapping: no reader state but the positions
+ * handed over under the lock.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "internal.h"
+#include "perfdata_read.h"
+
+/* Smaller files are mapped faster than a thread starts paying off. */
+#define AHEAD_MIN_DATA (32ULL << 20)
+/* How far ahead of the scanner: lines touched must still be in L3. */
+#define AHEAD_WINDOW (16ULL << 20)
+/* Scanner progress is handed over, and pages mapped, by this many bytes. */
+#define AHEAD_STEP (1ULL << 20)
+/* Closer to the scanner than this, the scanner maps pages itself. */
+#define AHEAD_LEAD (2ULL << 20)
+/* Records smaller than this on average are not walked. */
+#define AHEAD_WALK_MIN 1024u
+/* Lines touched at the start of a record: header, ids, regs, stack top. */
+#define AHEAD_HEAD_BYTES 512u
+
+struct pdr_ahead {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	const uint8_t *base;
+	uint64_t data_off, data_end;
+	uint64_t reader_pos;	/* scanner position (lock) */
+	uint64_t drop_from, drop_to; /* pages to release (lock) */
+	bool stop;		/* lock */
+};
+
+static uint8_t touch(const uint8_t *p)
+{
+	return *(const volatile uint8_t *)p;
+}
+
+/* Where the record at @p off ends (skipping a trailing blob), or 0. */
+static uint64_t next_record(const struct pdr_ahead *a, uint64_t off,
+			    unsigned int *sink)
+{
+	const uint8_t *p = a->base + off;
+	uint64_t left = a->data_end - off, next, blob = 0;
+	uint32_t type;
+	uint16_t size;
+
+	if (left < 8)
+		return 0;
+	memcpy(&type, p, 4);
+	memcpy(&size, p + 6, 2);
+	if (size < 8 || size > left)
+		return 0; /* the scanner reports it */
+	for (uint32_t k = 64; k < size && k < AHEAD_HEAD_BYTES; k += 64)
+		*sink += touch(p + k);
+	*sink += touch(p + size - 1);
+	/* Records that announce bytes after them (not swapped: host order). */
+	if (type == SONDE_PERF_RECORD_HEADER_TRACING_DATA && size >= 12) {
+		uint32_t v;
+
+		memcpy(&v, p + 8, 4);
+		blob = v;
+	} else if (type == SONDE_PERF_RECORD_AUXTRACE && size >= 16) {
+		memcpy(&blob, p + 8, 8);
+	}
+	next = off + size;
+	if (blob > a->data_end - next)
+		return 0;
+	return next + blob;
+}
+
+/*
+ * Maps [from, to): one touch per 64 KiB-aligned block, since a fault maps
+ * the whole aligned fault-around window (64 KiB by default) of pages in
+ * the page cache; touching every page would cost a TLB and cache miss per
+ * page for nothing. Pages it leaves out are faulted in by the scanner.
+ * Works from any offset, unlike the record walk.
+ */
+#define AHEAD_FAULT_AROUND (64u << 10)
+
+static void populate(const struct pdr_ahead *a, uint64_t from, uint64_t to,
+		     unsigned int *sink)
+{
+	uintptr_t p, end;
+
+	if (to > a->data_end)
+		to = a->data_end;
+	if (from >= to)
+		return;
+	p = (uintptr_t)(a->base + from);
+	end = (uintptr_t)(a->base + to);
+	*sink += touch((const uint8_t *)p);
+	p = (p | (AHEAD_FAULT_AROUND - 1)) + 1;
+	for (; p < end; p += AHEAD_FAULT_AROUND)
+		*sink += touch((const uint8_t *)p);
+}
+
+/*
+ * Two frontiers: pages are mapped from pop (which jumps ahead when the
+ * scanner catches up, so that the two threads never fault on the same page
+ * table: they would contend on its lock), and the record walk, which
+ * restarts at the scanner's last record boundary when it falls behind,
+ * touches only lines of pages already mapped (after a jump, it waits for
+ * the scanner to cross the gap). walk == 0: nowhere to walk for now.
+ */
+static void *ahead_thread(void *arg)
+{
+	struct pdr_ahead *a = arg;
+	uint64_t walk = a->data_off, pop = a->data_off, gap_end = 0;
+	uint64_t from, to, pos, bytes = 0, recs = 0;
+	bool walking = true;
+	unsigned int sink = 0;
+
+	for (;;) {
+		bool work;
+
+		pthread_mutex_lock(&a->lock);
+		for (;;) {
+			pos = a->reader_pos;
+			work = pop < a->data_end && pop < pos + AHEAD_WINDOW;
+			if (a->stop || work || a->drop_to > a->drop_from)
+				break;
+			pthread_cond_wait(&a->cond, &a->lock);
+		}
+		from = a->drop_from;
+		to = a->drop_to;
+		a->drop_from = a->drop_to;
+		if (a->stop) {
+			pthread_mutex_unlock(&a->lock);
+			break;
+		}
+		pthread_mutex_unlock(&a->lock);
+		if (to > from)
+			madvise((void *)(uintptr_t)(a->base + from), to - from,
+				MADV_DONTNEED);
+		if (!work)
+			continue;
+		if (pop < pos + AHEAD_LEAD) {
+			/* The scanner maps the gap; the walk waits past it. */
+			pop = (pos + 2 * AHEAD_LEAD) & ~(uint64_t)4095;
+			gap_end = pop;
+		}
+		populate(a, pop, pop + AHEAD_STEP, &sink);
+		pop += AHEAD_STEP;
+		if (walk < pos && walking)
+			walk = pos >= gap_end ? pos : 0;
+		while (walk && walk < pop && walk < a->data_end) {
+			uint64_t next = next_record(a, walk, &sink);
+
+			if (next)
+				bytes += next - walk, recs++;
+			walk = next;
+		}
+		/*
+		 * Small records share lines and pages, which the hardware
+		 * prefetcher follows: walking them only costs CPU.
+		 */
+		if (recs >= 64 && bytes / recs < AHEAD_WALK_MIN)
+			walking = false, walk = 0;
+	}
+	return (void *)(uintptr_t)(sink & 1);
+}
+
+void pdr_ahead_start(struct sonde_perfdata_reader *r)
+{
+	struct pdr_ahead *a;
+
+	if (r->ahead || !r->mapped || r->swap || r->pipe ||
+	    r->data_end > r->len || r->data_off >= r->data_end ||
+	    r->data_end - r->data_off < AHEAD_MIN_DATA)
+		return;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return;
+	a->base = r->base;
+	a->data_off = r->data_off;
+	a->data_end = r->data_end;
+	a->reader_pos = r->data_off;
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->cond, NULL);
+	if (pthread_create(&a->thread, NULL, ahead_thread, a)) {
+		pthread_mutex_destroy(&a->lock);
+		pthread_cond_destroy(&a->cond);
+		free(a);
+		return;
+	}
+	r->ahead = a;
+	r->ahead_next = r->data_off + AHEAD_STEP;
+}
+
+void pdr_ahead_progress_slow(struct sonde_perfdata_reader *r)
+{
+	struct pdr_ahead *a = r->ahead;
+
+	pthread_mutex_lock(&a->lock);
+	a->reader_pos = r->pos;
+	pthread_cond_signal(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+	r->ahead_next = r->pos + AHEAD_STEP;
+}
+
+bool pdr_ahead_drop(struct sonde_perfdata_reader *r, uint64_t from,
+		    uint64_t to)
+{
+	struct pdr_ahead *a = r->ahead;
+
+	if (!a)
+		return false;
+	pthread_mutex_lock(&a->lock);
+	if (a->drop_to <= a->drop_from)
+		a->drop_from = from;
+	a->drop_to = to;
+	pthread_cond_signal(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+	return true;
+}
+
+void pdr_ahead_stop(struct sonde_perfdata_reader *r)
+{
+	struct pdr_ahead *a = r->ahead;
+
+	if (!a)
+		return;
+	pthread_mutex_lock(&a->lock);
+	a->stop = true;
+	pthread_cond_signal(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+	pthread_join(a->thread, NULL);
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->cond);
+	free(a);
+	r->ahead = NULL;
+}
