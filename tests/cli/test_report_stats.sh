@@ -3,7 +3,8 @@
 # sonde report --stats prints what perf report --stats prints, to the
 # byte, on files perf records here: frame-pointer and DWARF callchains, a
 # pipe (header records in the stream), two events, lost samples (a 2-page
-# buffer and big DWARF samples overflow it), and a file sonde recorded.
+# buffer and big DWARF samples overflow it), compressed (-z), and a file
+# sonde recorded.
 source "$(dirname "$0")/lib.sh"
 W="$HELPERS/report_workload"
 
@@ -49,6 +50,8 @@ rec_same() {
 rec_same "fp" "$TMP/fp.data" -e cpu-clock -F 999 -g
 rec_same "dwarf" "$TMP/dw.data" -e cpu-clock -F 999 --call-graph dwarf
 rec_same "two events" "$TMP/two.data" -e cpu-clock,task-clock -c 200000 -g
+# perf record -z: records inside COMPRESSED records count by their type.
+rec_same "zstd" "$TMP/z.data" -z -m 4 -e cpu-clock -c 20000 -g
 perf record -q -e cpu-clock -F 999 -g -o - "$W" 2>/dev/null >"$TMP/pipe.data"
 same "pipe file" "$TMP/pipe.data"
 same "pipe on stdin" "$TMP/pipe.data" stdin
