@@ -117,6 +117,7 @@ struct report {
 	uint64_t *nr_samples; /* per attr, before filters */
 	uint64_t *nr_filtered_samples, *period_filtered;
 	uint64_t *period_all; /* before filters: --percentage absolute */
+	uint64_t *lost_samples; /* per attr, from LOST_SAMPLES records */
 	struct hentry **ent_tab;
 	size_t ent_mask, nr_ents;
 	struct hentry **sorted;

@@ -442,6 +442,21 @@ static void free_priv(struct anl_stack *st, void *arg)
 	st->priv = NULL;
 }
 
+/* Kernel functions named in tracepoint text (%pS): the report's kallsyms. */
+static const char *kernel_sym(void *ctx, uint64_t addr, uint64_t *off)
+{
+	struct script *s = ctx;
+	const struct anl_sym *sym;
+
+	if (!s->m)
+		return NULL;
+	sym = anl_dso_find_sym(s->m, anl_kernel_dso(s->m), addr);
+	if (!sym)
+		return NULL;
+	*off = addr - sym->start;
+	return sym->name;
+}
+
 int cmd_script(int argc, const char **argv)
 {
 	struct script s = {
@@ -505,7 +520,7 @@ int cmd_script(int argc, const char **argv)
 	}
 	anl_stacks_set_inline(s.stacks, s.inline_frames);
 	ob_init_fd(&s.out, 1);
-	s.trace = script_trace_new();
+	s.trace = script_trace_new(s.r, kernel_sym, &s);
 	while ((err = sonde_perfdata_reader__next(s.r, &rec)) > 0) {
 		const struct pdr_attr *a;
 		struct pdr_sample smp;

@@ -9,6 +9,8 @@
 #include "sonde/record.h"
 
 #define PDR_MAX_ATTRS 4096
+/* Record types counted for --stats (kernel and perf-tool types). */
+#define PDR_NR_TYPES 128
 
 struct pdr_attr {
 	struct sonde_perf_event_attr attr; /* host order */
@@ -106,6 +108,8 @@ struct sonde_perfdata_reader {
 	uint64_t last_time;
 
 	uint64_t nr_rounds;
+	uint64_t nr_type[PDR_NR_TYPES]; /* records met in the stream, by type */
+	uint64_t tracing_off, tracing_len; /* TRACING_DATA blob in base, or 0 */
 	uint64_t nr_compressed; /* COMPRESSED(2) records scanned */
 	struct pdr_comp_info comp;
 	struct pdr_zstd *zstd;

@@ -263,6 +263,8 @@ static int64_t user_record(struct sonde_perfdata_reader *r, uint64_t off,
 			return pdr_fail(r, off, "TRACING_DATA record too short");
 		blob = pdr_rd32(r, p + 8);
 		r->feat_bits[0] |= 1ULL << SONDE_FEAT_TRACING_DATA;
+		r->tracing_off = off + size;
+		r->tracing_len = blob;
 		/* The blob follows the record in the stream. */
 		return blob;
 	}
@@ -322,6 +324,8 @@ static int scan(struct sonde_perfdata_reader *r)
 			break;
 		}
 		r->pos = off + size;
+		if (type < PDR_NR_TYPES)
+			r->nr_type[type]++;
 		if (type >= SONDE_PERF_RECORD_USER_TYPE_START) {
 			int64_t skip = user_record(r, off, type, size);
 
