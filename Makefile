@@ -115,6 +115,36 @@ $(BUILD)/helpers/unwind_nofp_nopie: tests/helpers/unwind_nofp.c
 	$(CC) -O2 -g -fomit-frame-pointer -fasynchronous-unwind-tables \
 		-fno-pie -no-pie $< -o $@
 
+# PLT workload: the hot calls go through the PLT of a small library built
+# without crt files, so that no zero-sized _init overlaps its .plt (perf
+# 6.1 resolves such overlaps by the shape of its symbol tree). The _ibt
+# variant has IBT stubs in .plt.sec (-z ibtplt forces them).
+helpers: $(BUILD)/helpers/plt_workload $(BUILD)/helpers/plt_workload_ibt
+$(BUILD)/helpers/libplthot.so: tests/helpers/lib/plthot.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fPIC -shared -nostartfiles -fno-builtin \
+		-fno-omit-frame-pointer $< -o $@
+$(BUILD)/helpers/libplthot_ibt.so: tests/helpers/lib/plthot.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fPIC -shared -nostartfiles -fno-builtin \
+		-fcf-protection -Wl,-z,ibtplt -Wl,-z,now \
+		-fno-omit-frame-pointer $< -o $@
+$(BUILD)/helpers/plt_workload: tests/helpers/plt_workload.c \
+		$(BUILD)/helpers/libplthot.so
+	$(CC) -O2 -g -fno-omit-frame-pointer $< -o $@ -L$(BUILD)/helpers \
+		-lplthot -Wl,-rpath,'$$ORIGIN'
+$(BUILD)/helpers/plt_workload_ibt: tests/helpers/plt_workload.c \
+		$(BUILD)/helpers/libplthot_ibt.so
+	$(CC) -O2 -g -fno-omit-frame-pointer -fcf-protection -Wl,-z,ibtplt \
+		$< -o $@ -L$(BUILD)/helpers -lplthot_ibt -Wl,-rpath,'$$ORIGIN'
+
+# The report benchmark's perf.data generator, also used by tests that need
+# a big file (the progress bar).
+helpers: $(BUILD)/helpers/gen_perfdata
+$(BUILD)/helpers/gen_perfdata: bench/gen_perfdata.c tests/unit/pdgen.h
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=c11 -D_GNU_SOURCE $< -o $@ -lelf
+
 deps:
 	@scripts/deps
 

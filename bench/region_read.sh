@@ -7,5 +7,5 @@ BUILD_DIR=${BUILD_DIR:-$PWD/build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 cc -O2 -std=c11 -D_GNU_SOURCE -I"$ROOT/include" "$ROOT/bench/region_read.c" \
-	"$BUILD_DIR/libsonde.a" -ldw -lelf -lz -lm -lpthread -o "$TMP/region_read" || exit 1
+	"$BUILD_DIR/libsonde.a" -ldw -lelf -lz -lzstd -lm -lpthread -o "$TMP/region_read" || exit 1
 "$TMP/region_read" "${REGION_BENCH_REPS:-15}"

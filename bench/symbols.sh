@@ -12,7 +12,7 @@ command -v addr2line >/dev/null || { echo "SKIP: addr2line (binutils) not instal
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 drv=$TMP/sym_lookup
 cc -O2 -std=c11 -D_GNU_SOURCE -I"$ROOT/include" "$ROOT/bench/sym_lookup.c" \
-	"$BUILD_DIR/libsonde.a" -ldw -lelf -lz -lm -lpthread -o "$drv" || exit 1
+	"$BUILD_DIR/libsonde.a" -ldw -lelf -lz -lzstd -lm -lpthread -o "$drv" || exit 1
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }

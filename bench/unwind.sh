@@ -15,7 +15,7 @@ command -v perf >/dev/null || { echo "SKIP: perf not installed"; exit 0; }
 [ -x "$helper" ] || { echo "SKIP: $helper not built (make helpers)"; exit 0; }
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 cc -O2 -std=c11 -D_GNU_SOURCE -I"$ROOT/include" "$ROOT/bench/unwind_script.c" \
-	"$BUILD_DIR/libsonde.a" -ldw -lelf -lz -lm -lpthread -o "$TMP/drv" || exit 1
+	"$BUILD_DIR/libsonde.a" -ldw -lelf -lz -lzstd -lm -lpthread -o "$TMP/drv" || exit 1
 if ! perf record -q --call-graph dwarf -e cpu-clock -F 2000 -o "$TMP/perf.data" \
 	-- "$helper" 1500 >/dev/null 2>"$TMP/rec.err"; then
 	echo "SKIP: perf record --call-graph dwarf failed: $(tail -1 "$TMP/rec.err")"; exit 0

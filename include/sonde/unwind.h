@@ -9,6 +9,12 @@
  * the process's executable mappings (PERF_RECORD_MMAP2 records, or
  * /proc/PID/maps for a live process); every ELF file is opened and reported
  * to libdwfl once, so its CFI is parsed once and reused by every sample.
+ * The CFI row at each distinct PC is further boiled down to a small rule,
+ * once per run, so that most frames cost a table lookup and a load from
+ * the stack copy; samples with frames that need more (DWARF expressions as
+ * in PLT entries, signal frames) are unwound by libdwfl, with the same
+ * result. SONDE_UNWIND=slow in the environment sends every
+ * sample through libdwfl (a cross-check).
  * An unwinder is not thread-safe: use one per thread or lock around it
  * (different unwinders may run in parallel). An image mapped over older
  * ones (dlclose then dlopen, exec) retires them: the unwinder then rebuilds

@@ -58,12 +58,21 @@ static int key_cmp(const struct report *rp, const struct hentry *a, const struct
 	return 0;
 }
 
+static int seq_cmp(const void *pa, const void *pb)
+{
+	const struct hentry *a = *(const struct hentry *const *)pa;
+	const struct hentry *b = *(const struct hentry *const *)pb;
+
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
 static int entry_cmp(const void *pa, const void *pb)
 {
 	const struct hentry *a = *(const struct hentry *const *)pa;
 	const struct hentry *b = *(const struct hentry *const *)pb;
 	uint64_t va = sort_rp->children ? a->children : a->self;
 	uint64_t vb = sort_rp->children ? b->children : b->self;
+	int c;
 
 	if (va != vb)
 		return va > vb ? -1 : 1;
@@ -75,7 +84,10 @@ static int entry_cmp(const void *pa, const void *pb)
 		return (a->max_depth > b->max_depth) == sort_rp->graph_caller ? -1 : 1;
 	if (sort_rp->children && a->self != b->self)
 		return a->self > b->self ? -1 : 1;
-	return key_cmp(sort_rp, a, b);
+	c = key_cmp(sort_rp, a, b);
+	if (c)
+		return c;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 static bool visible(const struct report *rp, const struct hkey *k)
@@ -116,6 +128,12 @@ static size_t collect(struct report *rp, int attr)
 			if (e->k.attr == attr && visible(rp, &e->k) &&
 			    (rp->children ? e->children : e->self))
 				rp->sorted[n++] = e;
+	/*
+	 * The tie rules (perf's) are not a total order, so the result depends
+	 * on the input order: make that the creation order, not hash order,
+	 * which moves with the addresses of symbols from run to run.
+	 */
+	qsort(rp->sorted, n, sizeof(*rp->sorted), seq_cmp);
 	sort_rp = rp;
 	qsort(rp->sorted, n, sizeof(*rp->sorted), entry_cmp);
 	return n;
@@ -655,43 +673,62 @@ void report_print_json(struct report *rp)
 
 /* ---- --stats ---- */
 
+/*
+ * Record type names as perf 6.1 prints them; types without a name are
+ * counted in TOTAL but not listed (perf's "UNKNOWN").
+ */
 static const char *const rec_names[] = {
-	[1] = "MMAP", [2] = "LOST", [3] = "COMM", [4] = "EXIT", [5] = "THROTTLE",
-	[6] = "UNTHROTTLE", [7] = "FORK", [8] = "READ", [9] = "SAMPLE", [10] = "MMAP2",
-	[11] = "AUX", [12] = "ITRACE_START", [13] = "LOST_SAMPLES", [14] = "SWITCH",
-	[15] = "SWITCH_CPU_WIDE", [16] = "NAMESPACES", [17] = "KSYMBOL", [18] = "BPF_EVENT",
+	[0] = "TOTAL", [1] = "MMAP", [2] = "LOST", [3] = "COMM", [4] = "EXIT",
+	[5] = "THROTTLE", [6] = "UNTHROTTLE", [7] = "FORK", [8] = "READ",
+	[9] = "SAMPLE", [10] = "MMAP2", [11] = "AUX", [12] = "ITRACE_START",
+	[13] = "LOST_SAMPLES", [14] = "SWITCH", [15] = "SWITCH_CPU_WIDE",
+	[16] = "NAMESPACES", [17] = "KSYMBOL", [18] = "BPF_EVENT",
 	[19] = "CGROUP", [20] = "TEXT_POKE", [21] = "AUX_OUTPUT_HW_ID",
+	[64] = "ATTR", [65] = "EVENT_TYPE", [66] = "TRACING_DATA",
+	[67] = "BUILD_ID", [68] = "FINISHED_ROUND", [69] = "ID_INDEX",
+	[70] = "AUXTRACE_INFO", [71] = "AUXTRACE", [72] = "AUXTRACE_ERROR",
+	[73] = "THREAD_MAP", [74] = "CPU_MAP", [75] = "STAT_CONFIG",
+	[76] = "STAT", [77] = "STAT_ROUND", [78] = "EVENT_UPDATE",
+	[79] = "TIME_CONV", [80] = "FEATURE", [81] = "COMPRESSED",
+	[82] = "FINISHED_INIT",
 };
+#define NR_REC_NAMES (int)(sizeof(rec_names) / sizeof(rec_names[0]))
 
+/*
+ * perf report --stats: every record met in the stream counted by type
+ * (also the ones perf record synthesizes and the header records of pipe
+ * mode), then per event the samples and the samples LOST_SAMPLES says
+ * were dropped; empty lines are skipped as perf does by default.
+ */
 void report_print_stats(struct report *rp)
 {
 	struct outbuf *o = &rp->out;
-	struct anl_stats *st = anl_machine_stats(rp->m);
+	const uint64_t *nr = rp->r->nr_type;
 	uint64_t total = 0;
 
-	for (int i = 0; i < 128; i++)
-		total += st->nr_records[i];
-	for (int i = 0; i < PDR_MAX_ATTRS && i < rp->r->nr_attrs; i++)
-		total += rp->nr_samples[i];
-	ob_puts(o, "Aggregated stats:\n");
-	ob_printf(o, "%20s events: %10" PRIu64 "\n", "TOTAL", total);
-	for (int i = 1; i < (int)(sizeof(rec_names) / sizeof(rec_names[0])); i++) {
-		uint64_t v = st->nr_records[i];
-
-		if (i == SONDE_PERF_RECORD_SAMPLE)
-			for (int a = 0; a < rp->r->nr_attrs && a < PDR_MAX_ATTRS; a++)
-				v += rp->nr_samples[a];
-		if (v)
-			ob_printf(o, "%20s events: %10" PRIu64 "\n", rec_names[i], v);
+	for (int i = 1; i < NR_REC_NAMES; i++)
+		total += nr[i];
+	ob_printf(o, "\nAggregated stats:%s\n",
+		  sonde_perfdata_reader__has_feature(rp->r, SONDE_FEAT_AUXTRACE) ?
+		  " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" : "");
+	ob_printf(o, "%16s events: %10" PRIu64 "\n", rec_names[0], total);
+	for (int i = 1; i < NR_REC_NAMES; i++) {
+		if (!rec_names[i] || !nr[i])
+			continue;
+		ob_printf(o, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", rec_names[i],
+			  nr[i], 100.0 * (double)nr[i] / (double)total);
 	}
-	/* Not in TOTAL: like FINISHED_ROUND, consumed by the reader. */
-	if (rp->r->nr_compressed)
-		ob_printf(o, "%20s events: %10" PRIu64 "\n", "COMPRESSED", rp->r->nr_compressed);
-	ob_printf(o, "%20s: %10" PRIu64 "\n", "lost samples", st->lost_samples + st->lost);
-	ob_printf(o, "%20s: %10" PRIu64 "\n", "FINISHED_ROUND", rp->r->nr_rounds);
-	for (int a = 0; a < rp->r->nr_attrs && a < PDR_MAX_ATTRS; a++)
-		ob_printf(o, "%s stats:\n%20s events: %10" PRIu64 "\n",
-			  sonde_perfdata_reader__event_name(rp->r, a), "SAMPLE", rp->nr_samples[a]);
+	for (int a = 0; a < rp->r->nr_attrs && a < PDR_MAX_ATTRS; a++) {
+		if (!rp->nr_samples[a] && !rp->lost_samples[a])
+			continue;
+		ob_printf(o, "%s stats:\n", sonde_perfdata_reader__event_name(rp->r, a));
+		if (rp->nr_samples[a])
+			ob_printf(o, "%16s events: %10" PRIu64 "\n", "SAMPLE",
+				  rp->nr_samples[a]);
+		if (rp->lost_samples[a])
+			ob_printf(o, "%16s events: %10" PRIu64 "\n", "LOST_SAMPLES",
+				  rp->lost_samples[a]);
+	}
 }
 
 const char *report_srcline(struct report *rp, struct anl_dso *dso, const struct anl_sym *sym,

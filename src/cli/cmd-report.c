@@ -16,6 +16,10 @@
 #include "builtin.h"
 #include "options.h"
 #include "cmd-report.h"
+#include "progress.h"
+
+/* perf.data size from which loading shows a progress bar on a terminal. */
+#define PROGRESS_MIN_BYTES (64u << 20)
 
 struct sgroup {
 	int attr;
@@ -476,27 +480,6 @@ static struct sgroup *group_get(struct gtab *g, int attr, const char *comm, int3
 	return s;
 }
 
-static void progress(struct report *rp, bool done)
-{
-	static int last = -1;
-	uint64_t total = sonde_perfdata_reader__data_size(rp->r);
-	int pct;
-
-	if (done) {
-		if (last >= 0)
-			fprintf(stderr, "\r%*s\r", 40, "");
-		return;
-	}
-	pct = total ? (int)(sonde_perfdata_reader__progress(rp->r) * 100 / total) : 100;
-	if (pct != last) {
-		int bars = pct / 5;
-
-		fprintf(stderr, "\rLoading [%.*s%*s] %3d%%", bars, "####################",
-			20 - bars, "", pct);
-		last = pct;
-	}
-}
-
 static volatile sig_atomic_t stop_reading;
 
 static void on_stop(int sig)
@@ -529,9 +512,13 @@ static int load(struct report *rp, struct gtab *g)
 {
 	struct sonde_perfdata_record rec;
 	int nr = 0, err;
-	bool show_progress = isatty(2) && !rp->quiet &&
-			     sonde_perfdata_reader__data_size(rp->r) > (64u << 20);
+	struct progress bar;
 	uint64_t n = 0;
+
+	/* Files that load in well under a second get no bar. */
+	progress_start(&bar, "Loading", sonde_perfdata_reader__data_size(rp->r),
+		       !rp->quiet &&
+		       sonde_perfdata_reader__data_size(rp->r) > PROGRESS_MIN_BYTES);
 
 	while ((err = sonde_perfdata_reader__next(rp->r, &rec)) > 0) {
 		const struct pdr_attr *a;
@@ -541,10 +528,16 @@ static int load(struct report *rp, struct gtab *g)
 		struct sgroup *grp;
 		int ai;
 
-		if (show_progress && !(++n & 0xffff))
-			progress(rp, false);
+		if (bar.on && !(++n & 0xffff))
+			progress_update(&bar, sonde_perfdata_reader__progress(rp->r));
 		if (rec.type != SONDE_PERF_RECORD_SAMPLE) {
 			anl_machine_process(rp->m, rp->r, &rec);
+			if (rec.type == SONDE_PERF_RECORD_LOST_SAMPLES && rec.size >= 16) {
+				ai = rec.attr_idx >= 0 ? rec.attr_idx : 0;
+				if (ai < PDR_MAX_ATTRS)
+					rp->lost_samples[ai] +=
+						pdr_h64((const uint8_t *)rec.hdr + 8);
+			}
 			continue;
 		}
 		ai = rec.attr_idx >= 0 ? rec.attr_idx : 0;
@@ -578,8 +571,7 @@ static int load(struct report *rp, struct gtab *g)
 		grp->period += smp.period;
 		grp->nr++;
 	}
-	if (show_progress)
-		progress(rp, true);
+	progress_finish(&bar);
 	return err;
 }
 
@@ -590,8 +582,9 @@ static int ensure_counters(struct report *rp, int nr)
 	rp->nr_filtered_samples = calloc((size_t)nr, sizeof(uint64_t));
 	rp->period_filtered = calloc((size_t)nr, sizeof(uint64_t));
 	rp->period_all = calloc((size_t)nr, sizeof(uint64_t));
+	rp->lost_samples = calloc((size_t)nr, sizeof(uint64_t));
 	return rp->nr_samples && rp->nr_filtered_samples && rp->period_filtered &&
-	       rp->period_all ? 0 : -ENOMEM;
+	       rp->period_all && rp->lost_samples ? 0 : -ENOMEM;
 }
 
 /* ---- expansion into hist entries ---- */
@@ -660,6 +653,7 @@ static struct hentry *entry_get(struct report *rp, const struct hkey *k)
 	if (!e)
 		abort();
 	e->k = *k;
+	e->seq = rp->nr_ents;
 	e->next = rp->ent_tab[h & rp->ent_mask];
 	rp->ent_tab[h & rp->ent_mask] = e;
 	if (++rp->nr_ents > rp->ent_mask * 2) {
@@ -884,6 +878,7 @@ static void free_report(struct report *rp)
 	free(rp->nr_filtered_samples);
 	free(rp->period_filtered);
 	free(rp->period_all);
+	free(rp->lost_samples);
 	anl_stacks_free(rp->stacks);
 	anl_machine_free(rp->m);
 	sonde_perfdata_reader__close(rp->r);
@@ -894,6 +889,7 @@ int cmd_report(int argc, const char **argv)
 	struct report rp = {
 		.input = "perf.data",
 		.graph_threshold = 0.5,
+		.inline_frames = true,
 		.max_stack = SONDE_PERF_MAX_STACK_DEPTH,
 		.kallsyms_cache = true,
 	};
@@ -931,6 +927,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN('q', "quiet", &rp.quiet, "no progress bar or warnings"),
 		OPT_BOOLEAN(0, "kallsyms-cache", &rp.kallsyms_cache, "keep kernel symbols in ~/.cache/sonde between runs (default; --no-kallsyms-cache)"),
 		OPT_INTEGER(0, "max-stack", &rp.max_stack, "n", "callchain depth to use (default 127)"),
+		OPT_BOOLEAN(0, "inline", &rp.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
 		OPT_END(),
 	};
 	const char *const usage[] = { "sonde report [<options>]", NULL };
@@ -1043,6 +1040,7 @@ int cmd_report(int argc, const char **argv)
 		return 1;
 	}
 	rp.have_callchains = false;
+	anl_stacks_set_inline(rp.stacks, rp.inline_frames);
 	anl_stacks_defer_inline(rp.stacks);
 	stop_on_signals(&rp);
 	err = load(&rp, &g);

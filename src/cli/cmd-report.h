@@ -56,6 +56,7 @@ struct hentry {
 	uint64_t self, children;
 	uint64_t nr_self;
 	uint32_t max_depth; /* longest call graph path (children ordering) */
+	uint64_t seq;	     /* creation order: deterministic last tie-break */
 	struct cnode *chain; /* root (no symbol), NULL without -g */
 	struct hentry *next;
 };
@@ -73,6 +74,7 @@ struct report {
 	double percent_limit;
 	bool no_children, children_flag, stdio, json, header, header_only, stats;
 	bool force, tui, quiet;
+	bool inline_frames; /* --no-inline clears it */
 	bool kallsyms_cache;	/* --no-kallsyms-cache clears it */
 	bool show_info; /* -I: the full feature sections in --header */
 	bool buildid_list;
@@ -115,6 +117,7 @@ struct report {
 	uint64_t *nr_samples; /* per attr, before filters */
 	uint64_t *nr_filtered_samples, *period_filtered;
 	uint64_t *period_all; /* before filters: --percentage absolute */
+	uint64_t *lost_samples; /* per attr, from LOST_SAMPLES records */
 	struct hentry **ent_tab;
 	size_t ent_mask, nr_ents;
 	struct hentry **sorted;

@@ -447,6 +447,21 @@ static void flush_out(void *arg)
 	ob_flush(arg);
 }
 
+/* Kernel functions named in tracepoint text (%pS): the report's kallsyms. */
+static const char *kernel_sym(void *ctx, uint64_t addr, uint64_t *off)
+{
+	struct script *s = ctx;
+	const struct anl_sym *sym;
+
+	if (!s->m)
+		return NULL;
+	sym = anl_dso_find_sym(s->m, anl_kernel_dso(s->m), addr);
+	if (!sym)
+		return NULL;
+	*off = addr - sym->start;
+	return sym->name;
+}
+
 int cmd_script(int argc, const char **argv)
 {
 	struct script s = {
@@ -512,7 +527,7 @@ int cmd_script(int argc, const char **argv)
 	ob_init_fd(&s.out, 1);
 	/* A pipe: what was printed shows up before the reader waits for more. */
 	pdr_set_wait_hook(s.r, flush_out, &s.out);
-	s.trace = script_trace_new();
+	s.trace = script_trace_new(s.r, kernel_sym, &s);
 	while ((err = sonde_perfdata_reader__next(s.r, &rec)) > 0) {
 		const struct pdr_attr *a;
 		struct pdr_sample smp;

@@ -1,46 +1,117 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * Tracepoint fields for sonde script: "name=value" for every non-common
- * field of the sample's RAW data, laid out by the event's format file.
- * The format is read from this machine's tracefs by the event's name and
- * used only when its ID matches the recorded attr.config (same kernel);
- * otherwise the fields are left out rather than decoded wrongly.
+ * Tracepoint text for sonde script: the event's print fmt evaluated on
+ * the sample's RAW data (tp-print.c), else "name=value" for every
+ * non-common field. The format comes from the file's TRACING_DATA (the
+ * recording kernel's, found by the attr.config id), else from this
+ * machine's tracefs by the event's name when its ID matches attr.config
+ * (same kernel); otherwise the fields are left out rather than decoded
+ * wrongly.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/tracefs.h"
+#include "perfdata_read.h"
+#include "tracing_data.h"
 #include "script-trace.h"
+#include "tp-print.h"
 
 struct trace_fmt {
 	const char *event; /* "sys:name" */
 	struct sonde_tp_format *fmt;
+	struct tp_print *print; /* its print fmt, when understood */
 	bool tried;
 };
 
 struct script_trace {
 	struct trace_fmt *v;
 	size_t n;
+	tp_sym_fn sym;
+	void *sym_ctx;
+	const struct sonde_perfdata_reader *r;
+	struct sonde_tp_format **rec;	/* from TRACING_DATA; taken when used */
+	size_t nr_rec;
+	bool rec_loaded;
 };
 
-struct script_trace *script_trace_new(void)
+struct script_trace *script_trace_new(const struct sonde_perfdata_reader *r,
+				      tp_sym_fn sym, void *ctx)
 {
-	return calloc(1, sizeof(struct script_trace));
+	struct script_trace *t = calloc(1, sizeof(struct script_trace));
+
+	if (t) {
+		t->r = r;
+		t->sym = sym;
+		t->sym_ctx = ctx;
+	}
+	return t;
+}
+
+static int add_recorded(void *ctx, const char *sys, const char *text, size_t len)
+{
+	struct script_trace *t = ctx;
+	struct sonde_tp_format *fmt, **v;
+
+	(void)sys;
+	fmt = sonde_tp_format__parse(text, len, NULL);
+	if (!fmt)
+		return 0;	/* one bad format spoils only its event */
+	v = realloc(t->rec, (t->nr_rec + 1) * sizeof(*v));
+	if (!v) {
+		sonde_tp_format__delete(fmt);
+		return -1;
+	}
+	t->rec = v;
+	v[t->nr_rec++] = fmt;
+	return 0;
+}
+
+/*
+ * The recorded formats, read when the first tracepoint sample needs one
+ * (a pipe's TRACING_DATA has been met by then).
+ */
+static struct sonde_tp_format *recorded_fmt(struct script_trace *t, uint64_t id)
+{
+	const struct sonde_perfdata_reader *r = t->r;
+	const uint8_t *td;
+	size_t td_len = 0;
+
+	if (!t->rec_loaded && r && (td = pdr_tracing_data(r, &td_len))) {
+		t->rec_loaded = true;
+		if (tracing_data_each_format(td, td_len, add_recorded, t, NULL) < 0)
+			fprintf(stderr, "sonde script: the file's tracing data is corrupt; "
+				"using this machine's tracepoint formats\n");
+	}
+	for (size_t i = 0; i < t->nr_rec; i++) {
+		struct sonde_tp_format *fmt = t->rec[i];
+
+		if (fmt && sonde_tp_format__id(fmt) == (int64_t)id) {
+			t->rec[i] = NULL;
+			return fmt;
+		}
+	}
+	return NULL;
 }
 
 void script_trace_free(struct script_trace *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->n; i++)
+	for (size_t i = 0; i < t->n; i++) {
+		tp_print_free(t->v[i].print);
 		sonde_tp_format__delete(t->v[i].fmt);
+	}
+	for (size_t i = 0; i < t->nr_rec; i++)
+		sonde_tp_format__delete(t->rec[i]);
+	free(t->rec);
 	free(t->v);
 	free(t);
 }
 
-static struct sonde_tp_format *get_fmt(struct script_trace *t, const char *event,
-				       uint64_t id)
+static struct trace_fmt *get_fmt(struct script_trace *t, const char *event,
+				 uint64_t id)
 {
 	struct trace_fmt *f = NULL, *nv;
 	char sys[256];
@@ -59,10 +130,13 @@ static struct sonde_tp_format *get_fmt(struct script_trace *t, const char *event
 		f->event = event;
 	}
 	if (f->tried)
-		return f->fmt;
+		return f;
 	f->tried = true;
+	f->fmt = recorded_fmt(t, id);
+	if (f->fmt)
+		goto compile;
 	if (!colon || (size_t)(colon - event) >= sizeof(sys))
-		return NULL;
+		return f;
 	memcpy(sys, event, (size_t)(colon - event));
 	sys[colon - event] = 0;
 	f->fmt = sonde_tp_format__load(NULL, sys, colon + 1);
@@ -71,7 +145,10 @@ static struct sonde_tp_format *get_fmt(struct script_trace *t, const char *event
 		sonde_tp_format__delete(f->fmt);
 		f->fmt = NULL;
 	}
-	return f->fmt;
+compile:
+	if (f->fmt)
+		f->print = tp_print_compile(f->fmt);
+	return f;
 }
 
 static uint64_t load_uint(const uint8_t *p, uint32_t size)
@@ -139,158 +216,17 @@ static bool put_field(struct outbuf *o, const struct sonde_tp_field *f, const ui
 	return true;
 }
 
-/*
- * The common case of a print fmt: a literal with %d/%u/%s/%x-style
- * conversions whose arguments are REC->field or __get_str(field). Anything
- * else (flags, symbolic values, expressions) returns false and the caller
- * lists the fields instead.
- */
-/*
- * The conversions below are rebuilt from the event's print fmt, keeping only
- * the characters "-+ #0123456789." and a fixed conversion letter, so the
- * non-literal format strings are safe.
- */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-static bool print_fmt(struct outbuf *o, const struct sonde_tp_format *fmt, const uint8_t *raw,
-		      uint32_t raw_size)
-{
-	const char *pf = sonde_tp_format__print_fmt(fmt), *q, *lit_end, *a;
-	const struct sonde_tp_field *args[32];
-	int nargs = 0, used = 0;
-	struct outbuf tmp;
-
-	if (!pf || *pf != '"' || !(lit_end = strchr(pf + 1, '"')))
-		return false;
-	/*
-	 * Arguments after the literal, split at top-level commas. Each must be
-	 * REC->field or __get_str(field), possibly inside parentheses and
-	 * casts such as ((unsigned long)(REC->fd)).
-	 */
-	for (a = lit_end + 1; *a;) {
-		char name[128], rest[256];
-		const char *end = a, *id;
-		int depth = 0;
-		size_t len, rl = 0;
-
-		while (*a == ',' || *a == ' ')
-			a++;
-		if (!*a)
-			break;
-		for (end = a; *end && (depth || *end != ','); end++) {
-			if (*end == '(')
-				depth++;
-			else if (*end == ')')
-				depth--;
-		}
-		id = NULL;
-		for (const char *x = a; x < end; x++) {
-			if (!strncmp(x, "REC->", 5) || !strncmp(x, "__get_str(", 10)) {
-				if (id)
-					return false;
-				id = x + (x[0] == 'R' ? 5 : 10);
-				len = strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-				x = id + len - 1;
-				continue;
-			}
-			if (rl + 1 < sizeof(rest))
-				rest[rl++] = *x;
-		}
-		rest[rl] = 0;
-		/* Only parentheses, spaces and cast words may surround it. */
-		if (!id || strspn(rest, "() *abcdefghijklmnopqrstuvwxyz_") != rl || nargs == 32)
-			return false;
-		len = strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-		if (!len || len >= sizeof(name))
-			return false;
-		memcpy(name, id, len);
-		name[len] = 0;
-		if (!(args[nargs++] = sonde_tp_format__find_field(fmt, name)))
-			return false;
-		a = end;
-	}
-	ob_init_mem(&tmp);
-	for (q = pf + 1; q < lit_end; q++) {
-		if (*q == '\\' && q + 1 < lit_end) {
-			q++;
-			ob_putc(&tmp, *q == 'n' ? '\n' : *q == 't' ? '\t' : *q);
-			continue;
-		}
-		if (*q != '%') {
-			ob_putc(&tmp, *q);
-			continue;
-		}
-		q++;
-		if (*q == '%') {
-			ob_putc(&tmp, '%');
-			continue;
-		}
-		{
-			/* Keep flags, width and precision; normalize the length. */
-			const char *spec = q;
-			size_t sl = strspn(q, "-+ #0123456789.");
-			char cfmt[48], conv;
-			const struct sonde_tp_field *f;
-			bool is_char;
-
-			q += sl;
-			q += strspn(q, "lhzjt");
-			if (q >= lit_end || used >= nargs || !strchr("diusxXcp", *q) || sl > 30)
-				goto fail;
-			conv = *q == 'p' ? 'x' : *q;
-			f = args[used];
-			is_char = f->type && strstr(f->type, "char") && (f->array_len || f->is_dynamic);
-			if (conv == 's' || (is_char && conv != 'c')) {
-				struct outbuf sv;
-
-				ob_init_mem(&sv);
-				if (!put_field(&sv, f, raw, raw_size)) {
-					ob_free(&sv);
-					goto fail;
-				}
-				ob_putc(&sv, 0);
-				snprintf(cfmt, sizeof(cfmt), "%%%.*ss", (int)sl, spec);
-				ob_printf(&tmp, cfmt, sv.buf);
-				ob_free(&sv);
-			} else {
-				uint64_t v;
-
-				if ((uint64_t)f->offset + f->size > raw_size || f->size > 8 ||
-				    f->is_dynamic)
-					goto fail;
-				v = load_uint(raw + f->offset, f->size);
-				snprintf(cfmt, sizeof(cfmt), "%%%.*sll%c", (int)sl, spec,
-					 conv == 'i' ? 'd' : conv);
-				if (conv == 'd' || conv == 'i')
-					ob_printf(&tmp, cfmt, (long long)sign_extend(v, f->size));
-				else if (conv == 'c')
-					ob_printf(&tmp, "%c", (char)v);
-				else
-					ob_printf(&tmp, cfmt, (unsigned long long)v);
-			}
-		}
-		used++;
-	}
-	if (used != nargs)
-		goto fail;
-	ob_write(o, tmp.buf, tmp.len);
-	ob_free(&tmp);
-	return true;
-fail:
-	ob_free(&tmp);
-	return false;
-}
-
-#pragma GCC diagnostic pop
-
 void script_trace_fields(struct script_trace *t, struct outbuf *o, const char *event,
 			 uint64_t id, const uint8_t *raw, uint32_t raw_size)
 {
-	struct sonde_tp_format *fmt = raw ? get_fmt(t, event, id) : NULL;
+	struct trace_fmt *tf = raw ? get_fmt(t, event, id) : NULL;
+	struct sonde_tp_format *fmt = tf ? tf->fmt : NULL;
 	size_t n = fmt ? sonde_tp_format__field_count(fmt) : 0;
 	bool first = true;
 
-	if (fmt && print_fmt(o, fmt, raw, raw_size))
+	/* As perf prints it; else every field as name=value. */
+	if (tf && tf->print && tp_print_run(tf->print, o, raw, raw_size, t->sym,
+					       t->sym_ctx))
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const struct sonde_tp_field *f = sonde_tp_format__field(fmt, i);

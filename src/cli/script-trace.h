@@ -5,10 +5,18 @@
 
 #include <stdint.h>
 #include "outbuf.h"
+#include "tp-print.h"
 
 struct script_trace;
 
-struct script_trace *script_trace_new(void);
+struct sonde_perfdata_reader;
+
+/*
+ * Formats come from @r's TRACING_DATA, else this machine's tracefs; @sym
+ * (may be NULL) names kernel addresses for %pS/%ps.
+ */
+struct script_trace *script_trace_new(const struct sonde_perfdata_reader *r,
+				      tp_sym_fn sym, void *ctx);
 void script_trace_free(struct script_trace *t);
 
 /* Appends "a=1 b=x ..." for the RAW data of tracepoint @event (id @id). */

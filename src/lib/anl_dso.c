@@ -21,6 +21,7 @@
 #include "internal.h"
 #include "anl_priv.h"
 #include "kcache.h"
+#include "sym_plt.h"
 
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
@@ -378,7 +379,27 @@ struct raw_sym {
 	size_t seq;
 	const char *name;
 	GElf_Sym s;
+	const struct sym_plt_entry *plt; /* a PLT stub: name from this */
 };
+
+/* "name@plt", demangled the way perf shows names, then suffixed. */
+static const char *plt_sym_name(struct anl_machine *m, const struct sym_plt_entry *e)
+{
+	const char *base = *e->name ? sym_name(m, e->name) : NULL;
+	char buf[1024];
+	int n = sym_plt_name(e, base, buf, sizeof(buf));
+
+	if (n < 0)
+		n = 0;
+	return anl_intern(m, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+static const char *raw_name(struct anl_machine *m, const struct raw_sym *r, bool have_gelf)
+{
+	if (have_gelf && r->plt) /* kallsyms entries leave .plt unset */
+		return plt_sym_name(m, r->plt);
+	return have_gelf ? sym_name(m, r->name) : r->name;
+}
 
 static int raw_cmp(const void *a, const void *b)
 {
@@ -413,7 +434,7 @@ static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym
 			else
 				better = true; /* kallsyms aliases: perf ends up on the last */
 			if (better) {
-				d->syms[k - 1].name = have_gelf ? sym_name(m, v[i].name) : v[i].name;
+				d->syms[k - 1].name = raw_name(m, &v[i], have_gelf);
 				d->syms[k - 1].end = v[i].start + v[i].size;
 				kept = i;
 			}
@@ -421,7 +442,7 @@ static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym
 		}
 		d->syms[k].start = v[i].start;
 		d->syms[k].end = v[i].start + v[i].size;
-		d->syms[k].name = have_gelf ? sym_name(m, v[i].name) : v[i].name;
+		d->syms[k].name = raw_name(m, &v[i], have_gelf);
 		kept = i;
 		k++;
 	}
@@ -461,13 +482,19 @@ static bool build_id_of(Elf *e, uint8_t *id, size_t *idlen)
 
 static void read_segs(struct anl_dso *d, Elf *e);
 
-/* Reads FUNC symbols of @e's symtab (or dynsym). Returns the number read. */
+/*
+ * Reads FUNC symbols of @e's symtab (or dynsym), and the PLT stubs of
+ * @plt_elf (the runtime file: a debug file's .plt is empty). Returns the
+ * number read.
+ */
 static size_t elf_read_syms(struct anl_machine *m, struct anl_dso *d, Elf *e,
-			    bool want_segs)
+			    bool want_segs, Elf *plt_elf)
 {
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	struct sym_plt_entry *plt = NULL;
 	struct raw_sym *v = NULL;
 	size_t n = 0, cap = 0;
+	int nplt;
 	GElf_Shdr sh;
 	Elf_Data *data;
 
@@ -521,11 +548,34 @@ static size_t elf_read_syms(struct anl_machine *m, struct anl_dso *d, Elf *e,
 		v[n].size = s.st_size;
 		v[n].name = name;
 		v[n].s = s;
+		v[n].plt = NULL;
+		n++;
+	}
+	/* Sized before zero-sized symbols are extended: _init ends at .plt. */
+	nplt = plt_elf ? sym_plt_entries(plt_elf, &plt) : 0;
+	if (nplt > 0 && n + (size_t)nplt > cap) {
+		struct raw_sym *nv = realloc(v, (n + (size_t)nplt) * sizeof(*v));
+
+		if (nv) {
+			v = nv;
+			cap = n + (size_t)nplt;
+		} else {
+			nplt = 0;
+		}
+	}
+	for (int i = 0; i < nplt; i++) {
+		memset(&v[n], 0, sizeof(v[n]));
+		v[n].start = plt[i].start;
+		v[n].size = plt[i].size;
+		v[n].name = plt[i].name;
+		v[n].s.st_info = GELF_ST_INFO(STB_GLOBAL, STT_FUNC);
+		v[n].plt = &plt[i];
 		n++;
 	}
 	if (n)
 		finish_syms(m, d, v, n, true);
 	free(v);
+	free(plt);
 	return n;
 }
 
@@ -568,7 +618,7 @@ static void load_debug_by_build_id(struct anl_machine *m, struct anl_dso *d, Elf
 		return;
 	de = elf_begin(dfd, ELF_C_READ_MMAP, NULL);
 	if (de && elf_kind(de) == ELF_K_ELF) {
-		elf_read_syms(m, d, de, false);
+		elf_read_syms(m, d, de, false, e);
 		d->dbg_path = anl_intern(m, path, strlen(path));
 	}
 	if (de)
@@ -595,7 +645,7 @@ static void load_elf_file(struct anl_machine *m, struct anl_dso *d)
 			load_debug_by_build_id(m, d, e);
 		read_segs(d, e);
 		if (!d->has_syms)
-			elf_read_syms(m, d, e, false);
+			elf_read_syms(m, d, e, false, e);
 	}
 	if (e)
 		elf_end(e);
@@ -622,7 +672,7 @@ static void load_vdso(struct anl_machine *m, struct anl_dso *d)
 	memcpy(copy, img, size);
 	e = elf_memory(copy, size);
 	if (e) {
-		elf_read_syms(m, d, e, true);
+		elf_read_syms(m, d, e, true, NULL);
 		elf_end(e);
 	}
 	free(copy);

@@ -200,7 +200,9 @@ static struct anl_thread *thread_new(struct anl_machine *m, int32_t pid, int32_t
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
 	t->tid = tid;
-	n = snprintf(buf, sizeof(buf), ":%d", tid);
+	/* perf names the idle task (pid 0) "swapper" before any COMM. */
+	n = tid ? snprintf(buf, sizeof(buf), ":%d", tid) :
+		  snprintf(buf, sizeof(buf), "swapper");
 	t->comm = anl_intern(m, buf, (size_t)n);
 	t->proc = proc_find(m, pid, true);
 	t->next = m->threads[b];

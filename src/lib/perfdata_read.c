@@ -435,6 +435,7 @@ void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r)
 	pdr_ahead_stop(r);
 	pdr_in_free(r);
 	pdr_chunks_free(r);
+	free(r->tracing_copy);
 	if (r->mapped)
 		munmap((void *)r->base, r->len);
 	else

@@ -11,6 +11,8 @@
 #include "sonde/record.h"
 
 #define PDR_MAX_ATTRS 4096
+/* Record types counted for --stats (kernel and perf-tool types). */
+#define PDR_NR_TYPES 128
 
 struct pdr_attr {
 	struct sonde_perf_event_attr attr; /* host order */
@@ -131,6 +133,9 @@ struct sonde_perfdata_reader {
 	uint64_t last_time;
 
 	uint64_t nr_rounds;
+	uint64_t nr_type[PDR_NR_TYPES]; /* records met in the stream, by type */
+	uint64_t tracing_off, tracing_len; /* TRACING_DATA blob in base, or 0 */
+	uint8_t *tracing_copy; /* a pipe's blob (the window moves on), or NULL */
 	uint64_t nr_compressed; /* COMPRESSED(2) records scanned */
 	struct pdr_comp_info comp;
 	struct pdr_zstd *zstd;
@@ -309,6 +314,13 @@ struct sonde_perfdata_reader *pdr_open_stream(pdr_read_fn fn, void *arg, int fd,
 int pdr_in_need(struct sonde_perfdata_reader *r, uint64_t off, uint64_t n);
 /* Passes over bytes [from, from + n); returns how many of them there were. */
 uint64_t pdr_in_skip(struct sonde_perfdata_reader *r, uint64_t from, uint64_t n);
+/*
+ * Copies bytes [from, from + n) into a new buffer at *@out (grown as the
+ * bytes arrive, so a lying size allocates only what is there; the old
+ * *@out is freed). Returns how many of them there were.
+ */
+uint64_t pdr_in_copy(struct sonde_perfdata_reader *r, uint64_t from, uint64_t n,
+		     uint8_t **out);
 /* True once the stream ended (EOF, or the stop flag). */
 bool pdr_in_eof(const struct sonde_perfdata_reader *r);
 bool pdr_in_stopped(const struct sonde_perfdata_reader *r);
@@ -327,6 +339,20 @@ struct sonde_perfdata_reader *pdr_reader_finish(struct sonde_perfdata_reader *r,
  */
 void pdr_set_wait_hook(struct sonde_perfdata_reader *r, void (*fn)(void *), void *arg);
 void pdr_set_stop_flag(struct sonde_perfdata_reader *r, const volatile sig_atomic_t *stop);
+/* The TRACING_DATA blob (file feature or pipe record), or NULL. */
+static inline const uint8_t *pdr_tracing_data(const struct sonde_perfdata_reader *r,
+					      size_t *len)
+{
+	*len = (size_t)r->tracing_len;
+	if (!r->tracing_len)
+		return NULL;
+	if (r->tracing_copy)
+		return r->tracing_copy;
+	if (r->in || r->tracing_off > r->len || r->tracing_len > r->len - r->tracing_off)
+		return NULL;
+	return r->base + r->tracing_off;
+}
+
 /* True when the reader reads a pipe incrementally. */
 static inline bool pdr_streaming(const struct sonde_perfdata_reader *r)
 {

@@ -732,6 +732,11 @@ int pdr_parse_feature(struct sonde_perfdata_reader *r, int feat, uint64_t off,
 	case SONDE_FEAT_CPU_TOPOLOGY:
 		parse_cpu_topology(&c);
 		break;
+	case SONDE_FEAT_TRACING_DATA:
+		/* Where the formats are: script decodes tracepoints with them. */
+		r->tracing_off = off;
+		r->tracing_len = size;
+		break;
 	case SONDE_FEAT_NUMA_TOPOLOGY:
 		parse_numa_topology(&c);
 		break;
@@ -770,7 +775,7 @@ int pdr_parse_feature(struct sonde_perfdata_reader *r, int feat, uint64_t off,
 		break;
 	default:
 		/*
-		 * TRACING_DATA, BPF_PROG_INFO and the rest: presence is all
+		 * BPF_PROG_INFO and the rest: presence is all
 		 * the reports (and perf's header dump) use.
 		 */
 		break;

@@ -172,6 +172,49 @@ uint64_t pdr_in_skip(struct sonde_perfdata_reader *r, uint64_t from, uint64_t n)
 	return r->len >= from + n ? n : r->len - from;
 }
 
+uint64_t pdr_in_copy(struct sonde_perfdata_reader *r, uint64_t from, uint64_t n,
+		     uint8_t **out)
+{
+	uint8_t *buf = NULL;
+	uint64_t got = 0, cap = 0;
+
+	free(*out);
+	*out = NULL;
+	while (got < n) {
+		uint64_t want = n - got < IN_WINDOW / 2 ? n - got : IN_WINDOW / 2;
+		uint64_t have;
+
+		if (pdr_in_need(r, from + got, want))
+			break;
+		have = r->len > from + got ? r->len - (from + got) : 0;
+		if (have > want)
+			have = want;
+		if (!have)
+			break;
+		if (got + have > cap) {
+			uint64_t ncap = cap ? cap * 2 : 64 << 10;
+			uint8_t *nb;
+
+			while (ncap < got + have)
+				ncap *= 2;
+			if (ncap > n)
+				ncap = n;
+			nb = realloc(buf, (size_t)ncap);
+			if (!nb)
+				break;
+			buf = nb;
+			cap = ncap;
+		}
+		memcpy(buf + got, pdr_ptr(r, from + got), (size_t)have);
+		got += have;
+	}
+	if (got == n)
+		*out = buf;
+	else
+		free(buf);
+	return got;
+}
+
 bool pdr_in_eof(const struct sonde_perfdata_reader *r)
 {
 	return !r->in || r->in->eof;

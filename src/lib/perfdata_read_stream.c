@@ -266,6 +266,8 @@ static int64_t user_record(struct sonde_perfdata_reader *r, uint64_t off,
 			return pdr_fail(r, off, "TRACING_DATA record too short");
 		blob = pdr_rd32(r, p + 8);
 		r->feat_bits[0] |= 1ULL << SONDE_FEAT_TRACING_DATA;
+		r->tracing_off = off + size;
+		r->tracing_len = blob;
 		/* The blob follows the record in the stream. */
 		return blob;
 	}
@@ -340,6 +342,8 @@ static int scan_stream(struct sonde_perfdata_reader *r)
 		}
 		p = pdr_ptr(r, off);
 		r->pos = off + size;
+		if (type < PDR_NR_TYPES)
+			r->nr_type[type]++;
 		if (type >= SONDE_PERF_RECORD_USER_TYPE_START) {
 			int64_t skip = user_record(r, off, type, size);
 			uint64_t got;
@@ -349,7 +353,11 @@ static int scan_stream(struct sonde_perfdata_reader *r)
 					return -ENOMEM;
 				goto done;
 			}
-			got = skip ? pdr_in_skip(r, r->pos, (uint64_t)skip) : 0;
+			/* The window moves on: script needs the formats later. */
+			if (type == SONDE_PERF_RECORD_HEADER_TRACING_DATA)
+				got = pdr_in_copy(r, r->pos, (uint64_t)skip, &r->tracing_copy);
+			else
+				got = skip ? pdr_in_skip(r, r->pos, (uint64_t)skip) : 0;
 			if (got < (uint64_t)skip) {
 				if (!pdr_in_stopped(r))
 					pdr_fail(r, off, "record type %u announces %lld trailing bytes, only %llu left",
@@ -412,6 +420,8 @@ static int scan(struct sonde_perfdata_reader *r)
 			break;
 		}
 		r->pos = off + size;
+		if (type < PDR_NR_TYPES)
+			r->nr_type[type]++;
 		if (type >= SONDE_PERF_RECORD_USER_TYPE_START) {
 			int64_t skip = user_record(r, off, type, size);
 

@@ -148,6 +148,8 @@ static int queue_chunk(struct sonde_perfdata_reader *r, uint64_t idx)
 		uint64_t loc = PDR_ZLOC | (uint64_t)idx << 32 | pos;
 
 		pos += size;
+		if (type < PDR_NR_TYPES)
+			r->nr_type[type]++; /* perf counts them too (--stats) */
 		if (type < SONDE_PERF_RECORD_USER_TYPE_START) {
 			if (pdr_stream_queue(r, p, type, size, loc))
 				return -ENOMEM;

@@ -298,6 +298,7 @@ void sonde_dso__put(struct sonde_dso *dso)
 		sym_elf_unload(dso);
 	free(dso->syms);
 	free(dso->text);
+	free(dso->plt_names);
 	free(dso->mem);
 	free(dso->symfile);
 	free(dso->path);
@@ -419,6 +420,35 @@ uint64_t sonde_dso__offset_to_vaddr(struct sonde_dso *dso, uint64_t file_off)
 	return sym_elf_map_to_vaddr(dso, file_off);
 }
 
+/*
+ * "_ZN2ns1fEv@plt" shows as "ns::f()@plt" (perf demangles, then adds the
+ * suffix); NULL when @p name is not a mangled PLT name.
+ */
+static bool is_plt_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n >= 4 && !strcmp(name + n - 4, "@plt");
+}
+
+static char *plt_demangle(const char *name)
+{
+	size_t n = strlen(name);
+	char *raw, *dm, *out = NULL;
+
+	if (!is_plt_name(name) || name[0] != '_')
+		return NULL;
+	raw = strndup(name, n - 4);
+	if (!raw)
+		return NULL;
+	dm = sonde_demangle(raw);
+	if (dm && asprintf(&out, "%s@plt", dm) < 0)
+		out = NULL;
+	free(dm);
+	free(raw);
+	return out;
+}
+
 const char *sonde_dso__sym_name(struct sonde_dso *dso,
 				const struct sonde_symbol *sym)
 {
@@ -434,8 +464,11 @@ const char *sonde_dso__sym_name(struct sonde_dso *dso,
 	cur = atomic_load_explicit(&dso->demangled[i], memory_order_acquire);
 	if (cur)
 		return cur;
-	dm = sonde_demangle(sym->name);
-	if (!dm && sym->name[0] && strchr(sym->name + 1, '@'))
+	dm = plt_demangle(sym->name);
+	if (!dm)
+		dm = sonde_demangle(sym->name);
+	if (!dm && sym->name[0] && strchr(sym->name + 1, '@') &&
+	    !is_plt_name(sym->name))
 		/* glibc's "xdr_opaque@GLIBC_2.2.5": show the plain name. */
 		dm = strndup(sym->name, (size_t)(strchr(sym->name + 1, '@') -
 						 sym->name));

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "internal.h"
 #include "sym_internal.h"
+#include "sym_plt.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
@@ -289,7 +290,54 @@ static Elf *find_by_debuglink(struct sonde_dso *dso, const char *file,
 	return NULL;
 }
 
-static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn)
+/*
+ * "name@plt" for the PLT stubs of @p elf (the runtime file), written into
+ * one buffer owned by the dso; raw names, demangled on display.
+ */
+static size_t add_plt_symbols(struct sonde_dso *dso, Elf *elf,
+			      struct sonde_symbol **symsp, size_t nr,
+			      size_t *cap)
+{
+	struct sym_plt_entry *e = NULL;
+	struct sonde_symbol *syms;
+	size_t len = 0, off = 0;
+	int n, i;
+
+	n = elf ? sym_plt_entries(elf, &e) : 0;
+	if (n <= 0)
+		return nr;
+	for (i = 0; i < n; i++)
+		len += (size_t)sym_plt_name(&e[i], NULL, NULL, 0) + 1;
+	syms = *symsp;
+	if (nr + (size_t)n > *cap) {
+		syms = realloc(syms, (nr + (size_t)n) * sizeof(*syms));
+		if (!syms)
+			goto out;
+		*symsp = syms;
+		*cap = nr + (size_t)n;
+	}
+	free(dso->plt_names);
+	dso->plt_names = malloc(len);
+	if (!dso->plt_names)
+		goto out;
+	for (i = 0; i < n; i++) {
+		char *name = dso->plt_names + off;
+
+		off += (size_t)sym_plt_name(&e[i], NULL, name, len - off) + 1;
+		memset(&syms[nr], 0, sizeof(syms[nr]));
+		syms[nr].start = e[i].start;
+		syms[nr].size = e[i].size;
+		syms[nr].name = name;
+		syms[nr].binding = SONDE_SYM_GLOBAL;
+		nr++;
+	}
+out:
+	free(e);
+	return nr;
+}
+
+static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn,
+			   Elf *plt_elf)
 {
 	struct sonde_symbol *syms;
 	Elf_Data *data;
@@ -354,6 +402,8 @@ static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn)
 		nr++;
 	}
 	free(exec);
+	/* Before sizes are synthesized: _init must not swallow the .plt. */
+	nr = add_plt_symbols(dso, plt_elf, &syms, nr, &n);
 	dso->syms = syms;
 	dso->nr = sym_table_finish(syms, nr, SYM_DUP_BEST);
 	return 0;
@@ -377,7 +427,7 @@ static void read_loads(struct sonde_dso *dso, Elf *elf)
 int sym_elf_load(struct sonde_dso *dso)
 {
 	char file[PATH_MAX], *dbg = NULL;
-	Elf *cached;
+	Elf *cached, *plt_elf = NULL;
 	Elf_Scn *scn;
 	int fd = -1;
 
@@ -455,9 +505,10 @@ int sym_elf_load(struct sonde_dso *dso)
 		dso->symfd = fd;
 		dso->symfile = dbg;
 		scn = find_section(dso->symelf, SHT_SYMTAB, NULL);
-		goto collect;
+		goto collect; /* without the file's PLT: not the recorded one */
 	}
 matched:
+	plt_elf = dso->elf;
 	scn = find_section(dso->elf, SHT_SYMTAB, NULL);
 	if (scn) {
 		dso->symelf = dso->elf;
@@ -488,7 +539,7 @@ collect:
 		dso->status = SONDE_DSO_NO_SYMBOLS;
 		return 0;
 	}
-	if (collect_symbols(dso, dso->symelf, scn)) {
+	if (collect_symbols(dso, dso->symelf, scn, plt_elf)) {
 		dso->status = SONDE_DSO_BAD_ELF;
 		return sonde_err(SONDE_ERR_FORMAT);
 	}

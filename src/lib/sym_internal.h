@@ -51,6 +51,8 @@ struct sonde_dso {
 	uint8_t bid[SYM_BUILD_ID_MAX];
 	size_t bid_size;
 
+	char *plt_names;		/* "name@plt" strings of PLT stubs */
+
 	/* Text tables (kallsyms, perf map): names point into this buffer. */
 	char *text;
 	/* In-memory ELF image (the vdso) instead of a file; owned. */

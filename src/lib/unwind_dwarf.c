@@ -17,6 +17,7 @@
 #include "sonde/unwind.h"
 #include "internal.h"
 #include "sym_internal.h"
+#include "unwind_priv.h"
 
 struct uw_module {
 	char *path;
@@ -33,6 +34,9 @@ struct sonde_unwinder {
 	bool reporting;		/* inside dwfl_report_begin_add .. _end */
 	bool attached;
 	bool rebuild;		/* modules went away: new Dwfl before use */
+	enum uw_mode mode;
+	struct uw_cfi *cfi;	/* rules per PC of this Dwfl's modules */
+	uint64_t nr_fast, nr_slow;
 	char *root_dir;
 	struct uw_module *mods;
 	size_t nr_mods, cap_mods;
@@ -103,7 +107,7 @@ static bool cb_get_thread(Dwfl *dwfl, pid_t tid, void *dwfl_arg,
 }
 
 /* Reads 8 bytes at a vaddr of a module from its file image. */
-static bool read_from_elf(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result)
+bool uw_read_from_elf(Dwfl *dwfl, uint64_t addr, uint64_t *result)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
 	Dwarf_Addr bias;
@@ -146,7 +150,7 @@ static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 		memcpy(result, (const char *)s->stack + (addr - uw->sp), 8);
 		return true;
 	}
-	return read_from_elf(dwfl, addr, result);
+	return uw_read_from_elf(dwfl, addr, result);
 }
 
 static bool cb_set_initial_registers(Dwfl_Thread *thread, void *arg)
@@ -187,8 +191,13 @@ struct sonde_unwinder *sonde_unwinder__new(pid_t pid,
 	root = OPTS_GET(opts, root_dir, NULL);
 	uw->root_dir = strdup(root ? root : "");
 	uw->dwfl = dwfl_begin(&offline_callbacks);
+	uw->cfi = uw_cfi_new();
 	uw->pid = pid > 0 ? pid : 1;
-	if (!uw->root_dir || !uw->dwfl) {
+	/* A check switch: unwind every sample through libdwfl alone. */
+	if (secure_getenv("SONDE_UNWIND") &&
+	    !strcmp(secure_getenv("SONDE_UNWIND"), "slow"))
+		uw->mode = UW_MODE_SLOW;
+	if (!uw->root_dir || !uw->dwfl || !uw->cfi) {
 		sonde_unwinder__free(uw);
 		return sonde_err_ptr(ENOMEM);
 	}
@@ -201,6 +210,12 @@ void sonde_unwinder__free(struct sonde_unwinder *uw)
 
 	if (!uw)
 		return;
+	if (uw->nr_fast || uw->nr_slow)
+		pr_debug("unwind: pid %d: %llu samples by CFI rules (%zu PCs), "
+			 "%llu through libdwfl\n", (int)uw->pid,
+			 (unsigned long long)uw->nr_fast,
+			 uw_cfi_count(uw->cfi),
+			 (unsigned long long)uw->nr_slow);
 	if (uw->dwfl) {
 		if (uw->reporting)
 			dwfl_report_end(uw->dwfl, NULL, NULL);
@@ -212,7 +227,20 @@ void sonde_unwinder__free(struct sonde_unwinder *uw)
 	}
 	free(uw->mods);
 	free(uw->root_dir);
+	uw_cfi_free(uw->cfi);
 	free(uw);
+}
+
+void unwinder_set_mode(struct sonde_unwinder *uw, enum uw_mode mode)
+{
+	uw->mode = mode;
+}
+
+void unwinder_counts(const struct sonde_unwinder *uw, struct uw_counts *c)
+{
+	c->fast = uw->nr_fast;
+	c->slow = uw->nr_slow;
+	c->rules = uw_cfi_count(uw->cfi);
 }
 
 /*
@@ -264,6 +292,8 @@ static int report_module(struct sonde_unwinder *uw, struct uw_module *m)
 		dwfl_report_begin_add(uw->dwfl);
 		uw->reporting = true;
 	}
+	/* PCs without a module so far may fall in this one now. */
+	uw_cfi_flush(uw->cfi);
 	mod = dwfl_report_module(uw->dwfl, m->path, m->low, m->high);
 	if (!mod) {
 		pr_debug("unwind: %s: %s\n", m->file, dwfl_errmsg(-1));
@@ -287,6 +317,7 @@ static int rebuild_dwfl(struct sonde_unwinder *uw)
 		dwfl_report_end(uw->dwfl, NULL, NULL);
 	dwfl_end(uw->dwfl);
 	uw->dwfl = n;
+	uw_cfi_flush(uw->cfi);
 	uw->reporting = false;
 	uw->attached = false;
 	uw->rebuild = false;
@@ -524,7 +555,9 @@ int sonde_unwinder__unwind(struct sonde_unwinder *uw,
 			   const struct sonde_unwind_sample *s, uint64_t *ips,
 			   size_t max)
 {
+	struct uw_cfi_sample cs;
 	uint64_t ip;
+	int n;
 
 	if (!uw || !s || (!ips && max))
 		return sonde_err(EINVAL);
@@ -544,10 +577,6 @@ int sonde_unwinder__unwind(struct sonde_unwinder *uw,
 		dwfl_report_end(uw->dwfl, NULL, NULL);
 		uw->reporting = false;
 	}
-	uw->cur = s;
-	uw->ips = ips;
-	uw->max = max;
-	uw->nr = 0;
 	if (!uw->attached) {
 		/* NULL Elf: libdwfl takes the architecture from a module. */
 		if (!dwfl_attach_state(uw->dwfl, NULL, uw->pid,
@@ -555,11 +584,28 @@ int sonde_unwinder__unwind(struct sonde_unwinder *uw,
 			pr_debug("unwind: attach: %s\n", dwfl_errmsg(-1));
 			/* No modules yet: the IP is all we know. */
 			ips[0] = ip;
-			uw->cur = NULL;
 			return 1;
 		}
 		uw->attached = true;
 	}
+	if (uw->mode != UW_MODE_SLOW) {
+		cs.ip = ip;
+		cs.sp = uw->sp;
+		/* Unsampled registers read as 0, as libdwfl is given them. */
+		perf_reg(s, SONDE_PERF_REG_X86_BP, &cs.bp);
+		cs.stack = s->stack;
+		cs.stack_size = s->stack ? s->stack_size : 0;
+		n = uw_cfi_unwind(uw->cfi, uw->dwfl, &cs, ips, max);
+		if (n != UW_CFI_FALLBACK) {
+			uw->nr_fast++;
+			return n;
+		}
+	}
+	uw->nr_slow++;
+	uw->cur = s;
+	uw->ips = ips;
+	uw->max = max;
+	uw->nr = 0;
 	/* Stops with an error at the outermost frame or missing CFI: fine. */
 	dwfl_getthread_frames(uw->dwfl, s->tid > 0 ? s->tid : uw->pid,
 			      frame_cb, uw);

@@ -122,3 +122,20 @@ cmp -s "$TMP/p.sl" "$TMP/s.sl" && pass "script -F srcline: the same lines in the
 # A field the samples lack is refused with the reason, like perf.
 expect_fail "script -F cpu without CPU samples" "-F cpu: the samples of event 'cpu-clock' do not carry it \\(recorded without CPU" \
 	"$SONDE" script -F comm,cpu -i "$F"
+
+# The same file gives the same text every run: entries with equal shares
+# must not come out in hash (address-dependent) order. Several processes
+# give many such ties.
+if perf record -q -o "$TMP/multi.data" -g -e cpu-clock -c 100000 -- \
+	sh -c 'seq 300000 | sort | gzip >/dev/null' >/dev/null 2>&1; then
+	"$SONDE" report -i "$TMP/multi.data" >"$TMP/run0" 2>&1
+	stable=yes
+	for i in 1 2 3 4 5; do
+		"$SONDE" report -i "$TMP/multi.data" >"$TMP/run$i" 2>&1
+		cmp -s "$TMP/run0" "$TMP/run$i" || stable="no (run $i: $(diff "$TMP/run0" "$TMP/run$i" | head -3))"
+	done
+	[ "$stable" = yes ] && pass "report text is the same in 6 runs ($(grep -c '%' "$TMP/run0") rows)" ||
+		fail "report text changes between runs: $stable"
+else
+	skip "determinism: perf record of a pipeline failed"
+fi
