@@ -332,6 +332,63 @@ static void test_read_error(void **state)
 	free(g.buf);
 }
 
+/* A pipe's TRACING_DATA blob outlives the window it streamed through. */
+static void test_tracing_data(void **state)
+{
+	static const char blob[16] = "tracing-blob-01";
+	struct pdgen g;
+	struct sonde_perfdata_reader *r[2];
+	struct src s = { 0 };
+	struct run o[2];
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	pdg_pipe_begin(&g, ST_BASIC, 1000);
+	pdg_32(&g, 66);
+	pdg_16(&g, 0);
+	pdg_16(&g, 12);
+	pdg_32(&g, sizeof(blob));
+	pdg_bytes(&g, blob, sizeof(blob));
+	for (int i = 0; i < 20000; i++) /* several windows' worth after it */
+		pdg_sample(&g, 1, 1, 100 + (uint64_t)i, 0x1000, 1, NULL, 0);
+	s.buf = g.buf;
+	s.len = g.len;
+	r[0] = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	r[1] = pdr_open_stream(src_read, &s, -1, 0, NULL);
+	for (int k = 0; k < 2; k++) {
+		const uint8_t *td;
+		size_t len;
+
+		assert_non_null(r[k]);
+		drain(r[k], &o[k]);
+		assert_int_equal(o[k].n, 20000);
+		assert_true(sonde_perfdata_reader__has_feature(r[k], SONDE_FEAT_TRACING_DATA));
+		td = pdr_tracing_data(r[k], &len);
+		assert_non_null(td);
+		assert_int_equal(len, sizeof(blob));
+		assert_memory_equal(td, blob, sizeof(blob));
+	}
+	same(&o[0], &o[1]);
+	for (int k = 0; k < 2; k++) {
+		free(o[k].v);
+		sonde_perfdata_reader__close(r[k]);
+	}
+	/* Cut inside the blob: an error with the record's offset, no blob. */
+	s = (struct src){ .buf = g.buf, .len = g.data_off + 12 + 5 };
+	r[1] = pdr_open_stream(src_read, &s, -1, 0, NULL);
+	assert_non_null(r[1]);
+	drain(r[1], &o[1]);
+	assert_true(o[1].end < 0);
+	{
+		size_t len;
+
+		assert_null(pdr_tracing_data(r[1], &len));
+	}
+	free(o[1].v);
+	sonde_perfdata_reader__close(r[1]);
+	free(g.buf);
+}
+
 /* Garbage and a file-format image through the seam. */
 static void test_not_pipe(void **state)
 {
@@ -356,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_round_by_round),
 		cmocka_unit_test(test_bounded),
 		cmocka_unit_test(test_read_error),
+		cmocka_unit_test(test_tracing_data),
 		cmocka_unit_test(test_not_pipe),
 	};
 
