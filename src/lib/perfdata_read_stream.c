@@ -313,8 +313,10 @@ static int scan_stream(struct sonde_perfdata_reader *r)
 		int err;
 
 		err = pdr_in_need(r, off, 8);
+		if (err == -ENOMEM)
+			return err;
 		if (err)
-			goto done;
+			goto done; /* a read error, recorded with its offset */
 		left = r->len - off;
 		if (!left || (left < 8 && pdr_in_stopped(r)))
 			goto done;
@@ -331,6 +333,8 @@ static int scan_stream(struct sonde_perfdata_reader *r)
 			goto done;
 		}
 		err = pdr_in_need(r, off, size);
+		if (err == -ENOMEM)
+			return err;
 		if (err)
 			goto done;
 		left = r->len - off;
