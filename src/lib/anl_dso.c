@@ -22,6 +22,7 @@
 #include "anl_priv.h"
 #include "kcache.h"
 #include "sym_plt.h"
+#include "sym_internal.h"
 
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
@@ -81,15 +82,42 @@ static size_t strip_params(char *d)
 	return n - start;
 }
 
-static const char *sym_name(struct anl_machine *m, const char *name)
+/*
+ * Rust first (legacy names are valid Itanium names too, but perf shows
+ * them without the hash, and v0 "_R" ones as the Rust demangler writes
+ * them): the symbolizer's demanglers (sym_rust.c). Rust names keep their
+ * "<T as Trait>" spaces: no parameter stripping for them.
+ */
+static const char *rust_name(struct anl_machine *m, const char *name)
 {
+	char *d = NULL;
+	const char *in;
+
+	if (sym_is_rust_legacy(name))
+		d = sym_rust_legacy_demangle(name);
+	else if (name[1] == 'R')
+		d = sym_rust_v0_demangle(name);
+	if (!d)
+		return NULL;
+	in = anl_intern(m, d, strlen(d));
+	free(d);
+	return in;
+}
+
+const char *anl_sym_name(struct anl_machine *m, const char *name)
+{
+	const char *in;
+
+	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R') &&
+	    (in = rust_name(m, name)))
+		return in;
 	if (name[0] == '_' && name[1] == 'Z') {
 		demangle_fn fn = get_demangler();
 		int status = -1;
 		char *d = fn ? fn(name, NULL, NULL, &status) : NULL;
 
 		if (d && !status) {
-			const char *in = anl_intern(m, d, strip_params(d));
+			in = anl_intern(m, d, strip_params(d));
 
 			free(d);
 			return in;
@@ -182,7 +210,7 @@ static const char *die_name(struct anl_machine *m, Dwarf_Die *die)
 	if ((dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ||
 	     dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at)) &&
 	    (n = dwarf_formstring(&at)))
-		return sym_name(m, n);
+		return anl_sym_name(m, n);
 	if (dwarf_attr_integrate(die, DW_AT_name, &at) && (n = dwarf_formstring(&at)))
 		return anl_intern(m, n, strlen(n));
 	return NULL;
@@ -385,7 +413,7 @@ struct raw_sym {
 /* "name@plt", demangled the way perf shows names, then suffixed. */
 static const char *plt_sym_name(struct anl_machine *m, const struct sym_plt_entry *e)
 {
-	const char *base = *e->name ? sym_name(m, e->name) : NULL;
+	const char *base = *e->name ? anl_sym_name(m, e->name) : NULL;
 	char buf[1024];
 	int n = sym_plt_name(e, base, buf, sizeof(buf));
 
@@ -398,7 +426,7 @@ static const char *raw_name(struct anl_machine *m, const struct raw_sym *r, bool
 {
 	if (have_gelf && r->plt) /* kallsyms entries leave .plt unset */
 		return plt_sym_name(m, r->plt);
-	return have_gelf ? sym_name(m, r->name) : r->name;
+	return have_gelf ? anl_sym_name(m, r->name) : r->name;
 }
 
 static int raw_cmp(const void *a, const void *b)

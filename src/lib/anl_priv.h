@@ -67,6 +67,11 @@ struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t 
 				bool kernel);
 void anl_dsos_free(struct anl_machine *m);
 /*
+ * @name as perf 6.1 shows it, interned: Rust (legacy without its hash, v0)
+ * and C++ demangled (without parameters), else @name itself.
+ */
+const char *anl_sym_name(struct anl_machine *m, const char *name);
+/*
  * The kernel DSO @d from the kallsyms cache file @path (anl_kcache.c):
  * false on any miss or invalid file. And @d's table written there.
  */
