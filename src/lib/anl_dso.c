@@ -127,6 +127,23 @@ const char *anl_sym_name(struct anl_machine *m, const char *name)
 	return anl_intern(m, name, strlen(name));
 }
 
+static bool has_prefix(const char *s, size_t len, const char *pre)
+{
+	size_t n = strlen(pre);
+
+	return len >= n && !memcmp(s, pre, n);
+}
+
+bool anl_is_jit_memory(const char *name, size_t len)
+{
+	return (len == 6 && !memcmp(name, "//anon", 6)) ||
+	       has_prefix(name, len, "/dev/zero") ||
+	       has_prefix(name, len, "/anon_hugepage") ||
+	       has_prefix(name, len, "[stack") ||
+	       has_prefix(name, len, "/SYSV") ||
+	       (len == 6 && !memcmp(name, "[heap]", 6));
+}
+
 static const char *base_name(const char *s)
 {
 	const char *b = strrchr(s, '/');
@@ -152,6 +169,8 @@ struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t 
 	memset(d, 0, sizeof(*d));
 	d->name = in;
 	d->kernel = kernel;
+	d->jit = !kernel && has_prefix(in, len, "/tmp/perf-") && len > 14 &&
+		 !memcmp(in + len - 4, ".map", 4);
 	if (kernel && in[0] == '/') {
 		/* A module: perf shows "[name]" without the .ko suffix. */
 		char buf[256];
@@ -160,6 +179,13 @@ struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t 
 
 		snprintf(buf, sizeof(buf), "[%.*s]", (int)n, bn);
 		d->short_name = anl_intern(m, buf, strlen(buf));
+	} else if (d->jit) {
+		/* perf: "[JIT] tid PID" for its /tmp/perf-PID.map. */
+		char buf[64];
+		int n = snprintf(buf, sizeof(buf), "[JIT] tid %d",
+				 atoi(in + 10));
+
+		d->short_name = anl_intern(m, buf, (size_t)n);
 	} else {
 		d->short_name = in[0] == '[' ? in : base_name(in);
 	}
@@ -255,7 +281,7 @@ void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso)
 #ifdef SONDE_FUZZ
 	return;
 #endif
-	if (dso->dwarf_tried || dso->kernel || dso->name[0] != '/')
+	if (dso->dwarf_tried || dso->kernel || dso->jit || dso->name[0] != '/')
 		return;
 	if (!dso->loaded)
 		(void)anl_dso_find_sym(m, dso, 0); /* dbg_path comes from here */
@@ -268,7 +294,7 @@ void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso)
 
 static Dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
-	if (dso->kernel || dso->name[0] != '/')
+	if (dso->kernel || dso->jit || dso->name[0] != '/')
 		return NULL;
 	if (!dso->loaded)
 		(void)anl_dso_find_sym(m, dso, addr);
@@ -859,6 +885,31 @@ static void kernel_wait(struct anl_machine *m)
 	}
 }
 
+/*
+ * A JIT's symbols from its perf map, through the symbolizer's reader (the
+ * owner check, a warning when refused); names are kept as written.
+ */
+static void load_perfmap(struct anl_machine *m, struct anl_dso *d)
+{
+	struct sonde_symbol *ss;
+	char *text;
+	size_t nr;
+	int status;
+
+	if (sym_perfmap_read(d->name, &text, &ss, &nr, &status))
+		return;
+	d->syms = calloc(nr ? nr : 1, sizeof(*d->syms));
+	for (size_t i = 0; d->syms && i < nr; i++) {
+		d->syms[i].start = ss[i].start;
+		d->syms[i].end = ss[i].start + (ss[i].size ? ss[i].size : 1);
+		d->syms[i].name = anl_intern(m, ss[i].name, strlen(ss[i].name));
+	}
+	d->nr_syms = d->syms ? nr : 0;
+	d->has_syms = d->nr_syms > 0;
+	free(ss);
+	free(text);
+}
+
 static void dso_load(struct anl_machine *m, struct anl_dso *d)
 {
 	d->loaded = true;
@@ -868,7 +919,9 @@ static void dso_load(struct anl_machine *m, struct anl_dso *d)
 #endif
 	if (d->kernel)
 		return;
-	if (!strcmp(d->name, "[vdso]"))
+	if (d->jit)
+		load_perfmap(m, d);
+	else if (!strcmp(d->name, "[vdso]"))
 		load_vdso(m, d);
 	else if (d->name[0] == '/')
 		load_elf_file(m, d);

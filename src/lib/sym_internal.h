@@ -80,6 +80,15 @@ uint64_t sym_elf_map_to_vaddr(const struct sonde_dso *dso, uint64_t file_off);
 int sym_kallsyms_load(struct sonde_dso *dso);
 int sym_vdso_image(char **image, size_t *size);
 int sym_perfmap_load(struct sonde_dso *dso);
+/*
+ * A JIT map file (perf's /tmp/perf-PID.map: "START SIZE name" lines, hex)
+ * read when it is a regular file owned by the caller or root, not through
+ * a symlink (else a warning naming the file and the owner). On success
+ * *@p syms (*@p nr entries, finished) has names pointing into *@p text;
+ * the caller frees both. *@p status: enum sonde_dso_status. 0 or -errno.
+ */
+int sym_perfmap_read(const char *path, char **text, struct sonde_symbol **syms,
+		     size_t *nr, int *status);
 
 /*
  * Text parsers, exposed for tests and fuzzing. @p buf (NUL-terminated,

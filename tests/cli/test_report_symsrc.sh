@@ -116,3 +116,35 @@ RS
 		same_frames "rust $v script" "$TMP/rs_$v.data" "::spin_"
 	done
 fi
+
+### JIT: code in anonymous executable memory, named by /tmp/perf-PID.map.
+W="$HELPERS/jit_workload"
+if [ ! -x "$W" ]; then
+	skip "jit: $W not built (make helpers)"
+elif ! perf record -q -g -e cpu-clock -c 200000 -o "$TMP/jit.data" \
+	"$W" 300 >"$TMP/jit.out" 2>"$TMP/rec.err"; then
+	skip "jit: perf record failed (exit $?; 77: not x86-64): $(head -c 200 "$TMP/rec.err")"
+else
+	JITMAP=$(head -1 "$TMP/jit.out")
+	trap 'rm -rf "$TMP" "$JITMAP"' EXIT
+	report_pair "$TMP/jit.data"
+	same_rows "jit report" "$TMP/p.rep" "$TMP/s.rep" "jit_spin_"
+	contains "jit report: [JIT] tid rows" '\[JIT\] tid [0-9]+ +\[\.\] jit_spin_hot' "$TMP/s.rep"
+	same_frames "jit script" "$TMP/jit.data" "jit_spin_"
+	# Someone else's map file in /tmp is not trusted.
+	if [ "$(id -u)" != 0 ]; then
+		skip "jit owner: needs root to chown the map file to nobody"
+	elif chown nobody "$JITMAP"; then
+		"$SONDE" report -i "$TMP/jit.data" --no-children --sort dso,sym \
+			>"$TMP/s.rep" 2>"$TMP/s.err"
+		if ! grep -q "$JITMAP.*owned by uid.*refusing" "$TMP/s.err"; then
+			fail "jit owner: no warning for a map file owned by nobody: $(head -c 300 "$TMP/s.err")"
+		elif grep -q jit_spin_ "$TMP/s.rep"; then
+			fail "jit owner: names read from a map file owned by nobody"
+		elif [ "$(grep -c "$JITMAP" "$TMP/s.err")" != 1 ]; then
+			fail "jit owner: the warning is not given once: $(cat "$TMP/s.err")"
+		else
+			pass "jit owner: a map file owned by nobody is refused with a warning"
+		fi
+	fi
+fi
