@@ -30,6 +30,7 @@ struct anl_dso {
 	const char *short_key;	/* short_name interned: equal names, one pointer */
 	bool kernel;
 	bool jit;		/* /tmp/perf-PID.map: symbols by absolute address */
+	bool stale;		/* changed since the recording, no copy found */
 	bool loaded;
 	bool has_syms;
 	struct anl_sym *syms;

@@ -121,6 +121,7 @@ void anl_machine_free(struct anl_machine *m)
 	free(m->kproc->maps);
 	free(m->strs);
 	free(m->kcache_dir);
+	free(m->buildid_dir);
 	while (m->arena) {
 		struct anl_chunk *c = m->arena;
 
@@ -412,6 +413,7 @@ void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_read
 	struct sonde_record_fmt fmt = { 0 };
 	struct sonde_record d;
 
+	m->reader = r; /* its build ids check the objects at load */
 	if (rec->type < 128)
 		m->stats.nr_records[rec->type]++;
 	switch (rec->type) {

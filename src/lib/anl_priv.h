@@ -58,6 +58,9 @@ struct anl_machine {
 	bool kthread_running; /* kallsyms loading on a second core */
 	pthread_t kthread;
 	char *kcache_dir; /* kallsyms cache (kcache.h); NULL: none */
+	/* The file being read: its HEADER_BUILD_ID list checks objects. */
+	const struct sonde_perfdata_reader *reader;
+	char *buildid_dir; /* perf's build-id cache, made on first use */
 };
 
 /* Arena allocation: lives as long as the machine; aborts on OOM. */

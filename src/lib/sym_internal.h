@@ -105,6 +105,31 @@ int sym_parse_perfmap(char *buf, size_t len, struct sonde_symbol **out,
 /* Reads a whole (possibly /proc) file into a NUL-terminated malloc'd buf. */
 int sym_read_file(const char *path, char **buf, size_t *len, size_t max);
 
+/*
+ * Shared with the report model (anl_dso.c). The build id of @p elf (note
+ * sections, else PT_NOTE): its size, 0 if none.
+ */
+int sym_elf_build_id(Elf *elf, uint8_t *buf, size_t size);
+/*
+ * The separate debug file (with .symtab) of @p elf, the file @p file:
+ * ROOT DEBUGDIR/.build-id/xx/yyyy.debug by @p bid, else by .gnu_debuglink
+ * (DIR/name, DIR/.debug/name, ROOT DEBUGDIR/DIR/name; its build id, when
+ * it has one, must be @p bid). NULL if none; else *@p fdp is its fd and
+ * *@p found its malloc'd path.
+ */
+Elf *sym_find_debug_file(Elf *elf, const char *file, const char *root_dir,
+			 const char *debug_dir, const uint8_t *bid,
+			 size_t bid_size, int *fdp, char **found);
+/*
+ * The recorded object itself in perf's build-id cache @p buildid_dir
+ * (DIR/.build-id/xx/yyyy/elf, or the older DIR/.build-id/xx/yyyy), its id
+ * exactly @p want. Same returns as sym_find_debug_file().
+ */
+Elf *sym_find_in_buildid_cache(const char *buildid_dir, const uint8_t *want,
+			       size_t want_size, int *fdp, char **found);
+/* $HOME/.debug, perf's build-id cache ("" without HOME); malloc'd. */
+char *sym_default_buildid_dir(void);
+
 /* NT_GNU_BUILD_ID from a raw note blob (/sys/kernel/notes); 0 if none. */
 int sym_notes_build_id(const uint8_t *buf, size_t len, uint8_t *out,
 		       size_t size);

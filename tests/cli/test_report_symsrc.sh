@@ -148,3 +148,41 @@ else
 		fi
 	fi
 fi
+
+### Build ids: the binary is replaced after the recording.
+W="$HELPERS/report_workload"
+mkdir -p "$TMP/bid" "$TMP/nocache"
+cp "$W" "$TMP/bid/wl"
+if ! perf record -q -g -e cpu-clock -c 200000 -o "$TMP/bid.data" \
+	"$TMP/bid/wl" single 150 >/dev/null 2>"$TMP/rec.err"; then
+	skip "build id: perf record failed: $(head -c 200 "$TMP/rec.err")"
+else
+	# A new file (perf's cache hard-links the old one): a rebuild.
+	rm "$TMP/bid/wl"
+	cp "$HELPERS/statload" "$TMP/bid/wl"
+	# perf record put the recorded copy in $HOME/.debug: names come back.
+	report_pair "$TMP/bid.data"
+	same_rows "build id, cached copy" "$TMP/p.rep" "$TMP/s.rep" " wl +\[\.\] "
+	contains "build id, cached copy: leaf_spin" ' wl +\[\.\] leaf_spin' "$TMP/s.rep"
+	same_frames "build id, cached copy: script" "$TMP/bid.data" "leaf_spin|inner_a|outer_b"
+	# Without that cache: a warning, and no name taken from the new file.
+	HOME="$TMP/nocache" "$SONDE" report -i "$TMP/bid.data" --no-children \
+		--sort dso,sym >"$TMP/s.rep" 2>"$TMP/s.err"
+	named=$(awk '/^ +[0-9.]+%/ && $2 == "wl" && $4 !~ /^0x/' "$TMP/s.rep")
+	if [ "$(grep -c "$TMP/bid/wl changed since the recording" "$TMP/s.err")" != 1 ]; then
+		fail "build id, no copy: not one warning naming the file: $(head -c 400 "$TMP/s.err")"
+	elif [ -n "$named" ]; then
+		fail "build id, no copy: names from the replaced file: $(echo "$named" | head -2)"
+	elif ! grep -qE ' wl +\[\.\] 0x' "$TMP/s.rep"; then
+		fail "build id, no copy: no [unknown] rows for wl: $(head -c 400 "$TMP/s.rep")"
+	else
+		pass "build id, no copy: warned once, wl rows unnamed"
+	fi
+	HOME="$TMP/nocache" "$SONDE" script -i "$TMP/bid.data" >"$TMP/s.scr" 2>/dev/null
+	if grep -q "(/.*bid/wl)" "$TMP/s.scr" &&
+	   ! grep "(/.*bid/wl)" "$TMP/s.scr" | grep -qv ' \[unknown\] '; then
+		pass "build id, no copy: script frames in wl are [unknown]"
+	else
+		fail "build id, no copy: script names frames of the replaced file: $(grep -m2 "bid/wl" "$TMP/s.scr")"
+	fi
+fi
