@@ -186,3 +186,37 @@ else
 		fail "build id, no copy: script names frames of the replaced file: $(grep -m2 "bid/wl" "$TMP/s.scr")"
 	fi
 fi
+
+### .gnu_debuglink: a stripped object whose symbols are in a debug file.
+if ! command -v objcopy >/dev/null || ! command -v strip >/dev/null; then
+	skip "debuglink: objcopy/strip (binutils) not installed"
+else
+	for where in same .debug; do
+		D="$TMP/dl_$where"
+		mkdir -p "$D/.debug"
+		cp "$W" "$D/wl"
+		dbg="$D/wl.dbg"
+		[ $where = .debug ] && dbg="$D/.debug/wl.dbg"
+		if ! objcopy --only-keep-debug "$D/wl" "$dbg" ||
+		   ! strip --strip-all "$D/wl" ||
+		   ! (cd "$(dirname "$dbg")" && objcopy --add-gnu-debuglink=wl.dbg "$D/wl"); then
+			fail "debuglink ($where): objcopy/strip failed"
+			continue
+		fi
+		if readelf -S "$D/wl" | grep -q '\.symtab'; then
+			fail "debuglink ($where): $D/wl still has .symtab"
+			continue
+		fi
+		if ! perf record -q -g -e cpu-clock -c 200000 -o "$D/dl.data" \
+			"$D/wl" single 150 >/dev/null 2>"$TMP/rec.err"; then
+			skip "debuglink ($where): perf record failed: $(head -c 200 "$TMP/rec.err")"
+			continue
+		fi
+		# Not from perf's build-id cache: only the debug link can help.
+		rm -rf "$HOME/.debug"
+		report_pair "$D/dl.data"
+		same_rows "debuglink ($where)" "$TMP/p.rep" "$TMP/s.rep" " wl +\[\.\] "
+		contains "debuglink ($where): static leaf_spin named" ' wl +\[\.\] leaf_spin' "$TMP/s.rep"
+		same_frames "debuglink ($where): script" "$D/dl.data" "leaf_spin|inner_a|outer_b"
+	done
+fi
