@@ -581,7 +581,9 @@ void report_print(struct report *rp)
 		ob_printf(&rp->out, "# dso: %s\n", rp->f_dso[0]);
 	if (rp->elide[RK_SYM])
 		ob_printf(&rp->out, "# symbol: %s\n", rp->f_sym[0]);
-	ob_printf(&rp->out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->lost_samples + st->lost);
+	/* Like perf: the samples LOST_SAMPLES records count (LOST ones are
+	 * chunks of any record type, reported on stderr instead). */
+	ob_printf(&rp->out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->lost_samples);
 	for (int a = 0; a < nr && a < PDR_MAX_ATTRS; a++) {
 		if (!rp->nr_samples[a])
 			continue;
@@ -599,8 +601,9 @@ void report_print_json(struct report *rp)
 	bool first_ev = true;
 	char buf[4096];
 
-	ob_printf(o, "{\"lost_samples\":%" PRIu64 ",\"children\":%s,\"events\":[",
-		  st->lost_samples + st->lost, rp->children ? "true" : "false");
+	ob_printf(o, "{\"lost_samples\":%" PRIu64 ",\"lost_records\":%" PRIu64
+		  ",\"children\":%s,\"events\":[",
+		  st->lost_samples, st->lost, rp->children ? "true" : "false");
 	for (int a = 0; a < nr && a < PDR_MAX_ATTRS; a++) {
 		size_t n;
 		uint64_t total = rp->relative ? rp->period_filtered[a] : rp->period_all[a];

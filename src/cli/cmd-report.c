@@ -6,6 +6,7 @@
  * so --children costs per distinct stack rather than per sample.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1062,6 +1063,16 @@ int cmd_report(int argc, const char **argv)
 		ret = 1;
 	}
 	free_groups(&g, &rp);
+	{
+		struct anl_stats *st = anl_machine_stats(rp.m);
+		uint64_t chunks = st->nr_records[SONDE_PERF_RECORD_LOST];
+
+		/* perf says it too: the ring overflowed while recording. */
+		if (chunks && !rp.quiet && !rp.stats)
+			fprintf(stderr, "sonde report: warning: %s: %" PRIu64 " LOST record%s: %" PRIu64
+				" records were dropped while recording (ring buffer full: record with a larger -m or a lower -F/-c rate)\n",
+				rp.input, chunks, chunks == 1 ? "" : "s", st->lost);
+	}
 	ob_init_fd(&rp.out, 1);
 	if (rp.stats)
 		report_print_stats(&rp);

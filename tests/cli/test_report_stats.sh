@@ -59,6 +59,16 @@ if perf record -q -e cpu-clock -c 20000 --call-graph dwarf,4096 -m 2 \
 	-o "$TMP/lost.data" "$W" >/dev/null 2>"$TMP/rec.err"; then
 	if perf report -i "$TMP/lost.data" --stats 2>/dev/null | grep -q 'LOST'; then
 		same "lost samples" "$TMP/lost.data"
+		# The header counts LOST_SAMPLES only, as perf's does; LOST
+		# records (chunks) are a warning on stderr.
+		p=$(perf report -f --stdio -g none -i "$TMP/lost.data" 2>/dev/null | grep '^# Total Lost Samples')
+		s=$("$SONDE" report --stdio -g none -i "$TMP/lost.data" 2>"$TMP/lost.err" | grep '^# Total Lost Samples')
+		[ -n "$p" ] && [ "$p" = "$s" ] && pass "lost samples header: $s" ||
+			fail "lost samples header: perf '$p', sonde '$s'"
+		if perf report -f --stats -i "$TMP/lost.data" 2>/dev/null | grep -q ' LOST events'; then
+			grep -q 'LOST record' "$TMP/lost.err" && pass "LOST records: warning on stderr" ||
+				fail "LOST records: no warning: $(head -c 300 "$TMP/lost.err")"
+		fi
 	else
 		skip "stats lost samples: nothing was lost this run"
 	fi
