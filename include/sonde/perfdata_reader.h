@@ -2,11 +2,20 @@
 /*
  * Reading perf.data: file mode and pipe mode (also a pipe-format regular
  * file or stdin), either byte order, records delivered in time order with
- * FINISHED_ROUND semantics. The file is mmapped and records are handed out
+ * FINISHED_ROUND semantics. A file is mmapped and records are handed out
  * in place: a record pointer stays valid until the reader is closed.
  * COMPRESSED records (perf record -z) are decompressed as the stream is
  * scanned; their records are kept in memory the reader owns (also valid
  * until close) and handed out like the others.
+ *
+ * Stdin, a pipe or a FIFO carrying pipe format is read as it arrives, like
+ * perf: records come out round by round while the stream is still open,
+ * and memory stays bounded by the rounds in flight, not the stream length.
+ * There a record pointer (and what points into it: strings, callchains)
+ * stays valid only until the next call to sonde_perfdata_reader__next():
+ * copy what must outlive it. Attrs, event names and feature data are
+ * copies the reader owns and stay valid until close either way. A
+ * file-format image arriving on a pipe is read whole first.
  */
 #ifndef SONDE_PERFDATA_READER_H
 #define SONDE_PERFDATA_READER_H
@@ -38,7 +47,8 @@ struct sonde_perfdata_reader_opts {
 /* One record as handed out by sonde_perfdata_reader__next(). */
 struct sonde_perfdata_record {
 	/* Points into the mapped file (or the decompressed copy of a
-	 * COMPRESSED record's contents); in host order. */
+	 * COMPRESSED record's contents); in host order. For a pipe, valid
+	 * until the next sonde_perfdata_reader__next() call only. */
 	const struct sonde_perf_event_header *hdr;
 	uint32_t type;	     /* hdr->type in host order */
 	uint16_t misc;	     /* hdr->misc in host order */
@@ -77,7 +87,9 @@ SONDE_API void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r);
  * @brief **sonde_perfdata_reader__next()** hands out the next record in
  * time order (FINISHED_ROUND rounds are sorted as they complete).
  * Header-type records (HEADER_ATTR, HEADER_FEATURE, FINISHED_ROUND, ...)
- * are consumed internally and not handed out.
+ * are consumed internally and not handed out. On a pipe it blocks until
+ * the next round is complete (or the stream ends); a read error is
+ * returned as -errno once the records before it were handed out.
  * @return 1 with @p rec filled, 0 at the end, or a negative error once
  * every record before the problem has been handed out.
  */
@@ -138,7 +150,8 @@ SONDE_API bool sonde_perfdata_reader__needs_swap(const struct sonde_perfdata_rea
 
 /**
  * @brief **sonde_perfdata_reader__data_size()** @return bytes of record
- * stream (for progress display).
+ * stream (for progress display); for a pipe still being read, the bytes
+ * that arrived so far.
  */
 SONDE_API uint64_t sonde_perfdata_reader__data_size(const struct sonde_perfdata_reader *r);
 

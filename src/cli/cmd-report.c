@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,6 +268,12 @@ static int resolve_time_percent(struct report *rp)
 
 	if (!rp->time_percent)
 		return 0;
+	if (!first && !last && pdr_streaming(rp->r)) {
+		/* A pipe cannot be read twice; its SAMPLE_TIME comes too late. */
+		fprintf(stderr, "sonde report: --time with percentages needs the first and last sample time, which a pipe (%s) only has at its end; use absolute times\n",
+			rp->input);
+		return -EINVAL;
+	}
 	if (!first && !last) {
 		struct sonde_perfdata_reader *r2 = sonde_perfdata_reader__open(rp->input, NULL);
 		struct sonde_perfdata_record rec;
@@ -472,6 +479,34 @@ static struct sgroup *group_get(struct gtab *g, int attr, const char *comm, int3
 	}
 	g->last = s;
 	return s;
+}
+
+static volatile sig_atomic_t stop_reading;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_reading = 1;
+}
+
+/*
+ * A pipe is reported at its end, like perf; Ctrl-C (or SIGTERM) ends the
+ * reading early and reports what arrived (perf 6.1 prints an empty report
+ * then). The handler is one-shot: a second signal kills as usual. No
+ * SA_RESTART, so that a read blocked on the pipe is interrupted.
+ */
+static void stop_on_signals(struct report *rp)
+{
+	struct sigaction sa = { 0 };
+
+	if (!pdr_streaming(rp->r))
+		return;
+	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	pdr_set_stop_flag(rp->r, &stop_reading);
 }
 
 static int load(struct report *rp, struct gtab *g)
@@ -1008,7 +1043,11 @@ int cmd_report(int argc, const char **argv)
 	rp.have_callchains = false;
 	anl_stacks_set_inline(rp.stacks, rp.inline_frames);
 	anl_stacks_defer_inline(rp.stacks);
+	stop_on_signals(&rp);
 	err = load(&rp, &g);
+	if (stop_reading && !rp.quiet)
+		fprintf(stderr, "sonde report: %s: interrupted: reporting the %llu bytes read so far\n",
+			rp.input, (unsigned long long)sonde_perfdata_reader__progress(rp.r));
 	anl_stacks_finish(rp.stacks);
 	if (sonde_perfdata_reader__is_pipe(rp.r) && !rp.have_callchains && !rp.children_flag)
 		rp.children = false;

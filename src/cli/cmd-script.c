@@ -442,6 +442,11 @@ static void free_priv(struct anl_stack *st, void *arg)
 	st->priv = NULL;
 }
 
+static void flush_out(void *arg)
+{
+	ob_flush(arg);
+}
+
 /* Kernel functions named in tracepoint text (%pS): the report's kallsyms. */
 static const char *kernel_sym(void *ctx, uint64_t addr, uint64_t *off)
 {
@@ -520,6 +525,8 @@ int cmd_script(int argc, const char **argv)
 	}
 	anl_stacks_set_inline(s.stacks, s.inline_frames);
 	ob_init_fd(&s.out, 1);
+	/* A pipe: what was printed shows up before the reader waits for more. */
+	pdr_set_wait_hook(s.r, flush_out, &s.out);
 	s.trace = script_trace_new(s.r, kernel_sym, &s);
 	while ((err = sonde_perfdata_reader__next(s.r, &rec)) > 0) {
 		const struct pdr_attr *a;

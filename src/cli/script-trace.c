@@ -75,13 +75,12 @@ static int add_recorded(void *ctx, const char *sys, const char *text, size_t len
 static struct sonde_tp_format *recorded_fmt(struct script_trace *t, uint64_t id)
 {
 	const struct sonde_perfdata_reader *r = t->r;
+	const uint8_t *td;
+	size_t td_len = 0;
 
-	if (!t->rec_loaded && r && r->tracing_len &&
-	    r->tracing_off <= r->len && r->tracing_len <= r->len - r->tracing_off) {
+	if (!t->rec_loaded && r && (td = pdr_tracing_data(r, &td_len))) {
 		t->rec_loaded = true;
-		if (tracing_data_each_format(r->base + r->tracing_off,
-					     (size_t)r->tracing_len, add_recorded,
-					     t, NULL) < 0)
+		if (tracing_data_each_format(td, td_len, add_recorded, t, NULL) < 0)
 			fprintf(stderr, "sonde script: the file's tracing data is corrupt; "
 				"using this machine's tracepoint formats\n");
 	}

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "sonde/sys.h"
 #include "internal.h"
 #include "perfdata_read.h"
 
@@ -147,7 +148,7 @@ int pdr_add_attr(struct sonde_perfdata_reader *r, uint64_t off, uint32_t avail,
 		return pdr_fail(r, off, "more than %d events", PDR_MAX_ATTRS);
 	if (avail < 8)
 		return pdr_fail(r, off, "attr truncated (%u bytes)", avail);
-	size = pdr_rd32(r, r->base + off + 4);
+	size = pdr_rd32(r, pdr_ptr(r, off) + 4);
 	if (!size)
 		size = SONDE_PERF_ATTR_SIZE_VER0;
 	if (size < SONDE_PERF_ATTR_SIZE_VER0 || size > avail)
@@ -155,7 +156,7 @@ int pdr_add_attr(struct sonde_perfdata_reader *r, uint64_t off, uint32_t avail,
 				size, avail);
 	memset(buf, 0, sizeof(buf));
 	/* Newer attrs than ours: the fields we know come first, keep those. */
-	memcpy(buf, r->base + off, size < sizeof(buf) ? size : sizeof(buf));
+	memcpy(buf, pdr_ptr(r, off), size < sizeof(buf) ? size : sizeof(buf));
 	if (r->swap)
 		attr_swap(buf, size < sizeof(buf) ? size : sizeof(buf));
 	na = realloc(r->attrs, (r->nr_attrs + 1) * sizeof(*na));
@@ -236,7 +237,8 @@ static int parse_file_header(struct sonde_perfdata_reader *r)
 	if (hsize == PIPE_HDR_SIZE) {
 		r->pipe = true;
 		r->data_off = PIPE_HDR_SIZE;
-		r->data_end = r->len;
+		/* Read as it arrives: the end is known at EOF. */
+		r->data_end = r->in ? UINT64_MAX : r->len;
 		return 0;
 	}
 	if (hsize != FILE_HDR_SIZE && hsize != FILE_HDR_SIZE_OLD)
@@ -317,100 +319,8 @@ static int reader_init(struct sonde_perfdata_reader *r)
 	return parse_file_header(r);
 }
 
-/*
- * Where a slurped stream stops making sense, so reading can stop there
- * instead of swallowing endless garbage: the magic, then (pipe format)
- * each record header as it arrives. Returns false once it is bad; the
- * parser later reports the same spot with its byte offset.
- */
-static bool stream_sane(const uint8_t *buf, size_t n, size_t *scan)
-{
-	uint64_t magic, hsize;
-	bool swap;
-
-	if (n < 16)
-		return true;
-	memcpy(&magic, buf, 8);
-	if (magic != PERF_MAGIC2 && magic != PERF_MAGIC2_SWAPPED)
-		return false;
-	swap = magic == PERF_MAGIC2_SWAPPED;
-	memcpy(&hsize, buf + 8, 8);
-	if (swap)
-		hsize = __builtin_bswap64(hsize);
-	if (hsize != PIPE_HDR_SIZE)
-		return true; /* a whole file through a pipe: sections, not a walk */
-	if (*scan < PIPE_HDR_SIZE)
-		*scan = PIPE_HDR_SIZE;
-	while (*scan + 16 <= n) {
-		uint32_t type, blob32;
-		uint64_t blob = 0;
-		uint16_t size;
-
-		memcpy(&type, buf + *scan, 4);
-		memcpy(&size, buf + *scan + 6, 2);
-		if (swap) {
-			type = __builtin_bswap32(type);
-			size = __builtin_bswap16(size);
-		}
-		if (size < 8)
-			return false;
-		/* These two are followed by a payload their size leaves out. */
-		if (type == SONDE_PERF_RECORD_HEADER_TRACING_DATA) {
-			memcpy(&blob32, buf + *scan + 8, 4);
-			blob = swap ? __builtin_bswap32(blob32) : blob32;
-		} else if (type == SONDE_PERF_RECORD_AUXTRACE) {
-			memcpy(&blob, buf + *scan + 8, 8);
-			if (swap)
-				blob = __builtin_bswap64(blob);
-		}
-		if (blob > UINT64_MAX - *scan - size)
-			return false;
-		*scan += size + blob;
-	}
-	return true;
-}
-
-static int slurp_fd(int fd, uint8_t **out, size_t *len)
-{
-	size_t cap = 1 << 20, n = 0, scan = 0;
-	uint8_t *buf = malloc(cap);
-
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t got;
-
-		if (!stream_sane(buf, n, &scan))
-			break;
-
-		if (n == cap) {
-			uint8_t *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		got = read(fd, buf + n, cap - n);
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
-			free(buf);
-			return -errno;
-		}
-		if (!got)
-			break;
-		n += (size_t)got;
-	}
-	*out = buf;
-	*len = n;
-	return 0;
-}
-
-static struct sonde_perfdata_reader *
-reader_new(const struct sonde_perfdata_reader_opts *opts)
+struct sonde_perfdata_reader *
+pdr_reader_new(const struct sonde_perfdata_reader_opts *opts)
 {
 	struct sonde_perfdata_reader *r;
 
@@ -423,8 +333,8 @@ reader_new(const struct sonde_perfdata_reader_opts *opts)
 	return r;
 }
 
-static struct sonde_perfdata_reader *reader_finish(struct sonde_perfdata_reader *r,
-						  const struct sonde_perfdata_reader_opts *opts)
+struct sonde_perfdata_reader *pdr_reader_finish(struct sonde_perfdata_reader *r,
+					       const struct sonde_perfdata_reader_opts *opts)
 {
 	int err = reader_init(r);
 	char *eb = OPTS_GET(opts, errbuf, NULL);
@@ -439,6 +349,11 @@ static struct sonde_perfdata_reader *reader_finish(struct sonde_perfdata_reader 
 	return r;
 }
 
+static ssize_t fd_read(void *arg, void *buf, size_t n)
+{
+	return sonde_sys_ops()->read((int)(intptr_t)arg, buf, n);
+}
+
 struct sonde_perfdata_reader *
 sonde_perfdata_reader__open(const char *path, const struct sonde_perfdata_reader_opts *opts)
 {
@@ -446,7 +361,7 @@ sonde_perfdata_reader__open(const char *path, const struct sonde_perfdata_reader
 	struct stat st;
 	int fd, err;
 
-	r = reader_new(opts);
+	r = pdr_reader_new(opts);
 	if (!r)
 		return NULL;
 	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
@@ -476,27 +391,28 @@ sonde_perfdata_reader__open(const char *path, const struct sonde_perfdata_reader
 		r->len = (uint64_t)st.st_size;
 		r->mapped = true;
 	} else {
-		uint8_t *buf = NULL;
-		size_t len = 0;
-
-		err = slurp_fd(fd, &buf, &len);
-		if (err) {
-			close(fd);
-			free(r);
-			return sonde_err_ptr(err);
+		/* stdin, a pipe, a FIFO: read as the data arrives. */
+		free(r);
+		r = pdr_open_stream(fd_read, (void *)(intptr_t)fd, fd, 0, opts);
+		err = errno;
+		if (r && pdr_streaming(r)) {
+			pdr_in_own_fd(r); /* closed by close */
+			return r;
 		}
-		r->base = buf;
-		r->len = len;
+		close(fd);
+		if (!r)
+			errno = err;
+		return r;
 	}
 	close(fd);
-	return reader_finish(r, opts);
+	return pdr_reader_finish(r, opts);
 }
 
 struct sonde_perfdata_reader *
 sonde_perfdata_reader__open_mem(const void *buf, size_t len,
 				const struct sonde_perfdata_reader_opts *opts)
 {
-	struct sonde_perfdata_reader *r = reader_new(opts);
+	struct sonde_perfdata_reader *r = pdr_reader_new(opts);
 	uint8_t *copy;
 
 	if (!r)
@@ -509,7 +425,7 @@ sonde_perfdata_reader__open_mem(const void *buf, size_t len,
 	memcpy(copy, buf, len);
 	r->base = copy;
 	r->len = len;
-	return reader_finish(r, opts);
+	return pdr_reader_finish(r, opts);
 }
 
 void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r)
@@ -517,6 +433,9 @@ void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r)
 	if (!r)
 		return;
 	pdr_ahead_stop(r);
+	pdr_in_free(r);
+	pdr_chunks_free(r);
+	free(r->tracing_copy);
 	if (r->mapped)
 		munmap((void *)r->base, r->len);
 	else
@@ -662,6 +581,8 @@ bool sonde_perfdata_reader__needs_swap(const struct sonde_perfdata_reader *r)
 
 uint64_t sonde_perfdata_reader__data_size(const struct sonde_perfdata_reader *r)
 {
+	if (r && r->in && !r->scan_done)
+		return r->len - r->data_off; /* a pipe: what arrived so far */
 	return r ? r->data_end - r->data_off : 0;
 }
 

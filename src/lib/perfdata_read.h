@@ -4,7 +4,9 @@
 #define SONDE_PERFDATA_READ_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "sonde/perfdata_reader.h"
 #include "sonde/record.h"
 
@@ -59,9 +61,32 @@ struct pdr_id_ent {
 	int32_t attr_idx;
 };
 
+/*
+ * Memory records are handed out from when they are not in the mapped
+ * file: the output of a COMPRESSED record, or a slab of records copied
+ * out of a pipe (raw: each record preceded by its u64 stream offset).
+ * live counts queued records not yet handed out.
+ */
+struct pdr_chunk {
+	uint8_t *buf;
+	uint32_t len, cap;
+	uint32_t live;
+	bool sealed, raw;
+	uint64_t src_off; /* COMPRESSED record the records came out of */
+};
+
+struct pdr_in; /* incremental pipe input, perfdata_read_in.c */
+
 struct sonde_perfdata_reader {
-	const uint8_t *base; /* whole input */
+	/*
+	 * The input: the whole file (mapped or copied), or for a pipe read
+	 * incrementally (in != NULL) a window of it: base[0] is stream byte
+	 * base_off, len is the end of what has been read so far.
+	 */
+	const uint8_t *base;
 	uint64_t len;
+	uint64_t base_off;
+	struct pdr_in *in;
 	bool mapped; /* base is an mmap, else malloc'd */
 	bool swap;
 	bool pipe;
@@ -110,9 +135,16 @@ struct sonde_perfdata_reader {
 	uint64_t nr_rounds;
 	uint64_t nr_type[PDR_NR_TYPES]; /* records met in the stream, by type */
 	uint64_t tracing_off, tracing_len; /* TRACING_DATA blob in base, or 0 */
+	uint8_t *tracing_copy; /* a pipe's blob (the window moves on), or NULL */
 	uint64_t nr_compressed; /* COMPRESSED(2) records scanned */
 	struct pdr_comp_info comp;
 	struct pdr_zstd *zstd;
+	/* Chunk store (perfdata_read_chunk.c): chunk i is chunks[i - chunk0]. */
+	struct pdr_chunk *chunks;
+	size_t nr_chunks, chunks_cap;
+	uint64_t chunk0;
+	uint64_t slab;	   /* index + 1 of the open raw slab, 0 if none */
+	uint64_t release;  /* index + 1 of a chunk to free at the next next() */
 	uint64_t dropped; /* file bytes below this were released (madvise) */
 	struct pdr_ahead *ahead; /* read-ahead thread (perfdata_read_ahead.c) */
 	uint64_t ahead_next;	 /* pos at which to tell it the next progress */
@@ -211,18 +243,120 @@ int pdr_zstd_record(struct sonde_perfdata_reader *r, uint64_t off, uint32_t type
 /* The record stream ended: complains about a record left incomplete. */
 void pdr_zstd_finish(struct sonde_perfdata_reader *r);
 void pdr_zstd_free(struct pdr_zstd *z);
-/* The record at PDR_ZLOC location @loc; *@off gets its COMPRESSED record's offset. */
-const uint8_t *pdr_zstd_at(const struct sonde_perfdata_reader *r, uint64_t loc,
-			   uint64_t *off);
 
-/* Where a queued record lives: the input, or decompressed memory. */
+/* Input byte at stream offset @off (which must be in the window). */
+static inline const uint8_t *pdr_ptr(const struct sonde_perfdata_reader *r,
+				     uint64_t off)
+{
+	return r->base + (off - r->base_off);
+}
+
+/*
+ * Chunks. A new chunk of @cap bytes for the records of COMPRESSED record
+ * @src_off (raw false) or for records copied from a pipe (raw true);
+ * returns NULL on ENOMEM. Locations in chunks are PDR_ZLOC | index << 32 |
+ * byte; queueing one takes a reference, handing it out drops it, and in
+ * pipe mode a sealed chunk is freed once no queued record is left in it
+ * (at the next next(), so the record just handed out stays valid).
+ */
+struct pdr_chunk *pdr_chunk_new(struct sonde_perfdata_reader *r, size_t cap,
+				uint64_t src_off, bool raw, uint64_t *idx);
+struct pdr_chunk *pdr_chunk_get(const struct sonde_perfdata_reader *r, uint64_t idx);
+void pdr_chunk_seal(struct sonde_perfdata_reader *r, uint64_t idx);
+void pdr_chunk_ref(struct sonde_perfdata_reader *r, uint64_t loc);
+void pdr_chunk_unref(struct sonde_perfdata_reader *r, uint64_t loc);
+void pdr_chunk_release(struct sonde_perfdata_reader *r);
+void pdr_chunks_free(struct sonde_perfdata_reader *r);
+/* Copies a pipe record (found at stream offset @off) into the open slab. */
+const uint8_t *pdr_slab_add(struct sonde_perfdata_reader *r, const uint8_t *p,
+			    uint16_t size, uint64_t off, uint64_t *loc);
+
+static inline const uint8_t *pdr_chunk_at(const struct sonde_perfdata_reader *r,
+					  uint64_t loc, uint64_t *off)
+{
+	const struct pdr_chunk *c = pdr_chunk_get(r, (loc & ~PDR_ZLOC) >> 32);
+	const uint8_t *p = c->buf + (uint32_t)loc;
+
+	if (c->raw) {
+		*off = pdr_h64(p);
+		return p + 8;
+	}
+	*off = c->src_off;
+	return p;
+}
+
+/* Where a queued record lives: the input, or a chunk. */
 static inline const uint8_t *pdr_rec_at(const struct sonde_perfdata_reader *r,
 					uint64_t loc, uint64_t *off)
 {
 	if (loc & PDR_ZLOC)
-		return pdr_zstd_at(r, loc, off);
+		return pdr_chunk_at(r, loc, off);
 	*off = loc;
 	return r->base + loc;
+}
+
+/*
+ * Incremental pipe input (perfdata_read_in.c). The read function returns
+ * bytes read, 0 at the end, or -1 with errno set (EINTR is retried unless
+ * the stop flag is set, which ends the stream like EOF).
+ */
+typedef ssize_t (*pdr_read_fn)(void *arg, void *buf, size_t n);
+/*
+ * Opens a reader on a stream: pipe format is read incrementally, a whole
+ * file-format image is read first (it needs its sections). @max_read caps
+ * one read call (0: no cap), a seam for tests and the fuzzer. @fd (or -1)
+ * is polled before blocking, for the wait hook.
+ */
+struct sonde_perfdata_reader *pdr_open_stream(pdr_read_fn fn, void *arg, int fd,
+					      size_t max_read,
+					      const struct sonde_perfdata_reader_opts *opts);
+/* Makes bytes [off, off + n) of the stream readable (fewer at its end). */
+int pdr_in_need(struct sonde_perfdata_reader *r, uint64_t off, uint64_t n);
+/* Passes over bytes [from, from + n); returns how many of them there were. */
+uint64_t pdr_in_skip(struct sonde_perfdata_reader *r, uint64_t from, uint64_t n);
+/*
+ * Copies bytes [from, from + n) into a new buffer at *@out (grown as the
+ * bytes arrive, so a lying size allocates only what is there; the old
+ * *@out is freed). Returns how many of them there were.
+ */
+uint64_t pdr_in_copy(struct sonde_perfdata_reader *r, uint64_t from, uint64_t n,
+		     uint8_t **out);
+/* True once the stream ended (EOF, or the stop flag). */
+bool pdr_in_eof(const struct sonde_perfdata_reader *r);
+bool pdr_in_stopped(const struct sonde_perfdata_reader *r);
+/* The reader closes the input fd at close. */
+void pdr_in_own_fd(struct sonde_perfdata_reader *r);
+void pdr_in_free(struct sonde_perfdata_reader *r);
+/* Open's two halves, shared with pdr_open_stream(). */
+struct sonde_perfdata_reader *pdr_reader_new(const struct sonde_perfdata_reader_opts *opts);
+struct sonde_perfdata_reader *pdr_reader_finish(struct sonde_perfdata_reader *r,
+					       const struct sonde_perfdata_reader_opts *opts);
+/*
+ * For the CLI: @fn is called before the reader blocks waiting for pipe
+ * input (to flush output); reading stops like at EOF once *@stop is set
+ * (a signal handler installed without SA_RESTART interrupts the read).
+ * No effect on a file.
+ */
+void pdr_set_wait_hook(struct sonde_perfdata_reader *r, void (*fn)(void *), void *arg);
+void pdr_set_stop_flag(struct sonde_perfdata_reader *r, const volatile sig_atomic_t *stop);
+/* The TRACING_DATA blob (file feature or pipe record), or NULL. */
+static inline const uint8_t *pdr_tracing_data(const struct sonde_perfdata_reader *r,
+					      size_t *len)
+{
+	*len = (size_t)r->tracing_len;
+	if (!r->tracing_len)
+		return NULL;
+	if (r->tracing_copy)
+		return r->tracing_copy;
+	if (r->in || r->tracing_off > r->len || r->tracing_len > r->len - r->tracing_off)
+		return NULL;
+	return r->base + r->tracing_off;
+}
+
+/* True when the reader reads a pipe incrementally. */
+static inline bool pdr_streaming(const struct sonde_perfdata_reader *r)
+{
+	return r->in != NULL;
 }
 
 /*

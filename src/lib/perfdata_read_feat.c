@@ -21,7 +21,8 @@ struct cur {
 
 static bool need(struct cur *c, uint64_t n)
 {
-	if (c->bad || n > c->end - c->off) {
+	/* off can be past end after a skip (EVENT_DESC's attr size). */
+	if (c->bad || c->off > c->end || n > c->end - c->off) {
 		c->bad = true;
 		return false;
 	}
@@ -34,7 +35,7 @@ static uint32_t get32(struct cur *c)
 
 	if (!need(c, 4))
 		return 0;
-	v = pdr_rd32(c->r, c->r->base + c->off);
+	v = pdr_rd32(c->r, pdr_ptr(c->r, c->off));
 	c->off += 4;
 	return v;
 }
@@ -45,7 +46,7 @@ static uint64_t get64(struct cur *c)
 
 	if (!need(c, 8))
 		return 0;
-	v = pdr_rd64(c->r, c->r->base + c->off);
+	v = pdr_rd64(c->r, pdr_ptr(c->r, c->off));
 	c->off += 8;
 	return v;
 }
@@ -60,7 +61,7 @@ static char *get_str(struct cur *c)
 
 	if (!need(c, len))
 		return NULL;
-	s = (const char *)c->r->base + c->off;
+	s = (const char *)pdr_ptr(c->r, c->off);
 	n = strnlen(s, len);
 	c->off += len;
 	out = malloc(n + 1);
@@ -143,7 +144,7 @@ static void parse_event_desc(struct cur *c)
 			return;
 		}
 		if (nr_ids) {
-			uint64_t id = pdr_rd64(r, r->base + c->off);
+			uint64_t id = pdr_rd64(r, pdr_ptr(r, c->off));
 
 			for (int k = 0; k < r->nr_attrs && idx < 0; k++)
 				for (uint32_t j = 0; j < r->attrs[k].nr_ids; j++)
@@ -164,7 +165,7 @@ static void parse_build_ids(struct cur *c)
 	struct sonde_perfdata_reader *r = c->r;
 
 	while (!c->bad && c->end - c->off >= 8) {
-		const uint8_t *p = r->base + c->off;
+		const uint8_t *p = pdr_ptr(r, c->off);
 		uint16_t misc = pdr_rd16(r, p + 4), size = pdr_rd16(r, p + 6);
 		struct pdr_build_id *b;
 		const char *fn;
@@ -512,7 +513,7 @@ static void parse_mem_topology(struct cur *c)
 			bool set = false;
 
 			if (b < nbits)
-				set = (pdr_rd64(c->r, c->r->base + c->off + b / 64 * 8) >> (b % 64)) & 1;
+				set = (pdr_rd64(c->r, pdr_ptr(c->r, c->off) + b / 64 * 8) >> (b % 64)) & 1;
 			weight += set;
 			if (set && run < 0)
 				run = (int64_t)b;

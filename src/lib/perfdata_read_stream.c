@@ -5,8 +5,9 @@
  * queued by time and released round by round (FINISHED_ROUND: at each
  * marker, records up to the largest time seen at the previous marker are
  * final). Queue entries are 24 bytes; records stay in the mapping, or in
- * the chunks COMPRESSED records decompress to (perfdata_read_zstd.c), which
- * go through the same queue.
+ * chunks (perfdata_read_chunk.c): what COMPRESSED records decompress to
+ * (perfdata_read_zstd.c) and, for a pipe read as it arrives, the slabs its
+ * records are copied into; all go through the same queue.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -221,6 +222,8 @@ int pdr_stream_queue(struct sonde_perfdata_reader *r, const uint8_t *p, uint32_t
 	}
 	if (push(r, t, loc, idx))
 		return -ENOMEM;
+	if (loc & PDR_ZLOC)
+		pdr_chunk_ref(r, loc);
 	if (r->unordered)
 		r->q_ready = r->q_len;
 	return 0;
@@ -230,7 +233,7 @@ int pdr_stream_queue(struct sonde_perfdata_reader *r, const uint8_t *p, uint32_t
 static int64_t user_record(struct sonde_perfdata_reader *r, uint64_t off,
 			   uint32_t type, uint16_t size)
 {
-	const uint8_t *p = r->base + off;
+	const uint8_t *p = pdr_ptr(r, off);
 
 	switch (type) {
 	case SONDE_PERF_RECORD_HEADER_ATTR: {
@@ -285,9 +288,106 @@ static int64_t user_record(struct sonde_perfdata_reader *r, uint64_t off,
 	}
 }
 
+static void scan_end(struct sonde_perfdata_reader *r)
+{
+	if (r->zstd)
+		pdr_zstd_finish(r);
+	flush(r, UINT64_MAX);
+}
+
+/*
+ * The same for a pipe read as it arrives: each record is made readable in
+ * the input window, consumed there (header-type records) or copied into a
+ * slab and queued, so the window only ever holds the record at hand and
+ * reads block only when no record is ready to hand out.
+ */
+static int scan_stream(struct sonde_perfdata_reader *r)
+{
+	if (!r->pos)
+		r->pos = r->data_off;
+	while (r->q_head == r->q_ready && !r->scan_done) {
+		uint64_t off = r->pos, left, loc;
+		const uint8_t *p;
+		uint32_t type;
+		uint16_t size;
+		int err;
+
+		err = pdr_in_need(r, off, 8);
+		if (err == -ENOMEM)
+			return err;
+		if (err)
+			goto done; /* a read error, recorded with its offset */
+		left = r->len - off;
+		if (!left || (left < 8 && pdr_in_stopped(r)))
+			goto done;
+		if (left < 8) {
+			pdr_fail(r, off, "truncated record header (%llu bytes left)",
+				 (unsigned long long)left);
+			goto done;
+		}
+		p = pdr_ptr(r, off);
+		type = pdr_rd32(r, p);
+		size = pdr_rd16(r, p + 6);
+		if (size < 8) {
+			pdr_fail(r, off, "record type %u has size %u (< 8)", type, size);
+			goto done;
+		}
+		err = pdr_in_need(r, off, size);
+		if (err == -ENOMEM)
+			return err;
+		if (err)
+			goto done;
+		left = r->len - off;
+		if (size > left) {
+			if (!pdr_in_stopped(r))
+				pdr_fail(r, off, "record type %u of %u bytes runs past the end of the data (%llu bytes left): file truncated",
+					 type, size, (unsigned long long)left);
+			goto done;
+		}
+		p = pdr_ptr(r, off);
+		r->pos = off + size;
+		if (type < PDR_NR_TYPES)
+			r->nr_type[type]++;
+		if (type >= SONDE_PERF_RECORD_USER_TYPE_START) {
+			int64_t skip = user_record(r, off, type, size);
+			uint64_t got;
+
+			if (skip < 0) {
+				if (skip == -ENOMEM)
+					return -ENOMEM;
+				goto done;
+			}
+			/* The window moves on: script needs the formats later. */
+			if (type == SONDE_PERF_RECORD_HEADER_TRACING_DATA)
+				got = pdr_in_copy(r, r->pos, (uint64_t)skip, &r->tracing_copy);
+			else
+				got = skip ? pdr_in_skip(r, r->pos, (uint64_t)skip) : 0;
+			if (got < (uint64_t)skip) {
+				if (!pdr_in_stopped(r))
+					pdr_fail(r, off, "record type %u announces %lld trailing bytes, only %llu left",
+						 type, (long long)skip, (unsigned long long)got);
+				goto done;
+			}
+			r->pos += (uint64_t)skip;
+			continue;
+		}
+		p = pdr_slab_add(r, p, size, off, &loc);
+		if (!p || pdr_stream_queue(r, p, type, size, loc))
+			return -ENOMEM;
+	}
+	return 0;
+done:
+	r->scan_done = true;
+	r->data_end = r->len;
+	scan_end(r);
+	return 0;
+}
+
 /* Scans until records are ready or the stream ends. */
 static int scan(struct sonde_perfdata_reader *r)
 {
+	if (r->in)
+		return scan_stream(r);
 	if (!r->pos) {
 		r->pos = r->data_off;
 		pdr_ahead_start(r);
@@ -348,11 +448,8 @@ static int scan(struct sonde_perfdata_reader *r)
 			return -ENOMEM;
 		}
 	}
-	if (r->scan_done) {
-		if (r->zstd)
-			pdr_zstd_finish(r);
-		flush(r, UINT64_MAX);
-	}
+	if (r->scan_done)
+		scan_end(r);
 	return 0;
 }
 
@@ -389,6 +486,8 @@ int pdr_stream_next(struct sonde_perfdata_reader *r, struct sonde_perfdata_recor
 	const struct pdr_qent *e;
 	const uint8_t *p;
 
+	if (r->release)
+		pdr_chunk_release(r);
 	if (r->q_head == r->q_ready) {
 		int err;
 
@@ -406,6 +505,8 @@ int pdr_stream_next(struct sonde_perfdata_reader *r, struct sonde_perfdata_recor
 	}
 	e = &r->q[r->q_head++];
 	p = pdr_rec_at(r, e->off, &rec->offset);
+	if (r->in && (e->off & PDR_ZLOC))
+		pdr_chunk_unref(r, e->off);
 	rec->hdr = (const void *)p;
 	/* Kernel records are in host order now (swapped when scanned). */
 	memcpy(&rec->type, p, 4);

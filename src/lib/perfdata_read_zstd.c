@@ -13,8 +13,9 @@
  *
  * So: one streaming decompressor per reader; each COMPRESSED record's
  * output is appended to the incomplete tail of the previous one, the
- * complete records are copied into a chunk the reader keeps until close
- * (handed-out record pointers stay valid) and queued like file records;
+ * complete records are copied into a chunk (perfdata_read_chunk.c: kept
+ * until close for a file, freed once handed out for a pipe) and queued
+ * like file records;
  * the tail waits for the next COMPRESSED record.
  *
  * Bounds: one COMPRESSED record may expand to at most the ring buffer size
@@ -46,12 +47,6 @@
 /* perf's enum: 0 none, 1 zstd. */
 #define COMP_ZSTD 1
 
-struct zchunk {
-	uint8_t *buf;
-	uint32_t len;
-	uint64_t comp_off; /* COMPRESSED record whose output completed these */
-};
-
 struct pdr_zstd {
 	ZSTD_DStream *ds;
 	uint64_t limit; /* output bytes one COMPRESSED record may produce */
@@ -60,8 +55,6 @@ struct pdr_zstd {
 	uint8_t *buf;
 	size_t tail, cap;
 	uint64_t tail_off; /* last COMPRESSED record that fed the tail */
-	struct zchunk *chunks;
-	size_t nr_chunks, chunks_cap;
 };
 
 void pdr_zstd_free(struct pdr_zstd *z)
@@ -69,9 +62,6 @@ void pdr_zstd_free(struct pdr_zstd *z)
 	if (!z)
 		return;
 	ZSTD_freeDStream(z->ds);
-	for (size_t i = 0; i < z->nr_chunks; i++)
-		free(z->chunks[i].buf);
-	free(z->chunks);
 	free(z->buf);
 	free(z);
 }
@@ -146,9 +136,9 @@ static size_t complete_len(const struct sonde_perfdata_reader *r, const uint8_t 
 }
 
 /* Queues the records of chunk @idx. Returns 0, -ENOMEM or -SONDE_ERR_FORMAT. */
-static int queue_chunk(struct sonde_perfdata_reader *r, size_t idx)
+static int queue_chunk(struct sonde_perfdata_reader *r, uint64_t idx)
 {
-	const struct zchunk *c = &r->zstd->chunks[idx];
+	const struct pdr_chunk *c = pdr_chunk_get(r, idx);
 	size_t pos = 0;
 
 	while (pos < c->len) {
@@ -174,13 +164,13 @@ static int queue_chunk(struct sonde_perfdata_reader *r, size_t idx)
 		case SONDE_PERF_RECORD_HEADER_TRACING_DATA:
 		case SONDE_PERF_RECORD_AUXTRACE:
 			/* Nesting, or trailing bytes outside the record: not perf's. */
-			return pdr_fail(r, c->comp_off,
+			return pdr_fail(r, c->src_off,
 					"compressed data holds a record of type %u, which cannot be inside a COMPRESSED record",
 					type);
 		default:
 			/* Header-type records are perf record's own, never compressed. */
 			pr_debug("perf.data: record type %u inside COMPRESSED record at byte offset %llu ignored\n",
-				 type, (unsigned long long)c->comp_off);
+				 type, (unsigned long long)c->src_off);
 			break;
 		}
 	}
@@ -201,29 +191,18 @@ static int take_records(struct sonde_perfdata_reader *r, struct pdr_zstd *z, siz
 	int err = 0;
 
 	if (len) {
-		struct zchunk *c;
+		struct pdr_chunk *c;
+		uint64_t idx;
 
-		if (z->nr_chunks >= 0x7fffffff)
-			return pdr_fail(r, off, "too many COMPRESSED records");
-		if (z->nr_chunks == z->chunks_cap) {
-			size_t cap = z->chunks_cap ? z->chunks_cap * 2 : 64;
-			struct zchunk *nc = realloc(z->chunks, cap * sizeof(*nc));
-
-			if (!nc)
-				return -ENOMEM;
-			z->chunks = nc;
-			z->chunks_cap = cap;
-		}
-		c = &z->chunks[z->nr_chunks];
-		c->buf = malloc(len);
-		if (!c->buf)
-			return -ENOMEM;
+		c = pdr_chunk_new(r, len, off, false, &idx);
+		if (!c)
+			return errno == E2BIG ? pdr_fail(r, off, "too many COMPRESSED records")
+					      : -ENOMEM;
 		memcpy(c->buf, z->buf, len);
 		c->len = (uint32_t)len;
-		c->comp_off = off;
-		z->nr_chunks++;
 		memmove(z->buf, z->buf + len, n - len);
-		err = queue_chunk(r, z->nr_chunks - 1);
+		err = queue_chunk(r, idx);
+		pdr_chunk_seal(r, idx);
 	}
 	z->tail = n - len;
 	z->tail_off = off;
@@ -236,7 +215,7 @@ static int take_records(struct sonde_perfdata_reader *r, struct pdr_zstd *z, siz
 int pdr_zstd_record(struct sonde_perfdata_reader *r, uint64_t off, uint32_t type,
 		    uint16_t size)
 {
-	const uint8_t *p = r->base + off;
+	const uint8_t *p = pdr_ptr(r, off);
 	ZSTD_inBuffer in;
 	ZSTD_outBuffer out;
 	struct pdr_zstd *z;
@@ -327,13 +306,4 @@ void pdr_zstd_finish(struct sonde_perfdata_reader *r)
 		pdr_fail(r, z->tail_off,
 			 "compressed data ends inside a record (%zu bytes of it decoded): file truncated",
 			 z->tail);
-}
-
-const uint8_t *pdr_zstd_at(const struct sonde_perfdata_reader *r, uint64_t loc,
-			   uint64_t *off)
-{
-	const struct zchunk *c = &r->zstd->chunks[(loc & ~PDR_ZLOC) >> 32];
-
-	*off = c->comp_off;
-	return c->buf + (uint32_t)loc;
 }

@@ -53,11 +53,12 @@ for src in "zeros" "pipe header then zeros"; do
 done
 
 # A pipe stream with a TRACING_DATA record (its blob follows the record
-# unannounced by the header size): stdin must read all of it, as the file.
+# unannounced by the header size): a real pipe must read all of it, as the
+# file.
 if have_perf && have_tracefs &&
 	perf record -q -o - -e sched:sched_switch -a sleep 0.1 >"$TMP/tpp.data" 2>/dev/null; then
 	"$SONDE" script -i "$TMP/tpp.data" >"$TMP/tf.scr" 2>&1
-	"$SONDE" script -i - <"$TMP/tpp.data" >"$TMP/ts.scr" 2>&1
+	cat "$TMP/tpp.data" | "$SONDE" script -i - >"$TMP/ts.scr" 2>&1
 	if [ -s "$TMP/tf.scr" ] && cmp -s "$TMP/tf.scr" "$TMP/ts.scr"; then
 		pass "stdin: tracepoint pipe stream read whole"
 	else

@@ -7,11 +7,79 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include "sonde/sonde.h"
 #include "perfdata_read.h"
 #include "anl.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+struct src {
+	const uint8_t *p;
+	size_t len, pos;
+};
+
+static ssize_t src_read(void *arg, void *buf, size_t n)
+{
+	struct src *s = arg;
+
+	if (n > s->len - s->pos)
+		n = s->len - s->pos;
+	memcpy(buf, s->p + s->pos, n);
+	s->pos += n;
+	return (ssize_t)n;
+}
+
+/* What a reader hands out, folded into one value, and how it ends. */
+static uint64_t digest(struct sonde_perfdata_reader *r, int *end)
+{
+	struct sonde_perfdata_record rec;
+	uint64_t h = 1469598103934665603ULL;
+	int err;
+
+	while ((err = sonde_perfdata_reader__next(r, &rec)) > 0) {
+		uint64_t v[4] = { rec.offset, rec.time,
+				  (uint64_t)rec.type << 32 | rec.size,
+				  (uint64_t)(uint32_t)rec.attr_idx };
+
+		for (int i = 0; i < 4; i++)
+			h = (h ^ v[i]) * 1099511628211ULL;
+		for (uint16_t i = 0; i < rec.size; i++)
+			h = (h ^ ((const uint8_t *)rec.hdr)[i]) * 1099511628211ULL;
+	}
+	*end = err;
+	return h;
+}
+
+static void run_stream(const uint8_t *data, size_t size, bool unordered)
+{
+	SONDE_OPTS(sonde_perfdata_reader_opts, o, .unordered = unordered);
+	struct sonde_perfdata_reader *a = sonde_perfdata_reader__open_mem(data, size, &o);
+	struct src s = { data, size, 0 };
+	struct sonde_perfdata_reader *b;
+	const char *ea, *eb;
+	int end_a, end_b;
+	uint64_t ha, hb;
+
+	b = pdr_open_stream(src_read, &s, -1, size ? 1 + data[0] % 64 : 1, &o);
+	if (!a || !b) {
+		/* Both refuse, or neither. */
+		if (!a != !b)
+			abort();
+		sonde_perfdata_reader__close(a);
+		sonde_perfdata_reader__close(b);
+		return;
+	}
+	ha = digest(a, &end_a);
+	hb = digest(b, &end_b);
+	ea = sonde_perfdata_reader__error(a);
+	eb = sonde_perfdata_reader__error(b);
+	if (ha != hb || end_a != end_b || !ea != !eb || (ea && strcmp(ea, eb)))
+		abort();
+	sonde_perfdata_reader__close(a);
+	sonde_perfdata_reader__close(b);
+}
 
 static void run(const uint8_t *data, size_t size, bool unordered)
 {
@@ -51,6 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	sonde_set_print(NULL);
 	run(data, size, false);
+	run_stream(data, size, size && (data[size - 1] & 2));
 	if (size && (data[size - 1] & 1))
 		run(data, size, true);
 	return 0;
