@@ -408,12 +408,13 @@ static void v0_path(struct v0 *p, bool in_value)
 			mark = p->out->len;
 			v0_ident(p);
 			if (p->out->len != mark && !p->out->err) {
-				/* {closure:name#N} */
-				memmove(p->out->s + mark + 1, p->out->s + mark,
-					p->out->len - mark);
-				p->out->s[mark] = ':';
-				p->out->len++;
-				p->out->s[p->out->len] = 0;
+				/* {closure:name#N}: grow by one first, then shift. */
+				sb_putn(p->out, ":", 1);
+				if (!p->out->err) {
+					memmove(p->out->s + mark + 1, p->out->s + mark,
+						p->out->len - 1 - mark);
+					p->out->s[mark] = ':';
+				}
 			}
 			snprintf(num, sizeof(num), "#%llu}",
 				 (unsigned long long)dis);

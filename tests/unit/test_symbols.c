@@ -822,6 +822,10 @@ static void test_demangle(void **state)
 		 "<std::path::PathBuf>::new");
 	check_dm("_RNCNvCsgStHSCytQ6I_7mycrate4main0B3_",
 		 "mycrate::main::{closure#0}");
+	/* A named closure whose name fills the buffer to its last byte:
+	 * inserting the ':' must grow it (fuzz_symbols found an overflow). */
+	check_dm("_RNCNvCs1_1a4main46nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn",
+		 "a::main::{closure:nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn#0}");
 	check_dm("_RINvCs1234_3foo3barmEB2_", "foo::bar::<u32>");
 	check_dm("_RNvXs2_NtNtCs1234_4core3fmt3numjNtB7_5Debug3fmt",
 		 "<usize as core::fmt::Debug>::fmt");
