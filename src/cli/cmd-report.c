@@ -504,8 +504,13 @@ static void stop_on_signals(struct report *rp)
 	sa.sa_handler = on_stop;
 	sa.sa_flags = SA_RESETHAND;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/* A signal the parent ignores (a background job's SIGINT) stays so. */
+	for (int sig = SIGINT; sig; sig = sig == SIGINT ? SIGTERM : 0) {
+		struct sigaction old;
+
+		if (!sigaction(sig, NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(sig, &sa, NULL);
+	}
 	pdr_set_stop_flag(rp->r, &stop_reading);
 }
 
