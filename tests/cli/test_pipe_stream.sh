@@ -104,8 +104,12 @@ fi
 rm -f "$TMP/go"
 "$G" 1 3 "$TMP/go" >"$TMP/fifo" &
 wpid=$!
+# Job control: a plain background job starts with SIGINT ignored, which
+# sonde respects (checked below), as an interactive user's would not be.
+set -m
 "$SONDE" report --stdio -i "$TMP/fifo" >"$TMP/rep" 2>"$TMP/rep.err" &
 rpid=$!
+set +m
 # Wait until the SIGINT handler is installed (SigCgt bit 2).
 for _ in $(seq 100); do
 	cgt=$(awk '/^SigCgt/ {print $2}' /proc/$rpid/status 2>/dev/null)
@@ -121,6 +125,29 @@ if wait "$rpid"; then pass "report: SIGINT on a stream exits 0"
 else fail "report: SIGINT: exit $?: $(head -3 "$TMP/rep.err")"; fi
 contains "report: SIGINT reports the samples read" "^# Samples: [1-9]" "$TMP/rep"
 contains "report: SIGINT says so" "interrupted: reporting the [0-9]+ bytes read so far" "$TMP/rep.err"
+touch "$TMP/go"
+wait "$wpid" 2>/dev/null
+
+# Started with SIGINT ignored (a script's background job): it stays ignored.
+rm -f "$TMP/go"
+"$G" 1 3 "$TMP/go" >"$TMP/fifo" &
+wpid=$!
+"$SONDE" report --stdio -i "$TMP/fifo" >"$TMP/rep" 2>"$TMP/rep.err" &
+rpid=$!
+for _ in $(seq 100); do
+	cgt=$(awk '/^SigCgt/ {print $2}' /proc/$rpid/status 2>/dev/null)
+	[ -n "$cgt" ] && [ $((0x$cgt & 0x4000)) != 0 ] && break # SIGTERM caught
+	sleep 0.05
+done
+ign=$(awk '/^SigIgn/ {print $2}' /proc/$rpid/status 2>/dev/null)
+cgt=$(awk '/^SigCgt/ {print $2}' /proc/$rpid/status 2>/dev/null)
+if [ $((0x${ign:-0} & 2)) != 0 ] && [ $((0x${cgt:-0} & 2)) = 0 ] && [ $((0x${cgt:-0} & 0x4000)) != 0 ]; then
+	pass "report: an ignored SIGINT stays ignored, SIGTERM is handled"
+else
+	fail "report: SigIgn ${ign:-?} SigCgt ${cgt:-?}: expected SIGINT ignored, SIGTERM caught"
+fi
+kill -TERM "$rpid" 2>/dev/null
+wait "$rpid" 2>/dev/null
 touch "$TMP/go"
 wait "$wpid" 2>/dev/null
 
