@@ -86,7 +86,7 @@ int dwc_check(const void *data, size_t len, size_t *nrp)
 	memcpy(&names_len, buf + 16, 8);
 	/* Sizes must add up exactly, without overflowing on the way. */
 	if (nr > (len - DWC_HDR) / DWC_ENT ||
-	    names_len != len - DWC_HDR - nr * DWC_ENT)
+	    names_len != len - DWC_HDR - nr * DWC_ENT || names_len > UINT32_MAX)
 		return sonde_err(SONDE_ERR_FORMAT);
 	names = buf + DWC_HDR + nr * DWC_ENT;
 	e = buf + DWC_HDR;
