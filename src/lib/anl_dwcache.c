@@ -6,6 +6,7 @@
  * answers this run had to compute are merged into the file when the
  * machine is freed. Objects without a build id are not cached.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -235,6 +236,11 @@ static void dwc_write(struct anl_machine *m, struct anl_dwc *c)
 		flat[nr++] = *v[i];
 	}
 	err = dwc_encode(flat, nr, &buf, &len);
+	/* One the next run would refuse to map is not worth writing. */
+	if (!err && len >= DWC_FILE_MAX) {
+		free(buf);
+		err = -EFBIG;
+	}
 	if (!err) {
 		err = kcache_write_as(m->kcache_dir, c->path, buf, len, c->stale);
 		free(buf);

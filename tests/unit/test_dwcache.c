@@ -390,6 +390,36 @@ static void test_wrong_owner_mode(void **state)
 	free_answers(want, nr_addrs);
 }
 
+/* A new key of the object replaces its older files, not other objects'. */
+static void test_stale(void **state)
+{
+	char dir[PATH_MAX], file[PATH_MAX], old[PATH_MAX + 64], other[PATH_MAX + 64];
+	const char *base, *key_end;
+	char **a;
+	bool opened;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/stale", tmpdir);
+	a = warm_up(dir, file, sizeof(file));
+	free_answers(a, nr_addrs);
+	/* "dwarf-<build id>-<hash>-<uid>": same build id, another hash. */
+	base = strrchr(file, '/') + 1;
+	key_end = strchr(base + 6, '-');
+	snprintf(old, sizeof(old), "%s/%.*s-00000000deadbeef-%u", dir, (int)(key_end - base),
+		 base, (unsigned int)geteuid());
+	snprintf(other, sizeof(other), "%s/dwarf-0123456789abcdef-00000000deadbeef-%u", dir,
+		 (unsigned int)geteuid());
+	assert_int_equal(rename(file, old), 0);
+	fclose(fopen(other, "w"));
+	assert_int_equal(chmod(other, 0600), 0);
+	a = answers(dir, nr_addrs, &opened);
+	assert_true(opened); /* the renamed file has another key */
+	free_answers(a, nr_addrs);
+	assert_int_equal(access(file, F_OK), 0);
+	assert_int_equal(access(old, F_OK), -1);
+	assert_int_equal(access(other, F_OK), 0);
+}
+
 static void test_disabled(void **state)
 {
 	char dir[PATH_MAX], sub[PATH_MAX + 8];
@@ -450,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_miss_merge),
 		cmocka_unit_test(test_corrupt_file),
 		cmocka_unit_test(test_wrong_owner_mode),
+		cmocka_unit_test(test_stale),
 		cmocka_unit_test(test_disabled),
 	};
 
