@@ -29,6 +29,8 @@ struct anl_dso {
 	const char *short_name; /* basename for display */
 	const char *short_key;	/* short_name interned: equal names, one pointer */
 	bool kernel;
+	bool jit;		/* /tmp/perf-PID.map: symbols by absolute address */
+	bool stale;		/* changed since the recording, no copy found */
 	bool loaded;
 	bool has_syms;
 	struct anl_sym *syms;

@@ -23,6 +23,7 @@
 #include "dwcache.h"
 #include "kcache.h"
 #include "sym_plt.h"
+#include "sym_internal.h"
 
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
@@ -82,15 +83,42 @@ static size_t strip_params(char *d)
 	return n - start;
 }
 
-static const char *sym_name(struct anl_machine *m, const char *name)
+/*
+ * Rust first (legacy names are valid Itanium names too, but perf shows
+ * them without the hash, and v0 "_R" ones as the Rust demangler writes
+ * them): the symbolizer's demanglers (sym_rust.c). Rust names keep their
+ * "<T as Trait>" spaces: no parameter stripping for them.
+ */
+static const char *rust_name(struct anl_machine *m, const char *name)
 {
+	char *d = NULL;
+	const char *in;
+
+	if (sym_is_rust_legacy(name))
+		d = sym_rust_legacy_demangle(name);
+	else if (name[1] == 'R')
+		d = sym_rust_v0_demangle(name);
+	if (!d)
+		return NULL;
+	in = anl_intern(m, d, strlen(d));
+	free(d);
+	return in;
+}
+
+const char *anl_sym_name(struct anl_machine *m, const char *name)
+{
+	const char *in;
+
+	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R') &&
+	    (in = rust_name(m, name)))
+		return in;
 	if (name[0] == '_' && name[1] == 'Z') {
 		demangle_fn fn = get_demangler();
 		int status = -1;
 		char *d = fn ? fn(name, NULL, NULL, &status) : NULL;
 
 		if (d && !status) {
-			const char *in = anl_intern(m, d, strip_params(d));
+			in = anl_intern(m, d, strip_params(d));
 
 			free(d);
 			return in;
@@ -98,6 +126,23 @@ static const char *sym_name(struct anl_machine *m, const char *name)
 		free(d);
 	}
 	return anl_intern(m, name, strlen(name));
+}
+
+static bool has_prefix(const char *s, size_t len, const char *pre)
+{
+	size_t n = strlen(pre);
+
+	return len >= n && !memcmp(s, pre, n);
+}
+
+bool anl_is_jit_memory(const char *name, size_t len)
+{
+	return (len == 6 && !memcmp(name, "//anon", 6)) ||
+	       has_prefix(name, len, "/dev/zero") ||
+	       has_prefix(name, len, "/anon_hugepage") ||
+	       has_prefix(name, len, "[stack") ||
+	       has_prefix(name, len, "/SYSV") ||
+	       (len == 6 && !memcmp(name, "[heap]", 6));
 }
 
 static const char *base_name(const char *s)
@@ -125,6 +170,8 @@ struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t 
 	memset(d, 0, sizeof(*d));
 	d->name = in;
 	d->kernel = kernel;
+	d->jit = !kernel && has_prefix(in, len, "/tmp/perf-") && len > 14 &&
+		 !memcmp(in + len - 4, ".map", 4);
 	if (kernel && in[0] == '/') {
 		/* A module: perf shows "[name]" without the .ko suffix. */
 		char buf[256];
@@ -133,6 +180,13 @@ struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t 
 
 		snprintf(buf, sizeof(buf), "[%.*s]", (int)n, bn);
 		d->short_name = anl_intern(m, buf, strlen(buf));
+	} else if (d->jit) {
+		/* perf: "[JIT] tid PID" for its /tmp/perf-PID.map. */
+		char buf[64];
+		int n = snprintf(buf, sizeof(buf), "[JIT] tid %d",
+				 atoi(in + 10));
+
+		d->short_name = anl_intern(m, buf, (size_t)n);
 	} else {
 		d->short_name = in[0] == '[' ? in : base_name(in);
 	}
@@ -184,7 +238,7 @@ static const char *die_name(struct anl_machine *m, Dwarf_Die *die)
 	if ((dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ||
 	     dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at)) &&
 	    (n = dwarf_formstring(&at)))
-		return sym_name(m, n);
+		return anl_sym_name(m, n);
 	if (dwarf_attr_integrate(die, DW_AT_name, &at) && (n = dwarf_formstring(&at)))
 		return anl_intern(m, n, strlen(n));
 	return NULL;
@@ -231,10 +285,12 @@ void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t
 #ifdef SONDE_FUZZ
 	return;
 #endif
-	if (dso->dwarf_tried || dso->kernel || dso->name[0] != '/')
+	if (dso->dwarf_tried || dso->kernel || dso->jit || dso->name[0] != '/')
 		return;
 	if (!dso->loaded)
 		(void)anl_dso_find_sym(m, dso, 0); /* dbg_path comes from here */
+	if (dso->stale)
+		return;
 	/* Answered by the cache: the debug info may never be needed. */
 	if (anl_dwc_lookup(m, dso, anl_dso_vaddr(dso, addr), DWC_INLINES, NULL, 0, NULL))
 		return;
@@ -247,10 +303,12 @@ void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t
 
 static Dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
-	if (dso->kernel || dso->name[0] != '/')
+	if (dso->kernel || dso->jit || dso->name[0] != '/')
 		return NULL;
 	if (!dso->loaded)
 		(void)anl_dso_find_sym(m, dso, addr);
+	if (dso->stale)
+		return NULL; /* its debug info describes another build */
 	if (!dso->dwarf_tried) {
 		dso->dwarf_tried = true;
 		dso_open_dwarf(dso);
@@ -289,10 +347,12 @@ const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t
 	uint64_t va;
 	int n = 0;
 
-	if (dso->kernel || dso->name[0] != '/')
+	if (dso->kernel || dso->jit || dso->name[0] != '/')
 		return NULL;
 	if (!dso->loaded)
 		(void)anl_dso_find_sym(m, dso, addr);
+	if (dso->stale)
+		return NULL; /* as dso_dwarf(): never the answers of another build */
 	va = anl_dso_vaddr(dso, addr);
 	if (anl_dwc_lookup(m, dso, va, DWC_SRCLINE, &sl, 1, &n))
 		return n ? sl : NULL;
@@ -359,10 +419,12 @@ static int cached_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t a
 	uint64_t va;
 	int n = 0;
 
-	if (dso->kernel || dso->name[0] != '/')
+	if (dso->kernel || dso->jit || dso->name[0] != '/')
 		return 0;
 	if (!dso->loaded)
 		(void)anl_dso_find_sym(m, dso, addr);
+	if (dso->stale)
+		return 0; /* as dso_dwarf(): never the answers of another build */
 	va = anl_dso_vaddr(dso, addr);
 	if (anl_dwc_lookup(m, dso, va, DWC_INLINES, names, ANL_INL_MAX, &n))
 		return n;
@@ -431,7 +493,7 @@ struct raw_sym {
 /* "name@plt", demangled the way perf shows names, then suffixed. */
 static const char *plt_sym_name(struct anl_machine *m, const struct sym_plt_entry *e)
 {
-	const char *base = *e->name ? sym_name(m, e->name) : NULL;
+	const char *base = *e->name ? anl_sym_name(m, e->name) : NULL;
 	char buf[1024];
 	int n = sym_plt_name(e, base, buf, sizeof(buf));
 
@@ -444,7 +506,7 @@ static const char *raw_name(struct anl_machine *m, const struct raw_sym *r, bool
 {
 	if (have_gelf && r->plt) /* kallsyms entries leave .plt unset */
 		return plt_sym_name(m, r->plt);
-	return have_gelf ? sym_name(m, r->name) : r->name;
+	return have_gelf ? anl_sym_name(m, r->name) : r->name;
 }
 
 static int raw_cmp(const void *a, const void *b)
@@ -498,32 +560,6 @@ static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym
 			d->syms[i].end = i + 1 < k ? d->syms[i + 1].start : d->syms[i].start + 1;
 	d->nr_syms = k;
 	d->has_syms = k > 0;
-}
-
-static bool build_id_of(Elf *e, uint8_t *id, size_t *idlen)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-		GElf_Nhdr nh;
-		size_t off = 0, noff, doff;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		data = elf_getdata(scn, NULL);
-		while (data && (off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp((char *)data->d_buf + noff, "GNU", 4) &&
-			    nh.n_descsz <= 20) {
-				memcpy(id, (char *)data->d_buf + doff, nh.n_descsz);
-				*idlen = nh.n_descsz;
-				return true;
-			}
-		}
-	}
-	return false;
 }
 
 static void read_segs(struct anl_dso *d, Elf *e);
@@ -644,58 +680,168 @@ static void read_segs(struct anl_dso *d, Elf *e)
 	}
 }
 
-/* The /usr/lib/debug/.build-id file of @e, for a stripped object. */
-static void load_debug_by_build_id(struct anl_machine *m, struct anl_dso *d, Elf *e)
+/*
+ * The separate debug file of @e (the file @path), for an object without
+ * .symtab: /usr/lib/debug/.build-id, then .gnu_debuglink (sym_elf.c).
+ */
+static void load_debug_file(struct anl_machine *m, struct anl_dso *d, Elf *e,
+			    const char *path)
 {
-	uint8_t id[20];
-	size_t idlen = 0;
-	char path[128];
-	int n, dfd;
+	uint8_t id[SYM_BUILD_ID_MAX];
+	int n = sym_elf_build_id(e, id, sizeof(id)), dfd = -1;
+	char *found = NULL;
 	Elf *de;
 
-	if (!build_id_of(e, id, &idlen) || idlen < 2)
+	de = sym_find_debug_file(e, path, "", "/usr/lib/debug", id,
+				 n > 0 ? (size_t)n : 0, &dfd, &found);
+	if (!de)
 		return;
-	n = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", id[0]);
-	for (size_t i = 1; i < idlen; i++)
-		n += snprintf(path + n, sizeof(path) - (size_t)n, "%02x", id[i]);
-	snprintf(path + n, sizeof(path) - (size_t)n, ".debug");
-	dfd = open(path, O_RDONLY | O_CLOEXEC);
-	if (dfd < 0)
-		return;
-	de = elf_begin(dfd, ELF_C_READ_MMAP, NULL);
-	if (de && elf_kind(de) == ELF_K_ELF) {
-		elf_read_syms(m, d, de, false, e);
-		d->dbg_path = anl_intern(m, path, strlen(path));
-	}
-	if (de)
-		elf_end(de);
+	elf_read_syms(m, d, de, false, e);
+	d->dbg_path = anl_intern(m, found, strlen(found));
+	free(found);
+	elf_end(de);
 	close(dfd);
+}
+
+/* Symbols of the ELF @e, the file @path (d->name or a recorded copy). */
+static void load_elf_syms(struct anl_machine *m, struct anl_dso *d, Elf *e,
+			  const char *path)
+{
+	Elf_Scn *scn = NULL;
+	bool had_symtab = false;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			had_symtab = true;
+	if (!had_symtab)
+		load_debug_file(m, d, e, path);
+	read_segs(d, e);
+	if (!d->has_syms)
+		elf_read_syms(m, d, e, false, e);
+	if (!d->dbg_path && strcmp(path, d->name))
+		d->dbg_path = anl_intern(m, path, strlen(path));
+}
+
+/* The build id recorded for @d in the file (HEADER_BUILD_ID), if any. */
+static size_t recorded_build_id(const struct anl_machine *m,
+				const struct anl_dso *d, uint8_t *id)
+{
+	const struct sonde_perfdata_reader *r = m->reader;
+
+	for (size_t i = 0; r && i < r->nr_build_ids; i++) {
+		const struct pdr_build_id *b = &r->build_ids[i];
+
+		if (b->size && b->filename && !strcmp(b->filename, d->name)) {
+			memcpy(id, b->id, b->size);
+			return b->size;
+		}
+	}
+	return 0;
+}
+
+/* Old perf files pad every id to 20 bytes: zeros past @have's end match. */
+static bool same_build_id(const uint8_t *want, size_t wlen,
+			  const uint8_t *have, size_t hlen)
+{
+	if (!hlen || hlen > wlen || memcmp(want, have, hlen))
+		return false;
+	for (size_t i = hlen; i < wlen; i++)
+		if (want[i])
+			return false;
+	return true;
+}
+
+static void hex_id(const uint8_t *id, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * n] = 0;
+}
+
+static const char *buildid_dir(struct anl_machine *m)
+{
+	if (!m->buildid_dir)
+		m->buildid_dir = sym_default_buildid_dir();
+	return m->buildid_dir ? m->buildid_dir : "";
+}
+
+/*
+ * @d is not the object that was recorded (@e: what is there now, NULL if
+ * nothing is): its symbols would be wrong names. The recorded copy from
+ * perf's build-id cache, else the debug file of the recorded id; else a
+ * warning and no symbols ([unknown]).
+ */
+static void load_recorded_copy(struct anl_machine *m, struct anl_dso *d,
+			       Elf *e, const uint8_t *want, size_t wlen)
+{
+	uint8_t have[SYM_BUILD_ID_MAX];
+	char hw[2 * SYM_BUILD_ID_MAX + 1], hh[2 * SYM_BUILD_ID_MAX + 1];
+	char *found = NULL;
+	int cfd = -1, n;
+	Elf *c;
+
+	c = sym_find_in_buildid_cache(buildid_dir(m), want, wlen, &cfd, &found);
+	if (c) {
+		pr_debug("%s: using the recorded copy %s\n", d->name, found);
+		load_elf_syms(m, d, c, found);
+		goto out;
+	}
+	c = sym_find_debug_file(NULL, d->name, "", "/usr/lib/debug", want,
+				wlen, &cfd, &found);
+	if (c) {
+		/* The debug file's program headers are the recorded layout. */
+		elf_read_syms(m, d, c, true, NULL);
+		d->dbg_path = anl_intern(m, found, strlen(found));
+		goto out;
+	}
+	d->stale = true;
+	if (!e)
+		return; /* missing: [unknown] as always, nothing to warn of */
+	n = sym_elf_build_id(e, have, sizeof(have));
+	hex_id(want, wlen, hw);
+	hex_id(have, n > 0 ? (size_t)n : 0, hh);
+	pr_warn("%s changed since the recording (build id %s, recorded %s) "
+		"and no copy of the recorded one is in perf's build-id cache "
+		"(%s/.build-id) or /usr/lib/debug/.build-id: its symbols show "
+		"as [unknown]\n", d->name, hh[0] ? hh : "none", hw,
+		buildid_dir(m));
+	return;
+out:
+	free(found);
+	elf_end(c);
+	close(cfd);
 }
 
 static void load_elf_file(struct anl_machine *m, struct anl_dso *d)
 {
 	int fd = open(d->name, O_RDONLY | O_CLOEXEC);
-	Elf_Scn *scn = NULL;
-	bool had_symtab = false;
-	GElf_Shdr sh;
-	Elf *e;
+	uint8_t want[SYM_BUILD_ID_MAX], have[SYM_BUILD_ID_MAX];
+	size_t wlen = recorded_build_id(m, d, want);
+	Elf *e = NULL;
+	int n;
 
-	if (fd < 0)
-		return;
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (e && elf_kind(e) == ELF_K_ELF) {
-		while ((scn = elf_nextscn(e, scn)))
-			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-				had_symtab = true;
-		if (!had_symtab)
-			load_debug_by_build_id(m, d, e);
-		read_segs(d, e);
-		if (!d->has_syms)
-			elf_read_syms(m, d, e, false, e);
+	if (fd >= 0) {
+		e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		if (e && elf_kind(e) != ELF_K_ELF) {
+			elf_end(e);
+			e = NULL;
+		}
+	}
+	if (wlen) {
+		n = e ? sym_elf_build_id(e, have, sizeof(have)) : 0;
+		if (!same_build_id(want, wlen, have, n > 0 ? (size_t)n : 0)) {
+			load_recorded_copy(m, d, e, want, wlen);
+			goto out;
+		}
 	}
 	if (e)
+		load_elf_syms(m, d, e, d->name);
+out:
+	if (e)
 		elf_end(e);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 }
 
 static void load_vdso(struct anl_machine *m, struct anl_dso *d)
@@ -877,6 +1023,31 @@ static void kernel_wait(struct anl_machine *m)
 	}
 }
 
+/*
+ * A JIT's symbols from its perf map, through the symbolizer's reader (the
+ * owner check, a warning when refused); names are kept as written.
+ */
+static void load_perfmap(struct anl_machine *m, struct anl_dso *d)
+{
+	struct sonde_symbol *ss;
+	char *text;
+	size_t nr;
+	int status;
+
+	if (sym_perfmap_read(d->name, &text, &ss, &nr, &status))
+		return;
+	d->syms = calloc(nr ? nr : 1, sizeof(*d->syms));
+	for (size_t i = 0; d->syms && i < nr; i++) {
+		d->syms[i].start = ss[i].start;
+		d->syms[i].end = ss[i].start + (ss[i].size ? ss[i].size : 1);
+		d->syms[i].name = anl_intern(m, ss[i].name, strlen(ss[i].name));
+	}
+	d->nr_syms = d->syms ? nr : 0;
+	d->has_syms = d->nr_syms > 0;
+	free(ss);
+	free(text);
+}
+
 static void dso_load(struct anl_machine *m, struct anl_dso *d)
 {
 	d->loaded = true;
@@ -886,7 +1057,9 @@ static void dso_load(struct anl_machine *m, struct anl_dso *d)
 #endif
 	if (d->kernel)
 		return;
-	if (!strcmp(d->name, "[vdso]"))
+	if (d->jit)
+		load_perfmap(m, d);
+	else if (!strcmp(d->name, "[vdso]"))
 		load_vdso(m, d);
 	else if (d->name[0] == '/')
 		load_elf_file(m, d);

@@ -78,9 +78,10 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 }
 
 /*
- * The file name: the object's build id, then a hash of where its debug
- * info is read from (a separate debug file installed later gives other
- * answers than none), with that file's size and mtime, then the user.
+ * The file name: the build id of the object on disk, then a hash of where
+ * its debug info is read from (a separate debug file installed later, or
+ * the recorded copy of an object rebuilt since, gives other answers), with
+ * that file's size and mtime, then the user.
  */
 static bool dwc_key(struct anl_machine *m, struct anl_dso *d, struct anl_dwc *c)
 {
@@ -120,7 +121,8 @@ static struct anl_dwc *dwc_of(struct anl_machine *m, struct anl_dso *d)
 	if (!c)
 		return NULL;
 	d->dwc = c;
-	if (!m->kcache_dir || d->kernel || d->name[0] != '/' || !dwc_key(m, d, c))
+	if (!m->kcache_dir || d->kernel || d->jit || d->stale || d->name[0] != '/' ||
+	    !dwc_key(m, d, c))
 		return c;
 	c->tab = calloc(DWC_BUCKETS, sizeof(*c->tab));
 	if (!c->tab)

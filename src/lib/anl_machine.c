@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "internal.h"
 #include "anl.h"
 #include "anl_priv.h"
@@ -120,6 +121,7 @@ void anl_machine_free(struct anl_machine *m)
 	free(m->kproc->maps);
 	free(m->strs);
 	free(m->kcache_dir);
+	free(m->buildid_dir);
 	while (m->arena) {
 		struct anl_chunk *c = m->arena;
 
@@ -337,8 +339,9 @@ const struct anl_map *anl_maps_find(const struct anl_proc *p, uint64_t ip)
 
 static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t start,
 		    uint64_t len, uint64_t pgoff, const char *fn, size_t fnlen,
-		    uint16_t misc)
+		    uint16_t misc, bool exec)
 {
+	char jit[64];
 	uint16_t mode = misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK;
 	struct anl_map nm;
 	struct anl_proc *p;
@@ -355,12 +358,23 @@ static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t st
 	nm.start = start;
 	nm.end = start + len < start ? UINT64_MAX : start + len;
 	nm.pgoff = pgoff;
+	if (p != m->kproc && exec && anl_is_jit_memory(fn, fnlen)) {
+		/*
+		 * Code in memory that no file backs (a JIT's): perf names it
+		 * by the process's /tmp/perf-PID.map, looked up by address.
+		 */
+		int n = snprintf(jit, sizeof(jit), "/tmp/perf-%d.map", (int)pid);
+
+		fn = jit;
+		fnlen = (size_t)n;
+		nm.pgoff = start; /* map-relative address == ip */
+	}
 	nm.dso = anl_dso_findnew(m, fn, fnlen, p == m->kproc);
 	anl_maps_insert(p, &nm);
 	/* The kernel map comes first in perf's files: start kallsyms now. */
 	if (p == m->kproc && nm.dso == anl_kernel_dso(m))
 		anl_machine_preload_kernel(m);
-	if (p->uw && nm.dso->name[0] == '/')
+	if (p->uw && nm.dso->name[0] == '/' && !nm.dso->jit)
 		sonde_unwinder__add_map(p->uw, nm.start, nm.end - nm.start, nm.pgoff, nm.dso->name);
 }
 
@@ -405,6 +419,7 @@ void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_read
 	struct sonde_record_fmt fmt = { 0 };
 	struct sonde_record d;
 
+	m->reader = r; /* its build ids check the objects at load */
 	if (rec->type < 128)
 		m->stats.nr_records[rec->type]++;
 	switch (rec->type) {
@@ -444,7 +459,8 @@ void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_read
 			return;
 		do_mmap(m, (int32_t)d.mmap.pid, (int32_t)d.mmap.tid, d.mmap.addr, d.mmap.len,
 			d.mmap.pgoff, d.mmap.filename,
-			strnlen(d.mmap.filename, d.mmap.filename_size), rec->misc);
+			strnlen(d.mmap.filename, d.mmap.filename_size), rec->misc,
+			rec->type == SONDE_PERF_RECORD_MMAP || (d.mmap.prot & PROT_EXEC));
 		break;
 	case SONDE_PERF_RECORD_LOST:
 		m->stats.lost += d.lost.lost;

@@ -58,6 +58,9 @@ struct anl_machine {
 	bool kthread_running; /* kallsyms loading on a second core */
 	pthread_t kthread;
 	char *kcache_dir; /* cache directory (kcache.h, dwcache.h); NULL: none */
+	/* The file being read: its HEADER_BUILD_ID list checks objects. */
+	const struct sonde_perfdata_reader *reader;
+	char *buildid_dir; /* perf's build-id cache, made on first use */
 };
 
 /* Arena allocation: lives as long as the machine; aborts on OOM. */
@@ -66,6 +69,17 @@ void *anl_alloc(struct anl_machine *m, size_t n);
 struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t len,
 				bool kernel);
 void anl_dsos_free(struct anl_machine *m);
+/*
+ * @name as perf 6.1 shows it, interned: Rust (legacy without its hash, v0)
+ * and C++ demangled (without parameters), else @name itself.
+ */
+const char *anl_sym_name(struct anl_machine *m, const char *name);
+/*
+ * Whether a mapping of @name (@len bytes), when executable, is memory no
+ * file backs (anonymous, /dev/zero, SysV shm, heap, stack): perf looks its
+ * code up in the process's /tmp/perf-PID.map.
+ */
+bool anl_is_jit_memory(const char *name, size_t len);
 /*
  * The kernel DSO @d from the kallsyms cache file @path (anl_kcache.c):
  * false on any miss or invalid file. And @d's table written there.

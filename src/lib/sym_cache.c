@@ -50,13 +50,7 @@ sonde_symcache__new(const struct sonde_symcache_opts *opts)
 	if (OPTS_GET(opts, buildid_dir, NULL)) {
 		c->buildid_dir = strdup(opts->buildid_dir);
 	} else {
-		const char *home = getenv("HOME");
-
-		if (home && *home && asprintf(&c->buildid_dir, "%s/.debug",
-					      home) < 0)
-			c->buildid_dir = NULL;
-		else if (!home || !*home)
-			c->buildid_dir = strdup("");
+		c->buildid_dir = sym_default_buildid_dir();
 	}
 	c->kcache_dir = dup_or(OPTS_GET(opts, kallsyms_cache_dir, NULL), "");
 	if (!c->root_dir || !c->debug_dir || !c->kallsyms_path || !c->jit_dir ||
@@ -65,6 +59,18 @@ sonde_symcache__new(const struct sonde_symcache_opts *opts)
 		return sonde_err_ptr(ENOMEM);
 	}
 	return c;
+}
+
+char *sym_default_buildid_dir(void)
+{
+	const char *home = getenv("HOME");
+	char *dir = NULL;
+
+	if (!home || !*home)
+		return strdup("");
+	if (asprintf(&dir, "%s/.debug", home) < 0)
+		return NULL;
+	return dir;
 }
 
 void sonde_symcache__free(struct sonde_symcache *c)

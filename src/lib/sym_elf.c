@@ -51,7 +51,7 @@ static int note_build_id(Elf_Data *data, uint8_t *buf, size_t size)
 }
 
 /* Section notes first (present in debug files), then PT_NOTE segments. */
-static int elf_read_build_id(Elf *elf, uint8_t *buf, size_t size)
+int sym_elf_build_id(Elf *elf, uint8_t *buf, size_t size)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -121,7 +121,7 @@ int sonde_elf_build_id(const char *path, uint8_t *buf, size_t size)
 	elf = elf_open(path, &fd);
 	if (!elf)
 		return sonde_err(errno);
-	n = elf_read_build_id(elf, buf, size);
+	n = sym_elf_build_id(elf, buf, size);
 	elf_close(elf, fd);
 	return n;
 }
@@ -177,7 +177,7 @@ static Elf *try_debug_file(const char *path, const uint8_t *bid,
 	if (!elf)
 		return NULL;
 	if (bid_size) {
-		n = elf_read_build_id(elf, dbid, sizeof(dbid));
+		n = sym_elf_build_id(elf, dbid, sizeof(dbid));
 		if (n > 0 && ((size_t)n != bid_size || memcmp(dbid, bid, bid_size))) {
 			pr_debug("%s: build id differs, ignored\n", path);
 			goto out;
@@ -191,8 +191,10 @@ out:
 	return NULL;
 }
 
-static Elf *find_by_build_id(struct sonde_dso *dso, const uint8_t *bid,
-			     size_t bid_size, int *fdp, char **found)
+/* DEBUGDIR/.build-id/xx/yyyy.debug of the id @p bid. */
+static Elf *find_by_build_id(const char *root_dir, const char *debug_dir,
+			     const uint8_t *bid, size_t bid_size, int *fdp,
+			     char **found)
 {
 	char hex[2 * SYM_BUILD_ID_MAX + 1], path[PATH_MAX];
 	Elf *elf;
@@ -201,38 +203,33 @@ static Elf *find_by_build_id(struct sonde_dso *dso, const uint8_t *bid,
 		return NULL;
 	hex_build_id(bid, bid_size, hex);
 	snprintf(path, sizeof(path), "%s%s/.build-id/%.2s/%s.debug",
-		 dso->root_dir, dso->debug_dir, hex, hex + 2);
+		 root_dir, debug_dir, hex, hex + 2);
 	elf = try_debug_file(path, bid, bid_size, fdp);
 	if (elf)
 		*found = strdup(path);
 	return elf;
 }
 
-/*
- * The recorded object itself, by build id, in perf's build-id cache
- * (DIR/.build-id/xx/yyyy/elf, or the older DIR/.build-id/xx/yyyy link).
- * The id must match exactly; any symbol table will do.
- */
-static Elf *find_in_buildid_cache(struct sonde_dso *dso, int *fdp,
-				  char **found)
+Elf *sym_find_in_buildid_cache(const char *buildid_dir, const uint8_t *want,
+			       size_t want_size, int *fdp, char **found)
 {
 	char hex[2 * SYM_BUILD_ID_MAX + 1], path[PATH_MAX];
 	uint8_t bid[SYM_BUILD_ID_MAX];
 	Elf *elf;
 	int i, n;
 
-	if (!dso->buildid_dir[0] || dso->want_bid_size < 2)
+	if (!buildid_dir || !buildid_dir[0] || want_size < 2)
 		return NULL;
-	hex_build_id(dso->want_bid, dso->want_bid_size, hex);
+	hex_build_id(want, want_size, hex);
 	for (i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s%s",
-			 dso->buildid_dir, hex, hex + 2, i ? "" : "/elf");
+			 buildid_dir, hex, hex + 2, i ? "" : "/elf");
 		elf = elf_open(path, fdp);
 		if (!elf)
 			continue;
-		n = elf_read_build_id(elf, bid, sizeof(bid));
-		if (n > 0 && (size_t)n == dso->want_bid_size &&
-		    !memcmp(bid, dso->want_bid, (size_t)n) &&
+		n = sym_elf_build_id(elf, bid, sizeof(bid));
+		if (n > 0 && (size_t)n == want_size &&
+		    !memcmp(bid, want, (size_t)n) &&
 		    (find_section(elf, SHT_SYMTAB, NULL) ||
 		     find_section(elf, SHT_DYNSYM, NULL))) {
 			*found = strdup(path);
@@ -244,18 +241,23 @@ static Elf *find_in_buildid_cache(struct sonde_dso *dso, int *fdp,
 	return NULL;
 }
 
-/* .gnu_debuglink: DIR/name, DIR/.debug/name, DEBUGDIR/DIR/name. */
-static Elf *find_by_debuglink(struct sonde_dso *dso, const char *file,
-			      int *fdp, char **found)
+/* .gnu_debuglink of @p elf (@p file): DIR/name, DIR/.debug/name, DEBUGDIR/DIR/name. */
+static Elf *find_by_debuglink(Elf *self, const char *file,
+			      const char *root_dir, const char *debug_dir,
+			      const uint8_t *bid, size_t bid_size, int *fdp,
+			      char **found)
 {
 	char dir[PATH_MAX], path[PATH_MAX], name[256];
+	size_t root_len = strlen(root_dir);
 	Elf_Scn *scn;
 	Elf_Data *d;
 	char *slash;
 	Elf *elf;
 	int i;
 
-	scn = find_section(dso->elf, SHT_PROGBITS, ".gnu_debuglink");
+	if (!self)
+		return NULL;
+	scn = find_section(self, SHT_PROGBITS, ".gnu_debuglink");
 	if (!scn || !(d = elf_getdata(scn, NULL)) || !d->d_size)
 		return NULL;
 	if (!memchr(d->d_buf, 0, d->d_size) ||
@@ -270,24 +272,38 @@ static Elf *find_by_debuglink(struct sonde_dso *dso, const char *file,
 		*slash = 0;
 	else
 		strcpy(dir, ".");
+	if (strncmp(dir, root_dir, root_len))
+		root_len = 0; /* not under the root: DEBUGDIR/DIR as is */
 	for (i = 0; i < 3; i++) {
 		if (i == 0)
 			snprintf(path, sizeof(path), "%s/%s", dir, name);
 		else if (i == 1)
 			snprintf(path, sizeof(path), "%s/.debug/%s", dir, name);
 		else
-			snprintf(path, sizeof(path), "%s%s%s/%s", dso->root_dir,
-				 dso->debug_dir, dir + strlen(dso->root_dir),
-				 name);
+			snprintf(path, sizeof(path), "%s%s%s/%s", root_dir,
+				 debug_dir, dir + root_len, name);
 		if (!strcmp(path, file))
 			continue;
-		elf = try_debug_file(path, dso->bid, dso->bid_size, fdp);
+		elf = try_debug_file(path, bid, bid_size, fdp);
 		if (elf) {
 			*found = strdup(path);
 			return elf;
 		}
 	}
 	return NULL;
+}
+
+Elf *sym_find_debug_file(Elf *elf, const char *file, const char *root_dir,
+			 const char *debug_dir, const uint8_t *bid,
+			 size_t bid_size, int *fdp, char **found)
+{
+	Elf *dbg = find_by_build_id(root_dir, debug_dir, bid, bid_size, fdp,
+				    found);
+
+	if (!dbg)
+		dbg = find_by_debuglink(elf, file, root_dir, debug_dir, bid,
+					bid_size, fdp, found);
+	return dbg;
 }
 
 /*
@@ -446,7 +462,8 @@ int sym_elf_load(struct sonde_dso *dso)
 	}
 	if (!dso->elf && dso->want_bid_size) {
 		/* Gone since the recording: perf's cache may hold a copy. */
-		dso->elf = find_in_buildid_cache(dso, &dso->fd, &dbg);
+		dso->elf = sym_find_in_buildid_cache(dso->buildid_dir, dso->want_bid,
+						      dso->want_bid_size, &dso->fd, &dbg);
 		if (dso->elf) {
 			pr_info("%s: missing, using %s\n", file, dbg);
 			snprintf(file, sizeof(file), "%s", dbg);
@@ -462,7 +479,7 @@ int sym_elf_load(struct sonde_dso *dso)
 		pr_debug("%s: cannot read ELF: %s\n", file, strerror(err));
 		return sonde_err(err);
 	}
-	dso->bid_size = (size_t)elf_read_build_id(dso->elf, dso->bid,
+	dso->bid_size = (size_t)sym_elf_build_id(dso->elf, dso->bid,
 						  sizeof(dso->bid));
 	read_loads(dso, dso->elf);
 
@@ -473,7 +490,8 @@ int sym_elf_load(struct sonde_dso *dso)
 
 		hex_build_id(dso->want_bid, dso->want_bid_size, want);
 		hex_build_id(dso->bid, dso->bid_size, have);
-		cached = find_in_buildid_cache(dso, &fd, &dbg);
+		cached = sym_find_in_buildid_cache(dso->buildid_dir, dso->want_bid,
+						   dso->want_bid_size, &fd, &dbg);
 		if (cached) {
 			/* The recorded copy replaces the file entirely. */
 			pr_info("%s: changed since the recording, using %s\n",
@@ -485,13 +503,14 @@ int sym_elf_load(struct sonde_dso *dso)
 			snprintf(file, sizeof(file), "%s", dbg);
 			free(dbg);
 			dbg = NULL;
-			dso->bid_size = (size_t)elf_read_build_id(
+			dso->bid_size = (size_t)sym_elf_build_id(
 				dso->elf, dso->bid, sizeof(dso->bid));
 			read_loads(dso, dso->elf);
 			goto matched;
 		}
 		dso->symelf = dso->no_debug_files ? NULL :
-			find_by_build_id(dso, dso->want_bid, dso->want_bid_size,
+			find_by_build_id(dso->root_dir, dso->debug_dir,
+					 dso->want_bid, dso->want_bid_size,
 					 &fd, &dbg);
 		if (!dso->symelf) {
 			pr_warn("%s: build id %s does not match the recorded %s "
@@ -516,10 +535,10 @@ matched:
 		goto collect;
 	}
 	if (!dso->no_debug_files) {
-		dso->symelf = find_by_build_id(dso, dso->bid, dso->bid_size,
-					       &fd, &dbg);
-		if (!dso->symelf)
-			dso->symelf = find_by_debuglink(dso, file, &fd, &dbg);
+		dso->symelf = sym_find_debug_file(dso->elf, file,
+						  dso->root_dir, dso->debug_dir,
+						  dso->bid, dso->bid_size,
+						  &fd, &dbg);
 		if (dso->symelf) {
 			dso->symfd = fd;
 			dso->symfile = dbg;

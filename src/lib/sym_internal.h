@@ -80,6 +80,15 @@ uint64_t sym_elf_map_to_vaddr(const struct sonde_dso *dso, uint64_t file_off);
 int sym_kallsyms_load(struct sonde_dso *dso);
 int sym_vdso_image(char **image, size_t *size);
 int sym_perfmap_load(struct sonde_dso *dso);
+/*
+ * A JIT map file (perf's /tmp/perf-PID.map: "START SIZE name" lines, hex)
+ * read when it is a regular file owned by the caller or root, not through
+ * a symlink (else a warning naming the file and the owner). On success
+ * *@p syms (*@p nr entries, finished) has names pointing into *@p text;
+ * the caller frees both. *@p status: enum sonde_dso_status. 0 or -errno.
+ */
+int sym_perfmap_read(const char *path, char **text, struct sonde_symbol **syms,
+		     size_t *nr, int *status);
 
 /*
  * Text parsers, exposed for tests and fuzzing. @p buf (NUL-terminated,
@@ -95,6 +104,31 @@ int sym_parse_perfmap(char *buf, size_t len, struct sonde_symbol **out,
 
 /* Reads a whole (possibly /proc) file into a NUL-terminated malloc'd buf. */
 int sym_read_file(const char *path, char **buf, size_t *len, size_t max);
+
+/*
+ * Shared with the report model (anl_dso.c). The build id of @p elf (note
+ * sections, else PT_NOTE): its size, 0 if none.
+ */
+int sym_elf_build_id(Elf *elf, uint8_t *buf, size_t size);
+/*
+ * The separate debug file (with .symtab) of @p elf, the file @p file:
+ * ROOT DEBUGDIR/.build-id/xx/yyyy.debug by @p bid, else by .gnu_debuglink
+ * (DIR/name, DIR/.debug/name, ROOT DEBUGDIR/DIR/name; its build id, when
+ * it has one, must be @p bid). NULL if none; else *@p fdp is its fd and
+ * *@p found its malloc'd path.
+ */
+Elf *sym_find_debug_file(Elf *elf, const char *file, const char *root_dir,
+			 const char *debug_dir, const uint8_t *bid,
+			 size_t bid_size, int *fdp, char **found);
+/*
+ * The recorded object itself in perf's build-id cache @p buildid_dir
+ * (DIR/.build-id/xx/yyyy/elf, or the older DIR/.build-id/xx/yyyy), its id
+ * exactly @p want. Same returns as sym_find_debug_file().
+ */
+Elf *sym_find_in_buildid_cache(const char *buildid_dir, const uint8_t *want,
+			       size_t want_size, int *fdp, char **found);
+/* $HOME/.debug, perf's build-id cache ("" without HOME); malloc'd. */
+char *sym_default_buildid_dir(void);
 
 /* NT_GNU_BUILD_ID from a raw note blob (/sys/kernel/notes); 0 if none. */
 int sym_notes_build_id(const uint8_t *buf, size_t len, uint8_t *out,

@@ -355,15 +355,17 @@ int sym_kallsyms_load(struct sonde_dso *dso)
 	return 0;
 }
 
-int sym_perfmap_load(struct sonde_dso *dso)
+int sym_perfmap_read(const char *path, char **text, struct sonde_symbol **syms,
+		     size_t *nr, int *status)
 {
-	char path[4096];
 	struct stat st;
 	size_t len;
 	uid_t me = geteuid();
 	int fd, err;
 
-	snprintf(path, sizeof(path), "%s/%s", dso->jit_dir, dso->path);
+	*text = NULL;
+	*syms = NULL;
+	*nr = 0;
 	/* Check the file we read, not the name: no symlinks, fstat the fd. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0 || fstat(fd, &st)) {
@@ -371,8 +373,7 @@ int sym_perfmap_load(struct sonde_dso *dso)
 		pr_debug("%s: %s\n", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		dso->status = err == -ELOOP ? SONDE_DSO_REFUSED :
-					      SONDE_DSO_MISSING;
+		*status = err == -ELOOP ? SONDE_DSO_REFUSED : SONDE_DSO_MISSING;
 		if (err == -ELOOP)
 			pr_warn("%s is a symbolic link: refusing to use it\n",
 				path);
@@ -385,21 +386,32 @@ int sym_perfmap_load(struct sonde_dso *dso)
 			"refusing to use it; JIT frames show as [unknown] "
 			"(chown the file to use it)\n",
 			path, (unsigned int)st.st_uid, (unsigned int)me);
-		dso->status = SONDE_DSO_REFUSED;
+		*status = SONDE_DSO_REFUSED;
 		return -EACCES;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		dso->status = SONDE_DSO_MISSING;
+		*status = SONDE_DSO_MISSING;
 		return -EINVAL;
 	}
-	err = read_fd(fd, &dso->text, &len, SYM_TEXT_MAX);
+	err = read_fd(fd, text, &len, SYM_TEXT_MAX);
 	if (!err)
-		err = sym_parse_perfmap(dso->text, len, &dso->syms, &dso->nr);
+		err = sym_parse_perfmap(*text, len, syms, nr);
 	if (err) {
-		dso->status = SONDE_DSO_MISSING;
+		free(*text);
+		*text = NULL;
+		*status = SONDE_DSO_MISSING;
 		return err;
 	}
-	dso->status = dso->nr ? SONDE_DSO_OK : SONDE_DSO_NO_SYMBOLS;
+	*status = *nr ? SONDE_DSO_OK : SONDE_DSO_NO_SYMBOLS;
 	return 0;
+}
+
+int sym_perfmap_load(struct sonde_dso *dso)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dso->jit_dir, dso->path);
+	return sym_perfmap_read(path, &dso->text, &dso->syms, &dso->nr,
+				&dso->status);
 }

@@ -107,11 +107,13 @@ if perf record -q -z -o - -g -e cpu-clock -c 20000 -m 4 -- "$W" single 150 >"$TM
 			# shellcheck disable=SC2086
 			"$SONDE" $cmd -i "$TMP/zp.data" >"$TMP/z.out" 2>"$TMP/z.err"
 			# shellcheck disable=SC2086
-			"$SONDE" $cmd -i "$TMP/zp-plain.data" >"$TMP/plain.out" 2>&1
-			if [ -s "$TMP/z.out" ] && [ ! -s "$TMP/z.err" ] && cmp -s "$TMP/z.out" "$TMP/plain.out"; then
+			"$SONDE" $cmd -i "$TMP/zp-plain.data" >"$TMP/plain.out" 2>/dev/null
+			# A busy host may lose records: that warning is not an error.
+			grep -v 'LOST record' "$TMP/z.err" >"$TMP/z.err2"
+			if [ -s "$TMP/z.out" ] && [ ! -s "$TMP/z.err2" ] && cmp -s "$TMP/z.out" "$TMP/plain.out"; then
 				pass "pipe -z: sonde ${cmd%% *} identical to the unpacked stream ($(wc -l <"$TMP/z.out") lines)"
 			else
-				fail "pipe -z: sonde ${cmd%% *} differs: $(head -2 "$TMP/z.err") $(diff "$TMP/z.out" "$TMP/plain.out" | head -4)"
+				fail "pipe -z: sonde ${cmd%% *} differs: $(head -2 "$TMP/z.err2") $(diff "$TMP/z.out" "$TMP/plain.out" | head -4)"
 			fi
 		done
 		"$SONDE" script -i - <"$TMP/zp.data" >"$TMP/stdin.out" 2>&1

@@ -426,6 +426,39 @@ static void test_stale(void **state)
 	assert_int_equal(access(other, F_OK), 0);
 }
 
+/*
+ * An object changed since the recording (no recorded copy found) has no
+ * DWARF answers: the cache of the build now on disk must not supply them.
+ */
+static void test_stale_object(void **state)
+{
+	char dir[PATH_MAX], file[PATH_MAX];
+	struct anl_machine *m;
+	struct anl_dso *d;
+	const char *names[8];
+	char **a;
+	bool any = false;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/staleobj", tmpdir);
+	a = warm_up(dir, file, sizeof(file));
+	for (size_t i = 0; i < nr_addrs; i++)
+		any |= strcmp(a[i], "(none):") != 0;
+	assert_true(any);
+	free_answers(a, nr_addrs);
+	m = anl_machine_new();
+	assert_int_equal(anl_machine_set_cache(m, dir), 0);
+	d = anl_dso_findnew(m, self, strlen(self), false);
+	(void)anl_dso_find_sym(m, d, 0);
+	d->stale = true; /* what a build id mismatch sets */
+	for (size_t i = 0; i < nr_addrs; i++) {
+		assert_int_equal(anl_dso_inlines(m, d, addrs[i], names, 8), 0);
+		assert_null(anl_dso_srcline(m, d, addrs[i]));
+	}
+	assert_false(d->dwarf_tried);
+	anl_machine_free(m);
+}
+
 static void test_disabled(void **state)
 {
 	char dir[PATH_MAX], sub[PATH_MAX + 8];
@@ -487,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt_file),
 		cmocka_unit_test(test_wrong_owner_mode),
 		cmocka_unit_test(test_stale),
+		cmocka_unit_test(test_stale_object),
 		cmocka_unit_test(test_disabled),
 	};
 
