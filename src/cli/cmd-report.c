@@ -897,7 +897,7 @@ int cmd_report(int argc, const char **argv)
 		.graph_threshold = 0.5,
 		.inline_frames = true,
 		.max_stack = SONDE_PERF_MAX_STACK_DEPTH,
-		.kallsyms_cache = true,
+		.cache = true,
 	};
 	bool no_children = false;
 	const struct option opts[] = {
@@ -931,7 +931,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "tui", &rp.tui, "accepted for perf compatibility: text output"),
 		OPT_BOOLEAN('f', "force", &rp.force, "accepted for perf compatibility (no ownership check)"),
 		OPT_BOOLEAN('q', "quiet", &rp.quiet, "no progress bar or warnings"),
-		OPT_BOOLEAN(0, "kallsyms-cache", &rp.kallsyms_cache, "keep kernel symbols in ~/.cache/sonde between runs (default; --no-kallsyms-cache)"),
+		OPT_BOOLEAN(0, "cache", &rp.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
+		OPT_BOOLEAN(0, "kallsyms-cache", &rp.cache, "same as --cache"),
 		OPT_INTEGER(0, "max-stack", &rp.max_stack, "n", "callchain depth to use (default 127)"),
 		OPT_BOOLEAN(0, "inline", &rp.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
 		OPT_END(),
@@ -1032,8 +1033,8 @@ int cmd_report(int argc, const char **argv)
 	if (rp.json)
 		rp.graph_on = false;
 	rp.m = anl_machine_new();
-	if (rp.m && rp.kallsyms_cache)
-		anl_machine_default_kallsyms_cache(rp.m);
+	if (rp.m && rp.cache)
+		anl_machine_default_cache(rp.m);
 	rp.stacks = rp.m ? anl_stacks_new(rp.m, rp.max_stack + 1) : NULL;
 	g.mask = 4095;
 	g.tab = calloc(g.mask + 1, sizeof(*g.tab));

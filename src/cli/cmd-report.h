@@ -75,7 +75,7 @@ struct report {
 	bool no_children, children_flag, stdio, json, header, header_only, stats;
 	bool force, tui, quiet;
 	bool inline_frames; /* --no-inline clears it */
-	bool kallsyms_cache;	/* --no-kallsyms-cache clears it */
+	bool cache;		/* --no-cache (--no-kallsyms-cache) clears it */
 	bool show_info; /* -I: the full feature sections in --header */
 	bool buildid_list;
 	const char *percentage;

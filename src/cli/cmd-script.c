@@ -49,7 +49,7 @@ struct script {
 	const char *fields;
 	const char *comms, *pids, *tids;
 	bool json, ns, force, inline_frames;
-	bool kallsyms_cache;	/* --no-kallsyms-cache clears it */
+	bool cache;		/* --no-cache (--no-kallsyms-cache) clears it */
 	int max_stack;
 	unsigned want;	  /* fields from -F, 0 = defaults */
 	unsigned add, del; /* -F +x,-y */
@@ -468,7 +468,7 @@ int cmd_script(int argc, const char **argv)
 		.input = "perf.data",
 		.max_stack = SONDE_PERF_MAX_STACK_DEPTH,
 		.inline_frames = true,
-		.kallsyms_cache = true,
+		.cache = true,
 	};
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &s.input, "file", "input file name (default perf.data, - for stdin)"),
@@ -483,7 +483,8 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN(0, "inline", &s.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
 		OPT_INTEGER(0, "max-stack", &s.max_stack, "n", "frames per callchain to print (default 127)"),
 		OPT_BOOLEAN('f', "force", &s.force, "accepted for perf compatibility (no ownership check)"),
-		OPT_BOOLEAN(0, "kallsyms-cache", &s.kallsyms_cache, "keep kernel symbols in ~/.cache/sonde between runs (default; --no-kallsyms-cache)"),
+		OPT_BOOLEAN(0, "cache", &s.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
+		OPT_BOOLEAN(0, "kallsyms-cache", &s.cache, "same as --cache"),
 		OPT_END(),
 	};
 	const char *const usage[] = { "sonde script [<options>]", NULL };
@@ -516,8 +517,8 @@ int cmd_script(int argc, const char **argv)
 		}
 	}
 	s.m = anl_machine_new();
-	if (s.m && s.kallsyms_cache)
-		anl_machine_default_kallsyms_cache(s.m);
+	if (s.m && s.cache)
+		anl_machine_default_cache(s.m);
 	s.stacks = s.m ? anl_stacks_new(s.m, s.max_stack + 1) : NULL;
 	if (!s.stacks) {
 		fprintf(stderr, "sonde script: out of memory\n");

@@ -46,6 +46,7 @@ struct anl_dso {
 	bool dwarf_tried;
 	bool dwarf_opening;    /* dwarf/dwarf_fd being set by dwarf_thread */
 	pthread_t dwarf_thread;
+	struct anl_dwc *dwc;   /* DWARF answer cache state (anl_dwcache.c) */
 	struct anl_dso *next;
 };
 
@@ -86,18 +87,21 @@ struct anl_machine *anl_machine_new(void);
 void anl_machine_free(struct anl_machine *m);
 
 /*
- * Keeps the kernel's symbol table in @dir (kcache.h: per boot, module list
- * and user) so later runs skip reading /proc/kallsyms; NULL turns it off
- * (the default). Call before the first kernel lookup. 0 or -ENOMEM.
+ * Keeps sonde's caches in @dir: the kernel's symbol table (kcache.h: per
+ * boot, module list and user) so later runs skip reading /proc/kallsyms,
+ * and the DWARF answers of each object (dwcache.h: per build id) so they
+ * skip opening its debug info. NULL turns them off (the default). Call
+ * before the first lookup. 0 or -ENOMEM.
  */
-int anl_machine_set_kallsyms_cache(struct anl_machine *m, const char *dir);
+int anl_machine_set_cache(struct anl_machine *m, const char *dir);
 
 /*
- * The kallsyms cache in the per-user default directory
- * (kcache_default_dir(): $XDG_CACHE_HOME/sonde or ~/.cache/sonde) unless
- * the environment sets SONDE_NO_KALLSYMS_CACHE (to anything but "" or "0").
+ * The caches in the per-user default directory (kcache_default_dir():
+ * $XDG_CACHE_HOME/sonde or ~/.cache/sonde) unless the environment sets
+ * SONDE_NO_CACHE or its older spelling SONDE_NO_KALLSYMS_CACHE (to
+ * anything but "" or "0").
  */
-int anl_machine_default_kallsyms_cache(struct anl_machine *m);
+int anl_machine_default_cache(struct anl_machine *m);
 
 /* Interned string: equal strings give the same pointer. */
 const char *anl_intern(struct anl_machine *m, const char *s, size_t len);
@@ -211,8 +215,11 @@ struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perf
  * Returns how many names were stored in @names (at most @max), 0 without
  * debug info.
  */
-/* Starts opening @dso's debug info on another thread (for anl_dso_inlines). */
-void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso);
+/*
+ * Starts opening @dso's debug info on another thread (for
+ * anl_dso_inlines()), unless the DWARF cache already answers for @addr.
+ */
+void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr);
 int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		    const char **names, int max);
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "internal.h"
 #include "anl_priv.h"
+#include "dwcache.h"
 #include "kcache.h"
 #include "sym_plt.h"
 #include "sym_internal.h"
@@ -212,6 +213,7 @@ void anl_dsos_free(struct anl_machine *m)
 	for (size_t i = 0; i < ANL_DSO_BUCKETS; i++)
 		for (struct anl_dso *d = m->dsos[i]; d; d = d->next) {
 			dwarf_wait(d);
+			anl_dwc_flush(m, d);
 			free(d->syms);
 			free(d->segs);
 			free(d->names_buf);
@@ -251,6 +253,8 @@ static void dso_open_dwarf(struct anl_dso *dso)
 	const char *path = dso->dbg_path ? dso->dbg_path : dso->name;
 
 #ifndef SONDE_FUZZ
+	/* Tests count these lines: a warm DWARF cache opens nothing. */
+	pr_debug("%s: opening its debug info %s\n", dso->name, path);
 	dso->dwarf_fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (dso->dwarf_fd >= 0) {
 		dso->dwarf = dwarf_begin(dso->dwarf_fd, DWARF_C_READ);
@@ -276,7 +280,7 @@ static void dwarf_wait(struct anl_dso *dso)
 	}
 }
 
-void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso)
+void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
 #ifdef SONDE_FUZZ
 	return;
@@ -286,6 +290,9 @@ void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso)
 	if (!dso->loaded)
 		(void)anl_dso_find_sym(m, dso, 0); /* dbg_path comes from here */
 	if (dso->stale)
+		return;
+	/* Answered by the cache: the debug info may never be needed. */
+	if (anl_dwc_lookup(m, dso, anl_dso_vaddr(dso, addr), DWC_INLINES, NULL, 0, NULL))
 		return;
 	dso->dwarf_tried = true;
 	if (!pthread_create(&dso->dwarf_thread, NULL, dwarf_thread, dso))
@@ -310,7 +317,8 @@ static Dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t add
 	return dso->dwarf;
 }
 
-const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
+/* What the cache (anl_dwcache.c) keeps: bump DWC_MAGIC when it changes. */
+static const char *dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
 	Dwarf *dw = dso_dwarf(m, dso, addr);
 	Dwarf_Die cu;
@@ -333,6 +341,27 @@ const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t
 	return anl_intern(m, buf, strlen(buf));
 }
 
+const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
+{
+	const char *sl = NULL;
+	uint64_t va;
+	int n = 0;
+
+	if (dso->kernel || dso->jit || dso->name[0] != '/')
+		return NULL;
+	if (!dso->loaded)
+		(void)anl_dso_find_sym(m, dso, addr);
+	if (dso->stale)
+		return NULL; /* as dso_dwarf(): never the answers of another build */
+	va = anl_dso_vaddr(dso, addr);
+	if (anl_dwc_lookup(m, dso, va, DWC_SRCLINE, &sl, 1, &n))
+		return n ? sl : NULL;
+	sl = dso_srcline(m, dso, addr);
+	anl_dwc_add(m, dso, va, DWC_SRCLINE, &sl, sl ? 1 : 0);
+	return sl;
+}
+
+/* What the cache (anl_dwcache.c) keeps: bump DWC_MAGIC when it changes. */
 static int dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		       const char **names, int max)
 {
@@ -383,6 +412,27 @@ static int dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr
 	return k;
 }
 
+/* dso_inlines() through the DWARF cache, for ANL_INL_MAX names. */
+static int cached_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+			  const char **names)
+{
+	uint64_t va;
+	int n = 0;
+
+	if (dso->kernel || dso->jit || dso->name[0] != '/')
+		return 0;
+	if (!dso->loaded)
+		(void)anl_dso_find_sym(m, dso, addr);
+	if (dso->stale)
+		return 0; /* as dso_dwarf(): never the answers of another build */
+	va = anl_dso_vaddr(dso, addr);
+	if (anl_dwc_lookup(m, dso, va, DWC_INLINES, names, ANL_INL_MAX, &n))
+		return n;
+	n = dso_inlines(m, dso, addr, names, ANL_INL_MAX);
+	anl_dwc_add(m, dso, va, DWC_INLINES, names, n);
+	return n;
+}
+
 /*
  * Every new stack asks again for the same return addresses (main, _start,
  * ...): the answers are kept, names being interned and stable.
@@ -403,7 +453,7 @@ int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		e = anl_alloc(m, sizeof(*e));
 		e->dso = dso;
 		e->addr = addr;
-		e->nr = dso_inlines(m, dso, addr, e->names, ANL_INL_MAX);
+		e->nr = cached_inlines(m, dso, addr, e->names);
 		e->next = m->inls[b];
 		m->inls[b] = e;
 	}

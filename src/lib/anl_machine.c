@@ -131,7 +131,7 @@ void anl_machine_free(struct anl_machine *m)
 	free(m);
 }
 
-int anl_machine_set_kallsyms_cache(struct anl_machine *m, const char *dir)
+int anl_machine_set_cache(struct anl_machine *m, const char *dir)
 {
 	char *copy = dir ? strdup(dir) : NULL;
 
@@ -142,15 +142,21 @@ int anl_machine_set_kallsyms_cache(struct anl_machine *m, const char *dir)
 	return 0;
 }
 
-int anl_machine_default_kallsyms_cache(struct anl_machine *m)
+static bool env_set(const char *name)
 {
-	const char *off = getenv("SONDE_NO_KALLSYMS_CACHE");
+	const char *v = getenv(name);
+
+	return v && v[0] && strcmp(v, "0");
+}
+
+int anl_machine_default_cache(struct anl_machine *m)
+{
 	char dir[4096];
 
-	if ((off && off[0] && strcmp(off, "0")) ||
+	if (env_set("SONDE_NO_CACHE") || env_set("SONDE_NO_KALLSYMS_CACHE") ||
 	    !kcache_default_dir(dir, sizeof(dir)))
 		return 0;
-	return anl_machine_set_kallsyms_cache(m, dir);
+	return anl_machine_set_cache(m, dir);
 }
 
 struct anl_stats *anl_machine_stats(struct anl_machine *m)

@@ -57,7 +57,7 @@ struct anl_machine {
 	bool kallsyms_warned;
 	bool kthread_running; /* kallsyms loading on a second core */
 	pthread_t kthread;
-	char *kcache_dir; /* kallsyms cache (kcache.h); NULL: none */
+	char *kcache_dir; /* cache directory (kcache.h, dwcache.h); NULL: none */
 	/* The file being read: its HEADER_BUILD_ID list checks objects. */
 	const struct sonde_perfdata_reader *reader;
 	char *buildid_dir; /* perf's build-id cache, made on first use */
@@ -87,6 +87,17 @@ bool anl_is_jit_memory(const char *name, size_t len);
 bool anl_kallsyms_from_cache(struct anl_dso *d, const char *path);
 void anl_kallsyms_to_cache(const struct anl_machine *m,
 			   const struct anl_dso *d, const char *path);
+/*
+ * The DWARF answer cache of @d (anl_dwcache.c) for ELF vaddr @va: true
+ * and up to @max names (interned) in @names on a hit; @names NULL only
+ * tests. _add() records what the debug info answered on a miss; _flush()
+ * merges those into the file and frees @d's cache state.
+ */
+bool anl_dwc_lookup(struct anl_machine *m, struct anl_dso *d, uint64_t va, int kind,
+		    const char **names, int max, int *nr);
+void anl_dwc_add(struct anl_machine *m, struct anl_dso *d, uint64_t va, int kind,
+		 const char *const *names, int nr);
+void anl_dwc_flush(struct anl_machine *m, struct anl_dso *d);
 /* The symbol standing for @name inlined into @base of @dso (made once). */
 const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso *dso,
 				     const struct anl_sym *base, const char *name);

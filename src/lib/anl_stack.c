@@ -162,7 +162,7 @@ static bool defer(struct anl_stacks *c, struct anl_stack *s, size_t nf)
 		return false;
 	for (size_t i = 0; i < nf; i++)
 		if (c->tmp[i].unwound && c->tmp[i].sym && c->tmp[i].dso) {
-			anl_dso_prefetch_dwarf(c->m, c->tmp[i].dso);
+			anl_dso_prefetch_dwarf(c->m, c->tmp[i].dso, c->tmp[i].addr);
 			any = true;
 		}
 	if (!any)

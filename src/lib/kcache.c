@@ -229,7 +229,8 @@ static int make_dirs(const char *dir)
 
 /*
  * Removes older cache files of the same tag and user (other boots or
- * module lists): each key change would otherwise leave megabytes behind.
+ * module lists; "<tag>-...-<uid>"): each key change would otherwise leave
+ * megabytes behind.
  */
 static void remove_stale(const char *dir, const char *path, const char *tag)
 {
@@ -255,11 +256,10 @@ static void remove_stale(const char *dir, const char *path, const char *tag)
 	closedir(d);
 }
 
-int kcache_write(const char *dir, const char *path, const void *buf,
-		 size_t len)
+int kcache_write_as(const char *dir, const char *path, const void *buf,
+		    size_t len, const char *stale)
 {
-	const char *base = strrchr(path, '/'), *tag_end;
-	char tmp[4096 + 16], tag[64];
+	char tmp[4096 + 16];
 	struct stat st;
 	size_t off = 0;
 	int fd, err;
@@ -296,13 +296,8 @@ int kcache_write(const char *dir, const char *path, const void *buf,
 		unlink(tmp);
 		return err;
 	}
-	base = base ? base + 1 : path;
-	tag_end = strchr(base, '-');
-	if (tag_end && (size_t)(tag_end - base) < sizeof(tag)) {
-		memcpy(tag, base, (size_t)(tag_end - base));
-		tag[tag_end - base] = 0;
-		remove_stale(dir, path, tag);
-	}
+	if (stale)
+		remove_stale(dir, path, stale);
 	return 0;
 fail:
 	err = errno ? -errno : -EIO;
@@ -310,6 +305,22 @@ fail:
 		close(fd);
 	unlink(tmp);
 	return err;
+}
+
+int kcache_write(const char *dir, const char *path, const void *buf,
+		 size_t len)
+{
+	const char *base = strrchr(path, '/'), *tag_end;
+	char tag[64];
+
+	/* The tag is the name up to its first '-': "ksymtab", "kallsyms". */
+	base = base ? base + 1 : path;
+	tag_end = strchr(base, '-');
+	if (!tag_end || (size_t)(tag_end - base) >= sizeof(tag))
+		return kcache_write_as(dir, path, buf, len, NULL);
+	memcpy(tag, base, (size_t)(tag_end - base));
+	tag[tag_end - base] = 0;
+	return kcache_write_as(dir, path, buf, len, tag);
 }
 
 /*

@@ -62,6 +62,15 @@ void kcache_unmap(const void *map, size_t len);
 int kcache_write(const char *dir, const char *path, const void *buf,
 		 size_t len);
 
+/*
+ * kcache_write() with the stale-file rule explicit: after the rename,
+ * other files of this user named "<@p stale>-...-<euid>" are removed
+ * (none when @p stale is NULL). kcache_write() takes the part of the file
+ * name before its first '-' as @p stale.
+ */
+int kcache_write_as(const char *dir, const char *path, const void *buf,
+		    size_t len, const char *stale);
+
 /* One kernel function of the pre-parsed table: [start, end) and its name. */
 struct kcache_sym {
 	uint64_t start, end;

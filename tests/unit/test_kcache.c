@@ -366,7 +366,7 @@ static int kernel_lookup(const char *dir, uint64_t addr, const char **name)
 	struct anl_dso *k;
 
 	assert_non_null(m);
-	assert_int_equal(anl_machine_set_kallsyms_cache(m, dir), 0);
+	assert_int_equal(anl_machine_set_cache(m, dir), 0);
 	k = anl_kernel_dso(m);
 	s = anl_dso_find_sym(m, k, addr);
 	*name = s ? strdup(s->name) : NULL;
@@ -484,7 +484,7 @@ static void test_same_table(void **state)
 	for (int i = 0; i < 3; i++) {
 		m[i] = anl_machine_new();
 		assert_non_null(m[i]);
-		assert_int_equal(anl_machine_set_kallsyms_cache(m[i], i ? dir : NULL), 0);
+		assert_int_equal(anl_machine_set_cache(m[i], i ? dir : NULL), 0);
 		k[i] = anl_kernel_dso(m[i]);
 		(void)anl_dso_find_sym(m[i], k[i], some_kernel_text());
 		if (i == 1)
@@ -515,14 +515,14 @@ static void test_env_off(void **state)
 	setenv("XDG_CACHE_HOME", dir, 1);
 	setenv("SONDE_NO_KALLSYMS_CACHE", "1", 1);
 	m = anl_machine_new();
-	assert_int_equal(anl_machine_default_kallsyms_cache(m), 0);
+	assert_int_equal(anl_machine_default_cache(m), 0);
 	(void)anl_dso_find_sym(m, anl_kernel_dso(m), some_kernel_text());
 	anl_machine_free(m);
 	assert_false(exists(dir));
 	/* "0" means not disabled. */
 	setenv("SONDE_NO_KALLSYMS_CACHE", "0", 1);
 	m = anl_machine_new();
-	assert_int_equal(anl_machine_default_kallsyms_cache(m), 0);
+	assert_int_equal(anl_machine_default_cache(m), 0);
 	(void)anl_dso_find_sym(m, anl_kernel_dso(m), some_kernel_text());
 	if (!anl_kernel_dso(m)->has_syms) {
 		anl_machine_free(m);
