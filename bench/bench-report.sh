@@ -102,6 +102,12 @@ if [ -x "$HELPERS/report_workload" ]; then
 	done
 	echo "file: $DW (--call-graph dwarf, ${n:-?} samples)"
 	[ "${n:-0}" -ge 20000 ] || echo "WARNING: fewer than 20k samples"
-	pair "report on a dwarf recording" 10 \
+	# Steady state: sonde keeps kernel symbols and DWARF inline answers in
+	# ~/.cache/sonde between runs, as perf keeps kallsyms copies in
+	# ~/.debug. The first run on a machine fills them: shown apart.
+	pair "report on a dwarf recording (sonde caches warm)" 10 \
 		"$SONDE report -i $DW" "perf report -f --stdio -i $DW"
+	pair "report on a dwarf recording, first run (sonde caches emptied each run)" 10 \
+		"rm -rf $WORK/cold-cache; XDG_CACHE_HOME=$WORK/cold-cache $SONDE report -i $DW" \
+		"perf report -f --stdio -i $DW"
 fi
