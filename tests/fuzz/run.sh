@@ -7,7 +7,7 @@ set -u
 OUT=${1:-build-fuzz}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
-SECS=${FUZZ_SECONDS:-15}
+SECS=${FUZZ_SECONDS:-10}
 pass=0 fail=0 skip=0
 targets=(tests/fuzz/fuzz_*.c)
 if [ ! -e "${targets[0]}" ]; then
