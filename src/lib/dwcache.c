@@ -8,6 +8,7 @@
 #include <string.h>
 #include "internal.h"
 #include "dwcache.h"
+#include "kcache.h"
 
 /*
  * Layout, host byte order (the file never leaves this machine):
@@ -19,7 +20,7 @@
  *   names          each answer's names back to back, NUL-terminated
  */
 #define DWC_MAGIC "SONDEDW1"
-#define DWC_HDR 24u
+#define DWC_HDR KCACHE_TAB_HDR
 #define DWC_ENT 16u
 
 static int key_cmp(uint64_t va, int ka, uint64_t vb, int kb)
@@ -33,7 +34,6 @@ int dwc_encode(const struct dwc_ans *ans, size_t nr, void **bufp, size_t *lenp)
 {
 	size_t names = 0, len, off = 0;
 	uint8_t *buf, *e;
-	uint64_t v;
 
 	for (size_t i = 0; i < nr; i++) {
 		if (ans[i].kind > DWC_SRCLINE || ans[i].nr > DWC_MAX_NAMES ||
@@ -49,11 +49,7 @@ int dwc_encode(const struct dwc_ans *ans, size_t nr, void **bufp, size_t *lenp)
 	buf = calloc(1, len);
 	if (!buf)
 		return -ENOMEM;
-	memcpy(buf, DWC_MAGIC, 8);
-	v = nr;
-	memcpy(buf + 8, &v, 8);
-	v = names;
-	memcpy(buf + 16, &v, 8);
+	kcache_tab_header(buf, DWC_MAGIC, nr, names);
 	e = buf + DWC_HDR;
 	for (size_t i = 0; i < nr; i++, e += DWC_ENT) {
 		uint32_t o = (uint32_t)off;
@@ -80,13 +76,9 @@ int dwc_check(const void *data, size_t len, size_t *nrp)
 	uint64_t nr, names_len, prev_va = 0;
 	int prev_kind = 0;
 
-	if (len < DWC_HDR || memcmp(buf, DWC_MAGIC, 8))
-		return sonde_err(SONDE_ERR_FORMAT);
-	memcpy(&nr, buf + 8, 8);
-	memcpy(&names_len, buf + 16, 8);
-	/* Sizes must add up exactly, without overflowing on the way. */
-	if (nr > (len - DWC_HDR) / DWC_ENT ||
-	    names_len != len - DWC_HDR - nr * DWC_ENT || names_len > UINT32_MAX)
+	if (kcache_tab_header_check(buf, len, DWC_MAGIC, DWC_ENT, &nr, &names_len))
+		return -errno;
+	if (names_len > UINT32_MAX) /* name offsets are u32 */
 		return sonde_err(SONDE_ERR_FORMAT);
 	names = buf + DWC_HDR + nr * DWC_ENT;
 	e = buf + DWC_HDR;

@@ -332,8 +332,34 @@ int kcache_write(const char *dir, const char *path, const void *buf,
  *   names
  */
 #define KTAB_MAGIC "SONDEKT1"
-#define KTAB_HDR 24u
+#define KTAB_HDR KCACHE_TAB_HDR
 #define KTAB_ENT 24u
+
+void kcache_tab_header(uint8_t *buf, const char *magic, uint64_t nr,
+		       uint64_t names_len)
+{
+	memcpy(buf, magic, 8);
+	memcpy(buf + 8, &nr, 8);
+	memcpy(buf + 16, &names_len, 8);
+}
+
+int kcache_tab_header_check(const uint8_t *buf, size_t len, const char *magic,
+			    size_t ent, uint64_t *nrp, uint64_t *names_lenp)
+{
+	uint64_t nr, names_len;
+
+	if (len < KCACHE_TAB_HDR || memcmp(buf, magic, 8))
+		return sonde_err(SONDE_ERR_FORMAT);
+	memcpy(&nr, buf + 8, 8);
+	memcpy(&names_len, buf + 16, 8);
+	/* Sizes must add up exactly, without overflowing on the way. */
+	if (nr > (len - KCACHE_TAB_HDR) / ent ||
+	    names_len != len - KCACHE_TAB_HDR - nr * ent)
+		return sonde_err(SONDE_ERR_FORMAT);
+	*nrp = nr;
+	*names_lenp = names_len;
+	return 0;
+}
 
 int kcache_tab_encode(const struct kcache_sym *syms, size_t nr, void **bufp,
 		      size_t *lenp)
@@ -348,11 +374,7 @@ int kcache_tab_encode(const struct kcache_sym *syms, size_t nr, void **bufp,
 	buf = malloc(len ? len : 1);
 	if (!buf)
 		return -ENOMEM;
-	memcpy(buf, KTAB_MAGIC, 8);
-	v = nr;
-	memcpy(buf + 8, &v, 8);
-	v = names;
-	memcpy(buf + 16, &v, 8);
+	kcache_tab_header(buf, KTAB_MAGIC, nr, names);
 	e = buf + KTAB_HDR;
 	off = 0;
 	for (size_t i = 0; i < nr; i++, e += KTAB_ENT) {
@@ -375,14 +397,9 @@ int kcache_tab_check(const void *data, size_t len, size_t *nrp)
 	const uint8_t *buf = data, *e;
 	uint64_t nr, names_len, prev = 0;
 
-	if (len < KTAB_HDR || memcmp(buf, KTAB_MAGIC, 8))
-		return sonde_err(SONDE_ERR_FORMAT);
-	memcpy(&nr, buf + 8, 8);
-	memcpy(&names_len, buf + 16, 8);
-	/* Sizes must add up exactly, without overflowing on the way. */
-	if (nr > (len - KTAB_HDR) / KTAB_ENT ||
-	    names_len != len - KTAB_HDR - nr * KTAB_ENT ||
-	    (nr && !names_len))
+	if (kcache_tab_header_check(buf, len, KTAB_MAGIC, KTAB_ENT, &nr, &names_len))
+		return -errno;
+	if (nr && !names_len)
 		return sonde_err(SONDE_ERR_FORMAT);
 	/* Every name offset then finds a NUL before the end. */
 	if (names_len && buf[len - 1])

@@ -72,6 +72,22 @@ int kcache_write_as(const char *dir, const char *path, const void *buf,
 		    size_t len, const char *stale);
 
 /* One kernel function of the pre-parsed table: [start, end) and its name. */
+/*
+ * Both cache table formats (ksymtab here, the DWARF answers in dwcache.c)
+ * start alike: u8 magic[8], u64 nr entries, u64 names_len, then nr
+ * fixed-size entries and names_len bytes of names, filling the file.
+ */
+#define KCACHE_TAB_HDR 24u
+void kcache_tab_header(uint8_t *buf, const char *magic, uint64_t nr,
+		       uint64_t names_len);
+/*
+ * Checks @p magic and that header, entries of @p ent bytes and names add
+ * up to exactly @p len (without overflowing): 0 with *@p nr and
+ * *@p names_len, or -SONDE_ERR_FORMAT (errno set).
+ */
+int kcache_tab_header_check(const uint8_t *buf, size_t len, const char *magic,
+			    size_t ent, uint64_t *nr, uint64_t *names_len);
+
 struct kcache_sym {
 	uint64_t start, end;
 	const char *name;
