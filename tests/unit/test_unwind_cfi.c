@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
@@ -400,42 +399,29 @@ static void handle_sample(const uint8_t *p, size_t size, struct real *st)
 	}
 }
 
-static void drain(void *base, size_t page, struct real *st)
+/* Unwinds every sample waiting in @r (the library's ring reader). */
+static void drain(struct sonde_ring *r, struct real *st)
 {
-	struct sonde_perf_event_mmap_page *pg = base;
-	uint8_t *data = (uint8_t *)base + page;
-	size_t dsize = RING_PAGES * page;
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = pg->data_tail;
-	static uint8_t rec[65536];
+	const struct sonde_perf_event_header *h;
 
-	while (tail < head) {
-		struct sonde_perf_event_header h;
-		size_t i, off = tail % dsize;
-
-		for (i = 0; i < sizeof(h); i++)
-			((uint8_t *)&h)[i] = data[(off + i) % dsize];
-		if (h.size < sizeof(h))
-			break;
-		for (i = 0; i < h.size; i++)
-			rec[i] = data[(off + i) % dsize];
-		if (h.type == SONDE_PERF_RECORD_SAMPLE)
-			handle_sample(rec + sizeof(h), h.size - sizeof(h), st);
-		tail += h.size;
-	}
-	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+	if (sonde_ring__read_init(r) <= 0)
+		return;
+	while (sonde_ring__read_event(r, &h) > 0)
+		if (h->type == SONDE_PERF_RECORD_SAMPLE)
+			handle_sample((const uint8_t *)(h + 1), h->size - sizeof(*h), st);
+	sonde_ring__read_done(r);
 }
 
 static void test_real_samples_agree(void **state)
 {
 	struct sonde_perf_event_attr attr = { 0 };
 	char exe[PATH_MAX], helper[PATH_MAX + 32];
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	SONDE_OPTS(sonde_ring_opts, ropts, .data_pages = RING_PAGES);
 	struct real st = { 0 };
 	struct uw_counts cf;
 	int go[2], fd, status, i;
+	struct sonde_ring *ring;
 	ssize_t n;
-	void *ring;
 
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	assert_true(n > 0);
@@ -481,18 +467,17 @@ static void test_real_samples_agree(void **state)
 		       "%s (perf_event_paranoid?)\n", strerror(-fd));
 		skip();
 	}
-	ring = mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE,
-		    MAP_SHARED, fd, 0);
-	assert_true(ring != MAP_FAILED);
+	ring = sonde_ring__new(fd, &ropts);
+	assert_non_null(ring);
 	assert_int_equal(write(go[1], "g", 1), 1);
 	close(go[1]);
 	for (i = 0; i < 300; i++) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 
 		poll(&p, 1, 10);
-		drain(ring, page, &st);
+		drain(ring, &st);
 		if (waitpid(st.pid, &status, WNOHANG) == st.pid) {
-			drain(ring, page, &st);
+			drain(ring, &st);
 			st.pid = 0;
 			break;
 		}
@@ -501,7 +486,7 @@ static void test_real_samples_agree(void **state)
 		kill(st.pid, SIGKILL);
 		waitpid(st.pid, &status, 0);
 	}
-	munmap(ring, (RING_PAGES + 1) * page);
+	sonde_ring__free(ring);
 	close(fd);
 	memset(&cf, 0, sizeof(cf));
 	if (st.fast)
