@@ -18,6 +18,7 @@
 #include "perfdata_read.h"
 #include "anl.h"
 #include "pdgen.h"
+#include "pdseen.h"
 
 #define ST_BASIC ((1u << 0) | (1u << 1) | (1u << 2) | (1u << 8))
 
@@ -46,33 +47,11 @@ static void build(struct pdgen *g, bool pipe, bool swap)
 		pdg_file_end(g, 10, 40);
 }
 
-struct seen {
-	uint64_t times[16];
-	uint32_t types[16];
-	int n;
-};
-
-static int drain(struct sonde_perfdata_reader *r, struct seen *s)
-{
-	struct sonde_perfdata_record rec;
-	int err;
-
-	memset(s, 0, sizeof(*s));
-	while ((err = sonde_perfdata_reader__next(r, &rec)) > 0) {
-		if (s->n < 16) {
-			s->times[s->n] = rec.time;
-			s->types[s->n] = rec.type;
-		}
-		s->n++;
-	}
-	return err;
-}
-
 static void check_good(bool pipe, bool swap)
 {
 	struct pdgen g;
 	struct sonde_perfdata_reader *r;
-	struct seen s;
+	struct pdg_seen s;
 	/* Round 1 ends at max 30 but releases nothing (no previous round);
 	 * round 2 releases <= 30; the end releases the rest. */
 	static const uint64_t want[] = { 1, 2, 10, 20, 30, 35, 40 };
@@ -83,7 +62,7 @@ static void check_good(bool pipe, bool swap)
 	assert_null(sonde_perfdata_reader__error(r));
 	assert_int_equal(sonde_perfdata_reader__is_pipe(r), pipe);
 	assert_int_equal(sonde_perfdata_reader__needs_swap(r), swap);
-	assert_int_equal(drain(r, &s), 0);
+	assert_int_equal(pdg_drain(r, &s), 0);
 	assert_int_equal(s.n, 7);
 	for (int i = 0; i < 7; i++)
 		assert_int_equal(s.times[i], want[i]);
@@ -181,7 +160,7 @@ static void test_truncated(void **state)
 {
 	struct pdgen g;
 	struct sonde_perfdata_reader *r;
-	struct seen s;
+	struct pdg_seen s;
 	const char *e;
 	size_t cut;
 
@@ -190,7 +169,7 @@ static void test_truncated(void **state)
 	cut = g.data_off + 40 + 72 + 40 + 20;
 	r = sonde_perfdata_reader__open_mem(g.buf, cut, NULL);
 	assert_non_null(r);
-	assert_true(drain(r, &s) < 0);
+	assert_true(pdg_drain(r, &s) < 0);
 	assert_int_equal(s.n, 3);
 	e = sonde_perfdata_reader__error(r);
 	assert_non_null(e);
@@ -204,7 +183,7 @@ static void test_bad_record_size(void **state)
 {
 	struct pdgen g;
 	struct sonde_perfdata_reader *r;
-	struct seen s;
+	struct pdg_seen s;
 	char want[64];
 	size_t off;
 
@@ -214,7 +193,7 @@ static void test_bad_record_size(void **state)
 	g.buf[off + 7] = 0;
 	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
 	assert_non_null(r);
-	assert_true(drain(r, &s) < 0);
+	assert_true(pdg_drain(r, &s) < 0);
 	assert_int_equal(s.n, 1); /* the COMM before it */
 	snprintf(want, sizeof(want), "byte offset %zu:", off);
 	assert_non_null(strstr(sonde_perfdata_reader__error(r), want));
@@ -244,14 +223,14 @@ static void test_data_past_eof(void **state)
 {
 	struct pdgen g;
 	struct sonde_perfdata_reader *r;
-	struct seen s;
+	struct pdg_seen s;
 
 	build(&g, false, false);
 	pdg_set64(&g, 48, 1 << 20);
 	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
 	assert_non_null(r);
 	assert_non_null(strstr(sonde_perfdata_reader__error(r), "byte offset 40"));
-	assert_true(drain(r, &s) < 0); /* runs into the feature bytes */
+	assert_true(pdg_drain(r, &s) < 0); /* runs into the feature bytes */
 	assert_true(s.n >= 7);
 	sonde_perfdata_reader__close(r);
 	free(g.buf);
@@ -265,11 +244,11 @@ static void test_every_prefix(void **state)
 	build(&g, false, false);
 	for (size_t n = 0; n <= g.len; n++) {
 		struct sonde_perfdata_reader *r = sonde_perfdata_reader__open_mem(g.buf, n, NULL);
-		struct seen s;
+		struct pdg_seen s;
 
 		if (!r)
 			continue;
-		drain(r, &s);
+		pdg_drain(r, &s);
 		assert_true(s.n <= 7);
 		sonde_perfdata_reader__close(r);
 	}
@@ -280,13 +259,13 @@ static void test_unordered(void **state)
 {
 	struct pdgen g;
 	struct sonde_perfdata_reader *r;
-	struct seen s;
+	struct pdg_seen s;
 	SONDE_OPTS(sonde_perfdata_reader_opts, o, .unordered = true);
 
 	build(&g, false, false);
 	r = sonde_perfdata_reader__open_mem(g.buf, g.len, &o);
 	assert_non_null(r);
-	assert_int_equal(drain(r, &s), 0);
+	assert_int_equal(pdg_drain(r, &s), 0);
 	assert_int_equal(s.times[2], 30);
 	assert_int_equal(s.times[3], 10);
 	sonde_perfdata_reader__close(r);

@@ -21,6 +21,7 @@
 #include "internal.h"
 #include "perfdata_read.h"
 #include "pdgen.h"
+#include "pdseen.h"
 
 #define ST_BASIC ((1u << 0) | (1u << 1) | (1u << 2) | (1u << 8))
 
@@ -125,30 +126,6 @@ static void end(struct pdgen *g)
 		pdg_file_end(g, 10, 40);
 }
 
-struct seen {
-	uint64_t times[64];
-	uint64_t offsets[64];
-	const struct sonde_perf_event_header *hdrs[64];
-	int n;
-};
-
-static int drain(struct sonde_perfdata_reader *r, struct seen *s)
-{
-	struct sonde_perfdata_record rec;
-	int err;
-
-	memset(s, 0, sizeof(*s));
-	while ((err = sonde_perfdata_reader__next(r, &rec)) > 0) {
-		if (s->n < 64) {
-			s->times[s->n] = rec.time;
-			s->offsets[s->n] = rec.offset;
-			s->hdrs[s->n] = rec.hdr;
-		}
-		s->n++;
-	}
-	return err;
-}
-
 static struct sonde_perfdata_reader *open_img(struct pdgen *g)
 {
 	struct sonde_perfdata_reader *r = sonde_perfdata_reader__open_mem(g->buf, g->len, NULL);
@@ -159,7 +136,7 @@ static struct sonde_perfdata_reader *open_img(struct pdgen *g)
 
 static const uint64_t want_times[] = { 1, 2, 10, 20, 30, 35, 40 };
 
-static void check_times(const struct seen *s)
+static void check_times(const struct pdg_seen *s)
 {
 	assert_int_equal(s->n, 7);
 	for (int i = 0; i < 7; i++)
@@ -174,7 +151,7 @@ static void check_cuts(bool pipe, bool swap, bool v2, const size_t *cuts, int nr
 {
 	struct pdgen in, g;
 	struct sonde_perfdata_reader *r;
-	struct seen s;
+	struct pdg_seen s;
 	size_t zlen, prev = 0;
 	uint8_t *z;
 
@@ -193,7 +170,7 @@ static void check_cuts(bool pipe, bool swap, bool v2, const size_t *cuts, int nr
 	}
 	end(&g);
 	r = open_img(&g);
-	assert_int_equal(drain(r, &s), 0);
+	assert_int_equal(pdg_drain(r, &s), 0);
 	assert_null(sonde_perfdata_reader__error(r));
 	/* No rounds: everything sorted at the end. */
 	check_times(&s);
@@ -208,7 +185,7 @@ static void check_pushes(bool pipe, bool swap, bool v2)
 {
 	struct pdgen in, g;
 	struct sonde_perfdata_reader *r;
-	struct seen s;
+	struct pdg_seen s;
 	ZSTD_CCtx *cc = ZSTD_createCCtx();
 	uint8_t buf[4096];
 	size_t n, comp_at[3];
@@ -232,7 +209,7 @@ static void check_pushes(bool pipe, bool swap, bool v2)
 	ZSTD_freeCCtx(cc);
 
 	r = open_img(&g);
-	assert_int_equal(drain(r, &s), 0);
+	assert_int_equal(pdg_drain(r, &s), 0);
 	assert_null(sonde_perfdata_reader__error(r));
 	check_times(&s);
 	assert_int_equal(r->nr_compressed, 3);
@@ -289,7 +266,7 @@ static void test_rounds_inside(void **state)
 {
 	struct pdgen in, g;
 	struct sonde_perfdata_reader *r;
-	struct seen s;
+	struct pdg_seen s;
 	size_t zlen;
 	uint8_t *z;
 
@@ -299,7 +276,7 @@ static void test_rounds_inside(void **state)
 	pdg_compressed(&g, z, zlen, false);
 	end(&g);
 	r = open_img(&g);
-	assert_int_equal(drain(r, &s), 0);
+	assert_int_equal(pdg_drain(r, &s), 0);
 	check_times(&s);
 	assert_int_equal(r->nr_rounds, 2);
 	sonde_perfdata_reader__close(r);
@@ -315,7 +292,7 @@ static void test_unordered(void **state)
 	static const uint64_t file_order[] = { 1, 2, 30, 10, 20, 40, 35 };
 	struct pdgen in, g;
 	struct sonde_perfdata_reader *r;
-	struct seen s;
+	struct pdg_seen s;
 	size_t zlen;
 	uint8_t *z;
 
@@ -327,7 +304,7 @@ static void test_unordered(void **state)
 	end(&g);
 	r = sonde_perfdata_reader__open_mem(g.buf, g.len, &o);
 	assert_non_null(r);
-	assert_int_equal(drain(r, &s), 0);
+	assert_int_equal(pdg_drain(r, &s), 0);
 	assert_int_equal(s.n, 7);
 	for (int i = 0; i < 7; i++)
 		assert_int_equal(s.times[i], file_order[i]);
@@ -378,11 +355,11 @@ static struct sonde_perfdata_reader *with_bad_second(struct pdgen *g, const uint
 static void expect_error(struct sonde_perfdata_reader *r, int before, size_t at,
 			 const char *what)
 {
-	struct seen s;
+	struct pdg_seen s;
 	char want[64];
 	const char *e;
 
-	assert_true(drain(r, &s) < 0);
+	assert_true(pdg_drain(r, &s) < 0);
 	assert_int_equal(s.n, before);
 	e = sonde_perfdata_reader__error(r);
 	assert_non_null(e);
@@ -446,7 +423,7 @@ static void test_size_bomb(void **state)
 {
 	struct pdgen g, big;
 	struct sonde_perfdata_reader *r;
-	struct seen s;
+	struct pdg_seen s;
 	size_t at;
 	int nr = 0;
 	const char *e;
@@ -459,7 +436,7 @@ static void test_size_bomb(void **state)
 	}
 	/* No HEADER_COMPRESSED: 1 MiB + slack. Records before the cut come out. */
 	r = with_bad_second(&g, NULL, 0, &at, false, 0, &big);
-	assert_true(drain(r, &s) < 0);
+	assert_true(pdg_drain(r, &s) < 0);
 	assert_true(s.n > 4 + 1000);
 	assert_true(s.n < 4 + nr);
 	e = sonde_perfdata_reader__error(r);
@@ -470,14 +447,14 @@ static void test_size_bomb(void **state)
 
 	/* A 1 MiB ring buffer still leaves 2 MiB out of bounds. */
 	r = with_bad_second(&g, NULL, 0, &at, true, 1u << 20, &big);
-	assert_true(drain(r, &s) < 0);
+	assert_true(pdg_drain(r, &s) < 0);
 	assert_non_null(strstr(sonde_perfdata_reader__error(r), "ring buffer 1048576 bytes"));
 	sonde_perfdata_reader__close(r);
 	free(g.buf);
 
 	/* perf record -m 2048 (8 MiB ring buffer): all of it is fine. */
 	r = with_bad_second(&g, NULL, 0, &at, true, 8u << 20, &big);
-	assert_int_equal(drain(r, &s), 0);
+	assert_int_equal(pdg_drain(r, &s), 0);
 	assert_int_equal(s.n, 4 + nr + 1);
 	assert_null(sonde_perfdata_reader__error(r));
 	assert_true(sonde_perfdata_reader__has_feature(r, SONDE_FEAT_COMPRESSED));
@@ -500,7 +477,7 @@ static void test_ratio_bomb(void **state)
 	ZSTD_CCtx *cc = ZSTD_createCCtx();
 	static uint8_t buf[65536];
 	size_t n, at[12];
-	struct seen s;
+	struct pdg_seen s;
 	const char *e;
 
 	/* 8 MiB of THREAD_MAP-typed filler: consumed, never queued. */
@@ -522,7 +499,7 @@ static void test_ratio_bomb(void **state)
 	}
 	ZSTD_freeCCtx(cc);
 	r = open_img(&g);
-	assert_true(drain(r, &s) < 0);
+	assert_true(pdg_drain(r, &s) < 0);
 	e = sonde_perfdata_reader__error(r);
 	assert_non_null(e);
 	assert_non_null(strstr(e, "expands more than 1000 times"));
@@ -545,14 +522,14 @@ static void test_unknown_type(void **state)
 {
 	struct pdgen g;
 	struct sonde_perfdata_reader *r;
-	struct seen s;
+	struct pdg_seen s;
 	static const uint8_t any[] = { 1, 2, 3 };
 
 	begin(&g, true, false);
 	pdg_comp_feature(&g, 7, 1u << 20);
 	pdg_compressed(&g, any, sizeof(any), false);
 	r = open_img(&g);
-	assert_true(drain(r, &s) < 0);
+	assert_true(pdg_drain(r, &s) < 0);
 	assert_non_null(strstr(sonde_perfdata_reader__error(r), "compression type 7"));
 	sonde_perfdata_reader__close(r);
 	free(g.buf);
