@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -233,33 +232,20 @@ static void handle_sample(const uint8_t *p, size_t size,
 			       symbolize(c, m, nm, ips[i]));
 }
 
-static void drain(void *base, size_t page, struct sonde_unwinder *uw,
+/* Unwinds every sample waiting in @r (the library's ring reader). */
+static void drain(struct sonde_ring *r, struct sonde_unwinder *uw,
 		  struct sonde_symcache *c, struct pmap *m, int nm,
 		  struct stats *st)
 {
-	struct sonde_perf_event_mmap_page *pg = base;
-	uint8_t *data = (uint8_t *)base + page;
-	size_t dsize = RING_PAGES * page;
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = pg->data_tail;
-	static uint8_t rec[65536];
+	const struct sonde_perf_event_header *h;
 
-	while (tail < head) {
-		struct sonde_perf_event_header h;
-		size_t i, off = tail % dsize;
-
-		for (i = 0; i < sizeof(h); i++)
-			((uint8_t *)&h)[i] = data[(off + i) % dsize];
-		if (h.size < sizeof(h))
-			break;
-		for (i = 0; i < h.size; i++)
-			rec[i] = data[(off + i) % dsize];
-		if (h.type == SONDE_PERF_RECORD_SAMPLE)
-			handle_sample(rec + sizeof(h), h.size - sizeof(h), uw, c,
-				      m, nm, st);
-		tail += h.size;
-	}
-	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+	if (sonde_ring__read_init(r) <= 0)
+		return;
+	while (sonde_ring__read_event(r, &h) > 0)
+		if (h->type == SONDE_PERF_RECORD_SAMPLE)
+			handle_sample((const uint8_t *)(h + 1), h->size - sizeof(*h),
+				      uw, c, m, nm, st);
+	sonde_ring__read_done(r);
 }
 
 /*
@@ -321,10 +307,10 @@ static void unwind_real(const char *name)
 	struct sonde_unwinder *uw;
 	struct stats st = { 0 };
 	struct pmap maps[64];
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	SONDE_OPTS(sonde_ring_opts, ropts, .data_pages = RING_PAGES);
 	int pfd[2], fd, nm, i, status, fds;
+	struct sonde_ring *ring;
 	ssize_t n;
-	void *ring;
 	pid_t pid;
 
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -367,9 +353,8 @@ static void unwind_real(const char *name)
 		       "%s (perf_event_paranoid?)\n", strerror(-fd));
 		skip();
 	}
-	ring = mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE,
-		    MAP_SHARED, fd, 0);
-	assert_true(ring != MAP_FAILED);
+	ring = sonde_ring__new(fd, &ropts);
+	assert_non_null(ring);
 
 	fds = open_fds();
 	uw = sonde_unwinder__new(pid, NULL);
@@ -380,13 +365,13 @@ static void unwind_real(const char *name)
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 
 		poll(&p, 1, 20);
-		drain(ring, page, uw, c, maps, nm, &st);
+		drain(ring, uw, c, maps, nm, &st);
 	}
 	/* Modules and DSOs are mapped, not held open: no fd per file. */
 	assert_int_equal(open_fds(), fds);
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
-	munmap(ring, (RING_PAGES + 1) * page);
+	sonde_ring__free(ring);
 	close(fd);
 	close(pfd[0]);
 	sonde_unwinder__free(uw);
