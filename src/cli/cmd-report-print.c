@@ -321,6 +321,23 @@ static void graph_rec(struct gctx *g, struct cnode *parent, uint64_t total, int 
 		graph_rec(g, last, g->rp->graph_fractal ? c->cumul - last->hit : total,
 			  depth + 1, new_mask | (1 << depth), lm);
 	}
+	/*
+	 * Fractal mode, like perf: one line for what the children under the
+	 * threshold hold. perf 6.1 prints its placeholder as "[...] (inlined)"
+	 * (the made-up symbol carries the flag); kept so outputs diff clean.
+	 */
+	if (g->rp->graph_fractal && nr && remaining) {
+		new_mask &= ~(1 << (depth - 1));
+		margin(g->o, lm);
+		for (int d = 0; d < depth; d++) {
+			ob_putc(g->o, new_mask & (1 << d) ? '|' : ' ');
+			if (d == depth - 1)
+				ob_printf(g->o, "--%.2f%%--", remaining * 100.0 / (double)total);
+			else
+				ob_puts(g->o, "          ");
+		}
+		ob_puts(g->o, "[...] (inlined)\n");
+	}
 	free(v);
 }
 
