@@ -15,6 +15,8 @@
 #include "sonde/threadmap.h"
 #include "sonde/evsel.h"
 #include "sonde/evlist.h"
+#include "sonde/evctl.h"
+#include "sonde/overflow.h"
 #include "sonde/record.h"
 #include "sonde/symbols.h"
 #include "sonde/unwind.h"
