@@ -17,7 +17,7 @@ rank[umbrella]=$i
 
 # The layer of each public header.
 declare -A public=(
-	[abi.h]=core [common.h]=core [sys.h]=core [cpumap.h]=core [threadmap.h]=core
+	[abi.h]=core [common.h]=core [sys.h]=core [sysctl.h]=core [cpumap.h]=core [threadmap.h]=core
 	[evparse.h]=event [pmu.h]=event [tracefs.h]=event
 	[ring.h]=ring
 	[evopen.h]=count [evsel.h]=count [evlist.h]=count [counts.h]=count [region.h]=count

@@ -6,6 +6,7 @@
 #include "sonde/common.h"
 #include "sonde/abi.h"
 #include "sonde/sys.h"
+#include "sonde/sysctl.h"
 #include "sonde/pmu.h"
 #include "sonde/tracefs.h"
 #include "sonde/evparse.h"
