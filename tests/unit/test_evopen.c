@@ -398,6 +398,34 @@ static void test_msg_eperm_system_wide(void **state)
 	set_file("paranoid", "2\n");
 }
 
+static void test_msg_enospc_eintr_efault(void **state)
+{
+	struct sonde_perf_event_attr a = {
+		.type = SONDE_PERF_TYPE_BREAKPOINT,
+		.size = sizeof(a),
+		.bp_type = SONDE_HW_BREAKPOINT_W,
+		.bp_addr = 0x1000,
+		.bp_len = 8,
+	};
+	char msg[1024];
+
+	fail_open(ENOSPC, &a, 0, -1, msg, sizeof(msg));
+	HAS("no free hardware breakpoint slot");
+	HAS("0x1000");
+	HAS("debug registers");
+	a = hw_attr();
+	fail_open(ENOSPC, &a, 0, -1, msg, sizeof(msg));
+	HAS("hardware event (type 0");
+	HAS("ENOSPC");
+	fail_open(EINTR, &a, 0, -1, msg, sizeof(msg));
+	HAS("interrupted by a signal");
+	HAS("call it again");
+	fail_open(EFAULT, &a, 0, -1, msg, sizeof(msg));
+	HAS("could not read the attr");
+	sonde_open_error_describe(EFAULT, NULL, 0, -1, msg, sizeof(msg));
+	HAS("attr.size claims");
+}
+
 static void test_msg_seccomp_and_enosys(void **state)
 {
 	struct sonde_perf_event_attr a = hw_attr();
@@ -534,6 +562,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_msg_seccomp_and_enosys, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_not_supported, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_emfile, msg_setup, msg_teardown),
+		cmocka_unit_test_setup_teardown(test_msg_enospc_eintr_efault, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_esrch_ebusy_eoverflow, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_einval_fields, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_truncation, msg_setup, msg_teardown),
