@@ -112,6 +112,16 @@ SONDE_API int sonde_evsel__set_period(const struct sonde_evsel *evsel,
  * @return 0 or -errno. */
 SONDE_API int sonde_evsel__refresh(const struct sonde_evsel *evsel, int n);
 
+/**
+ * @brief **sonde_evsel__set_probe_target()** gives a kprobe/uprobe PMU
+ * event its own copy of the kprobe_func / uprobe_path string and points
+ * attr.config1 at it, so the attr outlives the string it was built from
+ * (sonde_evspec_list__probe_target()). Before open only.
+ * @return 0, -EBUSY once open, -ENOMEM, -EINVAL.
+ */
+SONDE_API int sonde_evsel__set_probe_target(struct sonde_evsel *evsel,
+					    const char *target);
+
 #ifdef __cplusplus
 }
 #endif

@@ -50,9 +50,18 @@ struct sonde_evspec_opts {
 	size_t sz;
 	const char *sysfs_root;   /* default "/sys" or $SONDE_SYSFS_ROOT */
 	const char *tracefs_root; /* default: sonde_tracefs__root() */
+	/*
+	 * Turns the SYMBOL of "uprobe:PATH:SYMBOL" into the file offset the
+	 * uprobe PMU wants (0 or -errno); called during the parse. NULL:
+	 * only numeric offsets ("uprobe:PATH:0x1130") parse.
+	 * sonde_symcache__probe_offset() fits, with a symcache as @p ctx.
+	 */
+	int (*probe_resolve)(const char *path, const char *symbol,
+			     uint64_t *offset, void *ctx);
+	void *probe_ctx;
 	size_t : 0;
 };
-#define sonde_evspec_opts__last_field tracefs_root
+#define sonde_evspec_opts__last_field probe_ctx
 
 /**
  * @brief **sonde_evspec_list__parse()** parses a comma list of event specs
@@ -117,6 +126,18 @@ SONDE_API const char *sonde_evspec_list__pmu(const struct sonde_evspec_list *l,
  */
 SONDE_API const char *sonde_evspec_list__cpumask(const struct sonde_evspec_list *l,
 						 size_t i);
+
+/**
+ * @brief **sonde_evspec_list__probe_target()** for a kprobe/uprobe PMU
+ * event ("uprobe:PATH:SYMBOL[+OFF]", "uretprobe:PATH:SYMBOL",
+ * "kprobe:SYMBOL[+OFF]", "kretprobe:SYMBOL"): the uprobe_path or
+ * kprobe_func string that the attr's config1 points to (probe_offset is
+ * config2). The string belongs to the list: an attr copied out of it
+ * needs its own copy once the list is freed (sonde_evsel__set_probe_target()).
+ * @return the string, or NULL for other events.
+ */
+SONDE_API const char *
+sonde_evspec_list__probe_target(const struct sonde_evspec_list *l, size_t i);
 
 /** @brief **sonde_evspec_list__flags()** @return enum sonde_evspec_flags. */
 SONDE_API unsigned int sonde_evspec_list__flags(const struct sonde_evspec_list *l,

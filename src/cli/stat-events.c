@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/abi.h"
+#include "sonde/evctl.h"
 #include "sonde/evlist.h"
 #include "sonde/evparse.h"
+#include "sonde/symbols.h"
 #include "stat-cli.h"
 
 /* perf stat's defaults up to 6.14; cpu-clock replaces task-clock with -a. */
@@ -100,9 +102,11 @@ static int add_spec(const char *spec, bool defaults, struct sonde_evlist *list,
 	struct sonde_evspec_list *l = NULL;
 	size_t n;
 	int base = sonde_evlist__nr(list), err;
+	SONDE_OPTS(sonde_evspec_opts, po,
+		   .probe_resolve = sonde_symcache__probe_offset);
 
 	memset(&perr, 0, sizeof(perr));
-	err = sonde_evspec_list__parse(spec, &l, &perr);
+	err = sonde_evspec_list__parse_opts(spec, &po, &l, &perr);
 	if (err) {
 		char msg[1024];
 
@@ -146,6 +150,11 @@ static int add_spec(const char *spec, bool defaults, struct sonde_evlist *list,
 		idx = sonde_evlist__add(list, &attr, name,
 					leader >= 0 && (size_t)leader != i ?
 					base + leader : -1);
+		/* A probe's path/function string must outlive the spec list. */
+		if (idx >= 0 && sonde_evspec_list__probe_target(l, i))
+			idx = sonde_evsel__set_probe_target(
+				sonde_evlist__evsel(list, idx),
+				sonde_evspec_list__probe_target(l, i));
 		if (idx < 0) {
 			fprintf(stderr, "sonde stat: cannot add event '%s': %s\n",
 				name, strerror(-idx));

@@ -5,6 +5,7 @@
  * QUERY_BPF, no locks, only the seam's ioctl.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "sonde/evctl.h"
 #include "sonde/sys.h"
 #include "evlist.h"
@@ -178,4 +179,21 @@ int sonde_evsel__refresh(const struct sonde_evsel *e, int n)
 	if (n <= 0)
 		return sonde_err(EINVAL);
 	return each_fd(e, do_refresh, &n);
+}
+
+int sonde_evsel__set_probe_target(struct sonde_evsel *e, const char *target)
+{
+	char *c;
+
+	if (!e || !target)
+		return sonde_err(EINVAL);
+	if (e->fds)
+		return sonde_err(EBUSY);
+	c = strdup(target);
+	if (!c)
+		return sonde_err(ENOMEM);
+	free(e->probe_target);
+	e->probe_target = c;
+	e->attr.config1 = (uint64_t)(uintptr_t)c;
+	return 0;
 }

@@ -45,6 +45,7 @@ void sonde_evlist__free(struct sonde_evlist *l)
 	workload_cleanup(l);
 	for (int i = 0; i < l->nr; i++) {
 		free(l->evsels[i]->name);
+		free(l->evsels[i]->probe_target);
 		free(l->evsels[i]->open_error);
 		free(l->evsels[i]);
 	}

@@ -20,6 +20,7 @@ struct sonde_evsel {
 	int open_errno;
 	char *open_error;
 	int *fds;         /* [cpu_idx * nr_threads + thread_idx], -1 = none */
+	char *probe_target; /* attr.config1 of a probe event points here */
 	void *mmap_page;  /* sonde_evsel__mmap_self() */
 	size_t mmap_len;
 };
