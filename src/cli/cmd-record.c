@@ -55,6 +55,16 @@ static int parse_event_cb(const struct option *opt, const char *arg,
 	return rec_events_parse(&o->evs, arg) ? -1 : 0;
 }
 
+static int parse_filter_cb(const struct option *opt, const char *arg,
+			   bool unset)
+{
+	struct rec_opts *o = opt->value;
+
+	if (unset)
+		return 0;
+	return rec_events_add_filter(&o->evs, arg) ? -1 : 0;
+}
+
 
 
 
@@ -120,6 +130,9 @@ int cmd_record(int argc, const char **argv)
 	struct option opts[] = {
 		OPT_CALLBACK('e', "event", &o, "<event>",
 			     "event(s) to sample: name, sys:tracepoint, {a,b} group", parse_event_cb),
+		OPT_CALLBACK(0, "filter", &o, "<expr>",
+			     "tracepoint filter for the -e before it (\"prev_pid != 0\")",
+			     parse_filter_cb),
 		OPT_STRING('F', "freq", &o.freq_str, "<hz>|max",
 			   "sample frequency (default 4000; max = kernel.perf_event_max_sample_rate)"),
 		OPT_U64('c', "count", &o.period, "<n>", "sample every n events instead of -F"),

@@ -17,7 +17,10 @@ int rec_events_parse(struct rec_events *evs, const char *spec)
 	char msg[1024];
 	int err;
 
-	err = sonde_evspec_list__parse(spec, &l, &perr);
+	SONDE_OPTS(sonde_evspec_opts, po,
+		   .probe_resolve = sonde_symcache__probe_offset);
+
+	err = sonde_evspec_list__parse_opts(spec, &po, &l, &perr);
 	if (err) {
 		sonde_parse_error__format(&perr, msg, sizeof(msg));
 		/* On its own lines: the marker is aligned for column 0. */
@@ -25,8 +28,10 @@ int rec_events_parse(struct rec_events *evs, const char *spec)
 		return err;
 	}
 	n = sonde_evspec_list__count(l);
+	evs->last_first = base;
 	for (size_t i = 0; i < n; i++) {
 		const struct sonde_perf_event_attr *a = sonde_evspec_list__attr(l, i);
+		const char *target = sonde_evspec_list__probe_target(l, i);
 		unsigned int flags = sonde_evspec_list__flags(l, i);
 		struct rec_event *ne, *e;
 		int leader = sonde_evspec_list__leader(l, i);
@@ -50,6 +55,15 @@ int rec_events_parse(struct rec_events *evs, const char *spec)
 			break;
 		}
 		evs->nr++;
+		/* The spec list owns the probe string: keep our own. */
+		if (target) {
+			e->probe_target = strdup(target);
+			if (!e->probe_target) {
+				err = -ENOMEM;
+				break;
+			}
+			e->attr.config1 = (uint64_t)(uintptr_t)e->probe_target;
+		}
 		if (e->leader != (int)evs->nr - 1)
 			evs->ev[e->leader].nr_members++;
 		if (a->type == SONDE_PERF_TYPE_TRACEPOINT) {
@@ -80,6 +94,8 @@ void rec_events_free(struct rec_events *evs)
 {
 	for (size_t i = 0; i < evs->nr; i++) {
 		free(evs->ev[i].name);
+		free(evs->ev[i].probe_target);
+		free(evs->ev[i].filter);
 		free(evs->ev[i].fds);
 		free(evs->ev[i].ids);
 	}
@@ -88,4 +104,29 @@ void rec_events_free(struct rec_events *evs)
 	free(evs->tracepoints);
 	free(evs->ev);
 	memset(evs, 0, sizeof(*evs));
+}
+
+int rec_events_add_filter(struct rec_events *evs, const char *filter)
+{
+	bool any = false;
+
+	for (size_t i = evs->last_first; i < evs->nr; i++) {
+		struct rec_event *e = &evs->ev[i];
+		char *f;
+
+		if (e->attr.type != SONDE_PERF_TYPE_TRACEPOINT)
+			continue;
+		if (e->filter ? asprintf(&f, "(%s) && (%s)", e->filter, filter) < 0 :
+				!(f = strdup(filter)))
+			return -ENOMEM;
+		free(e->filter);
+		e->filter = f;
+		any = true;
+	}
+	if (!any) {
+		fprintf(stderr, "sonde record: --filter option should follow a "
+			"-e tracepoint option\n");
+		return -EINVAL;
+	}
+	return 0;
 }

@@ -66,6 +66,10 @@ void rec_setup_attrs(struct rec_state *s)
 			a->sample_type |= SONDE_PERF_SAMPLE_RAW;
 			if (!e->period_set)
 				a->sample_period = o->period ? o->period : 1;
+		} else if (e->probe_target && !e->period_set && !e->freq_set) {
+			/* A probe, like a tracepoint: every hit unless -c. */
+			a->freq = 0;
+			a->sample_period = o->period ? o->period : 1;
 		} else if (e->period_set) {
 			a->freq = 0; /* the spec's period= wins */
 		} else if (e->freq_set) {
@@ -142,7 +146,7 @@ int rec_open_events(struct rec_state *s)
 				int gfd = e->leader == (int)i ? -1 :
 					  o->evs.ev[e->leader].fds[k];
 				pid_t tid = s->per_task ? s->tids[t] : -1;
-				int fd;
+				int fd, err;
 retry:
 				fd = sonde_event_open(&e->attr, tid,
 							   s->cpus[c], gfd, 0);
@@ -172,6 +176,13 @@ retry:
 					return fd;
 				}
 				e->fds[k] = fd;
+				if (e->filter &&
+				    (err = sonde_perf_event_ioc_set_filter(fd, e->filter))) {
+					fprintf(stderr, "sonde record: failed to set filter \"%s\" on event %s with %d (%s)%s\n",
+						e->filter, e->name, -err, strerror(-err),
+						err == -EINVAL ? ": the kernel could not parse it (field names are in the tracepoint's format file)" : "");
+					return err;
+				}
 				if (ioctl(fd, SONDE_PERF_EVENT_IOC_ID, &e->ids[e->nr_ids]) == 0)
 					e->nr_ids++;
 			}

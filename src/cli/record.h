@@ -17,6 +17,8 @@ struct rec_event {
 	int nr_members;   /* > 1 on a group leader */
 	bool period_set;  /* the spec fixed the period (period= term) */
 	bool freq_set;    /* the spec fixed the frequency (freq= term) */
+	char *probe_target; /* uprobe path / kprobe function: attr.config1 */
+	char *filter;     /* --filter for a tracepoint, or NULL */
 	int *fds;         /* [cpu_idx * nr_threads + thread_idx] */
 	uint64_t *ids;
 	size_t nr_ids;
@@ -27,6 +29,7 @@ struct rec_events {
 	size_t nr;
 	char **tracepoints; /* "sys:name" of the tracepoint events */
 	size_t nr_tracepoints;
+	size_t last_first;  /* first event of the last -e (for --filter) */
 };
 
 /*
@@ -35,6 +38,12 @@ struct rec_events {
  */
 int rec_events_parse(struct rec_events *evs, const char *spec);
 void rec_events_free(struct rec_events *evs);
+/*
+ * --filter EXPR for the tracepoints of the last -e (a second one is
+ * joined with &&, as perf does). Prints why and returns -EINVAL when the
+ * last -e has no tracepoint.
+ */
+int rec_events_add_filter(struct rec_events *evs, const char *filter);
 
 /* Options of sonde record. */
 struct rec_opts {

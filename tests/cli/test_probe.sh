@@ -54,3 +54,19 @@ else
 	expect_fail "probe: kprobe without the PMU says so" "Cannot find PMU .kprobe'" \
 		$SONDE stat -e "kprobe:do_sys_openat2" -- "$BIN" 1
 fi
+
+# ---- record: one sample per hit, read back by sonde script and perf ----
+if $SONDE record -o "$TMP/p.data" -e "$ev_t" -- "$BIN" 321 >"$TMP/out" 2>"$TMP/err"; then
+	n=$($SONDE script -i "$TMP/p.data" 2>/dev/null | grep -c 'probe_target+0x0')
+	[ "$n" = 321 ] && pass "probe: record takes one sample per call (321)" ||
+		fail "probe: record sample count $n, want 321"
+	if have_perf; then
+		n=$(perf script -i "$TMP/p.data" 2>/dev/null | grep -c probe_target)
+		[ "$n" = 321 ] && pass "probe: perf script reads the uprobe samples" ||
+			fail "probe: perf script found $n uprobe samples, want 321"
+	else
+		skip "probe: perf not installed"
+	fi
+else
+	fail "probe: record with a uprobe failed: $(head -c 600 "$TMP/err")"
+fi
