@@ -160,6 +160,45 @@ SONDE_API const char *sonde_evspec_list__term(const struct sonde_evspec_list *l,
 SONDE_API double sonde_evspec_list__scale(const struct sonde_evspec_list *l,
 					  size_t i, const char **unit);
 
+struct sonde_evspec_apply_opts {
+	size_t sz;
+	/* This event carries the side-band records (perf's "track"): a
+	 * dwarf call-graph term then also sets mmap_data. */
+	bool track;
+	size_t : 0;
+};
+#define sonde_evspec_apply_opts__last_field track
+
+/**
+ * @brief **sonde_evspec_list__apply_terms()** applies event @p i's terms
+ * and modifiers that only a sampling tool acts on to @p attr, the attr the
+ * tool built from sonde_evspec_list__attr() plus its own sampling setup,
+ * as perf record does (evsel__apply_config_terms): call-graph=fp|dwarf[,N]
+ * |lbr|no (replacing the tool's -g), stack-size, max-stack
+ * (sample_max_stack; alone it means fp), inherit / no-inherit, overwrite
+ * (write_backward) / no-overwrite, aux-output, aux-sample-size (with
+ * PERF_SAMPLE_AUX), branch_type (PERF_SAMPLE_BRANCH_STACK), S (sample READ
+ * and ID; a group reads as a group, without inherit) and P (precise_ip 3:
+ * the opener steps down to the highest level that opens). W (a weak group)
+ * changes no attr: the opener splits the group when it does not fit.
+ * @return 0, -EINVAL for a bad term value, -EOPNOTSUPP for dwarf chains on
+ * an architecture without a register set for them.
+ */
+SONDE_API int
+sonde_evspec_list__apply_terms(const struct sonde_evspec_list *l, size_t i,
+			       struct sonde_perf_event_attr *attr,
+			       const struct sonde_evspec_apply_opts *opts);
+
+/**
+ * @brief **sonde_branch_sample_type__parse()** reads perf's -j / branch_type
+ * names, comma-separated (u, k, hv, any, any_call, any_ret, ind_call,
+ * abort_tx, in_tx, no_tx, cond, call_stack, ind_jmp, call, save_type,
+ * stack, hw_index, priv) into a branch_sample_type mask; privilege levels
+ * alone mean "any" at those levels, as in perf.
+ * @return 0, or -EINVAL for an unknown name.
+ */
+SONDE_API int sonde_branch_sample_type__parse(const char *str, uint64_t *mode);
+
 /**
  * @brief **sonde_perf_event_attr__fprintf()** prints @p attr as perf 6.1's
  * -vv does: a `perf_event_attr:` line, then `  field    value` for every

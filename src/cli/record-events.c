@@ -27,6 +27,17 @@ int rec_events_parse(struct rec_events *evs, const char *spec)
 		fprintf(stderr, "%s\n", msg);
 		return err;
 	}
+	{
+		struct sonde_evspec_list **ns = realloc(evs->specs,
+			(evs->nr_specs + 1) * sizeof(*ns));
+
+		if (!ns) {
+			sonde_evspec_list__delete(l);
+			return -ENOMEM;
+		}
+		evs->specs = ns;
+		ns[evs->nr_specs++] = l;
+	}
 	n = sonde_evspec_list__count(l);
 	evs->last_first = base;
 	for (size_t i = 0; i < n; i++) {
@@ -45,6 +56,23 @@ int rec_events_parse(struct rec_events *evs, const char *spec)
 		e = &ne[evs->nr];
 		memset(e, 0, sizeof(*e));
 		memcpy(&e->attr, a, sizeof(e->attr));
+		e->spec = l;
+		e->spec_idx = i;
+		{
+			/* The terms' values are checked now, applied later. */
+			struct sonde_perf_event_attr t = *a;
+
+			err = sonde_evspec_list__apply_terms(l, i, &t, NULL);
+			if (err) {
+				fprintf(stderr, "sonde record: event '%s': %s\n",
+					sonde_evspec_list__name(l, i),
+					err == -EOPNOTSUPP ?
+					"dwarf call graphs are not supported on this architecture" :
+					"bad value in call-graph, stack-size, max-stack, "
+					"inherit, aux-output, aux-sample-size or branch_type");
+				break;
+			}
+		}
 		e->period_set = flags & SONDE_EVSPEC_PERIOD_SET;
 		e->freq_set = flags & SONDE_EVSPEC_FREQ_SET;
 		e->name = strdup(sonde_evspec_list__name(l, i));
@@ -86,7 +114,6 @@ int rec_events_parse(struct rec_events *evs, const char *spec)
 			}
 		}
 	}
-	sonde_evspec_list__delete(l);
 	return err;
 }
 
@@ -101,6 +128,9 @@ void rec_events_free(struct rec_events *evs)
 	}
 	for (size_t i = 0; i < evs->nr_tracepoints; i++)
 		free(evs->tracepoints[i]);
+	for (size_t i = 0; i < evs->nr_specs; i++)
+		sonde_evspec_list__delete(evs->specs[i]);
+	free(evs->specs);
 	free(evs->tracepoints);
 	free(evs->ev);
 	memset(evs, 0, sizeof(*evs));

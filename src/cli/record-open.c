@@ -121,6 +121,12 @@ void rec_setup_attrs(struct rec_state *s)
 			a->build_id = getenv("SONDE_NO_BUILDID") ? 0 : 1;
 			a->context_switch = o->switch_events;
 		}
+		/* The event's own terms and :S/:P last, as perf does. */
+		if (e->spec) {
+			SONDE_OPTS(sonde_evspec_apply_opts, ao, .track = i == track);
+
+			sonde_evspec_list__apply_terms(e->spec, e->spec_idx, a, &ao);
+		}
 	}
 }
 
@@ -169,6 +175,14 @@ retry:
 						e->name);
 					e->attr.exclude_kernel = 1;
 					e->attr.exclude_hv = 1;
+					goto retry;
+				}
+				if ((fd == -EINVAL || fd == -EOPNOTSUPP) &&
+				    e->attr.precise_ip && e->spec &&
+				    (sonde_evspec_list__flags(e->spec, e->spec_idx) &
+				     SONDE_EVSPEC_PRECISE_MAX)) {
+					/* :P asks for the highest level that opens. */
+					e->attr.precise_ip--;
 					goto retry;
 				}
 				if (fd < 0) {

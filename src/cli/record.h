@@ -19,6 +19,8 @@ struct rec_event {
 	bool freq_set;    /* the spec fixed the frequency (freq= term) */
 	char *probe_target; /* uprobe path / kprobe function: attr.config1 */
 	char *filter;     /* --filter for a tracepoint, or NULL */
+	const struct sonde_evspec_list *spec; /* its -e, for the terms */
+	size_t spec_idx;  /* its index there */
 	int *fds;         /* [cpu_idx * nr_threads + thread_idx] */
 	uint64_t *ids;
 	size_t nr_ids;
@@ -30,6 +32,8 @@ struct rec_events {
 	char **tracepoints; /* "sys:name" of the tracepoint events */
 	size_t nr_tracepoints;
 	size_t last_first;  /* first event of the last -e (for --filter) */
+	struct sonde_evspec_list **specs; /* each -e, kept for its terms */
+	size_t nr_specs;
 };
 
 /*

@@ -17,3 +17,16 @@ dump_all() {
 }
 dump_all >"$DIR/perf61.attr"
 echo "wrote $DIR/perf61.attr ($(grep -c '^###' "$DIR/perf61.attr") specs)"
+# The record side: per-event terms and modifiers as perf record applies them.
+dump_record() {
+	while IFS= read -r spec; do
+		case $spec in \#*|'') continue ;; esac
+		echo "### $spec"
+		"$PERF" record -vv -e "$spec" -o "$TMPD/x.data" true 2>&1 |
+			"$DIR/filter-record-attr.sh"
+	done <"$DIR/record-specs.txt"
+}
+TMPD=$(mktemp -d)
+dump_record >"$DIR/perf61-record.attr"
+rm -rf "$TMPD"
+echo "wrote $DIR/perf61-record.attr ($(grep -c '^###' "$DIR/perf61-record.attr") specs)"
