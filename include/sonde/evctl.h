@@ -122,6 +122,15 @@ SONDE_API int sonde_evsel__refresh(const struct sonde_evsel *evsel, int n);
 SONDE_API int sonde_evsel__set_probe_target(struct sonde_evsel *evsel,
 					    const char *target);
 
+/**
+ * @brief **sonde_evsel__set_weak_group()** marks group leader @p evsel
+ * weak (perf's :W): when a member cannot be opened in the group,
+ * sonde_evlist__open() closes the group and opens its events one by one
+ * instead of failing. Before open only.
+ * @return 0, -EINVAL when @p evsel does not lead, -EBUSY once open.
+ */
+SONDE_API int sonde_evsel__set_weak_group(struct sonde_evsel *evsel, bool weak);
+
 #ifdef __cplusplus
 }
 #endif

@@ -150,6 +150,11 @@ static int add_spec(const char *spec, const char *filter, bool defaults,
 		idx = sonde_evlist__add(list, &attr, name,
 					leader >= 0 && (size_t)leader != i ?
 					base + leader : -1);
+		/* :W on a leader: split the group rather than fail. */
+		if (idx >= 0 && (leader < 0 || (size_t)leader == i) &&
+		    (sonde_evspec_list__flags(l, i) & SONDE_EVSPEC_WEAK_GROUP))
+			idx = sonde_evsel__set_weak_group(
+				sonde_evlist__evsel(list, idx), true) < 0 ? -EINVAL : idx;
 		/* A probe's path/function string must outlive the spec list. */
 		if (idx >= 0 && sonde_evspec_list__probe_target(l, i))
 			idx = sonde_evsel__set_probe_target(

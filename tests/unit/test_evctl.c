@@ -219,6 +219,86 @@ static void test_open_flags(void **state)
 	close(fd);
 }
 
+/* A PMU where event 0x77 opens alone but never inside a group. */
+static int groupless_open(struct sonde_perf_event_attr *a, pid_t pid, int cpu,
+			  int group_fd, unsigned long flags)
+{
+	(void)pid; (void)cpu; (void)flags;
+	if (group_fd >= 0 && a->config == 0x77) {
+		errno = EINVAL;
+		return -1;
+	}
+	return open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+static int open_group(bool weak, struct sonde_evlist **out)
+{
+	struct sonde_sys_ops ops = { .perf_event_open = groupless_open };
+	struct sonde_perf_event_attr a = { .type = SONDE_PERF_TYPE_RAW,
+					   .size = sizeof(a), .config = 1 };
+	struct sonde_evlist *l = sonde_evlist__new();
+
+	sonde_sys_set_ops(&ops);
+	assert_int_equal(sonde_evlist__add(l, &a, "lead", -1), 0);
+	a.config = 0x77;
+	assert_int_equal(sonde_evlist__add(l, &a, "member", 0), 1);
+	a.config = 2;
+	assert_int_equal(sonde_evlist__add(l, &a, "other", 0), 2);
+	assert_int_equal(sonde_evlist__add(l, &a, "alone", -1), 3);
+	if (weak)
+		assert_int_equal(sonde_evsel__set_weak_group(
+					 sonde_evlist__evsel(l, 0), true), 0);
+	*out = l;
+	return sonde_evlist__open(l, NULL);
+}
+
+static void test_weak_group(void **state)
+{
+	struct sonde_evlist *l;
+
+	/* Strong: the group's failure is the list's. */
+	assert_int_equal(open_group(false, &l), -EINVAL);
+	sonde_evlist__free(l);
+
+	/* Weak: every event of the group opens on its own. */
+	assert_int_equal(open_group(true, &l), 0);
+	for (int i = 0; i < 4; i++) {
+		struct sonde_evsel *e = sonde_evlist__evsel(l, i);
+
+		assert_int_equal(sonde_evsel__leader(e), i);
+		assert_true(sonde_evsel__fd(e, 0, 0) >= 0);
+	}
+	assert_int_equal(sonde_evsel__set_weak_group(sonde_evlist__evsel(l, 0),
+						     true), -EBUSY);
+	sonde_evlist__free(l);
+
+	/* The spec's :W reaches the evsel through add_spec. */
+	{
+		struct sonde_sys_ops ops = { .perf_event_open = groupless_open };
+
+		sonde_sys_set_ops(&ops);
+		l = sonde_evlist__new();
+		assert_int_equal(sonde_evlist__add_spec(l, "{r1,r77}", NULL, 0), 2);
+		assert_int_equal(sonde_evlist__open(l, NULL), -EINVAL);
+		sonde_evlist__free(l);
+		l = sonde_evlist__new();
+		assert_int_equal(sonde_evlist__add_spec(l, "{r1,r77}:W", NULL, 0), 2);
+		assert_int_equal(sonde_evlist__open(l, NULL), 0);
+		assert_int_equal(sonde_evsel__leader(sonde_evlist__evsel(l, 1)), 1);
+		/* Only a leader can be weak. */
+		sonde_evlist__close(l);
+		assert_int_equal(sonde_evsel__set_weak_group(sonde_evlist__evsel(l, 0),
+							     false), 0);
+		sonde_evlist__free(l);
+		l = sonde_evlist__new();
+		assert_int_equal(sonde_evlist__add_spec(l, "{r1,r2}", NULL, 0), 2);
+		assert_int_equal(sonde_evsel__set_weak_group(sonde_evlist__evsel(l, 1),
+							     true), -EINVAL);
+		sonde_evlist__free(l);
+	}
+	sonde_sys_set_ops(NULL);
+}
+
 /* ---- real kernel ---- */
 
 static int open_sw(int config, uint64_t period, int group_fd,
@@ -344,6 +424,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_evsel_wide, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_flags, setup, teardown),
+		cmocka_unit_test(test_weak_group),
 		cmocka_unit_test(test_real_period_id),
 		cmocka_unit_test(test_real_fd_output),
 		cmocka_unit_test(test_real_tracepoint_filter),

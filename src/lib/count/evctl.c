@@ -197,3 +197,13 @@ int sonde_evsel__set_probe_target(struct sonde_evsel *e, const char *target)
 	e->attr.config1 = (uint64_t)(uintptr_t)c;
 	return 0;
 }
+
+int sonde_evsel__set_weak_group(struct sonde_evsel *e, bool weak)
+{
+	if (!e || e->leader != e->idx)
+		return sonde_err(EINVAL);
+	if (e->fds)
+		return sonde_err(EBUSY);
+	e->weak_group = weak;
+	return 0;
+}

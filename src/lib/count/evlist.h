@@ -16,6 +16,7 @@ struct sonde_evsel {
 	int leader;       /* index of the group leader (self when leading) */
 	int group_pos;    /* position inside its group, leader = 0 */
 	int nr_members;   /* leaders: members including itself */
+	bool weak_group;  /* leaders: split the group when it does not open */
 	bool unsupported;
 	int open_errno;
 	char *open_error;
