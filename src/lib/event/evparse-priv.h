@@ -80,6 +80,7 @@ struct parser {
 	int (*probe_resolve)(const char *path, const char *symbol,
 			     uint64_t *offset, void *ctx);
 	void *probe_ctx;
+	bool in_group;    /* parsing inside {...} */
 };
 
 /* Records an error at @col (0-based) and returns -@code. */
@@ -125,5 +126,12 @@ const struct sonde_pmus *ev_get_pmus(struct parser *p);
 int ev_probe_kind(const char *w, size_t wl);
 /* Parses "KIND:..." at @start, KIND being @wl bytes. */
 int ev_parse_probe(struct parser *p, size_t start, size_t wl);
+
+/*
+ * On a hybrid machine (cpu_core/cpu_atom PMUs), turns legacy hardware or
+ * cache event @idx into one event per core type with the extended type
+ * in config (evparse-hybrid.c). No-op elsewhere.
+ */
+int ev_hybrid_expand(struct parser *p, size_t idx, size_t col);
 
 #endif /* SONDE_EVPARSE_PRIV_H */

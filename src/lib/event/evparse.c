@@ -819,6 +819,8 @@ static int parse_event(struct parser *p)
 			return err;
 		if (!ev->name && lexer_name(p, start, &ev->name))
 			return ev_perr(p, start, ENOMEM, "out of memory");
+		if ((kind == K_HW || kind == K_CACHE) && !p->in_group)
+			return ev_hybrid_expand(p, (size_t)(ev - p->l->ev), start);
 		return 0;
 	}
 
@@ -866,6 +868,7 @@ static int parse_group(struct parser *p, const char *name, size_t name_len)
 	int err;
 
 	p->pos++;
+	p->in_group = true;
 	for (;;) {
 		skip_space(p);
 		if (p->pos < p->len && p->s[p->pos] == '{')
@@ -888,6 +891,7 @@ static int parse_group(struct parser *p, const char *name, size_t name_len)
 				    "group opened here is not closed by '}'");
 		return ev_perr_parse(p, p->pos, "',' or '}'");
 	}
+	p->in_group = false;
 	p->pos++;
 	for (size_t e = first; e < p->l->nr; e++)
 		p->l->ev[e].leader = (int)first;
