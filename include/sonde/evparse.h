@@ -192,9 +192,9 @@ sonde_evspec_list__apply_terms(const struct sonde_evspec_list *l, size_t i,
 /**
  * @brief **sonde_branch_sample_type__parse()** reads perf's -j / branch_type
  * names, comma-separated (u, k, hv, any, any_call, any_ret, ind_call,
- * abort_tx, in_tx, no_tx, cond, call_stack, ind_jmp, call, save_type,
- * stack, hw_index, priv) into a branch_sample_type mask; privilege levels
- * alone mean "any" at those levels, as in perf.
+ * abort_tx, in_tx, no_tx, cond, ind_jmp, call, save_type, stack, priv)
+ * into a branch_sample_type mask; privilege levels alone mean plain "any"
+ * (the event's exclude bits then set the levels), as in perf 6.1.
  * @return 0, or -EINVAL for an unknown name.
  */
 SONDE_API int sonde_branch_sample_type__parse(const char *str, uint64_t *mode);

@@ -55,6 +55,37 @@ static int parse_event_cb(const struct option *opt, const char *arg,
 	return rec_events_parse(&o->evs, arg) ? -1 : 0;
 }
 
+/* -j MODE[,MODE...]: perf's branch filter names. */
+static int parse_branch_cb(const struct option *opt, const char *arg,
+			   bool unset)
+{
+	struct rec_opts *o = opt->value;
+	uint64_t mode;
+
+	if (unset) {
+		o->branch_stack = 0;
+		return 0;
+	}
+	if (sonde_branch_sample_type__parse(arg, &mode)) {
+		fprintf(stderr, "sonde record: unknown branch filter in '%s' "
+			"(any, any_call, any_ret, ind_call, ind_jmp, call, cond, "
+			"stack, u, k, hv, in_tx, no_tx, abort_tx, save_type, priv)\n", arg);
+		return -1;
+	}
+	o->branch_stack = mode;
+	return 0;
+}
+
+static int parse_branch_any_cb(const struct option *opt, const char *arg,
+			       bool unset)
+{
+	struct rec_opts *o = opt->value;
+
+	(void)arg;
+	o->branch_stack = unset ? 0 : SONDE_PERF_SAMPLE_BRANCH_ANY;
+	return 0;
+}
+
 static int parse_filter_cb(const struct option *opt, const char *arg,
 			   bool unset)
 {
@@ -130,6 +161,12 @@ int cmd_record(int argc, const char **argv)
 	struct option opts[] = {
 		OPT_CALLBACK('e', "event", &o, "<event>",
 			     "event(s) to sample: name, sys:tracepoint, {a,b} group", parse_event_cb),
+		OPT_CALLBACK_NOOPT('b', "branch-any", &o,
+				   "sample any taken branch (branch stack; -j any)",
+				   parse_branch_any_cb),
+		OPT_CALLBACK('j', "branch-filter", &o, "<mode>",
+			     "sample branch stacks of these types (any,u,call,...)",
+			     parse_branch_cb),
 		OPT_CALLBACK(0, "filter", &o, "<expr>",
 			     "tracepoint filter for the -e before it (\"prev_pid != 0\")",
 			     parse_filter_cb),
@@ -304,6 +341,11 @@ int cmd_record(int argc, const char **argv)
 	}
 	s.per_task = s.nr_tids > 0 && !o.all_cpus;
 	rec_setup_attrs(&s);
+	for (size_t i = 0; o.verbose > 1 && i < o.evs.nr; i++) {
+		/* -vv: the attrs as asked, before the kernel sees them. */
+		fprintf(stderr, "%s (asked):\n", o.evs.ev[i].name);
+		sonde_perf_event_attr__fprintf(stderr, &o.evs.ev[i].attr);
+	}
 	err = rec_open_events(&s);
 	if (err)
 		goto out;

@@ -94,6 +94,10 @@ void rec_setup_attrs(struct rec_state *s)
 			a->sample_stack_user = (uint32_t)sz;
 			a->exclude_callchain_user = 1;
 		}
+		if (o->branch_stack) {
+			a->sample_type |= SONDE_PERF_SAMPLE_BRANCH_STACK;
+			a->branch_sample_type = o->branch_stack;
+		}
 		a->sample_id_all = 1;
 		/* LOST: the kernel's per-event drop count, saved at the end. */
 		a->read_format = SONDE_PERF_FORMAT_ID | SONDE_PERF_FORMAT_LOST;

@@ -63,6 +63,7 @@ struct rec_opts {
 	bool all_cpus;
 	bool callchain;
 	bool switch_events;
+	uint64_t branch_stack; /* -b / -j: branch_sample_type, 0 = none */
 	bool inherit;
 	bool overwrite;
 	bool quiet;

@@ -40,12 +40,10 @@ static const struct {
 	{ "in_tx", SONDE_PERF_SAMPLE_BRANCH_IN_TX },
 	{ "no_tx", SONDE_PERF_SAMPLE_BRANCH_NO_TX },
 	{ "cond", SONDE_PERF_SAMPLE_BRANCH_COND },
-	{ "call_stack", SONDE_PERF_SAMPLE_BRANCH_CALL_STACK },
 	{ "ind_jmp", SONDE_PERF_SAMPLE_BRANCH_IND_JUMP },
 	{ "call", SONDE_PERF_SAMPLE_BRANCH_CALL },
 	{ "save_type", SONDE_PERF_SAMPLE_BRANCH_TYPE_SAVE },
 	{ "stack", SONDE_PERF_SAMPLE_BRANCH_CALL_STACK },
-	{ "hw_index", SONDE_PERF_SAMPLE_BRANCH_HW_INDEX },
 	{ "priv", SONDE_PERF_SAMPLE_BRANCH_PRIV_SAVE },
 };
 
@@ -73,9 +71,12 @@ int sonde_branch_sample_type__parse(const char *str, uint64_t *mode)
 		if (*s == ',')
 			s++;
 	}
-	/* Only privilege levels: every branch type at those levels (perf). */
+	/*
+	 * Only privilege levels: any branch, and the levels from the event's
+	 * exclude bits, as perf 6.1 does (it drops the levels given).
+	 */
 	if (!(m & ~(uint64_t)SONDE_PERF_SAMPLE_BRANCH_PLM_ALL))
-		m |= SONDE_PERF_SAMPLE_BRANCH_ANY;
+		m = SONDE_PERF_SAMPLE_BRANCH_ANY;
 	*mode = m;
 	return 0;
 }

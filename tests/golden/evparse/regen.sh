@@ -30,3 +30,17 @@ TMPD=$(mktemp -d)
 dump_record >"$DIR/perf61-record.attr"
 rm -rf "$TMPD"
 echo "wrote $DIR/perf61-record.attr ($(grep -c '^###' "$DIR/perf61-record.attr") specs)"
+# Branch-stack options (-b, -j) as perf record applies them to task-clock.
+dump_branch() {
+	while IFS= read -r args; do
+		case $args in \#*|'') continue ;; esac
+		echo "### $args"
+		# shellcheck disable=SC2086 # the options are words
+		"$PERF" record -vv $args -e task-clock -o "$TMPD/x.data" true 2>&1 |
+			"$DIR/filter-record-attr.sh"
+	done <"$DIR/record-branch.txt"
+}
+TMPD=$(mktemp -d)
+dump_branch >"$DIR/perf61-record-branch.attr"
+rm -rf "$TMPD"
+echo "wrote $DIR/perf61-record-branch.attr ($(grep -c '^###' "$DIR/perf61-record-branch.attr") option sets)"
