@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -74,6 +76,45 @@ static int parse_branch_cb(const struct option *opt, const char *arg,
 	}
 	o->branch_stack = mode;
 	return 0;
+}
+
+/* -k NAME|N: perf's clock names, with or without CLOCK_, any case. */
+static int parse_clockid_cb(const struct option *opt, const char *arg,
+			    bool unset)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "mono", CLOCK_MONOTONIC },
+		{ "monotonic_raw", CLOCK_MONOTONIC_RAW },
+		{ "raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "real", CLOCK_REALTIME },
+		{ "boottime", CLOCK_BOOTTIME }, { "boot", CLOCK_BOOTTIME },
+		{ "tai", CLOCK_TAI },
+	};
+	struct rec_opts *o = opt->value;
+	const char *n = arg;
+	char *end;
+	long id;
+
+	if (unset) {
+		o->clockid = -1;
+		return 0;
+	}
+	if (!strncasecmp(n, "CLOCK_", 6))
+		n += 6;
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		if (!strcasecmp(n, clocks[i].name)) {
+			o->clockid = clocks[i].id;
+			return 0;
+		}
+	}
+	id = strtol(arg, &end, 0);
+	if (*arg && !*end && id >= 0 && id < 64) {
+		o->clockid = (int)id;
+		return 0;
+	}
+	fprintf(stderr, "sonde record: unknown clock '%s' (monotonic, "
+		"monotonic_raw, realtime, boottime, tai, or a number)\n", arg);
+	return -1;
 }
 
 static int parse_branch_any_cb(const struct option *opt, const char *arg,
@@ -156,11 +197,15 @@ static const char *const record_usage[] = {
 
 int cmd_record(int argc, const char **argv)
 {
-	struct rec_opts o = { .output = NULL, .freq = 4000, .inherit = true };
+	struct rec_opts o = { .output = NULL, .freq = 4000, .inherit = true,
+			      .clockid = -1 };
 	struct rec_state s = { .o = &o };
 	struct option opts[] = {
 		OPT_CALLBACK('e', "event", &o, "<event>",
 			     "event(s) to sample: name, sys:tracepoint, {a,b} group", parse_event_cb),
+		OPT_CALLBACK('k', "clockid", &o, "<clock>",
+			     "sample times on this clock (monotonic, monotonic_raw, realtime, boottime, tai)",
+			     parse_clockid_cb),
 		OPT_CALLBACK_NOOPT('b', "branch-any", &o,
 				   "sample any taken branch (branch stack; -j any)",
 				   parse_branch_any_cb),

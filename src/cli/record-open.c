@@ -94,6 +94,10 @@ void rec_setup_attrs(struct rec_state *s)
 			a->sample_stack_user = (uint32_t)sz;
 			a->exclude_callchain_user = 1;
 		}
+		if (o->clockid >= 0) {
+			a->use_clockid = 1;
+			a->clockid = o->clockid;
+		}
 		if (o->branch_stack) {
 			a->sample_type |= SONDE_PERF_SAMPLE_BRANCH_STACK;
 			a->branch_sample_type = o->branch_stack;

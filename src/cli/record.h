@@ -64,6 +64,7 @@ struct rec_opts {
 	bool callchain;
 	bool switch_events;
 	uint64_t branch_stack; /* -b / -j: branch_sample_type, 0 = none */
+	int clockid;           /* -k: the clock samples carry, -1 = perf's */
 	bool inherit;
 	bool overwrite;
 	bool quiet;

@@ -30,17 +30,17 @@ TMPD=$(mktemp -d)
 dump_record >"$DIR/perf61-record.attr"
 rm -rf "$TMPD"
 echo "wrote $DIR/perf61-record.attr ($(grep -c '^###' "$DIR/perf61-record.attr") specs)"
-# Branch-stack options (-b, -j) as perf record applies them to task-clock.
-dump_branch() {
+# Record options (-b, -j, -k) as perf record applies them to task-clock.
+dump_options() {
 	while IFS= read -r args; do
 		case $args in \#*|'') continue ;; esac
 		echo "### $args"
 		# shellcheck disable=SC2086 # the options are words
 		"$PERF" record -vv $args -e task-clock -o "$TMPD/x.data" true 2>&1 |
 			"$DIR/filter-record-attr.sh"
-	done <"$DIR/record-branch.txt"
+	done <"$DIR/record-options.txt"
 }
 TMPD=$(mktemp -d)
-dump_branch >"$DIR/perf61-record-branch.attr"
+dump_options >"$DIR/perf61-record-options.attr"
 rm -rf "$TMPD"
-echo "wrote $DIR/perf61-record-branch.attr ($(grep -c '^###' "$DIR/perf61-record-branch.attr") option sets)"
+echo "wrote $DIR/perf61-record-options.attr ($(grep -c '^###' "$DIR/perf61-record-options.attr") option sets)"
