@@ -70,3 +70,21 @@ if $SONDE record -o "$TMP/p.data" -e "$ev_t" -- "$BIN" 321 >"$TMP/out" 2>"$TMP/e
 else
 	fail "probe: record with a uprobe failed: $(head -c 600 "$TMP/err")"
 fi
+
+# ---- sonde list 'uprobe:PATH:GLOB': the probe points, in -e spelling ----
+$SONDE list "uprobe:$BIN:probe_*" >"$TMP/list" 2>"$TMP/err"
+if [ "$(cat "$TMP/list")" = "uprobe:$BIN:probe_other
+uprobe:$BIN:probe_target" ]; then
+	pass "probe: list names the binary's matching functions, sorted"
+else
+	fail "probe: list gave: $(head -c 400 "$TMP/list") $(head -c 200 "$TMP/err")"
+fi
+spec=$(grep -m1 probe_target "$TMP/list")
+if $SONDE stat -x, -e "$spec" -- "$BIN" 3 >"$TMP/out" 2>"$TMP/err" &&
+   [ "$(count_of "$spec" "$TMP/err")" = 3 ]; then
+	pass "probe: a listed spec counts as is"
+else
+	fail "probe: listed spec: $(head -c 400 "$TMP/err")"
+fi
+expect_fail "probe: list of a missing binary says so" "no such file" \
+	$SONDE list "uprobe:/nonexistent/bin"
