@@ -158,7 +158,6 @@ struct anl_frame {
 #define ANL_CONTEXT_UNWOUND ((uint64_t)-1000)
 
 struct anl_stack {
-	uint64_t hash;
 	const struct anl_proc *proc;
 	uint32_t gen, kgen;
 	uint32_t nr_raw;
@@ -169,7 +168,6 @@ struct anl_stack {
 	struct anl_frame self;	  /* the sample ip itself, never expanded */
 	void *priv; /* for the command that owns the cache */
 	uint64_t priv2;
-	struct anl_stack *next;
 };
 
 struct anl_stacks;
