@@ -117,17 +117,17 @@ static bool visible(const struct report *rp, const struct hkey *k)
 /* Entries of event @attr, visible, sorted. Returns the count. */
 static size_t collect(struct report *rp, int attr)
 {
-	size_t n = 0;
+	size_t n = 0, pos = 0;
+	struct hentry *e;
 
 	free(rp->sorted);
 	rp->sorted = malloc((rp->nr_ents + 1) * sizeof(*rp->sorted));
 	if (!rp->sorted)
 		return 0;
-	for (size_t i = 0; i <= rp->ent_mask; i++)
-		for (struct hentry *e = rp->ent_tab[i]; e; e = e->next)
-			if (e->k.attr == attr && visible(rp, &e->k) &&
-			    (rp->children ? e->children : e->self))
-				rp->sorted[n++] = e;
+	while ((e = hashtab_next(&rp->ents, &pos)))
+		if (e->k.attr == attr && visible(rp, &e->k) &&
+		    (rp->children ? e->children : e->self))
+			rp->sorted[n++] = e;
 	/*
 	 * The tie rules (perf's) are not a total order, so the result depends
 	 * on the input order: make that the creation order, not hash order,

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "anl.h"
+#include "hashtab.h"
 #include "outbuf.h"
 
 enum rkey {
@@ -51,6 +52,8 @@ struct hkey {
 	const char *sym_iname;
 };
 
+struct cnode_pool;
+
 struct hentry {
 	struct hkey k;
 	uint64_t self, children;
@@ -58,7 +61,7 @@ struct hentry {
 	uint32_t max_depth; /* longest call graph path (children ordering) */
 	uint64_t seq;	     /* creation order: deterministic last tie-break */
 	struct cnode *chain; /* root (no symbol), NULL without -g */
-	struct hentry *next;
+	uint64_t expanded;   /* last stack group counted here (+1): one count each */
 };
 
 struct time_range {
@@ -118,8 +121,10 @@ struct report {
 	uint64_t *nr_filtered_samples, *period_filtered;
 	uint64_t *period_all; /* before filters: --percentage absolute */
 	uint64_t *lost_samples; /* per attr, from LOST_SAMPLES records */
-	struct hentry **ent_tab;
-	size_t ent_mask, nr_ents;
+	struct hashtab ents;	/* of struct hentry, by hkey */
+	size_t nr_ents;
+	struct hashtab kids;	/* children of wide call graph nodes, by parent + frame */
+	struct cnode_pool *cnodes; /* every call graph node, freed at once */
 	struct hentry **sorted;
 	struct outbuf out;
 	const char *load_error;
