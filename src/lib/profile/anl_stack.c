@@ -15,6 +15,19 @@
 /* Room for a full chain where every frame expands into a few inlines. */
 #define ANL_TMP_FRAMES (SONDE_PERF_MAX_STACK_DEPTH * 8 + 8)
 
+/*
+ * Recent resolutions, direct-mapped by address: distinct stacks share most
+ * of their frames, and a symbol table's binary search misses the cache at
+ * every step. An answer holds while its address space is unchanged.
+ */
+#define LOC_CACHE_SIZE 8192
+
+struct loc_cached {
+	const struct anl_proc *proc; /* NULL: empty (no space, nothing to cache) */
+	uint32_t gen;
+	struct anl_loc loc;
+};
+
 struct anl_stacks {
 	struct anl_machine *m;
 	struct hashtab tab; /* of struct anl_stack, by raw sample and address space */
@@ -25,6 +38,7 @@ struct anl_stacks {
 	bool defer_inline;
 	struct anl_stack **pending; /* new stacks not expanded yet */
 	size_t nr_pending, cap_pending;
+	struct loc_cached *locs; /* LOC_CACHE_SIZE entries */
 };
 
 void anl_stacks_set_inline(struct anl_stacks *c, bool on)
@@ -47,7 +61,8 @@ struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack)
 	hashtab_init(&c->tab);
 	c->max_stack = max_stack > 0 ? max_stack : SONDE_PERF_MAX_STACK_DEPTH;
 	c->tmp = calloc(ANL_TMP_FRAMES, sizeof(*c->tmp));
-	if (!c->tmp) {
+	c->locs = calloc(LOC_CACHE_SIZE, sizeof(*c->locs));
+	if (!c->tmp || !c->locs) {
 		anl_stacks_free(c);
 		return NULL;
 	}
@@ -60,6 +75,7 @@ void anl_stacks_free(struct anl_stacks *c)
 		return;
 	hashtab_free(&c->tab);
 	free(c->tmp);
+	free(c->locs);
 	free(c->pending);
 	free(c);
 }
@@ -77,6 +93,28 @@ void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, voi
 
 	while ((s = hashtab_next(&c->tab, &pos)))
 		fn(s, arg);
+}
+
+/* anl_resolve() through the cache of recent answers. */
+static void resolve(struct anl_stacks *c, struct anl_thread *t, bool kernel, uint64_t ip,
+		    struct anl_loc *loc)
+{
+	const struct anl_proc *p = kernel ? c->m->kproc : (t ? t->proc : NULL);
+	struct loc_cached *e;
+
+	if (!p) {
+		anl_resolve(c->m, t, kernel, ip, loc);
+		return;
+	}
+	e = &c->locs[(hashtab_mix((uintptr_t)p, ip) >> 20) & (LOC_CACHE_SIZE - 1)];
+	if (e->proc == p && e->gen == p->gen && e->loc.ip == ip && e->loc.kernel == kernel) {
+		*loc = e->loc;
+		return;
+	}
+	anl_resolve(c->m, t, kernel, ip, loc);
+	e->proc = p;
+	e->gen = p->gen;
+	e->loc = *loc;
 }
 
 /*
@@ -222,7 +260,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	{
 		struct anl_loc loc;
 
-		anl_resolve(m, t, kernel, ip, &loc);
+		resolve(c, t, kernel, ip, &loc);
 		c->tmp[nf].dso = loc.dso;
 		c->tmp[nf].sym = loc.sym;
 		c->tmp[nf].addr = loc.addr;
@@ -261,7 +299,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 					continue; /* the sample ip again */
 				}
 			}
-			anl_resolve(m, t, k, w, &loc);
+			resolve(c, t, k, w, &loc);
 			c->tmp[nf].dso = loc.dso;
 			c->tmp[nf].sym = loc.sym;
 			c->tmp[nf].addr = loc.addr;
