@@ -206,16 +206,6 @@ static unsigned long convert_unit(unsigned long v, char *unit)
 
 /* ---- call graph ---- */
 
-static uint64_t calc_cumul(struct cnode *n)
-{
-	uint64_t c = n->hit;
-
-	for (struct cnode *k = n->child; k; k = k->sibling)
-		c += calc_cumul(k);
-	n->cumul = c;
-	return c;
-}
-
 static int cnode_cmp(const void *pa, const void *pb)
 {
 	const struct cnode *a = *(const struct cnode *const *)pa;
@@ -352,7 +342,6 @@ static void print_graph(struct report *rp, struct hentry *e, uint64_t total)
 
 	if (!root)
 		return;
-	calc_cumul(root);
 	g.min_abs = (uint64_t)((double)total * rp->graph_threshold / 100.0);
 	v = kids(root, rp->graph_fractal ? (uint64_t)((double)parent_total * rp->graph_threshold / 100.0)
 					 : g.min_abs, &nr);
@@ -477,7 +466,6 @@ static void print_flat(struct report *rp, struct hentry *e, uint64_t total, bool
 
 	if (!e->chain)
 		return;
-	calc_cumul(e->chain);
 	flat_collect(&f, e->chain, min, 0);
 	qsort(f.v, f.nr, sizeof(*f.v), fpath_cmp);
 	for (size_t i = 0; i < f.nr; i++) {

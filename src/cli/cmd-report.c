@@ -737,6 +737,7 @@ static void chain_add(struct report *rp, struct hentry *e, const struct anl_fram
 	if (!e->chain)
 		e->chain = cnode_new(rp);
 	n = e->chain;
+	n->cumul += period;
 	for (int i = 0, idx = from; i < count; i++, idx += dir) {
 		const struct anl_frame *fr = &frames[idx];
 		struct cnode *c = child_find(rp, n, fr);
@@ -749,6 +750,7 @@ static void chain_add(struct report *rp, struct hentry *e, const struct anl_fram
 			c->addr = fr->addr;
 			child_link(rp, n, c);
 		}
+		c->cumul += period; /* the path runs through every node on it */
 		n = c;
 	}
 	n->hit += period;

@@ -27,7 +27,7 @@ struct cnode {
 	uint64_t ip;		   /* ... else by raw ip */
 	uint64_t addr;
 	uint64_t hit;		   /* period of chains ending here */
-	uint64_t cumul;		   /* hit + everything below */
+	uint64_t cumul;		   /* hit + everything below (kept by chain_add) */
 	struct cnode *child, *sibling;
 	struct cnode *parent;	   /* NULL for an entry's root */
 	uint32_t nr_children;
