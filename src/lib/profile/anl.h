@@ -61,7 +61,7 @@ struct anl_proc {
 	size_t nr_maps, cap_maps;
 	uint32_t gen; /* bumped on every map change (cache invalidation) */
 	struct sonde_unwinder *uw; /* DWARF unwinder, made on the first dwarf sample */
-	struct anl_proc *next;
+	struct anl_proc *next; /* in the machine's list of every process */
 };
 
 struct anl_thread {
@@ -69,7 +69,6 @@ struct anl_thread {
 	const char *comm; /* interned */
 	bool has_comm;
 	struct anl_proc *proc;
-	struct anl_thread *next;
 };
 
 struct anl_loc {
