@@ -338,6 +338,26 @@ static void describe_einval(struct msg *m, const struct sonde_perf_event_attr *a
 		add(m, ": reserved flag bits are set.");
 		return;
 	}
+	/* The rules of the 5.13 flags (sigtrap, remove_on_exec, inherit_thread). */
+	if (a->sigtrap && !a->remove_on_exec) {
+		add(m, ": sigtrap needs remove_on_exec too (no signal may reach a "
+		    "program exec'd after the event was opened).");
+		return;
+	}
+	if (a->sigtrap && pid == -1) {
+		add(m, ": sigtrap needs a task (pid >= 0), not a CPU-wide event: "
+		    "the signal goes to the task that triggered it.");
+		return;
+	}
+	if (a->remove_on_exec && a->enable_on_exec) {
+		add(m, ": remove_on_exec and enable_on_exec contradict each "
+		    "other; pick one.");
+		return;
+	}
+	if (a->inherit_thread && !a->inherit) {
+		add(m, ": inherit_thread only narrows inherit; set inherit too.");
+		return;
+	}
 	for (int f = 0; f < SONDE_ATTR_FEAT_MAX; f++) {
 		if ((missing & (1ULL << f)) && evopen_has_feature(a, 0, f)) {
 			add(m, ": this kernel lacks %s.",
