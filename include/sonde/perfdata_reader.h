@@ -161,6 +161,34 @@ SONDE_API uint64_t sonde_perfdata_reader__data_size(const struct sonde_perfdata_
  */
 SONDE_API uint64_t sonde_perfdata_reader__progress(const struct sonde_perfdata_reader *r);
 
+/**
+ * @brief **sonde_perfdata_reader__tracing_data()** returns the TRACING_DATA
+ * blob (the tracefs formats of the recording machine): the file's feature
+ * section, or a pipe's record once it has been read.
+ * @param len receives its size (0 when absent); may be NULL.
+ * @return the blob, owned by the reader, or NULL when there is none.
+ */
+SONDE_API const void *
+sonde_perfdata_reader__tracing_data(const struct sonde_perfdata_reader *r,
+				    size_t *len);
+
+/* One event format file of a TRACING_DATA blob (text not NUL-terminated). */
+typedef int (*sonde_tracing_format_fn)(void *ctx, const char *sys,
+				       const char *text, size_t len);
+
+/**
+ * @brief **sonde_tracing_data__for_each_format()** walks a TRACING_DATA
+ * blob (untrusted: every length is checked against @p len) and calls @p fn
+ * for each event format file, in blob order, until it returns non-zero.
+ * The text can be given to sonde_tp_format__parse().
+ * @param err_off may be NULL; receives the byte offset of a problem.
+ * @return 0, the callback's non-zero value, or -SONDE_ERR_FORMAT (errno
+ * set) for a corrupt blob.
+ */
+SONDE_API int sonde_tracing_data__for_each_format(const void *data, size_t len,
+						  sonde_tracing_format_fn fn,
+						  void *ctx, size_t *err_off);
+
 #ifdef __cplusplus
 }
 #endif

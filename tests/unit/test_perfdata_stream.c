@@ -356,14 +356,14 @@ static void test_tracing_data(void **state)
 	r[0] = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
 	r[1] = pdr_open_stream(src_read, &s, -1, 0, NULL);
 	for (int k = 0; k < 2; k++) {
-		const uint8_t *td;
+		const void *td;
 		size_t len;
 
 		assert_non_null(r[k]);
 		drain(r[k], &o[k]);
 		assert_int_equal(o[k].n, 20000);
 		assert_true(sonde_perfdata_reader__has_feature(r[k], SONDE_FEAT_TRACING_DATA));
-		td = pdr_tracing_data(r[k], &len);
+		td = sonde_perfdata_reader__tracing_data(r[k], &len);
 		assert_non_null(td);
 		assert_int_equal(len, sizeof(blob));
 		assert_memory_equal(td, blob, sizeof(blob));
@@ -382,7 +382,7 @@ static void test_tracing_data(void **state)
 	{
 		size_t len;
 
-		assert_null(pdr_tracing_data(r[1], &len));
+		assert_null(sonde_perfdata_reader__tracing_data(r[1], &len));
 	}
 	free(o[1].v);
 	sonde_perfdata_reader__close(r[1]);
