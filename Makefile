@@ -86,10 +86,16 @@ $(SHARED_LIB): $(LIB_OBJS) $(MAP)
 $(SONDE): $(CLI_OBJS) $(STATIC_LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(STATIC_LIB) $(LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(STATIC_LIB)
+# The command's parts without main(), for unit tests of its printers and
+# JSON writer (tests link objects, never include a .c of src/cli).
+CLI_LIB := $(BUILD)/sonde-cli.a
+$(CLI_LIB): $(filter-out $(BUILD)/obj/src/cli/main.o,$(CLI_OBJS))
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/tests/%: tests/unit/%.c $(STATIC_LIB) $(CLI_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Wno-unused-parameter -Itests/unit -MMD -MP $< \
-		$(LDFLAGS) -o $@ $(STATIC_LIB) -lcmocka $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Wno-unused-parameter -Itests/unit -Isrc/cli -MMD -MP $< \
+		$(LDFLAGS) -o $@ $(CLI_LIB) $(STATIC_LIB) -lcmocka $(LIBS)
 
 $(BUILD)/examples/%: examples/%.c $(SHARED_LIB)
 	@mkdir -p $(dir $@)

@@ -14,7 +14,7 @@
 #include <time.h>
 #include "cmd-report.h"
 #include "perfdata_read.h"
-#include "attr-print.h"
+#include "sonde/evparse.h"
 #include "sonde/perfdata.h"
 
 /* perf 6.1's feature names, for "info available" and "missing features". */
@@ -87,7 +87,7 @@ static void print_events(struct outbuf *o, const struct sonde_perfdata_reader *r
 				ob_printf(o, "%s %" PRIu64, j ? "," : "", a->ids[j]);
 			ob_puts(o, " }");
 		}
-		attr_fields(&a->attr, attr_field, o);
+		sonde_perf_event_attr__for_each_field(&a->attr, attr_field, o);
 		ob_putc(o, '\n');
 	}
 }
