@@ -170,6 +170,7 @@ check: deps
 # One pass in $(BUILD) without the sanitizer round (for quick iteration).
 check-fast: all tests examples helpers
 	@tests/check-layers.sh
+	@tests/check-cli-includes.sh
 	@tests/run-suite.sh $(BUILD)
 
 fuzz:
