@@ -15,6 +15,9 @@ ALLOWED=(
 	"src/cli/cmd-script.c anl.h"
 )
 
+# --allowed: how many exceptions are left (make check's shared-library pass).
+[ "${1:-}" = --allowed ] && { echo "${#ALLOWED[@]}"; exit 0; }
+
 bad=0
 used=()
 for f in src/cli/*.c src/cli/*.h; do
