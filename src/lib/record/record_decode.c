@@ -6,6 +6,12 @@
  */
 #include "record_internal.h"
 
+/* The record's union has fixed room: a member outgrowing it changes the ABI. */
+_Static_assert(offsetof(struct sonde_record, reserved_room) +
+	       sizeof(((struct sonde_record *)0)->reserved_room) ==
+	       sizeof(struct sonde_record),
+	       "struct sonde_record: the union outgrew its reserved room");
+
 #define KNOWN_SAMPLE_TYPE ((uint64_t)SONDE_PERF_SAMPLE_MAX - 1)
 #define KNOWN_READ_FORMAT ((uint64_t)SONDE_PERF_FORMAT_MAX - 1)
 
