@@ -59,7 +59,7 @@ struct sonde_evspec_opts {
  * (groups allowed). On failure @p err (may be NULL) says where and why.
  * PMUs are read from sysfs only when the spec names one or an alias;
  * a tracepoint makes it find tracefs (mounting it when root and missing).
- * @return 0 with *@p out set (free with sonde_evspec_list__delete()), or
+ * @return 0 with *@p out set (free with sonde_evspec_list__free()), or
  * -SONDE_ERR_PARSE (bad spec), -ENOENT (unknown PMU/tracepoint, also
  * described in @p err), -ENOMEM.
  */
@@ -76,8 +76,8 @@ SONDE_API int sonde_evspec_list__parse_opts(const char *spec,
 					    struct sonde_evspec_list **out,
 					    struct sonde_parse_error *err);
 
-/** @brief **sonde_evspec_list__delete()** frees; NULL is fine. */
-SONDE_API void sonde_evspec_list__delete(struct sonde_evspec_list *l);
+/** @brief **sonde_evspec_list__free()** frees; NULL is fine. */
+SONDE_API void sonde_evspec_list__free(struct sonde_evspec_list *l);
 
 /** @brief **sonde_evspec_list__count()** @return the number of events. */
 SONDE_API size_t sonde_evspec_list__count(const struct sonde_evspec_list *l);

@@ -63,7 +63,7 @@ struct sonde_perfdata_record {
  * @brief **sonde_perfdata_reader__open()** opens a perf.data file (PERFILE2,
  * file or pipe format, either byte order); @p path "-" reads stdin.
  * The header, attrs and feature sections are parsed here.
- * @return a reader to free with sonde_perfdata_reader__close(), or NULL with
+ * @return a reader to free with sonde_perfdata_reader__free(), or NULL with
  * errno set (SONDE_ERR_FORMAT for a bad file; the reason and byte offset are
  * in sonde_perfdata_reader__error()).
  */
@@ -80,8 +80,8 @@ SONDE_API struct sonde_perfdata_reader *
 sonde_perfdata_reader__open_mem(const void *buf, size_t len,
 				const struct sonde_perfdata_reader_opts *opts);
 
-/** @brief **sonde_perfdata_reader__close()** unmaps and frees; NULL is ok. */
-SONDE_API void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r);
+/** @brief **sonde_perfdata_reader__free()** unmaps and frees; NULL is ok. */
+SONDE_API void sonde_perfdata_reader__free(struct sonde_perfdata_reader *r);
 
 /**
  * @brief **sonde_perfdata_reader__next()** hands out the next record in

@@ -64,7 +64,7 @@ struct sonde_tp_format; /* opaque */
  * @brief **sonde_tp_format__parse()** parses the text of a format file from
  * a buffer (need not be NUL-terminated; at most 1 MiB, 4096 fields).
  * @p err_off (may be NULL) receives the byte offset of a parse error.
- * @return the format (free with sonde_tp_format__delete()) or NULL + errno
+ * @return the format (free with sonde_tp_format__free()) or NULL + errno
  * (SONDE_ERR_PARSE on malformed text).
  */
 SONDE_API struct sonde_tp_format *sonde_tp_format__parse(const char *buf,
@@ -74,14 +74,14 @@ SONDE_API struct sonde_tp_format *sonde_tp_format__parse(const char *buf,
 /**
  * @brief **sonde_tp_format__load()** reads and parses
  * events/<sys>/<name>/format under @p root (NULL: found as above).
- * @return the format (free with sonde_tp_format__delete()) or NULL + errno.
+ * @return the format (free with sonde_tp_format__free()) or NULL + errno.
  */
 SONDE_API struct sonde_tp_format *sonde_tp_format__load(const char *root,
 							const char *sys,
 							const char *name);
 
-/** @brief **sonde_tp_format__delete()** frees; NULL is fine. */
-SONDE_API void sonde_tp_format__delete(struct sonde_tp_format *fmt);
+/** @brief **sonde_tp_format__free()** frees; NULL is fine. */
+SONDE_API void sonde_tp_format__free(struct sonde_tp_format *fmt);
 
 /** @brief **sonde_tp_format__name()** @return the "name:" line. */
 SONDE_API const char *sonde_tp_format__name(const struct sonde_tp_format *fmt);

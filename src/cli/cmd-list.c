@@ -196,10 +196,10 @@ static void list_pmus(struct list_state *st)
 			}
 			emit(st, CAT_PMU, spec, NULL, sonde_pmu__name(pmu),
 			     sonde_evspec_list__attr(l, 0));
-			sonde_evspec_list__delete(l);
+			sonde_evspec_list__free(l);
 		}
 	}
-	sonde_pmus__delete(pmus);
+	sonde_pmus__free(pmus);
 }
 
 struct tp_walk {
@@ -280,7 +280,7 @@ static int print_attrs(const char *spec)
 		sonde_perf_event_attr__fprintf(stdout, sonde_evspec_list__attr(l, i));
 		printf("%s\n", dashes);
 	}
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 	return 0;
 }
 

@@ -58,7 +58,7 @@ static int add_recorded(void *ctx, const char *sys, const char *text, size_t len
 		return 0;	/* one bad format spoils only its event */
 	v = realloc(t->rec, (t->nr_rec + 1) * sizeof(*v));
 	if (!v) {
-		sonde_tp_format__delete(fmt);
+		sonde_tp_format__free(fmt);
 		return -1;
 	}
 	t->rec = v;
@@ -100,10 +100,10 @@ void script_trace_free(struct script_trace *t)
 		return;
 	for (size_t i = 0; i < t->n; i++) {
 		sonde_tp_print__free(t->v[i].print);
-		sonde_tp_format__delete(t->v[i].fmt);
+		sonde_tp_format__free(t->v[i].fmt);
 	}
 	for (size_t i = 0; i < t->nr_rec; i++)
-		sonde_tp_format__delete(t->rec[i]);
+		sonde_tp_format__free(t->rec[i]);
 	free(t->rec);
 	free(t->v);
 	free(t);
@@ -141,7 +141,7 @@ static struct trace_fmt *get_fmt(struct script_trace *t, const char *event,
 	f->fmt = sonde_tp_format__load(NULL, sys, colon + 1);
 	if (f->fmt && sonde_tp_format__id(f->fmt) != (int64_t)id) {
 		/* Another kernel's event numbering: do not guess. */
-		sonde_tp_format__delete(f->fmt);
+		sonde_tp_format__free(f->fmt);
 		f->fmt = NULL;
 	}
 compile:

@@ -176,7 +176,7 @@ static int add_spec(const char *spec, bool defaults, struct sonde_evlist *list,
 	}
 	err = 0;
 out:
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 	return err;
 }
 

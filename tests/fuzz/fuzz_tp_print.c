@@ -72,7 +72,7 @@ static int each(void *ctx, const char *sys, const char *text, size_t len)
 	(void)sys;
 	if (fmt)
 		render(fmt, zero, sizeof(zero));
-	sonde_tp_format__delete(fmt);
+	sonde_tp_format__free(fmt);
 	return 0;
 }
 
@@ -103,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fmt)
 		render(fmt, nul ? nul + 1 : data + size,
 		       nul ? size - n - 1 : 0);
-	sonde_tp_format__delete(fmt);
+	sonde_tp_format__free(fmt);
 	free(text);
 	return 0;
 }

@@ -215,7 +215,7 @@ static void check_all(bool swap)
 	assert_true(r->clock_clockid_ns == 5000000007ULL);
 	assert_string_equal(r->feat_info[SONDE_FEAT_PMU_CAPS],
 			    "# cpu_core pmu capabilities: branches=32, max_precise=3\n");
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -263,7 +263,7 @@ static void test_cpu_topology_old(void **state)
 					  "# CPU 0: Core ID 3, Socket ID 4\n"
 					: "# sibling sockets : 0\n# sibling threads : 0\n"
 					  "# Core ID and Socket ID information is not available\n");
-		sonde_perfdata_reader__close(r);
+		sonde_perfdata_reader__free(r);
 		free(g.buf);
 	}
 }
@@ -302,7 +302,7 @@ static void test_corrupt_cache(void **state)
 	assert_non_null(strstr(sonde_perfdata_reader__error(r), "feature 20"));
 	assert_null(r->feat_info[SONDE_FEAT_CACHE]);
 	assert_null(r->feat_info[SONDE_FEAT_MEM_TOPOLOGY]);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 

@@ -123,7 +123,7 @@ static void compare(const uint8_t *buf, size_t len)
 
 		assert_non_null(r);
 		drain(r, &whole);
-		sonde_perfdata_reader__close(r);
+		sonde_perfdata_reader__free(r);
 		for (size_t k = 0; k < ARRAY_SIZE(steps); k++) {
 			struct src s = { .buf = buf, .len = len, .step = steps[k] };
 			struct run st;
@@ -134,7 +134,7 @@ static void compare(const uint8_t *buf, size_t len)
 			drain(r, &st);
 			same(&whole, &st);
 			free(st.v);
-			sonde_perfdata_reader__close(r);
+			sonde_perfdata_reader__free(r);
 		}
 		free(whole.v);
 	}
@@ -273,7 +273,7 @@ static void test_round_by_round(void **state)
 	assert_int_equal(sonde_perfdata_reader__next(r, &rec), 1);
 	assert_int_equal(rec.time, 40);
 	assert_int_equal(sonde_perfdata_reader__next(r, &rec), 0);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -303,7 +303,7 @@ static void test_bounded(void **state)
 	assert_true(g.len > 20u * (256u << 10));
 	assert_true(max_chunks <= 3);
 	assert_true(max_q <= 4096);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -328,7 +328,7 @@ static void test_read_error(void **state)
 	assert_int_equal(o.end, -EIO);
 	assert_non_null(strstr(o.err, "read error"));
 	free(o.v);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -371,7 +371,7 @@ static void test_tracing_data(void **state)
 	same(&o[0], &o[1]);
 	for (int k = 0; k < 2; k++) {
 		free(o[k].v);
-		sonde_perfdata_reader__close(r[k]);
+		sonde_perfdata_reader__free(r[k]);
 	}
 	/* Cut inside the blob: an error with the record's offset, no blob. */
 	s = (struct src){ .buf = g.buf, .len = g.data_off + 12 + 5 };
@@ -385,7 +385,7 @@ static void test_tracing_data(void **state)
 		assert_null(sonde_perfdata_reader__tracing_data(r[1], &len));
 	}
 	free(o[1].v);
-	sonde_perfdata_reader__close(r[1]);
+	sonde_perfdata_reader__free(r[1]);
 	free(g.buf);
 }
 

@@ -69,7 +69,7 @@ static char *render(const char *pf, uint32_t size)
 	p = sonde_tp_print__new(fmt, &po);
 	if (!p) {
 		assert_int_equal(errno, SONDE_ERR_UNSUPPORTED);
-		sonde_tp_format__delete(fmt);
+		sonde_tp_format__free(fmt);
 		return NULL;
 	}
 	memset(out, 'x', sizeof(out));
@@ -84,7 +84,7 @@ static char *render(const char *pf, uint32_t size)
 		assert_int_equal(sonde_tp_print__format(p, raw, size, NULL, 0), n);
 	}
 	sonde_tp_print__free(p);
-	sonde_tp_format__delete(fmt);
+	sonde_tp_format__free(fmt);
 	if (n < 0) {
 		assert_int_equal(n, -SONDE_ERR_FORMAT);
 		assert_string_equal(out, ""); /* nothing written on failure */

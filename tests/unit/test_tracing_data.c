@@ -125,7 +125,7 @@ static int find_switch(void *ctx, const char *sys, const char *text, size_t len)
 		    sonde_tp_format__find_field(fmt, "prev_state") ? 1 : 0;
 
 	(void)ctx;
-	sonde_tp_format__delete(fmt);
+	sonde_tp_format__free(fmt);
 	return found;
 }
 

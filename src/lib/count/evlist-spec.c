@@ -49,11 +49,11 @@ int sonde_evlist__add_spec(struct sonde_evlist *l, const char *spec, char *err,
 			if (err && errlen)
 				snprintf(err, errlen, "cannot add event '%s'",
 					 sonde_evspec_list__name(specs, i));
-			sonde_evspec_list__delete(specs);
+			sonde_evspec_list__free(specs);
 			return ret;
 		}
 	}
-	sonde_evspec_list__delete(specs);
+	sonde_evspec_list__free(specs);
 	return (int)n;
 }
 #else

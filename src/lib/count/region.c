@@ -219,7 +219,7 @@ struct sonde_region *sonde_region__new(const char *spec,
 			r = sonde_err_ptr(err);
 		}
 	}
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 	return r ? region_open(r, opts) : NULL;
 }
 

@@ -80,7 +80,7 @@ static void ev_free(struct evspec *ev)
 	free(ev->unit);
 }
 
-void sonde_evspec_list__delete(struct sonde_evspec_list *l)
+void sonde_evspec_list__free(struct sonde_evspec_list *l)
 {
 	if (!l)
 		return;
@@ -968,9 +968,9 @@ int sonde_evspec_list__parse_opts(const char *spec,
 	if (!p.l)
 		return sonde_err(ENOMEM);
 	ret = parse_list(&p);
-	sonde_pmus__delete(p.pmus);
+	sonde_pmus__free(p.pmus);
 	if (ret) {
-		sonde_evspec_list__delete(p.l);
+		sonde_evspec_list__free(p.l);
 		return sonde_err(ret);
 	}
 	*out = p.l;

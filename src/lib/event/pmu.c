@@ -371,7 +371,7 @@ struct sonde_pmus *sonde_pmus__load(const struct sonde_pmus_opts *opts)
 			continue;
 		if (grow((void **)&pmus->pmus, pmus->nr, sizeof(pmu))) {
 			closedir(d);
-			sonde_pmus__delete(pmus);
+			sonde_pmus__free(pmus);
 			return sonde_err_ptr(ENOMEM);
 		}
 		if (load_pmu(&pmu, dirfd(d), de->d_name))
@@ -383,7 +383,7 @@ struct sonde_pmus *sonde_pmus__load(const struct sonde_pmus_opts *opts)
 	return pmus;
 }
 
-void sonde_pmus__delete(struct sonde_pmus *pmus)
+void sonde_pmus__free(struct sonde_pmus *pmus)
 {
 	if (!pmus)
 		return;

@@ -25,7 +25,7 @@ struct sonde_tp_format {
 	size_t nr_fields;
 };
 
-void sonde_tp_format__delete(struct sonde_tp_format *fmt)
+void sonde_tp_format__free(struct sonde_tp_format *fmt)
 {
 	if (!fmt)
 		return;
@@ -256,7 +256,7 @@ struct sonde_tp_format *sonde_tp_format__parse(const char *buf, size_t len,
 			*err_off = len;
 	}
 	if (err) {
-		sonde_tp_format__delete(fmt);
+		sonde_tp_format__free(fmt);
 		return sonde_err_ptr(err == -ENOMEM ? ENOMEM : SONDE_ERR_PARSE);
 	}
 	return fmt;

@@ -343,7 +343,7 @@ struct sonde_perfdata_reader *pdr_reader_finish(struct sonde_perfdata_reader *r,
 	if (err && !r->err_pending) {
 		if (eb && esz)
 			snprintf(eb, esz, "%s", r->err_code ? r->err : "cannot read");
-		sonde_perfdata_reader__close(r);
+		sonde_perfdata_reader__free(r);
 		return sonde_err_ptr(err);
 	}
 	return r;
@@ -428,7 +428,7 @@ sonde_perfdata_reader__open_mem(const void *buf, size_t len,
 	return pdr_reader_finish(r, opts);
 }
 
-void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r)
+void sonde_perfdata_reader__free(struct sonde_perfdata_reader *r)
 {
 	if (!r)
 		return;

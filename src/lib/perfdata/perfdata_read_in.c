@@ -341,6 +341,6 @@ struct sonde_perfdata_reader *pdr_open_stream(pdr_read_fn fn, void *arg, int fd,
 	}
 	return pdr_reader_finish(r, opts);
 fail:
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	return sonde_err_ptr(-err);
 }
