@@ -178,7 +178,7 @@ int sonde_perf_event_attr__for_each_field(const struct sonde_perf_event_attr *at
 					  sonde_attr_field_fn fn, void *ctx)
 {
 	if (!attr || !fn)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	attr_fields(attr, fn, ctx);
 	return 0;
 }
@@ -189,10 +189,10 @@ int sonde_perf_event_attr__fprintf(FILE *fp,
 	struct out o = { .fp = fp };
 
 	if (!fp || !a)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (fprintf(fp, "perf_event_attr:\n") < 0)
-		return sonde_err(EIO);
+		return lib_err(EIO);
 	o.n = 17;
 	attr_fields(a, out_field, &o);
-	return o.err ? sonde_err(o.err) : o.n;
+	return o.err ? lib_err(o.err) : o.n;
 }

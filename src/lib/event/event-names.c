@@ -66,7 +66,7 @@ static int each_cache(sonde_event_name_fn fn, void *ctx)
 int sonde_event_names__for_each(uint32_t type, sonde_event_name_fn fn, void *ctx)
 {
 	if (!fn)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	switch (type) {
 	case SONDE_PERF_TYPE_HARDWARE:
 		return each_symbol(ev_hw_symbols, type, fn, ctx);
@@ -75,6 +75,6 @@ int sonde_event_names__for_each(uint32_t type, sonde_event_name_fn fn, void *ctx
 	case SONDE_PERF_TYPE_HW_CACHE:
 		return each_cache(fn, ctx);
 	default:
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	}
 }

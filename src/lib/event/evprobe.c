@@ -14,7 +14,7 @@ int sonde_perf_event_attr__probe(const struct sonde_perf_event_attr *spec)
 	int fd, fd2;
 
 	if (!spec)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	a = *spec;
 	a.size = sizeof(a);
 	a.disabled = 1;
@@ -37,7 +37,7 @@ int sonde_perf_event_attr__probe(const struct sonde_perf_event_attr *spec)
 			fd = fd2;
 	}
 	if (fd < 0)
-		return sonde_err(fd);
+		return lib_err(fd);
 	sonde_sys_ops()->close(fd);
 	return 0;
 }

@@ -667,12 +667,12 @@ struct sonde_tp_print *sonde_tp_print__new(const struct sonde_tp_format *fmt,
 	struct sonde_tp_print *p;
 
 	if (!fmt || !OPTS_VALID(opts, sonde_tp_print_opts))
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	if (!pf)
-		return sonde_err_ptr(SONDE_ERR_UNSUPPORTED);
+		return lib_err_ptr(SONDE_ERR_UNSUPPORTED);
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	p->fmt = fmt;
 	p->sym = OPTS_GET(opts, sym, NULL);
 	p->sym_ctx = OPTS_GET(opts, sym_ctx, NULL);
@@ -699,7 +699,7 @@ struct sonde_tp_print *sonde_tp_print__new(const struct sonde_tp_format *fmt,
 fail:
 	/* Malformed, or a helper this evaluator does not know: same answer. */
 	sonde_tp_print__free(p);
-	return sonde_err_ptr(SONDE_ERR_UNSUPPORTED);
+	return lib_err_ptr(SONDE_ERR_UNSUPPORTED);
 }
 
 /* ---- evaluation ---- */
@@ -1034,7 +1034,7 @@ int sonde_tp_print__format(const struct sonde_tp_print *p, const void *raw,
 	bool ok = true;
 
 	if (!p || (!raw && raw_size) || (!buf && size))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	sc->len = 0;
 	for (size_t i = 0; ok && i < p->nr_items; i++) {
 		const struct item *it = &p->items[i];
@@ -1049,7 +1049,7 @@ int sonde_tp_print__format(const struct sonde_tp_print *p, const void *raw,
 	if (!ok || o.len > INT_MAX) {
 		if (size)
 			buf[0] = 0;
-		return sonde_err(ok ? EOVERFLOW : SONDE_ERR_FORMAT);
+		return lib_err(ok ? EOVERFLOW : SONDE_ERR_FORMAT);
 	}
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = 0;

@@ -326,7 +326,7 @@ int sonde_perfdata_writer__synth_kernel(struct sonde_perfdata_writer *w,
 	struct synth s;
 	int err = synth_init(&s, w, attr, NULL);
 
-	return err ? sonde_err(err) : synth_kernel(&s);
+	return err ? lib_err(err) : synth_kernel(&s);
 }
 
 int sonde_perfdata_writer__synth_process(struct sonde_perfdata_writer *w,
@@ -336,7 +336,7 @@ int sonde_perfdata_writer__synth_process(struct sonde_perfdata_writer *w,
 	struct synth s;
 	int err = synth_init(&s, w, attr, opts);
 
-	return err ? sonde_err(err) : synth_process(&s, pid);
+	return err ? lib_err(err) : synth_process(&s, pid);
 }
 
 int sonde_perfdata_writer__synth_all(struct sonde_perfdata_writer *w,
@@ -346,5 +346,5 @@ int sonde_perfdata_writer__synth_all(struct sonde_perfdata_writer *w,
 	struct synth s;
 	int err = synth_init(&s, w, attr, opts);
 
-	return err ? sonde_err(err) : synth_all(&s);
+	return err ? lib_err(err) : synth_all(&s);
 }

@@ -108,7 +108,7 @@ int sonde_tracing_data__for_each_format(const void *data, size_t len,
 bad:
 	if (err_off)
 		*err_off = c.off;
-	return sonde_err(SONDE_ERR_FORMAT);
+	return lib_err(SONDE_ERR_FORMAT);
 }
 
 const void *sonde_perfdata_reader__tracing_data(const struct sonde_perfdata_reader *r,

@@ -122,7 +122,7 @@ int sonde_stat_table__metrics(const struct sonde_stat_table *t, int aggr, int ev
 	/* Every field up to wall_ns is read: older callers' tables lack none. */
 	if (!t || !m || t->sz < offsetof(struct sonde_stat_table, wall_ns) + sizeof(t->wall_ns) ||
 	    ev < 0 || ev >= t->nr_events || aggr < 0 || aggr >= t->nr_aggr)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	e = &t->events[ev];
 	c = sonde_stat_table__cell(t, aggr, ev);
 	v = c->val;

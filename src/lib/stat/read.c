@@ -107,10 +107,10 @@ struct sonde_stat_reader *sonde_stat_reader__new(struct sonde_evlist *list,
 
 	if (!list || nr_events < 0 || nr_events > sonde_evlist__nr(list) ||
 	    mode < SONDE_STAT_AGGR_GLOBAL || mode > SONDE_STAT_AGGR_THREAD)
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	r = calloc(1, sizeof(*r));
 	if (!r)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	r->mode = mode;
 	r->nr_events = nr_events;
 	err = r->mode == SONDE_STAT_AGGR_THREAD ? init_threads(r, list) :
@@ -123,7 +123,7 @@ struct sonde_stat_reader *sonde_stat_reader__new(struct sonde_evlist *list,
 	}
 	if (err) {
 		sonde_stat_reader__free(r);
-		return sonde_err_ptr(err);
+		return lib_err_ptr(err);
 	}
 	return r;
 }
@@ -164,16 +164,16 @@ int sonde_stat_reader__read(struct sonde_stat_reader *r, struct sonde_evlist *li
 
 	if (!r || !list || !out || sonde_evlist__nr(list) < r->nr_events ||
 	    (flags & ~(unsigned int)(SONDE_STAT_READ_DELTA | SONDE_STAT_READ_NO_SCALE)))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	nc = sonde_cpu_map__nr(sonde_evlist__cpus(list));
 	nt = sonde_thread_map__nr(sonde_evlist__threads(list));
 	/* The units were laid out for the list's maps when the reader was made. */
 	if ((r->mode == SONDE_STAT_AGGR_THREAD ? nt : nc) != r->nr_idx)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	cells = (size_t)(r->nr_aggr * r->nr_events);
 	sum = calloc(cells + 1, sizeof(*sum));
 	if (!sum)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	for (int e = 0; e < r->nr_events; e++) {
 		struct sonde_evsel *evsel = sonde_evlist__evsel(list, e);
 
