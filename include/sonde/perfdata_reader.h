@@ -161,6 +161,34 @@ SONDE_API uint64_t sonde_perfdata_reader__data_size(const struct sonde_perfdata_
  */
 SONDE_API uint64_t sonde_perfdata_reader__progress(const struct sonde_perfdata_reader *r);
 
+/*
+ * Decoded header feature sections, for printing them (sonde report
+ * --header lays them out as perf does). Owned by the reader; NULL when the
+ * file lacks the feature or its section is corrupt. Read the structs
+ * through these pointers only: fields may be added at their end.
+ */
+
+/* One CPU's ids in CPU_TOPOLOGY. */
+struct sonde_feat_cpu_ids {
+	int32_t core, socket, die; /* die: 0 without die lists */
+};
+
+struct sonde_feat_cpu_topology {
+	uint32_t nr_sockets;
+	const char *const *sockets;	/* "sibling sockets" CPU lists */
+	uint32_t nr_dies;		/* 0: no die lists (older perf) */
+	const char *const *dies;
+	uint32_t nr_threads;
+	const char *const *threads;
+	uint32_t nr_cpus;		/* entries of @cpus: NRCPUS' available
+					 * CPUs, 0 when the file has no ids */
+	const struct sonde_feat_cpu_ids *cpus;
+};
+
+/** @brief **sonde_perfdata_reader__cpu_topology()** @return CPU_TOPOLOGY. */
+SONDE_API const struct sonde_feat_cpu_topology *
+sonde_perfdata_reader__cpu_topology(const struct sonde_perfdata_reader *r);
+
 /**
  * @brief **sonde_perfdata_reader__tracing_data()** returns the TRACING_DATA
  * blob (the tracefs formats of the recording machine): the file's feature

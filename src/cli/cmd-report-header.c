@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "cmd-report.h"
+#include "report-feat.h"
 #include "perfdata_read.h"
 #include "sonde/evparse.h"
 #include "sonde/perfdata.h"
@@ -227,6 +228,8 @@ static void print_feature(struct report *rp, int f)
 		/* fallthrough */
 	default:
 		/* TRACING_DATA, BUILD_ID, BPF_PROG_INFO: perf prints nothing. */
+		if (report_feat_text(o, r, f))
+			break;
 		if (f < 32 && r->feat_info[f])
 			ob_puts(o, r->feat_info[f]);
 		break;

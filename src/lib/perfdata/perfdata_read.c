@@ -456,6 +456,7 @@ void sonde_perfdata_reader__free(struct sonde_perfdata_reader *r)
 	free(r->groups);
 	for (int i = 0; i < 32; i++)
 		free(r->feat_info[i]);
+	pdr_feat_free(r);
 	free(r->q);
 	pdr_zstd_free(r->zstd);
 	free(r->q_tmp);

@@ -117,6 +117,8 @@ struct sonde_perfdata_reader {
 	 * showing (topologies, caches, pmu mappings, ...); NULL if absent.
 	 */
 	char *feat_info[32];
+	/* Decoded features the header dump prints (public getters). */
+	struct sonde_feat_cpu_topology *cpu_topo;
 	uint64_t clockid_res_ns; /* CLOCKID */
 	bool clock_data;	 /* CLOCK_DATA, version 1 */
 	uint32_t clock_clockid;
@@ -211,6 +213,8 @@ int pdr_fail(struct sonde_perfdata_reader *r, uint64_t off, const char *fmt, ...
 
 /* Parses the feature sections of a file / one HEADER_FEATURE payload. */
 int pdr_parse_features(struct sonde_perfdata_reader *r);
+/* Frees the decoded features (cpu_topo, ...). */
+void pdr_feat_free(struct sonde_perfdata_reader *r);
 int pdr_parse_feature(struct sonde_perfdata_reader *r, int feat,
 		      uint64_t off, uint64_t size);
 

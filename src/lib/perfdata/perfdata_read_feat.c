@@ -263,26 +263,6 @@ static void set_info(struct cur *c, int feat, struct tb *t)
 	*t = (struct tb){ 0 };
 }
 
-/* A string_list, one "# <label><string>" line per string. */
-static void str_lines(struct cur *c, struct tb *t, const char *label, uint32_t *nr_out)
-{
-	uint32_t nr = get32(c);
-
-	if (nr > (c->end - c->off) / 4) {
-		c->bad = true;
-		return;
-	}
-	for (uint32_t i = 0; i < nr && !c->bad; i++) {
-		char *s = get_str(c);
-
-		if (s)
-			tb_printf(t, "# %s%s\n", label, s);
-		free(s);
-	}
-	if (nr_out)
-		*nr_out = nr;
-}
-
 static void parse_group_desc(struct cur *c)
 {
 	struct sonde_perfdata_reader *r = c->r;
@@ -324,67 +304,107 @@ static void parse_group_desc(struct cur *c)
 	}
 }
 
+/* A string_list into a NULL-terminated array (*nr_out strings). */
+static char **str_array(struct cur *c, uint32_t *nr_out)
+{
+	uint32_t nr = get32(c);
+	char **v;
+
+	*nr_out = 0;
+	if (c->bad || nr > (c->end - c->off) / 4) {
+		c->bad = true;
+		return NULL;
+	}
+	v = calloc((size_t)nr + 1, sizeof(*v));
+	if (!v) {
+		c->bad = true;
+		return NULL;
+	}
+	for (uint32_t i = 0; i < nr && !c->bad; i++) {
+		v[i] = get_str(c);
+		if (!v[i])
+			c->bad = true;
+		else
+			*nr_out = i + 1;
+	}
+	return v;
+}
+
+static void str_array_free(const char *const *v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free((char *)v[i]);
+	free((void *)v);
+}
+
+static void cpu_topo_free(struct sonde_feat_cpu_topology *t)
+{
+	if (!t)
+		return;
+	str_array_free(t->sockets);
+	str_array_free(t->dies);
+	str_array_free(t->threads);
+	free((void *)t->cpus);
+	free(t);
+}
+
 /*
  * CPU_TOPOLOGY: socket and thread sibling lists, then (newer perf) a
- * core/socket id pair per CPU, then die siblings and die ids. perf prints
- * sockets, dies, threads, then one line per CPU.
+ * core/socket id pair per CPU, then die siblings and die ids.
  */
 static void parse_cpu_topology(struct cur *c)
 {
 	struct sonde_perfdata_reader *r = c->r;
-	struct tb sock = { 0 }, thr = { 0 }, die = { 0 }, out = { 0 };
-	uint32_t nr_cpus = r->nr_cpus_avail, nr_dies = 0;
-	uint32_t *ids = NULL; /* core, socket, die per cpu */
-	bool have_ids = false;
+	struct sonde_feat_cpu_topology *t = calloc(1, sizeof(*t));
+	uint32_t nr_cpus = r->nr_cpus_avail;
+	struct sonde_feat_cpu_ids *ids = NULL;
 
-	str_lines(c, &sock, "sibling sockets : ", NULL);
-	str_lines(c, &thr, "sibling threads : ", NULL);
+	if (!t) {
+		c->bad = true;
+		return;
+	}
+	t->sockets = (const char *const *)str_array(c, &t->nr_sockets);
+	t->threads = (const char *const *)str_array(c, &t->nr_threads);
 	if (!c->bad && c->off < c->end) {
 		if ((uint64_t)nr_cpus * 8 > c->end - c->off) {
 			c->bad = true;
 		} else {
-			ids = calloc((size_t)nr_cpus + 1, 3 * sizeof(*ids));
+			ids = calloc((size_t)nr_cpus + 1, sizeof(*ids));
 			if (!ids)
 				c->bad = true;
 			for (uint32_t i = 0; i < nr_cpus && !c->bad; i++) {
-				ids[3 * i] = get32(c);
-				ids[3 * i + 1] = get32(c);
+				ids[i].core = (int32_t)get32(c);
+				ids[i].socket = (int32_t)get32(c);
 			}
-			have_ids = !c->bad;
+			t->cpus = ids;
+			t->nr_cpus = c->bad ? 0 : nr_cpus;
 		}
 	}
 	if (!c->bad && c->off < c->end) {
-		str_lines(c, &die, "sibling dies    : ", &nr_dies);
+		t->dies = (const char *const *)str_array(c, &t->nr_dies);
 		if (!c->bad && (uint64_t)nr_cpus * 4 > c->end - c->off)
 			c->bad = true;
 		for (uint32_t i = 0; i < nr_cpus && !c->bad && ids; i++)
-			ids[3 * i + 2] = get32(c);
+			ids[i].die = (int32_t)get32(c);
 	}
-	if (!c->bad) {
-		tb_printf(&out, "%s", sock.s ? sock.s : "");
-		if (nr_dies)
-			tb_printf(&out, "%s", die.s ? die.s : "");
-		tb_printf(&out, "%s", thr.s ? thr.s : "");
-		if (nr_dies && have_ids)
-			for (uint32_t i = 0; i < nr_cpus; i++)
-				tb_printf(&out, "# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", i,
-					  (int32_t)ids[3 * i], (int32_t)ids[3 * i + 2],
-					  (int32_t)ids[3 * i + 1]);
-		else if (nr_dies)
-			tb_printf(&out, "# Core ID, Die ID and Socket ID information is not available\n");
-		else if (have_ids)
-			for (uint32_t i = 0; i < nr_cpus; i++)
-				tb_printf(&out, "# CPU %u: Core ID %d, Socket ID %d\n", i,
-					  (int32_t)ids[3 * i], (int32_t)ids[3 * i + 1]);
-		else
-			tb_printf(&out, "# Core ID and Socket ID information is not available\n");
-		set_info(c, SONDE_FEAT_CPU_TOPOLOGY, &out);
+	if (c->bad) {
+		cpu_topo_free(t);
+		return;
 	}
-	free(ids);
-	tb_free(&sock);
-	tb_free(&thr);
-	tb_free(&die);
-	tb_free(&out);
+	cpu_topo_free(r->cpu_topo);
+	r->cpu_topo = t;
+}
+
+const struct sonde_feat_cpu_topology *
+sonde_perfdata_reader__cpu_topology(const struct sonde_perfdata_reader *r)
+{
+	return r ? r->cpu_topo : NULL;
+}
+
+void pdr_feat_free(struct sonde_perfdata_reader *r)
+{
+	cpu_topo_free(r->cpu_topo);
+	r->cpu_topo = NULL;
 }
 
 static void parse_numa_topology(struct cur *c)
