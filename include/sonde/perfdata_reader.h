@@ -189,6 +189,69 @@ struct sonde_feat_cpu_topology {
 SONDE_API const struct sonde_feat_cpu_topology *
 sonde_perfdata_reader__cpu_topology(const struct sonde_perfdata_reader *r);
 
+/* NUMA_TOPOLOGY: one entry per node. */
+struct sonde_feat_numa_node {
+	uint32_t node;
+	uint64_t mem_total_kb, mem_free_kb;
+	const char *cpus;		/* CPU list, "0-3" */
+};
+
+struct sonde_feat_numa_topology {
+	uint32_t nr;
+	const struct sonde_feat_numa_node *const *nodes;
+};
+
+/** @brief **sonde_perfdata_reader__numa_topology()** @return NUMA_TOPOLOGY. */
+SONDE_API const struct sonde_feat_numa_topology *
+sonde_perfdata_reader__numa_topology(const struct sonde_perfdata_reader *r);
+
+/* PMU_MAPPINGS: the PMUs of the recording machine and their types. */
+struct sonde_feat_pmu_mapping {
+	const char *name;
+	uint32_t type;
+};
+
+struct sonde_feat_pmu_mappings {
+	uint32_t nr;
+	const struct sonde_feat_pmu_mapping *const *pmus;
+};
+
+/** @brief **sonde_perfdata_reader__pmu_mappings()** @return PMU_MAPPINGS. */
+SONDE_API const struct sonde_feat_pmu_mappings *
+sonde_perfdata_reader__pmu_mappings(const struct sonde_perfdata_reader *r);
+
+/* CACHE: one entry per cache of the recording CPU. */
+struct sonde_feat_cache {
+	uint32_t level, line_size, sets, ways;
+	const char *type;		/* "Data", "Instruction", "Unified" */
+	const char *size;		/* as sysfs wrote it: "32K" */
+	const char *map;		/* shared_cpu_list */
+};
+
+struct sonde_feat_caches {
+	uint32_t nr;
+	const struct sonde_feat_cache *const *caches;
+};
+
+/** @brief **sonde_perfdata_reader__caches()** @return CACHE. */
+SONDE_API const struct sonde_feat_caches *
+sonde_perfdata_reader__caches(const struct sonde_perfdata_reader *r);
+
+/* HYBRID_TOPOLOGY: the CPUs of each core type's PMU. */
+struct sonde_feat_hybrid_pmu {
+	const char *pmu;		/* "cpu_core" */
+	const char *cpus;
+};
+
+struct sonde_feat_hybrid_topology {
+	uint32_t nr;
+	const struct sonde_feat_hybrid_pmu *const *pmus;
+};
+
+/** @brief **sonde_perfdata_reader__hybrid_topology()** @return HYBRID_TOPOLOGY. */
+SONDE_API const struct sonde_feat_hybrid_topology *
+sonde_perfdata_reader__hybrid_topology(const struct sonde_perfdata_reader *r);
+
 /**
  * @brief **sonde_perfdata_reader__tracing_data()** returns the TRACING_DATA
  * blob (the tracefs formats of the recording machine): the file's feature

@@ -119,6 +119,10 @@ struct sonde_perfdata_reader {
 	char *feat_info[32];
 	/* Decoded features the header dump prints (public getters). */
 	struct sonde_feat_cpu_topology *cpu_topo;
+	struct sonde_feat_numa_topology *numa;
+	struct sonde_feat_pmu_mappings *pmu_maps;
+	struct sonde_feat_caches *caches;
+	struct sonde_feat_hybrid_topology *hybrid;
 	uint64_t clockid_res_ns; /* CLOCKID */
 	bool clock_data;	 /* CLOCK_DATA, version 1 */
 	uint32_t clock_clockid;

@@ -395,96 +395,145 @@ static void parse_cpu_topology(struct cur *c)
 	r->cpu_topo = t;
 }
 
-const struct sonde_feat_cpu_topology *
-sonde_perfdata_reader__cpu_topology(const struct sonde_perfdata_reader *r)
+/*
+ * A list feature: @nr entries of @size bytes, each allocated and pointed
+ * to from a NULL-terminated array (so that the public structs can grow).
+ * Returns the array or NULL (c->bad set).
+ */
+static void **entries(struct cur *c, uint32_t nr, size_t size)
 {
-	return r ? r->cpu_topo : NULL;
+	void **v = calloc((size_t)nr + 1, sizeof(*v));
+
+	for (uint32_t i = 0; v && i < nr; i++) {
+		v[i] = calloc(1, size);
+		if (!v[i]) {
+			for (uint32_t k = 0; k < i; k++)
+				free(v[k]);
+			free(v);
+			v = NULL;
+		}
+	}
+	if (!v)
+		c->bad = true;
+	return v;
 }
 
-void pdr_feat_free(struct sonde_perfdata_reader *r)
+/* Frees a list feature: its entries, each with @nstr strings at @str_off... */
+static void entries_free(void *const *v, const size_t *str_offs, size_t nstr)
 {
-	cpu_topo_free(r->cpu_topo);
-	r->cpu_topo = NULL;
+	for (size_t i = 0; v && v[i]; i++) {
+		for (size_t k = 0; k < nstr; k++)
+			free(*(char **)((char *)v[i] + str_offs[k]));
+		free(v[i]);
+	}
+	free((void *)v);
 }
+
+static const size_t numa_strs[] = { offsetof(struct sonde_feat_numa_node, cpus) };
+static const size_t map_strs[] = { offsetof(struct sonde_feat_pmu_mapping, name) };
+static const size_t cache_strs[] = {
+	offsetof(struct sonde_feat_cache, type), offsetof(struct sonde_feat_cache, size),
+	offsetof(struct sonde_feat_cache, map),
+};
+static const size_t hybrid_strs[] = {
+	offsetof(struct sonde_feat_hybrid_pmu, pmu), offsetof(struct sonde_feat_hybrid_pmu, cpus),
+};
+
+#define LIST_FREE(p, field, strs) do {						\
+	if (p)									\
+		entries_free((void *const *)(p)->field, strs, ARRAY_SIZE(strs));	\
+	free(p);								\
+} while (0)
 
 static void parse_numa_topology(struct cur *c)
 {
-	struct tb t = { 0 };
+	struct sonde_feat_numa_topology *t = calloc(1, sizeof(*t));
 	uint32_t nr = get32(c);
+	struct sonde_feat_numa_node **v;
 
-	if (nr > (c->end - c->off) / 24) {
+	if (!t || nr > (c->end - c->off) / 24) {
 		c->bad = true;
+		free(t);
 		return;
 	}
-	for (uint32_t i = 0; i < nr && !c->bad; i++) {
-		uint32_t node = get32(c);
-		uint64_t total = get64(c), avail = get64(c);
-		char *cpus = get_str(c);
-
-		if (cpus)
-			tb_printf(&t, "# node%u meminfo  : total = %" PRIu64 " kB, free = %" PRIu64
-				      " kB\n# node%u cpu list : %s\n",
-				  node, total, avail, node, cpus);
-		free(cpus);
+	v = (struct sonde_feat_numa_node **)entries(c, nr, sizeof(**v));
+	t->nodes = (const struct sonde_feat_numa_node *const *)v;
+	for (uint32_t i = 0; v && i < nr && !c->bad; i++) {
+		v[i]->node = get32(c);
+		v[i]->mem_total_kb = get64(c);
+		v[i]->mem_free_kb = get64(c);
+		v[i]->cpus = get_str(c);
+		if (!v[i]->cpus)
+			c->bad = true;
 	}
-	set_info(c, SONDE_FEAT_NUMA_TOPOLOGY, &t);
+	t->nr = nr;
+	if (c->bad) {
+		LIST_FREE(t, nodes, numa_strs);
+		return;
+	}
+	LIST_FREE(c->r->numa, nodes, numa_strs);
+	c->r->numa = t;
 }
 
 static void parse_pmu_mappings(struct cur *c)
 {
-	struct tb t = { 0 };
+	struct sonde_feat_pmu_mappings *t = calloc(1, sizeof(*t));
 	uint32_t nr = get32(c);
+	struct sonde_feat_pmu_mapping **v;
 
-	if (nr > (c->end - c->off) / 8) {
+	if (!t || nr > (c->end - c->off) / 8) {
 		c->bad = true;
+		free(t);
 		return;
 	}
-	if (!nr)
-		tb_printf(&t, "# pmu mappings: not available\n");
-	else
-		tb_printf(&t, "# pmu mappings: ");
-	for (uint32_t i = 0; i < nr && !c->bad; i++) {
-		uint32_t type = get32(c);
-		char *name = get_str(c);
-
-		if (name)
-			tb_printf(&t, "%s%s = %u", i ? ", " : "", name, type);
-		free(name);
+	v = (struct sonde_feat_pmu_mapping **)entries(c, nr, sizeof(**v));
+	t->pmus = (const struct sonde_feat_pmu_mapping *const *)v;
+	for (uint32_t i = 0; v && i < nr && !c->bad; i++) {
+		v[i]->type = get32(c);
+		v[i]->name = get_str(c);
+		if (!v[i]->name)
+			c->bad = true;
 	}
-	if (nr)
-		tb_printf(&t, "\n");
-	set_info(c, SONDE_FEAT_PMU_MAPPINGS, &t);
+	t->nr = nr;
+	if (c->bad) {
+		LIST_FREE(t, pmus, map_strs);
+		return;
+	}
+	LIST_FREE(c->r->pmu_maps, pmus, map_strs);
+	c->r->pmu_maps = t;
 }
 
 static void parse_cache(struct cur *c)
 {
-	struct tb t = { 0 };
+	struct sonde_feat_caches *t = calloc(1, sizeof(*t));
 	uint32_t ver = get32(c), nr = get32(c);
+	struct sonde_feat_cache **v;
 
-	if (c->bad || ver != 1 || nr > (c->end - c->off) / 28) {
+	if (!t || c->bad || ver != 1 || nr > (c->end - c->off) / 28) {
 		c->bad = true;
+		free(t);
 		return;
 	}
-	tb_printf(&t, "# CPU cache info:\n");
-	for (uint32_t i = 0; i < nr && !c->bad; i++) {
-		uint32_t level = get32(c);
-		char *type, *size, *map;
-
-		c->off += 12; /* line size, sets, ways */
-		if (c->off > c->end) {
+	v = (struct sonde_feat_cache **)entries(c, nr, sizeof(**v));
+	t->caches = (const struct sonde_feat_cache *const *)v;
+	for (uint32_t i = 0; v && i < nr && !c->bad; i++) {
+		v[i]->level = get32(c);
+		v[i]->line_size = get32(c);
+		v[i]->sets = get32(c);
+		v[i]->ways = get32(c);
+		v[i]->type = get_str(c);
+		v[i]->size = v[i]->type ? get_str(c) : NULL;
+		v[i]->map = v[i]->size ? get_str(c) : NULL;
+		if (!v[i]->map)
 			c->bad = true;
-			break;
-		}
-		type = get_str(c);
-		size = type ? get_str(c) : NULL;
-		map = size ? get_str(c) : NULL;
-		if (map)
-			tb_printf(&t, "#  L%d %-15s %8s [%s]\n", (int)level, type, size, map);
-		free(type);
-		free(size);
-		free(map);
 	}
-	set_info(c, SONDE_FEAT_CACHE, &t);
+	t->nr = nr;
+	if (c->bad) {
+		LIST_FREE(t, caches, cache_strs);
+		return;
+	}
+	LIST_FREE(c->r->caches, caches, cache_strs);
+	c->r->caches = t;
 }
 
 /* perf's unit_number__scnprintf: divide by 1024 while the result stays > 1. */
@@ -624,23 +673,30 @@ static void parse_pmu_caps(struct cur *c)
 
 static void parse_hybrid_topology(struct cur *c)
 {
-	struct tb t = { 0 };
+	struct sonde_feat_hybrid_topology *t = calloc(1, sizeof(*t));
 	uint32_t nr = get32(c);
+	struct sonde_feat_hybrid_pmu **v;
 
-	if (nr > (c->end - c->off) / 8) {
+	if (!t || nr > (c->end - c->off) / 8) {
 		c->bad = true;
+		free(t);
 		return;
 	}
-	tb_printf(&t, "# hybrid cpu system:\n");
-	for (uint32_t i = 0; i < nr && !c->bad; i++) {
-		char *pmu = get_str(c), *cpus = pmu ? get_str(c) : NULL;
-
-		if (cpus)
-			tb_printf(&t, "# %s cpu list : %s\n", pmu, cpus);
-		free(pmu);
-		free(cpus);
+	v = (struct sonde_feat_hybrid_pmu **)entries(c, nr, sizeof(**v));
+	t->pmus = (const struct sonde_feat_hybrid_pmu *const *)v;
+	for (uint32_t i = 0; v && i < nr && !c->bad; i++) {
+		v[i]->pmu = get_str(c);
+		v[i]->cpus = v[i]->pmu ? get_str(c) : NULL;
+		if (!v[i]->cpus)
+			c->bad = true;
 	}
-	set_info(c, SONDE_FEAT_HYBRID_TOPOLOGY, &t);
+	t->nr = nr;
+	if (c->bad) {
+		LIST_FREE(t, pmus, hybrid_strs);
+		return;
+	}
+	LIST_FREE(c->r->hybrid, pmus, hybrid_strs);
+	c->r->hybrid = t;
 }
 
 static void parse_bpf_btf(struct cur *c)
@@ -831,4 +887,48 @@ int pdr_parse_features(struct sonde_perfdata_reader *r)
 			r->err_pending = true;
 	}
 	return 0;
+}
+
+const struct sonde_feat_cpu_topology *
+sonde_perfdata_reader__cpu_topology(const struct sonde_perfdata_reader *r)
+{
+	return r ? r->cpu_topo : NULL;
+}
+
+const struct sonde_feat_numa_topology *
+sonde_perfdata_reader__numa_topology(const struct sonde_perfdata_reader *r)
+{
+	return r ? r->numa : NULL;
+}
+
+const struct sonde_feat_pmu_mappings *
+sonde_perfdata_reader__pmu_mappings(const struct sonde_perfdata_reader *r)
+{
+	return r ? r->pmu_maps : NULL;
+}
+
+const struct sonde_feat_caches *
+sonde_perfdata_reader__caches(const struct sonde_perfdata_reader *r)
+{
+	return r ? r->caches : NULL;
+}
+
+const struct sonde_feat_hybrid_topology *
+sonde_perfdata_reader__hybrid_topology(const struct sonde_perfdata_reader *r)
+{
+	return r ? r->hybrid : NULL;
+}
+
+void pdr_feat_free(struct sonde_perfdata_reader *r)
+{
+	cpu_topo_free(r->cpu_topo);
+	r->cpu_topo = NULL;
+	LIST_FREE(r->numa, nodes, numa_strs);
+	r->numa = NULL;
+	LIST_FREE(r->pmu_maps, pmus, map_strs);
+	r->pmu_maps = NULL;
+	LIST_FREE(r->caches, caches, cache_strs);
+	r->caches = NULL;
+	LIST_FREE(r->hybrid, pmus, hybrid_strs);
+	r->hybrid = NULL;
 }
