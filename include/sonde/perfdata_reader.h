@@ -252,6 +252,76 @@ struct sonde_feat_hybrid_topology {
 SONDE_API const struct sonde_feat_hybrid_topology *
 sonde_perfdata_reader__hybrid_topology(const struct sonde_perfdata_reader *r);
 
+/* MEM_TOPOLOGY: each node's memory blocks as a bitmap. */
+struct sonde_feat_mem_node {
+	uint64_t node;
+	uint64_t size;			/* bytes, as perf stored it */
+	uint64_t nr_bits;		/* blocks covered by @bitmap */
+	const uint64_t *bitmap;		/* bit b: block b is on this node */
+};
+
+struct sonde_feat_mem_topology {
+	uint64_t version;
+	uint64_t block_size;		/* bytes per block */
+	uint32_t nr;
+	const struct sonde_feat_mem_node *const *nodes;
+};
+
+/** @brief **sonde_perfdata_reader__mem_topology()** @return MEM_TOPOLOGY. */
+SONDE_API const struct sonde_feat_mem_topology *
+sonde_perfdata_reader__mem_topology(const struct sonde_perfdata_reader *r);
+
+/* One PMU's capabilities (name=value pairs from sysfs caps/). */
+struct sonde_feat_pmu_caps {
+	const char *pmu;		/* "cpu" for CPU_PMU_CAPS */
+	uint32_t nr;
+	const char *const *names;
+	const char *const *values;
+};
+
+struct sonde_feat_pmu_caps_list {
+	uint32_t nr;
+	const struct sonde_feat_pmu_caps *const *pmus;
+};
+
+/**
+ * @brief **sonde_perfdata_reader__pmu_caps()** @return CPU_PMU_CAPS (one
+ * PMU, "cpu") for @p feat SONDE_FEAT_CPU_PMU_CAPS, PMU_CAPS for
+ * SONDE_FEAT_PMU_CAPS.
+ */
+SONDE_API const struct sonde_feat_pmu_caps_list *
+sonde_perfdata_reader__pmu_caps(const struct sonde_perfdata_reader *r, int feat);
+
+/* BPF_BTF: the ids of the BTF objects the file carries. */
+struct sonde_feat_bpf_btf {
+	uint32_t nr;
+	const uint32_t *ids;
+};
+
+/** @brief **sonde_perfdata_reader__bpf_btf()** @return BPF_BTF. */
+SONDE_API const struct sonde_feat_bpf_btf *
+sonde_perfdata_reader__bpf_btf(const struct sonde_perfdata_reader *r);
+
+/* COMPRESSED: how the records were compressed (perf record -z). */
+struct sonde_feat_compressed {
+	uint32_t version;
+	uint32_t type;			/* 1: Zstd */
+	uint32_t level, ratio;
+	uint32_t mmap_len;		/* ring size: bounds one record's output */
+};
+
+/** @brief **sonde_perfdata_reader__compressed()** @return COMPRESSED. */
+SONDE_API const struct sonde_feat_compressed *
+sonde_perfdata_reader__compressed(const struct sonde_perfdata_reader *r);
+
+/**
+ * @brief **sonde_perfdata_reader__dir_format()** reads DIR_FORMAT's data
+ * version into @p version.
+ * @return 0, or -ENOENT when the file lacks it (or it is corrupt).
+ */
+SONDE_API int sonde_perfdata_reader__dir_format(const struct sonde_perfdata_reader *r,
+						uint64_t *version);
+
 /**
  * @brief **sonde_perfdata_reader__tracing_data()** returns the TRACING_DATA
  * blob (the tracefs formats of the recording machine): the file's feature

@@ -228,10 +228,7 @@ static void print_feature(struct report *rp, int f)
 		/* fallthrough */
 	default:
 		/* TRACING_DATA, BUILD_ID, BPF_PROG_INFO: perf prints nothing. */
-		if (report_feat_text(o, r, f))
-			break;
-		if (f < 32 && r->feat_info[f])
-			ob_puts(o, r->feat_info[f]);
+		report_feat_text(o, r, f);
 		break;
 	}
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /* Header feature text for sonde report --header -I (see report-feat.h). */
 #include <inttypes.h>
+#include <stdio.h>
 #include "sonde/perfdata_feat.h"
 #include "report-feat.h"
 
@@ -72,6 +73,79 @@ static void hybrid(struct outbuf *o, const struct sonde_feat_hybrid_topology *t)
 		ob_printf(o, "# %s cpu list : %s\n", t->pmus[i]->pmu, t->pmus[i]->cpus);
 }
 
+/* perf's unit_number__scnprintf: divide by 1024 while the result stays > 1. */
+static void unit_number(char *buf, size_t sz, uint64_t n)
+{
+	static const char units[] = "BKMG";
+	int i = 0;
+
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	snprintf(buf, sz, "%" PRIu64 "%c", n, units[i]);
+}
+
+/*
+ * Each node's blocks as ranges ("0-7,16"); perf renders them into 100
+ * bytes, so a longer list is cut there too. Its size is block size times
+ * the blocks set.
+ */
+static void mem_topology(struct outbuf *o, const struct sonde_feat_mem_topology *t)
+{
+	ob_printf(o, "# memory nodes (nr %d, block size 0x%llx):\n", (int)t->nr,
+		  (unsigned long long)t->block_size);
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct sonde_feat_mem_node *n = t->nodes[i];
+		uint64_t weight = 0;
+		int64_t run = -1;
+		char map[100] = "", size[50];
+		size_t ml = 0;
+
+		for (uint64_t b = 0; b <= n->nr_bits; b++) {
+			bool set = b < n->nr_bits && ((n->bitmap[b / 64] >> (b % 64)) & 1);
+
+			weight += set;
+			if (set && run < 0)
+				run = (int64_t)b;
+			if (!set && run >= 0 && ml < sizeof(map) - 1) {
+				int k;
+
+				if ((uint64_t)run == b - 1)
+					k = snprintf(map + ml, sizeof(map) - ml, "%s%" PRId64,
+						     ml ? "," : "", run);
+				else
+					k = snprintf(map + ml, sizeof(map) - ml,
+						     "%s%" PRId64 "-%" PRIu64, ml ? "," : "",
+						     run, b - 1);
+				ml += (size_t)k;
+				if (ml > sizeof(map) - 1)
+					ml = sizeof(map) - 1;
+				run = -1;
+			}
+		}
+		unit_number(size, sizeof(size), t->block_size * weight);
+		ob_printf(o, "#  %3" PRIu64 " [%s]: %s\n", n->node, size, map);
+	}
+}
+
+/* "# <pmu> pmu capabilities: a=1, b=2" per PMU. */
+static void pmu_caps(struct outbuf *o, const struct sonde_feat_pmu_caps_list *t)
+{
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct sonde_feat_pmu_caps *p = t->pmus[i];
+
+		if (!p->nr) {
+			ob_printf(o, "# %s pmu capabilities: not available\n", p->pmu);
+			continue;
+		}
+		ob_printf(o, "# %s pmu capabilities: ", p->pmu);
+		for (uint32_t k = 0; k < p->nr; k++)
+			ob_printf(o, "%s%s=%s", k ? ", " : "", p->names[k], p->values[k]);
+		ob_putc(o, '\n');
+	}
+}
+
 bool report_feat_text(struct outbuf *o, const struct sonde_perfdata_reader *r,
 		      int feat)
 {
@@ -113,6 +187,46 @@ bool report_feat_text(struct outbuf *o, const struct sonde_perfdata_reader *r,
 
 		if (t)
 			hybrid(o, t);
+		return true;
+	}
+	case SONDE_FEAT_MEM_TOPOLOGY: {
+		const struct sonde_feat_mem_topology *t =
+			sonde_perfdata_reader__mem_topology(r);
+
+		if (t)
+			mem_topology(o, t);
+		return true;
+	}
+	case SONDE_FEAT_CPU_PMU_CAPS:
+	case SONDE_FEAT_PMU_CAPS: {
+		const struct sonde_feat_pmu_caps_list *t =
+			sonde_perfdata_reader__pmu_caps(r, feat);
+
+		if (t)
+			pmu_caps(o, t);
+		return true;
+	}
+	case SONDE_FEAT_BPF_BTF: {
+		const struct sonde_feat_bpf_btf *t = sonde_perfdata_reader__bpf_btf(r);
+
+		for (uint32_t i = 0; t && i < t->nr; i++)
+			ob_printf(o, "# btf info of id %u\n", t->ids[i]);
+		return true;
+	}
+	case SONDE_FEAT_COMPRESSED: {
+		const struct sonde_feat_compressed *t = sonde_perfdata_reader__compressed(r);
+
+		if (t)
+			ob_printf(o, "# compressed : %s, level = %d, ratio = %d\n",
+				  t->type == 1 ? "Zstd" : "Unknown", (int)t->level,
+				  (int)t->ratio);
+		return true;
+	}
+	case SONDE_FEAT_DIR_FORMAT: {
+		uint64_t ver;
+
+		if (!sonde_perfdata_reader__dir_format(r, &ver))
+			ob_printf(o, "# directory data version : %" PRIu64 "\n", ver);
 		return true;
 	}
 	default:

@@ -19,9 +19,9 @@
 #include "report-feat.h"
 
 /*
- * Feature @feat as sonde report --header -I prints it: the CLI's text of
- * the reader's decoded feature (build/sonde-cli.a), else the text the
- * reader still renders itself. NULL when there is none.
+ * Feature @feat as sonde report --header -I prints it: the CLI's text
+ * (build/sonde-cli.a) of the reader's decoded feature. NULL when there is
+ * none.
  */
 static const char *feat_text(const struct sonde_perfdata_reader *r, int feat)
 {
@@ -29,10 +29,7 @@ static const char *feat_text(const struct sonde_perfdata_reader *r, int feat)
 	struct outbuf o;
 
 	ob_init_mem(&o);
-	if (!report_feat_text(&o, r, feat)) {
-		ob_free(&o);
-		return feat < 32 ? r->feat_info[feat] : NULL;
-	}
+	assert_true(report_feat_text(&o, r, feat));
 	snprintf(text, sizeof(text), "%.*s", (int)o.len, o.buf);
 	ob_free(&o);
 	return o.len ? text : NULL;

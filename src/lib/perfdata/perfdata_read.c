@@ -454,8 +454,6 @@ void sonde_perfdata_reader__free(struct sonde_perfdata_reader *r)
 	for (size_t i = 0; i < r->nr_groups; i++)
 		free(r->groups[i].name);
 	free(r->groups);
-	for (int i = 0; i < 32; i++)
-		free(r->feat_info[i]);
 	pdr_feat_free(r);
 	free(r->q);
 	pdr_zstd_free(r->zstd);

@@ -111,18 +111,18 @@ struct sonde_perfdata_reader {
 	size_t nr_build_ids;
 	struct pdr_group *groups; /* GROUP_DESC */
 	size_t nr_groups;
-	/*
-	 * Feature sections rendered the way perf 6.1's header dump prints
-	 * them ("# ...\n" lines), for features < 32 that have a body worth
-	 * showing (topologies, caches, pmu mappings, ...); NULL if absent.
-	 */
-	char *feat_info[32];
 	/* Decoded features the header dump prints (public getters). */
 	struct sonde_feat_cpu_topology *cpu_topo;
 	struct sonde_feat_numa_topology *numa;
 	struct sonde_feat_pmu_mappings *pmu_maps;
 	struct sonde_feat_caches *caches;
 	struct sonde_feat_hybrid_topology *hybrid;
+	struct sonde_feat_mem_topology *mem;
+	struct sonde_feat_pmu_caps_list *cpu_pmu_caps, *pmu_caps;
+	struct sonde_feat_bpf_btf *btf;
+	struct sonde_feat_compressed *compressed;
+	bool has_dir_format;
+	uint64_t dir_format;
 	uint64_t clockid_res_ns; /* CLOCKID */
 	bool clock_data;	 /* CLOCK_DATA, version 1 */
 	uint32_t clock_clockid;
