@@ -6,8 +6,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "stat/stat.h"
-#include "stat/print.h"
+#include "sonde/stat.h"
+#include "stat-print.h"
 
 void stat_stats_update(struct stat_stats *s, double v)
 {
@@ -64,41 +64,41 @@ void stat_format_grouped(char *buf, size_t size, double v, int prec,
 		buf[o < size ? o : size - 1] = 0;
 }
 
-void stat_aggr_label(char *buf, size_t size, enum stat_aggr_mode mode,
-		     const struct stat_aggr *a)
+void stat_aggr_label(char *buf, size_t size, enum sonde_stat_aggr_mode mode,
+		     const struct sonde_stat_aggr *a)
 {
 	switch (mode) {
-	case STAT_AGGR_NONE:
+	case SONDE_STAT_AGGR_NONE:
 		snprintf(buf, size, "CPU%d", a->cpu);
 		break;
-	case STAT_AGGR_CORE:
+	case SONDE_STAT_AGGR_CORE:
 		snprintf(buf, size, "S%d-D%d-C%d", a->socket, a->die, a->core);
 		break;
-	case STAT_AGGR_DIE:
+	case SONDE_STAT_AGGR_DIE:
 		snprintf(buf, size, "S%d-D%d", a->socket, a->die);
 		break;
-	case STAT_AGGR_SOCKET:
+	case SONDE_STAT_AGGR_SOCKET:
 		snprintf(buf, size, "S%d", a->socket);
 		break;
-	case STAT_AGGR_THREAD:
+	case SONDE_STAT_AGGR_THREAD:
 		snprintf(buf, size, "%s-%d", a->comm, (int)a->tid);
 		break;
-	case STAT_AGGR_GLOBAL:
+	case SONDE_STAT_AGGR_GLOBAL:
 		if (size)
 			buf[0] = 0;
 		break;
 	}
 }
 
-void stat_print_interval_header(FILE *out, enum stat_aggr_mode mode)
+void stat_print_interval_header(FILE *out, enum sonde_stat_aggr_mode mode)
 {
 	static const char *const head[] = {
-		[STAT_AGGR_GLOBAL] = "#           time",
-		[STAT_AGGR_NONE] = "#           time CPU       ",
-		[STAT_AGGR_CORE] = "#           time core            cpus",
-		[STAT_AGGR_DIE] = "#           time die          cpus",
-		[STAT_AGGR_SOCKET] = "#           time socket cpus",
-		[STAT_AGGR_THREAD] = ("#           time             comm-pid"
+		[SONDE_STAT_AGGR_GLOBAL] = "#           time",
+		[SONDE_STAT_AGGR_NONE] = "#           time CPU       ",
+		[SONDE_STAT_AGGR_CORE] = "#           time core            cpus",
+		[SONDE_STAT_AGGR_DIE] = "#           time die          cpus",
+		[SONDE_STAT_AGGR_SOCKET] = "#           time socket cpus",
+		[SONDE_STAT_AGGR_THREAD] = ("#           time             comm-pid"
 				      "     "),
 	};
 

@@ -1,17 +1,27 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * Tracepoint print fmt evaluation (see tp-print.h). The argument list is
+ * Tracepoint print fmt evaluation (sonde_tp_print__*, <sonde/tracefs.h>):
+ * the format file's "print fmt" evaluated on a record the way perf script
+ * shows tracepoint samples. The text is untrusted (it comes from the
+ * recorded file), so the lexer and parser bound every length and the
+ * nesting depth; the record data is untrusted too, so every field access
+ * is checked against its size. The argument list is
  * parsed once into expression trees; each record then evaluates them on
  * its raw data. Integers are 64-bit two's complement values, narrowed by
  * casts and by the printf length modifier as C would; strings are char
  * arrays, __data_loc strings, literals and __print_flags/symbolic output.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tp-print.h"
+#include "sonde/tracefs.h"
+#include "internal.h"
 
 #define MAX_DEPTH 64
 
@@ -63,8 +73,10 @@ struct item {
 	struct node *arg;
 };
 
-struct tp_print {
+struct sonde_tp_print {
 	const struct sonde_tp_format *fmt;
+	sonde_tp_sym_fn sym;	/* names %pS/%ps addresses, or NULL */
+	void *sym_ctx;
 	struct item *items;
 	size_t nr_items;
 	struct node **nodes;	/* every node, for freeing */
@@ -83,6 +95,44 @@ struct scratch {
 	char buf[4096];
 	size_t len;
 };
+
+/*
+ * The caller's buffer, filled like snprintf: @len counts every byte of
+ * the text, only the first @size - 1 are stored.
+ */
+struct sink {
+	char *buf;
+	size_t size, len;
+};
+
+static void sink_write(struct sink *o, const char *s, size_t n)
+{
+	if (o->len < o->size) {
+		size_t room = o->size - o->len;
+
+		memcpy(o->buf + o->len, s, n < room ? n : room);
+	}
+	o->len += n;
+}
+
+static void sink_puts(struct sink *o, const char *s)
+{
+	sink_write(o, s, strlen(s));
+}
+
+__attribute__((format(printf, 2, 3)))
+static void sink_printf(struct sink *o, const char *fmt, ...)
+{
+	size_t room = o->len < o->size ? o->size - o->len : 0;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += (size_t)n;
+}
 
 /* ---- lexer ---- */
 
@@ -164,7 +214,7 @@ static bool expect(struct lexer *lx, int op)
 
 struct parser {
 	struct lexer lx;
-	struct tp_print *p;
+	struct sonde_tp_print *p;
 	int depth;
 	bool in_pair;	/* parsing a __print_flags/symbolic value */
 };
@@ -498,7 +548,7 @@ static struct node *parse_expr(struct parser *ps)
 
 /* ---- the literal ---- */
 
-static bool add_item(struct tp_print *p, const struct item *it)
+static bool add_item(struct sonde_tp_print *p, const struct item *it)
 {
 	struct item *v = realloc(p->items, (p->nr_items + 1) * sizeof(*v));
 
@@ -509,7 +559,7 @@ static bool add_item(struct tp_print *p, const struct item *it)
 	return true;
 }
 
-static bool add_text(struct tp_print *p, const char *s, size_t n)
+static bool add_text(struct sonde_tp_print *p, const char *s, size_t n)
 {
 	struct item it = { 0 };
 
@@ -528,7 +578,7 @@ static bool add_text(struct tp_print *p, const char *s, size_t n)
 }
 
 /* Splits the (unescaped) literal into text and conversions. */
-static bool parse_literal(struct tp_print *p, const char *lit, size_t n)
+static bool parse_literal(struct sonde_tp_print *p, const char *lit, size_t n)
 {
 	size_t i = 0, start = 0;
 
@@ -589,7 +639,7 @@ static bool parse_literal(struct tp_print *p, const char *lit, size_t n)
 	return add_text(p, lit + start, n - start);
 }
 
-void tp_print_free(struct tp_print *p)
+void sonde_tp_print__free(struct sonde_tp_print *p)
 {
 	if (!p)
 		return;
@@ -609,18 +659,23 @@ void tp_print_free(struct tp_print *p)
 	free(p);
 }
 
-struct tp_print *tp_print_compile(const struct sonde_tp_format *fmt)
+struct sonde_tp_print *sonde_tp_print__new(const struct sonde_tp_format *fmt,
+					   const struct sonde_tp_print_opts *opts)
 {
-	const char *pf = sonde_tp_format__print_fmt(fmt);
+	const char *pf = fmt ? sonde_tp_format__print_fmt(fmt) : NULL;
 	struct parser ps = { 0 };
-	struct tp_print *p;
+	struct sonde_tp_print *p;
 
+	if (!fmt || !OPTS_VALID(opts, sonde_tp_print_opts))
+		return lib_err_ptr(EINVAL);
 	if (!pf)
-		return NULL;
+		return lib_err_ptr(SONDE_ERR_UNSUPPORTED);
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return NULL;
+		return lib_err_ptr(ENOMEM);
 	p->fmt = fmt;
+	p->sym = OPTS_GET(opts, sym, NULL);
+	p->sym_ctx = OPTS_GET(opts, sym_ctx, NULL);
 	ps.p = p;
 	ps.lx.p = pf;
 	next(&ps.lx);
@@ -642,8 +697,9 @@ struct tp_print *tp_print_compile(const struct sonde_tp_format *fmt)
 		goto fail;
 	return p;
 fail:
-	tp_print_free(p);
-	return NULL;
+	/* Malformed, or a helper this evaluator does not know: same answer. */
+	sonde_tp_print__free(p);
+	return lib_err_ptr(SONDE_ERR_UNSUPPORTED);
 }
 
 /* ---- evaluation ---- */
@@ -678,7 +734,7 @@ static bool is_char_field(const struct sonde_tp_field *f)
 }
 
 static bool field_value(const struct sonde_tp_field *f, const uint8_t *raw,
-			uint32_t size, const struct val *index, struct val *out)
+			size_t size, const struct val *index, struct val *out)
 {
 	memset(out, 0, sizeof(*out));
 	if ((uint64_t)f->offset + f->size > size)
@@ -724,10 +780,10 @@ static void scratch_put(struct scratch *sc, const char *s, size_t n)
 	sc->len += n;
 }
 
-static bool eval(const struct node *n, const uint8_t *raw, uint32_t size,
+static bool eval(const struct node *n, const uint8_t *raw, size_t size,
 		 struct scratch *sc, struct val *out);
 
-static bool eval_int(const struct node *n, const uint8_t *raw, uint32_t size,
+static bool eval_int(const struct node *n, const uint8_t *raw, size_t size,
 		     struct scratch *sc, uint64_t *v)
 {
 	struct val x;
@@ -770,7 +826,7 @@ static bool binary(int op, uint64_t a, uint64_t b, uint64_t *r)
 }
 
 /* perf's __print_flags: names of the set bits, then any rest in hex. */
-static bool eval_flags(const struct node *n, const uint8_t *raw, uint32_t size,
+static bool eval_flags(const struct node *n, const uint8_t *raw, size_t size,
 		       struct scratch *sc, struct val *out)
 {
 	size_t start = sc->len;
@@ -810,7 +866,7 @@ static bool eval_flags(const struct node *n, const uint8_t *raw, uint32_t size,
 	return true;
 }
 
-static bool eval_symbolic(const struct node *n, const uint8_t *raw, uint32_t size,
+static bool eval_symbolic(const struct node *n, const uint8_t *raw, size_t size,
 			  struct scratch *sc, struct val *out)
 {
 	uint64_t v, fv;
@@ -838,7 +894,7 @@ static bool eval_symbolic(const struct node *n, const uint8_t *raw, uint32_t siz
 	return true;
 }
 
-static bool eval(const struct node *n, const uint8_t *raw, uint32_t size,
+static bool eval(const struct node *n, const uint8_t *raw, size_t size,
 		 struct scratch *sc, struct val *out)
 {
 	struct val a, b;
@@ -901,8 +957,8 @@ static bool eval(const struct node *n, const uint8_t *raw, uint32_t size,
 /* The conversion's format is rebuilt from checked flags and a fixed letter. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-static bool put_conv(struct outbuf *o, const struct item *it, const struct val *v,
-		     tp_sym_fn sym, void *ctx)
+static bool put_conv(struct sink *o, const struct item *it, const struct val *v,
+		     sonde_tp_sym_fn sym, void *ctx)
 {
 	char cfmt[48];
 	uint64_t x;
@@ -915,11 +971,11 @@ static bool put_conv(struct outbuf *o, const struct item *it, const struct val *
 			return false;
 		name = sym ? sym(ctx, v->v, &off) : NULL;
 		if (!name)
-			ob_printf(o, "0x%" PRIx64, v->v);
+			sink_printf(o, "0x%" PRIx64, v->v);
 		else if (it->conv == 'S')
-			ob_printf(o, "%s+0x%" PRIx64, name, off);
+			sink_printf(o, "%s+0x%" PRIx64, name, off);
 		else
-			ob_puts(o, name);
+			sink_puts(o, name);
 		return true;
 	}
 
@@ -934,10 +990,10 @@ static bool put_conv(struct outbuf *o, const struct item *it, const struct val *
 
 			if (!s)
 				return false;
-			ob_printf(o, cfmt, s);
+			sink_printf(o, cfmt, s);
 			free(s);
 		} else {
-			ob_printf(o, cfmt, (int)v->n, v->s);
+			sink_printf(o, cfmt, (int)v->n, v->s);
 		}
 		return true;
 	}
@@ -952,45 +1008,50 @@ static bool put_conv(struct outbuf *o, const struct item *it, const struct val *
 	}
 	if (it->conv == 'p') {
 		if (x)
-			ob_printf(o, "0x%" PRIx64, x);
+			sink_printf(o, "0x%" PRIx64, x);
 		else
-			ob_puts(o, "(nil)");
+			sink_puts(o, "(nil)");
 	} else if (it->conv == 'c') {
 		snprintf(cfmt, sizeof(cfmt), "%%%sc", it->flags);
-		ob_printf(o, cfmt, (int)(char)x);
+		sink_printf(o, cfmt, (int)(char)x);
 	} else if (it->conv == 'd') {
 		snprintf(cfmt, sizeof(cfmt), "%%%slld", it->flags);
-		ob_printf(o, cfmt, (long long)x);
+		sink_printf(o, cfmt, (long long)x);
 	} else {
 		snprintf(cfmt, sizeof(cfmt), "%%%sll%c", it->flags, it->conv);
-		ob_printf(o, cfmt, (unsigned long long)(it->mod == LEN_INT ?
+		sink_printf(o, cfmt, (unsigned long long)(it->mod == LEN_INT ?
 				   (uint32_t)x : x));
 	}
 	return true;
 }
 #pragma GCC diagnostic pop
 
-bool tp_print_run(const struct tp_print *p, struct outbuf *o,
-		  const uint8_t *raw, uint32_t raw_size, tp_sym_fn sym, void *ctx)
+int sonde_tp_print__format(const struct sonde_tp_print *p, const void *raw,
+			   size_t raw_size, char *buf, size_t size)
 {
 	struct scratch scr, *sc = &scr;
-	struct outbuf tmp;
+	struct sink o = { .buf = buf, .size = size };
 	bool ok = true;
 
+	if (!p || (!raw && raw_size) || (!buf && size))
+		return lib_err(EINVAL);
 	sc->len = 0;
-	ob_init_mem(&tmp);
 	for (size_t i = 0; ok && i < p->nr_items; i++) {
 		const struct item *it = &p->items[i];
 		struct val v;
 
 		if (it->text)
-			ob_write(&tmp, it->text, it->len);
+			sink_write(&o, it->text, it->len);
 		else
 			ok = eval(it->arg, raw, raw_size, sc, &v) &&
-			     put_conv(&tmp, it, &v, sym, ctx);
+			     put_conv(&o, it, &v, p->sym, p->sym_ctx);
 	}
-	if (ok)
-		ob_write(o, tmp.buf, tmp.len);
-	ob_free(&tmp);
-	return ok;
+	if (!ok || o.len > INT_MAX) {
+		if (size)
+			buf[0] = 0;
+		return lib_err(ok ? EOVERFLOW : SONDE_ERR_FORMAT);
+	}
+	if (size)
+		buf[o.len < size ? o.len : size - 1] = 0;
+	return (int)o.len;
 }

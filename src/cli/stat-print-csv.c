@@ -10,30 +10,30 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "stat/stat.h"
-#include "stat/print.h"
+#include "sonde/stat.h"
+#include "stat-print.h"
 
 static void print_prefix(const struct stat_print_cfg *cfg,
-			 const struct stat_table *t, int aggr)
+			 const struct sonde_stat_table *t, int aggr)
 {
-	const struct stat_aggr *a = &t->aggr[aggr];
+	const struct sonde_stat_aggr *a = &t->aggr[aggr];
 	const char *sep = cfg->csv_sep;
 	char label[64];
 
 	if (cfg->interval)
 		stat_print_ts(cfg->out, cfg->ts, sep);
-	if (t->mode == STAT_AGGR_GLOBAL)
+	if (t->mode == SONDE_STAT_AGGR_GLOBAL)
 		return;
 	stat_aggr_label(label, sizeof(label), t->mode, a);
 	fprintf(cfg->out, "%s%s", label, sep);
-	if (t->mode == STAT_AGGR_CORE || t->mode == STAT_AGGR_DIE ||
-	    t->mode == STAT_AGGR_SOCKET)
+	if (t->mode == SONDE_STAT_AGGR_CORE || t->mode == SONDE_STAT_AGGR_DIE ||
+	    t->mode == SONDE_STAT_AGGR_SOCKET)
 		fprintf(cfg->out, "%d%s", a->nr, sep);
 }
 
 /* The metric as perf's CSV has it: the bare number, then the unit. */
 static void print_metric(const struct stat_print_cfg *cfg,
-			 const struct stat_metric *m)
+			 const struct sonde_stat_metric *m)
 {
 	const char *sep = cfg->csv_sep;
 	char buf[64], *v, *end;
@@ -42,7 +42,7 @@ static void print_metric(const struct stat_print_cfg *cfg,
 		fprintf(cfg->out, "%s%s", sep, sep);
 		return;
 	}
-	stat_metric_format(m, buf, sizeof(buf));
+	sonde_stat_metric__format(m, buf, sizeof(buf));
 	for (v = buf; *v == ' '; v++)
 		;
 	end = v + (*v == '-');
@@ -53,24 +53,24 @@ static void print_metric(const struct stat_print_cfg *cfg,
 }
 
 static void print_row(const struct stat_print_cfg *cfg,
-		      const struct stat_table *t, int aggr, int ev)
+		      const struct sonde_stat_table *t, int aggr, int ev)
 {
-	const struct stat_event *e = &t->events[ev];
-	const struct stat_count *c = stat_cell(t, aggr, ev);
+	const struct sonde_stat_event *e = &t->events[ev];
+	const struct sonde_stat_count *c = sonde_stat_table__cell(t, aggr, ev);
 	const char *sep = cfg->csv_sep;
-	struct stat_metric m[2];
+	struct sonde_stat_metric m[2];
 	FILE *out = cfg->out;
 	int nm = 1;
 
 	print_prefix(cfg, t, aggr);
-	if (c->status == STAT_OK) {
+	if (c->status == SONDE_STAT_OK) {
 		double scale = stat_event_scale(e);
 
 		fprintf(out, "%.*f", floor(scale) != scale ? 2 : 0,
 			c->val * scale);
-		nm = stat_metrics(t, aggr, ev, m);
+		nm = sonde_stat_table__metrics(t, aggr, ev, m);
 	} else {
-		fputs(c->status == STAT_NOT_SUPPORTED ? "<not supported>" :
+		fputs(c->status == SONDE_STAT_NOT_SUPPORTED ? "<not supported>" :
 							"<not counted>", out);
 		memset(m, 0, sizeof(m));
 	}
@@ -97,7 +97,7 @@ static void print_row(const struct stat_print_cfg *cfg,
 }
 
 void stat_print_csv(const struct stat_print_cfg *cfg,
-		    const struct stat_table *t)
+		    const struct sonde_stat_table *t)
 {
 	stat_for_each_row(t, ev, aggr)
 		print_row(cfg, t, aggr, ev);

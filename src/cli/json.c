@@ -16,7 +16,7 @@ struct json_level {
 	unsigned long count; /* members or elements written so far */
 };
 
-struct sonde_json {
+struct json_writer {
 	FILE *f;
 	int indent;
 	int depth;
@@ -24,16 +24,16 @@ struct sonde_json {
 	struct json_level stack[JSON_MAX_DEPTH];
 };
 
-struct sonde_json *sonde_json_new(FILE *f)
+struct json_writer *json_new(FILE *f)
 {
-	struct sonde_json *w = calloc(1, sizeof(*w));
+	struct json_writer *w = calloc(1, sizeof(*w));
 
 	if (w)
 		w->f = f;
 	return w;
 }
 
-void sonde_json_destroy(struct sonde_json **pw)
+void json_destroy(struct json_writer **pw)
 {
 	if (!pw || !*pw)
 		return;
@@ -42,17 +42,17 @@ void sonde_json_destroy(struct sonde_json **pw)
 	*pw = NULL;
 }
 
-void sonde_json_pretty(struct sonde_json *w, int indent)
+void json_pretty(struct json_writer *w, int indent)
 {
 	w->indent = indent > 0 ? indent : 0;
 }
 
-int sonde_json_depth(const struct sonde_json *w)
+int json_depth(const struct json_writer *w)
 {
 	return w->depth;
 }
 
-static void newline_indent(struct sonde_json *w)
+static void newline_indent(struct json_writer *w)
 {
 	if (!w->indent)
 		return;
@@ -62,7 +62,7 @@ static void newline_indent(struct sonde_json *w)
 }
 
 /* Everything a value needs before its first byte: comma, newline, indent. */
-static void before_value(struct sonde_json *w)
+static void before_value(struct json_writer *w)
 {
 	struct json_level *l;
 
@@ -83,13 +83,13 @@ static void before_value(struct sonde_json *w)
 }
 
 /* After a complete top-level value, end the line. */
-static void after_value(struct sonde_json *w)
+static void after_value(struct json_writer *w)
 {
 	if (w->depth == 0)
 		fputc('\n', w->f);
 }
 
-static void begin(struct sonde_json *w, bool is_object)
+static void begin(struct json_writer *w, bool is_object)
 {
 	before_value(w);
 	assert(w->depth < JSON_MAX_DEPTH && "JSON nesting too deep");
@@ -97,7 +97,7 @@ static void begin(struct sonde_json *w, bool is_object)
 	w->stack[w->depth++] = (struct json_level){ .is_object = is_object };
 }
 
-static void end(struct sonde_json *w, bool is_object)
+static void end(struct json_writer *w, bool is_object)
 {
 	struct json_level *l;
 
@@ -112,10 +112,10 @@ static void end(struct sonde_json *w, bool is_object)
 	after_value(w);
 }
 
-void sonde_json_begin_object(struct sonde_json *w) { begin(w, true); }
-void sonde_json_end_object(struct sonde_json *w) { end(w, true); }
-void sonde_json_begin_array(struct sonde_json *w) { begin(w, false); }
-void sonde_json_end_array(struct sonde_json *w) { end(w, false); }
+void json_begin_object(struct json_writer *w) { begin(w, true); }
+void json_end_object(struct json_writer *w) { end(w, true); }
+void json_begin_array(struct json_writer *w) { begin(w, false); }
+void json_end_array(struct json_writer *w) { end(w, false); }
 
 /* Length of the valid UTF-8 sequence at @s (at most @n bytes), 0 if none. */
 static size_t utf8_len(const unsigned char *s, size_t n)
@@ -179,7 +179,7 @@ static void write_escaped(FILE *f, const char *str, size_t n)
 	fputc('"', f);
 }
 
-void sonde_json_name(struct sonde_json *w, const char *name)
+void json_name(struct json_writer *w, const char *name)
 {
 	struct json_level *l;
 
@@ -195,23 +195,23 @@ void sonde_json_name(struct sonde_json *w, const char *name)
 	l->have_name = true;
 }
 
-void sonde_json_string_len(struct sonde_json *w, const char *s, size_t len)
+void json_string_len(struct json_writer *w, const char *s, size_t len)
 {
 	before_value(w);
 	write_escaped(w->f, s, len);
 	after_value(w);
 }
 
-void sonde_json_string(struct sonde_json *w, const char *s)
+void json_string(struct json_writer *w, const char *s)
 {
 	if (!s) {
-		sonde_json_null(w);
+		json_null(w);
 		return;
 	}
-	sonde_json_string_len(w, s, strlen(s));
+	json_string_len(w, s, strlen(s));
 }
 
-void sonde_json_stringf(struct sonde_json *w, const char *fmt, ...)
+void json_stringf(struct json_writer *w, const char *fmt, ...)
 {
 	char small[256], *buf = small;
 	va_list ap;
@@ -234,31 +234,31 @@ void sonde_json_stringf(struct sonde_json *w, const char *fmt, ...)
 			va_end(ap);
 		}
 	}
-	sonde_json_string_len(w, buf, (size_t)n);
+	json_string_len(w, buf, (size_t)n);
 	if (buf != small)
 		free(buf);
 }
 
-void sonde_json_int(struct sonde_json *w, int64_t v)
+void json_int(struct json_writer *w, int64_t v)
 {
 	before_value(w);
 	fprintf(w->f, "%lld", (long long)v);
 	after_value(w);
 }
 
-void sonde_json_uint(struct sonde_json *w, uint64_t v)
+void json_uint(struct json_writer *w, uint64_t v)
 {
 	before_value(w);
 	fprintf(w->f, "%llu", (unsigned long long)v);
 	after_value(w);
 }
 
-void sonde_json_double(struct sonde_json *w, double v)
+void json_double(struct json_writer *w, double v)
 {
 	char buf[40];
 
 	if (!isfinite(v)) {
-		sonde_json_null(w);
+		json_null(w);
 		return;
 	}
 	/* Shortest of %.15g..%.17g that reads back exactly. */
@@ -272,12 +272,12 @@ void sonde_json_double(struct sonde_json *w, double v)
 	after_value(w);
 }
 
-void sonde_json_double_prec(struct sonde_json *w, double v, int prec)
+void json_double_prec(struct json_writer *w, double v, int prec)
 {
 	char buf[400];
 
 	if (!isfinite(v)) {
-		sonde_json_null(w);
+		json_null(w);
 		return;
 	}
 	if (prec < 0)
@@ -293,72 +293,72 @@ void sonde_json_double_prec(struct sonde_json *w, double v, int prec)
 	after_value(w);
 }
 
-void sonde_json_bool(struct sonde_json *w, bool v)
+void json_bool(struct json_writer *w, bool v)
 {
 	before_value(w);
 	fputs(v ? "true" : "false", w->f);
 	after_value(w);
 }
 
-void sonde_json_null(struct sonde_json *w)
+void json_null(struct json_writer *w)
 {
 	before_value(w);
 	fputs("null", w->f);
 	after_value(w);
 }
 
-void sonde_json_string_field(struct sonde_json *w, const char *name,
+void json_string_field(struct json_writer *w, const char *name,
 			     const char *s)
 {
-	sonde_json_name(w, name);
-	sonde_json_string(w, s);
+	json_name(w, name);
+	json_string(w, s);
 }
 
-void sonde_json_int_field(struct sonde_json *w, const char *name, int64_t v)
+void json_int_field(struct json_writer *w, const char *name, int64_t v)
 {
-	sonde_json_name(w, name);
-	sonde_json_int(w, v);
+	json_name(w, name);
+	json_int(w, v);
 }
 
-void sonde_json_uint_field(struct sonde_json *w, const char *name, uint64_t v)
+void json_uint_field(struct json_writer *w, const char *name, uint64_t v)
 {
-	sonde_json_name(w, name);
-	sonde_json_uint(w, v);
+	json_name(w, name);
+	json_uint(w, v);
 }
 
-void sonde_json_double_field(struct sonde_json *w, const char *name, double v)
+void json_double_field(struct json_writer *w, const char *name, double v)
 {
-	sonde_json_name(w, name);
-	sonde_json_double(w, v);
+	json_name(w, name);
+	json_double(w, v);
 }
 
-void sonde_json_double_prec_field(struct sonde_json *w, const char *name,
+void json_double_prec_field(struct json_writer *w, const char *name,
 				  double v, int prec)
 {
-	sonde_json_name(w, name);
-	sonde_json_double_prec(w, v, prec);
+	json_name(w, name);
+	json_double_prec(w, v, prec);
 }
 
-void sonde_json_bool_field(struct sonde_json *w, const char *name, bool v)
+void json_bool_field(struct json_writer *w, const char *name, bool v)
 {
-	sonde_json_name(w, name);
-	sonde_json_bool(w, v);
+	json_name(w, name);
+	json_bool(w, v);
 }
 
-void sonde_json_null_field(struct sonde_json *w, const char *name)
+void json_null_field(struct json_writer *w, const char *name)
 {
-	sonde_json_name(w, name);
-	sonde_json_null(w);
+	json_name(w, name);
+	json_null(w);
 }
 
-void sonde_json_object_field(struct sonde_json *w, const char *name)
+void json_object_field(struct json_writer *w, const char *name)
 {
-	sonde_json_name(w, name);
-	sonde_json_begin_object(w);
+	json_name(w, name);
+	json_begin_object(w);
 }
 
-void sonde_json_array_field(struct sonde_json *w, const char *name)
+void json_array_field(struct json_writer *w, const char *name)
 {
-	sonde_json_name(w, name);
-	sonde_json_begin_array(w);
+	json_name(w, name);
+	json_begin_array(w);
 }

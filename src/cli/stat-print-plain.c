@@ -6,8 +6,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "stat/stat.h"
-#include "stat/print.h"
+#include "sonde/stat.h"
+#include "stat-print.h"
 
 /* perf's widths: value, event name, metric column. */
 #define VALUE_WIDTH 18
@@ -16,44 +16,44 @@
 #define METRIC_LEN 35
 
 static const char *const colors[] = {
-	[STAT_COLOR_NONE] = "",
-	[STAT_COLOR_YELLOW] = "\033[33m",
-	[STAT_COLOR_MAGENTA] = "\033[35m",
-	[STAT_COLOR_RED] = "\033[31m",
+	[SONDE_STAT_COLOR_NONE] = "",
+	[SONDE_STAT_COLOR_YELLOW] = "\033[33m",
+	[SONDE_STAT_COLOR_MAGENTA] = "\033[35m",
+	[SONDE_STAT_COLOR_RED] = "\033[31m",
 };
 
 static void print_prefix(const struct stat_print_cfg *cfg,
-			 const struct stat_table *t, int aggr)
+			 const struct sonde_stat_table *t, int aggr)
 {
-	const struct stat_aggr *a = &t->aggr[aggr];
+	const struct sonde_stat_aggr *a = &t->aggr[aggr];
 	FILE *out = cfg->out;
 
 	if (cfg->interval)
 		stat_print_ts(out, cfg->ts, " ");
 	switch (t->mode) {
-	case STAT_AGGR_NONE:
+	case SONDE_STAT_AGGR_NONE:
 		fprintf(out, "CPU%-7d ", a->cpu);
 		break;
-	case STAT_AGGR_CORE:
+	case SONDE_STAT_AGGR_CORE:
 		fprintf(out, "S%d-D%d-C%-8d %4d ", a->socket, a->die, a->core,
 			a->nr);
 		break;
-	case STAT_AGGR_DIE:
+	case SONDE_STAT_AGGR_DIE:
 		fprintf(out, "S%d-D%-8d %4d ", a->socket, a->die, a->nr);
 		break;
-	case STAT_AGGR_SOCKET:
+	case SONDE_STAT_AGGR_SOCKET:
 		fprintf(out, "S%-5d %4d ", a->socket, a->nr);
 		break;
-	case STAT_AGGR_THREAD:
+	case SONDE_STAT_AGGR_THREAD:
 		fprintf(out, "%16s-%-8d ", a->comm, (int)a->tid);
 		break;
-	case STAT_AGGR_GLOBAL:
+	case SONDE_STAT_AGGR_GLOBAL:
 		break;
 	}
 }
 
 static void print_metric(const struct stat_print_cfg *cfg,
-			 const struct stat_metric *m)
+			 const struct sonde_stat_metric *m)
 {
 	char val[64];
 	int n;
@@ -62,9 +62,9 @@ static void print_metric(const struct stat_print_cfg *cfg,
 		fprintf(cfg->out, "%-*s", METRIC_LEN, "");
 		return;
 	}
-	stat_metric_format(m, val, sizeof(val));
+	sonde_stat_metric__format(m, val, sizeof(val));
 	n = 3 + (int)strlen(val);
-	if (cfg->color && m->color != STAT_COLOR_NONE)
+	if (cfg->color && m->color != SONDE_STAT_COLOR_NONE)
 		fprintf(cfg->out, " # %s%s\033[m", colors[m->color], val);
 	else
 		fprintf(cfg->out, " # %s", val);
@@ -73,7 +73,7 @@ static void print_metric(const struct stat_print_cfg *cfg,
 }
 
 static void print_tail(const struct stat_print_cfg *cfg,
-		       const struct stat_count *c)
+		       const struct sonde_stat_count *c)
 {
 	if (cfg->run_count > 1 && c->noise_pct)
 		fprintf(cfg->out, "  ( +-%6.2f%% )", c->noise_pct);
@@ -84,19 +84,19 @@ static void print_tail(const struct stat_print_cfg *cfg,
 }
 
 static void print_row(const struct stat_print_cfg *cfg,
-		      const struct stat_table *t, int aggr, int ev,
+		      const struct sonde_stat_table *t, int aggr, int ev,
 		      int unit_width)
 {
-	const struct stat_event *e = &t->events[ev];
-	const struct stat_count *c = stat_cell(t, aggr, ev);
-	struct stat_metric m[2];
+	const struct sonde_stat_event *e = &t->events[ev];
+	const struct sonde_stat_count *c = sonde_stat_table__cell(t, aggr, ev);
+	struct sonde_stat_metric m[2];
 	FILE *out = cfg->out;
 	int nm;
 
 	print_prefix(cfg, t, aggr);
-	if (c->status != STAT_OK) {
+	if (c->status != SONDE_STAT_OK) {
 		fprintf(out, "%*s %-*s %-*s", VALUE_WIDTH,
-			c->status == STAT_NOT_SUPPORTED ? "<not supported>" :
+			c->status == SONDE_STAT_NOT_SUPPORTED ? "<not supported>" :
 							  "<not counted>",
 			unit_width, e->unit ? e->unit : "",
 			NAME_WIDTH_NC, e->name);
@@ -118,7 +118,7 @@ static void print_row(const struct stat_print_cfg *cfg,
 	}
 	if (e->cgroup)
 		fprintf(out, " %s", e->cgroup);
-	nm = stat_metrics(t, aggr, ev, m);
+	nm = sonde_stat_table__metrics(t, aggr, ev, m);
 	print_metric(cfg, &m[0]);
 	if (nm > 1) {
 		/* A continuation line: the metric under the metric. */
@@ -132,7 +132,7 @@ static void print_row(const struct stat_print_cfg *cfg,
 }
 
 void stat_print_plain(const struct stat_print_cfg *cfg,
-		      const struct stat_table *t)
+		      const struct sonde_stat_table *t)
 {
 	int unit_width = 4;
 
