@@ -21,7 +21,8 @@ run_group() {
 	killer=$!
 	wait "$pid"
 	rc=$?
-	kill -KILL -- -"$killer" 2>/dev/null
+	# Before the killer's setsid there is no group -$killer yet.
+	kill -KILL -- -"$killer" 2>/dev/null || kill -KILL "$killer" 2>/dev/null
 	wait "$killer" 2>/dev/null
 	kill -KILL -- -"$pid" 2>/dev/null
 	if [ -e "$mark" ]; then

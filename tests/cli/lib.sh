@@ -11,16 +11,20 @@ TMP=$(mktemp -d)
 # own process group, which the watchdog ends whole.
 CLI_TEST_TIMEOUT=${CLI_TEST_TIMEOUT:-300}
 cli_watchdog() {
-	local target=$$
+	local target=$$ start
 	# Leader of its group (run-suite.sh): end the group, else the script.
 	[ "$(ps -o pgid= -p $$ | tr -d ' ')" = "$$" ] && target=-$$
+	# The start time tells this script from a later process with its pid
+	# (the watchdog outlives a script that was SIGKILLed).
+	start=$(cut -d' ' -f22 /proc/$$/stat)
 	setsid bash -c "sleep $CLI_TEST_TIMEOUT
+		[ \"\$(cut -d' ' -f22 /proc/$$/stat 2>/dev/null)\" = $start ] || exit 0
 		echo 'FAIL: $0 still running after ${CLI_TEST_TIMEOUT}s: killed' >&2
 		kill -KILL -- $target" </dev/null >&2 &
 	CLI_WATCHDOG=$!
 }
 cli_watchdog
-trap 'kill -- -$CLI_WATCHDOG 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'kill -- -$CLI_WATCHDOG 2>/dev/null || kill $CLI_WATCHDOG 2>/dev/null; rm -rf "$TMP"' EXIT
 # report/script keep a kallsyms cache in $XDG_CACHE_HOME/sonde: not in the
 # home of whoever runs the tests.
 export XDG_CACHE_HOME="$TMP/cache"
@@ -69,16 +73,25 @@ bounded() {
 	timeout --foreground -k 5 "$secs" "$@"
 }
 
-# interrupt_after SECS LIMIT CMD...: runs CMD, sends it one SIGINT after
-# SECS seconds and waits at most LIMIT seconds more for it to exit (then
-# SIGKILL, exit 124). Unlike `timeout -s INT`, which also sends SIGCONT
+# interrupt_after SECS|file:PATH LIMIT CMD...: runs CMD, sends it one
+# SIGINT after SECS seconds (or once PATH exists, waiting at most LIMIT
+# seconds for it) and waits at most LIMIT seconds more for it to exit
+# (then SIGKILL, exit 124). Unlike `timeout -s INT`, which also sends SIGCONT
 # to the child and its group right after the SIGINT, nothing else reaches
 # the command while it finishes.
 interrupt_after() {
 	local secs=$1 limit=$2 pid rc i; shift 2
 	"$@" &
 	pid=$!
-	sleep "$secs"
+	if [[ $secs == file:* ]]; then
+		for ((i = 0; i < limit * 10; i++)); do
+			[ -e "${secs#file:}" ] && break
+			wait_exited "$pid" && break
+			sleep 0.1
+		done
+	else
+		sleep "$secs"
+	fi
 	kill -INT "$pid" 2>/dev/null
 	for ((i = 0; i < limit * 10; i++)); do
 		wait_exited "$pid" && break

@@ -21,6 +21,7 @@ def on(sig, frame):
         stop.append(time.time())
 signal.signal(signal.SIGINT, on)
 signal.signal(signal.SIGCONT, on)
+open(sys.argv[2], "w").close()  # handlers in place
 # After SIGINT, still "finishing" for 0.5 s, as sonde does at exit.
 while not stop or time.time() - stop[0] < 0.5:
     time.sleep(0.05)
@@ -29,7 +30,7 @@ PY
 if ! command -v python3 >/dev/null; then
 	skip "harness: python3 missing"
 else
-	interrupt_after 1 10 python3 "$TMP/sigs.py" "$TMP/sigs.log"
+	interrupt_after "file:$TMP/ready" 10 python3 "$TMP/sigs.py" "$TMP/sigs.log" "$TMP/ready"
 	rc=$?
 	got=$(tr '\n' ' ' <"$TMP/sigs.log" 2>/dev/null)
 	[ $rc = 0 ] && [ "$got" = "SIGINT " ] &&
@@ -77,5 +78,26 @@ if [ $rc = 3 ] && [ -n "$bg" ] && wait_exited "$bg"; then
 	pass "run_group: the test's status is kept and its leftovers are killed"
 else
 	fail "run_group: exit $rc, leftover pid '$bg' $(ps -o stat= -p "$bg" 2>/dev/null)"
+	[ -n "$bg" ] && kill -KILL "$bg" 2>/dev/null
+fi
+
+# lib.sh's watchdog ends a script (and its group) that outlives
+# CLI_TEST_TIMEOUT, well before the suite's own limit.
+cat >"$TMP/slow.sh" <<EOF
+source "$(cd "$(dirname "$0")" && pwd)/lib.sh"
+sleep 300 &
+echo \$! >"$TMP/bg3.pid"
+sleep 300
+echo "not killed"
+EOF
+start=$SECONDS
+CLI_TEST_TIMEOUT=1 run_group 60 bash "$TMP/slow.sh" >"$TMP/wd.out" 2>&1
+rc=$?
+bg=$(cat "$TMP/bg3.pid" 2>/dev/null)
+if [ $rc = 137 ] && grep -q "still running after 1s" "$TMP/wd.out" &&
+   [ -n "$bg" ] && wait_exited "$bg" && [ $((SECONDS - start)) -lt 30 ]; then
+	pass "watchdog: a script past CLI_TEST_TIMEOUT is killed with its children"
+else
+	fail "watchdog: exit $rc after $((SECONDS - start)) s: $(head -c 300 "$TMP/wd.out")"
 	[ -n "$bg" ] && kill -KILL "$bg" 2>/dev/null
 fi
