@@ -438,7 +438,9 @@ static void run_cell(struct cell *c, int *failures)
 	write_cell(c);
 	/* Pipe streams go through a real pipe (perf reads a regular stdin
 	 * as a file), files by name. */
-	snprintf(cat, sizeof(cat), c->pipe ? "cat %s | " : "", c->path);
+	cat[0] = 0;
+	if (c->pipe)
+		snprintf(cat, sizeof(cat), "cat %s | ", c->path);
 	snprintf(in, sizeof(in), "-i %s", c->pipe ? "-" : c->path);
 
 	snprintf(cmd, sizeof(cmd), "%stimeout 60 " PERF " report -f --stdio "
