@@ -31,6 +31,11 @@ struct anl_dso {
 	bool kernel;
 	bool jit;		/* /tmp/perf-PID.map: symbols by absolute address */
 	bool stale;		/* changed since the recording, no copy found */
+	uint8_t mmap_bid_size;	/* build id of its first MMAP2 carrying one */
+	uint8_t mmap_bid[20];
+	bool uw_checked;	/* uw_file is known */
+	const char *uw_file;	/* what the unwinder reads: name, recorded copy,
+				 * or NULL (another build, no copy) */
 	bool loaded;
 	bool has_syms;
 	struct anl_sym *syms;

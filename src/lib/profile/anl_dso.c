@@ -723,12 +723,20 @@ static void load_elf_syms(struct anl_machine *m, struct anl_dso *d, Elf *e,
 		d->dbg_path = anl_intern(m, path, strlen(path));
 }
 
-/* The build id recorded for @d in the file (HEADER_BUILD_ID), if any. */
+/*
+ * The build id recorded for @d: the one its MMAP2 records carried (the
+ * kernel read it from the mapped file), else the file's HEADER_BUILD_ID
+ * entry; 0 if neither.
+ */
 static size_t recorded_build_id(const struct anl_machine *m,
 				const struct anl_dso *d, uint8_t *id)
 {
 	const struct sonde_perfdata_reader *r = m->reader;
 
+	if (d->mmap_bid_size) {
+		memcpy(id, d->mmap_bid, d->mmap_bid_size);
+		return d->mmap_bid_size;
+	}
 	for (size_t i = 0; r && i < r->nr_build_ids; i++) {
 		const struct pdr_build_id *b = &r->build_ids[i];
 
@@ -803,8 +811,8 @@ static void load_recorded_copy(struct anl_machine *m, struct anl_dso *d,
 	hex_id(have, n > 0 ? (size_t)n : 0, hh);
 	pr_warn("%s changed since the recording (build id %s, recorded %s) "
 		"and no copy of the recorded one is in perf's build-id cache "
-		"(%s/.build-id) or /usr/lib/debug/.build-id: its symbols show "
-		"as [unknown]\n", d->name, hh[0] ? hh : "none", hw,
+		"(%s/.build-id) or /usr/lib/debug/.build-id: its samples are "
+		"shown by address\n", d->name, hh[0] ? hh : "none", hw,
 		buildid_dir(m));
 	return;
 out:
@@ -842,6 +850,50 @@ out:
 		elf_end(e);
 	if (fd >= 0)
 		close(fd);
+}
+
+/*
+ * The file whose CFI may unwind through @d: its path when that is the
+ * recorded build (or nothing was recorded), else the recorded copy in
+ * perf's build-id cache, else NULL (then @d is loaded, which warns once).
+ */
+const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
+{
+	uint8_t want[SYM_BUILD_ID_MAX], have[SYM_BUILD_ID_MAX];
+	size_t wlen;
+	char *found = NULL;
+	int fd, n = 0;
+	Elf *e;
+
+	if (d->uw_checked)
+		return d->uw_file;
+	d->uw_checked = true;
+	d->uw_file = d->name;
+	wlen = recorded_build_id(m, d, want);
+	if (!wlen || d->name[0] != '/' || elf_version(EV_CURRENT) == EV_NONE)
+		return d->uw_file;
+	fd = open(d->name, O_RDONLY | O_CLOEXEC);
+	e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	if (e && elf_kind(e) == ELF_K_ELF)
+		n = sym_elf_build_id(e, have, sizeof(have));
+	if (e)
+		elf_end(e);
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0 || same_build_id(want, wlen, have, n > 0 ? (size_t)n : 0))
+		return d->uw_file; /* missing: nothing to unwind with anyway */
+	e = sym_find_in_buildid_cache(buildid_dir(m), want, wlen, &fd, &found);
+	if (e) {
+		d->uw_file = anl_intern(m, found, strlen(found));
+		elf_end(e);
+		close(fd);
+		free(found);
+		return d->uw_file;
+	}
+	d->uw_file = NULL;
+	if (!d->loaded)
+		(void)anl_dso_find_sym(m, d, 0); /* the warning naming the file */
+	return NULL;
 }
 
 static void load_vdso(struct anl_machine *m, struct anl_dso *d)
