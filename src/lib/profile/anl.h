@@ -108,6 +108,19 @@ int anl_machine_set_cache(struct anl_machine *m, const char *dir);
  */
 int anl_machine_default_cache(struct anl_machine *m);
 
+/*
+ * Where the kernel's symbols come from instead of this machine's
+ * /proc/kallsyms (perf's --kallsyms and --vmlinux): a kallsyms text file
+ * (taken as is), or a vmlinux ELF image (refused with a warning when its
+ * build id is not the recorded kernel's). NULL: unset. Without either, a
+ * file recorded under another kernel (its kernel build id, or else its os
+ * release, differs from the running one's) is named from the kallsyms
+ * copy in perf's build-id cache, or not at all (one warning says why).
+ * Call before the first lookup. 0 or -ENOMEM.
+ */
+int anl_machine_set_kernel_symbols(struct anl_machine *m, const char *kallsyms,
+				   const char *vmlinux);
+
 /* Interned string: equal strings give the same pointer. */
 const char *anl_intern(struct anl_machine *m, const char *s, size_t len);
 

@@ -122,6 +122,8 @@ void anl_machine_free(struct anl_machine *m)
 	free(m->strs);
 	free(m->kcache_dir);
 	free(m->buildid_dir);
+	free(m->kallsyms_file);
+	free(m->vmlinux_file);
 	while (m->arena) {
 		struct anl_chunk *c = m->arena;
 
@@ -129,6 +131,25 @@ void anl_machine_free(struct anl_machine *m)
 		free(c);
 	}
 	free(m);
+}
+
+static int set_path(char **to, const char *path)
+{
+	char *copy = path ? strdup(path) : NULL;
+
+	if (path && !copy)
+		return -ENOMEM;
+	free(*to);
+	*to = copy;
+	return 0;
+}
+
+int anl_machine_set_kernel_symbols(struct anl_machine *m, const char *kallsyms,
+				   const char *vmlinux)
+{
+	int err = set_path(&m->kallsyms_file, kallsyms);
+
+	return err ? err : set_path(&m->vmlinux_file, vmlinux);
 }
 
 int anl_machine_set_cache(struct anl_machine *m, const char *dir)

@@ -61,6 +61,8 @@ struct anl_machine {
 	/* The file being read: its HEADER_BUILD_ID list checks objects. */
 	const struct sonde_perfdata_reader *reader;
 	char *buildid_dir; /* perf's build-id cache, made on first use */
+	char *kallsyms_file; /* --kallsyms: the recorded kernel's symbols */
+	char *vmlinux_file;  /* --vmlinux */
 };
 
 /* Arena allocation: lives as long as the machine; aborts on OOM. */
