@@ -157,6 +157,15 @@ if grep -A1 ' hot+0x[0-9a-f]* (' "$TMP/d.scr" | grep -q ' main+0x'; then
 else
 	fail "rebuilt, cached copy: no main under hot: $(grep -m1 -A2 ' hot+' "$TMP/d.scr")"
 fi
+# Gone altogether: the recorded copy still gives the CFI.
+mv "$P" "$P.new"
+"$SONDE" script -i "$TMP/d.data" >"$TMP/d.scr" 2>"$TMP/d.err"
+mv "$P.new" "$P"
+if grep -A1 ' hot+0x[0-9a-f]* (' "$TMP/d.scr" | grep -q ' main+0x'; then
+	pass "removed, cached copy: DWARF unwinding uses the recorded CFI"
+else
+	fail "removed, cached copy: no main under hot: $(grep -m1 -A2 ' hot+' "$TMP/d.scr")"
+fi
 HOME="$EMPTY" "$SONDE" script -i "$TMP/d.data" >"$TMP/d.scr" 2>/dev/null
 if grep "($P)" "$TMP/d.scr" | grep -qv ' \[unknown\] '; then
 	fail "rebuilt, no copy: unwound frames named: $(grep "($P)" "$TMP/d.scr" | grep -v unknown | head -2)"

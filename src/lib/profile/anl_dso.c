@@ -886,8 +886,9 @@ const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
 		elf_end(e);
 	if (fd >= 0)
 		close(fd);
-	if (fd < 0 || same_build_id(want, wlen, have, n > 0 ? (size_t)n : 0))
-		return d->uw_file; /* missing: nothing to unwind with anyway */
+	if (same_build_id(want, wlen, have, n > 0 ? (size_t)n : 0))
+		return d->uw_file;
+	/* Changed or gone: the recorded copy, if perf's cache has it. */
 	e = sym_find_in_buildid_cache(buildid_dir(m), want, wlen, &fd, &found);
 	if (e) {
 		d->uw_file = anl_intern(m, found, strlen(found));
@@ -898,7 +899,7 @@ const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
 	}
 	d->uw_file = NULL;
 	if (!d->loaded)
-		(void)anl_dso_find_sym(m, d, 0); /* the warning naming the file */
+		(void)anl_dso_find_sym(m, d, 0); /* the warning naming a changed file */
 	return NULL;
 }
 
