@@ -238,6 +238,34 @@ if grep -q "$P is not the recorded kernel" "$TMP/k4.err" &&
 else
 	fail "other kernel: --vmlinux: $(head -c 300 "$TMP/k4.err")"
 fi
+# A vmlinux of the recorded build: read_zero (which kern() keeps busy),
+# linked 16 MiB below where the recorded kernel had it (KASLR).
+text=$(awk '$3 == "_text" { print $1; exit }' /proc/kallsyms)
+rz=$(grep -E ' [tT] ' /proc/kallsyms | grep -v '\[' | sort |
+	awk '$3 == "read_zero" { a = $1; getline; print a, $1; exit }')
+if ! command -v as >/dev/null || ! command -v ld >/dev/null; then
+	skip "other kernel: --vmlinux: no assembler/linker (binutils) to make one"
+elif [ -z "$rz" ] || ! krows "$TMP/k2.rep" | grep -q ' rec_read_zero$'; then
+	skip "other kernel: --vmlinux: no samples in read_zero"
+else
+	set -- $rz
+	size=$((16#$2 - 16#$1))
+	printf '\t.section .ktext,"ax",@nobits\n\t.globl _text\n\t.type _text,@function\n_text:\n\t.skip 1\n\t.size _text,1\n\t.org 0x%x\n\t.globl read_zero\n\t.type read_zero,@function\nread_zero:\n\t.skip %d\n\t.size read_zero,%d\n' \
+		$((16#$1 - 16#$text)) $size $size >"$TMP/vml.s"
+	if as -o "$TMP/vml.o" "$TMP/vml.s" 2>/dev/null &&
+	   ld -o "$TMP/vmlinux" -e 0 --build-id=0x$other \
+		--section-start=.ktext=0x$(printf %x $((16#$text - 0x1000000))) "$TMP/vml.o"; then
+		HOME="$EMPTY" "$SONDE" report -i "$TMP/k.data" --no-children --sort dso,sym \
+			--stdio -k "$TMP/vmlinux" >"$TMP/k5.rep" 2>"$TMP/k5.err"
+		if krows "$TMP/k5.rep" | grep -q ' read_zero$' && ! grep -q kernel "$TMP/k5.err"; then
+			pass "other kernel: a vmlinux of the recorded build names kernel samples, relocated"
+		else
+			fail "other kernel: --vmlinux: $(krows "$TMP/k5.rep" | head -3) $(head -c 300 "$TMP/k5.err")"
+		fi
+	else
+		fail "other kernel: could not link a vmlinux"
+	fi
+fi
 # Without build ids the os release tells: a file from another release.
 rel=$(uname -r)
 HOME="$EMPTY" "$SONDE" record -q -B -e cpu-clock -o "$TMP/o.data" -- "$P" >/dev/null 2>&1

@@ -1207,8 +1207,13 @@ void anl_machine_preload_kernel(struct anl_machine *m)
 #ifdef SONDE_FUZZ
 	return;
 #endif
-	if (k->loaded || m->kthread_running)
+	/*
+	 * --vmlinux reads the kernel maps, which this thread keeps changing:
+	 * that load waits for the first lookup.
+	 */
+	if (k->loaded || m->kthread_running || m->vmlinux_file)
 		return;
+	(void)buildid_dir(m); /* made here, not on both threads at once */
 	arg = malloc(sizeof(*arg));
 	if (!arg)
 		return;
