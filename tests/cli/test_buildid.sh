@@ -22,6 +22,7 @@ P="$TMP/src/prog"
 cat >"$TMP/src/prog.c" <<'EOF'
 #include <fcntl.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef NEWFN
 __attribute__((noinline)) long newfn(long x)
@@ -49,7 +50,22 @@ __attribute__((noinline)) long kern(int n)
 	close(fd);
 	return t;
 }
-int main(void) { printf("%ld %ld\n", hot(150000000), kern(20000)); return 0; }
+/* vdso time: clock_gettime runs there. */
+__attribute__((noinline)) long vdso(int n)
+{
+	struct timespec ts;
+	long s = 0;
+	for (int i = 0; i < n; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		s += ts.tv_nsec;
+	}
+	return s;
+}
+int main(void)
+{
+	printf("%ld %ld %ld\n", hot(150000000), kern(20000), vdso(2000000));
+	return 0;
+}
 EOF
 # build VARIANT: the original (-g, unwind tables), or "new": newfn placed
 # before hot, and no unwind tables, so that CFI read from it cannot unwind.
@@ -173,6 +189,50 @@ else
 	pass "rebuilt, no copy: no unwound frame named from the new file"
 fi
 
+### The vdso of another kernel build: its id in the file differs from ours.
+# swap_id ID: another id of the same length; patch OLD NEW < IN > OUT.
+swap_id() { echo "$1" | tr 0123456789abcdef fedcba9876543210; }
+patch_id() { perl -0777 -pe "s/$(echo "$1" | sed 's/../\\x&/g')/$(echo "$2" | sed 's/../\\x&/g')/"; }
+vid=$(bid_of "$TMP/r.data" "[vdso]")
+vrows() { awk '/^ +[0-9.]+%/ && $2 == "[vdso]"' "$1"; }
+if [ -z "$vid" ]; then
+	fail "vdso: not in the BUILD_ID section although the program spins in clock_gettime"
+else
+	ovid=$(swap_id "$vid")
+	patch_id "$vid" "$ovid" <"$TMP/r.data" >"$TMP/v.data"
+	HOME="$EMPTY" "$SONDE" report -i "$TMP/v.data" --no-children --sort dso,sym --stdio \
+		>"$TMP/v.rep" 2>"$TMP/v.err"
+	if ! vrows "$TMP/v.rep" | grep -q .; then
+		fail "vdso, other build: no vdso rows: $(head -c 300 "$TMP/v.rep")"
+	elif vrows "$TMP/v.rep" | awk '$4 !~ /^0x/' | grep -q . ||
+	     [ "$(grep -c "\[vdso\] of the recording is another build" "$TMP/v.err")" != 1 ]; then
+		fail "vdso, other build: $(vrows "$TMP/v.rep" | head -2) $(head -c 300 "$TMP/v.err")"
+	else
+		pass "vdso, other build: shown by address, one warning"
+	fi
+	if have_perf; then
+		HOME="$EMPTY" perf report -i "$TMP/v.data" --no-children --sort dso,sym \
+			--stdio >"$TMP/pv.rep" 2>/dev/null
+		diff <(vrows "$TMP/pv.rep") <(vrows "$TMP/v.rep") >"$TMP/diff" &&
+			pass "vdso, other build: rows are perf's" ||
+			fail "vdso, other build: rows differ from perf's: $(head -6 "$TMP/diff")"
+	fi
+	# The recorded vdso as the cache keeps it (its note patched alike, and
+	# its names marked so that names from anywhere else show).
+	mkdir -p "$TMP/vc/.debug/.build-id/${ovid:0:2}/${ovid:2}"
+	patch_id "$vid" "$ovid" <"$HOME/.debug/[vdso]/$vid/vdso" |
+		perl -0777 -pe 's/clock_gettime\0/clock_gettimX\0/g' \
+		>"$TMP/vc/.debug/.build-id/${ovid:0:2}/${ovid:2}/vdso"
+	HOME="$TMP/vc" "$SONDE" report -i "$TMP/v.data" --no-children --sort dso,sym --stdio \
+		>"$TMP/v.rep" 2>"$TMP/v.err"
+	if vrows "$TMP/v.rep" | grep -q ' __vdso_clock_gettimX$\| clock_gettimX$' &&
+	   ! grep -q vdso "$TMP/v.err"; then
+		pass "vdso, other build: named from the cached copy"
+	else
+		fail "vdso, other build, cached copy: $(vrows "$TMP/v.rep" | head -2) $(head -c 300 "$TMP/v.err")"
+	fi
+fi
+
 ### Another kernel: the kernel build id in the file differs from ours.
 K=$(awk 'NR == 1 { print $1 }' /proc/kallsyms 2>/dev/null)
 kid=$(bid_of "$TMP/r.data" "[kernel.kallsyms]")
@@ -180,9 +240,8 @@ if [ -z "$K" ] || [ "$K" = 0000000000000000 ] || [ -z "$kid" ]; then
 	skip "other kernel: kallsyms hidden or no kernel build id here"
 	exit 0
 fi
-other=$(echo "$kid" | tr 0123456789abcdef fedcba9876543210)
-perl -0777 -pe "s/$(echo "$kid" | sed 's/../\\x&/g')/$(echo "$other" | sed 's/../\\x&/g')/" \
-	"$TMP/r.data" >"$TMP/k.data"
+other=$(swap_id "$kid")
+patch_id "$kid" "$other" <"$TMP/r.data" >"$TMP/k.data"
 if [ "$(bid_of "$TMP/k.data" "[kernel.kallsyms]")" != "$other" ]; then
 	fail "other kernel: could not make the file"
 	exit 0

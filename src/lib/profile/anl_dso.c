@@ -903,6 +903,47 @@ const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
 	return NULL;
 }
 
+/*
+ * Whether the recorded vdso (its HEADER_BUILD_ID entry) is another build
+ * than this process's @e (another kernel): then its symbols come from the
+ * copy perf's build-id cache keeps (.build-id/xx/rest/vdso), or from
+ * nowhere, with a warning.
+ */
+static bool vdso_other_build(struct anl_machine *m, struct anl_dso *d, Elf *e)
+{
+	uint8_t want[SYM_BUILD_ID_MAX], have[SYM_BUILD_ID_MAX];
+	size_t wlen = recorded_build_id(m, d, want);
+	int n = wlen ? sym_elf_build_id(e, have, sizeof(have)) : 0, fd;
+	char hw[2 * SYM_BUILD_ID_MAX + 1], hh[2 * SYM_BUILD_ID_MAX + 1];
+	char path[4096];
+	Elf *c;
+
+	if (!wlen || n <= 0 || same_build_id(want, wlen, have, (size_t)n))
+		return false;
+	hex_id(want, wlen, hw);
+	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/vdso", buildid_dir(m), hw, hw + 2);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	c = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	if (c && elf_kind(c) == ELF_K_ELF && (n = sym_elf_build_id(c, have, sizeof(have))) > 0 &&
+	    same_build_id(want, wlen, have, (size_t)n)) {
+		pr_debug("[vdso]: using the recorded copy %s\n", path);
+		elf_read_syms(m, d, c, true, NULL);
+	} else {
+		d->stale = true;
+		n = sym_elf_build_id(e, have, sizeof(have));
+		hex_id(have, n > 0 ? (size_t)n : 0, hh);
+		pr_warn("[vdso] of the recording is another build (build id %s, this "
+			"kernel's %s) and no copy of it is in perf's build-id cache "
+			"(%s/.build-id): its samples are shown by address\n", hw, hh,
+			buildid_dir(m));
+	}
+	if (c)
+		elf_end(c);
+	if (fd >= 0)
+		close(fd);
+	return true;
+}
+
 static void load_vdso(struct anl_machine *m, struct anl_dso *d)
 {
 	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
@@ -922,10 +963,10 @@ static void load_vdso(struct anl_machine *m, struct anl_dso *d)
 		return;
 	memcpy(copy, img, size);
 	e = elf_memory(copy, size);
-	if (e) {
+	if (e && !vdso_other_build(m, d, e))
 		elf_read_syms(m, d, e, true, NULL);
+	if (e)
 		elf_end(e);
-	}
 	free(copy);
 }
 
