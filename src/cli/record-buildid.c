@@ -55,19 +55,15 @@ struct rec_bids *rec_bids_new(const struct rec_opts *o)
 	if (!b)
 		return NULL;
 	b->all = o->buildid_all;
-	b->ip_idx = -1;
-	/* Every event carries IP; IDENTIFIER, when set, comes before it. */
-	for (size_t i = 0; i < o->evs.nr; i++) {
-		uint64_t st = o->evs.ev[i].attr.sample_type & want;
-
-		if (!(st & SONDE_PERF_SAMPLE_IP)) {
+	/*
+	 * The ip is the first u64 of a SAMPLE body, or the second after
+	 * IDENTIFIER; events that disagree on that leave hits unmarked.
+	 */
+	b->ip_idx = o->evs.nr && (o->evs.ev[0].attr.sample_type & SONDE_PERF_SAMPLE_IDENTIFIER);
+	for (size_t i = 0; i < o->evs.nr; i++)
+		if ((o->evs.ev[i].attr.sample_type & want) !=
+		    ((o->evs.ev[0].attr.sample_type & want) | SONDE_PERF_SAMPLE_IP))
 			b->ip_idx = -1;
-			break;
-		}
-		if (i && (st != (o->evs.ev[0].attr.sample_type & want)))
-			continue; /* differs: IDENTIFIER is set on all then */
-		b->ip_idx = (st & SONDE_PERF_SAMPLE_IDENTIFIER) ? 1 : 0;
-	}
 	return b;
 }
 
@@ -334,12 +330,12 @@ static int cache_add(const char *dir, const char *name, const char *hexid,
 	struct stat st;
 	int err;
 
-	if (snprintf(obj, sizeof(obj), "%s/%s%s/%s/%s", dir, name[0] == '/' ? "" : "",
-		     name[0] == '/' ? name + 1 : name, hexid, file) >= (int)sizeof(obj) ||
+	if (name[0] == '/')
+		name++; /* DIR/usr/lib/x.so/ID: the path below DIR */
+	if (snprintf(obj, sizeof(obj), "%s/%s/%s/%s", dir, name, hexid, file) >= (int)sizeof(obj) ||
 	    snprintf(link_path, sizeof(link_path), "%s/.build-id/%.2s/%s", dir, hexid,
 		     hexid + 2) >= (int)sizeof(link_path) ||
-	    snprintf(target, sizeof(target), "../../%s/%s",
-		     name[0] == '/' ? name + 1 : name, hexid) >= (int)sizeof(target))
+	    snprintf(target, sizeof(target), "../../%s/%s", name, hexid) >= (int)sizeof(target))
 		return -ENAMETOOLONG;
 	err = mkdir_parents(obj);
 	if (err)
