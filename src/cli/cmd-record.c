@@ -365,9 +365,10 @@ int cmd_record(int argc, const char **argv)
 			if (o.evs.ev[i].attr.mmap)
 				track = &o.evs.ev[i].attr;
 		err = sonde_synth_kernel(s.w, track);
-		if (!err && o.all_cpus)
+		if (!err && o.all_cpus) {
 			err = sonde_synth_all(s.w, track, &so);
-		else if (!err && (o.pid || o.tid)) {
+			rec_bids_note_all(s.bids);
+		} else if (!err && (o.pid || o.tid)) {
 			/* The process of each thread, once. */
 			pid_t last = 0;
 
@@ -383,8 +384,10 @@ int cmd_record(int argc, const char **argv)
 						break;
 				if (f)
 					fclose(f);
-				if ((pid_t)tgid != last)
+				if ((pid_t)tgid != last) {
 					err = sonde_synth_process(s.w, track, (pid_t)tgid, &so);
+					rec_bids_note_proc(s.bids, (pid_t)tgid);
+				}
 				last = (pid_t)tgid;
 			}
 		}

@@ -8,11 +8,10 @@
  * perf reads the whole file again at the end to mark hits; here the
  * records are looked at on their way to the file: MMAP2 records (with
  * the build id the kernel read) give the mappings, and the ip of each
- * user sample marks the object mapped there. Mappings of processes that
- * existed before the recording (-p, -a) are synthesized by the library
- * and not seen here: their MMAP2 records still carry build ids, which
- * sonde and perf report use.
+ * user sample marks the object mapped there. Processes that existed
+ * before the recording (-p, -t, -a) add their /proc/PID/maps.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -109,6 +108,23 @@ static int file_index(struct rec_bids *b, const char *path, const uint8_t *id,
 	return (int)b->nr_files++;
 }
 
+static void add_map(struct rec_bids *b, uint64_t start, uint64_t end, int fi)
+{
+	if (b->nr_maps == b->cap_maps) {
+		size_t cap = b->cap_maps ? 2 * b->cap_maps : 256;
+		struct bid_map *m = realloc(b->maps, cap * sizeof(*m));
+
+		if (!m)
+			return;
+		b->maps = m;
+		b->cap_maps = cap;
+	}
+	b->maps[b->nr_maps++] = (struct bid_map){
+		.start = start, .end = end, .file = (uint32_t)fi,
+	};
+	b->sorted = false;
+}
+
 static void note_mmap2(struct rec_bids *b, const struct sonde_perf_event_header *ev)
 {
 	/* pid, tid, addr, len, pgoff, then maj/min/ino/gen or the build id */
@@ -143,19 +159,7 @@ static void note_mmap2(struct rec_bids *b, const struct sonde_perf_event_header 
 	}
 	if (b->all && fi == -2)
 		b->vdso_hit = true;
-	if (b->nr_maps == b->cap_maps) {
-		size_t cap = b->cap_maps ? 2 * b->cap_maps : 256;
-		struct bid_map *m = realloc(b->maps, cap * sizeof(*m));
-
-		if (!m)
-			return;
-		b->maps = m;
-		b->cap_maps = cap;
-	}
-	b->maps[b->nr_maps++] = (struct bid_map){
-		.start = addr, .end = addr + len, .file = (uint32_t)fi,
-	};
-	b->sorted = false;
+	add_map(b, addr, addr + len, fi);
 }
 
 static int map_cmp(const void *x, const void *y)
@@ -215,6 +219,63 @@ void rec_bids_note(struct rec_bids *b, const struct sonde_perf_event_header *ev)
 		note_mmap2(b, ev);
 	else if (ev->type == SONDE_PERF_RECORD_SAMPLE)
 		note_sample(b, ev);
+}
+
+/*
+ * The executable file mappings of process @pid from /proc/PID/maps: what
+ * the library synthesized for a process that existed before the
+ * recording (-p, -t, -a), whose MMAP2 records do not pass through here.
+ * The build ids are read from the files at the end, as the synthesized
+ * records read them.
+ */
+void rec_bids_note_proc(struct rec_bids *b, pid_t pid)
+{
+	char path[64], line[4352], name[4096];
+	unsigned long long start, end;
+	char perms[8];
+	FILE *f;
+
+	if (!b)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		int fi;
+
+		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %4095[^\n]", &start, &end, perms,
+			   name) != 4 || perms[2] != 'x' || end <= start)
+			continue;
+		if (!strcmp(name, "[vdso]")) {
+			fi = -2;
+		} else if (name[0] == '/' && !strstr(name, " (deleted)")) {
+			static const uint8_t none[1];
+
+			fi = file_index(b, name, none, 0);
+			if (fi < 0)
+				continue;
+		} else {
+			continue;
+		}
+		if (b->all && fi == -2)
+			b->vdso_hit = true;
+		add_map(b, start, end, fi);
+	}
+	fclose(f);
+}
+
+/* rec_bids_note_proc() for every process (-a: synth_all wrote them all). */
+void rec_bids_note_all(struct rec_bids *b)
+{
+	DIR *dir = b ? opendir("/proc") : NULL;
+	struct dirent *de;
+
+	while (dir && (de = readdir(dir)))
+		if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
+			rec_bids_note_proc(b, (pid_t)atoi(de->d_name));
+	if (dir)
+		closedir(dir);
 }
 
 /* ---- perf's build-id cache ---- */

@@ -109,6 +109,9 @@ void rec_save_lost_counts(struct rec_state *s);
 struct rec_bids;
 struct rec_bids *rec_bids_new(const struct rec_opts *o);
 void rec_bids_note(struct rec_bids *b, const struct sonde_perf_event_header *ev);
+/* The executable mappings of a process that existed before the recording. */
+void rec_bids_note_proc(struct rec_bids *b, pid_t pid);
+void rec_bids_note_all(struct rec_bids *b);
 void rec_bids_finish(struct rec_bids *b, struct sonde_perfdata_writer *w,
 		     bool fill_cache, bool verbose);
 void rec_bids_free(struct rec_bids *b);

@@ -125,6 +125,22 @@ fi
 "$SONDE" record -q --call-graph dwarf -e cpu-clock -o "$TMP/d.data" -- "$P" >/dev/null 2>&1 ||
 	fail "record --call-graph dwarf failed"
 
+# A process that was running before the recording (-p): its maps are
+# synthesized, not seen in the ring, and still count.
+"$P" >/dev/null &
+wpid=$!
+sleep 0.2
+timeout -s INT 0.5 "$SONDE" record -q -N -e cpu-clock -o "$TMP/p.data" -p "$wpid" \
+	>/dev/null 2>"$TMP/p.err"
+wait "$wpid"
+if [ "$(bid_of "$TMP/p.data" "$P")" = "$id" ]; then
+	pass "record -p: the program is in the BUILD_ID section"
+elif ! grep -q "$P" <("$SONDE" script -i "$TMP/p.data" 2>/dev/null); then
+	skip "record -p: no sample of the program (busy host?)"
+else
+	fail "record -p: $("$SONDE" report -i "$TMP/p.data" --buildid-list) $(head -c 300 "$TMP/p.err")"
+fi
+
 ### The program is rebuilt with a new function before the hot one.
 build new
 HOME="$EMPTY" "$SONDE" report -i "$TMP/r.data" --no-children --sort dso,sym \
