@@ -32,7 +32,7 @@ int rec_events_parse(struct rec_events *evs, const char *spec)
 			(evs->nr_specs + 1) * sizeof(*ns));
 
 		if (!ns) {
-			sonde_evspec_list__delete(l);
+			sonde_evspec_list__free(l);
 			return -ENOMEM;
 		}
 		evs->specs = ns;
@@ -129,7 +129,7 @@ void rec_events_free(struct rec_events *evs)
 	for (size_t i = 0; i < evs->nr_tracepoints; i++)
 		free(evs->tracepoints[i]);
 	for (size_t i = 0; i < evs->nr_specs; i++)
-		sonde_evspec_list__delete(evs->specs[i]);
+		sonde_evspec_list__free(evs->specs[i]);
 	free(evs->specs);
 	free(evs->tracepoints);
 	free(evs->ev);

@@ -21,7 +21,7 @@ static const struct sonde_perf_event_attr *apply(const char *spec, size_t i,
 {
 	static struct sonde_perf_event_attr a;
 
-	sonde_evspec_list__delete(L);
+	sonde_evspec_list__free(L);
 	L = NULL;
 	assert_int_equal(sonde_evspec_list__parse(spec, &L, NULL), 0);
 	a = *sonde_evspec_list__attr(L, i);
@@ -53,7 +53,7 @@ static void test_callgraph(void **state)
 			SONDE_PERF_SAMPLE_STACK_USER, .sample_regs_user = 0xff,
 			.sample_stack_user = 8192, .exclude_callchain_user = 1 };
 
-		sonde_evspec_list__delete(L);
+		sonde_evspec_list__free(L);
 		assert_int_equal(sonde_evspec_list__parse("task-clock/call-graph=no/",
 							  &L, NULL), 0);
 		assert_int_equal(sonde_evspec_list__apply_terms(L, 0, &t, NULL), 0);
@@ -151,7 +151,7 @@ static void test_branch_names(void **state)
 
 static int teardown(void **state)
 {
-	sonde_evspec_list__delete(L);
+	sonde_evspec_list__free(L);
 	L = NULL;
 	return 0;
 }

@@ -75,7 +75,7 @@ static void test_expand(void **state)
 	assert_int_equal(a->config, 4ULL << SONDE_PERF_PMU_TYPE_SHIFT);
 	assert_int_equal(sonde_evspec_list__attr(l, 4)->config,
 			 10ULL << SONDE_PERF_PMU_TYPE_SHIFT);
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 }
 
 static void test_group_left_alone(void **state)
@@ -84,7 +84,7 @@ static void test_group_left_alone(void **state)
 
 	assert_int_equal(sonde_evspec_list__count(l), 2);
 	assert_int_equal(sonde_evspec_list__attr(l, 1)->config, 1);
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 }
 
 static void test_not_hybrid(void **state)
@@ -99,7 +99,7 @@ static void test_not_hybrid(void **state)
 	assert_int_equal(sonde_evspec_list__count(l), 1);
 	assert_int_equal(sonde_evspec_list__attr(l, 0)->config, 0);
 	assert_string_equal(sonde_evspec_list__name(l, 0), "cycles");
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 }
 
 int main(void)

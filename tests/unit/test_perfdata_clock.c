@@ -52,7 +52,7 @@ static void test_clock_features(void **state)
 	assert_non_null(r);
 	assert_true(sonde_perfdata_reader__has_feature(r, SONDE_FEAT_CLOCKID));
 	assert_true(sonde_perfdata_reader__has_feature(r, SONDE_FEAT_CLOCK_DATA));
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	{
 		/* version 1, clockid 1, then two times in ns of today. */
 		FILE *f = fopen(path, "rb");
@@ -82,7 +82,7 @@ static void test_clock_features(void **state)
 	assert_non_null(r);
 	assert_false(sonde_perfdata_reader__has_feature(r, SONDE_FEAT_CLOCKID));
 	assert_false(sonde_perfdata_reader__has_feature(r, SONDE_FEAT_CLOCK_DATA));
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	unlink(path);
 }
 

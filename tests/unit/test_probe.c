@@ -88,7 +88,7 @@ static void test_kprobe(void **state)
 	assert_int_equal(a->config, 1ULL << 3); /* the PMU's retprobe bit */
 	assert_string_equal(target_of(a), "vfs_read");
 	assert_int_equal(a->config2, 0);
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 
 	/* A bare address: kprobe_addr in config2, no function. */
 	l = parse("kprobe:0xffffffff81000000+8", false, 0, NULL);
@@ -96,7 +96,7 @@ static void test_kprobe(void **state)
 	assert_int_equal(a->config1, 0);
 	assert_int_equal(a->config2, 0xffffffff81000008ULL);
 	assert_null(sonde_evspec_list__probe_target(l, 0));
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 }
 
 static void test_uprobe(void **state)
@@ -114,7 +114,7 @@ static void test_uprobe(void **state)
 	assert_int_equal(a->config, 0);
 	a = sonde_evspec_list__attr(l, 1);
 	assert_int_equal(a->config, 1);
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 
 	/* A symbol needs the caller's resolver. */
 	parse("uprobe:/opt/app:handle", false, -ENOENT, &pe);
@@ -126,7 +126,7 @@ static void test_uprobe(void **state)
 	a = sonde_evspec_list__attr(l, 0);
 	assert_int_equal(a->config2, 0x4508);
 	assert_int_equal(sonde_evspec_list__leader(l, 1), 0);
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 	parse("uprobe:/opt/app:nothere", true, -ENOENT, &pe);
 	assert_non_null(strstr(pe.message, "cannot find 'nothere' in /opt/app"));
 }
@@ -168,7 +168,7 @@ static void test_evsel_copy(void **state)
 				sonde_evspec_list__probe_target(l, 0)), 0);
 	assert_ptr_not_equal(target_of(sonde_evsel__attr(e)),
 			     sonde_evspec_list__probe_target(l, 0));
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 	assert_string_equal(target_of(sonde_evsel__attr(e)), "do_sys_open");
 	assert_int_equal(sonde_evsel__set_probe_target(e, NULL), -EINVAL);
 	sonde_evlist__free(list);
@@ -246,7 +246,7 @@ static void test_real_uprobe_counts(void **state)
 	fd = sonde_event_open(&a, 0, -1, -1, 0);
 	if (fd == -EACCES || fd == -EPERM) {
 		print_message("skip: uprobes need privileges here (%d)\n", fd);
-		sonde_evspec_list__delete(l);
+		sonde_evspec_list__free(l);
 		skip();
 	}
 	assert_true(fd >= 0);
@@ -255,7 +255,7 @@ static void test_real_uprobe_counts(void **state)
 	assert_int_equal(read(fd, &count, sizeof(count)), 8);
 	assert_int_equal(count, 777);
 	close(fd);
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 }
 
 int main(void)

@@ -36,7 +36,7 @@ int sonde_perf_sysctl__set_dir(const char *d)
 	if (!d)
 		d = DEFAULT_DIR;
 	if (strlen(d) >= sizeof(dir))
-		return sonde_err(ENAMETOOLONG);
+		return lib_err(ENAMETOOLONG);
 	strcpy(dir, d);
 	return 0;
 }
@@ -52,16 +52,16 @@ int sonde_perf_sysctl__read(enum sonde_perf_sysctl which, long *val)
 	long got, v;
 
 	if ((unsigned int)which >= SONDE_SYSCTL_MAX || !val)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	snprintf(path, sizeof(path), "%s/%s", dir, files[which]);
 	got = sysfs_read_at(AT_FDCWD, path, buf, sizeof(buf));
 	if (got < 0)
-		return sonde_err((int)got == -EFBIG ? SONDE_ERR_FORMAT : (int)-got);
+		return lib_err((int)got == -EFBIG ? SONDE_ERR_FORMAT : (int)-got);
 	s = sysfs_trim(buf);
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (end == s || *end || errno)
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	*val = v;
 	return 0;
 }

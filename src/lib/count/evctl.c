@@ -14,9 +14,9 @@
 static int ioc(int fd, unsigned long req, unsigned long arg)
 {
 	if (fd < 0)
-		return sonde_err(EBADF);
+		return lib_err(EBADF);
 	if (sonde_sys_ops()->ioctl(fd, req, arg))
-		return sonde_err(errno);
+		return lib_err(errno);
 	return 0;
 }
 
@@ -41,7 +41,7 @@ int sonde_perf_event_ioc_reset(int fd, bool group)
 int sonde_perf_event_ioc_refresh(int fd, int n)
 {
 	if (n <= 0)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	return ioc(fd, SONDE_PERF_EVENT_IOC_REFRESH, (unsigned long)n);
 }
 
@@ -59,21 +59,21 @@ int sonde_perf_event_ioc_set_output(int fd, int out_fd)
 int sonde_perf_event_ioc_set_filter(int fd, const char *filter)
 {
 	if (!filter)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	return ioc(fd, SONDE_PERF_EVENT_IOC_SET_FILTER, (unsigned long)filter);
 }
 
 int sonde_perf_event_ioc_id(int fd, uint64_t *id)
 {
 	if (!id)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	return ioc(fd, SONDE_PERF_EVENT_IOC_ID, (unsigned long)id);
 }
 
 int sonde_perf_event_ioc_set_bpf(int fd, int prog_fd)
 {
 	if (prog_fd < 0)
-		return sonde_err(EBADF);
+		return lib_err(EBADF);
 	return ioc(fd, SONDE_PERF_EVENT_IOC_SET_BPF, (unsigned long)prog_fd);
 }
 
@@ -95,12 +95,12 @@ int sonde_perf_event_ioc_query_bpf(int fd, uint32_t *ids, uint32_t ids_len)
 	int ret;
 
 	if (!ids && ids_len)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (ids_len > 1u << 20)
-		return sonde_err(E2BIG);
+		return lib_err(E2BIG);
 	q = calloc(1, sizeof(*q) + (size_t)ids_len * sizeof(uint32_t));
 	if (!q)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	q->ids_len = ids_len;
 	ret = ioc(fd, SONDE_PERF_EVENT_IOC_QUERY_BPF, (unsigned long)q);
 	/* ENOSPC: more programs than room; the kernel filled what fits. */
@@ -112,14 +112,14 @@ int sonde_perf_event_ioc_query_bpf(int fd, uint32_t *ids, uint32_t ids_len)
 		ret = q->prog_cnt > INT32_MAX ? INT32_MAX : (int)q->prog_cnt;
 	}
 	free(q);
-	return ret < 0 ? sonde_err(ret) : ret;
+	return ret < 0 ? lib_err(ret) : ret;
 }
 
 int sonde_perf_event_ioc_modify_attributes(int fd,
 					   const struct sonde_perf_event_attr *attr)
 {
 	if (!attr)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	return ioc(fd, SONDE_PERF_EVENT_IOC_MODIFY_ATTRIBUTES,
 		   (unsigned long)attr);
 }
@@ -131,7 +131,7 @@ static int each_fd(const struct sonde_evsel *e, int (*fn)(int, const void *),
 	int n = 0;
 
 	if (!e)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	for (int c = 0; e->fds && c < e->list->cpus->nr; c++) {
 		for (int t = 0; t < e->list->threads->nr; t++) {
 			int fd = *evsel_fd_slot(e, c, t), ret;
@@ -144,7 +144,7 @@ static int each_fd(const struct sonde_evsel *e, int (*fn)(int, const void *),
 			n++;
 		}
 	}
-	return n ? 0 : sonde_err(EBADF);
+	return n ? 0 : lib_err(EBADF);
 }
 
 static int do_filter(int fd, const void *arg)
@@ -165,7 +165,7 @@ static int do_refresh(int fd, const void *arg)
 int sonde_evsel__set_filter(const struct sonde_evsel *e, const char *filter)
 {
 	if (!filter)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	return each_fd(e, do_filter, filter);
 }
 
@@ -177,7 +177,7 @@ int sonde_evsel__set_period(const struct sonde_evsel *e, uint64_t period)
 int sonde_evsel__refresh(const struct sonde_evsel *e, int n)
 {
 	if (n <= 0)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	return each_fd(e, do_refresh, &n);
 }
 
@@ -186,12 +186,12 @@ int sonde_evsel__set_probe_target(struct sonde_evsel *e, const char *target)
 	char *c;
 
 	if (!e || !target)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (e->fds)
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	c = strdup(target);
 	if (!c)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	free(e->probe_target);
 	e->probe_target = c;
 	e->attr.config1 = (uint64_t)(uintptr_t)c;
@@ -201,9 +201,9 @@ int sonde_evsel__set_probe_target(struct sonde_evsel *e, const char *target)
 int sonde_evsel__set_weak_group(struct sonde_evsel *e, bool weak)
 {
 	if (!e || e->leader != e->idx)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (e->fds)
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	e->weak_group = weak;
 	return 0;
 }

@@ -17,24 +17,24 @@ int sonde_overflow_signal__setup(int fd,
 	int signo, fl;
 
 	if (!OPTS_VALID(opts, sonde_overflow_signal_opts))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (fd < 0)
-		return sonde_err(EBADF);
+		return lib_err(EBADF);
 	signo = OPTS_GET(opts, signo, 0);
 	if (!signo)
 		signo = SIGIO;
 	if (signo < 1 || signo >= NSIG || signo == SIGKILL || signo == SIGSTOP)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	owner.pid = OPTS_GET(opts, tid, 0);
 	if (!owner.pid)
 		owner.pid = gettid();
 
 	/* Owner and signal first, so no SIGIO can arrive before them. */
 	if (fcntl(fd, F_SETOWN_EX, &owner) || fcntl(fd, F_SETSIG, signo))
-		return sonde_err(errno);
+		return lib_err(errno);
 	fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_ASYNC))
-		return sonde_err(errno);
+		return lib_err(errno);
 	return 0;
 }
 
@@ -44,11 +44,11 @@ int sonde_overflow_signal__clear(int fd)
 	int fl;
 
 	if (fd < 0)
-		return sonde_err(EBADF);
+		return lib_err(EBADF);
 	fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_ASYNC) ||
 	    fcntl(fd, F_SETOWN_EX, &owner) || fcntl(fd, F_SETSIG, 0))
-		return sonde_err(errno);
+		return lib_err(errno);
 	return 0;
 }
 

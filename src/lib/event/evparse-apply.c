@@ -53,7 +53,7 @@ int sonde_branch_sample_type__parse(const char *str, uint64_t *mode)
 	const char *s = str;
 
 	if (!str || !mode)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	while (*s) {
 		size_t n = strcspn(s, ",");
 		bool found = false;
@@ -66,7 +66,7 @@ int sonde_branch_sample_type__parse(const char *str, uint64_t *mode)
 			}
 		}
 		if (!found)
-			return sonde_err(EINVAL);
+			return lib_err(EINVAL);
 		s += n;
 		if (*s == ',')
 			s++;
@@ -197,15 +197,15 @@ int sonde_evspec_list__apply_terms(const struct sonde_evspec_list *l, size_t i,
 	int err;
 
 	if (!l || i >= l->nr || !a || !OPTS_VALID(opts, sonde_evspec_apply_opts))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	ev = &l->ev[i];
 
 	err = apply_callgraph(ev, a, OPTS_GET(opts, track, false));
 	if (err)
-		return sonde_err(err);
+		return lib_err(err);
 	if ((v = term(ev, "inherit"))) {
 		if (!term_num(v, 1, &n))
-			return sonde_err(EINVAL);
+			return lib_err(EINVAL);
 		a->inherit = n != 0;
 	}
 	if (term(ev, "no-inherit"))
@@ -216,12 +216,12 @@ int sonde_evspec_list__apply_terms(const struct sonde_evspec_list *l, size_t i,
 		a->write_backward = 0;
 	if ((v = term(ev, "aux-output"))) {
 		if (!term_num(v, 1, &n))
-			return sonde_err(EINVAL);
+			return lib_err(EINVAL);
 		a->aux_output = n != 0;
 	}
 	if ((v = term(ev, "aux-sample-size"))) {
 		if (!term_num(v, 0, &n) || n > UINT32_MAX)
-			return sonde_err(EINVAL);
+			return lib_err(EINVAL);
 		a->aux_sample_size = (uint32_t)n;
 		if (n)
 			a->sample_type |= SONDE_PERF_SAMPLE_AUX;

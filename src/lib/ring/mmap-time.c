@@ -55,10 +55,10 @@ int sonde_mmap_page__tsc_to_time(const struct sonde_perf_event_mmap_page *pc,
 	int err;
 
 	if (!time)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	err = load(pc, &t);
 	if (err)
-		return sonde_err(err);
+		return lib_err(err);
 	if (t.short_cyc)
 		cyc = t.cycles + ((cyc - t.cycles) & t.mask);
 	quot = cyc >> t.shift;
@@ -75,10 +75,10 @@ int sonde_mmap_page__time_to_tsc(const struct sonde_perf_event_mmap_page *pc,
 	int err;
 
 	if (!cyc)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	err = load(pc, &t);
 	if (err)
-		return sonde_err(err);
+		return lib_err(err);
 	delta = time - t.zero;
 	quot = delta / t.mult;
 	rem = delta % t.mult;

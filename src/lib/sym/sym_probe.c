@@ -15,9 +15,9 @@ int sonde_dso__vaddr_to_offset(struct sonde_dso *dso, uint64_t vaddr,
 	int err;
 
 	if (!dso || !offset)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (dso->kind != SONDE_DSO_ELF)
-		return sonde_err(EOPNOTSUPP);
+		return lib_err(EOPNOTSUPP);
 	err = sonde_dso__load(dso);
 	if (err < 0)
 		return err;
@@ -29,7 +29,7 @@ int sonde_dso__vaddr_to_offset(struct sonde_dso *dso, uint64_t vaddr,
 			return 0;
 		}
 	}
-	return sonde_err(ENOENT);
+	return lib_err(ENOENT);
 }
 
 int sonde_dso__symbol_offset(struct sonde_dso *dso, const char *symbol,
@@ -39,10 +39,10 @@ int sonde_dso__symbol_offset(struct sonde_dso *dso, const char *symbol,
 	size_t n;
 
 	if (!dso || !symbol || !offset)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	n = sonde_dso__symbols(dso, &syms);
 	if (!n)
-		return sonde_err(sonde_dso__status(dso) == SONDE_DSO_MISSING ?
+		return lib_err(sonde_dso__status(dso) == SONDE_DSO_MISSING ?
 				 ENOENT : ENODATA);
 	/* The raw name first, then the shown one; a global beats a local. */
 	for (size_t i = 0; i < n; i++) {
@@ -56,7 +56,7 @@ int sonde_dso__symbol_offset(struct sonde_dso *dso, const char *symbol,
 			hit = s;
 	}
 	if (!hit)
-		return sonde_err(ENOENT);
+		return lib_err(ENOENT);
 	return sonde_dso__vaddr_to_offset(dso, hit->start, offset);
 }
 
@@ -68,15 +68,15 @@ int sonde_symcache__probe_offset(const char *path, const char *symbol,
 	int err;
 
 	if (!path || !symbol || !offset)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (!c) {
 		own = c = sonde_symcache__new(NULL);
 		if (!c)
-			return sonde_err(errno);
+			return lib_err(errno);
 	}
 	dso = sonde_symcache__dso(c, path, NULL, 0);
 	err = dso ? sonde_dso__symbol_offset(dso, symbol, offset) :
-		    sonde_err(errno);
+		    lib_err(errno);
 	sonde_dso__put(dso);
 	sonde_symcache__free(own);
 	return err;
