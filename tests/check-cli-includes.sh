@@ -11,6 +11,7 @@ cd "$ROOT"
 
 ALLOWED=(
 	"src/cli/cmd-report.h anl.h"
+	"src/cli/cmd-report.h hashtab.h"
 	"src/cli/cmd-report-header.c perfdata_read.h"
 	"src/cli/cmd-script.c anl.h"
 )
