@@ -194,8 +194,12 @@ check-fast: all tests examples helpers
 	@tests/check-cli-includes.sh
 	@tests/run-suite.sh $(BUILD)
 
+# Longer fuzzing than check's smoke run (10 s per target): FUZZ_SECONDS
+# per target (default 300); FUZZ_MERGE=1 folds new coverage into the
+# checked-in corpora under tests/fuzz/corpus/; FUZZ_TARGETS picks some.
+FUZZ_SECONDS ?= 300
 fuzz:
-	@tests/fuzz/run.sh $(BUILD)-fuzz
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(BUILD)-fuzz
 
 bench: all helpers
 	@bench/run-all.sh $(BUILD)

@@ -8,6 +8,7 @@ BUILD=${1:-build}
 LABEL=${2:-$BUILD}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
+source tests/run-group.sh
 pass=0 fail=0 skip=0
 failed_names=()
 
@@ -16,7 +17,7 @@ failed_names=()
 for t in "$BUILD"/tests/test_* "$BUILD"/tests-shared/test_*; do
 	[ -x "$t" ] || continue
 	name=$(basename "$(dirname "$t")")/$(basename "$t")
-	out=$(CMOCKA_MESSAGE_OUTPUT=stdout timeout 300 "$t" 2>&1)
+	out=$(CMOCKA_MESSAGE_OUTPUT=stdout run_group 300 "$t" 2>&1)
 	rc=$?
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' <<<"$out" | tail -1)
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' <<<"$out" | tail -1)
@@ -42,7 +43,7 @@ done
 export SONDE="${SONDE_CLI:-$ROOT/$BUILD/sonde}" HELPERS="$ROOT/$BUILD/helpers" BUILD_DIR="$ROOT/$BUILD"
 for t in tests/cli/test_*.sh; do
 	[ -f "$t" ] || continue
-	out=$(timeout 600 bash "$t" 2>&1)
+	out=$(run_group 600 bash "$t" 2>&1)
 	rc=$?
 	p=$(grep -c '^PASS' <<<"$out")
 	f=$(grep -c '^FAIL' <<<"$out")
@@ -63,7 +64,7 @@ done
 # Examples: each must run and exit 0 (77 = skipped, with its reason printed).
 for e in "$BUILD"/examples/*; do
 	[ -x "$e" ] || continue
-	out=$(timeout 60 "$e" 2>&1)
+	out=$(run_group 60 "$e" 2>&1)
 	rc=$?
 	case $rc in
 	0) pass=$((pass + 1)) ;;

@@ -108,7 +108,7 @@ rec group -e '{task-clock,page-faults}' -- "$W" 300 && {
 		contains "record group: GROUP_DESC read by perf" "group: .*task-clock,page-faults" group.hdr
 	fi
 }
-timeout -s INT 1 "$SONDE" record -C 0 -o cpu0.data -e cpu-clock >/dev/null 2>cpu0.err
+interrupt_after 1 30 "$SONDE" record -C 0 -o cpu0.data -e cpu-clock >/dev/null 2>cpu0.err
 cpus=$(perf script -f -i cpu0.data -F cpu 2>/dev/null | sort -u | tr -d ' []\n')
 [ "$cpus" = 000 ] && pass "record: -C 0 alone records CPU 0 system-wide until SIGINT" ||
 	fail "record: -C 0 gave CPUs '$cpus': $(head -c 300 cpu0.err)"

@@ -525,6 +525,17 @@ int sonde_perfdata_writer__begin(struct sonde_perfdata_writer *w)
 		if (s > w->attr_size)
 			w->attr_size = s;
 	}
+	/*
+	 * Pipe mode: perf 6.1 (perf_event__process_attr) ignores attr.size in
+	 * a HEADER_ATTR record and takes the ids to start after its own
+	 * sizeof(struct perf_event_attr), 128 bytes (VER7). A shorter attr
+	 * puts the ids in config2/branch_sample_type, which crashes it when
+	 * an id has bit 0x800 (PERF_SAMPLE_BRANCH_CALL_STACK) set. Newer perf
+	 * reads attr.size, so 128 with .size = 128 suits both. The file
+	 * format reads attr.size bytes and keeps the smallest size.
+	 */
+	if (w->pipe && w->attr_size < SONDE_PERF_ATTR_SIZE_VER7)
+		w->attr_size = SONDE_PERF_ATTR_SIZE_VER7;
 	w->begun = true;
 	err = w->pipe ? begin_pipe(w) : begin_file(w);
 	return err < 0 ? lib_err(err) : 0;
