@@ -414,24 +414,15 @@ int cmd_record(int argc, const char **argv)
 	}
 
 	while (!s.werr) {
-		int n = poll(s.pfds, s.nr_pfds, 500);
-		/* No fd left to watch (every target thread gone before it
-		 * could be opened) counts as all hung up. */
 		bool all_hup = true;
+		size_t got;
+		int n;
 
-		if (n > 0)
-			s.wakeups++;
-		for (size_t i = 0; i < s.nr_pfds; i++) {
-			if (s.pfds[i].revents & (POLLHUP | POLLERR))
-				s.pfds[i].fd = -s.pfds[i].fd - 1; /* stop polling it */
-			if (s.pfds[i].fd >= 0)
-				all_hup = false;
-		}
 		{
 			bool snap = snapshot_req;
 
 			snapshot_req = 0; /* before the pass: a new request waits */
-			rec_drain(&s, snap);
+			got = rec_drain(&s, snap);
 		}
 		if (done)
 			break;
@@ -439,6 +430,24 @@ int cmd_record(int argc, const char **argv)
 		    waitpid(s.child, &status, WNOHANG) == s.child) {
 			s.child = 0;
 			break;
+		}
+		/*
+		 * Data came in during the pass: read again before sleeping,
+		 * as perf does. Waiting for the next wakeup instead leaves
+		 * the rings filling while the reader is off the CPU.
+		 */
+		if (got)
+			continue;
+		n = poll(s.pfds, s.nr_pfds, 500);
+		if (n > 0)
+			s.wakeups++;
+		/* No fd left to watch (every target thread gone before it
+		 * could be opened) counts as all hung up. */
+		for (size_t i = 0; i < s.nr_pfds; i++) {
+			if (s.pfds[i].revents & (POLLHUP | POLLERR))
+				s.pfds[i].fd = -s.pfds[i].fd - 1; /* stop polling it */
+			if (s.pfds[i].fd >= 0)
+				all_hup = false;
 		}
 		if (all_hup && !s.child && !o.all_cpus)
 			break; /* every target task is gone */

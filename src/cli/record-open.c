@@ -298,9 +298,10 @@ static int rec_write_kernel_record(struct rec_state *s,
 }
 
 /* One pass over the rings; the overwrite ones only for a snapshot. */
-void rec_drain(struct rec_state *s, bool snapshot)
+size_t rec_drain(struct rec_state *s, bool snapshot)
 {
 	const struct sonde_perf_event_header *ev;
+	size_t got = 0;
 
 	for (size_t c = 0; c < 2 * s->nr_cpus; c++) {
 		struct sonde_ring *r = s->rings[c];
@@ -312,12 +313,15 @@ void rec_drain(struct rec_state *s, bool snapshot)
 				sonde_ring__read_done(r);
 			continue;
 		}
-		while (!s->werr && sonde_ring__read_event(r, &ev) == 1)
+		while (!s->werr && sonde_ring__read_event(r, &ev) == 1) {
 			s->werr = rec_write_kernel_record(s, ev);
+			got++;
+		}
 		sonde_ring__read_done(r);
 	}
 	if (!s->werr)
 		s->werr = sonde_perfdata_writer__finish_round(s->w);
+	return got;
 }
 
 /*

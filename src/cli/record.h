@@ -92,8 +92,9 @@ void rec_setup_attrs(struct rec_state *s);
 int rec_open_events(struct rec_state *s);
 int rec_setup_rings(struct rec_state *s);
 void rec_enable_events(struct rec_state *s, bool on);
-/* One pass over the rings; the overwrite ones only for a snapshot. */
-void rec_drain(struct rec_state *s, bool snapshot);
+/* One pass over the rings; the overwrite ones only for a snapshot.
+ * Returns the number of records read. */
+size_t rec_drain(struct rec_state *s, bool snapshot);
 void rec_save_lost_counts(struct rec_state *s);
 
 #endif /* SONDE_CLI_RECORD_H */
