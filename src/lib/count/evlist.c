@@ -245,6 +245,7 @@ void sonde_evlist__close(struct sonde_evlist *l)
 {
 	if (!l)
 		return;
+	sonde_evlist__munmap(l);
 	/* Members before leaders, so no group is left headless. */
 	for (int i = l->nr - 1; i >= 0; i--)
 		evsel_close(l->evsels[i]);

@@ -8,6 +8,9 @@
 #include "sonde/evlist.h"
 #include "maps.h"
 
+struct pollfd;
+struct sonde_ring;
+
 struct sonde_evsel {
 	struct sonde_evlist *list;
 	struct sonde_perf_event_attr attr;
@@ -38,6 +41,12 @@ struct sonde_evlist {
 	int err_fd;
 	bool child_started;
 	bool child_reaped;
+	/* sonde_evlist__mmap(): the rings and every event fd to poll. */
+	struct sonde_ring **rings;
+	int nr_rings;
+	struct pollfd *pollfds;
+	int nr_pollfds;
+	int nr_hup;       /* poll entries dropped after POLLHUP/POLLERR */
 };
 
 /* fd slot of (cpu_idx, thread_idx). */
