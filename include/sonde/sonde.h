@@ -16,6 +16,7 @@
 #include "sonde/evsel.h"
 #include "sonde/evlist.h"
 #include "sonde/record.h"
+#include "sonde/evlist_records.h"
 #include "sonde/symbols.h"
 #include "sonde/unwind.h"
 #include "sonde/perfdata_reader.h"
