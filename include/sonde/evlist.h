@@ -148,9 +148,15 @@ struct sonde_evlist_open_opts {
 	 * exclude_hv) like perf does; sonde_evsel__attr() then shows it.
 	 */
 	bool user_fallback;
+	/*
+	 * Open the attrs exactly as added: no read_format bits, inherit,
+	 * disabled or enable_on_exec added (a sampling tool such as record
+	 * sets its own). Group members still follow their leader.
+	 */
+	bool exact_attrs;
 	size_t : 0;
 };
-#define sonde_evlist_open_opts__last_field user_fallback
+#define sonde_evlist_open_opts__last_field exact_attrs
 
 /**
  * @brief **sonde_evlist__open()** opens every event on every CPU x thread

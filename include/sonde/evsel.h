@@ -50,6 +50,10 @@ SONDE_API int sonde_evsel__open_errno(const struct sonde_evsel *evsel);
  * the failed open (sonde_open_error_describe()), "" when none failed. */
 SONDE_API const char *sonde_evsel__open_error(const struct sonde_evsel *evsel);
 
+/** @brief **sonde_evsel__open_cpu()** @return the CPU on which the open
+ * failed, -1 when on any CPU or when none failed. */
+SONDE_API int sonde_evsel__open_cpu(const struct sonde_evsel *evsel);
+
 /** @brief **sonde_evsel__fd()** @return the fd for CPU index @p cpu_idx
  * and thread index @p thread_idx, or -1 (not open / out of range). */
 SONDE_API int sonde_evsel__fd(const struct sonde_evsel *evsel, int cpu_idx,

@@ -414,7 +414,7 @@ int cmd_record(int argc, const char **argv)
 	}
 
 	while (!s.werr) {
-		bool all_hup = true;
+		bool all_hup;
 		size_t got;
 		int n;
 
@@ -438,17 +438,12 @@ int cmd_record(int argc, const char **argv)
 		 */
 		if (got)
 			continue;
-		n = poll(s.pfds, s.nr_pfds, 500);
+		n = sonde_evlist__poll(s.list, 500);
 		if (n > 0)
 			s.wakeups++;
 		/* No fd left to watch (every target thread gone before it
 		 * could be opened) counts as all hung up. */
-		for (size_t i = 0; i < s.nr_pfds; i++) {
-			if (s.pfds[i].revents & (POLLHUP | POLLERR))
-				s.pfds[i].fd = -s.pfds[i].fd - 1; /* stop polling it */
-			if (s.pfds[i].fd >= 0)
-				all_hup = false;
-		}
+		all_hup = !sonde_evlist__nr_polled(s.list);
 		if (all_hup && !s.child && !o.all_cpus)
 			break; /* every target task is gone */
 	}
@@ -508,18 +503,8 @@ out:
 	if (errp >= 0)
 		close(errp);
 	sonde_perfdata_writer__free(s.w);
-	for (size_t c = 0; s.rings && c < 2 * s.nr_cpus; c++)
-		sonde_ring__free(s.rings[c]);
-	free(s.rings);
-	for (size_t i = 0; i < o.evs.nr; i++) {
-		size_t nt = s.per_task ? s.nr_tids : 1;
-
-		for (size_t k = 0; o.evs.ev[i].fds && k < s.nr_cpus * nt; k++)
-			if (o.evs.ev[i].fds[k] >= 0)
-				close(o.evs.ev[i].fds[k]);
-	}
+	sonde_evlist__free(s.list);
 	rec_events_free(&o.evs);
-	free(s.pfds);
 	free(s.cpus);
 	free(s.tids);
 	free(cmdline);

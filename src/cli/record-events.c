@@ -80,7 +80,6 @@ void rec_events_free(struct rec_events *evs)
 {
 	for (size_t i = 0; i < evs->nr; i++) {
 		free(evs->ev[i].name);
-		free(evs->ev[i].fds);
 		free(evs->ev[i].ids);
 	}
 	for (size_t i = 0; i < evs->nr_tracepoints; i++)

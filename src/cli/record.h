@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include <poll.h>
 #include "sonde/sonde.h"
 
 struct rec_event {
@@ -17,8 +16,7 @@ struct rec_event {
 	int nr_members;   /* > 1 on a group leader */
 	bool period_set;  /* the spec fixed the period (period= term) */
 	bool freq_set;    /* the spec fixed the frequency (freq= term) */
-	int *fds;         /* [cpu_idx * nr_threads + thread_idx] */
-	uint64_t *ids;
+	uint64_t *ids;    /* of every fd, for the file */
 	size_t nr_ids;
 };
 
@@ -66,10 +64,8 @@ struct rec_state {
 	size_t nr_tids;
 	bool per_task;        /* pid != -1 */
 	pid_t child;
-	/* Per CPU: [2c] forward ring, [2c + 1] overwrite (backward) ring. */
-	struct sonde_ring **rings;
-	struct pollfd *pfds;
-	size_t nr_pfds;
+	/* The events on the target, their fds and rings. */
+	struct sonde_evlist *list;
 	struct sonde_perfdata_writer *w;
 	unsigned long wakeups;
 	int werr;

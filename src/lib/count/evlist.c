@@ -258,6 +258,7 @@ static void set_failure(struct sonde_evsel *e, int err, pid_t pid, int cpu,
 	char msg[1024];
 
 	e->open_errno = err;
+	e->open_cpu = cpu;
 	free(e->open_error);
 	if (why)
 		snprintf(msg, sizeof(msg), "%s", why);
@@ -275,6 +276,8 @@ prepare_attr(const struct sonde_evlist *l, const struct sonde_evsel *e,
 	struct sonde_perf_event_attr a = e->attr;
 	bool member = e->leader != e->idx;
 
+	if (OPTS_GET(opts, exact_attrs, false))
+		return a;
 	a.read_format |= SONDE_PERF_FORMAT_TOTAL_TIME_ENABLED |
 			 SONDE_PERF_FORMAT_TOTAL_TIME_RUNNING |
 			 SONDE_PERF_FORMAT_ID |

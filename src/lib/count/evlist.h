@@ -22,6 +22,7 @@ struct sonde_evsel {
 	bool unsupported;
 	int open_errno;
 	char *open_error;
+	int open_cpu;     /* the CPU of the failed open, -1 = any */
 	int *fds;         /* [cpu_idx * nr_threads + thread_idx], -1 = none */
 	void *mmap_page;  /* sonde_evsel__mmap_self() */
 	size_t mmap_len;

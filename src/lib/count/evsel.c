@@ -37,6 +37,11 @@ int sonde_evsel__open_errno(const struct sonde_evsel *e)
 	return e ? e->open_errno : 0;
 }
 
+int sonde_evsel__open_cpu(const struct sonde_evsel *e)
+{
+	return e && e->open_errno ? e->open_cpu : -1;
+}
+
 const char *sonde_evsel__open_error(const struct sonde_evsel *e)
 {
 	return e && e->open_error ? e->open_error : "";
