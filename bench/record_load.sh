@@ -82,6 +82,7 @@ for f in $FREQS; do
 				samples "$T/p.data" >>"$T/c.pn"
 			else
 				echo x >>"$T/c.pfail"
+				grep -v '^elapsed_ms' "$T/p.err" | tail -2 | sed 's/^/  perf: /' >&2
 			fi
 			echo "  run $i $f $m: lost sonde $(tail -1 "$T/c.sl") perf $([ "$pst" = 0 ] && tail -1 "$T/c.pl" || echo "failed ($pst)")" >&2
 		done
