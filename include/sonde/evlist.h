@@ -118,6 +118,33 @@ SONDE_API int sonde_evlist__target_cgroup(struct sonde_evlist *list,
 SONDE_API pid_t sonde_evlist__prepare_workload(struct sonde_evlist *list,
 					       char *const argv[]);
 
+struct sonde_workload_opts {
+	size_t sz;
+	/*
+	 * Reset SIGINT, SIGTERM, SIGPIPE and SIGXFSZ to their defaults in the
+	 * child: a caller that ignores them for itself (a recorder writing to
+	 * a pipe or up to a file size limit) does not pass that on through
+	 * exec.
+	 */
+	bool default_signals;
+	/* The child's stdout goes to its stderr: the caller's stdout carries
+	 * data (record -o -). */
+	bool stdout_to_stderr;
+	size_t : 0;
+};
+#define sonde_workload_opts__last_field stdout_to_stderr
+
+/**
+ * @brief **sonde_evlist__prepare_workload_opts()** is
+ * sonde_evlist__prepare_workload() with @p opts (NULL: defaults, the
+ * child's signals and stdio untouched).
+ * @return the child's pid, or -errno (-EINVAL for bad opts).
+ */
+SONDE_API pid_t
+sonde_evlist__prepare_workload_opts(struct sonde_evlist *list,
+				    char *const argv[],
+				    const struct sonde_workload_opts *opts);
+
 /**
  * @brief **sonde_evlist__start_workload()** lets the prepared child exec.
  * @return 0, or -errno: the exec's own errno (e.g. -ENOENT for a command

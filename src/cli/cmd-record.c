@@ -144,7 +144,7 @@ int cmd_record(int argc, const char **argv)
 	struct sonde_perfdata_writer_stats st;
 	struct sigaction sa = { 0 }, old_hup;
 	const char **cmd;
-	int nargs, go = -1, errp = -1, err = 0, status = 0;
+	int nargs, err = 0, status = 0;
 	char **cmdline = NULL;
 	long max_rate;
 
@@ -278,11 +278,21 @@ int cmd_record(int argc, const char **argv)
 		err = rec_add_tid_list(&s, o.tid);
 	if (err)
 		goto out;
+	s.list = sonde_evlist__new();
+	if (!s.list) {
+		err = -ENOMEM;
+		goto out;
+	}
 	if (nargs) {
-		s.child = rec_start_workload(cmd, &go, &errp, !strcmp(o.output, "-"));
+		SONDE_OPTS(sonde_workload_opts, wo, .default_signals = true,
+			   .stdout_to_stderr = !strcmp(o.output, "-"));
+
+		s.child = sonde_evlist__prepare_workload_opts(s.list, (char *const *)cmd, &wo);
 		if (s.child < 0) {
-			fprintf(stderr, "sonde record: cannot start the workload: %s\n", strerror(errno));
-			err = -errno;
+			fprintf(stderr, "sonde record: cannot start the workload: %s\n",
+				strerror((int)-s.child));
+			err = (int)s.child;
+			s.child = 0;
 			goto out;
 		}
 		err = rec_add_tid(&s, s.child);
@@ -399,14 +409,14 @@ int cmd_record(int argc, const char **argv)
 		}
 	}
 	if (s.child > 0) {
-		int e = 0;
+		int e = sonde_evlist__start_workload(s.list);
 
-		if (write(go, "g", 1) != 1 || read(errp, &e, sizeof(e)) == sizeof(e)) {
+		if (e) {
 			fprintf(stderr, "sonde record: cannot run '%s': %s\n", cmd[0],
-				strerror(e ? e : EPIPE));
-			waitpid(s.child, NULL, 0);
+				strerror(-e));
+			sonde_evlist__wait_workload(s.list, NULL);
 			s.child = 0;
-			err = -e;
+			err = e;
 			sonde_perfdata_writer__free(s.w);
 			s.w = NULL;
 			goto out;
@@ -498,10 +508,6 @@ out:
 		kill(s.child, SIGKILL);
 		waitpid(s.child, NULL, 0);
 	}
-	if (go >= 0)
-		close(go);
-	if (errp >= 0)
-		close(errp);
 	sonde_perfdata_writer__free(s.w);
 	sonde_evlist__free(s.list);
 	rec_events_free(&o.evs);

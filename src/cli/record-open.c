@@ -113,7 +113,7 @@ void rec_setup_attrs(struct rec_state *s)
 	}
 }
 
-/* The event list of @s->o's events on the target, opened as they are. */
+/* @s->o's events on the target, opened as they are. */
 static int open_list(struct rec_state *s)
 {
 	struct rec_opts *o = s->o;
@@ -122,10 +122,7 @@ static int open_list(struct rec_state *s)
 	struct sonde_cpu_map *cpus;
 	int err;
 
-	s->list = sonde_evlist__new();
-	if (!s->list)
-		return -ENOMEM;
-	for (size_t i = 0; i < o->evs.nr; i++) {
+	for (size_t i = sonde_evlist__nr(s->list); i < o->evs.nr; i++) {
 		struct rec_event *e = &o->evs.ev[i];
 		int r = sonde_evlist__add(s->list, &e->attr, e->name,
 					  e->leader == (int)i ? -1 : e->leader);
@@ -193,8 +190,10 @@ int rec_open_events(struct rec_state *s)
 			explain_open_error(e, bad);
 			return err;
 		}
-		sonde_evlist__free(s->list);
-		s->list = NULL;
+		err = sonde_evsel__set_attr(sonde_evlist__evsel(s->list, i),
+					    &e->attr);
+		if (err)
+			return err;
 	}
 	/* The attrs as the kernel took them, and every fd's id for the file. */
 	for (i = 0; i < (int)o->evs.nr; i++) {

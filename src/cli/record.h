@@ -79,9 +79,6 @@ int rec_cpu_list(const char *list, int **out, char *err, size_t errlen);
 int rec_add_tid(struct rec_state *s, pid_t tid);
 int rec_add_pid_threads(struct rec_state *s, const char *list);
 int rec_add_tid_list(struct rec_state *s, const char *list);
-/* Forks the workload, stopped until a byte is written to *go; exec
- * errors come back as an int on *errp. */
-pid_t rec_start_workload(const char **argv, int *go, int *errp, bool pipe_out);
 
 /* record-open.c: attrs, fds and rings. */
 void rec_setup_attrs(struct rec_state *s);
