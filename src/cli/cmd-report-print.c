@@ -117,17 +117,17 @@ static bool visible(const struct report *rp, const struct hkey *k)
 /* Entries of event @attr, visible, sorted. Returns the count. */
 static size_t collect(struct report *rp, int attr)
 {
-	size_t n = 0;
+	size_t n = 0, pos = 0;
+	struct hentry *e;
 
 	free(rp->sorted);
 	rp->sorted = malloc((rp->nr_ents + 1) * sizeof(*rp->sorted));
 	if (!rp->sorted)
 		return 0;
-	for (size_t i = 0; i <= rp->ent_mask; i++)
-		for (struct hentry *e = rp->ent_tab[i]; e; e = e->next)
-			if (e->k.attr == attr && visible(rp, &e->k) &&
-			    (rp->children ? e->children : e->self))
-				rp->sorted[n++] = e;
+	while ((e = hashtab_next(&rp->ents, &pos)))
+		if (e->k.attr == attr && visible(rp, &e->k) &&
+		    (rp->children ? e->children : e->self))
+			rp->sorted[n++] = e;
 	/*
 	 * The tie rules (perf's) are not a total order, so the result depends
 	 * on the input order: make that the creation order, not hash order,
@@ -205,16 +205,6 @@ static unsigned long convert_unit(unsigned long v, char *unit)
 }
 
 /* ---- call graph ---- */
-
-static uint64_t calc_cumul(struct cnode *n)
-{
-	uint64_t c = n->hit;
-
-	for (struct cnode *k = n->child; k; k = k->sibling)
-		c += calc_cumul(k);
-	n->cumul = c;
-	return c;
-}
 
 static int cnode_cmp(const void *pa, const void *pb)
 {
@@ -353,7 +343,6 @@ static void print_graph(struct report *rp, struct hentry *e, uint64_t total)
 
 	if (!root)
 		return;
-	calc_cumul(root);
 	g.min_abs = (uint64_t)((double)total * rp->graph_threshold / 100.0);
 	v = kids(root, rp->graph_fractal ? (uint64_t)((double)parent_total * rp->graph_threshold / 100.0)
 					 : g.min_abs, &nr);
@@ -478,7 +467,6 @@ static void print_flat(struct report *rp, struct hentry *e, uint64_t total, bool
 
 	if (!e->chain)
 		return;
-	calc_cumul(e->chain);
 	flat_collect(&f, e->chain, min, 0);
 	qsort(f.v, f.nr, sizeof(*f.v), fpath_cmp);
 	for (size_t i = 0; i < f.nr; i++) {
