@@ -90,4 +90,9 @@ void rec_enable_events(struct rec_state *s, bool on);
 size_t rec_drain(struct rec_state *s, bool snapshot);
 void rec_save_lost_counts(struct rec_state *s);
 
+/* record-file.c: creates the file, writes its start and the synthesized
+ * records, then enables the events (the workload's wait for its exec).
+ * Returns 0 or -errno (said on stderr). */
+int rec_file_begin(struct rec_state *s, char **cmdline);
+
 #endif /* SONDE_CLI_RECORD_H */
