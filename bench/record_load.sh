@@ -7,6 +7,8 @@
 #   lost   samples the kernel could not write into the ring (LOST_SAMPLES
 #          of the sampling events, read by perf report --stats from each
 #          tool's file; the side-band dummy event of perf is not counted)
+#   lost%  lost / (lost + kept) samples: the rates differ between runs
+#          when the workload runs longer under one tool
 #   slow   the workload's own elapsed time under the recorder / alone
 # Goal: sonde loses no more than perf in any cell, none where perf loses
 # none. Usage: bench/record_load.sh   (QUICK=1: 2 runs, 10 and 50 kHz;
@@ -51,8 +53,8 @@ cal=$(elapsed "$T/cal")
 ITER=$(awk -v c="$cal" -v w="$WORK_MS" 'BEGIN { n = int(400 * w / (c > 0 ? c : 1)); print n < 400 ? 400 : n }')
 
 echo "record under load: -a, 2 busy threads ($ITER iterations, ~${WORK_MS} ms alone), median of $REPEAT runs${MMAP:+, -m $MMAP}"
-printf "%-6s %-6s | %10s %10s | %8s %8s | %s\n" freq chain "lost sonde" "lost perf" \
-	"slow s" "slow p" "samples sonde/perf (perf runs failed)"
+printf "%-6s %-6s | %10s %10s | %7s %7s | %8s %8s | %s\n" freq chain "lost sonde" "lost perf" \
+	"lost% s" "lost% p" "slow s" "slow p" "samples sonde/perf (perf runs failed)"
 for f in $FREQS; do
 	for m in $MODES; do
 		case $m in
@@ -61,7 +63,7 @@ for f in $FREQS; do
 		*) echo "unknown mode $m"; exit 2 ;;
 		esac
 		rm -f "$T"/c.*
-		touch "$T/c.pl" "$T/c.pn" "$T/c.pfail"
+		touch "$T/c.pl" "$T/c.pn" "$T/c.pfail" "$T/c.pp"
 		for i in $(seq "$REPEAT"); do
 			# Interleaved, so drift in machine load hits all alike.
 			"$W" -n "$ITER" 2 2>"$T/b.err"
@@ -84,11 +86,16 @@ for f in $FREQS; do
 				echo x >>"$T/c.pfail"
 				grep -v '^elapsed_ms' "$T/p.err" | tail -2 | sed 's/^/  perf: /' >&2
 			fi
+			tail -1 "$T/c.sl" | paste - <(tail -1 "$T/c.sn") |
+				awk '{t = $1 + $2; print t ? 100 * $1 / t : 0}' >>"$T/c.sp"
+			[ "$pst" = 0 ] && tail -1 "$T/c.pl" | paste - <(tail -1 "$T/c.pn") |
+				awk '{t = $1 + $2; print t ? 100 * $1 / t : 0}' >>"$T/c.pp"
 			echo "  run $i $f $m: lost sonde $(tail -1 "$T/c.sl") perf $([ "$pst" = 0 ] && tail -1 "$T/c.pl" || echo "failed ($pst)")" >&2
 		done
 		b=$(median <"$T/c.base")
-		printf "%-6s %-6s | %10s %10s | %8.3f %8.3f | %s/%s (%s)\n" "$f" "$m" \
+		printf "%-6s %-6s | %10s %10s | %7.1f %7.1f | %8.3f %8.3f | %s/%s (%s)\n" "$f" "$m" \
 			"$(median <"$T/c.sl")" "$(median <"$T/c.pl")" \
+			"$(median <"$T/c.sp")" "$(median <"$T/c.pp")" \
 			"$(echo "$(median <"$T/c.s") $b" | awk '{print $1/$2}')" \
 			"$(echo "$(median <"$T/c.p") $b" | awk '{print $1/$2}')" \
 			"$(median <"$T/c.sn")" "$(median <"$T/c.pn")" "$(wc -l <"$T/c.pfail")"
