@@ -310,7 +310,7 @@ static int resolve_time_percent(struct report *rp)
 					if (rec.time > last)
 						last = rec.time;
 				}
-			sonde_perfdata_reader__close(r2);
+			sonde_perfdata_reader__free(r2);
 		}
 		if (first == UINT64_MAX)
 			first = 0;
@@ -896,7 +896,7 @@ static void free_report(struct report *rp)
 	free(rp->lost_samples);
 	anl_stacks_free(rp->stacks);
 	anl_machine_free(rp->m);
-	sonde_perfdata_reader__close(rp->r);
+	sonde_perfdata_reader__free(rp->r);
 }
 
 int cmd_report(int argc, const char **argv)

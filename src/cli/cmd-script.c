@@ -587,7 +587,7 @@ int cmd_script(int argc, const char **argv)
 	anl_stacks_foreach(s.stacks, free_priv, NULL);
 	anl_stacks_free(s.stacks);
 	anl_machine_free(s.m);
-	sonde_perfdata_reader__close(s.r);
+	sonde_perfdata_reader__free(s.r);
 	ob_free(&s.out);
 	return ret;
 }

@@ -74,9 +74,9 @@ int rec_file_begin(struct rec_state *s, char **cmdline)
 		for (size_t i = 0; i < o->evs.nr; i++)
 			if (o->evs.ev[i].attr.mmap)
 				track = &o->evs.ev[i].attr;
-		err = sonde_synth_kernel(s->w, track);
+		err = sonde_perfdata_writer__synth_kernel(s->w, track);
 		if (!err && o->all_cpus)
-			err = sonde_synth_all(s->w, track, &so);
+			err = sonde_perfdata_writer__synth_all(s->w, track, &so);
 		else if (!err && (o->pid || o->tid)) {
 			/* The process of each thread, once. */
 			pid_t last = 0;
@@ -94,7 +94,8 @@ int rec_file_begin(struct rec_state *s, char **cmdline)
 				if (f)
 					fclose(f);
 				if ((pid_t)tgid != last)
-					err = sonde_synth_process(s->w, track, (pid_t)tgid, &so);
+					err = sonde_perfdata_writer__synth_process(
+						s->w, track, (pid_t)tgid, &so);
 				last = (pid_t)tgid;
 			}
 		}

@@ -58,11 +58,11 @@ int sonde_evlist__mmap(struct sonde_evlist *l,
 	struct sonde_ring **slots;
 
 	if (!l || !OPTS_VALID(opts, sonde_evlist_mmap_opts))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (!l->open)
-		return sonde_err(EBADF);
+		return lib_err(EBADF);
 	if (l->rings)
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	pages = OPTS_GET(opts, data_pages, 0);
 	nc = l->cpus->nr;
 	nt = l->threads->nr;
@@ -76,7 +76,7 @@ int sonde_evlist__mmap(struct sonde_evlist *l,
 		free(slots);
 		free(l->pollfds);
 		l->pollfds = NULL;
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	}
 	l->nr_pollfds = 0;
 	l->nr_hup = 0;
@@ -116,7 +116,7 @@ int sonde_evlist__mmap(struct sonde_evlist *l,
 		free(l->pollfds);
 		l->pollfds = NULL;
 		l->nr_pollfds = 0;
-		return sonde_err(-err);
+		return lib_err(-err);
 	}
 	free(slots);
 	return 0;
@@ -144,7 +144,7 @@ int sonde_evlist__nr_rings(const struct sonde_evlist *l)
 struct sonde_ring *sonde_evlist__ring(const struct sonde_evlist *l, int idx)
 {
 	if (!l || idx < 0 || idx >= l->nr_rings)
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	return l->rings[idx];
 }
 
@@ -153,10 +153,10 @@ int sonde_evlist__poll(struct sonde_evlist *l, int timeout_ms)
 	int n;
 
 	if (!l || !l->pollfds)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	n = poll(l->pollfds, (nfds_t)l->nr_pollfds, timeout_ms);
 	if (n < 0)
-		return sonde_err(errno);
+		return lib_err(errno);
 	for (int i = 0; i < l->nr_pollfds; i++) {
 		/* Its task is gone: stop watching it (poll skips fd < 0). */
 		if (l->pollfds[i].fd >= 0 &&

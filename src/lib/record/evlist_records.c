@@ -54,9 +54,9 @@ int64_t sonde_evlist__read_records(struct sonde_evlist *l,
 	int ret = 0;
 
 	if (!l || !fn || !OPTS_VALID(opts, sonde_evlist_read_opts))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (!sonde_evlist__nr_rings(l))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	snapshot = OPTS_GET(opts, snapshot, false);
 	track = tracking_attr(l);
 	for (int i = 0; i < sonde_evlist__nr_rings(l) && !ret; i++) {
@@ -86,7 +86,7 @@ int sonde_evlist__lost_samples(struct sonde_evlist *l,
 	int n = 0, ret = 0;
 
 	if (!l || !fn)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	cpus = sonde_evlist__cpus(l);
 	threads = sonde_evlist__threads(l);
 	for (int i = 0; i < sonde_evlist__nr(l) && !ret; i++) {
