@@ -342,6 +342,8 @@ static int finish(struct rec_state *s, int *status)
 		waitpid(s->child, status, 0);
 		s->child = 0;
 	}
+	if (s->bids)
+		rec_bids_finish(s->bids, s->w, !o->no_buildid_cache, o->verbose > 0);
 	sonde_perfdata_writer__stats(s->w, &st);
 	err = sonde_perfdata_writer__close(s->w);
 	s->w = NULL;
@@ -404,6 +406,12 @@ int cmd_record(int argc, const char **argv)
 			    "flight recorder: keep only the newest data, snapshot on SIGUSR2 and at exit"),
 		OPT_BOOLEAN('q', "quiet", &o.quiet, "no summary"),
 		OPT_INCR('v', "verbose", &o.verbose, "more messages"),
+		OPT_BOOLEAN('B', "no-buildid", &o.no_buildid,
+			    "do not write the build ids of the objects hit into the file (nor cache them)"),
+		OPT_BOOLEAN('N', "no-buildid-cache", &o.no_buildid_cache,
+			    "do not copy the objects hit into the build-id cache (~/.debug)"),
+		OPT_BOOLEAN(0, "buildid-all", &o.buildid_all,
+			    "the build ids of every object mapped, not only of those hit"),
 		OPT_END(),
 	};
 	const char **cmd;
@@ -452,6 +460,7 @@ out:
 		waitpid(s.child, NULL, 0);
 	}
 	sonde_perfdata_writer__free(s.w);
+	rec_bids_free(s.bids);
 	sonde_evlist__free(s.list);
 	rec_events_free(&o.evs);
 	free(s.cpus);

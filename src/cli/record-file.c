@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * sonde record: the start of the file - its events, ids, groups,
- * tracepoint formats and kernel build id, then the synthesized records of
+ * tracepoint formats and the build-id notes, then the synthesized records of
  * what already runs (kernel maps, processes and their maps) - and the
  * events enabled once it is written.
  */
@@ -53,14 +53,9 @@ int rec_file_begin(struct rec_state *s, char **cmdline)
 		sonde_perfdata_writer__set_tracing_data(s->w, blob, len);
 		free(blob);
 	}
-	{
-		uint8_t kid[20];
-		int kl = sonde_kernel_build_id(kid, sizeof(kid));
-
-		if (kl > 0)
-			sonde_perfdata_writer__add_build_id(s->w, "[kernel.kallsyms]",
-							    kid, (size_t)kl, true);
-	}
+	/* perf writes no build-id table into a pipe. */
+	if (!o->no_buildid && strcmp(o->output, "-") && !(s->bids = rec_bids_new(o)))
+		return -ENOMEM;
 	err = sonde_perfdata_writer__begin(s->w);
 	if (err) {
 		fprintf(stderr, "sonde record: cannot write %s: %s\n", o->output, strerror(-err));
@@ -75,9 +70,10 @@ int rec_file_begin(struct rec_state *s, char **cmdline)
 			if (o->evs.ev[i].attr.mmap)
 				track = &o->evs.ev[i].attr;
 		err = sonde_perfdata_writer__synth_kernel(s->w, track);
-		if (!err && o->all_cpus)
+		if (!err && o->all_cpus) {
 			err = sonde_perfdata_writer__synth_all(s->w, track, &so);
-		else if (!err && (o->pid || o->tid)) {
+			rec_bids_note_all(s->bids);
+		} else if (!err && (o->pid || o->tid)) {
 			/* The process of each thread, once. */
 			pid_t last = 0;
 
@@ -93,9 +89,11 @@ int rec_file_begin(struct rec_state *s, char **cmdline)
 						break;
 				if (f)
 					fclose(f);
-				if ((pid_t)tgid != last)
+				if ((pid_t)tgid != last) {
 					err = sonde_perfdata_writer__synth_process(
 						s->w, track, (pid_t)tgid, &so);
+					rec_bids_note_proc(s->bids, (pid_t)tgid);
+				}
 				last = (pid_t)tgid;
 			}
 		}

@@ -270,6 +270,8 @@ static int write_record(const struct sonde_perf_event_header *ev, void *ctx)
 {
 	struct rec_state *s = ctx;
 
+	if (s->bids)
+		rec_bids_note(s->bids, ev);
 	return sonde_perfdata_writer__write(s->w, ev);
 }
 

@@ -28,6 +28,9 @@ trap 'kill -- -$CLI_WATCHDOG 2>/dev/null || kill $CLI_WATCHDOG 2>/dev/null; rm -
 # report/script keep a kallsyms cache in $XDG_CACHE_HOME/sonde: not in the
 # home of whoever runs the tests.
 export XDG_CACHE_HOME="$TMP/cache"
+# perf record and sonde record fill a build-id cache: this test's own, not
+# the user's ~/.debug.
+export PERF_BUILDID_DIR="$TMP/debug"
 
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }

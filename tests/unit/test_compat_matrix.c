@@ -18,7 +18,7 @@
  *
  * Samples are made up here (this machine has no PMU for branch stacks):
  * each event gets HOT samples in compat_hot() and COLD in compat_cold(),
- * functions of this very binary, mapped by sonde_synth_process() from
+ * functions of this very binary, mapped by sonde_perfdata_writer__synth_process() from
  * /proc/self/maps, so every reader symbolizes them from the file. Every
  * reader must count every sample, per event, and name compat_hot on top.
  *
@@ -282,7 +282,7 @@ static void write_cell(struct cell *c)
 	if (c->kind == K_TRACEPOINT)
 		assert_int_equal(sonde_perfdata_writer__set_tracing_data(w, tp_blob, tp_len), 0);
 	assert_int_equal(sonde_perfdata_writer__begin(w), 0);
-	assert_int_equal(sonde_synth_process(w, &attr[0], getpid(), NULL), 0);
+	assert_int_equal(sonde_perfdata_writer__synth_process(w, &attr[0], getpid(), NULL), 0);
 	assert_int_equal(sonde_perfdata_writer__finish_init(w), 0);
 	for (int i = 0; i < c->nr_ev; i++) {
 		unsigned int nhot = i ? HOT / 2 + 1 : HOT, ncold = i ? COLD / 2 : COLD;

@@ -63,9 +63,11 @@ sonde_symcache__new(const struct sonde_symcache_opts *opts)
 
 char *sym_default_buildid_dir(void)
 {
-	const char *home = getenv("HOME");
+	const char *home = getenv("HOME"), *env = getenv("PERF_BUILDID_DIR");
 	char *dir = NULL;
 
+	if (env && *env)
+		return strdup(env); /* perf's override, before HOME */
 	if (!home || !*home)
 		return strdup("");
 	if (asprintf(&dir, "%s/.debug", home) < 0)
