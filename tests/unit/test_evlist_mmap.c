@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "evopen.h"
 
 static volatile uint64_t sink;
 
@@ -250,7 +249,6 @@ static int setup(void **state)
 {
 	sonde_set_print(NULL);
 	sonde_sys_set_ops(NULL);
-	evopen_reset_cache();
 	return 0;
 }
 

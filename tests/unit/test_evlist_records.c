@@ -16,7 +16,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "evopen.h"
 
 static volatile uint64_t sink;
 
@@ -273,7 +272,6 @@ static int setup(void **state)
 {
 	sonde_set_print(NULL);
 	sonde_sys_set_ops(NULL);
-	evopen_reset_cache();
 	return 0;
 }
 
