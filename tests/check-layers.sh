@@ -23,7 +23,7 @@ declare -A public=(
 	[stat.h]=stat
 	[evopen.h]=count [evsel.h]=count [evlist.h]=count [counts.h]=count [region.h]=count
 	[evctl.h]=count [overflow.h]=count
-	[record.h]=record
+	[record.h]=record [evlist_records.h]=record
 	[symbols.h]=sym [unwind.h]=unwind
 	[perfdata.h]=perfdata [perfdata_feat.h]=perfdata [perfdata_reader.h]=perfdata
 	[synth.h]=perfdata

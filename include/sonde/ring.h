@@ -61,6 +61,10 @@ SONDE_API void sonde_ring__free(struct sonde_ring *r);
 /** @brief **sonde_ring__fd()** the fd whose buffer this is (for poll(2)). */
 SONDE_API int sonde_ring__fd(const struct sonde_ring *r);
 
+/** @brief **sonde_ring__overwrite()** true for a flight-recorder ring
+ * (write_backward, read as snapshots). */
+SONDE_API bool sonde_ring__overwrite(const struct sonde_ring *r);
+
 /** @brief **sonde_ring__data_size()** size in bytes of the data area. */
 SONDE_API size_t sonde_ring__data_size(const struct sonde_ring *r);
 

@@ -19,6 +19,7 @@
 #include "sonde/evctl.h"
 #include "sonde/overflow.h"
 #include "sonde/record.h"
+#include "sonde/evlist_records.h"
 #include "sonde/symbols.h"
 #include "sonde/unwind.h"
 #include "sonde/perfdata_reader.h"

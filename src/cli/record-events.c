@@ -123,7 +123,6 @@ void rec_events_free(struct rec_events *evs)
 		free(evs->ev[i].name);
 		free(evs->ev[i].probe_target);
 		free(evs->ev[i].filter);
-		free(evs->ev[i].fds);
 		free(evs->ev[i].ids);
 	}
 	for (size_t i = 0; i < evs->nr_tracepoints; i++)

@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include <poll.h>
 #include "sonde/sonde.h"
 
 struct rec_event {
@@ -21,8 +20,7 @@ struct rec_event {
 	char *filter;     /* --filter for a tracepoint, or NULL */
 	const struct sonde_evspec_list *spec; /* its -e, for the terms */
 	size_t spec_idx;  /* its index there */
-	int *fds;         /* [cpu_idx * nr_threads + thread_idx] */
-	uint64_t *ids;
+	uint64_t *ids;    /* of every fd, for the file */
 	size_t nr_ids;
 };
 
@@ -84,10 +82,8 @@ struct rec_state {
 	size_t nr_tids;
 	bool per_task;        /* pid != -1 */
 	pid_t child;
-	/* Per CPU: [2c] forward ring, [2c + 1] overwrite (backward) ring. */
-	struct sonde_ring **rings;
-	struct pollfd *pfds;
-	size_t nr_pfds;
+	/* The events on the target, their fds and rings. */
+	struct sonde_evlist *list;
 	struct sonde_perfdata_writer *w;
 	unsigned long wakeups;
 	int werr;
@@ -102,18 +98,21 @@ int rec_cpu_list(const char *list, int **out, char *err, size_t errlen);
 int rec_add_tid(struct rec_state *s, pid_t tid);
 int rec_add_pid_threads(struct rec_state *s, const char *list);
 int rec_add_tid_list(struct rec_state *s, const char *list);
-/* Forks the workload, stopped until a byte is written to *go; exec
- * errors come back as an int on *errp. */
-pid_t rec_start_workload(const char **argv, int *go, int *errp, bool pipe_out);
 
 /* record-open.c: attrs, fds and rings. */
 void rec_setup_attrs(struct rec_state *s);
 int rec_open_events(struct rec_state *s);
 int rec_setup_rings(struct rec_state *s);
 void rec_enable_events(struct rec_state *s, bool on);
-/* One pass over the rings; the overwrite ones only for a snapshot. */
-void rec_drain(struct rec_state *s, bool snapshot);
+/* One pass over the rings; the overwrite ones only for a snapshot.
+ * Returns the number of records read. */
+size_t rec_drain(struct rec_state *s, bool snapshot);
 void rec_save_lost_counts(struct rec_state *s);
+
+/* record-file.c: creates the file, writes its start and the synthesized
+ * records, then enables the events (the workload's wait for its exec).
+ * Returns 0 or -errno (said on stderr). */
+int rec_file_begin(struct rec_state *s, char **cmdline);
 
 /*
  * record-buildid.c: the build ids of the objects hit by samples, noted

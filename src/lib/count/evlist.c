@@ -246,6 +246,7 @@ void sonde_evlist__close(struct sonde_evlist *l)
 {
 	if (!l)
 		return;
+	sonde_evlist__munmap(l);
 	/* Members before leaders, so no group is left headless. */
 	for (int i = l->nr - 1; i >= 0; i--)
 		evsel_close(l->evsels[i]);
@@ -258,6 +259,7 @@ static void set_failure(struct sonde_evsel *e, int err, pid_t pid, int cpu,
 	char msg[1024];
 
 	e->open_errno = err;
+	e->open_cpu = cpu;
 	free(e->open_error);
 	if (why)
 		snprintf(msg, sizeof(msg), "%s", why);
@@ -275,6 +277,8 @@ prepare_attr(const struct sonde_evlist *l, const struct sonde_evsel *e,
 	struct sonde_perf_event_attr a = e->attr;
 	bool member = e->leader != e->idx;
 
+	if (OPTS_GET(opts, exact_attrs, false))
+		return a;
 	a.read_format |= SONDE_PERF_FORMAT_TOTAL_TIME_ENABLED |
 			 SONDE_PERF_FORMAT_TOTAL_TIME_RUNNING |
 			 SONDE_PERF_FORMAT_ID |
