@@ -53,7 +53,7 @@ static inline size_t hashtab_home(const struct hashtab *t, uint64_t hash)
 	return (size_t)((hash * 0x9e3779b97f4a7c15ULL) >> t->shift) & t->mask;
 }
 
-/* An empty table; nothing to free until the first insert. */
+/* An empty table (so is a zeroed struct); nothing to free until the first insert. */
 static inline void hashtab_init(struct hashtab *t)
 {
 	t->slots = NULL;
