@@ -86,6 +86,8 @@ struct anl_machine *anl_machine_new(void)
 	hashtab_init(&m->strs);
 	hashtab_init(&m->procs);
 	hashtab_init(&m->threads);
+	hashtab_init(&m->isyms);
+	hashtab_init(&m->inls);
 	m->kproc = anl_alloc(m, sizeof(*m->kproc));
 	memset(m->kproc, 0, sizeof(*m->kproc));
 	m->kproc->pid = -1;
@@ -105,6 +107,8 @@ void anl_machine_free(struct anl_machine *m)
 	hashtab_free(&m->strs);
 	hashtab_free(&m->procs);
 	hashtab_free(&m->threads);
+	hashtab_free(&m->isyms);
+	hashtab_free(&m->inls);
 	free(m->kcache_dir);
 	free(m->buildid_dir);
 	while (m->arena) {
