@@ -41,8 +41,8 @@ static inline uint64_t hashtab_mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 32);
 }
 
-/* FNV-1a over a NUL-terminated string. */
-uint64_t hashtab_str_hash(const char *s);
+/* FNV-1a over @n bytes (strings by their length: interning). */
+uint64_t hashtab_bytes_hash(const void *p, size_t n);
 
 /*
  * Fibonacci hashing takes the slot from the product's high bits, so hashes

@@ -15,16 +15,6 @@
 #include "kcache.h"
 #include "sonde/unwind.h"
 
-static uint64_t hash_bytes(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	uint64_t h = 1469598103934665603ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ULL;
-	return h;
-}
-
 /* pids and tids: the table's Fibonacci hashing spreads them. */
 static inline uint64_t id_hash(int32_t id)
 {
@@ -57,7 +47,7 @@ void *anl_alloc(struct anl_machine *m, size_t n)
 
 const char *anl_intern(struct anl_machine *m, const char *s, size_t len)
 {
-	uint64_t h = hash_bytes(s, len);
+	uint64_t h = hashtab_bytes_hash(s, len);
 	struct hashtab_probe probe;
 	struct anl_str *e;
 	char *copy;
