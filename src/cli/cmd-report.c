@@ -310,7 +310,7 @@ static int resolve_time_percent(struct report *rp)
 					if (rec.time > last)
 						last = rec.time;
 				}
-			sonde_perfdata_reader__close(r2);
+			sonde_perfdata_reader__free(r2);
 		}
 		if (first == UINT64_MAX)
 			first = 0;
@@ -896,7 +896,7 @@ static void free_report(struct report *rp)
 	free(rp->lost_samples);
 	anl_stacks_free(rp->stacks);
 	anl_machine_free(rp->m);
-	sonde_perfdata_reader__close(rp->r);
+	sonde_perfdata_reader__free(rp->r);
 }
 
 int cmd_report(int argc, const char **argv)
@@ -942,6 +942,10 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN('q', "quiet", &rp.quiet, "no progress bar or warnings"),
 		OPT_BOOLEAN(0, "cache", &rp.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
 		OPT_BOOLEAN(0, "kallsyms-cache", &rp.cache, "same as --cache"),
+		OPT_STRING(0, "kallsyms", &rp.kallsyms, "file",
+			   "kernel symbols from this kallsyms file (the recorded kernel's)"),
+		OPT_STRING('k', "vmlinux", &rp.vmlinux, "file",
+			   "kernel symbols from this vmlinux (its build id must be the recorded one)"),
 		OPT_INTEGER(0, "max-stack", &rp.max_stack, "n", "callchain depth to use (default 127)"),
 		OPT_BOOLEAN(0, "inline", &rp.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
 		OPT_END(),
@@ -1044,6 +1048,10 @@ int cmd_report(int argc, const char **argv)
 	rp.m = anl_machine_new();
 	if (rp.m && rp.cache)
 		anl_machine_default_cache(rp.m);
+	if (rp.m && anl_machine_set_kernel_symbols(rp.m, rp.kallsyms, rp.vmlinux)) {
+		anl_machine_free(rp.m);
+		rp.m = NULL;
+	}
 	rp.stacks = rp.m ? anl_stacks_new(rp.m, rp.max_stack + 1) : NULL;
 	if (!rp.stacks) {
 		fprintf(stderr, "sonde report: out of memory\n");

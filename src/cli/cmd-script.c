@@ -50,6 +50,8 @@ struct script {
 	const char *comms, *pids, *tids;
 	bool json, ns, force, inline_frames;
 	bool cache;		/* --no-cache (--no-kallsyms-cache) clears it */
+	const char *kallsyms;	/* --kallsyms FILE */
+	const char *vmlinux;	/* -k/--vmlinux FILE */
 	int max_stack;
 	unsigned want;	  /* fields from -F, 0 = defaults */
 	unsigned add, del; /* -F +x,-y */
@@ -488,6 +490,10 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN('f', "force", &s.force, "accepted for perf compatibility (no ownership check)"),
 		OPT_BOOLEAN(0, "cache", &s.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
 		OPT_BOOLEAN(0, "kallsyms-cache", &s.cache, "same as --cache"),
+		OPT_STRING(0, "kallsyms", &s.kallsyms, "file",
+			   "kernel symbols from this kallsyms file (the recorded kernel's)"),
+		OPT_STRING('k', "vmlinux", &s.vmlinux, "file",
+			   "kernel symbols from this vmlinux (its build id must be the recorded one)"),
 		OPT_END(),
 	};
 	const char *const usage[] = { "sonde script [<options>]", NULL };
@@ -522,6 +528,10 @@ int cmd_script(int argc, const char **argv)
 	s.m = anl_machine_new();
 	if (s.m && s.cache)
 		anl_machine_default_cache(s.m);
+	if (s.m && anl_machine_set_kernel_symbols(s.m, s.kallsyms, s.vmlinux)) {
+		anl_machine_free(s.m);
+		s.m = NULL;
+	}
 	s.stacks = s.m ? anl_stacks_new(s.m, s.max_stack + 1) : NULL;
 	if (!s.stacks) {
 		fprintf(stderr, "sonde script: out of memory\n");
@@ -592,7 +602,7 @@ int cmd_script(int argc, const char **argv)
 	anl_stacks_foreach(s.stacks, free_priv, NULL);
 	anl_stacks_free(s.stacks);
 	anl_machine_free(s.m);
-	sonde_perfdata_reader__close(s.r);
+	sonde_perfdata_reader__free(s.r);
 	ob_free(&s.out);
 	return ret;
 }
