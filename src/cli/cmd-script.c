@@ -437,6 +437,9 @@ static bool id_in_list(const char *list, uint32_t id)
 	return in_list(list, buf);
 }
 
+/* Distinct stacks (and their rendered text) kept for reuse, ~1.5 kB each. */
+#define SCRIPT_MAX_STACKS 32768
+
 static void free_priv(struct anl_stack *st, void *arg)
 {
 	(void)arg;
@@ -535,6 +538,8 @@ int cmd_script(int argc, const char **argv)
 		return 1;
 	}
 	anl_stacks_set_inline(s.stacks, s.inline_frames);
+	/* One pass: memory stays bounded however many stacks are distinct. */
+	anl_stacks_set_limit(s.stacks, SCRIPT_MAX_STACKS, free_priv, NULL);
 	ob_init_fd(&s.out, 1);
 	/* A pipe: what was printed shows up before the reader waits for more. */
 	pdr_set_wait_hook(s.r, flush_out, &s.out);

@@ -201,6 +201,15 @@ void anl_stacks_set_inline(struct anl_stacks *c, bool on);
 void anl_stacks_defer_inline(struct anl_stacks *c);
 /* Expands the stacks left by anl_stacks_defer_inline(). */
 void anl_stacks_finish(struct anl_stacks *c);
+/*
+ * Bounds the cache for one-pass users (script): when it holds @max stacks,
+ * the next new one first drops them all, calling @evict (may be NULL) for
+ * each. A stack pointer is then valid until the next anl_stack_get() or
+ * anl_sample_stack(). Default 0: unbounded, pointers valid until
+ * anl_stacks_free().
+ */
+void anl_stacks_set_limit(struct anl_stacks *c, size_t max,
+			  void (*evict)(struct anl_stack *, void *), void *arg);
 /* Calls @fn for every distinct stack. */
 void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, void *),
 			void *arg);

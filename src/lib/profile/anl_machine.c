@@ -15,16 +15,6 @@
 #include "kcache.h"
 #include "sonde/unwind.h"
 
-static uint64_t hash_bytes(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	uint64_t h = 1469598103934665603ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ULL;
-	return h;
-}
-
 /* pids and tids: the table's Fibonacci hashing spreads them. */
 static inline uint64_t id_hash(int32_t id)
 {
@@ -57,7 +47,7 @@ void *anl_alloc(struct anl_machine *m, size_t n)
 
 const char *anl_intern(struct anl_machine *m, const char *s, size_t len)
 {
-	uint64_t h = hash_bytes(s, len);
+	uint64_t h = hashtab_bytes_hash(s, len);
 	struct hashtab_probe probe;
 	struct anl_str *e;
 	char *copy;
@@ -86,6 +76,8 @@ struct anl_machine *anl_machine_new(void)
 	hashtab_init(&m->strs);
 	hashtab_init(&m->procs);
 	hashtab_init(&m->threads);
+	hashtab_init(&m->isyms);
+	hashtab_init(&m->inls);
 	m->kproc = anl_alloc(m, sizeof(*m->kproc));
 	memset(m->kproc, 0, sizeof(*m->kproc));
 	m->kproc->pid = -1;
@@ -105,6 +97,8 @@ void anl_machine_free(struct anl_machine *m)
 	hashtab_free(&m->strs);
 	hashtab_free(&m->procs);
 	hashtab_free(&m->threads);
+	hashtab_free(&m->isyms);
+	hashtab_free(&m->inls);
 	free(m->kcache_dir);
 	free(m->buildid_dir);
 	free(m->kallsyms_file);
