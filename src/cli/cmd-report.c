@@ -570,7 +570,7 @@ static int load(struct report *rp, struct gtab *g)
 			continue;
 		if (a->attr.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
 			rp->have_callchains = true;
-		st = anl_sample_stack(rp->stacks, rp->r, a, t, rec.misc, &smp,
+		st = anl_sample_stack(rp->stacks, rp->r, a->fmt.sample_type, t, rec.misc, &smp,
 				      rp->children || rp->graph_on);
 		grp = group_get(g, ai, t->comm, rp->need_pid ? t->pid : 0,
 				rp->need_tid ? t->tid : 0, rp->need_cpu ? (int32_t)smp.cpu : 0, st);

@@ -550,7 +550,7 @@ int cmd_script(int argc, const char **argv)
 		if (!in_list(s.comms, t->comm))
 			continue;
 		chain = a->attr.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN;
-		st = anl_sample_stack(s.stacks, s.r, a, t, rec.misc, &smp, chain);
+		st = anl_sample_stack(s.stacks, s.r, a->fmt.sample_type, t, rec.misc, &smp, chain);
 		f = fields_for(&s, &a->attr);
 		if (!s.json && (s.want | s.add)) {
 			const char *hint, *miss = missing_field(&s, &a->attr, &hint);
