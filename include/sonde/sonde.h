@@ -23,5 +23,6 @@
 #include "sonde/ring.h"
 #include "sonde/perfdata.h"
 #include "sonde/synth.h"
+#include "sonde/profile.h"
 
 #endif /* SONDE_SONDE_H */
