@@ -157,6 +157,16 @@ SONDE_API int sonde_profile__add_record(struct sonde_profile *p, int event,
 					const struct sonde_record *rec);
 
 /**
+ * @brief **sonde_profile__set_reader()** makes the events of @p r the
+ * profile's (same indexes, a pipe's as they arrive) and checks the objects
+ * met against the file's build ids. @p r must outlive the profile; a
+ * profile takes one reader and no sonde_profile__add_event() with it.
+ * sonde_profile__add_perfdata_record() calls it on first use.
+ * @return 0, -EINVAL (another reader, or events declared), -ENOMEM.
+ */
+SONDE_API int sonde_profile__set_reader(struct sonde_profile *p, struct sonde_perfdata_reader *r);
+
+/**
  * @brief **sonde_profile__add_perfdata_record()** applies a record handed
  * out by sonde_perfdata_reader__next() on @p r, whose events become the
  * profile's (same indexes; a pipe's events as they arrive). Records of one
@@ -286,8 +296,9 @@ enum sonde_profile_order {
 
 /**
  * @brief **sonde_profile_node__children()** stores in @p buf (room for
- * @p cap) the children of @p n whose total weight is at least @p min and
- * not 0, in @p order; ties in weight go by descending address.
+ * @p cap) the children of @p n in @p order: by weight, those whose total
+ * is at least @p min and not 0 (ties by descending address); by address,
+ * every child.
  * @return how many children qualify (may exceed @p cap, like snprintf).
  */
 SONDE_API size_t sonde_profile_node__children(const struct sonde_profile_node *n, uint64_t min,
@@ -379,7 +390,7 @@ SONDE_API uint64_t sonde_profile_frame__addr(const struct sonde_profile_frame *f
 SONDE_API unsigned int sonde_profile_frame__kind(const struct sonde_profile_frame *f);
 /**
  * @brief **sonde_profile_frame__srcline()**: "file.c:12" from the object's
- * line table (user objects only), or NULL. Owned by @p p.
+ * line table, or NULL. Owned by @p p.
  */
 SONDE_API const char *sonde_profile_frame__srcline(struct sonde_profile *p,
 						   const struct sonde_profile_frame *f);

@@ -545,6 +545,19 @@ static int sync_events(struct sonde_profile *p, const struct sonde_perfdata_read
 	return 0;
 }
 
+int sonde_profile__set_reader(struct sonde_profile *p, struct sonde_perfdata_reader *r)
+{
+	if (!p || !r || (p->reader && p->reader != r) || (!p->reader && p->nr_evs))
+		return -EINVAL;
+	p->reader = r;
+	return sync_events(p, r);
+}
+
+int prof_sync_reader(struct sonde_profile *p)
+{
+	return p->reader ? sync_events(p, p->reader) : 0;
+}
+
 int sonde_profile__add_perfdata_record(struct sonde_profile *p, struct sonde_perfdata_reader *r,
 				       const struct sonde_perfdata_record *rec)
 {
@@ -552,10 +565,9 @@ int sonde_profile__add_perfdata_record(struct sonde_profile *p, struct sonde_per
 	struct pdr_sample smp;
 	int ai, err;
 
-	if (!p || !r || !rec || (p->reader && p->reader != r))
+	if (!p || !rec)
 		return -EINVAL;
-	p->reader = r;
-	err = sync_events(p, r);
+	err = p->reader == r ? sync_events(p, r) : sonde_profile__set_reader(p, r);
 	if (err)
 		return err;
 	ai = rec->attr_idx >= 0 ? rec->attr_idx : 0;

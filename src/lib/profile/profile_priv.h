@@ -140,6 +140,9 @@ void prof_sample_view(const struct prof_event *ev, const struct sonde_sample *ss
 /* The event a record belongs to: @event, else by its sample id; or -ENOENT. */
 int prof_route(const struct sonde_profile *p, int event, const struct sonde_record *rec);
 
+/* A reader's events that arrived since (pipes): made the profile's. */
+int prof_sync_reader(struct sonde_profile *p);
+
 /* profile_hist.c: the entries, (re)made from the groups when dirty. */
 void prof_hist_build(struct sonde_profile *p);
 void prof_hist_free(struct sonde_profile *p);

@@ -35,6 +35,7 @@ const struct sonde_profile_stack *sonde_profile__sample_stack(struct sonde_profi
 		errno = EINVAL;
 		return NULL;
 	}
+	prof_sync_reader(p);
 	ei = prof_route(p, ev, rec);
 	if (ei < 0) {
 		errno = ENOENT;
@@ -134,9 +135,7 @@ const char *sonde_profile_frame__srcline(struct sonde_profile *p,
 {
 	const struct anl_frame *fr = FR(f);
 
-	if (!fr->dso || fr->dso->kernel)
-		return NULL;
-	return anl_dso_srcline(p->m, fr->dso, fr->addr);
+	return fr->dso ? anl_dso_srcline(p->m, fr->dso, fr->addr) : NULL;
 }
 
 const char *sonde_profile__kernel_sym(struct sonde_profile *p, uint64_t addr, uint64_t *start)
