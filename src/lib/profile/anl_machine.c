@@ -412,6 +412,12 @@ static void do_fork(struct anl_machine *m, int32_t pid, int32_t ppid, int32_t ti
 	}
 }
 
+/* A record's string: within its room, or up to the NUL when built by hand. */
+static size_t text_len(const char *s, uint16_t room)
+{
+	return room ? strnlen(s, room) : strlen(s);
+}
+
 /* COMM/FORK/MMAP/MMAP2 change the machine; LOST records are counted. */
 static void apply(struct anl_machine *m, const struct sonde_record *d)
 {
@@ -422,7 +428,7 @@ static void apply(struct anl_machine *m, const struct sonde_record *d)
 
 		if (!d->comm.comm)
 			return;
-		t->comm = anl_intern(m, d->comm.comm, strnlen(d->comm.comm, d->comm.comm_size));
+		t->comm = anl_intern(m, d->comm.comm, text_len(d->comm.comm, d->comm.comm_size));
 		t->has_comm = true;
 		break;
 	}
@@ -436,7 +442,7 @@ static void apply(struct anl_machine *m, const struct sonde_record *d)
 			return;
 		do_mmap(m, (int32_t)d->mmap.pid, (int32_t)d->mmap.tid, d->mmap.addr, d->mmap.len,
 			d->mmap.pgoff, d->mmap.filename,
-			strnlen(d->mmap.filename, d->mmap.filename_size), d->misc,
+			text_len(d->mmap.filename, d->mmap.filename_size), d->misc,
 			d->type == SONDE_PERF_RECORD_MMAP || (d->mmap.prot & PROT_EXEC));
 		break;
 	case SONDE_PERF_RECORD_LOST:
