@@ -431,6 +431,18 @@ static void test_merge_subtract(void **state)
 	assert_int_equal(sonde_profile__nr_entries(a, 0), 1);
 	assert_int_equal(sonde_profile__merge(a, b, -1), 0);
 	assert_int_equal(self_of(a, "fc"), 50);
+	/* Into an empty profile: it takes the events with their names. */
+	{
+		struct sonde_profile *c = sonde_profile__new(&po);
+
+		assert_int_equal(sonde_profile__merge(c, b, 1), 0);
+		assert_int_equal(sonde_profile__nr_events(c), 1);
+		assert_string_equal(sonde_profile__event_name(c, 0),
+				    sonde_profile__event_name(b, 0));
+		assert_int_equal(self_of(c, "fc"), 300);
+		assert_int_equal(self_of(c, "fa"), 200);
+		sonde_profile__free(c);
+	}
 	sonde_profile__free(a);
 	sonde_profile__free(b);
 	sonde_perfdata_reader__close(r1);

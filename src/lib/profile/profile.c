@@ -612,7 +612,7 @@ const char *sonde_profile__event_name(const struct sonde_profile *p, int ev)
 	if (!p || ev < 0 || ev >= p->nr_evs)
 		return NULL;
 	/* A pipe may name its events after declaring them. */
-	if (p->reader)
+	if (p->reader && ev < sonde_perfdata_reader__nr_attrs(p->reader))
 		return sonde_perfdata_reader__event_name(p->reader, ev);
 	return p->evs[ev].name;
 }
