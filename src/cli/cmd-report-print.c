@@ -345,7 +345,8 @@ static void print_flat(struct report *rp, const entry_t *e, uint64_t total, bool
 	if (!root)
 		return;
 	flat_collect(&f, root, min, 0);
-	qsort(f.v, f.nr, sizeof(*f.v), fpath_cmp);
+	if (f.nr) /* qsort takes no NULL array, even empty */
+		qsort(f.v, f.nr, sizeof(*f.v), fpath_cmp);
 	for (size_t i = 0; i < f.nr; i++) {
 		const node_t *n = f.v[i].node;
 		/* perf's flat blocks count the path's callees too; folded not. */
