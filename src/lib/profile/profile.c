@@ -89,11 +89,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	if (p->m && o.cache)
 		anl_machine_default_cache(p->m);
 	p->stacks = p->m ? anl_stacks_new(p->m, max_stack) : NULL;
-	p->gmask = 4095;
-	p->gtab = calloc(p->gmask + 1, sizeof(*p->gtab));
-	p->ent_mask = 4095;
-	p->ent_tab = calloc(p->ent_mask + 1, sizeof(*p->ent_tab));
-	if (!p->stacks || !p->gtab || !p->ent_tab) {
+	if (!p->stacks) {
 		sonde_profile__free(p);
 		errno = ENOMEM;
 		return NULL;
@@ -133,14 +129,15 @@ void sonde_profile__free(struct sonde_profile *p)
 	if (!p)
 		return;
 	prof_hist_free(p);
-	free(p->ent_tab);
-	if (p->gtab)
-		for (size_t i = 0; i <= p->gmask; i++)
-			for (struct prof_group *g = p->gtab[i], *nx; g; g = nx) {
-				nx = g->next;
-				free(g);
-			}
-	free(p->gtab);
+	hashtab_free(&p->ents);
+	hashtab_free(&p->kids);
+	while (p->gblocks) {
+		struct prof_group_block *b = p->gblocks;
+
+		p->gblocks = b->prev;
+		free(b);
+	}
+	hashtab_free(&p->groups);
 	for (int i = 0; i < p->nr_evs; i++) {
 		free(p->evs[i].name);
 		free(p->evs[i].ids);
@@ -274,91 +271,72 @@ int sonde_profile__add_event(struct sonde_profile *p, const struct sonde_perf_ev
 
 /* ---- sample groups ---- */
 
-static uint64_t group_hash(const struct prof_group *g)
+static uint64_t group_hash(int ev, const char *comm, int32_t pid, int32_t tid, int32_t cpu,
+			   const struct anl_stack *st)
 {
-	return prof_mix(prof_mix(prof_mix((uintptr_t)g->st, (uintptr_t)g->comm),
-				 ((uint64_t)(uint32_t)g->pid << 32) | (uint32_t)g->tid),
-			((uint64_t)(uint32_t)g->cpu << 32) | (uint32_t)g->ev);
+	return hashtab_mix(hashtab_mix(hashtab_mix((uintptr_t)st, (uintptr_t)comm),
+				       ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid),
+			   ((uint64_t)(uint32_t)cpu << 32) | (uint32_t)ev);
 }
 
-static void gtab_grow(struct sonde_profile *p)
+size_t prof_nr_groups(const struct sonde_profile *p)
 {
-	size_t nmask = p->gmask * 2 + 1;
-	struct prof_group **nt = calloc(nmask + 1, sizeof(*nt));
-
-	if (!nt)
-		return;
-	for (size_t i = 0; i <= p->gmask; i++) {
-		struct prof_group *s = p->gtab[i], *nx;
-
-		for (; s; s = nx) {
-			uint64_t h = group_hash(s);
-
-			nx = s->next;
-			s->next = nt[h & nmask];
-			nt[h & nmask] = s;
-		}
-	}
-	free(p->gtab);
-	p->gtab = nt;
-	p->gmask = nmask;
+	return hashtab_count(&p->groups);
 }
 
 struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
 				  int32_t tid, int32_t cpu, struct anl_stack *st)
 {
-	struct prof_group *s = p->last_group, key;
+	struct prof_group *s = p->last_group;
+	struct hashtab_probe probe;
 	uint64_t h;
 
 	if (s && s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
 	    s->cpu == cpu && s->ev == ev)
 		return s;
-	key.st = st;
-	key.comm = comm;
-	key.pid = pid;
-	key.tid = tid;
-	key.cpu = cpu;
-	key.ev = ev;
-	h = group_hash(&key);
-	for (s = p->gtab[h & p->gmask]; s; s = s->next)
+	h = group_hash(ev, comm, pid, tid, cpu, st);
+	for (s = hashtab_probe_first(&p->groups, h, &probe); s;
+	     s = hashtab_probe_next(&p->groups, &probe))
 		if (s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
 		    s->cpu == cpu && s->ev == ev)
 			break;
 	if (!s) {
-		s = calloc(1, sizeof(*s));
-		if (!s)
+		if (!p->gblocks || p->gblocks->used == PROF_GROUP_BLOCK) {
+			struct prof_group_block *b = malloc(sizeof(*b));
+
+			if (!b)
+				abort();
+			b->prev = p->gblocks;
+			b->used = 0;
+			p->gblocks = b;
+		}
+		s = &p->gblocks->v[p->gblocks->used++];
+		memset(s, 0, sizeof(*s));
+		s->ev = ev;
+		s->comm = comm;
+		s->pid = pid;
+		s->tid = tid;
+		s->cpu = cpu;
+		s->st = st;
+		s->seq = hashtab_count(&p->groups);
+		if (hashtab_insert(&p->groups, h, s))
 			abort();
-		*s = key;
-		s->period = s->nr = 0;
-		s->seq = p->nr_groups;
-		s->next = p->gtab[h & p->gmask];
-		p->gtab[h & p->gmask] = s;
-		if (++p->nr_groups > p->gmask)
-			gtab_grow(p);
 	}
 	p->last_group = s;
 	return s;
 }
 
-static int seq_cmp(const void *pa, const void *pb)
-{
-	const struct prof_group *a = *(const struct prof_group *const *)pa;
-	const struct prof_group *b = *(const struct prof_group *const *)pb;
-
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
 struct prof_group **prof_groups_sorted(struct sonde_profile *p, size_t *nr)
 {
-	struct prof_group **v = malloc((p->nr_groups + 1) * sizeof(*v));
-	size_t n = 0;
+	size_t n = hashtab_count(&p->groups);
+	struct prof_group **v = malloc((n + 1) * sizeof(*v));
 
 	if (!v)
 		abort();
-	for (size_t i = 0; i <= p->gmask; i++)
-		for (struct prof_group *s = p->gtab[i]; s; s = s->next)
-			v[n++] = s;
-	qsort(v, n, sizeof(*v), seq_cmp);
+	/* seq numbers the groups 0..n-1 in creation order. */
+	for (struct prof_group_block *b = p->gblocks; b; b = b->prev)
+		for (size_t i = 0; i < b->used; i++)
+			v[b->v[i].seq] = &b->v[i];
 	*nr = n;
 	return v;
 }

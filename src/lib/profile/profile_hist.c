@@ -84,44 +84,21 @@ static void make_key(struct sonde_profile *p, const struct prof_group *g,
 	}
 }
 
-static void ent_grow(struct sonde_profile *p)
-{
-	size_t nmask = p->ent_mask * 2 + 1;
-	struct sonde_profile_entry **nt = calloc(nmask + 1, sizeof(*nt));
-
-	if (!nt)
-		return;
-	for (size_t i = 0; i <= p->ent_mask; i++) {
-		struct sonde_profile_entry *x = p->ent_tab[i], *nx;
-
-		for (; x; x = nx) {
-			nx = x->next;
-			x->next = nt[key_hash(&x->k) & nmask];
-			nt[key_hash(&x->k) & nmask] = x;
-		}
-	}
-	free(p->ent_tab);
-	p->ent_tab = nt;
-	p->ent_mask = nmask;
-}
-
 static struct sonde_profile_entry *entry_get(struct sonde_profile *p, const struct prof_key *k)
 {
 	uint64_t h = key_hash(k);
+	struct hashtab_probe probe;
 	struct sonde_profile_entry *e;
 
-	for (e = p->ent_tab[h & p->ent_mask]; e; e = e->next)
+	for (e = hashtab_probe_first(&p->ents, h, &probe); e;
+	     e = hashtab_probe_next(&p->ents, &probe))
 		if (key_eq(&e->k, k))
 			return e;
 	e = calloc(1, sizeof(*e));
-	if (!e)
+	if (!e || hashtab_insert(&p->ents, h, e))
 		abort();
 	e->k = *k;
-	e->seq = p->nr_ents;
-	e->next = p->ent_tab[h & p->ent_mask];
-	p->ent_tab[h & p->ent_mask] = e;
-	if (++p->nr_ents > p->ent_mask * 2)
-		ent_grow(p);
+	e->seq = p->nr_ents++;
 	return e;
 }
 
@@ -153,8 +130,8 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g)
 {
 	const struct anl_stack *st = g->st;
 	int n = (int)st->nr_frames;
-	struct prof_key k0, keys_seen[64];
-	int nseen = 0;
+	uint64_t mark = g->seq + 1;
+	struct prof_key k0;
 	struct sonde_profile_entry *e0;
 	struct prof_event *ev = &p->evs[g->ev];
 	char level;
@@ -174,12 +151,12 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g)
 	}
 	/* The sample's whole chain: outermost first in caller order. */
 	if (tree)
-		prof_tree_add(e0, st->frames, p->caller ? n - 1 : 0, p->caller ? -1 : 1, n,
+		prof_tree_add(p, e0, st->frames, p->caller ? n - 1 : 0, p->caller ? -1 : 1, n,
 			      g->period);
 	if (!p->children)
 		return;
 	e0->children += g->period;
-	keys_seen[nseen++] = k0;
+	e0->expanded = mark;
 	/*
 	 * In display order, like perf: outermost caller first in caller order,
 	 * so a recursive function gets the graph of its first occurrence.
@@ -190,7 +167,6 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g)
 		int i = p->caller ? n - 1 - step : step;
 		const struct anl_frame *fr = &st->frames[i];
 		struct prof_key k;
-		bool dup = false;
 		struct sonde_profile_entry *e;
 
 		make_key(p, g, fr, &k);
@@ -199,38 +175,29 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g)
 		k.level = level;
 		if (!fr->sym && p->keys[SONDE_PROFILE_KEY_SYM])
 			k.addr = fr->ip;
-		for (int j = 0; j < nseen; j++)
-			if (key_eq(&keys_seen[j], &k)) {
-				dup = true;
-				break;
-			}
-		if (dup)
-			continue;
-		if (nseen < 64)
-			keys_seen[nseen++] = k;
 		e = entry_get(p, &k);
+		/* A recursive stack counts once per entry, as in perf. */
+		if (e->expanded == mark)
+			continue;
+		e->expanded = mark;
 		e->children += g->period;
 		/* From this caller down to the sample, or up to the outermost. */
 		if (tree && p->caller)
-			prof_tree_add(e, st->frames, i, -1, i + 1, g->period);
+			prof_tree_add(p, e, st->frames, i, -1, i + 1, g->period);
 		else if (tree)
-			prof_tree_add(e, st->frames, i, 1, n - i, g->period);
+			prof_tree_add(p, e, st->frames, i, 1, n - i, g->period);
 	}
 }
 
 void prof_hist_free(struct sonde_profile *p)
 {
-	if (p->ent_tab)
-		for (size_t i = 0; i <= p->ent_mask; i++) {
-			struct sonde_profile_entry *e = p->ent_tab[i], *nx;
+	size_t pos = 0;
+	struct sonde_profile_entry *e;
 
-			for (; e; e = nx) {
-				nx = e->next;
-				prof_tree_free(e->chain);
-				free(e);
-			}
-			p->ent_tab[i] = NULL;
-		}
+	while ((e = hashtab_next(&p->ents, &pos)))
+		free(e);
+	hashtab_free(&p->ents);
+	prof_trees_free(p);
 	p->nr_ents = 0;
 	for (int i = 0; i < p->nr_evs; i++) {
 		free(p->evs[i].sorted);
@@ -345,8 +312,9 @@ static int entry_cmp(const void *pa, const void *pb, void *arg)
 /* The visible entries of event @ei with weight, sorted (made once). */
 static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 {
+	struct sonde_profile_entry *e;
 	struct prof_event *ev;
-	size_t n = 0;
+	size_t n = 0, pos = 0;
 
 	if (!p || ei < 0 || ei >= p->nr_evs)
 		return NULL;
@@ -357,11 +325,10 @@ static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 	ev->sorted = malloc((p->nr_ents + 1) * sizeof(*ev->sorted));
 	if (!ev->sorted)
 		return NULL;
-	for (size_t i = 0; i <= p->ent_mask; i++)
-		for (struct sonde_profile_entry *e = p->ent_tab[i]; e; e = e->next)
-			if (e->k.ev == ei && prof_entry_visible(p, &e->k) &&
-			    (p->children ? e->children : e->self))
-				ev->sorted[n++] = e;
+	while ((e = hashtab_next(&p->ents, &pos)))
+		if (e->k.ev == ei && prof_entry_visible(p, &e->k) &&
+		    (p->children ? e->children : e->self))
+			ev->sorted[n++] = e;
 	/*
 	 * The tie rules (perf's) are not a total order, so the result depends
 	 * on the input order: make that the creation order, not hash order,
@@ -461,10 +428,5 @@ uint32_t sonde_profile_entry__depth(const struct sonde_profile_entry *e)
 
 const struct sonde_profile_node *sonde_profile_entry__tree(const struct sonde_profile_entry *e)
 {
-	/* Totals are summed on first use: most entries are never drawn. */
-	if (e->chain && !e->cumul_done) {
-		prof_tree_cumul((struct sonde_profile_entry *)e);
-		((struct sonde_profile_entry *)e)->cumul_done = true;
-	}
 	return e->chain;
 }

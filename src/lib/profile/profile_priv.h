@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "sonde/profile.h"
 #include "anl.h"
+#include "hashtab.h"
 
 /* The samples of one (event, comm, pid, tid, cpu, stack). */
 struct prof_group {
@@ -22,7 +23,15 @@ struct prof_group {
 	struct anl_stack *st;
 	uint64_t period, nr;
 	uint64_t seq; /* first sample: entries are created in time order */
-	struct prof_group *next;
+};
+
+/* Sample groups, allocated in blocks: one per distinct stack and thread keys. */
+#define PROF_GROUP_BLOCK 4096
+
+struct prof_group_block {
+	struct prof_group_block *prev;
+	size_t used;
+	struct prof_group v[PROF_GROUP_BLOCK];
 };
 
 /* One node of an entry's call tree (uncompressed trie). */
@@ -32,7 +41,7 @@ struct sonde_profile_node {
 	uint64_t ip;		   /* ... else by raw ip */
 	uint64_t addr;
 	uint64_t hit;		   /* period of paths ending here */
-	uint64_t cumul;		   /* hit + everything below */
+	uint64_t cumul;		   /* hit + everything below (kept as paths are added) */
 	struct sonde_profile_node *child, *sibling;
 	struct sonde_profile_node *parent; /* NULL for an entry's root */
 	uint32_t nr_children;
@@ -62,10 +71,18 @@ struct sonde_profile_entry {
 	uint64_t self, children;
 	uint64_t nr_self;
 	uint32_t max_depth; /* longest call tree path (children ordering) */
-	bool cumul_done;    /* tree totals computed */
 	uint64_t seq;	    /* creation order: deterministic last tie-break */
 	struct sonde_profile_node *chain; /* root (no symbol), NULL without trees */
-	struct sonde_profile_entry *next;
+	uint64_t expanded;  /* last sample group counted here (+1): one count each */
+};
+
+/* Call tree nodes, allocated in blocks and freed with the histogram. */
+#define PROF_NODE_BLOCK 4096
+
+struct prof_node_pool {
+	struct prof_node_pool *prev;
+	size_t used;
+	struct sonde_profile_node v[PROF_NODE_BLOCK];
 };
 
 struct prof_event {
@@ -108,23 +125,22 @@ struct sonde_profile {
 	uint64_t lost_records, lost, lost_samples;
 
 	/* sample groups */
-	struct prof_group **gtab;
-	size_t gmask, nr_groups;
+	struct hashtab groups; /* of struct prof_group */
+	struct prof_group_block *gblocks;
 	struct prof_group *last_group;
 
 	/* the histogram, made from the groups at the first query */
 	bool dirty;
-	struct sonde_profile_entry **ent_tab;
-	size_t ent_mask, nr_ents;
+	struct hashtab ents;	/* of struct sonde_profile_entry, by prof_key */
+	size_t nr_ents;
+	struct hashtab kids;	/* children of wide tree nodes, by parent + frame */
+	struct prof_node_pool *nodes; /* every tree node, freed at once */
 };
 
-static inline uint64_t prof_mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdULL;
-}
+#define prof_mix hashtab_mix
 
 /* profile.c: sample groups (abort on OOM, as the machine's arena does). */
+size_t prof_nr_groups(const struct sonde_profile *p);
 struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
 				  int32_t tid, int32_t cpu, struct anl_stack *st);
 /* The groups in creation order (caller frees the array), count in *nr. */
@@ -149,9 +165,9 @@ void prof_hist_free(struct sonde_profile *p);
 bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k);
 
 /* profile_tree.c: call trees of the entries. */
-void prof_tree_add(struct sonde_profile_entry *e, const struct anl_frame *frames, int from,
-		   int dir, int count, uint64_t period);
-void prof_tree_cumul(struct sonde_profile_entry *e);
-void prof_tree_free(struct sonde_profile_node *n);
+void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
+		   const struct anl_frame *frames, int from, int dir, int count, uint64_t period);
+/* Frees every tree node of @p. */
+void prof_trees_free(struct sonde_profile *p);
 
 #endif /* SONDE_PROFILE_PRIV_H */

@@ -385,7 +385,7 @@ int sonde_profile__merge(struct sonde_profile *dst, struct sonde_profile *src, i
 	}
 	/* Room for every stack of dst plus every group of src, half full. */
 	c.m = dst->m;
-	for (c.mask = 255; c.mask < 2 * (anl_stacks_count(dst->stacks) + src->nr_groups);)
+	for (c.mask = 255; c.mask < 2 * (anl_stacks_count(dst->stacks) + prof_nr_groups(src));)
 		c.mask = c.mask * 2 + 1;
 	c.tab = calloc(c.mask + 1, sizeof(*c.tab));
 	if (!c.tab)

@@ -5,6 +5,7 @@
  * (perf's graph order) or by address (perf's flat order).
  */
 #include <stdlib.h>
+#include <string.h>
 #include "profile_priv.h"
 
 static bool frame_match(const struct sonde_profile_node *n, const struct anl_frame *fr)
@@ -14,38 +15,95 @@ static bool frame_match(const struct sonde_profile_node *n, const struct anl_fra
 	return !n->sym && !fr->sym && n->ip == fr->ip;
 }
 
+/*
+ * A node with this many children gets its children indexed in p->kids;
+ * fewer are scanned, which costs less than hashing.
+ */
+#define NODE_INDEX_MIN 2
+
+/* A child's key in p->kids: its parent and what frame_match() compares. */
+static uint64_t kid_hash(const struct sonde_profile_node *parent, const struct anl_sym *sym,
+			 uint64_t ip)
+{
+	return hashtab_mix(hashtab_mix((uintptr_t)parent, sym ? (uintptr_t)sym : ip), !sym);
+}
+
+static struct sonde_profile_node *node_new(struct sonde_profile *p)
+{
+	struct prof_node_pool *pool = p->nodes;
+
+	if (!pool || pool->used == PROF_NODE_BLOCK) {
+		pool = malloc(sizeof(*pool));
+		if (!pool)
+			abort();
+		pool->prev = p->nodes;
+		pool->used = 0;
+		p->nodes = pool;
+	}
+	return memset(&pool->v[pool->used++], 0, sizeof(struct sonde_profile_node));
+}
+
+/* The child of @n that @fr continues into, or NULL. */
+static struct sonde_profile_node *child_find(struct sonde_profile *p,
+					     struct sonde_profile_node *n,
+					     const struct anl_frame *fr)
+{
+	struct hashtab_probe probe;
+	struct sonde_profile_node *c;
+
+	if (n->nr_children < NODE_INDEX_MIN) {
+		for (c = n->child; c; c = c->sibling)
+			if (frame_match(c, fr))
+				return c;
+		return NULL;
+	}
+	for (c = hashtab_probe_first(&p->kids, kid_hash(n, fr->sym, fr->ip), &probe); c;
+	     c = hashtab_probe_next(&p->kids, &probe))
+		if (c->parent == n && frame_match(c, fr))
+			return c;
+	return NULL;
+}
+
+/* Links @c first among @n's children (the print order), indexed when wide. */
+static void child_link(struct sonde_profile *p, struct sonde_profile_node *n,
+		       struct sonde_profile_node *c)
+{
+	c->sibling = n->child;
+	c->parent = n;
+	n->child = c;
+	if (++n->nr_children == NODE_INDEX_MIN) {
+		for (struct sonde_profile_node *k = n->child; k; k = k->sibling)
+			if (hashtab_insert(&p->kids, kid_hash(n, k->sym, k->ip), k))
+				abort();
+	} else if (n->nr_children > NODE_INDEX_MIN) {
+		if (hashtab_insert(&p->kids, kid_hash(n, c->sym, c->ip), c))
+			abort();
+	}
+}
+
 /* Adds one path (frames[from] stepping by dir, count frames) with weight. */
-void prof_tree_add(struct sonde_profile_entry *e, const struct anl_frame *frames, int from,
-		   int dir, int count, uint64_t period)
+void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
+		   const struct anl_frame *frames, int from, int dir, int count, uint64_t period)
 {
 	struct sonde_profile_node *n;
 
-	if (!e->chain) {
-		e->chain = calloc(1, sizeof(*e->chain));
-		if (!e->chain)
-			abort();
-	}
+	if (!e->chain)
+		e->chain = node_new(p);
 	n = e->chain;
+	n->cumul += period;
 	for (int i = 0, idx = from; i < count; i++, idx += dir) {
 		const struct anl_frame *fr = &frames[idx];
-		struct sonde_profile_node *c;
+		struct sonde_profile_node *c = child_find(p, n, fr);
 
-		for (c = n->child; c; c = c->sibling)
-			if (frame_match(c, fr))
-				break;
 		if (!c) {
-			c = calloc(1, sizeof(*c));
-			if (!c)
-				abort();
+			c = node_new(p);
 			c->sym = fr->sym;
 			c->dso = fr->dso;
 			c->ip = fr->ip;
 			c->addr = fr->addr;
-			c->sibling = n->child;
-			c->parent = n;
-			n->child = c;
-			n->nr_children++;
+			child_link(p, n, c);
 		}
+		c->cumul += period; /* the path runs through every node on it */
 		n = c;
 	}
 	n->hit += period;
@@ -53,33 +111,14 @@ void prof_tree_add(struct sonde_profile_entry *e, const struct anl_frame *frames
 		e->max_depth = (uint32_t)count;
 }
 
-static uint64_t cumul(struct sonde_profile_node *n, int depth)
+void prof_trees_free(struct sonde_profile *p)
 {
-	uint64_t c = n->hit;
+	hashtab_free(&p->kids);
+	while (p->nodes) {
+		struct prof_node_pool *pool = p->nodes;
 
-	/* Paths are at most a stack long; the bound keeps recursion finite. */
-	if (depth > SONDE_PERF_MAX_STACK_DEPTH * 8)
-		return c;
-	for (struct sonde_profile_node *k = n->child; k; k = k->sibling)
-		c += cumul(k, depth + 1);
-	n->cumul = c;
-	return c;
-}
-
-void prof_tree_cumul(struct sonde_profile_entry *e)
-{
-	if (e->chain)
-		cumul(e->chain, 0);
-}
-
-void prof_tree_free(struct sonde_profile_node *n)
-{
-	while (n) {
-		struct sonde_profile_node *nx = n->sibling;
-
-		prof_tree_free(n->child);
-		free(n);
-		n = nx;
+		p->nodes = pool->prev;
+		free(pool);
 	}
 }
 
