@@ -78,9 +78,15 @@ struct sonde_profile_opts {
 	/* Keep kernel symbols and DWARF answers in the per-user cache
 	 * ($XDG_CACHE_HOME/sonde) unless SONDE_NO_CACHE is set. */
 	bool cache;
+	/* Kernel symbols from this kallsyms file (the recorded kernel's). */
+	const char *kallsyms;
+	/* Kernel symbols from this vmlinux (its build id must be the recorded
+	 * one). Without either, a file of another kernel is named from perf's
+	 * build-id cache, or not at all. */
+	const char *vmlinux;
 	size_t : 0;
 };
-#define sonde_profile_opts__last_field cache
+#define sonde_profile_opts__last_field vmlinux
 
 /* [start, end) in sample time (ns); 0 leaves that side open. */
 struct sonde_profile_time_range {

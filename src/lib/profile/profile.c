@@ -54,7 +54,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	int max_stack;
 
 	if (opts) {
-		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, cache))) {
+		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, vmlinux))) {
 			errno = EINVAL;
 			return NULL;
 		}
@@ -88,6 +88,10 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	p->m = anl_machine_new();
 	if (p->m && o.cache)
 		anl_machine_default_cache(p->m);
+	if (p->m && anl_machine_set_kernel_symbols(p->m, o.kallsyms, o.vmlinux)) {
+		anl_machine_free(p->m);
+		p->m = NULL;
+	}
 	p->stacks = p->m ? anl_stacks_new(p->m, max_stack) : NULL;
 	if (!p->stacks) {
 		sonde_profile__free(p);
