@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -53,6 +55,86 @@ static int parse_event_cb(const struct option *opt, const char *arg,
 	if (unset)
 		return 0;
 	return rec_events_parse(&o->evs, arg) ? -1 : 0;
+}
+
+/* -j MODE[,MODE...]: perf's branch filter names. */
+static int parse_branch_cb(const struct option *opt, const char *arg,
+			   bool unset)
+{
+	struct rec_opts *o = opt->value;
+	uint64_t mode;
+
+	if (unset) {
+		o->branch_stack = 0;
+		return 0;
+	}
+	if (sonde_branch_sample_type__parse(arg, &mode)) {
+		fprintf(stderr, "sonde record: unknown branch filter in '%s' "
+			"(any, any_call, any_ret, ind_call, ind_jmp, call, cond, "
+			"stack, u, k, hv, in_tx, no_tx, abort_tx, save_type, priv)\n", arg);
+		return -1;
+	}
+	o->branch_stack = mode;
+	return 0;
+}
+
+/* -k NAME|N: perf's clock names, with or without CLOCK_, any case. */
+static int parse_clockid_cb(const struct option *opt, const char *arg,
+			    bool unset)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "mono", CLOCK_MONOTONIC },
+		{ "monotonic_raw", CLOCK_MONOTONIC_RAW },
+		{ "raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "real", CLOCK_REALTIME },
+		{ "boottime", CLOCK_BOOTTIME }, { "boot", CLOCK_BOOTTIME },
+		{ "tai", CLOCK_TAI },
+	};
+	struct rec_opts *o = opt->value;
+	const char *n = arg;
+	char *end;
+	long id;
+
+	if (unset) {
+		o->clockid = -1;
+		return 0;
+	}
+	if (!strncasecmp(n, "CLOCK_", 6))
+		n += 6;
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		if (!strcasecmp(n, clocks[i].name)) {
+			o->clockid = clocks[i].id;
+			return 0;
+		}
+	}
+	id = strtol(arg, &end, 0);
+	if (*arg && !*end && id >= 0 && id < 64) {
+		o->clockid = (int)id;
+		return 0;
+	}
+	fprintf(stderr, "sonde record: unknown clock '%s' (monotonic, "
+		"monotonic_raw, realtime, boottime, tai, or a number)\n", arg);
+	return -1;
+}
+
+static int parse_branch_any_cb(const struct option *opt, const char *arg,
+			       bool unset)
+{
+	struct rec_opts *o = opt->value;
+
+	(void)arg;
+	o->branch_stack = unset ? 0 : SONDE_PERF_SAMPLE_BRANCH_ANY;
+	return 0;
+}
+
+static int parse_filter_cb(const struct option *opt, const char *arg,
+			   bool unset)
+{
+	struct rec_opts *o = opt->value;
+
+	if (unset)
+		return 0;
+	return rec_events_add_filter(&o->evs, arg) ? -1 : 0;
 }
 
 
@@ -115,11 +197,24 @@ static const char *const record_usage[] = {
 
 int cmd_record(int argc, const char **argv)
 {
-	struct rec_opts o = { .output = NULL, .freq = 4000, .inherit = true };
+	struct rec_opts o = { .output = NULL, .freq = 4000, .inherit = true,
+			      .clockid = -1 };
 	struct rec_state s = { .o = &o };
 	struct option opts[] = {
 		OPT_CALLBACK('e', "event", &o, "<event>",
 			     "event(s) to sample: name, sys:tracepoint, {a,b} group", parse_event_cb),
+		OPT_CALLBACK('k', "clockid", &o, "<clock>",
+			     "sample times on this clock (monotonic, monotonic_raw, realtime, boottime, tai)",
+			     parse_clockid_cb),
+		OPT_CALLBACK_NOOPT('b', "branch-any", &o,
+				   "sample any taken branch (branch stack; -j any)",
+				   parse_branch_any_cb),
+		OPT_CALLBACK('j', "branch-filter", &o, "<mode>",
+			     "sample branch stacks of these types (any,u,call,...)",
+			     parse_branch_cb),
+		OPT_CALLBACK(0, "filter", &o, "<expr>",
+			     "tracepoint filter for the -e before it (\"prev_pid != 0\")",
+			     parse_filter_cb),
 		OPT_STRING('F', "freq", &o.freq_str, "<hz>|max",
 			   "sample frequency (default 4000; max = kernel.perf_event_max_sample_rate)"),
 		OPT_U64('c', "count", &o.period, "<n>", "sample every n events instead of -F"),
@@ -297,6 +392,11 @@ int cmd_record(int argc, const char **argv)
 	}
 	s.per_task = s.nr_tids > 0 && !o.all_cpus;
 	rec_setup_attrs(&s);
+	for (size_t i = 0; o.verbose > 1 && i < o.evs.nr; i++) {
+		/* -vv: the attrs as asked, before the kernel sees them. */
+		fprintf(stderr, "%s (asked):\n", o.evs.ev[i].name);
+		sonde_perf_event_attr__fprintf(stderr, &o.evs.ev[i].attr);
+	}
 	err = rec_open_events(&s);
 	if (err)
 		goto out;

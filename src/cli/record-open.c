@@ -66,6 +66,10 @@ void rec_setup_attrs(struct rec_state *s)
 			a->sample_type |= SONDE_PERF_SAMPLE_RAW;
 			if (!e->period_set)
 				a->sample_period = o->period ? o->period : 1;
+		} else if (e->probe_target && !e->period_set && !e->freq_set) {
+			/* A probe, like a tracepoint: every hit unless -c. */
+			a->freq = 0;
+			a->sample_period = o->period ? o->period : 1;
 		} else if (e->period_set) {
 			a->freq = 0; /* the spec's period= wins */
 		} else if (e->freq_set) {
@@ -89,6 +93,14 @@ void rec_setup_attrs(struct rec_state *s)
 			a->sample_regs_user = REGS_USER_MASK;
 			a->sample_stack_user = (uint32_t)sz;
 			a->exclude_callchain_user = 1;
+		}
+		if (o->clockid >= 0) {
+			a->use_clockid = 1;
+			a->clockid = o->clockid;
+		}
+		if (o->branch_stack) {
+			a->sample_type |= SONDE_PERF_SAMPLE_BRANCH_STACK;
+			a->branch_sample_type = o->branch_stack;
 		}
 		a->sample_id_all = 1;
 		/* LOST: the kernel's per-event drop count, saved at the end. */
@@ -117,6 +129,12 @@ void rec_setup_attrs(struct rec_state *s)
 			a->build_id = getenv("SONDE_NO_BUILDID") ? 0 : 1;
 			a->context_switch = o->switch_events;
 		}
+		/* The event's own terms and :S/:P last, as perf does. */
+		if (e->spec) {
+			SONDE_OPTS(sonde_evspec_apply_opts, ao, .track = i == track);
+
+			sonde_evspec_list__apply_terms(e->spec, e->spec_idx, a, &ao);
+		}
 	}
 }
 
@@ -142,7 +160,7 @@ int rec_open_events(struct rec_state *s)
 				int gfd = e->leader == (int)i ? -1 :
 					  o->evs.ev[e->leader].fds[k];
 				pid_t tid = s->per_task ? s->tids[t] : -1;
-				int fd;
+				int fd, err;
 retry:
 				fd = sonde_event_open(&e->attr, tid,
 							   s->cpus[c], gfd, 0);
@@ -167,11 +185,26 @@ retry:
 					e->attr.exclude_hv = 1;
 					goto retry;
 				}
+				if ((fd == -EINVAL || fd == -EOPNOTSUPP) &&
+				    e->attr.precise_ip && e->spec &&
+				    (sonde_evspec_list__flags(e->spec, e->spec_idx) &
+				     SONDE_EVSPEC_PRECISE_MAX)) {
+					/* :P asks for the highest level that opens. */
+					e->attr.precise_ip--;
+					goto retry;
+				}
 				if (fd < 0) {
 					explain_open_error(e, -fd, s->cpus[c], tid);
 					return fd;
 				}
 				e->fds[k] = fd;
+				if (e->filter &&
+				    (err = sonde_perf_event_ioc_set_filter(fd, e->filter))) {
+					fprintf(stderr, "sonde record: failed to set filter \"%s\" on event %s with %d (%s)%s\n",
+						e->filter, e->name, -err, strerror(-err),
+						err == -EINVAL ? ": the kernel could not parse it (field names are in the tracepoint's format file)" : "");
+					return err;
+				}
 				if (ioctl(fd, SONDE_PERF_EVENT_IOC_ID, &e->ids[e->nr_ids]) == 0)
 					e->nr_ids++;
 			}

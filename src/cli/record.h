@@ -17,6 +17,10 @@ struct rec_event {
 	int nr_members;   /* > 1 on a group leader */
 	bool period_set;  /* the spec fixed the period (period= term) */
 	bool freq_set;    /* the spec fixed the frequency (freq= term) */
+	char *probe_target; /* uprobe path / kprobe function: attr.config1 */
+	char *filter;     /* --filter for a tracepoint, or NULL */
+	const struct sonde_evspec_list *spec; /* its -e, for the terms */
+	size_t spec_idx;  /* its index there */
 	int *fds;         /* [cpu_idx * nr_threads + thread_idx] */
 	uint64_t *ids;
 	size_t nr_ids;
@@ -27,6 +31,9 @@ struct rec_events {
 	size_t nr;
 	char **tracepoints; /* "sys:name" of the tracepoint events */
 	size_t nr_tracepoints;
+	size_t last_first;  /* first event of the last -e (for --filter) */
+	struct sonde_evspec_list **specs; /* each -e, kept for its terms */
+	size_t nr_specs;
 };
 
 /*
@@ -35,6 +42,12 @@ struct rec_events {
  */
 int rec_events_parse(struct rec_events *evs, const char *spec);
 void rec_events_free(struct rec_events *evs);
+/*
+ * --filter EXPR for the tracepoints of the last -e (a second one is
+ * joined with &&, as perf does). Prints why and returns -EINVAL when the
+ * last -e has no tracepoint.
+ */
+int rec_events_add_filter(struct rec_events *evs, const char *filter);
 
 /* Options of sonde record. */
 struct rec_opts {
@@ -50,6 +63,8 @@ struct rec_opts {
 	bool all_cpus;
 	bool callchain;
 	bool switch_events;
+	uint64_t branch_stack; /* -b / -j: branch_sample_type, 0 = none */
+	int clockid;           /* -k: the clock samples carry, -1 = perf's */
 	bool inherit;
 	bool overwrite;
 	bool quiet;

@@ -16,10 +16,12 @@ struct sonde_evsel {
 	int leader;       /* index of the group leader (self when leading) */
 	int group_pos;    /* position inside its group, leader = 0 */
 	int nr_members;   /* leaders: members including itself */
+	bool weak_group;  /* leaders: split the group when it does not open */
 	bool unsupported;
 	int open_errno;
 	char *open_error;
 	int *fds;         /* [cpu_idx * nr_threads + thread_idx], -1 = none */
+	char *probe_target; /* attr.config1 of a probe event points here */
 	void *mmap_page;  /* sonde_evsel__mmap_self() */
 	size_t mmap_len;
 };
