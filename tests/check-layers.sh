@@ -27,6 +27,7 @@ declare -A public=(
 	[symbols.h]=sym [unwind.h]=unwind
 	[perfdata.h]=perfdata [perfdata_feat.h]=perfdata [perfdata_reader.h]=perfdata
 	[synth.h]=perfdata
+	[profile.h]=profile
 	[sonde.h]=umbrella
 )
 

@@ -28,5 +28,6 @@
 #include "sonde/ring.h"
 #include "sonde/perfdata.h"
 #include "sonde/synth.h"
+#include "sonde/profile.h"
 
 #endif /* SONDE_SONDE_H */

@@ -126,6 +126,8 @@ const char *anl_intern(struct anl_machine *m, const char *s, size_t len);
 /* Applies COMM/FORK/EXIT/MMAP/MMAP2 records; ignores the rest. */
 void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_reader *r,
 			 const struct sonde_perfdata_record *rec);
+/* The same for a record decoded by the caller (a live ring, a pipe). */
+void anl_machine_process_record(struct anl_machine *m, const struct sonde_record *d);
 
 struct anl_thread *anl_thread_findnew(struct anl_machine *m, int32_t pid, int32_t tid);
 
@@ -230,7 +232,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
  * @unwind false uses the recorded callchain only.
  */
 struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
-				   const struct pdr_attr *a, struct anl_thread *t, uint16_t misc,
+				   uint64_t sample_type, struct anl_thread *t, uint16_t misc,
 				   const struct pdr_sample *s, bool use_callchain);
 
 /*

@@ -412,7 +412,7 @@ static struct sonde_unwinder *proc_unwinder(struct anl_machine *m, struct anl_pr
 }
 
 struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
-				   const struct pdr_attr *a, struct anl_thread *t, uint16_t misc,
+				   uint64_t sample_type, struct anl_thread *t, uint16_t misc,
 				   const struct pdr_sample *s, bool use_callchain)
 {
 	const uint64_t want = SONDE_PERF_SAMPLE_REGS_USER | SONDE_PERF_SAMPLE_STACK_USER;
@@ -425,7 +425,7 @@ struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perf
 
 	if (!use_callchain)
 		return anl_stack_get(c, r, t, misc, s->ip, NULL, 0);
-	if ((a->fmt.sample_type & want) != want || !s->regs_abi || !s->stack_dyn_size ||
+	if ((sample_type & want) != want || !s->regs_abi || !s->stack_dyn_size ||
 	    !t || !t->proc || t->proc == c->m->kproc)
 		return anl_stack_get(c, r, t, misc, s->ip, s->callchain, s->nr_callchain);
 	/* Kernel part as recorded, user part from the DWARF unwinder. */
