@@ -58,6 +58,16 @@ contains() {
 	else fail "$1: /$2/ not in $3: $(head -c 600 "$3")"; fi
 }
 
+# copy_sonde DIR: $SONDE copied into DIR (for runs as another user), with
+# the libsonde.so it loads when it is the shared-library build: its rpath
+# finds the library beside it.
+copy_sonde() {
+	local lib
+	cp "$SONDE" "$1/sonde" || return 1
+	lib=$(ldd "$SONDE" 2>/dev/null | awk '/libsonde\.so/ { print $3 }')
+	[ -z "$lib" ] || cp -L "$lib" "$1/$(basename "$lib")"
+}
+
 have_perf() { command -v perf >/dev/null 2>&1; }
 
 # Tracepoints need tracefs; mount it when we are root and it is missing.

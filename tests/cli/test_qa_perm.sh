@@ -19,7 +19,7 @@ fi
 trap 'echo "$orig" >$P; rm -rf "$TMP"' EXIT
 chmod 711 "$TMP"
 mkdir -m 777 "$TMP/u"
-cp "$SONDE" "$TMP/u/sonde"
+copy_sonde "$TMP/u"
 chmod 755 "$TMP/u/sonde"
 U="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- $TMP/u/sonde"
 cd "$TMP/u" || exit 1

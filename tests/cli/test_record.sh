@@ -168,9 +168,7 @@ rec switch --switch-events -e task-clock -- "$W" 200 2 &&
 # perf, says so, and the file is still complete.
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
    [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ]; then
-	mkdir -p nob && cp "$SONDE" "$W" nob/ && chmod 777 nob && chmod 711 "$TMP"
-	# A sonde linked to libsonde.so finds it beside itself ($ORIGIN is in its rpath).
-	ldd "$SONDE" | awk '/libsonde/ {print $3}' | xargs -r -I{} cp {} nob/
+	mkdir -p nob && copy_sonde nob && cp "$W" nob/ && chmod 777 nob && chmod 711 "$TMP"
 	su nobody -s /bin/sh -c "cd $TMP/nob && ./sonde record -o u.data -e cpu-clock -- ./callchain_workload 200" \
 		>nob.out 2>nob.err
 	if grep -q "falling back to user space" nob.err &&
