@@ -52,7 +52,10 @@ static int parse_event_cb(const struct option *opt, const char *arg,
 
 	if (unset)
 		return 0;
-	return rec_events_parse(&o->evs, arg) ? -1 : 0;
+	/* Reported after the options, with exit 1 and no usage, as stat. */
+	if (rec_events_parse(&o->evs, arg))
+		o->bad_event = true;
+	return 0;
 }
 
 
@@ -107,9 +110,31 @@ static size_t parse_pages(const char *s)
 	return pages;
 }
 
+/*
+ * The exit status of a workload that ended on its own, passed on as
+ * sonde stat does (128 + signal for a signal), and said unless -q.
+ */
+static int workload_status(const char *name, int status, bool quiet)
+{
+	if (WIFEXITED(status) && WEXITSTATUS(status)) {
+		if (!quiet)
+			fprintf(stderr, "sonde record: '%s' exited with status %d\n",
+				name, WEXITSTATUS(status));
+		return WEXITSTATUS(status);
+	}
+	if (WIFSIGNALED(status)) {
+		if (!quiet)
+			fprintf(stderr, "sonde record: '%s' was killed by signal %d (%s)%s\n",
+				name, WTERMSIG(status), strsignal(WTERMSIG(status)),
+				WCOREDUMP(status) ? ", core dumped" : "");
+		return 128 + WTERMSIG(status);
+	}
+	return 0;
+}
+
 static const char *const record_usage[] = {
 	"sonde record [<options>] [--] <command> [<args>]",
-	"sonde record [<options>] -p <pid> | -t <tid> | -a",
+	"sonde record [<options>] -p <pid> | -t <tid> | -a [--] [<command>]",
 	NULL,
 };
 
@@ -137,14 +162,17 @@ int cmd_record(int argc, const char **argv)
 		OPT_BOOLEAN(0, "inherit", &o.inherit, "follow child tasks (--no-inherit: do not)"),
 		OPT_BOOLEAN(0, "overwrite", &o.overwrite,
 			    "flight recorder: keep only the newest data, snapshot on SIGUSR2 and at exit"),
-		OPT_BOOLEAN('q', "quiet", &o.quiet, "no summary"),
+		OPT_BOOLEAN('q', "quiet", &o.quiet, "no summary, warnings or word on the workload's status"),
 		OPT_INCR('v', "verbose", &o.verbose, "more messages"),
+		OPT_GROUP("With -p/-t/-a a command only sets the duration. Exit status: the\n"
+			  "workload's own (128 + signal if killed), 127/126 when it cannot run,\n"
+			  "1 on errors, 129 for bad options, else 0."),
 		OPT_END(),
 	};
 	struct sonde_perfdata_writer_stats st;
 	struct sigaction sa = { 0 }, old_hup;
 	const char **cmd;
-	int nargs, go = -1, errp = -1, err = 0, status = 0;
+	int nargs, go = -1, errp = -1, err = 0, status = 0, wstatus = 0;
 	char **cmdline = NULL;
 	long max_rate;
 
@@ -157,6 +185,11 @@ int cmd_record(int argc, const char **argv)
 	nargs = parse_options(argc, argv, opts, record_usage,
 			      PARSE_OPT_STOP_AT_NON_OPTION);
 	cmd = argv;
+	if (o.bad_event) {
+		rec_events_free(&o.evs);
+		free(cmdline);
+		return 1;
+	}
 	if (!o.output)
 		o.output = "perf.data";
 	/* -C alone means those CPUs system-wide, as in perf. */
@@ -165,11 +198,6 @@ int cmd_record(int argc, const char **argv)
 	if (!nargs && !o.pid && !o.tid && !o.all_cpus) {
 		fprintf(stderr, "sonde record: nothing to record: give a command, -p PID, -t TID, -a or -C CPUS\n");
 		usage_with_options_fp(record_usage, opts, false);
-		free(cmdline);
-		return 129;
-	}
-	if (nargs && (o.pid || o.tid)) {
-		fprintf(stderr, "sonde record: a command cannot be combined with -p/-t\n");
 		free(cmdline);
 		return 129;
 	}
@@ -285,7 +313,10 @@ int cmd_record(int argc, const char **argv)
 			err = -errno;
 			goto out;
 		}
-		err = rec_add_tid(&s, s.child);
+		/* With -p/-t the command only sets how long to record, as
+		 * in perf and sonde stat. */
+		s.workload_target = !o.pid && !o.tid;
+		err = s.workload_target ? rec_add_tid(&s, s.child) : 0;
 		if (err)
 			goto out;
 	}
@@ -391,7 +422,7 @@ int cmd_record(int argc, const char **argv)
 		 * Enable after the synthesis: /proc walking is slow and the
 		 * rings are not drained meanwhile.
 		 */
-		if (!s.child || !s.per_task)
+		if (!s.workload_target || !s.per_task)
 			rec_enable_events(&s, true);
 		if (err) {
 			fprintf(stderr, "sonde record: cannot write %s: %s\n", o.output, strerror(-err));
@@ -407,8 +438,11 @@ int cmd_record(int argc, const char **argv)
 			waitpid(s.child, NULL, 0);
 			s.child = 0;
 			err = -e;
+			/* Abandoned: perf.data and its .old stay as they were. */
 			sonde_perfdata_writer__free(s.w);
 			s.w = NULL;
+			/* The shell's codes, as sonde stat returns them. */
+			wstatus = e == ENOENT ? 127 : 126;
 			goto out;
 		}
 	}
@@ -438,6 +472,7 @@ int cmd_record(int argc, const char **argv)
 		if (child_exited && s.child > 0 &&
 		    waitpid(s.child, &status, WNOHANG) == s.child) {
 			s.child = 0;
+			wstatus = workload_status(cmd[0], status, o.quiet);
 			break;
 		}
 		if (all_hup && !s.child && !o.all_cpus)
@@ -489,6 +524,9 @@ int cmd_record(int argc, const char **argv)
 	}
 	if (s.werr && !err)
 		err = s.werr;
+	/* A write error outranks the workload's own status. */
+	if (err)
+		wstatus = 0;
 out:
 	if (s.child > 0) {
 		kill(s.child, SIGKILL);
@@ -514,6 +552,7 @@ out:
 	free(s.cpus);
 	free(s.tids);
 	free(cmdline);
-	(void)status;
+	if (wstatus)
+		return wstatus;
 	return err ? 1 : 0;
 }

@@ -106,7 +106,7 @@ void rec_setup_attrs(struct rec_state *s)
 		if (leader) {
 			a->disabled = 1;
 			/* Only task events can wait for the exec. */
-			a->enable_on_exec = s->child > 0 && s->per_task;
+			a->enable_on_exec = s->workload_target && s->per_task;
 		}
 		if (i == track) {
 			/* Side-band once, on one event only. */
@@ -146,12 +146,14 @@ int rec_open_events(struct rec_state *s)
 retry:
 				fd = sonde_event_open(&e->attr, tid,
 							   s->cpus[c], gfd, 0);
-				if (fd == -ESRCH && s->per_task && !s->child)
+				if (fd == -ESRCH && s->per_task && !s->workload_target)
 					continue; /* thread exited meanwhile */
 				if (fd < 0 && e->attr.type == SONDE_PERF_TYPE_HARDWARE &&
 				    e->attr.config == 0 && no_pmu(-fd)) {
-					/* perf's fallback when there is no PMU. */
-					fprintf(stderr, "Warning:\nThe cycles event is not supported, falling back to cpu-clock\n");
+					/* perf's fallback when there is no PMU;
+					 * -q silences it, as in perf. */
+					if (!o->quiet)
+						fprintf(stderr, "Warning:\nThe cycles event is not supported, falling back to cpu-clock\n");
 					e->attr.type = SONDE_PERF_TYPE_SOFTWARE;
 					e->attr.config = SONDE_PERF_COUNT_SW_CPU_CLOCK;
 					free(e->name);
@@ -161,8 +163,9 @@ retry:
 				if ((fd == -EACCES || fd == -EPERM) && s->per_task &&
 				    !e->attr.exclude_kernel && !e->attr.exclude_user) {
 					/* perf's fallback under perf_event_paranoid 2. */
-					fprintf(stderr, "Warning:\nkernel.perf_event_paranoid forbids kernel samples: falling back to user space only for '%s' (:u)\n",
-						e->name);
+					if (!o->quiet)
+						fprintf(stderr, "Warning:\nkernel.perf_event_paranoid forbids kernel samples: falling back to user space only for '%s' (:u)\n",
+							e->name);
 					e->attr.exclude_kernel = 1;
 					e->attr.exclude_hv = 1;
 					goto retry;

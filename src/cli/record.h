@@ -53,6 +53,7 @@ struct rec_opts {
 	bool inherit;
 	bool overwrite;
 	bool quiet;
+	bool bad_event;   /* an -e did not parse (already reported) */
 	int verbose;
 	struct rec_events evs;
 };
@@ -66,6 +67,7 @@ struct rec_state {
 	size_t nr_tids;
 	bool per_task;        /* pid != -1 */
 	pid_t child;
+	bool workload_target; /* the child is recorded, not just waited for */
 	/* Per CPU: [2c] forward ring, [2c + 1] overwrite (backward) ring. */
 	struct sonde_ring **rings;
 	struct pollfd *pfds;
