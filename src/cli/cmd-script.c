@@ -338,10 +338,21 @@ static void print_sample_text(struct script *s, const struct sonde_perfdata_reco
 		put_srcline(s, o, &st->frames[0]);
 }
 
+/*
+ * Addresses as "0x..." strings: JSON numbers are doubles to JavaScript
+ * and jq, which would round a kernel address's low digits away.
+ */
+static void put_addr_json(struct outbuf *o, uint64_t addr)
+{
+	ob_puts(o, "\"0x");
+	ob_hex(o, addr, 0);
+	ob_putc(o, '"');
+}
+
 static void put_frame_json(struct outbuf *o, const struct anl_frame *fr)
 {
 	ob_puts(o, "{\"ip\":");
-	ob_dec(o, fr->ip);
+	put_addr_json(o, fr->ip);
 	ob_puts(o, ",\"sym\":");
 	if (fr->sym)
 		ob_json_str(o, fr->sym->name);
@@ -385,7 +396,7 @@ static void print_sample_json(struct script *s, const struct sonde_perfdata_reco
 	ob_puts(o, ",\"period\":");
 	ob_dec(o, smp->period);
 	ob_puts(o, ",\"ip\":");
-	ob_dec(o, smp->ip);
+	put_addr_json(o, smp->ip);
 	ob_puts(o, ",\"sym\":");
 	if (st->frames[0].sym)
 		ob_json_str(o, st->frames[0].sym->name);

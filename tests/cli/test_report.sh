@@ -53,6 +53,25 @@ if command -v python3 >/dev/null; then
 	else
 		fail "script --json: $(head -3 "$TMP/err")"
 	fi
+	# Addresses as hex strings: as numbers, jq and JavaScript round a
+	# kernel address (0xffffffff821d4cd1 read back as ...4d00).
+	"$SONDE" script -F ip -i "$C/perf-fp.data" 2>/dev/null |
+		awk 'NF == 1 { print "0x" $1 }' >"$TMP/ips.txt"
+	if python3 -c '
+import json, re, sys
+ips = []
+for l in open(sys.argv[1]):
+    for f in json.loads(l)["callchain"]:
+        assert isinstance(f["ip"], str) and re.fullmatch("0x[0-9a-f]+", f["ip"]), f["ip"]
+        if int(f["ip"], 16) >= 1 << 63:
+            ips.append(f["ip"])
+want = [i for i in open(sys.argv[2]).read().split() if int(i, 16) >= 1 << 63]
+assert ips and ips == want, (ips[:3], want[:3])
+' "$TMP/out" "$TMP/ips.txt" 2>"$TMP/err"; then
+		pass "script --json: addresses are exact hex strings"
+	else
+		fail "script --json addresses: $(tail -c 300 "$TMP/err")"
+	fi
 	"$SONDE" report --json -i "$C/perf-fp.data" >"$TMP/rep.json"
 	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["events"][0]["samples"] > 0' "$TMP/rep.json" 2>"$TMP/err"; then
 		pass "report --json parses, samples > 0"
