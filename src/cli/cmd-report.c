@@ -929,7 +929,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "json", &rp.json, "JSON output"),
 		OPT_BOOLEAN(0, "stdio", &rp.stdio, "text output (the default)"),
 		OPT_BOOLEAN(0, "tui", &rp.tui, "accepted for perf compatibility: text output"),
-		OPT_BOOLEAN('f', "force", &rp.force, "accepted for perf compatibility (no ownership check)"),
+		OPT_BOOLEAN('f', "force", &rp.force, "read a file owned by another user (not root)"),
 		OPT_BOOLEAN('q', "quiet", &rp.quiet, "no progress bar or warnings"),
 		OPT_BOOLEAN(0, "cache", &rp.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
 		OPT_BOOLEAN(0, "kallsyms-cache", &rp.cache, "same as --cache"),
@@ -971,7 +971,8 @@ int cmd_report(int argc, const char **argv)
 	rp.elide[RK_SYM] = rp.nr_f_sym == 1 && has_key(&rp, RK_SYM);
 	{
 		char ebuf[256] = "";
-		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf));
+		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf),
+			   .check_owner = !rp.force);
 
 		rp.r = sonde_perfdata_reader__open(rp.input, &ro);
 		if (!rp.r) {
@@ -980,6 +981,8 @@ int cmd_report(int argc, const char **argv)
 			if (errno == SONDE_ERR_FORMAT)
 				fprintf(stderr, "sonde report: %s: not a valid perf.data file: %s\n",
 					rp.input, ebuf);
+			else if (errno == EPERM && ebuf[0])
+				fprintf(stderr, "sonde report: %s: %s\n", rp.input, ebuf);
 			else
 				fprintf(stderr, "sonde report: %s: %s\n", rp.input,
 					errno == ENOENT ? "No such file (record one with `sonde record` or `perf record`, or pass -i FILE)"

@@ -493,7 +493,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN(0, "ns", &s.ns, "print times in nanoseconds"),
 		OPT_BOOLEAN(0, "inline", &s.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
 		OPT_INTEGER(0, "max-stack", &s.max_stack, "n", "frames per callchain to print (default 127)"),
-		OPT_BOOLEAN('f', "force", &s.force, "accepted for perf compatibility (no ownership check)"),
+		OPT_BOOLEAN('f', "force", &s.force, "read a file owned by another user (not root)"),
 		OPT_BOOLEAN(0, "cache", &s.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
 		OPT_BOOLEAN(0, "kallsyms-cache", &s.cache, "same as --cache"),
 		OPT_END(),
@@ -512,7 +512,8 @@ int cmd_script(int argc, const char **argv)
 		return 129;
 	{
 		char ebuf[256] = "";
-		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf));
+		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf),
+			   .check_owner = !s.force);
 
 		s.r = sonde_perfdata_reader__open(s.input, &ro);
 		if (!s.r) {
@@ -521,6 +522,8 @@ int cmd_script(int argc, const char **argv)
 			if (errno == SONDE_ERR_FORMAT)
 				fprintf(stderr, "sonde script: %s: not a valid perf.data file: %s\n",
 					s.input, ebuf);
+			else if (errno == EPERM && ebuf[0])
+				fprintf(stderr, "sonde script: %s: %s\n", s.input, ebuf);
 			else
 				fprintf(stderr, "sonde script: %s: %s\n", s.input,
 					sonde_strerror(errno, buf, sizeof(buf)));
