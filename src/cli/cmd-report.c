@@ -928,7 +928,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "stats", &rp.stats, "print record counts per type only"),
 		OPT_BOOLEAN(0, "json", &rp.json, "JSON output"),
 		OPT_BOOLEAN(0, "stdio", &rp.stdio, "text output (the default)"),
-		OPT_BOOLEAN(0, "tui", &rp.tui, "accepted for perf compatibility: text output"),
+		OPT_BOOLEAN(0, "tui", &rp.tui, "no TUI in sonde: says so, prints the --stdio text"),
 		OPT_BOOLEAN('f', "force", &rp.force, "read a file owned by another user (not root)"),
 		OPT_BOOLEAN('q', "quiet", &rp.quiet, "no progress bar or warnings"),
 		OPT_BOOLEAN(0, "cache", &rp.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
@@ -948,6 +948,9 @@ int cmd_report(int argc, const char **argv)
 		return 129;
 	}
 	rp.no_children = no_children;
+	/* Not silently: the user asked for something sonde does not have. */
+	if (rp.tui && !rp.quiet && !rp.json)
+		fprintf(stderr, "sonde report: --tui: sonde has no text user interface; printing the --stdio output\n");
 	if (rp.percentage && strcmp(rp.percentage, "relative") && strcmp(rp.percentage, "absolute")) {
 		fprintf(stderr, "sonde report: --percentage: expected relative or absolute, got '%s'\n",
 			rp.percentage);

@@ -117,3 +117,15 @@ if grep -q '^# Samples: 18 ' "$TMP/out" && grep -qE '^ +[0-9.]+%' "$TMP/out"; th
 else
 	fail "--time open end: $(grep Samples "$TMP/out")"
 fi
+
+# --tui: sonde has none; it says so rather than silently printing text.
+"$SONDE" report --tui -i "$C/perf-file.data" >"$TMP/tui.out" 2>"$TMP/tui.err"
+rc=$?
+if [ $rc = 0 ] && grep -q "no text user interface" "$TMP/tui.err" &&
+	grep -q "^# Samples" "$TMP/tui.out"; then
+	pass "report --tui says there is no TUI and prints the text"
+else
+	fail "report --tui: exit $rc: $(head -c 300 "$TMP/tui.err")"
+fi
+"$SONDE" report -q --tui -i "$C/perf-file.data" >/dev/null 2>"$TMP/tui.err"
+grep -q . "$TMP/tui.err" && fail "report -q --tui is not quiet" || pass "report -q --tui is quiet"
