@@ -509,8 +509,12 @@ static void print_event(struct report *rp, int attr)
 	unsigned long ns = convert_unit((unsigned long)nr, &unit);
 	const char *pct_title = rp->children ? "Children" : "Overhead";
 
-	ob_printf(o, "# Samples: %lu%c of event '%s'\n", ns, unit,
+	ob_printf(o, "# Samples: %lu%c of event '%s'", ns, unit,
 		  sonde_perfdata_reader__event_name(rp->r, attr));
+	/* perf's words for the slice the counts are of. */
+	if (rp->time)
+		ob_printf(o, " (time slices: %s)", rp->time);
+	ob_putc(o, '\n');
 	ob_printf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
 	rp->pid_comm_width = (int)strlen("Command");
 	for (size_t j = 0; j < n; j++) {

@@ -555,15 +555,20 @@ static int load(struct report *rp, struct gtab *g)
 			continue;
 		if (pdr_parse_sample(rp->r, a, (const uint8_t *)rec.hdr, rec.size, &smp))
 			continue;
-		rp->nr_samples[ai]++;
-		rp->period_all[ai] += smp.period;
+		/*
+		 * --time and -C choose the samples the report is about: the
+		 * totals (and so the shares) are of the slice, as in perf;
+		 * --pid, --tid, --comm only hide rows of the whole.
+		 */
 		if (rp->nr_f_time && !time_ok(rp, smp.time))
 			continue;
+		if (rp->f_cpu && (smp.cpu >= 4096 || !(rp->f_cpu[smp.cpu / 8] & (1 << (smp.cpu % 8)))))
+			continue;
+		rp->nr_samples[ai]++;
+		rp->period_all[ai] += smp.period;
 		if (rp->nr_f_pid && !int_in(rp->f_pid, rp->nr_f_pid, (int32_t)smp.pid))
 			continue;
 		if (rp->nr_f_tid && !int_in(rp->f_tid, rp->nr_f_tid, (int32_t)smp.tid))
-			continue;
-		if (rp->f_cpu && (smp.cpu >= 4096 || !(rp->f_cpu[smp.cpu / 8] & (1 << (smp.cpu % 8)))))
 			continue;
 		t = anl_thread_findnew(rp->m, (int32_t)smp.pid, (int32_t)smp.tid);
 		if (rp->nr_f_comm && !str_in(rp->f_comm, rp->nr_f_comm, t->comm))
