@@ -206,14 +206,27 @@ static unsigned long convert_unit(unsigned long v, char *unit)
 
 /* ---- call graph ---- */
 
-static uint64_t calc_cumul(struct cnode *n)
+static void calc_cumul(struct cnode *n)
 {
-	uint64_t c = n->hit;
+	n->cumul = n->hit;
+	n->nr_cumul = n->nr_hit;
+	for (struct cnode *k = n->child; k; k = k->sibling) {
+		calc_cumul(k);
+		n->cumul += k->cumul;
+		n->nr_cumul += k->nr_cumul;
+	}
+}
 
-	for (struct cnode *k = n->child; k; k = k->sibling)
-		c += calc_cumul(k);
-	n->cumul = c;
-	return c;
+/* A call graph value as -g asked: share of @base, period, or samples. */
+static void put_gvalue(struct outbuf *o, const struct report *rp, uint64_t period,
+		       uint64_t nr, uint64_t base)
+{
+	if (rp->graph_value == GRAPH_VALUE_COUNT)
+		ob_printf(o, "%" PRIu64, nr);
+	else if (rp->graph_value == GRAPH_VALUE_PERIOD)
+		ob_printf(o, "%" PRIu64, period);
+	else
+		ob_printf(o, "%.2f%%", base ? (double)period * 100.0 / (double)base : 0.0);
 }
 
 static int cnode_cmp(const void *pa, const void *pb)
@@ -278,12 +291,12 @@ struct gctx {
 	bool printed;
 };
 
-static void graph_rec(struct gctx *g, struct cnode *parent, uint64_t total, int depth,
-		      int mask, int lm)
+static void graph_rec(struct gctx *g, struct cnode *parent, uint64_t total,
+		      uint64_t total_nr, int depth, int mask, int lm)
 {
 	uint64_t min = g->rp->graph_fractal ? (uint64_t)((double)total * g->rp->graph_threshold / 100.0)
 					    : g->min_abs;
-	uint64_t remaining = total;
+	uint64_t remaining = total, remaining_nr = total_nr;
 	int new_mask = mask;
 	size_t nr;
 	struct cnode **v = kids(parent, min, &nr);
@@ -297,6 +310,7 @@ static void graph_rec(struct gctx *g, struct cnode *parent, uint64_t total, int 
 		int idx = 0;
 
 		remaining -= c->cumul;
+		remaining_nr -= c->nr_cumul;
 		if (i + 1 == nr && (!g->rp->graph_fractal || !remaining))
 			new_mask &= ~(1 << (depth - 1));
 		margin(g->o, lm);
@@ -307,10 +321,11 @@ static void graph_rec(struct gctx *g, struct cnode *parent, uint64_t total, int 
 			margin(g->o, lm);
 			for (int d = 0; d < depth; d++) {
 				ob_putc(g->o, new_mask & (1 << d) ? '|' : ' ');
-				if (!idx && d == depth - 1)
-					ob_printf(g->o, "--%.2f%%--",
-						  total ? c->cumul * 100.0 / (double)total : 0.0);
-				else
+				if (!idx && d == depth - 1) {
+					ob_puts(g->o, "--");
+					put_gvalue(g->o, g->rp, c->cumul, c->nr_cumul, total);
+					ob_puts(g->o, "--");
+				} else
 					ob_puts(g->o, "          ");
 			}
 			cname(g->o, x);
@@ -318,8 +333,12 @@ static void graph_rec(struct gctx *g, struct cnode *parent, uint64_t total, int 
 			last = x;
 			g->printed = true;
 		}
-		graph_rec(g, last, g->rp->graph_fractal ? c->cumul - last->hit : total,
-			  depth + 1, new_mask | (1 << depth), lm);
+		if (g->rp->graph_fractal)
+			graph_rec(g, last, c->cumul - last->hit, c->nr_cumul - last->nr_hit,
+				  depth + 1, new_mask | (1 << depth), lm);
+		else
+			graph_rec(g, last, total, total_nr, depth + 1,
+				  new_mask | (1 << depth), lm);
 	}
 	/*
 	 * Fractal mode, like perf: one line for what the children under the
@@ -331,9 +350,11 @@ static void graph_rec(struct gctx *g, struct cnode *parent, uint64_t total, int 
 		margin(g->o, lm);
 		for (int d = 0; d < depth; d++) {
 			ob_putc(g->o, new_mask & (1 << d) ? '|' : ' ');
-			if (d == depth - 1)
-				ob_printf(g->o, "--%.2f%%--", remaining * 100.0 / (double)total);
-			else
+			if (d == depth - 1) {
+				ob_puts(g->o, "--");
+				put_gvalue(g->o, g->rp, remaining, remaining_nr, total);
+				ob_puts(g->o, "--");
+			} else
 				ob_puts(g->o, "          ");
 		}
 		ob_puts(g->o, "[...] (inlined)\n");
@@ -383,7 +404,10 @@ static void print_graph(struct report *rp, struct hentry *e, uint64_t total)
 		}
 	}
 	free(v);
-	graph_rec(&g, sub, rp->graph_fractal ? parent_total : total, 1, 1, lm);
+	if (rp->graph_fractal)
+		graph_rec(&g, sub, parent_total, root->nr_cumul, 1, 1, lm);
+	else
+		graph_rec(&g, sub, total, 0, 1, 1, lm);
 	if (g.printed)
 		ob_putc(&rp->out, '\n');
 }
@@ -484,12 +508,12 @@ static void print_flat(struct report *rp, struct hentry *e, uint64_t total, bool
 		const struct cnode *n = f.v[i].node;
 		/* perf's flat blocks count the path's callees too; folded not. */
 		uint64_t v = folded ? n->hit : n->cumul;
-		double pct = base ? (double)v * 100.0 / (double)base : 0.0;
+		uint64_t nr = folded ? n->nr_hit : n->nr_cumul;
 
-		if (folded)
-			ob_printf(o, "%.2f%% ", pct);
-		else
-			ob_printf(o, "           %.2f%%\n", pct);
+		if (!folded)
+			ob_puts(o, "           ");
+		put_gvalue(o, rp, v, nr, base);
+		ob_putc(o, folded ? ' ' : '\n');
 		put_path(o, n, folded);
 		ob_putc(o, '\n');
 	}

@@ -363,10 +363,16 @@ int report_parse_graph(struct report *rp, const char *arg)
 		}
 		else if (!strcmp(tok, "function"))
 			; /* perf's default sort key for callchain entries */
+		else if (!strcmp(tok, "percent"))
+			rp->graph_value = GRAPH_VALUE_PERCENT;
+		else if (!strcmp(tok, "period"))
+			rp->graph_value = GRAPH_VALUE_PERIOD;
+		else if (!strcmp(tok, "count"))
+			rp->graph_value = GRAPH_VALUE_COUNT;
 		else if ((v = strtod(tok, &end)), end != tok && !*end)
 			rp->graph_threshold = v;
 		else {
-			fprintf(stderr, "sonde report: -g: unknown element '%s' (expected graph|fractal|flat|folded|none, a threshold, caller|callee)\n",
+			fprintf(stderr, "sonde report: -g: unknown element '%s' (expected graph|fractal|flat|folded|none, a threshold, caller|callee, percent|period|count)\n",
 				tok);
 			free(copy);
 			return -EINVAL;
@@ -698,7 +704,7 @@ static bool frame_match(const struct cnode *n, const struct anl_frame *fr)
 
 /* Adds one path (frames[from] stepping by dir, count frames) with weight. */
 static void chain_add(struct hentry *e, const struct anl_frame *frames, int from, int dir,
-		      int count, uint64_t period)
+		      int count, uint64_t period, uint64_t nr)
 {
 	struct cnode *n;
 
@@ -731,6 +737,7 @@ static void chain_add(struct hentry *e, const struct anl_frame *frames, int from
 		n = c;
 	}
 	n->hit += period;
+	n->nr_hit += nr;
 	if ((uint32_t)count > e->max_depth)
 		e->max_depth = (uint32_t)count;
 }
@@ -776,7 +783,7 @@ static void expand_group(struct report *rp, struct sgroup *g)
 	/* The sample's whole chain: outermost first in caller order. */
 	if (graph)
 		chain_add(e0, st->frames, rp->graph_caller ? n - 1 : 0,
-			  rp->graph_caller ? -1 : 1, n, g->period);
+			  rp->graph_caller ? -1 : 1, n, g->period, g->nr);
 	if (!rp->children)
 		return;
 	e0->children += g->period;
@@ -813,9 +820,9 @@ static void expand_group(struct report *rp, struct sgroup *g)
 		e->children += g->period;
 		/* From this caller down to the sample, or up to the outermost. */
 		if (graph && rp->graph_caller)
-			chain_add(e, st->frames, i, -1, i + 1, g->period);
+			chain_add(e, st->frames, i, -1, i + 1, g->period, g->nr);
 		else if (graph)
-			chain_add(e, st->frames, i, 1, n - i, g->period);
+			chain_add(e, st->frames, i, 1, n - i, g->period, g->nr);
 	}
 }
 
@@ -910,8 +917,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('s', "sort", &rp.sort, "keys", "sort by keys: comm, pid, tid, dso, sym, cpu, srcline (default comm,dso,sym)"),
 		OPT_BOOLEAN(0, "children", &rp.children_flag, "accumulate callchains of children into parent entries (default with callchains)"),
 		OPT_BOOLEAN(0, "no-children", &no_children, "do not accumulate children: one Overhead column"),
-		OPT_CALLBACK('g', "call-graph", &rp, "print_type,threshold,order",
-			     "call graph display: graph|fractal|none, threshold percent (0.5), caller|callee", graph_cb),
+		OPT_CALLBACK('g', "call-graph", &rp, "print_type,threshold,order,value",
+			     "graph|fractal|flat|folded|none, threshold percent (0.5), caller|callee, percent|period|count", graph_cb),
 		OPT_STRING(0, "percentage", &rp.percentage, "relative|absolute",
 			   "percentages of filtered entries relative to what is shown, or to everything (default)"),
 		OPT_CALLBACK(0, "percent-limit", &rp, "pct",

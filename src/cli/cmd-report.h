@@ -27,6 +27,7 @@ struct cnode {
 	uint64_t addr;
 	uint64_t hit;		   /* period of chains ending here */
 	uint64_t cumul;		   /* hit + everything below */
+	uint64_t nr_hit, nr_cumul; /* the same in samples, for -g ...,count */
 	struct cnode *child, *sibling;
 	struct cnode *parent;	   /* NULL for an entry's root */
 	uint32_t nr_children;
@@ -93,6 +94,9 @@ struct report {
 	bool graph_fractal; /* percentages relative to the parent */
 	enum { REPORT_GRAPH_TREE, REPORT_GRAPH_FLAT, REPORT_GRAPH_FOLDED } graph_mode;
 	double graph_threshold; /* percent */
+	/* What a call graph line shows, perf's -g value: percent (default),
+	 * period, or count (samples; what flame graph tools add up). */
+	enum { GRAPH_VALUE_PERCENT, GRAPH_VALUE_PERIOD, GRAPH_VALUE_COUNT } graph_value;
 	bool graph_set;
 	bool graph_order_set; /* -g named caller or callee */
 	int pid_comm_width;   /* --sort pid: the command part of tid:comm */
