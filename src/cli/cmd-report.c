@@ -142,181 +142,6 @@ static int parse_int_list(const char *what, const char *s, int32_t **out, int *n
 	return err;
 }
 
-/* "0-3,5" */
-static int parse_cpus(struct report *rp)
-{
-	const char *p = rp->cpus;
-
-	if (!p)
-		return 0;
-	rp->f_cpu = calloc(4096 / 8, 1);
-	if (!rp->f_cpu)
-		return -ENOMEM;
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b;
-
-		if (end == p || a < 0 || a >= 4096)
-			goto bad;
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || b < a || b >= 4096)
-				goto bad;
-		}
-		for (long c = a; c <= b; c++)
-			rp->f_cpu[c / 8] |= (uint8_t)(1 << (c % 8));
-		p = end;
-		if (*p == ',')
-			p++;
-		else if (*p)
-			goto bad;
-	}
-	return 0;
-bad:
-	fprintf(stderr, "sonde report: --cpu: cannot parse '%s' at column %d (expected a CPU list like 0-3,5)\n",
-		rp->cpus, (int)(p - rp->cpus) + 1);
-	return -EINVAL;
-}
-
-/* "secs.usecs,secs.usecs" (either side may be empty) or "a%-b%[,c%-d%...]" */
-/* Seconds in [s, end) to ns; empty is 0 (open end). -1 if not a time. */
-static int parse_ts(const char *s, const char *end, uint64_t *ns)
-{
-	double v;
-	char buf[64], *e;
-	size_t n = (size_t)(end - s);
-
-	*ns = 0;
-	if (!n)
-		return 0;
-	if (n >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, n);
-	buf[n] = 0;
-	v = strtod(buf, &e);
-	if (e == buf || *e || !(v >= 0) || v > 1e10)
-		return -1;
-	*ns = (uint64_t)llround(v * 1e9);
-	return 0;
-}
-
-static int parse_time(struct report *rp)
-{
-	const char *s = rp->time;
-
-	if (!s)
-		return 0;
-	if (strchr(s, '%')) {
-		const char *p = s;
-
-		rp->time_percent = true;
-		while (*p) {
-			char *end;
-			double a = strtod(p, &end), b;
-
-			if (end == p || *end != '%' || end[1] != '-')
-				goto bad;
-			p = end + 2;
-			b = strtod(p, &end);
-			if (end == p || *end != '%' || a < 0 || b > 100 || b < a)
-				goto bad;
-			p = end + 1;
-			rp->time_pct = realloc(rp->time_pct, (rp->nr_f_time + 1) * sizeof(*rp->time_pct));
-			if (!rp->time_pct)
-				return -ENOMEM;
-			rp->time_pct[rp->nr_f_time][0] = a;
-			rp->time_pct[rp->nr_f_time][1] = b;
-			rp->nr_f_time++;
-			if (*p == ',')
-				p++;
-			else if (*p)
-				goto bad;
-		}
-		return 0;
-	}
-	{
-		const char *comma = strchr(s, ',');
-
-		if (!comma)
-			goto bad;
-		rp->f_time = calloc(1, sizeof(*rp->f_time));
-		if (!rp->f_time)
-			return -ENOMEM;
-		rp->nr_f_time = 1;
-		if (parse_ts(s, comma, &rp->f_time[0].start) ||
-		    parse_ts(comma + 1, comma + strlen(comma), &rp->f_time[0].end))
-			goto bad;
-		if (rp->f_time[0].end && rp->f_time[0].end < rp->f_time[0].start) {
-			fprintf(stderr, "sonde report: --time '%s': the end is before the start\n",
-				s);
-			return -EINVAL;
-		}
-	}
-	return 0;
-bad:
-	fprintf(stderr, "sonde report: --time: cannot parse '%s' (expected start,end in seconds like 100.5,101 or percent slices like 10%%-20%%,50%%-60%%)\n",
-		s);
-	return -EINVAL;
-}
-
-/* Percent slices need the first and last sample time: from SAMPLE_TIME or a pre-scan. */
-static int resolve_time_percent(struct report *rp)
-{
-	uint64_t first = rp->r->first_sample_time, last = rp->r->last_sample_time;
-
-	if (!rp->time_percent)
-		return 0;
-	if (!first && !last && pdr_streaming(rp->r)) {
-		/* A pipe cannot be read twice; its SAMPLE_TIME comes too late. */
-		fprintf(stderr, "sonde report: --time with percentages needs the first and last sample time, which a pipe (%s) only has at its end; use absolute times\n",
-			rp->input);
-		return -EINVAL;
-	}
-	if (!first && !last) {
-		struct sonde_perfdata_reader *r2 = sonde_perfdata_reader__open(rp->input, NULL);
-		struct sonde_perfdata_record rec;
-
-		if (r2) {
-			first = UINT64_MAX;
-			while (sonde_perfdata_reader__next(r2, &rec) > 0)
-				if (rec.type == SONDE_PERF_RECORD_SAMPLE && rec.time) {
-					if (rec.time < first)
-						first = rec.time;
-					if (rec.time > last)
-						last = rec.time;
-				}
-			sonde_perfdata_reader__close(r2);
-		}
-		if (first == UINT64_MAX)
-			first = 0;
-	}
-	rp->f_time = calloc((size_t)rp->nr_f_time, sizeof(*rp->f_time));
-	if (!rp->f_time)
-		return -ENOMEM;
-	for (int i = 0; i < rp->nr_f_time; i++) {
-		double span = (double)(last - first);
-
-		rp->f_time[i].start = first + (uint64_t)(span * rp->time_pct[i][0] / 100.0);
-		rp->f_time[i].end = first + (uint64_t)(span * rp->time_pct[i][1] / 100.0) + 1;
-	}
-	return 0;
-}
-
-static bool time_ok(const struct report *rp, uint64_t t)
-{
-	if (!rp->nr_f_time)
-		return true;
-	for (int i = 0; i < rp->nr_f_time; i++) {
-		const struct time_range *tr = &rp->f_time[i];
-
-		if ((!tr->start || t >= tr->start) && (!tr->end || t < tr->end))
-			return true;
-	}
-	return false;
-}
-
 static bool str_in(char **list, int nr, const char *s)
 {
 	for (int i = 0; i < nr; i++)
@@ -566,9 +391,7 @@ static int load(struct report *rp, struct gtab *g)
 		 * totals (and so the shares) are of the slice, as in perf;
 		 * --pid, --tid, --comm only hide rows of the whole.
 		 */
-		if (rp->nr_f_time && !time_ok(rp, smp.time))
-			continue;
-		if (rp->f_cpu && (smp.cpu >= 4096 || !(rp->f_cpu[smp.cpu / 8] & (1 << (smp.cpu % 8)))))
+		if (!slice_keep(&rp->slice, smp.time, smp.cpu))
 			continue;
 		rp->nr_samples[ai]++;
 		rp->period_all[ai] += smp.period;
@@ -889,9 +712,7 @@ static void free_report(struct report *rp)
 	free(rp->f_sym);
 	free(rp->f_pid);
 	free(rp->f_tid);
-	free(rp->f_cpu);
-	free(rp->f_time);
-	free(rp->time_pct);
+	slice_free(&rp->slice);
 	free(rp->nr_samples);
 	free(rp->nr_filtered_samples);
 	free(rp->period_filtered);
@@ -975,8 +796,9 @@ int cmd_report(int argc, const char **argv)
 	    split_list(rp.dsos, &rp.f_dso, &rp.nr_f_dso) ||
 	    split_list(rp.syms, &rp.f_sym, &rp.nr_f_sym) ||
 	    parse_int_list("pid", rp.pids, &rp.f_pid, &rp.nr_f_pid) ||
-	    parse_int_list("tid", rp.tids, &rp.f_tid, &rp.nr_f_tid) || parse_cpus(&rp) ||
-	    parse_time(&rp)) {
+	    parse_int_list("tid", rp.tids, &rp.f_tid, &rp.nr_f_tid) ||
+	    slice_parse_cpus(&rp.slice, "sonde report", rp.cpus) ||
+	    slice_parse_time(&rp.slice, "sonde report", rp.time)) {
 		free_report(&rp);
 		return 129;
 	}
@@ -1030,7 +852,7 @@ int cmd_report(int argc, const char **argv)
 		free_report(&rp);
 		return 0;
 	}
-	if (resolve_time_percent(&rp) || ensure_counters(&rp, PDR_MAX_ATTRS)) {
+	if (slice_resolve_time(&rp.slice, "sonde report", rp.r, rp.input) || ensure_counters(&rp, PDR_MAX_ATTRS)) {
 		free_report(&rp);
 		return 1;
 	}

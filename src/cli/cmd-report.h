@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "anl.h"
 #include "outbuf.h"
+#include "sample-slice.h"
 
 enum rkey {
 	RK_COMM,
@@ -62,10 +63,6 @@ struct hentry {
 	struct hentry *next;
 };
 
-struct time_range {
-	uint64_t start, end; /* inclusive start, exclusive end; 0 = open */
-};
-
 struct report {
 	/* options */
 	const char *input;
@@ -106,11 +103,7 @@ struct report {
 	int nr_f_comm, nr_f_dso, nr_f_sym;
 	int32_t *f_pid, *f_tid;
 	int nr_f_pid, nr_f_tid;
-	uint8_t *f_cpu; /* bitmap of 4096 cpus or NULL */
-	struct time_range *f_time;
-	int nr_f_time;
-	bool time_percent;
-	double (*time_pct)[2];
+	struct sample_slice slice; /* --time, -C */
 
 	/* state */
 	struct sonde_perfdata_reader *r;
