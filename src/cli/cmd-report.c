@@ -852,7 +852,7 @@ int cmd_report(int argc, const char **argv)
 		free_report(&rp);
 		return 0;
 	}
-	if (slice_resolve_time(&rp.slice, "sonde report", rp.r, rp.input) || ensure_counters(&rp, PDR_MAX_ATTRS)) {
+	if (slice_resolve(&rp.slice, "sonde report", rp.r, rp.input) || ensure_counters(&rp, PDR_MAX_ATTRS)) {
 		free_report(&rp);
 		return 1;
 	}

@@ -14,6 +14,7 @@
 #include "options.h"
 #include "anl.h"
 #include "outbuf.h"
+#include "sample-slice.h"
 #include "script-trace.h"
 
 enum {
@@ -47,7 +48,8 @@ static const struct {
 struct script {
 	const char *input;
 	const char *fields;
-	const char *comms, *pids, *tids;
+	const char *comms, *pids, *tids, *syms, *cpus, *time;
+	struct sample_slice slice; /* --time, -C */
 	bool json, ns, force, inline_frames;
 	bool cache;		/* --no-cache (--no-kallsyms-cache) clears it */
 	int max_stack;
@@ -446,6 +448,33 @@ static bool id_in_list(const char *list, uint32_t id)
 	return in_list(list, buf);
 }
 
+/*
+ * -S: the sample's symbol by name or address, as perf script matches it:
+ * the symbol's start, the sample's address, or its address in the object.
+ */
+static bool sym_wanted(const char *list, const struct anl_frame *fr)
+{
+	char buf[32];
+
+	if (!list)
+		return true;
+	if (fr->sym) {
+		uint64_t off = (fr->dso ? anl_dso_vaddr(fr->dso, fr->addr) : fr->addr) -
+			       fr->sym->start;
+
+		if (in_list(list, fr->sym->name))
+			return true;
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, fr->ip - off);
+		if (in_list(list, buf))
+			return true;
+	}
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, fr->ip);
+	if (in_list(list, buf))
+		return true;
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, fr->addr);
+	return in_list(list, buf);
+}
+
 static void free_priv(struct anl_stack *st, void *arg)
 {
 	(void)arg;
@@ -486,10 +515,13 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING('F', "fields", &s.fields, "list",
 			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,srcline,period,addr,trace (+x / -x to add / remove)"),
 		OPT_BOOLEAN(0, "json", &s.json, "one JSON object per sample"),
-		OPT_STRING(0, "comms", &s.comms, "list", "only samples of these commands (comma separated)"),
+		OPT_STRING('c', "comms", &s.comms, "list", "only samples of these commands (comma separated)"),
 		OPT_STRING(0, "comm", &s.comms, "list", "same as --comms"),
 		OPT_STRING(0, "pid", &s.pids, "list", "only samples of these process ids"),
 		OPT_STRING(0, "tid", &s.tids, "list", "only samples of these thread ids"),
+		OPT_STRING('S', "symbols", &s.syms, "list", "only samples in these symbols (names or 0x addresses)"),
+		OPT_STRING('C', "cpu", &s.cpus, "list", "only samples taken on these CPUs, e.g. 0-3,5"),
+		OPT_STRING(0, "time", &s.time, "range", "time slice: start,end in seconds, or percent slices 10%-20%,..."),
 		OPT_BOOLEAN(0, "ns", &s.ns, "print times in nanoseconds"),
 		OPT_BOOLEAN(0, "inline", &s.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
 		OPT_INTEGER(0, "max-stack", &s.max_stack, "n", "frames per callchain to print (default 127)"),
@@ -510,6 +542,11 @@ int cmd_script(int argc, const char **argv)
 	}
 	if (parse_fields(&s))
 		return 129;
+	if (slice_parse_cpus(&s.slice, "sonde script", s.cpus) ||
+	    slice_parse_time(&s.slice, "sonde script", s.time)) {
+		slice_free(&s.slice);
+		return 129;
+	}
 	{
 		char ebuf[256] = "";
 		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf),
@@ -529,6 +566,11 @@ int cmd_script(int argc, const char **argv)
 					sonde_strerror(errno, buf, sizeof(buf)));
 			return 1;
 		}
+	}
+	if (slice_resolve(&s.slice, "sonde script", s.r, s.input)) {
+		sonde_perfdata_reader__close(s.r);
+		slice_free(&s.slice);
+		return 1;
 	}
 	s.m = anl_machine_new();
 	if (s.m && s.cache)
@@ -558,13 +600,16 @@ int cmd_script(int argc, const char **argv)
 		a = pdr_attr_get(s.r, rec.attr_idx >= 0 ? rec.attr_idx : 0);
 		if (!a || pdr_parse_sample(s.r, a, (const uint8_t *)rec.hdr, rec.size, &smp))
 			continue;
-		if (!id_in_list(s.pids, smp.pid) || !id_in_list(s.tids, smp.tid))
+		if (!slice_keep(&s.slice, smp.time, smp.cpu) ||
+		    !id_in_list(s.pids, smp.pid) || !id_in_list(s.tids, smp.tid))
 			continue;
 		t = anl_thread_findnew(s.m, (int32_t)smp.pid, (int32_t)smp.tid);
 		if (!in_list(s.comms, t->comm))
 			continue;
 		chain = a->attr.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN;
 		st = anl_sample_stack(s.stacks, s.r, a, t, rec.misc, &smp, chain);
+		if (!sym_wanted(s.syms, &st->frames[0]))
+			continue;
 		f = fields_for(&s, &a->attr);
 		if (!s.json && (s.want | s.add)) {
 			const char *hint, *miss = missing_field(&s, &a->attr, &hint);
@@ -602,6 +647,7 @@ int cmd_script(int argc, const char **argv)
 	anl_stacks_free(s.stacks);
 	anl_machine_free(s.m);
 	sonde_perfdata_reader__close(s.r);
+	slice_free(&s.slice);
 	ob_free(&s.out);
 	return ret;
 }

@@ -128,11 +128,18 @@ bad:
 }
 
 /* Percent slices need the first and last sample time: from SAMPLE_TIME or a pre-scan. */
-int slice_resolve_time(struct sample_slice *sl, const char *cmd,
-		       struct sonde_perfdata_reader *r, const char *input)
+int slice_resolve(struct sample_slice *sl, const char *cmd,
+		  struct sonde_perfdata_reader *r, const char *input)
 {
 	uint64_t first = r->first_sample_time, last = r->last_sample_time;
 
+	/* Without CPU numbers every sample would be dropped without a word. */
+	for (int i = 0; sl->cpus && i < sonde_perfdata_reader__nr_attrs(r); i++)
+		if (!(sonde_perfdata_reader__attr(r, i)->sample_type & SONDE_PERF_SAMPLE_CPU)) {
+			fprintf(stderr, "%s: -C: the samples of '%s' in %s carry no CPU number (perf record -a or -C records them); remove -C\n",
+				cmd, sonde_perfdata_reader__event_name(r, i), input);
+			return -EINVAL;
+		}
 	if (!sl->time_percent)
 		return 0;
 	if (!first && !last && pdr_streaming(r)) {

@@ -31,11 +31,12 @@ struct sample_slice {
 int slice_parse_cpus(struct sample_slice *sl, const char *cmd, const char *list);
 int slice_parse_time(struct sample_slice *sl, const char *cmd, const char *spec);
 /*
- * Percent ranges need the first and last sample time: from the
- * SAMPLE_TIME feature of @r, else a first pass over @input.
+ * Once the file is open: -C needs samples with CPU numbers, and percent
+ * ranges the first and last sample time (from the SAMPLE_TIME feature of
+ * @r, else a first pass over @input). Errors are printed.
  */
-int slice_resolve_time(struct sample_slice *sl, const char *cmd,
-		       struct sonde_perfdata_reader *r, const char *input);
+int slice_resolve(struct sample_slice *sl, const char *cmd,
+		  struct sonde_perfdata_reader *r, const char *input);
 bool slice_keep(const struct sample_slice *sl, uint64_t time, uint32_t cpu);
 void slice_free(struct sample_slice *sl);
 
