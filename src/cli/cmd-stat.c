@@ -308,12 +308,13 @@ static int setup(const struct stat_opts *o, struct run *r,
 	if (err) {
 		bool said = false;
 
-		/* Each event's own reason: the setting or capability missing. */
+		/* Each event's own reason: the setting or capability missing;
+		 * only the cause that stopped the open, once per event. */
 		for (int e = 0; e < nr; e++) {
 			struct sonde_evsel *es = sonde_evlist__evsel(r->list, e);
 			const char *why = sonde_evsel__open_error(es);
 
-			if (why && *why) {
+			if (why && *why && sonde_evsel__open_errno(es) == -err) {
 				fprintf(stderr, "sonde stat: cannot open '%s': %s\n",
 					sonde_evsel__name(es), why);
 				said = true;
@@ -507,6 +508,16 @@ int cmd_stat(int argc, const char **argv)
 			fprintf(stderr, "sonde stat: cannot write '%s': %s\n",
 				opts.output, strerror(errno));
 			return 1;
+		}
+	}
+	{
+		/* events x CPUs x threads fds: use the hard limit, as perf
+		 * and sonde record do; past it the open fails and says so. */
+		struct rlimit rl;
+
+		if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
 		}
 	}
 	stat_report_init(&rep, out, &opts);

@@ -392,7 +392,11 @@ int sonde_evlist__open(struct sonde_evlist *l,
 			opened++;
 			continue;
 		}
-		if (ret == -ENOMEM || !keep) {
+		/*
+		 * Out of memory or fds is the process's limit, not the
+		 * event's: "not supported" would name the wrong cause.
+		 */
+		if (ret == -ENOMEM || ret == -EMFILE || ret == -ENFILE || !keep) {
 			pr_debug("%s: %s\n", e->name,
 				 e->open_error ? e->open_error : "no memory");
 			sonde_evlist__close(l);
