@@ -269,6 +269,55 @@ static void warn_unsupported(const struct stat_opts *o, struct run *r)
 
 static bool user_only_warned;
 
+/* @name with the u modifier added: "task-clock:u", "cycles:pu". */
+static char *with_u(const char *name)
+{
+	const char *c = strrchr(name, ':');
+	char *out;
+
+	if (c && c[1] && strspn(c + 1, "ukhGHIpPSDWeb") == strlen(c + 1))
+		return asprintf(&out, "%su", name) < 0 ? NULL : out;
+	return asprintf(&out, "%s:u", name) < 0 ? NULL : out;
+}
+
+/*
+ * After the paranoid fallback, label the events as perf does
+ * (task-clock:u; those that did not open too, as perf's were user-only
+ * from the start) and say it once, in one line, for all of them.
+ */
+static void mark_user_only(struct run *r, const bool *kern, int nr)
+{
+	bool fell = false;
+
+	for (int e = 0; e < nr; e++) {
+		struct sonde_evsel *es = sonde_evlist__evsel(r->list, e);
+
+		if (kern[e] && sonde_evsel__supported(es) &&
+		    sonde_evsel__attr(es)->exclude_kernel)
+			fell = true;
+	}
+	if (!fell)
+		return;
+	if (!user_only_warned)
+		fprintf(stderr, "sonde stat: kernel.perf_event_paranoid forbids counting kernel code: counting user space only (:u)\n");
+	user_only_warned = true; /* once, not on every -r run */
+	for (int e = 0; e < nr && e < r->ev.nr; e++) {
+		struct stat_ev *se = &r->ev.evs[e];
+		char *n;
+
+		/* A kernel-only event (:k) has no user part to fall back to. */
+		if (!kern[e] || !se->name ||
+		    sonde_evsel__attr(sonde_evlist__evsel(r->list, e))->exclude_user)
+			continue;
+		n = with_u(se->name);
+		if (!n)
+			continue;
+		free(se->name);
+		se->name = n;
+		se->ev.name = n;
+	}
+}
+
 /* Opens the events on the target; 0 or the exit status (error printed). */
 static int setup(const struct stat_opts *o, struct run *r,
 		 struct stat_wait *w)
@@ -326,15 +375,7 @@ static int setup(const struct stat_opts *o, struct run *r,
 		free(kern);
 		return 1;
 	}
-	for (int e = 0; e < nr && !user_only_warned; e++) {
-		struct sonde_evsel *es = sonde_evlist__evsel(r->list, e);
-
-		if (kern[e] && sonde_evsel__supported(es) &&
-		    sonde_evsel__attr(es)->exclude_kernel)
-			fprintf(stderr, "sonde stat: kernel.perf_event_paranoid forbids counting kernel code: counting user space only for '%s' (:u)\n",
-				sonde_evsel__name(es));
-	}
-	user_only_warned = true; /* once, not on every -r run */
+	mark_user_only(r, kern, nr);
 	free(kern);
 	if (stat_reader_init(&r->rd, o->mode, r->list, r->ev.nr)) {
 		fprintf(stderr, "sonde stat: out of memory\n");
