@@ -399,6 +399,13 @@ static void test_error_format(void **state)
 	/* Tiny buffers stay terminated. */
 	sonde_parse_error__format(&err, buf, 5);
 	assert_string_equal(buf, "even");
+	/* Control bytes of the spec never reach a terminal raw. */
+	assert_int_equal(sonde_evspec_list__parse_opts("cs\x1b[31m", &o, &l, &err),
+			 -SONDE_ERR_PARSE);
+	sonde_parse_error__format(&err, buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "event syntax error: 'cs?[31m'\n"
+			    "                       \\___ unexpected byte 0x1b, expected ',' or the end of the spec");
 	assert_int_equal(sonde_evspec_list__parse_opts(NULL, &o, &l, &err), -EINVAL);
 	assert_int_equal(sonde_evspec_list__parse_opts("cycles", &o, NULL, NULL), -EINVAL);
 }
