@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include "sonde/evlist.h"
+#include "evname.h"
 #include "builtin.h"
 #include "options.h"
 #include "stat-cli.h"
@@ -269,17 +270,6 @@ static void warn_unsupported(const struct stat_opts *o, struct run *r)
 
 static bool user_only_warned;
 
-/* @name with the u modifier added: "task-clock:u", "cycles:pu". */
-static char *with_u(const char *name)
-{
-	const char *c = strrchr(name, ':');
-	char *out;
-
-	if (c && c[1] && strspn(c + 1, "ukhGHIpPSDWeb") == strlen(c + 1))
-		return asprintf(&out, "%su", name) < 0 ? NULL : out;
-	return asprintf(&out, "%s:u", name) < 0 ? NULL : out;
-}
-
 /*
  * After the paranoid fallback, label the events as perf does
  * (task-clock:u; those that did not open too, as perf's were user-only
@@ -309,7 +299,7 @@ static void mark_user_only(struct run *r, const bool *kern, int nr)
 		if (!kern[e] || !se->name ||
 		    sonde_evsel__attr(sonde_evlist__evsel(r->list, e))->exclude_user)
 			continue;
-		n = with_u(se->name);
+		n = evname_with_u(se->name);
 		if (!n)
 			continue;
 		free(se->name);
@@ -357,17 +347,40 @@ static int setup(const struct stat_opts *o, struct run *r,
 	if (err) {
 		bool said = false;
 
-		/* Each event's own reason: the setting or capability missing;
-		 * only the cause that stopped the open, once per event. */
+		/*
+		 * Each event's own reason: the setting or capability missing;
+		 * only the cause that stopped the open, and each reason once
+		 * (a seccomp filter refuses every event alike).
+		 */
 		for (int e = 0; e < nr; e++) {
 			struct sonde_evsel *es = sonde_evlist__evsel(r->list, e);
 			const char *why = sonde_evsel__open_error(es);
+			int same = 0;
+			bool dup = false;
 
-			if (why && *why && sonde_evsel__open_errno(es) == -err) {
+			if (!why || !*why || sonde_evsel__open_errno(es) != -err)
+				continue;
+			for (int p = 0; p < nr && !dup; p++) {
+				struct sonde_evsel *ps = sonde_evlist__evsel(r->list, p);
+				const char *pw = sonde_evsel__open_error(ps);
+
+				if (p == e || !pw || sonde_evsel__open_errno(ps) != -err ||
+				    strcmp(pw, why))
+					continue;
+				if (p < e)
+					dup = true;
+				else
+					same++;
+			}
+			if (dup)
+				continue;
+			if (same)
+				fprintf(stderr, "sonde stat: cannot open '%s' and %d more event%s: %s\n",
+					sonde_evsel__name(es), same, same > 1 ? "s" : "", why);
+			else
 				fprintf(stderr, "sonde stat: cannot open '%s': %s\n",
 					sonde_evsel__name(es), why);
-				said = true;
-			}
+			said = true;
 		}
 		if (!said)
 			fprintf(stderr, "sonde stat: cannot open the events: %s\n",

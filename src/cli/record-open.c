@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include "evname.h"
 #include "record.h"
 
 /* x86-64 user registers for DWARF unwinding: all but ds/es/fs/gs. */
@@ -120,6 +121,23 @@ void rec_setup_attrs(struct rec_state *s)
 	}
 }
 
+/*
+ * The paranoid fallback held: label the event as perf does (cycles:u) and
+ * say it once for the whole session.
+ */
+static void fell_back_to_user(struct rec_state *s, struct rec_event *e)
+{
+	char *n = evname_with_u(e->name);
+
+	if (n) {
+		free(e->name);
+		e->name = n;
+	}
+	if (!s->o->quiet && !s->user_only_said)
+		fprintf(stderr, "Warning:\nkernel.perf_event_paranoid forbids kernel samples: falling back to user space only (:u)\n");
+	s->user_only_said = true;
+}
+
 int rec_open_events(struct rec_state *s)
 {
 	struct rec_opts *o = s->o;
@@ -142,7 +160,7 @@ int rec_open_events(struct rec_state *s)
 				int gfd = e->leader == (int)i ? -1 :
 					  o->evs.ev[e->leader].fds[k];
 				pid_t tid = s->per_task ? s->tids[t] : -1;
-				int fd;
+				int fd, refused = 0;
 retry:
 				fd = sonde_event_open(&e->attr, tid,
 							   s->cpus[c], gfd, 0);
@@ -161,14 +179,24 @@ retry:
 					goto retry;
 				}
 				if ((fd == -EACCES || fd == -EPERM) && s->per_task &&
-				    !e->attr.exclude_kernel && !e->attr.exclude_user) {
-					/* perf's fallback under perf_event_paranoid 2. */
-					if (!o->quiet)
-						fprintf(stderr, "Warning:\nkernel.perf_event_paranoid forbids kernel samples: falling back to user space only for '%s' (:u)\n",
-							e->name);
+				    !refused && !e->attr.exclude_kernel &&
+				    !e->attr.exclude_user) {
+					/* perf's fallback under perf_event_paranoid
+					 * 2, said only once the user-only open
+					 * proves kernel samples were the cause. */
+					refused = fd;
 					e->attr.exclude_kernel = 1;
 					e->attr.exclude_hv = 1;
 					goto retry;
+				}
+				if (refused && fd >= 0) {
+					fell_back_to_user(s, e);
+				} else if (refused) {
+					/* Refused either way (seccomp, a
+					 * sandbox): not paranoid's doing. */
+					e->attr.exclude_kernel = 0;
+					e->attr.exclude_hv = 0;
+					fd = refused;
 				}
 				if (fd < 0) {
 					explain_open_error(e, -fd, s->cpus[c], tid);

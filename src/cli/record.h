@@ -68,6 +68,7 @@ struct rec_state {
 	bool per_task;        /* pid != -1 */
 	pid_t child;
 	bool workload_target; /* the child is recorded, not just waited for */
+	bool user_only_said;  /* the paranoid fallback was announced */
 	/* Per CPU: [2c] forward ring, [2c + 1] overwrite (backward) ring. */
 	struct sonde_ring **rings;
 	struct pollfd *pfds;
