@@ -24,8 +24,12 @@ ifeq ($(findstring clang,$(shell $(CC) --version 2>/dev/null | head -1)),)
 WARN += -Wformat-signedness
 endif
 OPT ?= -O2 -g
+# src/lib is one folder per layer, lowest first; tests/check-layers.sh
+# fails the build's check when a file includes a header of a higher layer.
+LAYERS := core event ring count stat record sym unwind perfdata profile
+LIB_INC := -Isrc/lib $(addprefix -Isrc/lib/,$(LAYERS))
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden \
-	-fno-omit-frame-pointer $(WARN) $(OPT) -Iinclude -Isrc/lib \
+	-fno-omit-frame-pointer $(WARN) $(OPT) -Iinclude $(LIB_INC) \
 	-DSONDE_VERSION=\"$(VERSION)\"
 ifeq ($(SAN),1)
 CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -89,7 +93,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(STATIC_LIB)
 
 $(BUILD)/examples/%: examples/%.c $(SHARED_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(filter-out -Isrc/lib,$(ALL_CFLAGS)) $< $(LDFLAGS) -o $@ \
+	$(CC) $(filter-out $(LIB_INC),$(ALL_CFLAGS)) $< $(LDFLAGS) -o $@ \
 		-L$(BUILD) -Wl,-rpath,'$$ORIGIN/..' -lsonde
 
 # Workloads for tests and the demo: frame pointers kept, no inlining games.
@@ -159,6 +163,7 @@ check: deps
 
 # One pass in $(BUILD) without the sanitizer round (for quick iteration).
 check-fast: all tests examples helpers
+	@tests/check-layers.sh
 	@tests/run-suite.sh $(BUILD)
 
 fuzz:

@@ -20,6 +20,8 @@ if make -s -j"$JOBS" all tests examples helpers; then
 	tests/run-suite.sh build plain
 	step "ABI export check"
 	if tests/check-abi.sh build; then echo "1 0 0" >>"$RESULTS"; else echo "0 1 0" >>"$RESULTS"; fi
+	step "layer check"
+	if tests/check-layers.sh; then echo "1 0 0" >>"$RESULTS"; else echo "0 1 0" >>"$RESULTS"; fi
 else
 	echo "FAIL: build"; build_failed=1
 fi

@@ -30,8 +30,10 @@ if ! perf record -q -o "$F" -g -e cpu-clock -c 200000 -- "$W" threads 200 >/dev/
 fi
 
 # perf ends with a random tip between '#' lines: drop it and trailing '#'s.
+# Its fractal "[...]" line carries " (inlined)" or not at random (the flag
+# of a malloc()ed placeholder symbol is never set): drop the suffix.
 trim() {
-	grep -v '^# (Tip' | awk '{ l[NR] = $0 } END {
+	grep -v '^# (Tip' | sed 's/\[\.\.\.\] (inlined)$/[...]/' | awk '{ l[NR] = $0 } END {
 		n = NR; while (n > 0 && (l[n] == "#" || l[n] == "")) n--
 		for (i = 1; i <= n; i++) print l[i] }'
 }

@@ -17,7 +17,7 @@ if ! command -v clang >/dev/null; then
 	echo "SKIP: fuzz targets need clang (apt-get install clang libclang-rt-14-dev)"
 	echo "0 0 ${#targets[@]}" >>"${RESULTS:-/dev/null}"; exit 0
 fi
-FLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -Isrc/lib -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DSONDE_FUZZ"
+FLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -Isrc/lib $(for d in src/lib/*/; do printf -- '-I%s ' "${d%/}"; done)-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DSONDE_FUZZ"
 mkdir -p "$OUT"
 LIB_SRCS=$(ls src/lib/*.c src/lib/*/*.c 2>/dev/null)
 for t in "${targets[@]}"; do

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
-/* Event lists and their events: private layout shared by src/lib/evlist*.c. */
+/* Event lists and their events: private layout shared by src/lib/count/evlist*.c. */
 #ifndef SONDE_LIB_EVLIST_H
 #define SONDE_LIB_EVLIST_H
 
