@@ -171,6 +171,7 @@ int cmd_record(int argc, const char **argv)
 	};
 	struct sonde_perfdata_writer_stats st;
 	struct sigaction sa = { 0 }, old_hup;
+	struct stat prev = { 0 };
 	const char **cmd;
 	int nargs, go = -1, errp = -1, err = 0, status = 0, wstatus = 0;
 	char **cmdline = NULL;
@@ -339,6 +340,9 @@ int cmd_record(int argc, const char **argv)
 			   .keep_old = strcmp(o.output, "-") != 0,
 			   .cmdline = (const char *const *)cmdline);
 
+		/* To tell, after a failure, our file from the one it was to replace. */
+		if (stat(o.output, &prev))
+			prev.st_ino = 0;
 		s.w = sonde_perfdata_writer__new(o.output, &wo);
 	}
 	if (!s.w) {
@@ -511,6 +515,9 @@ int cmd_record(int argc, const char **argv)
 				; /* the pipe reader has what got through */
 			else if (stat(o.output, &sb))
 				fprintf(stderr, "[ sonde record: Nothing kept: %s was removed ]\n",
+					o.output);
+			else if (prev.st_ino && sb.st_ino == prev.st_ino && sb.st_dev == prev.st_dev)
+				fprintf(stderr, "[ sonde record: Nothing kept: %s is still the previous recording ]\n",
 					o.output);
 			else
 				fprintf(stderr, "[ sonde record: Kept %.3f MB %s: the data up to the last complete round before the error ]\n",

@@ -97,3 +97,25 @@ elif ! "$SONDE" script -i p.data -F comm,pid 2>/dev/null | awk -v p=$busy '
 else
 	pass "record -p PID -- cmd records the process while the command runs"
 fi
+
+# A disk too small for even the first round: the previous file stays, and
+# the summary says so instead of "Kept" for a file that is not ours.
+if [ "$(id -u)" = 0 ] && mkdir -p tiny && mount -t tmpfs -o size=64k tmpfs tiny 2>/dev/null; then
+	echo previous >tiny/t.data
+	"$SONDE" record -o tiny/t.data --call-graph dwarf -e task-clock -- \
+		sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done' >/dev/null 2>tiny.err
+	rc=$?
+	if [ $rc = 0 ]; then
+		skip "record on a full disk: the recording fit in 64 KiB"
+	elif [ "$(cat tiny/t.data)" != previous ]; then
+		fail "record on a full disk: the previous tiny/t.data is gone"
+	elif grep -q "Kept" tiny.err || ! grep -q "still the previous recording" tiny.err; then
+		fail "record on a full disk: summary: $(grep 'sonde record' tiny.err | tail -2)"
+	else
+		pass "record on a full disk keeps the previous file and says so"
+	fi
+	for i in 1 2 3 4 5; do umount tiny 2>/dev/null && break; sleep 0.2; done
+	if mountpoint -q tiny; then umount -l tiny; fi
+else
+	skip "record on a full disk: needs root to mount a tmpfs"
+fi
