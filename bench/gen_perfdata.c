@@ -5,7 +5,12 @@
  * distinct stacks over real functions of libc (so both tools symbolize the
  * same object), FINISHED_ROUND every 1000 samples.
  *
- *   gen_perfdata OUT [NR_SAMPLES] [DEPTH] [NR_STACKS]
+ *   gen_perfdata OUT [NR_SAMPLES] [DEPTH] [NR_STACKS] [random|each]
+ *
+ * "random" (the default) draws each sample's stack at random, so some
+ * stacks never show when NR_STACKS is near NR_SAMPLES; "each" walks the
+ * stacks in a scattered order, so that min(NR_SAMPLES, NR_STACKS) distinct
+ * stacks appear: what the scaling benchmark (bench/bench-stacks.sh) needs.
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -70,14 +75,19 @@ int main(int argc, char **argv)
 	unsigned long nr = argc > 2 ? strtoul(argv[2], NULL, 0) : 1000000;
 	unsigned depth = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 0) : 12;
 	unsigned nstacks = argc > 4 ? (unsigned)strtoul(argv[4], NULL, 0) : 500;
+	const char *order = argc > 5 ? argv[5] : "random";
+	bool each = !strcmp(order, "each");
+	/* A prime above 2^32: coprime to every stack count. */
+	const uint64_t scatter = 4294967311ULL;
 	static uint64_t funcs[4096];
 	uint64_t *stacks, file_size = 0, t = 1000000000ULL;
 	struct pdgen g = { 0 };
 	size_t nf;
 	FILE *f;
 
-	if (argc < 2 || depth < 1 || depth > 120 || !nstacks) {
-		fprintf(stderr, "usage: gen_perfdata OUT [NR_SAMPLES] [DEPTH] [NR_STACKS]\n");
+	if (argc < 2 || depth < 1 || depth > 120 || !nstacks ||
+	    (!each && strcmp(order, "random"))) {
+		fprintf(stderr, "usage: gen_perfdata OUT [NR_SAMPLES] [DEPTH] [NR_STACKS] [random|each]\n");
 		return 2;
 	}
 	nf = libc_functions(funcs, 4096, &file_size);
@@ -105,7 +115,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (unsigned long i = 0; i < nr; i++) {
-		uint64_t *st = &stacks[(size_t)(next_rand() % nstacks) * depth];
+		/* each: i * a prime mod nstacks visits every stack once per round. */
+		size_t pick = each ? (size_t)((i % nstacks) * scatter % nstacks)
+				   : (size_t)(next_rand() % nstacks);
+		uint64_t *st = &stacks[pick * depth];
 
 		uint64_t chain[128];
 

@@ -117,17 +117,17 @@ static bool visible(const struct report *rp, const struct hkey *k)
 /* Entries of event @attr, visible, sorted. Returns the count. */
 static size_t collect(struct report *rp, int attr)
 {
-	size_t n = 0;
+	size_t n = 0, pos = 0;
+	struct hentry *e;
 
 	free(rp->sorted);
 	rp->sorted = malloc((rp->nr_ents + 1) * sizeof(*rp->sorted));
 	if (!rp->sorted)
 		return 0;
-	for (size_t i = 0; i <= rp->ent_mask; i++)
-		for (struct hentry *e = rp->ent_tab[i]; e; e = e->next)
-			if (e->k.attr == attr && visible(rp, &e->k) &&
-			    (rp->children ? e->children : e->self))
-				rp->sorted[n++] = e;
+	while ((e = hashtab_next(&rp->ents, &pos)))
+		if (e->k.attr == attr && visible(rp, &e->k) &&
+		    (rp->children ? e->children : e->self))
+			rp->sorted[n++] = e;
 	/*
 	 * The tie rules (perf's) are not a total order, so the result depends
 	 * on the input order: make that the creation order, not hash order,
@@ -205,17 +205,6 @@ static unsigned long convert_unit(unsigned long v, char *unit)
 }
 
 /* ---- call graph ---- */
-
-static void calc_cumul(struct cnode *n)
-{
-	n->cumul = n->hit;
-	n->nr_cumul = n->nr_hit;
-	for (struct cnode *k = n->child; k; k = k->sibling) {
-		calc_cumul(k);
-		n->cumul += k->cumul;
-		n->nr_cumul += k->nr_cumul;
-	}
-}
 
 /* A call graph value as -g asked: share of @base, period, or samples. */
 static void put_gvalue(struct outbuf *o, const struct report *rp, uint64_t period,
@@ -374,7 +363,6 @@ static void print_graph(struct report *rp, struct hentry *e, uint64_t total)
 
 	if (!root)
 		return;
-	calc_cumul(root);
 	g.min_abs = (uint64_t)((double)total * rp->graph_threshold / 100.0);
 	v = kids(root, rp->graph_fractal ? (uint64_t)((double)parent_total * rp->graph_threshold / 100.0)
 					 : g.min_abs, &nr);
@@ -502,7 +490,6 @@ static void print_flat(struct report *rp, struct hentry *e, uint64_t total, bool
 
 	if (!e->chain)
 		return;
-	calc_cumul(e->chain);
 	flat_collect(&f, e->chain, min, 0);
 	qsort(f.v, f.nr, sizeof(*f.v), fpath_cmp);
 	for (size_t i = 0; i < f.nr; i++) {

@@ -29,14 +29,37 @@ struct sgroup {
 	struct anl_stack *st;
 	uint64_t period, nr;
 	uint64_t seq; /* first sample: entries are created in time order */
-	struct sgroup *next;
+};
+
+/* Stack groups, allocated in blocks: one per distinct stack and thread keys. */
+#define SGROUP_BLOCK 4096
+
+struct sgroup_block {
+	struct sgroup_block *prev;
+	size_t used;
+	struct sgroup v[SGROUP_BLOCK];
 };
 
 struct gtab {
-	struct sgroup **tab;
-	size_t mask, count;
+	struct hashtab tab; /* of struct sgroup */
+	struct sgroup_block *blocks;
 	struct sgroup *last;
 };
+
+/* Call graph nodes, allocated in blocks and freed with the report. */
+#define CNODE_BLOCK 4096
+
+struct cnode_pool {
+	struct cnode_pool *prev;
+	size_t used;
+	struct cnode v[CNODE_BLOCK];
+};
+
+/*
+ * A node with this many children gets its children indexed in rp->kids;
+ * fewer are scanned, which costs less than hashing.
+ */
+#define CNODE_INDEX_MIN 2
 
 static const char *const key_names[RK_MAX] = {
 	"comm", "pid", "tid", "dso", "sym", "cpu", "srcline",
@@ -245,68 +268,45 @@ static int graph_cb(const struct option *opt, const char *arg, bool unset)
 
 /* ---- aggregation ---- */
 
-static inline uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdULL;
-}
-
-static void gtab_grow(struct gtab *g)
-{
-	size_t nmask = g->mask * 2 + 1;
-	struct sgroup **nt = calloc(nmask + 1, sizeof(*nt));
-
-	if (!nt)
-		return;
-	for (size_t i = 0; i <= g->mask; i++) {
-		struct sgroup *s = g->tab[i], *nx;
-
-		for (; s; s = nx) {
-			uint64_t h = mix(mix(mix((uintptr_t)s->st, (uintptr_t)s->comm),
-					     ((uint64_t)(uint32_t)s->pid << 32) | (uint32_t)s->tid),
-					 ((uint64_t)(uint32_t)s->cpu << 32) | (uint32_t)s->attr);
-
-			nx = s->next;
-			s->next = nt[h & nmask];
-			nt[h & nmask] = s;
-		}
-	}
-	free(g->tab);
-	g->tab = nt;
-	g->mask = nmask;
-}
-
 static struct sgroup *group_get(struct gtab *g, int attr, const char *comm, int32_t pid,
 				int32_t tid, int32_t cpu, struct anl_stack *st)
 {
 	struct sgroup *s = g->last;
+	struct hashtab_probe probe;
 	uint64_t h;
 
 	if (s && s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
 	    s->cpu == cpu && s->attr == attr)
 		return s;
-	h = mix(mix(mix((uintptr_t)st, (uintptr_t)comm),
-		    ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid),
-		((uint64_t)(uint32_t)cpu << 32) | (uint32_t)attr);
-	for (s = g->tab[h & g->mask]; s; s = s->next)
+	h = hashtab_mix(hashtab_mix(hashtab_mix((uintptr_t)st, (uintptr_t)comm),
+				    ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid),
+			((uint64_t)(uint32_t)cpu << 32) | (uint32_t)attr);
+	for (s = hashtab_probe_first(&g->tab, h, &probe); s;
+	     s = hashtab_probe_next(&g->tab, &probe))
 		if (s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
 		    s->cpu == cpu && s->attr == attr)
 			break;
 	if (!s) {
-		s = calloc(1, sizeof(*s));
-		if (!s)
-			abort();
+		if (!g->blocks || g->blocks->used == SGROUP_BLOCK) {
+			struct sgroup_block *b = malloc(sizeof(*b));
+
+			if (!b)
+				abort();
+			b->prev = g->blocks;
+			b->used = 0;
+			g->blocks = b;
+		}
+		s = &g->blocks->v[g->blocks->used++];
+		memset(s, 0, sizeof(*s));
 		s->attr = attr;
 		s->comm = comm;
 		s->pid = pid;
 		s->tid = tid;
 		s->cpu = cpu;
 		s->st = st;
-		s->seq = g->count;
-		s->next = g->tab[h & g->mask];
-		g->tab[h & g->mask] = s;
-		if (++g->count > g->mask)
-			gtab_grow(g);
+		s->seq = hashtab_count(&g->tab);
+		if (hashtab_insert(&g->tab, h, s))
+			abort();
 	}
 	g->last = s;
 	return s;
@@ -431,13 +431,13 @@ static int ensure_counters(struct report *rp, int nr)
 
 static uint64_t hkey_hash(const struct hkey *k)
 {
-	uint64_t h = mix((uintptr_t)k->comm, (uint64_t)(uint32_t)k->attr);
+	uint64_t h = hashtab_mix((uintptr_t)k->comm, (uint64_t)(uint32_t)k->attr);
 
-	h = mix(h, ((uint64_t)(uint32_t)k->pid << 32) | (uint32_t)k->tid);
-	h = mix(h, (uint64_t)(uint32_t)k->cpu);
-	h = mix(h, (uintptr_t)k->dso_id);
-	h = mix(h, k->sym ? k->sym_start ^ (uintptr_t)k->sym_iname : k->addr);
-	return mix(h, (uintptr_t)k->srcline);
+	h = hashtab_mix(h, ((uint64_t)(uint32_t)k->pid << 32) | (uint32_t)k->tid);
+	h = hashtab_mix(h, (uint64_t)(uint32_t)k->cpu);
+	h = hashtab_mix(h, (uintptr_t)k->dso_id);
+	h = hashtab_mix(h, k->sym ? k->sym_start ^ (uintptr_t)k->sym_iname : k->addr);
+	return hashtab_mix(h, (uintptr_t)k->srcline);
 }
 
 static bool hkey_eq(const struct hkey *a, const struct hkey *b)
@@ -484,37 +484,18 @@ static void make_key(struct report *rp, const struct sgroup *g, const struct anl
 static struct hentry *entry_get(struct report *rp, const struct hkey *k)
 {
 	uint64_t h = hkey_hash(k);
+	struct hashtab_probe probe;
 	struct hentry *e;
 
-	for (e = rp->ent_tab[h & rp->ent_mask]; e; e = e->next)
+	for (e = hashtab_probe_first(&rp->ents, h, &probe); e;
+	     e = hashtab_probe_next(&rp->ents, &probe))
 		if (hkey_eq(&e->k, k))
 			return e;
 	e = calloc(1, sizeof(*e));
-	if (!e)
+	if (!e || hashtab_insert(&rp->ents, h, e))
 		abort();
 	e->k = *k;
-	e->seq = rp->nr_ents;
-	e->next = rp->ent_tab[h & rp->ent_mask];
-	rp->ent_tab[h & rp->ent_mask] = e;
-	if (++rp->nr_ents > rp->ent_mask * 2) {
-		size_t nmask = rp->ent_mask * 2 + 1;
-		struct hentry **nt = calloc(nmask + 1, sizeof(*nt));
-
-		if (nt) {
-			for (size_t i = 0; i <= rp->ent_mask; i++) {
-				struct hentry *x = rp->ent_tab[i], *nx;
-
-				for (; x; x = nx) {
-					nx = x->next;
-					x->next = nt[hkey_hash(&x->k) & nmask];
-					nt[hkey_hash(&x->k) & nmask] = x;
-				}
-			}
-			free(rp->ent_tab);
-			rp->ent_tab = nt;
-			rp->ent_mask = nmask;
-		}
-	}
+	e->seq = rp->nr_ents++;
 	return e;
 }
 
@@ -525,41 +506,91 @@ static bool frame_match(const struct cnode *n, const struct anl_frame *fr)
 	return !n->sym && !fr->sym && n->ip == fr->ip;
 }
 
+/* A child's key in rp->kids: its parent and what frame_match() compares. */
+static uint64_t kid_hash(const struct cnode *parent, const struct anl_sym *sym, uint64_t ip)
+{
+	return hashtab_mix(hashtab_mix((uintptr_t)parent, sym ? (uintptr_t)sym : ip), !sym);
+}
+
+static struct cnode *cnode_new(struct report *rp)
+{
+	struct cnode_pool *p = rp->cnodes;
+
+	if (!p || p->used == CNODE_BLOCK) {
+		p = malloc(sizeof(*p));
+		if (!p)
+			abort();
+		p->prev = rp->cnodes;
+		p->used = 0;
+		rp->cnodes = p;
+	}
+	return memset(&p->v[p->used++], 0, sizeof(struct cnode));
+}
+
+/* The child of @n that @fr continues into, or NULL. */
+static struct cnode *child_find(struct report *rp, struct cnode *n, const struct anl_frame *fr)
+{
+	struct hashtab_probe probe;
+	struct cnode *c;
+
+	if (n->nr_children < CNODE_INDEX_MIN) {
+		for (c = n->child; c; c = c->sibling)
+			if (frame_match(c, fr))
+				return c;
+		return NULL;
+	}
+	for (c = hashtab_probe_first(&rp->kids, kid_hash(n, fr->sym, fr->ip), &probe); c;
+	     c = hashtab_probe_next(&rp->kids, &probe))
+		if (c->parent == n && frame_match(c, fr))
+			return c;
+	return NULL;
+}
+
+/* Links @c first among @n's children (the print order), indexed when wide. */
+static void child_link(struct report *rp, struct cnode *n, struct cnode *c)
+{
+	c->sibling = n->child;
+	c->parent = n;
+	n->child = c;
+	if (++n->nr_children == CNODE_INDEX_MIN) {
+		for (struct cnode *k = n->child; k; k = k->sibling)
+			if (hashtab_insert(&rp->kids, kid_hash(n, k->sym, k->ip), k))
+				abort();
+	} else if (n->nr_children > CNODE_INDEX_MIN) {
+		if (hashtab_insert(&rp->kids, kid_hash(n, c->sym, c->ip), c))
+			abort();
+	}
+}
+
 /* Adds one path (frames[from] stepping by dir, count frames) with weight. */
-static void chain_add(struct hentry *e, const struct anl_frame *frames, int from, int dir,
-		      int count, uint64_t period, uint64_t nr)
+static void chain_add(struct report *rp, struct hentry *e, const struct anl_frame *frames,
+		      int from, int dir, int count, uint64_t period, uint64_t nr)
 {
 	struct cnode *n;
 
-	if (!e->chain) {
-		e->chain = calloc(1, sizeof(*e->chain));
-		if (!e->chain)
-			abort();
-	}
+	if (!e->chain)
+		e->chain = cnode_new(rp);
 	n = e->chain;
+	n->cumul += period;
+	n->nr_cumul += nr;
 	for (int i = 0, idx = from; i < count; i++, idx += dir) {
 		const struct anl_frame *fr = &frames[idx];
-		struct cnode *c;
+		struct cnode *c = child_find(rp, n, fr);
 
-		for (c = n->child; c; c = c->sibling)
-			if (frame_match(c, fr))
-				break;
 		if (!c) {
-			c = calloc(1, sizeof(*c));
-			if (!c)
-				abort();
+			c = cnode_new(rp);
 			c->sym = fr->sym;
 			c->dso = fr->dso;
 			c->ip = fr->ip;
 			c->addr = fr->addr;
-			c->sibling = n->child;
-			c->parent = n;
-			n->child = c;
-			n->nr_children++;
+			child_link(rp, n, c);
 		}
+		c->cumul += period; /* the path runs through every node on it */
+		c->nr_cumul += nr;
 		n = c;
 	}
 	n->hit += period;
+	n->nr_hit += nr;
 	n->nr_hit += nr;
 	if ((uint32_t)count > e->max_depth)
 		e->max_depth = (uint32_t)count;
@@ -585,8 +616,8 @@ static void expand_group(struct report *rp, struct sgroup *g)
 {
 	const struct anl_stack *st = g->st;
 	int n = (int)st->nr_frames;
-	struct hkey k0, keys_seen[64];
-	int nseen = 0;
+	uint64_t mark = g->seq + 1;
+	struct hkey k0;
 	struct hentry *e0;
 	char level;
 	bool graph = rp->graph_on && rp->have_callchains;
@@ -605,12 +636,12 @@ static void expand_group(struct report *rp, struct sgroup *g)
 	}
 	/* The sample's whole chain: outermost first in caller order. */
 	if (graph)
-		chain_add(e0, st->frames, rp->graph_caller ? n - 1 : 0,
+		chain_add(rp, e0, st->frames, rp->graph_caller ? n - 1 : 0,
 			  rp->graph_caller ? -1 : 1, n, g->period, g->nr);
 	if (!rp->children)
 		return;
 	e0->children += g->period;
-	keys_seen[nseen++] = k0;
+	e0->expanded = mark;
 	/*
 	 * In display order, like perf: outermost caller first in caller order,
 	 * so a recursive function gets the graph of its first occurrence.
@@ -621,7 +652,6 @@ static void expand_group(struct report *rp, struct sgroup *g)
 		int i = rp->graph_caller ? n - 1 - step : step;
 		const struct anl_frame *fr = &st->frames[i];
 		struct hkey k;
-		bool dup = false;
 		struct hentry *e;
 
 		make_key(rp, g, fr, &k);
@@ -630,76 +660,58 @@ static void expand_group(struct report *rp, struct sgroup *g)
 		k.level = level;
 		if (!fr->sym && has_key(rp, RK_SYM))
 			k.addr = fr->ip;
-		for (int j = 0; j < nseen; j++)
-			if (hkey_eq(&keys_seen[j], &k)) {
-				dup = true;
-				break;
-			}
-		if (dup)
-			continue;
-		if (nseen < 64)
-			keys_seen[nseen++] = k;
 		e = entry_get(rp, &k);
+		/* A recursive stack counts once per entry, as in perf. */
+		if (e->expanded == mark)
+			continue;
+		e->expanded = mark;
 		e->children += g->period;
 		/* From this caller down to the sample, or up to the outermost. */
 		if (graph && rp->graph_caller)
-			chain_add(e, st->frames, i, -1, i + 1, g->period, g->nr);
+			chain_add(rp, e, st->frames, i, -1, i + 1, g->period, g->nr);
 		else if (graph)
-			chain_add(e, st->frames, i, 1, n - i, g->period, g->nr);
+			chain_add(rp, e, st->frames, i, 1, n - i, g->period, g->nr);
 	}
 }
 
-static int seq_cmp(const void *pa, const void *pb)
-{
-	const struct sgroup *a = *(const struct sgroup *const *)pa;
-	const struct sgroup *b = *(const struct sgroup *const *)pb;
-
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
+/* Expands the groups in their creation (first sample) order, then frees them. */
 static void free_groups(struct gtab *g, struct report *rp)
 {
-	struct sgroup **v = malloc((g->count + 1) * sizeof(*v));
-	size_t n = 0;
+	size_t n = hashtab_count(&g->tab);
+	struct sgroup **v = malloc((n + 1) * sizeof(*v));
 
 	if (!v)
 		abort();
-	for (size_t i = 0; i <= g->mask; i++)
-		for (struct sgroup *s = g->tab[i]; s; s = s->next)
-			v[n++] = s;
-	qsort(v, n, sizeof(*v), seq_cmp);
-	for (size_t i = 0; i < n; i++) {
+	for (struct sgroup_block *b = g->blocks; b; b = b->prev)
+		for (size_t i = 0; i < b->used; i++)
+			v[b->v[i].seq] = &b->v[i];
+	for (size_t i = 0; i < n; i++)
 		expand_group(rp, v[i]);
-		free(v[i]);
-	}
 	free(v);
-	free(g->tab);
-}
+	while (g->blocks) {
+		struct sgroup_block *b = g->blocks;
 
-static void free_chain(struct cnode *n)
-{
-	while (n) {
-		struct cnode *nx = n->sibling;
-
-		free_chain(n->child);
-		free(n);
-		n = nx;
+		g->blocks = b->prev;
+		free(b);
 	}
+	hashtab_free(&g->tab);
 }
 
 static void free_report(struct report *rp)
 {
-	if (rp->ent_tab)
-		for (size_t i = 0; i <= rp->ent_mask; i++) {
-			struct hentry *e = rp->ent_tab[i], *nx;
+	size_t pos = 0;
+	struct hentry *e;
 
-			for (; e; e = nx) {
-				nx = e->next;
-				free_chain(e->chain);
-				free(e);
-			}
-		}
-	free(rp->ent_tab);
+	while ((e = hashtab_next(&rp->ents, &pos)))
+		free(e);
+	hashtab_free(&rp->ents);
+	hashtab_free(&rp->kids);
+	while (rp->cnodes) {
+		struct cnode_pool *p = rp->cnodes;
+
+		rp->cnodes = p->prev;
+		free(p);
+	}
 	free(rp->sorted);
 	for (int i = 0; i < rp->nr_f_comm; i++)
 		free(rp->f_comm[i]);
@@ -876,13 +888,8 @@ int cmd_report(int argc, const char **argv)
 	if (rp.m && rp.cache)
 		anl_machine_default_cache(rp.m);
 	rp.stacks = rp.m ? anl_stacks_new(rp.m, rp.max_stack + 1) : NULL;
-	g.mask = 4095;
-	g.tab = calloc(g.mask + 1, sizeof(*g.tab));
-	rp.ent_mask = 4095;
-	rp.ent_tab = calloc(rp.ent_mask + 1, sizeof(*rp.ent_tab));
-	if (!rp.stacks || !g.tab || !rp.ent_tab) {
+	if (!rp.stacks) {
 		fprintf(stderr, "sonde report: out of memory\n");
-		free(g.tab);
 		free_report(&rp);
 		return 1;
 	}

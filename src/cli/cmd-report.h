@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "anl.h"
+#include "hashtab.h"
 #include "outbuf.h"
 #include "sample-slice.h"
 
@@ -27,7 +28,7 @@ struct cnode {
 	uint64_t ip;		   /* ... else by raw ip */
 	uint64_t addr;
 	uint64_t hit;		   /* period of chains ending here */
-	uint64_t cumul;		   /* hit + everything below */
+	uint64_t cumul;		   /* hit + everything below (kept by chain_add) */
 	uint64_t nr_hit, nr_cumul; /* the same in samples, for -g ...,count */
 	struct cnode *child, *sibling;
 	struct cnode *parent;	   /* NULL for an entry's root */
@@ -53,6 +54,8 @@ struct hkey {
 	const char *sym_iname;
 };
 
+struct cnode_pool;
+
 struct hentry {
 	struct hkey k;
 	uint64_t self, children;
@@ -60,7 +63,7 @@ struct hentry {
 	uint32_t max_depth; /* longest call graph path (children ordering) */
 	uint64_t seq;	     /* creation order: deterministic last tie-break */
 	struct cnode *chain; /* root (no symbol), NULL without -g */
-	struct hentry *next;
+	uint64_t expanded;   /* last stack group counted here (+1): one count each */
 };
 
 struct report {
@@ -115,8 +118,10 @@ struct report {
 	uint64_t *nr_filtered_samples, *period_filtered;
 	uint64_t *period_all; /* before filters: --percentage absolute */
 	uint64_t *lost_samples; /* per attr, from LOST_SAMPLES records */
-	struct hentry **ent_tab;
-	size_t ent_mask, nr_ents;
+	struct hashtab ents;	/* of struct hentry, by hkey */
+	size_t nr_ents;
+	struct hashtab kids;	/* children of wide call graph nodes, by parent + frame */
+	struct cnode_pool *cnodes; /* every call graph node, freed at once */
 	struct hentry **sorted;
 	struct outbuf out;
 	const char *load_error;

@@ -61,7 +61,7 @@ struct anl_proc {
 	size_t nr_maps, cap_maps;
 	uint32_t gen; /* bumped on every map change (cache invalidation) */
 	struct sonde_unwinder *uw; /* DWARF unwinder, made on the first dwarf sample */
-	struct anl_proc *next;
+	struct anl_proc *next; /* in the machine's list of every process */
 };
 
 struct anl_thread {
@@ -69,7 +69,6 @@ struct anl_thread {
 	const char *comm; /* interned */
 	bool has_comm;
 	struct anl_proc *proc;
-	struct anl_thread *next;
 };
 
 struct anl_loc {
@@ -158,7 +157,6 @@ struct anl_frame {
 #define ANL_CONTEXT_UNWOUND ((uint64_t)-1000)
 
 struct anl_stack {
-	uint64_t hash;
 	const struct anl_proc *proc;
 	uint32_t gen, kgen;
 	uint32_t nr_raw;
@@ -169,7 +167,6 @@ struct anl_stack {
 	struct anl_frame self;	  /* the sample ip itself, never expanded */
 	void *priv; /* for the command that owns the cache */
 	uint64_t priv2;
-	struct anl_stack *next;
 };
 
 struct anl_stacks;

@@ -25,6 +25,12 @@ static uint64_t hash_bytes(const void *p, size_t n)
 	return h;
 }
 
+/* pids and tids: the table's Fibonacci hashing spreads them. */
+static inline uint64_t id_hash(int32_t id)
+{
+	return (uint32_t)id;
+}
+
 void *anl_alloc(struct anl_machine *m, size_t n)
 {
 	struct anl_chunk *c = m->arena;
@@ -52,12 +58,13 @@ void *anl_alloc(struct anl_machine *m, size_t n)
 const char *anl_intern(struct anl_machine *m, const char *s, size_t len)
 {
 	uint64_t h = hash_bytes(s, len);
-	size_t mask = m->str_mask;
+	struct hashtab_probe probe;
 	struct anl_str *e;
 	char *copy;
 
-	for (e = m->strs[h & mask]; e; e = e->next)
-		if (e->hash == h && e->len == len && !memcmp(e->s, s, len))
+	for (e = hashtab_probe_first(&m->strs, h, &probe); e;
+	     e = hashtab_probe_next(&m->strs, &probe))
+		if (e->len == len && !memcmp(e->s, s, len))
 			return e->s;
 	e = anl_alloc(m, sizeof(*e));
 	copy = anl_alloc(m, len + 1);
@@ -65,28 +72,8 @@ const char *anl_intern(struct anl_machine *m, const char *s, size_t len)
 	copy[len] = 0;
 	e->s = copy;
 	e->len = len;
-	e->hash = h;
-	e->next = m->strs[h & mask];
-	m->strs[h & mask] = e;
-	if (++m->nr_strs > m->str_mask) {
-		size_t nmask = m->str_mask * 2 + 1;
-		struct anl_str **nt = calloc(nmask + 1, sizeof(*nt));
-
-		if (nt) {
-			for (size_t i = 0; i <= m->str_mask; i++) {
-				struct anl_str *x = m->strs[i], *nx;
-
-				for (; x; x = nx) {
-					nx = x->next;
-					x->next = nt[x->hash & nmask];
-					nt[x->hash & nmask] = x;
-				}
-			}
-			free(m->strs);
-			m->strs = nt;
-			m->str_mask = nmask;
-		}
-	}
+	/* Out of memory: the copy is still good, only not shared. */
+	(void)hashtab_insert(&m->strs, h, e);
 	return copy;
 }
 
@@ -96,12 +83,9 @@ struct anl_machine *anl_machine_new(void)
 
 	if (!m)
 		return NULL;
-	m->str_mask = ANL_STR_BUCKETS - 1;
-	m->strs = calloc(ANL_STR_BUCKETS, sizeof(*m->strs));
-	if (!m->strs) {
-		free(m);
-		return NULL;
-	}
+	hashtab_init(&m->strs);
+	hashtab_init(&m->procs);
+	hashtab_init(&m->threads);
 	m->kproc = anl_alloc(m, sizeof(*m->kproc));
 	memset(m->kproc, 0, sizeof(*m->kproc));
 	m->kproc->pid = -1;
@@ -113,13 +97,14 @@ void anl_machine_free(struct anl_machine *m)
 	if (!m)
 		return;
 	anl_dsos_free(m);
-	for (size_t i = 0; i < ANL_PROC_BUCKETS; i++)
-		for (struct anl_proc *p = m->procs[i]; p; p = p->next) {
-			free(p->maps);
-			sonde_unwinder__free(p->uw);
-		}
+	for (struct anl_proc *p = m->all_procs; p; p = p->next) {
+		free(p->maps);
+		sonde_unwinder__free(p->uw);
+	}
 	free(m->kproc->maps);
-	free(m->strs);
+	hashtab_free(&m->strs);
+	hashtab_free(&m->procs);
+	hashtab_free(&m->threads);
 	free(m->kcache_dir);
 	free(m->buildid_dir);
 	while (m->arena) {
@@ -164,47 +149,55 @@ struct anl_stats *anl_machine_stats(struct anl_machine *m)
 	return &m->stats;
 }
 
-static struct anl_proc *proc_find(struct anl_machine *m, int32_t pid, bool create)
+static bool proc_is(const void *val, const void *key, void *ctx)
 {
-	size_t b = (uint32_t)pid & (ANL_PROC_BUCKETS - 1);
-	struct anl_proc *p;
+	(void)ctx;
+	return ((const struct anl_proc *)val)->pid == *(const int32_t *)key;
+}
 
-	for (p = m->procs[b]; p; p = p->next)
-		if (p->pid == pid)
-			return p;
-	if (!create)
-		return NULL;
-	p = anl_alloc(m, sizeof(*p));
+static bool thread_is(const void *val, const void *key, void *ctx)
+{
+	(void)ctx;
+	return ((const struct anl_thread *)val)->tid == *(const int32_t *)key;
+}
+
+/* A new process @pid; it replaces an older one of that pid (pid reuse). */
+static struct anl_proc *proc_new(struct anl_machine *m, int32_t pid)
+{
+	struct anl_proc *p = anl_alloc(m, sizeof(*p));
+
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
-	p->next = m->procs[b];
-	m->procs[b] = p;
+	p->next = m->all_procs;
+	m->all_procs = p;
+	(void)hashtab_remove(&m->procs, id_hash(pid), proc_is, &pid, NULL);
+	/* Out of memory: the process works, later records just miss it. */
+	(void)hashtab_insert(&m->procs, id_hash(pid), p);
 	return p;
+}
+
+static struct anl_proc *proc_find(struct anl_machine *m, int32_t pid, bool create)
+{
+	struct anl_proc *p = hashtab_find(&m->procs, id_hash(pid), proc_is, &pid, NULL);
+
+	if (p || !create)
+		return p;
+	return proc_new(m, pid);
 }
 
 static struct anl_thread *thread_find(struct anl_machine *m, int32_t tid)
 {
-	size_t b = (uint32_t)tid & (ANL_THREAD_BUCKETS - 1);
-
-	for (struct anl_thread *t = m->threads[b]; t; t = t->next)
-		if (t->tid == tid)
-			return t;
-	return NULL;
+	return hashtab_find(&m->threads, id_hash(tid), thread_is, &tid, NULL);
 }
 
 static struct anl_thread *thread_new(struct anl_machine *m, int32_t pid, int32_t tid)
 {
-	size_t b = (uint32_t)tid & (ANL_THREAD_BUCKETS - 1);
-	struct anl_thread *t = anl_alloc(m, sizeof(*t)), **pp;
+	struct anl_thread *t = anl_alloc(m, sizeof(*t));
 	char buf[24];
 	int n;
 
-	/* Unlink an older thread with the same tid (tid reuse). */
-	for (pp = &m->threads[b]; *pp; pp = &(*pp)->next)
-		if ((*pp)->tid == tid) {
-			*pp = (*pp)->next;
-			break;
-		}
+	/* The new thread replaces an older one with the same tid (tid reuse). */
+	(void)hashtab_remove(&m->threads, id_hash(tid), thread_is, &tid, NULL);
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
 	t->tid = tid;
@@ -213,8 +206,8 @@ static struct anl_thread *thread_new(struct anl_machine *m, int32_t pid, int32_t
 		  snprintf(buf, sizeof(buf), "swapper");
 	t->comm = anl_intern(m, buf, (size_t)n);
 	t->proc = proc_find(m, pid, true);
-	t->next = m->threads[b];
-	m->threads[b] = t;
+	/* Out of memory: the thread works, later records just miss it. */
+	(void)hashtab_insert(&m->threads, id_hash(tid), t);
 	m->last_thread = t;
 	return t;
 }
@@ -394,13 +387,8 @@ static void do_fork(struct anl_machine *m, int32_t pid, int32_t ppid, int32_t ti
 	t->has_comm = has_comm;
 	if (pid != ppid) {
 		/* A new process: a copy of the parent's address space. */
-		size_t b = (uint32_t)pid & (ANL_PROC_BUCKETS - 1);
-		struct anl_proc *np = anl_alloc(m, sizeof(*np));
+		struct anl_proc *np = proc_new(m, pid);
 
-		memset(np, 0, sizeof(*np));
-		np->pid = pid;
-		np->next = m->procs[b];
-		m->procs[b] = np;
 		if (pproc && pproc->nr_maps) {
 			maps_reserve(np, pproc->nr_maps);
 			memcpy(np->maps, pproc->maps, pproc->nr_maps * sizeof(*np->maps));

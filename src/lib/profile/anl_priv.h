@@ -5,10 +5,8 @@
 
 #include <pthread.h>
 #include "anl.h"
+#include "hashtab.h"
 
-#define ANL_STR_BUCKETS 4096
-#define ANL_PROC_BUCKETS 1024
-#define ANL_THREAD_BUCKETS 4096
 #define ANL_DSO_BUCKETS 256
 
 struct anl_chunk {
@@ -20,8 +18,6 @@ struct anl_chunk {
 struct anl_str {
 	const char *s;
 	size_t len;
-	uint64_t hash;
-	struct anl_str *next;
 };
 
 struct anl_isym {
@@ -43,10 +39,10 @@ struct anl_inl {
 
 struct anl_machine {
 	struct anl_chunk *arena;
-	struct anl_str **strs; /* grows: kallsyms alone interns ~200k names */
-	size_t str_mask, nr_strs;
-	struct anl_proc *procs[ANL_PROC_BUCKETS];
-	struct anl_thread *threads[ANL_THREAD_BUCKETS];
+	struct hashtab strs;	 /* of struct anl_str: kallsyms alone interns ~200k */
+	struct hashtab procs;	 /* the live process of each pid */
+	struct anl_proc *all_procs; /* every process ever made, to free their maps */
+	struct hashtab threads;	 /* the live thread of each tid */
 	struct anl_thread *last_thread;
 	struct anl_proc *kproc; /* kernel maps (pid -1) */
 	struct anl_dso *dsos[ANL_DSO_BUCKETS];

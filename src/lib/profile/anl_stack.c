@@ -8,16 +8,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "hashtab.h"
 #include "anl_priv.h"
 #include "sonde/unwind.h"
 
 /* Room for a full chain where every frame expands into a few inlines. */
 #define ANL_TMP_FRAMES (SONDE_PERF_MAX_STACK_DEPTH * 8 + 8)
 
+/*
+ * Recent resolutions, direct-mapped by address: distinct stacks share most
+ * of their frames, and a symbol table's binary search misses the cache at
+ * every step. An answer holds while its address space is unchanged.
+ */
+#define LOC_CACHE_SIZE 8192
+
+struct loc_cached {
+	const struct anl_proc *proc; /* NULL: empty (no space, nothing to cache) */
+	uint32_t gen;
+	struct anl_loc loc;
+};
+
 struct anl_stacks {
 	struct anl_machine *m;
-	struct anl_stack **tab;
-	size_t mask, count;
+	struct hashtab tab; /* of struct anl_stack, by raw sample and address space */
 	int max_stack;
 	struct anl_frame *tmp;
 	uint64_t unwind_failures;
@@ -25,6 +38,7 @@ struct anl_stacks {
 	bool defer_inline;
 	struct anl_stack **pending; /* new stacks not expanded yet */
 	size_t nr_pending, cap_pending;
+	struct loc_cached *locs; /* LOC_CACHE_SIZE entries */
 };
 
 void anl_stacks_set_inline(struct anl_stacks *c, bool on)
@@ -44,11 +58,11 @@ struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack)
 	if (!c)
 		return NULL;
 	c->m = m;
-	c->mask = 4095;
-	c->tab = calloc(c->mask + 1, sizeof(*c->tab));
+	hashtab_init(&c->tab);
 	c->max_stack = max_stack > 0 ? max_stack : SONDE_PERF_MAX_STACK_DEPTH;
 	c->tmp = calloc(ANL_TMP_FRAMES, sizeof(*c->tmp));
-	if (!c->tab || !c->tmp) {
+	c->locs = calloc(LOC_CACHE_SIZE, sizeof(*c->locs));
+	if (!c->tmp || !c->locs) {
 		anl_stacks_free(c);
 		return NULL;
 	}
@@ -59,50 +73,48 @@ void anl_stacks_free(struct anl_stacks *c)
 {
 	if (!c)
 		return;
-	free(c->tab);
+	hashtab_free(&c->tab);
 	free(c->tmp);
+	free(c->locs);
 	free(c->pending);
 	free(c);
 }
 
 size_t anl_stacks_count(const struct anl_stacks *c)
 {
-	return c->count;
+	return hashtab_count(&c->tab);
 }
 
 void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, void *),
 			void *arg)
 {
-	for (size_t i = 0; i <= c->mask; i++)
-		for (struct anl_stack *s = c->tab[i]; s; s = s->next)
-			fn(s, arg);
+	size_t pos = 0;
+	struct anl_stack *s;
+
+	while ((s = hashtab_next(&c->tab, &pos)))
+		fn(s, arg);
 }
 
-static inline uint64_t mix(uint64_t h, uint64_t v)
+/* anl_resolve() through the cache of recent answers. */
+static void resolve(struct anl_stacks *c, struct anl_thread *t, bool kernel, uint64_t ip,
+		    struct anl_loc *loc)
 {
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdULL;
-}
+	const struct anl_proc *p = kernel ? c->m->kproc : (t ? t->proc : NULL);
+	struct loc_cached *e;
 
-static void grow(struct anl_stacks *c)
-{
-	size_t nmask = c->mask * 2 + 1;
-	struct anl_stack **nt = calloc(nmask + 1, sizeof(*nt));
-
-	if (!nt)
+	if (!p) {
+		anl_resolve(c->m, t, kernel, ip, loc);
 		return;
-	for (size_t i = 0; i <= c->mask; i++) {
-		struct anl_stack *s = c->tab[i], *nx;
-
-		for (; s; s = nx) {
-			nx = s->next;
-			s->next = nt[s->hash & nmask];
-			nt[s->hash & nmask] = s;
-		}
 	}
-	free(c->tab);
-	c->tab = nt;
-	c->mask = nmask;
+	e = &c->locs[(hashtab_mix((uintptr_t)p, ip) >> 20) & (LOC_CACHE_SIZE - 1)];
+	if (e->proc == p && e->gen == p->gen && e->loc.ip == ip && e->loc.kernel == kernel) {
+		*loc = e->loc;
+		return;
+	}
+	anl_resolve(c->m, t, kernel, ip, loc);
+	e->proc = p;
+	e->gen = p->gen;
+	e->loc = *loc;
 }
 
 /*
@@ -208,35 +220,39 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	uint32_t gen = proc ? proc->gen : 0, kgen = m->kproc->gen;
 	bool kernel = (misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK) ==
 		      SONDE_PERF_RECORD_MISC_KERNEL;
-	uint64_t h = mix((uintptr_t)proc, ((uint64_t)gen << 32) | kgen);
+	uint64_t h = hashtab_mix((uintptr_t)proc, ((uint64_t)gen << 32) | kgen);
+	uint64_t ip_key = ip ^ ((uint64_t)kernel << 63);
+	struct hashtab_probe probe;
 	struct anl_stack *s;
 	size_t nf = 0;
 
 	(void)r; /* records are in host order by now */
 	if (nr > SONDE_PERF_MAX_STACK_DEPTH * 2)
 		nr = SONDE_PERF_MAX_STACK_DEPTH * 2;
-	h = mix(h, ip ^ ((uint64_t)kernel << 63));
+	h = hashtab_mix(h, ip_key);
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t w;
 
 		memcpy(&w, callchain + i * 8, 8);
-		h = mix(h, w);
+		h = hashtab_mix(h, w);
 	}
-	for (s = c->tab[h & c->mask]; s; s = s->next) {
-		if (s->hash == h && s->proc == proc && s->gen == gen && s->kgen == kgen &&
-		    s->nr_raw == nr + 1 && s->raw[0] == (ip ^ ((uint64_t)kernel << 63)) &&
+	h = hashtab_mix(h, nr);
+	/* Equal 64-bit hashes are compared in full: the slot holds the hash. */
+	for (s = hashtab_probe_first(&c->tab, h, &probe); s;
+	     s = hashtab_probe_next(&c->tab, &probe)) {
+		if (s->proc == proc && s->gen == gen && s->kgen == kgen &&
+		    s->nr_raw == nr + 1 && s->raw[0] == ip_key &&
 		    (!nr || !memcmp(s->raw + 1, callchain, nr * 8)))
 			return s;
 	}
 	/* A new stack: resolve every frame once. */
 	s = anl_alloc(m, sizeof(*s));
-	s->hash = h;
 	s->proc = proc;
 	s->gen = gen;
 	s->kgen = kgen;
 	s->nr_raw = (uint32_t)nr + 1;
 	s->raw = anl_alloc(m, (nr + 1) * 8);
-	s->raw[0] = ip ^ ((uint64_t)kernel << 63);
+	s->raw[0] = ip_key;
 	if (nr)
 		memcpy(s->raw + 1, callchain, nr * 8);
 	s->priv = NULL;
@@ -244,7 +260,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	{
 		struct anl_loc loc;
 
-		anl_resolve(m, t, kernel, ip, &loc);
+		resolve(c, t, kernel, ip, &loc);
 		c->tmp[nf].dso = loc.dso;
 		c->tmp[nf].sym = loc.sym;
 		c->tmp[nf].addr = loc.addr;
@@ -283,7 +299,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 					continue; /* the sample ip again */
 				}
 			}
-			anl_resolve(m, t, k, w, &loc);
+			resolve(c, t, k, w, &loc);
 			c->tmp[nf].dso = loc.dso;
 			c->tmp[nf].sym = loc.sym;
 			c->tmp[nf].addr = loc.addr;
@@ -301,10 +317,8 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	s->frames = anl_alloc(m, nf * sizeof(*s->frames));
 	memcpy(s->frames, c->tmp, nf * sizeof(*s->frames));
 insert:
-	s->next = c->tab[h & c->mask];
-	c->tab[h & c->mask] = s;
-	if (++c->count > c->mask)
-		grow(c);
+	/* Out of memory: the stack stays usable, only not shared. */
+	(void)hashtab_insert(&c->tab, h, s);
 	return s;
 }
 

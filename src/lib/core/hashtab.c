@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/* The one hash table: open addressing, linear probing, see hashtab.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include "hashtab.h"
+
+#define HASHTAB_MIN_SLOTS 16
+
+uint64_t hashtab_str_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+void hashtab_free(struct hashtab *t)
+{
+	free(t->slots);
+	hashtab_init(t);
+}
+
+/* Slots for @n entries at no more than 3/4 load. */
+static size_t slots_for(size_t n)
+{
+	size_t cap = HASHTAB_MIN_SLOTS;
+
+	while (cap - cap / 4 < n) {
+		if (cap > SIZE_MAX / 2 / sizeof(struct hashtab_slot))
+			return 0;
+		cap *= 2;
+	}
+	return cap;
+}
+
+static void place(struct hashtab *t, uint64_t hash, void *val)
+{
+	size_t i = hashtab_home(t, hash);
+
+	while (t->slots[i].val)
+		i = (i + 1) & t->mask;
+	t->slots[i].hash = hash;
+	t->slots[i].val = val;
+}
+
+int hashtab_reserve(struct hashtab *t, size_t n)
+{
+	size_t cap = slots_for(n), old_cap = t->slots ? t->mask + 1 : 0;
+	struct hashtab old = *t;
+	unsigned bits = 0;
+
+	if (!cap)
+		return -ENOMEM;
+	if (cap <= old_cap)
+		return 0;
+	t->slots = calloc(cap, sizeof(*t->slots));
+	if (!t->slots) {
+		*t = old;
+		return -ENOMEM;
+	}
+	while (((size_t)1 << bits) < cap)
+		bits++;
+	t->mask = cap - 1;
+	t->shift = 64 - bits;
+	for (size_t i = 0; i < old_cap; i++)
+		if (old.slots[i].val)
+			place(t, old.slots[i].hash, old.slots[i].val);
+	free(old.slots);
+	return 0;
+}
+
+int hashtab_insert(struct hashtab *t, uint64_t hash, void *val)
+{
+	if (!t->slots || t->count + 1 > (t->mask + 1) - (t->mask + 1) / 4) {
+		int err = hashtab_reserve(t, t->count + 1 > HASHTAB_MIN_SLOTS / 2 ?
+						     2 * t->count : HASHTAB_MIN_SLOTS / 2);
+
+		if (err)
+			return err;
+	}
+	place(t, hash, val);
+	t->count++;
+	return 0;
+}
+
+/* The slot of the entry hashtab_find() returns, or SIZE_MAX. */
+static size_t find_slot(const struct hashtab *t, uint64_t hash, hashtab_eq_fn eq,
+			const void *key, void *ctx)
+{
+	size_t i;
+
+	if (!t->slots)
+		return SIZE_MAX;
+	for (i = hashtab_home(t, hash); t->slots[i].val; i = (i + 1) & t->mask)
+		if (t->slots[i].hash == hash && eq(t->slots[i].val, key, ctx))
+			return i;
+	return SIZE_MAX;
+}
+
+void *hashtab_find(const struct hashtab *t, uint64_t hash, hashtab_eq_fn eq, const void *key,
+		   void *ctx)
+{
+	size_t i = find_slot(t, hash, eq, key, ctx);
+
+	return i == SIZE_MAX ? NULL : t->slots[i].val;
+}
+
+/*
+ * Backward-shift deletion: the entries after the hole move back when their
+ * home lies at or before the hole (cyclically), so no tombstones pile up.
+ */
+void *hashtab_remove(struct hashtab *t, uint64_t hash, hashtab_eq_fn eq, const void *key,
+		     void *ctx)
+{
+	size_t hole = find_slot(t, hash, eq, key, ctx), i;
+	void *val;
+
+	if (hole == SIZE_MAX)
+		return NULL;
+	val = t->slots[hole].val;
+	for (i = (hole + 1) & t->mask; t->slots[i].val; i = (i + 1) & t->mask) {
+		size_t home = hashtab_home(t, t->slots[i].hash);
+
+		/* Moves back unless home lies in (hole, i]. */
+		if (((i - home) & t->mask) >= ((i - hole) & t->mask)) {
+			t->slots[hole] = t->slots[i];
+			hole = i;
+		}
+	}
+	t->slots[hole].val = NULL;
+	t->slots[hole].hash = 0;
+	t->count--;
+	return val;
+}
