@@ -591,7 +591,6 @@ static void chain_add(struct report *rp, struct hentry *e, const struct anl_fram
 	}
 	n->hit += period;
 	n->nr_hit += nr;
-	n->nr_hit += nr;
 	if ((uint32_t)count > e->max_depth)
 		e->max_depth = (uint32_t)count;
 }
