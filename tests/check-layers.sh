@@ -20,6 +20,7 @@ declare -A public=(
 	[abi.h]=core [common.h]=core [sys.h]=core [cpumap.h]=core [threadmap.h]=core
 	[evparse.h]=event [pmu.h]=event [tracefs.h]=event
 	[ring.h]=ring
+	[stat.h]=stat
 	[evopen.h]=count [evsel.h]=count [evlist.h]=count [counts.h]=count [region.h]=count
 	[record.h]=record
 	[symbols.h]=sym [unwind.h]=unwind

@@ -59,7 +59,7 @@ struct sonde_evspec_opts {
  * (groups allowed). On failure @p err (may be NULL) says where and why.
  * PMUs are read from sysfs only when the spec names one or an alias;
  * a tracepoint makes it find tracefs (mounting it when root and missing).
- * @return 0 with *@p out set (free with sonde_evspec_list__delete()), or
+ * @return 0 with *@p out set (free with sonde_evspec_list__free()), or
  * -SONDE_ERR_PARSE (bad spec), -ENOENT (unknown PMU/tracepoint, also
  * described in @p err), -ENOMEM.
  */
@@ -76,8 +76,8 @@ SONDE_API int sonde_evspec_list__parse_opts(const char *spec,
 					    struct sonde_evspec_list **out,
 					    struct sonde_parse_error *err);
 
-/** @brief **sonde_evspec_list__delete()** frees; NULL is fine. */
-SONDE_API void sonde_evspec_list__delete(struct sonde_evspec_list *l);
+/** @brief **sonde_evspec_list__free()** frees; NULL is fine. */
+SONDE_API void sonde_evspec_list__free(struct sonde_evspec_list *l);
 
 /** @brief **sonde_evspec_list__count()** @return the number of events. */
 SONDE_API size_t sonde_evspec_list__count(const struct sonde_evspec_list *l);
@@ -147,6 +147,66 @@ SONDE_API double sonde_evspec_list__scale(const struct sonde_evspec_list *l,
  */
 SONDE_API int sonde_perf_event_attr__fprintf(FILE *fp,
 					     const struct sonde_perf_event_attr *attr);
+
+/* Called per non-zero attr field: perf's name and its value as text. */
+typedef void (*sonde_attr_field_fn)(void *ctx, const char *name,
+				    const char *val);
+
+/**
+ * @brief **sonde_perf_event_attr__for_each_field()** calls @p fn for every
+ * non-zero field of @p attr in perf's order, names and number formats (the
+ * walk behind sonde_perf_event_attr__fprintf() and the "# event :" lines
+ * of a perf.data header). The strings live until @p fn returns.
+ * @return 0, or -EINVAL.
+ */
+SONDE_API int
+sonde_perf_event_attr__for_each_field(const struct sonde_perf_event_attr *attr,
+				      sonde_attr_field_fn fn, void *ctx);
+
+/**
+ * @brief **sonde_perf_event_attr__probe()** tells whether an event opens
+ * here: opens a disabled counting copy of @p attr on the calling process
+ * (any CPU) through the syscall seam and closes it at once. User space
+ * only first (allowed at perf_event_paranoid 2); PMUs that refuse any
+ * exclusion get a second try without.
+ * @return 0 when it opens, else -errno of the failure that says most.
+ */
+SONDE_API int sonde_perf_event_attr__probe(const struct sonde_perf_event_attr *attr);
+
+/**
+ * @brief **sonde_perf_event_attr__probe_reason()** explains a probe
+ * failure (@p err: -errno or errno) in a few words, for listings.
+ * @return a static string or @p buf.
+ */
+SONDE_API const char *sonde_perf_event_attr__probe_reason(int err, char *buf,
+							  size_t size);
+
+/*
+ * One symbolic event name the parser knows, as perf lists it. Filled by
+ * the library and read through the pointer only: fields may be added at
+ * the end.
+ */
+struct sonde_event_name {
+	const char *name;  /* "cpu-cycles", "L1-dcache-load-misses" */
+	const char *alias; /* a second spelling listed beside it ("cycles"), or NULL */
+	uint32_t type;     /* SONDE_PERF_TYPE_HARDWARE, _SOFTWARE or _HW_CACHE */
+	uint64_t config;
+};
+
+/* Called per name by sonde_event_names__for_each(); non-zero stops. */
+typedef int (*sonde_event_name_fn)(const struct sonde_event_name *ev,
+				   void *ctx);
+
+/**
+ * @brief **sonde_event_names__for_each()** calls @p fn for every symbolic
+ * event of @p type (SONDE_PERF_TYPE_HARDWARE, _SOFTWARE or _HW_CACHE) in
+ * the order perf lists them: hardware and software names with their alias,
+ * cache events as cache-op and cache-op-misses for the ops each cache has.
+ * The strings are valid until @p fn returns.
+ * @return the callback's non-zero value, 0, or -EINVAL for another type.
+ */
+SONDE_API int sonde_event_names__for_each(uint32_t type, sonde_event_name_fn fn,
+					  void *ctx);
 
 #ifdef __cplusplus
 }

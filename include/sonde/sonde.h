@@ -20,6 +20,7 @@
 #include "sonde/unwind.h"
 #include "sonde/perfdata_reader.h"
 #include "sonde/region.h"
+#include "sonde/stat.h"
 #include "sonde/ring.h"
 #include "sonde/perfdata.h"
 #include "sonde/synth.h"

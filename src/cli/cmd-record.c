@@ -164,6 +164,12 @@ int cmd_record(int argc, const char **argv)
 			    "flight recorder: keep only the newest data, snapshot on SIGUSR2 and at exit"),
 		OPT_BOOLEAN('q', "quiet", &o.quiet, "no summary, warnings or word on the workload's status"),
 		OPT_INCR('v', "verbose", &o.verbose, "more messages"),
+		OPT_BOOLEAN('B', "no-buildid", &o.no_buildid,
+			    "do not write the build ids of the objects hit into the file (nor cache them)"),
+		OPT_BOOLEAN('N', "no-buildid-cache", &o.no_buildid_cache,
+			    "do not copy the objects hit into the build-id cache (~/.debug)"),
+		OPT_BOOLEAN(0, "buildid-all", &o.buildid_all,
+			    "the build ids of every object mapped, not only of those hit"),
 		OPT_GROUP("With -p/-t/-a a command only sets the duration. Exit status: the\n"
 			  "workload's own (128 + signal if killed), 127/126 when it cannot run,\n"
 			  "1 on errors, 129 for bad options, else 0."),
@@ -375,13 +381,10 @@ int cmd_record(int argc, const char **argv)
 		sonde_perfdata_writer__set_tracing_data(s.w, blob, len);
 		free(blob);
 	}
-	{
-		uint8_t kid[20];
-		int kl = sonde_kernel_build_id(kid, sizeof(kid));
-
-		if (kl > 0)
-			sonde_perfdata_writer__add_build_id(s.w, "[kernel.kallsyms]",
-							    kid, (size_t)kl, true);
+	/* perf writes no build-id table into a pipe. */
+	if (!o.no_buildid && strcmp(o.output, "-") && !(s.bids = rec_bids_new(&o))) {
+		err = -ENOMEM;
+		goto out;
 	}
 	err = sonde_perfdata_writer__begin(s.w);
 	if (err) {
@@ -396,10 +399,11 @@ int cmd_record(int argc, const char **argv)
 		for (size_t i = 0; i < o.evs.nr; i++)
 			if (o.evs.ev[i].attr.mmap)
 				track = &o.evs.ev[i].attr;
-		err = sonde_synth_kernel(s.w, track);
-		if (!err && o.all_cpus)
-			err = sonde_synth_all(s.w, track, &so);
-		else if (!err && (o.pid || o.tid)) {
+		err = sonde_perfdata_writer__synth_kernel(s.w, track);
+		if (!err && o.all_cpus) {
+			err = sonde_perfdata_writer__synth_all(s.w, track, &so);
+			rec_bids_note_all(s.bids);
+		} else if (!err && (o.pid || o.tid)) {
 			/* The process of each thread, once. */
 			pid_t last = 0;
 
@@ -415,8 +419,11 @@ int cmd_record(int argc, const char **argv)
 						break;
 				if (f)
 					fclose(f);
-				if ((pid_t)tgid != last)
-					err = sonde_synth_process(s.w, track, (pid_t)tgid, &so);
+				if ((pid_t)tgid != last) {
+					err = sonde_perfdata_writer__synth_process(
+						s.w, track, (pid_t)tgid, &so);
+					rec_bids_note_proc(s.bids, (pid_t)tgid);
+				}
 				last = (pid_t)tgid;
 			}
 		}
@@ -495,6 +502,8 @@ int cmd_record(int argc, const char **argv)
 		waitpid(s.child, &status, 0);
 		s.child = 0;
 	}
+	if (s.bids)
+		rec_bids_finish(s.bids, s.w, !o.no_buildid_cache, o.verbose > 0);
 	sonde_perfdata_writer__stats(s.w, &st);
 	err = sonde_perfdata_writer__close(s.w);
 	s.w = NULL;
@@ -544,6 +553,7 @@ out:
 	if (errp >= 0)
 		close(errp);
 	sonde_perfdata_writer__free(s.w);
+	rec_bids_free(s.bids);
 	for (size_t c = 0; s.rings && c < 2 * s.nr_cpus; c++)
 		sonde_ring__free(s.rings[c]);
 	free(s.rings);

@@ -731,7 +731,7 @@ static void free_report(struct report *rp)
 	free(rp->lost_samples);
 	anl_stacks_free(rp->stacks);
 	anl_machine_free(rp->m);
-	sonde_perfdata_reader__close(rp->r);
+	sonde_perfdata_reader__free(rp->r);
 }
 
 int cmd_report(int argc, const char **argv)
@@ -777,6 +777,10 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN('q', "quiet", &rp.quiet, "no progress bar or warnings"),
 		OPT_BOOLEAN(0, "cache", &rp.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
 		OPT_BOOLEAN(0, "kallsyms-cache", &rp.cache, "same as --cache"),
+		OPT_STRING(0, "kallsyms", &rp.kallsyms, "file",
+			   "kernel symbols from this kallsyms file (the recorded kernel's)"),
+		OPT_STRING('k', "vmlinux", &rp.vmlinux, "file",
+			   "kernel symbols from this vmlinux (its build id must be the recorded one)"),
 		OPT_INTEGER(0, "max-stack", &rp.max_stack, "n", "callchain depth to use (default 127)"),
 		OPT_BOOLEAN(0, "inline", &rp.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
 		OPT_END(),
@@ -863,9 +867,15 @@ int cmd_report(int argc, const char **argv)
 		free_report(&rp);
 		return 0;
 	}
-	if (slice_resolve(&rp.slice, "sonde report", rp.r, rp.input) || ensure_counters(&rp, PDR_MAX_ATTRS)) {
-		free_report(&rp);
-		return 1;
+	{
+		/* The reader knows the span; sample-slice.c sees public API only. */
+		struct slice_span span = { rp.r->first_sample_time, rp.r->last_sample_time,
+					   pdr_streaming(rp.r) };
+
+		if (slice_resolve(&rp.slice, "sonde report", rp.r, rp.input, &span) || ensure_counters(&rp, PDR_MAX_ATTRS)) {
+			free_report(&rp);
+			return 1;
+		}
 	}
 	/* Children mode is the default when the file has callchains. */
 	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(rp.r); i++)
@@ -886,6 +896,10 @@ int cmd_report(int argc, const char **argv)
 	rp.m = anl_machine_new();
 	if (rp.m && rp.cache)
 		anl_machine_default_cache(rp.m);
+	if (rp.m && anl_machine_set_kernel_symbols(rp.m, rp.kallsyms, rp.vmlinux)) {
+		anl_machine_free(rp.m);
+		rp.m = NULL;
+	}
 	rp.stacks = rp.m ? anl_stacks_new(rp.m, rp.max_stack + 1) : NULL;
 	if (!rp.stacks) {
 		fprintf(stderr, "sonde report: out of memory\n");

@@ -52,6 +52,8 @@ struct script {
 	struct sample_slice slice; /* --time, -C */
 	bool json, ns, force, inline_frames;
 	bool cache;		/* --no-cache (--no-kallsyms-cache) clears it */
+	const char *kallsyms;	/* --kallsyms FILE */
+	const char *vmlinux;	/* -k/--vmlinux FILE */
 	int max_stack;
 	unsigned want;	  /* fields from -F, 0 = defaults */
 	unsigned add, del; /* -F +x,-y */
@@ -528,6 +530,10 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN('f', "force", &s.force, "read a file owned by another user (not root)"),
 		OPT_BOOLEAN(0, "cache", &s.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
 		OPT_BOOLEAN(0, "kallsyms-cache", &s.cache, "same as --cache"),
+		OPT_STRING(0, "kallsyms", &s.kallsyms, "file",
+			   "kernel symbols from this kallsyms file (the recorded kernel's)"),
+		OPT_STRING('k', "vmlinux", &s.vmlinux, "file",
+			   "kernel symbols from this vmlinux (its build id must be the recorded one)"),
 		OPT_END(),
 	};
 	const char *const usage[] = { "sonde script [<options>]", NULL };
@@ -567,14 +573,24 @@ int cmd_script(int argc, const char **argv)
 			return 1;
 		}
 	}
-	if (slice_resolve(&s.slice, "sonde script", s.r, s.input)) {
-		sonde_perfdata_reader__close(s.r);
-		slice_free(&s.slice);
-		return 1;
+	{
+		/* The reader knows the span; sample-slice.c sees public API only. */
+		struct slice_span span = { s.r->first_sample_time, s.r->last_sample_time,
+					   pdr_streaming(s.r) };
+
+		if (slice_resolve(&s.slice, "sonde script", s.r, s.input, &span)) {
+			sonde_perfdata_reader__free(s.r);
+			slice_free(&s.slice);
+			return 1;
+		}
 	}
 	s.m = anl_machine_new();
 	if (s.m && s.cache)
 		anl_machine_default_cache(s.m);
+	if (s.m && anl_machine_set_kernel_symbols(s.m, s.kallsyms, s.vmlinux)) {
+		anl_machine_free(s.m);
+		s.m = NULL;
+	}
 	s.stacks = s.m ? anl_stacks_new(s.m, s.max_stack + 1) : NULL;
 	if (!s.stacks) {
 		fprintf(stderr, "sonde script: out of memory\n");
@@ -646,7 +662,7 @@ int cmd_script(int argc, const char **argv)
 	anl_stacks_foreach(s.stacks, free_priv, NULL);
 	anl_stacks_free(s.stacks);
 	anl_machine_free(s.m);
-	sonde_perfdata_reader__close(s.r);
+	sonde_perfdata_reader__free(s.r);
 	slice_free(&s.slice);
 	ob_free(&s.out);
 	return ret;

@@ -72,7 +72,7 @@ int rec_events_parse(struct rec_events *evs, const char *spec)
 			}
 		}
 	}
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 	return err;
 }
 

@@ -315,6 +315,8 @@ static int rec_write_kernel_record(struct rec_state *s,
 	static _Alignas(8) unsigned char copy[65536];
 	const struct sonde_perf_event_attr *track = NULL;
 
+	if (s->bids)
+		rec_bids_note(s->bids, ev);
 	if (ev->type != SONDE_PERF_RECORD_MMAP2 ||
 	    !(ev->misc & SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID))
 		return sonde_perfdata_writer__write(s->w, ev);

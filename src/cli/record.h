@@ -55,6 +55,9 @@ struct rec_opts {
 	bool quiet;
 	bool bad_event;   /* an -e did not parse (already reported) */
 	int verbose;
+	bool no_buildid;       /* -B: no HEADER_BUILD_ID, no cache */
+	bool no_buildid_cache; /* -N: HEADER_BUILD_ID, but ~/.debug untouched */
+	bool buildid_all;      /* every object mapped, not only those hit */
 	struct rec_events evs;
 };
 
@@ -77,6 +80,7 @@ struct rec_state {
 	unsigned long wakeups;
 	int werr;
 	size_t data_pages;
+	struct rec_bids *bids; /* objects hit by samples; NULL: not tracked */
 };
 
 /* record-target.c: what to record. */
@@ -98,5 +102,21 @@ void rec_enable_events(struct rec_state *s, bool on);
 /* One pass over the rings; the overwrite ones only for a snapshot. */
 void rec_drain(struct rec_state *s, bool snapshot);
 void rec_save_lost_counts(struct rec_state *s);
+
+/*
+ * record-buildid.c: the build ids of the objects hit by samples, noted
+ * from the records on their way to the file; _finish() adds them (and the
+ * kernel's) to the writer's HEADER_BUILD_ID and, when @fill_cache, puts
+ * the objects in perf's build-id cache ($PERF_BUILDID_DIR or ~/.debug).
+ */
+struct rec_bids;
+struct rec_bids *rec_bids_new(const struct rec_opts *o);
+void rec_bids_note(struct rec_bids *b, const struct sonde_perf_event_header *ev);
+/* The executable mappings of a process that existed before the recording. */
+void rec_bids_note_proc(struct rec_bids *b, pid_t pid);
+void rec_bids_note_all(struct rec_bids *b);
+void rec_bids_finish(struct rec_bids *b, struct sonde_perfdata_writer *w,
+		     bool fill_cache, bool verbose);
+void rec_bids_free(struct rec_bids *b);
 
 #endif /* SONDE_CLI_RECORD_H */

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sample-slice.h"
-#include "perfdata_read.h"
 
 /* "0-3,5" */
 int slice_parse_cpus(struct sample_slice *sl, const char *cmd, const char *list)
@@ -129,9 +128,10 @@ bad:
 
 /* Percent slices need the first and last sample time: from SAMPLE_TIME or a pre-scan. */
 int slice_resolve(struct sample_slice *sl, const char *cmd,
-		  struct sonde_perfdata_reader *r, const char *input)
+		  struct sonde_perfdata_reader *r, const char *input,
+		  const struct slice_span *span)
 {
-	uint64_t first = r->first_sample_time, last = r->last_sample_time;
+	uint64_t first = span->first, last = span->last;
 
 	/* Without CPU numbers every sample would be dropped without a word. */
 	for (int i = 0; sl->cpus && i < sonde_perfdata_reader__nr_attrs(r); i++)
@@ -142,7 +142,7 @@ int slice_resolve(struct sample_slice *sl, const char *cmd,
 		}
 	if (!sl->time_percent)
 		return 0;
-	if (!first && !last && pdr_streaming(r)) {
+	if (!first && !last && span->streaming) {
 		/* A pipe cannot be read twice; its SAMPLE_TIME comes too late. */
 		fprintf(stderr, "%s: --time with percentages needs the first and last sample time, which a pipe (%s) only has at its end; use absolute times\n",
 			cmd, input);
@@ -161,7 +161,7 @@ int slice_resolve(struct sample_slice *sl, const char *cmd,
 					if (rec.time > last)
 						last = rec.time;
 				}
-			sonde_perfdata_reader__close(r2);
+			sonde_perfdata_reader__free(r2);
 		}
 		if (first == UINT64_MAX)
 			first = 0;
@@ -170,10 +170,10 @@ int slice_resolve(struct sample_slice *sl, const char *cmd,
 	if (!sl->time)
 		return -ENOMEM;
 	for (int i = 0; i < sl->nr_time; i++) {
-		double span = (double)(last - first);
+		double width = (double)(last - first);
 
-		sl->time[i].start = first + (uint64_t)(span * sl->time_pct[i][0] / 100.0);
-		sl->time[i].end = first + (uint64_t)(span * sl->time_pct[i][1] / 100.0) + 1;
+		sl->time[i].start = first + (uint64_t)(width * sl->time_pct[i][0] / 100.0);
+		sl->time[i].end = first + (uint64_t)(width * sl->time_pct[i][1] / 100.0) + 1;
 	}
 	return 0;
 }

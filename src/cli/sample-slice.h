@@ -30,13 +30,20 @@ struct sample_slice {
  */
 int slice_parse_cpus(struct sample_slice *sl, const char *cmd, const char *list);
 int slice_parse_time(struct sample_slice *sl, const char *cmd, const char *spec);
+/* What the reader knows of the file's time span. */
+struct slice_span {
+	uint64_t first, last; /* SAMPLE_TIME feature; 0, 0 when absent */
+	bool streaming;	      /* read as it arrives: no second pass */
+};
+
 /*
  * Once the file is open: -C needs samples with CPU numbers, and percent
- * ranges the first and last sample time (from the SAMPLE_TIME feature of
- * @r, else a first pass over @input). Errors are printed.
+ * ranges the first and last sample time (from @span, else a first pass
+ * over @input). Errors are printed.
  */
 int slice_resolve(struct sample_slice *sl, const char *cmd,
-		  struct sonde_perfdata_reader *r, const char *input);
+		  struct sonde_perfdata_reader *r, const char *input,
+		  const struct slice_span *span);
 bool slice_keep(const struct sample_slice *sl, uint64_t time, uint32_t cpu);
 void slice_free(struct sample_slice *sl);
 

@@ -6,8 +6,9 @@
  *   stat-target.c   what to count: workload, pid, tid, CPUs, cgroup
  *   stat-wait.c     waiting for the end, intervals and signals
  *   stat-report.c   header, table and footer in the chosen format
- * and, in the library (unit-testable behind the syscall seam):
- *   src/lib/stat/read.c  counters into the printers' table
+ *   stat-print-*.c  the printers (plain, CSV, JSON) and their helpers
+ * on the library's counting session API (<sonde/stat.h>: counters into
+ * the table, derived metrics).
  */
 #ifndef SONDE_CLI_STAT_H
 #define SONDE_CLI_STAT_H
@@ -17,8 +18,8 @@
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/types.h>
-#include "stat/stat.h"
-#include "stat/read.h"
+#include "sonde/stat.h"
+#include "stat-print.h"
 
 struct sonde_evlist;
 
@@ -35,12 +36,12 @@ struct stat_opts {
 	const char *output, *csv_sep;
 	int argc; /* the workload, after "--" */
 	const char **argv;
-	enum stat_aggr_mode mode;
+	enum sonde_stat_aggr_mode mode;
 };
 
 /* One event as stat shows it, parallel to the evlist's evsels. */
 struct stat_ev {
-	struct stat_event ev; /* name, unit, scale, kind, ctx for the table */
+	struct sonde_stat_event ev; /* name, unit, scale, kind, ctx for the table */
 	char *name;           /* owns ev.name */
 	bool hide_unsupported; /* default stalled-cycles: left out, as perf */
 };
@@ -101,12 +102,12 @@ void stat_report_init(struct stat_report *rep, FILE *out,
 		      const struct stat_opts *o);
 /* A table with the hidden rows (unsupported default stalled cycles) gone. */
 void stat_report_table(struct stat_report *rep, const struct stat_events *ev,
-		       const struct stat_reader *r,
-		       const struct stat_count *counts, double wall_ns);
+		       const struct sonde_stat_reader *r,
+		       const struct sonde_stat_count *counts, double wall_ns);
 void stat_report_interval(struct stat_report *rep,
 			  const struct stat_events *ev,
-			  const struct stat_reader *r,
-			  const struct stat_count *counts, double ts,
+			  const struct sonde_stat_reader *r,
+			  const struct sonde_stat_count *counts, double ts,
 			  double wall_ns);
 void stat_report_header(struct stat_report *rep);
 void stat_report_footer(struct stat_report *rep, const struct stat_footer *f);

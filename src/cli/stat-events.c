@@ -18,37 +18,37 @@
 	"stalled-cycles-frontend,stalled-cycles-backend,instructions," \
 	"branches,branch-misses"
 
-static enum stat_kind hw_cache_kind(uint64_t config)
+static enum sonde_stat_kind hw_cache_kind(uint64_t config)
 {
 	unsigned int id = config & 0xff, op = (config >> 8) & 0xff;
 	unsigned int res = (config >> 16) & 0xff;
-	static const enum stat_kind access[] = {
-		[SONDE_PERF_COUNT_HW_CACHE_L1D] = STAT_K_L1D_LOADS,
-		[SONDE_PERF_COUNT_HW_CACHE_L1I] = STAT_K_L1I_LOADS,
-		[SONDE_PERF_COUNT_HW_CACHE_LL] = STAT_K_LLC_LOADS,
-		[SONDE_PERF_COUNT_HW_CACHE_DTLB] = STAT_K_DTLB_LOADS,
-		[SONDE_PERF_COUNT_HW_CACHE_ITLB] = STAT_K_ITLB_LOADS,
+	static const enum sonde_stat_kind access[] = {
+		[SONDE_PERF_COUNT_HW_CACHE_L1D] = SONDE_STAT_K_L1D_LOADS,
+		[SONDE_PERF_COUNT_HW_CACHE_L1I] = SONDE_STAT_K_L1I_LOADS,
+		[SONDE_PERF_COUNT_HW_CACHE_LL] = SONDE_STAT_K_LLC_LOADS,
+		[SONDE_PERF_COUNT_HW_CACHE_DTLB] = SONDE_STAT_K_DTLB_LOADS,
+		[SONDE_PERF_COUNT_HW_CACHE_ITLB] = SONDE_STAT_K_ITLB_LOADS,
 	};
-	static const enum stat_kind miss[] = {
-		[SONDE_PERF_COUNT_HW_CACHE_L1D] = STAT_K_L1D_LOAD_MISSES,
-		[SONDE_PERF_COUNT_HW_CACHE_L1I] = STAT_K_L1I_LOAD_MISSES,
-		[SONDE_PERF_COUNT_HW_CACHE_LL] = STAT_K_LLC_LOAD_MISSES,
-		[SONDE_PERF_COUNT_HW_CACHE_DTLB] = STAT_K_DTLB_LOAD_MISSES,
-		[SONDE_PERF_COUNT_HW_CACHE_ITLB] = STAT_K_ITLB_LOAD_MISSES,
+	static const enum sonde_stat_kind miss[] = {
+		[SONDE_PERF_COUNT_HW_CACHE_L1D] = SONDE_STAT_K_L1D_LOAD_MISSES,
+		[SONDE_PERF_COUNT_HW_CACHE_L1I] = SONDE_STAT_K_L1I_LOAD_MISSES,
+		[SONDE_PERF_COUNT_HW_CACHE_LL] = SONDE_STAT_K_LLC_LOAD_MISSES,
+		[SONDE_PERF_COUNT_HW_CACHE_DTLB] = SONDE_STAT_K_DTLB_LOAD_MISSES,
+		[SONDE_PERF_COUNT_HW_CACHE_ITLB] = SONDE_STAT_K_ITLB_LOAD_MISSES,
 	};
 
 	if (op != SONDE_PERF_COUNT_HW_CACHE_OP_READ ||
 	    id > SONDE_PERF_COUNT_HW_CACHE_ITLB || (config >> 24))
-		return STAT_K_OTHER;
+		return SONDE_STAT_K_OTHER;
 	if (res == SONDE_PERF_COUNT_HW_CACHE_RESULT_ACCESS)
 		return access[id];
 	if (res == SONDE_PERF_COUNT_HW_CACHE_RESULT_MISS)
 		return miss[id];
-	return STAT_K_OTHER;
+	return SONDE_STAT_K_OTHER;
 }
 
 /* The role of an event in the derived metrics, from its attr alone. */
-static enum stat_kind kind_of(const struct sonde_perf_event_attr *a)
+static enum sonde_stat_kind kind_of(const struct sonde_perf_event_attr *a)
 {
 	/* Extended hardware types carry a PMU id in the high config bits. */
 	uint64_t hw = a->config & SONDE_PERF_HW_EVENT_MASK;
@@ -56,31 +56,31 @@ static enum stat_kind kind_of(const struct sonde_perf_event_attr *a)
 	switch (a->type) {
 	case SONDE_PERF_TYPE_SOFTWARE:
 		if (a->config == SONDE_PERF_COUNT_SW_TASK_CLOCK)
-			return STAT_K_TASK_CLOCK;
+			return SONDE_STAT_K_TASK_CLOCK;
 		if (a->config == SONDE_PERF_COUNT_SW_CPU_CLOCK)
-			return STAT_K_CPU_CLOCK;
-		return STAT_K_OTHER;
+			return SONDE_STAT_K_CPU_CLOCK;
+		return SONDE_STAT_K_OTHER;
 	case SONDE_PERF_TYPE_HARDWARE:
 		switch (hw) {
-		case SONDE_PERF_COUNT_HW_CPU_CYCLES: return STAT_K_CYCLES;
-		case SONDE_PERF_COUNT_HW_INSTRUCTIONS: return STAT_K_INSTRUCTIONS;
-		case SONDE_PERF_COUNT_HW_BRANCH_INSTRUCTIONS: return STAT_K_BRANCHES;
-		case SONDE_PERF_COUNT_HW_BRANCH_MISSES: return STAT_K_BRANCH_MISSES;
+		case SONDE_PERF_COUNT_HW_CPU_CYCLES: return SONDE_STAT_K_CYCLES;
+		case SONDE_PERF_COUNT_HW_INSTRUCTIONS: return SONDE_STAT_K_INSTRUCTIONS;
+		case SONDE_PERF_COUNT_HW_BRANCH_INSTRUCTIONS: return SONDE_STAT_K_BRANCHES;
+		case SONDE_PERF_COUNT_HW_BRANCH_MISSES: return SONDE_STAT_K_BRANCH_MISSES;
 		case SONDE_PERF_COUNT_HW_STALLED_CYCLES_FRONTEND:
-			return STAT_K_STALLED_FE;
+			return SONDE_STAT_K_STALLED_FE;
 		case SONDE_PERF_COUNT_HW_STALLED_CYCLES_BACKEND:
-			return STAT_K_STALLED_BE;
+			return SONDE_STAT_K_STALLED_BE;
 		case SONDE_PERF_COUNT_HW_CACHE_REFERENCES:
-			return STAT_K_CACHE_REFS;
+			return SONDE_STAT_K_CACHE_REFS;
 		case SONDE_PERF_COUNT_HW_CACHE_MISSES:
-			return STAT_K_CACHE_MISSES;
+			return SONDE_STAT_K_CACHE_MISSES;
 		default:
-			return STAT_K_OTHER;
+			return SONDE_STAT_K_OTHER;
 		}
 	case SONDE_PERF_TYPE_HW_CACHE:
 		return hw_cache_kind(hw);
 	default:
-		return STAT_K_OTHER;
+		return SONDE_STAT_K_OTHER;
 	}
 }
 
@@ -163,18 +163,18 @@ static int add_spec(const char *spec, bool defaults, struct sonde_evlist *list,
 		e->ev.unit = unit ? unit : "";
 		e->ev.scale = scale;
 		/* perf shows the clocks in msec whatever the PMU says. */
-		if (e->ev.kind == STAT_K_TASK_CLOCK ||
-		    e->ev.kind == STAT_K_CPU_CLOCK) {
+		if (e->ev.kind == SONDE_STAT_K_TASK_CLOCK ||
+		    e->ev.kind == SONDE_STAT_K_CPU_CLOCK) {
 			e->ev.unit = "msec";
 			e->ev.scale = 1e-6;
 		}
 		e->hide_unsupported = defaults &&
-				      (e->ev.kind == STAT_K_STALLED_FE ||
-				       e->ev.kind == STAT_K_STALLED_BE);
+				      (e->ev.kind == SONDE_STAT_K_STALLED_FE ||
+				       e->ev.kind == SONDE_STAT_K_STALLED_BE);
 	}
 	err = 0;
 out:
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 	return err;
 }
 

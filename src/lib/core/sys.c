@@ -81,5 +81,5 @@ int sonde_perf_event_open(struct sonde_perf_event_attr *attr, pid_t pid,
 	int fd = cur_ops.perf_event_open(attr, pid, cpu, group_fd,
 					 flags | SONDE_PERF_FLAG_FD_CLOEXEC);
 
-	return fd < 0 ? sonde_err(errno) : fd;
+	return fd < 0 ? lib_err(errno) : fd;
 }

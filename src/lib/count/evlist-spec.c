@@ -27,14 +27,14 @@ int sonde_evlist__add_spec(struct sonde_evlist *l, const char *spec, char *err,
 	if (err && errlen)
 		err[0] = '\0';
 	if (!l || !spec)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (l->open)
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	ret = sonde_evspec_list__parse(spec, &specs, &perr);
 	if (ret) {
 		if (err && errlen)
 			sonde_parse_error__format(&perr, err, errlen);
-		return sonde_err(ret);
+		return lib_err(ret);
 	}
 	base = l->nr;
 	n = sonde_evspec_list__count(specs);
@@ -49,11 +49,11 @@ int sonde_evlist__add_spec(struct sonde_evlist *l, const char *spec, char *err,
 			if (err && errlen)
 				snprintf(err, errlen, "cannot add event '%s'",
 					 sonde_evspec_list__name(specs, i));
-			sonde_evspec_list__delete(specs);
+			sonde_evspec_list__free(specs);
 			return ret;
 		}
 	}
-	sonde_evspec_list__delete(specs);
+	sonde_evspec_list__free(specs);
 	return (int)n;
 }
 #else
@@ -65,6 +65,6 @@ int sonde_evlist__add_spec(struct sonde_evlist *l, const char *spec, char *err,
 	if (err && errlen)
 		snprintf(err, errlen, "this libsonde was built without the "
 			 "event-spec parser");
-	return sonde_err(EOPNOTSUPP);
+	return lib_err(EOPNOTSUPP);
 }
 #endif

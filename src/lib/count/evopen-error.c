@@ -444,7 +444,7 @@ int sonde_open_error_describe(int err, const struct sonde_perf_event_attr *attr,
 	long v;
 
 	if (!buf && len)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (len)
 		buf[0] = '\0';
 	if (err < 0)

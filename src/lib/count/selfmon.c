@@ -109,12 +109,12 @@ int sonde_evsel__mmap_self(struct sonde_evsel *e)
 	void *p;
 
 	if (fd < 0)
-		return sonde_err(EBADF);
+		return lib_err(EBADF);
 	if (e->mmap_page)
 		return 0;
 	p = sonde_sys_ops()->mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
-		return sonde_err(errno);
+		return lib_err(errno);
 	e->mmap_page = p;
 	e->mmap_len = len;
 	return 0;
@@ -125,7 +125,7 @@ int sonde_evsel__read_self(const struct sonde_evsel *e, struct sonde_count *c)
 	int ret;
 
 	if (!e || !c)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (e->mmap_page && selfmon_read(e->mmap_page, c) == 1)
 		return 1;
 	ret = sonde_evsel__read(e, 0, 0, c);

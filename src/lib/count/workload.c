@@ -27,24 +27,24 @@ pid_t sonde_evlist__prepare_workload(struct sonde_evlist *l,
 	pid_t pid;
 
 	if (!l || !argv || !argv[0])
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (l->open || l->child > 0)
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	if (pipe2(go, O_CLOEXEC))
-		return sonde_err(errno);
+		return lib_err(errno);
 	if (pipe2(err, O_CLOEXEC)) {
 		int e = errno;
 
 		close(go[0]);
 		close(go[1]);
-		return sonde_err(e);
+		return lib_err(e);
 	}
 	pid = fork();
 	if (pid < 0) {
 		int e = errno;
 
 		close(go[0]); close(go[1]); close(err[0]); close(err[1]);
-		return sonde_err(e);
+		return lib_err(e);
 	}
 	if (pid == 0) {
 		char c;
@@ -81,7 +81,7 @@ pid_t sonde_evlist__prepare_workload(struct sonde_evlist *l,
 			sonde_thread_map__free(t);
 			sonde_cpu_map__free(c);
 			workload_cleanup(l);
-			return sonde_err(ENOMEM);
+			return lib_err(ENOMEM);
 		}
 		sonde_evlist__set_maps(l, c, t);
 	}
@@ -94,12 +94,12 @@ int sonde_evlist__start_workload(struct sonde_evlist *l)
 	int e = 0;
 
 	if (!l || l->child <= 0 || l->child_started)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	l->child_started = true;
 	if (write(l->go_fd, "g", 1) != 1) {
 		e = errno;
 		close_fd(&l->go_fd);
-		return sonde_err(e);
+		return lib_err(e);
 	}
 	close_fd(&l->go_fd);
 	/* exec closes the CLOEXEC pipe: EOF means it worked. */
@@ -109,7 +109,7 @@ int sonde_evlist__start_workload(struct sonde_evlist *l)
 	close_fd(&l->err_fd);
 	if (n == sizeof(e) && e) {
 		pr_debug("exec failed: %d\n", e);
-		return sonde_err(e);
+		return lib_err(e);
 	}
 	return 0;
 }
@@ -120,12 +120,12 @@ int sonde_evlist__wait_workload(struct sonde_evlist *l, int *status)
 	pid_t r;
 
 	if (!l || l->child <= 0 || l->child_reaped)
-		return sonde_err(ECHILD);
+		return lib_err(ECHILD);
 	do {
 		r = waitpid(l->child, &st, 0);
 	} while (r < 0 && errno == EINTR);
 	if (r < 0)
-		return sonde_err(errno);
+		return lib_err(errno);
 	l->child_reaped = true;
 	if (status)
 		*status = st;

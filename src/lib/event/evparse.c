@@ -80,7 +80,7 @@ static void ev_free(struct evspec *ev)
 	free(ev->unit);
 }
 
-void sonde_evspec_list__delete(struct sonde_evspec_list *l)
+void sonde_evspec_list__free(struct sonde_evspec_list *l)
 {
 	if (!l)
 		return;
@@ -986,7 +986,7 @@ int sonde_evspec_list__parse_opts(const char *spec,
 			snprintf(err->spec, sizeof(err->spec), "%s", spec);
 	}
 	if (!spec || !out || !OPTS_VALID(opts, sonde_evspec_opts))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	*out = NULL;
 	n = strnlen(spec, MAX_SPEC + 1);
 	p.s = spec;
@@ -996,16 +996,16 @@ int sonde_evspec_list__parse_opts(const char *spec,
 	p.tracefs_opt = OPTS_GET(opts, tracefs_root, NULL);
 	if (n > MAX_SPEC) {
 		ev_perr(&p, 0, E2BIG, "spec longer than %d bytes", MAX_SPEC);
-		return sonde_err(E2BIG);
+		return lib_err(E2BIG);
 	}
 	p.l = calloc(1, sizeof(*p.l));
 	if (!p.l)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	ret = parse_list(&p);
-	sonde_pmus__delete(p.pmus);
+	sonde_pmus__free(p.pmus);
 	if (ret) {
-		sonde_evspec_list__delete(p.l);
-		return sonde_err(ret);
+		sonde_evspec_list__free(p.l);
+		return lib_err(ret);
 	}
 	*out = p.l;
 	return 0;

@@ -31,6 +31,11 @@ struct anl_dso {
 	bool kernel;
 	bool jit;		/* /tmp/perf-PID.map: symbols by absolute address */
 	bool stale;		/* changed since the recording, no copy found */
+	uint8_t mmap_bid_size;	/* build id of its first MMAP2 carrying one */
+	uint8_t mmap_bid[20];
+	bool uw_checked;	/* uw_file is known */
+	const char *uw_file;	/* what the unwinder reads: name, recorded copy,
+				 * or NULL (another build, no copy) */
 	bool loaded;
 	bool has_syms;
 	struct anl_sym *syms;
@@ -101,6 +106,19 @@ int anl_machine_set_cache(struct anl_machine *m, const char *dir);
  * anything but "" or "0").
  */
 int anl_machine_default_cache(struct anl_machine *m);
+
+/*
+ * Where the kernel's symbols come from instead of this machine's
+ * /proc/kallsyms (perf's --kallsyms and --vmlinux): a kallsyms text file
+ * (taken as is), or a vmlinux ELF image (refused with a warning when its
+ * build id is not the recorded kernel's). NULL: unset. Without either, a
+ * file recorded under another kernel (its kernel build id, or else its os
+ * release, differs from the running one's) is named from the kallsyms
+ * copy in perf's build-id cache, or not at all (one warning says why).
+ * Call before the first lookup. 0 or -ENOMEM.
+ */
+int anl_machine_set_kernel_symbols(struct anl_machine *m, const char *kallsyms,
+				   const char *vmlinux);
 
 /* Interned string: equal strings give the same pointer. */
 const char *anl_intern(struct anl_machine *m, const char *s, size_t len);

@@ -57,6 +57,8 @@ struct anl_machine {
 	/* The file being read: its HEADER_BUILD_ID list checks objects. */
 	const struct sonde_perfdata_reader *reader;
 	char *buildid_dir; /* perf's build-id cache, made on first use */
+	char *kallsyms_file; /* --kallsyms: the recorded kernel's symbols */
+	char *vmlinux_file;  /* --vmlinux */
 };
 
 /* Arena allocation: lives as long as the machine; aborts on OOM. */
@@ -97,6 +99,12 @@ void anl_dwc_flush(struct anl_machine *m, struct anl_dso *d);
 /* The symbol standing for @name inlined into @base of @dso (made once). */
 const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso *dso,
 				     const struct anl_sym *base, const char *name);
+/*
+ * The file the DWARF unwinder may read @d's CFI from: @d's own path, the
+ * recorded copy from perf's build-id cache when @d was rebuilt since the
+ * recording, or NULL when neither is the recorded build.
+ */
+const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d);
 void anl_maps_insert(struct anl_proc *p, const struct anl_map *nm);
 const struct anl_map *anl_maps_find(const struct anl_proc *p, uint64_t ip);
 

@@ -328,8 +328,10 @@ uint64_t anl_stacks_unwind_failures(const struct anl_stacks *c)
 }
 
 /* The process's unwinder, created with every mapping known so far. */
-static struct sonde_unwinder *proc_unwinder(struct anl_proc *p)
+static struct sonde_unwinder *proc_unwinder(struct anl_machine *m, struct anl_proc *p)
 {
+	const char *file;
+
 	if (p->uw)
 		return p->uw;
 	p->uw = sonde_unwinder__new(p->pid, NULL);
@@ -338,9 +340,10 @@ static struct sonde_unwinder *proc_unwinder(struct anl_proc *p)
 	for (size_t i = 0; i < p->nr_maps; i++) {
 		const struct anl_map *mp = &p->maps[i];
 
-		if (mp->dso && mp->dso->name[0] == '/')
+		if (mp->dso && mp->dso->name[0] == '/' &&
+		    (file = anl_dso_unwind_file(m, mp->dso)))
 			sonde_unwinder__add_map(p->uw, mp->start, mp->end - mp->start, mp->pgoff,
-						mp->dso->name);
+						file);
 	}
 	return p->uw;
 }
@@ -370,7 +373,7 @@ struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perf
 			break;
 		chain[n++] = w;
 	}
-	uw = proc_unwinder(t->proc);
+	uw = proc_unwinder(c->m, t->proc);
 	memset(&us, 0, sizeof(us));
 	us.tid = (pid_t)s->tid;
 	us.abi = s->regs_abi;
