@@ -21,6 +21,7 @@
 #define SONDE_PERFDATA_READER_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stdint.h>
 #include "sonde/common.h"
 #include "sonde/perfdata_feat.h"
@@ -166,6 +167,41 @@ SONDE_API uint64_t sonde_perfdata_reader__data_size(const struct sonde_perfdata_
  * stream scanned so far.
  */
 SONDE_API uint64_t sonde_perfdata_reader__progress(const struct sonde_perfdata_reader *r);
+
+/**
+ * @brief **sonde_perfdata_reader__nr_records()**: records of @p type met
+ * so far (perf report --stats counts), the header records of a pipe and
+ * the contents of COMPRESSED records included.
+ */
+SONDE_API uint64_t sonde_perfdata_reader__nr_records(const struct sonde_perfdata_reader *r,
+						     uint32_t type);
+
+/**
+ * @brief **sonde_perfdata_reader__sample_time()**: the first and last
+ * sample time from the SAMPLE_TIME feature (a pipe has it at its end only).
+ * @return false if the file does not say.
+ */
+SONDE_API bool sonde_perfdata_reader__sample_time(const struct sonde_perfdata_reader *r,
+						  uint64_t *first, uint64_t *last);
+
+/** @brief **sonde_perfdata_reader__is_streaming()**: reads a pipe as data arrives (cannot rewind). */
+SONDE_API bool sonde_perfdata_reader__is_streaming(const struct sonde_perfdata_reader *r);
+
+/**
+ * @brief **sonde_perfdata_reader__set_stop_flag()**: a streaming reader
+ * ends like at EOF once *@p stop is set (a signal handler installed without
+ * SA_RESTART interrupts a blocked read). No effect on a file.
+ */
+SONDE_API void sonde_perfdata_reader__set_stop_flag(struct sonde_perfdata_reader *r,
+						    const volatile sig_atomic_t *stop);
+
+/**
+ * @brief **sonde_perfdata_reader__set_wait_hook()**: @p fn is called
+ * before a streaming reader blocks waiting for input (to flush output).
+ * No effect on a file.
+ */
+SONDE_API void sonde_perfdata_reader__set_wait_hook(struct sonde_perfdata_reader *r,
+						    void (*fn)(void *arg), void *arg);
 
 /*
  * Decoded header feature sections, for printing them (sonde report

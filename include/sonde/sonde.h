@@ -6,6 +6,7 @@
 #include "sonde/common.h"
 #include "sonde/abi.h"
 #include "sonde/sys.h"
+#include "sonde/sysctl.h"
 #include "sonde/pmu.h"
 #include "sonde/tracefs.h"
 #include "sonde/evparse.h"
@@ -15,7 +16,10 @@
 #include "sonde/threadmap.h"
 #include "sonde/evsel.h"
 #include "sonde/evlist.h"
+#include "sonde/evctl.h"
+#include "sonde/overflow.h"
 #include "sonde/record.h"
+#include "sonde/evlist_records.h"
 #include "sonde/symbols.h"
 #include "sonde/unwind.h"
 #include "sonde/perfdata_reader.h"
@@ -24,5 +28,6 @@
 #include "sonde/ring.h"
 #include "sonde/perfdata.h"
 #include "sonde/synth.h"
+#include "sonde/profile.h"
 
 #endif /* SONDE_SONDE_H */

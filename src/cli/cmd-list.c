@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "list-probe.h"
 #include "builtin.h"
 #include "options.h"
 #include "sonde/sonde.h"
@@ -300,12 +301,15 @@ int cmd_list(int argc, const char **argv)
 	static const char *const usage[] = {
 		"sonde list [--json] [--no-probe] [hw|sw|cache|pmu|tracepoint|raw|breakpoint|GLOB...]",
 		"sonde list --attr SPEC",
+		"sonde list 'uprobe:PATH[:GLOB]'",
 		NULL,
 	};
 	int n = parse_options(argc, argv, opts, usage, 0);
 
 	if (attr_spec)
 		return print_attrs(attr_spec);
+	if (n == 1 && list_probe_spec(argv[0]))
+		return list_probes(argv[0]);
 	st.probe = !no_probe;
 	st.globs = argv;
 	st.nr_globs = n;

@@ -10,176 +10,63 @@
 #include <string.h>
 #include "cmd-report.h"
 
-static struct report *sort_rp;
+typedef struct sonde_profile_entry entry_t;
+typedef struct sonde_profile_node node_t;
 
-static const char *dso_name(const struct hkey *k)
+static const char *dso_name(const entry_t *e)
 {
-	return k->dso ? k->dso->short_name : "[unknown]";
+	const char *n = sonde_profile_entry__dso_short(e);
+
+	return n ? n : "[unknown]";
 }
 
-static int key_cmp(const struct report *rp, const struct hentry *a, const struct hentry *b)
+static void sym_text(const entry_t *e, char *buf, size_t sz)
 {
-	for (int i = 0; i < rp->nr_keys; i++) {
-		int c = 0;
+	const char *sym = sonde_profile_entry__sym(e);
+	char level = sonde_profile_entry__kernel(e) ? 'k' : '.';
+	uint64_t addr = sonde_profile_entry__addr(e);
 
-		switch (rp->keys[i]) {
-		case RK_COMM:
-			c = strcmp(a->k.comm ? a->k.comm : "", b->k.comm ? b->k.comm : "");
-			break;
-		case RK_PID:
-			c = (a->k.pid > b->k.pid) - (a->k.pid < b->k.pid);
-			break;
-		case RK_TID:
-			c = (a->k.tid > b->k.tid) - (a->k.tid < b->k.tid);
-			break;
-		case RK_CPU:
-			c = (a->k.cpu > b->k.cpu) - (a->k.cpu < b->k.cpu);
-			break;
-		case RK_DSO:
-			c = strcmp(dso_name(&a->k), dso_name(&b->k));
-			break;
-		case RK_SYM:
-			if (a->k.sym && b->k.sym)
-				c = strcmp(a->k.sym->name, b->k.sym->name);
-			else if (a->k.sym || b->k.sym)
-				c = a->k.sym ? -1 : 1;
-			else
-				c = (a->k.addr > b->k.addr) - (a->k.addr < b->k.addr);
-			break;
-		case RK_SRCLINE:
-			c = strcmp(a->k.srcline, b->k.srcline);
-			break;
-		default:
-			break;
-		}
-		if (c)
-			return c;
-	}
-	return 0;
-}
-
-static int seq_cmp(const void *pa, const void *pb)
-{
-	const struct hentry *a = *(const struct hentry *const *)pa;
-	const struct hentry *b = *(const struct hentry *const *)pb;
-
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
-static int entry_cmp(const void *pa, const void *pb)
-{
-	const struct hentry *a = *(const struct hentry *const *)pa;
-	const struct hentry *b = *(const struct hentry *const *)pb;
-	uint64_t va = sort_rp->children ? a->children : a->self;
-	uint64_t vb = sort_rp->children ? b->children : b->self;
-	int c;
-
-	if (va != vb)
-		return va > vb ? -1 : 1;
-	/*
-	 * perf breaks ties on the deepest call graph: the deeper first in
-	 * caller order (a caller above its callee), the shallower in callee.
-	 */
-	if (sort_rp->children && a->k.comm == b->k.comm && a->max_depth != b->max_depth)
-		return (a->max_depth > b->max_depth) == sort_rp->graph_caller ? -1 : 1;
-	if (sort_rp->children && a->self != b->self)
-		return a->self > b->self ? -1 : 1;
-	c = key_cmp(sort_rp, a, b);
-	if (c)
-		return c;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
-static bool visible(const struct report *rp, const struct hkey *k)
-{
-	if (rp->nr_f_dso) {
-		bool ok = false;
-
-		for (int i = 0; i < rp->nr_f_dso; i++)
-			if (!strcmp(rp->f_dso[i], dso_name(k)) ||
-			    (k->dso && !strcmp(rp->f_dso[i], k->dso->name)))
-				ok = true;
-		if (!ok)
-			return false;
-	}
-	if (rp->nr_f_sym) {
-		bool ok = false;
-
-		for (int i = 0; i < rp->nr_f_sym; i++)
-			if (k->sym && !strcmp(rp->f_sym[i], k->sym->name))
-				ok = true;
-		if (!ok)
-			return false;
-	}
-	return true;
-}
-
-/* Entries of event @attr, visible, sorted. Returns the count. */
-static size_t collect(struct report *rp, int attr)
-{
-	size_t n = 0, pos = 0;
-	struct hentry *e;
-
-	free(rp->sorted);
-	rp->sorted = malloc((rp->nr_ents + 1) * sizeof(*rp->sorted));
-	if (!rp->sorted)
-		return 0;
-	while ((e = hashtab_next(&rp->ents, &pos)))
-		if (e->k.attr == attr && visible(rp, &e->k) &&
-		    (rp->children ? e->children : e->self))
-			rp->sorted[n++] = e;
-	/*
-	 * The tie rules (perf's) are not a total order, so the result depends
-	 * on the input order: make that the creation order, not hash order,
-	 * which moves with the addresses of symbols from run to run.
-	 */
-	qsort(rp->sorted, n, sizeof(*rp->sorted), seq_cmp);
-	sort_rp = rp;
-	qsort(rp->sorted, n, sizeof(*rp->sorted), entry_cmp);
-	return n;
-}
-
-static void sym_text(const struct hkey *k, char *buf, size_t sz)
-{
-	if (k->sym)
-		snprintf(buf, sz, "[%c] %s%s", k->level, k->sym->name,
-			 k->sym->inlined ? " (inlined)" : "");
-	else if (k->addr)
-		snprintf(buf, sz, "[%c] 0x%016" PRIx64, k->level, k->addr);
+	if (sym)
+		snprintf(buf, sz, "[%c] %s%s", level, sym,
+			 sonde_profile_entry__inlined(e) ? " (inlined)" : "");
+	else if (addr)
+		snprintf(buf, sz, "[%c] 0x%016" PRIx64, level, addr);
 	else
-		snprintf(buf, sz, "[%c] %016" PRIx64, k->level, k->addr);
+		snprintf(buf, sz, "[%c] %016" PRIx64, level, addr);
 }
 
 static const char *const col_titles[RK_MAX] = {
 	"Command", "Pid:Command", "Tid", "Shared Object", "Symbol", "CPU", "Source:Line",
 };
 
-static void cell_text(const struct report *rp, const struct hentry *e, enum rkey key,
+static void cell_text(const struct report *rp, const entry_t *e, enum sonde_profile_key key,
 		      char *buf, size_t sz)
 {
+	const char *comm = sonde_profile_entry__comm(e);
+
 	switch (key) {
 	case RK_COMM:
-		snprintf(buf, sz, "%s", e->k.comm);
+		snprintf(buf, sz, "%s", comm);
 		break;
 	case RK_PID:
 		/* Like perf: the thread id, then the command padded to its column. */
-		snprintf(buf, sz, "%7d:%-*s", e->k.pid, rp->pid_comm_width,
-			 e->k.comm ? e->k.comm : "");
+		snprintf(buf, sz, "%7d:%-*s", sonde_profile_entry__tid(e), rp->pid_comm_width,
+			 comm ? comm : "");
 		break;
 	case RK_TID:
-		snprintf(buf, sz, "%7d", e->k.tid);
+		snprintf(buf, sz, "%7d", sonde_profile_entry__tid(e));
 		break;
 	case RK_DSO:
-		snprintf(buf, sz, "%s", dso_name(&e->k));
+		snprintf(buf, sz, "%s", dso_name(e));
 		break;
 	case RK_SYM:
-		sym_text(&e->k, buf, sz);
+		sym_text(e, buf, sz);
 		break;
 	case RK_CPU:
-		snprintf(buf, sz, "%3.3d", e->k.cpu);
+		snprintf(buf, sz, "%3.3d", sonde_profile_entry__cpu(e));
 		break;
 	case RK_SRCLINE:
-		snprintf(buf, sz, "%s", e->k.srcline);
+		snprintf(buf, sz, "%s", sonde_profile_entry__srcline(e));
 		break;
 	default:
 		buf[0] = 0;
@@ -218,50 +105,41 @@ static void put_gvalue(struct outbuf *o, const struct report *rp, uint64_t perio
 		ob_printf(o, "%.2f%%", base ? (double)period * 100.0 / (double)base : 0.0);
 }
 
-static int cnode_cmp(const void *pa, const void *pb)
+/*
+ * Children of @n with a total >= @min, heaviest first (caller frees).
+ * NULL with *nr = 0 when there are none.
+ */
+static const node_t **kids(const node_t *n, uint64_t min, size_t *nr)
 {
-	const struct cnode *a = *(const struct cnode *const *)pa;
-	const struct cnode *b = *(const struct cnode *const *)pb;
-	uint64_t ka = a->sym ? a->sym->start : a->ip, kb = b->sym ? b->sym->start : b->ip;
+	size_t cap = sonde_profile_node__nr_children(n);
+	const node_t **v = malloc((cap + 1) * sizeof(*v));
 
-	if (a->cumul != b->cumul)
-		return a->cumul > b->cumul ? -1 : 1;
-	return ka < kb ? 1 : ka > kb ? -1 : 0;
-}
-
-/* Children of @n with cumul >= @min, sorted. Caller frees. */
-static struct cnode **kids(struct cnode *n, uint64_t min, size_t *nr)
-{
-	struct cnode **v = malloc((n->nr_children + 1) * sizeof(*v));
-	size_t k = 0;
-
-	if (!v) {
-		*nr = 0;
-		return NULL;
-	}
-	for (struct cnode *c = n->child; c; c = c->sibling)
-		if (c->cumul >= min && c->cumul)
-			v[k++] = c;
-	qsort(v, k, sizeof(*v), cnode_cmp);
-	*nr = k;
+	*nr = v ? sonde_profile_node__children(n, min, SONDE_PROFILE_BY_WEIGHT, v, cap) : 0;
 	return v;
 }
 
 /* The run perf keeps in one node: single-child links without own hits. */
-static struct cnode *run_next(struct cnode *n)
+static const node_t *run_next(const node_t *n)
 {
-	return n->nr_children == 1 && !n->hit ? n->child : NULL;
+	const node_t *c;
+
+	if (sonde_profile_node__nr_children(n) != 1 || sonde_profile_node__self(n))
+		return NULL;
+	sonde_profile_node__children(n, 0, SONDE_PROFILE_BY_ADDR_DESC, &c, 1);
+	return c;
 }
 
-static void cname(struct outbuf *o, const struct cnode *n)
+static void cname(struct outbuf *o, const node_t *n)
 {
-	if (n->sym) {
-		ob_puts(o, n->sym->name);
-		if (n->sym->inlined)
+	const char *sym = sonde_profile_node__sym(n);
+
+	if (sym) {
+		ob_puts(o, sym);
+		if (sonde_profile_node__inlined(n))
 			ob_puts(o, " (inlined)");
 	}
-	else if (n->ip)
-		ob_printf(o, "0x%" PRIx64, n->ip);
+	else if (sonde_profile_node__ip(n))
+		ob_printf(o, "0x%" PRIx64, sonde_profile_node__ip(n));
 	else
 		ob_puts(o, "0");
 }
@@ -280,7 +158,7 @@ struct gctx {
 	bool printed;
 };
 
-static void graph_rec(struct gctx *g, struct cnode *parent, uint64_t total,
+static void graph_rec(struct gctx *g, const node_t *parent, uint64_t total,
 		      uint64_t total_nr, int depth, int mask, int lm)
 {
 	uint64_t min = g->rp->graph_fractal ? (uint64_t)((double)total * g->rp->graph_threshold / 100.0)
@@ -288,18 +166,20 @@ static void graph_rec(struct gctx *g, struct cnode *parent, uint64_t total,
 	uint64_t remaining = total, remaining_nr = total_nr;
 	int new_mask = mask;
 	size_t nr;
-	struct cnode **v = kids(parent, min, &nr);
+	const node_t **v = kids(parent, min, &nr);
 
 	if (depth > 30) {
 		free(v);
 		return;
 	}
 	for (size_t i = 0; i < nr; i++) {
-		struct cnode *c = v[i], *last = c, *x;
+		const node_t *c = v[i], *last = c, *x;
+		uint64_t c_total = sonde_profile_node__total(c);
+		uint64_t c_nr = sonde_profile_node__nr_total(c);
 		int idx = 0;
 
-		remaining -= c->cumul;
-		remaining_nr -= c->nr_cumul;
+		remaining -= c_total;
+		remaining_nr -= c_nr;
 		if (i + 1 == nr && (!g->rp->graph_fractal || !remaining))
 			new_mask &= ~(1 << (depth - 1));
 		margin(g->o, lm);
@@ -312,7 +192,7 @@ static void graph_rec(struct gctx *g, struct cnode *parent, uint64_t total,
 				ob_putc(g->o, new_mask & (1 << d) ? '|' : ' ');
 				if (!idx && d == depth - 1) {
 					ob_puts(g->o, "--");
-					put_gvalue(g->o, g->rp, c->cumul, c->nr_cumul, total);
+					put_gvalue(g->o, g->rp, c_total, c_nr, total);
 					ob_puts(g->o, "--");
 				} else
 					ob_puts(g->o, "          ");
@@ -323,7 +203,8 @@ static void graph_rec(struct gctx *g, struct cnode *parent, uint64_t total,
 			g->printed = true;
 		}
 		if (g->rp->graph_fractal)
-			graph_rec(g, last, c->cumul - last->hit, c->nr_cumul - last->nr_hit,
+			graph_rec(g, last, c_total - sonde_profile_node__self(last),
+				  c_nr - sonde_profile_node__nr_self(last),
 				  depth + 1, new_mask | (1 << depth), lm);
 		else
 			graph_rec(g, last, total, total_nr, depth + 1,
@@ -352,13 +233,14 @@ static void graph_rec(struct gctx *g, struct cnode *parent, uint64_t total,
 	free(v);
 }
 
-static void print_graph(struct report *rp, struct hentry *e, uint64_t total)
+static void print_graph(struct report *rp, const entry_t *e, uint64_t total)
 {
 	struct gctx g = { .rp = rp, .o = &rp->out };
-	struct cnode *root = e->chain, *sub = root;
-	uint64_t parent_total = rp->children ? e->children : e->self;
+	const node_t *root = sonde_profile_entry__tree(e), *sub = root;
+	uint64_t parent_total = rp->children ? sonde_profile_entry__children(e)
+					     : sonde_profile_entry__self(e);
 	size_t nr;
-	struct cnode **v;
+	const node_t **v;
 	int lm = 0;
 
 	if (!root)
@@ -368,12 +250,12 @@ static void print_graph(struct report *rp, struct hentry *e, uint64_t total)
 					 : g.min_abs, &nr);
 	/* perf takes the "---" form when the root has one child before the
 	 * threshold is applied. */
-	if (nr == 1 && root->nr_children == 1) {
+	if (nr == 1 && sonde_profile_node__nr_children(root) == 1) {
 		bool skip_first = !strncmp(rp->sort, "sym", 3);
 		bool printed = false;
 		int i = 0;
 
-		for (struct cnode *x = v[0]; x; x = run_next(x), i++) {
+		for (const node_t *x = v[0]; x; x = run_next(x), i++) {
 			sub = x;
 			if (!i && skip_first)
 				continue;
@@ -394,7 +276,7 @@ static void print_graph(struct report *rp, struct hentry *e, uint64_t total)
 	}
 	free(v);
 	if (rp->graph_fractal)
-		graph_rec(&g, sub, parent_total, root->nr_cumul, 1, 1, lm);
+		graph_rec(&g, sub, parent_total, sonde_profile_node__nr_total(root), 1, 1, lm);
 	else
 		graph_rec(&g, sub, total, 0, 1, 1, lm);
 	if (g.printed)
@@ -403,7 +285,7 @@ static void print_graph(struct report *rp, struct hentry *e, uint64_t total)
 
 /* -g flat / folded: one line (or block) per distinct path with hits. */
 struct fpath {
-	struct cnode *node;
+	const node_t *node;
 	size_t seq; /* depth-first order, for ties */
 };
 
@@ -415,51 +297,43 @@ struct fctx {
 static int fpath_cmp(const void *pa, const void *pb)
 {
 	const struct fpath *a = pa, *b = pb;
+	uint64_t ha = sonde_profile_node__self(a->node), hb = sonde_profile_node__self(b->node);
 
-	if (a->node->hit != b->node->hit)
-		return a->node->hit > b->node->hit ? -1 : 1;
+	if (ha != hb)
+		return ha > hb ? -1 : 1;
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
-static int addr_desc_cmp(const void *pa, const void *pb)
-{
-	const struct cnode *a = *(const struct cnode *const *)pa;
-	const struct cnode *b = *(const struct cnode *const *)pb;
-	uint64_t ka = a->sym ? a->sym->start : a->ip, kb = b->sym ? b->sym->start : b->ip;
-
-	return ka < kb ? 1 : ka > kb ? -1 : 0;
 }
 
 /*
  * Like perf: callees before their caller (post-order), siblings by
  * descending address, so equal hits keep that order after sorting.
  */
-static void flat_collect(struct fctx *f, struct cnode *n, uint64_t min, int depth)
+static void flat_collect(struct fctx *f, const node_t *n, uint64_t min, int depth)
 {
-	struct cnode **v;
-	size_t k = 0;
+	const node_t **v;
+	size_t k, cap;
+	uint64_t hit = sonde_profile_node__self(n);
 
 	if (depth > SONDE_PERF_MAX_STACK_DEPTH * 8)
 		return;
-	v = malloc((n->nr_children + 1) * sizeof(*v));
+	cap = sonde_profile_node__nr_children(n);
+	v = malloc((cap + 1) * sizeof(*v));
 	if (!v)
 		return;
-	for (struct cnode *c = n->child; c; c = c->sibling)
-		v[k++] = c;
-	qsort(v, k, sizeof(*v), addr_desc_cmp);
+	k = sonde_profile_node__children(n, 0, SONDE_PROFILE_BY_ADDR_DESC, v, cap);
 	for (size_t i = 0; i < k; i++)
 		flat_collect(f, v[i], min, depth + 1);
 	free(v);
-	if (!depth || !n->hit || n->hit < min)
+	if (!depth || !hit || hit < min)
 		return;
 	if (f->nr == f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 16;
-		struct fpath *nv = realloc(f->v, cap * sizeof(*nv));
+		size_t ncap = f->cap ? f->cap * 2 : 16;
+		struct fpath *nv = realloc(f->v, ncap * sizeof(*nv));
 
 		if (!nv)
 			return;
 		f->v = nv;
-		f->cap = cap;
+		f->cap = ncap;
 	}
 	f->v[f->nr].node = n;
 	f->v[f->nr].seq = f->nr;
@@ -467,10 +341,12 @@ static void flat_collect(struct fctx *f, struct cnode *n, uint64_t min, int dept
 }
 
 /* The nodes from the first frame down to @n, in chain order. */
-static void put_path(struct outbuf *o, const struct cnode *n, bool folded)
+static void put_path(struct outbuf *o, const node_t *n, bool folded)
 {
-	if (n->parent && n->parent->parent) {
-		put_path(o, n->parent, folded);
+	const node_t *up = sonde_profile_node__parent(n);
+
+	if (up && sonde_profile_node__parent(up)) {
+		put_path(o, up, folded);
 		if (folded)
 			ob_putc(o, ';');
 	}
@@ -481,22 +357,26 @@ static void put_path(struct outbuf *o, const struct cnode *n, bool folded)
 		ob_putc(o, '\n');
 }
 
-static void print_flat(struct report *rp, struct hentry *e, uint64_t total, bool folded)
+static void print_flat(struct report *rp, const entry_t *e, uint64_t total, bool folded)
 {
 	struct outbuf *o = &rp->out;
-	uint64_t base = rp->graph_fractal ? (rp->children ? e->children : e->self) : total;
+	uint64_t base = rp->graph_fractal ? (rp->children ? sonde_profile_entry__children(e)
+							  : sonde_profile_entry__self(e))
+					  : total;
 	uint64_t min = (uint64_t)((double)base * rp->graph_threshold / 100.0);
+	const node_t *root = sonde_profile_entry__tree(e);
 	struct fctx f = { 0 };
 
-	if (!e->chain)
+	if (!root)
 		return;
-	flat_collect(&f, e->chain, min, 0);
-	qsort(f.v, f.nr, sizeof(*f.v), fpath_cmp);
+	flat_collect(&f, root, min, 0);
+	if (f.nr) /* qsort takes no NULL array, even empty */
+		qsort(f.v, f.nr, sizeof(*f.v), fpath_cmp);
 	for (size_t i = 0; i < f.nr; i++) {
-		const struct cnode *n = f.v[i].node;
+		const node_t *n = f.v[i].node;
 		/* perf's flat blocks count the path's callees too; folded not. */
-		uint64_t v = folded ? n->hit : n->cumul;
-		uint64_t nr = folded ? n->nr_hit : n->nr_cumul;
+		uint64_t v = folded ? sonde_profile_node__self(n) : sonde_profile_node__total(n);
+		uint64_t nr = folded ? sonde_profile_node__nr_self(n) : sonde_profile_node__nr_total(n);
 
 		if (!folded)
 			ob_puts(o, "           ");
@@ -510,12 +390,22 @@ static void print_flat(struct report *rp, struct hentry *e, uint64_t total, bool
 
 /* ---- table ---- */
 
+/* The event's counts; zeros for an event the profile never saw. */
+static struct sonde_profile_event_stats event_stats(struct report *rp, int attr)
+{
+	struct sonde_profile_event_stats st = { 0 };
+
+	sonde_profile__event_stats(rp->prof, attr, &st);
+	return st;
+}
+
 static void print_event(struct report *rp, int attr)
 {
 	struct outbuf *o = &rp->out;
-	size_t n = collect(rp, attr);
-	uint64_t total = rp->relative ? rp->period_filtered[attr] : rp->period_all[attr];
-	uint64_t nr = rp->relative ? rp->nr_filtered_samples[attr] : rp->nr_samples[attr];
+	size_t n = sonde_profile__nr_entries(rp->prof, attr);
+	struct sonde_profile_event_stats st = event_stats(rp, attr);
+	uint64_t total = rp->relative ? st.filtered_period : st.period;
+	uint64_t nr = rp->relative ? st.filtered_samples : st.samples;
 	int width[RK_MAX] = { 0 };
 	char unit, buf[4096];
 	unsigned long ns = convert_unit((unsigned long)nr, &unit);
@@ -530,7 +420,7 @@ static void print_event(struct report *rp, int attr)
 	ob_printf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
 	rp->pid_comm_width = (int)strlen("Command");
 	for (size_t j = 0; j < n; j++) {
-		const char *c = rp->sorted[j]->k.comm;
+		const char *c = sonde_profile_entry__comm(sonde_profile__entry(rp->prof, attr, j));
 
 		if (c && (int)strlen(c) > rp->pid_comm_width)
 			rp->pid_comm_width = (int)strlen(c);
@@ -543,7 +433,8 @@ static void print_event(struct report *rp, int attr)
 
 			if (rp->keys[i] == RK_CPU)
 				continue; /* perf keeps it 3 wide; -001 overflows */
-			cell_text(rp, rp->sorted[j], rp->keys[i], buf, sizeof(buf));
+			cell_text(rp, sonde_profile__entry(rp->prof, attr, j), rp->keys[i], buf,
+				  sizeof(buf));
 			l = (int)strlen(buf);
 			if (l > width[i])
 				width[i] = l;
@@ -571,14 +462,16 @@ static void print_event(struct report *rp, int attr)
 	}
 	ob_puts(o, "\n#\n");
 	for (size_t j = 0; j < n; j++) {
-		struct hentry *e = rp->sorted[j];
-		double main_pct = total ? (double)(rp->children ? e->children : e->self) * 100.0 / (double)total : 0;
+		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
+		uint64_t self = sonde_profile_entry__self(e);
+		uint64_t main = rp->children ? sonde_profile_entry__children(e) : self;
+		double main_pct = total ? (double)main * 100.0 / (double)total : 0;
 
 		if (rp->percent_limit > 0 && main_pct < rp->percent_limit)
 			continue;
 		ob_printf(o, "  %7.2f%%", main_pct);
 		if (rp->children)
-			ob_printf(o, "  %7.2f%%", total ? (double)e->self * 100.0 / (double)total : 0.0);
+			ob_printf(o, "  %7.2f%%", total ? (double)self * 100.0 / (double)total : 0.0);
 		for (int i = 0; i < rp->nr_keys; i++) {
 			if (rp->elide[rp->keys[i]])
 				continue;
@@ -603,8 +496,8 @@ static void print_event(struct report *rp, int attr)
 
 void report_print(struct report *rp)
 {
-	struct anl_stats *st = anl_machine_stats(rp->m);
 	int nr = sonde_perfdata_reader__nr_attrs(rp->r);
+	uint64_t lost_samples;
 
 	if (!rp->header)
 		ob_puts(&rp->out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
@@ -616,9 +509,10 @@ void report_print(struct report *rp)
 		ob_printf(&rp->out, "# symbol: %s\n", rp->f_sym[0]);
 	/* Like perf: the samples LOST_SAMPLES records count (LOST ones are
 	 * chunks of any record type, reported on stderr instead). */
-	ob_printf(&rp->out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->lost_samples);
-	for (int a = 0; a < nr && a < PDR_MAX_ATTRS; a++) {
-		if (!rp->nr_samples[a])
+	sonde_profile__lost(rp->prof, NULL, NULL, &lost_samples);
+	ob_printf(&rp->out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost_samples);
+	for (int a = 0; a < nr; a++) {
+		if (!event_stats(rp, a).samples)
 			continue;
 		print_event(rp, a);
 	}
@@ -629,72 +523,79 @@ void report_print(struct report *rp)
 void report_print_json(struct report *rp)
 {
 	struct outbuf *o = &rp->out;
-	struct anl_stats *st = anl_machine_stats(rp->m);
 	int nr = sonde_perfdata_reader__nr_attrs(rp->r);
 	bool first_ev = true;
 	char buf[4096];
+	uint64_t lost, lost_samples;
 
+	sonde_profile__lost(rp->prof, NULL, &lost, &lost_samples);
 	ob_printf(o, "{\"lost_samples\":%" PRIu64 ",\"lost_records\":%" PRIu64
 		  ",\"children\":%s,\"events\":[",
-		  st->lost_samples, st->lost, rp->children ? "true" : "false");
-	for (int a = 0; a < nr && a < PDR_MAX_ATTRS; a++) {
+		  lost_samples, lost, rp->children ? "true" : "false");
+	for (int a = 0; a < nr; a++) {
 		size_t n;
-		uint64_t total = rp->relative ? rp->period_filtered[a] : rp->period_all[a];
+		struct sonde_profile_event_stats st = event_stats(rp, a);
+		uint64_t total = rp->relative ? st.filtered_period : st.period;
 
-		if (!rp->nr_samples[a])
+		if (!st.samples)
 			continue;
-		n = collect(rp, a);
+		n = sonde_profile__nr_entries(rp->prof, a);
 		ob_printf(o, "%s{\"event\":", first_ev ? "" : ",");
 		first_ev = false;
 		ob_json_str(o, sonde_perfdata_reader__event_name(rp->r, a));
 		ob_printf(o, ",\"samples\":%" PRIu64 ",\"event_count\":%" PRIu64 ",\"entries\":[",
-			  rp->relative ? rp->nr_filtered_samples[a] : rp->nr_samples[a], total);
+			  rp->relative ? st.filtered_samples : st.samples, total);
 		for (size_t j = 0, printed = 0; j < n; j++) {
-			struct hentry *e = rp->sorted[j];
-			double pct = total ? (double)(rp->children ? e->children : e->self) * 100.0 / (double)total : 0;
+			const entry_t *e = sonde_profile__entry(rp->prof, a, j);
+			uint64_t self = sonde_profile_entry__self(e);
+			uint64_t children = sonde_profile_entry__children(e);
+			double pct = total ? (double)(rp->children ? children : self) * 100.0 / (double)total : 0;
+			const char *sym = sonde_profile_entry__sym(e);
 
 			if (rp->percent_limit > 0 && pct < rp->percent_limit)
 				continue;
 			ob_printf(o, "%s{", printed++ ? "," : "");
 			if (rp->children)
 				ob_printf(o, "\"children\":%.4f,\"children_period\":%" PRIu64 ",",
-					  total ? (double)e->children * 100.0 / (double)total : 0.0,
-					  e->children);
+					  total ? (double)children * 100.0 / (double)total : 0.0,
+					  children);
 			ob_printf(o, "\"self\":%.4f,\"period\":%" PRIu64 ",\"samples\":%" PRIu64,
-				  total ? (double)e->self * 100.0 / (double)total : 0.0, e->self,
-				  e->nr_self);
+				  total ? (double)self * 100.0 / (double)total : 0.0, self,
+				  sonde_profile_entry__samples(e));
 			for (int i = 0; i < rp->nr_keys; i++) {
 				switch (rp->keys[i]) {
 				case RK_COMM:
 					ob_puts(o, ",\"comm\":");
-					ob_json_str(o, e->k.comm);
+					ob_json_str(o, sonde_profile_entry__comm(e));
 					break;
 				case RK_PID:
-					ob_printf(o, ",\"thread\":%d", e->k.pid); /* the thread */
+					ob_printf(o, ",\"thread\":%d", sonde_profile_entry__tid(e));
 					break;
 				case RK_TID:
-					ob_printf(o, ",\"tid\":%d", e->k.tid);
+					ob_printf(o, ",\"tid\":%d", sonde_profile_entry__tid(e));
 					break;
 				case RK_CPU:
-					ob_printf(o, ",\"cpu\":%d", e->k.cpu);
+					ob_printf(o, ",\"cpu\":%d", sonde_profile_entry__cpu(e));
 					break;
 				case RK_DSO:
 					ob_puts(o, ",\"dso\":");
-					ob_json_str(o, e->k.dso ? e->k.dso->name : "[unknown]");
+					ob_json_str(o, sonde_profile_entry__dso(e) ? sonde_profile_entry__dso(e) : "[unknown]");
 					break;
 				case RK_SYM:
 					ob_puts(o, ",\"sym\":");
-					if (e->k.sym)
-						ob_json_str(o, e->k.sym->name);
+					if (sym)
+						ob_json_str(o, sym);
 					else {
-						snprintf(buf, sizeof(buf), "0x%" PRIx64, e->k.addr);
+						snprintf(buf, sizeof(buf), "0x%" PRIx64,
+							 sonde_profile_entry__addr(e));
 						ob_json_str(o, buf);
 					}
-					ob_printf(o, ",\"kernel\":%s", e->k.level == 'k' ? "true" : "false");
+					ob_printf(o, ",\"kernel\":%s",
+						  sonde_profile_entry__kernel(e) ? "true" : "false");
 					break;
 				case RK_SRCLINE:
 					ob_puts(o, ",\"srcline\":");
-					ob_json_str(o, e->k.srcline);
+					ob_json_str(o, sonde_profile_entry__srcline(e));
 					break;
 				default:
 					break;
@@ -739,11 +640,13 @@ static const char *const rec_names[] = {
 void report_print_stats(struct report *rp)
 {
 	struct outbuf *o = &rp->out;
-	const uint64_t *nr = rp->r->nr_type;
+	uint64_t nr[NR_REC_NAMES];
 	uint64_t total = 0;
 
-	for (int i = 1; i < NR_REC_NAMES; i++)
+	for (int i = 1; i < NR_REC_NAMES; i++) {
+		nr[i] = sonde_perfdata_reader__nr_records(rp->r, (uint32_t)i);
 		total += nr[i];
+	}
 	ob_printf(o, "\nAggregated stats:%s\n",
 		  sonde_perfdata_reader__has_feature(rp->r, SONDE_FEAT_AUXTRACE) ?
 		  " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" : "");
@@ -754,34 +657,16 @@ void report_print_stats(struct report *rp)
 		ob_printf(o, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", rec_names[i],
 			  nr[i], 100.0 * (double)nr[i] / (double)total);
 	}
-	for (int a = 0; a < rp->r->nr_attrs && a < PDR_MAX_ATTRS; a++) {
-		if (!rp->nr_samples[a] && !rp->lost_samples[a])
+	for (int a = 0; a < sonde_perfdata_reader__nr_attrs(rp->r); a++) {
+		struct sonde_profile_event_stats st = event_stats(rp, a);
+
+		if (!st.samples && !st.lost_samples)
 			continue;
 		ob_printf(o, "%s stats:\n", sonde_perfdata_reader__event_name(rp->r, a));
-		if (rp->nr_samples[a])
-			ob_printf(o, "%16s events: %10" PRIu64 "\n", "SAMPLE",
-				  rp->nr_samples[a]);
-		if (rp->lost_samples[a])
+		if (st.samples)
+			ob_printf(o, "%16s events: %10" PRIu64 "\n", "SAMPLE", st.samples);
+		if (st.lost_samples)
 			ob_printf(o, "%16s events: %10" PRIu64 "\n", "LOST_SAMPLES",
-				  rp->lost_samples[a]);
+				  st.lost_samples);
 	}
-}
-
-const char *report_srcline(struct report *rp, struct anl_dso *dso, const struct anl_sym *sym,
-			   uint64_t addr)
-{
-	char buf[512];
-	const char *sl = dso && !dso->kernel ? anl_dso_srcline(rp->m, dso, addr) : NULL;
-
-	if (sl)
-		return sl;
-	/* No line table: fall back the way perf does. */
-	if (sym)
-		snprintf(buf, sizeof(buf), "%s+%" PRIu64, sym->name,
-			 (dso ? anl_dso_vaddr(dso, addr) : addr) - sym->start);
-	else if (dso)
-		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso->short_name, addr);
-	else
-		snprintf(buf, sizeof(buf), "[unknown]");
-	return anl_intern(rp->m, buf, strlen(buf));
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * sonde script: one line per sample in perf script's layout, then one line
- * per callchain frame; -F picks fields; --json prints JSON lines. Each
- * distinct stack is rendered to text once (hash-consed in anl_stack) and
- * copied for every sample that hits it.
+ * per callchain frame; -F picks fields; --json prints JSON lines. Stacks
+ * come from the library's profile (sonde/profile.h), hash-consed: each
+ * distinct one is rendered to text once and copied for every sample that
+ * hits it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,7 +13,9 @@
 #include <string.h>
 #include "builtin.h"
 #include "options.h"
-#include "anl.h"
+#include "sonde/perfdata_reader.h"
+#include "sonde/profile.h"
+#include "sonde/record.h"
 #include "outbuf.h"
 #include "sample-slice.h"
 #include "script-trace.h"
@@ -61,8 +64,27 @@ struct script {
 	struct script_trace *trace;
 	int ev_width, width_attrs;
 	struct sonde_perfdata_reader *r;
-	struct anl_machine *m;
-	struct anl_stacks *stacks;
+	struct sonde_profile *prof;
+	struct sonde_record_fmt *fmts; /* per event, made when first met */
+	bool *fmt_ok;
+	int nr_fmts;
+	struct stack_text *texts; /* by stack id */
+	size_t nr_texts;
+};
+
+/* A stack's frame lines, rendered once for one field set. */
+struct stack_text {
+	char *buf;
+	size_t len;
+	unsigned fields;
+};
+
+/* The sample fields script prints, with perf's values for absent ones. */
+struct smp {
+	uint64_t ip, time, addr, period;
+	uint32_t pid, tid, cpu;
+	const void *raw;
+	uint32_t raw_size;
 };
 
 static int parse_fields(struct script *s)
@@ -156,28 +178,31 @@ static const char *missing_field(const struct script *s, const struct sonde_perf
 	return NULL;
 }
 
+typedef struct sonde_profile_frame frame_t;
+
 /* " sym+0xoff (dso)" for one frame, as perf prints it. */
-static void put_frame_tail(struct outbuf *o, const struct anl_frame *fr, unsigned f)
+static void put_frame_tail(struct outbuf *o, const frame_t *fr, unsigned f)
 {
+	const char *sym = sonde_profile_frame__sym(fr);
+	const char *dso = sonde_profile_frame__dso(fr);
+
 	if (f & F_SYM) {
 		ob_putc(o, ' ');
-		if (fr->sym) {
-			ob_puts(o, fr->sym->name);
+		if (sym) {
+			ob_puts(o, sym);
 			if (f & F_SYMOFF) {
-				uint64_t va = fr->dso ? anl_dso_vaddr(fr->dso, fr->addr) : fr->addr;
-
 				ob_puts(o, "+0x");
-				ob_hex(o, va - fr->sym->start, 0);
+				ob_hex(o, sonde_profile_frame__sym_offset(fr), 0);
 			}
 		} else {
 			ob_puts(o, "[unknown]");
 		}
 	}
-	if ((f & F_DSO) && fr->sym && fr->sym->inlined) {
+	if ((f & F_DSO) && (sonde_profile_frame__kind(fr) & SONDE_PROFILE_FRAME_INLINED)) {
 		ob_puts(o, " (inlined)");
 	} else if (f & F_DSO) {
 		ob_puts(o, " (");
-		ob_puts(o, fr->dso ? fr->dso->name : "[unknown]");
+		ob_puts(o, dso ? dso : "[unknown]");
 		ob_putc(o, ')');
 	}
 }
@@ -187,51 +212,72 @@ static void put_frame_tail(struct outbuf *o, const struct anl_frame *fr, unsigne
  * (perf 6.1 names the file of the compile unit for lines of inlined
  * headers; sonde names the header the line is in.)
  */
-static void put_srcline(struct script *s, struct outbuf *o, const struct anl_frame *fr)
+static void put_srcline(struct script *s, struct outbuf *o, const frame_t *fr)
 {
 	const char *sl;
 
-	if (!fr->dso)
+	if (!sonde_profile_frame__dso(fr))
 		return; /* perf prints nothing for an address outside any map */
-	sl = anl_dso_srcline(s->m, fr->dso, fr->addr);
+	sl = sonde_profile_frame__srcline(s->prof, fr);
 	ob_puts(o, "  ");
 	if (sl) {
 		ob_puts(o, sl);
 	} else {
-		ob_puts(o, fr->dso->short_name);
+		ob_puts(o, sonde_profile_frame__dso_short(fr));
 		ob_putc(o, '[');
-		ob_hex(o, fr->kernel ? fr->ip : fr->addr, 0);
+		ob_hex(o, (sonde_profile_frame__kind(fr) & SONDE_PROFILE_FRAME_KERNEL) ?
+			  sonde_profile_frame__ip(fr) : sonde_profile_frame__addr(fr), 0);
 		ob_putc(o, ']');
 	}
 	ob_putc(o, '\n');
 }
 
-/* Renders a stack's frame lines once; cached in the stack. */
-static const char *stack_text(struct script *s, struct anl_stack *st, unsigned f,
+/* Renders a stack's frame lines once; cached by stack id. */
+static const char *stack_text(struct script *s, const struct sonde_profile_stack *st, unsigned f,
 			      size_t *len)
 {
+	uint32_t id = sonde_profile_stack__id(st);
+	struct stack_text *c;
 	struct outbuf tmp;
 
-	if (st->priv && st->priv2 >> 32 == f) {
-		*len = (uint32_t)st->priv2;
-		return st->priv;
+	if (id >= s->nr_texts) {
+		size_t n = s->nr_texts ? s->nr_texts : 256;
+		struct stack_text *v;
+
+		while (n <= id)
+			n *= 2;
+		v = realloc(s->texts, n * sizeof(*v));
+		if (!v) {
+			*len = 0;
+			return "";
+		}
+		memset(v + s->nr_texts, 0, (n - s->nr_texts) * sizeof(*v));
+		s->texts = v;
+		s->nr_texts = n;
+	}
+	c = &s->texts[id];
+	if (c->buf && c->fields == f) {
+		*len = c->len;
+		return c->buf;
 	}
 	ob_init_mem(&tmp);
-	for (uint32_t i = 0; i < st->nr_frames; i++) {
-		const struct anl_frame *fr = &st->frames[i];
+	for (uint32_t i = 0; i < sonde_profile_stack__nr_frames(st); i++) {
+		const frame_t *fr = sonde_profile_stack__frame(st, i);
 
 		ob_putc(&tmp, '\t');
 		if (f & F_IP)
-			ob_hex(&tmp, fr->dso ? fr->addr : fr->ip, 16);
+			ob_hex(&tmp, sonde_profile_frame__dso(fr) ? sonde_profile_frame__addr(fr)
+								 : sonde_profile_frame__ip(fr), 16);
 		put_frame_tail(&tmp, fr, f);
 		ob_putc(&tmp, '\n');
 		if (f & F_SRCLINE)
 			put_srcline(s, &tmp, fr);
 	}
 	ob_putc(&tmp, '\n');
-	free(st->priv);
-	st->priv = tmp.buf;
-	st->priv2 = ((uint64_t)f << 32) | (uint32_t)tmp.len;
+	free(c->buf);
+	c->buf = tmp.buf;
+	c->len = tmp.len;
+	c->fields = f;
 	*len = tmp.len;
 	return tmp.buf;
 }
@@ -254,17 +300,17 @@ static int event_width(struct script *s)
 }
 
 static void print_sample_text(struct script *s, const struct sonde_perfdata_record *rec,
-			      const struct pdr_sample *smp, struct anl_thread *t,
-			      struct anl_stack *st, unsigned f, bool chain)
+			      const struct smp *smp, const char *comm,
+			      const struct sonde_profile_stack *st, unsigned f, bool chain)
 {
 	struct outbuf *o = &s->out;
 
 	if (f & F_COMM) {
 		if (chain && (f & F_IP)) {
-			ob_puts(o, t->comm);
+			ob_puts(o, comm);
 			ob_putc(o, ' ');
 		} else {
-			ob_pad_str(o, t->comm, 16, true);
+			ob_pad_str(o, comm, 16, true);
 			ob_putc(o, ' ');
 		}
 	}
@@ -336,10 +382,10 @@ static void print_sample_text(struct script *s, const struct sonde_perfdata_reco
 	ob_putc(o, ' ');
 	ob_hex(o, smp->ip, 16);
 	if (f & (F_SYM | F_DSO))
-		put_frame_tail(o, &st->frames[0], f);
+		put_frame_tail(o, sonde_profile_stack__frame(st, 0), f);
 	ob_putc(o, '\n');
 	if (f & F_SRCLINE)
-		put_srcline(s, o, &st->frames[0]);
+		put_srcline(s, o, sonde_profile_stack__frame(st, 0));
 }
 
 /*
@@ -353,36 +399,43 @@ static void put_addr_json(struct outbuf *o, uint64_t addr)
 	ob_putc(o, '"');
 }
 
-static void put_frame_json(struct outbuf *o, const struct anl_frame *fr)
+static void put_sym_dso_json(struct outbuf *o, const frame_t *fr, bool symoff)
 {
-	ob_puts(o, "{\"ip\":");
-	put_addr_json(o, fr->ip);
+	const char *sym = sonde_profile_frame__sym(fr), *dso = sonde_profile_frame__dso(fr);
+
 	ob_puts(o, ",\"sym\":");
-	if (fr->sym)
-		ob_json_str(o, fr->sym->name);
+	if (sym)
+		ob_json_str(o, sym);
 	else
 		ob_puts(o, "null");
-	if (fr->sym) {
+	if (sym && symoff) {
 		ob_puts(o, ",\"symoff\":");
-		ob_dec(o, (fr->dso ? anl_dso_vaddr(fr->dso, fr->addr) : fr->addr) - fr->sym->start);
+		ob_dec(o, sonde_profile_frame__sym_offset(fr));
 	}
 	ob_puts(o, ",\"dso\":");
-	if (fr->dso)
-		ob_json_str(o, fr->dso->name);
+	if (dso)
+		ob_json_str(o, dso);
 	else
 		ob_puts(o, "null");
+}
+
+static void put_frame_json(struct outbuf *o, const frame_t *fr)
+{
+	ob_puts(o, "{\"ip\":");
+	put_addr_json(o, sonde_profile_frame__ip(fr));
+	put_sym_dso_json(o, fr, true);
 	ob_putc(o, '}');
 }
 
 static void print_sample_json(struct script *s, const struct sonde_perfdata_record *rec,
-			      const struct pdr_sample *smp, struct anl_thread *t,
-			      struct anl_stack *st, bool chain)
+			      const struct smp *smp, const char *comm,
+			      const struct sonde_profile_stack *st, bool chain)
 {
 	struct outbuf *o = &s->out;
 	const struct sonde_perf_event_attr *a = sonde_perfdata_reader__attr(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0);
 
 	ob_puts(o, "{\"comm\":");
-	ob_json_str(o, t->comm);
+	ob_json_str(o, comm);
 	ob_puts(o, ",\"pid\":");
 	ob_dec_pad(o, (int32_t)smp->pid, 0, true);
 	ob_puts(o, ",\"tid\":");
@@ -401,22 +454,13 @@ static void print_sample_json(struct script *s, const struct sonde_perfdata_reco
 	ob_dec(o, smp->period);
 	ob_puts(o, ",\"ip\":");
 	put_addr_json(o, smp->ip);
-	ob_puts(o, ",\"sym\":");
-	if (st->frames[0].sym)
-		ob_json_str(o, st->frames[0].sym->name);
-	else
-		ob_puts(o, "null");
-	ob_puts(o, ",\"dso\":");
-	if (st->frames[0].dso)
-		ob_json_str(o, st->frames[0].dso->name);
-	else
-		ob_puts(o, "null");
+	put_sym_dso_json(o, sonde_profile_stack__frame(st, 0), false);
 	if (chain) {
 		ob_puts(o, ",\"callchain\":[");
-		for (uint32_t i = 0; i < st->nr_frames; i++) {
+		for (uint32_t i = 0; i < sonde_profile_stack__nr_frames(st); i++) {
 			if (i)
 				ob_putc(o, ',');
-			put_frame_json(o, &st->frames[i]);
+			put_frame_json(o, sonde_profile_stack__frame(st, i));
 		}
 		ob_putc(o, ']');
 	}
@@ -454,34 +498,27 @@ static bool id_in_list(const char *list, uint32_t id)
  * -S: the sample's symbol by name or address, as perf script matches it:
  * the symbol's start, the sample's address, or its address in the object.
  */
-static bool sym_wanted(const char *list, const struct anl_frame *fr)
+static bool sym_wanted(const char *list, const frame_t *fr)
 {
+	const char *sym = sonde_profile_frame__sym(fr);
+	uint64_t ip = sonde_profile_frame__ip(fr);
 	char buf[32];
 
 	if (!list)
 		return true;
-	if (fr->sym) {
-		uint64_t off = (fr->dso ? anl_dso_vaddr(fr->dso, fr->addr) : fr->addr) -
-			       fr->sym->start;
-
-		if (in_list(list, fr->sym->name))
+	if (sym) {
+		if (in_list(list, sym))
 			return true;
-		snprintf(buf, sizeof(buf), "0x%" PRIx64, fr->ip - off);
+		snprintf(buf, sizeof(buf), "0x%" PRIx64,
+			 ip - sonde_profile_frame__sym_offset(fr));
 		if (in_list(list, buf))
 			return true;
 	}
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, fr->ip);
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, ip);
 	if (in_list(list, buf))
 		return true;
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, fr->addr);
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, sonde_profile_frame__addr(fr));
 	return in_list(list, buf);
-}
-
-static void free_priv(struct anl_stack *st, void *arg)
-{
-	(void)arg;
-	free(st->priv);
-	st->priv = NULL;
 }
 
 static void flush_out(void *arg)
@@ -493,15 +530,64 @@ static void flush_out(void *arg)
 static const char *kernel_sym(void *ctx, uint64_t addr, uint64_t *off)
 {
 	struct script *s = ctx;
-	const struct anl_sym *sym;
+	uint64_t start;
+	const char *name;
 
-	if (!s->m)
+	if (!s->prof)
 		return NULL;
-	sym = anl_dso_find_sym(s->m, anl_kernel_dso(s->m), addr);
-	if (!sym)
-		return NULL;
-	*off = addr - sym->start;
-	return sym->name;
+	name = sonde_profile__kernel_sym(s->prof, addr, &start);
+	if (name)
+		*off = addr - start;
+	return name;
+}
+
+/* Event @i's record layout, made once; NULL if the codec cannot walk it. */
+static const struct sonde_record_fmt *event_fmt(struct script *s, int i)
+{
+	if (i >= s->nr_fmts) {
+		int n = sonde_perfdata_reader__nr_attrs(s->r);
+		struct sonde_record_fmt *v;
+		bool *ok;
+
+		if (i >= n)
+			return NULL;
+		v = realloc(s->fmts, (size_t)n * sizeof(*v));
+		if (v)
+			s->fmts = v;
+		ok = realloc(s->fmt_ok, (size_t)n * sizeof(*ok));
+		if (ok)
+			s->fmt_ok = ok;
+		if (!v || !ok)
+			return NULL;
+		for (int k = s->nr_fmts; k < n; k++)
+			s->fmt_ok[k] = !sonde_record_fmt__from_attr(&s->fmts[k],
+						sonde_perfdata_reader__attr(s->r, k));
+		s->nr_fmts = n;
+	}
+	return s->fmt_ok[i] ? &s->fmts[i] : NULL;
+}
+
+/* The fields of a decoded sample, as perf script shows absent ones. */
+static void sample_fields(const struct sonde_perf_event_attr *a, const struct sonde_sample *ss,
+			  struct smp *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->ip = ss->ip;
+	m->pid = m->tid = m->cpu = (uint32_t)-1;
+	if (a->sample_type & SONDE_PERF_SAMPLE_TID) {
+		m->pid = ss->pid;
+		m->tid = ss->tid;
+	}
+	if (a->sample_type & SONDE_PERF_SAMPLE_CPU)
+		m->cpu = ss->cpu;
+	m->time = ss->time;
+	m->addr = ss->addr;
+	m->period = (a->sample_type & SONDE_PERF_SAMPLE_PERIOD) ? ss->period
+		    : (a->freq ? 1 : a->sample_period);
+	if (a->sample_type & SONDE_PERF_SAMPLE_RAW) {
+		m->raw = ss->raw.data;
+		m->raw_size = ss->raw.size;
+	}
 }
 
 int cmd_script(int argc, const char **argv)
@@ -575,74 +661,80 @@ int cmd_script(int argc, const char **argv)
 	}
 	{
 		/* The reader knows the span; sample-slice.c sees public API only. */
-		struct slice_span span = { s.r->first_sample_time, s.r->last_sample_time,
-					   pdr_streaming(s.r) };
+		struct slice_span span = { 0, 0,
+					   sonde_perfdata_reader__is_streaming(s.r) };
 
+		sonde_perfdata_reader__sample_time(s.r, &span.first, &span.last);
 		if (slice_resolve(&s.slice, "sonde script", s.r, s.input, &span)) {
 			sonde_perfdata_reader__free(s.r);
 			slice_free(&s.slice);
 			return 1;
 		}
 	}
-	s.m = anl_machine_new();
-	if (s.m && s.cache)
-		anl_machine_default_cache(s.m);
-	if (s.m && anl_machine_set_kernel_symbols(s.m, s.kallsyms, s.vmlinux)) {
-		anl_machine_free(s.m);
-		s.m = NULL;
+	{
+		SONDE_OPTS(sonde_profile_opts, po, .callchains = true,
+			   .max_stack = s.max_stack + 1, .no_inline = !s.inline_frames,
+			   .cache = s.cache, .kallsyms = s.kallsyms, .vmlinux = s.vmlinux);
+
+		s.prof = sonde_profile__new(&po);
+		if (!s.prof || sonde_profile__set_reader(s.prof, s.r)) {
+			fprintf(stderr, "sonde script: out of memory\n");
+			sonde_profile__free(s.prof);
+			sonde_perfdata_reader__free(s.r);
+			return 1;
+		}
 	}
-	s.stacks = s.m ? anl_stacks_new(s.m, s.max_stack + 1) : NULL;
-	if (!s.stacks) {
-		fprintf(stderr, "sonde script: out of memory\n");
-		return 1;
-	}
-	anl_stacks_set_inline(s.stacks, s.inline_frames);
 	ob_init_fd(&s.out, 1);
 	/* A pipe: what was printed shows up before the reader waits for more. */
-	pdr_set_wait_hook(s.r, flush_out, &s.out);
+	sonde_perfdata_reader__set_wait_hook(s.r, flush_out, &s.out);
 	s.trace = script_trace_new(s.r, kernel_sym, &s);
 	while ((err = sonde_perfdata_reader__next(s.r, &rec)) > 0) {
-		const struct pdr_attr *a;
-		struct pdr_sample smp;
-		struct anl_thread *t;
-		struct anl_stack *st;
+		const struct sonde_perf_event_attr *a;
+		const struct sonde_record_fmt *fmt;
+		const struct sonde_profile_stack *st;
+		struct sonde_record d;
+		struct smp smp;
+		const char *comm;
+		int ai = rec.attr_idx >= 0 ? rec.attr_idx : 0;
 		unsigned f;
 		bool chain;
 
 		if (rec.type != SONDE_PERF_RECORD_SAMPLE) {
-			anl_machine_process(s.m, s.r, &rec);
+			sonde_profile__add_perfdata_record(s.prof, s.r, &rec);
 			continue;
 		}
-		a = pdr_attr_get(s.r, rec.attr_idx >= 0 ? rec.attr_idx : 0);
-		if (!a || pdr_parse_sample(s.r, a, (const uint8_t *)rec.hdr, rec.size, &smp))
+		a = sonde_perfdata_reader__attr(s.r, ai);
+		fmt = a ? event_fmt(&s, ai) : NULL;
+		if (!fmt || sonde_record__decode(fmt, rec.hdr, rec.size, &d) ||
+		    d.type != SONDE_PERF_RECORD_SAMPLE)
 			continue;
+		sample_fields(a, &d.sample, &smp);
 		if (!slice_keep(&s.slice, smp.time, smp.cpu) ||
 		    !id_in_list(s.pids, smp.pid) || !id_in_list(s.tids, smp.tid))
 			continue;
-		t = anl_thread_findnew(s.m, (int32_t)smp.pid, (int32_t)smp.tid);
-		if (!in_list(s.comms, t->comm))
+		comm = sonde_profile__sample_comm(s.prof, (int32_t)smp.pid, (int32_t)smp.tid);
+		if (!in_list(s.comms, comm))
 			continue;
-		chain = a->attr.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN;
-		st = anl_sample_stack(s.stacks, s.r, a, t, rec.misc, &smp, chain);
-		if (!sym_wanted(s.syms, &st->frames[0]))
+		chain = a->sample_type & SONDE_PERF_SAMPLE_CALLCHAIN;
+		st = sonde_profile__sample_stack(s.prof, ai, &d);
+		if (!st || !sym_wanted(s.syms, sonde_profile_stack__frame(st, 0)))
 			continue;
-		f = fields_for(&s, &a->attr);
+		f = fields_for(&s, a);
 		if (!s.json && (s.want | s.add)) {
-			const char *hint, *miss = missing_field(&s, &a->attr, &hint);
+			const char *hint, *miss = missing_field(&s, a, &hint);
 
 			if (miss) {
 				ob_flush(&s.out);
 				fprintf(stderr, "sonde script: -F %s: the samples of event '%s' do not carry it (%s)\n",
-					miss, sonde_perfdata_reader__event_name(s.r, rec.attr_idx >= 0 ? rec.attr_idx : 0),
-					hint);
+					miss, sonde_perfdata_reader__event_name(s.r, ai), hint);
 				bad_field = true;
 				break;
 			}
 		}
 		if (s.json)
-			print_sample_json(&s, &rec, &smp, t, st, chain);
+			print_sample_json(&s, &rec, &smp, comm, st, chain);
 		else
-			print_sample_text(&s, &rec, &smp, t, st, f, chain);
+			print_sample_text(&s, &rec, &smp, comm, st, f, chain);
 		if (s.out.err)
 			break;
 	}
@@ -659,9 +751,12 @@ int cmd_script(int argc, const char **argv)
 		ret = 1;
 	}
 	script_trace_free(s.trace);
-	anl_stacks_foreach(s.stacks, free_priv, NULL);
-	anl_stacks_free(s.stacks);
-	anl_machine_free(s.m);
+	for (size_t i = 0; i < s.nr_texts; i++)
+		free(s.texts[i].buf);
+	free(s.texts);
+	free(s.fmts);
+	free(s.fmt_ok);
+	sonde_profile__free(s.prof);
 	sonde_perfdata_reader__free(s.r);
 	slice_free(&s.slice);
 	ob_free(&s.out);

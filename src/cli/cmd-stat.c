@@ -44,7 +44,31 @@ static int add_event(const struct option *opt, const char *arg, bool unset)
 			sizeof(o->event_specs) / sizeof(o->event_specs[0]));
 		return -1;
 	}
+	o->event_filters[o->nr_specs] = NULL;
 	o->event_specs[o->nr_specs++] = arg;
+	return 0;
+}
+
+/* --filter EXPR: the tracepoint filter of the -e before it (as perf). */
+static int add_filter(const struct option *opt, const char *arg, bool unset)
+{
+	struct stat_opts *o = opt->value;
+	char **f, *joined;
+
+	if (unset || !o->nr_specs) {
+		fprintf(stderr, "sonde stat: --filter option should follow a "
+			"-e tracepoint option\n");
+		return -1;
+	}
+	f = &o->event_filters[o->nr_specs - 1];
+	/* A second --filter narrows the first, as perf appends with &&. */
+	if (*f ? asprintf(&joined, "(%s) && (%s)", *f, arg) < 0 :
+		 !(joined = strdup(arg))) {
+		fprintf(stderr, "sonde stat: out of memory\n");
+		return -1;
+	}
+	free(*f);
+	*f = joined;
 	return 0;
 }
 
@@ -55,6 +79,9 @@ static const struct option stat_options[] = {
 	OPT_CALLBACK('e', "event", &opts, "<event>",
 		     "event to count (perf's spec syntax, groups as '{a,b}')",
 		     add_event),
+	OPT_CALLBACK(0, "filter", &opts, "<expr>",
+		     "tracepoint filter for the -e before it (\"prev_pid != 0\")",
+		     add_filter),
 	OPT_BOOLEAN(0, "no-scale", &opts.no_scale,
 		    "do not scale counts of multiplexed events"),
 	OPT_BOOLEAN('i', "no-inherit", &opts.no_inherit,
@@ -396,6 +423,8 @@ static int setup(const struct stat_opts *o, struct run *r,
 	}
 	mark_user_only(r, kern, nr);
 	free(kern);
+	if (stat_events_set_filters(&r->ev, r->list))
+		return 1;
 	r->rd = sonde_stat_reader__new(r->list, o->mode, r->ev.nr);
 	if (!r->rd) {
 		fprintf(stderr, "sonde stat: out of memory\n");

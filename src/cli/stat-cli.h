@@ -25,6 +25,7 @@ struct sonde_evlist;
 
 struct stat_opts {
 	const char *event_specs[64]; /* each -e */
+	char *event_filters[64];     /* --filter after each -e, or NULL */
 	int nr_specs;
 	const char *pid, *tid, *cpu_list, *cgroup;
 	bool system_wide;
@@ -44,6 +45,7 @@ struct stat_ev {
 	struct sonde_stat_event ev; /* name, unit, scale, kind, ctx for the table */
 	char *name;           /* owns ev.name */
 	bool hide_unsupported; /* default stalled-cycles: left out, as perf */
+	const char *filter;    /* --filter for this tracepoint, or NULL */
 };
 
 struct stat_events {
@@ -55,6 +57,9 @@ struct stat_events {
 int stat_events_build(const struct stat_opts *o, struct sonde_evlist *list,
 		      struct stat_events *out);
 void stat_events_free(struct stat_events *e);
+/* Sets each tracepoint's --filter on the open list; prints failures. */
+int stat_events_set_filters(const struct stat_events *e,
+			    struct sonde_evlist *list);
 
 /* Set once the library has explained a failure (no second message). */
 extern bool stat_lib_warned;

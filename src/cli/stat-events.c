@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/abi.h"
+#include "sonde/evctl.h"
 #include "sonde/evlist.h"
 #include "sonde/evparse.h"
+#include "sonde/symbols.h"
 #include "stat-cli.h"
 
 /* perf stat's defaults up to 6.14; cpu-clock replaces task-clock with -a. */
@@ -93,16 +95,18 @@ static unsigned int ctx_of(const struct sonde_perf_event_attr *a)
 }
 
 /* Appends every event of @spec to @list and @out. */
-static int add_spec(const char *spec, bool defaults, struct sonde_evlist *list,
-		    struct stat_events *out)
+static int add_spec(const char *spec, const char *filter, bool defaults,
+		    struct sonde_evlist *list, struct stat_events *out)
 {
 	struct sonde_parse_error perr;
 	struct sonde_evspec_list *l = NULL;
 	size_t n;
 	int base = sonde_evlist__nr(list), err;
+	SONDE_OPTS(sonde_evspec_opts, po,
+		   .probe_resolve = sonde_symcache__probe_offset);
 
 	memset(&perr, 0, sizeof(perr));
-	err = sonde_evspec_list__parse(spec, &l, &perr);
+	err = sonde_evspec_list__parse_opts(spec, &po, &l, &perr);
 	if (err) {
 		char msg[1024];
 
@@ -144,6 +148,16 @@ static int add_spec(const char *spec, bool defaults, struct sonde_evlist *list,
 		idx = sonde_evlist__add(list, &attr, name,
 					leader >= 0 && (size_t)leader != i ?
 					base + leader : -1);
+		/* :W on a leader: split the group rather than fail. */
+		if (idx >= 0 && (leader < 0 || (size_t)leader == i) &&
+		    (sonde_evspec_list__flags(l, i) & SONDE_EVSPEC_WEAK_GROUP))
+			idx = sonde_evsel__set_weak_group(
+				sonde_evlist__evsel(list, idx), true) < 0 ? -EINVAL : idx;
+		/* A probe's path/function string must outlive the spec list. */
+		if (idx >= 0 && sonde_evspec_list__probe_target(l, i))
+			idx = sonde_evsel__set_probe_target(
+				sonde_evlist__evsel(list, idx),
+				sonde_evspec_list__probe_target(l, i));
 		if (idx < 0) {
 			fprintf(stderr, "sonde stat: cannot add event '%s': %s\n",
 				name, strerror(-idx));
@@ -168,6 +182,9 @@ static int add_spec(const char *spec, bool defaults, struct sonde_evlist *list,
 			e->ev.unit = "msec";
 			e->ev.scale = 1e-6;
 		}
+		/* perf's --filter: the tracepoints of the -e before it. */
+		if (attr.type == SONDE_PERF_TYPE_TRACEPOINT)
+			e->filter = filter;
 		e->hide_unsupported = defaults &&
 				      (e->ev.kind == SONDE_STAT_K_STALLED_FE ||
 				       e->ev.kind == SONDE_STAT_K_STALLED_BE);
@@ -188,16 +205,54 @@ int stat_events_build(const struct stat_opts *o, struct sonde_evlist *list,
 	if (o->nr_specs == 0) {
 		bool cpu = o->system_wide || o->cpu_list;
 
-		err = add_spec(cpu ? "cpu-clock" : "task-clock", true, list,
-			       out);
+		err = add_spec(cpu ? "cpu-clock" : "task-clock", NULL, true,
+			       list, out);
 		if (!err)
-			err = add_spec(DEFAULT_EVENTS, true, list, out);
+			err = add_spec(DEFAULT_EVENTS, NULL, true, list, out);
 		return err;
 	}
 	for (int i = 0; i < o->nr_specs; i++) {
-		err = add_spec(o->event_specs[i], false, list, out);
+		int first = out->nr;
+
+		err = add_spec(o->event_specs[i], o->event_filters[i], false,
+			       list, out);
 		if (err)
 			return err;
+		if (o->event_filters[i]) {
+			bool tp = false;
+
+			for (int e = first; e < out->nr; e++)
+				tp |= out->evs[e].filter != NULL;
+			if (!tp) {
+				fprintf(stderr, "sonde stat: --filter option "
+					"should follow a -e tracepoint option\n");
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+int stat_events_set_filters(const struct stat_events *e,
+			    struct sonde_evlist *list)
+{
+	for (int i = 0; i < e->nr; i++) {
+		struct sonde_evsel *es = sonde_evlist__evsel(list, i);
+		int err;
+
+		if (!e->evs[i].filter || !sonde_evsel__supported(es))
+			continue;
+		err = sonde_evsel__set_filter(es, e->evs[i].filter);
+		if (err) {
+			/* perf's wording, then why the kernel refused. */
+			fprintf(stderr, "sonde stat: failed to set filter \"%s\" "
+				"on event %s with %d (%s)%s\n", e->evs[i].filter,
+				e->evs[i].name, -err, strerror(-err),
+				err == -EINVAL ? ": the kernel could not parse "
+				"it (field names are in the tracepoint's format "
+				"file)" : "");
+			return err;
+		}
 	}
 	return 0;
 }

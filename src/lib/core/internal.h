@@ -51,6 +51,13 @@ bool lib_opts_valid(const void *opts, size_t user_sz, size_t known_sz,
 #define OPTS_GET(opts, field, fallback) \
 	(OPTS_HAS(opts, field) ? (opts)->field : (fallback))
 
+/*
+ * Test hooks standing in for the architecture: the rdpmc reader the real
+ * seam table has (NULL: none, as on every non-x86 build), and back.
+ */
+void sys_set_arch_rdpmc(uint64_t (*rdpmc)(unsigned int counter));
+void sys_restore_arch_rdpmc(void);
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif /* SONDE_INTERNAL_H */

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "maps.h"
 #include "internal.h"
 
@@ -39,6 +40,23 @@ struct sonde_thread_map *sonde_thread_map__new_tid(pid_t tid)
 	if (tid <= 0)
 		return lib_err_ptr(EINVAL);
 	return one(tid);
+}
+
+struct sonde_thread_map *sonde_thread_map__new_array(const pid_t *tids, int nr)
+{
+	struct sonde_thread_map *m;
+
+	if (!tids || nr <= 0)
+		return lib_err_ptr(EINVAL);
+	for (int i = 0; i < nr; i++)
+		if (tids[i] <= 0)
+			return lib_err_ptr(EINVAL);
+	m = malloc(sizeof(*m) + (size_t)nr * sizeof(pid_t));
+	if (!m)
+		return lib_err_ptr(ENOMEM);
+	m->nr = nr;
+	memcpy(m->pid, tids, (size_t)nr * sizeof(pid_t));
+	return m;
 }
 
 static int cmp_pid(const void *a, const void *b)

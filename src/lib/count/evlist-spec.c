@@ -5,6 +5,7 @@
  * sonde/evparse.h when the tree has it.
  */
 #include <stdio.h>
+#include "sonde/evctl.h"
 #include "evlist.h"
 #include "internal.h"
 
@@ -45,6 +46,15 @@ int sonde_evlist__add_spec(struct sonde_evlist *l, const char *spec, char *err,
 					sonde_evspec_list__name(specs, i),
 					leader < 0 || (size_t)leader == i ? -1 :
 					base + leader);
+		/* :W on a leader: split the group rather than fail. */
+		if (ret >= 0 && (leader < 0 || (size_t)leader == i) &&
+		    (sonde_evspec_list__flags(specs, i) & SONDE_EVSPEC_WEAK_GROUP) &&
+		    sonde_evsel__set_weak_group(sonde_evlist__evsel(l, ret), true))
+			ret = -EINVAL;
+		if (ret >= 0 && sonde_evspec_list__probe_target(specs, i))
+			ret = sonde_evsel__set_probe_target(
+				sonde_evlist__evsel(l, ret),
+				sonde_evspec_list__probe_target(specs, i));
 		if (ret < 0) {
 			if (err && errlen)
 				snprintf(err, errlen, "cannot add event '%s'",

@@ -45,6 +45,7 @@ void sonde_evlist__free(struct sonde_evlist *l)
 	workload_cleanup(l);
 	for (int i = 0; i < l->nr; i++) {
 		free(l->evsels[i]->name);
+		free(l->evsels[i]->probe_target);
 		free(l->evsels[i]->open_error);
 		free(l->evsels[i]);
 	}
@@ -245,6 +246,7 @@ void sonde_evlist__close(struct sonde_evlist *l)
 {
 	if (!l)
 		return;
+	sonde_evlist__munmap(l);
 	/* Members before leaders, so no group is left headless. */
 	for (int i = l->nr - 1; i >= 0; i--)
 		evsel_close(l->evsels[i]);
@@ -257,6 +259,7 @@ static void set_failure(struct sonde_evsel *e, int err, pid_t pid, int cpu,
 	char msg[1024];
 
 	e->open_errno = err;
+	e->open_cpu = cpu;
 	free(e->open_error);
 	if (why)
 		snprintf(msg, sizeof(msg), "%s", why);
@@ -274,6 +277,8 @@ prepare_attr(const struct sonde_evlist *l, const struct sonde_evsel *e,
 	struct sonde_perf_event_attr a = e->attr;
 	bool member = e->leader != e->idx;
 
+	if (OPTS_GET(opts, exact_attrs, false))
+		return a;
 	a.read_format |= SONDE_PERF_FORMAT_TOTAL_TIME_ENABLED |
 			 SONDE_PERF_FORMAT_TOTAL_TIME_RUNNING |
 			 SONDE_PERF_FORMAT_ID |
@@ -360,6 +365,29 @@ static int evsel_open(struct sonde_evlist *l, struct sonde_evsel *e,
 	return 0;
 }
 
+/*
+ * A weak group (perf's :W) that does not open as a group is opened as
+ * separate events: close what the group opened, make every member its own
+ * leader, and start again at the old leader. Returns that index.
+ */
+static int split_weak_group(struct sonde_evlist *l, struct sonde_evsel *lead)
+{
+	pr_info("%s: weak group does not fit, opening its events one by one\n",
+		lead->name);
+	for (int k = lead->idx; k < l->nr; k++) {
+		struct sonde_evsel *m = l->evsels[k];
+
+		if (m->leader != lead->idx)
+			continue;
+		evsel_close(m);
+		m->leader = m->idx;
+		m->group_pos = 0;
+		m->nr_members = 1;
+	}
+	lead->weak_group = false;
+	return lead->idx;
+}
+
 int sonde_evlist__open(struct sonde_evlist *l,
 		       const struct sonde_evlist_open_opts *opts)
 {
@@ -390,6 +418,16 @@ int sonde_evlist__open(struct sonde_evlist *l,
 		}
 		if (!ret) {
 			opened++;
+			continue;
+		}
+		if (ret != -ENOMEM && ret != -EMFILE && ret != -ENFILE &&
+		    e->leader != e->idx && l->evsels[e->leader]->weak_group) {
+			int lead = e->leader;
+
+			/* The leader and earlier members were counted as opened. */
+			for (int k = lead; k < i; k++)
+				opened -= l->evsels[k]->leader == lead;
+			i = split_weak_group(l, l->evsels[lead]) - 1;
 			continue;
 		}
 		/*

@@ -37,6 +37,24 @@ int sonde_evsel__open_errno(const struct sonde_evsel *e)
 	return e ? e->open_errno : 0;
 }
 
+int sonde_evsel__set_attr(struct sonde_evsel *e,
+			  const struct sonde_perf_event_attr *attr)
+{
+	if (!e || !attr)
+		return lib_err(EINVAL);
+	if (e->fds)
+		return lib_err(EBUSY);
+	e->attr = *attr;
+	if (!e->attr.size || e->attr.size > sizeof(e->attr))
+		e->attr.size = sizeof(e->attr);
+	return 0;
+}
+
+int sonde_evsel__open_cpu(const struct sonde_evsel *e)
+{
+	return e && e->open_errno ? e->open_cpu : -1;
+}
+
 const char *sonde_evsel__open_error(const struct sonde_evsel *e)
 {
 	return e && e->open_error ? e->open_error : "";

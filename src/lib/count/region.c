@@ -54,7 +54,8 @@ void sonde_region__free(struct sonde_region *r)
 /* Maps every event's first page; rdpmc only if all of them allow it. */
 static void setup_rdpmc(struct sonde_region *r)
 {
-	r->rdpmc_ok = true;
+	/* No reader for this architecture: every snapshot uses read(2). */
+	r->rdpmc_ok = sonde_sys_ops()->rdpmc != NULL;
 	for (size_t i = 0; i < r->nr; i++) {
 		struct sonde_evsel *e = sonde_evlist__evsel(r->list, (int)i);
 

@@ -23,10 +23,31 @@ static void close_fd(int *fd)
 pid_t sonde_evlist__prepare_workload(struct sonde_evlist *l,
 				     char *const argv[])
 {
+	return sonde_evlist__prepare_workload_opts(l, argv, NULL);
+}
+
+/* In the child, before exec: what the caller asked to hand over clean. */
+static void child_setup(const struct sonde_workload_opts *opts)
+{
+	if (OPTS_GET(opts, default_signals, false)) {
+		/* exec keeps ignored signals ignored; handlers it resets. */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGXFSZ, SIG_DFL);
+	}
+	if (OPTS_GET(opts, stdout_to_stderr, false))
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+}
+
+pid_t sonde_evlist__prepare_workload_opts(struct sonde_evlist *l,
+					  char *const argv[],
+					  const struct sonde_workload_opts *opts)
+{
 	int go[2], err[2];
 	pid_t pid;
 
-	if (!l || !argv || !argv[0])
+	if (!l || !argv || !argv[0] || !OPTS_VALID(opts, sonde_workload_opts))
 		return lib_err(EINVAL);
 	if (l->open || l->child > 0)
 		return lib_err(EBUSY);
@@ -52,6 +73,7 @@ pid_t sonde_evlist__prepare_workload(struct sonde_evlist *l,
 
 		close(go[1]);
 		close(err[0]);
+		child_setup(opts);
 		/* EOF without a byte: the parent gave up on us. */
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);

@@ -59,6 +59,14 @@ const char *sonde_evspec_list__cpumask(const struct sonde_evspec_list *l,
 	return ev ? ev->cpumask : NULL;
 }
 
+const char *
+sonde_evspec_list__probe_target(const struct sonde_evspec_list *l, size_t i)
+{
+	const struct evspec *ev = get(l, i);
+
+	return ev ? ev->probe_target : NULL;
+}
+
 unsigned int sonde_evspec_list__flags(const struct sonde_evspec_list *l,
 				      size_t i)
 {

@@ -126,6 +126,8 @@ const char *anl_intern(struct anl_machine *m, const char *s, size_t len);
 /* Applies COMM/FORK/EXIT/MMAP/MMAP2 records; ignores the rest. */
 void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_reader *r,
 			 const struct sonde_perfdata_record *rec);
+/* The same for a record decoded by the caller (a live ring, a pipe). */
+void anl_machine_process_record(struct anl_machine *m, const struct sonde_record *d);
 
 struct anl_thread *anl_thread_findnew(struct anl_machine *m, int32_t pid, int32_t tid);
 
@@ -201,6 +203,15 @@ void anl_stacks_set_inline(struct anl_stacks *c, bool on);
 void anl_stacks_defer_inline(struct anl_stacks *c);
 /* Expands the stacks left by anl_stacks_defer_inline(). */
 void anl_stacks_finish(struct anl_stacks *c);
+/*
+ * Bounds the cache for one-pass users (script): when it holds @max stacks,
+ * the next new one first drops them all, calling @evict (may be NULL) for
+ * each. A stack pointer is then valid until the next anl_stack_get() or
+ * anl_sample_stack(). Default 0: unbounded, pointers valid until
+ * anl_stacks_free().
+ */
+void anl_stacks_set_limit(struct anl_stacks *c, size_t max,
+			  void (*evict)(struct anl_stack *, void *), void *arg);
 /* Calls @fn for every distinct stack. */
 void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, void *),
 			void *arg);
@@ -221,7 +232,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
  * @unwind false uses the recorded callchain only.
  */
 struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
-				   const struct pdr_attr *a, struct anl_thread *t, uint16_t misc,
+				   uint64_t sample_type, struct anl_thread *t, uint16_t misc,
 				   const struct pdr_sample *s, bool use_callchain);
 
 /*

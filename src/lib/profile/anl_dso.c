@@ -443,13 +443,15 @@ static int cached_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t a
 int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		    const char **names, int max)
 {
-	size_t b = (((uintptr_t)dso >> 4) ^ addr ^ (addr >> 12)) & 4095;
+	uint64_t h = hashtab_mix((uintptr_t)dso, addr);
+	struct hashtab_probe probe;
 	struct anl_inl *e;
 	int n;
 
 	if (max > ANL_INL_MAX)
 		return dso_inlines(m, dso, addr, names, max);
-	for (e = m->inls[b]; e; e = e->next)
+	for (e = hashtab_probe_first(&m->inls, h, &probe); e;
+	     e = hashtab_probe_next(&m->inls, &probe))
 		if (e->dso == dso && e->addr == addr)
 			break;
 	if (!e) {
@@ -457,8 +459,7 @@ int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		e->dso = dso;
 		e->addr = addr;
 		e->nr = cached_inlines(m, dso, addr, e->names);
-		e->next = m->inls[b];
-		m->inls[b] = e;
+		(void)hashtab_insert(&m->inls, h, e); /* no memory: asked again */
 	}
 	n = e->nr < max ? e->nr : max;
 	if (n > 0)
@@ -1377,10 +1378,12 @@ uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr)
 const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso *dso,
 				     const struct anl_sym *base, const char *name)
 {
-	size_t b = (((uintptr_t)name >> 4) ^ (uintptr_t)base->start) & 1023;
+	uint64_t h = hashtab_mix(hashtab_mix((uintptr_t)dso, (uintptr_t)name), base->start);
+	struct hashtab_probe probe;
 	struct anl_isym *e;
 
-	for (e = m->isyms[b]; e; e = e->next)
+	for (e = hashtab_probe_first(&m->isyms, h, &probe); e;
+	     e = hashtab_probe_next(&m->isyms, &probe))
 		if (e->dso == dso && e->name == name && e->sym.start == base->start)
 			return &e->sym;
 	e = anl_alloc(m, sizeof(*e));
@@ -1390,7 +1393,7 @@ const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso
 	e->sym.end = base->end;
 	e->sym.name = name;
 	e->sym.inlined = true;
-	e->next = m->isyms[b];
-	m->isyms[b] = e;
+	/* No memory: a second copy later, equal in all but its address. */
+	(void)hashtab_insert(&m->isyms, h, e);
 	return &e->sym;
 }

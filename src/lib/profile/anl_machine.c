@@ -15,16 +15,6 @@
 #include "kcache.h"
 #include "sonde/unwind.h"
 
-static uint64_t hash_bytes(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	uint64_t h = 1469598103934665603ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ULL;
-	return h;
-}
-
 /* pids and tids: the table's Fibonacci hashing spreads them. */
 static inline uint64_t id_hash(int32_t id)
 {
@@ -57,7 +47,7 @@ void *anl_alloc(struct anl_machine *m, size_t n)
 
 const char *anl_intern(struct anl_machine *m, const char *s, size_t len)
 {
-	uint64_t h = hash_bytes(s, len);
+	uint64_t h = hashtab_bytes_hash(s, len);
 	struct hashtab_probe probe;
 	struct anl_str *e;
 	char *copy;
@@ -86,6 +76,8 @@ struct anl_machine *anl_machine_new(void)
 	hashtab_init(&m->strs);
 	hashtab_init(&m->procs);
 	hashtab_init(&m->threads);
+	hashtab_init(&m->isyms);
+	hashtab_init(&m->inls);
 	m->kproc = anl_alloc(m, sizeof(*m->kproc));
 	memset(m->kproc, 0, sizeof(*m->kproc));
 	m->kproc->pid = -1;
@@ -105,6 +97,8 @@ void anl_machine_free(struct anl_machine *m)
 	hashtab_free(&m->strs);
 	hashtab_free(&m->procs);
 	hashtab_free(&m->threads);
+	hashtab_free(&m->isyms);
+	hashtab_free(&m->inls);
 	free(m->kcache_dir);
 	free(m->buildid_dir);
 	free(m->kallsyms_file);
@@ -428,6 +422,58 @@ static void do_fork(struct anl_machine *m, int32_t pid, int32_t ppid, int32_t ti
 	}
 }
 
+/* A record's string: within its room, or up to the NUL when built by hand. */
+static size_t text_len(const char *s, uint16_t room)
+{
+	return room ? strnlen(s, room) : strlen(s);
+}
+
+/* COMM/FORK/MMAP/MMAP2 change the machine; LOST records are counted. */
+static void apply(struct anl_machine *m, const struct sonde_record *d)
+{
+	switch (d->type) {
+	case SONDE_PERF_RECORD_COMM: {
+		struct anl_thread *t = anl_thread_findnew(m, (int32_t)d->comm.pid,
+							  (int32_t)d->comm.tid);
+
+		if (!d->comm.comm)
+			return;
+		t->comm = anl_intern(m, d->comm.comm, text_len(d->comm.comm, d->comm.comm_size));
+		t->has_comm = true;
+		break;
+	}
+	case SONDE_PERF_RECORD_FORK:
+		do_fork(m, (int32_t)d->task.pid, (int32_t)d->task.ppid, (int32_t)d->task.tid,
+			(int32_t)d->task.ptid);
+		break;
+	case SONDE_PERF_RECORD_MMAP:
+	case SONDE_PERF_RECORD_MMAP2:
+		if (!d->mmap.filename)
+			return;
+		do_mmap(m, (int32_t)d->mmap.pid, (int32_t)d->mmap.tid, d->mmap.addr, d->mmap.len,
+			d->mmap.pgoff, d->mmap.filename,
+			text_len(d->mmap.filename, d->mmap.filename_size), d->misc,
+			d->type == SONDE_PERF_RECORD_MMAP || (d->mmap.prot & PROT_EXEC),
+			&d->mmap);
+		break;
+	case SONDE_PERF_RECORD_LOST:
+		m->stats.lost += d->lost.lost;
+		break;
+	case SONDE_PERF_RECORD_LOST_SAMPLES:
+		m->stats.lost_samples += d->lost_samples.lost;
+		break;
+	default:
+		break;
+	}
+}
+
+void anl_machine_process_record(struct anl_machine *m, const struct sonde_record *d)
+{
+	if (d->type < 128)
+		m->stats.nr_records[d->type]++;
+	apply(m, d);
+}
+
 void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_reader *r,
 			 const struct sonde_perfdata_record *rec)
 {
@@ -456,38 +502,7 @@ void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_read
 		m->stats.bad_records++;
 		return;
 	}
-	switch (rec->type) {
-	case SONDE_PERF_RECORD_COMM: {
-		struct anl_thread *t = anl_thread_findnew(m, (int32_t)d.comm.pid,
-							  (int32_t)d.comm.tid);
-
-		t->comm = anl_intern(m, d.comm.comm, strnlen(d.comm.comm, d.comm.comm_size));
-		t->has_comm = true;
-		break;
-	}
-	case SONDE_PERF_RECORD_FORK:
-		do_fork(m, (int32_t)d.task.pid, (int32_t)d.task.ppid, (int32_t)d.task.tid,
-			(int32_t)d.task.ptid);
-		break;
-	case SONDE_PERF_RECORD_MMAP:
-	case SONDE_PERF_RECORD_MMAP2:
-		if (!d.mmap.filename)
-			return;
-		do_mmap(m, (int32_t)d.mmap.pid, (int32_t)d.mmap.tid, d.mmap.addr, d.mmap.len,
-			d.mmap.pgoff, d.mmap.filename,
-			strnlen(d.mmap.filename, d.mmap.filename_size), rec->misc,
-			rec->type == SONDE_PERF_RECORD_MMAP || (d.mmap.prot & PROT_EXEC),
-			&d.mmap);
-		break;
-	case SONDE_PERF_RECORD_LOST:
-		m->stats.lost += d.lost.lost;
-		break;
-	case SONDE_PERF_RECORD_LOST_SAMPLES:
-		m->stats.lost_samples += d.lost_samples.lost;
-		break;
-	default:
-		break;
-	}
+	apply(m, &d);
 }
 
 void anl_resolve(struct anl_machine *m, struct anl_thread *t, bool kernel,

@@ -24,13 +24,11 @@ struct anl_isym {
 	const struct anl_dso *dso;
 	const char *name; /* interned */
 	struct anl_sym sym;
-	struct anl_isym *next;
 };
 
 /* One anl_dso_inlines() answer: a DWARF scope walk costs far more. */
 #define ANL_INL_MAX 8
 struct anl_inl {
-	struct anl_inl *next;
 	const struct anl_dso *dso;
 	uint64_t addr;
 	int nr;
@@ -48,8 +46,8 @@ struct anl_machine {
 	struct anl_dso *dsos[ANL_DSO_BUCKETS];
 	struct anl_dso *kdso;	/* [kernel.kallsyms], symbols from kallsyms */
 	struct anl_stats stats;
-	struct anl_isym *isyms[1024]; /* synthetic symbols of inlined functions */
-	struct anl_inl *inls[4096]; /* anl_dso_inlines() answers by (dso, addr) */
+	struct hashtab isyms; /* of struct anl_isym: symbols of inlined functions */
+	struct hashtab inls;  /* of struct anl_inl: anl_dso_inlines() answers */
 	bool kallsyms_warned;
 	bool kthread_running; /* kallsyms loading on a second core */
 	pthread_t kthread;

@@ -114,6 +114,11 @@ int sonde_ring__fd(const struct sonde_ring *r)
 	return r->fd;
 }
 
+bool sonde_ring__overwrite(const struct sonde_ring *r)
+{
+	return r->overwrite;
+}
+
 size_t sonde_ring__data_size(const struct sonde_ring *r)
 {
 	return r->size;

@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/*
+ * The profile: decoded records in, symbolized stacks, a histogram and call
+ * trees out. A profile keeps the machine state the records describe
+ * (threads, comms, address spaces, objects), turns every sample into a
+ * stack of frames (frame-pointer callchains, DWARF-unwound user stacks,
+ * inlined functions, kernel and JIT code) and weighs it by the sample's
+ * period per event. Its records come from anywhere: a perf.data file or
+ * pipe (sonde_profile__add_reader()), or a live ring decoded with
+ * sonde_record__decode() (sonde_profile__add_record()).
+ *
+ * Ownership: every handle a getter returns (entries, nodes, stacks,
+ * frames, strings) belongs to the profile and stays valid until
+ * sonde_profile__free(); entry and node arrays are rebuilt, and earlier
+ * entry/node handles die, when records are added after a query or the
+ * children mode changes.
+ *
+ * Thread safety: a profile is used by one thread at a time (it may start
+ * helper threads of its own to load symbols); distinct profiles are
+ * independent.
+ */
+#ifndef SONDE_PROFILE_H
+#define SONDE_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "sonde/common.h"
+#include "sonde/abi.h"
+#include "sonde/record.h"
+#include "sonde/perfdata_reader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sonde_profile;	    /* samples -> stacks -> histogram, trees */
+struct sonde_profile_entry; /* one histogram row */
+struct sonde_profile_node;  /* one node of an entry's call tree */
+struct sonde_profile_stack; /* one distinct symbolized stack */
+struct sonde_profile_frame; /* one frame of a stack */
+
+/* Histogram keys, perf report's --sort names. */
+enum sonde_profile_key {
+	SONDE_PROFILE_KEY_COMM,	   /* "comm": the command */
+	SONDE_PROFILE_KEY_PID,	   /* "pid": the thread, shown as tid:comm */
+	SONDE_PROFILE_KEY_TID,	   /* "tid" */
+	SONDE_PROFILE_KEY_DSO,	   /* "dso": the object (file, [kernel.kallsyms]) */
+	SONDE_PROFILE_KEY_SYM,	   /* "sym": the function */
+	SONDE_PROFILE_KEY_CPU,	   /* "cpu" */
+	SONDE_PROFILE_KEY_SRCLINE, /* "srcline": file:line */
+	SONDE_PROFILE_KEY_MAX,
+};
+
+/**
+ * @brief **sonde_profile_key__parse()** maps a perf --sort name ("comm",
+ * "command", "pid", "tid", "dso", "sym", "symbol", "cpu", "srcline") to its
+ * key.
+ * @return the key, or -EINVAL for a name perf's report sorting does not know
+ * here.
+ */
+SONDE_API int sonde_profile_key__parse(const char *name);
+
+struct sonde_profile_opts {
+	size_t sz;
+	/* Histogram keys in sort order; NULL/0: comm, dso, sym. */
+	const enum sonde_profile_key *keys;
+	size_t nr_keys;
+	/* Use callchains: stacks of every frame (else the sample ip only). */
+	bool callchains;
+	/* Build a call tree per histogram entry (needs callchains). */
+	bool call_trees;
+	/* Trees and children accumulation outermost caller first. */
+	bool caller_order;
+	/* Frames per stack, the sample's own included; 0: 128. */
+	int max_stack;
+	/* Do not expand DWARF-unwound frames into inlined functions. */
+	bool no_inline;
+	/* Keep kernel symbols and DWARF answers in the per-user cache
+	 * ($XDG_CACHE_HOME/sonde) unless SONDE_NO_CACHE is set. */
+	bool cache;
+	/* Kernel symbols from this kallsyms file (the recorded kernel's). */
+	const char *kallsyms;
+	/* Kernel symbols from this vmlinux (its build id must be the recorded
+	 * one). Without either, a file of another kernel is named from perf's
+	 * build-id cache, or not at all. */
+	const char *vmlinux;
+	size_t : 0;
+};
+#define sonde_profile_opts__last_field vmlinux
+
+/* [start, end) in sample time (ns); 0 leaves that side open. */
+struct sonde_profile_time_range {
+	uint64_t start, end;
+};
+
+/*
+ * Which samples count. Every list that is set must match; NULL/0 matches
+ * everything. comm, pid, tid, cpu and time select samples as they are
+ * added (time and cpu choose the slice the event's totals are of); dso and sym select histogram entries (matched on the entry's
+ * object, by short or full name, and symbol name). The lists are copied.
+ */
+struct sonde_profile_filter {
+	size_t sz;
+	const char *const *comms;
+	size_t nr_comms;
+	const int32_t *pids;
+	size_t nr_pids;
+	const int32_t *tids;
+	size_t nr_tids;
+	const int32_t *cpus;
+	size_t nr_cpus;
+	const struct sonde_profile_time_range *times;
+	size_t nr_times;
+	const char *const *dsos;
+	size_t nr_dsos;
+	const char *const *syms;
+	size_t nr_syms;
+	size_t : 0;
+};
+#define sonde_profile_filter__last_field nr_syms
+
+/**
+ * @brief **sonde_profile__new()** makes an empty profile.
+ * @param opts NULL for the defaults.
+ * @return the profile, to free with sonde_profile__free(); NULL with errno
+ * (ENOMEM, EINVAL for bad opts).
+ */
+SONDE_API struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts);
+
+/** @brief **sonde_profile__free()** frees @p p and everything it handed out; NULL is a no-op. */
+SONDE_API void sonde_profile__free(struct sonde_profile *p);
+
+/**
+ * @brief **sonde_profile__set_filter()** replaces the filter (NULL: none).
+ * Call before adding samples: samples already added stay as they were.
+ * @return 0, -EINVAL (bad opts or a cpu beyond 4095), -ENOMEM.
+ */
+SONDE_API int sonde_profile__set_filter(struct sonde_profile *p,
+					const struct sonde_profile_filter *f);
+
+/**
+ * @brief **sonde_profile__add_event()** declares an event whose samples
+ * will be added, with the sample ids the kernel gives it (to route records
+ * that carry SAMPLE_ID or SAMPLE_IDENTIFIER). @p attr, @p ids and @p name
+ * are copied.
+ * @return the event's index (0, 1, ... in call order), -EINVAL, -ENOMEM,
+ * or -SONDE_ERR_UNSUPPORTED for a sample layout the codec does not know.
+ */
+SONDE_API int sonde_profile__add_event(struct sonde_profile *p,
+				       const struct sonde_perf_event_attr *attr,
+				       const uint64_t *ids, size_t nr_ids, const char *name);
+
+/**
+ * @brief **sonde_profile__add_record()** applies one decoded record:
+ * COMM, FORK, MMAP and MMAP2 update the machine state, LOST and
+ * LOST_SAMPLES are counted, SAMPLE is resolved, filtered and weighed.
+ * @param event the event the record belongs to, or -1 to find it by the
+ * record's sample id among the ids of sonde_profile__add_event().
+ * @return 1 if a sample was counted, 0 if the record was applied or
+ * filtered out, -ENOENT for a sample of no known event.
+ */
+SONDE_API int sonde_profile__add_record(struct sonde_profile *p, int event,
+					const struct sonde_record *rec);
+
+/**
+ * @brief **sonde_profile__set_reader()** makes the events of @p r the
+ * profile's (same indexes, a pipe's as they arrive) and checks the objects
+ * met against the file's build ids. @p r must outlive the profile; a
+ * profile takes one reader and no sonde_profile__add_event() with it.
+ * sonde_profile__add_perfdata_record() calls it on first use.
+ * @return 0, -EINVAL (another reader, or events declared), -ENOMEM.
+ */
+SONDE_API int sonde_profile__set_reader(struct sonde_profile *p, struct sonde_perfdata_reader *r);
+
+/**
+ * @brief **sonde_profile__add_perfdata_record()** applies a record handed
+ * out by sonde_perfdata_reader__next() on @p r, whose events become the
+ * profile's (same indexes; a pipe's events as they arrive). Records of one
+ * profile must all come from the same reader, which must outlive the
+ * profile (the file's build ids are checked against the objects met).
+ * @return as sonde_profile__add_record(); -SONDE_ERR_FORMAT for a sample
+ * that does not decode.
+ */
+SONDE_API int sonde_profile__add_perfdata_record(struct sonde_profile *p,
+						 struct sonde_perfdata_reader *r,
+						 const struct sonde_perfdata_record *rec);
+
+/**
+ * @brief **sonde_profile__add_reader()** reads every remaining record of
+ * @p r into @p p (sonde_profile__add_perfdata_record() in a loop).
+ * @return the number of samples counted, or the reader's negative error
+ * (the records before the problem stay in the profile).
+ */
+SONDE_API int64_t sonde_profile__add_reader(struct sonde_profile *p,
+					    struct sonde_perfdata_reader *r);
+
+/* ---- what was read ---- */
+
+/** @brief **sonde_profile__nr_events()**: events declared or seen so far. */
+SONDE_API int sonde_profile__nr_events(const struct sonde_profile *p);
+
+/** @brief **sonde_profile__event_name()**: the event's name, NULL if @p ev is out of range. */
+SONDE_API const char *sonde_profile__event_name(const struct sonde_profile *p, int ev);
+
+/* Per-event counts (sonde_profile__event_stats()). */
+struct sonde_profile_event_stats {
+	uint64_t samples;	   /* samples in the time and cpu slice, before the other filters */
+	uint64_t period;	   /* their period sum */
+	uint64_t filtered_samples; /* samples whose entry passes every filter */
+	uint64_t filtered_period;
+	uint64_t lost_samples;	   /* from LOST_SAMPLES records */
+};
+
+/**
+ * @brief **sonde_profile__event_stats()** fills @p out for event @p ev.
+ * @return 0, or -EINVAL if @p ev is out of range.
+ */
+SONDE_API int sonde_profile__event_stats(struct sonde_profile *p, int ev,
+					 struct sonde_profile_event_stats *out);
+
+/**
+ * @brief **sonde_profile__lost()**: records the recording dropped, as
+ * LOST records say (@p lost_records chunks holding @p lost records) and
+ * as LOST_SAMPLES records say (@p lost_samples); any pointer may be NULL.
+ */
+SONDE_API void sonde_profile__lost(const struct sonde_profile *p, uint64_t *lost_records,
+				   uint64_t *lost, uint64_t *lost_samples);
+
+/** @brief **sonde_profile__has_callchains()**: a counted sample carried a callchain. */
+SONDE_API bool sonde_profile__has_callchains(const struct sonde_profile *p);
+
+/** @brief **sonde_profile__unwind_failures()**: DWARF samples not unwound past their ip. */
+SONDE_API uint64_t sonde_profile__unwind_failures(const struct sonde_profile *p);
+
+/* ---- the histogram ---- */
+
+/**
+ * @brief **sonde_profile__set_children()** turns perf's children mode on
+ * or off (default off): each function of a stack is also credited with
+ * the weight of what it called. The histogram is rebuilt at the next query.
+ */
+SONDE_API void sonde_profile__set_children(struct sonde_profile *p, bool on);
+
+/**
+ * @brief **sonde_profile__nr_entries()**: the histogram rows of event
+ * @p ev that pass the filters and carry weight, sorted as perf report sorts
+ * them (by children or self weight, then perf's tie rules, then the keys).
+ * Entries are made from the samples at the first query after samples were
+ * added. @return the count; 0 for an unknown event.
+ */
+SONDE_API size_t sonde_profile__nr_entries(struct sonde_profile *p, int ev);
+
+/** @brief **sonde_profile__entry()**: row @p i of sonde_profile__nr_entries(), NULL past the end. */
+SONDE_API const struct sonde_profile_entry *sonde_profile__entry(struct sonde_profile *p, int ev,
+								size_t i);
+
+/** @brief **sonde_profile_entry__self()**: weight (period) of samples in the entry itself. */
+SONDE_API uint64_t sonde_profile_entry__self(const struct sonde_profile_entry *e);
+/** @brief **sonde_profile_entry__children()**: self plus what it called (children mode). */
+SONDE_API uint64_t sonde_profile_entry__children(const struct sonde_profile_entry *e);
+/** @brief **sonde_profile_entry__samples()**: samples in the entry itself. */
+SONDE_API uint64_t sonde_profile_entry__samples(const struct sonde_profile_entry *e);
+/** @brief **sonde_profile_entry__comm()**: the command, NULL unless a comm or pid key is set. */
+SONDE_API const char *sonde_profile_entry__comm(const struct sonde_profile_entry *e);
+/** @brief **sonde_profile_entry__tid()**: the thread (0 unless a pid or tid key is set). */
+SONDE_API int32_t sonde_profile_entry__tid(const struct sonde_profile_entry *e);
+/** @brief **sonde_profile_entry__cpu()**: the CPU (0 unless the cpu key is set, -1 unknown). */
+SONDE_API int32_t sonde_profile_entry__cpu(const struct sonde_profile_entry *e);
+/** @brief **sonde_profile_entry__dso()**: the object's path or name, NULL if unknown or not a key. */
+SONDE_API const char *sonde_profile_entry__dso(const struct sonde_profile_entry *e);
+/** @brief **sonde_profile_entry__dso_short()**: its basename as perf shows it. */
+SONDE_API const char *sonde_profile_entry__dso_short(const struct sonde_profile_entry *e);
+/** @brief **sonde_profile_entry__sym()**: the function, NULL if unresolved or not a key. */
+SONDE_API const char *sonde_profile_entry__sym(const struct sonde_profile_entry *e);
+/** @brief **sonde_profile_entry__inlined()**: the function is inlined where it was sampled. */
+SONDE_API bool sonde_profile_entry__inlined(const struct sonde_profile_entry *e);
+/** @brief **sonde_profile_entry__addr()**: without a function, the address (map-relative if in an object). */
+SONDE_API uint64_t sonde_profile_entry__addr(const struct sonde_profile_entry *e);
+/** @brief **sonde_profile_entry__kernel()**: kernel code (perf's [k]) rather than user ([.]). */
+SONDE_API bool sonde_profile_entry__kernel(const struct sonde_profile_entry *e);
+/** @brief **sonde_profile_entry__srcline()**: "file.c:12" (or perf's fallback), NULL unless a key. */
+SONDE_API const char *sonde_profile_entry__srcline(const struct sonde_profile_entry *e);
+
+/* ---- call trees ---- */
+
+/**
+ * @brief **sonde_profile_entry__tree()**: the root of the entry's call
+ * tree (a node without a frame), NULL without call trees. Its children are
+ * the first frames of the paths: the entry's function itself in callee
+ * order, the outermost callers in caller order (opts.caller_order).
+ */
+SONDE_API const struct sonde_profile_node *
+sonde_profile_entry__tree(const struct sonde_profile_entry *e);
+
+/** @brief **sonde_profile_entry__depth()**: frames on the entry's longest tree path. */
+SONDE_API uint32_t sonde_profile_entry__depth(const struct sonde_profile_entry *e);
+
+enum sonde_profile_order {
+	SONDE_PROFILE_BY_WEIGHT,    /* total weight, heaviest first (perf's graph) */
+	SONDE_PROFILE_BY_ADDR_DESC, /* function address, highest first (perf's flat) */
+};
+
+/**
+ * @brief **sonde_profile_node__children()** stores in @p buf (room for
+ * @p cap) the children of @p n in @p order: by weight, those whose total
+ * is at least @p min and not 0 (ties by descending address); by address,
+ * every child.
+ * @return how many children qualify (may exceed @p cap, like snprintf).
+ */
+SONDE_API size_t sonde_profile_node__children(const struct sonde_profile_node *n, uint64_t min,
+					      enum sonde_profile_order order,
+					      const struct sonde_profile_node **buf, size_t cap);
+/** @brief **sonde_profile_node__nr_children()**: children of @p n, with no threshold. */
+SONDE_API size_t sonde_profile_node__nr_children(const struct sonde_profile_node *n);
+/** @brief **sonde_profile_node__parent()**: NULL for a root. */
+SONDE_API const struct sonde_profile_node *
+sonde_profile_node__parent(const struct sonde_profile_node *n);
+/** @brief **sonde_profile_node__self()**: weight of the paths that end at @p n. */
+SONDE_API uint64_t sonde_profile_node__self(const struct sonde_profile_node *n);
+/** @brief **sonde_profile_node__total()**: self plus everything below @p n. */
+SONDE_API uint64_t sonde_profile_node__total(const struct sonde_profile_node *n);
+/** @brief **sonde_profile_node__nr_self()**: samples of the paths that end at @p n. */
+SONDE_API uint64_t sonde_profile_node__nr_self(const struct sonde_profile_node *n);
+/** @brief **sonde_profile_node__nr_total()**: samples through @p n (perf's -g ...,count). */
+SONDE_API uint64_t sonde_profile_node__nr_total(const struct sonde_profile_node *n);
+/** @brief **sonde_profile_node__sym()**: the function, NULL if unresolved (then see __ip()). */
+SONDE_API const char *sonde_profile_node__sym(const struct sonde_profile_node *n);
+/** @brief **sonde_profile_node__inlined()**: the function was inlined there. */
+SONDE_API bool sonde_profile_node__inlined(const struct sonde_profile_node *n);
+/** @brief **sonde_profile_node__ip()**: the address of the frame's first occurrence. */
+SONDE_API uint64_t sonde_profile_node__ip(const struct sonde_profile_node *n);
+/** @brief **sonde_profile_node__dso()**: the object's path or name, NULL if unknown. */
+SONDE_API const char *sonde_profile_node__dso(const struct sonde_profile_node *n);
+
+/* ---- stacks and frames ---- */
+
+/* Frame kinds (sonde_profile_frame__kind(), a bit set). */
+#define SONDE_PROFILE_FRAME_KERNEL  (1u << 0) /* kernel code */
+#define SONDE_PROFILE_FRAME_JIT	    (1u << 1) /* JIT code (perf-PID.map) */
+#define SONDE_PROFILE_FRAME_INLINED (1u << 2) /* function inlined at the address */
+#define SONDE_PROFILE_FRAME_UNWOUND (1u << 3) /* from the DWARF unwinder */
+
+/**
+ * @brief **sonde_profile__sample_stack()** resolves the sample of @p rec
+ * (a decoded SAMPLE of event @p ev, -1 to route by id) into its stack
+ * without counting it, as `perf script` needs. The machine state must be
+ * up to date: add the side-band records first.
+ * @return the stack (owned by @p p), or NULL with errno (ENOENT no such
+ * event, EINVAL not a sample).
+ */
+SONDE_API const struct sonde_profile_stack *
+sonde_profile__sample_stack(struct sonde_profile *p, int ev, const struct sonde_record *rec);
+
+/** @brief **sonde_profile__sample_comm()**: the command of thread @p tid of @p pid (interned, never NULL). */
+SONDE_API const char *sonde_profile__sample_comm(struct sonde_profile *p, int32_t pid,
+						 int32_t tid);
+
+/**
+ * @brief **sonde_profile__stack_fn** is called by
+ * sonde_profile__foreach_stack() per distinct stack with its weight
+ * (period) and sample count; returning non-zero stops the walk with that
+ * value.
+ */
+typedef int (*sonde_profile__stack_fn)(const struct sonde_profile_stack *st, uint64_t weight,
+				       uint64_t samples, void *arg);
+
+/**
+ * @brief **sonde_profile__foreach_stack()** calls @p fn for every distinct
+ * stack of event @p ev with the samples (after the sample filters) that
+ * hit it, in the order the stacks were first met.
+ * @return 0, @p fn's non-zero value, or -EINVAL for an unknown event.
+ */
+SONDE_API int sonde_profile__foreach_stack(struct sonde_profile *p, int ev,
+					   sonde_profile__stack_fn fn, void *arg);
+
+/** @brief **sonde_profile_stack__id()**: a number for the stack, dense from 0 per profile. */
+SONDE_API uint32_t sonde_profile_stack__id(const struct sonde_profile_stack *st);
+/** @brief **sonde_profile_stack__nr_frames()**: frames, the sampled one first (inlines expanded). */
+SONDE_API uint32_t sonde_profile_stack__nr_frames(const struct sonde_profile_stack *st);
+/** @brief **sonde_profile_stack__frame()**: frame @p i (0 = innermost), NULL past the end. */
+SONDE_API const struct sonde_profile_frame *
+sonde_profile_stack__frame(const struct sonde_profile_stack *st, uint32_t i);
+/** @brief **sonde_profile_stack__self()**: the sampled address itself, never inline-expanded. */
+SONDE_API const struct sonde_profile_frame *
+sonde_profile_stack__self(const struct sonde_profile_stack *st);
+
+/** @brief **sonde_profile_frame__sym()**: the function, NULL if unresolved. */
+SONDE_API const char *sonde_profile_frame__sym(const struct sonde_profile_frame *f);
+/** @brief **sonde_profile_frame__sym_offset()**: the address minus the function's start (0 without one). */
+SONDE_API uint64_t sonde_profile_frame__sym_offset(const struct sonde_profile_frame *f);
+/** @brief **sonde_profile_frame__dso()**: the object's path or name, NULL if unknown. */
+SONDE_API const char *sonde_profile_frame__dso(const struct sonde_profile_frame *f);
+/** @brief **sonde_profile_frame__dso_short()**: the object's basename, NULL if unknown. */
+SONDE_API const char *sonde_profile_frame__dso_short(const struct sonde_profile_frame *f);
+/** @brief **sonde_profile_frame__ip()**: the address as sampled. */
+SONDE_API uint64_t sonde_profile_frame__ip(const struct sonde_profile_frame *f);
+/** @brief **sonde_profile_frame__addr()**: the map-relative address (the ip without an object). */
+SONDE_API uint64_t sonde_profile_frame__addr(const struct sonde_profile_frame *f);
+/** @brief **sonde_profile_frame__kind()**: SONDE_PROFILE_FRAME_* bits. */
+SONDE_API unsigned int sonde_profile_frame__kind(const struct sonde_profile_frame *f);
+/**
+ * @brief **sonde_profile_frame__srcline()**: "file.c:12" from the object's
+ * line table, or NULL. Owned by @p p.
+ */
+SONDE_API const char *sonde_profile_frame__srcline(struct sonde_profile *p,
+						   const struct sonde_profile_frame *f);
+
+/**
+ * @brief **sonde_profile__kernel_sym()**: the kernel function containing
+ * @p addr (kallsyms), NULL if none. @p start receives its start if not NULL.
+ */
+SONDE_API const char *sonde_profile__kernel_sym(struct sonde_profile *p, uint64_t addr,
+						uint64_t *start);
+
+/* ---- combining profiles ---- */
+
+/**
+ * @brief **sonde_profile__merge()** adds the samples of @p src, times
+ * @p factor (1 to merge, -1 to subtract), into @p dst, event by event
+ * (index i of @p src into index i of @p dst, declared in @p dst by name
+ * if missing). Stacks are matched by their frames' objects, functions and
+ * addresses, so profiles read from different files combine. Weights
+ * that would fall below 0 stop at 0. @p src is not changed.
+ * @return 0, -EINVAL (@p factor 0, @p dst == @p src), -ENOMEM.
+ */
+SONDE_API int sonde_profile__merge(struct sonde_profile *dst, struct sonde_profile *src,
+				   int factor);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SONDE_PROFILE_H */

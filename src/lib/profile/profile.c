@@ -1,0 +1,646 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * struct sonde_profile: options, filters, events, and records in. Samples
+ * are resolved into hash-consed stacks (anl_stack.c) and summed into
+ * groups here; profile_hist.c makes the histogram from the groups.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "perfdata_read.h"
+#include "profile_priv.h"
+
+#define PROF_MAX_CPUS 4096
+
+static const char *const key_names[SONDE_PROFILE_KEY_MAX] = {
+	"comm", "pid", "tid", "dso", "sym", "cpu", "srcline",
+};
+
+int sonde_profile_key__parse(const char *name)
+{
+	if (!name)
+		return -EINVAL;
+	if (!strcmp(name, "symbol"))
+		name = "sym";
+	else if (!strcmp(name, "command"))
+		name = "comm";
+	for (int i = 0; i < SONDE_PROFILE_KEY_MAX; i++)
+		if (!strcmp(name, key_names[i]))
+			return i;
+	return -EINVAL;
+}
+
+/* The opts rules of STYLE.md: known size, zero bytes past the known fields. */
+static bool opts_valid(const void *opts, size_t sz, size_t known)
+{
+	const unsigned char *b = opts;
+
+	if (sz < sizeof(size_t))
+		return false;
+	for (size_t i = known; i < sz; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+#define OPTS_KNOWN(type, field) \
+	(offsetof(struct type, field) + sizeof(((struct type *)0)->field))
+
+struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
+{
+	struct sonde_profile_opts o = { .sz = sizeof(o) };
+	struct sonde_profile *p;
+	int max_stack;
+
+	if (opts) {
+		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, vmlinux))) {
+			errno = EINVAL;
+			return NULL;
+		}
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	if (!o.keys || !o.nr_keys) {
+		static const enum sonde_profile_key def[] = {
+			SONDE_PROFILE_KEY_COMM, SONDE_PROFILE_KEY_DSO, SONDE_PROFILE_KEY_SYM,
+		};
+
+		o.keys = def;
+		o.nr_keys = 3;
+	}
+	for (size_t i = 0; i < o.nr_keys; i++) {
+		if ((unsigned)o.keys[i] >= SONDE_PROFILE_KEY_MAX) {
+			free(p);
+			errno = EINVAL;
+			return NULL;
+		}
+		if (p->nr_keys < SONDE_PROFILE_KEY_MAX)
+			p->order[p->nr_keys++] = o.keys[i];
+		p->keys[o.keys[i]] = true;
+	}
+	p->callchains = o.callchains;
+	p->trees = o.call_trees && o.callchains;
+	p->caller = o.caller_order;
+	max_stack = o.max_stack > 0 ? o.max_stack : SONDE_PERF_MAX_STACK_DEPTH + 1;
+	p->m = anl_machine_new();
+	if (p->m && o.cache)
+		anl_machine_default_cache(p->m);
+	if (p->m && anl_machine_set_kernel_symbols(p->m, o.kallsyms, o.vmlinux)) {
+		anl_machine_free(p->m);
+		p->m = NULL;
+	}
+	p->stacks = p->m ? anl_stacks_new(p->m, max_stack) : NULL;
+	if (!p->stacks) {
+		sonde_profile__free(p);
+		errno = ENOMEM;
+		return NULL;
+	}
+	anl_stacks_set_inline(p->stacks, !o.no_inline);
+	/* Frames are read after the load: debug info opens meanwhile. */
+	anl_stacks_defer_inline(p->stacks);
+	return p;
+}
+
+static void free_strs(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void free_filter(struct sonde_profile *p)
+{
+	free_strs(p->f_comm, p->nr_f_comm);
+	free_strs(p->f_dso, p->nr_f_dso);
+	free_strs(p->f_sym, p->nr_f_sym);
+	free(p->f_pid);
+	free(p->f_tid);
+	free(p->f_cpu);
+	free(p->f_time);
+	p->f_comm = p->f_dso = p->f_sym = NULL;
+	p->f_pid = p->f_tid = NULL;
+	p->f_cpu = NULL;
+	p->f_time = NULL;
+	p->nr_f_comm = p->nr_f_dso = p->nr_f_sym = p->nr_f_pid = p->nr_f_tid = 0;
+	p->nr_f_time = 0;
+}
+
+void sonde_profile__free(struct sonde_profile *p)
+{
+	if (!p)
+		return;
+	prof_hist_free(p);
+	hashtab_free(&p->ents);
+	hashtab_free(&p->kids);
+	while (p->gblocks) {
+		struct prof_group_block *b = p->gblocks;
+
+		p->gblocks = b->prev;
+		free(b);
+	}
+	hashtab_free(&p->groups);
+	for (int i = 0; i < p->nr_evs; i++) {
+		free(p->evs[i].name);
+		free(p->evs[i].ids);
+		free(p->evs[i].sorted);
+	}
+	free(p->evs);
+	free_filter(p);
+	anl_stacks_free(p->stacks);
+	anl_machine_free(p->m);
+	free(p);
+}
+
+static int copy_strs(char ***out, size_t *nr, const char *const *in, size_t n)
+{
+	if (!in || !n)
+		return 0;
+	*out = calloc(n, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		(*out)[i] = strdup(in[i] ? in[i] : "");
+		if (!(*out)[i])
+			return -ENOMEM;
+		*nr = i + 1;
+	}
+	return 0;
+}
+
+static int copy_ints(int32_t **out, size_t *nr, const int32_t *in, size_t n)
+{
+	if (!in || !n)
+		return 0;
+	*out = malloc(n * sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, in, n * sizeof(**out));
+	*nr = n;
+	return 0;
+}
+
+int sonde_profile__set_filter(struct sonde_profile *p, const struct sonde_profile_filter *f)
+{
+	struct sonde_profile_filter o = { .sz = sizeof(o) };
+	int err = 0;
+
+	if (!p)
+		return -EINVAL;
+	if (f) {
+		if (!opts_valid(f, f->sz, OPTS_KNOWN(sonde_profile_filter, nr_syms)))
+			return -EINVAL;
+		memcpy(&o, f, f->sz < sizeof(o) ? f->sz : sizeof(o));
+	}
+	for (size_t i = 0; i < o.nr_cpus; i++)
+		if (!o.cpus || o.cpus[i] < 0 || o.cpus[i] >= PROF_MAX_CPUS)
+			return -EINVAL;
+	free_filter(p);
+	if (o.cpus && o.nr_cpus) {
+		p->f_cpu = calloc(PROF_MAX_CPUS / 8, 1);
+		if (!p->f_cpu)
+			return -ENOMEM;
+		for (size_t i = 0; i < o.nr_cpus; i++)
+			p->f_cpu[o.cpus[i] / 8] |= (uint8_t)(1 << (o.cpus[i] % 8));
+	}
+	if (o.times && o.nr_times) {
+		p->f_time = malloc(o.nr_times * sizeof(*p->f_time));
+		if (!p->f_time)
+			return -ENOMEM;
+		memcpy(p->f_time, o.times, o.nr_times * sizeof(*p->f_time));
+		p->nr_f_time = o.nr_times;
+	}
+	err = copy_strs(&p->f_comm, &p->nr_f_comm, o.comms, o.nr_comms);
+	if (!err)
+		err = copy_strs(&p->f_dso, &p->nr_f_dso, o.dsos, o.nr_dsos);
+	if (!err)
+		err = copy_strs(&p->f_sym, &p->nr_f_sym, o.syms, o.nr_syms);
+	if (!err)
+		err = copy_ints(&p->f_pid, &p->nr_f_pid, o.pids, o.nr_pids);
+	if (!err)
+		err = copy_ints(&p->f_tid, &p->nr_f_tid, o.tids, o.nr_tids);
+	p->dirty = true;
+	return err;
+}
+
+int prof_event_new(struct sonde_profile *p, const struct sonde_perf_event_attr *attr,
+		   const struct sonde_record_fmt *fmt, const uint64_t *ids, size_t nr_ids,
+		   const char *name)
+{
+	struct prof_event *ev;
+
+	if (p->nr_evs == p->cap_evs) {
+		int cap = p->cap_evs ? p->cap_evs * 2 : 8;
+		struct prof_event *v = realloc(p->evs, (size_t)cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		p->evs = v;
+		p->cap_evs = cap;
+	}
+	ev = &p->evs[p->nr_evs];
+	memset(ev, 0, sizeof(*ev));
+	ev->attr = *attr;
+	ev->fmt = *fmt;
+	ev->name = strdup(name ? name : "");
+	if (nr_ids) {
+		ev->ids = malloc(nr_ids * sizeof(*ev->ids));
+		if (ev->ids)
+			memcpy(ev->ids, ids, nr_ids * sizeof(*ev->ids));
+		ev->nr_ids = nr_ids;
+	}
+	if (!ev->name || (nr_ids && !ev->ids)) {
+		free(ev->name);
+		free(ev->ids);
+		return -ENOMEM;
+	}
+	return p->nr_evs++;
+}
+
+int sonde_profile__add_event(struct sonde_profile *p, const struct sonde_perf_event_attr *attr,
+			     const uint64_t *ids, size_t nr_ids, const char *name)
+{
+	struct sonde_record_fmt fmt;
+	int err;
+
+	if (!p || !attr || (nr_ids && !ids) || p->reader)
+		return -EINVAL;
+	err = sonde_record_fmt__from_attr(&fmt, attr);
+	if (err)
+		return err;
+	return prof_event_new(p, attr, &fmt, ids, nr_ids, name);
+}
+
+/* ---- sample groups ---- */
+
+static uint64_t group_hash(int ev, const char *comm, int32_t pid, int32_t tid, int32_t cpu,
+			   const struct anl_stack *st)
+{
+	return hashtab_mix(hashtab_mix(hashtab_mix((uintptr_t)st, (uintptr_t)comm),
+				       ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid),
+			   ((uint64_t)(uint32_t)cpu << 32) | (uint32_t)ev);
+}
+
+size_t prof_nr_groups(const struct sonde_profile *p)
+{
+	return hashtab_count(&p->groups);
+}
+
+struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
+				  int32_t tid, int32_t cpu, struct anl_stack *st)
+{
+	struct prof_group *s = p->last_group;
+	struct hashtab_probe probe;
+	uint64_t h;
+
+	if (s && s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
+	    s->cpu == cpu && s->ev == ev)
+		return s;
+	h = group_hash(ev, comm, pid, tid, cpu, st);
+	for (s = hashtab_probe_first(&p->groups, h, &probe); s;
+	     s = hashtab_probe_next(&p->groups, &probe))
+		if (s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
+		    s->cpu == cpu && s->ev == ev)
+			break;
+	if (!s) {
+		if (!p->gblocks || p->gblocks->used == PROF_GROUP_BLOCK) {
+			struct prof_group_block *b = malloc(sizeof(*b));
+
+			if (!b)
+				abort();
+			b->prev = p->gblocks;
+			b->used = 0;
+			p->gblocks = b;
+		}
+		s = &p->gblocks->v[p->gblocks->used++];
+		memset(s, 0, sizeof(*s));
+		s->ev = ev;
+		s->comm = comm;
+		s->pid = pid;
+		s->tid = tid;
+		s->cpu = cpu;
+		s->st = st;
+		s->seq = hashtab_count(&p->groups);
+		if (hashtab_insert(&p->groups, h, s))
+			abort();
+	}
+	p->last_group = s;
+	return s;
+}
+
+struct prof_group **prof_groups_sorted(struct sonde_profile *p, size_t *nr)
+{
+	size_t n = hashtab_count(&p->groups);
+	struct prof_group **v = malloc((n + 1) * sizeof(*v));
+
+	if (!v)
+		abort();
+	/* seq numbers the groups 0..n-1 in creation order. */
+	for (struct prof_group_block *b = p->gblocks; b; b = b->prev)
+		for (size_t i = 0; i < b->used; i++)
+			v[b->v[i].seq] = &b->v[i];
+	*nr = n;
+	return v;
+}
+
+/* ---- records in ---- */
+
+static bool time_ok(const struct sonde_profile *p, uint64_t t)
+{
+	if (!p->nr_f_time)
+		return true;
+	for (size_t i = 0; i < p->nr_f_time; i++) {
+		const struct sonde_profile_time_range *tr = &p->f_time[i];
+
+		if ((!tr->start || t >= tr->start) && (!tr->end || t < tr->end))
+			return true;
+	}
+	return false;
+}
+
+static bool int_in(const int32_t *list, size_t nr, int32_t v)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (list[i] == v)
+			return true;
+	return false;
+}
+
+static bool str_in(char *const *list, size_t nr, const char *s)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(list[i], s))
+			return true;
+	return false;
+}
+
+/* The stack of @s (an event's sample), with the thread it ran in. */
+static struct anl_stack *sample_stack(struct sonde_profile *p, const struct prof_event *ev,
+				      uint16_t misc, const struct pdr_sample *s,
+				      struct anl_thread **tp)
+{
+	struct anl_thread *t = anl_thread_findnew(p->m, (int32_t)s->pid, (int32_t)s->tid);
+
+	*tp = t;
+	return anl_sample_stack(p->stacks, p->reader, ev->fmt.sample_type, t, misc, s,
+				p->callchains);
+}
+
+/* Filters, resolves and counts one sample of event @ei. 1 if counted. */
+static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const struct pdr_sample *s)
+{
+	struct prof_event *ev = &p->evs[ei];
+	struct anl_thread *t;
+	struct anl_stack *st;
+	struct prof_group *g;
+
+	/*
+	 * The time and CPU filters choose the samples the profile is about:
+	 * its totals (and so the shares) are of that slice, as in perf;
+	 * pid, tid and comm only hide entries of the whole.
+	 */
+	if (p->nr_f_time && !time_ok(p, s->time))
+		return 0;
+	if (p->f_cpu && (s->cpu >= PROF_MAX_CPUS || !(p->f_cpu[s->cpu / 8] & (1 << (s->cpu % 8)))))
+		return 0;
+	ev->stats.samples++;
+	ev->stats.period += s->period;
+	if (p->nr_f_pid && !int_in(p->f_pid, p->nr_f_pid, (int32_t)s->pid))
+		return 0;
+	if (p->nr_f_tid && !int_in(p->f_tid, p->nr_f_tid, (int32_t)s->tid))
+		return 0;
+	if (p->nr_f_comm) {
+		t = anl_thread_findnew(p->m, (int32_t)s->pid, (int32_t)s->tid);
+		if (!str_in(p->f_comm, p->nr_f_comm, t->comm))
+			return 0;
+	}
+	if (ev->fmt.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
+		p->have_callchains = true;
+	st = sample_stack(p, ev, misc, s, &t);
+	g = prof_group_get(p, ei, t->comm,
+			   p->keys[SONDE_PROFILE_KEY_PID] ? t->pid : 0,
+			   p->keys[SONDE_PROFILE_KEY_PID] || p->keys[SONDE_PROFILE_KEY_TID] ? t->tid : 0,
+			   p->keys[SONDE_PROFILE_KEY_CPU] ? (int32_t)s->cpu : 0, st);
+	g->period += s->period;
+	g->nr++;
+	p->dirty = true;
+	return 1;
+}
+
+/* A decoded sample in the shape the stack code reads. */
+void prof_sample_view(const struct prof_event *ev, const struct sonde_sample *ss,
+			struct pdr_sample *s)
+{
+	uint64_t type = ev->fmt.sample_type;
+
+	memset(s, 0, sizeof(*s));
+	s->ip = ss->ip;
+	s->pid = s->tid = (uint32_t)-1;
+	s->cpu = (uint32_t)-1;
+	if (type & SONDE_PERF_SAMPLE_TID) {
+		s->pid = ss->pid;
+		s->tid = ss->tid;
+	}
+	s->time = ss->time;
+	s->addr = ss->addr;
+	if (type & SONDE_PERF_SAMPLE_CPU)
+		s->cpu = ss->cpu;
+	s->period = (type & SONDE_PERF_SAMPLE_PERIOD) ? ss->period
+		    : (ev->attr.freq ? 1 : ev->attr.sample_period);
+	if (type & SONDE_PERF_SAMPLE_CALLCHAIN) {
+		s->nr_callchain = ss->callchain.nr;
+		s->callchain = (const uint8_t *)ss->callchain.ips;
+	}
+	if (type & SONDE_PERF_SAMPLE_REGS_USER) {
+		s->regs_abi = ss->regs_user.abi;
+		s->regs_mask = ev->fmt.sample_regs_user;
+		s->regs = (const uint8_t *)ss->regs_user.regs;
+		s->nr_regs = ss->regs_user.nr;
+	}
+	if (type & SONDE_PERF_SAMPLE_STACK_USER) {
+		s->stack_size = ss->stack_user.size;
+		s->stack = ss->stack_user.data;
+		s->stack_dyn_size = ss->stack_user.dyn_size;
+		if (s->stack_dyn_size > s->stack_size)
+			s->stack_dyn_size = s->stack_size;
+	}
+}
+
+/* The event a record belongs to: @event, else by its sample id. */
+int prof_route(const struct sonde_profile *p, int event, const struct sonde_record *rec)
+{
+	uint64_t id;
+	bool have = false;
+
+	if (event >= 0)
+		return event < p->nr_evs ? event : -ENOENT;
+	if (rec->type == SONDE_PERF_RECORD_SAMPLE) {
+		uint64_t t = rec->sample.sample_type;
+
+		have = t & (SONDE_PERF_SAMPLE_IDENTIFIER | SONDE_PERF_SAMPLE_ID);
+		id = (t & SONDE_PERF_SAMPLE_IDENTIFIER) ? rec->sample.identifier : rec->sample.id;
+	} else {
+		have = rec->has_sample_id;
+		id = rec->sample_id.id ? rec->sample_id.id : rec->sample_id.identifier;
+	}
+	if (!have)
+		return p->nr_evs == 1 ? 0 : -ENOENT;
+	for (int i = 0; i < p->nr_evs; i++)
+		for (size_t j = 0; j < p->evs[i].nr_ids; j++)
+			if (p->evs[i].ids[j] == id)
+				return i;
+	return p->nr_evs == 1 && !p->evs[0].nr_ids ? 0 : -ENOENT;
+}
+
+int sonde_profile__add_record(struct sonde_profile *p, int event, const struct sonde_record *rec)
+{
+	struct pdr_sample s;
+	int ei;
+
+	if (!p || !rec)
+		return -EINVAL;
+	if (rec->type != SONDE_PERF_RECORD_SAMPLE) {
+		anl_machine_process_record(p->m, rec);
+		if (rec->type == SONDE_PERF_RECORD_LOST_SAMPLES) {
+			ei = prof_route(p, event, rec);
+			if (ei >= 0)
+				p->evs[ei].stats.lost_samples += rec->lost_samples.lost;
+		}
+		return 0;
+	}
+	ei = prof_route(p, event, rec);
+	if (ei < 0)
+		return ei;
+	prof_sample_view(&p->evs[ei], &rec->sample, &s);
+	return add_sample(p, ei, rec->misc, &s);
+}
+
+/* A pipe declares its events as it goes: take up the new ones. */
+static int sync_events(struct sonde_profile *p, const struct sonde_perfdata_reader *r)
+{
+	int nr = sonde_perfdata_reader__nr_attrs(r);
+
+	while (p->nr_evs < nr) {
+		const struct pdr_attr *a = pdr_attr_get(r, p->nr_evs);
+		int err = prof_event_new(p, &a->attr, &a->fmt, a->ids, a->nr_ids, a->name);
+
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+int sonde_profile__set_reader(struct sonde_profile *p, struct sonde_perfdata_reader *r)
+{
+	if (!p || !r || (p->reader && p->reader != r) || (!p->reader && p->nr_evs))
+		return -EINVAL;
+	p->reader = r;
+	return sync_events(p, r);
+}
+
+int prof_sync_reader(struct sonde_profile *p)
+{
+	return p->reader ? sync_events(p, p->reader) : 0;
+}
+
+int sonde_profile__add_perfdata_record(struct sonde_profile *p, struct sonde_perfdata_reader *r,
+				       const struct sonde_perfdata_record *rec)
+{
+	const struct pdr_attr *a;
+	struct pdr_sample smp;
+	int ai, err;
+
+	if (!p || !rec)
+		return -EINVAL;
+	err = p->reader == r ? sync_events(p, r) : sonde_profile__set_reader(p, r);
+	if (err)
+		return err;
+	ai = rec->attr_idx >= 0 ? rec->attr_idx : 0;
+	if (rec->type != SONDE_PERF_RECORD_SAMPLE) {
+		anl_machine_process(p->m, r, rec);
+		if (rec->type == SONDE_PERF_RECORD_LOST_SAMPLES && rec->size >= 16 &&
+		    ai < p->nr_evs)
+			p->evs[ai].stats.lost_samples += pdr_h64((const uint8_t *)rec->hdr + 8);
+		return 0;
+	}
+	a = pdr_attr_get(r, ai);
+	if (!a || ai >= p->nr_evs)
+		return -ENOENT;
+	if (pdr_parse_sample(r, a, (const uint8_t *)rec->hdr, rec->size, &smp))
+		return -SONDE_ERR_FORMAT;
+	return add_sample(p, ai, rec->misc, &smp);
+}
+
+int64_t sonde_profile__add_reader(struct sonde_profile *p, struct sonde_perfdata_reader *r)
+{
+	struct sonde_perfdata_record rec;
+	int64_t n = 0;
+	int err;
+
+	if (!p || !r)
+		return -EINVAL;
+	while ((err = sonde_perfdata_reader__next(r, &rec)) > 0)
+		if (sonde_profile__add_perfdata_record(p, r, &rec) > 0)
+			n++;
+	return err < 0 ? err : n;
+}
+
+/* ---- what was read ---- */
+
+int sonde_profile__nr_events(const struct sonde_profile *p)
+{
+	return p ? p->nr_evs : 0;
+}
+
+const char *sonde_profile__event_name(const struct sonde_profile *p, int ev)
+{
+	if (!p || ev < 0 || ev >= p->nr_evs)
+		return NULL;
+	/* A pipe may name its events after declaring them. */
+	if (p->reader && ev < sonde_perfdata_reader__nr_attrs(p->reader))
+		return sonde_perfdata_reader__event_name(p->reader, ev);
+	return p->evs[ev].name;
+}
+
+int sonde_profile__event_stats(struct sonde_profile *p, int ev,
+			       struct sonde_profile_event_stats *out)
+{
+	if (!p || !out || ev < 0 || ev >= p->nr_evs)
+		return -EINVAL;
+	prof_hist_build(p);
+	*out = p->evs[ev].stats;
+	return 0;
+}
+
+void sonde_profile__lost(const struct sonde_profile *p, uint64_t *lost_records, uint64_t *lost,
+			 uint64_t *lost_samples)
+{
+	struct anl_stats *st = anl_machine_stats(p->m);
+
+	if (lost_records)
+		*lost_records = st->nr_records[SONDE_PERF_RECORD_LOST];
+	if (lost)
+		*lost = st->lost;
+	if (lost_samples)
+		*lost_samples = st->lost_samples;
+}
+
+bool sonde_profile__has_callchains(const struct sonde_profile *p)
+{
+	return p && p->have_callchains;
+}
+
+uint64_t sonde_profile__unwind_failures(const struct sonde_profile *p)
+{
+	return p ? anl_stacks_unwind_failures(p->stacks) : 0;
+}
+
+void sonde_profile__set_children(struct sonde_profile *p, bool on)
+{
+	if (p && p->children != on) {
+		p->children = on;
+		p->dirty = true;
+	}
+}

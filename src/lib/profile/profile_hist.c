@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * The histogram of a profile: every sample group expanded into entries by
+ * the sort keys (self to the sampled function, children to each caller
+ * once per stack) and sorted the way perf report sorts them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "profile_priv.h"
+
+static uint64_t key_hash(const struct prof_key *k)
+{
+	uint64_t h = prof_mix((uintptr_t)k->comm, (uint64_t)(uint32_t)k->ev);
+
+	h = prof_mix(h, ((uint64_t)(uint32_t)k->pid << 32) | (uint32_t)k->tid);
+	h = prof_mix(h, (uint64_t)(uint32_t)k->cpu);
+	h = prof_mix(h, (uintptr_t)k->dso_id);
+	h = prof_mix(h, k->sym ? k->sym_start ^ (uintptr_t)k->sym_iname : k->addr);
+	return prof_mix(h, (uintptr_t)k->srcline);
+}
+
+static bool key_eq(const struct prof_key *a, const struct prof_key *b)
+{
+	return a->ev == b->ev && a->comm == b->comm && a->pid == b->pid &&
+	       a->tid == b->tid && a->cpu == b->cpu && a->dso_id == b->dso_id &&
+	       !a->sym == !b->sym && a->sym_start == b->sym_start && a->sym_end == b->sym_end &&
+	       a->sym_iname == b->sym_iname && a->addr == b->addr && a->srcline == b->srcline;
+}
+
+/* perf's srcline: the line table's answer, else sym+offset or dso[addr]. */
+static const char *srcline(struct sonde_profile *p, struct anl_dso *dso,
+			   const struct anl_sym *sym, uint64_t addr)
+{
+	char buf[512];
+	const char *sl = dso && !dso->kernel ? anl_dso_srcline(p->m, dso, addr) : NULL;
+
+	if (sl)
+		return sl;
+	if (sym)
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, sym->name,
+			 (dso ? anl_dso_vaddr(dso, addr) : addr) - sym->start);
+	else if (dso)
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso->short_name, addr);
+	else
+		snprintf(buf, sizeof(buf), "[unknown]");
+	return anl_intern(p->m, buf, strlen(buf));
+}
+
+static void make_key(struct sonde_profile *p, const struct prof_group *g,
+		     const struct anl_frame *fr, struct prof_key *k)
+{
+	const bool *has = p->keys;
+
+	memset(k, 0, sizeof(*k));
+	k->ev = g->ev;
+	/* pid shows as pid:comm */
+	k->comm = has[SONDE_PROFILE_KEY_COMM] || has[SONDE_PROFILE_KEY_PID] ? g->comm : NULL;
+	k->pid = g->tid; /* the pid key is the thread, as in perf */
+	k->tid = g->tid;
+	k->cpu = g->cpu;
+	k->level = fr->kernel ? 'k' : '.';
+	if (has[SONDE_PROFILE_KEY_DSO])
+		k->dso = fr->dso;
+	if (has[SONDE_PROFILE_KEY_SYM]) {
+		k->sym = fr->sym;
+		if (!fr->sym)
+			k->addr = fr->dso ? fr->addr : fr->ip;
+		k->dso = fr->dso; /* a symbol belongs to its object */
+		if (!has[SONDE_PROFILE_KEY_DSO] && fr->sym)
+			k->dso = NULL;
+	}
+	if (has[SONDE_PROFILE_KEY_SRCLINE])
+		k->srcline = srcline(p, fr->dso, fr->sym, fr->addr);
+	if (!has[SONDE_PROFILE_KEY_SYM] && fr->sym)
+		k->sym = NULL;
+	k->dso_id = k->dso ? k->dso->short_key : NULL;
+	if (k->sym) {
+		k->sym_start = k->sym->start;
+		k->sym_end = k->sym->end;
+		k->sym_iname = k->sym->inlined ? k->sym->name : NULL;
+	}
+}
+
+static struct sonde_profile_entry *entry_get(struct sonde_profile *p, const struct prof_key *k)
+{
+	uint64_t h = key_hash(k);
+	struct hashtab_probe probe;
+	struct sonde_profile_entry *e;
+
+	for (e = hashtab_probe_first(&p->ents, h, &probe); e;
+	     e = hashtab_probe_next(&p->ents, &probe))
+		if (key_eq(&e->k, k))
+			return e;
+	e = calloc(1, sizeof(*e));
+	if (!e || hashtab_insert(&p->ents, h, e))
+		abort();
+	e->k = *k;
+	e->seq = p->nr_ents++;
+	return e;
+}
+
+static bool str_in(char *const *list, size_t nr, const char *s)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(list[i], s))
+			return true;
+	return false;
+}
+
+bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k)
+{
+	if (p->nr_f_dso) {
+		const char *dn = k->dso ? k->dso->short_name : "[unknown]";
+		const char *ln = k->dso ? k->dso->name : "[unknown]";
+
+		if (!str_in(p->f_dso, p->nr_f_dso, dn) && !str_in(p->f_dso, p->nr_f_dso, ln))
+			return false;
+	}
+	if (p->nr_f_sym) {
+		if (!k->sym || !str_in(p->f_sym, p->nr_f_sym, k->sym->name))
+			return false;
+	}
+	return true;
+}
+
+static void expand_group(struct sonde_profile *p, const struct prof_group *g)
+{
+	const struct anl_stack *st = g->st;
+	int n = (int)st->nr_frames;
+	uint64_t mark = g->seq + 1;
+	struct prof_key k0;
+	struct sonde_profile_entry *e0;
+	struct prof_event *ev = &p->evs[g->ev];
+	char level;
+	bool tree = p->trees && p->have_callchains;
+
+	/* Self goes to the sample's own symbol, not to what is inlined there. */
+	make_key(p, g, &st->self, &k0);
+	level = k0.level;
+	if (!prof_entry_visible(p, &k0) && !p->children)
+		return;
+	e0 = entry_get(p, &k0);
+	e0->self += g->period;
+	e0->nr_self += g->nr;
+	if (prof_entry_visible(p, &k0)) {
+		ev->stats.filtered_samples += g->nr;
+		ev->stats.filtered_period += g->period;
+	}
+	/* The sample's whole chain: outermost first in caller order. */
+	if (tree)
+		prof_tree_add(p, e0, st->frames, p->caller ? n - 1 : 0, p->caller ? -1 : 1, n,
+			      g->period, g->nr);
+	if (!p->children)
+		return;
+	e0->children += g->period;
+	e0->expanded = mark;
+	/*
+	 * In display order, like perf: outermost caller first in caller order,
+	 * so a recursive function gets the graph of its first occurrence.
+	 * Callchain entries without a symbol are keyed by their raw ip and
+	 * inherit the privilege level of the frame before them.
+	 */
+	for (int step = 0; step < n; step++) {
+		int i = p->caller ? n - 1 - step : step;
+		const struct anl_frame *fr = &st->frames[i];
+		struct prof_key k;
+		struct sonde_profile_entry *e;
+
+		make_key(p, g, fr, &k);
+		if (fr->dso)
+			level = fr->kernel ? 'k' : '.';
+		k.level = level;
+		if (!fr->sym && p->keys[SONDE_PROFILE_KEY_SYM])
+			k.addr = fr->ip;
+		e = entry_get(p, &k);
+		/* A recursive stack counts once per entry, as in perf. */
+		if (e->expanded == mark)
+			continue;
+		e->expanded = mark;
+		e->children += g->period;
+		/* From this caller down to the sample, or up to the outermost. */
+		if (tree && p->caller)
+			prof_tree_add(p, e, st->frames, i, -1, i + 1, g->period, g->nr);
+		else if (tree)
+			prof_tree_add(p, e, st->frames, i, 1, n - i, g->period, g->nr);
+	}
+}
+
+void prof_hist_free(struct sonde_profile *p)
+{
+	size_t pos = 0;
+	struct sonde_profile_entry *e;
+
+	while ((e = hashtab_next(&p->ents, &pos)))
+		free(e);
+	hashtab_free(&p->ents);
+	prof_trees_free(p);
+	p->nr_ents = 0;
+	for (int i = 0; i < p->nr_evs; i++) {
+		free(p->evs[i].sorted);
+		p->evs[i].sorted = NULL;
+		p->evs[i].nr_sorted = 0;
+	}
+}
+
+void prof_hist_build(struct sonde_profile *p)
+{
+	struct prof_group **v;
+	size_t n;
+
+	if (!p->dirty)
+		return;
+	p->dirty = false;
+	anl_stacks_finish(p->stacks);
+	prof_hist_free(p);
+	for (int i = 0; i < p->nr_evs; i++) {
+		p->evs[i].stats.filtered_samples = 0;
+		p->evs[i].stats.filtered_period = 0;
+	}
+	v = prof_groups_sorted(p, &n);
+	for (size_t i = 0; i < n; i++)
+		if (v[i]->period || v[i]->nr)
+			expand_group(p, v[i]);
+	free(v);
+}
+
+/* ---- sorting ---- */
+
+static const char *dso_name(const struct prof_key *k)
+{
+	return k->dso ? k->dso->short_name : "[unknown]";
+}
+
+static int key_cmp(const struct sonde_profile *p, const struct sonde_profile_entry *a,
+		   const struct sonde_profile_entry *b)
+{
+	for (int i = 0; i < p->nr_keys; i++) {
+		int c = 0;
+
+		switch (p->order[i]) {
+		case SONDE_PROFILE_KEY_COMM:
+			c = strcmp(a->k.comm ? a->k.comm : "", b->k.comm ? b->k.comm : "");
+			break;
+		case SONDE_PROFILE_KEY_PID:
+			c = (a->k.pid > b->k.pid) - (a->k.pid < b->k.pid);
+			break;
+		case SONDE_PROFILE_KEY_TID:
+			c = (a->k.tid > b->k.tid) - (a->k.tid < b->k.tid);
+			break;
+		case SONDE_PROFILE_KEY_CPU:
+			c = (a->k.cpu > b->k.cpu) - (a->k.cpu < b->k.cpu);
+			break;
+		case SONDE_PROFILE_KEY_DSO:
+			c = strcmp(dso_name(&a->k), dso_name(&b->k));
+			break;
+		case SONDE_PROFILE_KEY_SYM:
+			if (a->k.sym && b->k.sym)
+				c = strcmp(a->k.sym->name, b->k.sym->name);
+			else if (a->k.sym || b->k.sym)
+				c = a->k.sym ? -1 : 1;
+			else
+				c = (a->k.addr > b->k.addr) - (a->k.addr < b->k.addr);
+			break;
+		case SONDE_PROFILE_KEY_SRCLINE:
+			c = strcmp(a->k.srcline, b->k.srcline);
+			break;
+		default:
+			break;
+		}
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static int seq_cmp(const void *pa, const void *pb)
+{
+	const struct sonde_profile_entry *a = *(const struct sonde_profile_entry *const *)pa;
+	const struct sonde_profile_entry *b = *(const struct sonde_profile_entry *const *)pb;
+
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static int entry_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct sonde_profile *p = arg;
+	const struct sonde_profile_entry *a = *(const struct sonde_profile_entry *const *)pa;
+	const struct sonde_profile_entry *b = *(const struct sonde_profile_entry *const *)pb;
+	uint64_t va = p->children ? a->children : a->self;
+	uint64_t vb = p->children ? b->children : b->self;
+	int c;
+
+	if (va != vb)
+		return va > vb ? -1 : 1;
+	/*
+	 * perf breaks ties on the deepest call graph: the deeper first in
+	 * caller order (a caller above its callee), the shallower in callee.
+	 */
+	if (p->children && a->k.comm == b->k.comm && a->max_depth != b->max_depth)
+		return (a->max_depth > b->max_depth) == p->caller ? -1 : 1;
+	if (p->children && a->self != b->self)
+		return a->self > b->self ? -1 : 1;
+	c = key_cmp(p, a, b);
+	if (c)
+		return c;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* The visible entries of event @ei with weight, sorted (made once). */
+static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
+{
+	struct sonde_profile_entry *e;
+	struct prof_event *ev;
+	size_t n = 0, pos = 0;
+
+	if (!p || ei < 0 || ei >= p->nr_evs)
+		return NULL;
+	prof_hist_build(p);
+	ev = &p->evs[ei];
+	if (ev->sorted)
+		return ev;
+	ev->sorted = malloc((p->nr_ents + 1) * sizeof(*ev->sorted));
+	if (!ev->sorted)
+		return NULL;
+	while ((e = hashtab_next(&p->ents, &pos)))
+		if (e->k.ev == ei && prof_entry_visible(p, &e->k) &&
+		    (p->children ? e->children : e->self))
+			ev->sorted[n++] = e;
+	/*
+	 * The tie rules (perf's) are not a total order, so the result depends
+	 * on the input order: make that the creation order, not hash order,
+	 * which moves with the addresses of symbols from run to run.
+	 */
+	qsort(ev->sorted, n, sizeof(*ev->sorted), seq_cmp);
+	qsort_r(ev->sorted, n, sizeof(*ev->sorted), entry_cmp, p);
+	ev->nr_sorted = n;
+	return ev;
+}
+
+size_t sonde_profile__nr_entries(struct sonde_profile *p, int ev)
+{
+	struct prof_event *e = sorted_event(p, ev);
+
+	return e ? e->nr_sorted : 0;
+}
+
+const struct sonde_profile_entry *sonde_profile__entry(struct sonde_profile *p, int ev, size_t i)
+{
+	struct prof_event *e = sorted_event(p, ev);
+
+	return e && i < e->nr_sorted ? e->sorted[i] : NULL;
+}
+
+/* ---- entry getters ---- */
+
+uint64_t sonde_profile_entry__self(const struct sonde_profile_entry *e)
+{
+	return e->self;
+}
+
+uint64_t sonde_profile_entry__children(const struct sonde_profile_entry *e)
+{
+	return e->children;
+}
+
+uint64_t sonde_profile_entry__samples(const struct sonde_profile_entry *e)
+{
+	return e->nr_self;
+}
+
+const char *sonde_profile_entry__comm(const struct sonde_profile_entry *e)
+{
+	return e->k.comm;
+}
+
+int32_t sonde_profile_entry__tid(const struct sonde_profile_entry *e)
+{
+	return e->k.tid;
+}
+
+int32_t sonde_profile_entry__cpu(const struct sonde_profile_entry *e)
+{
+	return e->k.cpu;
+}
+
+const char *sonde_profile_entry__dso(const struct sonde_profile_entry *e)
+{
+	return e->k.dso ? e->k.dso->name : NULL;
+}
+
+const char *sonde_profile_entry__dso_short(const struct sonde_profile_entry *e)
+{
+	return e->k.dso ? e->k.dso->short_name : NULL;
+}
+
+const char *sonde_profile_entry__sym(const struct sonde_profile_entry *e)
+{
+	return e->k.sym ? e->k.sym->name : NULL;
+}
+
+bool sonde_profile_entry__inlined(const struct sonde_profile_entry *e)
+{
+	return e->k.sym && e->k.sym->inlined;
+}
+
+uint64_t sonde_profile_entry__addr(const struct sonde_profile_entry *e)
+{
+	return e->k.addr;
+}
+
+bool sonde_profile_entry__kernel(const struct sonde_profile_entry *e)
+{
+	return e->k.level == 'k';
+}
+
+const char *sonde_profile_entry__srcline(const struct sonde_profile_entry *e)
+{
+	return e->k.srcline;
+}
+
+uint32_t sonde_profile_entry__depth(const struct sonde_profile_entry *e)
+{
+	return e->max_depth;
+}
+
+const struct sonde_profile_node *sonde_profile_entry__tree(const struct sonde_profile_entry *e)
+{
+	return e->chain;
+}

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/*
+ * Internals of struct sonde_profile (include/sonde/profile.h), shared by
+ * the profile*.c files: samples are first summed into groups per (event,
+ * thread keys, hash-consed stack); each group is expanded once into
+ * histogram entries and call tree paths, so children mode costs per
+ * distinct stack rather than per sample.
+ */
+#ifndef SONDE_PROFILE_PRIV_H
+#define SONDE_PROFILE_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "sonde/profile.h"
+#include "anl.h"
+#include "hashtab.h"
+
+/* The samples of one (event, comm, pid, tid, cpu, stack). */
+struct prof_group {
+	int ev;
+	const char *comm;
+	int32_t pid, tid, cpu;
+	struct anl_stack *st;
+	uint64_t period, nr;
+	uint64_t seq; /* first sample: entries are created in time order */
+};
+
+/* Sample groups, allocated in blocks: one per distinct stack and thread keys. */
+#define PROF_GROUP_BLOCK 4096
+
+struct prof_group_block {
+	struct prof_group_block *prev;
+	size_t used;
+	struct prof_group v[PROF_GROUP_BLOCK];
+};
+
+/* One node of an entry's call tree (uncompressed trie). */
+struct sonde_profile_node {
+	const struct anl_sym *sym; /* match by symbol when known ... */
+	struct anl_dso *dso;
+	uint64_t ip;		   /* ... else by raw ip */
+	uint64_t addr;
+	uint64_t hit;		   /* period of paths ending here */
+	uint64_t cumul;		   /* hit + everything below (kept as paths are added) */
+	uint64_t nr_hit, nr_cumul; /* the same in samples (perf's -g ...,count) */
+	struct sonde_profile_node *child, *sibling;
+	struct sonde_profile_node *parent; /* NULL for an entry's root */
+	uint32_t nr_children;
+};
+
+struct prof_key {
+	int ev;
+	const char *comm;
+	int32_t pid, tid, cpu;
+	struct anl_dso *dso;
+	const struct anl_sym *sym;
+	uint64_t addr; /* when sym is NULL (or for srcline) */
+	const char *srcline;
+	char level;    /* 'k' or '.' */
+	/*
+	 * Identity, as perf compares entries: objects by short name, symbols
+	 * by address range (inlined ones by name too), so the same binary
+	 * at two paths, or two copies of a library, make one entry.
+	 */
+	const char *dso_id;
+	uint64_t sym_start, sym_end;
+	const char *sym_iname;
+};
+
+struct sonde_profile_entry {
+	struct prof_key k;
+	uint64_t self, children;
+	uint64_t nr_self;
+	uint32_t max_depth; /* longest call tree path (children ordering) */
+	uint64_t seq;	    /* creation order: deterministic last tie-break */
+	struct sonde_profile_node *chain; /* root (no symbol), NULL without trees */
+	uint64_t expanded;  /* last sample group counted here (+1): one count each */
+};
+
+/* Call tree nodes, allocated in blocks and freed with the histogram. */
+#define PROF_NODE_BLOCK 4096
+
+struct prof_node_pool {
+	struct prof_node_pool *prev;
+	size_t used;
+	struct sonde_profile_node v[PROF_NODE_BLOCK];
+};
+
+struct prof_event {
+	char *name;
+	struct sonde_perf_event_attr attr;
+	struct sonde_record_fmt fmt;
+	uint64_t *ids;
+	size_t nr_ids;
+	struct sonde_profile_event_stats stats;
+	struct sonde_profile_entry **sorted; /* NULL until queried */
+	size_t nr_sorted;
+};
+
+struct sonde_profile {
+	/* options */
+	bool keys[SONDE_PROFILE_KEY_MAX];
+	enum sonde_profile_key order[SONDE_PROFILE_KEY_MAX];
+	int nr_keys;
+	bool callchains, trees, caller, children;
+
+	/* filters */
+	char **f_comm, **f_dso, **f_sym;
+	size_t nr_f_comm, nr_f_dso, nr_f_sym;
+	int32_t *f_pid, *f_tid;
+	size_t nr_f_pid, nr_f_tid;
+	uint8_t *f_cpu; /* bitmap of 4096 cpus or NULL */
+	struct sonde_profile_time_range *f_time;
+	size_t nr_f_time;
+
+	/* events */
+	struct prof_event *evs;
+	int nr_evs, cap_evs;
+
+	/* machine and stacks */
+	struct anl_machine *m;
+	struct anl_stacks *stacks;
+	const struct sonde_perfdata_reader *reader;
+	bool have_callchains;
+	uint32_t nr_stack_ids;
+	uint64_t lost_records, lost, lost_samples;
+
+	/* sample groups */
+	struct hashtab groups; /* of struct prof_group */
+	struct prof_group_block *gblocks;
+	struct prof_group *last_group;
+
+	/* the histogram, made from the groups at the first query */
+	bool dirty;
+	struct hashtab ents;	/* of struct sonde_profile_entry, by prof_key */
+	size_t nr_ents;
+	struct hashtab kids;	/* children of wide tree nodes, by parent + frame */
+	struct prof_node_pool *nodes; /* every tree node, freed at once */
+};
+
+#define prof_mix hashtab_mix
+
+/* profile.c: sample groups (abort on OOM, as the machine's arena does). */
+size_t prof_nr_groups(const struct sonde_profile *p);
+struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
+				  int32_t tid, int32_t cpu, struct anl_stack *st);
+/* The groups in creation order (caller frees the array), count in *nr. */
+struct prof_group **prof_groups_sorted(struct sonde_profile *p, size_t *nr);
+int prof_event_new(struct sonde_profile *p, const struct sonde_perf_event_attr *attr,
+		   const struct sonde_record_fmt *fmt, const uint64_t *ids, size_t nr_ids,
+		   const char *name);
+
+struct pdr_sample;
+/* @ss of event @ev in the shape the stack code reads. */
+void prof_sample_view(const struct prof_event *ev, const struct sonde_sample *ss,
+		      struct pdr_sample *s);
+/* The event a record belongs to: @event, else by its sample id; or -ENOENT. */
+int prof_route(const struct sonde_profile *p, int event, const struct sonde_record *rec);
+
+/* A reader's events that arrived since (pipes): made the profile's. */
+int prof_sync_reader(struct sonde_profile *p);
+
+/* profile_hist.c: the entries, (re)made from the groups when dirty. */
+void prof_hist_build(struct sonde_profile *p);
+void prof_hist_free(struct sonde_profile *p);
+bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k);
+
+/* profile_tree.c: call trees of the entries. */
+void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
+		   const struct anl_frame *frames, int from, int dir, int count, uint64_t period,
+		   uint64_t nr);
+/* Frees every tree node of @p. */
+void prof_trees_free(struct sonde_profile *p);
+
+#endif /* SONDE_PROFILE_PRIV_H */

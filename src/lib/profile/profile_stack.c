@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * Stacks and frames of a profile: one sample resolved for `script`,
+ * every distinct stack with its weight for exporters, and merging the
+ * groups of one profile into another (diffs).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "perfdata_read.h"
+#include "anl_priv.h"
+#include "profile_priv.h"
+
+/* Stack ids are handed out on first use; priv marks stacks that have one. */
+static const char stack_id_mark;
+
+static uint32_t stack_id(struct sonde_profile *p, struct anl_stack *st)
+{
+	if (st->priv != &stack_id_mark) {
+		st->priv = (void *)&stack_id_mark;
+		st->priv2 = p->nr_stack_ids++;
+	}
+	return (uint32_t)st->priv2;
+}
+
+const struct sonde_profile_stack *sonde_profile__sample_stack(struct sonde_profile *p, int ev,
+							      const struct sonde_record *rec)
+{
+	struct pdr_sample s;
+	struct anl_thread *t;
+	struct anl_stack *st;
+	int ei;
+
+	if (!p || !rec || rec->type != SONDE_PERF_RECORD_SAMPLE) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (ev < 0 || ev >= p->nr_evs)
+		prof_sync_reader(p); /* a pipe's new events */
+	ei = prof_route(p, ev, rec);
+	if (ei < 0) {
+		errno = ENOENT;
+		return NULL;
+	}
+	prof_sample_view(&p->evs[ei], &rec->sample, &s);
+	t = anl_thread_findnew(p->m, (int32_t)s.pid, (int32_t)s.tid);
+	st = anl_sample_stack(p->stacks, p->reader, p->evs[ei].fmt.sample_type, t, rec->misc, &s,
+			      p->callchains);
+	anl_stacks_finish(p->stacks); /* its frames are read right away */
+	stack_id(p, st);
+	return (const struct sonde_profile_stack *)st;
+}
+
+const char *sonde_profile__sample_comm(struct sonde_profile *p, int32_t pid, int32_t tid)
+{
+	return anl_thread_findnew(p->m, pid, tid)->comm;
+}
+
+uint32_t sonde_profile_stack__id(const struct sonde_profile_stack *st)
+{
+	return (uint32_t)((const struct anl_stack *)st)->priv2;
+}
+
+uint32_t sonde_profile_stack__nr_frames(const struct sonde_profile_stack *st)
+{
+	return ((const struct anl_stack *)st)->nr_frames;
+}
+
+const struct sonde_profile_frame *sonde_profile_stack__frame(const struct sonde_profile_stack *st,
+							     uint32_t i)
+{
+	const struct anl_stack *s = (const struct anl_stack *)st;
+
+	return i < s->nr_frames ? (const struct sonde_profile_frame *)&s->frames[i] : NULL;
+}
+
+const struct sonde_profile_frame *sonde_profile_stack__self(const struct sonde_profile_stack *st)
+{
+	return (const struct sonde_profile_frame *)&((const struct anl_stack *)st)->self;
+}
+
+#define FR(f) ((const struct anl_frame *)(f))
+
+const char *sonde_profile_frame__sym(const struct sonde_profile_frame *f)
+{
+	return FR(f)->sym ? FR(f)->sym->name : NULL;
+}
+
+uint64_t sonde_profile_frame__sym_offset(const struct sonde_profile_frame *f)
+{
+	const struct anl_frame *fr = FR(f);
+
+	if (!fr->sym)
+		return 0;
+	return (fr->dso ? anl_dso_vaddr(fr->dso, fr->addr) : fr->addr) - fr->sym->start;
+}
+
+const char *sonde_profile_frame__dso(const struct sonde_profile_frame *f)
+{
+	return FR(f)->dso ? FR(f)->dso->name : NULL;
+}
+
+const char *sonde_profile_frame__dso_short(const struct sonde_profile_frame *f)
+{
+	return FR(f)->dso ? FR(f)->dso->short_name : NULL;
+}
+
+uint64_t sonde_profile_frame__ip(const struct sonde_profile_frame *f)
+{
+	return FR(f)->ip;
+}
+
+uint64_t sonde_profile_frame__addr(const struct sonde_profile_frame *f)
+{
+	return FR(f)->addr;
+}
+
+unsigned int sonde_profile_frame__kind(const struct sonde_profile_frame *f)
+{
+	const struct anl_frame *fr = FR(f);
+	unsigned int k = 0;
+
+	if (fr->kernel)
+		k |= SONDE_PROFILE_FRAME_KERNEL;
+	if (fr->dso && fr->dso->jit)
+		k |= SONDE_PROFILE_FRAME_JIT;
+	if (fr->sym && fr->sym->inlined)
+		k |= SONDE_PROFILE_FRAME_INLINED;
+	if (fr->unwound)
+		k |= SONDE_PROFILE_FRAME_UNWOUND;
+	return k;
+}
+
+const char *sonde_profile_frame__srcline(struct sonde_profile *p,
+					 const struct sonde_profile_frame *f)
+{
+	const struct anl_frame *fr = FR(f);
+
+	return fr->dso ? anl_dso_srcline(p->m, fr->dso, fr->addr) : NULL;
+}
+
+const char *sonde_profile__kernel_sym(struct sonde_profile *p, uint64_t addr, uint64_t *start)
+{
+	const struct anl_sym *sym = anl_dso_find_sym(p->m, anl_kernel_dso(p->m), addr);
+
+	if (sym && start)
+		*start = sym->start;
+	return sym ? sym->name : NULL;
+}
+
+/* ---- pointer -> slot map for the walks below ---- */
+
+struct ptrmap {
+	const void **keys;
+	size_t *vals;
+	size_t mask, nr;
+};
+
+static size_t *ptrmap_slot(struct ptrmap *m, const void *k, bool *found)
+{
+	size_t i;
+
+	if (m->nr * 2 >= m->mask) {
+		size_t nmask = m->mask ? m->mask * 2 + 1 : 255;
+		const void **nk = calloc(nmask + 1, sizeof(*nk));
+		size_t *nv = calloc(nmask + 1, sizeof(*nv));
+
+		if (!nk || !nv) {
+			free(nk);
+			free(nv);
+			return NULL;
+		}
+		for (size_t j = 0; m->keys && j <= m->mask; j++) {
+			if (!m->keys[j])
+				continue;
+			i = prof_mix((uintptr_t)m->keys[j], 0) & nmask;
+			while (nk[i])
+				i = (i + 1) & nmask;
+			nk[i] = m->keys[j];
+			nv[i] = m->vals[j];
+		}
+		free(m->keys);
+		free(m->vals);
+		m->keys = nk;
+		m->vals = nv;
+		m->mask = nmask;
+	}
+	i = prof_mix((uintptr_t)k, 0) & m->mask;
+	while (m->keys[i] && m->keys[i] != k)
+		i = (i + 1) & m->mask;
+	*found = m->keys[i] != NULL;
+	if (!*found) {
+		m->keys[i] = k;
+		m->nr++;
+	}
+	return &m->vals[i];
+}
+
+static void ptrmap_free(struct ptrmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+struct stack_sum {
+	struct anl_stack *st;
+	uint64_t weight, nr;
+};
+
+int sonde_profile__foreach_stack(struct sonde_profile *p, int ev, sonde_profile__stack_fn fn,
+				 void *arg)
+{
+	struct ptrmap map = { 0 };
+	struct stack_sum *sums;
+	struct prof_group **v;
+	size_t n, nr_sums = 0;
+	int ret = 0;
+
+	if (!p || !fn || ev < 0 || ev >= p->nr_evs)
+		return -EINVAL;
+	anl_stacks_finish(p->stacks);
+	v = prof_groups_sorted(p, &n);
+	sums = malloc((n + 1) * sizeof(*sums));
+	if (!sums) {
+		free(v);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool found;
+		size_t *slot;
+
+		if (v[i]->ev != ev || (!v[i]->period && !v[i]->nr))
+			continue;
+		slot = ptrmap_slot(&map, v[i]->st, &found);
+		if (!slot) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		if (!found) {
+			*slot = nr_sums++;
+			sums[*slot].st = v[i]->st;
+			sums[*slot].weight = sums[*slot].nr = 0;
+		}
+		sums[*slot].weight += v[i]->period;
+		sums[*slot].nr += v[i]->nr;
+	}
+	for (size_t i = 0; i < nr_sums && !ret; i++) {
+		stack_id(p, sums[i].st);
+		ret = fn((const struct sonde_profile_stack *)sums[i].st, sums[i].weight, sums[i].nr,
+			 arg);
+	}
+out:
+	ptrmap_free(&map);
+	free(sums);
+	free(v);
+	return ret;
+}
+
+/* ---- merging ---- */
+
+/* @fr of another machine, resolved again in @m's objects. */
+static void import_frame(struct anl_machine *m, const struct anl_frame *fr, struct anl_frame *out)
+{
+	*out = *fr;
+	out->sym = NULL;
+	out->dso = NULL;
+	if (!fr->dso)
+		return;
+	out->dso = anl_dso_findnew(m, fr->dso->name, strlen(fr->dso->name), fr->dso->kernel);
+	if (!fr->sym)
+		return;
+	if (fr->sym->inlined) {
+		/* The function it was inlined into, then the inline's symbol. */
+		const struct anl_sym *base = anl_dso_find_sym(m, out->dso, fr->addr);
+
+		if (base)
+			out->sym = anl_inline_sym(m, out->dso, base,
+						  anl_intern(m, fr->sym->name,
+							     strlen(fr->sym->name)));
+		return;
+	}
+	out->sym = anl_dso_find_sym(m, out->dso, fr->addr);
+}
+
+static uint64_t frames_hash(const struct anl_frame *self, const struct anl_frame *v, uint32_t n)
+{
+	uint64_t h = prof_mix((uintptr_t)self->sym, self->ip);
+
+	for (uint32_t i = 0; i < n; i++)
+		h = prof_mix(prof_mix(h, (uintptr_t)v[i].sym), v[i].ip ^ (uintptr_t)v[i].dso);
+	return h ^ n;
+}
+
+static bool frame_eq(const struct anl_frame *a, const struct anl_frame *b)
+{
+	return a->dso == b->dso && a->sym == b->sym && a->ip == b->ip && a->addr == b->addr &&
+	       a->kernel == b->kernel && a->unwound == b->unwound;
+}
+
+static bool frames_eq(const struct anl_stack *a, const struct anl_stack *b)
+{
+	if (a->nr_frames != b->nr_frames || !frame_eq(&a->self, &b->self))
+		return false;
+	for (uint32_t i = 0; i < a->nr_frames; i++)
+		if (!frame_eq(&a->frames[i], &b->frames[i]))
+			return false;
+	return true;
+}
+
+struct import_ctx {
+	struct anl_machine *m;
+	struct anl_stack **tab; /* by frames_hash: stacks of dst by content */
+	size_t mask;
+	bool oom;
+};
+
+static void content_add(struct import_ctx *c, struct anl_stack *st)
+{
+	size_t i = frames_hash(&st->self, st->frames, st->nr_frames) & c->mask;
+
+	while (c->tab[i])
+		i = (i + 1) & c->mask;
+	c->tab[i] = st;
+}
+
+static void content_add_cb(struct anl_stack *st, void *arg)
+{
+	content_add(arg, st);
+}
+
+/* The stack of @dst standing for @src's @st (made once). */
+static struct anl_stack *import_stack(struct import_ctx *c, const struct anl_stack *st)
+{
+	struct anl_stack tmp = { 0 }, *s;
+	size_t i;
+
+	tmp.nr_frames = st->nr_frames;
+	tmp.frames = anl_alloc(c->m, (st->nr_frames + 1) * sizeof(*tmp.frames));
+	for (uint32_t k = 0; k < st->nr_frames; k++)
+		import_frame(c->m, &st->frames[k], &tmp.frames[k]);
+	import_frame(c->m, &st->self, &tmp.self);
+	i = frames_hash(&tmp.self, tmp.frames, tmp.nr_frames) & c->mask;
+	for (; c->tab[i]; i = (i + 1) & c->mask)
+		if (frames_eq(c->tab[i], &tmp))
+			return c->tab[i];
+	s = anl_alloc(c->m, sizeof(*s));
+	*s = tmp;
+	c->tab[i] = s;
+	return s;
+}
+
+int sonde_profile__merge(struct sonde_profile *dst, struct sonde_profile *src, int factor)
+{
+	struct import_ctx c = { 0 };
+	struct ptrmap map = { 0 };
+	struct prof_group **v;
+	size_t n;
+	int ret = 0;
+
+	if (!dst || !src || dst == src || !factor)
+		return -EINVAL;
+	anl_stacks_finish(src->stacks);
+	anl_stacks_finish(dst->stacks);
+	for (int i = dst->nr_evs; i < src->nr_evs; i++) {
+		const struct prof_event *e = &src->evs[i];
+		int err = prof_event_new(dst, &e->attr, &e->fmt, e->ids, e->nr_ids,
+					 sonde_profile__event_name(src, i));
+
+		if (err < 0)
+			return err;
+	}
+	for (int i = 0; i < src->nr_evs; i++) {
+		struct sonde_profile_event_stats *d = &dst->evs[i].stats;
+		const struct sonde_profile_event_stats *s = &src->evs[i].stats;
+
+		if (factor > 0) {
+			d->samples += s->samples;
+			d->period += s->period;
+			d->lost_samples += s->lost_samples;
+		} else {
+			d->samples = d->samples > s->samples ? d->samples - s->samples : 0;
+			d->period = d->period > s->period ? d->period - s->period : 0;
+			d->lost_samples = d->lost_samples > s->lost_samples ?
+					  d->lost_samples - s->lost_samples : 0;
+		}
+	}
+	/* Room for every stack of dst plus every group of src, half full. */
+	c.m = dst->m;
+	for (c.mask = 255; c.mask < 2 * (anl_stacks_count(dst->stacks) + prof_nr_groups(src));)
+		c.mask = c.mask * 2 + 1;
+	c.tab = calloc(c.mask + 1, sizeof(*c.tab));
+	if (!c.tab)
+		return -ENOMEM;
+	anl_stacks_foreach(dst->stacks, content_add_cb, &c);
+	v = prof_groups_sorted(src, &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct prof_group *g = v[i];
+		struct prof_group *d;
+		struct anl_stack *st;
+		bool found;
+		size_t *slot = ptrmap_slot(&map, g->st, &found);
+
+		if (!slot) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (!found)
+			*slot = (uintptr_t)import_stack(&c, g->st);
+		st = (struct anl_stack *)(uintptr_t)*slot;
+		d = prof_group_get(dst, g->ev,
+				   g->comm ? anl_intern(dst->m, g->comm, strlen(g->comm)) : NULL,
+				   g->pid, g->tid, g->cpu, st);
+		if (factor > 0) {
+			d->period += g->period;
+			d->nr += g->nr;
+		} else {
+			d->period = d->period > g->period ? d->period - g->period : 0;
+			d->nr = d->nr > g->nr ? d->nr - g->nr : 0;
+		}
+	}
+	if (src->have_callchains)
+		dst->have_callchains = true;
+	dst->dirty = true;
+	free(v);
+	free(c.tab);
+	ptrmap_free(&map);
+	return ret;
+}
