@@ -163,6 +163,8 @@ struct sonde_evlist_open_opts {
 	 * Keep going when an event cannot be opened: it is marked unsupported
 	 * (sonde_evsel__supported()) with its errno and message, and the
 	 * rest of the list opens. Default: roll everything back and fail.
+	 * Running out of memory or file descriptors (ENOMEM, EMFILE,
+	 * ENFILE) fails the open either way: it is no event's fault.
 	 */
 	bool keep_unsupported;
 	/* Do not set inherit for child/pid targets (default: inherit). */

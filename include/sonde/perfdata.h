@@ -48,7 +48,12 @@ struct sonde_perfdata_writer_opts {
 	size_t sz;
 	/* Pipe format (16-byte header, HEADER_ATTR/FEATURE records). */
 	bool pipe;
-	/* Rename an existing file to FILE.old first, as perf does. */
+	/*
+	 * Keep an existing FILE as FILE.old, as perf does; the new data go
+	 * to a temporary name beside it and the renames happen in
+	 * sonde_perfdata_writer__close(), so an abandoned or failed
+	 * recording leaves FILE and FILE.old as they were.
+	 */
 	bool keep_old;
 	/* argv for the CMDLINE feature, NULL-terminated; may be NULL. */
 	const char *const *cmdline;

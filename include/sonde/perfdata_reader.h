@@ -41,9 +41,15 @@ struct sonde_perfdata_reader_opts {
 	/* If set, receives why the open failed (with the byte offset). */
 	char *errbuf;
 	size_t errbuf_size;
+	/*
+	 * Refuse a regular file owned by neither the effective user nor
+	 * root with EPERM (and the reason in errbuf), as perf does without
+	 * -f: a file of another user can be made to mislead or to exhaust.
+	 */
+	bool check_owner;
 	size_t : 0;
 };
-#define sonde_perfdata_reader_opts__last_field errbuf_size
+#define sonde_perfdata_reader_opts__last_field check_owner
 
 /* One record as handed out by sonde_perfdata_reader__next(). */
 struct sonde_perfdata_record {

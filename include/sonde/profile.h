@@ -96,7 +96,7 @@ struct sonde_profile_time_range {
 /*
  * Which samples count. Every list that is set must match; NULL/0 matches
  * everything. comm, pid, tid, cpu and time select samples as they are
- * added; dso and sym select histogram entries (matched on the entry's
+ * added (time and cpu choose the slice the event's totals are of); dso and sym select histogram entries (matched on the entry's
  * object, by short or full name, and symbol name). The lists are copied.
  */
 struct sonde_profile_filter {
@@ -204,7 +204,7 @@ SONDE_API const char *sonde_profile__event_name(const struct sonde_profile *p, i
 
 /* Per-event counts (sonde_profile__event_stats()). */
 struct sonde_profile_event_stats {
-	uint64_t samples;	   /* samples of the event, before filters */
+	uint64_t samples;	   /* samples in the time and cpu slice, before the other filters */
 	uint64_t period;	   /* their period sum */
 	uint64_t filtered_samples; /* samples whose entry passes every filter */
 	uint64_t filtered_period;
@@ -319,6 +319,10 @@ sonde_profile_node__parent(const struct sonde_profile_node *n);
 SONDE_API uint64_t sonde_profile_node__self(const struct sonde_profile_node *n);
 /** @brief **sonde_profile_node__total()**: self plus everything below @p n. */
 SONDE_API uint64_t sonde_profile_node__total(const struct sonde_profile_node *n);
+/** @brief **sonde_profile_node__nr_self()**: samples of the paths that end at @p n. */
+SONDE_API uint64_t sonde_profile_node__nr_self(const struct sonde_profile_node *n);
+/** @brief **sonde_profile_node__nr_total()**: samples through @p n (perf's -g ...,count). */
+SONDE_API uint64_t sonde_profile_node__nr_total(const struct sonde_profile_node *n);
 /** @brief **sonde_profile_node__sym()**: the function, NULL if unresolved (then see __ip()). */
 SONDE_API const char *sonde_profile_node__sym(const struct sonde_profile_node *n);
 /** @brief **sonde_profile_node__inlined()**: the function was inlined there. */

@@ -13,6 +13,5 @@ int cmd_stat(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 
 /* Lists the command names (for help and completion). */
-void list_commands(void);
 
 #endif /* SONDE_CLI_BUILTIN_H */

@@ -52,7 +52,10 @@ static int parse_event_cb(const struct option *opt, const char *arg,
 
 	if (unset)
 		return 0;
-	return rec_events_parse(&o->evs, arg) ? -1 : 0;
+	/* Reported after the options, with exit 1 and no usage, as stat. */
+	if (rec_events_parse(&o->evs, arg))
+		o->bad_event = true;
+	return 0;
 }
 
 /* -j MODE[,MODE...]: perf's branch filter names. */
@@ -173,9 +176,31 @@ static size_t parse_pages(const char *s)
 	return pages;
 }
 
+/*
+ * The exit status of a workload that ended on its own, passed on as
+ * sonde stat does (128 + signal for a signal), and said unless -q.
+ */
+static int workload_status(const char *name, int status, bool quiet)
+{
+	if (WIFEXITED(status) && WEXITSTATUS(status)) {
+		if (!quiet)
+			fprintf(stderr, "sonde record: '%s' exited with status %d\n",
+				name, WEXITSTATUS(status));
+		return WEXITSTATUS(status);
+	}
+	if (WIFSIGNALED(status)) {
+		if (!quiet)
+			fprintf(stderr, "sonde record: '%s' was killed by signal %d (%s)%s\n",
+				name, WTERMSIG(status), strsignal(WTERMSIG(status)),
+				WCOREDUMP(status) ? ", core dumped" : "");
+		return 128 + WTERMSIG(status);
+	}
+	return 0;
+}
+
 static const char *const record_usage[] = {
 	"sonde record [<options>] [--] <command> [<args>]",
-	"sonde record [<options>] -p <pid> | -t <tid> | -a",
+	"sonde record [<options>] -p <pid> | -t <tid> | -a [--] [<command>]",
 	NULL,
 };
 
@@ -196,10 +221,6 @@ static int check_options(struct rec_opts *o, struct rec_state *s, int nargs,
 	if (!nargs && !o->pid && !o->tid && !o->all_cpus) {
 		fprintf(stderr, "sonde record: nothing to record: give a command, -p PID, -t TID, -a or -C CPUS\n");
 		usage_with_options_fp(record_usage, opts, false);
-		return 129;
-	}
-	if (nargs && (o->pid || o->tid)) {
-		fprintf(stderr, "sonde record: a command cannot be combined with -p/-t\n");
 		return 129;
 	}
 	if (o->call_graph) {
@@ -334,7 +355,10 @@ static int setup_targets(struct rec_state *s, const char **cmd, int nargs)
 			s->child = 0;
 			return err;
 		}
-		err = rec_add_tid(s, s->child);
+		/* With -p/-t the command only sets how long to record, as
+		 * in perf and sonde stat. */
+		s->workload_target = !o->pid && !o->tid;
+		err = s->workload_target ? rec_add_tid(s, s->child) : 0;
 		if (err)
 			return err;
 	}
@@ -342,7 +366,7 @@ static int setup_targets(struct rec_state *s, const char **cmd, int nargs)
 }
 
 /* Lets the workload exec; a failed exec abandons the new file. */
-static int start_workload(struct rec_state *s, const char **cmd)
+static int start_workload(struct rec_state *s, const char **cmd, int *wstatus)
 {
 	int err;
 
@@ -356,6 +380,8 @@ static int start_workload(struct rec_state *s, const char **cmd)
 		s->child = 0;
 		sonde_perfdata_writer__free(s->w);
 		s->w = NULL;
+		/* The shell's codes, as sonde stat returns them. */
+		*wstatus = err == -ENOENT ? 127 : 126;
 	}
 	return err;
 }
@@ -447,6 +473,10 @@ static int finish(struct rec_state *s, int *status)
 			else if (stat(o->output, &sb))
 				fprintf(stderr, "[ sonde record: Nothing kept: %s was removed ]\n",
 					o->output);
+			else if (s->prev_ino && (unsigned long long)sb.st_ino == s->prev_ino &&
+				 (unsigned long long)sb.st_dev == s->prev_dev)
+				fprintf(stderr, "[ sonde record: Nothing kept: %s is still the previous recording ]\n",
+					o->output);
 			else
 				fprintf(stderr, "[ sonde record: Kept %.3f MB %s: the data up to the last complete round before the error ]\n",
 					(double)sb.st_size / (1024.0 * 1024.0), o->output);
@@ -499,7 +529,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_BOOLEAN(0, "inherit", &o.inherit, "follow child tasks (--no-inherit: do not)"),
 		OPT_BOOLEAN(0, "overwrite", &o.overwrite,
 			    "flight recorder: keep only the newest data, snapshot on SIGUSR2 and at exit"),
-		OPT_BOOLEAN('q', "quiet", &o.quiet, "no summary"),
+		OPT_BOOLEAN('q', "quiet", &o.quiet, "no summary, warnings or word on the workload's status"),
 		OPT_INCR('v', "verbose", &o.verbose, "more messages"),
 		OPT_BOOLEAN('B', "no-buildid", &o.no_buildid,
 			    "do not write the build ids of the objects hit into the file (nor cache them)"),
@@ -507,10 +537,13 @@ int cmd_record(int argc, const char **argv)
 			    "do not copy the objects hit into the build-id cache (~/.debug)"),
 		OPT_BOOLEAN(0, "buildid-all", &o.buildid_all,
 			    "the build ids of every object mapped, not only of those hit"),
+		OPT_GROUP("With -p/-t/-a a command only sets the duration. Exit status: the\n"
+			  "workload's own (128 + signal if killed), 127/126 when it cannot run,\n"
+			  "1 on errors, 129 for bad options, else 0."),
 		OPT_END(),
 	};
 	const char **cmd;
-	int nargs, err = 0, status = 0;
+	int nargs, err = 0, status = 0, wstatus = 0;
 	char **cmdline = NULL;
 
 	cmdline = calloc((size_t)argc + 2, sizeof(char *));
@@ -522,6 +555,11 @@ int cmd_record(int argc, const char **argv)
 	nargs = parse_options(argc, argv, opts, record_usage,
 			      PARSE_OPT_STOP_AT_NON_OPTION);
 	cmd = argv;
+	if (o.bad_event) {
+		rec_events_free(&o.evs);
+		free(cmdline);
+		return 1;
+	}
 	err = check_options(&o, &s, nargs, opts);
 	if (err) {
 		free(cmdline);
@@ -549,11 +587,16 @@ int cmd_record(int argc, const char **argv)
 	if (!err)
 		err = rec_file_begin(&s, cmdline);
 	if (!err)
-		err = start_workload(&s, cmd);
+		err = start_workload(&s, cmd, &wstatus);
 	if (err)
 		goto out;
 	record_loop(&s, &status);
+	if (nargs && !done && !s.child)
+		wstatus = workload_status(cmd[0], status, o.quiet);
 	err = finish(&s, &status);
+	/* A write error outranks the workload's own status. */
+	if (err)
+		wstatus = 0;
 out:
 	if (s.child > 0) {
 		kill(s.child, SIGKILL);
@@ -566,6 +609,7 @@ out:
 	free(s.cpus);
 	free(s.tids);
 	free(cmdline);
-	(void)status;
+	if (wstatus)
+		return wstatus;
 	return err ? 1 : 0;
 }

@@ -93,6 +93,18 @@ static unsigned long convert_unit(unsigned long v, char *unit)
 
 /* ---- call graph ---- */
 
+/* A call graph value as -g asked: share of @base, period, or samples. */
+static void put_gvalue(struct outbuf *o, const struct report *rp, uint64_t period,
+		       uint64_t nr, uint64_t base)
+{
+	if (rp->graph_value == GRAPH_VALUE_COUNT)
+		ob_printf(o, "%" PRIu64, nr);
+	else if (rp->graph_value == GRAPH_VALUE_PERIOD)
+		ob_printf(o, "%" PRIu64, period);
+	else
+		ob_printf(o, "%.2f%%", base ? (double)period * 100.0 / (double)base : 0.0);
+}
+
 /*
  * Children of @n with a total >= @min, heaviest first (caller frees).
  * NULL with *nr = 0 when there are none.
@@ -146,12 +158,12 @@ struct gctx {
 	bool printed;
 };
 
-static void graph_rec(struct gctx *g, const node_t *parent, uint64_t total, int depth,
-		      int mask, int lm)
+static void graph_rec(struct gctx *g, const node_t *parent, uint64_t total,
+		      uint64_t total_nr, int depth, int mask, int lm)
 {
 	uint64_t min = g->rp->graph_fractal ? (uint64_t)((double)total * g->rp->graph_threshold / 100.0)
 					    : g->min_abs;
-	uint64_t remaining = total;
+	uint64_t remaining = total, remaining_nr = total_nr;
 	int new_mask = mask;
 	size_t nr;
 	const node_t **v = kids(parent, min, &nr);
@@ -163,9 +175,11 @@ static void graph_rec(struct gctx *g, const node_t *parent, uint64_t total, int 
 	for (size_t i = 0; i < nr; i++) {
 		const node_t *c = v[i], *last = c, *x;
 		uint64_t c_total = sonde_profile_node__total(c);
+		uint64_t c_nr = sonde_profile_node__nr_total(c);
 		int idx = 0;
 
 		remaining -= c_total;
+		remaining_nr -= c_nr;
 		if (i + 1 == nr && (!g->rp->graph_fractal || !remaining))
 			new_mask &= ~(1 << (depth - 1));
 		margin(g->o, lm);
@@ -176,10 +190,11 @@ static void graph_rec(struct gctx *g, const node_t *parent, uint64_t total, int 
 			margin(g->o, lm);
 			for (int d = 0; d < depth; d++) {
 				ob_putc(g->o, new_mask & (1 << d) ? '|' : ' ');
-				if (!idx && d == depth - 1)
-					ob_printf(g->o, "--%.2f%%--",
-						  total ? c_total * 100.0 / (double)total : 0.0);
-				else
+				if (!idx && d == depth - 1) {
+					ob_puts(g->o, "--");
+					put_gvalue(g->o, g->rp, c_total, c_nr, total);
+					ob_puts(g->o, "--");
+				} else
 					ob_puts(g->o, "          ");
 			}
 			cname(g->o, x);
@@ -187,9 +202,13 @@ static void graph_rec(struct gctx *g, const node_t *parent, uint64_t total, int 
 			last = x;
 			g->printed = true;
 		}
-		graph_rec(g, last,
-			  g->rp->graph_fractal ? c_total - sonde_profile_node__self(last) : total,
-			  depth + 1, new_mask | (1 << depth), lm);
+		if (g->rp->graph_fractal)
+			graph_rec(g, last, c_total - sonde_profile_node__self(last),
+				  c_nr - sonde_profile_node__nr_self(last),
+				  depth + 1, new_mask | (1 << depth), lm);
+		else
+			graph_rec(g, last, total, total_nr, depth + 1,
+				  new_mask | (1 << depth), lm);
 	}
 	/*
 	 * Fractal mode, like perf: one line for what the children under the
@@ -202,9 +221,11 @@ static void graph_rec(struct gctx *g, const node_t *parent, uint64_t total, int 
 		margin(g->o, lm);
 		for (int d = 0; d < depth; d++) {
 			ob_putc(g->o, new_mask & (1 << d) ? '|' : ' ');
-			if (d == depth - 1)
-				ob_printf(g->o, "--%.2f%%--", remaining * 100.0 / (double)total);
-			else
+			if (d == depth - 1) {
+				ob_puts(g->o, "--");
+				put_gvalue(g->o, g->rp, remaining, remaining_nr, total);
+				ob_puts(g->o, "--");
+			} else
 				ob_puts(g->o, "          ");
 		}
 		ob_puts(g->o, "[...]\n");
@@ -254,7 +275,10 @@ static void print_graph(struct report *rp, const entry_t *e, uint64_t total)
 		}
 	}
 	free(v);
-	graph_rec(&g, sub, rp->graph_fractal ? parent_total : total, 1, 1, lm);
+	if (rp->graph_fractal)
+		graph_rec(&g, sub, parent_total, sonde_profile_node__nr_total(root), 1, 1, lm);
+	else
+		graph_rec(&g, sub, total, 0, 1, 1, lm);
 	if (g.printed)
 		ob_putc(&rp->out, '\n');
 }
@@ -352,12 +376,12 @@ static void print_flat(struct report *rp, const entry_t *e, uint64_t total, bool
 		const node_t *n = f.v[i].node;
 		/* perf's flat blocks count the path's callees too; folded not. */
 		uint64_t v = folded ? sonde_profile_node__self(n) : sonde_profile_node__total(n);
-		double pct = base ? (double)v * 100.0 / (double)base : 0.0;
+		uint64_t nr = folded ? sonde_profile_node__nr_self(n) : sonde_profile_node__nr_total(n);
 
-		if (folded)
-			ob_printf(o, "%.2f%% ", pct);
-		else
-			ob_printf(o, "           %.2f%%\n", pct);
+		if (!folded)
+			ob_puts(o, "           ");
+		put_gvalue(o, rp, v, nr, base);
+		ob_putc(o, folded ? ' ' : '\n');
 		put_path(o, n, folded);
 		ob_putc(o, '\n');
 	}
@@ -387,8 +411,12 @@ static void print_event(struct report *rp, int attr)
 	unsigned long ns = convert_unit((unsigned long)nr, &unit);
 	const char *pct_title = rp->children ? "Children" : "Overhead";
 
-	ob_printf(o, "# Samples: %lu%c of event '%s'\n", ns, unit,
+	ob_printf(o, "# Samples: %lu%c of event '%s'", ns, unit,
 		  sonde_perfdata_reader__event_name(rp->r, attr));
+	/* perf's words for the slice the counts are of. */
+	if (rp->time)
+		ob_printf(o, " (time slices: %s)", rp->time);
+	ob_putc(o, '\n');
 	ob_printf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
 	rp->pid_comm_width = (int)strlen("Command");
 	for (size_t j = 0; j < n; j++) {

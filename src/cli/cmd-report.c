@@ -109,168 +109,34 @@ static int parse_int_list(const char *what, const char *s, int32_t **out, int *n
 	return err;
 }
 
-/* "0-3,5" */
-static int parse_cpus(struct report *rp)
+/*
+ * --time and -C as the profile filters them: the slice parsed and checked
+ * by sample-slice.c (as script does), in the profile's terms.
+ */
+static int slice_to_filter(struct report *rp)
 {
-	const char *p = rp->cpus;
+	if (rp->slice.cpus) {
+		for (int c = 0; c < 4096; c++) {
+			int32_t *v;
 
-	if (!p)
-		return 0;
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b;
-
-		if (end == p || a < 0 || a >= 4096)
-			goto bad;
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || b < a || b >= 4096)
-				goto bad;
-		}
-		for (long c = a; c <= b; c++) {
-			int32_t *v = realloc(rp->f_cpu, (size_t)(rp->nr_f_cpu + 1) * sizeof(*v));
-
+			if (!(rp->slice.cpus[c / 8] & (1 << (c % 8))))
+				continue;
+			v = realloc(rp->f_cpu, (size_t)(rp->nr_f_cpu + 1) * sizeof(*v));
 			if (!v)
 				return -ENOMEM;
 			rp->f_cpu = v;
 			v[rp->nr_f_cpu++] = (int32_t)c;
 		}
-		p = end;
-		if (*p == ',')
-			p++;
-		else if (*p)
-			goto bad;
 	}
-	return 0;
-bad:
-	fprintf(stderr, "sonde report: --cpu: cannot parse '%s' at column %d (expected a CPU list like 0-3,5)\n",
-		rp->cpus, (int)(p - rp->cpus) + 1);
-	return -EINVAL;
-}
-
-/* "secs.usecs,secs.usecs" (either side may be empty) or "a%-b%[,c%-d%...]" */
-/* Seconds in [s, end) to ns; empty is 0 (open end). -1 if not a time. */
-static int parse_ts(const char *s, const char *end, uint64_t *ns)
-{
-	double v;
-	char buf[64], *e;
-	size_t n = (size_t)(end - s);
-
-	*ns = 0;
-	if (!n)
-		return 0;
-	if (n >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, n);
-	buf[n] = 0;
-	v = strtod(buf, &e);
-	if (e == buf || *e || !(v >= 0) || v > 1e10)
-		return -1;
-	*ns = (uint64_t)llround(v * 1e9);
-	return 0;
-}
-
-static int parse_time(struct report *rp)
-{
-	const char *s = rp->time;
-
-	if (!s)
-		return 0;
-	if (strchr(s, '%')) {
-		const char *p = s;
-
-		rp->time_percent = true;
-		while (*p) {
-			char *end;
-			double a = strtod(p, &end), b;
-
-			if (end == p || *end != '%' || end[1] != '-')
-				goto bad;
-			p = end + 2;
-			b = strtod(p, &end);
-			if (end == p || *end != '%' || a < 0 || b > 100 || b < a)
-				goto bad;
-			p = end + 1;
-			rp->time_pct = realloc(rp->time_pct, (rp->nr_f_time + 1) * sizeof(*rp->time_pct));
-			if (!rp->time_pct)
-				return -ENOMEM;
-			rp->time_pct[rp->nr_f_time][0] = a;
-			rp->time_pct[rp->nr_f_time][1] = b;
-			rp->nr_f_time++;
-			if (*p == ',')
-				p++;
-			else if (*p)
-				goto bad;
-		}
-		return 0;
-	}
-	{
-		const char *comma = strchr(s, ',');
-
-		if (!comma)
-			goto bad;
-		rp->f_time = calloc(1, sizeof(*rp->f_time));
+	if (rp->slice.time && rp->slice.nr_time) {
+		rp->f_time = calloc((size_t)rp->slice.nr_time, sizeof(*rp->f_time));
 		if (!rp->f_time)
 			return -ENOMEM;
-		rp->nr_f_time = 1;
-		if (parse_ts(s, comma, &rp->f_time[0].start) ||
-		    parse_ts(comma + 1, comma + strlen(comma), &rp->f_time[0].end))
-			goto bad;
-		if (rp->f_time[0].end && rp->f_time[0].end < rp->f_time[0].start) {
-			fprintf(stderr, "sonde report: --time '%s': the end is before the start\n",
-				s);
-			return -EINVAL;
+		for (int i = 0; i < rp->slice.nr_time; i++) {
+			rp->f_time[i].start = rp->slice.time[i].start;
+			rp->f_time[i].end = rp->slice.time[i].end;
 		}
-	}
-	return 0;
-bad:
-	fprintf(stderr, "sonde report: --time: cannot parse '%s' (expected start,end in seconds like 100.5,101 or percent slices like 10%%-20%%,50%%-60%%)\n",
-		s);
-	return -EINVAL;
-}
-
-/* Percent slices need the first and last sample time: from SAMPLE_TIME or a pre-scan. */
-static int resolve_time_percent(struct report *rp)
-{
-	uint64_t first = 0, last = 0;
-
-	if (!rp->time_percent)
-		return 0;
-	sonde_perfdata_reader__sample_time(rp->r, &first, &last);
-	if (!first && !last && sonde_perfdata_reader__is_streaming(rp->r)) {
-		/* A pipe cannot be read twice; its SAMPLE_TIME comes too late. */
-		fprintf(stderr, "sonde report: --time with percentages needs the first and last sample time, which a pipe (%s) only has at its end; use absolute times\n",
-			rp->input);
-		return -EINVAL;
-	}
-	if (!first && !last) {
-		struct sonde_perfdata_reader *r2 = sonde_perfdata_reader__open(rp->input, NULL);
-		struct sonde_perfdata_record rec;
-
-		if (r2) {
-			first = UINT64_MAX;
-			while (sonde_perfdata_reader__next(r2, &rec) > 0)
-				if (rec.type == SONDE_PERF_RECORD_SAMPLE && rec.time) {
-					if (rec.time < first)
-						first = rec.time;
-					if (rec.time > last)
-						last = rec.time;
-				}
-			sonde_perfdata_reader__free(r2);
-		}
-		if (first == UINT64_MAX)
-			first = 0;
-	}
-	rp->f_time = calloc((size_t)rp->nr_f_time, sizeof(*rp->f_time));
-	if (!rp->f_time)
-		return -ENOMEM;
-	for (int i = 0; i < rp->nr_f_time; i++) {
-		double span = (double)(last - first);
-
-		rp->f_time[i].start = first + (uint64_t)(span * rp->time_pct[i][0] / 100.0);
-		rp->f_time[i].end = first + (uint64_t)(span * rp->time_pct[i][1] / 100.0) + 1;
+		rp->nr_f_time = rp->slice.nr_time;
 	}
 	return 0;
 }
@@ -305,10 +171,16 @@ int report_parse_graph(struct report *rp, const char *arg)
 		}
 		else if (!strcmp(tok, "function"))
 			; /* perf's default sort key for callchain entries */
+		else if (!strcmp(tok, "percent"))
+			rp->graph_value = GRAPH_VALUE_PERCENT;
+		else if (!strcmp(tok, "period"))
+			rp->graph_value = GRAPH_VALUE_PERIOD;
+		else if (!strcmp(tok, "count"))
+			rp->graph_value = GRAPH_VALUE_COUNT;
 		else if ((v = strtod(tok, &end)), end != tok && !*end)
 			rp->graph_threshold = v;
 		else {
-			fprintf(stderr, "sonde report: -g: unknown element '%s' (expected graph|fractal|flat|folded|none, a threshold, caller|callee)\n",
+			fprintf(stderr, "sonde report: -g: unknown element '%s' (expected graph|fractal|flat|folded|none, a threshold, caller|callee, percent|period|count)\n",
 				tok);
 			free(copy);
 			return -EINVAL;
@@ -453,7 +325,7 @@ static void free_report(struct report *rp)
 	free(rp->f_tid);
 	free(rp->f_cpu);
 	free(rp->f_time);
-	free(rp->time_pct);
+	slice_free(&rp->slice);
 	sonde_profile__free(rp->prof);
 	sonde_perfdata_reader__free(rp->r);
 }
@@ -473,8 +345,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('s', "sort", &rp.sort, "keys", "sort by keys: comm, pid, tid, dso, sym, cpu, srcline (default comm,dso,sym)"),
 		OPT_BOOLEAN(0, "children", &rp.children_flag, "accumulate callchains of children into parent entries (default with callchains)"),
 		OPT_BOOLEAN(0, "no-children", &no_children, "do not accumulate children: one Overhead column"),
-		OPT_CALLBACK('g', "call-graph", &rp, "print_type,threshold,order",
-			     "call graph display: graph|fractal|none, threshold percent (0.5), caller|callee", graph_cb),
+		OPT_CALLBACK('g', "call-graph", &rp, "print_type,threshold,order,value",
+			     "graph|fractal|flat|folded|none, threshold percent (0.5), caller|callee, percent|period|count", graph_cb),
 		OPT_STRING(0, "percentage", &rp.percentage, "relative|absolute",
 			   "percentages of filtered entries relative to what is shown, or to everything (default)"),
 		OPT_CALLBACK(0, "percent-limit", &rp, "pct",
@@ -496,8 +368,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "stats", &rp.stats, "print record counts per type only"),
 		OPT_BOOLEAN(0, "json", &rp.json, "JSON output"),
 		OPT_BOOLEAN(0, "stdio", &rp.stdio, "text output (the default)"),
-		OPT_BOOLEAN(0, "tui", &rp.tui, "accepted for perf compatibility: text output"),
-		OPT_BOOLEAN('f', "force", &rp.force, "accepted for perf compatibility (no ownership check)"),
+		OPT_BOOLEAN(0, "tui", &rp.tui, "no TUI in sonde: says so, prints the --stdio text"),
+		OPT_BOOLEAN('f', "force", &rp.force, "read a file owned by another user (not root)"),
 		OPT_BOOLEAN('q', "quiet", &rp.quiet, "no progress bar or warnings"),
 		OPT_BOOLEAN(0, "cache", &rp.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
 		OPT_BOOLEAN(0, "kallsyms-cache", &rp.cache, "same as --cache"),
@@ -519,6 +391,9 @@ int cmd_report(int argc, const char **argv)
 		return 129;
 	}
 	rp.no_children = no_children;
+	/* Not silently: the user asked for something sonde does not have. */
+	if (rp.tui && !rp.quiet && !rp.json)
+		fprintf(stderr, "sonde report: --tui: sonde has no text user interface; printing the --stdio output\n");
 	if (rp.percentage && strcmp(rp.percentage, "relative") && strcmp(rp.percentage, "absolute")) {
 		fprintf(stderr, "sonde report: --percentage: expected relative or absolute, got '%s'\n",
 			rp.percentage);
@@ -531,8 +406,9 @@ int cmd_report(int argc, const char **argv)
 	    split_list(rp.dsos, &rp.f_dso, &rp.nr_f_dso) ||
 	    split_list(rp.syms, &rp.f_sym, &rp.nr_f_sym) ||
 	    parse_int_list("pid", rp.pids, &rp.f_pid, &rp.nr_f_pid) ||
-	    parse_int_list("tid", rp.tids, &rp.f_tid, &rp.nr_f_tid) || parse_cpus(&rp) ||
-	    parse_time(&rp)) {
+	    parse_int_list("tid", rp.tids, &rp.f_tid, &rp.nr_f_tid) ||
+	    slice_parse_cpus(&rp.slice, "sonde report", rp.cpus) ||
+	    slice_parse_time(&rp.slice, "sonde report", rp.time)) {
 		free_report(&rp);
 		return 129;
 	}
@@ -542,7 +418,8 @@ int cmd_report(int argc, const char **argv)
 	rp.elide[RK_SYM] = rp.nr_f_sym == 1 && has_key(&rp, RK_SYM);
 	{
 		char ebuf[256] = "";
-		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf));
+		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf),
+			   .check_owner = !rp.force);
 
 		rp.r = sonde_perfdata_reader__open(rp.input, &ro);
 		if (!rp.r) {
@@ -551,6 +428,8 @@ int cmd_report(int argc, const char **argv)
 			if (errno == SONDE_ERR_FORMAT)
 				fprintf(stderr, "sonde report: %s: not a valid perf.data file: %s\n",
 					rp.input, ebuf);
+			else if (errno == EPERM && ebuf[0])
+				fprintf(stderr, "sonde report: %s: %s\n", rp.input, ebuf);
 			else
 				fprintf(stderr, "sonde report: %s: %s\n", rp.input,
 					errno == ENOENT ? "No such file (record one with `sonde record` or `perf record`, or pass -i FILE)"
@@ -583,9 +462,16 @@ int cmd_report(int argc, const char **argv)
 		free_report(&rp);
 		return 0;
 	}
-	if (resolve_time_percent(&rp)) {
-		free_report(&rp);
-		return 1;
+	{
+		/* The reader knows the span; sample-slice.c sees public API only. */
+		struct slice_span span = { 0, 0, sonde_perfdata_reader__is_streaming(rp.r) };
+
+		sonde_perfdata_reader__sample_time(rp.r, &span.first, &span.last);
+		if (slice_resolve(&rp.slice, "sonde report", rp.r, rp.input, &span) ||
+		    slice_to_filter(&rp)) {
+			free_report(&rp);
+			return 1;
+		}
 	}
 	/* Children mode is the default when the file has callchains. */
 	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(rp.r); i++)

@@ -8,6 +8,7 @@
 #include "sonde/perfdata_reader.h"
 #include "sonde/profile.h"
 #include "outbuf.h"
+#include "sample-slice.h"
 
 /* The sort keys are the profile's (sonde/profile.h). */
 #define RK_COMM SONDE_PROFILE_KEY_COMM
@@ -48,6 +49,9 @@ struct report {
 	bool graph_fractal; /* percentages relative to the parent */
 	enum { REPORT_GRAPH_TREE, REPORT_GRAPH_FLAT, REPORT_GRAPH_FOLDED } graph_mode;
 	double graph_threshold; /* percent */
+	/* What a call graph line shows, perf's -g value: percent (default),
+	 * period, or count (samples; what flame graph tools add up). */
+	enum { GRAPH_VALUE_PERCENT, GRAPH_VALUE_PERIOD, GRAPH_VALUE_COUNT } graph_value;
 	bool graph_set;
 	bool graph_order_set; /* -g named caller or callee */
 	int pid_comm_width;   /* --sort pid: the command part of tid:comm */
@@ -59,8 +63,7 @@ struct report {
 	int nr_f_pid, nr_f_tid, nr_f_cpu;
 	struct sonde_profile_time_range *f_time;
 	int nr_f_time;
-	bool time_percent;
-	double (*time_pct)[2];
+	struct sample_slice slice; /* --time, -C as given */
 
 	/* state */
 	struct sonde_perfdata_reader *r;

@@ -17,6 +17,7 @@
 #include "sonde/profile.h"
 #include "sonde/record.h"
 #include "outbuf.h"
+#include "sample-slice.h"
 #include "script-trace.h"
 
 enum {
@@ -50,7 +51,8 @@ static const struct {
 struct script {
 	const char *input;
 	const char *fields;
-	const char *comms, *pids, *tids;
+	const char *comms, *pids, *tids, *syms, *cpus, *time;
+	struct sample_slice slice; /* --time, -C */
 	bool json, ns, force, inline_frames;
 	bool cache;		/* --no-cache (--no-kallsyms-cache) clears it */
 	const char *kallsyms;	/* --kallsyms FILE */
@@ -386,6 +388,17 @@ static void print_sample_text(struct script *s, const struct sonde_perfdata_reco
 		put_srcline(s, o, sonde_profile_stack__frame(st, 0));
 }
 
+/*
+ * Addresses as "0x..." strings: JSON numbers are doubles to JavaScript
+ * and jq, which would round a kernel address's low digits away.
+ */
+static void put_addr_json(struct outbuf *o, uint64_t addr)
+{
+	ob_puts(o, "\"0x");
+	ob_hex(o, addr, 0);
+	ob_putc(o, '"');
+}
+
 static void put_sym_dso_json(struct outbuf *o, const frame_t *fr, bool symoff)
 {
 	const char *sym = sonde_profile_frame__sym(fr), *dso = sonde_profile_frame__dso(fr);
@@ -409,7 +422,7 @@ static void put_sym_dso_json(struct outbuf *o, const frame_t *fr, bool symoff)
 static void put_frame_json(struct outbuf *o, const frame_t *fr)
 {
 	ob_puts(o, "{\"ip\":");
-	ob_dec(o, sonde_profile_frame__ip(fr));
+	put_addr_json(o, sonde_profile_frame__ip(fr));
 	put_sym_dso_json(o, fr, true);
 	ob_putc(o, '}');
 }
@@ -440,7 +453,7 @@ static void print_sample_json(struct script *s, const struct sonde_perfdata_reco
 	ob_puts(o, ",\"period\":");
 	ob_dec(o, smp->period);
 	ob_puts(o, ",\"ip\":");
-	ob_dec(o, smp->ip);
+	put_addr_json(o, smp->ip);
 	put_sym_dso_json(o, sonde_profile_stack__frame(st, 0), false);
 	if (chain) {
 		ob_puts(o, ",\"callchain\":[");
@@ -478,6 +491,33 @@ static bool id_in_list(const char *list, uint32_t id)
 	char buf[16];
 
 	snprintf(buf, sizeof(buf), "%d", (int32_t)id);
+	return in_list(list, buf);
+}
+
+/*
+ * -S: the sample's symbol by name or address, as perf script matches it:
+ * the symbol's start, the sample's address, or its address in the object.
+ */
+static bool sym_wanted(const char *list, const frame_t *fr)
+{
+	const char *sym = sonde_profile_frame__sym(fr);
+	uint64_t ip = sonde_profile_frame__ip(fr);
+	char buf[32];
+
+	if (!list)
+		return true;
+	if (sym) {
+		if (in_list(list, sym))
+			return true;
+		snprintf(buf, sizeof(buf), "0x%" PRIx64,
+			 ip - sonde_profile_frame__sym_offset(fr));
+		if (in_list(list, buf))
+			return true;
+	}
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, ip);
+	if (in_list(list, buf))
+		return true;
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, sonde_profile_frame__addr(fr));
 	return in_list(list, buf);
 }
 
@@ -563,14 +603,17 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING('F', "fields", &s.fields, "list",
 			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,srcline,period,addr,trace (+x / -x to add / remove)"),
 		OPT_BOOLEAN(0, "json", &s.json, "one JSON object per sample"),
-		OPT_STRING(0, "comms", &s.comms, "list", "only samples of these commands (comma separated)"),
+		OPT_STRING('c', "comms", &s.comms, "list", "only samples of these commands (comma separated)"),
 		OPT_STRING(0, "comm", &s.comms, "list", "same as --comms"),
 		OPT_STRING(0, "pid", &s.pids, "list", "only samples of these process ids"),
 		OPT_STRING(0, "tid", &s.tids, "list", "only samples of these thread ids"),
+		OPT_STRING('S', "symbols", &s.syms, "list", "only samples in these symbols (names or 0x addresses)"),
+		OPT_STRING('C', "cpu", &s.cpus, "list", "only samples taken on these CPUs, e.g. 0-3,5"),
+		OPT_STRING(0, "time", &s.time, "range", "time slice: start,end in seconds, or percent slices 10%-20%,..."),
 		OPT_BOOLEAN(0, "ns", &s.ns, "print times in nanoseconds"),
 		OPT_BOOLEAN(0, "inline", &s.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
 		OPT_INTEGER(0, "max-stack", &s.max_stack, "n", "frames per callchain to print (default 127)"),
-		OPT_BOOLEAN('f', "force", &s.force, "accepted for perf compatibility (no ownership check)"),
+		OPT_BOOLEAN('f', "force", &s.force, "read a file owned by another user (not root)"),
 		OPT_BOOLEAN(0, "cache", &s.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
 		OPT_BOOLEAN(0, "kallsyms-cache", &s.cache, "same as --cache"),
 		OPT_STRING(0, "kallsyms", &s.kallsyms, "file",
@@ -591,9 +634,15 @@ int cmd_script(int argc, const char **argv)
 	}
 	if (parse_fields(&s))
 		return 129;
+	if (slice_parse_cpus(&s.slice, "sonde script", s.cpus) ||
+	    slice_parse_time(&s.slice, "sonde script", s.time)) {
+		slice_free(&s.slice);
+		return 129;
+	}
 	{
 		char ebuf[256] = "";
-		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf));
+		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf),
+			   .check_owner = !s.force);
 
 		s.r = sonde_perfdata_reader__open(s.input, &ro);
 		if (!s.r) {
@@ -602,9 +651,23 @@ int cmd_script(int argc, const char **argv)
 			if (errno == SONDE_ERR_FORMAT)
 				fprintf(stderr, "sonde script: %s: not a valid perf.data file: %s\n",
 					s.input, ebuf);
+			else if (errno == EPERM && ebuf[0])
+				fprintf(stderr, "sonde script: %s: %s\n", s.input, ebuf);
 			else
 				fprintf(stderr, "sonde script: %s: %s\n", s.input,
 					sonde_strerror(errno, buf, sizeof(buf)));
+			return 1;
+		}
+	}
+	{
+		/* The reader knows the span; sample-slice.c sees public API only. */
+		struct slice_span span = { 0, 0,
+					   sonde_perfdata_reader__is_streaming(s.r) };
+
+		sonde_perfdata_reader__sample_time(s.r, &span.first, &span.last);
+		if (slice_resolve(&s.slice, "sonde script", s.r, s.input, &span)) {
+			sonde_perfdata_reader__free(s.r);
+			slice_free(&s.slice);
 			return 1;
 		}
 	}
@@ -646,14 +709,15 @@ int cmd_script(int argc, const char **argv)
 		    d.type != SONDE_PERF_RECORD_SAMPLE)
 			continue;
 		sample_fields(a, &d.sample, &smp);
-		if (!id_in_list(s.pids, smp.pid) || !id_in_list(s.tids, smp.tid))
+		if (!slice_keep(&s.slice, smp.time, smp.cpu) ||
+		    !id_in_list(s.pids, smp.pid) || !id_in_list(s.tids, smp.tid))
 			continue;
 		comm = sonde_profile__sample_comm(s.prof, (int32_t)smp.pid, (int32_t)smp.tid);
 		if (!in_list(s.comms, comm))
 			continue;
 		chain = a->sample_type & SONDE_PERF_SAMPLE_CALLCHAIN;
 		st = sonde_profile__sample_stack(s.prof, ai, &d);
-		if (!st)
+		if (!st || !sym_wanted(s.syms, sonde_profile_stack__frame(st, 0)))
 			continue;
 		f = fields_for(&s, a);
 		if (!s.json && (s.want | s.add)) {
@@ -694,6 +758,7 @@ int cmd_script(int argc, const char **argv)
 	free(s.fmt_ok);
 	sonde_profile__free(s.prof);
 	sonde_perfdata_reader__free(s.r);
+	slice_free(&s.slice);
 	ob_free(&s.out);
 	return ret;
 }

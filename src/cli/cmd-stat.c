@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include "sonde/evlist.h"
+#include "evname.h"
 #include "builtin.h"
 #include "options.h"
 #include "stat-cli.h"
@@ -302,6 +303,44 @@ static void warn_unsupported(const struct stat_opts *o, struct run *r)
 
 static bool user_only_warned;
 
+/*
+ * After the paranoid fallback, label the events as perf does
+ * (task-clock:u; those that did not open too, as perf's were user-only
+ * from the start) and say it once, in one line, for all of them.
+ */
+static void mark_user_only(struct run *r, const bool *kern, int nr)
+{
+	bool fell = false;
+
+	for (int e = 0; e < nr; e++) {
+		struct sonde_evsel *es = sonde_evlist__evsel(r->list, e);
+
+		if (kern[e] && sonde_evsel__supported(es) &&
+		    sonde_evsel__attr(es)->exclude_kernel)
+			fell = true;
+	}
+	if (!fell)
+		return;
+	if (!user_only_warned)
+		fprintf(stderr, "sonde stat: kernel.perf_event_paranoid forbids counting kernel code: counting user space only (:u)\n");
+	user_only_warned = true; /* once, not on every -r run */
+	for (int e = 0; e < nr && e < r->ev.nr; e++) {
+		struct stat_ev *se = &r->ev.evs[e];
+		char *n;
+
+		/* A kernel-only event (:k) has no user part to fall back to. */
+		if (!kern[e] || !se->name ||
+		    sonde_evsel__attr(sonde_evlist__evsel(r->list, e))->exclude_user)
+			continue;
+		n = evname_with_u(se->name);
+		if (!n)
+			continue;
+		free(se->name);
+		se->name = n;
+		se->ev.name = n;
+	}
+}
+
 /* Opens the events on the target; 0 or the exit status (error printed). */
 static int setup(const struct stat_opts *o, struct run *r,
 		 struct stat_wait *w)
@@ -341,16 +380,40 @@ static int setup(const struct stat_opts *o, struct run *r,
 	if (err) {
 		bool said = false;
 
-		/* Each event's own reason: the setting or capability missing. */
+		/*
+		 * Each event's own reason: the setting or capability missing;
+		 * only the cause that stopped the open, and each reason once
+		 * (a seccomp filter refuses every event alike).
+		 */
 		for (int e = 0; e < nr; e++) {
 			struct sonde_evsel *es = sonde_evlist__evsel(r->list, e);
 			const char *why = sonde_evsel__open_error(es);
+			int same = 0;
+			bool dup = false;
 
-			if (why && *why) {
+			if (!why || !*why || sonde_evsel__open_errno(es) != -err)
+				continue;
+			for (int p = 0; p < nr && !dup; p++) {
+				struct sonde_evsel *ps = sonde_evlist__evsel(r->list, p);
+				const char *pw = sonde_evsel__open_error(ps);
+
+				if (p == e || !pw || sonde_evsel__open_errno(ps) != -err ||
+				    strcmp(pw, why))
+					continue;
+				if (p < e)
+					dup = true;
+				else
+					same++;
+			}
+			if (dup)
+				continue;
+			if (same)
+				fprintf(stderr, "sonde stat: cannot open '%s' and %d more event%s: %s\n",
+					sonde_evsel__name(es), same, same > 1 ? "s" : "", why);
+			else
 				fprintf(stderr, "sonde stat: cannot open '%s': %s\n",
 					sonde_evsel__name(es), why);
-				said = true;
-			}
+			said = true;
 		}
 		if (!said)
 			fprintf(stderr, "sonde stat: cannot open the events: %s\n",
@@ -358,15 +421,7 @@ static int setup(const struct stat_opts *o, struct run *r,
 		free(kern);
 		return 1;
 	}
-	for (int e = 0; e < nr && !user_only_warned; e++) {
-		struct sonde_evsel *es = sonde_evlist__evsel(r->list, e);
-
-		if (kern[e] && sonde_evsel__supported(es) &&
-		    sonde_evsel__attr(es)->exclude_kernel)
-			fprintf(stderr, "sonde stat: kernel.perf_event_paranoid forbids counting kernel code: counting user space only for '%s' (:u)\n",
-				sonde_evsel__name(es));
-	}
-	user_only_warned = true; /* once, not on every -r run */
+	mark_user_only(r, kern, nr);
 	free(kern);
 	if (stat_events_set_filters(&r->ev, r->list))
 		return 1;
@@ -543,6 +598,16 @@ int cmd_stat(int argc, const char **argv)
 			fprintf(stderr, "sonde stat: cannot write '%s': %s\n",
 				opts.output, strerror(errno));
 			return 1;
+		}
+	}
+	{
+		/* events x CPUs x threads fds: use the hard limit, as perf
+		 * and sonde record do; past it the open fails and says so. */
+		struct rlimit rl;
+
+		if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
 		}
 	}
 	stat_report_init(&rep, out, &opts);

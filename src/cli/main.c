@@ -30,12 +30,6 @@ static const struct cmd_struct commands[] = {
 	{ "version", cmd_version, "Print sonde's version", 0 },
 };
 
-void list_commands(void)
-{
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		printf("   %-10s %s\n", commands[i].name, commands[i].help);
-}
-
 static const struct cmd_struct *find_cmd(const char *name)
 {
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
@@ -104,8 +98,20 @@ static int check_stdout(void)
 	return 0;
 }
 
+static void print_usage(FILE *fp)
+{
+	fprintf(fp, "\n usage: sonde [--version] [--help] COMMAND [ARGS]\n\n"
+		" The sonde commands are:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(fp, "   %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(fp, "\n See 'sonde help COMMAND' for more information on a command.\n\n");
+}
+
 int cmd_help(int argc, const char **argv)
 {
+	/* "sonde help help" lands here as "help --help". */
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+		argc = 1;
 	if (argc > 1) {
 		const struct cmd_struct *c = find_cmd(argv[1]);
 		const char *args[] = { argv[1], "--help", NULL };
@@ -116,10 +122,7 @@ int cmd_help(int argc, const char **argv)
 		}
 		return c->fn(2, args);
 	}
-	printf("\n usage: sonde [--version] [--help] COMMAND [ARGS]\n\n"
-	       " The sonde commands are:\n");
-	list_commands();
-	printf("\n See 'sonde help COMMAND' for more information on a command.\n\n");
+	print_usage(stdout);
 	return 0;
 }
 
@@ -138,7 +141,12 @@ int main(int argc, const char **argv)
 
 	argv++;
 	argc--;
-	if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))
+	if (argc < 1) {
+		/* No command is a usage error, as in perf and git. */
+		print_usage(stderr);
+		return 1;
+	}
+	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))
 		return cmd_help(0, NULL);
 	if (!strcmp(argv[0], "--version") || !strcmp(argv[0], "-v"))
 		return cmd_version(0, NULL);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "record.h"
 
 int rec_file_begin(struct rec_state *s, char **cmdline)
@@ -20,7 +21,13 @@ int rec_file_begin(struct rec_state *s, char **cmdline)
 		SONDE_OPTS(sonde_perfdata_writer_opts, wo,
 			   .keep_old = strcmp(o->output, "-") != 0,
 			   .cmdline = (const char *const *)cmdline);
+		struct stat prev;
 
+		/* To tell, after a failure, our file from the one it was to replace. */
+		if (!stat(o->output, &prev)) {
+			s->prev_ino = (unsigned long long)prev.st_ino;
+			s->prev_dev = (unsigned long long)prev.st_dev;
+		}
 		s->w = sonde_perfdata_writer__new(o->output, &wo);
 	}
 	if (!s->w) {
@@ -103,7 +110,7 @@ int rec_file_begin(struct rec_state *s, char **cmdline)
 		 * Enable after the synthesis: /proc walking is slow and the
 		 * rings are not drained meanwhile.
 		 */
-		if (!s->child || !s->per_task)
+		if (!s->workload_target || !s->per_task)
 			rec_enable_events(s, true);
 		if (err) {
 			fprintf(stderr, "sonde record: cannot write %s: %s\n", o->output, strerror(-err));

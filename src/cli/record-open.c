@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include "evname.h"
 #include "record.h"
 
 /* x86-64 user registers for DWARF unwinding: all but ds/es/fs/gs. */
@@ -111,7 +112,7 @@ void rec_setup_attrs(struct rec_state *s)
 		if (leader) {
 			a->disabled = 1;
 			/* Only task events can wait for the exec. */
-			a->enable_on_exec = s->child > 0 && s->per_task;
+			a->enable_on_exec = s->workload_target && s->per_task;
 		}
 		if (i == track) {
 			/* Side-band once, on one event only. */
@@ -129,6 +130,23 @@ void rec_setup_attrs(struct rec_state *s)
 			sonde_evspec_list__apply_terms(e->spec, e->spec_idx, a, &ao);
 		}
 	}
+}
+
+/*
+ * The paranoid fallback held: label the event as perf does (cycles:u) and
+ * say it once for the whole session.
+ */
+static void fell_back_to_user(struct rec_state *s, struct rec_event *e)
+{
+	char *n = evname_with_u(e->name);
+
+	if (n) {
+		free(e->name);
+		e->name = n;
+	}
+	if (!s->o->quiet && !s->user_only_said)
+		fprintf(stderr, "Warning:\nkernel.perf_event_paranoid forbids kernel samples: falling back to user space only (:u)\n");
+	s->user_only_said = true;
 }
 
 /* @s->o's events on the target, opened as they are. */
@@ -174,8 +192,11 @@ static int failed_event(struct rec_state *s)
 int rec_open_events(struct rec_state *s)
 {
 	struct rec_opts *o = s->o;
+	bool *fell = calloc(o->evs.nr ? o->evs.nr : 1, sizeof(*fell));
 	int err, i;
 
+	if (!fell)
+		return -ENOMEM;
 	for (;;) {
 		struct rec_event *e;
 		const struct sonde_evsel *bad;
@@ -185,23 +206,26 @@ int rec_open_events(struct rec_state *s)
 			break;
 		i = failed_event(s);
 		if (i < 0)
-			return err;
+			goto out;
 		e = &o->evs.ev[i];
 		bad = sonde_evlist__evsel(s->list, i);
 		err = -sonde_evsel__open_errno(bad);
 		if (e->attr.type == SONDE_PERF_TYPE_HARDWARE &&
 		    e->attr.config == 0 && no_pmu(-err)) {
-			/* perf's fallback when there is no PMU. */
-			fprintf(stderr, "Warning:\nThe cycles event is not supported, falling back to cpu-clock\n");
+			/* perf's fallback when there is no PMU; -q silences
+			 * it, as in perf. */
+			if (!o->quiet)
+				fprintf(stderr, "Warning:\nThe cycles event is not supported, falling back to cpu-clock\n");
 			e->attr.type = SONDE_PERF_TYPE_SOFTWARE;
 			e->attr.config = SONDE_PERF_COUNT_SW_CPU_CLOCK;
 			free(e->name);
 			e->name = strdup("cpu-clock");
 		} else if ((err == -EACCES || err == -EPERM) && s->per_task &&
 			   !e->attr.exclude_kernel && !e->attr.exclude_user) {
-			/* perf's fallback under perf_event_paranoid 2. */
-			fprintf(stderr, "Warning:\nkernel.perf_event_paranoid forbids kernel samples: falling back to user space only for '%s' (:u)\n",
-				e->name);
+			/* perf's fallback under perf_event_paranoid 2, said
+			 * only once the user-only open proves kernel samples
+			 * were the cause. */
+			fell[i] = true;
 			e->attr.exclude_kernel = 1;
 			e->attr.exclude_hv = 1;
 		} else if ((err == -EINVAL || err == -EOPNOTSUPP) &&
@@ -211,14 +235,25 @@ int rec_open_events(struct rec_state *s)
 			/* :P asks for the highest level that opens. */
 			e->attr.precise_ip--;
 		} else {
+			if (fell[i]) {
+				/* Refused either way (seccomp, a sandbox):
+				 * not paranoid's doing. */
+				e->attr.exclude_kernel = 0;
+				e->attr.exclude_hv = 0;
+			}
 			explain_open_error(e, bad);
-			return err;
+			goto out;
 		}
 		err = sonde_evsel__set_attr(sonde_evlist__evsel(s->list, i),
 					    &e->attr);
 		if (err)
-			return err;
+			goto out;
 	}
+	for (i = 0; i < (int)o->evs.nr; i++)
+		if (fell[i])
+			fell_back_to_user(s, &o->evs.ev[i]);
+	free(fell);
+	fell = NULL;
 	/* The attrs as the kernel took them, and every fd's id for the file. */
 	for (i = 0; i < (int)o->evs.nr; i++) {
 		struct sonde_evsel *ev = sonde_evlist__evsel(s->list, i);
@@ -242,6 +277,9 @@ int rec_open_events(struct rec_state *s)
 					e->nr_ids++;
 	}
 	return 0;
+out:
+	free(fell);
+	return err;
 }
 
 /*

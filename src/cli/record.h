@@ -66,6 +66,7 @@ struct rec_opts {
 	bool inherit;
 	bool overwrite;
 	bool quiet;
+	bool bad_event;   /* an -e did not parse (already reported) */
 	int verbose;
 	bool no_buildid;       /* -B: no HEADER_BUILD_ID, no cache */
 	bool no_buildid_cache; /* -N: HEADER_BUILD_ID, but ~/.debug untouched */
@@ -82,6 +83,10 @@ struct rec_state {
 	size_t nr_tids;
 	bool per_task;        /* pid != -1 */
 	pid_t child;
+	bool workload_target; /* the child is recorded, not just waited for */
+	bool user_only_said;  /* the paranoid fallback was announced */
+	/* The file -o was to replace, to tell it from ours after a failure. */
+	unsigned long long prev_ino, prev_dev;
 	/* The events on the target, their fds and rings. */
 	struct sonde_evlist *list;
 	struct sonde_perfdata_writer *w;

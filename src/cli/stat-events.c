@@ -110,15 +110,13 @@ static int add_spec(const char *spec, const char *filter, bool defaults,
 	if (err) {
 		char msg[1024];
 
+		/* The formatted error quotes the spec, control bytes escaped. */
 		if (sonde_parse_error__format(&perr, msg, sizeof(msg)) > 0 &&
 		    msg[0])
-			fprintf(stderr, "sonde stat: bad event%s%.*s%s\n%s\n",
-				strlen(spec) > 80 ? ":" : " '",
-				strlen(spec) > 80 ? 0 : (int)strlen(spec), spec,
-				strlen(spec) > 80 ? "" : "':", msg);
+			fprintf(stderr, "sonde stat: bad event:\n%s\n", msg);
 		else
-			fprintf(stderr, "sonde stat: bad event '%s': %s\n",
-				spec, strerror(err < 0 ? -err : err));
+			fprintf(stderr, "sonde stat: bad event: %s\n",
+				strerror(err < 0 ? -err : err));
 		return err < 0 ? err : -err;
 	}
 	n = sonde_evspec_list__count(l);

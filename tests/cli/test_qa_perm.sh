@@ -26,6 +26,15 @@ cd "$TMP/u" || exit 1
 
 expect_ok "stat as user: falls back to user space" $U stat -e cpu-clock true
 contains "stat as user: says it counts user space only" ':u|user space' "$TMP/err"
+# perf labels what fell back (task-clock:u), and one cause is one message.
+expect_ok "stat as user: default events" $U stat -x, -- true
+if ! grep -q '^[^,]*,msec,task-clock:u,' "$TMP/err"; then
+	fail "stat as user: task-clock not labelled :u as perf does: $(grep task-clock "$TMP/err")"
+elif [ "$(grep -c 'perf_event_paranoid' "$TMP/err")" != 1 ]; then
+	fail "stat as user: the fallback said $(grep -c 'perf_event_paranoid' "$TMP/err") times, not once"
+else
+	pass "stat as user: labels :u, says the fallback once"
+fi
 
 perm_msg() { # NAME CMD...: fails naming the setting, its value, CAP_PERFMON
 	local name=$1; shift

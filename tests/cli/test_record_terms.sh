@@ -61,7 +61,7 @@ expect_fail "record -k: an unknown clock is refused" "unknown clock 'sundial'" \
 # CLOCKID / CLOCK_DATA features let perf name the clock and print times
 # of day.
 before=$(date +%s)
-if "$SONDE" record -k realtime -e task-clock -o "$TMP/k.data" -- "$HELPERS/statload" 50 \
+if "$SONDE" record -k realtime -e task-clock -o "$TMP/k.data" -- "$HELPERS/statload" spin 50 \
 	>"$TMP/out" 2>"$TMP/err"; then
 	after=$(date +%s)
 	t=$("$SONDE" script -i "$TMP/k.data" -F time 2>/dev/null | head -1 | cut -d. -f1 | tr -d ' ')

@@ -72,6 +72,12 @@ same "--no-children -g flat" --no-children -g flat
 same "--no-children -g folded" --no-children -g folded
 same "-g folded,0.5,callee" -g folded,0.5,callee
 same "-g flat (children, caller)" -g flat
+# perf's value field: counts are what flame graph tools add up.
+same "--no-children -g folded,0,caller,count" --no-children -g folded,0,caller,count
+same "-g folded,0,callee,period" -g folded,0,callee,period
+same "-g graph,0.5,callee,count" -g graph,0.5,callee,count
+same "--no-children -g fractal,0.5,caller,count" --no-children -g fractal,0.5,caller,count
+same "--no-children -g flat,0,caller,period" --no-children -g flat,0,caller,period
 same "--sort pid,sym (one row per thread)" --no-children --sort pid,sym -g none
 same "--sort sym,pid with graphs" --sort sym,pid
 same "--sort cpu,comm" --no-children --sort cpu,comm -g none

@@ -559,6 +559,34 @@ static void test_msg_einval_fields(void **state)
 	HAS("config 0x1234");
 }
 
+/* A breakpoint's config is unused: name its access and length instead. */
+static void test_msg_einval_breakpoint(void **state)
+{
+	struct sonde_perf_event_attr a = {
+		.type = SONDE_PERF_TYPE_BREAKPOINT,
+		.size = sizeof(a),
+		.bp_type = SONDE_HW_BREAKPOINT_R,
+		.bp_addr = 0x1000,
+		.bp_len = SONDE_HW_BREAKPOINT_LEN_4,
+	};
+	char msg[1024];
+
+	(void)state;
+	fail_open(EINVAL, &a, 0, -1, msg, sizeof(msg));
+#if defined(__x86_64__) || defined(__i386__)
+	HAS("cannot watch reads alone");
+#endif
+	assert_null(strstr(msg, "most likely config"));
+	a.bp_type = SONDE_HW_BREAKPOINT_R | SONDE_HW_BREAKPOINT_X;
+	fail_open(EINVAL, &a, 0, -1, msg, sizeof(msg));
+	HAS("use x alone");
+	a.bp_type = SONDE_HW_BREAKPOINT_W;
+	a.bp_addr = 0x1001;
+	fail_open(EINVAL, &a, 0, -1, msg, sizeof(msg));
+	HAS("aligned to the length");
+	HAS("0x1001");
+}
+
 static void test_msg_truncation(void **state)
 {
 	struct sonde_perf_event_attr a = hw_attr();
@@ -594,6 +622,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_msg_sigtrap_rules, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_esrch_ebusy_eoverflow, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_einval_fields, msg_setup, msg_teardown),
+		cmocka_unit_test_setup_teardown(test_msg_einval_breakpoint, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_truncation, msg_setup, msg_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

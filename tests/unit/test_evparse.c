@@ -369,6 +369,12 @@ static void test_errors(void **state)
 	assert_int_equal(parse_bad("L1-icache-stores", "no such operation"), 0);
 	assert_int_equal(parse_bad("mem:zz", "breakpoint address"), 4);
 	assert_int_equal(parse_bad("mem:0x10:rr", "given twice"), 10);
+	/* The wrong letter of the access, not "unknown modifier 'r'". */
+	assert_int_equal(parse_bad("mem:0x1000:rwxq", "unknown breakpoint access 'q'"), 14);
+	assert_int_equal(parse_bad("mem:0x10:r\x01", "unexpected byte 0x01"), 10);
+	/* The bad digit of the address, not "unexpected '0'". */
+	assert_int_equal(parse_bad("mem:0xzz", "'z' is not a digit"), 6);
+	assert_int_equal(parse_bad("mem:99999999999999999999", "more than 64 bits"), 4);
 	assert_int_equal(parse_bad("mem:0x1000/3", "expected 1, 2, 4 or 8"), 11);
 	assert_int_equal(parse_bad("mem:0x10/", "breakpoint length"), 9);
 	assert_int_equal(parse_bad("cycles/name=a b/", "expected ',' or the closing '/'"), 14);
@@ -393,6 +399,13 @@ static void test_error_format(void **state)
 	/* Tiny buffers stay terminated. */
 	sonde_parse_error__format(&err, buf, 5);
 	assert_string_equal(buf, "even");
+	/* Control bytes of the spec never reach a terminal raw. */
+	assert_int_equal(sonde_evspec_list__parse_opts("cs\x1b[31m", &o, &l, &err),
+			 -SONDE_ERR_PARSE);
+	sonde_parse_error__format(&err, buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "event syntax error: 'cs?[31m'\n"
+			    "                       \\___ unexpected byte 0x1b, expected ',' or the end of the spec");
 	assert_int_equal(sonde_evspec_list__parse_opts(NULL, &o, &l, &err), -EINVAL);
 	assert_int_equal(sonde_evspec_list__parse_opts("cycles", &o, NULL, NULL), -EINVAL);
 }

@@ -185,25 +185,75 @@ static void test_file_layout(void **state)
 	free(buf);
 }
 
+static void write_file(const char *p, const char *text)
+{
+	int fd = open(p, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+static bool file_is(const char *p, const char *text)
+{
+	char buf[64] = "";
+	int fd = open(p, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n == (ssize_t)strlen(text) && !memcmp(buf, text, (size_t)n);
+}
+
+/* An abandoned recording (the command did not run) destroys nothing. */
 static void test_keep_old_and_abandon(void **state)
 {
 	SONDE_OPTS(sonde_perfdata_writer_opts, o, .keep_old = true);
 	struct sonde_perfdata_writer *w;
 	char old[300];
+
+	(void)state;
+	snprintf(old, sizeof(old), "%s.old", path);
+	write_file(path, "previous");
+	write_file(old, "older");
+	w = sonde_perfdata_writer__new(path, &o);
+	assert_non_null(w);
+	sonde_perfdata_writer__free(w);
+	assert_true(file_is(path, "previous"));
+	assert_true(file_is(old, "older"));
+	unlink(old);
+}
+
+/* A complete recording rotates: FILE -> FILE.old, the new data -> FILE. */
+static void test_keep_old_rotates_at_close(void **state)
+{
+	SONDE_OPTS(sonde_perfdata_writer_opts, o, .keep_old = true);
+	struct sonde_perfdata_writer *w;
+	struct sonde_perf_event_attr a;
+	struct sonde_perf_file_header h;
+	char old[300];
 	int fd;
 
 	(void)state;
-	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-	assert_int_equal(write(fd, "previous", 8), 8);
-	close(fd);
+	snprintf(old, sizeof(old), "%s.old", path);
+	write_file(path, "previous");
+	write_file(old, "older");
 	w = sonde_perfdata_writer__new(path, &o);
 	assert_non_null(w);
-	snprintf(old, sizeof(old), "%s.old", path);
-	assert_int_equal(access(old, F_OK), 0);
-	sonde_perfdata_writer__free(w);
-	/* Abandoned: the new file is gone, the old one stays. */
-	assert_int_equal(access(path, F_OK), -1);
-	assert_int_equal(access(old, F_OK), 0);
+	base_attr(&a);
+	assert_int_equal(sonde_perfdata_writer__add_event(w, &a, "cycles"), 0);
+	/* Until close, FILE is the previous recording. */
+	assert_true(file_is(path, "previous"));
+	assert_int_equal(sonde_perfdata_writer__close(w), 0);
+	assert_true(file_is(old, "previous"));
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, &h, sizeof(h)), (ssize_t)sizeof(h));
+	close(fd);
+	assert_int_equal(h.magic, SONDE_PERFDATA_MAGIC);
+	unlink(old);
 }
 
 static void test_pipe_framing(void **state)
@@ -387,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_attr_size),
 		cmocka_unit_test_setup_teardown(test_file_layout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_keep_old_and_abandon, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keep_old_rotates_at_close, setup, teardown),
 		cmocka_unit_test(test_pipe_framing),
 		cmocka_unit_test_setup_teardown(test_write_error_keeps_rounds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_aux_record, setup, teardown),

@@ -237,6 +237,11 @@ static void test_trees(void **state)
 	assert_int_equal(sonde_profile_node__total(a), 600);
 	assert_int_equal(sonde_profile_node__self(a), 200);
 	assert_int_equal(sonde_profile_node__total(v[1]), 50);
+	/* The same in samples (-g ...,count): each counted once. */
+	assert_int_equal(sonde_profile_node__nr_total(root), 6);
+	assert_int_equal(sonde_profile_node__nr_total(a), 5);
+	assert_int_equal(sonde_profile_node__nr_self(a), 1);
+	assert_int_equal(sonde_profile_node__nr_total(v[1]), 1);
 	/* Thresholds: fb (400) passes 400, not 401. */
 	assert_int_equal(kids(a, 400, v), 1);
 	assert_string_equal(sonde_profile_node__sym(v[0]), "fb");
@@ -312,6 +317,10 @@ static void test_filters(void **state)
 	assert_int_equal(sonde_profile_entry__self(find(p, "fc")), 200);
 	assert_int_equal(sonde_profile_entry__self(find(p, "fb")), 100);
 	assert_null(find(p, "fa"));
+	/* The time slice is what the totals are of, as in perf. */
+	sonde_profile__event_stats(p, 0, &st);
+	assert_int_equal(st.samples, 3);
+	assert_int_equal(st.period, 300);
 	sonde_profile__free(p);
 	sonde_perfdata_reader__free(r);
 	free(g.buf);

@@ -420,8 +420,8 @@ int sonde_evlist__open(struct sonde_evlist *l,
 			opened++;
 			continue;
 		}
-		if (ret != -ENOMEM && e->leader != e->idx &&
-		    l->evsels[e->leader]->weak_group) {
+		if (ret != -ENOMEM && ret != -EMFILE && ret != -ENFILE &&
+		    e->leader != e->idx && l->evsels[e->leader]->weak_group) {
 			int lead = e->leader;
 
 			/* The leader and earlier members were counted as opened. */
@@ -430,7 +430,11 @@ int sonde_evlist__open(struct sonde_evlist *l,
 			i = split_weak_group(l, l->evsels[lead]) - 1;
 			continue;
 		}
-		if (ret == -ENOMEM || !keep) {
+		/*
+		 * Out of memory or fds is the process's limit, not the
+		 * event's: "not supported" would name the wrong cause.
+		 */
+		if (ret == -ENOMEM || ret == -EMFILE || ret == -ENFILE || !keep) {
 			pr_debug("%s: %s\n", e->name,
 				 e->open_error ? e->open_error : "no memory");
 			sonde_evlist__close(l);

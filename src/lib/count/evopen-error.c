@@ -294,6 +294,40 @@ static bool counts_without_sampling(const struct sonde_perf_event_attr *a,
 	return true;
 }
 
+/*
+ * A breakpoint's config is unused: the cause is its access, length or
+ * address. x86 debug registers watch writes, reads and writes, or
+ * execution, never reads alone.
+ */
+static void describe_bp_einval(struct msg *m, const struct sonde_perf_event_attr *a)
+{
+	unsigned t = a->bp_type;
+
+#if defined(__x86_64__) || defined(__i386__)
+	if (t == SONDE_HW_BREAKPOINT_R) {
+		add(m, ": x86 breakpoints cannot watch reads alone; use :rw "
+		    "(reads and writes) or :w.");
+		return;
+	}
+#endif
+	if ((t & SONDE_HW_BREAKPOINT_X) && t != SONDE_HW_BREAKPOINT_X) {
+		add(m, ": an execute breakpoint (x) cannot also watch reads "
+		    "or writes; use x alone.");
+		return;
+	}
+	if (t == SONDE_HW_BREAKPOINT_X && a->bp_len != sizeof(long)) {
+		add(m, ": an execute breakpoint must be %zu bytes long on "
+		    "this machine (drop /LEN).", sizeof(long));
+		return;
+	}
+	add(m, ": access %s%s%s, %llu bytes at %#llx: the address must be "
+	    "aligned to the length, and the access and length supported by "
+	    "this CPU's debug registers.",
+	    t & SONDE_HW_BREAKPOINT_R ? "r" : "", t & SONDE_HW_BREAKPOINT_W ? "w" : "",
+	    t & SONDE_HW_BREAKPOINT_X ? "x" : "",
+	    (unsigned long long)a->bp_len, (unsigned long long)a->bp_addr);
+}
+
 static void describe_einval(struct msg *m, const struct sonde_perf_event_attr *a,
 			    pid_t pid, int cpu)
 {
@@ -381,6 +415,10 @@ static void describe_einval(struct msg *m, const struct sonde_perf_event_attr *a
 	    (int64_t)a->sample_period < 0) {
 		add(m, ": sample_period %llu is too large.",
 		    (unsigned long long)a->sample_period);
+		return;
+	}
+	if (a->type == SONDE_PERF_TYPE_BREAKPOINT) {
+		describe_bp_einval(m, a);
 		return;
 	}
 	if (a->type >= SONDE_PERF_TYPE_MAX && (a->freq || a->sample_period) &&

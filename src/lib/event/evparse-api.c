@@ -114,5 +114,16 @@ int sonde_parse_error__format(const struct sonde_parse_error *err, char *buf,
 		col = (int)strlen(err->spec);
 	n = snprintf(buf, size, "%s%s'\n%*s\\___ %s", head, err->spec,
 		     (int)(sizeof(head) - 1) + col, "", err->message);
+	/*
+	 * The spec came from a command line: its control bytes must not
+	 * reach a terminal (escape sequences). One '?' each keeps the caret
+	 * under its column; the message names such a byte in hex.
+	 */
+	for (char *p = buf + sizeof(head) - 1; *p && p < buf + size; p++) {
+		if (*p == '\'' && p[1] == '\n')
+			break;
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	}
 	return n;
 }

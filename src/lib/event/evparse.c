@@ -459,6 +459,19 @@ static int parse_tracepoint(struct parser *p, size_t start, size_t sys_end,
 	return add_tracepoint(p, root, sys, name, start);
 }
 
+/* Where the number in [s, s + len) goes wrong: its first bad digit, or
+ * @len when every digit is fine (and the number too big). */
+static size_t bad_digit(const char *s, size_t len)
+{
+	size_t i = len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 2 : 0;
+	bool hex = i == 2;
+
+	while (i < len && (isdigit((unsigned char)s[i]) ||
+			   (hex && isxdigit((unsigned char)s[i]))))
+		i++;
+	return i;
+}
+
 static int parse_breakpoint(struct parser *p, size_t start)
 {
 	size_t i = start + 4, a = i, mods = 0, nmods = 0;
@@ -469,8 +482,19 @@ static int parse_breakpoint(struct parser *p, size_t start)
 
 	while (i < p->len && isalnum((unsigned char)p->s[i]))
 		i++;
-	if (i == a || !ev_parse_num(p->s + a, i - a, &addr))
+	if (i == a)
 		return ev_perr_parse(p, a, "a breakpoint address (mem:ADDR[/LEN][:rwx])");
+	if (!ev_parse_num(p->s + a, i - a, &addr)) {
+		size_t b = bad_digit(p->s + a, i - a);
+
+		if (b == i - a)
+			return ev_perr(p, a, SONDE_ERR_PARSE,
+				    "'%.*s' is not a breakpoint address: more than 64 bits",
+				    (int)(i - a), p->s + a);
+		return ev_perr(p, a + b, SONDE_ERR_PARSE,
+			    "'%.*s' is not a breakpoint address: '%c' is not a digit (decimal, or hex after 0x)",
+			    (int)(i - a), p->s + a, p->s[a + b]);
+	}
 	if (i < p->len && p->s[i] == '/') {
 		size_t l = ++i;
 
@@ -489,12 +513,22 @@ static int parse_breakpoint(struct parser *p, size_t start)
 
 		while (i < p->len && !strchr(",}:/", p->s[i]))
 			i++;
-		if (i > m && i - m <= 3 &&
-		    strspn(p->s + m, "rwx") >= i - m) {
+		/*
+		 * A field with r, w or x in it is the access (modifiers have
+		 * none of these letters): name its bad letter as such.
+		 */
+		if (i > m && strcspn(p->s + m, "rwx") < i - m) {
 			for (size_t k = m; k < i; k++) {
 				unsigned bit = p->s[k] == 'r' ? SONDE_HW_BREAKPOINT_R :
 					       p->s[k] == 'w' ? SONDE_HW_BREAKPOINT_W :
-								SONDE_HW_BREAKPOINT_X;
+					       p->s[k] == 'x' ? SONDE_HW_BREAKPOINT_X : 0;
+
+				if (!bit && isprint((unsigned char)p->s[k]))
+					return ev_perr(p, k, SONDE_ERR_PARSE,
+						    "unknown breakpoint access '%c': expected r, w and/or x (modifiers go after another ':', as in mem:ADDR:rw:u)",
+						    p->s[k]);
+				if (!bit)
+					return ev_perr_parse(p, k, "r, w or x (breakpoint access)");
 
 				if (type & bit)
 					return ev_perr(p, k, SONDE_ERR_PARSE,

@@ -370,6 +370,18 @@ sonde_perfdata_reader__open(const char *path, const struct sonde_perfdata_reader
 		free(r);
 		return lib_err_ptr(err);
 	}
+	if (OPTS_GET(opts, check_owner, false) && strcmp(path, "-") &&
+	    fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid &&
+	    st.st_uid != geteuid()) {
+		char *eb = OPTS_GET(opts, errbuf, NULL);
+		size_t esz = OPTS_GET(opts, errbuf_size, 0);
+
+		if (eb && esz)
+			snprintf(eb, esz, "not owned by current user or root (use -f to override)");
+		close(fd);
+		free(r);
+		return lib_err_ptr(EPERM);
+	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		uint64_t magic = 0;
 		int prot = PROT_READ;

@@ -93,16 +93,27 @@ sonde_perfdata_writer__new(const char *path,
 	w->pipe = OPTS_GET(opts, pipe, false);
 	if (OPTS_GET(opts, keep_old, false) && !stat(path, &st) &&
 	    S_ISREG(st.st_mode) && st.st_size) {
-		char *old;
-
-		if (asprintf(&old, "%s.old", path) < 0) {
+		/*
+		 * Write beside @path and rotate at close: a recording that
+		 * fails (a command that does not run, a full disk) leaves
+		 * the previous file and its .old as they were.
+		 */
+		if (asprintf(&w->path, "%s.XXXXXX", path) < 0) {
+			w->path = NULL;
 			sonde_perfdata_writer__free(w);
 			return lib_err_ptr(ENOMEM);
 		}
-		if (rename(path, old))
-			pr_warn("cannot rename %s to %s: %s\n", path, old,
-				strerror(errno));
-		free(old);
+		w->final = strdup(path);
+		w->fd = w->final ? mkostemp(w->path, O_CLOEXEC) : -1;
+		if (w->fd < 0) {
+			err = w->final ? errno : ENOMEM;
+			free(w->path);
+			w->path = NULL;
+			sonde_perfdata_writer__free(w);
+			return lib_err_ptr(err);
+		}
+		w->own_fd = true;
+		return w;
 	}
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (w->fd < 0) {
@@ -178,6 +189,7 @@ void sonde_perfdata_writer__free(struct sonde_perfdata_writer *w)
 	free(w->tracing);
 	free(w->version);
 	free(w->path);
+	free(w->final);
 	free(w->buf);
 	free(w);
 }
@@ -785,10 +797,34 @@ static int close_file(struct sonde_perfdata_writer *w)
 remove:
 	if (w->path) {
 		pr_warn("perf.data writer: %s; removing the incomplete %s\n",
-			strerror(-(err ? err : ENOSPC)), w->path);
+			strerror(-(err ? err : ENOSPC)),
+			w->final ? w->final : w->path);
 		unlink(w->path);
+		free(w->path);
+		w->path = NULL; /* nothing to rotate into place */
 	}
 	return err ? err : -ENOSPC;
+}
+
+/* keep_old, once the file is complete: FILE -> FILE.old, temp -> FILE. */
+static int rotate_into_place(struct sonde_perfdata_writer *w)
+{
+	char *old;
+	int err = 0;
+
+	if (asprintf(&old, "%s.old", w->final) < 0)
+		return -ENOMEM;
+	/* The previous file may have gone meanwhile: nothing to keep then. */
+	if (rename(w->final, old) && errno != ENOENT)
+		pr_warn("cannot rename %s to %s: %s\n", w->final, old,
+			strerror(errno));
+	free(old);
+	if (rename(w->path, w->final)) {
+		err = -errno;
+		pr_warn("cannot rename %s to %s: %s; the recording stays in %s\n",
+			w->path, w->final, strerror(errno), w->path);
+	}
+	return err;
 }
 
 int sonde_perfdata_writer__close(struct sonde_perfdata_writer *w)
@@ -812,6 +848,12 @@ int sonde_perfdata_writer__close(struct sonde_perfdata_writer *w)
 		if (close(w->fd) && !err)
 			err = -errno;
 		w->fd = -1;
+	}
+	if (w->path && w->final) {
+		int rerr = rotate_into_place(w);
+
+		if (rerr && !err)
+			err = rerr;
 	}
 	free(w->path);
 	w->path = NULL;

@@ -50,6 +50,7 @@ struct sonde_perfdata_writer {
 	bool pipe;
 	bool begun;
 	char *path;     /* NULL when writing to a caller's fd */
+	char *final;    /* keep_old: the name @path takes at close */
 	int err;        /* first write error, 0 if none */
 	char **cmdline;
 	size_t cmdline_n;

@@ -396,15 +396,20 @@ static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const stru
 	struct anl_stack *st;
 	struct prof_group *g;
 
-	ev->stats.samples++;
-	ev->stats.period += s->period;
+	/*
+	 * The time and CPU filters choose the samples the profile is about:
+	 * its totals (and so the shares) are of that slice, as in perf;
+	 * pid, tid and comm only hide entries of the whole.
+	 */
 	if (p->nr_f_time && !time_ok(p, s->time))
 		return 0;
+	if (p->f_cpu && (s->cpu >= PROF_MAX_CPUS || !(p->f_cpu[s->cpu / 8] & (1 << (s->cpu % 8)))))
+		return 0;
+	ev->stats.samples++;
+	ev->stats.period += s->period;
 	if (p->nr_f_pid && !int_in(p->f_pid, p->nr_f_pid, (int32_t)s->pid))
 		return 0;
 	if (p->nr_f_tid && !int_in(p->f_tid, p->nr_f_tid, (int32_t)s->tid))
-		return 0;
-	if (p->f_cpu && (s->cpu >= PROF_MAX_CPUS || !(p->f_cpu[s->cpu / 8] & (1 << (s->cpu % 8)))))
 		return 0;
 	if (p->nr_f_comm) {
 		t = anl_thread_findnew(p->m, (int32_t)s->pid, (int32_t)s->tid);

@@ -152,7 +152,7 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g)
 	/* The sample's whole chain: outermost first in caller order. */
 	if (tree)
 		prof_tree_add(p, e0, st->frames, p->caller ? n - 1 : 0, p->caller ? -1 : 1, n,
-			      g->period);
+			      g->period, g->nr);
 	if (!p->children)
 		return;
 	e0->children += g->period;
@@ -183,9 +183,9 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g)
 		e->children += g->period;
 		/* From this caller down to the sample, or up to the outermost. */
 		if (tree && p->caller)
-			prof_tree_add(p, e, st->frames, i, -1, i + 1, g->period);
+			prof_tree_add(p, e, st->frames, i, -1, i + 1, g->period, g->nr);
 		else if (tree)
-			prof_tree_add(p, e, st->frames, i, 1, n - i, g->period);
+			prof_tree_add(p, e, st->frames, i, 1, n - i, g->period, g->nr);
 	}
 }
 

@@ -42,6 +42,7 @@ struct sonde_profile_node {
 	uint64_t addr;
 	uint64_t hit;		   /* period of paths ending here */
 	uint64_t cumul;		   /* hit + everything below (kept as paths are added) */
+	uint64_t nr_hit, nr_cumul; /* the same in samples (perf's -g ...,count) */
 	struct sonde_profile_node *child, *sibling;
 	struct sonde_profile_node *parent; /* NULL for an entry's root */
 	uint32_t nr_children;
@@ -166,7 +167,8 @@ bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k)
 
 /* profile_tree.c: call trees of the entries. */
 void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
-		   const struct anl_frame *frames, int from, int dir, int count, uint64_t period);
+		   const struct anl_frame *frames, int from, int dir, int count, uint64_t period,
+		   uint64_t nr);
 /* Frees every tree node of @p. */
 void prof_trees_free(struct sonde_profile *p);
 

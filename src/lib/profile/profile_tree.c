@@ -83,7 +83,8 @@ static void child_link(struct sonde_profile *p, struct sonde_profile_node *n,
 
 /* Adds one path (frames[from] stepping by dir, count frames) with weight. */
 void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
-		   const struct anl_frame *frames, int from, int dir, int count, uint64_t period)
+		   const struct anl_frame *frames, int from, int dir, int count, uint64_t period,
+		   uint64_t nr)
 {
 	struct sonde_profile_node *n;
 
@@ -91,6 +92,7 @@ void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
 		e->chain = node_new(p);
 	n = e->chain;
 	n->cumul += period;
+	n->nr_cumul += nr;
 	for (int i = 0, idx = from; i < count; i++, idx += dir) {
 		const struct anl_frame *fr = &frames[idx];
 		struct sonde_profile_node *c = child_find(p, n, fr);
@@ -104,9 +106,11 @@ void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
 			child_link(p, n, c);
 		}
 		c->cumul += period; /* the path runs through every node on it */
+		c->nr_cumul += nr;
 		n = c;
 	}
 	n->hit += period;
+	n->nr_hit += nr;
 	if ((uint32_t)count > e->max_depth)
 		e->max_depth = (uint32_t)count;
 }
@@ -187,6 +191,16 @@ uint64_t sonde_profile_node__self(const struct sonde_profile_node *n)
 uint64_t sonde_profile_node__total(const struct sonde_profile_node *n)
 {
 	return n->cumul;
+}
+
+uint64_t sonde_profile_node__nr_self(const struct sonde_profile_node *n)
+{
+	return n->nr_hit;
+}
+
+uint64_t sonde_profile_node__nr_total(const struct sonde_profile_node *n)
+{
+	return n->nr_cumul;
 }
 
 const char *sonde_profile_node__sym(const struct sonde_profile_node *n)
