@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/*
+ * Internals of the export layer (include/sonde/export.h): the context one
+ * export runs with, buffered output through the caller's write callback,
+ * the profile's samples per thread, and one function per format (one file
+ * each: folded.c, pprof.c, speedscope.c, firefox.c, svg.c, html.c).
+ */
+#ifndef SONDE_EXPORT_PRIV_H
+#define SONDE_EXPORT_PRIV_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "sonde/export.h"
+
+/* Output buffered in front of the caller's callback. */
+struct export_out {
+	sonde_export_write_fn write;
+	void *ctx;
+	char *buf;
+	size_t len, cap;
+	int err; /* first error; later writes are dropped */
+};
+
+/* What one export runs with. */
+struct export_ctx {
+	struct export_out *out;
+	struct sonde_export_opts opts; /* the caller's, zero-extended */
+	int ev;			       /* opts.event, checked */
+	const char *event_name;	       /* never NULL */
+	const char *title;	       /* opts.title or the event name */
+};
+
+/* Appends to the output; errors are kept in x->out->err. */
+void export_put(const struct export_ctx *x, const void *buf, size_t len);
+void export_puts(const struct export_ctx *x, const char *s);
+void export_printf(const struct export_ctx *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* @s as a JSON string, quotes included (NULL: null). */
+void export_json_str(const struct export_ctx *x, const char *s);
+
+/*
+ * The samples of one thread on one stack (summed over CPUs), as the
+ * per-thread formats need them.
+ */
+struct export_group {
+	const char *comm; /* interned by the profile: equal names, one pointer */
+	int32_t pid, tid;
+	const struct sonde_profile_stack *st;
+	uint64_t weight, samples;
+};
+
+/*
+ * The groups of event x->ev with samples, ordered by thread (pid, tid)
+ * then by first sample; *nr gets the count. Caller frees; NULL (errno
+ * ENOMEM) on failure.
+ */
+struct export_group *export_groups(struct sonde_profile *p, const struct export_ctx *x,
+				   size_t *nr);
+
+/* A frame's name as the flame-graph formats show it: the function, else
+ * "[object]" or "[unknown]". */
+const char *export_frame_name(const struct sonde_profile_frame *f);
+
+/* One per format; each returns 0 or a negative errno. */
+int export_folded(struct sonde_profile *p, const struct export_ctx *x);
+int export_svg(struct sonde_profile *p, const struct export_ctx *x);
+int export_html(struct sonde_profile *p, const struct export_ctx *x);
+int export_pprof(struct sonde_profile *p, const struct export_ctx *x);
+int export_speedscope(struct sonde_profile *p, const struct export_ctx *x);
+int export_firefox(struct sonde_profile *p, const struct export_ctx *x);
+
+#endif /* SONDE_EXPORT_PRIV_H */
