@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "export-priv.h"
 #include "profile_priv.h"
 
@@ -19,6 +20,32 @@ static int noop_stack(const struct sonde_profile_stack *st, uint64_t w, uint64_t
 {
 	(void)st, (void)w, (void)n, (void)arg;
 	return 0;
+}
+
+static bool str_in(char *const *list, size_t nr, const char *s)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(list[i], s))
+			return true;
+	return false;
+}
+
+/*
+ * The profile's --dsos and --symbols filters, as report --no-children
+ * applies them: to the sampled address (the stack's self frame).
+ */
+static bool stack_visible(const struct sonde_profile *p, const struct anl_stack *st)
+{
+	const struct anl_frame *f = &st->self;
+
+	if (p->nr_f_dso) {
+		const char *dn = f->dso ? f->dso->short_name : "[unknown]";
+		const char *ln = f->dso ? f->dso->name : "[unknown]";
+
+		if (!str_in(p->f_dso, p->nr_f_dso, dn) && !str_in(p->f_dso, p->nr_f_dso, ln))
+			return false;
+	}
+	return !p->nr_f_sym || (f->sym && str_in(p->f_sym, p->nr_f_sym, f->sym->name));
 }
 
 static int cmp_thread(const struct grp *a, const struct grp *b)
@@ -78,7 +105,7 @@ struct export_group *export_groups(struct sonde_profile *p, const struct export_
 		const struct prof_group *pg = v[i];
 		const struct sonde_profile_stack *st = (const struct sonde_profile_stack *)pg->st;
 
-		if (pg->ev != x->ev || (!pg->period && !pg->nr))
+		if (pg->ev != x->ev || (!pg->period && !pg->nr) || !stack_visible(p, pg->st))
 			continue;
 		g[k++] = (struct grp){
 			.g = { pg->comm, pg->pid, pg->tid, st, pg->period, pg->nr },
