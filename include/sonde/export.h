@@ -6,6 +6,12 @@
  * and stacks are always whole, whatever report's children mode or call
  * graph options would print.
  *
+ * The per-thread views (folded's commands, pprof's thread labels,
+ * speedscope's and firefox's threads) need a profile made with the comm,
+ * pid and tid keys (sonde_profile_opts.keys); with fewer keys threads
+ * fold together as the profile folded them. firefox (and html's timeline)
+ * need sonde_profile_opts.timeline: without it firefox says -EINVAL.
+ *
  * Output goes through a write callback, so a caller writes to a file, a
  * socket or memory alike; the library never opens files itself.
  *

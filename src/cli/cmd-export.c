@@ -137,6 +137,8 @@ int cmd_export(int argc, const char **argv)
 	}
 	if (!output)
 		output = sonde_export_format__file_name(fmt);
+	/* The views over time need each sample's time. */
+	pl.timeline = fmt == SONDE_EXPORT_FIREFOX || fmt == SONDE_EXPORT_HTML;
 	ret = prof_load(&pl, "export", input);
 	if (ret)
 		goto out;

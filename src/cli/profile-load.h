@@ -14,6 +14,11 @@
 struct prof_load {
 	/* options, as report takes them */
 	const char *comms, *pids, *tids, *dsos, *syms, *cpus, *time;
+	/* the profile's keys (NULL: comm, pid, tid, so stacks stay per
+	 * thread) and whether it keeps a timeline */
+	const enum sonde_profile_key *keys;
+	size_t nr_keys;
+	bool timeline;
 	/* what was loaded */
 	struct sonde_perfdata_reader *r;
 	struct sonde_profile *p;
