@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "sonde/export.h"
+#include "hashtab.h"
 
 /* Output buffered in front of the caller's callback. */
 struct export_out {
@@ -58,6 +59,30 @@ struct export_group {
  */
 struct export_group *export_groups(struct sonde_profile *p, const struct export_ctx *x,
 				   size_t *nr);
+
+/*
+ * The profile's --dsos and --symbols filters, as report --no-children
+ * applies them: to the sampled address (the stack's self frame).
+ */
+bool export_stack_visible(const struct sonde_profile *p, const struct sonde_profile_stack *st);
+
+/* The unit of the event's period: "nanoseconds" for the clock events,
+ * else "count". */
+const char *export_period_unit(const struct sonde_profile *p, int ev);
+
+/*
+ * Dense indexes for distinct (string, string) pairs, by content, in the
+ * order first met: speedscope's frames, firefox's string array. The
+ * strings must outlive the index.
+ */
+struct export_index {
+	struct hashtab t; /* of index + 1, as a pointer */
+	const char **a, **b; /* the pairs, by index */
+	size_t nr;
+};
+/* The pair's index (b may be NULL), or -ENOMEM. */
+int64_t export_index_get(struct export_index *ix, const char *a, const char *b);
+void export_index_free(struct export_index *ix);
 
 /* A frame's name as the flame-graph formats show it: the function, else
  * "[object]" or "[unknown]". */

@@ -161,7 +161,6 @@ const char *export_frame_name(const struct sonde_profile_frame *f)
 /* ---- dispatch ---- */
 
 /* Formats still being written on this branch. */
-#pragma weak export_speedscope
 #pragma weak export_firefox
 
 static bool opts_valid(const struct sonde_export_opts *o)

@@ -30,13 +30,9 @@ static bool str_in(char *const *list, size_t nr, const char *s)
 	return false;
 }
 
-/*
- * The profile's --dsos and --symbols filters, as report --no-children
- * applies them: to the sampled address (the stack's self frame).
- */
-static bool stack_visible(const struct sonde_profile *p, const struct anl_stack *st)
+bool export_stack_visible(const struct sonde_profile *p, const struct sonde_profile_stack *stack)
 {
-	const struct anl_frame *f = &st->self;
+	const struct anl_frame *f = &((const struct anl_stack *)stack)->self;
 
 	if (p->nr_f_dso) {
 		const char *dn = f->dso ? f->dso->short_name : "[unknown]";
@@ -105,7 +101,7 @@ struct export_group *export_groups(struct sonde_profile *p, const struct export_
 		const struct prof_group *pg = v[i];
 		const struct sonde_profile_stack *st = (const struct sonde_profile_stack *)pg->st;
 
-		if (pg->ev != x->ev || (!pg->period && !pg->nr) || !stack_visible(p, pg->st))
+		if (pg->ev != x->ev || (!pg->period && !pg->nr) || !export_stack_visible(p, (const struct sonde_profile_stack *)pg->st))
 			continue;
 		g[k++] = (struct grp){
 			.g = { pg->comm, pg->pid, pg->tid, st, pg->period, pg->nr },
@@ -136,4 +132,14 @@ struct export_group *export_groups(struct sonde_profile *p, const struct export_
 	free(g);
 	*nr = m;
 	return out;
+}
+
+const char *export_period_unit(const struct sonde_profile *p, int ev)
+{
+	const struct sonde_perf_event_attr *a = &p->evs[ev].attr;
+
+	if (a->type == SONDE_PERF_TYPE_SOFTWARE &&
+	    (a->config == SONDE_PERF_COUNT_SW_CPU_CLOCK || a->config == SONDE_PERF_COUNT_SW_TASK_CLOCK))
+		return "nanoseconds";
+	return "count";
 }

@@ -450,17 +450,6 @@ static void put_tables(struct pprof *pp)
 		pb_bytes(&pp->out, PROFILE_STRING_TABLE, pp->str_v[i].s, strlen(pp->str_v[i].s));
 }
 
-/* Clock events count nanoseconds; the others count events. */
-static const char *period_unit(const struct sonde_profile *p, int ev)
-{
-	const struct sonde_perf_event_attr *a = &p->evs[ev].attr;
-
-	if (a->type == SONDE_PERF_TYPE_SOFTWARE &&
-	    (a->config == SONDE_PERF_COUNT_SW_CPU_CLOCK || a->config == SONDE_PERF_COUNT_SW_TASK_CLOCK))
-		return "nanoseconds";
-	return "count";
-}
-
 static int gzip_out(const struct export_ctx *x, const uint8_t *buf, size_t len)
 {
 	uint8_t chunk[64 * 1024];
@@ -485,7 +474,7 @@ static int gzip_out(const struct export_ctx *x, const uint8_t *buf, size_t len)
 int export_pprof(struct sonde_profile *p, const struct export_ctx *x)
 {
 	struct pprof pp = { .p = p };
-	const char *unit = period_unit(p, x->ev);
+	const char *unit = export_period_unit(p, x->ev);
 	int ret;
 
 	hashtab_init(&pp.strs);
