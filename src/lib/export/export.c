@@ -160,9 +160,6 @@ const char *export_frame_name(const struct sonde_profile_frame *f)
 
 /* ---- dispatch ---- */
 
-/* Formats still being written on this branch. */
-#pragma weak export_firefox
-
 static bool opts_valid(const struct sonde_export_opts *o)
 {
 	size_t known = offsetof(struct sonde_export_opts, sonde_export_opts__last_field) +
