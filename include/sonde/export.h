@@ -75,9 +75,13 @@ struct sonde_export_opts {
 	 * startTime; 0 if unknown. */
 	uint64_t time_ns;
 	uint64_t duration_ns;
+	/* With a baseline, the flame graphs (html, svg) draw the difference
+	 * from it to the exported profile (grown red, shrunk blue); the
+	 * other formats have no differential view and say -EOPNOTSUPP. */
+	struct sonde_profile *baseline;
 	size_t : 0;
 };
-#define sonde_export_opts__last_field duration_ns
+#define sonde_export_opts__last_field baseline
 
 /**
  * @brief **sonde_profile__export()** writes event @p opts->event of @p p in

@@ -224,7 +224,7 @@ int prof_load(struct prof_load *pl, const char *cmd, const char *path)
 		static const enum sonde_profile_key per_thread[] = {
 			SONDE_PROFILE_KEY_COMM, SONDE_PROFILE_KEY_PID, SONDE_PROFILE_KEY_TID,
 		};
-		SONDE_OPTS(sonde_profile_opts, po, .callchains = true, .cache = true,
+		SONDE_OPTS(sonde_profile_opts, po, .callchains = !pl->self_only, .cache = true,
 			   .keys = pl->keys ? pl->keys : per_thread,
 			   .nr_keys = pl->keys ? pl->nr_keys : 3, .timeline = pl->timeline);
 		SONDE_OPTS(sonde_profile_filter, pf,

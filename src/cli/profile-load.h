@@ -19,6 +19,7 @@ struct prof_load {
 	const enum sonde_profile_key *keys;
 	size_t nr_keys;
 	bool timeline;
+	bool self_only; /* the sampled addresses only, no callchains */
 	/* what was loaded */
 	struct sonde_perfdata_reader *r;
 	struct sonde_profile *p;

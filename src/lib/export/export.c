@@ -203,6 +203,8 @@ int sonde_profile__export(struct sonde_profile *p, enum sonde_export_format fmt,
 		return -EINVAL;
 	if (!fns[fmt])
 		return -EOPNOTSUPP;
+	if (x.opts.baseline && fmt != SONDE_EXPORT_HTML && fmt != SONDE_EXPORT_SVG)
+		return -EOPNOTSUPP;
 	x.event_name = sonde_profile__event_name(p, x.ev);
 	if (!x.event_name)
 		x.event_name = "";
