@@ -232,10 +232,12 @@ static void put_col(const struct export_ctx *x, const char *name, const struct c
 {
 	export_printf(x, ",\"%s\":[", name);
 	for (size_t i = 0; i < c->nr; i++) {
+		if (i)
+			export_put(x, ",", 1);
 		if (c->v[i] < 0)
-			export_puts(x, i ? ",null" : "null");
+			export_puts(x, "null");
 		else
-			export_printf(x, i ? ",%lld" : "%lld", (long long)c->v[i]);
+			export_u64(x, (uint64_t)c->v[i]);
 	}
 	export_put(x, "]", 1);
 }
@@ -329,10 +331,9 @@ static int put_thread(struct sonde_profile *p, const struct export_ctx *x, const
 	put_col(x, "stack", &stacks);
 	export_puts(x, ",\"time\":[");
 	for (size_t i = from; i < to; i++) {
-		uint64_t d = p->tl[idx[i]].time - t0;
-
-		export_printf(x, i > from ? ",%llu.%06llu" : "%llu.%06llu",
-			      (unsigned long long)(d / 1000000), (unsigned long long)(d % 1000000));
+		if (i > from)
+			export_put(x, ",", 1);
+		export_ms(x, p->tl[idx[i]].time - t0);
 	}
 	export_puts(x, "]}}");
 	ret = 0;
@@ -342,19 +343,88 @@ out:
 	return ret;
 }
 
-static const struct prof_tl *sort_tl;
-
-/* By thread, then in recording order. */
-static int cmp_idx(const void *pa, const void *pb)
+/* The samples' thread numbers, by (pid, tid) in order; *nr_threads gets their count. */
+static uint32_t *thread_numbers(const struct sonde_profile *p, const size_t *idx, size_t n,
+				size_t *nr_threads)
 {
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	const struct prof_group *ga = sort_tl[a].g, *gb = sort_tl[b].g;
+	struct tmap threads = { 0 };
+	uint32_t *num = malloc((n + 1) * sizeof(*num));
+	uint32_t *rank = NULL;
+	size_t nt;
 
-	if (ga->pid != gb->pid)
-		return ga->pid < gb->pid ? -1 : 1;
-	if (ga->tid != gb->tid)
-		return ga->tid < gb->tid ? -1 : 1;
-	return a < b ? -1 : a > b;
+	if (!num)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct prof_group *g = p->tl[idx[i]].g;
+		bool added;
+		int64_t t = tmap_get(&threads, (uint64_t)(uint32_t)g->pid, (uint64_t)(uint32_t)g->tid,
+				     0, &added);
+
+		if (t < 0)
+			goto fail;
+		num[i] = (uint32_t)t;
+	}
+	/* Threads in (pid, tid) order, as samply lists them. */
+	nt = threads.nr;
+	rank = malloc((nt + 1) * sizeof(*rank));
+	if (!rank)
+		goto fail;
+	for (size_t i = 0; i < nt; i++) {
+		rank[i] = 0;
+		for (size_t j = 0; j < nt; j++) /* few threads: a counting rank */
+			if ((int32_t)threads.k[j][0] < (int32_t)threads.k[i][0] ||
+			    ((int32_t)threads.k[j][0] == (int32_t)threads.k[i][0] &&
+			     (int32_t)threads.k[j][1] < (int32_t)threads.k[i][1]))
+				rank[i]++;
+	}
+	for (size_t i = 0; i < n; i++)
+		num[i] = rank[num[i]];
+	free(rank);
+	tmap_free(&threads);
+	*nr_threads = nt;
+	return num;
+fail:
+	free(num);
+	tmap_free(&threads);
+	return NULL;
+}
+
+/* Orders @idx by thread, in recording order within one (a counting sort). */
+static int by_thread(const struct sonde_profile *p, size_t *idx, size_t n, size_t **starts,
+		     size_t *nr_threads)
+{
+	uint32_t *num = thread_numbers(p, idx, n, nr_threads);
+	size_t *out, *pos;
+
+	if (!num)
+		return -ENOMEM;
+	out = malloc((n + 1) * sizeof(*out));
+	pos = calloc(*nr_threads + 1, sizeof(*pos));
+	if (!out || !pos) {
+		free(num);
+		free(out);
+		free(pos);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		pos[num[i] + 1]++;
+	for (size_t t = 0; t < *nr_threads; t++)
+		pos[t + 1] += pos[t];
+	*starts = malloc((*nr_threads + 1) * sizeof(**starts));
+	if (!*starts) {
+		free(num);
+		free(out);
+		free(pos);
+		return -ENOMEM;
+	}
+	memcpy(*starts, pos, (*nr_threads + 1) * sizeof(*pos));
+	for (size_t i = 0; i < n; i++)
+		out[pos[num[i]]++] = idx[i];
+	memcpy(idx, out, n * sizeof(*idx));
+	free(num);
+	free(out);
+	free(pos);
+	return 0;
 }
 
 static void put_meta(const struct export_ctx *x, struct sonde_profile *p)
@@ -385,7 +455,7 @@ static void put_meta(const struct export_ctx *x, struct sonde_profile *p)
 int export_firefox(struct sonde_profile *p, const struct export_ctx *x)
 {
 	struct export_group *g;
-	size_t *idx, n = 0, ng;
+	size_t *idx, *starts = NULL, n = 0, ng, nt = 0;
 	uint64_t t0 = UINT64_MAX;
 	int ret = 0;
 
@@ -409,22 +479,17 @@ int export_firefox(struct sonde_profile *p, const struct export_ctx *x)
 		if (p->tl[i].time < t0)
 			t0 = p->tl[i].time;
 	}
-	sort_tl = p->tl;
-	qsort(idx, n, sizeof(*idx), cmp_idx);
+	ret = by_thread(p, idx, n, &starts, &nt);
+	if (ret) {
+		free(idx);
+		return ret;
+	}
 	put_meta(x, p);
 	export_puts(x, ",\"libs\":[],\"threads\":[");
-	for (size_t i = 0, from = 0; i < n && !ret; i++) {
-		const struct prof_group *a = p->tl[idx[i]].g, *b;
-
-		if (i + 1 < n) {
-			b = p->tl[idx[i + 1]].g;
-			if (a->pid == b->pid && a->tid == b->tid)
-				continue;
-		}
-		ret = put_thread(p, x, idx, from, i + 1, t0, from == 0);
-		from = i + 1;
-	}
+	for (size_t t = 0; t < nt && !ret; t++)
+		ret = put_thread(p, x, idx, starts[t], starts[t + 1], t0, t == 0);
 	export_puts(x, "],\"pages\":[],\"profilerOverhead\":[],\"counters\":[]}\n");
+	free(starts);
 	free(idx);
 	return ret;
 }
