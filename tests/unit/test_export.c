@@ -108,7 +108,7 @@ static void load(struct fixture *f, bool timeline)
 static void unload(struct fixture *f)
 {
 	sonde_profile__free(f->p);
-	sonde_perfdata_reader__close(f->r);
+	sonde_perfdata_reader__free(f->r);
 	free(f->g.buf);
 }
 
