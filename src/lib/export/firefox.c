@@ -98,8 +98,6 @@ struct ff_thread {
 	struct col frame_addr, frame_depth, frame_func, frame_cat;
 	struct tmap stack_ix;	       /* stacks by prefix and frame */
 	struct col stack_prefix, stack_frame, stack_cat;
-	struct tmap group_ix;	       /* sample groups met, with their leaf stack */
-	struct col group_stack;
 	bool oom;
 };
 
@@ -141,15 +139,10 @@ static int64_t group_stack(struct ff_thread *t, const struct prof_group *g)
 {
 	const struct sonde_profile_stack *st = (const struct sonde_profile_stack *)g->st;
 	uint32_t nf = sonde_profile_stack__nr_frames(st);
-	int64_t prefix = -1, gi;
+	int64_t prefix = -1;
 	uint32_t depth = 0;
 	bool added;
 
-	gi = tmap_get(&t->group_ix, (uintptr_t)g, 0, 0, &added);
-	if (gi < 0)
-		return gi;
-	if (!added)
-		return t->group_stack.v[gi];
 	for (uint32_t i = nf; i-- > 0;) {
 		const struct sonde_profile_frame *f = sonde_profile_stack__frame(st, i);
 		const struct sonde_profile_frame *outer = i + 1 < nf ? sonde_profile_stack__frame(st, i + 1) : NULL;
@@ -202,8 +195,6 @@ static int64_t group_stack(struct ff_thread *t, const struct prof_group *g)
 				return -ENOMEM;
 		}
 	}
-	if (col_add(&t->group_stack, prefix))
-		return -ENOMEM;
 	return prefix;
 }
 
@@ -212,7 +203,6 @@ static void thread_free(struct ff_thread *t)
 	struct col *cols[] = {
 		&t->res_name, &t->func_name, &t->func_res, &t->frame_addr, &t->frame_depth,
 		&t->frame_func, &t->frame_cat, &t->stack_prefix, &t->stack_frame, &t->stack_cat,
-		&t->group_stack,
 	};
 
 	export_index_free(&t->strs);
@@ -220,7 +210,6 @@ static void thread_free(struct ff_thread *t)
 	export_index_free(&t->func_ix);
 	tmap_free(&t->frame_ix);
 	tmap_free(&t->stack_ix);
-	tmap_free(&t->group_ix);
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		free(cols[i]->v);
 	memset(t, 0, sizeof(*t));
@@ -299,9 +288,13 @@ static void put_tables(const struct export_ctx *x, const struct ff_thread *t)
 	export_put(x, "]", 1);
 }
 
-/* The thread of samples tl[idx[from..to)]. */
+/*
+ * The thread of samples tl[idx[from..to)]. @memo holds each sample
+ * group's leaf stack once made (-1 before), by the group's creation
+ * number: a group is one thread's.
+ */
 static int put_thread(struct sonde_profile *p, const struct export_ctx *x, const size_t *idx,
-		      size_t from, size_t to, uint64_t t0, bool first)
+		      size_t from, size_t to, uint64_t t0, bool first, int64_t *memo)
 {
 	struct ff_thread t = { 0 };
 	struct col stacks = { 0 };
@@ -309,8 +302,11 @@ static int put_thread(struct sonde_profile *p, const struct export_ctx *x, const
 	int ret = -ENOMEM;
 
 	for (size_t i = from; i < to; i++) {
-		int64_t s = group_stack(&t, p->tl[idx[i]].g);
+		const struct prof_group *g = p->tl[idx[i]].g;
+		int64_t s = memo[g->seq];
 
+		if (s < 0)
+			s = memo[g->seq] = group_stack(&t, g);
 		if (s < 0 || col_add(&stacks, s))
 			goto out;
 	}
@@ -456,6 +452,7 @@ int export_firefox(struct sonde_profile *p, const struct export_ctx *x)
 {
 	struct export_group *g;
 	size_t *idx, *starts = NULL, n = 0, ng, nt = 0;
+	int64_t *memo;
 	uint64_t t0 = UINT64_MAX;
 	int ret = 0;
 
@@ -486,8 +483,14 @@ int export_firefox(struct sonde_profile *p, const struct export_ctx *x)
 	}
 	put_meta(x, p);
 	export_puts(x, ",\"libs\":[],\"threads\":[");
+	memo = malloc((prof_nr_groups(p) + 1) * sizeof(*memo));
+	if (!memo)
+		ret = -ENOMEM;
+	for (size_t i = 0; memo && i < prof_nr_groups(p); i++)
+		memo[i] = -1;
 	for (size_t t = 0; t < nt && !ret; t++)
-		ret = put_thread(p, x, idx, starts[t], starts[t + 1], t0, t == 0);
+		ret = put_thread(p, x, idx, starts[t], starts[t + 1], t0, t == 0, memo);
+	free(memo);
 	export_puts(x, "],\"pages\":[],\"profilerOverhead\":[],\"counters\":[]}\n");
 	free(starts);
 	free(idx);
