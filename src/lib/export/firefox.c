@@ -320,7 +320,10 @@ static int put_thread(struct sonde_profile *p, const struct export_ctx *x, const
 	export_printf(x, ",\"isMainThread\":%s,\"nativeSymbols\":{\"length\":0,\"address\":[],\"functionSize\":[],\"libIndex\":[],\"name\":[]}",
 		      g0->pid == g0->tid ? "true" : "false");
 	export_printf(x, ",\"pausedRanges\":[],\"pid\":\"%d\",\"processName\":", g0->pid);
-	export_json_str(x, g0->comm ? g0->comm : "");
+	/* the process is named by its main thread's command */
+	export_json_str(x, g0->pid == g0->tid || g0->pid <= 0
+				   ? (g0->comm ? g0->comm : "")
+				   : sonde_profile__sample_comm(p, g0->pid, g0->pid));
 	export_printf(x, ",\"processShutdownTime\":null,\"processStartupTime\":0,\"processType\":\"default\",\"registerTime\":0,\"tid\":%d,\"unregisterTime\":null",
 		      g0->tid);
 	export_printf(x, ",\"samples\":{\"length\":%zu,\"weightType\":\"samples\",\"weight\":null", to - from);
