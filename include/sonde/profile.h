@@ -84,9 +84,13 @@ struct sonde_profile_opts {
 	 * one). Without either, a file of another kernel is named from perf's
 	 * build-id cache, or not at all. */
 	const char *vmlinux;
+	/* Keep every counted sample's time and thread, in order, for views
+	 * over time (export's firefox and html timelines): 16 bytes a sample.
+	 * Merged profiles have none. */
+	bool timeline;
 	size_t : 0;
 };
-#define sonde_profile_opts__last_field vmlinux
+#define sonde_profile_opts__last_field timeline
 
 /* [start, end) in sample time (ns); 0 leaves that side open. */
 struct sonde_profile_time_range {
