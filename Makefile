@@ -26,7 +26,7 @@ endif
 OPT ?= -O2 -g
 # src/lib is one folder per layer, lowest first; tests/check-layers.sh
 # fails the build's check when a file includes a header of a higher layer.
-LAYERS := core event ring count stat record sym unwind perfdata profile
+LAYERS := core event ring count stat record sym unwind perfdata profile export
 LIB_INC := -Isrc/lib $(addprefix -Isrc/lib/,$(LAYERS))
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden \
 	-fno-omit-frame-pointer $(WARN) $(OPT) -Iinclude $(LIB_INC) \
