@@ -4,46 +4,45 @@
 // into a linear pass over typed arrays, which keeps 1M nodes smooth.
 'use strict';
 (function () {
+  // Phase times for bench/bench-html.sh (ms since navigation start).
+  const phases = { start: performance.now() };
   const D = JSON.parse(document.getElementById('sonde-data').textContent);
+  phases.parsed = performance.now();
   const S = D.strs, FR = D.frames, NF = FR.length / 4;
-  const N = D.nodes.length / 4 + 1;
+  // Nodes come depth first, children by name: [dist, frame, self, samples]
+  // or [-dist, frame] when no sample ends there.
+  const DN = D.nodes, unit = D.unit || 1;
+  let N = 1;
+  for (let j = 0; j < DN.length; N++) j += DN[j] < 0 ? 2 : 4;
   const parent = new Uint32Array(N), frame = new Uint32Array(N), depth = new Uint16Array(N);
   const self = new Float64Array(N), tot = new Float64Array(N);
   const smp = new Float64Array(N), tsmp = new Float64Array(N);
   const diff = !!D.diff;
   const bself = new Float64Array(diff ? N : 0), btot = new Float64Array(diff ? N : 0);
-  self[0] = D.rootSelf || 0; smp[0] = D.rootSamples || 0;
+  self[0] = (D.rootSelf || 0) * unit; smp[0] = D.rootSamples || 0;
   let maxDepth = 0;
-  for (let i = 1, j = 0; i < N; i++, j += 4) {
-    const p = i - D.nodes[j];
-    parent[i] = p; frame[i] = D.nodes[j + 1];
-    self[i] = D.nodes[j + 2]; smp[i] = D.nodes[j + 3];
+  for (let i = 1, j = 0; i < N; i++) {
+    const a = DN[j];
+    const p = i - (a < 0 ? -a : a);
+    parent[i] = p; frame[i] = DN[j + 1];
+    if (a < 0) j += 2; else { self[i] = DN[j + 2] * unit; smp[i] = DN[j + 3]; j += 4; }
     const d = depth[p] + 1; depth[i] = d; if (d > maxDepth) maxDepth = d;
-    if (diff) bself[i] = D.base[(i - 1) * 2];
+    if (diff) bself[i] = D.base[i - 1] * unit;
   }
   for (let i = 0; i < N; i++) { tot[i] = self[i]; tsmp[i] = smp[i]; if (diff) btot[i] = bself[i]; }
   for (let i = N - 1; i > 0; i--) {
     const p = parent[i]; tot[p] += tot[i]; tsmp[p] += tsmp[i]; if (diff) btot[p] += btot[i];
   }
+  phases.tree = performance.now();
   const fname = f => S[FR[f * 4]], fdso = f => S[FR[f * 4 + 1]], fsrc = f => S[FR[f * 4 + 2]];
   const fkind = f => FR[f * 4 + 3];
   const name = i => (i ? fname(frame[i]) : 'all');
-  // Children in CSR form, ordered by function name as flame graphs are.
-  const rank = new Uint32Array(NF);
-  Array.from({ length: NF }, (_, f) => f)
-    .sort((a, b) => (fname(a) < fname(b) ? -1 : fname(a) > fname(b) ? 1 : a - b))
-    .forEach((f, r) => { rank[f] = r; });
+  // Children in CSR form; index order is already name order.
   const first = new Uint32Array(N + 1), kids = new Uint32Array(Math.max(N - 1, 1));
   for (let i = 1; i < N; i++) first[parent[i] + 1]++;
   for (let i = 0; i < N; i++) first[i + 1] += first[i];
   { const fill = first.slice(0, N); for (let i = 1; i < N; i++) kids[fill[parent[i]]++] = i; }
-  for (let i = 0; i < N; i++) {
-    const a = first[i], b = first[i + 1];
-    if (b - a > 1) {
-      const sub = Array.from(kids.subarray(a, b)).sort((x, y) => rank[frame[x]] - rank[frame[y]] || x - y);
-      kids.set(sub, a);
-    }
-  }
+  phases.children = performance.now();
   // x offset of every node in weight units from the root's left edge.
   const xoff = new Float64Array(N);
   for (let i = 0; i < N; i++) {
@@ -87,7 +86,7 @@
   // What the last render drew: node ids and rects, for hit tests and tests.
   let drawn = new Uint32Array(0), dx = new Float32Array(0), dw = new Float32Array(0), nd = 0;
   const api = window.sonde = {
-    nodes: N, diff, firstPaintMs: 0, lastRenderMs: 0,
+    nodes: N, diff, firstPaintMs: 0, phases, lastRenderMs: 0,
     drawnFrames() { const out = []; for (let k = 0; k < nd; k++) out.push(name(drawn[k])); return out; },
     drawnRects() {
       const out = [];
@@ -294,7 +293,9 @@
   let resizeTimer = 0;
   window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(render, 50); });
 
+  phases.layout = performance.now();
   computeColours(); fillLegend();
+  phases.colours = performance.now();
   setZoom(0);
   api.firstPaintMs = performance.now();
   fillTable();
