@@ -178,7 +178,7 @@ deps:
 
 # The quick-start job: count, sample and report the bundled demo workload.
 demo: deps
-	@$(MAKE) -s all helpers
+	@$(MAKE) -s all helpers $(BUILD)/tests/export_page
 	@scripts/demo.sh
 
 # Whole suite: normal build, then ASan+UBSan build, then fuzz smoke runs.

@@ -74,7 +74,7 @@ async function checkHtml(browser) {
   const ice = await page.evaluate(() => window.sonde.drawnRects().find(d => d.depth === 0).y);
   await page.keyboard.press('i');
   check(ice === 0, 'html: "i" switches to the icicle view (root row at the top)');
-  if (want.shot) await page.screenshot({ path: want.shot });
+  if (want.shot) await page.screenshot({ path: want.shot, clip: { x: 0, y: 0, width: 1280, height: 640 } });
 
   // A phone: the page fits the screen and still draws.
   const ph = await open(browser, want.html, { width: 390, height: 844 });
