@@ -91,6 +91,23 @@ async function checkDiff(browser) {
   await page.waitForFunction(() => window.sonde && window.sonde.ready, null, { timeout: 20000 });
   const d = await page.evaluate(() => ({ diff: window.sonde.diff, legend: document.getElementById('legend').textContent }));
   check(d.diff && d.legend.includes('grew'), 'html diff: differential mode with its legend', JSON.stringify(d));
+  // The function whose work was changed on purpose: its share moved as
+  // report says, and its frames are red when it grew, blue when it shrank.
+  const fn = want.diffFn;
+  const got = await page.evaluate(n => ({ pts: window.sonde.diffOf(n),
+    fills: window.sonde.drawnRects().filter(r => r.name === n).map(r => r.fill) }), fn.name);
+  const rgb = f => f.match(/\d+/g).map(Number);
+  const red = got.fills.length && got.fills.every(f => { const [r, , b] = rgb(f); return r > b; });
+  const blue = got.fills.length && got.fills.every(f => { const [r, , b] = rgb(f); return b > r; });
+  check(Math.abs(got.pts - fn.points) <= 0.1 && (fn.points > 0 ? red : blue),
+    'html diff: ' + fn.name + ' moved ' + got.pts.toFixed(2) + ' points (report: ' + fn.points.toFixed(2) +
+    ') and is drawn ' + (fn.points > 0 ? 'red' : 'blue'), JSON.stringify(got));
+  await page.mouse.move(1, 1);
+  const r0 = await page.evaluate(n => window.sonde.drawnRects().find(r => r.name === n), fn.name);
+  const box = await page.locator('#flame').boundingBox();
+  await page.mouse.move(box.x + r0.x + r0.w / 2, box.y + r0.y + r0.h / 2);
+  const tipText = await page.evaluate(() => document.getElementById('tip').textContent);
+  check(/before [\d.]+%, after [\d.]+%/.test(tipText), 'html diff: hover shows both shares', tipText);
   check(!errors.length, 'html diff: no console errors', errors.join(' | '));
 }
 

@@ -90,7 +90,7 @@
     drawnFrames() { const out = []; for (let k = 0; k < nd; k++) out.push(name(drawn[k])); return out; },
     drawnRects() {
       const out = [];
-      for (let k = 0; k < nd; k++) { const i = drawn[k]; out.push({ name: name(i), x: dx[k], y: rowY(depth[i]), w: dw[k], h: ROW - 1, depth: depth[i], matched: !!(matched && matched[i]) }); }
+      for (let k = 0; k < nd; k++) { const i = drawn[k]; out.push({ name: name(i), x: dx[k], y: rowY(depth[i]), w: dw[k], h: ROW - 1, depth: depth[i], matched: !!(matched && matched[i]), fill: diff ? diffColour(i) : '' }); }
       return out;
     },
     zoomTo(i) { setZoom(i); }, get zoom() { return name(zoom); }, matchShare: 0,
@@ -205,6 +205,7 @@
 
   // ---- top functions: self, total (recursion counted once), samples ----
   const fself = new Float64Array(NF), ftot = new Float64Array(NF), fsmp = new Float64Array(NF);
+  const fbtot = new Float64Array(diff ? NF : 0);
   {
     const onPath = new Uint32Array(NF), st = [0];
     const seen = new Uint8Array(N);
@@ -212,7 +213,7 @@
       const i = st[st.length - 1];
       if (!seen[i]) {
         seen[i] = 1;
-        if (i) { const f = frame[i]; fself[f] += self[i]; fsmp[f] += smp[i]; if (!onPath[f]) ftot[f] += tot[i]; onPath[f]++; }
+        if (i) { const f = frame[i]; fself[f] += self[i]; fsmp[f] += smp[i]; if (!onPath[f]) { ftot[f] += tot[i]; if (diff) fbtot[f] += btot[i]; } onPath[f]++; }
         for (let k = first[i + 1]; k-- > first[i];) st.push(kids[k]);
       } else { st.pop(); if (i) onPath[frame[i]]--; }
     }
@@ -262,6 +263,8 @@
     api.selected = { name: fname(f), callers: callers.size, callees: callees.size };
     fillTable();
   }
+  // Diff: a function's total share after minus before, in points.
+  api.diffOf = n => { let a = 0, b = 0; for (let f = 0; f < NF; f++) if (fname(f) === n) { a += ftot[f]; b += diff ? fbtot[f] : ftot[f]; } return 100 * (a / total - b / btotal); };
   api.topRow = () => { const f = rows[0]; return f === undefined ? null : { name: fname(f), dso: fdso(f), self: 100 * fself[f] / total, samples: fsmp[f] }; };
 
   // ---- legend, controls, keys ----
