@@ -114,12 +114,6 @@ $(BUILD)/examples/%: examples/%.c $(SHARED_LIB)
 	$(CC) $(filter-out $(LIB_INC),$(ALL_CFLAGS)) $< $(LDFLAGS) -o $@ \
 		-L$(BUILD) -Wl,-rpath,'$$ORIGIN/..' -lsonde
 
-# The HTML/SVG pictures' test driver (private headers, static library).
-tests: $(BUILD)/tests/export_page
-$(BUILD)/tests/export_page: tests/browser/export_page.c $(STATIC_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP $< $(LDFLAGS) -o $@ $(STATIC_LIB) $(LIBS)
-
 # Workloads for tests and the demo: frame pointers kept, no inlining games.
 $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
@@ -178,7 +172,7 @@ deps:
 
 # The quick-start job: count, sample and report the bundled demo workload.
 demo: deps
-	@$(MAKE) -s all helpers $(BUILD)/tests/export_page
+	@$(MAKE) -s all helpers
 	@scripts/demo.sh
 
 # Whole suite: normal build, then ASan+UBSan build, then fuzz smoke runs.

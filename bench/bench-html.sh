@@ -16,12 +16,12 @@ RUNS=${RUNS:-5}
 NR=${NR:-1000000}
 STACKS=${STACKS:-100000}
 WORK=${BENCH_DIR:-$BUILD_DIR/bench}
-PAGE=$BUILD_DIR/tests/export_page
+SONDE=${SONDE:-$BUILD_DIR/sonde}
 GEN=$BUILD_DIR/helpers/gen_perfdata
 mkdir -p "$WORK"
 
-for x in "$PAGE" "$GEN"; do
-	[ -x "$x" ] || { echo "SKIP: $x not built (make tests helpers)"; exit 0; }
+for x in "$SONDE" "$GEN"; do
+	[ -x "$x" ] || { echo "SKIP: $x not built (make all helpers)"; exit 0; }
 done
 command -v node >/dev/null || { echo "SKIP: node is not installed"; exit 0; }
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || { echo "SKIP: chromium is not installed"; exit 0; }
@@ -30,8 +30,8 @@ command -v node >/dev/null || { echo "SKIP: node is not installed"; exit 0; }
 
 F=$WORK/html-$NR-$STACKS.data
 [ -s "$F" ] || "$GEN" "$F" "$NR" 12 "$STACKS" each >/dev/null || { echo "FAIL: gen_perfdata"; exit 1; }
-"$PAGE" html "$F" "$WORK/html.html" || { echo "FAIL: export html"; exit 1; }
-"$PAGE" folded "$F" "$WORK/html.folded" || { echo "FAIL: export folded"; exit 1; }
+"$SONDE" export --format html -i "$F" -o "$WORK/html.html" || { echo "FAIL: export html"; exit 1; }
+"$SONDE" export --format folded -i "$F" -o "$WORK/html.folded" || { echo "FAIL: export folded"; exit 1; }
 html=$(stat -c %s "$WORK/html.html")
 fgz=$(gzip -c "$WORK/html.folded" | wc -c)
 echo "profile: $NR samples, $(wc -l <"$WORK/html.folded") distinct stacks"

@@ -25,14 +25,7 @@ echo
 echo "== sonde report -i $OUT/perf.data (children, with call graphs), first 40 lines"
 "$SONDE" report -i "$OUT/perf.data" --stdio | head -40
 
-# The interactive HTML profile: `sonde export` once it is there, else the
-# library's exporter through the test driver (make tests).
-echo
-if "$SONDE" export --help >/dev/null 2>&1; then
-	echo "== sonde export --format html -i $OUT/perf.data -o $OUT/perf.html"
-	"$SONDE" export --format html -i "$OUT/perf.data" -o "$OUT/perf.html"
-else
-	echo "== build/tests/export_page html $OUT/perf.data $OUT/perf.html"
-	build/tests/export_page html "$OUT/perf.data" "$OUT/perf.html"
-fi
+# The interactive HTML profile: one file, open it in any browser.
+echo "== sonde export --format html -i $OUT/perf.data -o $OUT/perf.html"
+"$SONDE" export --format html -i "$OUT/perf.data" -o "$OUT/perf.html"
 echo "open $OUT/perf.html in a browser: flame graph, top functions, search"

@@ -26,6 +26,7 @@ declare -A public=(
 	[perfdata.h]=perfdata [perfdata_feat.h]=perfdata [perfdata_reader.h]=perfdata
 	[synth.h]=perfdata
 	[profile.h]=profile
+	[export.h]=export
 	[sonde.h]=umbrella
 )
 

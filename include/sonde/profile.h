@@ -78,9 +78,13 @@ struct sonde_profile_opts {
 	/* Keep kernel symbols and DWARF answers in the per-user cache
 	 * ($XDG_CACHE_HOME/sonde) unless SONDE_NO_CACHE is set. */
 	bool cache;
+	/* Keep every counted sample's time and thread, in order, for views
+	 * over time (export's firefox and html timelines): 16 bytes a sample.
+	 * Merged profiles have none. */
+	bool timeline;
 	size_t : 0;
 };
-#define sonde_profile_opts__last_field cache
+#define sonde_profile_opts__last_field timeline
 
 /* [start, end) in sample time (ns); 0 leaves that side open. */
 struct sonde_profile_time_range {

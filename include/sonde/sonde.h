@@ -24,5 +24,6 @@
 #include "sonde/perfdata.h"
 #include "sonde/synth.h"
 #include "sonde/profile.h"
+#include "sonde/export.h"
 
 #endif /* SONDE_SONDE_H */

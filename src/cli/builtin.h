@@ -9,6 +9,8 @@ int cmd_help(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
+int cmd_export(int argc, const char **argv);
+int cmd_diff(int argc, const char **argv);
 int cmd_stat(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 

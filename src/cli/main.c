@@ -26,6 +26,8 @@ static const struct cmd_struct commands[] = {
 	{ "record", cmd_record, "Sample a command or the system into perf.data", CMD_QUIET_STDOUT_CHECK },
 	{ "report", cmd_report, "Summarize a perf.data file (perf report compatible)", 0 },
 	{ "script", cmd_script, "Print the samples of a perf.data file (perf script compatible)", 0 },
+	{ "diff", cmd_diff, "Compare the profiles of two perf.data files (perf diff compatible)", 0 },
+	{ "export", cmd_export, "Write a perf.data file's profile as folded, svg, html, pprof, speedscope or firefox", 0 },
 	{ "help", cmd_help, "Show help for sonde or one of its commands", 0 },
 	{ "version", cmd_version, "Print sonde's version", 0 },
 };

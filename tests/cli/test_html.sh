@@ -1,18 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-only
 # The HTML profile and the SVG flame graph in headless Chromium
-# (tests/browser/pictures.js, playwright-core): frames drawn, click zoom,
+# (tests/browser/pictures.js, playwright-core), written by sonde export
+# and sonde diff --format html: frames drawn, click zoom,
 # breadcrumb, search share against report's children share, the table's
 # top row against report --no-children, a phone screen, the differential
 # page, no console errors. Leaves a screenshot in $BUILD_DIR/artifacts.
 source "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B=${BUILD_DIR:-$ROOT/build}
-PAGE=$B/tests/export_page
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 
-if [ ! -x "$PAGE" ] || [ ! -x "$HELPERS/demo" ]; then
-	skip "html/svg in chromium: $PAGE or $HELPERS/demo not built (make tests helpers)"; exit 0
+if [ ! -x "$HELPERS/demo" ]; then
+	skip "html/svg: $HELPERS/demo not built (make helpers)"; exit 0
 fi
 
 F=$TMP/perf.data
@@ -22,10 +22,15 @@ fi
 # The diff page's pair: prime_pass does 3x the work in the new recording.
 "$SONDE" record -q -g -o "$TMP/base.data" -- "$HELPERS/demo" 10 >/dev/null 2>&1
 "$SONDE" record -q -g -o "$TMP/new.data" -- "$HELPERS/demo" 10 3 >/dev/null 2>&1
-expect_ok "html: export_page writes the page" "$PAGE" html "$F" "$TMP/p.html"
-expect_ok "svg: export_page writes the flame graph" "$PAGE" svg "$F" "$TMP/p.svg"
-expect_ok "html diff: export_page writes the differential page" \
-	"$PAGE" html "$TMP/new.data" "$TMP/d.html" "$TMP/base.data"
+expect_ok "html: sonde export --format html writes the page" \
+	"$SONDE" export --format html -i "$F" -o "$TMP/p.html" --title "sonde profile"
+expect_ok "svg: sonde export --format svg writes the flame graph" \
+	"$SONDE" export --format svg -i "$F" -o "$TMP/p.svg"
+if "$SONDE" diff --format html "$TMP/base.data" "$TMP/new.data" >"$TMP/d.html" 2>"$TMP/err"; then
+	pass "html diff: sonde diff --format html writes the differential page"
+else
+	fail "html diff: sonde diff --format html failed: $(head -3 "$TMP/err")"
+fi
 
 # Without a browser: the SVG is well-formed XML with a title per frame,
 # and the page asks for nothing outside itself.

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export-priv.h"
 #include "flame.h"
 
 #define IDX(v) ((uint32_t)((uintptr_t)(v) - 1))
@@ -67,13 +68,11 @@ static int frame_of(struct flame *fl, const struct sonde_profile_frame *f, uint3
 {
 	struct flame_frame k = { 0 };
 	struct hashtab_probe pr;
-	const char *sym = sonde_profile_frame__sym(f);
+	const char *sym = export_frame_name(f); /* as folded names it */
 	uint64_t h;
 	void *v;
 	int err;
 
-	if (!sym)
-		sym = "[unknown]";
 	k.kind = sonde_profile_frame__kind(f) &
 		 (SONDE_PROFILE_FRAME_KERNEL | SONDE_PROFILE_FRAME_JIT | SONDE_PROFILE_FRAME_INLINED);
 	err = intern(fl, sym, &k.name);

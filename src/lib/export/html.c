@@ -17,34 +17,39 @@
 #include "html-assets.h"
 
 /* A JSON string safe inside <script>: '<' is escaped, so no "</script>". */
-static void put_json_str(FILE *o, const char *s)
+static void put_json_str(const struct export_ctx *o, const char *s)
 {
-	fputc('"', o);
+	const char *run = s;
+
+	export_puts(o, "\"");
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
+		if (c != '"' && c != '\\' && c >= 0x20 && c != '<' && c != '>' && c != '&')
+			continue;
+		export_put(o, run, (size_t)(s - run));
+		run = s + 1;
 		if (c == '"' || c == '\\')
-			fprintf(o, "\\%c", c);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-			fprintf(o, "\\u%04x", c);
+			export_printf(o, "\\%c", c);
 		else
-			fputc(c, o);
+			export_printf(o, "\\u%04x", c);
 	}
-	fputc('"', o);
+	export_put(o, run, (size_t)(s - run));
+	export_puts(o, "\"");
 }
 
 /* Text for the HTML body (the title). */
-static void put_html_text(FILE *o, const char *s)
+static void put_html_text(const struct export_ctx *o, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '<')
-			fputs("&lt;", o);
+			export_puts(o, "&lt;");
 		else if (*s == '>')
-			fputs("&gt;", o);
+			export_puts(o, "&gt;");
 		else if (*s == '&')
-			fputs("&amp;", o);
+			export_puts(o, "&amp;");
 		else
-			fputc(*s, o);
+			export_put(o, s, 1);
 	}
 }
 
@@ -95,7 +100,7 @@ static uint32_t *preorder(const struct flame *fl)
  * [-parent distance, frame] when nothing ends there (most inner frames);
  * weights share one unit (their gcd: the period of fixed-period events).
  */
-static int put_data(FILE *o, const struct flame *fl, const char *event)
+static int put_data(const struct export_ctx *o, const struct flame *fl, const char *event)
 {
 	uint32_t *order = preorder(fl), *pos;
 	bool diff = fl->nodes[0].total[1] != 0;
@@ -113,48 +118,48 @@ static int put_data(FILE *o, const struct flame *fl, const char *event)
 	}
 	if (!unit)
 		unit = 1;
-	fputs("{\"v\":1,\"event\":", o);
+	export_puts(o, "{\"v\":1,\"event\":");
 	put_json_str(o, event ? event : "");
-	fprintf(o, ",\"diff\":%d,\"unit\":%" PRIu64 ",\"rootSelf\":%" PRIu64
+	export_printf(o, ",\"diff\":%d,\"unit\":%" PRIu64 ",\"rootSelf\":%" PRIu64
 		   ",\"rootSamples\":%" PRIu64 ",\n\"strs\":[",
 		diff, unit, fl->nodes[0].self[0] / unit, fl->nodes[0].samples[0]);
 	for (uint32_t i = 0; i < fl->nr_strs; i++) {
 		if (i)
-			fputc(',', o);
+			export_puts(o, ",");
 		put_json_str(o, fl->strs[i]);
 	}
-	fputs("],\n\"frames\":[", o);
+	export_puts(o, "],\n\"frames\":[");
 	for (uint32_t i = 0; i < fl->nr_frames; i++) {
 		const struct flame_frame *f = &fl->frames[i];
 
-		fprintf(o, "%s%u,%u,%u,%u", i ? "," : "", f->name, f->dso, f->src, f->kind);
+		export_printf(o, "%s%u,%u,%u,%u", i ? "," : "", f->name, f->dso, f->src, f->kind);
 	}
-	fputs("],\n\"nodes\":[", o);
+	export_puts(o, "],\n\"nodes\":[");
 	for (uint32_t k = 1; k < fl->nr_nodes; k++) {
 		const struct flame_node *n = &fl->nodes[order[k]];
 		uint32_t dist = k - pos[n->parent];
 
 		if (!n->self[0] && !n->samples[0])
-			fprintf(o, "%s-%u,%u", k > 1 ? "," : "", dist, n->frame);
+			export_printf(o, "%s-%u,%u", k > 1 ? "," : "", dist, n->frame);
 		else
-			fprintf(o, "%s%u,%u,%" PRIu64 ",%" PRIu64, k > 1 ? "," : "", dist, n->frame,
+			export_printf(o, "%s%u,%u,%" PRIu64 ",%" PRIu64, k > 1 ? "," : "", dist, n->frame,
 				n->self[0] / unit, n->samples[0]);
 	}
-	fputc(']', o);
+	export_puts(o, "]");
 	if (diff) {
-		fputs(",\n\"base\":[", o);
+		export_puts(o, ",\n\"base\":[");
 		for (uint32_t k = 1; k < fl->nr_nodes; k++)
-			fprintf(o, "%s%" PRIu64, k > 1 ? "," : "", fl->nodes[order[k]].self[1] / unit);
-		fputc(']', o);
+			export_printf(o, "%s%" PRIu64, k > 1 ? "," : "", fl->nodes[order[k]].self[1] / unit);
+		export_puts(o, "]");
 	}
-	fputc('}', o);
+	export_puts(o, "}");
 	free(order);
 	free(pos);
 	return 0;
 }
 
 /* Writes the template, replacing each @NAME@ marker by its part. */
-static int put_page(FILE *o, const struct flame *fl, const char *title, const char *event)
+static int put_page(const struct export_ctx *o, const struct flame *fl, const char *title, const char *event)
 {
 	const char *t = (const char *)export_asset_page, *end = t + export_asset_page_len;
 
@@ -163,25 +168,25 @@ static int put_page(FILE *o, const struct flame *fl, const char *title, const ch
 		size_t len;
 
 		if (!at) {
-			fwrite(t, 1, (size_t)(end - t), o);
+			export_put(o, t, (size_t)(end - t));
 			break;
 		}
-		fwrite(t, 1, (size_t)(at - t), o);
+		export_put(o, t, (size_t)(at - t));
 		close = memchr(at + 1, '@', (size_t)(end - at - 1));
 		len = close ? (size_t)(close - at - 1) : 0;
 		if (close && len == 5 && !memcmp(at + 1, "TITLE", 5)) {
 			put_html_text(o, title);
 		} else if (close && len == 3 && !memcmp(at + 1, "CSS", 3)) {
-			fwrite(export_asset_css, 1, export_asset_css_len, o);
+			export_put(o, export_asset_css, export_asset_css_len);
 		} else if (close && len == 2 && !memcmp(at + 1, "JS", 2)) {
-			fwrite(export_asset_js, 1, export_asset_js_len, o);
+			export_put(o, export_asset_js, export_asset_js_len);
 		} else if (close && len == 4 && !memcmp(at + 1, "DATA", 4)) {
 			int err = put_data(o, fl, event);
 
 			if (err)
 				return err;
 		} else {
-			fputc('@', o);
+			export_puts(o, "@");
 			t = at + 1;
 			continue;
 		}
@@ -195,20 +200,17 @@ int export_html(struct sonde_profile *p, const struct export_ctx *x)
 	struct flame fl;
 	int err;
 
-	if (!p || !x || !x->out)
+	if (!p || !x)
 		return -EINVAL;
 	err = flame_init(&fl);
 	if (err)
 		return err;
-	err = flame_add_profile(&fl, p, x->event, 0);
-	if (!err && x->base)
-		err = flame_add_profile(&fl, x->base, x->event, 1);
+	err = flame_add_profile(&fl, p, x->ev, 0);
+	if (!err && x->opts.baseline)
+		err = flame_add_profile(&fl, x->opts.baseline, x->ev, 1);
 	if (!err) {
 		flame_finish(&fl);
-		err = put_page(x->out, &fl, x->title ? x->title : "sonde profile",
-			       sonde_profile__event_name(p, x->event));
-		if (!err && ferror(x->out))
-			err = -EIO;
+		err = put_page(x, &fl, x->title, x->event_name);
 	}
 	flame_free(&fl);
 	return err;

@@ -54,7 +54,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	int max_stack;
 
 	if (opts) {
-		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, cache))) {
+		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, timeline))) {
 			errno = EINVAL;
 			return NULL;
 		}
@@ -82,6 +82,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 		p->keys[o.keys[i]] = true;
 	}
 	p->callchains = o.callchains;
+	p->timeline = o.timeline;
 	p->trees = o.call_trees && o.callchains;
 	p->caller = o.caller_order;
 	max_stack = o.max_stack > 0 ? o.max_stack : SONDE_PERF_MAX_STACK_DEPTH + 1;
@@ -138,6 +139,7 @@ void sonde_profile__free(struct sonde_profile *p)
 		free(b);
 	}
 	hashtab_free(&p->groups);
+	free(p->tl);
 	for (int i = 0; i < p->nr_evs; i++) {
 		free(p->evs[i].name);
 		free(p->evs[i].ids);
@@ -417,6 +419,18 @@ static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const stru
 	g->period += s->period;
 	g->nr++;
 	p->dirty = true;
+	if (p->timeline) {
+		if (p->nr_tl == p->cap_tl) {
+			size_t cap = p->cap_tl ? p->cap_tl * 2 : 4096;
+			struct prof_tl *tl = realloc(p->tl, cap * sizeof(*tl));
+
+			if (!tl)
+				abort(); /* as the groups do on OOM */
+			p->tl = tl;
+			p->cap_tl = cap;
+		}
+		p->tl[p->nr_tl++] = (struct prof_tl){ s->time, g };
+	}
 	return 1;
 }
 

@@ -28,6 +28,12 @@ struct prof_group {
 /* Sample groups, allocated in blocks: one per distinct stack and thread keys. */
 #define PROF_GROUP_BLOCK 4096
 
+/* One counted sample of a timeline (opts.timeline): when, and its group. */
+struct prof_tl {
+	uint64_t time;
+	struct prof_group *g;
+};
+
 struct prof_group_block {
 	struct prof_group_block *prev;
 	size_t used;
@@ -128,6 +134,11 @@ struct sonde_profile {
 	struct hashtab groups; /* of struct prof_group */
 	struct prof_group_block *gblocks;
 	struct prof_group *last_group;
+
+	/* every counted sample in order, with opts.timeline */
+	bool timeline;
+	struct prof_tl *tl;
+	size_t nr_tl, cap_tl;
 
 	/* the histogram, made from the groups at the first query */
 	bool dirty;

@@ -35,7 +35,8 @@ const struct sonde_profile_stack *sonde_profile__sample_stack(struct sonde_profi
 		errno = EINVAL;
 		return NULL;
 	}
-	prof_sync_reader(p);
+	if (ev < 0 || ev >= p->nr_evs)
+		prof_sync_reader(p); /* a pipe's new events */
 	ei = prof_route(p, ev, rec);
 	if (ei < 0) {
 		errno = ENOENT;

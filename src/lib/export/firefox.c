@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * The Firefox Profiler's processed profile format as samply writes it
+ * (fxprof-processed-profile: meta version 24, preprocessedProfileVersion
+ * 49, each thread with its own stringArray): one thread per profiled
+ * thread, its samples in time order (ms from the first sample) over a
+ * stack tree of frames, functions and the objects they are in. Needs the
+ * profile's timeline (sonde_profile_opts.timeline).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export-priv.h"
+#include "profile_priv.h"
+
+#define FF_VERSION 24
+#define FF_PREPROCESSED_VERSION 49
+
+enum { CAT_OTHER, CAT_USER, CAT_KERNEL };
+
+/* Dense indexes for distinct triples of integers. */
+struct tmap {
+	struct hashtab t;
+	uint64_t (*k)[3];
+	size_t nr;
+};
+
+static bool tmap_eq(const void *val, const void *key, void *ctx)
+{
+	const struct tmap *m = ctx;
+
+	return !memcmp(m->k[(uintptr_t)val - 1], key, sizeof(m->k[0]));
+}
+
+/* The index of (a, b, c); *added tells a new one. -ENOMEM on failure. */
+static int64_t tmap_get(struct tmap *m, uint64_t a, uint64_t b, uint64_t c, bool *added)
+{
+	uint64_t key[3] = { a, b, c };
+	uint64_t h = hashtab_mix(hashtab_mix(hashtab_mix(0, a), b), c);
+	void *v;
+
+	if (!m->nr)
+		hashtab_init(&m->t);
+	v = hashtab_find(&m->t, h, tmap_eq, key, m);
+	*added = !v;
+	if (v)
+		return (int64_t)((uintptr_t)v - 1);
+	if (!(m->nr & (m->nr - 1))) {
+		uint64_t(*n)[3] = realloc(m->k, (m->nr ? m->nr * 2 : 1) * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		m->k = n;
+	}
+	memcpy(m->k[m->nr], key, sizeof(key));
+	if (hashtab_insert(&m->t, h, (void *)(uintptr_t)(m->nr + 1)))
+		return -ENOMEM;
+	return (int64_t)m->nr++;
+}
+
+static void tmap_free(struct tmap *m)
+{
+	hashtab_free(&m->t);
+	free(m->k);
+	memset(m, 0, sizeof(*m));
+}
+
+/* A growable column of integers (-1 prints null). */
+struct col {
+	int64_t *v;
+	size_t nr, cap;
+};
+
+static int col_add(struct col *c, int64_t x)
+{
+	if (c->nr == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		int64_t *n = realloc(c->v, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		c->v = n;
+		c->cap = cap;
+	}
+	c->v[c->nr++] = x;
+	return 0;
+}
+
+/* One thread's tables. */
+struct ff_thread {
+	struct export_index strs;      /* stringArray */
+	struct export_index res_ix;    /* resources by object */
+	struct col res_name;
+	struct export_index func_ix;   /* functions by name and object */
+	struct col func_name, func_res;
+	struct tmap frame_ix;	       /* frames by function, address, inline depth */
+	struct col frame_addr, frame_depth, frame_func, frame_cat;
+	struct tmap stack_ix;	       /* stacks by prefix and frame */
+	struct col stack_prefix, stack_frame, stack_cat;
+	struct tmap group_ix;	       /* sample groups met, with their leaf stack */
+	struct col group_stack;
+	bool oom;
+};
+
+static int64_t str_id(struct ff_thread *t, const char *s)
+{
+	int64_t i = export_index_get(&t->strs, s ? s : "", NULL);
+
+	if (i < 0)
+		t->oom = true;
+	return i;
+}
+
+static int64_t func_id(struct ff_thread *t, const struct sonde_profile_frame *f)
+{
+	const char *name = export_frame_name(f), *dso = sonde_profile_frame__dso(f);
+	size_t before = t->func_ix.nr;
+	int64_t i = export_index_get(&t->func_ix, name, dso), r = -1;
+
+	if (i < 0 || (size_t)i < before)
+		return i;
+	if (dso) {
+		size_t rb = t->res_ix.nr;
+
+		r = export_index_get(&t->res_ix, dso, NULL);
+		if (r >= 0 && (size_t)r == rb) {
+			const char *sh = sonde_profile_frame__dso_short(f);
+
+			if (col_add(&t->res_name, str_id(t, sh ? sh : dso)))
+				return -ENOMEM;
+		}
+	}
+	if (col_add(&t->func_name, str_id(t, name)) || col_add(&t->func_res, r))
+		return -ENOMEM;
+	return i;
+}
+
+/* The stack index of a group's stack, built root first into the tree. */
+static int64_t group_stack(struct ff_thread *t, const struct prof_group *g)
+{
+	const struct sonde_profile_stack *st = (const struct sonde_profile_stack *)g->st;
+	uint32_t nf = sonde_profile_stack__nr_frames(st);
+	int64_t prefix = -1, gi;
+	uint32_t depth = 0;
+	bool added;
+
+	gi = tmap_get(&t->group_ix, (uintptr_t)g, 0, 0, &added);
+	if (gi < 0)
+		return gi;
+	if (!added)
+		return t->group_stack.v[gi];
+	for (uint32_t i = nf; i-- > 0;) {
+		const struct sonde_profile_frame *f = sonde_profile_stack__frame(st, i);
+		const struct sonde_profile_frame *outer = i + 1 < nf ? sonde_profile_stack__frame(st, i + 1) : NULL;
+		unsigned int kind = sonde_profile_frame__kind(f);
+		int64_t fn = func_id(t, f), fr, sk;
+		int cat = kind & SONDE_PROFILE_FRAME_KERNEL ? CAT_KERNEL : CAT_USER;
+
+		if (fn < 0)
+			return -ENOMEM;
+		/* Functions inlined at one address: depth 0 is the outermost. */
+		if ((kind & SONDE_PROFILE_FRAME_INLINED) && outer &&
+		    sonde_profile_frame__ip(outer) == sonde_profile_frame__ip(f))
+			depth++;
+		else
+			depth = 0;
+		fr = tmap_get(&t->frame_ix, (uint64_t)fn, sonde_profile_frame__addr(f), depth, &added);
+		if (fr < 0)
+			return -ENOMEM;
+		if (added &&
+		    (col_add(&t->frame_addr, (int64_t)sonde_profile_frame__addr(f)) ||
+		     col_add(&t->frame_depth, depth) || col_add(&t->frame_func, fn) ||
+		     col_add(&t->frame_cat, cat)))
+			return -ENOMEM;
+		sk = tmap_get(&t->stack_ix, (uint64_t)(prefix + 1), (uint64_t)fr, 0, &added);
+		if (sk < 0)
+			return -ENOMEM;
+		if (added && (col_add(&t->stack_prefix, prefix) || col_add(&t->stack_frame, fr) ||
+			      col_add(&t->stack_cat, cat)))
+			return -ENOMEM;
+		prefix = sk;
+	}
+	if (prefix < 0) { /* no frames at all: one unknown frame */
+		int64_t fn = export_index_get(&t->func_ix, "[unknown]", NULL);
+
+		if (fn < 0 || ((size_t)fn + 1 == t->func_ix.nr && t->func_name.nr < t->func_ix.nr &&
+			       (col_add(&t->func_name, str_id(t, "[unknown]")) ||
+				col_add(&t->func_res, -1))))
+			return -ENOMEM;
+		prefix = tmap_get(&t->frame_ix, (uint64_t)fn, UINT64_MAX, 0, &added);
+		if (prefix < 0 || (added && (col_add(&t->frame_addr, -1) || col_add(&t->frame_depth, 0) ||
+					     col_add(&t->frame_func, fn) || col_add(&t->frame_cat, CAT_OTHER))))
+			return -ENOMEM;
+		{
+			int64_t fr = prefix;
+
+			prefix = tmap_get(&t->stack_ix, 0, (uint64_t)fr, 0, &added);
+			if (prefix < 0 || (added && (col_add(&t->stack_prefix, -1) ||
+						     col_add(&t->stack_frame, fr) ||
+						     col_add(&t->stack_cat, CAT_OTHER))))
+				return -ENOMEM;
+		}
+	}
+	if (col_add(&t->group_stack, prefix))
+		return -ENOMEM;
+	return prefix;
+}
+
+static void thread_free(struct ff_thread *t)
+{
+	struct col *cols[] = {
+		&t->res_name, &t->func_name, &t->func_res, &t->frame_addr, &t->frame_depth,
+		&t->frame_func, &t->frame_cat, &t->stack_prefix, &t->stack_frame, &t->stack_cat,
+		&t->group_stack,
+	};
+
+	export_index_free(&t->strs);
+	export_index_free(&t->res_ix);
+	export_index_free(&t->func_ix);
+	tmap_free(&t->frame_ix);
+	tmap_free(&t->stack_ix);
+	tmap_free(&t->group_ix);
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		free(cols[i]->v);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- JSON ---- */
+
+static void put_col(const struct export_ctx *x, const char *name, const struct col *c)
+{
+	export_printf(x, ",\"%s\":[", name);
+	for (size_t i = 0; i < c->nr; i++) {
+		if (c->v[i] < 0)
+			export_puts(x, i ? ",null" : "null");
+		else
+			export_printf(x, i ? ",%lld" : "%lld", (long long)c->v[i]);
+	}
+	export_put(x, "]", 1);
+}
+
+/* A column of @n copies of @v. */
+static void put_same(const struct export_ctx *x, const char *name, const char *v, size_t n)
+{
+	export_printf(x, ",\"%s\":[", name);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			export_put(x, ",", 1);
+		export_puts(x, v);
+	}
+	export_put(x, "]", 1);
+}
+
+static void put_tables(const struct export_ctx *x, const struct ff_thread *t)
+{
+	size_t n = t->frame_func.nr;
+
+	export_printf(x, "\"frameTable\":{\"length\":%zu", n);
+	put_col(x, "address", &t->frame_addr);
+	put_col(x, "inlineDepth", &t->frame_depth);
+	put_col(x, "category", &t->frame_cat);
+	put_same(x, "subcategory", "0", n);
+	put_col(x, "func", &t->frame_func);
+	put_same(x, "nativeSymbol", "null", n);
+	put_same(x, "innerWindowID", "null", n);
+	put_same(x, "implementation", "null", n);
+	put_same(x, "line", "null", n);
+	put_same(x, "column", "null", n);
+	n = t->func_name.nr;
+	export_printf(x, "},\"funcTable\":{\"length\":%zu", n);
+	put_col(x, "name", &t->func_name);
+	put_same(x, "isJS", "false", n);
+	put_same(x, "relevantForJS", "false", n);
+	put_col(x, "resource", &t->func_res);
+	put_same(x, "fileName", "null", n);
+	put_same(x, "lineNumber", "null", n);
+	put_same(x, "columnNumber", "null", n);
+	n = t->res_name.nr;
+	export_printf(x, "},\"resourceTable\":{\"length\":%zu", n);
+	put_same(x, "lib", "null", n);
+	put_col(x, "name", &t->res_name);
+	put_same(x, "host", "null", n);
+	put_same(x, "type", "0", n);
+	n = t->stack_frame.nr;
+	export_printf(x, "},\"stackTable\":{\"length\":%zu", n);
+	put_col(x, "prefix", &t->stack_prefix);
+	put_col(x, "frame", &t->stack_frame);
+	put_col(x, "category", &t->stack_cat);
+	put_same(x, "subcategory", "0", n);
+	export_puts(x, "},\"stringArray\":[");
+	for (size_t i = 0; i < t->strs.nr; i++) {
+		if (i)
+			export_put(x, ",", 1);
+		export_json_str(x, t->strs.a[i]);
+	}
+	export_put(x, "]", 1);
+}
+
+/* The thread of samples tl[idx[from..to)]. */
+static int put_thread(struct sonde_profile *p, const struct export_ctx *x, const size_t *idx,
+		      size_t from, size_t to, uint64_t t0, bool first)
+{
+	struct ff_thread t = { 0 };
+	struct col stacks = { 0 };
+	const struct prof_group *g0 = p->tl[idx[from]].g;
+	int ret = -ENOMEM;
+
+	for (size_t i = from; i < to; i++) {
+		int64_t s = group_stack(&t, p->tl[idx[i]].g);
+
+		if (s < 0 || col_add(&stacks, s))
+			goto out;
+	}
+	if (t.oom)
+		goto out;
+	export_puts(x, first ? "{" : ",{");
+	put_tables(x, &t);
+	export_puts(x, ",\"markers\":{\"length\":0,\"category\":[],\"data\":[],\"endTime\":[],\"name\":[],\"phase\":[],\"startTime\":[]}");
+	export_puts(x, ",\"name\":");
+	export_json_str(x, g0->comm ? g0->comm : "");
+	export_printf(x, ",\"isMainThread\":%s,\"nativeSymbols\":{\"length\":0,\"address\":[],\"functionSize\":[],\"libIndex\":[],\"name\":[]}",
+		      g0->pid == g0->tid ? "true" : "false");
+	export_printf(x, ",\"pausedRanges\":[],\"pid\":\"%d\",\"processName\":", g0->pid);
+	export_json_str(x, g0->comm ? g0->comm : "");
+	export_printf(x, ",\"processShutdownTime\":null,\"processStartupTime\":0,\"processType\":\"default\",\"registerTime\":0,\"tid\":%d,\"unregisterTime\":null",
+		      g0->tid);
+	export_printf(x, ",\"samples\":{\"length\":%zu,\"weightType\":\"samples\",\"weight\":null", to - from);
+	put_col(x, "stack", &stacks);
+	export_puts(x, ",\"time\":[");
+	for (size_t i = from; i < to; i++) {
+		uint64_t d = p->tl[idx[i]].time - t0;
+
+		export_printf(x, i > from ? ",%llu.%06llu" : "%llu.%06llu",
+			      (unsigned long long)(d / 1000000), (unsigned long long)(d % 1000000));
+	}
+	export_puts(x, "]}}");
+	ret = 0;
+out:
+	free(stacks.v);
+	thread_free(&t);
+	return ret;
+}
+
+static const struct prof_tl *sort_tl;
+
+/* By thread, then in recording order. */
+static int cmp_idx(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	const struct prof_group *ga = sort_tl[a].g, *gb = sort_tl[b].g;
+
+	if (ga->pid != gb->pid)
+		return ga->pid < gb->pid ? -1 : 1;
+	if (ga->tid != gb->tid)
+		return ga->tid < gb->tid ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static void put_meta(const struct export_ctx *x, struct sonde_profile *p)
+{
+	const struct sonde_perf_event_attr *a = &p->evs[x->ev].attr;
+	double interval = 1.0;
+
+	/* A clock event's period is its sampling interval. */
+	if (!strcmp(export_period_unit(p, x->ev), "nanoseconds") && !a->freq && a->sample_period)
+		interval = (double)a->sample_period / 1e6;
+	else if (a->freq && a->sample_freq)
+		interval = 1000.0 / (double)a->sample_freq;
+	export_puts(x, "{\"meta\":{\"categories\":["
+		       "{\"name\":\"Other\",\"color\":\"grey\",\"subcategories\":[\"Other\"]},"
+		       "{\"name\":\"User\",\"color\":\"yellow\",\"subcategories\":[\"Other\"]},"
+		       "{\"name\":\"Kernel\",\"color\":\"orange\",\"subcategories\":[\"Other\"]}]");
+	export_puts(x, ",\"debug\":false,\"extensions\":{\"length\":0,\"baseURL\":[],\"id\":[],\"name\":[]}");
+	export_printf(x, ",\"interval\":%.6f,\"preprocessedProfileVersion\":%d,\"processType\":0,\"product\":",
+		      interval, FF_PREPROCESSED_VERSION);
+	export_json_str(x, x->title);
+	export_puts(x, ",\"sampleUnits\":{\"time\":\"ms\",\"eventDelay\":\"ms\",\"threadCPUDelta\":\"\\u00b5s\"}");
+	export_printf(x, ",\"startTime\":%llu.%06llu,\"symbolicated\":true,\"pausedRanges\":[],\"version\":%d",
+		      (unsigned long long)(x->opts.time_ns / 1000000),
+		      (unsigned long long)(x->opts.time_ns % 1000000), FF_VERSION);
+	export_puts(x, ",\"usesOnlyOneStackType\":true,\"doesNotUseFrameImplementation\":true,\"sourceCodeIsNotOnSearchfox\":true,\"markerSchema\":[]}");
+}
+
+int export_firefox(struct sonde_profile *p, const struct export_ctx *x)
+{
+	struct export_group *g;
+	size_t *idx, n = 0, ng;
+	uint64_t t0 = UINT64_MAX;
+	int ret = 0;
+
+	if (!p->timeline)
+		return -EINVAL;
+	/* Finishes the stacks (inline frames) and gives them ids. */
+	g = export_groups(p, x, &ng);
+	if (!g)
+		return -ENOMEM;
+	free(g);
+	idx = malloc((p->nr_tl + 1) * sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nr_tl; i++) {
+		const struct prof_group *pg = p->tl[i].g;
+
+		if (pg->ev != x->ev ||
+		    !export_stack_visible(p, (const struct sonde_profile_stack *)pg->st))
+			continue;
+		idx[n++] = i;
+		if (p->tl[i].time < t0)
+			t0 = p->tl[i].time;
+	}
+	sort_tl = p->tl;
+	qsort(idx, n, sizeof(*idx), cmp_idx);
+	put_meta(x, p);
+	export_puts(x, ",\"libs\":[],\"threads\":[");
+	for (size_t i = 0, from = 0; i < n && !ret; i++) {
+		const struct prof_group *a = p->tl[idx[i]].g, *b;
+
+		if (i + 1 < n) {
+			b = p->tl[idx[i + 1]].g;
+			if (a->pid == b->pid && a->tid == b->tid)
+				continue;
+		}
+		ret = put_thread(p, x, idx, from, i + 1, t0, from == 0);
+		from = i + 1;
+	}
+	export_puts(x, "],\"pages\":[],\"profilerOverhead\":[],\"counters\":[]}\n");
+	free(idx);
+	return ret;
+}

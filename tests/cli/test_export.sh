@@ -1,0 +1,138 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-only
+# sonde export, each format checked by its reader: folded line totals
+# against report's samples per command, pprof through `go tool pprof -top`
+# against report --no-children's flat shares, speedscope against its
+# file-format schema, firefox against the processed format's fields and
+# report's samples per thread. And the file handling: default names,
+# stdout, and a failed export that leaves the old file alone.
+source "$(dirname "$0")/lib.sh"
+W="$HELPERS/callchain_workload"
+CHK="$(cd "$(dirname "$0")" && pwd)/export"
+
+if [ ! -x "$W" ]; then
+	skip "export: $W not built (make helpers)"
+	exit 0
+fi
+cd "$TMP" || exit 1
+if ! "$SONDE" record -g -o cc.data -- "$W" 400 2 >/dev/null 2>rec.err; then
+	skip "export: sonde record cannot sample here: $(head -c 300 rec.err)"
+	exit 0
+fi
+
+# report_counts KEY: "key samples period self%" per report --no-children entry.
+report_counts() {
+	"$SONDE" report -i cc.data --no-children --sort "$1" --json 2>/dev/null |
+		python3 "$CHK/report_counts.py" "$1"
+}
+
+# ---- folded ----
+expect_ok "folded: default output name" "$SONDE" export --format folded -i cc.data
+if [ -s perf.folded ]; then
+	awk '{ n = $NF; sub(/;.*/, ""); c[$0] += n } END { for (k in c) print k, c[k] }' perf.folded |
+		sort >folded.comm
+	report_counts comm | awk '{ print $1, $2 }' | sort >report.comm
+	if [ -s report.comm ] && cmp -s folded.comm report.comm; then
+		pass "folded: line totals per command equal report's samples ($(tr '\n' ' ' <report.comm))"
+	else
+		fail "folded: per command $(tr '\n' ' ' <folded.comm) vs report $(tr '\n' ' ' <report.comm)"
+	fi
+	if grep -q '^callchain_workl;.*main;.*run_a;run_b;leaf_burn [0-9]*$' perf.folded; then
+		pass "folded: whole stacks, root first, leaf last"
+	else
+		fail "folded: no main;...;run_a;run_b;leaf_burn line: $(head -3 perf.folded)"
+	fi
+else
+	fail "folded: perf.folded not written"
+fi
+"$SONDE" export --format folded -i cc.data -o - >stdout.folded 2>/dev/null
+if cmp -s stdout.folded perf.folded; then pass "folded: -o - writes the same to stdout"
+else fail "folded: -o - differs from the file"; fi
+"$SONDE" export --format folded -i cc.data --comm nosuchcomm -o - >none.folded 2>/dev/null
+if [ ! -s none.folded ]; then pass "folded: --comm filters samples out"
+else fail "folded: --comm nosuchcomm still printed $(wc -l <none.folded) lines"; fi
+"$SONDE" export --format folded -i cc.data --symbols leaf_spin -o - >spin.folded 2>/dev/null
+if [ -s spin.folded ] && ! grep -qv 'leaf_spin [0-9]*$' spin.folded; then
+	pass "folded: --symbols keeps the stacks sampled in that function"
+else
+	fail "folded: --symbols leaf_spin: $(head -3 spin.folded)"
+fi
+
+# ---- failure keeps the old file ----
+echo old >keep.folded
+expect_fail "export: unknown event is an error" "no event 'nosuchevent'" \
+	"$SONDE" export --format folded -i cc.data --event nosuchevent -o keep.folded
+expect_fail "export: unreadable input is an error" "nosuch.data" \
+	"$SONDE" export --format folded -i nosuch.data -o keep.folded
+if [ "$(cat keep.folded)" = old ] && ! ls keep.folded.* >/dev/null 2>&1; then
+	pass "export: a failed export leaves the old file and no temporary file"
+else
+	fail "export: keep.folded now '$(head -c 80 keep.folded)', leftovers: $(ls keep.folded.* 2>/dev/null)"
+fi
+expect_fail "export: unknown format" "expected folded" "$SONDE" export --format nosuch -i cc.data
+mkdir ro && chmod 555 ro
+if [ "$(id -u)" != 0 ]; then
+	expect_fail "export: an unwritable directory is an error" "ro/x" \
+		"$SONDE" export --format folded -i cc.data -o ro/x
+fi
+
+# ---- pprof ----
+expect_ok "pprof: default output name" "$SONDE" export --format pprof -i cc.data
+if ! command -v go >/dev/null 2>&1; then
+	skip "pprof: go is not installed (apt-get install golang-go): go tool pprof cannot read the file"
+elif [ ! -s perf.pb.gz ]; then
+	fail "pprof: perf.pb.gz not written"
+else
+	HOME="$TMP" GOCACHE="$TMP/gocache" go tool pprof -top -nodecount=10 perf.pb.gz \
+		>pprof.top 2>pprof.err
+	# flat% of each function pprof lists (its rows: flat flat% sum% cum cum% name)
+	awk '$2 ~ /%$/ && $5 ~ /%$/ && $1 != "flat" { sub(/%/, "", $2); print $6, $2 }' pprof.top |
+		sort >pprof.flat
+	report_counts sym | awk '$4 >= 1 { print $1, $4 }' | sort >report.flat
+	if [ ! -s report.flat ]; then
+		fail "pprof: report listed no function with 1% or more"
+	elif python3 - report.flat pprof.flat <<'PY'
+import sys
+rep = dict(l.split() for l in open(sys.argv[1]))
+pp = dict(l.split() for l in open(sys.argv[2]))
+bad = [f for f in rep if f not in pp or abs(float(rep[f]) - float(pp[f])) > 0.1]
+sys.exit(1 if bad else 0)
+PY
+	then
+		pass "pprof: go tool pprof -top lists report's top functions with the same flat shares ($(tr '\n' ' ' <report.flat))"
+	else
+		fail "pprof: report $(tr '\n' ' ' <report.flat) vs pprof $(tr '\n' ' ' <pprof.flat) $(head -c 300 pprof.err)"
+	fi
+	contains "pprof: the event is the sample type, with its duration" "Type: cpu-clock" pprof.top
+	contains "pprof: the recording's duration" "Duration: [0-9.]+m?s" pprof.top
+fi
+
+# ---- speedscope ----
+expect_ok "speedscope: default output name" "$SONDE" export --format speedscope -i cc.data
+if python3 "$CHK/check_speedscope.py" perf.speedscope.json >ss.tid 2>ss.err; then
+	pass "speedscope: valid against the file-format schema ($(wc -l <ss.tid) thread profiles)"
+	awk '{ print $1, $3 }' ss.tid | sort >ss.w
+	report_counts tid | awk '{ print $1, $3 }' | sort >report.tidp
+	if cmp -s ss.w report.tidp; then
+		pass "speedscope: weights per thread equal report's period per thread"
+	else
+		fail "speedscope: weights $(tr '\n' ' ' <ss.w) vs report $(tr '\n' ' ' <report.tidp)"
+	fi
+else
+	fail "speedscope: $(cat ss.err)"
+fi
+
+# ---- firefox ----
+expect_ok "firefox: default output name" "$SONDE" export --format firefox -i cc.data
+if python3 "$CHK/check_firefox.py" perf.firefox.json >ff.tid 2>ff.err; then
+	pass "firefox: required fields, versions and tables check out ($(wc -l <ff.tid) threads)"
+	sort ff.tid >ff.n
+	report_counts tid | awk '{ print $1, $2 }' | sort >report.tid
+	if cmp -s ff.n report.tid; then
+		pass "firefox: samples per thread equal report's ($(tr '\n' ' ' <report.tid))"
+	else
+		fail "firefox: samples $(tr '\n' ' ' <ff.n) vs report $(tr '\n' ' ' <report.tid)"
+	fi
+else
+	fail "firefox: $(cat ff.err)"
+fi
