@@ -167,6 +167,6 @@ int main(int argc, char **argv)
 	fprintf(stderr, "%ld samples, %ld frames\n", samples, frames);
 	sonde_dso__put(kdso);
 	sonde_symcache__free(c);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	return 0;
 }

@@ -76,8 +76,8 @@ int main(int argc, char **argv)
 	if (sonde_perfdata_writer__begin(w))
 		return 1;
 	/* Our own maps predate the event: describe them, or nothing symbolizes. */
-	sonde_synth_kernel(w, &attr);
-	sonde_synth_process(w, &attr, getpid(), NULL);
+	sonde_perfdata_writer__synth_kernel(w, &attr);
+	sonde_perfdata_writer__synth_process(w, &attr, getpid(), NULL);
 	sonde_perfdata_writer__finish_init(w);
 	ioctl(fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
 	for (int pass = 0; pass < 10; pass++) {

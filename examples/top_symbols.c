@@ -66,7 +66,7 @@ static int generate(const char *path)
 	if (!err)
 		err = sonde_perfdata_writer__begin(w);
 	if (!err)
-		err = sonde_synth_process(w, &attr, getpid(), NULL);
+		err = sonde_perfdata_writer__synth_process(w, &attr, getpid(), NULL);
 	for (size_t i = 0; !err && i < sizeof(fns) / sizeof(fns[0]); i++)
 		err = write_sample(w, &fmt, (uint64_t)(uintptr_t)fns[i] + 1, 1000 + i);
 	if (err) {
@@ -138,7 +138,7 @@ int main(int argc, char **argv)
 	}
 out:
 	sonde_profile__free(p);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	if (argc == 1)
 		unlink(tmp);
 	return ret;

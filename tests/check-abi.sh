@@ -17,5 +17,13 @@ if grep -qv '^sonde_' <<<"$exported"; then
 	echo "FAIL: exported symbols without the sonde_ prefix:"; grep -v '^sonde_' <<<"$exported"
 	bad=1
 fi
+# sonde_ is the exported prefix: an internal function of the static
+# library must not wear it (it would read as API and clash with users').
+internal=$(nm --defined-only "$BUILD/libsonde.a" 2>/dev/null | awk '$2 ~ /[TDBR]/ {print $3}' |
+	grep '^sonde_' | sort -u | comm -23 - <(echo "$exported"))
+if [ -n "$internal" ]; then
+	echo "FAIL: internal symbols with the exported prefix sonde_:"; sed 's/^/  /' <<<"$internal"
+	bad=1
+fi
 [ $bad = 0 ] && echo "PASS: $(wc -l <<<"$exported") exported symbols, all versioned"
 exit $bad

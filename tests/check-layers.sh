@@ -17,11 +17,13 @@ rank[umbrella]=$i
 
 # The layer of each public header.
 declare -A public=(
-	[abi.h]=core [common.h]=core [sys.h]=core [cpumap.h]=core [threadmap.h]=core
+	[abi.h]=core [common.h]=core [sys.h]=core [sysctl.h]=core [cpumap.h]=core [threadmap.h]=core
 	[evparse.h]=event [pmu.h]=event [tracefs.h]=event
 	[ring.h]=ring
+	[stat.h]=stat
 	[evopen.h]=count [evsel.h]=count [evlist.h]=count [counts.h]=count [region.h]=count
-	[record.h]=record
+	[evctl.h]=count [overflow.h]=count
+	[record.h]=record [evlist_records.h]=record
 	[symbols.h]=sym [unwind.h]=unwind
 	[perfdata.h]=perfdata [perfdata_feat.h]=perfdata [perfdata_reader.h]=perfdata
 	[synth.h]=perfdata

@@ -8,13 +8,16 @@ BUILD=${1:-build}
 LABEL=${2:-$BUILD}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
+source tests/run-group.sh
 pass=0 fail=0 skip=0
 failed_names=()
 
-# cmocka tests: read their own summary lines.
-for t in "$BUILD"/tests/test_*; do
+# cmocka tests: read their own summary lines. tests-shared/ holds the
+# public-API tests linked to libsonde.so (the static ones are in tests/).
+for t in "$BUILD"/tests/test_* "$BUILD"/tests-shared/test_*; do
 	[ -x "$t" ] || continue
-	out=$(CMOCKA_MESSAGE_OUTPUT=stdout timeout 300 "$t" 2>&1)
+	name=$(basename "$(dirname "$t")")/$(basename "$t")
+	out=$(CMOCKA_MESSAGE_OUTPUT=stdout run_group 300 "$t" 2>&1)
 	rc=$?
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' <<<"$out" | tail -1)
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' <<<"$out" | tail -1)
@@ -30,15 +33,17 @@ for t in "$BUILD"/tests/test_*; do
 		# Skips must say why, even when everything else is quiet.
 		grep -E '^(SKIP|\[  SKIPPED \]\s+test)' <<<"$out" || true
 	fi
-	[ "$f" != 0 ] && failed_names+=("$(basename "$t")")
-	echo "$LABEL: $(basename "$t"): $p passed, $f failed, $s skipped"
+	[ "$f" != 0 ] && failed_names+=("$name")
+	echo "$LABEL: $name: $p passed, $f failed, $s skipped"
 done
 
 # CLI tests: each script prints PASS/FAIL/SKIP lines through tests/cli/lib.sh.
-export SONDE="$ROOT/$BUILD/sonde" HELPERS="$ROOT/$BUILD/helpers" BUILD_DIR="$ROOT/$BUILD"
+# $SONDE_CLI picks another binary of the build (make check: the one on
+# libsonde.so, $BUILD/shared/sonde).
+export SONDE="${SONDE_CLI:-$ROOT/$BUILD/sonde}" HELPERS="$ROOT/$BUILD/helpers" BUILD_DIR="$ROOT/$BUILD"
 for t in tests/cli/test_*.sh; do
 	[ -f "$t" ] || continue
-	out=$(timeout 600 bash "$t" 2>&1)
+	out=$(run_group 600 bash "$t" 2>&1)
 	rc=$?
 	p=$(grep -c '^PASS' <<<"$out")
 	f=$(grep -c '^FAIL' <<<"$out")
@@ -59,7 +64,7 @@ done
 # Examples: each must run and exit 0 (77 = skipped, with its reason printed).
 for e in "$BUILD"/examples/*; do
 	[ -x "$e" ] || continue
-	out=$(timeout 60 "$e" 2>&1)
+	out=$(run_group 60 "$e" 2>&1)
 	rc=$?
 	case $rc in
 	0) pass=$((pass + 1)) ;;

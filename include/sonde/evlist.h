@@ -118,6 +118,33 @@ SONDE_API int sonde_evlist__target_cgroup(struct sonde_evlist *list,
 SONDE_API pid_t sonde_evlist__prepare_workload(struct sonde_evlist *list,
 					       char *const argv[]);
 
+struct sonde_workload_opts {
+	size_t sz;
+	/*
+	 * Reset SIGINT, SIGTERM, SIGPIPE and SIGXFSZ to their defaults in the
+	 * child: a caller that ignores them for itself (a recorder writing to
+	 * a pipe or up to a file size limit) does not pass that on through
+	 * exec.
+	 */
+	bool default_signals;
+	/* The child's stdout goes to its stderr: the caller's stdout carries
+	 * data (record -o -). */
+	bool stdout_to_stderr;
+	size_t : 0;
+};
+#define sonde_workload_opts__last_field stdout_to_stderr
+
+/**
+ * @brief **sonde_evlist__prepare_workload_opts()** is
+ * sonde_evlist__prepare_workload() with @p opts (NULL: defaults, the
+ * child's signals and stdio untouched).
+ * @return the child's pid, or -errno (-EINVAL for bad opts).
+ */
+SONDE_API pid_t
+sonde_evlist__prepare_workload_opts(struct sonde_evlist *list,
+				    char *const argv[],
+				    const struct sonde_workload_opts *opts);
+
 /**
  * @brief **sonde_evlist__start_workload()** lets the prepared child exec.
  * @return 0, or -errno: the exec's own errno (e.g. -ENOENT for a command
@@ -148,9 +175,15 @@ struct sonde_evlist_open_opts {
 	 * exclude_hv) like perf does; sonde_evsel__attr() then shows it.
 	 */
 	bool user_fallback;
+	/*
+	 * Open the attrs exactly as added: no read_format bits, inherit,
+	 * disabled or enable_on_exec added (a sampling tool such as record
+	 * sets its own). Group members still follow their leader.
+	 */
+	bool exact_attrs;
 	size_t : 0;
 };
-#define sonde_evlist_open_opts__last_field user_fallback
+#define sonde_evlist_open_opts__last_field exact_attrs
 
 /**
  * @brief **sonde_evlist__open()** opens every event on every CPU x thread
@@ -177,6 +210,63 @@ SONDE_API int sonde_evlist__disable(struct sonde_evlist *list);
 /** @brief **sonde_evlist__reset()** zeroes every group's counts
  * (PERF_EVENT_IOC_RESET with PERF_IOC_FLAG_GROUP). @return 0 or -errno. */
 SONDE_API int sonde_evlist__reset(struct sonde_evlist *list);
+
+struct sonde_ring;
+
+struct sonde_evlist_mmap_opts {
+	size_t sz;
+	/* Data pages per ring, a power of two; 0 means 128 (512 KiB). */
+	size_t data_pages;
+	size_t : 0;
+};
+#define sonde_evlist_mmap_opts__last_field data_pages
+
+/**
+ * @brief **sonde_evlist__mmap()** maps the ring buffers of an open list, as
+ * libperf's perf_evlist__mmap() does: one ring per CPU of the list (or per
+ * thread when it counts on any CPU), which every other event of that CPU
+ * or thread shares through PERF_EVENT_IOC_SET_OUTPUT. Events opened with
+ * attr.write_backward get overwrite rings of their own, one per CPU or
+ * thread too. Every event fd joins the poll set of sonde_evlist__poll().
+ * The list owns the rings: sonde_evlist__munmap(), sonde_evlist__close()
+ * and sonde_evlist__free() unmap them.
+ * @return 0, or -errno: -EBADF when the list is not open, -EBUSY when
+ * already mapped, -EPERM over kernel.perf_event_mlock_kb (unprivileged),
+ * -EINVAL for a page count that is not a power of two, or for events
+ * on any CPU opened with inherit (the kernel maps no per-thread ring of an
+ * inherited event: open with no_inherit, or on CPUs). Nothing stays
+ * mapped on failure.
+ */
+SONDE_API int sonde_evlist__mmap(struct sonde_evlist *list,
+				 const struct sonde_evlist_mmap_opts *opts);
+
+/** @brief **sonde_evlist__munmap()** unmaps the rings (NULL or unmapped
+ * is fine); the events stay open. */
+SONDE_API void sonde_evlist__munmap(struct sonde_evlist *list);
+
+/** @brief **sonde_evlist__nr_rings()** @return the number of rings mapped
+ * (0 before sonde_evlist__mmap()). */
+SONDE_API int sonde_evlist__nr_rings(const struct sonde_evlist *list);
+
+/** @brief **sonde_evlist__ring()** @return ring @p idx (0 ..
+ * nr_rings - 1; CPU or thread order, forward ring before overwrite ring),
+ * owned by the list, or NULL with errno EINVAL. */
+SONDE_API struct sonde_ring *sonde_evlist__ring(const struct sonde_evlist *list,
+						int idx);
+
+/**
+ * @brief **sonde_evlist__poll()** waits up to @p timeout_ms (-1: no limit)
+ * for a wakeup on any event fd of the mapped list. Fds whose task is gone
+ * (POLLHUP/POLLERR) leave the poll set; sonde_evlist__nr_polled() says how
+ * many remain. Not thread-safe against other calls on the same list.
+ * @return the number of fds with events (0 on timeout), or -errno
+ * (-EINTR when a signal came first, -EINVAL before sonde_evlist__mmap()).
+ */
+SONDE_API int sonde_evlist__poll(struct sonde_evlist *list, int timeout_ms);
+
+/** @brief **sonde_evlist__nr_polled()** @return the event fds still
+ * watched by sonde_evlist__poll(); 0 once every target task is gone. */
+SONDE_API int sonde_evlist__nr_polled(const struct sonde_evlist *list);
 
 /** @brief **sonde_task_events_enable()** enables every counter attached to
  * the calling task (prctl PR_TASK_PERF_EVENTS_ENABLE). @return 0 or -errno. */

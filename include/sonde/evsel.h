@@ -50,6 +50,19 @@ SONDE_API int sonde_evsel__open_errno(const struct sonde_evsel *evsel);
  * the failed open (sonde_open_error_describe()), "" when none failed. */
 SONDE_API const char *sonde_evsel__open_error(const struct sonde_evsel *evsel);
 
+/**
+ * @brief **sonde_evsel__set_attr()** replaces the attr of an event that is
+ * not open (copied; size 0 means sizeof), e.g. to retry a failed open with
+ * a fallback (cpu-clock for cycles, user space only).
+ * @return 0, or -errno (-EBUSY while open).
+ */
+SONDE_API int sonde_evsel__set_attr(struct sonde_evsel *evsel,
+				    const struct sonde_perf_event_attr *attr);
+
+/** @brief **sonde_evsel__open_cpu()** @return the CPU on which the open
+ * failed, -1 when on any CPU or when none failed. */
+SONDE_API int sonde_evsel__open_cpu(const struct sonde_evsel *evsel);
+
 /** @brief **sonde_evsel__fd()** @return the fd for CPU index @p cpu_idx
  * and thread index @p thread_idx, or -1 (not open / out of range). */
 SONDE_API int sonde_evsel__fd(const struct sonde_evsel *evsel, int cpu_idx,

@@ -64,7 +64,7 @@ struct sonde_perfdata_record {
  * @brief **sonde_perfdata_reader__open()** opens a perf.data file (PERFILE2,
  * file or pipe format, either byte order); @p path "-" reads stdin.
  * The header, attrs and feature sections are parsed here.
- * @return a reader to free with sonde_perfdata_reader__close(), or NULL with
+ * @return a reader to free with sonde_perfdata_reader__free(), or NULL with
  * errno set (SONDE_ERR_FORMAT for a bad file; the reason and byte offset are
  * in sonde_perfdata_reader__error()).
  */
@@ -81,8 +81,8 @@ SONDE_API struct sonde_perfdata_reader *
 sonde_perfdata_reader__open_mem(const void *buf, size_t len,
 				const struct sonde_perfdata_reader_opts *opts);
 
-/** @brief **sonde_perfdata_reader__close()** unmaps and frees; NULL is ok. */
-SONDE_API void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r);
+/** @brief **sonde_perfdata_reader__free()** unmaps and frees; NULL is ok. */
+SONDE_API void sonde_perfdata_reader__free(struct sonde_perfdata_reader *r);
 
 /**
  * @brief **sonde_perfdata_reader__next()** hands out the next record in
@@ -196,6 +196,195 @@ SONDE_API void sonde_perfdata_reader__set_stop_flag(struct sonde_perfdata_reader
  */
 SONDE_API void sonde_perfdata_reader__set_wait_hook(struct sonde_perfdata_reader *r,
 						    void (*fn)(void *arg), void *arg);
+
+/*
+ * Decoded header feature sections, for printing them (sonde report
+ * --header lays them out as perf does). Owned by the reader; NULL when the
+ * file lacks the feature or its section is corrupt. Read the structs
+ * through these pointers only: fields may be added at their end.
+ */
+
+/* One CPU's ids in CPU_TOPOLOGY. */
+struct sonde_feat_cpu_ids {
+	int32_t core, socket, die; /* die: 0 without die lists */
+};
+
+struct sonde_feat_cpu_topology {
+	uint32_t nr_sockets;
+	const char *const *sockets;	/* "sibling sockets" CPU lists */
+	uint32_t nr_dies;		/* 0: no die lists (older perf) */
+	const char *const *dies;
+	uint32_t nr_threads;
+	const char *const *threads;
+	uint32_t nr_cpus;		/* entries of @cpus: NRCPUS' available
+					 * CPUs, 0 when the file has no ids */
+	const struct sonde_feat_cpu_ids *cpus;
+};
+
+/** @brief **sonde_perfdata_reader__cpu_topology()** @return CPU_TOPOLOGY. */
+SONDE_API const struct sonde_feat_cpu_topology *
+sonde_perfdata_reader__cpu_topology(const struct sonde_perfdata_reader *r);
+
+/* NUMA_TOPOLOGY: one entry per node. */
+struct sonde_feat_numa_node {
+	uint32_t node;
+	uint64_t mem_total_kb, mem_free_kb;
+	const char *cpus;		/* CPU list, "0-3" */
+};
+
+struct sonde_feat_numa_topology {
+	uint32_t nr;
+	const struct sonde_feat_numa_node *const *nodes;
+};
+
+/** @brief **sonde_perfdata_reader__numa_topology()** @return NUMA_TOPOLOGY. */
+SONDE_API const struct sonde_feat_numa_topology *
+sonde_perfdata_reader__numa_topology(const struct sonde_perfdata_reader *r);
+
+/* PMU_MAPPINGS: the PMUs of the recording machine and their types. */
+struct sonde_feat_pmu_mapping {
+	const char *name;
+	uint32_t type;
+};
+
+struct sonde_feat_pmu_mappings {
+	uint32_t nr;
+	const struct sonde_feat_pmu_mapping *const *pmus;
+};
+
+/** @brief **sonde_perfdata_reader__pmu_mappings()** @return PMU_MAPPINGS. */
+SONDE_API const struct sonde_feat_pmu_mappings *
+sonde_perfdata_reader__pmu_mappings(const struct sonde_perfdata_reader *r);
+
+/* CACHE: one entry per cache of the recording CPU. */
+struct sonde_feat_cache {
+	uint32_t level, line_size, sets, ways;
+	const char *type;		/* "Data", "Instruction", "Unified" */
+	const char *size;		/* as sysfs wrote it: "32K" */
+	const char *map;		/* shared_cpu_list */
+};
+
+struct sonde_feat_caches {
+	uint32_t nr;
+	const struct sonde_feat_cache *const *caches;
+};
+
+/** @brief **sonde_perfdata_reader__caches()** @return CACHE. */
+SONDE_API const struct sonde_feat_caches *
+sonde_perfdata_reader__caches(const struct sonde_perfdata_reader *r);
+
+/* HYBRID_TOPOLOGY: the CPUs of each core type's PMU. */
+struct sonde_feat_hybrid_pmu {
+	const char *pmu;		/* "cpu_core" */
+	const char *cpus;
+};
+
+struct sonde_feat_hybrid_topology {
+	uint32_t nr;
+	const struct sonde_feat_hybrid_pmu *const *pmus;
+};
+
+/** @brief **sonde_perfdata_reader__hybrid_topology()** @return HYBRID_TOPOLOGY. */
+SONDE_API const struct sonde_feat_hybrid_topology *
+sonde_perfdata_reader__hybrid_topology(const struct sonde_perfdata_reader *r);
+
+/* MEM_TOPOLOGY: each node's memory blocks as a bitmap. */
+struct sonde_feat_mem_node {
+	uint64_t node;
+	uint64_t size;			/* bytes, as perf stored it */
+	uint64_t nr_bits;		/* blocks covered by @bitmap */
+	const uint64_t *bitmap;		/* bit b: block b is on this node */
+};
+
+struct sonde_feat_mem_topology {
+	uint64_t version;
+	uint64_t block_size;		/* bytes per block */
+	uint32_t nr;
+	const struct sonde_feat_mem_node *const *nodes;
+};
+
+/** @brief **sonde_perfdata_reader__mem_topology()** @return MEM_TOPOLOGY. */
+SONDE_API const struct sonde_feat_mem_topology *
+sonde_perfdata_reader__mem_topology(const struct sonde_perfdata_reader *r);
+
+/* One PMU's capabilities (name=value pairs from sysfs caps/). */
+struct sonde_feat_pmu_caps {
+	const char *pmu;		/* "cpu" for CPU_PMU_CAPS */
+	uint32_t nr;
+	const char *const *names;
+	const char *const *values;
+};
+
+struct sonde_feat_pmu_caps_list {
+	uint32_t nr;
+	const struct sonde_feat_pmu_caps *const *pmus;
+};
+
+/**
+ * @brief **sonde_perfdata_reader__pmu_caps()** @return CPU_PMU_CAPS (one
+ * PMU, "cpu") for @p feat SONDE_FEAT_CPU_PMU_CAPS, PMU_CAPS for
+ * SONDE_FEAT_PMU_CAPS.
+ */
+SONDE_API const struct sonde_feat_pmu_caps_list *
+sonde_perfdata_reader__pmu_caps(const struct sonde_perfdata_reader *r, int feat);
+
+/* BPF_BTF: the ids of the BTF objects the file carries. */
+struct sonde_feat_bpf_btf {
+	uint32_t nr;
+	const uint32_t *ids;
+};
+
+/** @brief **sonde_perfdata_reader__bpf_btf()** @return BPF_BTF. */
+SONDE_API const struct sonde_feat_bpf_btf *
+sonde_perfdata_reader__bpf_btf(const struct sonde_perfdata_reader *r);
+
+/* COMPRESSED: how the records were compressed (perf record -z). */
+struct sonde_feat_compressed {
+	uint32_t version;
+	uint32_t type;			/* 1: Zstd */
+	uint32_t level, ratio;
+	uint32_t mmap_len;		/* ring size: bounds one record's output */
+};
+
+/** @brief **sonde_perfdata_reader__compressed()** @return COMPRESSED. */
+SONDE_API const struct sonde_feat_compressed *
+sonde_perfdata_reader__compressed(const struct sonde_perfdata_reader *r);
+
+/**
+ * @brief **sonde_perfdata_reader__dir_format()** reads DIR_FORMAT's data
+ * version into @p version.
+ * @return 0, or -ENOENT when the file lacks it (or it is corrupt).
+ */
+SONDE_API int sonde_perfdata_reader__dir_format(const struct sonde_perfdata_reader *r,
+						uint64_t *version);
+
+/**
+ * @brief **sonde_perfdata_reader__tracing_data()** returns the TRACING_DATA
+ * blob (the tracefs formats of the recording machine): the file's feature
+ * section, or a pipe's record once it has been read.
+ * @param len receives its size (0 when absent); may be NULL.
+ * @return the blob, owned by the reader, or NULL when there is none.
+ */
+SONDE_API const void *
+sonde_perfdata_reader__tracing_data(const struct sonde_perfdata_reader *r,
+				    size_t *len);
+
+/* One event format file of a TRACING_DATA blob (text not NUL-terminated). */
+typedef int (*sonde_tracing_format_fn)(void *ctx, const char *sys,
+				       const char *text, size_t len);
+
+/**
+ * @brief **sonde_tracing_data__for_each_format()** walks a TRACING_DATA
+ * blob (untrusted: every length is checked against @p len) and calls @p fn
+ * for each event format file, in blob order, until it returns non-zero.
+ * The text can be given to sonde_tp_format__parse().
+ * @param err_off may be NULL; receives the byte offset of a problem.
+ * @return 0, the callback's non-zero value, or -SONDE_ERR_FORMAT (errno
+ * set) for a corrupt blob.
+ */
+SONDE_API int sonde_tracing_data__for_each_format(const void *data, size_t len,
+						  sonde_tracing_format_fn fn,
+						  void *ctx, size_t *err_off);
 
 #ifdef __cplusplus
 }

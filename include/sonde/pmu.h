@@ -56,12 +56,12 @@ struct sonde_pmus_opts {
  * @brief **sonde_pmus__load()** reads every PMU under the sysfs root. A PMU
  * whose files are malformed is kept with what could be read (and a
  * pr_debug line); a missing devices directory gives an empty set.
- * @return the set (free with sonde_pmus__delete()), or NULL with errno.
+ * @return the set (free with sonde_pmus__free()), or NULL with errno.
  */
 SONDE_API struct sonde_pmus *sonde_pmus__load(const struct sonde_pmus_opts *opts);
 
-/** @brief **sonde_pmus__delete()** frees the set; NULL is fine. */
-SONDE_API void sonde_pmus__delete(struct sonde_pmus *pmus);
+/** @brief **sonde_pmus__free()** frees the set; NULL is fine. */
+SONDE_API void sonde_pmus__free(struct sonde_pmus *pmus);
 
 /** @brief **sonde_pmus__count()** @return the number of PMUs. */
 SONDE_API size_t sonde_pmus__count(const struct sonde_pmus *pmus);

@@ -78,6 +78,12 @@ struct sonde_profile_opts {
 	/* Keep kernel symbols and DWARF answers in the per-user cache
 	 * ($XDG_CACHE_HOME/sonde) unless SONDE_NO_CACHE is set. */
 	bool cache;
+	/* Kernel symbols from this kallsyms file (the recorded kernel's). */
+	const char *kallsyms;
+	/* Kernel symbols from this vmlinux (its build id must be the recorded
+	 * one). Without either, a file of another kernel is named from perf's
+	 * build-id cache, or not at all. */
+	const char *vmlinux;
 	/* Keep every counted sample's time and thread, in order, for views
 	 * over time (export's firefox and html timelines): 16 bytes a sample.
 	 * Merged profiles have none. */

@@ -372,8 +372,16 @@ struct sonde_record {
 	const void *body;
 	size_t body_size;
 	bool has_sample_id;	/* the trailer was decoded into @sample_id */
+	/* On -SONDE_ERR_FORMAT: where inside the record, and what was wrong. */
+	uint32_t err_offset;
+	const char *err_what;
 	struct sonde_sample_id sample_id;
+	/*
+	 * Last, so that a member that grows moves nothing; the reserved room
+	 * keeps the struct's size when one does (up to 384 bytes).
+	 */
 	union {
+		uint64_t reserved_room[48];
 		struct sonde_sample sample;
 		struct sonde_record_mmap mmap;	/* MMAP, MMAP2 */
 		struct sonde_record_lost lost;
@@ -401,9 +409,6 @@ struct sonde_record {
 		struct sonde_record_auxtrace auxtrace;
 		struct sonde_record_event_update event_update;
 	};
-	/* On -SONDE_ERR_FORMAT: where inside the record, and what was wrong. */
-	uint32_t err_offset;
-	const char *err_what;
 };
 
 /**

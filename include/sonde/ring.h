@@ -61,6 +61,10 @@ SONDE_API void sonde_ring__free(struct sonde_ring *r);
 /** @brief **sonde_ring__fd()** the fd whose buffer this is (for poll(2)). */
 SONDE_API int sonde_ring__fd(const struct sonde_ring *r);
 
+/** @brief **sonde_ring__overwrite()** true for a flight-recorder ring
+ * (write_backward, read as snapshots). */
+SONDE_API bool sonde_ring__overwrite(const struct sonde_ring *r);
+
 /** @brief **sonde_ring__data_size()** size in bytes of the data area. */
 SONDE_API size_t sonde_ring__data_size(const struct sonde_ring *r);
 
@@ -134,6 +138,30 @@ SONDE_API int64_t sonde_ring__aux_read(struct sonde_ring *r,
 				       int (*cb)(const void *data, size_t len,
 						 uint64_t offset, void *ctx),
 				       void *ctx);
+
+/**
+ * @brief **sonde_mmap_page__tsc_to_time()** converts a time-stamp counter
+ * reading @p cyc (rdtsc on x86) into perf time, the clock of sample TIME
+ * fields when attr.use_clockid is not set, with the page's time_zero,
+ * time_mult and time_shift (folded through time_cycles/time_mask when
+ * cap_user_time_short), read under its seqlock. @p pc is any event's
+ * first mmap page (sonde_ring__control()). Thread-safe.
+ * @return 0 with *@p time set, -EOPNOTSUPP when the page lacks
+ * cap_user_time_zero (no stable TSC, or not x86), -EAGAIN when the kernel
+ * kept rewriting the page, -EINVAL.
+ */
+SONDE_API int
+sonde_mmap_page__tsc_to_time(const struct sonde_perf_event_mmap_page *pc,
+			     uint64_t cyc, uint64_t *time);
+
+/**
+ * @brief **sonde_mmap_page__time_to_tsc()** the inverse: the counter value
+ * at perf time @p time (for cap_user_time_short pages, the low bits only).
+ * @return 0 with *@p cyc set, or -errno as sonde_mmap_page__tsc_to_time().
+ */
+SONDE_API int
+sonde_mmap_page__time_to_tsc(const struct sonde_perf_event_mmap_page *pc,
+			     uint64_t time, uint64_t *cyc);
 
 #ifdef __cplusplus
 }

@@ -274,6 +274,37 @@ SONDE_API uint64_t sonde_dso__offset_to_vaddr(struct sonde_dso *dso,
 SONDE_API const char *sonde_dso__sym_name(struct sonde_dso *dso,
 					  const struct sonde_symbol *sym);
 
+/**
+ * @brief **sonde_dso__vaddr_to_offset()** the file offset of ELF virtual
+ * address @p vaddr, through the PT_LOAD header whose file image holds it
+ * (the inverse of sonde_dso__offset_to_vaddr()).
+ * @return 0 with *@p offset set, -ENOENT when no PT_LOAD covers it,
+ * -EOPNOTSUPP for kernel/JIT DSOs, or the load's -errno.
+ */
+SONDE_API int sonde_dso__vaddr_to_offset(struct sonde_dso *dso, uint64_t vaddr,
+					 uint64_t *offset);
+
+/**
+ * @brief **sonde_dso__symbol_offset()** the file offset of @p symbol's
+ * start (its raw or its shown name; a global wins over a local of the same
+ * name): what a uprobe's probe_offset takes.
+ * @return 0 with *@p offset set, -ENOENT (no such symbol or file),
+ * -ENODATA (no symbol table), or -errno.
+ */
+SONDE_API int sonde_dso__symbol_offset(struct sonde_dso *dso,
+				       const char *symbol, uint64_t *offset);
+
+/**
+ * @brief **sonde_symcache__probe_offset()** sonde_dso__symbol_offset() on
+ * the ELF file @p path, through @p cache (a struct sonde_symcache *, or
+ * NULL for a private one used once). Its signature is
+ * sonde_evspec_opts.probe_resolve's, so that "uprobe:PATH:SYMBOL" specs
+ * parse with it. Thread-safe when @p cache is.
+ * @return 0 or -errno as sonde_dso__symbol_offset().
+ */
+SONDE_API int sonde_symcache__probe_offset(const char *path, const char *symbol,
+					   uint64_t *offset, void *cache);
+
 /** @brief **sonde_dso__path()** returns the path the DSO was asked for. */
 SONDE_API const char *sonde_dso__path(const struct sonde_dso *dso);
 

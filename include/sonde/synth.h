@@ -32,34 +32,40 @@ struct sonde_synth_opts {
 #define sonde_synth_opts__last_field no_build_ids
 
 /**
- * @brief **sonde_synth_kernel()** writes to @p w the MMAP record perf uses
- * for the kernel text ("[kernel.kallsyms]_text", pid -1, from _text to
- * _etext of /proc/kallsyms). @p attr is the event that carries side-band
- * records: its sample_type shapes the sample_id trailer (left zero).
+ * @brief **sonde_perfdata_writer__synth_kernel()** writes to @p w the MMAP
+ * record perf uses for the kernel text ("[kernel.kallsyms]_text", pid -1,
+ * from _text to _etext of /proc/kallsyms). @p attr is the event that
+ * carries side-band records: its sample_type shapes the sample_id trailer
+ * (left zero).
  * @return 0 (also when kallsyms hides the addresses: nothing written), or
  * -errno from the writer.
  */
-SONDE_API int sonde_synth_kernel(struct sonde_perfdata_writer *w,
-				 const struct sonde_perf_event_attr *attr);
+SONDE_API int
+sonde_perfdata_writer__synth_kernel(struct sonde_perfdata_writer *w,
+				    const struct sonde_perf_event_attr *attr);
 
 /**
- * @brief **sonde_synth_process()** writes COMM for every thread of process
- * @p pid, FORK for its non-main threads, and MMAP2 for its executable maps
- * (with build ids read from the files, cached per path), from /proc/PID.
+ * @brief **sonde_perfdata_writer__synth_process()** writes COMM for every
+ * thread of process @p pid, FORK for its non-main threads, and MMAP2 for
+ * its executable maps (with build ids read from the files, cached per
+ * path), from /proc/PID.
  * @return 0 (also when the process is gone), or -errno.
  */
-SONDE_API int sonde_synth_process(struct sonde_perfdata_writer *w,
-				  const struct sonde_perf_event_attr *attr,
-				  pid_t pid, const struct sonde_synth_opts *opts);
+SONDE_API int
+sonde_perfdata_writer__synth_process(struct sonde_perfdata_writer *w,
+				     const struct sonde_perf_event_attr *attr,
+				     pid_t pid, const struct sonde_synth_opts *opts);
 
 /**
- * @brief **sonde_synth_all()** sonde_synth_process() for every process in
- * /proc (kernel threads get their COMM only).
+ * @brief **sonde_perfdata_writer__synth_all()** does
+ * sonde_perfdata_writer__synth_process() for every process in /proc
+ * (kernel threads get their COMM only).
  * @return 0 or -errno.
  */
-SONDE_API int sonde_synth_all(struct sonde_perfdata_writer *w,
-			      const struct sonde_perf_event_attr *attr,
-			      const struct sonde_synth_opts *opts);
+SONDE_API int
+sonde_perfdata_writer__synth_all(struct sonde_perfdata_writer *w,
+				 const struct sonde_perf_event_attr *attr,
+				 const struct sonde_synth_opts *opts);
 
 /**
  * @brief **sonde_kernel_build_id()** reads the running kernel's build id

@@ -30,7 +30,12 @@ struct sonde_sys_ops {
 	int (*munmap)(void *addr, size_t len);
 	int (*close)(int fd);
 	int (*prctl)(int option, unsigned long arg2);
-	/* Reads hardware counter @p counter (mmap page index - 1). */
+	/*
+	 * Reads hardware counter @p counter (mmap page index - 1). NULL in
+	 * the real table where this build has no reader for the architecture
+	 * (all but x86 today): self-reads then use read(2) even when the
+	 * mmap page sets cap_user_rdpmc.
+	 */
 	uint64_t (*rdpmc)(unsigned int counter);
 };
 
@@ -42,7 +47,8 @@ struct sonde_sys_ops {
  */
 SONDE_API void sonde_sys_set_ops(const struct sonde_sys_ops *ops);
 
-/** @brief **sonde_sys_ops()** returns the table in force (never NULL). */
+/** @brief **sonde_sys_ops()** returns the table in force (never NULL; its
+ * rdpmc may be NULL, see above). */
 SONDE_API const struct sonde_sys_ops *sonde_sys_ops(void);
 
 /** @brief raw **perf_event_open(2)** through the seam; -errno on failure. */

@@ -33,6 +33,14 @@ SONDE_API struct sonde_thread_map *sonde_thread_map__new_pid(pid_t pid);
  * with sonde_thread_map__free(). @return the map or NULL + errno. */
 SONDE_API struct sonde_thread_map *sonde_thread_map__new_tid(pid_t tid);
 
+/** @brief **sonde_thread_map__new_array()** is the @p nr threads of
+ * @p tids (copied, order kept), e.g. the threads of several -p/-t lists.
+ * Free with sonde_thread_map__free().
+ * @return the map, or NULL with errno EINVAL (nr <= 0, a tid <= 0) or
+ * ENOMEM. */
+SONDE_API struct sonde_thread_map *sonde_thread_map__new_array(const pid_t *tids,
+							       int nr);
+
 /** @brief **sonde_thread_map__free()** frees @p map (NULL is fine). */
 SONDE_API void sonde_thread_map__free(struct sonde_thread_map *map);
 

@@ -12,11 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "list-probe.h"
 #include "builtin.h"
 #include "options.h"
 #include "sonde/sonde.h"
-#include "evparse-priv.h"
-#include "evprobe.h"
 #include "json.h"
 
 enum cat {
@@ -41,7 +40,7 @@ static const char *const cat_key[] = {
 
 struct list_state {
 	bool json;
-	struct sonde_json *jw;
+	struct json_writer *jw;
 	bool probe;
 	const char **globs;
 	int nr_globs;
@@ -107,39 +106,39 @@ static void emit(struct list_state *st, enum cat c, const char *name,
 		return;
 	if (attr && st->probe && c == CAT_TP && strncmp(name, "ftrace:", 7)) {
 		if (!st->tp_probed) {
-			st->tp_result = ev_probe_attr(attr);
+			st->tp_result = sonde_perf_event_attr__probe(attr);
 			st->tp_probed = true;
 		}
 		err = st->tp_result;
 		if (err)
-			reason = ev_probe_reason(err, buf, sizeof(buf));
+			reason = sonde_perf_event_attr__probe_reason(err, buf, sizeof(buf));
 	} else if (attr && st->probe) {
-		err = ev_probe_attr(attr);
+		err = sonde_perf_event_attr__probe(attr);
 		if (err)
-			reason = ev_probe_reason(err, buf, sizeof(buf));
+			reason = sonde_perf_event_attr__probe_reason(err, buf, sizeof(buf));
 	}
 	st->shown++;
 	if (st->json) {
-		struct sonde_json *w = st->jw;
+		struct json_writer *w = st->jw;
 
-		sonde_json_begin_object(w);
-		sonde_json_string_field(w, "event", name);
+		json_begin_object(w);
+		json_string_field(w, "event", name);
 		if (alias)
-			sonde_json_string_field(w, "alias", alias);
-		sonde_json_string_field(w, "category", cat_key[c]);
+			json_string_field(w, "alias", alias);
+		json_string_field(w, "category", cat_key[c]);
 		if (pmu)
-			sonde_json_string_field(w, "pmu", pmu);
+			json_string_field(w, "pmu", pmu);
 		if (attr) {
-			sonde_json_uint_field(w, "type", attr->type);
-			sonde_json_uint_field(w, "config", attr->config);
+			json_uint_field(w, "type", attr->type);
+			json_uint_field(w, "config", attr->config);
 			if (st->probe)
-				sonde_json_bool_field(w, "supported", !err);
+				json_bool_field(w, "supported", !err);
 			else
-				sonde_json_null_field(w, "supported");
+				json_null_field(w, "supported");
 		}
 		if (reason)
-			sonde_json_string_field(w, "reason", reason);
-		sonde_json_end_object(w);
+			json_string_field(w, "reason", reason);
+		json_end_object(w);
 		return;
 	}
 	if (alias)
@@ -152,49 +151,27 @@ static void emit(struct list_state *st, enum cat c, const char *name,
 	putchar('\n');
 }
 
-static void list_symbols(struct list_state *st, const struct ev_symbol *tab,
-			 enum cat c, uint32_t type, const char *pmu)
-{
-	for (int i = 0; tab[i].name; i++) {
-		struct sonde_perf_event_attr a = { .type = type,
-						   .config = tab[i].config };
-		const char *alias = NULL;
+struct names_walk {
+	struct list_state *st;
+	enum cat c;
+	const char *pmu;
+};
 
-		/* Aliases share a config with the entry before them. */
-		if (i > 0 && tab[i - 1].config == tab[i].config)
-			continue;
-		if (tab[i + 1].name && tab[i + 1].config == tab[i].config)
-			alias = tab[i + 1].name;
-		emit(st, c, tab[i].name, alias, pmu, &a);
-	}
+static int emit_name(const struct sonde_event_name *ev, void *ctx)
+{
+	struct names_walk *w = ctx;
+	struct sonde_perf_event_attr a = { .type = ev->type, .config = ev->config };
+
+	emit(w->st, w->c, ev->name, ev->alias, w->pmu, &a);
+	return 0;
 }
 
-static void list_cache(struct list_state *st)
+static void list_symbols(struct list_state *st, uint32_t type, enum cat c,
+			 const char *pmu)
 {
-	static const char *const op_one[] = { "load", "store", "prefetch" };
+	struct names_walk w = { .st = st, .c = c, .pmu = pmu };
 
-	for (int t = 0; ev_cache_name(t); t++)
-		for (int op = 0; op < 3; op++) {
-			char name[64];
-			struct sonde_perf_event_attr a = {
-				.type = SONDE_PERF_TYPE_HW_CACHE,
-			};
-
-			if (!ev_cache_op_valid(t, op))
-				continue;
-			for (int res = 0; res < 2; res++) {
-				if (res == 0)
-					snprintf(name, sizeof(name), "%s-%s",
-						 ev_cache_name(t),
-						 ev_cache_op_name(op, 0));
-				else
-					snprintf(name, sizeof(name), "%s-%s-misses",
-						 ev_cache_name(t), op_one[op]);
-				a.config = (uint64_t)t | (uint64_t)op << 8 |
-					   (uint64_t)res << 16;
-				emit(st, CAT_CACHE, name, NULL, NULL, &a);
-			}
-		}
+	sonde_event_names__for_each(type, emit_name, &w);
 }
 
 static void list_pmus(struct list_state *st)
@@ -220,10 +197,10 @@ static void list_pmus(struct list_state *st)
 			}
 			emit(st, CAT_PMU, spec, NULL, sonde_pmu__name(pmu),
 			     sonde_evspec_list__attr(l, 0));
-			sonde_evspec_list__delete(l);
+			sonde_evspec_list__free(l);
 		}
 	}
-	sonde_pmus__delete(pmus);
+	sonde_pmus__free(pmus);
 }
 
 struct tp_walk {
@@ -304,7 +281,7 @@ static int print_attrs(const char *spec)
 		sonde_perf_event_attr__fprintf(stdout, sonde_evspec_list__attr(l, i));
 		printf("%s\n", dashes);
 	}
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 	return 0;
 }
 
@@ -324,21 +301,24 @@ int cmd_list(int argc, const char **argv)
 	static const char *const usage[] = {
 		"sonde list [--json] [--no-probe] [hw|sw|cache|pmu|tracepoint|raw|breakpoint|GLOB...]",
 		"sonde list --attr SPEC",
+		"sonde list 'uprobe:PATH[:GLOB]'",
 		NULL,
 	};
 	int n = parse_options(argc, argv, opts, usage, 0);
 
 	if (attr_spec)
 		return print_attrs(attr_spec);
+	if (n == 1 && list_probe_spec(argv[0]))
+		return list_probes(argv[0]);
 	st.probe = !no_probe;
 	st.globs = argv;
 	st.nr_globs = n;
 	if (st.json)
-		st.jw = sonde_json_new(stdout);
+		st.jw = json_new(stdout);
 	else
 		printf("\nList of pre-defined events (to be used in -e):\n\n");
-	list_symbols(&st, ev_hw_symbols, CAT_HW, SONDE_PERF_TYPE_HARDWARE, NULL);
-	list_symbols(&st, ev_sw_symbols, CAT_SW, SONDE_PERF_TYPE_SOFTWARE, "software");
+	list_symbols(&st, SONDE_PERF_TYPE_HARDWARE, CAT_HW, NULL);
+	list_symbols(&st, SONDE_PERF_TYPE_SOFTWARE, CAT_SW, "software");
 	{
 		struct sonde_perf_event_attr a = {
 			.type = SONDE_PERF_TYPE_SOFTWARE,
@@ -347,11 +327,11 @@ int cmd_list(int argc, const char **argv)
 
 		emit(&st, CAT_SW, "duration_time", NULL, "software", &a);
 	}
-	list_cache(&st);
+	list_symbols(&st, SONDE_PERF_TYPE_HW_CACHE, CAT_CACHE, NULL);
 	list_pmus(&st);
 	list_syntax(&st);
 	list_tracepoints(&st);
-	sonde_json_destroy(&st.jw);
+	json_destroy(&st.jw);
 	if (!st.shown && st.nr_globs) {
 		fprintf(stderr, "sonde list: no event matches '%s'\n", argv[0]);
 		return 1;

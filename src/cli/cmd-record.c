@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -22,8 +24,6 @@
 #include "builtin.h"
 #include "options.h"
 #include "record.h"
-
-
 
 static volatile sig_atomic_t done, child_exited, snapshot_req;
 
@@ -55,10 +55,85 @@ static int parse_event_cb(const struct option *opt, const char *arg,
 	return rec_events_parse(&o->evs, arg) ? -1 : 0;
 }
 
+/* -j MODE[,MODE...]: perf's branch filter names. */
+static int parse_branch_cb(const struct option *opt, const char *arg,
+			   bool unset)
+{
+	struct rec_opts *o = opt->value;
+	uint64_t mode;
 
+	if (unset) {
+		o->branch_stack = 0;
+		return 0;
+	}
+	if (sonde_branch_sample_type__parse(arg, &mode)) {
+		fprintf(stderr, "sonde record: unknown branch filter in '%s' "
+			"(any, any_call, any_ret, ind_call, ind_jmp, call, cond, "
+			"stack, u, k, hv, in_tx, no_tx, abort_tx, save_type, priv)\n", arg);
+		return -1;
+	}
+	o->branch_stack = mode;
+	return 0;
+}
 
+/* -k NAME|N: perf's clock names, with or without CLOCK_, any case. */
+static int parse_clockid_cb(const struct option *opt, const char *arg,
+			    bool unset)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "mono", CLOCK_MONOTONIC },
+		{ "monotonic_raw", CLOCK_MONOTONIC_RAW },
+		{ "raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "real", CLOCK_REALTIME },
+		{ "boottime", CLOCK_BOOTTIME }, { "boot", CLOCK_BOOTTIME },
+		{ "tai", CLOCK_TAI },
+	};
+	struct rec_opts *o = opt->value;
+	const char *n = arg;
+	char *end;
+	long id;
 
+	if (unset) {
+		o->clockid = -1;
+		return 0;
+	}
+	if (!strncasecmp(n, "CLOCK_", 6))
+		n += 6;
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		if (!strcasecmp(n, clocks[i].name)) {
+			o->clockid = clocks[i].id;
+			return 0;
+		}
+	}
+	id = strtol(arg, &end, 0);
+	if (*arg && !*end && id >= 0 && id < 64) {
+		o->clockid = (int)id;
+		return 0;
+	}
+	fprintf(stderr, "sonde record: unknown clock '%s' (monotonic, "
+		"monotonic_raw, realtime, boottime, tai, or a number)\n", arg);
+	return -1;
+}
 
+static int parse_branch_any_cb(const struct option *opt, const char *arg,
+			       bool unset)
+{
+	struct rec_opts *o = opt->value;
+
+	(void)arg;
+	o->branch_stack = unset ? 0 : SONDE_PERF_SAMPLE_BRANCH_ANY;
+	return 0;
+}
+
+static int parse_filter_cb(const struct option *opt, const char *arg,
+			   bool unset)
+{
+	struct rec_opts *o = opt->value;
+
+	if (unset)
+		return 0;
+	return rec_events_add_filter(&o->evs, arg) ? -1 : 0;
+}
 
 static int read_int_file(const char *path, long *v)
 {
@@ -71,15 +146,6 @@ static int read_int_file(const char *path, long *v)
 	fclose(f);
 	return ok ? 0 : -1;
 }
-
-
-
-
-
-
-
-
-
 
 static size_t parse_pages(const char *s)
 {
@@ -113,140 +179,91 @@ static const char *const record_usage[] = {
 	NULL,
 };
 
-int cmd_record(int argc, const char **argv)
+/*
+ * The options after parsing: defaults, checks, the sampling setup.
+ * Returns 0, or the exit status: 129 for bad usage, 1 for a bad event.
+ */
+static int check_options(struct rec_opts *o, struct rec_state *s, int nargs,
+			 const struct option *opts)
 {
-	struct rec_opts o = { .output = NULL, .freq = 4000, .inherit = true };
-	struct rec_state s = { .o = &o };
-	struct option opts[] = {
-		OPT_CALLBACK('e', "event", &o, "<event>",
-			     "event(s) to sample: name, sys:tracepoint, {a,b} group", parse_event_cb),
-		OPT_STRING('F', "freq", &o.freq_str, "<hz>|max",
-			   "sample frequency (default 4000; max = kernel.perf_event_max_sample_rate)"),
-		OPT_U64('c', "count", &o.period, "<n>", "sample every n events instead of -F"),
-		OPT_BOOLEAN('g', NULL, &o.callchain, "record call chains (frame pointers)"),
-		OPT_STRING(0, "call-graph", &o.call_graph, "fp|dwarf[,size]",
-			   "call chain mode; dwarf copies 8192 bytes of user stack"),
-		OPT_STRING('m', "mmap-pages", &o.mmap_pages, "<pages>",
-			   "ring buffer data pages per CPU (power of two, or 512K, 2M)"),
-		OPT_STRING('o', "output", &o.output, "<file>", "output file (default perf.data; - for a pipe)"),
-		OPT_STRING('p', "pid", &o.pid, "<pid>", "record existing process(es), comma list"),
-		OPT_STRING('t', "tid", &o.tid, "<tid>", "record existing thread(s), comma list"),
-		OPT_BOOLEAN('a', "all-cpus", &o.all_cpus, "system-wide from all CPUs"),
-		OPT_STRING('C', "cpu", &o.cpus, "<cpus>", "only these CPUs (with -a), e.g. 0,2-3"),
-		OPT_BOOLEAN(0, "switch-events", &o.switch_events, "record context switches"),
-		OPT_BOOLEAN(0, "inherit", &o.inherit, "follow child tasks (--no-inherit: do not)"),
-		OPT_BOOLEAN(0, "overwrite", &o.overwrite,
-			    "flight recorder: keep only the newest data, snapshot on SIGUSR2 and at exit"),
-		OPT_BOOLEAN('q', "quiet", &o.quiet, "no summary"),
-		OPT_INCR('v', "verbose", &o.verbose, "more messages"),
-		OPT_END(),
-	};
-	struct sonde_perfdata_writer_stats st;
-	struct sigaction sa = { 0 }, old_hup;
-	const char **cmd;
-	int nargs, go = -1, errp = -1, err = 0, status = 0;
-	char **cmdline = NULL;
 	long max_rate;
 
-	cmdline = calloc((size_t)argc + 2, sizeof(char *));
-	if (!cmdline)
-		return 1;
-	cmdline[0] = "sonde";
-	for (int i = 0; i < argc; i++)
-		cmdline[i + 1] = (char *)argv[i];
-	nargs = parse_options(argc, argv, opts, record_usage,
-			      PARSE_OPT_STOP_AT_NON_OPTION);
-	cmd = argv;
-	if (!o.output)
-		o.output = "perf.data";
+	if (!o->output)
+		o->output = "perf.data";
 	/* -C alone means those CPUs system-wide, as in perf. */
-	if (o.cpus && !nargs && !o.pid && !o.tid)
-		o.all_cpus = true;
-	if (!nargs && !o.pid && !o.tid && !o.all_cpus) {
+	if (o->cpus && !nargs && !o->pid && !o->tid)
+		o->all_cpus = true;
+	if (!nargs && !o->pid && !o->tid && !o->all_cpus) {
 		fprintf(stderr, "sonde record: nothing to record: give a command, -p PID, -t TID, -a or -C CPUS\n");
 		usage_with_options_fp(record_usage, opts, false);
-		free(cmdline);
 		return 129;
 	}
-	if (nargs && (o.pid || o.tid)) {
+	if (nargs && (o->pid || o->tid)) {
 		fprintf(stderr, "sonde record: a command cannot be combined with -p/-t\n");
-		free(cmdline);
 		return 129;
 	}
-	if (o.call_graph) {
-		if (!strcmp(o.call_graph, "fp")) {
-			o.callchain = true;
-		} else if (!strncmp(o.call_graph, "dwarf", 5) &&
-			   (o.call_graph[5] == 0 || o.call_graph[5] == ',')) {
-			unsigned long sz = o.call_graph[5] ?
-				strtoul(o.call_graph + 6, NULL, 0) : 8192;
+	if (o->call_graph) {
+		if (!strcmp(o->call_graph, "fp")) {
+			o->callchain = true;
+		} else if (!strncmp(o->call_graph, "dwarf", 5) &&
+			   (o->call_graph[5] == 0 || o->call_graph[5] == ',')) {
+			unsigned long sz = o->call_graph[5] ?
+				strtoul(o->call_graph + 6, NULL, 0) : 8192;
 
 			if (!sz || sz % 8 || sz > 65528 - 512) {
 				fprintf(stderr, "sonde record: dwarf stack size must be a multiple of 8 up to 65016, got '%s'\n",
-					o.call_graph + 6);
-				free(cmdline);
-				return 129;
+					o->call_graph + 6);
+						return 129;
 			}
 		} else {
 			fprintf(stderr, "sonde record: --call-graph takes fp or dwarf[,size], got '%s'\n",
-				o.call_graph);
-			free(cmdline);
-			return 129;
+				o->call_graph);
+				return 129;
 		}
 	}
 	if (read_int_file("/proc/sys/kernel/perf_event_max_sample_rate", &max_rate))
 		max_rate = 0;
-	if (o.freq_str) {
+	if (o->freq_str) {
 		char *end;
-		unsigned long f = strtoul(o.freq_str, &end, 10);
+		unsigned long f = strtoul(o->freq_str, &end, 10);
 
-		if (!strcmp(o.freq_str, "max") && max_rate > 0) {
+		if (!strcmp(o->freq_str, "max") && max_rate > 0) {
 			f = (unsigned long)max_rate;
 		} else if (*end || !f || f > UINT_MAX) {
 			fprintf(stderr, "sonde record: -F wants a frequency in Hz > 0 or 'max', got '%s'\n",
-				o.freq_str);
-			free(cmdline);
-			return 129;
+				o->freq_str);
+				return 129;
 		}
-		o.freq = (unsigned int)f;
+		o->freq = (unsigned int)f;
 	}
-	if (!o.period && max_rate > 0 && o.freq > (unsigned long)max_rate) {
+	if (!o->period && max_rate > 0 && o->freq > (unsigned long)max_rate) {
 		fprintf(stderr, "info: Using a maximum frequency rate of %ld Hz (kernel.perf_event_max_sample_rate)\n",
 			max_rate);
-		o.freq = (unsigned int)max_rate;
+		o->freq = (unsigned int)max_rate;
 	}
-	s.data_pages = 128;
-	if (o.mmap_pages) {
-		s.data_pages = parse_pages(o.mmap_pages);
-		if (!s.data_pages) {
+	s->data_pages = 128;
+	if (o->mmap_pages) {
+		s->data_pages = parse_pages(o->mmap_pages);
+		if (!s->data_pages) {
 			fprintf(stderr, "sonde record: -m wants a power-of-two page count or a size like 512K, got '%s'\n",
-				o.mmap_pages);
-			free(cmdline);
-			return 129;
+				o->mmap_pages);
+				return 129;
 		}
 	}
-	if (!o.evs.nr && rec_events_parse(&o.evs, "cycles")) {
-		free(cmdline);
+	if (!o->evs.nr && rec_events_parse(&o->evs, "cycles")) {
 		return 1;
 	}
-	if (o.overwrite && rec_events_parse(&o.evs, "dummy")) {
-		free(cmdline);
+	if (o->overwrite && rec_events_parse(&o->evs, "dummy")) {
 		return 1;
 	}
 
-	/* Targets. */
-	{
-		char cerr[256] = "";
-		int n = rec_cpu_list(o.cpus, &s.cpus, cerr, sizeof(cerr));
+	return 0;
+}
 
-		if (n <= 0) {
-			fprintf(stderr, "sonde record: CPU list '%s': %s\n",
-				o.cpus ? o.cpus : "online", cerr[0] ? cerr : strerror(n ? -n : EINVAL));
-			err = -EINVAL;
-			goto out;
-		}
-		s.nr_cpus = (size_t)n;
-	}
+static void set_signals(void)
+{
+	struct sigaction sa = { 0 }, old_hup;
+
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -272,25 +289,254 @@ int cmd_record(int argc, const char **argv)
 			setrlimit(RLIMIT_NOFILE, &rl);
 		}
 	}
-	if (o.pid)
-		err = rec_add_pid_threads(&s, o.pid);
-	else if (o.tid)
-		err = rec_add_tid_list(&s, o.tid);
+}
+
+/* What to record: the CPUs, the threads of -p/-t, the workload. */
+static int setup_targets(struct rec_state *s, const char **cmd, int nargs)
+{
+	struct rec_opts *o = s->o;
+	int err = 0;
+
+	/* Targets. */
+	{
+		char cerr[256] = "";
+		int n = rec_cpu_list(o->cpus, &s->cpus, cerr, sizeof(cerr));
+
+		if (n <= 0) {
+			fprintf(stderr, "sonde record: CPU list '%s': %s\n",
+				o->cpus ? o->cpus : "online", cerr[0] ? cerr : strerror(n ? -n : EINVAL));
+			err = -EINVAL;
+			return err;
+		}
+		s->nr_cpus = (size_t)n;
+	}
+	set_signals();
+	if (o->pid)
+		err = rec_add_pid_threads(s, o->pid);
+	else if (o->tid)
+		err = rec_add_tid_list(s, o->tid);
+	if (err)
+		return err;
+	s->list = sonde_evlist__new();
+	if (!s->list) {
+		err = -ENOMEM;
+		return err;
+	}
+	if (nargs) {
+		SONDE_OPTS(sonde_workload_opts, wo, .default_signals = true,
+			   .stdout_to_stderr = !strcmp(o->output, "-"));
+
+		s->child = sonde_evlist__prepare_workload_opts(s->list, (char *const *)cmd, &wo);
+		if (s->child < 0) {
+			fprintf(stderr, "sonde record: cannot start the workload: %s\n",
+				strerror((int)-s->child));
+			err = (int)s->child;
+			s->child = 0;
+			return err;
+		}
+		err = rec_add_tid(s, s->child);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Lets the workload exec; a failed exec abandons the new file. */
+static int start_workload(struct rec_state *s, const char **cmd)
+{
+	int err;
+
+	if (s->child <= 0)
+		return 0;
+	err = sonde_evlist__start_workload(s->list);
+	if (err) {
+		fprintf(stderr, "sonde record: cannot run '%s': %s\n", cmd[0],
+			strerror(-err));
+		sonde_evlist__wait_workload(s->list, NULL);
+		s->child = 0;
+		sonde_perfdata_writer__free(s->w);
+		s->w = NULL;
+	}
+	return err;
+}
+
+/*
+ * Reads the rings until the workload ends, the targets are gone, a signal
+ * says stop, or a write fails.
+ */
+static void record_loop(struct rec_state *s, int *status)
+{
+	struct rec_opts *o = s->o;
+
+	while (!s->werr) {
+		bool all_hup;
+		size_t got;
+		int n;
+
+		{
+			bool snap = snapshot_req;
+
+			snapshot_req = 0; /* before the pass: a new request waits */
+			got = rec_drain(s, snap);
+		}
+		if (done)
+			break;
+		if (child_exited && s->child > 0 &&
+		    waitpid(s->child, status, WNOHANG) == s->child) {
+			s->child = 0;
+			break;
+		}
+		/*
+		 * Data came in during the pass: read again before sleeping,
+		 * as perf does. Waiting for the next wakeup instead leaves
+		 * the rings filling while the reader is off the CPU.
+		 */
+		if (got)
+			continue;
+		n = sonde_evlist__poll(s->list, 500);
+		if (n > 0)
+			s->wakeups++;
+		/* No fd left to watch (every target thread gone before it
+		 * could be opened) counts as all hung up. */
+		all_hup = !sonde_evlist__nr_polled(s->list);
+		if (all_hup && !s->child && !o->all_cpus)
+			break; /* every target task is gone */
+	}
+}
+
+/* The last records, lost-sample counts, the file's end and the summary. */
+static int finish(struct rec_state *s, int *status)
+{
+	struct rec_opts *o = s->o;
+	struct sonde_perfdata_writer_stats st;
+	int err = 0;
+
+	rec_enable_events(s, false);
+	if (!s->werr)
+		rec_drain(s, true);
+	if (!s->werr)
+		rec_save_lost_counts(s);
+	if (s->werr)
+		fprintf(stderr, "sonde record: failed to write %s: %s; recording stopped\n",
+			o->output, strerror(-s->werr));
+	if (s->child > 0) {
+		kill(s->child, SIGTERM);
+		waitpid(s->child, status, 0);
+		s->child = 0;
+	}
+	if (s->bids)
+		rec_bids_finish(s->bids, s->w, !o->no_buildid_cache, o->verbose > 0);
+	sonde_perfdata_writer__stats(s->w, &st);
+	err = sonde_perfdata_writer__close(s->w);
+	s->w = NULL;
+	if (err && !s->werr)
+		fprintf(stderr, "sonde record: failed to finish %s: %s\n", o->output, strerror(-err));
+	/* Lost samples are reported even with -q: never silently dropped. */
+	if (st.lost || st.lost_samples)
+		fprintf(stderr, "[ sonde record: Lost samples: %llu in LOST records (ring full), %llu counted by the kernel per event (LOST_SAMPLES); try -m with more pages or a lower -F ]\n",
+			(unsigned long long)st.lost,
+			(unsigned long long)st.lost_samples);
+	if (!o->quiet) {
+		fprintf(stderr, "[ sonde record: Woken up %lu times to write data ]\n", s->wakeups);
+		/* A failure while closing (the last flush) counts too. */
+		if (s->werr || err) {
+			struct stat sb;
+
+			if (!strcmp(o->output, "-"))
+				; /* the pipe reader has what got through */
+			else if (stat(o->output, &sb))
+				fprintf(stderr, "[ sonde record: Nothing kept: %s was removed ]\n",
+					o->output);
+			else
+				fprintf(stderr, "[ sonde record: Kept %.3f MB %s: the data up to the last complete round before the error ]\n",
+					(double)sb.st_size / (1024.0 * 1024.0), o->output);
+		} else {
+			fprintf(stderr, "[ sonde record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+				(double)st.bytes / (1024.0 * 1024.0),
+				strcmp(o->output, "-") ? o->output : "(pipe)",
+				(unsigned long long)st.samples);
+		}
+	}
+	if (s->werr && !err)
+		err = s->werr;
+	return err;
+}
+
+int cmd_record(int argc, const char **argv)
+{
+	struct rec_opts o = { .output = NULL, .freq = 4000, .inherit = true,
+			      .clockid = -1 };
+	struct rec_state s = { .o = &o };
+	struct option opts[] = {
+		OPT_CALLBACK('e', "event", &o, "<event>",
+			     "event(s) to sample: name, sys:tracepoint, {a,b} group", parse_event_cb),
+		OPT_CALLBACK('k', "clockid", &o, "<clock>",
+			     "sample times on this clock (monotonic, monotonic_raw, realtime, boottime, tai)",
+			     parse_clockid_cb),
+		OPT_CALLBACK_NOOPT('b', "branch-any", &o,
+				   "sample any taken branch (branch stack; -j any)",
+				   parse_branch_any_cb),
+		OPT_CALLBACK('j', "branch-filter", &o, "<mode>",
+			     "sample branch stacks of these types (any,u,call,...)",
+			     parse_branch_cb),
+		OPT_CALLBACK(0, "filter", &o, "<expr>",
+			     "tracepoint filter for the -e before it (\"prev_pid != 0\")",
+			     parse_filter_cb),
+		OPT_STRING('F', "freq", &o.freq_str, "<hz>|max",
+			   "sample frequency (default 4000; max = kernel.perf_event_max_sample_rate)"),
+		OPT_U64('c', "count", &o.period, "<n>", "sample every n events instead of -F"),
+		OPT_BOOLEAN('g', NULL, &o.callchain, "record call chains (frame pointers)"),
+		OPT_STRING(0, "call-graph", &o.call_graph, "fp|dwarf[,size]",
+			   "call chain mode; dwarf copies 8192 bytes of user stack"),
+		OPT_STRING('m', "mmap-pages", &o.mmap_pages, "<pages>",
+			   "ring buffer data pages per CPU (power of two, or 512K, 2M)"),
+		OPT_STRING('o', "output", &o.output, "<file>", "output file (default perf.data; - for a pipe)"),
+		OPT_STRING('p', "pid", &o.pid, "<pid>", "record existing process(es), comma list"),
+		OPT_STRING('t', "tid", &o.tid, "<tid>", "record existing thread(s), comma list"),
+		OPT_BOOLEAN('a', "all-cpus", &o.all_cpus, "system-wide from all CPUs"),
+		OPT_STRING('C', "cpu", &o.cpus, "<cpus>", "only these CPUs (with -a), e.g. 0,2-3"),
+		OPT_BOOLEAN(0, "switch-events", &o.switch_events, "record context switches"),
+		OPT_BOOLEAN(0, "inherit", &o.inherit, "follow child tasks (--no-inherit: do not)"),
+		OPT_BOOLEAN(0, "overwrite", &o.overwrite,
+			    "flight recorder: keep only the newest data, snapshot on SIGUSR2 and at exit"),
+		OPT_BOOLEAN('q', "quiet", &o.quiet, "no summary"),
+		OPT_INCR('v', "verbose", &o.verbose, "more messages"),
+		OPT_BOOLEAN('B', "no-buildid", &o.no_buildid,
+			    "do not write the build ids of the objects hit into the file (nor cache them)"),
+		OPT_BOOLEAN('N', "no-buildid-cache", &o.no_buildid_cache,
+			    "do not copy the objects hit into the build-id cache (~/.debug)"),
+		OPT_BOOLEAN(0, "buildid-all", &o.buildid_all,
+			    "the build ids of every object mapped, not only of those hit"),
+		OPT_END(),
+	};
+	const char **cmd;
+	int nargs, err = 0, status = 0;
+	char **cmdline = NULL;
+
+	cmdline = calloc((size_t)argc + 2, sizeof(char *));
+	if (!cmdline)
+		return 1;
+	cmdline[0] = "sonde";
+	for (int i = 0; i < argc; i++)
+		cmdline[i + 1] = (char *)argv[i];
+	nargs = parse_options(argc, argv, opts, record_usage,
+			      PARSE_OPT_STOP_AT_NON_OPTION);
+	cmd = argv;
+	err = check_options(&o, &s, nargs, opts);
+	if (err) {
+		free(cmdline);
+		return err;
+	}
+	err = setup_targets(&s, cmd, nargs);
 	if (err)
 		goto out;
-	if (nargs) {
-		s.child = rec_start_workload(cmd, &go, &errp, !strcmp(o.output, "-"));
-		if (s.child < 0) {
-			fprintf(stderr, "sonde record: cannot start the workload: %s\n", strerror(errno));
-			err = -errno;
-			goto out;
-		}
-		err = rec_add_tid(&s, s.child);
-		if (err)
-			goto out;
-	}
 	s.per_task = s.nr_tids > 0 && !o.all_cpus;
 	rec_setup_attrs(&s);
+	for (size_t i = 0; o.verbose > 1 && i < o.evs.nr; i++) {
+		/* -vv: the attrs as asked, before the kernel sees them. */
+		fprintf(stderr, "%s (asked):\n", o.evs.ev[i].name);
+		sonde_perf_event_attr__fprintf(stderr, &o.evs.ev[i].attr);
+	}
 	err = rec_open_events(&s);
 	if (err)
 		goto out;
@@ -300,217 +546,23 @@ int cmd_record(int argc, const char **argv)
 		sonde_perf_event_attr__fprintf(stderr, &o.evs.ev[i].attr);
 	}
 	err = rec_setup_rings(&s);
+	if (!err)
+		err = rec_file_begin(&s, cmdline);
+	if (!err)
+		err = start_workload(&s, cmd);
 	if (err)
 		goto out;
-
-	{
-		SONDE_OPTS(sonde_perfdata_writer_opts, wo,
-			   .keep_old = strcmp(o.output, "-") != 0,
-			   .cmdline = (const char *const *)cmdline);
-
-		s.w = sonde_perfdata_writer__new(o.output, &wo);
-	}
-	if (!s.w) {
-		fprintf(stderr, "sonde record: cannot create %s: %s\n", o.output, strerror(errno));
-		err = -errno;
-		goto out;
-	}
-	for (size_t i = 0; i < o.evs.nr; i++) {
-		struct rec_event *e = &o.evs.ev[i];
-		int idx = sonde_perfdata_writer__add_event(s.w, &e->attr, e->name);
-
-		if (idx >= 0)
-			sonde_perfdata_writer__add_ids(s.w, idx, e->ids, e->nr_ids);
-	}
-	for (size_t i = 0; i < o.evs.nr; i++)
-		if (o.evs.ev[i].leader == (int)i && o.evs.ev[i].nr_members > 1)
-			sonde_perfdata_writer__add_group(s.w, (int)i,
-							 o.evs.ev[i].nr_members, NULL);
-	if (o.evs.nr_tracepoints) {
-		void *blob;
-		size_t len;
-
-		err = sonde_tracing_data_build((const char *const *)o.evs.tracepoints,
-					       o.evs.nr_tracepoints, &blob, &len);
-		if (err) {
-			fprintf(stderr, "sonde record: cannot read the tracepoint formats: %s\n",
-				strerror(-err));
-			goto out;
-		}
-		sonde_perfdata_writer__set_tracing_data(s.w, blob, len);
-		free(blob);
-	}
-	{
-		uint8_t kid[20];
-		int kl = sonde_kernel_build_id(kid, sizeof(kid));
-
-		if (kl > 0)
-			sonde_perfdata_writer__add_build_id(s.w, "[kernel.kallsyms]",
-							    kid, (size_t)kl, true);
-	}
-	err = sonde_perfdata_writer__begin(s.w);
-	if (err) {
-		fprintf(stderr, "sonde record: cannot write %s: %s\n", o.output, strerror(-err));
-		goto out;
-	}
-	{
-		const struct sonde_perf_event_attr *track = &o.evs.ev[0].attr;
-		SONDE_OPTS(sonde_synth_opts, so,
-			   .data_maps = o.evs.ev[0].attr.sample_stack_user != 0);
-
-		for (size_t i = 0; i < o.evs.nr; i++)
-			if (o.evs.ev[i].attr.mmap)
-				track = &o.evs.ev[i].attr;
-		err = sonde_synth_kernel(s.w, track);
-		if (!err && o.all_cpus)
-			err = sonde_synth_all(s.w, track, &so);
-		else if (!err && (o.pid || o.tid)) {
-			/* The process of each thread, once. */
-			pid_t last = 0;
-
-			for (size_t t = 0; !err && t < s.nr_tids; t++) {
-				char path[64], line[128];
-				long tgid = s.tids[t];
-				FILE *f;
-
-				snprintf(path, sizeof(path), "/proc/%d/status", (int)s.tids[t]);
-				f = fopen(path, "r");
-				while (f && fgets(line, sizeof(line), f))
-					if (sscanf(line, "Tgid: %ld", &tgid) == 1)
-						break;
-				if (f)
-					fclose(f);
-				if ((pid_t)tgid != last)
-					err = sonde_synth_process(s.w, track, (pid_t)tgid, &so);
-				last = (pid_t)tgid;
-			}
-		}
-		if (!err)
-			err = sonde_perfdata_writer__finish_init(s.w);
-		/*
-		 * Enable after the synthesis: /proc walking is slow and the
-		 * rings are not drained meanwhile.
-		 */
-		if (!s.child || !s.per_task)
-			rec_enable_events(&s, true);
-		if (err) {
-			fprintf(stderr, "sonde record: cannot write %s: %s\n", o.output, strerror(-err));
-			goto out;
-		}
-	}
-	if (s.child > 0) {
-		int e = 0;
-
-		if (write(go, "g", 1) != 1 || read(errp, &e, sizeof(e)) == sizeof(e)) {
-			fprintf(stderr, "sonde record: cannot run '%s': %s\n", cmd[0],
-				strerror(e ? e : EPIPE));
-			waitpid(s.child, NULL, 0);
-			s.child = 0;
-			err = -e;
-			sonde_perfdata_writer__free(s.w);
-			s.w = NULL;
-			goto out;
-		}
-	}
-
-	while (!s.werr) {
-		int n = poll(s.pfds, s.nr_pfds, 500);
-		/* No fd left to watch (every target thread gone before it
-		 * could be opened) counts as all hung up. */
-		bool all_hup = true;
-
-		if (n > 0)
-			s.wakeups++;
-		for (size_t i = 0; i < s.nr_pfds; i++) {
-			if (s.pfds[i].revents & (POLLHUP | POLLERR))
-				s.pfds[i].fd = -s.pfds[i].fd - 1; /* stop polling it */
-			if (s.pfds[i].fd >= 0)
-				all_hup = false;
-		}
-		{
-			bool snap = snapshot_req;
-
-			snapshot_req = 0; /* before the pass: a new request waits */
-			rec_drain(&s, snap);
-		}
-		if (done)
-			break;
-		if (child_exited && s.child > 0 &&
-		    waitpid(s.child, &status, WNOHANG) == s.child) {
-			s.child = 0;
-			break;
-		}
-		if (all_hup && !s.child && !o.all_cpus)
-			break; /* every target task is gone */
-	}
-	rec_enable_events(&s, false);
-	if (!s.werr)
-		rec_drain(&s, true);
-	if (!s.werr)
-		rec_save_lost_counts(&s);
-	if (s.werr)
-		fprintf(stderr, "sonde record: failed to write %s: %s; recording stopped\n",
-			o.output, strerror(-s.werr));
-	if (s.child > 0) {
-		kill(s.child, SIGTERM);
-		waitpid(s.child, &status, 0);
-		s.child = 0;
-	}
-	sonde_perfdata_writer__stats(s.w, &st);
-	err = sonde_perfdata_writer__close(s.w);
-	s.w = NULL;
-	if (err && !s.werr)
-		fprintf(stderr, "sonde record: failed to finish %s: %s\n", o.output, strerror(-err));
-	/* Lost samples are reported even with -q: never silently dropped. */
-	if (st.lost || st.lost_samples)
-		fprintf(stderr, "[ sonde record: Lost samples: %llu in LOST records (ring full), %llu counted by the kernel per event (LOST_SAMPLES); try -m with more pages or a lower -F ]\n",
-			(unsigned long long)st.lost,
-			(unsigned long long)st.lost_samples);
-	if (!o.quiet) {
-		fprintf(stderr, "[ sonde record: Woken up %lu times to write data ]\n", s.wakeups);
-		/* A failure while closing (the last flush) counts too. */
-		if (s.werr || err) {
-			struct stat sb;
-
-			if (!strcmp(o.output, "-"))
-				; /* the pipe reader has what got through */
-			else if (stat(o.output, &sb))
-				fprintf(stderr, "[ sonde record: Nothing kept: %s was removed ]\n",
-					o.output);
-			else
-				fprintf(stderr, "[ sonde record: Kept %.3f MB %s: the data up to the last complete round before the error ]\n",
-					(double)sb.st_size / (1024.0 * 1024.0), o.output);
-		} else {
-			fprintf(stderr, "[ sonde record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-				(double)st.bytes / (1024.0 * 1024.0),
-				strcmp(o.output, "-") ? o.output : "(pipe)",
-				(unsigned long long)st.samples);
-		}
-	}
-	if (s.werr && !err)
-		err = s.werr;
+	record_loop(&s, &status);
+	err = finish(&s, &status);
 out:
 	if (s.child > 0) {
 		kill(s.child, SIGKILL);
 		waitpid(s.child, NULL, 0);
 	}
-	if (go >= 0)
-		close(go);
-	if (errp >= 0)
-		close(errp);
 	sonde_perfdata_writer__free(s.w);
-	for (size_t c = 0; s.rings && c < 2 * s.nr_cpus; c++)
-		sonde_ring__free(s.rings[c]);
-	free(s.rings);
-	for (size_t i = 0; i < o.evs.nr; i++) {
-		size_t nt = s.per_task ? s.nr_tids : 1;
-
-		for (size_t k = 0; o.evs.ev[i].fds && k < s.nr_cpus * nt; k++)
-			if (o.evs.ev[i].fds[k] >= 0)
-				close(o.evs.ev[i].fds[k]);
-	}
+	rec_bids_free(s.bids);
+	sonde_evlist__free(s.list);
 	rec_events_free(&o.evs);
-	free(s.pfds);
 	free(s.cpus);
 	free(s.tids);
 	free(cmdline);

@@ -13,8 +13,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "cmd-report.h"
+#include "report-feat.h"
 #include "perfdata_read.h"
-#include "attr-print.h"
+#include "sonde/evparse.h"
 #include "sonde/perfdata.h"
 
 /* perf 6.1's feature names, for "info available" and "missing features". */
@@ -87,7 +88,7 @@ static void print_events(struct outbuf *o, const struct sonde_perfdata_reader *r
 				ob_printf(o, "%s %" PRIu64, j ? "," : "", a->ids[j]);
 			ob_puts(o, " }");
 		}
-		attr_fields(&a->attr, attr_field, o);
+		sonde_perf_event_attr__for_each_field(&a->attr, attr_field, o);
 		ob_putc(o, '\n');
 	}
 }
@@ -227,8 +228,7 @@ static void print_feature(struct report *rp, int f)
 		/* fallthrough */
 	default:
 		/* TRACING_DATA, BUILD_ID, BPF_PROG_INFO: perf prints nothing. */
-		if (f < 32 && r->feat_info[f])
-			ob_puts(o, r->feat_info[f]);
+		report_feat_text(o, r, f);
 		break;
 	}
 }

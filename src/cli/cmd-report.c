@@ -258,7 +258,7 @@ static int resolve_time_percent(struct report *rp)
 					if (rec.time > last)
 						last = rec.time;
 				}
-			sonde_perfdata_reader__close(r2);
+			sonde_perfdata_reader__free(r2);
 		}
 		if (first == UINT64_MAX)
 			first = 0;
@@ -419,7 +419,8 @@ static struct sonde_profile *new_profile(struct report *rp)
 		   .caller_order = rp->graph_caller,
 		   .max_stack = rp->max_stack + 1,
 		   .no_inline = !rp->inline_frames,
-		   .cache = rp->cache);
+		   .cache = rp->cache,
+		   .kallsyms = rp->kallsyms, .vmlinux = rp->vmlinux);
 	SONDE_OPTS(sonde_profile_filter, pf,
 		   .comms = (const char *const *)rp->f_comm, .nr_comms = (size_t)rp->nr_f_comm,
 		   .pids = rp->f_pid, .nr_pids = (size_t)rp->nr_f_pid,
@@ -454,7 +455,7 @@ static void free_report(struct report *rp)
 	free(rp->f_time);
 	free(rp->time_pct);
 	sonde_profile__free(rp->prof);
-	sonde_perfdata_reader__close(rp->r);
+	sonde_perfdata_reader__free(rp->r);
 }
 
 int cmd_report(int argc, const char **argv)
@@ -500,6 +501,10 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN('q', "quiet", &rp.quiet, "no progress bar or warnings"),
 		OPT_BOOLEAN(0, "cache", &rp.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
 		OPT_BOOLEAN(0, "kallsyms-cache", &rp.cache, "same as --cache"),
+		OPT_STRING(0, "kallsyms", &rp.kallsyms, "file",
+			   "kernel symbols from this kallsyms file (the recorded kernel's)"),
+		OPT_STRING('k', "vmlinux", &rp.vmlinux, "file",
+			   "kernel symbols from this vmlinux (its build id must be the recorded one)"),
 		OPT_INTEGER(0, "max-stack", &rp.max_stack, "n", "callchain depth to use (default 127)"),
 		OPT_BOOLEAN(0, "inline", &rp.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
 		OPT_END(),

@@ -30,6 +30,8 @@ struct report {
 	bool force, tui, quiet;
 	bool inline_frames; /* --no-inline clears it */
 	bool cache;		/* --no-cache (--no-kallsyms-cache) clears it */
+	const char *kallsyms;	/* --kallsyms FILE */
+	const char *vmlinux;	/* -k/--vmlinux FILE */
 	bool show_info; /* -I: the full feature sections in --header */
 	bool buildid_list;
 	const char *percentage;

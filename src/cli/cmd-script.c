@@ -53,6 +53,8 @@ struct script {
 	const char *comms, *pids, *tids;
 	bool json, ns, force, inline_frames;
 	bool cache;		/* --no-cache (--no-kallsyms-cache) clears it */
+	const char *kallsyms;	/* --kallsyms FILE */
+	const char *vmlinux;	/* -k/--vmlinux FILE */
 	int max_stack;
 	unsigned want;	  /* fields from -F, 0 = defaults */
 	unsigned add, del; /* -F +x,-y */
@@ -571,6 +573,10 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN('f', "force", &s.force, "accepted for perf compatibility (no ownership check)"),
 		OPT_BOOLEAN(0, "cache", &s.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
 		OPT_BOOLEAN(0, "kallsyms-cache", &s.cache, "same as --cache"),
+		OPT_STRING(0, "kallsyms", &s.kallsyms, "file",
+			   "kernel symbols from this kallsyms file (the recorded kernel's)"),
+		OPT_STRING('k', "vmlinux", &s.vmlinux, "file",
+			   "kernel symbols from this vmlinux (its build id must be the recorded one)"),
 		OPT_END(),
 	};
 	const char *const usage[] = { "sonde script [<options>]", NULL };
@@ -605,13 +611,13 @@ int cmd_script(int argc, const char **argv)
 	{
 		SONDE_OPTS(sonde_profile_opts, po, .callchains = true,
 			   .max_stack = s.max_stack + 1, .no_inline = !s.inline_frames,
-			   .cache = s.cache);
+			   .cache = s.cache, .kallsyms = s.kallsyms, .vmlinux = s.vmlinux);
 
 		s.prof = sonde_profile__new(&po);
 		if (!s.prof || sonde_profile__set_reader(s.prof, s.r)) {
 			fprintf(stderr, "sonde script: out of memory\n");
 			sonde_profile__free(s.prof);
-			sonde_perfdata_reader__close(s.r);
+			sonde_perfdata_reader__free(s.r);
 			return 1;
 		}
 	}
@@ -687,7 +693,7 @@ int cmd_script(int argc, const char **argv)
 	free(s.fmts);
 	free(s.fmt_ok);
 	sonde_profile__free(s.prof);
-	sonde_perfdata_reader__close(s.r);
+	sonde_perfdata_reader__free(s.r);
 	ob_free(&s.out);
 	return ret;
 }

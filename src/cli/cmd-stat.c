@@ -43,7 +43,31 @@ static int add_event(const struct option *opt, const char *arg, bool unset)
 			sizeof(o->event_specs) / sizeof(o->event_specs[0]));
 		return -1;
 	}
+	o->event_filters[o->nr_specs] = NULL;
 	o->event_specs[o->nr_specs++] = arg;
+	return 0;
+}
+
+/* --filter EXPR: the tracepoint filter of the -e before it (as perf). */
+static int add_filter(const struct option *opt, const char *arg, bool unset)
+{
+	struct stat_opts *o = opt->value;
+	char **f, *joined;
+
+	if (unset || !o->nr_specs) {
+		fprintf(stderr, "sonde stat: --filter option should follow a "
+			"-e tracepoint option\n");
+		return -1;
+	}
+	f = &o->event_filters[o->nr_specs - 1];
+	/* A second --filter narrows the first, as perf appends with &&. */
+	if (*f ? asprintf(&joined, "(%s) && (%s)", *f, arg) < 0 :
+		 !(joined = strdup(arg))) {
+		fprintf(stderr, "sonde stat: out of memory\n");
+		return -1;
+	}
+	free(*f);
+	*f = joined;
 	return 0;
 }
 
@@ -54,6 +78,9 @@ static const struct option stat_options[] = {
 	OPT_CALLBACK('e', "event", &opts, "<event>",
 		     "event to count (perf's spec syntax, groups as '{a,b}')",
 		     add_event),
+	OPT_CALLBACK(0, "filter", &opts, "<expr>",
+		     "tracepoint filter for the -e before it (\"prev_pid != 0\")",
+		     add_filter),
 	OPT_BOOLEAN(0, "no-scale", &opts.no_scale,
 		    "do not scale counts of multiplexed events"),
 	OPT_BOOLEAN('i', "no-inherit", &opts.no_inherit,
@@ -150,11 +177,11 @@ static int check_options(struct stat_opts *o)
 	if (o->per_thread && (o->system_wide || o->cpu_list))
 		return usage_error("--per-thread counts tasks: use it with -p, "
 				   "-t or a command, not -a/-C/-G");
-	o->mode = o->no_aggr ? STAT_AGGR_NONE :
-		  o->per_core ? STAT_AGGR_CORE :
-		  o->per_die ? STAT_AGGR_DIE :
-		  o->per_socket ? STAT_AGGR_SOCKET :
-		  o->per_thread ? STAT_AGGR_THREAD : STAT_AGGR_GLOBAL;
+	o->mode = o->no_aggr ? SONDE_STAT_AGGR_NONE :
+		  o->per_core ? SONDE_STAT_AGGR_CORE :
+		  o->per_die ? SONDE_STAT_AGGR_DIE :
+		  o->per_socket ? SONDE_STAT_AGGR_SOCKET :
+		  o->per_thread ? SONDE_STAT_AGGR_THREAD : SONDE_STAT_AGGR_GLOBAL;
 	return 0;
 }
 
@@ -198,20 +225,26 @@ struct run {
 	const struct stat_opts *o;
 	struct sonde_evlist *list;
 	struct stat_events ev;
-	struct stat_reader rd;
+	struct sonde_stat_reader *rd;
 	struct stat_report *rep;
-	struct stat_count *cells;
+	struct sonde_stat_count *cells;
 	double t0;
 	unsigned int ticks;
 };
+
+static unsigned int read_flags(const struct stat_opts *o, bool delta)
+{
+	return (delta ? SONDE_STAT_READ_DELTA : 0) |
+	       (o->no_scale ? SONDE_STAT_READ_NO_SCALE : 0);
+}
 
 static bool tick(void *arg)
 {
 	struct run *r = arg;
 
-	if (stat_reader_read(&r->rd, r->list, true, r->o->no_scale,
-			     r->cells) == 0)
-		stat_report_interval(r->rep, &r->ev, &r->rd, r->cells,
+	if (sonde_stat_reader__read(r->rd, r->list, read_flags(r->o, true),
+				    r->cells) == 0)
+		stat_report_interval(r->rep, &r->ev, r->rd, r->cells,
 				     now_s() - r->t0,
 				     r->o->interval_ms * 1e6);
 	r->ticks++;
@@ -221,9 +254,9 @@ static bool tick(void *arg)
 /* What the runs of -r add up to; the last run's events label the rows. */
 struct acc {
 	struct stat_events ev;
-	struct stat_reader rd;
+	struct sonde_stat_reader *rd;
 	struct stat_stats *val;
-	struct stat_count *last;
+	struct sonde_stat_count *last;
 	int ncells;
 	struct stat_stats wall;
 	struct rusage ru;
@@ -234,7 +267,7 @@ struct acc {
 static void acc_free(struct acc *a)
 {
 	stat_events_free(&a->ev);
-	stat_reader_free(&a->rd);
+	sonde_stat_reader__free(a->rd);
 	free(a->val);
 	free(a->last);
 }
@@ -335,11 +368,14 @@ static int setup(const struct stat_opts *o, struct run *r,
 	}
 	user_only_warned = true; /* once, not on every -r run */
 	free(kern);
-	if (stat_reader_init(&r->rd, o->mode, r->list, r->ev.nr)) {
+	if (stat_events_set_filters(&r->ev, r->list))
+		return 1;
+	r->rd = sonde_stat_reader__new(r->list, o->mode, r->ev.nr);
+	if (!r->rd) {
 		fprintf(stderr, "sonde stat: out of memory\n");
 		return 1;
 	}
-	r->cells = calloc((size_t)(r->rd.nr_aggr * r->ev.nr) + 1,
+	r->cells = calloc((size_t)(sonde_stat_reader__nr_aggr(r->rd) * r->ev.nr) + 1,
 			  sizeof(*r->cells));
 	if (!r->cells) {
 		fprintf(stderr, "sonde stat: out of memory\n");
@@ -386,7 +422,7 @@ static int start(const struct stat_opts *o, struct run *r,
 static void collect(const struct stat_opts *o, struct run *r,
 		    struct acc *acc)
 {
-	int n = r->rd.nr_aggr * r->ev.nr;
+	int n = sonde_stat_reader__nr_aggr(r->rd) * r->ev.nr;
 
 	if (!acc->val) {
 		acc->val = calloc((size_t)n + 1, sizeof(*acc->val));
@@ -394,21 +430,21 @@ static void collect(const struct stat_opts *o, struct run *r,
 		acc->ncells = n;
 	}
 	if (acc->val && acc->last && n == acc->ncells &&
-	    stat_reader_read(&r->rd, r->list, false, o->no_scale,
-			     r->cells) == 0) {
+	    sonde_stat_reader__read(r->rd, r->list, read_flags(o, false),
+				    r->cells) == 0) {
 		for (int i = 0; i < n; i++) {
-			if (r->cells[i].status == STAT_OK)
+			if (r->cells[i].status == SONDE_STAT_OK)
 				stat_stats_update(&acc->val[i],
 						  r->cells[i].val);
 			acc->last[i] = r->cells[i];
 		}
 	}
 	stat_events_free(&acc->ev);
-	stat_reader_free(&acc->rd);
+	sonde_stat_reader__free(acc->rd);
 	acc->ev = r->ev;
 	acc->rd = r->rd;
 	memset(&r->ev, 0, sizeof(r->ev));
-	memset(&r->rd, 0, sizeof(r->rd));
+	r->rd = NULL;
 }
 
 /* One run. Returns 0, or the exit status of a failure (error printed). */
@@ -453,7 +489,7 @@ static int run_once(const struct stat_opts *o, struct stat_report *rep,
 		add_tv(&acc->ru.ru_stime, &ru.ru_stime);
 	}
 out:
-	stat_reader_free(&r.rd);
+	sonde_stat_reader__free(r.rd);
 	stat_events_free(&r.ev);
 	free(r.cells);
 	sonde_evlist__free(r.list);
@@ -461,11 +497,11 @@ out:
 }
 
 /* The means of -r, with each cell's noise. */
-static void finish_counts(const struct acc *acc, struct stat_count *out)
+static void finish_counts(const struct acc *acc, struct sonde_stat_count *out)
 {
 	for (int i = 0; i < acc->ncells; i++) {
 		out[i] = acc->last[i];
-		if (acc->val[i].n > 0 && out[i].status == STAT_OK) {
+		if (acc->val[i].n > 0 && out[i].status == SONDE_STAT_OK) {
 			out[i].val = acc->val[i].mean;
 			out[i].noise_pct = stat_stats_rel_pct(&acc->val[i]);
 		}
@@ -517,7 +553,7 @@ int cmd_stat(int argc, const char **argv)
 			break;
 	}
 	if (!ret && !opts.interval_ms && acc.val) {
-		struct stat_count *cells = calloc((size_t)acc.ncells + 1,
+		struct sonde_stat_count *cells = calloc((size_t)acc.ncells + 1,
 						  sizeof(*cells));
 		struct stat_footer f = {
 			.run_count = opts.run_count,
@@ -536,7 +572,7 @@ int cmd_stat(int argc, const char **argv)
 			f.run_count = runs;
 			finish_counts(&acc, cells);
 			stat_report_header(&rep);
-			stat_report_table(&rep, &acc.ev, &acc.rd, cells,
+			stat_report_table(&rep, &acc.ev, acc.rd, cells,
 					  acc.wall.mean * 1e9);
 			stat_report_footer(&rep, &f);
 			free(cells);

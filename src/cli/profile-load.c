@@ -265,7 +265,7 @@ out:
 void prof_load_free(struct prof_load *pl)
 {
 	sonde_profile__free(pl->p);
-	sonde_perfdata_reader__close(pl->r);
+	sonde_perfdata_reader__free(pl->r);
 	pl->p = NULL;
 	pl->r = NULL;
 }

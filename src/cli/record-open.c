@@ -16,18 +16,11 @@
 #define REGS_USER_MASK 0xff0fffULL
 
 /* The library says why and what to change; we add which event. */
-static void explain_open_error(const struct rec_event *e, int err, int cpu,
-			       pid_t tid)
+static void explain_open_error(const struct rec_event *e,
+			       const struct sonde_evsel *bad)
 {
-	char msg[1024];
-
-	if (err == ESRCH) {
-		fprintf(stderr, "sonde record: thread %d no longer exists\n", (int)tid);
-		return;
-	}
-	sonde_open_error_describe(err, &e->attr, tid, cpu, msg, sizeof(msg));
 	fprintf(stderr, "sonde record: cannot open '%s' on CPU %d: %s\n",
-		e->name, cpu, msg);
+		e->name, sonde_evsel__open_cpu(bad), sonde_evsel__open_error(bad));
 }
 
 static bool no_pmu(int err)
@@ -66,6 +59,10 @@ void rec_setup_attrs(struct rec_state *s)
 			a->sample_type |= SONDE_PERF_SAMPLE_RAW;
 			if (!e->period_set)
 				a->sample_period = o->period ? o->period : 1;
+		} else if (e->probe_target && !e->period_set && !e->freq_set) {
+			/* A probe, like a tracepoint: every hit unless -c. */
+			a->freq = 0;
+			a->sample_period = o->period ? o->period : 1;
 		} else if (e->period_set) {
 			a->freq = 0; /* the spec's period= wins */
 		} else if (e->freq_set) {
@@ -89,6 +86,14 @@ void rec_setup_attrs(struct rec_state *s)
 			a->sample_regs_user = REGS_USER_MASK;
 			a->sample_stack_user = (uint32_t)sz;
 			a->exclude_callchain_user = 1;
+		}
+		if (o->clockid >= 0) {
+			a->use_clockid = 1;
+			a->clockid = o->clockid;
+		}
+		if (o->branch_stack) {
+			a->sample_type |= SONDE_PERF_SAMPLE_BRANCH_STACK;
+			a->branch_sample_type = o->branch_stack;
 		}
 		a->sample_id_all = 1;
 		/* LOST: the kernel's per-event drop count, saved at the end. */
@@ -117,65 +122,124 @@ void rec_setup_attrs(struct rec_state *s)
 			a->build_id = getenv("SONDE_NO_BUILDID") ? 0 : 1;
 			a->context_switch = o->switch_events;
 		}
+		/* The event's own terms and :S/:P last, as perf does. */
+		if (e->spec) {
+			SONDE_OPTS(sonde_evspec_apply_opts, ao, .track = i == track);
+
+			sonde_evspec_list__apply_terms(e->spec, e->spec_idx, a, &ao);
+		}
 	}
+}
+
+/* @s->o's events on the target, opened as they are. */
+static int open_list(struct rec_state *s)
+{
+	struct rec_opts *o = s->o;
+	SONDE_OPTS(sonde_evlist_open_opts, oo, .exact_attrs = true);
+	struct sonde_thread_map *threads;
+	struct sonde_cpu_map *cpus;
+	int err;
+
+	for (size_t i = sonde_evlist__nr(s->list); i < o->evs.nr; i++) {
+		struct rec_event *e = &o->evs.ev[i];
+		int r = sonde_evlist__add(s->list, &e->attr, e->name,
+					  e->leader == (int)i ? -1 : e->leader);
+
+		if (r < 0)
+			return r;
+	}
+	cpus = sonde_cpu_map__new(o->cpus);
+	threads = s->per_task ?
+		  sonde_thread_map__new_array(s->tids, (int)s->nr_tids) :
+		  sonde_thread_map__new_any();
+	if (!cpus || !threads) {
+		err = -errno;
+		sonde_cpu_map__free(cpus);
+		sonde_thread_map__free(threads);
+		return err;
+	}
+	sonde_evlist__set_maps(s->list, cpus, threads);
+	return sonde_evlist__open(s->list, &oo);
+}
+
+/* The first event that failed to open, or -1. */
+static int failed_event(struct rec_state *s)
+{
+	for (int i = 0; i < sonde_evlist__nr(s->list); i++)
+		if (sonde_evsel__open_errno(sonde_evlist__evsel(s->list, i)))
+			return i;
+	return -1;
 }
 
 int rec_open_events(struct rec_state *s)
 {
 	struct rec_opts *o = s->o;
-	size_t nt = s->per_task ? s->nr_tids : 1;
+	int err, i;
 
-	for (size_t i = 0; i < o->evs.nr; i++) {
-		o->evs.ev[i].fds = malloc(s->nr_cpus * nt * sizeof(int));
-		o->evs.ev[i].ids = calloc(s->nr_cpus * nt, sizeof(uint64_t));
-		if (!o->evs.ev[i].fds || !o->evs.ev[i].ids)
-			return -ENOMEM;
-		for (size_t k = 0; k < s->nr_cpus * nt; k++)
-			o->evs.ev[i].fds[k] = -1;
-	}
-	for (size_t c = 0; c < s->nr_cpus; c++) {
-		for (size_t t = 0; t < nt; t++) {
-			size_t k = c * nt + t;
+	for (;;) {
+		struct rec_event *e;
+		const struct sonde_evsel *bad;
 
-			for (size_t i = 0; i < o->evs.nr; i++) {
-				struct rec_event *e = &o->evs.ev[i];
-				int gfd = e->leader == (int)i ? -1 :
-					  o->evs.ev[e->leader].fds[k];
-				pid_t tid = s->per_task ? s->tids[t] : -1;
-				int fd;
-retry:
-				fd = sonde_event_open(&e->attr, tid,
-							   s->cpus[c], gfd, 0);
-				if (fd == -ESRCH && s->per_task && !s->child)
-					continue; /* thread exited meanwhile */
-				if (fd < 0 && e->attr.type == SONDE_PERF_TYPE_HARDWARE &&
-				    e->attr.config == 0 && no_pmu(-fd)) {
-					/* perf's fallback when there is no PMU. */
-					fprintf(stderr, "Warning:\nThe cycles event is not supported, falling back to cpu-clock\n");
-					e->attr.type = SONDE_PERF_TYPE_SOFTWARE;
-					e->attr.config = SONDE_PERF_COUNT_SW_CPU_CLOCK;
-					free(e->name);
-					e->name = strdup("cpu-clock");
-					goto retry;
-				}
-				if ((fd == -EACCES || fd == -EPERM) && s->per_task &&
-				    !e->attr.exclude_kernel && !e->attr.exclude_user) {
-					/* perf's fallback under perf_event_paranoid 2. */
-					fprintf(stderr, "Warning:\nkernel.perf_event_paranoid forbids kernel samples: falling back to user space only for '%s' (:u)\n",
-						e->name);
-					e->attr.exclude_kernel = 1;
-					e->attr.exclude_hv = 1;
-					goto retry;
-				}
-				if (fd < 0) {
-					explain_open_error(e, -fd, s->cpus[c], tid);
-					return fd;
-				}
-				e->fds[k] = fd;
-				if (ioctl(fd, SONDE_PERF_EVENT_IOC_ID, &e->ids[e->nr_ids]) == 0)
-					e->nr_ids++;
-			}
+		err = open_list(s);
+		if (!err)
+			break;
+		i = failed_event(s);
+		if (i < 0)
+			return err;
+		e = &o->evs.ev[i];
+		bad = sonde_evlist__evsel(s->list, i);
+		err = -sonde_evsel__open_errno(bad);
+		if (e->attr.type == SONDE_PERF_TYPE_HARDWARE &&
+		    e->attr.config == 0 && no_pmu(-err)) {
+			/* perf's fallback when there is no PMU. */
+			fprintf(stderr, "Warning:\nThe cycles event is not supported, falling back to cpu-clock\n");
+			e->attr.type = SONDE_PERF_TYPE_SOFTWARE;
+			e->attr.config = SONDE_PERF_COUNT_SW_CPU_CLOCK;
+			free(e->name);
+			e->name = strdup("cpu-clock");
+		} else if ((err == -EACCES || err == -EPERM) && s->per_task &&
+			   !e->attr.exclude_kernel && !e->attr.exclude_user) {
+			/* perf's fallback under perf_event_paranoid 2. */
+			fprintf(stderr, "Warning:\nkernel.perf_event_paranoid forbids kernel samples: falling back to user space only for '%s' (:u)\n",
+				e->name);
+			e->attr.exclude_kernel = 1;
+			e->attr.exclude_hv = 1;
+		} else if ((err == -EINVAL || err == -EOPNOTSUPP) &&
+			   e->attr.precise_ip && e->spec &&
+			   (sonde_evspec_list__flags(e->spec, e->spec_idx) &
+			    SONDE_EVSPEC_PRECISE_MAX)) {
+			/* :P asks for the highest level that opens. */
+			e->attr.precise_ip--;
+		} else {
+			explain_open_error(e, bad);
+			return err;
 		}
+		err = sonde_evsel__set_attr(sonde_evlist__evsel(s->list, i),
+					    &e->attr);
+		if (err)
+			return err;
+	}
+	/* The attrs as the kernel took them, and every fd's id for the file. */
+	for (i = 0; i < (int)o->evs.nr; i++) {
+		struct sonde_evsel *ev = sonde_evlist__evsel(s->list, i);
+		struct rec_event *e = &o->evs.ev[i];
+		int nc = sonde_cpu_map__nr(sonde_evlist__cpus(s->list));
+		int nt = sonde_thread_map__nr(sonde_evlist__threads(s->list));
+
+		e->attr = *sonde_evsel__attr(ev);
+		if (e->filter && (err = sonde_evsel__set_filter(ev, e->filter))) {
+			fprintf(stderr, "sonde record: failed to set filter \"%s\" on event %s with %d (%s)%s\n",
+				e->filter, e->name, -err, strerror(-err),
+				err == -EINVAL ? ": the kernel could not parse it (field names are in the tracepoint's format file)" : "");
+			return err;
+		}
+		e->ids = calloc((size_t)nc * (size_t)nt, sizeof(uint64_t));
+		if (!e->ids)
+			return -ENOMEM;
+		for (int c = 0; c < nc; c++)
+			for (int t = 0; t < nt; t++)
+				if (!sonde_evsel__id(ev, c, t, &e->ids[e->nr_ids]))
+					e->nr_ids++;
 	}
 	return 0;
 }
@@ -212,112 +276,46 @@ static void explain_mlock(size_t pages)
 
 int rec_setup_rings(struct rec_state *s)
 {
-	struct rec_opts *o = s->o;
-	size_t nt = s->per_task ? s->nr_tids : 1;
+	SONDE_OPTS(sonde_evlist_mmap_opts, mo, .data_pages = s->data_pages);
+	int err = sonde_evlist__mmap(s->list, &mo);
 
-	s->rings = calloc(2 * s->nr_cpus, sizeof(*s->rings));
-	s->pfds = calloc(s->nr_cpus * nt * o->evs.nr + 1, sizeof(*s->pfds));
-	if (!s->rings || !s->pfds)
-		return -ENOMEM;
-	for (size_t c = 0; c < s->nr_cpus; c++) {
-		for (size_t t = 0; t < nt; t++) {
-			for (size_t i = 0; i < o->evs.nr; i++) {
-				int fd = o->evs.ev[i].fds[c * nt + t];
-				bool back = o->evs.ev[i].attr.write_backward;
-				struct sonde_ring **r = &s->rings[2 * c + back];
-				SONDE_OPTS(sonde_ring_opts, ro,
-					   .data_pages = s->data_pages,
-					   .overwrite = back);
-
-				if (fd < 0)
-					continue;
-				if (!*r) {
-					*r = sonde_ring__new(fd, &ro);
-					if (!*r) {
-						int err = errno;
-
-						fprintf(stderr, "sonde record: cannot map a %zu-page ring buffer: %s\n",
-							s->data_pages, strerror(err));
-						if (err == EPERM)
-							explain_mlock(s->data_pages);
-						return -err;
-					}
-				} else if (sonde_ring__add_event(*r, fd)) {
-					fprintf(stderr, "sonde record: cannot share the ring of CPU %d: %s\n",
-						s->cpus[c], strerror(errno));
-					return -errno;
-				}
-				s->pfds[s->nr_pfds].fd = fd;
-				s->pfds[s->nr_pfds].events = POLLIN;
-				s->nr_pfds++;
-			}
-		}
+	if (err) {
+		fprintf(stderr, "sonde record: cannot map a %zu-page ring buffer: %s\n",
+			s->data_pages, strerror(-err));
+		if (err == -EPERM)
+			explain_mlock(s->data_pages);
 	}
-	return 0;
+	return err;
 }
 
 void rec_enable_events(struct rec_state *s, bool on)
 {
-	struct rec_opts *o = s->o;
-	size_t nt = s->per_task ? s->nr_tids : 1;
-
-	for (size_t i = 0; i < o->evs.nr; i++) {
-		if (o->evs.ev[i].leader != (int)i)
-			continue;
-		for (size_t k = 0; k < s->nr_cpus * nt; k++)
-			if (o->evs.ev[i].fds[k] >= 0)
-				ioctl(o->evs.ev[i].fds[k],
-				      on ? SONDE_PERF_EVENT_IOC_ENABLE :
-					   SONDE_PERF_EVENT_IOC_DISABLE, 0);
-	}
+	if (on)
+		sonde_evlist__enable(s->list);
+	else
+		sonde_evlist__disable(s->list);
 }
 
-/*
- * A kernel record on its way to the file. Some kernels (seen on 6.18) mark
- * MMAP2 records with the build-id bit for an event opened without build_id
- * when another event on the machine asked for build ids; the body still
- * holds dev/inode, and perf trusts the bit. Repair such records on a copy.
- */
-static int rec_write_kernel_record(struct rec_state *s,
-				   const struct sonde_perf_event_header *ev)
+static int write_record(const struct sonde_perf_event_header *ev, void *ctx)
 {
-	static _Alignas(8) unsigned char copy[65536];
-	const struct sonde_perf_event_attr *track = NULL;
+	struct rec_state *s = ctx;
 
-	if (ev->type != SONDE_PERF_RECORD_MMAP2 ||
-	    !(ev->misc & SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID))
-		return sonde_perfdata_writer__write(s->w, ev);
-	for (size_t i = 0; i < s->o->evs.nr && !track; i++)
-		if (s->o->evs.ev[i].attr.mmap2)
-			track = &s->o->evs.ev[i].attr;
-	if (!track || track->build_id)
-		return sonde_perfdata_writer__write(s->w, ev);
-	memcpy(copy, ev, ev->size);
-	sonde_record__fixup(track, copy, ev->size);
-	return sonde_perfdata_writer__write(s->w, (const void *)copy);
+	if (s->bids)
+		rec_bids_note(s->bids, ev);
+	return sonde_perfdata_writer__write(s->w, ev);
 }
 
 /* One pass over the rings; the overwrite ones only for a snapshot. */
-void rec_drain(struct rec_state *s, bool snapshot)
+size_t rec_drain(struct rec_state *s, bool snapshot)
 {
-	const struct sonde_perf_event_header *ev;
+	SONDE_OPTS(sonde_evlist_read_opts, ro, .snapshot = snapshot);
+	int64_t n = sonde_evlist__read_records(s->list, &ro, write_record, s);
 
-	for (size_t c = 0; c < 2 * s->nr_cpus; c++) {
-		struct sonde_ring *r = s->rings[c];
-
-		if (c % 2 && !snapshot)
-			continue;
-		if (!r || sonde_ring__read_init(r) <= 0) {
-			if (r)
-				sonde_ring__read_done(r);
-			continue;
-		}
-		while (!s->werr && sonde_ring__read_event(r, &ev) == 1)
-			s->werr = rec_write_kernel_record(s, ev);
-		sonde_ring__read_done(r);
-	}
+	if (n < 0)
+		s->werr = (int)n;
 	if (!s->werr)
 		s->werr = sonde_perfdata_writer__finish_round(s->w);
+	return n > 0 ? (size_t)n : 0;
 }
 
 /*
@@ -327,35 +325,10 @@ void rec_drain(struct rec_state *s, bool snapshot)
  */
 void rec_save_lost_counts(struct rec_state *s)
 {
-	struct rec_opts *o = s->o;
-	size_t nt = s->per_task ? s->nr_tids : 1;
+	int n = sonde_evlist__lost_samples(s->list, write_record, s);
 
-	for (size_t i = 0; i < o->evs.nr && !s->werr; i++) {
-		struct rec_event *e = &o->evs.ev[i];
-		struct sonde_record_fmt fmt;
-
-		if (!(e->attr.read_format & SONDE_PERF_FORMAT_LOST) ||
-		    sonde_record_fmt__from_attr(&fmt, &e->attr))
-			continue;
-		for (size_t k = 0; k < s->nr_cpus * nt && !s->werr; k++) {
-			uint64_t v[3];
-			struct sonde_record rec = {
-				.type = SONDE_PERF_RECORD_LOST_SAMPLES,
-			};
-			unsigned char buf[256];
-			int n;
-
-			if (e->fds[k] < 0 ||
-			    read(e->fds[k], v, sizeof(v)) != (ssize_t)sizeof(v) || !v[2])
-				continue;
-			rec.lost_samples.lost = v[2];
-			rec.sample_id.id = rec.sample_id.identifier = v[1];
-			rec.sample_id.cpu = (uint32_t)s->cpus[k / nt];
-			n = sonde_record__encode(&fmt, &rec, buf, sizeof(buf));
-			if (n > 0)
-				s->werr = sonde_perfdata_writer__write(s->w, (const void *)buf);
-		}
-	}
+	if (n < 0)
+		s->werr = n;
 	if (!s->werr)
 		s->werr = sonde_perfdata_writer__finish_round(s->w);
 }

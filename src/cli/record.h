@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include <poll.h>
 #include "sonde/sonde.h"
 
 struct rec_event {
@@ -17,8 +16,11 @@ struct rec_event {
 	int nr_members;   /* > 1 on a group leader */
 	bool period_set;  /* the spec fixed the period (period= term) */
 	bool freq_set;    /* the spec fixed the frequency (freq= term) */
-	int *fds;         /* [cpu_idx * nr_threads + thread_idx] */
-	uint64_t *ids;
+	char *probe_target; /* uprobe path / kprobe function: attr.config1 */
+	char *filter;     /* --filter for a tracepoint, or NULL */
+	const struct sonde_evspec_list *spec; /* its -e, for the terms */
+	size_t spec_idx;  /* its index there */
+	uint64_t *ids;    /* of every fd, for the file */
 	size_t nr_ids;
 };
 
@@ -27,6 +29,9 @@ struct rec_events {
 	size_t nr;
 	char **tracepoints; /* "sys:name" of the tracepoint events */
 	size_t nr_tracepoints;
+	size_t last_first;  /* first event of the last -e (for --filter) */
+	struct sonde_evspec_list **specs; /* each -e, kept for its terms */
+	size_t nr_specs;
 };
 
 /*
@@ -35,6 +40,12 @@ struct rec_events {
  */
 int rec_events_parse(struct rec_events *evs, const char *spec);
 void rec_events_free(struct rec_events *evs);
+/*
+ * --filter EXPR for the tracepoints of the last -e (a second one is
+ * joined with &&, as perf does). Prints why and returns -EINVAL when the
+ * last -e has no tracepoint.
+ */
+int rec_events_add_filter(struct rec_events *evs, const char *filter);
 
 /* Options of sonde record. */
 struct rec_opts {
@@ -50,10 +61,15 @@ struct rec_opts {
 	bool all_cpus;
 	bool callchain;
 	bool switch_events;
+	uint64_t branch_stack; /* -b / -j: branch_sample_type, 0 = none */
+	int clockid;           /* -k: the clock samples carry, -1 = perf's */
 	bool inherit;
 	bool overwrite;
 	bool quiet;
 	int verbose;
+	bool no_buildid;       /* -B: no HEADER_BUILD_ID, no cache */
+	bool no_buildid_cache; /* -N: HEADER_BUILD_ID, but ~/.debug untouched */
+	bool buildid_all;      /* every object mapped, not only those hit */
 	struct rec_events evs;
 };
 
@@ -66,14 +82,13 @@ struct rec_state {
 	size_t nr_tids;
 	bool per_task;        /* pid != -1 */
 	pid_t child;
-	/* Per CPU: [2c] forward ring, [2c + 1] overwrite (backward) ring. */
-	struct sonde_ring **rings;
-	struct pollfd *pfds;
-	size_t nr_pfds;
+	/* The events on the target, their fds and rings. */
+	struct sonde_evlist *list;
 	struct sonde_perfdata_writer *w;
 	unsigned long wakeups;
 	int werr;
 	size_t data_pages;
+	struct rec_bids *bids; /* objects hit by samples; NULL: not tracked */
 };
 
 /* record-target.c: what to record. */
@@ -83,17 +98,36 @@ int rec_cpu_list(const char *list, int **out, char *err, size_t errlen);
 int rec_add_tid(struct rec_state *s, pid_t tid);
 int rec_add_pid_threads(struct rec_state *s, const char *list);
 int rec_add_tid_list(struct rec_state *s, const char *list);
-/* Forks the workload, stopped until a byte is written to *go; exec
- * errors come back as an int on *errp. */
-pid_t rec_start_workload(const char **argv, int *go, int *errp, bool pipe_out);
 
 /* record-open.c: attrs, fds and rings. */
 void rec_setup_attrs(struct rec_state *s);
 int rec_open_events(struct rec_state *s);
 int rec_setup_rings(struct rec_state *s);
 void rec_enable_events(struct rec_state *s, bool on);
-/* One pass over the rings; the overwrite ones only for a snapshot. */
-void rec_drain(struct rec_state *s, bool snapshot);
+/* One pass over the rings; the overwrite ones only for a snapshot.
+ * Returns the number of records read. */
+size_t rec_drain(struct rec_state *s, bool snapshot);
 void rec_save_lost_counts(struct rec_state *s);
+
+/* record-file.c: creates the file, writes its start and the synthesized
+ * records, then enables the events (the workload's wait for its exec).
+ * Returns 0 or -errno (said on stderr). */
+int rec_file_begin(struct rec_state *s, char **cmdline);
+
+/*
+ * record-buildid.c: the build ids of the objects hit by samples, noted
+ * from the records on their way to the file; _finish() adds them (and the
+ * kernel's) to the writer's HEADER_BUILD_ID and, when @fill_cache, puts
+ * the objects in perf's build-id cache ($PERF_BUILDID_DIR or ~/.debug).
+ */
+struct rec_bids;
+struct rec_bids *rec_bids_new(const struct rec_opts *o);
+void rec_bids_note(struct rec_bids *b, const struct sonde_perf_event_header *ev);
+/* The executable mappings of a process that existed before the recording. */
+void rec_bids_note_proc(struct rec_bids *b, pid_t pid);
+void rec_bids_note_all(struct rec_bids *b);
+void rec_bids_finish(struct rec_bids *b, struct sonde_perfdata_writer *w,
+		     bool fill_cache, bool verbose);
+void rec_bids_free(struct rec_bids *b);
 
 #endif /* SONDE_CLI_RECORD_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * Tracepoint text for sonde script: the event's print fmt evaluated on
- * the sample's RAW data (tp-print.c), else "name=value" for every
+ * the sample's RAW data (sonde_tp_print__format()), else "name=value" for every
  * non-common field. The format comes from the file's TRACING_DATA (the
  * recording kernel's, found by the attr.config id), else from this
  * machine's tracefs by the event's name when its ID matches attr.config
@@ -12,23 +12,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sonde/perfdata_reader.h"
 #include "sonde/tracefs.h"
-#include "perfdata_read.h"
-#include "tracing_data.h"
 #include "script-trace.h"
-#include "tp-print.h"
 
 struct trace_fmt {
 	const char *event; /* "sys:name" */
 	struct sonde_tp_format *fmt;
-	struct tp_print *print; /* its print fmt, when understood */
+	struct sonde_tp_print *print; /* its print fmt, when understood */
 	bool tried;
 };
 
 struct script_trace {
 	struct trace_fmt *v;
 	size_t n;
-	tp_sym_fn sym;
+	sonde_tp_sym_fn sym;
 	void *sym_ctx;
 	const struct sonde_perfdata_reader *r;
 	struct sonde_tp_format **rec;	/* from TRACING_DATA; taken when used */
@@ -37,7 +35,7 @@ struct script_trace {
 };
 
 struct script_trace *script_trace_new(const struct sonde_perfdata_reader *r,
-				      tp_sym_fn sym, void *ctx)
+				      sonde_tp_sym_fn sym, void *ctx)
 {
 	struct script_trace *t = calloc(1, sizeof(struct script_trace));
 
@@ -60,7 +58,7 @@ static int add_recorded(void *ctx, const char *sys, const char *text, size_t len
 		return 0;	/* one bad format spoils only its event */
 	v = realloc(t->rec, (t->nr_rec + 1) * sizeof(*v));
 	if (!v) {
-		sonde_tp_format__delete(fmt);
+		sonde_tp_format__free(fmt);
 		return -1;
 	}
 	t->rec = v;
@@ -75,12 +73,13 @@ static int add_recorded(void *ctx, const char *sys, const char *text, size_t len
 static struct sonde_tp_format *recorded_fmt(struct script_trace *t, uint64_t id)
 {
 	const struct sonde_perfdata_reader *r = t->r;
-	const uint8_t *td;
+	const void *td;
 	size_t td_len = 0;
 
-	if (!t->rec_loaded && r && (td = pdr_tracing_data(r, &td_len))) {
+	if (!t->rec_loaded && (td = sonde_perfdata_reader__tracing_data(r, &td_len))) {
 		t->rec_loaded = true;
-		if (tracing_data_each_format(td, td_len, add_recorded, t, NULL) < 0)
+		if (sonde_tracing_data__for_each_format(td, td_len, add_recorded,
+							t, NULL) < 0)
 			fprintf(stderr, "sonde script: the file's tracing data is corrupt; "
 				"using this machine's tracepoint formats\n");
 	}
@@ -100,11 +99,11 @@ void script_trace_free(struct script_trace *t)
 	if (!t)
 		return;
 	for (size_t i = 0; i < t->n; i++) {
-		tp_print_free(t->v[i].print);
-		sonde_tp_format__delete(t->v[i].fmt);
+		sonde_tp_print__free(t->v[i].print);
+		sonde_tp_format__free(t->v[i].fmt);
 	}
 	for (size_t i = 0; i < t->nr_rec; i++)
-		sonde_tp_format__delete(t->rec[i]);
+		sonde_tp_format__free(t->rec[i]);
 	free(t->rec);
 	free(t->v);
 	free(t);
@@ -142,12 +141,16 @@ static struct trace_fmt *get_fmt(struct script_trace *t, const char *event,
 	f->fmt = sonde_tp_format__load(NULL, sys, colon + 1);
 	if (f->fmt && sonde_tp_format__id(f->fmt) != (int64_t)id) {
 		/* Another kernel's event numbering: do not guess. */
-		sonde_tp_format__delete(f->fmt);
+		sonde_tp_format__free(f->fmt);
 		f->fmt = NULL;
 	}
 compile:
-	if (f->fmt)
-		f->print = tp_print_compile(f->fmt);
+	if (f->fmt) {
+		SONDE_OPTS(sonde_tp_print_opts, po, .sym = t->sym,
+			   .sym_ctx = t->sym_ctx);
+
+		f->print = sonde_tp_print__new(f->fmt, &po);
+	}
 	return f;
 }
 
@@ -216,6 +219,28 @@ static bool put_field(struct outbuf *o, const struct sonde_tp_field *f, const ui
 	return true;
 }
 
+/*
+ * The print fmt's text straight into @o's free room, grown once when the
+ * text is longer. False (nothing written) when the data does not fit.
+ */
+static bool put_print(const struct sonde_tp_print *p, struct outbuf *o,
+		      const uint8_t *raw, uint32_t raw_size)
+{
+	for (int tries = 0; tries < 2; tries++) {
+		size_t room = o->cap - o->len;
+		int n = sonde_tp_print__format(p, raw, raw_size, o->buf + o->len, room);
+
+		if (n < 0)
+			return false;
+		if ((size_t)n < room) {
+			o->len += (size_t)n;
+			return true;
+		}
+		ob_reserve(o, (size_t)n + 1);
+	}
+	return false;
+}
+
 void script_trace_fields(struct script_trace *t, struct outbuf *o, const char *event,
 			 uint64_t id, const uint8_t *raw, uint32_t raw_size)
 {
@@ -225,8 +250,7 @@ void script_trace_fields(struct script_trace *t, struct outbuf *o, const char *e
 	bool first = true;
 
 	/* As perf prints it; else every field as name=value. */
-	if (tf && tf->print && tp_print_run(tf->print, o, raw, raw_size, t->sym,
-					       t->sym_ctx))
+	if (tf && tf->print && put_print(tf->print, o, raw, raw_size))
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const struct sonde_tp_field *f = sonde_tp_format__field(fmt, i);

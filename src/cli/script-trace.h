@@ -4,8 +4,8 @@
 #define SONDE_CLI_SCRIPT_TRACE_H
 
 #include <stdint.h>
+#include "sonde/tracefs.h"
 #include "outbuf.h"
-#include "tp-print.h"
 
 struct script_trace;
 
@@ -16,7 +16,7 @@ struct sonde_perfdata_reader;
  * (may be NULL) names kernel addresses for %pS/%ps.
  */
 struct script_trace *script_trace_new(const struct sonde_perfdata_reader *r,
-				      tp_sym_fn sym, void *ctx);
+				      sonde_tp_sym_fn sym, void *ctx);
 void script_trace_free(struct script_trace *t);
 
 /* Appends "a=1 b=x ..." for the RAW data of tracepoint @event (id @id). */

@@ -6,8 +6,9 @@
  *   stat-target.c   what to count: workload, pid, tid, CPUs, cgroup
  *   stat-wait.c     waiting for the end, intervals and signals
  *   stat-report.c   header, table and footer in the chosen format
- * and, in the library (unit-testable behind the syscall seam):
- *   src/lib/stat/read.c  counters into the printers' table
+ *   stat-print-*.c  the printers (plain, CSV, JSON) and their helpers
+ * on the library's counting session API (<sonde/stat.h>: counters into
+ * the table, derived metrics).
  */
 #ifndef SONDE_CLI_STAT_H
 #define SONDE_CLI_STAT_H
@@ -17,13 +18,14 @@
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/types.h>
-#include "stat/stat.h"
-#include "stat/read.h"
+#include "sonde/stat.h"
+#include "stat-print.h"
 
 struct sonde_evlist;
 
 struct stat_opts {
 	const char *event_specs[64]; /* each -e */
+	char *event_filters[64];     /* --filter after each -e, or NULL */
 	int nr_specs;
 	const char *pid, *tid, *cpu_list, *cgroup;
 	bool system_wide;
@@ -35,14 +37,15 @@ struct stat_opts {
 	const char *output, *csv_sep;
 	int argc; /* the workload, after "--" */
 	const char **argv;
-	enum stat_aggr_mode mode;
+	enum sonde_stat_aggr_mode mode;
 };
 
 /* One event as stat shows it, parallel to the evlist's evsels. */
 struct stat_ev {
-	struct stat_event ev; /* name, unit, scale, kind, ctx for the table */
+	struct sonde_stat_event ev; /* name, unit, scale, kind, ctx for the table */
 	char *name;           /* owns ev.name */
 	bool hide_unsupported; /* default stalled-cycles: left out, as perf */
+	const char *filter;    /* --filter for this tracepoint, or NULL */
 };
 
 struct stat_events {
@@ -54,6 +57,9 @@ struct stat_events {
 int stat_events_build(const struct stat_opts *o, struct sonde_evlist *list,
 		      struct stat_events *out);
 void stat_events_free(struct stat_events *e);
+/* Sets each tracepoint's --filter on the open list; prints failures. */
+int stat_events_set_filters(const struct stat_events *e,
+			    struct sonde_evlist *list);
 
 /* Set once the library has explained a failure (no second message). */
 extern bool stat_lib_warned;
@@ -101,12 +107,12 @@ void stat_report_init(struct stat_report *rep, FILE *out,
 		      const struct stat_opts *o);
 /* A table with the hidden rows (unsupported default stalled cycles) gone. */
 void stat_report_table(struct stat_report *rep, const struct stat_events *ev,
-		       const struct stat_reader *r,
-		       const struct stat_count *counts, double wall_ns);
+		       const struct sonde_stat_reader *r,
+		       const struct sonde_stat_count *counts, double wall_ns);
 void stat_report_interval(struct stat_report *rep,
 			  const struct stat_events *ev,
-			  const struct stat_reader *r,
-			  const struct stat_count *counts, double ts,
+			  const struct sonde_stat_reader *r,
+			  const struct sonde_stat_count *counts, double ts,
 			  double wall_ns);
 void stat_report_header(struct stat_report *rep);
 void stat_report_footer(struct stat_report *rep, const struct stat_footer *f);

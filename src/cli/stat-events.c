@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/abi.h"
+#include "sonde/evctl.h"
 #include "sonde/evlist.h"
 #include "sonde/evparse.h"
+#include "sonde/symbols.h"
 #include "stat-cli.h"
 
 /* perf stat's defaults up to 6.14; cpu-clock replaces task-clock with -a. */
@@ -18,37 +20,37 @@
 	"stalled-cycles-frontend,stalled-cycles-backend,instructions," \
 	"branches,branch-misses"
 
-static enum stat_kind hw_cache_kind(uint64_t config)
+static enum sonde_stat_kind hw_cache_kind(uint64_t config)
 {
 	unsigned int id = config & 0xff, op = (config >> 8) & 0xff;
 	unsigned int res = (config >> 16) & 0xff;
-	static const enum stat_kind access[] = {
-		[SONDE_PERF_COUNT_HW_CACHE_L1D] = STAT_K_L1D_LOADS,
-		[SONDE_PERF_COUNT_HW_CACHE_L1I] = STAT_K_L1I_LOADS,
-		[SONDE_PERF_COUNT_HW_CACHE_LL] = STAT_K_LLC_LOADS,
-		[SONDE_PERF_COUNT_HW_CACHE_DTLB] = STAT_K_DTLB_LOADS,
-		[SONDE_PERF_COUNT_HW_CACHE_ITLB] = STAT_K_ITLB_LOADS,
+	static const enum sonde_stat_kind access[] = {
+		[SONDE_PERF_COUNT_HW_CACHE_L1D] = SONDE_STAT_K_L1D_LOADS,
+		[SONDE_PERF_COUNT_HW_CACHE_L1I] = SONDE_STAT_K_L1I_LOADS,
+		[SONDE_PERF_COUNT_HW_CACHE_LL] = SONDE_STAT_K_LLC_LOADS,
+		[SONDE_PERF_COUNT_HW_CACHE_DTLB] = SONDE_STAT_K_DTLB_LOADS,
+		[SONDE_PERF_COUNT_HW_CACHE_ITLB] = SONDE_STAT_K_ITLB_LOADS,
 	};
-	static const enum stat_kind miss[] = {
-		[SONDE_PERF_COUNT_HW_CACHE_L1D] = STAT_K_L1D_LOAD_MISSES,
-		[SONDE_PERF_COUNT_HW_CACHE_L1I] = STAT_K_L1I_LOAD_MISSES,
-		[SONDE_PERF_COUNT_HW_CACHE_LL] = STAT_K_LLC_LOAD_MISSES,
-		[SONDE_PERF_COUNT_HW_CACHE_DTLB] = STAT_K_DTLB_LOAD_MISSES,
-		[SONDE_PERF_COUNT_HW_CACHE_ITLB] = STAT_K_ITLB_LOAD_MISSES,
+	static const enum sonde_stat_kind miss[] = {
+		[SONDE_PERF_COUNT_HW_CACHE_L1D] = SONDE_STAT_K_L1D_LOAD_MISSES,
+		[SONDE_PERF_COUNT_HW_CACHE_L1I] = SONDE_STAT_K_L1I_LOAD_MISSES,
+		[SONDE_PERF_COUNT_HW_CACHE_LL] = SONDE_STAT_K_LLC_LOAD_MISSES,
+		[SONDE_PERF_COUNT_HW_CACHE_DTLB] = SONDE_STAT_K_DTLB_LOAD_MISSES,
+		[SONDE_PERF_COUNT_HW_CACHE_ITLB] = SONDE_STAT_K_ITLB_LOAD_MISSES,
 	};
 
 	if (op != SONDE_PERF_COUNT_HW_CACHE_OP_READ ||
 	    id > SONDE_PERF_COUNT_HW_CACHE_ITLB || (config >> 24))
-		return STAT_K_OTHER;
+		return SONDE_STAT_K_OTHER;
 	if (res == SONDE_PERF_COUNT_HW_CACHE_RESULT_ACCESS)
 		return access[id];
 	if (res == SONDE_PERF_COUNT_HW_CACHE_RESULT_MISS)
 		return miss[id];
-	return STAT_K_OTHER;
+	return SONDE_STAT_K_OTHER;
 }
 
 /* The role of an event in the derived metrics, from its attr alone. */
-static enum stat_kind kind_of(const struct sonde_perf_event_attr *a)
+static enum sonde_stat_kind kind_of(const struct sonde_perf_event_attr *a)
 {
 	/* Extended hardware types carry a PMU id in the high config bits. */
 	uint64_t hw = a->config & SONDE_PERF_HW_EVENT_MASK;
@@ -56,31 +58,31 @@ static enum stat_kind kind_of(const struct sonde_perf_event_attr *a)
 	switch (a->type) {
 	case SONDE_PERF_TYPE_SOFTWARE:
 		if (a->config == SONDE_PERF_COUNT_SW_TASK_CLOCK)
-			return STAT_K_TASK_CLOCK;
+			return SONDE_STAT_K_TASK_CLOCK;
 		if (a->config == SONDE_PERF_COUNT_SW_CPU_CLOCK)
-			return STAT_K_CPU_CLOCK;
-		return STAT_K_OTHER;
+			return SONDE_STAT_K_CPU_CLOCK;
+		return SONDE_STAT_K_OTHER;
 	case SONDE_PERF_TYPE_HARDWARE:
 		switch (hw) {
-		case SONDE_PERF_COUNT_HW_CPU_CYCLES: return STAT_K_CYCLES;
-		case SONDE_PERF_COUNT_HW_INSTRUCTIONS: return STAT_K_INSTRUCTIONS;
-		case SONDE_PERF_COUNT_HW_BRANCH_INSTRUCTIONS: return STAT_K_BRANCHES;
-		case SONDE_PERF_COUNT_HW_BRANCH_MISSES: return STAT_K_BRANCH_MISSES;
+		case SONDE_PERF_COUNT_HW_CPU_CYCLES: return SONDE_STAT_K_CYCLES;
+		case SONDE_PERF_COUNT_HW_INSTRUCTIONS: return SONDE_STAT_K_INSTRUCTIONS;
+		case SONDE_PERF_COUNT_HW_BRANCH_INSTRUCTIONS: return SONDE_STAT_K_BRANCHES;
+		case SONDE_PERF_COUNT_HW_BRANCH_MISSES: return SONDE_STAT_K_BRANCH_MISSES;
 		case SONDE_PERF_COUNT_HW_STALLED_CYCLES_FRONTEND:
-			return STAT_K_STALLED_FE;
+			return SONDE_STAT_K_STALLED_FE;
 		case SONDE_PERF_COUNT_HW_STALLED_CYCLES_BACKEND:
-			return STAT_K_STALLED_BE;
+			return SONDE_STAT_K_STALLED_BE;
 		case SONDE_PERF_COUNT_HW_CACHE_REFERENCES:
-			return STAT_K_CACHE_REFS;
+			return SONDE_STAT_K_CACHE_REFS;
 		case SONDE_PERF_COUNT_HW_CACHE_MISSES:
-			return STAT_K_CACHE_MISSES;
+			return SONDE_STAT_K_CACHE_MISSES;
 		default:
-			return STAT_K_OTHER;
+			return SONDE_STAT_K_OTHER;
 		}
 	case SONDE_PERF_TYPE_HW_CACHE:
 		return hw_cache_kind(hw);
 	default:
-		return STAT_K_OTHER;
+		return SONDE_STAT_K_OTHER;
 	}
 }
 
@@ -93,16 +95,18 @@ static unsigned int ctx_of(const struct sonde_perf_event_attr *a)
 }
 
 /* Appends every event of @spec to @list and @out. */
-static int add_spec(const char *spec, bool defaults, struct sonde_evlist *list,
-		    struct stat_events *out)
+static int add_spec(const char *spec, const char *filter, bool defaults,
+		    struct sonde_evlist *list, struct stat_events *out)
 {
 	struct sonde_parse_error perr;
 	struct sonde_evspec_list *l = NULL;
 	size_t n;
 	int base = sonde_evlist__nr(list), err;
+	SONDE_OPTS(sonde_evspec_opts, po,
+		   .probe_resolve = sonde_symcache__probe_offset);
 
 	memset(&perr, 0, sizeof(perr));
-	err = sonde_evspec_list__parse(spec, &l, &perr);
+	err = sonde_evspec_list__parse_opts(spec, &po, &l, &perr);
 	if (err) {
 		char msg[1024];
 
@@ -146,6 +150,16 @@ static int add_spec(const char *spec, bool defaults, struct sonde_evlist *list,
 		idx = sonde_evlist__add(list, &attr, name,
 					leader >= 0 && (size_t)leader != i ?
 					base + leader : -1);
+		/* :W on a leader: split the group rather than fail. */
+		if (idx >= 0 && (leader < 0 || (size_t)leader == i) &&
+		    (sonde_evspec_list__flags(l, i) & SONDE_EVSPEC_WEAK_GROUP))
+			idx = sonde_evsel__set_weak_group(
+				sonde_evlist__evsel(list, idx), true) < 0 ? -EINVAL : idx;
+		/* A probe's path/function string must outlive the spec list. */
+		if (idx >= 0 && sonde_evspec_list__probe_target(l, i))
+			idx = sonde_evsel__set_probe_target(
+				sonde_evlist__evsel(list, idx),
+				sonde_evspec_list__probe_target(l, i));
 		if (idx < 0) {
 			fprintf(stderr, "sonde stat: cannot add event '%s': %s\n",
 				name, strerror(-idx));
@@ -165,18 +179,21 @@ static int add_spec(const char *spec, bool defaults, struct sonde_evlist *list,
 		e->ev.unit = unit ? unit : "";
 		e->ev.scale = scale;
 		/* perf shows the clocks in msec whatever the PMU says. */
-		if (e->ev.kind == STAT_K_TASK_CLOCK ||
-		    e->ev.kind == STAT_K_CPU_CLOCK) {
+		if (e->ev.kind == SONDE_STAT_K_TASK_CLOCK ||
+		    e->ev.kind == SONDE_STAT_K_CPU_CLOCK) {
 			e->ev.unit = "msec";
 			e->ev.scale = 1e-6;
 		}
+		/* perf's --filter: the tracepoints of the -e before it. */
+		if (attr.type == SONDE_PERF_TYPE_TRACEPOINT)
+			e->filter = filter;
 		e->hide_unsupported = defaults &&
-				      (e->ev.kind == STAT_K_STALLED_FE ||
-				       e->ev.kind == STAT_K_STALLED_BE);
+				      (e->ev.kind == SONDE_STAT_K_STALLED_FE ||
+				       e->ev.kind == SONDE_STAT_K_STALLED_BE);
 	}
 	err = 0;
 out:
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 	return err;
 }
 
@@ -190,16 +207,54 @@ int stat_events_build(const struct stat_opts *o, struct sonde_evlist *list,
 	if (o->nr_specs == 0) {
 		bool cpu = o->system_wide || o->cpu_list;
 
-		err = add_spec(cpu ? "cpu-clock" : "task-clock", true, list,
-			       out);
+		err = add_spec(cpu ? "cpu-clock" : "task-clock", NULL, true,
+			       list, out);
 		if (!err)
-			err = add_spec(DEFAULT_EVENTS, true, list, out);
+			err = add_spec(DEFAULT_EVENTS, NULL, true, list, out);
 		return err;
 	}
 	for (int i = 0; i < o->nr_specs; i++) {
-		err = add_spec(o->event_specs[i], false, list, out);
+		int first = out->nr;
+
+		err = add_spec(o->event_specs[i], o->event_filters[i], false,
+			       list, out);
 		if (err)
 			return err;
+		if (o->event_filters[i]) {
+			bool tp = false;
+
+			for (int e = first; e < out->nr; e++)
+				tp |= out->evs[e].filter != NULL;
+			if (!tp) {
+				fprintf(stderr, "sonde stat: --filter option "
+					"should follow a -e tracepoint option\n");
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+int stat_events_set_filters(const struct stat_events *e,
+			    struct sonde_evlist *list)
+{
+	for (int i = 0; i < e->nr; i++) {
+		struct sonde_evsel *es = sonde_evlist__evsel(list, i);
+		int err;
+
+		if (!e->evs[i].filter || !sonde_evsel__supported(es))
+			continue;
+		err = sonde_evsel__set_filter(es, e->evs[i].filter);
+		if (err) {
+			/* perf's wording, then why the kernel refused. */
+			fprintf(stderr, "sonde stat: failed to set filter \"%s\" "
+				"on event %s with %d (%s)%s\n", e->evs[i].filter,
+				e->evs[i].name, -err, strerror(-err),
+				err == -EINVAL ? ": the kernel could not parse "
+				"it (field names are in the tracepoint's format "
+				"file)" : "");
+			return err;
+		}
 	}
 	return 0;
 }

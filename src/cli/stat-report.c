@@ -45,35 +45,36 @@ void stat_report_init(struct stat_report *rep, FILE *out,
  * default set when the CPU cannot count them (perf leaves them out).
  */
 static void emit(struct stat_report *rep, const struct stat_events *ev,
-		 const struct stat_reader *r, const struct stat_count *counts,
+		 const struct sonde_stat_reader *r, const struct sonde_stat_count *counts,
 		 double wall_ns)
 {
-	int n = ev->nr, shown = 0;
-	struct stat_event *events = calloc((size_t)n + 1, sizeof(*events));
-	struct stat_count *cells = calloc((size_t)(n * r->nr_aggr) + 1,
-					  sizeof(*cells));
+	int n = ev->nr, shown = 0, nr_aggr = sonde_stat_reader__nr_aggr(r);
+	struct sonde_stat_event *events = calloc((size_t)n + 1, sizeof(*events));
+	struct sonde_stat_count *cells = calloc((size_t)(n * nr_aggr) + 1,
+						sizeof(*cells));
 	int *keep = calloc((size_t)n + 1, sizeof(int));
-	struct stat_table t;
+	struct sonde_stat_table t;
 
 	if (!events || !cells || !keep)
 		goto out;
 	for (int e = 0; e < n; e++) {
 		bool any = false;
 
-		for (int u = 0; u < r->nr_aggr; u++)
-			any |= counts[u * n + e].status != STAT_NOT_SUPPORTED;
+		for (int u = 0; u < nr_aggr; u++)
+			any |= counts[u * n + e].status != SONDE_STAT_NOT_SUPPORTED;
 		if (!any && ev->evs[e].hide_unsupported)
 			continue;
 		events[shown] = ev->evs[e].ev;
 		events[shown].cgroup = rep->o->cgroup;
 		keep[shown++] = e;
 	}
-	for (int u = 0; u < r->nr_aggr; u++)
+	for (int u = 0; u < nr_aggr; u++)
 		for (int s = 0; s < shown; s++)
 			cells[u * shown + s] = counts[u * n + keep[s]];
-	t = (struct stat_table){
-		.mode = r->mode, .nr_events = shown, .events = events,
-		.nr_aggr = r->nr_aggr, .aggr = r->aggr, .counts = cells,
+	t = (struct sonde_stat_table){
+		.sz = sizeof(t), .mode = sonde_stat_reader__mode(r),
+		.nr_events = shown, .events = events,
+		.nr_aggr = nr_aggr, .aggr = sonde_stat_reader__aggr(r), .counts = cells,
 		.wall_ns = wall_ns,
 	};
 	rep->print(&rep->cfg, &t);
@@ -84,21 +85,21 @@ out:
 }
 
 void stat_report_table(struct stat_report *rep, const struct stat_events *ev,
-		       const struct stat_reader *r,
-		       const struct stat_count *counts, double wall_ns)
+		       const struct sonde_stat_reader *r,
+		       const struct sonde_stat_count *counts, double wall_ns)
 {
 	emit(rep, ev, r, counts, wall_ns);
 }
 
 void stat_report_interval(struct stat_report *rep,
 			  const struct stat_events *ev,
-			  const struct stat_reader *r,
-			  const struct stat_count *counts, double ts,
+			  const struct sonde_stat_reader *r,
+			  const struct sonde_stat_count *counts, double ts,
 			  double wall_ns)
 {
 	/* perf repeats the column header every 25 intervals. */
 	if (rep->print == stat_print_plain && rep->intervals_printed % 25 == 0)
-		stat_print_interval_header(rep->out, r->mode);
+		stat_print_interval_header(rep->out, sonde_stat_reader__mode(r));
 	rep->intervals_printed++;
 	rep->cfg.ts = ts;
 	emit(rep, ev, r, counts, wall_ns);

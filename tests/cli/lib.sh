@@ -3,10 +3,34 @@
 # prints one PASS/FAIL/SKIP line; run-suite.sh counts them.
 : "${SONDE:?SONDE must point at the sonde binary}"
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+
+# Every wait of a test is bounded. A watchdog ends the whole script (and
+# what it started) after CLI_TEST_TIMEOUT seconds; commands that run until
+# a signal or an event go through bounded/interrupt_after with their own,
+# shorter limit. tests/run-suite.sh runs each script as the leader of its
+# own process group, which the watchdog ends whole.
+CLI_TEST_TIMEOUT=${CLI_TEST_TIMEOUT:-300}
+cli_watchdog() {
+	local target=$$ start
+	# Leader of its group (run-suite.sh): end the group, else the script.
+	[ "$(ps -o pgid= -p $$ | tr -d ' ')" = "$$" ] && target=-$$
+	# The start time tells this script from a later process with its pid
+	# (the watchdog outlives a script that was SIGKILLed).
+	start=$(cut -d' ' -f22 /proc/$$/stat)
+	setsid bash -c "sleep $CLI_TEST_TIMEOUT
+		[ \"\$(cut -d' ' -f22 /proc/$$/stat 2>/dev/null)\" = $start ] || exit 0
+		echo 'FAIL: $0 still running after ${CLI_TEST_TIMEOUT}s: killed' >&2
+		kill -KILL -- $target" </dev/null >&2 &
+	CLI_WATCHDOG=$!
+}
+cli_watchdog
+trap 'kill -- -$CLI_WATCHDOG 2>/dev/null || kill $CLI_WATCHDOG 2>/dev/null; rm -rf "$TMP"' EXIT
 # report/script keep a kallsyms cache in $XDG_CACHE_HOME/sonde: not in the
 # home of whoever runs the tests.
 export XDG_CACHE_HOME="$TMP/cache"
+# perf record and sonde record fill a build-id cache: this test's own, not
+# the user's ~/.debug.
+export PERF_BUILDID_DIR="$TMP/debug"
 
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }
@@ -41,4 +65,54 @@ have_tracefs() {
 	[ -d /sys/kernel/tracing/events ] && return 0
 	[ "$(id -u)" = 0 ] && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 	[ -d /sys/kernel/tracing/events ]
+}
+
+# bounded SECS CMD...: runs CMD; after SECS seconds SIGTERM, 5 s later
+# SIGKILL (exit 124 or 137). --foreground: exactly one signal and no
+# SIGCONT, which cancels the SIGSTOP that LeakSanitizer's exit-time
+# stop-the-world waits for (an ASan sonde then spins forever).
+bounded() {
+	local secs=$1; shift
+	timeout --foreground -k 5 "$secs" "$@"
+}
+
+# interrupt_after SECS|file:PATH LIMIT CMD...: runs CMD, sends it one
+# SIGINT after SECS seconds (or once PATH exists, waiting at most LIMIT
+# seconds for it) and waits at most LIMIT seconds more for it to exit
+# (then SIGKILL, exit 124). Unlike `timeout -s INT`, which also sends SIGCONT
+# to the child and its group right after the SIGINT, nothing else reaches
+# the command while it finishes.
+interrupt_after() {
+	local secs=$1 limit=$2 pid rc i; shift 2
+	"$@" &
+	pid=$!
+	if [[ $secs == file:* ]]; then
+		for ((i = 0; i < limit * 10; i++)); do
+			[ -e "${secs#file:}" ] && break
+			wait_exited "$pid" && break
+			sleep 0.1
+		done
+	else
+		sleep "$secs"
+	fi
+	kill -INT "$pid" 2>/dev/null
+	for ((i = 0; i < limit * 10; i++)); do
+		wait_exited "$pid" && break
+		sleep 0.1
+	done
+	if ! wait_exited "$pid"; then
+		echo "interrupt_after: $1 did not exit ${limit}s after SIGINT: killed" >&2
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		return 124
+	fi
+	wait "$pid"
+}
+
+# wait_exited PID: true when PID has exited (a zombie counts).
+wait_exited() {
+	case $(ps -o stat= -p "$1" 2>/dev/null) in
+	"" | Z*) return 0 ;;
+	*) return 1 ;;
+	esac
 }

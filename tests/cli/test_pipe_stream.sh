@@ -35,7 +35,8 @@ done
 mkfifo "$TMP/fifo"
 "$G" 1 3 "$TMP/go" >"$TMP/fifo" &
 wpid=$!
-"$SONDE" script -i "$TMP/fifo" >"$TMP/live" 2>"$TMP/live.err" &
+: >"$TMP/live" # exists before the background job opens it
+"$SONDE" script -i "$TMP/fifo" >>"$TMP/live" 2>"$TMP/live.err" &
 spid=$!
 n=0
 for _ in $(seq 200); do
@@ -104,12 +105,11 @@ fi
 rm -f "$TMP/go"
 "$G" 1 3 "$TMP/go" >"$TMP/fifo" &
 wpid=$!
-# Job control: a plain background job starts with SIGINT ignored, which
-# sonde respects (checked below), as an interactive user's would not be.
-set -m
-"$SONDE" report --stdio -i "$TMP/fifo" >"$TMP/rep" 2>"$TMP/rep.err" &
+# A plain background job starts with SIGINT ignored, which sonde respects
+# (checked below); an interactive user's would not be. env gives it the
+# default back: 'set -m' does not where the suite runs without a terminal.
+env --default-signal=INT "$SONDE" report --stdio -i "$TMP/fifo" >"$TMP/rep" 2>"$TMP/rep.err" &
 rpid=$!
-set +m
 # Wait until the SIGINT handler is installed (SigCgt bit 2).
 for _ in $(seq 100); do
 	cgt=$(awk '/^SigCgt/ {print $2}' /proc/$rpid/status 2>/dev/null)

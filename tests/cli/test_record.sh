@@ -108,7 +108,7 @@ rec group -e '{task-clock,page-faults}' -- "$W" 300 && {
 		contains "record group: GROUP_DESC read by perf" "group: .*task-clock,page-faults" group.hdr
 	fi
 }
-timeout -s INT 1 "$SONDE" record -C 0 -o cpu0.data -e cpu-clock >/dev/null 2>cpu0.err
+interrupt_after 1 30 "$SONDE" record -C 0 -o cpu0.data -e cpu-clock >/dev/null 2>cpu0.err
 cpus=$(perf script -f -i cpu0.data -F cpu 2>/dev/null | sort -u | tr -d ' []\n')
 [ "$cpus" = 000 ] && pass "record: -C 0 alone records CPU 0 system-wide until SIGINT" ||
 	fail "record: -C 0 gave CPUs '$cpus': $(head -c 300 cpu0.err)"
@@ -169,6 +169,8 @@ rec switch --switch-events -e task-clock -- "$W" 200 2 &&
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 &&
    [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ]; then
 	mkdir -p nob && cp "$SONDE" "$W" nob/ && chmod 777 nob && chmod 711 "$TMP"
+	# A sonde linked to libsonde.so finds it beside itself ($ORIGIN is in its rpath).
+	ldd "$SONDE" | awk '/libsonde/ {print $3}' | xargs -r -I{} cp {} nob/
 	su nobody -s /bin/sh -c "cd $TMP/nob && ./sonde record -o u.data -e cpu-clock -- ./callchain_workload 200" \
 		>nob.out 2>nob.err
 	if grep -q "falling back to user space" nob.err &&

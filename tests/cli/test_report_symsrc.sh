@@ -16,6 +16,7 @@ fi
 export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
 export HOME="$TMP/home"
 mkdir -p "$HOME"
+unset PERF_BUILDID_DIR # the cache is $HOME/.debug here: HOME hides it below
 
 # rows FILE PATTERN: "dso sym<TAB>pct" of the report rows matching PATTERN.
 rows() {

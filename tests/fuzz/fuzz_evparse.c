@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (null)
 			fclose(null);
-		sonde_evspec_list__delete(l);
+		sonde_evspec_list__free(l);
 	} else {
 		if (err.column < 0 || (size_t)err.column > size || !err.message[0])
 			abort();

@@ -67,8 +67,8 @@ static void run_stream(const uint8_t *data, size_t size, bool unordered)
 		/* Both refuse, or neither. */
 		if (!a != !b)
 			abort();
-		sonde_perfdata_reader__close(a);
-		sonde_perfdata_reader__close(b);
+		sonde_perfdata_reader__free(a);
+		sonde_perfdata_reader__free(b);
 		return;
 	}
 	ha = digest(a, &end_a);
@@ -77,8 +77,8 @@ static void run_stream(const uint8_t *data, size_t size, bool unordered)
 	eb = sonde_perfdata_reader__error(b);
 	if (ha != hb || end_a != end_b || !ea != !eb || (ea && strcmp(ea, eb)))
 		abort();
-	sonde_perfdata_reader__close(a);
-	sonde_perfdata_reader__close(b);
+	sonde_perfdata_reader__free(a);
+	sonde_perfdata_reader__free(b);
 }
 
 static void run(const uint8_t *data, size_t size, bool unordered)
@@ -112,7 +112,7 @@ static void run(const uint8_t *data, size_t size, bool unordered)
 	(void)sonde_perfdata_reader__error(r);
 	anl_stacks_free(st);
 	anl_machine_free(m);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -54,7 +54,7 @@ static void tp_format(const char *p, size_t n)
 		    sonde_tp_format__find_field(f, fl->name) == NULL)
 			abort();
 	}
-	sonde_tp_format__delete(f);
+	sonde_tp_format__free(f);
 }
 
 static void alias_terms(const char *p, size_t n)
@@ -69,7 +69,7 @@ static void alias_terms(const char *p, size_t n)
 	spec[4 + n] = '/';
 	spec[5 + n] = '\0';
 	if (!sonde_evspec_list__parse(spec, &l, NULL))
-		sonde_evspec_list__delete(l);
+		sonde_evspec_list__free(l);
 	free(spec);
 }
 

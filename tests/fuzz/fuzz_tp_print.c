@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * libFuzzer target for sonde script's tracepoint text: the print fmt
- * evaluator (src/cli/tp-print.c, compiled in) and the TRACING_DATA walker.
+ * evaluator (sonde_tp_print__*) and the TRACING_DATA walker.
  * First byte even: the rest up to a NUL is a "print fmt:" line over a
  * fixed set of fields, what follows the NUL is the record's raw data.
  * First byte odd: the rest is a TRACING_DATA blob, each format parsed.
@@ -11,9 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/sonde.h"
-#include "tracing_data.h"
-#include "../../src/cli/outbuf.c"
-#include "../../src/cli/tp-print.c"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -47,15 +44,23 @@ static const char *sym(void *ctx, uint64_t addr, uint64_t *off)
 static void render(const struct sonde_tp_format *fmt, const uint8_t *raw,
 		   size_t n)
 {
-	struct tp_print *p = tp_print_compile(fmt);
-	struct outbuf o;
+	SONDE_OPTS(sonde_tp_print_opts, po, .sym = sym);
+	struct sonde_tp_print *p = sonde_tp_print__new(fmt, &po);
+	char out[256];
+	int len;
 
 	if (!p)
 		return;
-	ob_init_mem(&o);
-	tp_print_run(p, &o, raw, (uint32_t)n, sym, NULL);
-	ob_free(&o);
-	tp_print_free(p);
+	/* A small buffer first: the truncation path, then the whole text. */
+	len = sonde_tp_print__format(p, raw, n, out, sizeof(out));
+	if (len >= (int)sizeof(out)) {
+		char *big = malloc((size_t)len + 1);
+
+		if (big && sonde_tp_print__format(p, raw, n, big, (size_t)len + 1) != len)
+			abort();
+		free(big);
+	}
+	sonde_tp_print__free(p);
 }
 
 static int each(void *ctx, const char *sys, const char *text, size_t len)
@@ -67,7 +72,7 @@ static int each(void *ctx, const char *sys, const char *text, size_t len)
 	(void)sys;
 	if (fmt)
 		render(fmt, zero, sizeof(zero));
-	sonde_tp_format__delete(fmt);
+	sonde_tp_format__free(fmt);
 	return 0;
 }
 
@@ -81,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!size)
 		return 0;
 	if (data[0] & 1) {
-		tracing_data_each_format(data + 1, size - 1, each, NULL, NULL);
+		sonde_tracing_data__for_each_format(data + 1, size - 1, each, NULL, NULL);
 		return 0;
 	}
 	data++;
@@ -98,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fmt)
 		render(fmt, nul ? nul + 1 : data + size,
 		       nul ? size - n - 1 : 0);
-	sonde_tp_format__delete(fmt);
+	sonde_tp_format__free(fmt);
 	free(text);
 	return 0;
 }

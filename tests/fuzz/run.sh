@@ -1,8 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-only
 # Builds every libFuzzer target (tests/fuzz/fuzz_*.c) with clang and ASan+UBSan
-# and runs each for a bounded time from its seed corpus. A crash fails the
-# suite; a missing clang skips with the reason.
+# and runs each for a bounded time (FUZZ_SECONDS, default 10: the smoke run
+# of make check; make fuzz runs longer) from its checked-in corpus in
+# tests/fuzz/corpus/<target>/, whose regress-* seeds are the crash inputs
+# found so far. A crash fails the suite and its input is kept in OUT as
+# <target>-crash-<sha1>; a missing clang skips with the reason. With
+# FUZZ_MERGE=1, inputs that add coverage are merged into the checked-in
+# corpus. FUZZ_TARGETS names a subset.
 set -u
 OUT=${1:-build-fuzz}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -10,6 +15,11 @@ cd "$ROOT"
 SECS=${FUZZ_SECONDS:-10}
 pass=0 fail=0 skip=0
 targets=(tests/fuzz/fuzz_*.c)
+# FUZZ_TARGETS="fuzz_ring fuzz_record" runs only those.
+if [ -n "${FUZZ_TARGETS:-}" ]; then
+	targets=()
+	for n in $FUZZ_TARGETS; do targets+=("tests/fuzz/$n.c"); done
+fi
 if [ ! -e "${targets[0]}" ]; then
 	echo "fuzz: no targets"; echo "0 0 0" >>"${RESULTS:-/dev/null}"; exit 0
 fi
@@ -30,12 +40,23 @@ for t in "${targets[@]}"; do
 	work="$OUT/corpus-$name"
 	rm -rf "$work"; mkdir -p "$work"
 	[ -d "$corpus" ] && cp -r "$corpus"/. "$work"/
+	if [ ! -d "$corpus" ] || [ -z "$(ls -A "$corpus")" ]; then
+		echo "FAIL: fuzz $name: no checked-in corpus in $corpus"
+		fail=$((fail + 1)); continue
+	fi
 	if "$bin" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-		"$work" >"$OUT/$name.run.log" 2>&1; then
+		-artifact_prefix="$OUT/$name-" "$work" >"$OUT/$name.run.log" 2>&1; then
 		echo "PASS: fuzz $name ($(grep -o 'Done [0-9]* runs' "$OUT/$name.run.log"))"
 		pass=$((pass + 1))
+		if [ "${FUZZ_MERGE:-0}" = 1 ] &&
+		   "$bin" -merge=1 -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+			"$corpus" "$work" >"$OUT/$name.merge.log" 2>&1; then
+			echo "fuzz $name: corpus now $(ls "$corpus" | wc -l) inputs"
+		fi
 	else
 		echo "FAIL: fuzz $name"; grep -A30 'ERROR' "$OUT/$name.run.log" | head -40
+		grep -o "Test unit written to .*" "$OUT/$name.run.log" |
+			sed "s|\$| (keep it as $corpus/regress-<what> once fixed)|"
 		fail=$((fail + 1))
 	fi
 done

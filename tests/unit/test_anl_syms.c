@@ -4,7 +4,8 @@
  * the names perf 6.1 shows for Rust (legacy without the hash, v0) and C++
  * mangled symbols, from hand-written mangled names (no rustc needed);
  * JIT memory and its /tmp/perf-PID.map (owner checked), from a map file
- * written here.
+ * written here; the build id a mapping was recorded with, against this
+ * test program itself (its file, and its copy in a build-id cache).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "anl_priv.h"
@@ -133,6 +135,107 @@ static void test_jit_map(void **state)
 	unlink(path);
 }
 
+/* The file offset of @name's start in the loaded @d (map-relative address). */
+static uint64_t sym_offset(const struct anl_dso *d, const char *name)
+{
+	for (size_t i = 0; i < d->nr_syms; i++) {
+		uint64_t va = d->syms[i].start;
+
+		if (strcmp(d->syms[i].name, name))
+			continue;
+		for (size_t k = 0; k < d->nr_segs; k++)
+			if (va >= d->segs[k].vaddr && va - d->segs[k].vaddr < d->segs[k].size)
+				return va - d->segs[k].vaddr + d->segs[k].off;
+	}
+	fail_msg("%s not in %s", name, d->name);
+	return 0;
+}
+
+/* @d as if its MMAP2 record carried @id (with byte 0 xor'ed by @flip). */
+static struct anl_dso *mapped(struct anl_machine *m, const char *path, const uint8_t *id,
+			      int n, uint8_t flip)
+{
+	struct anl_dso *d = anl_dso_findnew(m, path, strlen(path), false);
+
+	memcpy(d->mmap_bid, id, (size_t)n);
+	d->mmap_bid[0] ^= flip;
+	d->mmap_bid_size = (uint8_t)n;
+	return d;
+}
+
+static void test_mmap_build_id(void **state)
+{
+	char exe[2048], home[] = "/tmp/anl_bid_XXXXXX", hex[41], dir[2400], gone[2500];
+	struct anl_machine *m;
+	const struct anl_sym *s;
+	struct anl_dso *d;
+	uint64_t off;
+	uint8_t id[20];
+	ssize_t l;
+	int n;
+
+	(void)state;
+	l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(l > 0);
+	exe[l] = 0;
+	n = sonde_elf_build_id(exe, id, sizeof(id));
+	if (n <= 0) {
+		printf("SKIP: %s has no build id\n", exe);
+		skip();
+	}
+	assert_non_null(mkdtemp(home));
+	setenv("HOME", home, 1); /* perf's build-id cache: empty for now */
+	unsetenv("PERF_BUILDID_DIR");
+
+	/* The recorded build: named, and its CFI is the file's. */
+	m = anl_machine_new();
+	d = mapped(m, exe, id, n, 0);
+	(void)anl_dso_find_sym(m, d, 0); /* loads it */
+	off = sym_offset(d, "main");
+	s = anl_dso_find_sym(m, d, off);
+	assert_non_null(s);
+	assert_string_equal(s->name, "main");
+	assert_string_equal(anl_dso_unwind_file(m, d), exe);
+	anl_machine_free(m);
+
+	/* Another build was recorded: no names, no CFI, one warning. */
+	m = anl_machine_new();
+	sonde_print_fn_t old = sonde_set_print(NULL);
+
+	d = mapped(m, exe, id, n, 0xff);
+	assert_null(anl_dso_unwind_file(m, d));
+	assert_true(d->stale);
+	assert_null(anl_dso_find_sym(m, d, off));
+	sonde_set_print(old);
+	anl_machine_free(m);
+
+	/* Gone from disk, its copy in the cache: names and CFI from there. */
+	for (int i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	snprintf(dir, sizeof(dir), "%s/.debug", home);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(dir, sizeof(dir), "%s/.debug/.build-id", home);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(dir, sizeof(dir), "%s/.debug/.build-id/%.2s", home, hex);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(dir, sizeof(dir), "%s/.debug/.build-id/%.2s/%s", home, hex, hex + 2);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(gone, sizeof(gone), "%s/elf", dir);
+	assert_int_equal(symlink(exe, gone), 0);
+	snprintf(gone, sizeof(gone), "%s/gone/prog", home);
+	m = anl_machine_new();
+	d = mapped(m, gone, id, n, 0);
+	assert_non_null(anl_dso_unwind_file(m, d));
+	assert_non_null(strstr(anl_dso_unwind_file(m, d), "/.debug/.build-id/"));
+	s = anl_dso_find_sym(m, d, off);
+	assert_non_null(s);
+	assert_string_equal(s->name, "main");
+	anl_machine_free(m);
+
+	snprintf(gone, sizeof(gone), "rm -rf '%s'", home);
+	assert_int_equal(system(gone), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -140,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_cxx_names),
 		cmocka_unit_test(test_jit_memory),
 		cmocka_unit_test(test_jit_map),
+		cmocka_unit_test(test_mmap_build_id),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

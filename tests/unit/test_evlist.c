@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +271,42 @@ static void test_child_exec_failure_and_stdio(void **state)
 	assert_string_equal(buf, "child-output\n");
 	close(fd);
 	unlink(tmpl);
+}
+
+/* The recorder's child: its own signals back, stdout onto stderr. */
+static void test_workload_opts(void **state)
+{
+	char *argv[] = { "/bin/sh", "-c",
+			 "echo to-stdout; kill -PIPE $$; echo not-reached", NULL };
+	SONDE_OPTS(sonde_workload_opts, wo, .default_signals = true,
+		   .stdout_to_stderr = true);
+	struct sonde_workload_opts bad = { .sz = 1 };
+	struct sonde_evlist *l = sonde_evlist__new();
+	char buf[64] = "";
+	int p[2], saved, st = 0;
+	ssize_t n;
+
+	assert_non_null(l);
+	assert_int_equal(sonde_evlist__prepare_workload_opts(l, argv, &bad), -EINVAL);
+	assert_int_equal(pipe(p), 0);
+	saved = dup(STDERR_FILENO);
+	signal(SIGPIPE, SIG_IGN); /* as record does for itself */
+	dup2(p[1], STDERR_FILENO);
+	assert_true(sonde_evlist__prepare_workload_opts(l, argv, &wo) > 0);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(p[1]);
+	assert_int_equal(sonde_evlist__start_workload(l), 0);
+	assert_int_equal(sonde_evlist__wait_workload(l, &st), 0);
+	signal(SIGPIPE, SIG_DFL);
+	n = read(p[0], buf, sizeof(buf) - 1);
+	close(p[0]);
+	assert_true(n > 0);
+	/* stdout went to stderr; the SIGPIPE the parent ignores killed it. */
+	assert_string_equal(buf, "to-stdout\n");
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGPIPE);
+	sonde_evlist__free(l);
 }
 
 static void test_system_wide_around_child(void **state)
@@ -749,6 +786,7 @@ int main(void)
 		cmocka_unit_test_setup(test_group_read_ids, setup),
 		cmocka_unit_test_setup(test_child_enable_on_exec, setup),
 		cmocka_unit_test_setup(test_child_exec_failure_and_stdio, setup),
+		cmocka_unit_test_setup(test_workload_opts, setup),
 		cmocka_unit_test_setup(test_system_wide_around_child, setup),
 		cmocka_unit_test_setup(test_pid_all_threads_and_tid, setup),
 		cmocka_unit_test_setup(test_cpu_clock_per_cpu, setup),

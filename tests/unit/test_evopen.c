@@ -398,6 +398,62 @@ static void test_msg_eperm_system_wide(void **state)
 	set_file("paranoid", "2\n");
 }
 
+static void test_msg_enospc_eintr_efault(void **state)
+{
+	struct sonde_perf_event_attr a = {
+		.type = SONDE_PERF_TYPE_BREAKPOINT,
+		.size = sizeof(a),
+		.bp_type = SONDE_HW_BREAKPOINT_W,
+		.bp_addr = 0x1000,
+		.bp_len = 8,
+	};
+	char msg[1024];
+
+	fail_open(ENOSPC, &a, 0, -1, msg, sizeof(msg));
+	HAS("no free hardware breakpoint slot");
+	HAS("0x1000");
+	HAS("debug registers");
+	a = hw_attr();
+	fail_open(ENOSPC, &a, 0, -1, msg, sizeof(msg));
+	HAS("hardware event (type 0");
+	HAS("ENOSPC");
+	fail_open(EINTR, &a, 0, -1, msg, sizeof(msg));
+	HAS("interrupted by a signal");
+	HAS("call it again");
+	fail_open(EFAULT, &a, 0, -1, msg, sizeof(msg));
+	HAS("could not read the attr");
+	sonde_open_error_describe(EFAULT, NULL, 0, -1, msg, sizeof(msg));
+	HAS("attr.size claims");
+}
+
+/* The rules of sigtrap, remove_on_exec and inherit_thread (Linux 5.13). */
+static void test_msg_sigtrap_rules(void **state)
+{
+	struct sonde_perf_event_attr a = {
+		.type = SONDE_PERF_TYPE_SOFTWARE,
+		.size = sizeof(a),
+		.config = SONDE_PERF_COUNT_SW_DUMMY,
+		.sample_period = 1,
+		.sigtrap = 1,
+	};
+	char msg[1024];
+
+	fail_open(EINVAL, &a, 0, -1, msg, sizeof(msg));
+	HAS("sigtrap needs remove_on_exec");
+	a.remove_on_exec = 1;
+	fail_open(EINVAL, &a, -1, 0, msg, sizeof(msg));
+	HAS("sigtrap needs a task");
+	a.sigtrap = 0;
+	a.enable_on_exec = 1;
+	fail_open(EINVAL, &a, 0, -1, msg, sizeof(msg));
+	HAS("remove_on_exec and enable_on_exec contradict");
+	a.enable_on_exec = 0;
+	a.remove_on_exec = 0;
+	a.inherit_thread = 1;
+	fail_open(EINVAL, &a, 0, -1, msg, sizeof(msg));
+	HAS("set inherit too");
+}
+
 static void test_msg_seccomp_and_enosys(void **state)
 {
 	struct sonde_perf_event_attr a = hw_attr();
@@ -534,6 +590,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_msg_seccomp_and_enosys, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_not_supported, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_emfile, msg_setup, msg_teardown),
+		cmocka_unit_test_setup_teardown(test_msg_enospc_eintr_efault, msg_setup, msg_teardown),
+		cmocka_unit_test_setup_teardown(test_msg_sigtrap_rules, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_esrch_ebusy_eoverflow, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_einval_fields, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_truncation, msg_setup, msg_teardown),

@@ -98,7 +98,7 @@ static void test_symbols(void **state)
 		assert_int_equal(A(l, 0)->size, sizeof(struct sonde_perf_event_attr));
 		assert_int_equal(A(l, 0)->exclude_guest, 1);
 		assert_string_equal(sonde_evspec_list__name(l, 0), t[i].spec);
-		sonde_evspec_list__delete(l);
+		sonde_evspec_list__free(l);
 	}
 }
 
@@ -153,7 +153,7 @@ static void test_modifiers(void **state)
 		struct sonde_evspec_list *l = parse_ok(t[i].spec);
 
 		check_mods(&t[i], A(l, 0));
-		sonde_evspec_list__delete(l);
+		sonde_evspec_list__free(l);
 	}
 }
 
@@ -165,7 +165,7 @@ static void test_flags(void **state)
 			 SONDE_EVSPEC_PRECISE_MAX | SONDE_EVSPEC_SAMPLE_READ |
 			 SONDE_EVSPEC_WEAK_GROUP | SONDE_EVSPEC_BPF_COUNTER);
 	assert_int_equal(sonde_evspec_list__flags(l, 1), 0);
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 }
 
 static void test_groups(void **state)
@@ -190,10 +190,10 @@ static void test_groups(void **state)
 	assert_string_equal(sonde_evspec_list__name(l, 2), "page-faults");
 	assert_null(A(l, 4));
 	assert_null(sonde_evspec_list__name(l, 4));
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 	l = parse_ok("{cycles}");
 	assert_int_equal(sonde_evspec_list__leader(l, 0), 0);
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 }
 
 static void test_terms(void **state)
@@ -210,7 +210,7 @@ static void test_terms(void **state)
 	assert_null(sonde_evspec_list__term(l, 0, "stack-size"));
 	assert_string_equal(sonde_evspec_list__name(l, 0),
 			    "cpu-clock/period=1000,call-graph=dwarf,no-inherit/u");
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 
 	l = parse_ok("task-clock/freq=99,config1=7,config2=0x9,config3=3,name=tc/");
 	assert_int_equal(A(l, 0)->sample_freq, 99);
@@ -220,7 +220,7 @@ static void test_terms(void **state)
 	assert_int_equal(A(l, 0)->config3, 3);
 	assert_true(sonde_evspec_list__flags(l, 0) & SONDE_EVSPEC_FREQ_SET);
 	assert_string_equal(sonde_evspec_list__name(l, 0), "tc");
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 }
 
 static void test_pmu_terms(void **state)
@@ -233,20 +233,20 @@ static void test_pmu_terms(void **state)
 	assert_int_equal(A(l, 0)->config, 0x3c | 0x100 | (1 << 18) | (2 << 24));
 	assert_string_equal(sonde_evspec_list__pmu(l, 0), "cpu");
 	assert_string_equal(sonde_evspec_list__cpumask(l, 0), "0-1");
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 
 	l = parse_ok("cpu/ldlat=5,frontend=7,extra=2,split=0xb/");
 	assert_int_equal(A(l, 0)->config1, 5);
 	assert_int_equal(A(l, 0)->config2, 7);
 	assert_int_equal(A(l, 0)->config3, 2);
 	assert_int_equal(A(l, 0)->config, (1ULL << 32) | (1ULL << 33) | (1ULL << 41));
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 
 	/* config= assigns, format terms OR in: order matters as in perf. */
 	l = parse_ok("cpu/config=1,event=2/,cpu/event=2,config=1/");
 	assert_int_equal(A(l, 0)->config, 3);
 	assert_int_equal(A(l, 1)->config, 1);
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 
 	/* sysfs alias with .scale/.unit, case-insensitive like perf. */
 	l = parse_ok("cpu/MEM-LOADS,period=7/k");
@@ -256,7 +256,7 @@ static void test_pmu_terms(void **state)
 	assert_true(sonde_evspec_list__scale(l, 0, &unit) == 0.5);
 	assert_string_equal(unit, "MiB");
 	assert_string_equal(sonde_evspec_list__name(l, 0), "cpu/MEM-LOADS,period=7/k");
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 
 	/* A bare alias name opens on every PMU that has it. */
 	l = parse_ok("mem-loads:u");
@@ -268,18 +268,18 @@ static void test_pmu_terms(void **state)
 	assert_int_equal(A(l, 1)->exclude_kernel, 1);
 	assert_string_equal(sonde_evspec_list__name(l, 1), "mem-loads:u");
 	assert_string_equal(sonde_evspec_list__cpumask(l, 1), "0");
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 
 	l = parse_ok("imc_0/event=1/,cpu//");
 	assert_string_equal(sonde_evspec_list__pmu(l, 0), "uncore_imc_0");
 	assert_int_equal(A(l, 1)->config, 0);
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 
 	/* The hardware events name the core PMU when there is one. */
 	l = parse_ok("cycles,task-clock");
 	assert_string_equal(sonde_evspec_list__pmu(l, 0), "cpu");
 	assert_string_equal(sonde_evspec_list__pmu(l, 1), "software");
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 }
 
 static void test_tracepoints(void **state)
@@ -293,7 +293,7 @@ static void test_tracepoints(void **state)
 	assert_int_equal(A(l, 0)->exclude_kernel, 1);
 	assert_string_equal(sonde_evspec_list__name(l, 0), "sched:sched_switch");
 	assert_int_equal(A(l, 1)->config, 100);
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 
 	l = parse_ok("sched:sched_sw*,s*:sched_wakeup/call-graph=fp/");
 	assert_int_equal(sonde_evspec_list__count(l), 3);
@@ -301,12 +301,12 @@ static void test_tracepoints(void **state)
 	assert_string_equal(sonde_evspec_list__name(l, 1), "sched:sched_switch");
 	assert_string_equal(sonde_evspec_list__name(l, 2), "sched:sched_wakeup");
 	assert_string_equal(sonde_evspec_list__term(l, 2, "call-graph"), "fp");
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 
 	l = parse_ok("{sched:sched_switch,sched:sched_wakeup}:k");
 	assert_int_equal(sonde_evspec_list__leader(l, 1), 0);
 	assert_int_equal(A(l, 1)->exclude_user, 1);
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 }
 
 static void test_breakpoints(void **state)
@@ -326,7 +326,7 @@ static void test_breakpoints(void **state)
 		assert_int_equal(A(l, 0)->bp_type, t[i].type);
 		assert_int_equal(A(l, 0)->bp_len, t[i].len);
 		assert_int_equal(A(l, 0)->sample_period, 1);
-		sonde_evspec_list__delete(l);
+		sonde_evspec_list__free(l);
 	}
 	{
 		struct sonde_evspec_list *l = parse_ok("mem:0x1000/8:rw:u,mem:0x2000:w:k");
@@ -334,7 +334,7 @@ static void test_breakpoints(void **state)
 		/* perf's lexer stops the name at the '/' */
 		assert_string_equal(sonde_evspec_list__name(l, 0), "mem:0x1000");
 		assert_string_equal(sonde_evspec_list__name(l, 1), "mem:0x2000:w:k");
-		sonde_evspec_list__delete(l);
+		sonde_evspec_list__free(l);
 	}
 }
 
@@ -412,7 +412,7 @@ static void test_long_inputs(void **state)
 	spec[4000 * 3 - 1] = '\0';
 	assert_int_equal(sonde_evspec_list__parse_opts(spec, &o, &l, NULL), 0);
 	assert_int_equal(sonde_evspec_list__count(l), 4000);
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 	free(spec);
 }
 

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <string.h>
 #include "sonde/sonde.h"
-#include "evprobe.h"
 
 static struct sonde_perf_event_attr seen[4];
 static int nr_open, nr_close, last_closed;
@@ -63,7 +62,7 @@ static const struct sonde_perf_event_attr spec = {
 static void test_opens_user_only_and_closes(void **state)
 {
 	answers[0] = 7;
-	assert_int_equal(ev_probe_attr(&spec), 0);
+	assert_int_equal(sonde_perf_event_attr__probe(&spec), 0);
 	assert_int_equal(nr_open, 1);
 	assert_int_equal(nr_close, 1);
 	assert_int_equal(last_closed, 7);
@@ -81,7 +80,7 @@ static void test_retries_without_exclusion(void **state)
 	/* msr-like PMU: refuses exclude_kernel, opens plain. */
 	answers[0] = -EINVAL;
 	answers[1] = 9;
-	assert_int_equal(ev_probe_attr(&spec), 0);
+	assert_int_equal(sonde_perf_event_attr__probe(&spec), 0);
 	assert_int_equal(nr_open, 2);
 	assert_int_equal(seen[1].exclude_kernel, 0);
 	assert_int_equal(seen[1].exclude_hv, 0);
@@ -93,7 +92,7 @@ static void test_keeps_most_telling_error(void **state)
 	/* EACCES then EINVAL: the permission problem is what to report. */
 	answers[0] = -EACCES;
 	answers[1] = -EINVAL;
-	assert_int_equal(ev_probe_attr(&spec), -EACCES);
+	assert_int_equal(sonde_perf_event_attr__probe(&spec), -EACCES);
 	assert_int_equal(nr_close, 0);
 }
 
@@ -103,13 +102,13 @@ static void test_enoent_no_retry(void **state)
 	char buf[64];
 
 	answers[0] = -ENOENT;
-	assert_int_equal(ev_probe_attr(&hw), -ENOENT);
+	assert_int_equal(sonde_perf_event_attr__probe(&hw), -ENOENT);
 	assert_int_equal(nr_open, 1);
-	assert_string_equal(ev_probe_reason(-ENOENT, buf, sizeof(buf)),
+	assert_string_equal(sonde_perf_event_attr__probe_reason(-ENOENT, buf, sizeof(buf)),
 			    "no such event on this machine");
-	assert_non_null(strstr(ev_probe_reason(EACCES, buf, sizeof(buf)),
+	assert_non_null(strstr(sonde_perf_event_attr__probe_reason(EACCES, buf, sizeof(buf)),
 			       "permission denied"));
-	assert_string_equal(ev_probe_reason(-E2BIG, buf, sizeof(buf)),
+	assert_string_equal(sonde_perf_event_attr__probe_reason(-E2BIG, buf, sizeof(buf)),
 			    strerror(E2BIG));
 }
 
@@ -119,7 +118,7 @@ static void test_tracepoint_keeps_kernel(void **state)
 					    .config = 372 };
 
 	answers[0] = -EINVAL;
-	assert_int_equal(ev_probe_attr(&tp), -EINVAL);
+	assert_int_equal(sonde_perf_event_attr__probe(&tp), -EINVAL);
 	/* Tracepoints fire in the kernel: never excluded, no retry. */
 	assert_int_equal(nr_open, 1);
 	assert_int_equal(seen[0].exclude_kernel, 0);

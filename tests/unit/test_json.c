@@ -17,7 +17,7 @@ struct buf {
 	char *data;
 	size_t len;
 	FILE *f;
-	struct sonde_json *w;
+	struct json_writer *w;
 };
 
 static void buf_open(struct buf *b)
@@ -25,14 +25,14 @@ static void buf_open(struct buf *b)
 	memset(b, 0, sizeof(*b));
 	b->f = open_memstream(&b->data, &b->len);
 	assert_non_null(b->f);
-	b->w = sonde_json_new(b->f);
+	b->w = json_new(b->f);
 	assert_non_null(b->w);
 }
 
 /* Destroys the writer and returns what it wrote (caller frees). */
 static char *buf_close(struct buf *b)
 {
-	sonde_json_destroy(&b->w);
+	json_destroy(&b->w);
 	assert_null(b->w);
 	fclose(b->f);
 	return b->data;
@@ -44,27 +44,27 @@ static void test_compact_nesting_and_commas(void **state)
 	char *s;
 
 	buf_open(&b);
-	sonde_json_begin_object(b.w);
-	sonde_json_string_field(b.w, "event", "task-clock");
-	sonde_json_uint_field(b.w, "counter-value", 18446744073709551615ULL);
-	sonde_json_int_field(b.w, "neg", -42);
-	sonde_json_bool_field(b.w, "t", true);
-	sonde_json_bool_field(b.w, "f", false);
-	sonde_json_null_field(b.w, "n");
-	sonde_json_array_field(b.w, "a");
-	sonde_json_int(b.w, 1);
-	sonde_json_begin_object(b.w);
-	sonde_json_end_object(b.w);
-	sonde_json_begin_array(b.w);
-	sonde_json_end_array(b.w);
-	sonde_json_string(b.w, NULL);
-	sonde_json_end_array(b.w);
-	sonde_json_object_field(b.w, "o");
-	sonde_json_double_field(b.w, "d", 0.5);
-	sonde_json_end_object(b.w);
-	assert_int_equal(sonde_json_depth(b.w), 1);
-	sonde_json_end_object(b.w);
-	assert_int_equal(sonde_json_depth(b.w), 0);
+	json_begin_object(b.w);
+	json_string_field(b.w, "event", "task-clock");
+	json_uint_field(b.w, "counter-value", 18446744073709551615ULL);
+	json_int_field(b.w, "neg", -42);
+	json_bool_field(b.w, "t", true);
+	json_bool_field(b.w, "f", false);
+	json_null_field(b.w, "n");
+	json_array_field(b.w, "a");
+	json_int(b.w, 1);
+	json_begin_object(b.w);
+	json_end_object(b.w);
+	json_begin_array(b.w);
+	json_end_array(b.w);
+	json_string(b.w, NULL);
+	json_end_array(b.w);
+	json_object_field(b.w, "o");
+	json_double_field(b.w, "d", 0.5);
+	json_end_object(b.w);
+	assert_int_equal(json_depth(b.w), 1);
+	json_end_object(b.w);
+	assert_int_equal(json_depth(b.w), 0);
 	s = buf_close(&b);
 	assert_string_equal(s,
 		"{\"event\":\"task-clock\","
@@ -82,11 +82,11 @@ static void test_top_level_lines(void **state)
 
 	buf_open(&b);
 	for (int i = 0; i < 3; i++) {
-		sonde_json_begin_object(b.w);
-		sonde_json_int_field(b.w, "i", i);
-		sonde_json_end_object(b.w);
+		json_begin_object(b.w);
+		json_int_field(b.w, "i", i);
+		json_end_object(b.w);
 	}
-	sonde_json_int(b.w, 7);
+	json_int(b.w, 7);
 	s = buf_close(&b);
 	assert_string_equal(s, "{\"i\":0}\n{\"i\":1}\n{\"i\":2}\n7\n");
 	free(s);
@@ -98,16 +98,16 @@ static void test_pretty(void **state)
 	char *s;
 
 	buf_open(&b);
-	sonde_json_pretty(b.w, 2);
-	sonde_json_begin_object(b.w);
-	sonde_json_string_field(b.w, "k", "v");
-	sonde_json_array_field(b.w, "a");
-	sonde_json_int(b.w, 1);
-	sonde_json_int(b.w, 2);
-	sonde_json_end_array(b.w);
-	sonde_json_array_field(b.w, "e");
-	sonde_json_end_array(b.w);
-	sonde_json_end_object(b.w);
+	json_pretty(b.w, 2);
+	json_begin_object(b.w);
+	json_string_field(b.w, "k", "v");
+	json_array_field(b.w, "a");
+	json_int(b.w, 1);
+	json_int(b.w, 2);
+	json_end_array(b.w);
+	json_array_field(b.w, "e");
+	json_end_array(b.w);
+	json_end_object(b.w);
 	s = buf_close(&b);
 	assert_string_equal(s, "{\n  \"k\": \"v\",\n  \"a\": [\n    1,\n    2\n"
 			       "  ],\n  \"e\": []\n}\n");
@@ -123,15 +123,15 @@ static void test_escaping(void **state)
 			   " sur:\xed\xa0\x80";
 
 	buf_open(&b);
-	sonde_json_begin_array(b.w);
-	sonde_json_string(b.w, raw);
+	json_begin_array(b.w);
+	json_string(b.w, raw);
 	/* Embedded NUL through the length form. */
-	sonde_json_string_len(b.w, "a\0b", 3);
-	sonde_json_stringf(b.w, "%s=%d", "x", 5);
-	sonde_json_end_array(b.w);
-	sonde_json_begin_object(b.w);
-	sonde_json_int_field(b.w, "na\"me\n", 1);
-	sonde_json_end_object(b.w);
+	json_string_len(b.w, "a\0b", 3);
+	json_stringf(b.w, "%s=%d", "x", 5);
+	json_end_array(b.w);
+	json_begin_object(b.w);
+	json_int_field(b.w, "na\"me\n", 1);
+	json_end_object(b.w);
 	s = buf_close(&b);
 	assert_string_equal(s,
 		"[\"q\\\"b\\\\s/\\u000a\\u0009\\u000d\\u0001\\u001f\\u007f "
@@ -150,7 +150,7 @@ static void test_long_stringf(void **state)
 	memset(big, 'z', sizeof(big) - 1);
 	big[sizeof(big) - 1] = 0;
 	buf_open(&b);
-	sonde_json_stringf(b.w, "<%s>", big);
+	json_stringf(b.w, "<%s>", big);
 	s = buf_close(&b);
 	assert_int_equal(strlen(s), 1 + 1 + 999 + 1 + 1 + 1);
 	assert_memory_equal(s, "\"<zzz", 5);
@@ -163,20 +163,20 @@ static void test_numbers(void **state)
 	char *s;
 
 	buf_open(&b);
-	sonde_json_begin_array(b.w);
-	sonde_json_double(b.w, 0.1);
-	sonde_json_double(b.w, 1.0 / 3.0);
-	sonde_json_double(b.w, 1e300);
-	sonde_json_double(b.w, -2.5);
-	sonde_json_double(b.w, NAN);
-	sonde_json_double(b.w, INFINITY);
-	sonde_json_double(b.w, -INFINITY);
-	sonde_json_double_prec(b.w, 12.345678, 2);
-	sonde_json_double_prec(b.w, -0.001, 2);
-	sonde_json_double_prec(b.w, NAN, 2);
-	sonde_json_double_prec(b.w, 3.0, 0);
-	sonde_json_int(b.w, INT64_MIN);
-	sonde_json_end_array(b.w);
+	json_begin_array(b.w);
+	json_double(b.w, 0.1);
+	json_double(b.w, 1.0 / 3.0);
+	json_double(b.w, 1e300);
+	json_double(b.w, -2.5);
+	json_double(b.w, NAN);
+	json_double(b.w, INFINITY);
+	json_double(b.w, -INFINITY);
+	json_double_prec(b.w, 12.345678, 2);
+	json_double_prec(b.w, -0.001, 2);
+	json_double_prec(b.w, NAN, 2);
+	json_double_prec(b.w, 3.0, 0);
+	json_int(b.w, INT64_MIN);
+	json_end_array(b.w);
 	s = buf_close(&b);
 	assert_string_equal(s, "[0.1,0.3333333333333333,1e+300,-2.5,"
 			       "null,null,null,12.35,0.00,null,3,"
@@ -187,7 +187,7 @@ static void test_numbers(void **state)
 }
 
 /* Runs @fn in a child and reports whether it died of SIGABRT (an assert). */
-static bool aborts(void (*fn)(struct sonde_json *w))
+static bool aborts(void (*fn)(struct json_writer *w))
 {
 	pid_t pid = fork();
 	int status;
@@ -195,46 +195,46 @@ static bool aborts(void (*fn)(struct sonde_json *w))
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		FILE *devnull = fopen("/dev/null", "w");
-		struct sonde_json *w = sonde_json_new(devnull);
+		struct json_writer *w = json_new(devnull);
 
 		/* Keep the expected assertion message out of the test log. */
 		if (!freopen("/dev/null", "w", stderr))
 			_exit(3);
 		fn(w);
-		sonde_json_destroy(&w);
+		json_destroy(&w);
 		_exit(0);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
 }
 
-static void unbalanced(struct sonde_json *w) { sonde_json_begin_object(w); }
-static void value_without_name(struct sonde_json *w)
+static void unbalanced(struct json_writer *w) { json_begin_object(w); }
+static void value_without_name(struct json_writer *w)
 {
-	sonde_json_begin_object(w);
-	sonde_json_int(w, 1);
+	json_begin_object(w);
+	json_int(w, 1);
 }
-static void name_in_array(struct sonde_json *w)
+static void name_in_array(struct json_writer *w)
 {
-	sonde_json_begin_array(w);
-	sonde_json_name(w, "x");
+	json_begin_array(w);
+	json_name(w, "x");
 }
-static void wrong_end(struct sonde_json *w)
+static void wrong_end(struct json_writer *w)
 {
-	sonde_json_begin_object(w);
-	sonde_json_end_array(w);
+	json_begin_object(w);
+	json_end_array(w);
 }
-static void end_at_top(struct sonde_json *w) { sonde_json_end_object(w); }
-static void dangling_name(struct sonde_json *w)
+static void end_at_top(struct json_writer *w) { json_end_object(w); }
+static void dangling_name(struct json_writer *w)
 {
-	sonde_json_begin_object(w);
-	sonde_json_name(w, "x");
-	sonde_json_end_object(w);
+	json_begin_object(w);
+	json_name(w, "x");
+	json_end_object(w);
 }
-static void balanced(struct sonde_json *w)
+static void balanced(struct json_writer *w)
 {
-	sonde_json_begin_object(w);
-	sonde_json_end_object(w);
+	json_begin_object(w);
+	json_end_object(w);
 }
 
 static void test_misuse_asserts(void **state)
@@ -247,7 +247,7 @@ static void test_misuse_asserts(void **state)
 	assert_true(aborts(dangling_name));
 	/* The control: correct use does not abort. */
 	assert_false(aborts(balanced));
-	sonde_json_destroy(NULL);
+	json_destroy(NULL);
 }
 
 int main(void)

@@ -16,6 +16,24 @@
 #include "internal.h"
 #include "perfdata_read.h"
 #include "pdgen.h"
+#include "report-feat.h"
+
+/*
+ * Feature @feat as sonde report --header -I prints it: the CLI's text
+ * (build/sonde-cli.a) of the reader's decoded feature. NULL when there is
+ * none.
+ */
+static const char *feat_text(const struct sonde_perfdata_reader *r, int feat)
+{
+	static char text[4096];
+	struct outbuf o;
+
+	ob_init_mem(&o);
+	assert_true(report_feat_text(&o, r, feat));
+	snprintf(text, sizeof(text), "%.*s", (int)o.len, o.buf);
+	ob_free(&o);
+	return o.len ? text : NULL;
+}
 
 /* HEADER_FEATURE record: header, feature id, then what @body writes. */
 static size_t feat_begin(struct pdgen *g, uint64_t feat)
@@ -181,41 +199,41 @@ static void check_all(bool swap)
 	build_all(&g, swap);
 	r = open_img(&g);
 	assert_null(sonde_perfdata_reader__error(r));
-	assert_string_equal(r->feat_info[SONDE_FEAT_CPU_TOPOLOGY],
+	assert_string_equal(feat_text(r, SONDE_FEAT_CPU_TOPOLOGY),
 			    "# sibling sockets : 0-1\n"
 			    "# sibling dies    : 0-1\n"
 			    "# sibling threads : 0\n"
 			    "# sibling threads : 1\n"
 			    "# CPU 0: Core ID 0, Die ID 0, Socket ID 0\n"
 			    "# CPU 1: Core ID 1, Die ID 0, Socket ID 0\n");
-	assert_string_equal(r->feat_info[SONDE_FEAT_NUMA_TOPOLOGY],
+	assert_string_equal(feat_text(r, SONDE_FEAT_NUMA_TOPOLOGY),
 			    "# node0 meminfo  : total = 1000 kB, free = 600 kB\n"
 			    "# node0 cpu list : 0-1\n");
-	assert_string_equal(r->feat_info[SONDE_FEAT_PMU_MAPPINGS],
+	assert_string_equal(feat_text(r, SONDE_FEAT_PMU_MAPPINGS),
 			    "# pmu mappings: software = 1, tracepoint = 2\n");
 	assert_int_equal(r->nr_groups, 1);
 	assert_null(r->groups[0].name);
 	assert_int_equal(r->groups[0].leader, 0);
 	assert_int_equal(r->groups[0].nr_members, 2);
-	assert_string_equal(r->feat_info[SONDE_FEAT_CACHE],
+	assert_string_equal(feat_text(r, SONDE_FEAT_CACHE),
 			    "# CPU cache info:\n"
 			    "#  L1 Data                 48K [0]\n"
 			    "#  L2 Unified            1024K [0-1]\n");
-	assert_string_equal(r->feat_info[SONDE_FEAT_MEM_TOPOLOGY],
+	assert_string_equal(feat_text(r, SONDE_FEAT_MEM_TOPOLOGY),
 			    "# memory nodes (nr 1, block size 0x8000000):\n"
 			    "#    0 [768M]: 0-3,8,69\n");
 	assert_int_equal(r->clockid_res_ns, 1);
-	assert_string_equal(r->feat_info[SONDE_FEAT_COMPRESSED],
+	assert_string_equal(feat_text(r, SONDE_FEAT_COMPRESSED),
 			    "# compressed : Zstd, level = 3, ratio = 7\n");
-	assert_string_equal(r->feat_info[SONDE_FEAT_CPU_PMU_CAPS],
+	assert_string_equal(feat_text(r, SONDE_FEAT_CPU_PMU_CAPS),
 			    "# cpu pmu capabilities: not available\n");
 	assert_true(r->clock_data);
 	assert_int_equal(r->clock_clockid, 1);
 	assert_true(r->clock_tod_ns == 1700000000123456789ULL);
 	assert_true(r->clock_clockid_ns == 5000000007ULL);
-	assert_string_equal(r->feat_info[SONDE_FEAT_PMU_CAPS],
+	assert_string_equal(feat_text(r, SONDE_FEAT_PMU_CAPS),
 			    "# cpu_core pmu capabilities: branches=32, max_precise=3\n");
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -258,12 +276,12 @@ static void test_cpu_topology_old(void **state)
 		feat_end(&g, s);
 		r = open_img(&g);
 		assert_null(sonde_perfdata_reader__error(r));
-		assert_string_equal(r->feat_info[SONDE_FEAT_CPU_TOPOLOGY],
+		assert_string_equal(feat_text(r, SONDE_FEAT_CPU_TOPOLOGY),
 				    ids ? "# sibling sockets : 0\n# sibling threads : 0\n"
 					  "# CPU 0: Core ID 3, Socket ID 4\n"
 					: "# sibling sockets : 0\n# sibling threads : 0\n"
 					  "# Core ID and Socket ID information is not available\n");
-		sonde_perfdata_reader__close(r);
+		sonde_perfdata_reader__free(r);
 		free(g.buf);
 	}
 }
@@ -300,9 +318,9 @@ static void test_corrupt_cache(void **state)
 	}
 	assert_non_null(sonde_perfdata_reader__error(r));
 	assert_non_null(strstr(sonde_perfdata_reader__error(r), "feature 20"));
-	assert_null(r->feat_info[SONDE_FEAT_CACHE]);
-	assert_null(r->feat_info[SONDE_FEAT_MEM_TOPOLOGY]);
-	sonde_perfdata_reader__close(r);
+	assert_null(feat_text(r, SONDE_FEAT_CACHE));
+	assert_null(feat_text(r, SONDE_FEAT_MEM_TOPOLOGY));
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 

@@ -75,7 +75,7 @@ static void check_good(bool pipe, bool swap)
 	assert_false(sonde_perfdata_reader__attr(r, 0)->exclude_host);
 	assert_string_equal(sonde_perfdata_reader__feature_string(r, SONDE_FEAT_HOSTNAME),
 			    "pdgen-host");
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -151,7 +151,7 @@ static void test_model_swapped(void **state)
 	}
 	assert_int_equal(samples, 5);
 	anl_machine_free(m);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -175,7 +175,7 @@ static void test_truncated(void **state)
 	assert_non_null(e);
 	assert_non_null(strstr(e, "byte offset"));
 	assert_non_null(strstr(e, "truncated"));
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -197,7 +197,7 @@ static void test_bad_record_size(void **state)
 	assert_int_equal(s.n, 1); /* the COMM before it */
 	snprintf(want, sizeof(want), "byte offset %zu:", off);
 	assert_non_null(strstr(sonde_perfdata_reader__error(r), want));
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -232,7 +232,7 @@ static void test_data_past_eof(void **state)
 	assert_non_null(strstr(sonde_perfdata_reader__error(r), "byte offset 40"));
 	assert_true(pdg_drain(r, &s) < 0); /* runs into the feature bytes */
 	assert_true(s.n >= 7);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -250,7 +250,7 @@ static void test_every_prefix(void **state)
 			continue;
 		pdg_drain(r, &s);
 		assert_true(s.n <= 7);
-		sonde_perfdata_reader__close(r);
+		sonde_perfdata_reader__free(r);
 	}
 	free(g.buf);
 }
@@ -268,7 +268,7 @@ static void test_unordered(void **state)
 	assert_int_equal(pdg_drain(r, &s), 0);
 	assert_int_equal(s.times[2], 30);
 	assert_int_equal(s.times[3], 10);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -342,15 +342,15 @@ static void test_read_ahead(void **state)
 	assert_int_equal(ea, 0);
 	assert_int_equal(n, 20000 + 1);
 	assert_true(a->dropped > 0); /* releases went through the thread */
-	sonde_perfdata_reader__close(a);
-	sonde_perfdata_reader__close(b);
+	sonde_perfdata_reader__free(a);
+	sonde_perfdata_reader__free(b);
 
 	/* Closed early, with the thread mid-file: stops and joins. */
 	a = sonde_perfdata_reader__open(path, NULL);
 	assert_non_null(a);
 	for (int i = 0; i < 1000; i++)
 		assert_int_equal(sonde_perfdata_reader__next(a, &ra), 1);
-	sonde_perfdata_reader__close(a);
+	sonde_perfdata_reader__free(a);
 	unlink(path);
 	free(g.buf);
 }
@@ -391,7 +391,7 @@ static void test_round_runs(void **state)
 	}
 	assert_int_equal(err, 0);
 	assert_int_equal(n, want);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 

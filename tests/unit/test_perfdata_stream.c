@@ -123,7 +123,7 @@ static void compare(const uint8_t *buf, size_t len)
 
 		assert_non_null(r);
 		drain(r, &whole);
-		sonde_perfdata_reader__close(r);
+		sonde_perfdata_reader__free(r);
 		for (size_t k = 0; k < ARRAY_SIZE(steps); k++) {
 			struct src s = { .buf = buf, .len = len, .step = steps[k] };
 			struct run st;
@@ -134,7 +134,7 @@ static void compare(const uint8_t *buf, size_t len)
 			drain(r, &st);
 			same(&whole, &st);
 			free(st.v);
-			sonde_perfdata_reader__close(r);
+			sonde_perfdata_reader__free(r);
 		}
 		free(whole.v);
 	}
@@ -273,7 +273,7 @@ static void test_round_by_round(void **state)
 	assert_int_equal(sonde_perfdata_reader__next(r, &rec), 1);
 	assert_int_equal(rec.time, 40);
 	assert_int_equal(sonde_perfdata_reader__next(r, &rec), 0);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -303,7 +303,7 @@ static void test_bounded(void **state)
 	assert_true(g.len > 20u * (256u << 10));
 	assert_true(max_chunks <= 3);
 	assert_true(max_q <= 4096);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -328,7 +328,7 @@ static void test_read_error(void **state)
 	assert_int_equal(o.end, -EIO);
 	assert_non_null(strstr(o.err, "read error"));
 	free(o.v);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -356,14 +356,14 @@ static void test_tracing_data(void **state)
 	r[0] = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
 	r[1] = pdr_open_stream(src_read, &s, -1, 0, NULL);
 	for (int k = 0; k < 2; k++) {
-		const uint8_t *td;
+		const void *td;
 		size_t len;
 
 		assert_non_null(r[k]);
 		drain(r[k], &o[k]);
 		assert_int_equal(o[k].n, 20000);
 		assert_true(sonde_perfdata_reader__has_feature(r[k], SONDE_FEAT_TRACING_DATA));
-		td = pdr_tracing_data(r[k], &len);
+		td = sonde_perfdata_reader__tracing_data(r[k], &len);
 		assert_non_null(td);
 		assert_int_equal(len, sizeof(blob));
 		assert_memory_equal(td, blob, sizeof(blob));
@@ -371,7 +371,7 @@ static void test_tracing_data(void **state)
 	same(&o[0], &o[1]);
 	for (int k = 0; k < 2; k++) {
 		free(o[k].v);
-		sonde_perfdata_reader__close(r[k]);
+		sonde_perfdata_reader__free(r[k]);
 	}
 	/* Cut inside the blob: an error with the record's offset, no blob. */
 	s = (struct src){ .buf = g.buf, .len = g.data_off + 12 + 5 };
@@ -382,10 +382,10 @@ static void test_tracing_data(void **state)
 	{
 		size_t len;
 
-		assert_null(pdr_tracing_data(r[1], &len));
+		assert_null(sonde_perfdata_reader__tracing_data(r[1], &len));
 	}
 	free(o[1].v);
-	sonde_perfdata_reader__close(r[1]);
+	sonde_perfdata_reader__free(r[1]);
 	free(g.buf);
 }
 

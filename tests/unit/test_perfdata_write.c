@@ -215,7 +215,9 @@ static void test_pipe_framing(void **state)
 	unsigned char buf[65536];
 	size_t len = 0, off;
 	uint64_t ph[2], feat = 0;
-	int p[2], feats = 0;
+	/* Bit 0x800 of an id is PERF_SAMPLE_BRANCH_CALL_STACK if misread. */
+	const uint64_t ids[2] = { 0x800, 0x8000000000000801ULL };
+	int p[2], feats = 0, idx;
 	ssize_t n;
 
 	(void)state;
@@ -223,7 +225,8 @@ static void test_pipe_framing(void **state)
 	w = sonde_perfdata_writer__new_fd(p[1], &o);
 	assert_non_null(w);
 	base_attr(&a);
-	sonde_perfdata_writer__add_event(w, &a, "task-clock");
+	idx = sonde_perfdata_writer__add_event(w, &a, "task-clock");
+	assert_int_equal(sonde_perfdata_writer__add_ids(w, idx, ids, 2), 0);
 	assert_int_equal(sonde_perfdata_writer__begin(w), 0);
 	sonde_perfdata_writer__write(w, &s.h);
 	sonde_perfdata_writer__finish_round(w);
@@ -239,9 +242,24 @@ static void test_pipe_framing(void **state)
 	{
 		struct sonde_perf_event_header h;
 
+		struct sonde_perf_event_attr got;
+		uint64_t got_ids[2];
+
 		memcpy(&h, buf + off, 8);
 		assert_int_equal(h.type, SONDE_PERF_RECORD_HEADER_ATTR);
-		assert_int_equal(h.size, 8 + 64);
+		/*
+		 * perf 6.1 finds the ids after its own 128-byte attr whatever
+		 * attr.size says: a 64-byte attr would put them in config2
+		 * and branch_sample_type (0x800: branch call stack, a crash).
+		 */
+		assert_int_equal(h.size, 8 + 128 + 2 * 8);
+		memcpy(&got, buf + off + 8, sizeof(got));
+		assert_int_equal(got.size, 128);
+		assert_int_equal(got.config2, 0);
+		assert_int_equal(got.branch_sample_type, 0);
+		memcpy(got_ids, buf + off + 8 + 128, sizeof(got_ids));
+		assert_int_equal(got_ids[0], ids[0]);
+		assert_int_equal(got_ids[1], ids[1]);
 		off += h.size;
 		for (;;) {
 			memcpy(&h, buf + off, 8);

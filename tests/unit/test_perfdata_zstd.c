@@ -174,7 +174,7 @@ static void check_cuts(bool pipe, bool swap, bool v2, const size_t *cuts, int nr
 	assert_null(sonde_perfdata_reader__error(r));
 	/* No rounds: everything sorted at the end. */
 	check_times(&s);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 	free(in.buf);
 	free(z);
@@ -228,7 +228,7 @@ static void check_pushes(bool pipe, bool swap, bool v2)
 		memcpy(&size, (const uint8_t *)s.hdrs[i] + 6, 2);
 		assert_int_equal(size, i == 1 ? 80 : 40);
 	}
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 	free(in.buf);
 }
@@ -279,7 +279,7 @@ static void test_rounds_inside(void **state)
 	assert_int_equal(pdg_drain(r, &s), 0);
 	check_times(&s);
 	assert_int_equal(r->nr_rounds, 2);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 	free(in.buf);
 	free(z);
@@ -308,7 +308,7 @@ static void test_unordered(void **state)
 	assert_int_equal(s.n, 7);
 	for (int i = 0; i < 7; i++)
 		assert_int_equal(s.times[i], file_order[i]);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 	free(in.buf);
 	free(z);
@@ -377,7 +377,7 @@ static void test_corrupt_block(void **state)
 	struct sonde_perfdata_reader *r = with_bad_second(&g, bad, sizeof(bad), &at, false, 0, NULL);
 
 	expect_error(r, 4, at, "corrupt compressed data (zstd: ");
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -395,7 +395,7 @@ static void test_not_zstd(void **state)
 	end(&g);
 	r = open_img(&g);
 	expect_error(r, 1, at, "corrupt compressed data");
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -414,7 +414,7 @@ static void test_huge_window(void **state)
 	end(&g);
 	r = open_img(&g);
 	expect_error(r, 0, at, "corrupt compressed data (zstd: ");
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -442,14 +442,14 @@ static void test_size_bomb(void **state)
 	e = sonde_perfdata_reader__error(r);
 	assert_non_null(e);
 	assert_non_null(strstr(e, "expands past"));
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 
 	/* A 1 MiB ring buffer still leaves 2 MiB out of bounds. */
 	r = with_bad_second(&g, NULL, 0, &at, true, 1u << 20, &big);
 	assert_true(pdg_drain(r, &s) < 0);
 	assert_non_null(strstr(sonde_perfdata_reader__error(r), "ring buffer 1048576 bytes"));
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 
 	/* perf record -m 2048 (8 MiB ring buffer): all of it is fine. */
@@ -461,7 +461,7 @@ static void test_size_bomb(void **state)
 	assert_int_equal(r->comp.type, 1);
 	assert_int_equal(r->comp.ratio, 9);
 	assert_int_equal(r->comp.mmap_len, 8u << 20);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 	free(big.buf);
 }
@@ -512,7 +512,7 @@ static void test_ratio_bomb(void **state)
 		if (!strstr(e, want))
 			fail_msg("\"%s\" is not at %s", e, want);
 	}
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 	free(plain.buf);
 }
@@ -531,7 +531,7 @@ static void test_unknown_type(void **state)
 	r = open_img(&g);
 	assert_true(pdg_drain(r, &s) < 0);
 	assert_non_null(strstr(sonde_perfdata_reader__error(r), "compression type 7"));
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -551,7 +551,7 @@ static void test_cut_record(void **state)
 	r = open_img(&g);
 	/* Sorted at the end: 1, 2, 10, 20, 30, 40; the sample at 35 is cut. */
 	expect_error(r, 6, at, "ends inside a record (20 bytes of it decoded)");
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 	free(in.buf);
 	free(z);
@@ -576,7 +576,7 @@ static void test_truncated_file(void **state)
 	r = sonde_perfdata_reader__open_mem(g.buf, g.len - 5, NULL);
 	assert_non_null(r);
 	expect_error(r, 2, at, "file truncated");
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 	free(in.buf);
 }
@@ -594,7 +594,7 @@ static void check_inner_bad(const struct pdgen *in, int before, const char *what
 	end(&g);
 	r = open_img(&g);
 	expect_error(r, before, at, what);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 	free(z);
 }
@@ -639,7 +639,7 @@ static void test_bad_data_size(void **state)
 	end(&g);
 	r = open_img(&g);
 	expect_error(r, 1, at, "data_size 9 exceeds the record (24 bytes)");
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 

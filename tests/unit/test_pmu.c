@@ -121,8 +121,8 @@ static void test_load_fake_sysfs(void **state)
 	assert_int_equal(sonde_pmu__type(imc), 20);
 	assert_null(sonde_pmus__find(pmus, "nope"));
 	assert_int_equal(errno, ENOENT);
-	sonde_pmus__delete(pmus);
-	sonde_pmus__delete(NULL);
+	sonde_pmus__free(pmus);
+	sonde_pmus__free(NULL);
 }
 
 static void test_missing_root_is_empty(void **state)
@@ -132,7 +132,7 @@ static void test_missing_root_is_empty(void **state)
 
 	assert_non_null(pmus);
 	assert_int_equal(sonde_pmus__count(pmus), 0);
-	sonde_pmus__delete(pmus);
+	sonde_pmus__free(pmus);
 }
 
 static void test_real_sysfs(void **state)
@@ -144,11 +144,11 @@ static void test_real_sysfs(void **state)
 	sw = sonde_pmus__find(pmus, "software");
 	if (!sw) {
 		printf("SKIP: no /sys/bus/event_source/devices/software here\n");
-		sonde_pmus__delete(pmus);
+		sonde_pmus__free(pmus);
 		skip();
 	}
 	assert_int_equal(sonde_pmu__type(sw), SONDE_PERF_TYPE_SOFTWARE);
-	sonde_pmus__delete(pmus);
+	sonde_pmus__free(pmus);
 }
 
 int main(void)

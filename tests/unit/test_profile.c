@@ -152,7 +152,7 @@ static void test_self_histogram(void **state)
 	/* No call trees unless asked for. */
 	assert_null(sonde_profile_entry__tree(e));
 	sonde_profile__free(p);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -199,7 +199,7 @@ static void test_children_and_keys(void **state)
 	sonde_profile__set_children(p, false);
 	assert_int_equal(sonde_profile__nr_entries(p, 0), 4);
 	sonde_profile__free(p);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -244,7 +244,7 @@ static void test_trees(void **state)
 	assert_int_equal(kids(a, 401, v), 0);
 	assert_int_equal(sonde_profile_entry__depth(find(p, "main")), 4);
 	sonde_profile__free(p);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 
 	/* Callee order, self mode: fc's tree starts at fc and goes out. */
@@ -266,7 +266,7 @@ static void test_trees(void **state)
 		assert_string_equal(sonde_profile_node__sym(v[1]), "main");
 	}
 	sonde_profile__free(p);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -297,14 +297,14 @@ static void test_filters(void **state)
 	assert_int_equal(st.samples, 6); /* before filters */
 	assert_int_equal(st.filtered_period, 50);
 	sonde_profile__free(p);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 
 	p = load(&po, &by_tid, &r, &g);
 	assert_int_equal(sonde_profile_entry__self(find(p, "fc")), 50);
 	assert_null(find(p, "fa"));
 	sonde_profile__free(p);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 
 	/* [2, 5): two c<-b<-a samples and the b one. */
@@ -313,7 +313,7 @@ static void test_filters(void **state)
 	assert_int_equal(sonde_profile_entry__self(find(p, "fb")), 100);
 	assert_null(find(p, "fa"));
 	sonde_profile__free(p);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 
 	p = load(&po, &by_sym, &r, &g);
@@ -322,13 +322,13 @@ static void test_filters(void **state)
 	sonde_profile__event_stats(p, 0, &st);
 	assert_int_equal(st.filtered_period, 300);
 	sonde_profile__free(p);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 
 	p = load(&po, &by_dso, &r, &g);
 	assert_int_equal(sonde_profile__nr_entries(p, 0), 0);
 	sonde_profile__free(p);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -383,7 +383,7 @@ static void test_foreach_stack(void **state)
 	s.n = 8;
 	assert_int_equal(sonde_profile__foreach_stack(p, 0, on_stack, &s), 1);
 	sonde_profile__free(p);
-	sonde_perfdata_reader__close(r);
+	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }
 
@@ -445,8 +445,8 @@ static void test_merge_subtract(void **state)
 	}
 	sonde_profile__free(a);
 	sonde_profile__free(b);
-	sonde_perfdata_reader__close(r1);
-	sonde_perfdata_reader__close(r2);
+	sonde_perfdata_reader__free(r1);
+	sonde_perfdata_reader__free(r2);
 	free(g1.buf);
 	free(g2.buf);
 }

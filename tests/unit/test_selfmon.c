@@ -18,6 +18,7 @@
 #include "sonde/sonde.h"
 #include "evopen.h"
 #include "evlist.h"
+#include "internal.h"
 
 static union {
 	struct sonde_perf_event_mmap_page pc;
@@ -185,12 +186,83 @@ static void test_multiplexed_time(void **state)
 		sonde_evsel__read_self(sonde_evlist__evsel(list, 0), &c);
 		assert_int_equal(c.ena, 1000 + d);
 	}
-	/* Times equal (never multiplexed): no TSC arithmetic at all. */
-	page.pc.time_running = 1000;
-	tsc_value = 1ULL << 60;
+}
+
+/*
+ * Times equal (never multiplexed) are as stale as unequal ones: the page
+ * holds them as of the last schedule-in, 0 for a counter scheduled in
+ * once. They must be brought up to date all the same.
+ */
+static void test_unmultiplexed_time(void **state)
+{
+	struct sonde_count c;
+	uint64_t delta = 100 + (5000 >> 10) * 2048 + (((5000 & 1023) * 2048) >> 10);
+
+	page.pc.cap_user_rdpmc = 1;
+	page.pc.cap_user_time = 1;
+	page.pc.index = 2;
+	page.pc.pmc_width = 48;
+	page.pc.time_enabled = page.pc.time_running = 0;
+	page.pc.time_shift = 10;
+	page.pc.time_mult = 2048;
+	page.pc.time_offset = 100;
+	tsc_value = 5000;
+	rdpmc_value = 1060;
+	assert_int_equal(sonde_evsel__read_self(sonde_evlist__evsel(list, 0), &c), 1);
+	assert_int_equal(c.ena, delta);
+	assert_int_equal(c.run, delta);
+	assert_int_equal(c.scaled, 1060);
+	assert_false(c.flags & SONDE_COUNT_SCALED);
+
+	page.pc.time_enabled = page.pc.time_running = 1000;
 	sonde_evsel__read_self(sonde_evlist__evsel(list, 0), &c);
-	assert_int_equal(c.ena, 1000);
-	assert_int_equal(c.run, 1000);
+	assert_int_equal(c.ena, 1000 + delta);
+	assert_int_equal(c.run, 1000 + delta);
+}
+
+static uint64_t region_rdpmc(unsigned int counter)
+{
+	rdpmc_calls++;
+	return 5;
+}
+
+/*
+ * A build without an rdpmc reader for its architecture (the real seam
+ * table's rdpmc is NULL, as on arm64): cap_user_rdpmc must not be
+ * trusted, or the count would be offset + 0.
+ */
+static void test_no_reader_for_arch(void **state)
+{
+	struct sonde_sys_ops ops = {
+		.perf_event_open = fake_open, .mmap = fake_mmap,
+		.munmap = fake_munmap, .read = fake_read,
+	};
+	struct sonde_count c;
+
+	page.pc.cap_user_rdpmc = 1;
+	page.pc.cap_user_time = 1;
+	page.pc.index = 2;
+	page.pc.offset = 1000;
+	sys_set_arch_rdpmc(NULL);
+	sonde_sys_set_ops(&ops);
+	assert_null(sonde_sys_ops()->rdpmc);
+	assert_int_equal(sonde_evsel__read_self(sonde_evlist__evsel(list, 0), &c), 0);
+	assert_int_equal(read_calls, 1);
+	assert_int_equal(c.val, 77);
+	assert_int_equal(rdpmc_calls, 0);
+
+	/* A reader through the seam is trusted again. */
+	ops.rdpmc = region_rdpmc;
+	sonde_sys_set_ops(&ops);
+	assert_int_equal(sonde_evsel__read_self(sonde_evlist__evsel(list, 0), &c), 1);
+	assert_int_equal(c.val, 1005);
+	sys_restore_arch_rdpmc();
+#if defined(__x86_64__) || defined(__i386__)
+	/* This build has the x86 reader: it fills an unset hook. */
+	ops.rdpmc = NULL;
+	sonde_sys_set_ops(&ops);
+	assert_non_null(sonde_sys_ops()->rdpmc);
+#endif
 }
 
 static void test_fallbacks_to_read(void **state)
@@ -250,6 +322,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rdpmc_sign_extension, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_seqlock_retry, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_multiplexed_time, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unmultiplexed_time, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_reader_for_arch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fallbacks_to_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_real_software_event, setup, teardown),
 	};

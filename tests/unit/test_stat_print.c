@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stat/stat.h"
+#include "stat-print.h"
 
 struct cap {
 	char *data;
@@ -36,22 +36,23 @@ static char *cap_close(struct cap *c)
 
 #define CLOCK(n, k) { .name = (n), .unit = "msec", .scale = 1e-6, .kind = (k) }
 #define EV(n, k) { .name = (n), .unit = "", .kind = (k) }
-#define OK(v, r) { .status = STAT_OK, .val = (v), .ena = (r), .run = (r) }
-#define NS { .status = STAT_NOT_SUPPORTED }
+#define OK(v, r) { .status = SONDE_STAT_OK, .val = (v), .ena = (r), .run = (r) }
+#define NS { .status = SONDE_STAT_NOT_SUPPORTED }
 
-static const struct stat_aggr global_aggr[] = { { .nr = 1 } };
+static const struct sonde_stat_aggr global_aggr[] = { { .nr = 1 } };
 
 /* perf stat -e task-clock,page-faults,cycles -- true */
-static const struct stat_event basic_ev[] = {
-	CLOCK("task-clock", STAT_K_TASK_CLOCK),
-	EV("page-faults", STAT_K_OTHER),
-	EV("cycles", STAT_K_CYCLES),
+static const struct sonde_stat_event basic_ev[] = {
+	CLOCK("task-clock", SONDE_STAT_K_TASK_CLOCK),
+	EV("page-faults", SONDE_STAT_K_OTHER),
+	EV("cycles", SONDE_STAT_K_CYCLES),
 };
-static const struct stat_count basic_counts[] = {
+static const struct sonde_stat_count basic_counts[] = {
 	OK(415209, 415209), OK(49, 415209), NS,
 };
-static const struct stat_table basic = {
-	.mode = STAT_AGGR_GLOBAL, .nr_events = 3, .events = basic_ev,
+static const struct sonde_stat_table basic = {
+	.sz = sizeof(struct sonde_stat_table),
+	.mode = SONDE_STAT_AGGR_GLOBAL, .nr_events = 3, .events = basic_ev,
 	.nr_aggr = 1, .aggr = global_aggr, .counts = basic_counts,
 	.wall_ns = 814000,
 };
@@ -61,7 +62,7 @@ static bool starts(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
-static char *print(stat_print_fn fn, const struct stat_table *t,
+static char *print(stat_print_fn fn, const struct sonde_stat_table *t,
 		   const struct stat_print_cfg *tmpl)
 {
 	struct stat_print_cfg cfg = { .csv_sep = ",", .run_count = 1 };
@@ -123,19 +124,20 @@ static void test_json_global(void **state)
 /* Multiplexed, never scheduled, and a cgroup name. */
 static void test_multiplex_and_not_counted(void **state)
 {
-	static const struct stat_event ev[] = {
-		CLOCK("task-clock", STAT_K_TASK_CLOCK),
+	static const struct sonde_stat_event ev[] = {
+		CLOCK("task-clock", SONDE_STAT_K_TASK_CLOCK),
 		{ .name = "context-switches", .unit = "",
 		  .cgroup = "/sys/x" },
-		EV("page-faults", STAT_K_OTHER),
+		EV("page-faults", SONDE_STAT_K_OTHER),
 	};
-	static const struct stat_count cnt[] = {
+	static const struct sonde_stat_count cnt[] = {
 		OK(2000000, 2000000),
-		{ .status = STAT_OK, .val = 3000, .ena = 4000, .run = 1000 },
-		{ .status = STAT_NOT_COUNTED, .ena = 5000, .run = 0 },
+		{ .status = SONDE_STAT_OK, .val = 3000, .ena = 4000, .run = 1000 },
+		{ .status = SONDE_STAT_NOT_COUNTED, .ena = 5000, .run = 0 },
 	};
-	static const struct stat_table t = {
-		.mode = STAT_AGGR_GLOBAL, .nr_events = 3, .events = ev,
+	static const struct sonde_stat_table t = {
+		.sz = sizeof(struct sonde_stat_table),
+		.mode = SONDE_STAT_AGGR_GLOBAL, .nr_events = 3, .events = ev,
 		.nr_aggr = 1, .aggr = global_aggr, .counts = cnt,
 		.wall_ns = 2000000,
 	};
@@ -163,14 +165,14 @@ static void test_multiplex_and_not_counted(void **state)
 
 static void test_repeat_noise(void **state)
 {
-	static const struct stat_count cnt[] = {
-		{ .status = STAT_OK, .val = 480000, .ena = 480000,
+	static const struct sonde_stat_count cnt[] = {
+		{ .status = SONDE_STAT_OK, .val = 480000, .ena = 480000,
 		  .run = 480000, .noise_pct = 9.47 },
-		{ .status = STAT_OK, .val = 48, .ena = 480000, .run = 480000,
+		{ .status = SONDE_STAT_OK, .val = 48, .ena = 480000, .run = 480000,
 		  .noise_pct = 1.2 },
 		NS,
 	};
-	struct stat_table t = basic;
+	struct sonde_stat_table t = basic;
 	struct stat_print_cfg cfg = { .csv_sep = ",", .run_count = 3 };
 	char *s;
 
@@ -196,28 +198,29 @@ static void test_repeat_noise(void **state)
 /* -A, --per-core, --per-die, --per-socket, --per-thread row labels. */
 static void test_aggr_labels(void **state)
 {
-	static const struct stat_event ev[] = {
-		CLOCK("cpu-clock", STAT_K_CPU_CLOCK),
-		EV("page-faults", STAT_K_OTHER),
+	static const struct sonde_stat_event ev[] = {
+		CLOCK("cpu-clock", SONDE_STAT_K_CPU_CLOCK),
+		EV("page-faults", SONDE_STAT_K_OTHER),
 	};
-	static const struct stat_aggr cpus[] = {
+	static const struct sonde_stat_aggr cpus[] = {
 		{ .cpu = 0, .nr = 1 }, { .cpu = 1, .nr = 1 },
 	};
-	static const struct stat_count cnt[] = {
+	static const struct sonde_stat_count cnt[] = {
 		OK(102100000, 102100000), OK(80, 102100000),
 		OK(102110000, 102110000), OK(2, 102110000),
 	};
-	struct stat_table t = {
-		.mode = STAT_AGGR_NONE, .nr_events = 2, .events = ev,
+	struct sonde_stat_table t = {
+		.sz = sizeof(struct sonde_stat_table),
+		.mode = SONDE_STAT_AGGR_NONE, .nr_events = 2, .events = ev,
 		.nr_aggr = 2, .aggr = cpus, .counts = cnt,
 		.wall_ns = 102100000,
 	};
-	struct stat_aggr core[] = {
+	struct sonde_stat_aggr core[] = {
 		{ .socket = 0, .die = 0, .core = 0, .nr = 1 },
 		{ .socket = 0, .die = 0, .core = 1, .nr = 1 },
 	};
-	struct stat_aggr sock[] = { { .socket = 0, .die = 0, .nr = 2 } };
-	struct stat_aggr thr[] = { { .tid = 8524, .comm = "sh", .nr = 1 } };
+	struct sonde_stat_aggr sock[] = { { .socket = 0, .die = 0, .nr = 2 } };
+	struct sonde_stat_aggr thr[] = { { .tid = 8524, .comm = "sh", .nr = 1 } };
 	char *s;
 
 	s = print(stat_print_plain, &t, NULL);
@@ -239,7 +242,7 @@ static void test_aggr_labels(void **state)
 	assert_non_null(strstr(s, "{\"cpu\":1,\"counter-value\":2,"));
 	free(s);
 
-	t.mode = STAT_AGGR_CORE;
+	t.mode = SONDE_STAT_AGGR_CORE;
 	t.aggr = core;
 	s = print(stat_print_plain, &t, NULL);
 	/* Every other mode prints unit-major. */
@@ -260,7 +263,7 @@ static void test_aggr_labels(void **state)
 
 	t.nr_aggr = 1;
 	t.aggr = sock;
-	t.mode = STAT_AGGR_SOCKET;
+	t.mode = SONDE_STAT_AGGR_SOCKET;
 	s = print(stat_print_plain, &t, NULL);
 	assert_true(starts(s,
 "S0        2             102.10 msec cpu-clock                        #    1.000 CPUs utilized          \n"));
@@ -272,7 +275,7 @@ static void test_aggr_labels(void **state)
 	assert_true(starts(s, "{\"socket\":\"S0\",\"aggregate-number\":2,"));
 	free(s);
 
-	t.mode = STAT_AGGR_DIE;
+	t.mode = SONDE_STAT_AGGR_DIE;
 	s = print(stat_print_plain, &t, NULL);
 	assert_true(starts(s, "S0-D0           2             102.10 msec"));
 	free(s);
@@ -283,7 +286,7 @@ static void test_aggr_labels(void **state)
 	assert_true(starts(s, "{\"die\":\"S0-D0\",\"aggregate-number\":2,"));
 	free(s);
 
-	t.mode = STAT_AGGR_THREAD;
+	t.mode = SONDE_STAT_AGGR_THREAD;
 	t.aggr = thr;
 	s = print(stat_print_plain, &t, NULL);
 	assert_true(starts(s,
@@ -299,11 +302,11 @@ static void test_aggr_labels(void **state)
 
 static void test_interval_prefix(void **state)
 {
-	static const struct stat_count cnt[] = {
-		OK(720000, 720000), { .status = STAT_NOT_COUNTED },
+	static const struct sonde_stat_count cnt[] = {
+		OK(720000, 720000), { .status = SONDE_STAT_NOT_COUNTED },
 		NS,
 	};
-	struct stat_table t = basic;
+	struct sonde_stat_table t = basic;
 	struct stat_print_cfg cfg = { .csv_sep = ",", .run_count = 1,
 				      .interval = true, .ts = 0.100256021 };
 	struct cap c;
@@ -326,12 +329,12 @@ static void test_interval_prefix(void **state)
 	free(s);
 
 	cap_open(&c);
-	stat_print_interval_header(c.f, STAT_AGGR_GLOBAL);
-	stat_print_interval_header(c.f, STAT_AGGR_NONE);
-	stat_print_interval_header(c.f, STAT_AGGR_CORE);
-	stat_print_interval_header(c.f, STAT_AGGR_SOCKET);
-	stat_print_interval_header(c.f, STAT_AGGR_DIE);
-	stat_print_interval_header(c.f, STAT_AGGR_THREAD);
+	stat_print_interval_header(c.f, SONDE_STAT_AGGR_GLOBAL);
+	stat_print_interval_header(c.f, SONDE_STAT_AGGR_NONE);
+	stat_print_interval_header(c.f, SONDE_STAT_AGGR_CORE);
+	stat_print_interval_header(c.f, SONDE_STAT_AGGR_SOCKET);
+	stat_print_interval_header(c.f, SONDE_STAT_AGGR_DIE);
+	stat_print_interval_header(c.f, SONDE_STAT_AGGR_THREAD);
 	s = cap_close(&c);
 	assert_string_equal(s,
 "#           time             counts unit events\n"
@@ -346,34 +349,35 @@ static void test_interval_prefix(void **state)
 /* The hardware metrics, with a PMU this machine lacks. */
 static void test_hw_metrics(void **state)
 {
-	static const struct stat_event ev[] = {
-		CLOCK("task-clock:u", STAT_K_TASK_CLOCK),
-		EV("cycles:u", STAT_K_CYCLES),
-		EV("stalled-cycles-frontend:u", STAT_K_STALLED_FE),
-		EV("stalled-cycles-backend:u", STAT_K_STALLED_BE),
-		EV("instructions:u", STAT_K_INSTRUCTIONS),
-		EV("branches:u", STAT_K_BRANCHES),
-		EV("branch-misses:u", STAT_K_BRANCH_MISSES),
-		EV("cache-references", STAT_K_CACHE_REFS),
-		EV("cache-misses", STAT_K_CACHE_MISSES),
-		EV("L1-dcache-loads", STAT_K_L1D_LOADS),
-		EV("L1-dcache-load-misses", STAT_K_L1D_LOAD_MISSES),
+	static const struct sonde_stat_event ev[] = {
+		CLOCK("task-clock:u", SONDE_STAT_K_TASK_CLOCK),
+		EV("cycles:u", SONDE_STAT_K_CYCLES),
+		EV("stalled-cycles-frontend:u", SONDE_STAT_K_STALLED_FE),
+		EV("stalled-cycles-backend:u", SONDE_STAT_K_STALLED_BE),
+		EV("instructions:u", SONDE_STAT_K_INSTRUCTIONS),
+		EV("branches:u", SONDE_STAT_K_BRANCHES),
+		EV("branch-misses:u", SONDE_STAT_K_BRANCH_MISSES),
+		EV("cache-references", SONDE_STAT_K_CACHE_REFS),
+		EV("cache-misses", SONDE_STAT_K_CACHE_MISSES),
+		EV("L1-dcache-loads", SONDE_STAT_K_L1D_LOADS),
+		EV("L1-dcache-load-misses", SONDE_STAT_K_L1D_LOAD_MISSES),
 	};
-	static const struct stat_count cnt[] = {
+	static const struct sonde_stat_count cnt[] = {
 		OK(83723452481.0, 1), OK(229570665834.0, 1),
 		OK(22957066583.0, 1), OK(114785332917.0, 1),
 		OK(313163853778.0, 1), OK(69704684856.0, 1),
 		OK(2078861393.0, 1), OK(1000, 1), OK(125, 1),
 		OK(0, 1), OK(5, 1),
 	};
-	struct stat_table t = {
-		.mode = STAT_AGGR_GLOBAL, .nr_events = 11, .events = ev,
+	struct sonde_stat_table t = {
+		.sz = sizeof(struct sonde_stat_table),
+		.mode = SONDE_STAT_AGGR_GLOBAL, .nr_events = 11, .events = ev,
 		.nr_aggr = 1, .aggr = global_aggr, .counts = cnt,
 		.wall_ns = 83409183620.0,
 	};
 	struct stat_print_cfg cfg = { .run_count = 1, .thousands_sep = ",",
 				      .csv_sep = "," };
-	struct stat_metric m[2];
+	struct sonde_stat_metric m[2];
 	char *s;
 
 	s = print(stat_print_plain, &t, &cfg);
@@ -405,10 +409,10 @@ static void test_hw_metrics(void **state)
 	free(s);
 
 	/* Colours only where perf has thresholds. */
-	assert_int_equal(stat_metrics(&t, 0, 3, m), 1);
-	assert_int_equal(m[0].color, STAT_COLOR_YELLOW); /* 50 is not > 50 */
-	assert_int_equal(stat_metrics(&t, 0, 2, m), 1);
-	assert_int_equal(m[0].color, STAT_COLOR_NONE);
+	assert_int_equal(sonde_stat_table__metrics(&t, 0, 3, m), 1);
+	assert_int_equal(m[0].color, SONDE_STAT_COLOR_YELLOW); /* 50 is not > 50 */
+	assert_int_equal(sonde_stat_table__metrics(&t, 0, 2, m), 1);
+	assert_int_equal(m[0].color, SONDE_STAT_COLOR_NONE);
 	cfg.color = true;
 	s = print(stat_print_plain, &t, &cfg);
 	assert_non_null(strstr(s, "# \033[33m  50.00%\033[m backend cycles idle    \n"));
@@ -418,38 +422,39 @@ static void test_hw_metrics(void **state)
 /* Rates scale to K, M and G; different contexts do not mix. */
 static void test_rates_and_ctx(void **state)
 {
-	static const struct stat_event ev[] = {
-		CLOCK("task-clock", STAT_K_TASK_CLOCK),
-		EV("a", STAT_K_OTHER), EV("b", STAT_K_OTHER),
-		EV("c", STAT_K_OTHER), EV("d", STAT_K_OTHER),
+	static const struct sonde_stat_event ev[] = {
+		CLOCK("task-clock", SONDE_STAT_K_TASK_CLOCK),
+		EV("a", SONDE_STAT_K_OTHER), EV("b", SONDE_STAT_K_OTHER),
+		EV("c", SONDE_STAT_K_OTHER), EV("d", SONDE_STAT_K_OTHER),
 		{ .name = "e:k", .unit = "", .ctx = 1 },
 		{ .name = "ins:k", .unit = "", .ctx = 1,
-		  .kind = STAT_K_INSTRUCTIONS },
+		  .kind = SONDE_STAT_K_INSTRUCTIONS },
 	};
-	static const struct stat_count cnt[] = {
+	static const struct sonde_stat_count cnt[] = {
 		OK(1e9, 1), OK(5, 1), OK(5e3, 1), OK(5e6, 1), OK(5e9, 1),
 		OK(7, 1), OK(9, 1),
 	};
-	struct stat_table t = {
-		.mode = STAT_AGGR_GLOBAL, .nr_events = 7, .events = ev,
+	struct sonde_stat_table t = {
+		.sz = sizeof(struct sonde_stat_table),
+		.mode = SONDE_STAT_AGGR_GLOBAL, .nr_events = 7, .events = ev,
 		.nr_aggr = 1, .aggr = global_aggr, .counts = cnt,
 	};
 	const char *units[] = { "/sec", "K/sec", "M/sec", "G/sec" };
-	struct stat_metric m[2];
+	struct sonde_stat_metric m[2];
 	char buf[32];
 
 	/* No wall time: no CPUs utilized, but the line still pads. */
-	assert_int_equal(stat_metrics(&t, 0, 0, m), 1);
+	assert_int_equal(sonde_stat_table__metrics(&t, 0, 0, m), 1);
 	assert_false(m[0].shown);
 	for (int i = 0; i < 4; i++) {
-		stat_metrics(&t, 0, 1 + i, m);
+		sonde_stat_table__metrics(&t, 0, 1 + i, m);
 		assert_string_equal(m[0].unit, units[i]);
-		stat_metric_format(&m[0], buf, sizeof(buf));
+		sonde_stat_metric__format(&m[0], buf, sizeof(buf));
 		assert_string_equal(buf, "   5.000");
 	}
-	stat_metrics(&t, 0, 5, m);
+	sonde_stat_table__metrics(&t, 0, 5, m);
 	assert_false(m[0].shown);
-	stat_metrics(&t, 0, 6, m);
+	sonde_stat_table__metrics(&t, 0, 6, m);
 	assert_false(m[0].shown);
 	assert_string_equal(m[0].unit, "insn per cycle");
 }

@@ -15,8 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "stat/read.h"
-#include "stat/stat.h"
+#include "stat-print.h"
 
 #define FAKE_FD 2000
 #define MAXFD 16
@@ -122,13 +121,13 @@ static struct sonde_evlist *open_list(void)
 static void test_global_scaled(void **state)
 {
 	struct sonde_evlist *l;
-	struct stat_reader r;
-	struct stat_count c[2];
-	static const struct stat_event ev[2] = {
+	struct sonde_stat_reader *r;
+	struct sonde_stat_count c[2];
+	static const struct sonde_stat_event ev[2] = {
 		{ .name = "one", .unit = "" }, { .name = "two", .unit = "" },
 	};
 	struct stat_print_cfg cfg = { .run_count = 1, .csv_sep = "," };
-	struct stat_table t;
+	struct sonde_stat_table t;
 	char *out = NULL;
 	size_t len;
 
@@ -137,18 +136,19 @@ static void test_global_scaled(void **state)
 		skip();
 	}
 	l = open_list();
-	assert_int_equal(stat_reader_init(&r, STAT_AGGR_GLOBAL, l, 2), 0);
-	assert_int_equal(r.nr_aggr, 1);
-	assert_int_equal(stat_reader_read(&r, l, false, false, c), 0);
+	r = sonde_stat_reader__new(l, SONDE_STAT_AGGR_GLOBAL, 2);
+	assert_non_null(r);
+	assert_int_equal(sonde_stat_reader__nr_aggr(r), 1);
+	assert_int_equal(sonde_stat_reader__read(r, l, 0, c), 0);
 	/* one: (110 + 210) raw over 2 x 500 of 2 x 1000 ns -> x2 */
-	assert_int_equal(c[0].status, STAT_OK);
+	assert_int_equal(c[0].status, SONDE_STAT_OK);
 	assert_true(c[0].val == 640);
 	assert_int_equal(c[0].ena, 2000);
 	assert_int_equal(c[0].run, 1000);
 	assert_true(c[1].val == 680);
 
-	t = (struct stat_table){ .mode = STAT_AGGR_GLOBAL, .nr_events = 2,
-				 .events = ev, .nr_aggr = 1, .aggr = r.aggr,
+	t = (struct sonde_stat_table){ .sz = sizeof(t), .mode = SONDE_STAT_AGGR_GLOBAL, .nr_events = 2,
+				 .events = ev, .nr_aggr = 1, .aggr = sonde_stat_reader__aggr(r),
 				 .counts = c };
 	cfg.out = open_memstream(&out, &len);
 	stat_print_plain(&cfg, &t);
@@ -163,64 +163,66 @@ static void test_global_scaled(void **state)
 	free(out);
 
 	/* --no-scale: the raw sums. */
-	assert_int_equal(stat_reader_read(&r, l, false, true, c), 0);
+	assert_int_equal(sonde_stat_reader__read(r, l, SONDE_STAT_READ_NO_SCALE, c), 0);
 	assert_true(c[0].val == 320);
-	stat_reader_free(&r);
+	sonde_stat_reader__free(r);
 	sonde_evlist__free(l);
 }
 
 static void test_per_cpu_and_not_counted(void **state)
 {
 	struct sonde_evlist *l;
-	struct stat_reader r;
-	struct stat_count c[4];
+	struct sonde_stat_reader *r;
+	struct sonde_stat_count c[4];
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
 		printf("SKIP: needs two online CPUs\n");
 		skip();
 	}
 	l = open_list();
-	assert_int_equal(stat_reader_init(&r, STAT_AGGR_NONE, l, 2), 0);
-	assert_int_equal(r.nr_aggr, 2);
-	assert_int_equal(r.aggr[1].cpu, 1);
+	r = sonde_stat_reader__new(l, SONDE_STAT_AGGR_NONE, 2);
+	assert_non_null(r);
+	assert_int_equal(sonde_stat_reader__nr_aggr(r), 2);
+	assert_int_equal(sonde_stat_reader__aggr(r)[1].cpu, 1);
 	fk.run = fk.ena; /* not multiplexed */
-	assert_int_equal(stat_reader_read(&r, l, false, false, c), 0);
+	assert_int_equal(sonde_stat_reader__read(r, l, 0, c), 0);
 	assert_true(c[0].val == 110); /* CPU0 one */
 	assert_true(c[1].val == 120); /* CPU0 two */
 	assert_true(c[2].val == 210); /* CPU1 one */
 	/* Never on the PMU: <not counted>, no value. */
 	fk.run = 0;
-	assert_int_equal(stat_reader_read(&r, l, false, false, c), 0);
-	assert_int_equal(c[0].status, STAT_NOT_COUNTED);
-	stat_reader_free(&r);
+	assert_int_equal(sonde_stat_reader__read(r, l, 0, c), 0);
+	assert_int_equal(c[0].status, SONDE_STAT_NOT_COUNTED);
+	sonde_stat_reader__free(r);
 	sonde_evlist__free(l);
 }
 
 static void test_unsupported_and_delta(void **state)
 {
 	struct sonde_evlist *l;
-	struct stat_reader r;
-	struct stat_count c[2];
+	struct sonde_stat_reader *r;
+	struct sonde_stat_count c[2];
 
 	fk.fail_config = 2; /* "two" cannot be opened */
 	fk.run = fk.ena;
 	l = open_list();
-	assert_int_equal(stat_reader_init(&r, STAT_AGGR_GLOBAL, l, 2), 0);
-	assert_int_equal(stat_reader_read(&r, l, true, false, c), 0);
-	assert_int_equal(c[1].status, STAT_NOT_SUPPORTED);
-	assert_int_equal(c[0].status, STAT_OK);
+	r = sonde_stat_reader__new(l, SONDE_STAT_AGGR_GLOBAL, 2);
+	assert_non_null(r);
+	assert_int_equal(sonde_stat_reader__read(r, l, SONDE_STAT_READ_DELTA, c), 0);
+	assert_int_equal(c[1].status, SONDE_STAT_NOT_SUPPORTED);
+	assert_int_equal(c[0].status, SONDE_STAT_OK);
 	/* The interval after: only what was counted since. */
 	fk.bump = 5;
 	fk.ena = 1500;
 	fk.run = 1500;
-	assert_int_equal(stat_reader_read(&r, l, true, false, c), 0);
-	assert_int_equal(c[0].status, STAT_OK);
+	assert_int_equal(sonde_stat_reader__read(r, l, SONDE_STAT_READ_DELTA, c), 0);
+	assert_int_equal(c[0].status, SONDE_STAT_OK);
 	assert_true(c[0].val == 10); /* 5 per CPU */
 	assert_int_equal(c[0].ena, 1000);
 	/* Nothing ran in between: <not counted>, as perf prints it. */
-	assert_int_equal(stat_reader_read(&r, l, true, false, c), 0);
-	assert_int_equal(c[0].status, STAT_NOT_COUNTED);
-	stat_reader_free(&r);
+	assert_int_equal(sonde_stat_reader__read(r, l, SONDE_STAT_READ_DELTA, c), 0);
+	assert_int_equal(c[0].status, SONDE_STAT_NOT_COUNTED);
+	sonde_stat_reader__free(r);
 	sonde_evlist__free(l);
 }
 

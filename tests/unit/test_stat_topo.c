@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "stat/stat.h"
-#include "stat/aggr.h"
+#include "sonde/stat.h"
+#include "topo.h"
 
 static char root[64];
 
@@ -97,13 +97,13 @@ static void test_read(void **state)
 static void test_units(void **state)
 {
 	const int cpus[] = { 7, 6, 5, 4, 3, 2, 1, 0 };
-	struct stat_aggr *u;
+	struct sonde_stat_aggr *u;
 	struct stat_topo t;
 	int map[8], n;
 
 	assert_int_equal(stat_topo_read(&t, root, cpus, 8), 0);
 
-	n = stat_aggr_build(STAT_AGGR_SOCKET, &t, cpus, 8, &u, map);
+	n = stat_aggr_build(SONDE_STAT_AGGR_SOCKET, &t, cpus, 8, &u, map);
 	assert_int_equal(n, 2);
 	assert_int_equal(u[0].socket, 0);
 	assert_int_equal(u[0].nr, 4);
@@ -112,7 +112,7 @@ static void test_units(void **state)
 	assert_int_equal(map[7], 0); /* cpu 0 */
 	free(u);
 
-	n = stat_aggr_build(STAT_AGGR_DIE, &t, cpus, 8, &u, map);
+	n = stat_aggr_build(SONDE_STAT_AGGR_DIE, &t, cpus, 8, &u, map);
 	assert_int_equal(n, 3);
 	assert_int_equal(u[1].socket, 1);
 	assert_int_equal(u[1].die, 0);
@@ -120,7 +120,7 @@ static void test_units(void **state)
 	assert_int_equal(u[2].die, 1);
 	free(u);
 
-	n = stat_aggr_build(STAT_AGGR_CORE, &t, cpus, 8, &u, map);
+	n = stat_aggr_build(SONDE_STAT_AGGR_CORE, &t, cpus, 8, &u, map);
 	/* S0-D0-C0, S0-D0-C1, S1-D0-C0, S1-D1-C0, S1-D1-C1 */
 	assert_int_equal(n, 5);
 	assert_int_equal(u[0].nr, 2);
@@ -129,18 +129,18 @@ static void test_units(void **state)
 	assert_int_equal(map[0], 4); /* cpu 7: S1-D1-C1 */
 	free(u);
 
-	n = stat_aggr_build(STAT_AGGR_NONE, NULL, cpus, 8, &u, map);
+	n = stat_aggr_build(SONDE_STAT_AGGR_NONE, NULL, cpus, 8, &u, map);
 	assert_int_equal(n, 8);
 	assert_int_equal(u[0].cpu, 0);
 	assert_int_equal(map[0], 7);
 	free(u);
 
-	n = stat_aggr_build(STAT_AGGR_GLOBAL, NULL, cpus, 8, &u, map);
+	n = stat_aggr_build(SONDE_STAT_AGGR_GLOBAL, NULL, cpus, 8, &u, map);
 	assert_int_equal(n, 1);
 	assert_int_equal(u[0].nr, 8);
 	free(u);
 
-	assert_int_equal(stat_aggr_build(STAT_AGGR_THREAD, &t, cpus, 8, &u,
+	assert_int_equal(stat_aggr_build(SONDE_STAT_AGGR_THREAD, &t, cpus, 8, &u,
 					 map), -22);
 	stat_topo_free(&t);
 }

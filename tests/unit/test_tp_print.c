@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * The tracepoint print fmt evaluator of sonde script (src/cli/tp-print.c,
- * compiled in here with the output buffer it writes to) on synthetic
- * format files: operator precedence, casts, printf length modifiers,
+ * The tracepoint print fmt evaluator (sonde_tp_print__*, the library's
+ * public API that sonde script uses) on synthetic format files: operator precedence, casts, printf length modifiers,
  * __print_flags/__print_symbolic with perf's rules, strings, arrays,
  * kernel symbols, and the refusals (bad data, unknown helpers).
  */
@@ -10,11 +9,11 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../src/cli/outbuf.c"
-#include "../../src/cli/tp-print.c"
+#include "sonde/sonde.h"
 
 /* Fields: a (u32 @8), b (s64 @16), c (char[8] @24), s (__data_loc @32),
  * arr (u64[2] @40); 56 bytes of raw data. */
@@ -58,28 +57,36 @@ static const char *sym(void *ctx, uint64_t addr, uint64_t *off)
 static char *render(const char *pf, uint32_t size)
 {
 	static char out[512];
-	char text[2048];
+	char text[2048], small[4];
 	struct sonde_tp_format *fmt;
-	struct tp_print *p;
-	struct outbuf o;
-	bool ok;
+	struct sonde_tp_print *p;
+	int n;
+	SONDE_OPTS(sonde_tp_print_opts, po, .sym = sym);
 
 	snprintf(text, sizeof(text), "%s%s\n", fields, pf);
 	fmt = sonde_tp_format__parse(text, strlen(text), NULL);
 	assert_non_null(fmt);
-	p = tp_print_compile(fmt);
+	p = sonde_tp_print__new(fmt, &po);
 	if (!p) {
-		sonde_tp_format__delete(fmt);
+		assert_int_equal(errno, SONDE_ERR_UNSUPPORTED);
+		sonde_tp_format__free(fmt);
 		return NULL;
 	}
-	ob_init_mem(&o);
-	ok = tp_print_run(p, &o, raw, size, sym, NULL);
-	ob_putc(&o, 0);
-	snprintf(out, sizeof(out), "%s", o.buf);
-	ob_free(&o);
-	tp_print_free(p);
-	sonde_tp_format__delete(fmt);
-	if (!ok) {
+	memset(out, 'x', sizeof(out));
+	n = sonde_tp_print__format(p, raw, size, out, sizeof(out));
+	if (n >= 0) {
+		/* snprintf's contract: the same length, truncated with a NUL */
+		assert_int_equal(n, (int)strlen(out));
+		assert_int_equal(sonde_tp_print__format(p, raw, size, small,
+							sizeof(small)), n);
+		assert_int_equal(strlen(small), n < 3 ? n : 3);
+		assert_memory_equal(small, out, strlen(small));
+		assert_int_equal(sonde_tp_print__format(p, raw, size, NULL, 0), n);
+	}
+	sonde_tp_print__free(p);
+	sonde_tp_format__free(fmt);
+	if (n < 0) {
+		assert_int_equal(n, -SONDE_ERR_FORMAT);
 		assert_string_equal(out, ""); /* nothing written on failure */
 		return NULL;
 	}

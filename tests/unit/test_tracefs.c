@@ -56,8 +56,8 @@ static void test_format_parse(void **state)
 	assert_null(sonde_tp_format__field(f, 7));
 	assert_string_equal(sonde_tp_format__print_fmt(f),
 			    "\"prev_comm=%s prev_pid=%d\", REC->prev_comm, REC->prev_pid");
-	sonde_tp_format__delete(f);
-	sonde_tp_format__delete(NULL);
+	sonde_tp_format__free(f);
+	sonde_tp_format__free(NULL);
 }
 
 static void test_format_old_kernel(void **state)
@@ -74,7 +74,7 @@ static void test_format_old_kernel(void **state)
 	assert_false(sonde_tp_format__field(f, 0)->is_signed);
 	assert_string_equal(sonde_tp_format__field(f, 1)->name, "x");
 	assert_null(sonde_tp_format__print_fmt(f));
-	sonde_tp_format__delete(f);
+	sonde_tp_format__free(f);
 }
 
 static void test_format_rejects(void **state)
@@ -155,7 +155,7 @@ static void test_load_format(void **state)
 
 	assert_non_null(f);
 	assert_int_equal(sonde_tp_format__id(f), 372);
-	sonde_tp_format__delete(f);
+	sonde_tp_format__free(f);
 	assert_null(sonde_tp_format__load(fake_tracefs, "sched", "sched_wakeup"));
 	assert_int_equal(errno, ENOENT);
 }
@@ -178,7 +178,7 @@ static void test_real_tracefs(void **state)
 			 sonde_tracepoint__id(root, "sched", "sched_switch"));
 	assert_non_null(sonde_tp_format__find_field(f, "next_pid"));
 	assert_true(sonde_tp_format__find_field(f, "common_pid")->is_common);
-	sonde_tp_format__delete(f);
+	sonde_tp_format__free(f);
 }
 
 int main(void)

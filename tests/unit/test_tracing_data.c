@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * Reading TRACING_DATA blobs (tracing_data.c): a hand-made blob in either
+ * Reading TRACING_DATA blobs (sonde_tracing_data__for_each_format()): a hand-made blob in either
  * byte order, every truncation of it refused with an offset and no crash,
  * and a round trip through the writer (sonde_tracing_data_build) when
  * tracefs is here.
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/perfdata.h"
+#include "sonde/perfdata_reader.h"
 #include "sonde/tracefs.h"
-#include "tracing_data.h"
 
 struct seen {
 	int n;
@@ -97,7 +97,7 @@ static void test_handmade(void **state)
 		struct seen s = { 0 };
 		size_t len = make_blob(b, big), off = 0;
 
-		assert_int_equal(tracing_data_each_format(b, len, collect, &s, NULL), 0);
+		assert_int_equal(sonde_tracing_data__for_each_format(b, len, collect, &s, NULL), 0);
 		assert_int_equal(s.n, 3);
 		assert_string_equal(s.sys[0], "sched");
 		assert_string_equal(s.text[1], "ID: 2");
@@ -106,7 +106,7 @@ static void test_handmade(void **state)
 		/* Cut anywhere before the last format: refused, with where. */
 		for (size_t cut = 0; cut < len - 20; cut++) {
 			memset(&s, 0, sizeof(s));
-			assert_true(tracing_data_each_format(b, cut, collect, &s,
+			assert_true(sonde_tracing_data__for_each_format(b, cut, collect, &s,
 							     &off) < 0);
 			assert_true(off <= cut);
 		}
@@ -114,7 +114,7 @@ static void test_handmade(void **state)
 	/* A size that wraps past the end is refused, not followed. */
 	make_blob(b, false);
 	memset(b + 10 + 4 + 2 + 4 + 12, 0xff, 8);
-	assert_true(tracing_data_each_format(b, 200, collect, &(struct seen){ 0 },
+	assert_true(sonde_tracing_data__for_each_format(b, 200, collect, &(struct seen){ 0 },
 					     NULL) < 0);
 }
 
@@ -125,7 +125,7 @@ static int find_switch(void *ctx, const char *sys, const char *text, size_t len)
 		    sonde_tp_format__find_field(fmt, "prev_state") ? 1 : 0;
 
 	(void)ctx;
-	sonde_tp_format__delete(fmt);
+	sonde_tp_format__free(fmt);
 	return found;
 }
 
@@ -140,7 +140,7 @@ static void test_round_trip(void **state)
 		printf("SKIP: no tracefs with sched_switch here\n");
 		skip();
 	}
-	assert_int_equal(tracing_data_each_format(blob, len, find_switch, NULL,
+	assert_int_equal(sonde_tracing_data__for_each_format(blob, len, find_switch, NULL,
 						  NULL), 1);
 	free(blob);
 }

@@ -100,7 +100,7 @@ static struct sonde_cpu_map *from_set(const unsigned char *set)
 		nr += (set[c / 8] >> (c % 8)) & 1;
 	m = malloc(sizeof(*m) + (size_t)nr * sizeof(int));
 	if (!m)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	m->nr = 0;
 	for (int c = 0; c < CPU_LIMIT; c++)
 		if ((set[c / 8] >> (c % 8)) & 1)
@@ -124,18 +124,18 @@ struct sonde_cpu_map *sonde_cpu_map__parse(const char *list, char *err,
 	if (ret) {
 		snprintf(err, errlen, "cannot read online CPUs from %s",
 			 online_path);
-		return sonde_err_ptr(ret);
+		return lib_err_ptr(ret);
 	}
 	if (!list || !*list)
 		return from_set(online);
 	ret = parse_list(list, want, err, errlen);
 	if (ret)
-		return sonde_err_ptr(ret);
+		return lib_err_ptr(ret);
 	for (int c = 0; c < CPU_LIMIT; c++) {
 		if (((want[c / 8] >> (c % 8)) & 1) &&
 		    !((online[c / 8] >> (c % 8)) & 1)) {
 			snprintf(err, errlen, "CPU %d is not online", c);
-			return sonde_err_ptr(ERANGE);
+			return lib_err_ptr(ERANGE);
 		}
 	}
 	return from_set(want);
@@ -160,7 +160,7 @@ struct sonde_cpu_map *sonde_cpu_map__new_any(void)
 	struct sonde_cpu_map *m = malloc(sizeof(*m) + sizeof(int));
 
 	if (!m)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	m->nr = 1;
 	m->cpu[0] = -1;
 	return m;

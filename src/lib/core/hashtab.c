@@ -6,12 +6,13 @@
 
 #define HASHTAB_MIN_SLOTS 16
 
-uint64_t hashtab_str_hash(const char *s)
+uint64_t hashtab_bytes_hash(const void *p, size_t n)
 {
+	const unsigned char *b = p;
 	uint64_t h = 0xcbf29ce484222325ULL;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
 	return h;
 }
 

@@ -41,8 +41,8 @@ static inline uint64_t hashtab_mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 32);
 }
 
-/* FNV-1a over a NUL-terminated string. */
-uint64_t hashtab_str_hash(const char *s);
+/* FNV-1a over @n bytes (strings by their length: interning). */
+uint64_t hashtab_bytes_hash(const void *p, size_t n);
 
 /*
  * Fibonacci hashing takes the slot from the product's high bits, so hashes
@@ -53,7 +53,7 @@ static inline size_t hashtab_home(const struct hashtab *t, uint64_t hash)
 	return (size_t)((hash * 0x9e3779b97f4a7c15ULL) >> t->shift) & t->mask;
 }
 
-/* An empty table; nothing to free until the first insert. */
+/* An empty table (so is a zeroed struct); nothing to free until the first insert. */
 static inline void hashtab_init(struct hashtab *t)
 {
 	t->slots = NULL;

@@ -35,7 +35,7 @@ sonde_print_fn_t sonde_set_print(sonde_print_fn_t fn)
 	return old;
 }
 
-void sonde_log(enum sonde_print_level level, const char *fmt, ...)
+void lib_log(enum sonde_print_level level, const char *fmt, ...)
 {
 	va_list ap;
 	int saved = errno;
@@ -48,8 +48,8 @@ void sonde_log(enum sonde_print_level level, const char *fmt, ...)
 	errno = saved;
 }
 
-bool sonde_opts_valid(const void *opts, size_t user_sz, size_t known_sz,
-		      const char *type_name)
+bool lib_opts_valid(const void *opts, size_t user_sz, size_t known_sz,
+		    const char *type_name)
 {
 	const unsigned char *p = opts;
 

@@ -24,18 +24,24 @@ static int real_prctl(int option, unsigned long arg2)
 	return prctl(option, arg2, 0, 0, 0);
 }
 
+/*
+ * Only where this build has a real reader: elsewhere the table's rdpmc is
+ * NULL and self-reads use read(2), whatever cap_user_rdpmc says (a stub
+ * returning 0 would give silently wrong counts, as on arm64 with user
+ * access enabled).
+ */
+#if defined(__x86_64__) || defined(__i386__)
 static uint64_t real_rdpmc(unsigned int counter)
 {
-#if defined(__x86_64__) || defined(__i386__)
 	uint32_t lo, hi;
 
 	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
 	return (uint64_t)hi << 32 | lo;
-#else
-	(void)counter;
-	return 0;
-#endif
 }
+#define REAL_RDPMC real_rdpmc
+#else
+#define REAL_RDPMC NULL
+#endif
 
 /* One initialiser for both tables: clang wants constants, not a copy. */
 #define REAL_OPS {                                      \
@@ -46,10 +52,10 @@ static uint64_t real_rdpmc(unsigned int counter)
 	.munmap = munmap,                               \
 	.close = close,                                 \
 	.prctl = real_prctl,                            \
-	.rdpmc = real_rdpmc,                            \
+	.rdpmc = REAL_RDPMC,                            \
 }
 
-static const struct sonde_sys_ops real_ops = REAL_OPS;
+static struct sonde_sys_ops real_ops = REAL_OPS;
 static struct sonde_sys_ops cur_ops = REAL_OPS;
 
 #define FILL(field) cur_ops.field = ops->field ? ops->field : real_ops.field
@@ -70,6 +76,20 @@ void sonde_sys_set_ops(const struct sonde_sys_ops *ops)
 	FILL(rdpmc);
 }
 
+void sys_set_arch_rdpmc(uint64_t (*rdpmc)(unsigned int counter))
+{
+	bool was_real = cur_ops.rdpmc == real_ops.rdpmc;
+
+	real_ops.rdpmc = rdpmc;
+	if (was_real)
+		cur_ops.rdpmc = rdpmc;
+}
+
+void sys_restore_arch_rdpmc(void)
+{
+	sys_set_arch_rdpmc(REAL_RDPMC);
+}
+
 const struct sonde_sys_ops *sonde_sys_ops(void)
 {
 	return &cur_ops;
@@ -81,5 +101,5 @@ int sonde_perf_event_open(struct sonde_perf_event_attr *attr, pid_t pid,
 	int fd = cur_ops.perf_event_open(attr, pid, cpu, group_fd,
 					 flags | SONDE_PERF_FLAG_FD_CLOEXEC);
 
-	return fd < 0 ? sonde_err(errno) : fd;
+	return fd < 0 ? lib_err(errno) : fd;
 }

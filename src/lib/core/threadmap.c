@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "maps.h"
 #include "internal.h"
 
@@ -18,7 +19,7 @@ static struct sonde_thread_map *one(pid_t pid)
 	struct sonde_thread_map *m = malloc(sizeof(*m) + sizeof(pid_t));
 
 	if (!m)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	m->nr = 1;
 	m->pid[0] = pid;
 	return m;
@@ -37,8 +38,25 @@ struct sonde_thread_map *sonde_thread_map__new_any(void)
 struct sonde_thread_map *sonde_thread_map__new_tid(pid_t tid)
 {
 	if (tid <= 0)
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	return one(tid);
+}
+
+struct sonde_thread_map *sonde_thread_map__new_array(const pid_t *tids, int nr)
+{
+	struct sonde_thread_map *m;
+
+	if (!tids || nr <= 0)
+		return lib_err_ptr(EINVAL);
+	for (int i = 0; i < nr; i++)
+		if (tids[i] <= 0)
+			return lib_err_ptr(EINVAL);
+	m = malloc(sizeof(*m) + (size_t)nr * sizeof(pid_t));
+	if (!m)
+		return lib_err_ptr(ENOMEM);
+	m->nr = nr;
+	memcpy(m->pid, tids, (size_t)nr * sizeof(pid_t));
+	return m;
 }
 
 static int cmp_pid(const void *a, const void *b)
@@ -57,11 +75,11 @@ struct sonde_thread_map *sonde_thread_map__new_pid(pid_t pid)
 	DIR *dir;
 
 	if (pid <= 0)
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	snprintf(path, sizeof(path), "%s/%d/task", proc_root, (int)pid);
 	dir = opendir(path);
 	if (!dir)
-		return sonde_err_ptr(ESRCH);
+		return lib_err_ptr(ESRCH);
 	while ((d = readdir(dir))) {
 		char *end;
 		long tid = strtol(d->d_name, &end, 10);
@@ -74,7 +92,7 @@ struct sonde_thread_map *sonde_thread_map__new_pid(pid_t pid)
 			if (!bigger) {
 				free(m);
 				closedir(dir);
-				return sonde_err_ptr(ENOMEM);
+				return lib_err_ptr(ENOMEM);
 			}
 			if (!m)
 				bigger->nr = 0;
@@ -84,7 +102,7 @@ struct sonde_thread_map *sonde_thread_map__new_pid(pid_t pid)
 	}
 	closedir(dir);
 	if (!m)
-		return sonde_err_ptr(ESRCH);
+		return lib_err_ptr(ESRCH);
 	qsort(m->pid, (size_t)m->nr, sizeof(pid_t), cmp_pid);
 	return m;
 }

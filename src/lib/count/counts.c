@@ -58,7 +58,7 @@ int sonde_count__decode(const void *buf, size_t len, uint64_t rf,
 	uint64_t nr;
 
 	if (!buf)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (!(rf & SONDE_PERF_FORMAT_GROUP)) {
 		one.val = take(&c);
 		if (rf & SONDE_PERF_FORMAT_TOTAL_TIME_ENABLED)
@@ -70,7 +70,7 @@ int sonde_count__decode(const void *buf, size_t len, uint64_t rf,
 		if (rf & SONDE_PERF_FORMAT_LOST)
 			one.lost = take(&c);
 		if (c.bad)
-			return sonde_err(SONDE_ERR_FORMAT);
+			return lib_err(SONDE_ERR_FORMAT);
 		sonde_count__scale(&one);
 		if (n)
 			out[0] = one;
@@ -82,7 +82,7 @@ int sonde_count__decode(const void *buf, size_t len, uint64_t rf,
 	if (rf & SONDE_PERF_FORMAT_TOTAL_TIME_RUNNING)
 		one.run = take(&c);
 	if (c.bad || nr > c.left / 8)
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	for (uint64_t i = 0; i < nr; i++) {
 		struct sonde_count e = one;
 
@@ -92,7 +92,7 @@ int sonde_count__decode(const void *buf, size_t len, uint64_t rf,
 		if (rf & SONDE_PERF_FORMAT_LOST)
 			e.lost = take(&c);
 		if (c.bad)
-			return sonde_err(SONDE_ERR_FORMAT);
+			return lib_err(SONDE_ERR_FORMAT);
 		sonde_count__scale(&e);
 		if (i < n)
 			out[i] = e;

@@ -5,6 +5,7 @@
  * sonde/evparse.h when the tree has it.
  */
 #include <stdio.h>
+#include "sonde/evctl.h"
 #include "evlist.h"
 #include "internal.h"
 
@@ -27,14 +28,14 @@ int sonde_evlist__add_spec(struct sonde_evlist *l, const char *spec, char *err,
 	if (err && errlen)
 		err[0] = '\0';
 	if (!l || !spec)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (l->open)
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	ret = sonde_evspec_list__parse(spec, &specs, &perr);
 	if (ret) {
 		if (err && errlen)
 			sonde_parse_error__format(&perr, err, errlen);
-		return sonde_err(ret);
+		return lib_err(ret);
 	}
 	base = l->nr;
 	n = sonde_evspec_list__count(specs);
@@ -45,15 +46,24 @@ int sonde_evlist__add_spec(struct sonde_evlist *l, const char *spec, char *err,
 					sonde_evspec_list__name(specs, i),
 					leader < 0 || (size_t)leader == i ? -1 :
 					base + leader);
+		/* :W on a leader: split the group rather than fail. */
+		if (ret >= 0 && (leader < 0 || (size_t)leader == i) &&
+		    (sonde_evspec_list__flags(specs, i) & SONDE_EVSPEC_WEAK_GROUP) &&
+		    sonde_evsel__set_weak_group(sonde_evlist__evsel(l, ret), true))
+			ret = -EINVAL;
+		if (ret >= 0 && sonde_evspec_list__probe_target(specs, i))
+			ret = sonde_evsel__set_probe_target(
+				sonde_evlist__evsel(l, ret),
+				sonde_evspec_list__probe_target(specs, i));
 		if (ret < 0) {
 			if (err && errlen)
 				snprintf(err, errlen, "cannot add event '%s'",
 					 sonde_evspec_list__name(specs, i));
-			sonde_evspec_list__delete(specs);
+			sonde_evspec_list__free(specs);
 			return ret;
 		}
 	}
-	sonde_evspec_list__delete(specs);
+	sonde_evspec_list__free(specs);
 	return (int)n;
 }
 #else
@@ -65,6 +75,6 @@ int sonde_evlist__add_spec(struct sonde_evlist *l, const char *spec, char *err,
 	if (err && errlen)
 		snprintf(err, errlen, "this libsonde was built without the "
 			 "event-spec parser");
-	return sonde_err(EOPNOTSUPP);
+	return lib_err(EOPNOTSUPP);
 }
 #endif

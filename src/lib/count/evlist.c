@@ -22,14 +22,14 @@ struct sonde_evlist *sonde_evlist__new(void)
 	struct sonde_evlist *l = calloc(1, sizeof(*l));
 
 	if (!l)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	l->cpus = sonde_cpu_map__new_any();
 	l->threads = sonde_thread_map__new_self();
 	if (!l->cpus || !l->threads) {
 		sonde_cpu_map__free(l->cpus);
 		sonde_thread_map__free(l->threads);
 		free(l);
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	}
 	l->cgroup_fd = -1;
 	l->go_fd = -1;
@@ -45,6 +45,7 @@ void sonde_evlist__free(struct sonde_evlist *l)
 	workload_cleanup(l);
 	for (int i = 0; i < l->nr; i++) {
 		free(l->evsels[i]->name);
+		free(l->evsels[i]->probe_target);
 		free(l->evsels[i]->open_error);
 		free(l->evsels[i]);
 	}
@@ -64,14 +65,14 @@ int sonde_evlist__add(struct sonde_evlist *l,
 	char buf[32];
 
 	if (!l || !attr)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (l->open)
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	if (leader_idx >= l->nr ||
 	    (leader_idx >= 0 && l->evsels[leader_idx]->leader != leader_idx)) {
 		pr_warn("event '%s': group leader %d is not a leading event\n",
 			name ? name : "", leader_idx);
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	}
 	e = calloc(1, sizeof(*e));
 	bigger = realloc(l->evsels, (size_t)(l->nr + 1) * sizeof(*bigger));
@@ -79,7 +80,7 @@ int sonde_evlist__add(struct sonde_evlist *l,
 		free(e);
 		if (bigger)
 			l->evsels = bigger;
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	}
 	l->evsels = bigger;
 	e->list = l;
@@ -94,7 +95,7 @@ int sonde_evlist__add(struct sonde_evlist *l,
 	e->name = strdup(name);
 	if (!e->name) {
 		free(e);
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	}
 	if (leader_idx < 0) {
 		e->leader = e->idx;
@@ -117,7 +118,7 @@ int sonde_evlist__nr(const struct sonde_evlist *l)
 struct sonde_evsel *sonde_evlist__evsel(struct sonde_evlist *l, int idx)
 {
 	if (!l || idx < 0 || idx >= l->nr)
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	return l->evsels[idx];
 }
 
@@ -125,9 +126,9 @@ int sonde_evlist__set_maps(struct sonde_evlist *l, struct sonde_cpu_map *cpus,
 			   struct sonde_thread_map *threads)
 {
 	if (!l)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (l->open)
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	if (cpus) {
 		sonde_cpu_map__free(l->cpus);
 		l->cpus = cpus;
@@ -158,12 +159,12 @@ static int set_target(struct sonde_evlist *l, struct sonde_cpu_map *c,
 
 		sonde_cpu_map__free(c);
 		sonde_thread_map__free(t);
-		return sonde_err(err);
+		return lib_err(err);
 	}
 	if (l->open) {
 		sonde_cpu_map__free(c);
 		sonde_thread_map__free(t);
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	}
 	return sonde_evlist__set_maps(l, c, t);
 }
@@ -171,7 +172,7 @@ static int set_target(struct sonde_evlist *l, struct sonde_cpu_map *c,
 int sonde_evlist__target_pid(struct sonde_evlist *l, pid_t pid)
 {
 	if (!l)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	return set_target(l, sonde_cpu_map__new_any(),
 			  sonde_thread_map__new_pid(pid));
 }
@@ -179,7 +180,7 @@ int sonde_evlist__target_pid(struct sonde_evlist *l, pid_t pid)
 int sonde_evlist__target_tid(struct sonde_evlist *l, pid_t tid)
 {
 	if (!l)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	return set_target(l, sonde_cpu_map__new_any(),
 			  sonde_thread_map__new_tid(tid));
 }
@@ -187,7 +188,7 @@ int sonde_evlist__target_tid(struct sonde_evlist *l, pid_t tid)
 int sonde_evlist__target_cpus(struct sonde_evlist *l, const char *cpu_list)
 {
 	if (!l)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	return set_target(l, sonde_cpu_map__new(cpu_list),
 			  sonde_thread_map__new_any());
 }
@@ -199,12 +200,12 @@ int sonde_evlist__target_cgroup(struct sonde_evlist *l, const char *path,
 	int fd, ret;
 
 	if (!l || !path)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = errno;
 		pr_warn("cgroup '%s': %s\n", path, strerror(ret));
-		return sonde_err(ret);
+		return lib_err(ret);
 	}
 	if (fstatfs(fd, &sf) ||
 	    ((unsigned long)sf.f_type != CGROUP_SUPER_MAGIC_V1 &&
@@ -213,7 +214,7 @@ int sonde_evlist__target_cgroup(struct sonde_evlist *l, const char *path,
 			"/sys/fs/cgroup (file system type %#lx)\n", path,
 			(unsigned long)sf.f_type);
 		close(fd);
-		return sonde_err(EMEDIUMTYPE);
+		return lib_err(EMEDIUMTYPE);
 	}
 	ret = set_target(l, sonde_cpu_map__new(cpu_list),
 			 sonde_thread_map__new_any());
@@ -245,6 +246,7 @@ void sonde_evlist__close(struct sonde_evlist *l)
 {
 	if (!l)
 		return;
+	sonde_evlist__munmap(l);
 	/* Members before leaders, so no group is left headless. */
 	for (int i = l->nr - 1; i >= 0; i--)
 		evsel_close(l->evsels[i]);
@@ -257,6 +259,7 @@ static void set_failure(struct sonde_evsel *e, int err, pid_t pid, int cpu,
 	char msg[1024];
 
 	e->open_errno = err;
+	e->open_cpu = cpu;
 	free(e->open_error);
 	if (why)
 		snprintf(msg, sizeof(msg), "%s", why);
@@ -274,6 +277,8 @@ prepare_attr(const struct sonde_evlist *l, const struct sonde_evsel *e,
 	struct sonde_perf_event_attr a = e->attr;
 	bool member = e->leader != e->idx;
 
+	if (OPTS_GET(opts, exact_attrs, false))
+		return a;
 	a.read_format |= SONDE_PERF_FORMAT_TOTAL_TIME_ENABLED |
 			 SONDE_PERF_FORMAT_TOTAL_TIME_RUNNING |
 			 SONDE_PERF_FORMAT_ID |
@@ -360,6 +365,29 @@ static int evsel_open(struct sonde_evlist *l, struct sonde_evsel *e,
 	return 0;
 }
 
+/*
+ * A weak group (perf's :W) that does not open as a group is opened as
+ * separate events: close what the group opened, make every member its own
+ * leader, and start again at the old leader. Returns that index.
+ */
+static int split_weak_group(struct sonde_evlist *l, struct sonde_evsel *lead)
+{
+	pr_info("%s: weak group does not fit, opening its events one by one\n",
+		lead->name);
+	for (int k = lead->idx; k < l->nr; k++) {
+		struct sonde_evsel *m = l->evsels[k];
+
+		if (m->leader != lead->idx)
+			continue;
+		evsel_close(m);
+		m->leader = m->idx;
+		m->group_pos = 0;
+		m->nr_members = 1;
+	}
+	lead->weak_group = false;
+	return lead->idx;
+}
+
 int sonde_evlist__open(struct sonde_evlist *l,
 		       const struct sonde_evlist_open_opts *opts)
 {
@@ -367,13 +395,13 @@ int sonde_evlist__open(struct sonde_evlist *l,
 	int opened = 0;
 
 	if (!l)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (!OPTS_VALID(opts, sonde_evlist_open_opts))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (l->open)
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	if (!l->nr)
-		return sonde_err(ENOENT);
+		return lib_err(ENOENT);
 	keep = OPTS_GET(opts, keep_unsupported, false);
 	for (int i = 0; i < l->nr; i++) {
 		struct sonde_evsel *e = l->evsels[i];
@@ -392,11 +420,21 @@ int sonde_evlist__open(struct sonde_evlist *l,
 			opened++;
 			continue;
 		}
+		if (ret != -ENOMEM && e->leader != e->idx &&
+		    l->evsels[e->leader]->weak_group) {
+			int lead = e->leader;
+
+			/* The leader and earlier members were counted as opened. */
+			for (int k = lead; k < i; k++)
+				opened -= l->evsels[k]->leader == lead;
+			i = split_weak_group(l, l->evsels[lead]) - 1;
+			continue;
+		}
 		if (ret == -ENOMEM || !keep) {
 			pr_debug("%s: %s\n", e->name,
 				 e->open_error ? e->open_error : "no memory");
 			sonde_evlist__close(l);
-			return sonde_err(ret);
+			return lib_err(ret);
 		}
 		e->unsupported = true;
 		pr_info("%s: %s\n", e->name, e->open_error);
@@ -406,7 +444,7 @@ int sonde_evlist__open(struct sonde_evlist *l,
 		int err = l->evsels[0]->open_errno;
 
 		sonde_evlist__close(l);
-		return sonde_err(err ? err : ENOENT);
+		return lib_err(err ? err : ENOENT);
 	}
 	l->open = true;
 	return 0;
@@ -422,7 +460,7 @@ static int ioctl_all(const struct sonde_evsel *e, unsigned long req,
 		if (e->fds[i] < 0)
 			continue;
 		if (sonde_sys_ops()->ioctl(e->fds[i], req, arg))
-			return sonde_err(errno);
+			return lib_err(errno);
 	}
 	return 0;
 }
@@ -430,7 +468,7 @@ static int ioctl_all(const struct sonde_evsel *e, unsigned long req,
 static int evlist_ioctl(struct sonde_evlist *l, unsigned long req)
 {
 	if (!l)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	for (int i = 0; i < l->nr; i++) {
 		struct sonde_evsel *e = l->evsels[i];
 		int ret;
@@ -461,29 +499,29 @@ int sonde_evlist__reset(struct sonde_evlist *l)
 
 int sonde_evsel__enable(const struct sonde_evsel *e)
 {
-	return e ? ioctl_all(e, SONDE_PERF_EVENT_IOC_ENABLE, 0) : sonde_err(EINVAL);
+	return e ? ioctl_all(e, SONDE_PERF_EVENT_IOC_ENABLE, 0) : lib_err(EINVAL);
 }
 
 int sonde_evsel__disable(const struct sonde_evsel *e)
 {
-	return e ? ioctl_all(e, SONDE_PERF_EVENT_IOC_DISABLE, 0) : sonde_err(EINVAL);
+	return e ? ioctl_all(e, SONDE_PERF_EVENT_IOC_DISABLE, 0) : lib_err(EINVAL);
 }
 
 int sonde_evsel__reset(const struct sonde_evsel *e)
 {
-	return e ? ioctl_all(e, SONDE_PERF_EVENT_IOC_RESET, 0) : sonde_err(EINVAL);
+	return e ? ioctl_all(e, SONDE_PERF_EVENT_IOC_RESET, 0) : lib_err(EINVAL);
 }
 
 int sonde_task_events_enable(void)
 {
 	if (sonde_sys_ops()->prctl(SONDE_PR_TASK_PERF_EVENTS_ENABLE, 0))
-		return sonde_err(errno);
+		return lib_err(errno);
 	return 0;
 }
 
 int sonde_task_events_disable(void)
 {
 	if (sonde_sys_ops()->prctl(SONDE_PR_TASK_PERF_EVENTS_DISABLE, 0))
-		return sonde_err(errno);
+		return lib_err(errno);
 	return 0;
 }

@@ -8,6 +8,9 @@
 #include "sonde/evlist.h"
 #include "maps.h"
 
+struct pollfd;
+struct sonde_ring;
+
 struct sonde_evsel {
 	struct sonde_evlist *list;
 	struct sonde_perf_event_attr attr;
@@ -16,10 +19,13 @@ struct sonde_evsel {
 	int leader;       /* index of the group leader (self when leading) */
 	int group_pos;    /* position inside its group, leader = 0 */
 	int nr_members;   /* leaders: members including itself */
+	bool weak_group;  /* leaders: split the group when it does not open */
 	bool unsupported;
 	int open_errno;
 	char *open_error;
+	int open_cpu;     /* the CPU of the failed open, -1 = any */
 	int *fds;         /* [cpu_idx * nr_threads + thread_idx], -1 = none */
+	char *probe_target; /* attr.config1 of a probe event points here */
 	void *mmap_page;  /* sonde_evsel__mmap_self() */
 	size_t mmap_len;
 };
@@ -38,6 +44,12 @@ struct sonde_evlist {
 	int err_fd;
 	bool child_started;
 	bool child_reaped;
+	/* sonde_evlist__mmap(): the rings and every event fd to poll. */
+	struct sonde_ring **rings;
+	int nr_rings;
+	struct pollfd *pollfds;
+	int nr_pollfds;
+	int nr_hup;       /* poll entries dropped after POLLHUP/POLLERR */
 };
 
 /* fd slot of (cpu_idx, thread_idx). */

@@ -338,6 +338,26 @@ static void describe_einval(struct msg *m, const struct sonde_perf_event_attr *a
 		add(m, ": reserved flag bits are set.");
 		return;
 	}
+	/* The rules of the 5.13 flags (sigtrap, remove_on_exec, inherit_thread). */
+	if (a->sigtrap && !a->remove_on_exec) {
+		add(m, ": sigtrap needs remove_on_exec too (no signal may reach a "
+		    "program exec'd after the event was opened).");
+		return;
+	}
+	if (a->sigtrap && pid == -1) {
+		add(m, ": sigtrap needs a task (pid >= 0), not a CPU-wide event: "
+		    "the signal goes to the task that triggered it.");
+		return;
+	}
+	if (a->remove_on_exec && a->enable_on_exec) {
+		add(m, ": remove_on_exec and enable_on_exec contradict each "
+		    "other; pick one.");
+		return;
+	}
+	if (a->inherit_thread && !a->inherit) {
+		add(m, ": inherit_thread only narrows inherit; set inherit too.");
+		return;
+	}
 	for (int f = 0; f < SONDE_ATTR_FEAT_MAX; f++) {
 		if ((missing & (1ULL << f)) && evopen_has_feature(a, 0, f)) {
 			add(m, ": this kernel lacks %s.",
@@ -398,6 +418,28 @@ static bool describe_missing_required(struct msg *m,
 	return false;
 }
 
+/*
+ * ENOSPC comes from the breakpoint slot accounting: each CPU has a few
+ * debug registers (4 on x86) shared by every breakpoint event and ptrace
+ * watchpoint that may run there.
+ */
+static void describe_enospc(struct msg *m, const struct sonde_perf_event_attr *a)
+{
+	if (a && a->type == SONDE_PERF_TYPE_BREAKPOINT) {
+		add(m, "no free hardware breakpoint slot for the breakpoint at "
+		    "%#llx (len %llu): the CPU has only a few debug registers "
+		    "(4 on x86), and other breakpoint events on this task or "
+		    "CPU, a debugger's watchpoints or another tool hold them. "
+		    "Close some breakpoint events or watch fewer addresses.",
+		    (unsigned long long)a->bp_addr,
+		    (unsigned long long)a->bp_len);
+		return;
+	}
+	describe_event(m, a);
+	add(m, " found no room in a fixed kernel resource (ENOSPC; for "
+	    "breakpoints: the debug registers).");
+}
+
 int sonde_open_error_describe(int err, const struct sonde_perf_event_attr *attr,
 			      pid_t pid, int cpu, char *buf, size_t len)
 {
@@ -406,7 +448,7 @@ int sonde_open_error_describe(int err, const struct sonde_perf_event_attr *attr,
 	long v;
 
 	if (!buf && len)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (len)
 		buf[0] = '\0';
 	if (err < 0)
@@ -504,11 +546,21 @@ int sonde_open_error_describe(int err, const struct sonde_perf_event_attr *attr,
 	case EINVAL:
 		describe_einval(&m, attr, pid, cpu);
 		break;
+	case ENOSPC:
+		describe_enospc(&m, attr);
+		break;
 	case EINTR:
-		add(&m, "interrupted by a signal; try again.");
+		add(&m, "perf_event_open was interrupted by a signal while it "
+		    "waited for the target task (for instance one in the "
+		    "middle of an exec); the kernel does not restart it: "
+		    "call it again.");
 		break;
 	case EFAULT:
-		add(&m, "the attr pointer was invalid (EFAULT).");
+		add(&m, "the kernel could not read the attr (EFAULT): the "
+		    "pointer is invalid, or attr.size");
+		if (attr)
+			add(&m, " (%u)", (unsigned int)attr->size);
+		add(&m, " claims more bytes than the buffer holds.");
 		break;
 	default:
 		add(&m, "perf_event_open failed: %s.", strerror(err));

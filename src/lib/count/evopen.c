@@ -385,7 +385,7 @@ int sonde_event_open(struct sonde_perf_event_attr *attr, pid_t pid, int cpu,
 	int fd;
 
 	if (!attr)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	a = *attr;
 	if (!a.size || a.size > sizeof(a))
 		a.size = sizeof(a);
@@ -396,7 +396,7 @@ int sonde_event_open(struct sonde_perf_event_attr *attr, pid_t pid, int cpu,
 		if (!(missing & (1ULL << f)) || !evopen_has_feature(&a, flags, f))
 			continue;
 		if (feature_required(f))
-			return sonde_err(EOPNOTSUPP);
+			return lib_err(EOPNOTSUPP);
 		drop_feature(&a, &flags, f);
 	}
 	if (ksize && a.size > ksize) {
@@ -404,7 +404,7 @@ int sonde_event_open(struct sonde_perf_event_attr *attr, pid_t pid, int cpu,
 		    ksize <= offsetof(struct sonde_perf_event_attr, clockid))
 			drop_feature(&a, &flags, SONDE_ATTR_FEAT_CLOCKID);
 		if (!tail_is_zero(&a, ksize))
-			return sonde_err(E2BIG);
+			return lib_err(E2BIG);
 		a.size = ksize;
 	}
 
@@ -414,7 +414,7 @@ int sonde_event_open(struct sonde_perf_event_attr *attr, pid_t pid, int cpu,
 
 		/* The kernel wrote its own size; 0 or ours means no advice. */
 		if (want < SONDE_PERF_ATTR_SIZE_VER0 || want >= sizeof(a))
-			return sonde_err(E2BIG);
+			return lib_err(E2BIG);
 		__atomic_store_n(&kernel_attr_size, want, __ATOMIC_RELAXED);
 		/* clockid is the one optional field past VER0..VER2 sizes. */
 		if (!tail_is_zero(&a, want) && a.use_clockid &&
@@ -423,7 +423,7 @@ int sonde_event_open(struct sonde_perf_event_attr *attr, pid_t pid, int cpu,
 			mark(&feat_missing, 1ULL << SONDE_ATTR_FEAT_CLOCKID);
 		}
 		if (!tail_is_zero(&a, want))
-			return sonde_err(E2BIG);
+			return lib_err(E2BIG);
 		pr_debug("kernel knows %u-byte attrs: retrying with that size\n",
 			 want);
 		fd = try_open(&a, pid, cpu, group_fd, flags);
@@ -439,7 +439,7 @@ int sonde_event_open(struct sonde_perf_event_attr *attr, pid_t pid, int cpu,
 		}
 	}
 	if (fd < 0)
-		return sonde_err(fd);
+		return lib_err(fd);
 	*attr = a;
 	return fd;
 }

@@ -37,6 +37,24 @@ int sonde_evsel__open_errno(const struct sonde_evsel *e)
 	return e ? e->open_errno : 0;
 }
 
+int sonde_evsel__set_attr(struct sonde_evsel *e,
+			  const struct sonde_perf_event_attr *attr)
+{
+	if (!e || !attr)
+		return lib_err(EINVAL);
+	if (e->fds)
+		return lib_err(EBUSY);
+	e->attr = *attr;
+	if (!e->attr.size || e->attr.size > sizeof(e->attr))
+		e->attr.size = sizeof(e->attr);
+	return 0;
+}
+
+int sonde_evsel__open_cpu(const struct sonde_evsel *e)
+{
+	return e && e->open_errno ? e->open_cpu : -1;
+}
+
 const char *sonde_evsel__open_error(const struct sonde_evsel *e)
 {
 	return e && e->open_error ? e->open_error : "";
@@ -55,12 +73,12 @@ int sonde_evsel__id(const struct sonde_evsel *e, int cpu_idx, int thread_idx,
 	int fd = sonde_evsel__fd(e, cpu_idx, thread_idx);
 
 	if (!id)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (fd < 0)
-		return sonde_err(EBADF);
+		return lib_err(EBADF);
 	if (sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ID,
 				   (unsigned long)id))
-		return sonde_err(errno);
+		return lib_err(errno);
 	return 0;
 }
 
@@ -127,12 +145,12 @@ int sonde_evsel__read(const struct sonde_evsel *e, int cpu_idx, int thread_idx,
 	int ret;
 
 	if (!c)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (fd < 0)
-		return sonde_err(EBADF);
+		return lib_err(EBADF);
 	memset(c, 0, sizeof(*c));
 	ret = read_fd(e, fd, e->group_pos, c, 1, NULL);
-	return ret ? sonde_err(ret) : 0;
+	return ret ? lib_err(ret) : 0;
 }
 
 int sonde_evsel__read_group(const struct sonde_evsel *e, int cpu_idx,
@@ -142,13 +160,13 @@ int sonde_evsel__read_group(const struct sonde_evsel *e, int cpu_idx,
 	int nr = 0, ret;
 
 	if (!e || (!out && n))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (!(e->attr.read_format & SONDE_PERF_FORMAT_GROUP))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (fd < 0)
-		return sonde_err(EBADF);
+		return lib_err(EBADF);
 	ret = read_fd(e, fd, -1, out, n, &nr);
-	return ret ? sonde_err(ret) : nr;
+	return ret ? lib_err(ret) : nr;
 }
 
 static int read_sum(const struct sonde_evsel *e, int c_lo, int c_hi,
@@ -157,10 +175,10 @@ static int read_sum(const struct sonde_evsel *e, int c_lo, int c_hi,
 	int nt;
 
 	if (!e || !sum)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	memset(sum, 0, sizeof(*sum));
 	if (!e->fds)
-		return sonde_err(EBADF);
+		return lib_err(EBADF);
 	nt = e->list->threads->nr;
 	for (int c = c_lo; c < c_hi; c++) {
 		for (int t = 0; t < nt; t++) {
@@ -190,6 +208,6 @@ int sonde_evsel__read_cpu(const struct sonde_evsel *e, int cpu_idx,
 			  struct sonde_count *sum)
 {
 	if (!e || cpu_idx < 0 || cpu_idx >= e->list->cpus->nr)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	return read_sum(e, cpu_idx, cpu_idx + 1, sum);
 }

@@ -54,7 +54,8 @@ void sonde_region__free(struct sonde_region *r)
 /* Maps every event's first page; rdpmc only if all of them allow it. */
 static void setup_rdpmc(struct sonde_region *r)
 {
-	r->rdpmc_ok = true;
+	/* No reader for this architecture: every snapshot uses read(2). */
+	r->rdpmc_ok = sonde_sys_ops()->rdpmc != NULL;
 	for (size_t i = 0; i < r->nr; i++) {
 		struct sonde_evsel *e = sonde_evlist__evsel(r->list, (int)i);
 
@@ -113,7 +114,7 @@ static struct sonde_region *region_open(struct sonde_region *r,
 	return r;
 fail:
 	sonde_region__free(r);
-	return sonde_err_ptr(err);
+	return lib_err_ptr(err);
 }
 
 /* The list, with every event in one group unless asked otherwise. */
@@ -123,14 +124,14 @@ static struct sonde_region *region_alloc(size_t n,
 	struct sonde_region *r;
 
 	if (!OPTS_VALID(opts, sonde_region_opts) || n == 0)
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	r = calloc(1, sizeof(*r));
 	if (!r)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	r->list = sonde_evlist__new();
 	if (!r->list) {
 		free(r);
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	}
 	r->grouped = !OPTS_GET(opts, no_group, false);
 	r->read_format = SONDE_PERF_FORMAT_TOTAL_TIME_ENABLED |
@@ -175,7 +176,7 @@ sonde_region__new_attrs(const struct sonde_perf_event_attr *attrs,
 	int err;
 
 	if (!attrs)
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	r = region_alloc(n, opts);
 	if (!r)
 		return NULL;
@@ -183,7 +184,7 @@ sonde_region__new_attrs(const struct sonde_perf_event_attr *attrs,
 		err = region_add(r, &attrs[i], names ? names[i] : NULL);
 		if (err) {
 			sonde_region__free(r);
-			return sonde_err_ptr(err);
+			return lib_err_ptr(err);
 		}
 	}
 	return region_open(r, opts);
@@ -199,7 +200,7 @@ struct sonde_region *sonde_region__new(const char *spec,
 	int err;
 
 	if (!spec)
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	memset(&perr, 0, sizeof(perr));
 	err = sonde_evspec_list__parse(spec, &l, &perr);
 	if (err) {
@@ -207,7 +208,7 @@ struct sonde_region *sonde_region__new(const char *spec,
 
 		if (sonde_parse_error__format(&perr, msg, sizeof(msg)) > 0)
 			pr_warn("region: %s\n", msg);
-		return sonde_err_ptr(err);
+		return lib_err_ptr(err);
 	}
 	n = sonde_evspec_list__count(l);
 	r = region_alloc(n, opts);
@@ -216,10 +217,10 @@ struct sonde_region *sonde_region__new(const char *spec,
 				 sonde_evspec_list__name(l, i));
 		if (err) {
 			sonde_region__free(r);
-			r = sonde_err_ptr(err);
+			r = lib_err_ptr(err);
 		}
 	}
-	sonde_evspec_list__delete(l);
+	sonde_evspec_list__free(l);
 	return r ? region_open(r, opts) : NULL;
 }
 
@@ -267,19 +268,19 @@ static int snap_read(struct sonde_region *r, struct snap *out)
 		const uint64_t *w = r->buf;
 
 		if (got < 0)
-			return sonde_err(errno);
+			return lib_err(errno);
 		if (r->grouped) {
 			/* nr, ena, run, then {value, id} per member */
 			if ((size_t)got < (3 + 2 * r->nr) * sizeof(*w) ||
 			    w[0] != r->nr)
-				return sonde_err(SONDE_ERR_FORMAT);
+				return lib_err(SONDE_ERR_FORMAT);
 			for (size_t i = 0; i < r->nr; i++)
 				out[i] = (struct snap){ w[3 + 2 * i], w[1],
 							w[2] };
 		} else {
 			/* value, ena, run, id */
 			if ((size_t)got < 4 * sizeof(*w))
-				return sonde_err(SONDE_ERR_FORMAT);
+				return lib_err(SONDE_ERR_FORMAT);
 			out[k] = (struct snap){ w[0], w[1], w[2] };
 		}
 	}
@@ -301,7 +302,7 @@ int sonde_region__begin(struct sonde_region *r)
 	int err;
 
 	if (!r)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	err = snapshot(r, r->begin);
 	if (err)
 		return err;
@@ -315,11 +316,11 @@ int sonde_region__end(struct sonde_region *r)
 	int err;
 
 	if (!r || !r->in_region)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (r->nr > sizeof(end) / sizeof(end[0])) {
 		e = malloc(r->nr * sizeof(*e));
 		if (!e)
-			return sonde_err(ENOMEM);
+			return lib_err(ENOMEM);
 	}
 	err = snapshot(r, e);
 	if (!err) {
@@ -349,7 +350,7 @@ int sonde_region__read(const struct sonde_region *r,
 		       struct sonde_region_count *out, size_t n)
 {
 	if (!r || (!out && n))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (n > r->nr)
 		n = r->nr;
 	memcpy(out, r->sum, n * sizeof(*out));
@@ -359,7 +360,7 @@ int sonde_region__read(const struct sonde_region *r,
 int sonde_region__reset(struct sonde_region *r)
 {
 	if (!r)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	memset(r->sum, 0, r->nr * sizeof(*r->sum));
 	r->in_region = false;
 	return 0;

@@ -18,40 +18,53 @@
 /* Give up on the fast path if the kernel keeps rewriting the page. */
 #define MAX_SEQ_RETRIES 1000
 
+/* As for rdpmc: no reader, no trust in cap_user_time. */
+#if defined(__x86_64__) || defined(__i386__)
 static uint64_t real_rdtsc(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
 	uint32_t lo, hi;
 
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 	return (uint64_t)hi << 32 | lo;
-#else
-	return 0;
-#endif
 }
+#define REAL_TSC real_rdtsc
+#else
+#define REAL_TSC NULL
+#endif
 
-static uint64_t (*tsc_fn)(void) = real_rdtsc;
+static uint64_t (*tsc_fn)(void) = REAL_TSC;
 
 void selfmon_set_tsc(uint64_t (*rdtsc)(void))
 {
-	tsc_fn = rdtsc ? rdtsc : real_rdtsc;
+	tsc_fn = rdtsc ? rdtsc : REAL_TSC;
 }
 
 int selfmon_read(const volatile struct sonde_perf_event_mmap_page *pc,
 		 struct sonde_count *c)
 {
+	uint64_t (*rdpmc)(unsigned int) = sonde_sys_ops()->rdpmc;
 	uint64_t ena, run, cyc = 0, count, time_offset = 0;
 	uint32_t seq, idx, time_mult = 0;
 	uint16_t time_shift = 0;
 	bool have_time;
 	int tries = 0;
 
+	/* No reader in this build: cap_user_rdpmc promises nothing we can use. */
+	if (!rdpmc)
+		return 0;
 	do {
 		seq = pc->lock;
 		barrier();
 		ena = pc->time_enabled;
 		run = pc->time_running;
-		have_time = pc->cap_user_time && ena != run;
+		/*
+		 * time_enabled/running are as of the last schedule-in: always
+		 * bring them up to date, also when they are equal (a counter
+		 * that never multiplexed), or they read ~0.
+		 */
+		have_time = pc->cap_user_time;
+		if (have_time && !tsc_fn)
+			return 0;
 		if (have_time) {
 			time_offset = pc->time_offset;
 			time_mult = pc->time_mult;
@@ -69,7 +82,7 @@ int selfmon_read(const volatile struct sonde_perf_event_mmap_page *pc,
 		count = (uint64_t)pc->offset;
 		{
 			unsigned int width = pc->pmc_width;
-			uint64_t pmc = sonde_sys_ops()->rdpmc(idx - 1);
+			uint64_t pmc = rdpmc(idx - 1);
 
 			/* Sign-extend the pmc_width-bit hardware value. */
 			if (width && width < 64) {
@@ -109,12 +122,12 @@ int sonde_evsel__mmap_self(struct sonde_evsel *e)
 	void *p;
 
 	if (fd < 0)
-		return sonde_err(EBADF);
+		return lib_err(EBADF);
 	if (e->mmap_page)
 		return 0;
 	p = sonde_sys_ops()->mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
-		return sonde_err(errno);
+		return lib_err(errno);
 	e->mmap_page = p;
 	e->mmap_len = len;
 	return 0;
@@ -125,7 +138,7 @@ int sonde_evsel__read_self(const struct sonde_evsel *e, struct sonde_count *c)
 	int ret;
 
 	if (!e || !c)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (e->mmap_page && selfmon_read(e->mmap_page, c) == 1)
 		return 1;
 	ret = sonde_evsel__read(e, 0, 0, c);

@@ -23,28 +23,49 @@ static void close_fd(int *fd)
 pid_t sonde_evlist__prepare_workload(struct sonde_evlist *l,
 				     char *const argv[])
 {
+	return sonde_evlist__prepare_workload_opts(l, argv, NULL);
+}
+
+/* In the child, before exec: what the caller asked to hand over clean. */
+static void child_setup(const struct sonde_workload_opts *opts)
+{
+	if (OPTS_GET(opts, default_signals, false)) {
+		/* exec keeps ignored signals ignored; handlers it resets. */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGXFSZ, SIG_DFL);
+	}
+	if (OPTS_GET(opts, stdout_to_stderr, false))
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+}
+
+pid_t sonde_evlist__prepare_workload_opts(struct sonde_evlist *l,
+					  char *const argv[],
+					  const struct sonde_workload_opts *opts)
+{
 	int go[2], err[2];
 	pid_t pid;
 
-	if (!l || !argv || !argv[0])
-		return sonde_err(EINVAL);
+	if (!l || !argv || !argv[0] || !OPTS_VALID(opts, sonde_workload_opts))
+		return lib_err(EINVAL);
 	if (l->open || l->child > 0)
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	if (pipe2(go, O_CLOEXEC))
-		return sonde_err(errno);
+		return lib_err(errno);
 	if (pipe2(err, O_CLOEXEC)) {
 		int e = errno;
 
 		close(go[0]);
 		close(go[1]);
-		return sonde_err(e);
+		return lib_err(e);
 	}
 	pid = fork();
 	if (pid < 0) {
 		int e = errno;
 
 		close(go[0]); close(go[1]); close(err[0]); close(err[1]);
-		return sonde_err(e);
+		return lib_err(e);
 	}
 	if (pid == 0) {
 		char c;
@@ -52,6 +73,7 @@ pid_t sonde_evlist__prepare_workload(struct sonde_evlist *l,
 
 		close(go[1]);
 		close(err[0]);
+		child_setup(opts);
 		/* EOF without a byte: the parent gave up on us. */
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
@@ -81,7 +103,7 @@ pid_t sonde_evlist__prepare_workload(struct sonde_evlist *l,
 			sonde_thread_map__free(t);
 			sonde_cpu_map__free(c);
 			workload_cleanup(l);
-			return sonde_err(ENOMEM);
+			return lib_err(ENOMEM);
 		}
 		sonde_evlist__set_maps(l, c, t);
 	}
@@ -94,12 +116,12 @@ int sonde_evlist__start_workload(struct sonde_evlist *l)
 	int e = 0;
 
 	if (!l || l->child <= 0 || l->child_started)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	l->child_started = true;
 	if (write(l->go_fd, "g", 1) != 1) {
 		e = errno;
 		close_fd(&l->go_fd);
-		return sonde_err(e);
+		return lib_err(e);
 	}
 	close_fd(&l->go_fd);
 	/* exec closes the CLOEXEC pipe: EOF means it worked. */
@@ -109,7 +131,7 @@ int sonde_evlist__start_workload(struct sonde_evlist *l)
 	close_fd(&l->err_fd);
 	if (n == sizeof(e) && e) {
 		pr_debug("exec failed: %d\n", e);
-		return sonde_err(e);
+		return lib_err(e);
 	}
 	return 0;
 }
@@ -120,12 +142,12 @@ int sonde_evlist__wait_workload(struct sonde_evlist *l, int *status)
 	pid_t r;
 
 	if (!l || l->child <= 0 || l->child_reaped)
-		return sonde_err(ECHILD);
+		return lib_err(ECHILD);
 	do {
 		r = waitpid(l->child, &st, 0);
 	} while (r < 0 && errno == EINTR);
 	if (r < 0)
-		return sonde_err(errno);
+		return lib_err(errno);
 	l->child_reaped = true;
 	if (status)
 		*status = st;

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include "sonde/evparse.h"
 #include "internal.h"
-#include "attr-print.h"
 
 static const char *const sample_bits[] = {
 	"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU",
@@ -50,7 +49,7 @@ static void bit_names(char *buf, size_t sz, uint64_t v, const char *const *names
 }
 
 struct walk {
-	attr_field_fn fn;
+	sonde_attr_field_fn fn;
 	void *ctx;
 };
 
@@ -85,7 +84,8 @@ static void bits(struct walk *w, const char *name, uint64_t v, const char *const
  * formats. Both the -vv dump and the perf.data header's "# event :" line
  * are built from this walk.
  */
-void attr_fields(const struct sonde_perf_event_attr *a, attr_field_fn fn, void *ctx)
+static void attr_fields(const struct sonde_perf_event_attr *a,
+			sonde_attr_field_fn fn, void *ctx)
 {
 	struct walk wk = { .fn = fn, .ctx = ctx }, *w = &wk;
 
@@ -174,16 +174,25 @@ static void out_field(void *ctx, const char *name, const char *val)
 		o->n += w;
 }
 
+int sonde_perf_event_attr__for_each_field(const struct sonde_perf_event_attr *attr,
+					  sonde_attr_field_fn fn, void *ctx)
+{
+	if (!attr || !fn)
+		return lib_err(EINVAL);
+	attr_fields(attr, fn, ctx);
+	return 0;
+}
+
 int sonde_perf_event_attr__fprintf(FILE *fp,
 				   const struct sonde_perf_event_attr *a)
 {
 	struct out o = { .fp = fp };
 
 	if (!fp || !a)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (fprintf(fp, "perf_event_attr:\n") < 0)
-		return sonde_err(EIO);
+		return lib_err(EIO);
 	o.n = 17;
 	attr_fields(a, out_field, &o);
-	return o.err ? sonde_err(o.err) : o.n;
+	return o.err ? lib_err(o.err) : o.n;
 }

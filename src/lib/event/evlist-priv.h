@@ -25,6 +25,8 @@ struct evspec {
 	bool exclude_GH;
 	struct ev_kv *terms;
 	size_t nr_terms;
+	/* kprobe_func / uprobe_path that attr.config1 points to */
+	char *probe_target;
 };
 
 struct sonde_evspec_list {

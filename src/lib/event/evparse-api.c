@@ -41,7 +41,7 @@ int sonde_evspec_list__leader(const struct sonde_evspec_list *l, size_t i)
 {
 	const struct evspec *ev = get(l, i);
 
-	return ev ? ev->leader : sonde_err(EINVAL);
+	return ev ? ev->leader : lib_err(EINVAL);
 }
 
 const char *sonde_evspec_list__pmu(const struct sonde_evspec_list *l, size_t i)
@@ -57,6 +57,14 @@ const char *sonde_evspec_list__cpumask(const struct sonde_evspec_list *l,
 	const struct evspec *ev = get(l, i);
 
 	return ev ? ev->cpumask : NULL;
+}
+
+const char *
+sonde_evspec_list__probe_target(const struct sonde_evspec_list *l, size_t i)
+{
+	const struct evspec *ev = get(l, i);
+
+	return ev ? ev->probe_target : NULL;
 }
 
 unsigned int sonde_evspec_list__flags(const struct sonde_evspec_list *l,
@@ -95,7 +103,7 @@ int sonde_parse_error__format(const struct sonde_parse_error *err, char *buf,
 	int col, n;
 
 	if (!err || !buf || !size)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	col = err->column < 0 ? 0 : err->column;
 	/* A long spec's error keeps "..." and the text around the column
 	 * (ev_perr()): the caret goes where the column is in that window. */

@@ -76,6 +76,11 @@ struct parser {
 	bool pmus_loaded;
 	int have_cpu_pmu; /* -1 unknown */
 	int code;         /* errno-style code of the last error */
+	/* uprobe SYMBOL -> file offset (sonde_evspec_opts.probe_resolve) */
+	int (*probe_resolve)(const char *path, const char *symbol,
+			     uint64_t *offset, void *ctx);
+	void *probe_ctx;
+	bool in_group;    /* parsing inside {...} */
 };
 
 /* Records an error at @col (0-based) and returns -@code. */
@@ -111,5 +116,22 @@ int ev_apply_alias(struct parser *p, struct evspec *ev,
 /* Applies terms to a symbolic, raw or tracepoint event. */
 int ev_plain_terms(struct parser *p, struct evspec *ev, enum ev_kind kind,
 		   const struct term *t, size_t nt);
+
+/* Appends a zeroed event (attr.size set) to the list, or NULL + error. */
+struct evspec *ev_new_event(struct parser *p, size_t col);
+/* The sysfs PMUs, loaded on first use (may be NULL). */
+const struct sonde_pmus *ev_get_pmus(struct parser *p);
+
+/* Probe PMU events (evparse-probe.c): index of "uprobe" etc. or -1. */
+int ev_probe_kind(const char *w, size_t wl);
+/* Parses "KIND:..." at @start, KIND being @wl bytes. */
+int ev_parse_probe(struct parser *p, size_t start, size_t wl);
+
+/*
+ * On a hybrid machine (cpu_core/cpu_atom PMUs), turns legacy hardware or
+ * cache event @idx into one event per core type with the extended type
+ * in config (evparse-hybrid.c). No-op elsewhere.
+ */
+int ev_hybrid_expand(struct parser *p, size_t idx, size_t col);
 
 #endif /* SONDE_EVPARSE_PRIV_H */

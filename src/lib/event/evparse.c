@@ -78,9 +78,10 @@ static void ev_free(struct evspec *ev)
 	free(ev->pmu);
 	free(ev->cpumask);
 	free(ev->unit);
+	free(ev->probe_target);
 }
 
-void sonde_evspec_list__delete(struct sonde_evspec_list *l)
+void sonde_evspec_list__free(struct sonde_evspec_list *l)
 {
 	if (!l)
 		return;
@@ -119,6 +120,11 @@ static struct evspec *new_event(struct parser *p, size_t col)
 	ev->scale = 1.0;
 	l->nr++;
 	return ev;
+}
+
+struct evspec *ev_new_event(struct parser *p, size_t col)
+{
+	return new_event(p, col);
 }
 
 int ev_set_str(char **dst, const char *s, size_t n)
@@ -277,6 +283,11 @@ static const struct sonde_pmus *get_pmus(struct parser *p)
 		p->pmus_loaded = true;
 	}
 	return p->pmus;
+}
+
+const struct sonde_pmus *ev_get_pmus(struct parser *p)
+{
+	return get_pmus(p);
 }
 
 static bool have_cpu_pmu(struct parser *p)
@@ -690,6 +701,8 @@ static int parse_event(struct parser *p)
 		return ev_perr_parse(p, start, "an event name");
 	if (wl == 3 && !memcmp(w, "mem", 3) && next == ':')
 		return parse_breakpoint(p, start);
+	if (next == ':' && ev_probe_kind(w, wl) >= 0)
+		return ev_parse_probe(p, start, wl);
 
 	if ((idx = ev_find_symbol(ev_hw_symbols, w, wl)) >= 0) {
 		kind = K_HW;
@@ -806,6 +819,8 @@ static int parse_event(struct parser *p)
 			return err;
 		if (!ev->name && lexer_name(p, start, &ev->name))
 			return ev_perr(p, start, ENOMEM, "out of memory");
+		if ((kind == K_HW || kind == K_CACHE) && !p->in_group)
+			return ev_hybrid_expand(p, (size_t)(ev - p->l->ev), start);
 		return 0;
 	}
 
@@ -853,6 +868,7 @@ static int parse_group(struct parser *p, const char *name, size_t name_len)
 	int err;
 
 	p->pos++;
+	p->in_group = true;
 	for (;;) {
 		skip_space(p);
 		if (p->pos < p->len && p->s[p->pos] == '{')
@@ -875,6 +891,7 @@ static int parse_group(struct parser *p, const char *name, size_t name_len)
 				    "group opened here is not closed by '}'");
 		return ev_perr_parse(p, p->pos, "',' or '}'");
 	}
+	p->in_group = false;
 	p->pos++;
 	for (size_t e = first; e < p->l->nr; e++)
 		p->l->ev[e].leader = (int)first;
@@ -952,7 +969,7 @@ int sonde_evspec_list__parse_opts(const char *spec,
 			snprintf(err->spec, sizeof(err->spec), "%s", spec);
 	}
 	if (!spec || !out || !OPTS_VALID(opts, sonde_evspec_opts))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	*out = NULL;
 	n = strnlen(spec, MAX_SPEC + 1);
 	p.s = spec;
@@ -960,18 +977,20 @@ int sonde_evspec_list__parse_opts(const char *spec,
 	p.err = err;
 	p.sysfs_root = OPTS_GET(opts, sysfs_root, NULL);
 	p.tracefs_opt = OPTS_GET(opts, tracefs_root, NULL);
+	p.probe_resolve = OPTS_GET(opts, probe_resolve, NULL);
+	p.probe_ctx = OPTS_GET(opts, probe_ctx, NULL);
 	if (n > MAX_SPEC) {
 		ev_perr(&p, 0, E2BIG, "spec longer than %d bytes", MAX_SPEC);
-		return sonde_err(E2BIG);
+		return lib_err(E2BIG);
 	}
 	p.l = calloc(1, sizeof(*p.l));
 	if (!p.l)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	ret = parse_list(&p);
-	sonde_pmus__delete(p.pmus);
+	sonde_pmus__free(p.pmus);
 	if (ret) {
-		sonde_evspec_list__delete(p.l);
-		return sonde_err(ret);
+		sonde_evspec_list__free(p.l);
+		return lib_err(ret);
 	}
 	*out = p.l;
 	return 0;

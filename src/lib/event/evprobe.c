@@ -4,14 +4,18 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "sonde/evparse.h"
 #include "sonde/sys.h"
-#include "evprobe.h"
+#include "internal.h"
 
-int ev_probe_attr(const struct sonde_perf_event_attr *spec)
+int sonde_perf_event_attr__probe(const struct sonde_perf_event_attr *spec)
 {
-	struct sonde_perf_event_attr a = *spec;
+	struct sonde_perf_event_attr a;
 	int fd, fd2;
 
+	if (!spec)
+		return lib_err(EINVAL);
+	a = *spec;
 	a.size = sizeof(a);
 	a.disabled = 1;
 	/* Only counting is asked: no sampling, no guest filtering. */
@@ -33,12 +37,12 @@ int ev_probe_attr(const struct sonde_perf_event_attr *spec)
 			fd = fd2;
 	}
 	if (fd < 0)
-		return fd;
+		return lib_err(fd);
 	sonde_sys_ops()->close(fd);
 	return 0;
 }
 
-const char *ev_probe_reason(int err, char *buf, size_t size)
+const char *sonde_perf_event_attr__probe_reason(int err, char *buf, size_t size)
 {
 	if (err < 0)
 		err = -err;

@@ -65,7 +65,7 @@ int sonde_pmu_format__parse(const char *buf, size_t len,
 	int f;
 
 	if (!buf || !field || !bits)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	while (p < end && isspace((unsigned char)*p))
 		p++;
 	while (end > p && (isspace((unsigned char)end[-1]) || !end[-1]))
@@ -116,7 +116,7 @@ int sonde_pmu_format__apply(const struct sonde_pmu_format *fmt, uint64_t value,
 	int vbit = 0;
 
 	if (!fmt || !word)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	for (int b = 0; b < 64; b++) {
 		if (!(fmt->bits & (1ULL << b)))
 			continue;
@@ -353,14 +353,14 @@ struct sonde_pmus *sonde_pmus__load(const struct sonde_pmus_opts *opts)
 	int err;
 
 	if (!OPTS_VALID(opts, sonde_pmus_opts))
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	err = sysfs_devices_dir(OPTS_GET(opts, sysfs_root, NULL), dir,
 				sizeof(dir));
 	if (err)
-		return sonde_err_ptr(err);
+		return lib_err_ptr(err);
 	pmus = calloc(1, sizeof(*pmus));
 	if (!pmus)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	d = opendir(dir);
 	if (!d)
 		return pmus; /* no PMUs at all is a valid (if sad) answer */
@@ -371,8 +371,8 @@ struct sonde_pmus *sonde_pmus__load(const struct sonde_pmus_opts *opts)
 			continue;
 		if (grow((void **)&pmus->pmus, pmus->nr, sizeof(pmu))) {
 			closedir(d);
-			sonde_pmus__delete(pmus);
-			return sonde_err_ptr(ENOMEM);
+			sonde_pmus__free(pmus);
+			return lib_err_ptr(ENOMEM);
 		}
 		if (load_pmu(&pmu, dirfd(d), de->d_name))
 			pmus->pmus[pmus->nr++] = pmu;
@@ -383,7 +383,7 @@ struct sonde_pmus *sonde_pmus__load(const struct sonde_pmus_opts *opts)
 	return pmus;
 }
 
-void sonde_pmus__delete(struct sonde_pmus *pmus)
+void sonde_pmus__free(struct sonde_pmus *pmus)
 {
 	if (!pmus)
 		return;
@@ -407,7 +407,7 @@ const struct sonde_pmu *sonde_pmus__find(const struct sonde_pmus *pmus,
 					 const char *name)
 {
 	if (!pmus || !name)
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	for (size_t i = 0; i < pmus->nr; i++)
 		if (!strcmp(pmus->pmus[i].name, name))
 			return &pmus->pmus[i];
@@ -415,7 +415,7 @@ const struct sonde_pmu *sonde_pmus__find(const struct sonde_pmus *pmus,
 		if (!strncmp(pmus->pmus[i].name, "uncore_", 7) &&
 		    !strcmp(pmus->pmus[i].name + 7, name))
 			return &pmus->pmus[i];
-	return sonde_err_ptr(ENOENT);
+	return lib_err_ptr(ENOENT);
 }
 
 const char *sonde_pmu__name(const struct sonde_pmu *pmu)

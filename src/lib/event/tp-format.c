@@ -25,7 +25,7 @@ struct sonde_tp_format {
 	size_t nr_fields;
 };
 
-void sonde_tp_format__delete(struct sonde_tp_format *fmt)
+void sonde_tp_format__free(struct sonde_tp_format *fmt)
 {
 	if (!fmt)
 		return;
@@ -195,10 +195,10 @@ struct sonde_tp_format *sonde_tp_format__parse(const char *buf, size_t len,
 	if (err_off)
 		*err_off = 0;
 	if (!buf || len > MAX_FORMAT_LEN)
-		return sonde_err_ptr(buf ? EFBIG : EINVAL);
+		return lib_err_ptr(buf ? EFBIG : EINVAL);
 	fmt = calloc(1, sizeof(*fmt));
 	if (!fmt)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	fmt->id = -1;
 	while (p < end && !err) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -256,8 +256,8 @@ struct sonde_tp_format *sonde_tp_format__parse(const char *buf, size_t len,
 			*err_off = len;
 	}
 	if (err) {
-		sonde_tp_format__delete(fmt);
-		return sonde_err_ptr(err == -ENOMEM ? ENOMEM : SONDE_ERR_PARSE);
+		sonde_tp_format__free(fmt);
+		return lib_err_ptr(err == -ENOMEM ? ENOMEM : SONDE_ERR_PARSE);
 	}
 	return fmt;
 }
@@ -273,24 +273,24 @@ struct sonde_tp_format *sonde_tp_format__load(const char *root, const char *sys,
 
 	if (!sys || !name || strchr(sys, '/') || strchr(name, '/') ||
 	    strlen(sys) > 255 || strlen(name) > 255)
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	if (root) {
 		if (strlen(root) >= sizeof(dir))
-			return sonde_err_ptr(ENAMETOOLONG);
+			return lib_err_ptr(ENAMETOOLONG);
 		strcpy(dir, root);
 	} else {
 		err = sonde_tracefs__root(dir, sizeof(dir), false);
 		if (err)
-			return sonde_err_ptr(err);
+			return lib_err_ptr(err);
 	}
 	snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir, sys, name);
 	buf = malloc(MAX_FORMAT_LEN + 1);
 	if (!buf)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	n = sysfs_read_at(AT_FDCWD, path, buf, MAX_FORMAT_LEN + 1);
 	if (n < 0) {
 		free(buf);
-		return sonde_err_ptr((int)-n);
+		return lib_err_ptr((int)-n);
 	}
 	fmt = sonde_tp_format__parse(buf, (size_t)n, NULL);
 	free(buf);

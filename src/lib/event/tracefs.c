@@ -31,7 +31,7 @@ static bool has_events(const char *dir)
 static int copy_out(char *buf, size_t size, const char *dir)
 {
 	if (strlen(dir) >= size)
-		return sonde_err(ENAMETOOLONG);
+		return lib_err(ENAMETOOLONG);
 	strcpy(buf, dir);
 	return 0;
 }
@@ -68,7 +68,7 @@ int sonde_tracefs__root(char *buf, size_t size, bool do_mount)
 	const char *env = getenv("SONDE_TRACEFS_ROOT");
 
 	if (!buf || !size)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (env && *env)
 		return copy_out(buf, size, env);
 	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
@@ -77,15 +77,15 @@ int sonde_tracefs__root(char *buf, size_t size, bool do_mount)
 	if (from_mounts(buf, size))
 		return 0;
 	if (!do_mount || geteuid() != 0)
-		return sonde_err(ENOENT);
+		return lib_err(ENOENT);
 	if (mount("nodev", known[0], "tracefs", 0, NULL) && errno != EBUSY) {
 		int err = errno;
 
 		pr_info("mounting tracefs on %s: %s\n", known[0], strerror(err));
-		return sonde_err(err);
+		return lib_err(err);
 	}
 	if (!has_events(known[0]))
-		return sonde_err(ENOENT);
+		return lib_err(ENOENT);
 	return copy_out(buf, size, known[0]);
 }
 
@@ -113,19 +113,19 @@ int64_t sonde_tracepoint__id(const char *root, const char *sys,
 	int err;
 
 	if (!component_ok(sys) || !component_ok(name))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	err = resolve_root(root, dir, sizeof(dir));
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, name);
 	n = sysfs_read_at(AT_FDCWD, path, buf, sizeof(buf));
 	if (n < 0)
-		return sonde_err((int)n == -EFBIG ? SONDE_ERR_FORMAT : (int)n);
+		return lib_err((int)n == -EFBIG ? SONDE_ERR_FORMAT : (int)n);
 	p = sysfs_trim(buf);
 	errno = 0;
 	id = strtoll(p, &end, 10);
 	if (errno || end == p || *end || id < 0)
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	return id;
 }
 
@@ -192,14 +192,14 @@ int sonde_tracefs__for_each(const char *root, const char *sys_glob,
 	int err, ret = 0;
 
 	if (!fn)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	err = resolve_root(root, dir, sizeof(dir));
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s/events", dir);
 	err = list_dirs(path, sys_glob, &sys, &nsys);
 	if (err)
-		return sonde_err(err);
+		return lib_err(err);
 	for (size_t i = 0; i < nsys && !ret; i++) {
 		char **ev = NULL;
 		size_t nev = 0;

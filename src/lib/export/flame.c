@@ -43,7 +43,7 @@ static int intern(struct flame *fl, const char *s, uint32_t *out)
 		*out = 0;
 		return 0;
 	}
-	h = hashtab_str_hash(s);
+	h = hashtab_bytes_hash(s, strlen(s));
 	for (v = hashtab_probe_first(&fl->str_ht, h, &pr); v; v = hashtab_probe_next(&fl->str_ht, &pr))
 		if (!strcmp(fl->strs[IDX(v)], s)) {
 			*out = IDX(v);

@@ -178,7 +178,7 @@ static uint64_t str_idx(struct pprof *pp, const char *s)
 
 	if (!s || !*s)
 		return 0;
-	h = hashtab_str_hash(s);
+	h = hashtab_bytes_hash(s, strlen(s));
 	v = hashtab_find(&pp->strs, h, str_eq, s, pp);
 	if (v)
 		return pp->str_v[(uintptr_t)v - 1].idx;

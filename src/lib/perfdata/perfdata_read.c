@@ -325,10 +325,10 @@ pdr_reader_new(const struct sonde_perfdata_reader_opts *opts)
 	struct sonde_perfdata_reader *r;
 
 	if (!OPTS_VALID(opts, sonde_perfdata_reader_opts))
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	r = calloc(1, sizeof(*r));
 	if (!r)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	r->unordered = OPTS_GET(opts, unordered, false);
 	return r;
 }
@@ -343,8 +343,8 @@ struct sonde_perfdata_reader *pdr_reader_finish(struct sonde_perfdata_reader *r,
 	if (err && !r->err_pending) {
 		if (eb && esz)
 			snprintf(eb, esz, "%s", r->err_code ? r->err : "cannot read");
-		sonde_perfdata_reader__close(r);
-		return sonde_err_ptr(err);
+		sonde_perfdata_reader__free(r);
+		return lib_err_ptr(err);
 	}
 	return r;
 }
@@ -368,7 +368,7 @@ sonde_perfdata_reader__open(const char *path, const struct sonde_perfdata_reader
 	if (fd < 0) {
 		err = errno;
 		free(r);
-		return sonde_err_ptr(err);
+		return lib_err_ptr(err);
 	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		uint64_t magic = 0;
@@ -384,7 +384,7 @@ sonde_perfdata_reader__open(const char *path, const struct sonde_perfdata_reader
 			err = errno;
 			close(fd);
 			free(r);
-			return sonde_err_ptr(err);
+			return lib_err_ptr(err);
 		}
 		madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
 		r->base = m;
@@ -420,7 +420,7 @@ sonde_perfdata_reader__open_mem(const void *buf, size_t len,
 	copy = malloc(len ? len : 1);
 	if (!copy) {
 		free(r);
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	}
 	memcpy(copy, buf, len);
 	r->base = copy;
@@ -428,7 +428,7 @@ sonde_perfdata_reader__open_mem(const void *buf, size_t len,
 	return pdr_reader_finish(r, opts);
 }
 
-void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r)
+void sonde_perfdata_reader__free(struct sonde_perfdata_reader *r)
 {
 	if (!r)
 		return;
@@ -454,8 +454,7 @@ void sonde_perfdata_reader__close(struct sonde_perfdata_reader *r)
 	for (size_t i = 0; i < r->nr_groups; i++)
 		free(r->groups[i].name);
 	free(r->groups);
-	for (int i = 0; i < 32; i++)
-		free(r->feat_info[i]);
+	pdr_feat_free(r);
 	free(r->q);
 	pdr_zstd_free(r->zstd);
 	free(r->q_tmp);
@@ -466,7 +465,7 @@ int sonde_perfdata_reader__next(struct sonde_perfdata_reader *r,
 				struct sonde_perfdata_record *rec)
 {
 	if (!r || !rec)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	return pdr_stream_next(r, rec);
 }
 

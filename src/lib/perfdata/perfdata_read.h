@@ -111,12 +111,18 @@ struct sonde_perfdata_reader {
 	size_t nr_build_ids;
 	struct pdr_group *groups; /* GROUP_DESC */
 	size_t nr_groups;
-	/*
-	 * Feature sections rendered the way perf 6.1's header dump prints
-	 * them ("# ...\n" lines), for features < 32 that have a body worth
-	 * showing (topologies, caches, pmu mappings, ...); NULL if absent.
-	 */
-	char *feat_info[32];
+	/* Decoded features the header dump prints (public getters). */
+	struct sonde_feat_cpu_topology *cpu_topo;
+	struct sonde_feat_numa_topology *numa;
+	struct sonde_feat_pmu_mappings *pmu_maps;
+	struct sonde_feat_caches *caches;
+	struct sonde_feat_hybrid_topology *hybrid;
+	struct sonde_feat_mem_topology *mem;
+	struct sonde_feat_pmu_caps_list *cpu_pmu_caps, *pmu_caps;
+	struct sonde_feat_bpf_btf *btf;
+	struct sonde_feat_compressed *compressed;
+	bool has_dir_format;
+	uint64_t dir_format;
 	uint64_t clockid_res_ns; /* CLOCKID */
 	bool clock_data;	 /* CLOCK_DATA, version 1 */
 	uint32_t clock_clockid;
@@ -211,6 +217,8 @@ int pdr_fail(struct sonde_perfdata_reader *r, uint64_t off, const char *fmt, ...
 
 /* Parses the feature sections of a file / one HEADER_FEATURE payload. */
 int pdr_parse_features(struct sonde_perfdata_reader *r);
+/* Frees the decoded features (cpu_topo, ...). */
+void pdr_feat_free(struct sonde_perfdata_reader *r);
 int pdr_parse_feature(struct sonde_perfdata_reader *r, int feat,
 		      uint64_t off, uint64_t size);
 

@@ -202,87 +202,6 @@ static void parse_build_ids(struct cur *c)
 	}
 }
 
-/* Text the header dump prints for a feature: grows as lines are added. */
-struct tb {
-	char *s;
-	size_t len, cap;
-	bool bad;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void tb_printf(struct tb *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (t->bad)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		t->bad = true;
-		return;
-	}
-	if (t->len + (size_t)n + 1 > t->cap) {
-		size_t cap = (t->len + (size_t)n + 1) * 2;
-		char *p = realloc(t->s, cap);
-
-		if (!p) {
-			t->bad = true;
-			return;
-		}
-		t->s = p;
-		t->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
-	va_end(ap);
-	t->len += (size_t)n;
-}
-
-static void tb_free(struct tb *t)
-{
-	free(t->s);
-	*t = (struct tb){ 0 };
-}
-
-/* Hands the text to feature @feat (empty text counts: the feature is there). */
-static void set_info(struct cur *c, int feat, struct tb *t)
-{
-	struct sonde_perfdata_reader *r = c->r;
-
-	if (c->bad || t->bad || feat < 0 || feat >= 32) {
-		if (t->bad)
-			c->bad = true;
-		tb_free(t);
-		return;
-	}
-	free(r->feat_info[feat]);
-	r->feat_info[feat] = t->s ? t->s : strdup("");
-	*t = (struct tb){ 0 };
-}
-
-/* A string_list, one "# <label><string>" line per string. */
-static void str_lines(struct cur *c, struct tb *t, const char *label, uint32_t *nr_out)
-{
-	uint32_t nr = get32(c);
-
-	if (nr > (c->end - c->off) / 4) {
-		c->bad = true;
-		return;
-	}
-	for (uint32_t i = 0; i < nr && !c->bad; i++) {
-		char *s = get_str(c);
-
-		if (s)
-			tb_printf(t, "# %s%s\n", label, s);
-		free(s);
-	}
-	if (nr_out)
-		*nr_out = nr;
-}
-
 static void parse_group_desc(struct cur *c)
 {
 	struct sonde_perfdata_reader *r = c->r;
@@ -324,352 +243,474 @@ static void parse_group_desc(struct cur *c)
 	}
 }
 
+/* A string_list into a NULL-terminated array (*nr_out strings). */
+static char **str_array(struct cur *c, uint32_t *nr_out)
+{
+	uint32_t nr = get32(c);
+	char **v;
+
+	*nr_out = 0;
+	if (c->bad || nr > (c->end - c->off) / 4) {
+		c->bad = true;
+		return NULL;
+	}
+	v = calloc((size_t)nr + 1, sizeof(*v));
+	if (!v) {
+		c->bad = true;
+		return NULL;
+	}
+	for (uint32_t i = 0; i < nr && !c->bad; i++) {
+		v[i] = get_str(c);
+		if (!v[i])
+			c->bad = true;
+		else
+			*nr_out = i + 1;
+	}
+	return v;
+}
+
+static void str_array_free(const char *const *v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free((char *)v[i]);
+	free((void *)v);
+}
+
+static void cpu_topo_free(struct sonde_feat_cpu_topology *t)
+{
+	if (!t)
+		return;
+	str_array_free(t->sockets);
+	str_array_free(t->dies);
+	str_array_free(t->threads);
+	free((void *)t->cpus);
+	free(t);
+}
+
 /*
  * CPU_TOPOLOGY: socket and thread sibling lists, then (newer perf) a
- * core/socket id pair per CPU, then die siblings and die ids. perf prints
- * sockets, dies, threads, then one line per CPU.
+ * core/socket id pair per CPU, then die siblings and die ids.
  */
 static void parse_cpu_topology(struct cur *c)
 {
 	struct sonde_perfdata_reader *r = c->r;
-	struct tb sock = { 0 }, thr = { 0 }, die = { 0 }, out = { 0 };
-	uint32_t nr_cpus = r->nr_cpus_avail, nr_dies = 0;
-	uint32_t *ids = NULL; /* core, socket, die per cpu */
-	bool have_ids = false;
+	struct sonde_feat_cpu_topology *t = calloc(1, sizeof(*t));
+	uint32_t nr_cpus = r->nr_cpus_avail;
+	struct sonde_feat_cpu_ids *ids = NULL;
 
-	str_lines(c, &sock, "sibling sockets : ", NULL);
-	str_lines(c, &thr, "sibling threads : ", NULL);
+	if (!t) {
+		c->bad = true;
+		return;
+	}
+	t->sockets = (const char *const *)str_array(c, &t->nr_sockets);
+	t->threads = (const char *const *)str_array(c, &t->nr_threads);
 	if (!c->bad && c->off < c->end) {
 		if ((uint64_t)nr_cpus * 8 > c->end - c->off) {
 			c->bad = true;
 		} else {
-			ids = calloc((size_t)nr_cpus + 1, 3 * sizeof(*ids));
+			ids = calloc((size_t)nr_cpus + 1, sizeof(*ids));
 			if (!ids)
 				c->bad = true;
 			for (uint32_t i = 0; i < nr_cpus && !c->bad; i++) {
-				ids[3 * i] = get32(c);
-				ids[3 * i + 1] = get32(c);
+				ids[i].core = (int32_t)get32(c);
+				ids[i].socket = (int32_t)get32(c);
 			}
-			have_ids = !c->bad;
+			t->cpus = ids;
+			t->nr_cpus = c->bad ? 0 : nr_cpus;
 		}
 	}
 	if (!c->bad && c->off < c->end) {
-		str_lines(c, &die, "sibling dies    : ", &nr_dies);
+		t->dies = (const char *const *)str_array(c, &t->nr_dies);
 		if (!c->bad && (uint64_t)nr_cpus * 4 > c->end - c->off)
 			c->bad = true;
 		for (uint32_t i = 0; i < nr_cpus && !c->bad && ids; i++)
-			ids[3 * i + 2] = get32(c);
+			ids[i].die = (int32_t)get32(c);
 	}
-	if (!c->bad) {
-		tb_printf(&out, "%s", sock.s ? sock.s : "");
-		if (nr_dies)
-			tb_printf(&out, "%s", die.s ? die.s : "");
-		tb_printf(&out, "%s", thr.s ? thr.s : "");
-		if (nr_dies && have_ids)
-			for (uint32_t i = 0; i < nr_cpus; i++)
-				tb_printf(&out, "# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", i,
-					  (int32_t)ids[3 * i], (int32_t)ids[3 * i + 2],
-					  (int32_t)ids[3 * i + 1]);
-		else if (nr_dies)
-			tb_printf(&out, "# Core ID, Die ID and Socket ID information is not available\n");
-		else if (have_ids)
-			for (uint32_t i = 0; i < nr_cpus; i++)
-				tb_printf(&out, "# CPU %u: Core ID %d, Socket ID %d\n", i,
-					  (int32_t)ids[3 * i], (int32_t)ids[3 * i + 1]);
-		else
-			tb_printf(&out, "# Core ID and Socket ID information is not available\n");
-		set_info(c, SONDE_FEAT_CPU_TOPOLOGY, &out);
+	if (c->bad) {
+		cpu_topo_free(t);
+		return;
 	}
-	free(ids);
-	tb_free(&sock);
-	tb_free(&thr);
-	tb_free(&die);
-	tb_free(&out);
+	cpu_topo_free(r->cpu_topo);
+	r->cpu_topo = t;
 }
+
+/*
+ * A list feature: @nr entries of @size bytes, each allocated and pointed
+ * to from a NULL-terminated array (so that the public structs can grow).
+ * Returns the array or NULL (c->bad set).
+ */
+static void **entries(struct cur *c, uint32_t nr, size_t size)
+{
+	void **v = calloc((size_t)nr + 1, sizeof(*v));
+
+	for (uint32_t i = 0; v && i < nr; i++) {
+		v[i] = calloc(1, size);
+		if (!v[i]) {
+			for (uint32_t k = 0; k < i; k++)
+				free(v[k]);
+			free(v);
+			v = NULL;
+		}
+	}
+	if (!v)
+		c->bad = true;
+	return v;
+}
+
+/* Frees a list feature: its entries, each with @nstr strings at @str_off... */
+static void entries_free(void *const *v, const size_t *str_offs, size_t nstr)
+{
+	for (size_t i = 0; v && v[i]; i++) {
+		for (size_t k = 0; k < nstr; k++)
+			free(*(char **)((char *)v[i] + str_offs[k]));
+		free(v[i]);
+	}
+	free((void *)v);
+}
+
+static const size_t numa_strs[] = { offsetof(struct sonde_feat_numa_node, cpus) };
+static const size_t map_strs[] = { offsetof(struct sonde_feat_pmu_mapping, name) };
+static const size_t cache_strs[] = {
+	offsetof(struct sonde_feat_cache, type), offsetof(struct sonde_feat_cache, size),
+	offsetof(struct sonde_feat_cache, map),
+};
+static const size_t hybrid_strs[] = {
+	offsetof(struct sonde_feat_hybrid_pmu, pmu), offsetof(struct sonde_feat_hybrid_pmu, cpus),
+};
+
+#define LIST_FREE(p, field, strs) do {						\
+	if (p)									\
+		entries_free((void *const *)(p)->field, strs, ARRAY_SIZE(strs));	\
+	free(p);								\
+} while (0)
 
 static void parse_numa_topology(struct cur *c)
 {
-	struct tb t = { 0 };
+	struct sonde_feat_numa_topology *t = calloc(1, sizeof(*t));
 	uint32_t nr = get32(c);
+	struct sonde_feat_numa_node **v;
 
-	if (nr > (c->end - c->off) / 24) {
+	if (!t || nr > (c->end - c->off) / 24) {
 		c->bad = true;
+		free(t);
 		return;
 	}
-	for (uint32_t i = 0; i < nr && !c->bad; i++) {
-		uint32_t node = get32(c);
-		uint64_t total = get64(c), avail = get64(c);
-		char *cpus = get_str(c);
-
-		if (cpus)
-			tb_printf(&t, "# node%u meminfo  : total = %" PRIu64 " kB, free = %" PRIu64
-				      " kB\n# node%u cpu list : %s\n",
-				  node, total, avail, node, cpus);
-		free(cpus);
+	v = (struct sonde_feat_numa_node **)entries(c, nr, sizeof(**v));
+	t->nodes = (const struct sonde_feat_numa_node *const *)v;
+	for (uint32_t i = 0; v && i < nr && !c->bad; i++) {
+		v[i]->node = get32(c);
+		v[i]->mem_total_kb = get64(c);
+		v[i]->mem_free_kb = get64(c);
+		v[i]->cpus = get_str(c);
+		if (!v[i]->cpus)
+			c->bad = true;
 	}
-	set_info(c, SONDE_FEAT_NUMA_TOPOLOGY, &t);
+	t->nr = nr;
+	if (c->bad) {
+		LIST_FREE(t, nodes, numa_strs);
+		return;
+	}
+	LIST_FREE(c->r->numa, nodes, numa_strs);
+	c->r->numa = t;
 }
 
 static void parse_pmu_mappings(struct cur *c)
 {
-	struct tb t = { 0 };
+	struct sonde_feat_pmu_mappings *t = calloc(1, sizeof(*t));
 	uint32_t nr = get32(c);
+	struct sonde_feat_pmu_mapping **v;
 
-	if (nr > (c->end - c->off) / 8) {
+	if (!t || nr > (c->end - c->off) / 8) {
 		c->bad = true;
+		free(t);
 		return;
 	}
-	if (!nr)
-		tb_printf(&t, "# pmu mappings: not available\n");
-	else
-		tb_printf(&t, "# pmu mappings: ");
-	for (uint32_t i = 0; i < nr && !c->bad; i++) {
-		uint32_t type = get32(c);
-		char *name = get_str(c);
-
-		if (name)
-			tb_printf(&t, "%s%s = %u", i ? ", " : "", name, type);
-		free(name);
+	v = (struct sonde_feat_pmu_mapping **)entries(c, nr, sizeof(**v));
+	t->pmus = (const struct sonde_feat_pmu_mapping *const *)v;
+	for (uint32_t i = 0; v && i < nr && !c->bad; i++) {
+		v[i]->type = get32(c);
+		v[i]->name = get_str(c);
+		if (!v[i]->name)
+			c->bad = true;
 	}
-	if (nr)
-		tb_printf(&t, "\n");
-	set_info(c, SONDE_FEAT_PMU_MAPPINGS, &t);
+	t->nr = nr;
+	if (c->bad) {
+		LIST_FREE(t, pmus, map_strs);
+		return;
+	}
+	LIST_FREE(c->r->pmu_maps, pmus, map_strs);
+	c->r->pmu_maps = t;
 }
 
 static void parse_cache(struct cur *c)
 {
-	struct tb t = { 0 };
+	struct sonde_feat_caches *t = calloc(1, sizeof(*t));
 	uint32_t ver = get32(c), nr = get32(c);
+	struct sonde_feat_cache **v;
 
-	if (c->bad || ver != 1 || nr > (c->end - c->off) / 28) {
+	if (!t || c->bad || ver != 1 || nr > (c->end - c->off) / 28) {
 		c->bad = true;
+		free(t);
 		return;
 	}
-	tb_printf(&t, "# CPU cache info:\n");
-	for (uint32_t i = 0; i < nr && !c->bad; i++) {
-		uint32_t level = get32(c);
-		char *type, *size, *map;
-
-		c->off += 12; /* line size, sets, ways */
-		if (c->off > c->end) {
+	v = (struct sonde_feat_cache **)entries(c, nr, sizeof(**v));
+	t->caches = (const struct sonde_feat_cache *const *)v;
+	for (uint32_t i = 0; v && i < nr && !c->bad; i++) {
+		v[i]->level = get32(c);
+		v[i]->line_size = get32(c);
+		v[i]->sets = get32(c);
+		v[i]->ways = get32(c);
+		v[i]->type = get_str(c);
+		v[i]->size = v[i]->type ? get_str(c) : NULL;
+		v[i]->map = v[i]->size ? get_str(c) : NULL;
+		if (!v[i]->map)
 			c->bad = true;
-			break;
-		}
-		type = get_str(c);
-		size = type ? get_str(c) : NULL;
-		map = size ? get_str(c) : NULL;
-		if (map)
-			tb_printf(&t, "#  L%d %-15s %8s [%s]\n", (int)level, type, size, map);
-		free(type);
-		free(size);
-		free(map);
 	}
-	set_info(c, SONDE_FEAT_CACHE, &t);
+	t->nr = nr;
+	if (c->bad) {
+		LIST_FREE(t, caches, cache_strs);
+		return;
+	}
+	LIST_FREE(c->r->caches, caches, cache_strs);
+	c->r->caches = t;
 }
 
-/* perf's unit_number__scnprintf: divide by 1024 while the result stays > 1. */
-static void unit_number(char *buf, size_t sz, uint64_t n)
+static void mem_free(struct sonde_feat_mem_topology *t)
 {
-	static const char units[] = "BKMG";
-	int i = 0;
-
-	while (n / 1024 > 1 && i < 3) {
-		n /= 1024;
-		i++;
+	for (uint32_t i = 0; t && t->nodes && t->nodes[i]; i++) {
+		free((void *)t->nodes[i]->bitmap);
+		free((void *)t->nodes[i]);
 	}
-	snprintf(buf, sz, "%" PRIu64 "%c", n, units[i]);
+	if (t)
+		free((void *)t->nodes);
+	free(t);
 }
 
-/*
- * MEM_TOPOLOGY: version, block size, nodes; each node a bitmap of memory
- * blocks, printed as ranges. perf renders the ranges into 100 bytes, so a
- * longer list is cut there too.
- */
+/* MEM_TOPOLOGY: version, block size, nodes; each node a bitmap of blocks. */
 static void parse_mem_topology(struct cur *c)
 {
-	struct tb t = { 0 };
+	struct sonde_feat_mem_topology *t = calloc(1, sizeof(*t));
 	uint64_t ver = get64(c), bsize = get64(c), nr = get64(c);
+	struct sonde_feat_mem_node **v;
 
-	if (c->bad || ver != 1 || nr > (c->end - c->off) / 24) {
+	if (!t || c->bad || ver != 1 || nr > (c->end - c->off) / 24) {
 		c->bad = true;
+		free(t);
 		return;
 	}
-	tb_printf(&t, "# memory nodes (nr %d, block size 0x%llx):\n", (int)nr,
-		  (unsigned long long)bsize);
-	for (uint64_t i = 0; i < nr && !c->bad; i++) {
-		uint64_t node = get64(c), nbits, nwords, weight = 0;
-		int64_t run = -1;
-		char map[100] = "", size[50];
-		size_t ml = 0;
+	t->version = ver;
+	t->block_size = bsize;
+	v = (struct sonde_feat_mem_node **)entries(c, (uint32_t)nr, sizeof(**v));
+	t->nodes = (const struct sonde_feat_mem_node *const *)v;
+	for (uint64_t i = 0; v && i < nr && !c->bad; i++) {
+		uint64_t nwords, *bits;
 
-		get64(c); /* the size perf stores; it prints bsize * blocks */
-		nbits = get64(c);
-		nwords = nbits / 64 + (nbits % 64 != 0);
+		v[i]->node = get64(c);
+		v[i]->size = get64(c);
+		v[i]->nr_bits = get64(c);
+		nwords = v[i]->nr_bits / 64 + (v[i]->nr_bits % 64 != 0);
 		if (c->bad || nwords > (c->end - c->off) / 8) {
 			c->bad = true;
 			break;
 		}
-		for (uint64_t b = 0; b <= nbits; b++) {
-			bool set = false;
-
-			if (b < nbits)
-				set = (pdr_rd64(c->r, pdr_ptr(c->r, c->off) + b / 64 * 8) >> (b % 64)) & 1;
-			weight += set;
-			if (set && run < 0)
-				run = (int64_t)b;
-			if (!set && run >= 0 && ml < sizeof(map) - 1) {
-				int n;
-
-				if ((uint64_t)run == b - 1)
-					n = snprintf(map + ml, sizeof(map) - ml, "%s%" PRId64,
-						     ml ? "," : "", run);
-				else
-					n = snprintf(map + ml, sizeof(map) - ml, "%s%" PRId64 "-%" PRIu64,
-						     ml ? "," : "", run, b - 1);
-				ml += (size_t)n;
-				if (ml > sizeof(map) - 1)
-					ml = sizeof(map) - 1;
-				run = -1;
-			}
-		}
-		c->off += nwords * 8;
-		unit_number(size, sizeof(size), bsize * weight);
-		tb_printf(&t, "#  %3" PRIu64 " [%s]: %s\n", node, size, map);
-	}
-	set_info(c, SONDE_FEAT_MEM_TOPOLOGY, &t);
-}
-
-/* "name=value" pairs, printed by perf as one "# <pmu> pmu capabilities:" line. */
-static void pmu_caps(struct cur *c, struct tb *t, uint32_t nr, struct tb *line)
-{
-	for (uint32_t i = 0; i < nr && !c->bad; i++) {
-		char *name = get_str(c), *val = name ? get_str(c) : NULL;
-
-		if (val)
-			tb_printf(line, "%s%s=%s", i ? ", " : "", name, val);
-		free(name);
-		free(val);
-	}
-	(void)t;
-}
-
-static void print_caps(struct tb *t, const char *pmu, uint32_t nr, const struct tb *line)
-{
-	if (!nr)
-		tb_printf(t, "# %s pmu capabilities: not available\n", pmu);
-	else
-		tb_printf(t, "# %s pmu capabilities: %s\n", pmu, line->s ? line->s : "");
-}
-
-static void parse_cpu_pmu_caps(struct cur *c)
-{
-	struct tb t = { 0 }, line = { 0 };
-	uint32_t nr = get32(c);
-
-	if (nr > (c->end - c->off) / 8) {
-		c->bad = true;
-		return;
-	}
-	pmu_caps(c, &t, nr, &line);
-	print_caps(&t, "cpu", nr, &line);
-	tb_free(&line);
-	set_info(c, SONDE_FEAT_CPU_PMU_CAPS, &t);
-}
-
-static void parse_pmu_caps(struct cur *c)
-{
-	struct tb t = { 0 };
-	uint32_t nr_pmu = get32(c);
-
-	if (nr_pmu > (c->end - c->off) / 8) {
-		c->bad = true;
-		return;
-	}
-	for (uint32_t i = 0; i < nr_pmu && !c->bad; i++) {
-		struct tb line = { 0 };
-		uint32_t nr = get32(c);
-		char *pmu;
-
-		if (nr > (c->end - c->off) / 8)
+		bits = calloc(nwords + 1, 8);
+		if (!bits) {
 			c->bad = true;
-		pmu_caps(c, &t, nr, &line);
-		pmu = get_str(c);
-		if (pmu)
-			print_caps(&t, pmu, nr, &line);
-		free(pmu);
-		tb_free(&line);
+			break;
+		}
+		for (uint64_t w = 0; w < nwords; w++)
+			bits[w] = get64(c);
+		v[i]->bitmap = bits;
 	}
-	set_info(c, SONDE_FEAT_PMU_CAPS, &t);
+	t->nr = (uint32_t)nr;
+	if (c->bad) {
+		mem_free(t);
+		return;
+	}
+	mem_free(c->r->mem);
+	c->r->mem = t;
+}
+
+static void caps_free(struct sonde_feat_pmu_caps_list *t)
+{
+	for (uint32_t i = 0; t && t->pmus && t->pmus[i]; i++) {
+		struct sonde_feat_pmu_caps *p = (struct sonde_feat_pmu_caps *)t->pmus[i];
+
+		for (uint32_t k = 0; k < p->nr; k++) {
+			free((void *)p->names[k]);
+			free((void *)p->values[k]);
+		}
+		free((void *)p->names);
+		free((void *)p->values);
+		free((void *)p->pmu);
+		free(p);
+	}
+	if (t)
+		free((void *)t->pmus);
+	free(t);
+}
+
+/* @nr "name=value" pairs into @p. */
+static void caps_read(struct cur *c, struct sonde_feat_pmu_caps *p, uint32_t nr)
+{
+	const char **names = calloc((size_t)nr + 1, sizeof(*names));
+	const char **values = calloc((size_t)nr + 1, sizeof(*values));
+
+	p->names = names;
+	p->values = values;
+	if (!names || !values) {
+		c->bad = true;
+		return;
+	}
+	for (uint32_t i = 0; i < nr && !c->bad; i++) {
+		names[i] = get_str(c);
+		values[i] = names[i] ? get_str(c) : NULL;
+		if (!values[i]) {
+			free((void *)names[i]);
+			names[i] = NULL;
+			c->bad = true;
+			break;
+		}
+		p->nr = i + 1;
+	}
+}
+
+/* CPU_PMU_CAPS (@multi false: the cpu PMU's pairs) or PMU_CAPS (per PMU). */
+static void parse_caps(struct cur *c, bool multi)
+{
+	struct sonde_feat_pmu_caps_list *t = calloc(1, sizeof(*t));
+	uint32_t nr_pmu = multi ? get32(c) : 1;
+	struct sonde_feat_pmu_caps **v;
+
+	if (!t || nr_pmu > (c->end - c->off) / 8 + !multi) {
+		c->bad = true;
+		free(t);
+		return;
+	}
+	v = (struct sonde_feat_pmu_caps **)entries(c, nr_pmu, sizeof(**v));
+	t->pmus = (const struct sonde_feat_pmu_caps *const *)v;
+	for (uint32_t i = 0; v && i < nr_pmu && !c->bad; i++) {
+		uint32_t nr = get32(c);
+
+		if (nr > (c->end - c->off) / 8) {
+			c->bad = true;
+			break;
+		}
+		caps_read(c, v[i], nr);
+		v[i]->pmu = multi ? get_str(c) : strdup("cpu");
+		if (!v[i]->pmu)
+			c->bad = true;
+	}
+	t->nr = nr_pmu;
+	if (c->bad) {
+		caps_free(t);
+		return;
+	}
+	if (multi) {
+		caps_free(c->r->pmu_caps);
+		c->r->pmu_caps = t;
+	} else {
+		caps_free(c->r->cpu_pmu_caps);
+		c->r->cpu_pmu_caps = t;
+	}
 }
 
 static void parse_hybrid_topology(struct cur *c)
 {
-	struct tb t = { 0 };
+	struct sonde_feat_hybrid_topology *t = calloc(1, sizeof(*t));
 	uint32_t nr = get32(c);
+	struct sonde_feat_hybrid_pmu **v;
 
-	if (nr > (c->end - c->off) / 8) {
+	if (!t || nr > (c->end - c->off) / 8) {
 		c->bad = true;
+		free(t);
 		return;
 	}
-	tb_printf(&t, "# hybrid cpu system:\n");
-	for (uint32_t i = 0; i < nr && !c->bad; i++) {
-		char *pmu = get_str(c), *cpus = pmu ? get_str(c) : NULL;
-
-		if (cpus)
-			tb_printf(&t, "# %s cpu list : %s\n", pmu, cpus);
-		free(pmu);
-		free(cpus);
+	v = (struct sonde_feat_hybrid_pmu **)entries(c, nr, sizeof(**v));
+	t->pmus = (const struct sonde_feat_hybrid_pmu *const *)v;
+	for (uint32_t i = 0; v && i < nr && !c->bad; i++) {
+		v[i]->pmu = get_str(c);
+		v[i]->cpus = v[i]->pmu ? get_str(c) : NULL;
+		if (!v[i]->cpus)
+			c->bad = true;
 	}
-	set_info(c, SONDE_FEAT_HYBRID_TOPOLOGY, &t);
+	t->nr = nr;
+	if (c->bad) {
+		LIST_FREE(t, pmus, hybrid_strs);
+		return;
+	}
+	LIST_FREE(c->r->hybrid, pmus, hybrid_strs);
+	c->r->hybrid = t;
 }
 
 static void parse_bpf_btf(struct cur *c)
 {
-	struct tb t = { 0 };
-	uint32_t nr = get32(c);
+	struct sonde_feat_bpf_btf *t = calloc(1, sizeof(*t));
+	uint32_t nr = get32(c), *ids;
 
-	if (nr > (c->end - c->off) / 8) {
+	if (!t || nr > (c->end - c->off) / 8) {
 		c->bad = true;
+		free(t);
 		return;
 	}
-	for (uint32_t i = 0; i < nr && !c->bad; i++) {
-		uint32_t id = get32(c), len = get32(c);
+	ids = calloc((size_t)nr + 1, sizeof(*ids));
+	t->ids = ids;
+	if (!ids)
+		c->bad = true;
+	for (uint32_t i = 0; ids && i < nr && !c->bad; i++) {
+		uint32_t len;
 
+		ids[i] = get32(c);
+		len = get32(c);
 		if (!need(c, len))
 			break;
 		c->off += len;
-		tb_printf(&t, "# btf info of id %u\n", id);
+		t->nr = i + 1;
 	}
-	set_info(c, SONDE_FEAT_BPF_BTF, &t);
+	if (c->bad) {
+		free(ids);
+		free(t);
+		return;
+	}
+	if (c->r->btf)
+		free((void *)c->r->btf->ids);
+	free(c->r->btf);
+	c->r->btf = t;
 }
 
 /* Also kept in r->comp: the decompressor needs the type and ring size. */
 static void parse_compressed(struct cur *c)
 {
 	struct pdr_comp_info *ci = &c->r->comp;
-	struct tb t = { 0 };
 	uint32_t ver = get32(c), type = get32(c), level = get32(c), ratio = get32(c);
 	uint32_t mmap_len = get32(c);
+	struct sonde_feat_compressed *t;
 
-	if (!c->bad) {
-		ci->version = ver;
-		ci->type = type;
-		ci->level = level;
-		ci->ratio = ratio;
-		ci->mmap_len = mmap_len;
+	if (c->bad)
+		return;
+	ci->version = ver;
+	ci->type = type;
+	ci->level = level;
+	ci->ratio = ratio;
+	ci->mmap_len = mmap_len;
+	t = c->r->compressed ? c->r->compressed : calloc(1, sizeof(*t));
+	if (!t) {
+		c->bad = true;
+		return;
 	}
-	tb_printf(&t, "# compressed : %s, level = %d, ratio = %d\n",
-		  type == 1 ? "Zstd" : "Unknown", (int)level, (int)ratio);
-	set_info(c, SONDE_FEAT_COMPRESSED, &t);
+	*t = (struct sonde_feat_compressed){ .version = ver, .type = type, .level = level,
+					     .ratio = ratio, .mmap_len = mmap_len };
+	c->r->compressed = t;
 }
 
 static void parse_dir_format(struct cur *c)
 {
-	struct tb t = { 0 };
 	uint64_t ver = get64(c);
 
-	tb_printf(&t, "# directory data version : %" PRIu64 "\n", ver);
-	set_info(c, SONDE_FEAT_DIR_FORMAT, &t);
+	if (c->bad)
+		return;
+	c->r->dir_format = ver;
+	c->r->has_dir_format = true;
 }
 
 static void parse_clock_data(struct cur *c)
@@ -762,7 +803,7 @@ int pdr_parse_feature(struct sonde_perfdata_reader *r, int feat, uint64_t off,
 		parse_compressed(&c);
 		break;
 	case SONDE_FEAT_CPU_PMU_CAPS:
-		parse_cpu_pmu_caps(&c);
+		parse_caps(&c, false);
 		break;
 	case SONDE_FEAT_CLOCK_DATA:
 		parse_clock_data(&c);
@@ -771,7 +812,7 @@ int pdr_parse_feature(struct sonde_perfdata_reader *r, int feat, uint64_t off,
 		parse_hybrid_topology(&c);
 		break;
 	case SONDE_FEAT_PMU_CAPS:
-		parse_pmu_caps(&c);
+		parse_caps(&c, true);
 		break;
 	default:
 		/*
@@ -810,5 +851,98 @@ int pdr_parse_features(struct sonde_perfdata_reader *r)
 		if (pdr_parse_feature(r, f, off, size))
 			r->err_pending = true;
 	}
+	return 0;
+}
+
+const struct sonde_feat_cpu_topology *
+sonde_perfdata_reader__cpu_topology(const struct sonde_perfdata_reader *r)
+{
+	return r ? r->cpu_topo : NULL;
+}
+
+const struct sonde_feat_numa_topology *
+sonde_perfdata_reader__numa_topology(const struct sonde_perfdata_reader *r)
+{
+	return r ? r->numa : NULL;
+}
+
+const struct sonde_feat_pmu_mappings *
+sonde_perfdata_reader__pmu_mappings(const struct sonde_perfdata_reader *r)
+{
+	return r ? r->pmu_maps : NULL;
+}
+
+const struct sonde_feat_caches *
+sonde_perfdata_reader__caches(const struct sonde_perfdata_reader *r)
+{
+	return r ? r->caches : NULL;
+}
+
+const struct sonde_feat_hybrid_topology *
+sonde_perfdata_reader__hybrid_topology(const struct sonde_perfdata_reader *r)
+{
+	return r ? r->hybrid : NULL;
+}
+
+void pdr_feat_free(struct sonde_perfdata_reader *r)
+{
+	cpu_topo_free(r->cpu_topo);
+	r->cpu_topo = NULL;
+	LIST_FREE(r->numa, nodes, numa_strs);
+	r->numa = NULL;
+	LIST_FREE(r->pmu_maps, pmus, map_strs);
+	r->pmu_maps = NULL;
+	LIST_FREE(r->caches, caches, cache_strs);
+	r->caches = NULL;
+	LIST_FREE(r->hybrid, pmus, hybrid_strs);
+	r->hybrid = NULL;
+	mem_free(r->mem);
+	r->mem = NULL;
+	caps_free(r->cpu_pmu_caps);
+	caps_free(r->pmu_caps);
+	r->cpu_pmu_caps = r->pmu_caps = NULL;
+	if (r->btf)
+		free((void *)r->btf->ids);
+	free(r->btf);
+	r->btf = NULL;
+	free(r->compressed);
+	r->compressed = NULL;
+}
+
+const struct sonde_feat_mem_topology *
+sonde_perfdata_reader__mem_topology(const struct sonde_perfdata_reader *r)
+{
+	return r ? r->mem : NULL;
+}
+
+const struct sonde_feat_pmu_caps_list *
+sonde_perfdata_reader__pmu_caps(const struct sonde_perfdata_reader *r, int feat)
+{
+	if (!r)
+		return NULL;
+	return feat == SONDE_FEAT_CPU_PMU_CAPS ? r->cpu_pmu_caps :
+	       feat == SONDE_FEAT_PMU_CAPS ? r->pmu_caps : NULL;
+}
+
+const struct sonde_feat_bpf_btf *
+sonde_perfdata_reader__bpf_btf(const struct sonde_perfdata_reader *r)
+{
+	return r ? r->btf : NULL;
+}
+
+const struct sonde_feat_compressed *
+sonde_perfdata_reader__compressed(const struct sonde_perfdata_reader *r)
+{
+	return r ? r->compressed : NULL;
+}
+
+int sonde_perfdata_reader__dir_format(const struct sonde_perfdata_reader *r,
+				      uint64_t *version)
+{
+	if (!r || !version)
+		return lib_err(EINVAL);
+	if (!r->has_dir_format)
+		return lib_err(ENOENT);
+	*version = r->dir_format;
 	return 0;
 }

@@ -318,7 +318,7 @@ struct sonde_perfdata_reader *pdr_open_stream(pdr_read_fn fn, void *arg, int fd,
 		free(in);
 		free((void *)(uintptr_t)r->base);
 		free(r);
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	}
 	in->read = fn;
 	in->arg = arg;
@@ -341,6 +341,6 @@ struct sonde_perfdata_reader *pdr_open_stream(pdr_read_fn fn, void *arg, int fd,
 	}
 	return pdr_reader_finish(r, opts);
 fail:
-	sonde_perfdata_reader__close(r);
-	return sonde_err_ptr(-err);
+	sonde_perfdata_reader__free(r);
+	return lib_err_ptr(-err);
 }

@@ -78,15 +78,15 @@ int sonde_tracing_data_build(const char *const *tracepoints, size_t nr,
 	int err = 0;
 
 	if (!blob || !len || (nr && !tracepoints))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (!root) {
 		pr_warn("tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing\n");
-		return sonde_err(ENOENT);
+		return lib_err(ENOENT);
 	}
 	/* Sorted copies, so events of one system are adjacent. */
 	tps = calloc(nr + 1, sizeof(*tps));
 	if (!tps)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	for (i = 0; i < nr; i++) {
 		tps[i] = strdup(tracepoints[i]);
 		if (!tps[i] || !strchr(tps[i], ':')) {
@@ -159,7 +159,7 @@ out:
 	free(tps);
 	if (err) {
 		free(b.p);
-		return sonde_err(err);
+		return lib_err(err);
 	}
 	*blob = b.p;
 	*len = b.len;

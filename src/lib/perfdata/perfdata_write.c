@@ -79,7 +79,7 @@ sonde_perfdata_writer__new(const char *path,
 	int err;
 
 	if (!path || !OPTS_VALID(opts, sonde_perfdata_writer_opts))
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	if (!strcmp(path, "-")) {
 		/* "-" means the pipe format even when stdout is a file. */
 		w = sonde_perfdata_writer__new_fd(STDOUT_FILENO, opts);
@@ -89,7 +89,7 @@ sonde_perfdata_writer__new(const char *path,
 	}
 	w = writer_alloc(opts);
 	if (!w)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	w->pipe = OPTS_GET(opts, pipe, false);
 	if (OPTS_GET(opts, keep_old, false) && !stat(path, &st) &&
 	    S_ISREG(st.st_mode) && st.st_size) {
@@ -97,7 +97,7 @@ sonde_perfdata_writer__new(const char *path,
 
 		if (asprintf(&old, "%s.old", path) < 0) {
 			sonde_perfdata_writer__free(w);
-			return sonde_err_ptr(ENOMEM);
+			return lib_err_ptr(ENOMEM);
 		}
 		if (rename(path, old))
 			pr_warn("cannot rename %s to %s: %s\n", path, old,
@@ -108,7 +108,7 @@ sonde_perfdata_writer__new(const char *path,
 	if (w->fd < 0) {
 		err = errno;
 		sonde_perfdata_writer__free(w);
-		return sonde_err_ptr(err);
+		return lib_err_ptr(err);
 	}
 	w->own_fd = true;
 	/*
@@ -123,7 +123,7 @@ sonde_perfdata_writer__new(const char *path,
 	w->path = strdup(path);
 	if (!w->path) {
 		sonde_perfdata_writer__free(w);
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	}
 	return w;
 }
@@ -135,10 +135,10 @@ sonde_perfdata_writer__new_fd(int fd,
 	struct sonde_perfdata_writer *w;
 
 	if (fd < 0 || !OPTS_VALID(opts, sonde_perfdata_writer_opts))
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	w = writer_alloc(opts);
 	if (!w)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	w->fd = fd;
 	w->pipe = OPTS_GET(opts, pipe, false) ||
 		  lseek(fd, 0, SEEK_CUR) == (off_t)-1;
@@ -146,7 +146,7 @@ sonde_perfdata_writer__new_fd(int fd,
 		/* The file layout needs offset 0 for the header. */
 		if (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET)) {
 			sonde_perfdata_writer__free(w);
-			return sonde_err_ptr(errno);
+			return lib_err_ptr(errno);
 		}
 	}
 	return w;
@@ -189,12 +189,12 @@ int sonde_perfdata_writer__add_event(struct sonde_perfdata_writer *w,
 	struct pw_event *ev, *n;
 
 	if (!w || !attr)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (w->begun)
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	n = realloc(w->events, (w->nr_events + 1) * sizeof(*n));
 	if (!n)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	w->events = n;
 	ev = &n[w->nr_events];
 	memset(ev, 0, sizeof(*ev));
@@ -202,7 +202,7 @@ int sonde_perfdata_writer__add_event(struct sonde_perfdata_writer *w,
 	ev->sample_type = attr->sample_type;
 	ev->name = strdup(name ? name : "");
 	if (!ev->name)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	return (int)w->nr_events++;
 }
 
@@ -213,13 +213,13 @@ int sonde_perfdata_writer__add_ids(struct sonde_perfdata_writer *w, int idx,
 	uint64_t *n;
 
 	if (!w || idx < 0 || (size_t)idx >= w->nr_events || (nr && !ids))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (w->begun)
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	ev = &w->events[idx];
 	n = realloc(ev->ids, (ev->nr_ids + nr) * sizeof(*n) + 1);
 	if (!n)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	if (nr)
 		memcpy(n + ev->nr_ids, ids, nr * sizeof(*n));
 	ev->ids = n;
@@ -235,16 +235,16 @@ int sonde_perfdata_writer__add_group(struct sonde_perfdata_writer *w,
 
 	if (!w || leader < 0 || nr_members < 1 ||
 	    (size_t)leader + (size_t)nr_members > w->nr_events)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	n = realloc(w->groups, (w->nr_groups + 1) * sizeof(*n));
 	if (!n)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	w->groups = n;
 	n[w->nr_groups].leader = leader;
 	n[w->nr_groups].nr_members = nr_members;
 	n[w->nr_groups].name = strdup(name ? name : "{anon_group}");
 	if (!n[w->nr_groups].name)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	w->nr_groups++;
 	return 0;
 }
@@ -255,12 +255,12 @@ int sonde_perfdata_writer__set_tracing_data(struct sonde_perfdata_writer *w,
 	void *copy;
 
 	if (!w || (!blob && len))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (w->begun)
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	copy = malloc(len ? len : 1);
 	if (!copy)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	if (len)
 		memcpy(copy, blob, len);
 	free(w->tracing);
@@ -277,19 +277,19 @@ int sonde_perfdata_writer__add_build_id(struct sonde_perfdata_writer *w,
 	struct pw_build_id *n;
 
 	if (!w || !filename || !id || !id_len || id_len > 20)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	for (size_t i = 0; i < w->nr_bids; i++)
 		if (!strcmp(w->bids[i].filename, filename))
 			return 0;
 	n = realloc(w->bids, (w->nr_bids + 1) * sizeof(*n));
 	if (!n)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	w->bids = n;
 	n = &n[w->nr_bids];
 	memset(n, 0, sizeof(*n));
 	n->filename = strdup(filename);
 	if (!n->filename)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	memcpy(n->id, id, id_len);
 	n->id_len = id_len;
 	n->kernel = kernel;
@@ -431,7 +431,7 @@ static int begin_pipe(struct sonde_perfdata_writer *w)
 		size_t size = 8 + w->attr_size + ev->nr_ids * 8;
 
 		if (size > 65535)
-			return sonde_err(E2BIG);
+			return lib_err(E2BIG);
 		stored_attr(w, ev, attr);
 		out_header(w, SONDE_PERF_RECORD_HEADER_ATTR, 0, size);
 		out(w, attr, w->attr_size);
@@ -446,7 +446,7 @@ static int begin_pipe(struct sonde_perfdata_writer *w)
 		dbuf_pad8(&b);
 		if (b.oom) {
 			free(b.p);
-			return sonde_err(ENOMEM);
+			return lib_err(ENOMEM);
 		}
 		if (b.len + 16 > 65535)
 			continue; /* cannot travel as one record: leave out */
@@ -511,12 +511,12 @@ int sonde_perfdata_writer__begin(struct sonde_perfdata_writer *w)
 	int err;
 
 	if (!w)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (w->begun)
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	if (!w->nr_events) {
 		pr_warn("perf.data writer: no events declared\n");
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	}
 	w->attr_size = 64;
 	for (size_t i = 0; i < w->nr_events; i++) {
@@ -525,9 +525,20 @@ int sonde_perfdata_writer__begin(struct sonde_perfdata_writer *w)
 		if (s > w->attr_size)
 			w->attr_size = s;
 	}
+	/*
+	 * Pipe mode: perf 6.1 (perf_event__process_attr) ignores attr.size in
+	 * a HEADER_ATTR record and takes the ids to start after its own
+	 * sizeof(struct perf_event_attr), 128 bytes (VER7). A shorter attr
+	 * puts the ids in config2/branch_sample_type, which crashes it when
+	 * an id has bit 0x800 (PERF_SAMPLE_BRANCH_CALL_STACK) set. Newer perf
+	 * reads attr.size, so 128 with .size = 128 suits both. The file
+	 * format reads attr.size bytes and keeps the smallest size.
+	 */
+	if (w->pipe && w->attr_size < SONDE_PERF_ATTR_SIZE_VER7)
+		w->attr_size = SONDE_PERF_ATTR_SIZE_VER7;
 	w->begun = true;
 	err = w->pipe ? begin_pipe(w) : begin_file(w);
-	return err < 0 ? sonde_err(err) : 0;
+	return err < 0 ? lib_err(err) : 0;
 }
 
 static const struct pw_event *event_of_sample(const struct sonde_perfdata_writer *w,
@@ -577,9 +588,9 @@ int sonde_perfdata_writer__write(struct sonde_perfdata_writer *w,
 	int err;
 
 	if (!w || !ev || ev->size < sizeof(*ev))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (!w->begun)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	switch (ev->type) {
 	case SONDE_PERF_RECORD_SAMPLE:
 		note_sample(w, ev);
@@ -601,7 +612,7 @@ int sonde_perfdata_writer__write(struct sonde_perfdata_writer *w,
 	}
 	w->dirty_round = true;
 	err = out(w, ev, ev->size);
-	return err < 0 ? sonde_err(err) : 0;
+	return err < 0 ? lib_err(err) : 0;
 }
 
 int sonde_perfdata_writer__write_aux(struct sonde_perfdata_writer *w,
@@ -617,9 +628,9 @@ int sonde_perfdata_writer__write_aux(struct sonde_perfdata_writer *w,
 	int err;
 
 	if (!w || !where || (len && !data))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (!w->begun)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	memset(&body, 0, sizeof(body));
 	body.size = len + pad;
 	body.offset = where->offset;
@@ -635,7 +646,7 @@ int sonde_perfdata_writer__write_aux(struct sonde_perfdata_writer *w,
 		err = out(w, data, len);
 	if (!err)
 		err = out(w, zero, pad);
-	return err < 0 ? sonde_err(err) : 0;
+	return err < 0 ? lib_err(err) : 0;
 }
 
 int sonde_perfdata_writer__finish_round(struct sonde_perfdata_writer *w)
@@ -643,14 +654,14 @@ int sonde_perfdata_writer__finish_round(struct sonde_perfdata_writer *w)
 	int err;
 
 	if (!w || !w->begun)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (w->err)
-		return sonde_err(w->err);
+		return lib_err(w->err);
 	if (!w->dirty_round)
 		return 0;
 	err = out_header(w, SONDE_PERF_RECORD_FINISHED_ROUND, 0, 8);
 	if (err)
-		return sonde_err(err);
+		return lib_err(err);
 	w->round_mark = w->pos;
 	w->dirty_round = false;
 	if (w->nr_marks == ARRAY_SIZE(w->marks))
@@ -660,7 +671,7 @@ int sonde_perfdata_writer__finish_round(struct sonde_perfdata_writer *w)
 	/* A pipe reader wants its data now; a file can batch. */
 	if (!err && (w->pipe || w->buf_len >= ROUND_FLUSH))
 		err = flush_out(w);
-	return err < 0 ? sonde_err(err) : 0;
+	return err < 0 ? lib_err(err) : 0;
 }
 
 int sonde_perfdata_writer__finish_init(struct sonde_perfdata_writer *w)
@@ -668,10 +679,10 @@ int sonde_perfdata_writer__finish_init(struct sonde_perfdata_writer *w)
 	int err;
 
 	if (!w || !w->begun)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	err = out_header(w, SONDE_PERF_RECORD_FINISHED_INIT, 0, 8);
 	w->dirty_round = true;
-	return err < 0 ? sonde_err(err) : 0;
+	return err < 0 ? lib_err(err) : 0;
 }
 
 void sonde_perfdata_writer__stats(const struct sonde_perfdata_writer *w,
@@ -785,12 +796,12 @@ int sonde_perfdata_writer__close(struct sonde_perfdata_writer *w)
 	int err;
 
 	if (!w)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (!w->begun && sonde_perfdata_writer__begin(w)) {
 		/* Not even the start could be written: nothing to keep. */
 		err = w->err ? w->err : -EIO;
 		sonde_perfdata_writer__free(w);
-		return sonde_err(err);
+		return lib_err(err);
 	}
 	flush_out(w);
 	if (w->pipe)
@@ -805,5 +816,5 @@ int sonde_perfdata_writer__close(struct sonde_perfdata_writer *w)
 	free(w->path);
 	w->path = NULL;
 	sonde_perfdata_writer__free(w);
-	return err ? sonde_err(err) : 0;
+	return err ? lib_err(err) : 0;
 }

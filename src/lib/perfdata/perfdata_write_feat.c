@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 #include "perfdata_write.h"
 #include "internal.h"
@@ -17,7 +18,8 @@ const int pw_file_feats[] = {
 	SONDE_FEAT_OSRELEASE, SONDE_FEAT_VERSION, SONDE_FEAT_ARCH,
 	SONDE_FEAT_NRCPUS, SONDE_FEAT_CPUDESC, SONDE_FEAT_TOTAL_MEM,
 	SONDE_FEAT_CMDLINE, SONDE_FEAT_EVENT_DESC, SONDE_FEAT_CPU_TOPOLOGY,
-	SONDE_FEAT_GROUP_DESC, SONDE_FEAT_SAMPLE_TIME,
+	SONDE_FEAT_GROUP_DESC, SONDE_FEAT_SAMPLE_TIME, SONDE_FEAT_CLOCKID,
+	SONDE_FEAT_CLOCK_DATA,
 };
 const size_t pw_nr_file_feats = ARRAY_SIZE(pw_file_feats);
 
@@ -243,6 +245,52 @@ static void put_event_desc(struct sonde_perfdata_writer *w, struct dbuf *b)
 	}
 }
 
+/* The clock the events sample with (attr.use_clockid), or -1. */
+static int events_clockid(const struct sonde_perfdata_writer *w)
+{
+	for (size_t i = 0; i < w->nr_events; i++) {
+		struct sonde_perf_event_attr a;
+
+		memcpy(&a, w->events[i].attr, sizeof(a));
+		if (a.use_clockid)
+			return a.clockid;
+	}
+	return -1;
+}
+
+static uint64_t ts_ns(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000ULL + (uint64_t)t->tv_nsec;
+}
+
+/*
+ * CLOCKID: the clock's resolution in ns; CLOCK_DATA: version 1, the
+ * clockid, then one moment on the wall clock and on that clock, so perf
+ * can show sample times as time of day (perf record -k writes both).
+ */
+static bool clock_feature(const struct sonde_perfdata_writer *w, int feat,
+			  struct dbuf *b)
+{
+	int id = events_clockid(w);
+	struct timespec t, tod;
+
+	if (id < 0)
+		return false;
+	if (feat == SONDE_FEAT_CLOCKID) {
+		if (clock_getres(id, &t))
+			return false;
+		dbuf_u64(b, ts_ns(&t));
+		return true;
+	}
+	if (clock_gettime(CLOCK_REALTIME, &tod) || clock_gettime(id, &t))
+		return false;
+	dbuf_u32(b, 1);
+	dbuf_u32(b, (uint32_t)id);
+	dbuf_u64(b, ts_ns(&tod));
+	dbuf_u64(b, ts_ns(&t));
+	return true;
+}
+
 bool pw_feature(struct sonde_perfdata_writer *w, int feat, struct dbuf *b)
 {
 	struct utsname u;
@@ -318,6 +366,9 @@ bool pw_feature(struct sonde_perfdata_writer *w, int feat, struct dbuf *b)
 			dbuf_u32(b, (uint32_t)w->groups[i].nr_members);
 		}
 		return true;
+	case SONDE_FEAT_CLOCKID:
+	case SONDE_FEAT_CLOCK_DATA:
+		return clock_feature(w, feat, b);
 	case SONDE_FEAT_SAMPLE_TIME:
 		if (!w->st.samples)
 			return false;

@@ -320,31 +320,31 @@ static int synth_init(struct synth *s, struct sonde_perfdata_writer *w,
 	return sonde_record_fmt__from_attr(&s->fmt, attr);
 }
 
-int sonde_synth_kernel(struct sonde_perfdata_writer *w,
-		       const struct sonde_perf_event_attr *attr)
+int sonde_perfdata_writer__synth_kernel(struct sonde_perfdata_writer *w,
+					const struct sonde_perf_event_attr *attr)
 {
 	struct synth s;
 	int err = synth_init(&s, w, attr, NULL);
 
-	return err ? sonde_err(err) : synth_kernel(&s);
+	return err ? lib_err(err) : synth_kernel(&s);
 }
 
-int sonde_synth_process(struct sonde_perfdata_writer *w,
-			const struct sonde_perf_event_attr *attr, pid_t pid,
-			const struct sonde_synth_opts *opts)
+int sonde_perfdata_writer__synth_process(struct sonde_perfdata_writer *w,
+					 const struct sonde_perf_event_attr *attr,
+					 pid_t pid, const struct sonde_synth_opts *opts)
 {
 	struct synth s;
 	int err = synth_init(&s, w, attr, opts);
 
-	return err ? sonde_err(err) : synth_process(&s, pid);
+	return err ? lib_err(err) : synth_process(&s, pid);
 }
 
-int sonde_synth_all(struct sonde_perfdata_writer *w,
-		    const struct sonde_perf_event_attr *attr,
-		    const struct sonde_synth_opts *opts)
+int sonde_perfdata_writer__synth_all(struct sonde_perfdata_writer *w,
+				     const struct sonde_perf_event_attr *attr,
+				     const struct sonde_synth_opts *opts)
 {
 	struct synth s;
 	int err = synth_init(&s, w, attr, opts);
 
-	return err ? sonde_err(err) : synth_all(&s);
+	return err ? lib_err(err) : synth_all(&s);
 }

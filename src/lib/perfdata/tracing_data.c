@@ -7,8 +7,9 @@
  */
 #include <errno.h>
 #include <string.h>
+#include "sonde/perfdata_reader.h"
 #include "internal.h"
-#include "tracing_data.h"
+#include "perfdata_read.h"
 
 struct cur {
 	const uint8_t *p;
@@ -57,11 +58,13 @@ static const char *cstr(struct cur *c)
 	return s;
 }
 
-int tracing_data_each_format(const uint8_t *blob, size_t len,
-			     tracing_format_fn fn, void *ctx, size_t *err_off)
+int sonde_tracing_data__for_each_format(const void *data, size_t len,
+					sonde_tracing_format_fn fn, void *ctx,
+					size_t *err_off)
 {
 	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a',
 					   'c', 'i', 'n', 'g' };
+	const uint8_t *blob = data;
 	struct cur c = { .p = blob, .len = len };
 	const uint8_t *m = take(&c, sizeof(magic));
 	uint64_t n, nsys;
@@ -105,5 +108,16 @@ int tracing_data_each_format(const uint8_t *blob, size_t len,
 bad:
 	if (err_off)
 		*err_off = c.off;
-	return sonde_err(SONDE_ERR_FORMAT);
+	return lib_err(SONDE_ERR_FORMAT);
+}
+
+const void *sonde_perfdata_reader__tracing_data(const struct sonde_perfdata_reader *r,
+						size_t *len)
+{
+	size_t n = 0;
+	const uint8_t *td = r ? pdr_tracing_data(r, &n) : NULL;
+
+	if (len)
+		*len = td ? n : 0;
+	return td;
 }

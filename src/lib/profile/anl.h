@@ -31,6 +31,11 @@ struct anl_dso {
 	bool kernel;
 	bool jit;		/* /tmp/perf-PID.map: symbols by absolute address */
 	bool stale;		/* changed since the recording, no copy found */
+	uint8_t mmap_bid_size;	/* build id of its first MMAP2 carrying one */
+	uint8_t mmap_bid[20];
+	bool uw_checked;	/* uw_file is known */
+	const char *uw_file;	/* what the unwinder reads: name, recorded copy,
+				 * or NULL (another build, no copy) */
 	bool loaded;
 	bool has_syms;
 	struct anl_sym *syms;
@@ -101,6 +106,19 @@ int anl_machine_set_cache(struct anl_machine *m, const char *dir);
  * anything but "" or "0").
  */
 int anl_machine_default_cache(struct anl_machine *m);
+
+/*
+ * Where the kernel's symbols come from instead of this machine's
+ * /proc/kallsyms (perf's --kallsyms and --vmlinux): a kallsyms text file
+ * (taken as is), or a vmlinux ELF image (refused with a warning when its
+ * build id is not the recorded kernel's). NULL: unset. Without either, a
+ * file recorded under another kernel (its kernel build id, or else its os
+ * release, differs from the running one's) is named from the kallsyms
+ * copy in perf's build-id cache, or not at all (one warning says why).
+ * Call before the first lookup. 0 or -ENOMEM.
+ */
+int anl_machine_set_kernel_symbols(struct anl_machine *m, const char *kallsyms,
+				   const char *vmlinux);
 
 /* Interned string: equal strings give the same pointer. */
 const char *anl_intern(struct anl_machine *m, const char *s, size_t len);
@@ -185,6 +203,15 @@ void anl_stacks_set_inline(struct anl_stacks *c, bool on);
 void anl_stacks_defer_inline(struct anl_stacks *c);
 /* Expands the stacks left by anl_stacks_defer_inline(). */
 void anl_stacks_finish(struct anl_stacks *c);
+/*
+ * Bounds the cache for one-pass users (script): when it holds @max stacks,
+ * the next new one first drops them all, calling @evict (may be NULL) for
+ * each. A stack pointer is then valid until the next anl_stack_get() or
+ * anl_sample_stack(). Default 0: unbounded, pointers valid until
+ * anl_stacks_free().
+ */
+void anl_stacks_set_limit(struct anl_stacks *c, size_t max,
+			  void (*evict)(struct anl_stack *, void *), void *arg);
 /* Calls @fn for every distinct stack. */
 void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, void *),
 			void *arg);

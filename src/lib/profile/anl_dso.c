@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/utsname.h>
+#include <errno.h>
 #include <unistd.h>
 #include "internal.h"
 #include "anl_priv.h"
@@ -24,6 +26,7 @@
 #include "kcache.h"
 #include "sym_plt.h"
 #include "sym_internal.h"
+#include "sonde/synth.h"
 
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
@@ -440,13 +443,15 @@ static int cached_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t a
 int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		    const char **names, int max)
 {
-	size_t b = (((uintptr_t)dso >> 4) ^ addr ^ (addr >> 12)) & 4095;
+	uint64_t h = hashtab_mix((uintptr_t)dso, addr);
+	struct hashtab_probe probe;
 	struct anl_inl *e;
 	int n;
 
 	if (max > ANL_INL_MAX)
 		return dso_inlines(m, dso, addr, names, max);
-	for (e = m->inls[b]; e; e = e->next)
+	for (e = hashtab_probe_first(&m->inls, h, &probe); e;
+	     e = hashtab_probe_next(&m->inls, &probe))
 		if (e->dso == dso && e->addr == addr)
 			break;
 	if (!e) {
@@ -454,8 +459,7 @@ int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		e->dso = dso;
 		e->addr = addr;
 		e->nr = cached_inlines(m, dso, addr, e->names);
-		e->next = m->inls[b];
-		m->inls[b] = e;
+		(void)hashtab_insert(&m->inls, h, e); /* no memory: asked again */
 	}
 	n = e->nr < max ? e->nr : max;
 	if (n > 0)
@@ -723,12 +727,20 @@ static void load_elf_syms(struct anl_machine *m, struct anl_dso *d, Elf *e,
 		d->dbg_path = anl_intern(m, path, strlen(path));
 }
 
-/* The build id recorded for @d in the file (HEADER_BUILD_ID), if any. */
+/*
+ * The build id recorded for @d: the one its MMAP2 records carried (the
+ * kernel read it from the mapped file), else the file's HEADER_BUILD_ID
+ * entry; 0 if neither.
+ */
 static size_t recorded_build_id(const struct anl_machine *m,
 				const struct anl_dso *d, uint8_t *id)
 {
 	const struct sonde_perfdata_reader *r = m->reader;
 
+	if (d->mmap_bid_size) {
+		memcpy(id, d->mmap_bid, d->mmap_bid_size);
+		return d->mmap_bid_size;
+	}
 	for (size_t i = 0; r && i < r->nr_build_ids; i++) {
 		const struct pdr_build_id *b = &r->build_ids[i];
 
@@ -803,8 +815,8 @@ static void load_recorded_copy(struct anl_machine *m, struct anl_dso *d,
 	hex_id(have, n > 0 ? (size_t)n : 0, hh);
 	pr_warn("%s changed since the recording (build id %s, recorded %s) "
 		"and no copy of the recorded one is in perf's build-id cache "
-		"(%s/.build-id) or /usr/lib/debug/.build-id: its symbols show "
-		"as [unknown]\n", d->name, hh[0] ? hh : "none", hw,
+		"(%s/.build-id) or /usr/lib/debug/.build-id: its samples are "
+		"shown by address\n", d->name, hh[0] ? hh : "none", hw,
 		buildid_dir(m));
 	return;
 out:
@@ -844,6 +856,95 @@ out:
 		close(fd);
 }
 
+/*
+ * The file whose CFI may unwind through @d: its path when that is the
+ * recorded build (or nothing was recorded), else the recorded copy in
+ * perf's build-id cache, else NULL (then @d is loaded, which warns once).
+ */
+const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
+{
+	uint8_t want[SYM_BUILD_ID_MAX], have[SYM_BUILD_ID_MAX];
+	size_t wlen;
+	char *found = NULL;
+	int fd, n = 0;
+	Elf *e;
+
+	if (d->uw_checked)
+		return d->uw_file;
+	d->uw_checked = true;
+	d->uw_file = d->name;
+#ifdef SONDE_FUZZ
+	return d->uw_file; /* fuzzed paths must not open host files */
+#endif
+	wlen = recorded_build_id(m, d, want);
+	if (!wlen || d->name[0] != '/' || elf_version(EV_CURRENT) == EV_NONE)
+		return d->uw_file;
+	fd = open(d->name, O_RDONLY | O_CLOEXEC);
+	e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	if (e && elf_kind(e) == ELF_K_ELF)
+		n = sym_elf_build_id(e, have, sizeof(have));
+	if (e)
+		elf_end(e);
+	if (fd >= 0)
+		close(fd);
+	if (same_build_id(want, wlen, have, n > 0 ? (size_t)n : 0))
+		return d->uw_file;
+	/* Changed or gone: the recorded copy, if perf's cache has it. */
+	e = sym_find_in_buildid_cache(buildid_dir(m), want, wlen, &fd, &found);
+	if (e) {
+		d->uw_file = anl_intern(m, found, strlen(found));
+		elf_end(e);
+		close(fd);
+		free(found);
+		return d->uw_file;
+	}
+	d->uw_file = NULL;
+	if (!d->loaded)
+		(void)anl_dso_find_sym(m, d, 0); /* the warning naming a changed file */
+	return NULL;
+}
+
+/*
+ * Whether the recorded vdso (its HEADER_BUILD_ID entry) is another build
+ * than this process's @e (another kernel): then its symbols come from the
+ * copy perf's build-id cache keeps (.build-id/xx/rest/vdso), or from
+ * nowhere, with a warning.
+ */
+static bool vdso_other_build(struct anl_machine *m, struct anl_dso *d, Elf *e)
+{
+	uint8_t want[SYM_BUILD_ID_MAX], have[SYM_BUILD_ID_MAX];
+	size_t wlen = recorded_build_id(m, d, want);
+	int n = wlen ? sym_elf_build_id(e, have, sizeof(have)) : 0, fd;
+	char hw[2 * SYM_BUILD_ID_MAX + 1], hh[2 * SYM_BUILD_ID_MAX + 1];
+	char path[4096];
+	Elf *c;
+
+	if (!wlen || n <= 0 || same_build_id(want, wlen, have, (size_t)n))
+		return false;
+	hex_id(want, wlen, hw);
+	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/vdso", buildid_dir(m), hw, hw + 2);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	c = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	if (c && elf_kind(c) == ELF_K_ELF && (n = sym_elf_build_id(c, have, sizeof(have))) > 0 &&
+	    same_build_id(want, wlen, have, (size_t)n)) {
+		pr_debug("[vdso]: using the recorded copy %s\n", path);
+		elf_read_syms(m, d, c, true, NULL);
+	} else {
+		d->stale = true;
+		n = sym_elf_build_id(e, have, sizeof(have));
+		hex_id(have, n > 0 ? (size_t)n : 0, hh);
+		pr_warn("[vdso] of the recording is another build (build id %s, this "
+			"kernel's %s) and no copy of it is in perf's build-id cache "
+			"(%s/.build-id): its samples are shown by address\n", hw, hh,
+			buildid_dir(m));
+	}
+	if (c)
+		elf_end(c);
+	if (fd >= 0)
+		close(fd);
+	return true;
+}
+
 static void load_vdso(struct anl_machine *m, struct anl_dso *d)
 {
 	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
@@ -863,10 +964,10 @@ static void load_vdso(struct anl_machine *m, struct anl_dso *d)
 		return;
 	memcpy(copy, img, size);
 	e = elf_memory(copy, size);
-	if (e) {
+	if (e && !vdso_other_build(m, d, e))
 		elf_read_syms(m, d, e, true, NULL);
+	if (e)
 		elf_end(e);
-	}
 	free(copy);
 }
 
@@ -874,16 +975,20 @@ static void load_vdso(struct anl_machine *m, struct anl_dso *d)
  * /proc/kallsyms is read in one go and parsed in place: the names stay in
  * that buffer (kept for the machine's life), ~200k of them, not interned.
  */
-static void read_kallsyms(struct anl_machine *m, struct anl_dso *d)
+static void read_kallsyms(struct anl_machine *m, struct anl_dso *d, const char *path)
 {
-	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	size_t len = 0, cap = 1 << 22, n = 0, vcap = 1 << 16;
 	struct raw_sym *v;
 	bool nonzero = false;
 	char *buf, *p, *end;
 
-	if (fd < 0)
+	if (fd < 0) {
+		if (strcmp(path, "/proc/kallsyms"))
+			pr_warn("%s: %s: kernel samples are shown by address\n", path,
+				strerror(errno));
 		return;
+	}
 	buf = malloc(cap + 1);
 	v = malloc(vcap * sizeof(*v));
 	if (!buf || !v) {
@@ -945,8 +1050,11 @@ static void read_kallsyms(struct anl_machine *m, struct anl_dso *d)
 		p = nl + 1;
 	}
 	if (!nonzero) {
-		if (!m->kallsyms_warned)
+		if (!m->kallsyms_warned && !strcmp(path, "/proc/kallsyms"))
 			pr_warn("kernel symbols are hidden (/proc/kallsyms shows zero addresses): run as root or set /proc/sys/kernel/kptr_restrict to 0\n");
+		else if (!m->kallsyms_warned)
+			pr_warn("%s has no kernel addresses: kernel samples are shown by address\n",
+				path);
 		m->kallsyms_warned = true;
 		n = 0;
 	}
@@ -963,16 +1071,158 @@ static void read_kallsyms(struct anl_machine *m, struct anl_dso *d)
  * The kernel's symbols: from the cache when it holds this boot's table,
  * else from /proc/kallsyms (then cached; never an empty or hidden table).
  */
+/* The kernel's build id recorded in the file (HEADER_BUILD_ID), if any. */
+static size_t recorded_kernel_build_id(const struct anl_machine *m, uint8_t *id)
+{
+	const struct sonde_perfdata_reader *r = m->reader;
+
+	for (size_t i = 0; r && i < r->nr_build_ids; i++) {
+		const struct pdr_build_id *b = &r->build_ids[i];
+
+		if (b->size && b->size <= 20 && b->filename &&
+		    !strcmp(b->filename, "[kernel.kallsyms]")) {
+			memcpy(id, b->id, b->size);
+			return b->size;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Whether the file was recorded under another kernel than the running
+ * one: its kernel build id differs, or (without ids) its os release. Then
+ * this machine's /proc/kallsyms would name kernel samples after the wrong
+ * functions. @why gets the reason.
+ */
+static bool other_kernel(const struct anl_machine *m, const uint8_t *want, size_t wlen,
+			 char *why, size_t size)
+{
+	const struct sonde_perfdata_reader *r = m->reader;
+	const char *rel = r ? r->feat_str[SONDE_FEAT_OSRELEASE] : NULL;
+	uint8_t have[20];
+	char hw[41], hh[41];
+	int n = wlen ? sonde_kernel_build_id(have, sizeof(have)) : 0;
+	struct utsname u;
+
+	if (wlen && n > 0) {
+		if (same_build_id(want, wlen, have, (size_t)n))
+			return false;
+		hex_id(want, wlen, hw);
+		hex_id(have, (size_t)n, hh);
+		snprintf(why, size, "its kernel build id is %s, the running kernel's %s", hw, hh);
+		return true;
+	}
+	if (rel && *rel && !uname(&u) && strcmp(rel, u.release)) {
+		snprintf(why, size, "it was recorded under Linux %s, this is %s", rel, u.release);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Kernel symbols from the ELF image @path (--vmlinux), moved to where the
+ * recorded kernel had them (KASLR): by the recorded kernel map's _text.
+ */
+static bool load_vmlinux(struct anl_machine *m, struct anl_dso *d, const char *path,
+			 const uint8_t *want, size_t wlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
+	uint8_t have[SYM_BUILD_ID_MAX];
+	char hw[41], hh[2 * SYM_BUILD_ID_MAX + 1];
+	uint64_t text = 0, delta = 0;
+	bool ok = false;
+	Elf *e;
+
+	if (fd < 0) {
+		pr_warn("%s: %s: kernel samples are shown by address\n", path, strerror(errno));
+		return false;
+	}
+	e = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	if (!e || elf_kind(e) != ELF_K_ELF) {
+		pr_warn("%s is not an ELF file: kernel samples are shown by address\n", path);
+		goto out;
+	}
+	n = sym_elf_build_id(e, have, sizeof(have));
+	if (wlen && n > 0 && !same_build_id(want, wlen, have, (size_t)n)) {
+		hex_id(want, wlen, hw);
+		hex_id(have, (size_t)n, hh);
+		pr_warn("%s is not the recorded kernel (build id %s, recorded %s): "
+			"kernel samples are shown by address\n", path, hh, hw);
+		goto out;
+	}
+	elf_read_syms(m, d, e, false, NULL);
+	for (size_t i = 0; i < d->nr_syms; i++)
+		if (!strcmp(d->syms[i].name, "_text"))
+			text = d->syms[i].start;
+	for (size_t i = 0; text && m->kproc && i < m->kproc->nr_maps; i++) {
+		const struct anl_map *mp = &m->kproc->maps[i];
+
+		/* perf's kernel map: pgoff is the runtime address of _text. */
+		if (mp->dso == d && mp->pgoff >= 0xffff000000000000ULL)
+			delta = mp->pgoff - text;
+	}
+	for (size_t i = 0; delta && i < d->nr_syms; i++) {
+		d->syms[i].start += delta;
+		d->syms[i].end += delta;
+	}
+	ok = d->has_syms;
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return ok;
+}
+
+/*
+ * The symbols of the recorded kernel when it is not the running one:
+ * --kallsyms, --vmlinux, else the kallsyms copy perf record keeps in its
+ * build-id cache; else none, and one warning saying why.
+ */
+static bool load_other_kernel(struct anl_machine *m, struct anl_dso *d)
+{
+	uint8_t want[20];
+	size_t wlen = recorded_kernel_build_id(m, want);
+	char why[256], hw[41], path[4096];
+
+	if (m->kallsyms_file) {
+		read_kallsyms(m, d, m->kallsyms_file);
+		return true;
+	}
+	if (m->vmlinux_file) {
+		load_vmlinux(m, d, m->vmlinux_file, want, wlen);
+		return true;
+	}
+	if (!other_kernel(m, want, wlen, why, sizeof(why)))
+		return false;
+	if (wlen) {
+		hex_id(want, wlen, hw);
+		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/kallsyms",
+			 buildid_dir(m), hw, hw + 2);
+		if (!access(path, R_OK)) {
+			pr_debug("kernel symbols from the recorded copy %s\n", path);
+			read_kallsyms(m, d, path);
+			return true;
+		}
+	}
+	pr_warn("kernel samples are shown by address: the file was recorded under "
+		"another kernel (%s) and its symbols are not at hand: pass "
+		"--kallsyms or --vmlinux, or keep perf's build-id cache (%s)\n",
+		why, buildid_dir(m));
+	return true;
+}
+
 static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
 {
 	char path[4096];
-	bool cache = m->kcache_dir &&
-		     kcache_path(m->kcache_dir, "ksymtab", NULL, path,
-				 sizeof(path));
+	bool cache;
 
+	if (load_other_kernel(m, d))
+		return;
+	cache = m->kcache_dir &&
+		kcache_path(m->kcache_dir, "ksymtab", NULL, path, sizeof(path));
 	if (cache && anl_kallsyms_from_cache(d, path))
 		return;
-	read_kallsyms(m, d);
+	read_kallsyms(m, d, "/proc/kallsyms");
 	if (cache && d->has_syms)
 		anl_kallsyms_to_cache(m, d, path);
 }
@@ -999,8 +1249,13 @@ void anl_machine_preload_kernel(struct anl_machine *m)
 #ifdef SONDE_FUZZ
 	return;
 #endif
-	if (k->loaded || m->kthread_running)
+	/*
+	 * --vmlinux reads the kernel maps, which this thread keeps changing:
+	 * that load waits for the first lookup.
+	 */
+	if (k->loaded || m->kthread_running || m->vmlinux_file)
 		return;
+	(void)buildid_dir(m); /* made here, not on both threads at once */
 	arg = malloc(sizeof(*arg));
 	if (!arg)
 		return;
@@ -1123,10 +1378,12 @@ uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr)
 const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso *dso,
 				     const struct anl_sym *base, const char *name)
 {
-	size_t b = (((uintptr_t)name >> 4) ^ (uintptr_t)base->start) & 1023;
+	uint64_t h = hashtab_mix(hashtab_mix((uintptr_t)dso, (uintptr_t)name), base->start);
+	struct hashtab_probe probe;
 	struct anl_isym *e;
 
-	for (e = m->isyms[b]; e; e = e->next)
+	for (e = hashtab_probe_first(&m->isyms, h, &probe); e;
+	     e = hashtab_probe_next(&m->isyms, &probe))
 		if (e->dso == dso && e->name == name && e->sym.start == base->start)
 			return &e->sym;
 	e = anl_alloc(m, sizeof(*e));
@@ -1136,7 +1393,7 @@ const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso
 	e->sym.end = base->end;
 	e->sym.name = name;
 	e->sym.inlined = true;
-	e->next = m->isyms[b];
-	m->isyms[b] = e;
+	/* No memory: a second copy later, equal in all but its address. */
+	(void)hashtab_insert(&m->isyms, h, e);
 	return &e->sym;
 }

@@ -21,11 +21,9 @@
 #include "kcache.h"
 #include "sym_internal.h"
 
-#define DWC_BUCKETS 1024
 #define DWC_FILE_MAX (64u << 20)
 
 struct dwc_added {
-	struct dwc_added *next;
 	struct dwc_ans a; /* names interned in the machine */
 };
 
@@ -35,8 +33,7 @@ struct anl_dwc {
 	char stale[64];	    /* "dwarf-<build id>": older keys of the object */
 	const void *map;    /* the checked file of earlier runs, or NULL */
 	size_t map_len, nr;
-	struct dwc_added **tab; /* computed this run, by (vaddr, kind) */
-	size_t nr_added;
+	struct hashtab added; /* of struct dwc_added: computed this run, by (vaddr, kind) */
 	uint64_t hits, misses;
 };
 
@@ -124,9 +121,7 @@ static struct anl_dwc *dwc_of(struct anl_machine *m, struct anl_dso *d)
 	if (!m->kcache_dir || d->kernel || d->jit || d->stale || d->name[0] != '/' ||
 	    !dwc_key(m, d, c))
 		return c;
-	c->tab = calloc(DWC_BUCKETS, sizeof(*c->tab));
-	if (!c->tab)
-		return c;
+	hashtab_init(&c->added);
 	c->usable = true;
 	if (kcache_map(c->path, DWC_FILE_MAX, &c->map, &c->map_len))
 		return c;
@@ -139,15 +134,16 @@ static struct anl_dwc *dwc_of(struct anl_machine *m, struct anl_dso *d)
 	return c;
 }
 
-static size_t bucket(uint64_t va, int kind)
+static uint64_t ans_hash(uint64_t va, int kind)
 {
-	return (size_t)((va ^ (va >> 12) ^ (uint64_t)kind * 0x9e37) & (DWC_BUCKETS - 1));
+	return hashtab_mix(va, (uint64_t)kind);
 }
 
 bool anl_dwc_lookup(struct anl_machine *m, struct anl_dso *d, uint64_t va, int kind,
 		    const char **names, int max, int *nr)
 {
 	struct anl_dwc *c = dwc_of(m, d);
+	struct hashtab_probe probe;
 	struct dwc_added *e;
 	struct dwc_ans a;
 	long i;
@@ -155,7 +151,8 @@ bool anl_dwc_lookup(struct anl_machine *m, struct anl_dso *d, uint64_t va, int k
 
 	if (!c || !c->usable)
 		return false;
-	for (e = c->tab[bucket(va, kind)]; e; e = e->next)
+	for (e = hashtab_probe_first(&c->added, ans_hash(va, kind), &probe); e;
+	     e = hashtab_probe_next(&c->added, &probe))
 		if (e->a.vaddr == va && e->a.kind == kind)
 			break;
 	if (e) {
@@ -183,7 +180,6 @@ void anl_dwc_add(struct anl_machine *m, struct anl_dso *d, uint64_t va, int kind
 {
 	struct anl_dwc *c = dwc_of(m, d);
 	struct dwc_added *e;
-	size_t b = bucket(va, kind);
 
 	if (!c || !c->usable || nr < 0 || nr > DWC_MAX_NAMES)
 		return;
@@ -195,9 +191,8 @@ void anl_dwc_add(struct anl_machine *m, struct anl_dso *d, uint64_t va, int kind
 	e->a.nr = (uint8_t)nr;
 	for (int j = 0; j < nr; j++)
 		e->a.names[j] = names[j];
-	e->next = c->tab[b];
-	c->tab[b] = e;
-	c->nr_added++;
+	/* Out of memory: the answer is only not kept for the next run. */
+	(void)hashtab_insert(&c->added, ans_hash(va, kind), e);
 }
 
 static int ans_cmp(const void *x, const void *y)
@@ -213,7 +208,8 @@ static int ans_cmp(const void *x, const void *y)
 /* The earlier answers and this run's, merged into a new file. */
 static void dwc_write(struct anl_machine *m, struct anl_dwc *c)
 {
-	size_t nr = c->nr + c->nr_added, k = 0, len;
+	size_t nr = c->nr + hashtab_count(&c->added), k = 0, len, pos = 0;
+	struct dwc_added *e;
 	struct dwc_ans **v = malloc(nr * sizeof(*v));
 	struct dwc_ans *old = malloc((c->nr ? c->nr : 1) * sizeof(*old));
 	struct dwc_ans *flat = malloc(nr * sizeof(*flat));
@@ -226,9 +222,8 @@ static void dwc_write(struct anl_machine *m, struct anl_dwc *c)
 		dwc_get(c->map, i, &old[i]);
 		v[k++] = &old[i];
 	}
-	for (size_t b = 0; b < DWC_BUCKETS; b++)
-		for (struct dwc_added *e = c->tab[b]; e; e = e->next)
-			v[k++] = &e->a;
+	while ((e = hashtab_next(&c->added, &pos)))
+		v[k++] = &e->a;
 	qsort(v, k, sizeof(*v), ans_cmp);
 	nr = 0;
 	for (size_t i = 0; i < k; i++) {
@@ -264,10 +259,10 @@ void anl_dwc_flush(struct anl_machine *m, struct anl_dso *d)
 	if (c->usable)
 		pr_debug("%s: DWARF cache %s: %llu hits, %llu misses\n", d->name, c->path,
 			 (unsigned long long)c->hits, (unsigned long long)c->misses);
-	if (c->usable && c->nr_added)
+	if (c->usable && hashtab_count(&c->added))
 		dwc_write(m, c);
 	kcache_unmap(c->map, c->map_len);
-	free(c->tab);
+	hashtab_free(&c->added);
 	free(c->path);
 	free(c);
 	d->dwc = NULL;

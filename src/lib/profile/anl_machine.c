@@ -15,16 +15,6 @@
 #include "kcache.h"
 #include "sonde/unwind.h"
 
-static uint64_t hash_bytes(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	uint64_t h = 1469598103934665603ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ULL;
-	return h;
-}
-
 /* pids and tids: the table's Fibonacci hashing spreads them. */
 static inline uint64_t id_hash(int32_t id)
 {
@@ -57,7 +47,7 @@ void *anl_alloc(struct anl_machine *m, size_t n)
 
 const char *anl_intern(struct anl_machine *m, const char *s, size_t len)
 {
-	uint64_t h = hash_bytes(s, len);
+	uint64_t h = hashtab_bytes_hash(s, len);
 	struct hashtab_probe probe;
 	struct anl_str *e;
 	char *copy;
@@ -86,6 +76,8 @@ struct anl_machine *anl_machine_new(void)
 	hashtab_init(&m->strs);
 	hashtab_init(&m->procs);
 	hashtab_init(&m->threads);
+	hashtab_init(&m->isyms);
+	hashtab_init(&m->inls);
 	m->kproc = anl_alloc(m, sizeof(*m->kproc));
 	memset(m->kproc, 0, sizeof(*m->kproc));
 	m->kproc->pid = -1;
@@ -105,8 +97,12 @@ void anl_machine_free(struct anl_machine *m)
 	hashtab_free(&m->strs);
 	hashtab_free(&m->procs);
 	hashtab_free(&m->threads);
+	hashtab_free(&m->isyms);
+	hashtab_free(&m->inls);
 	free(m->kcache_dir);
 	free(m->buildid_dir);
+	free(m->kallsyms_file);
+	free(m->vmlinux_file);
 	while (m->arena) {
 		struct anl_chunk *c = m->arena;
 
@@ -114,6 +110,25 @@ void anl_machine_free(struct anl_machine *m)
 		free(c);
 	}
 	free(m);
+}
+
+static int set_path(char **to, const char *path)
+{
+	char *copy = path ? strdup(path) : NULL;
+
+	if (path && !copy)
+		return -ENOMEM;
+	free(*to);
+	*to = copy;
+	return 0;
+}
+
+int anl_machine_set_kernel_symbols(struct anl_machine *m, const char *kallsyms,
+				   const char *vmlinux)
+{
+	int err = set_path(&m->kallsyms_file, kallsyms);
+
+	return err ? err : set_path(&m->vmlinux_file, vmlinux);
 }
 
 int anl_machine_set_cache(struct anl_machine *m, const char *dir)
@@ -332,7 +347,7 @@ const struct anl_map *anl_maps_find(const struct anl_proc *p, uint64_t ip)
 
 static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t start,
 		    uint64_t len, uint64_t pgoff, const char *fn, size_t fnlen,
-		    uint16_t misc, bool exec)
+		    uint16_t misc, bool exec, const struct sonde_record_mmap *mm)
 {
 	char jit[64];
 	uint16_t mode = misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK;
@@ -363,12 +378,19 @@ static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t st
 		nm.pgoff = start; /* map-relative address == ip */
 	}
 	nm.dso = anl_dso_findnew(m, fn, fnlen, p == m->kproc);
+	if (mm && mm->has_build_id && mm->build_id_size && !nm.dso->mmap_bid_size &&
+	    mm->build_id_size <= sizeof(nm.dso->mmap_bid)) {
+		/* The kernel's word on what was mapped: checked at load. */
+		memcpy(nm.dso->mmap_bid, mm->build_id, mm->build_id_size);
+		nm.dso->mmap_bid_size = mm->build_id_size;
+	}
 	anl_maps_insert(p, &nm);
 	/* The kernel map comes first in perf's files: start kallsyms now. */
 	if (p == m->kproc && nm.dso == anl_kernel_dso(m))
 		anl_machine_preload_kernel(m);
-	if (p->uw && nm.dso->name[0] == '/' && !nm.dso->jit)
-		sonde_unwinder__add_map(p->uw, nm.start, nm.end - nm.start, nm.pgoff, nm.dso->name);
+	if (p->uw && nm.dso->name[0] == '/' && !nm.dso->jit &&
+	    (fn = anl_dso_unwind_file(m, nm.dso)))
+		sonde_unwinder__add_map(p->uw, nm.start, nm.end - nm.start, nm.pgoff, fn);
 }
 
 static void do_fork(struct anl_machine *m, int32_t pid, int32_t ppid, int32_t tid,
@@ -431,7 +453,8 @@ static void apply(struct anl_machine *m, const struct sonde_record *d)
 		do_mmap(m, (int32_t)d->mmap.pid, (int32_t)d->mmap.tid, d->mmap.addr, d->mmap.len,
 			d->mmap.pgoff, d->mmap.filename,
 			text_len(d->mmap.filename, d->mmap.filename_size), d->misc,
-			d->type == SONDE_PERF_RECORD_MMAP || (d->mmap.prot & PROT_EXEC));
+			d->type == SONDE_PERF_RECORD_MMAP || (d->mmap.prot & PROT_EXEC),
+			&d->mmap);
 		break;
 	case SONDE_PERF_RECORD_LOST:
 		m->stats.lost += d->lost.lost;

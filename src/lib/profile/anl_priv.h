@@ -24,13 +24,11 @@ struct anl_isym {
 	const struct anl_dso *dso;
 	const char *name; /* interned */
 	struct anl_sym sym;
-	struct anl_isym *next;
 };
 
 /* One anl_dso_inlines() answer: a DWARF scope walk costs far more. */
 #define ANL_INL_MAX 8
 struct anl_inl {
-	struct anl_inl *next;
 	const struct anl_dso *dso;
 	uint64_t addr;
 	int nr;
@@ -48,8 +46,8 @@ struct anl_machine {
 	struct anl_dso *dsos[ANL_DSO_BUCKETS];
 	struct anl_dso *kdso;	/* [kernel.kallsyms], symbols from kallsyms */
 	struct anl_stats stats;
-	struct anl_isym *isyms[1024]; /* synthetic symbols of inlined functions */
-	struct anl_inl *inls[4096]; /* anl_dso_inlines() answers by (dso, addr) */
+	struct hashtab isyms; /* of struct anl_isym: symbols of inlined functions */
+	struct hashtab inls;  /* of struct anl_inl: anl_dso_inlines() answers */
 	bool kallsyms_warned;
 	bool kthread_running; /* kallsyms loading on a second core */
 	pthread_t kthread;
@@ -57,6 +55,8 @@ struct anl_machine {
 	/* The file being read: its HEADER_BUILD_ID list checks objects. */
 	const struct sonde_perfdata_reader *reader;
 	char *buildid_dir; /* perf's build-id cache, made on first use */
+	char *kallsyms_file; /* --kallsyms: the recorded kernel's symbols */
+	char *vmlinux_file;  /* --vmlinux */
 };
 
 /* Arena allocation: lives as long as the machine; aborts on OOM. */
@@ -97,6 +97,12 @@ void anl_dwc_flush(struct anl_machine *m, struct anl_dso *d);
 /* The symbol standing for @name inlined into @base of @dso (made once). */
 const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso *dso,
 				     const struct anl_sym *base, const char *name);
+/*
+ * The file the DWARF unwinder may read @d's CFI from: @d's own path, the
+ * recorded copy from perf's build-id cache when @d was rebuilt since the
+ * recording, or NULL when neither is the recorded build.
+ */
+const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d);
 void anl_maps_insert(struct anl_proc *p, const struct anl_map *nm);
 const struct anl_map *anl_maps_find(const struct anl_proc *p, uint64_t ip);
 

@@ -22,6 +22,13 @@
  */
 #define LOC_CACHE_SIZE 8192
 
+/* The stacks' own memory, so that a bounded cache can drop it at once. */
+struct stack_chunk {
+	struct stack_chunk *next;
+	size_t size, used;
+	_Alignas(16) unsigned char data[];
+};
+
 struct loc_cached {
 	const struct anl_proc *proc; /* NULL: empty (no space, nothing to cache) */
 	uint32_t gen;
@@ -39,7 +46,51 @@ struct anl_stacks {
 	struct anl_stack **pending; /* new stacks not expanded yet */
 	size_t nr_pending, cap_pending;
 	struct loc_cached *locs; /* LOC_CACHE_SIZE entries */
+	struct stack_chunk *arena;
+	size_t limit; /* 0, or the count at which the cache starts afresh */
+	void (*evict)(struct anl_stack *, void *);
+	void *evict_arg;
 };
+
+static void *stack_alloc(struct anl_stacks *c, size_t n)
+{
+	struct stack_chunk *k = c->arena;
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (!k || k->used + n > k->size) {
+		size_t sz = n > (1 << 20) ? n : (1 << 20);
+
+		k = malloc(sizeof(*k) + sz);
+		if (!k)
+			return anl_alloc(c->m, n); /* the machine's: its policy */
+		k->size = sz;
+		k->used = 0;
+		k->next = c->arena;
+		c->arena = k;
+	}
+	p = k->data + k->used;
+	k->used += n;
+	return p;
+}
+
+static void stack_arena_free(struct anl_stacks *c)
+{
+	while (c->arena) {
+		struct stack_chunk *k = c->arena;
+
+		c->arena = k->next;
+		free(k);
+	}
+}
+
+void anl_stacks_set_limit(struct anl_stacks *c, size_t max,
+			  void (*evict)(struct anl_stack *, void *), void *arg)
+{
+	c->limit = max;
+	c->evict = evict;
+	c->evict_arg = arg;
+}
 
 void anl_stacks_set_inline(struct anl_stacks *c, bool on)
 {
@@ -77,6 +128,7 @@ void anl_stacks_free(struct anl_stacks *c)
 	free(c->tmp);
 	free(c->locs);
 	free(c->pending);
+	stack_arena_free(c);
 	free(c);
 }
 
@@ -93,6 +145,15 @@ void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, voi
 
 	while ((s = hashtab_next(&c->tab, &pos)))
 		fn(s, arg);
+}
+
+/* Drops every stack: the bounded cache starts afresh. */
+static void flush(struct anl_stacks *c)
+{
+	if (c->evict)
+		anl_stacks_foreach(c, c->evict, c->evict_arg);
+	hashtab_free(&c->tab);
+	stack_arena_free(c);
 }
 
 /* anl_resolve() through the cache of recent answers. */
@@ -190,7 +251,7 @@ static bool defer(struct anl_stacks *c, struct anl_stack *s, size_t nf)
 	}
 	c->pending[c->nr_pending++] = s;
 	s->nr_frames = (uint32_t)nf;
-	s->frames = anl_alloc(c->m, nf * sizeof(*s->frames));
+	s->frames = stack_alloc(c, nf * sizeof(*s->frames));
 	memcpy(s->frames, c->tmp, nf * sizeof(*s->frames));
 	return true;
 }
@@ -204,7 +265,7 @@ void anl_stacks_finish(struct anl_stacks *c)
 		memcpy(c->tmp, s->frames, nf * sizeof(*s->frames));
 		nf = expand_inlines(c, nf);
 		if (nf != s->nr_frames)
-			s->frames = anl_alloc(c->m, nf * sizeof(*s->frames));
+			s->frames = stack_alloc(c, nf * sizeof(*s->frames));
 		s->nr_frames = (uint32_t)nf;
 		memcpy(s->frames, c->tmp, nf * sizeof(*s->frames));
 	}
@@ -246,12 +307,14 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 			return s;
 	}
 	/* A new stack: resolve every frame once. */
-	s = anl_alloc(m, sizeof(*s));
+	if (c->limit && hashtab_count(&c->tab) >= c->limit && !c->nr_pending)
+		flush(c);
+	s = stack_alloc(c, sizeof(*s));
 	s->proc = proc;
 	s->gen = gen;
 	s->kgen = kgen;
 	s->nr_raw = (uint32_t)nr + 1;
-	s->raw = anl_alloc(m, (nr + 1) * 8);
+	s->raw = stack_alloc(c, (nr + 1) * 8);
 	s->raw[0] = ip_key;
 	if (nr)
 		memcpy(s->raw + 1, callchain, nr * 8);
@@ -314,7 +377,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 		goto insert;
 	nf = expand_inlines(c, nf);
 	s->nr_frames = (uint32_t)nf;
-	s->frames = anl_alloc(m, nf * sizeof(*s->frames));
+	s->frames = stack_alloc(c, nf * sizeof(*s->frames));
 	memcpy(s->frames, c->tmp, nf * sizeof(*s->frames));
 insert:
 	/* Out of memory: the stack stays usable, only not shared. */
@@ -328,8 +391,10 @@ uint64_t anl_stacks_unwind_failures(const struct anl_stacks *c)
 }
 
 /* The process's unwinder, created with every mapping known so far. */
-static struct sonde_unwinder *proc_unwinder(struct anl_proc *p)
+static struct sonde_unwinder *proc_unwinder(struct anl_machine *m, struct anl_proc *p)
 {
+	const char *file;
+
 	if (p->uw)
 		return p->uw;
 	p->uw = sonde_unwinder__new(p->pid, NULL);
@@ -338,9 +403,10 @@ static struct sonde_unwinder *proc_unwinder(struct anl_proc *p)
 	for (size_t i = 0; i < p->nr_maps; i++) {
 		const struct anl_map *mp = &p->maps[i];
 
-		if (mp->dso && mp->dso->name[0] == '/')
+		if (mp->dso && mp->dso->name[0] == '/' &&
+		    (file = anl_dso_unwind_file(m, mp->dso)))
 			sonde_unwinder__add_map(p->uw, mp->start, mp->end - mp->start, mp->pgoff,
-						mp->dso->name);
+						file);
 	}
 	return p->uw;
 }
@@ -370,7 +436,7 @@ struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perf
 			break;
 		chain[n++] = w;
 	}
-	uw = proc_unwinder(t->proc);
+	uw = proc_unwinder(c->m, t->proc);
 	memset(&us, 0, sizeof(us));
 	us.tid = (pid_t)s->tid;
 	us.abi = s->regs_abi;

@@ -89,6 +89,10 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	p->m = anl_machine_new();
 	if (p->m && o.cache)
 		anl_machine_default_cache(p->m);
+	if (p->m && anl_machine_set_kernel_symbols(p->m, o.kallsyms, o.vmlinux)) {
+		anl_machine_free(p->m);
+		p->m = NULL;
+	}
 	p->stacks = p->m ? anl_stacks_new(p->m, max_stack) : NULL;
 	if (!p->stacks) {
 		sonde_profile__free(p);

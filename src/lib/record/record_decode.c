@@ -6,6 +6,12 @@
  */
 #include "record_internal.h"
 
+/* The record's union has fixed room: a member outgrowing it changes the ABI. */
+_Static_assert(offsetof(struct sonde_record, reserved_room) +
+	       sizeof(((struct sonde_record *)0)->reserved_room) ==
+	       sizeof(struct sonde_record),
+	       "struct sonde_record: the union outgrew its reserved room");
+
 #define KNOWN_SAMPLE_TYPE ((uint64_t)SONDE_PERF_SAMPLE_MAX - 1)
 #define KNOWN_READ_FORMAT ((uint64_t)SONDE_PERF_FORMAT_MAX - 1)
 
@@ -13,7 +19,7 @@ int sonde_record_fmt__from_attr(struct sonde_record_fmt *fmt,
 				const struct sonde_perf_event_attr *attr)
 {
 	if (!fmt || !attr)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	memset(fmt, 0, sizeof(*fmt));
 	fmt->sample_type = attr->sample_type;
 	fmt->read_format = attr->read_format;
@@ -31,12 +37,12 @@ int sonde_record_fmt__from_attr(struct sonde_record_fmt *fmt,
 	if (attr->sample_type & ~KNOWN_SAMPLE_TYPE) {
 		pr_warn("sample_type 0x%llx has bits this library cannot lay out\n",
 			(unsigned long long)attr->sample_type);
-		return sonde_err(SONDE_ERR_UNSUPPORTED);
+		return lib_err(SONDE_ERR_UNSUPPORTED);
 	}
 	if (attr->read_format & ~KNOWN_READ_FORMAT) {
 		pr_warn("read_format 0x%llx has bits this library cannot lay out\n",
 			(unsigned long long)attr->read_format);
-		return sonde_err(SONDE_ERR_UNSUPPORTED);
+		return lib_err(SONDE_ERR_UNSUPPORTED);
 	}
 	return 0;
 }
@@ -515,14 +521,14 @@ int record_walk(const struct sonde_record_fmt *fmt, uint8_t *buf, size_t len,
 fail:
 	r->err_offset = c.err_off;
 	r->err_what = c.err_what;
-	return sonde_err(SONDE_ERR_FORMAT);
+	return lib_err(SONDE_ERR_FORMAT);
 }
 
 int sonde_record__decode(const struct sonde_record_fmt *fmt, const void *buf,
 			 size_t len, struct sonde_record *rec)
 {
 	if (!fmt || !buf || !rec)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	/* Decode mode never writes: the cast only shares the walker. */
 	return record_walk(fmt, (uint8_t *)(uintptr_t)buf, len, false, rec);
 }
@@ -532,7 +538,7 @@ int sonde_record__swap(const struct sonde_record_fmt *fmt, void *buf, size_t len
 	struct sonde_record rec;
 
 	if (!fmt || !buf)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	return record_walk(fmt, buf, len, true, &rec);
 }
 
@@ -546,11 +552,11 @@ int sonde_record__id(const struct sonde_record_fmt *fmt, const void *buf,
 	size_t pos;
 
 	if (len < 8)
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	memcpy(&type, p, 4);
 	memcpy(&size, p + 6, 2);
 	if (size > len || size < 8)
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	if (type == SONDE_PERF_RECORD_SAMPLE) {
 		if (st & SONDE_PERF_SAMPLE_IDENTIFIER) {
 			pos = 8;
@@ -560,7 +566,7 @@ int sonde_record__id(const struct sonde_record_fmt *fmt, const void *buf,
 				       !!(st & SONDE_PERF_SAMPLE_TIME) +
 				       !!(st & SONDE_PERF_SAMPLE_ADDR));
 		} else {
-			return sonde_err(ENOENT);
+			return lib_err(ENOENT);
 		}
 	} else if (record_has_trailer(fmt, type)) {
 		if (st & SONDE_PERF_SAMPLE_IDENTIFIER) {
@@ -571,16 +577,16 @@ int sonde_record__id(const struct sonde_record_fmt *fmt, const void *buf,
 				     !!(st & SONDE_PERF_SAMPLE_TIME));
 
 			if (from_end > size)
-				return sonde_err(SONDE_ERR_FORMAT);
+				return lib_err(SONDE_ERR_FORMAT);
 			pos = size - from_end;
 		} else {
-			return sonde_err(ENOENT);
+			return lib_err(ENOENT);
 		}
 	} else {
-		return sonde_err(ENOENT);
+		return lib_err(ENOENT);
 	}
 	if (pos < 8 || pos + 8 > size)
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	memcpy(id, p + pos, 8);
 	return 0;
 }
@@ -595,13 +601,13 @@ int sonde_record__sample_id(const struct sonde_record_fmt *fmt, const void *buf,
 	int err = 0;
 
 	if (!fmt || !buf || !sid)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (len < 8)
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	memcpy(&type, buf, 4);
 	memcpy(&size, (const uint8_t *)buf + 6, 2);
 	if (size < 8 || size > len)
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	st = fmt->sample_type;
 	c.end = size;
 	if (type == SONDE_PERF_RECORD_SAMPLE) {
@@ -630,14 +636,14 @@ int sonde_record__sample_id(const struct sonde_record_fmt *fmt, const void *buf,
 			if (!err)
 				err = rc_u32(&c, &sid->cpu_res, "cpu res");
 		}
-		return err ? sonde_err(SONDE_ERR_FORMAT) : 0;
+		return err ? lib_err(SONDE_ERR_FORMAT) : 0;
 	}
 	if (!record_has_trailer(fmt, type))
-		return sonde_err(ENOENT);
+		return lib_err(ENOENT);
 	if ((size_t)size - 8 < sample_id_size(fmt))
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	c.off = size - sample_id_size(fmt);
-	return sample_id_walk(&c, fmt, sid) ? sonde_err(SONDE_ERR_FORMAT) : 0;
+	return sample_id_walk(&c, fmt, sid) ? lib_err(SONDE_ERR_FORMAT) : 0;
 }
 
 int sonde_record__fixup(const struct sonde_perf_event_attr *attr, void *buf,
@@ -648,14 +654,14 @@ int sonde_record__fixup(const struct sonde_perf_event_attr *attr, void *buf,
 	uint16_t misc, size;
 
 	if (!attr || !buf)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (len < 8)
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	memcpy(&type, p, 4);
 	memcpy(&misc, p + 4, 2);
 	memcpy(&size, p + 6, 2);
 	if (size < 8 || size > len)
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	if (type == SONDE_PERF_RECORD_MMAP2 && !attr->build_id &&
 	    (misc & SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID)) {
 		misc &= (uint16_t)~SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID;

@@ -313,7 +313,7 @@ static int record_encode(const struct sonde_record_fmt *fmt,
 	int err;
 
 	if (!fmt || !rec)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	wc_u32(&w, rec->type);
 	wc_u16(&w, rec->misc);
 	wc_u16(&w, 0); /* size, filled in below */
@@ -324,22 +324,22 @@ static int record_encode(const struct sonde_record_fmt *fmt,
 	if (err > 0) {
 		/* A type we do not know: its body goes back as it came. */
 		if (rec->body_size > 65536)
-			return sonde_err(E2BIG);
+			return lib_err(E2BIG);
 		if (rec->body_size && !rec->body)
-			return sonde_err(EINVAL);
+			return lib_err(EINVAL);
 		wc_bytes(&w, rec->body, rec->body_size);
 		err = 0;
 	}
 	if (err)
-		return sonde_err(err);
+		return lib_err(err);
 	/* Unknown kernel types keep the trailer only if they had one. */
 	if (record_has_trailer(fmt, rec->type) &&
 	    (rec->type < SONDE_PERF_RECORD_MAX || rec->has_sample_id))
 		sample_id_put(&w, fmt, &rec->sample_id);
 	if (w.off > 65535)
-		return sonde_err(E2BIG);
+		return lib_err(E2BIG);
 	if (w.overflow)
-		return sonde_err(ENOSPC);
+		return lib_err(ENOSPC);
 	if (buf) {
 		sz16 = (uint16_t)w.off;
 		if (swap)

@@ -101,7 +101,7 @@ int sonde_record__snprintf(const struct sonde_record *r, char *buf, size_t size)
 	const char *name;
 
 	if (!r)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (b.size)
 		buf[0] = 0;
 	name = sonde_record_type_name(r->type);

@@ -81,7 +81,7 @@ static const struct {
 int sonde_perf_event_attr__swap(void *attr, size_t size)
 {
 	if (!attr || size < SONDE_PERF_ATTR_SIZE_VER0)
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	attr_swap(attr, size, false);
 	return 0;
 }

@@ -19,7 +19,7 @@ int sonde_read_values__entry(const struct sonde_read_values *rv,
 	unsigned int k = 1;
 
 	if (!rv || !out || i >= rv->nr)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	memset(out, 0, sizeof(*out));
 	if (!(read_format & SONDE_PERF_FORMAT_GROUP)) {
 		out->value = rv->value;

@@ -51,20 +51,20 @@ struct sonde_ring *sonde_ring__new(int fd, const struct sonde_ring_opts *opts)
 	void *base;
 
 	if (!OPTS_VALID(opts, sonde_ring_opts))
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	pages = OPTS_GET(opts, data_pages, 0);
 	if (!pages)
 		pages = 128;
 	if (!is_pow2(pages) || pages > (1UL << 30)) {
 		pr_warn("ring: %zu data pages is not a power of two\n", pages);
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	}
 	psz = sysconf(_SC_PAGESIZE);
 	if (psz <= 0)
 		psz = 4096;
 	r = calloc(1, sizeof(*r));
 	if (!r)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	r->fd = fd;
 	r->overwrite = OPTS_GET(opts, overwrite, false);
 	r->page_size = (size_t)psz;
@@ -72,7 +72,7 @@ struct sonde_ring *sonde_ring__new(int fd, const struct sonde_ring_opts *opts)
 	r->bounce = malloc(BOUNCE_SIZE);
 	if (!r->bounce) {
 		free(r);
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	}
 	/* Read-only tells the kernel we never move data_tail: overwrite. */
 	base = sonde_sys_ops()->mmap(NULL, r->map_len,
@@ -86,7 +86,7 @@ struct sonde_ring *sonde_ring__new(int fd, const struct sonde_ring_opts *opts)
 				r->map_len / 1024);
 		free(r->bounce);
 		free(r);
-		return sonde_err_ptr(err);
+		return lib_err_ptr(err);
 	}
 	r->base = base;
 	r->data = (unsigned char *)base + r->page_size;
@@ -114,6 +114,11 @@ int sonde_ring__fd(const struct sonde_ring *r)
 	return r->fd;
 }
 
+bool sonde_ring__overwrite(const struct sonde_ring *r)
+{
+	return r->overwrite;
+}
+
 size_t sonde_ring__data_size(const struct sonde_ring *r)
 {
 	return r->size;
@@ -128,7 +133,7 @@ int sonde_ring__add_event(struct sonde_ring *r, int fd)
 {
 	if (sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_SET_OUTPUT,
 				   (unsigned long)r->fd) < 0)
-		return sonde_err(errno);
+		return lib_err(errno);
 	return 0;
 }
 
@@ -136,7 +141,7 @@ int sonde_ring__pause(struct sonde_ring *r, bool pause)
 {
 	if (sonde_sys_ops()->ioctl(r->fd, SONDE_PERF_EVENT_IOC_PAUSE_OUTPUT,
 				   pause ? 1 : 0) < 0)
-		return sonde_err(errno);
+		return lib_err(errno);
 	r->paused = pause;
 	return 0;
 }
@@ -253,7 +258,7 @@ corrupt:
 		(unsigned long long)(r->pos & r->mask),
 		(unsigned long long)avail);
 	r->pos = r->end;
-	return sonde_err(SONDE_ERR_FORMAT);
+	return lib_err(SONDE_ERR_FORMAT);
 }
 
 void sonde_ring__read_done(struct sonde_ring *r)
@@ -275,12 +280,12 @@ int sonde_ring__map_aux(struct sonde_ring *r, size_t pages, bool overwrite)
 	size_t len;
 
 	if (r->aux)
-		return sonde_err(EBUSY);
+		return lib_err(EBUSY);
 	/* The control page is read-only in overwrite mode: no aux_offset. */
 	if (r->overwrite)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (!is_pow2(pages) || pages > (1UL << 30))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	len = pages * r->page_size;
 	pc->aux_offset = r->map_len;
 	pc->aux_size = len;
@@ -288,7 +293,7 @@ int sonde_ring__map_aux(struct sonde_ring *r, size_t pages, bool overwrite)
 				    PROT_READ | (overwrite ? 0 : PROT_WRITE),
 				    MAP_SHARED, r->fd, (off_t)r->map_len);
 	if (aux == MAP_FAILED)
-		return sonde_err(errno);
+		return lib_err(errno);
 	r->aux = aux;
 	r->aux_len = len;
 	return 0;
@@ -304,7 +309,7 @@ int64_t sonde_ring__aux_read(struct sonde_ring *r,
 	int err;
 
 	if (!r->aux)
-		return sonde_err(ENODEV);
+		return lib_err(ENODEV);
 	head = __atomic_load_n(&pc->aux_head, __ATOMIC_ACQUIRE);
 	tail = pc->aux_tail;
 	n = head - tail;

@@ -3,35 +3,35 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stat/stat.h"
-#include "stat/aggr.h"
+#include "sonde/stat.h"
+#include "topo.h"
 
-static void unit_of(enum stat_aggr_mode mode, const struct stat_cpu_topo *c,
-		    int cpu, struct stat_aggr *a)
+static void unit_of(enum sonde_stat_aggr_mode mode, const struct stat_cpu_topo *c,
+		    int cpu, struct sonde_stat_aggr *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->cpu = -1;
 	a->socket = a->die = a->core = -1;
 	switch (mode) {
-	case STAT_AGGR_NONE:
+	case SONDE_STAT_AGGR_NONE:
 		a->cpu = cpu;
 		break;
-	case STAT_AGGR_CORE:
+	case SONDE_STAT_AGGR_CORE:
 		a->core = c ? c->core : -1;
 		/* fall through */
-	case STAT_AGGR_DIE:
+	case SONDE_STAT_AGGR_DIE:
 		a->die = c ? c->die : -1;
 		/* fall through */
-	case STAT_AGGR_SOCKET:
+	case SONDE_STAT_AGGR_SOCKET:
 		a->socket = c ? c->socket : -1;
 		break;
-	case STAT_AGGR_GLOBAL:
-	case STAT_AGGR_THREAD:
+	case SONDE_STAT_AGGR_GLOBAL:
+	case SONDE_STAT_AGGR_THREAD:
 		break;
 	}
 }
 
-static int cmp_unit(const struct stat_aggr *x, const struct stat_aggr *y)
+static int cmp_unit(const struct sonde_stat_aggr *x, const struct sonde_stat_aggr *y)
 {
 	if (x->socket != y->socket)
 		return x->socket < y->socket ? -1 : 1;
@@ -44,19 +44,19 @@ static int cmp_unit(const struct stat_aggr *x, const struct stat_aggr *y)
 	return 0;
 }
 
-int stat_aggr_build(enum stat_aggr_mode mode, const struct stat_topo *t,
-		    const int *cpus, int nr, struct stat_aggr **out, int *map)
+int stat_aggr_build(enum sonde_stat_aggr_mode mode, const struct stat_topo *t,
+		    const int *cpus, int nr, struct sonde_stat_aggr **out, int *map)
 {
-	struct stat_aggr *units, u;
+	struct sonde_stat_aggr *units, u;
 	int n = 0;
 
 	*out = NULL;
-	if (mode == STAT_AGGR_THREAD)
+	if (mode == SONDE_STAT_AGGR_THREAD)
 		return -EINVAL;
 	units = calloc(nr > 0 ? (size_t)nr : 1, sizeof(*units));
 	if (!units)
 		return -ENOMEM;
-	if (mode == STAT_AGGR_GLOBAL) {
+	if (mode == SONDE_STAT_AGGR_GLOBAL) {
 		unit_of(mode, NULL, -1, &units[0]);
 		units[0].nr = nr;
 		for (int i = 0; i < nr; i++)

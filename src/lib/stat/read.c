@@ -11,8 +11,24 @@
 #include "sonde/cpumap.h"
 #include "sonde/evlist.h"
 #include "sonde/threadmap.h"
-#include "stat/aggr.h"
-#include "stat/read.h"
+#include "sonde/stat.h"
+#include "internal.h"
+#include "topo.h"
+
+/* Raw sums of one cell. */
+struct stat_raw {
+	double val;
+	uint64_t ena, run;
+};
+
+struct sonde_stat_reader {
+	enum sonde_stat_aggr_mode mode;
+	int nr_events, nr_aggr;
+	struct sonde_stat_aggr *aggr;
+	int *unit_of;          /* unit of each cpu index (thread index) */
+	int nr_idx;
+	struct stat_raw *prev; /* delta reads: the last totals */
+};
 
 static void thread_comm(pid_t tid, char *buf, size_t size)
 {
@@ -30,7 +46,7 @@ static void thread_comm(pid_t tid, char *buf, size_t size)
 		fclose(f);
 }
 
-static int init_threads(struct stat_reader *r, struct sonde_evlist *list)
+static int init_threads(struct sonde_stat_reader *r, struct sonde_evlist *list)
 {
 	const struct sonde_thread_map *t = sonde_evlist__threads(list);
 	int n = sonde_thread_map__nr(t);
@@ -52,7 +68,7 @@ static int init_threads(struct stat_reader *r, struct sonde_evlist *list)
 	return 0;
 }
 
-static int init_cpus(struct stat_reader *r, struct sonde_evlist *list)
+static int init_cpus(struct sonde_stat_reader *r, struct sonde_evlist *list)
 {
 	const struct sonde_cpu_map *m = sonde_evlist__cpus(list);
 	int n = sonde_cpu_map__nr(m), *cpus, ret = 0;
@@ -66,8 +82,8 @@ static int init_cpus(struct stat_reader *r, struct sonde_evlist *list)
 	}
 	for (int i = 0; i < n; i++)
 		cpus[i] = sonde_cpu_map__cpu(m, i);
-	if (r->mode == STAT_AGGR_CORE || r->mode == STAT_AGGR_DIE ||
-	    r->mode == STAT_AGGR_SOCKET)
+	if (r->mode == SONDE_STAT_AGGR_CORE || r->mode == SONDE_STAT_AGGR_DIE ||
+	    r->mode == SONDE_STAT_AGGR_SOCKET)
 		ret = stat_topo_read(&topo, getenv("SONDE_SYSFS_ROOT"), cpus,
 				     n);
 	if (!ret)
@@ -82,41 +98,82 @@ static int init_cpus(struct stat_reader *r, struct sonde_evlist *list)
 	return 0;
 }
 
-int stat_reader_init(struct stat_reader *r, enum stat_aggr_mode mode,
-		     struct sonde_evlist *list, int nr_events)
+struct sonde_stat_reader *sonde_stat_reader__new(struct sonde_evlist *list,
+						 enum sonde_stat_aggr_mode mode,
+						 int nr_events)
 {
+	struct sonde_stat_reader *r;
 	int err;
 
-	memset(r, 0, sizeof(*r));
+	if (!list || nr_events < 0 || nr_events > sonde_evlist__nr(list) ||
+	    mode < SONDE_STAT_AGGR_GLOBAL || mode > SONDE_STAT_AGGR_THREAD)
+		return lib_err_ptr(EINVAL);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return lib_err_ptr(ENOMEM);
 	r->mode = mode;
 	r->nr_events = nr_events;
-	err = r->mode == STAT_AGGR_THREAD ? init_threads(r, list) :
-					    init_cpus(r, list);
-	if (err)
-		return err;
-	r->prev = calloc((size_t)(r->nr_aggr * nr_events) + 1,
-			 sizeof(*r->prev));
-	return r->prev ? 0 : -ENOMEM;
+	err = r->mode == SONDE_STAT_AGGR_THREAD ? init_threads(r, list) :
+						  init_cpus(r, list);
+	if (!err) {
+		r->prev = calloc((size_t)(r->nr_aggr * nr_events) + 1,
+				 sizeof(*r->prev));
+		if (!r->prev)
+			err = -ENOMEM;
+	}
+	if (err) {
+		sonde_stat_reader__free(r);
+		return lib_err_ptr(err);
+	}
+	return r;
 }
 
-void stat_reader_free(struct stat_reader *r)
+void sonde_stat_reader__free(struct sonde_stat_reader *r)
 {
+	if (!r)
+		return;
 	free(r->aggr);
 	free(r->unit_of);
 	free(r->prev);
-	memset(r, 0, sizeof(*r));
+	free(r);
 }
 
-int stat_reader_read(struct stat_reader *r, struct sonde_evlist *list,
-		     bool delta, bool no_scale, struct stat_count *out)
+int sonde_stat_reader__nr_aggr(const struct sonde_stat_reader *r)
 {
-	int nc = sonde_cpu_map__nr(sonde_evlist__cpus(list));
-	int nt = sonde_thread_map__nr(sonde_evlist__threads(list));
-	size_t cells = (size_t)(r->nr_aggr * r->nr_events);
-	struct stat_raw *sum = calloc(cells + 1, sizeof(*sum));
+	return r ? r->nr_aggr : 0;
+}
 
+const struct sonde_stat_aggr *sonde_stat_reader__aggr(const struct sonde_stat_reader *r)
+{
+	return r ? r->aggr : NULL;
+}
+
+enum sonde_stat_aggr_mode sonde_stat_reader__mode(const struct sonde_stat_reader *r)
+{
+	return r ? r->mode : SONDE_STAT_AGGR_GLOBAL;
+}
+
+int sonde_stat_reader__read(struct sonde_stat_reader *r, struct sonde_evlist *list,
+			    unsigned int flags, struct sonde_stat_count *out)
+{
+	bool delta = flags & SONDE_STAT_READ_DELTA;
+	bool no_scale = flags & SONDE_STAT_READ_NO_SCALE;
+	int nc, nt;
+	size_t cells;
+	struct stat_raw *sum;
+
+	if (!r || !list || !out || sonde_evlist__nr(list) < r->nr_events ||
+	    (flags & ~(unsigned int)(SONDE_STAT_READ_DELTA | SONDE_STAT_READ_NO_SCALE)))
+		return lib_err(EINVAL);
+	nc = sonde_cpu_map__nr(sonde_evlist__cpus(list));
+	nt = sonde_thread_map__nr(sonde_evlist__threads(list));
+	/* The units were laid out for the list's maps when the reader was made. */
+	if ((r->mode == SONDE_STAT_AGGR_THREAD ? nt : nc) != r->nr_idx)
+		return lib_err(EINVAL);
+	cells = (size_t)(r->nr_aggr * r->nr_events);
+	sum = calloc(cells + 1, sizeof(*sum));
 	if (!sum)
-		return -ENOMEM;
+		return lib_err(ENOMEM);
 	for (int e = 0; e < r->nr_events; e++) {
 		struct sonde_evsel *evsel = sonde_evlist__evsel(list, e);
 
@@ -124,7 +181,7 @@ int stat_reader_read(struct stat_reader *r, struct sonde_evlist *list,
 			continue;
 		for (int c = 0; c < nc; c++) {
 			for (int t = 0; t < nt; t++) {
-				int u = r->unit_of[r->mode == STAT_AGGR_THREAD ?
+				int u = r->unit_of[r->mode == SONDE_STAT_AGGR_THREAD ?
 						   t : c];
 				struct stat_raw *s = &sum[u * r->nr_events + e];
 				struct sonde_count cnt;
@@ -141,7 +198,7 @@ int stat_reader_read(struct stat_reader *r, struct sonde_evlist *list,
 		for (int e = 0; e < r->nr_events; e++) {
 			size_t i = (size_t)(u * r->nr_events + e);
 			struct stat_raw now = sum[i];
-			struct stat_count *o = &out[i];
+			struct sonde_stat_count *o = &out[i];
 
 			if (delta) {
 				struct stat_raw *p = &r->prev[i];
@@ -153,16 +210,16 @@ int stat_reader_read(struct stat_reader *r, struct sonde_evlist *list,
 			}
 			memset(o, 0, sizeof(*o));
 			if (!sonde_evsel__supported(sonde_evlist__evsel(list, e))) {
-				o->status = STAT_NOT_SUPPORTED;
+				o->status = SONDE_STAT_NOT_SUPPORTED;
 				continue;
 			}
 			o->ena = sum[i].ena;
 			o->run = sum[i].run;
 			if (!o->run || !o->ena) {
-				o->status = STAT_NOT_COUNTED;
+				o->status = SONDE_STAT_NOT_COUNTED;
 				continue;
 			}
-			o->status = STAT_OK;
+			o->status = SONDE_STAT_OK;
 			o->val = sum[i].val;
 			if (!no_scale && o->run < o->ena)
 				o->val = sum[i].val * (double)o->ena /

@@ -4,7 +4,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "stat/stat.h"
+#include "sonde/stat.h"
+#include "topo.h"
 
 /* One small integer file; -1 when it is missing or not a number. */
 static int read_id(const char *root, int cpu, const char *name)

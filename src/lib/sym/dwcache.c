@@ -79,7 +79,7 @@ int dwc_check(const void *data, size_t len, size_t *nrp)
 	if (kcache_tab_header_check(buf, len, DWC_MAGIC, DWC_ENT, &nr, &names_len))
 		return -errno;
 	if (names_len > UINT32_MAX) /* name offsets are u32 */
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	names = buf + DWC_HDR + nr * DWC_ENT;
 	e = buf + DWC_HDR;
 	for (size_t i = 0; i < nr; i++, e += DWC_ENT) {
@@ -93,16 +93,16 @@ int dwc_check(const void *data, size_t len, size_t *nrp)
 		    (kind == DWC_SRCLINE && n > 1) || e[14] || e[15] ||
 		    (i && key_cmp(prev_va, prev_kind, va, kind) >= 0) ||
 		    (n && off >= names_len))
-			return sonde_err(SONDE_ERR_FORMAT);
+			return lib_err(SONDE_ERR_FORMAT);
 		/* Each name ends before the end of the buffer. */
 		for (int j = 0; j < n; j++) {
 			const uint8_t *z;
 
 			if (off >= names_len)
-				return sonde_err(SONDE_ERR_FORMAT);
+				return lib_err(SONDE_ERR_FORMAT);
 			z = memchr(names + off, 0, (size_t)(names_len - off));
 			if (!z)
-				return sonde_err(SONDE_ERR_FORMAT);
+				return lib_err(SONDE_ERR_FORMAT);
 			off = (uint32_t)(z - names) + 1;
 		}
 		prev_va = va;

@@ -349,13 +349,13 @@ int kcache_tab_header_check(const uint8_t *buf, size_t len, const char *magic,
 	uint64_t nr, names_len;
 
 	if (len < KCACHE_TAB_HDR || memcmp(buf, magic, 8))
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	memcpy(&nr, buf + 8, 8);
 	memcpy(&names_len, buf + 16, 8);
 	/* Sizes must add up exactly, without overflowing on the way. */
 	if (nr > (len - KCACHE_TAB_HDR) / ent ||
 	    names_len != len - KCACHE_TAB_HDR - nr * ent)
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	*nrp = nr;
 	*names_lenp = names_len;
 	return 0;
@@ -400,10 +400,10 @@ int kcache_tab_check(const void *data, size_t len, size_t *nrp)
 	if (kcache_tab_header_check(buf, len, KTAB_MAGIC, KTAB_ENT, &nr, &names_len))
 		return -errno;
 	if (nr && !names_len)
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	/* Every name offset then finds a NUL before the end. */
 	if (names_len && buf[len - 1])
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	e = buf + KTAB_HDR;
 	for (size_t i = 0; i < nr; i++, e += KTAB_ENT) {
 		uint64_t start, end, off;
@@ -412,7 +412,7 @@ int kcache_tab_check(const void *data, size_t len, size_t *nrp)
 		memcpy(&end, e + 8, 8);
 		memcpy(&off, e + 16, 8);
 		if (off >= names_len || end <= start || (i && start <= prev))
-			return sonde_err(SONDE_ERR_FORMAT);
+			return lib_err(SONDE_ERR_FORMAT);
 		prev = start;
 	}
 	*nrp = (size_t)nr;
@@ -442,7 +442,7 @@ int kcache_tab_decode(const void *data, size_t len, struct kcache_sym **out,
 		return err;
 	syms = malloc((nr ? nr : 1) * sizeof(*syms));
 	if (!syms)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	for (size_t i = 0; i < nr; i++)
 		kcache_tab_get(data, i, &syms[i]);
 	*out = syms;

@@ -34,10 +34,10 @@ sonde_symcache__new(const struct sonde_symcache_opts *opts)
 	struct sonde_symcache *c;
 
 	if (!OPTS_VALID(opts, sonde_symcache_opts))
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	pthread_mutex_init(&c->lock, NULL);
 	c->root_dir = dup_or(OPTS_GET(opts, root_dir, NULL), "");
 	c->debug_dir = dup_or(OPTS_GET(opts, debug_dir, NULL), "/usr/lib/debug");
@@ -56,16 +56,18 @@ sonde_symcache__new(const struct sonde_symcache_opts *opts)
 	if (!c->root_dir || !c->debug_dir || !c->kallsyms_path || !c->jit_dir ||
 	    !c->notes_path || !c->buildid_dir || !c->kcache_dir) {
 		sonde_symcache__free(c);
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	}
 	return c;
 }
 
 char *sym_default_buildid_dir(void)
 {
-	const char *home = getenv("HOME");
+	const char *home = getenv("HOME"), *env = getenv("PERF_BUILDID_DIR");
 	char *dir = NULL;
 
+	if (env && *env)
+		return strdup(env); /* perf's override, before HOME */
 	if (!home || !*home)
 		return strdup("");
 	if (asprintf(&dir, "%s/.debug", home) < 0)
@@ -154,7 +156,7 @@ struct sonde_dso *sonde_symcache__dso(struct sonde_symcache *c,
 	uint32_t b;
 
 	if (!c || !path || (build_id_size && !build_id))
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	if (build_id_size > SYM_BUILD_ID_MAX)
 		build_id_size = SYM_BUILD_ID_MAX;
 	b = hash_key(path, build_id, build_id_size) % CACHE_BUCKETS;
@@ -172,7 +174,7 @@ struct sonde_dso *sonde_symcache__dso(struct sonde_symcache *c,
 	d = dso_new(c, SONDE_DSO_ELF, path);
 	if (!d) {
 		pthread_mutex_unlock(&c->lock);
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	}
 	if (build_id_size)
 		memcpy(d->want_bid, build_id, build_id_size);
@@ -189,13 +191,13 @@ struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *c)
 	struct sonde_dso *d;
 
 	if (!c)
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	pthread_mutex_lock(&c->lock);
 	if (!c->kernel)
 		c->kernel = dso_new(c, SONDE_DSO_KERNEL, "[kernel.kallsyms]");
 	d = c->kernel ? sonde_dso__get(c->kernel) : NULL;
 	pthread_mutex_unlock(&c->lock);
-	return d ? d : sonde_err_ptr(ENOMEM);
+	return d ? d : lib_err_ptr(ENOMEM);
 }
 
 int sonde_symcache__set_kernel_build_id(struct sonde_symcache *c,
@@ -206,12 +208,12 @@ int sonde_symcache__set_kernel_build_id(struct sonde_symcache *c,
 	int err = 0;
 
 	if (!c || !build_id || !build_id_size)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (build_id_size > SYM_BUILD_ID_MAX)
 		build_id_size = SYM_BUILD_ID_MAX;
 	d = sonde_symcache__kernel(c);
 	if (!d)
-		return sonde_err(errno);
+		return lib_err(errno);
 	pthread_mutex_lock(&d->lock);
 	if (atomic_load(&d->loaded)) {
 		err = -EBUSY;
@@ -221,7 +223,7 @@ int sonde_symcache__set_kernel_build_id(struct sonde_symcache *c,
 	}
 	pthread_mutex_unlock(&d->lock);
 	sonde_dso__put(d);
-	return err ? sonde_err(err) : 0;
+	return err ? lib_err(err) : 0;
 }
 
 struct sonde_dso *sonde_symcache__vdso(struct sonde_symcache *c)
@@ -230,7 +232,7 @@ struct sonde_dso *sonde_symcache__vdso(struct sonde_symcache *c)
 	int err = 0;
 
 	if (!c)
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	pthread_mutex_lock(&c->lock);
 	if (!c->vdso) {
 		c->vdso = dso_new(c, SONDE_DSO_ELF, "[vdso]");
@@ -248,7 +250,7 @@ struct sonde_dso *sonde_symcache__vdso(struct sonde_symcache *c)
 	if (c->vdso)
 		d = sonde_dso__get(c->vdso);
 	pthread_mutex_unlock(&c->lock);
-	return d ? d : sonde_err_ptr(err);
+	return d ? d : lib_err_ptr(err);
 }
 
 struct sonde_dso *sonde_symcache__jit(struct sonde_symcache *c, pid_t pid)
@@ -257,7 +259,7 @@ struct sonde_dso *sonde_symcache__jit(struct sonde_symcache *c, pid_t pid)
 	char path[64];
 
 	if (!c || pid <= 0)
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	pthread_mutex_lock(&c->lock);
 	for (d = c->jits; d; d = d->next)
 		if (d->pid == pid)
@@ -274,7 +276,7 @@ struct sonde_dso *sonde_symcache__jit(struct sonde_symcache *c, pid_t pid)
 	if (d)
 		sonde_dso__get(d);
 	pthread_mutex_unlock(&c->lock);
-	return d ? d : sonde_err_ptr(ENOMEM);
+	return d ? d : lib_err_ptr(ENOMEM);
 }
 
 struct sonde_dso *sonde_dso__get(struct sonde_dso *dso)
@@ -357,9 +359,9 @@ int sonde_dso__load(struct sonde_dso *dso)
 	int err;
 
 	if (!dso)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	err = dso_ensure_loaded(dso);
-	return err ? sonde_err(err) : (int)dso->nr;
+	return err ? lib_err(err) : (int)dso->nr;
 }
 
 static void *prefetch_thread(void *arg)
@@ -378,7 +380,7 @@ int sonde_dso__prefetch(struct sonde_dso *dso)
 	int err;
 
 	if (!dso)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (atomic_load_explicit(&dso->loaded, memory_order_acquire))
 		return 0;
 	sonde_dso__get(dso);
@@ -388,7 +390,7 @@ int sonde_dso__prefetch(struct sonde_dso *dso)
 	pthread_attr_destroy(&attr);
 	if (err) {
 		sonde_dso__put(dso);
-		return sonde_err(err);
+		return lib_err(err);
 	}
 	return 0;
 }
@@ -399,11 +401,11 @@ const struct sonde_symbol *sonde_dso__find(struct sonde_dso *dso,
 	const struct sonde_symbol *s;
 
 	if (!dso)
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	dso_ensure_loaded(dso);
 	s = sym_table_find(dso->syms, dso->nr, addr);
 	if (!s)
-		return sonde_err_ptr(ENOENT);
+		return lib_err_ptr(ENOENT);
 	if (offset)
 		*offset = addr - s->start;
 	return s;
@@ -496,13 +498,13 @@ const char *sonde_dso__path(const struct sonde_dso *dso)
 
 int sonde_dso__kind(const struct sonde_dso *dso)
 {
-	return dso ? dso->kind : sonde_err(EINVAL);
+	return dso ? dso->kind : lib_err(EINVAL);
 }
 
 int sonde_dso__status(const struct sonde_dso *dso)
 {
 	if (!dso)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (!atomic_load_explicit(&((struct sonde_dso *)dso)->loaded,
 				  memory_order_acquire))
 		return SONDE_DSO_NOT_LOADED;
@@ -527,7 +529,7 @@ int sonde_dso__build_id(struct sonde_dso *dso, uint8_t *buf, size_t size)
 	size_t n;
 
 	if (!dso || (size && !buf))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	dso_ensure_loaded(dso);
 	n = dso->bid_size < size ? dso->bid_size : size;
 	if (n)
@@ -558,7 +560,7 @@ int sonde_symcache__resolve(struct sonde_symcache *c, pid_t pid,
 	const char *path = map ? map->path : NULL;
 
 	if (!c || !res)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	memset(res, 0, sizeof(*res));
 	res->addr = ip;
 	/* Kernel addresses (x86-64: top bit) go to kallsyms, modules too. */
@@ -580,10 +582,10 @@ int sonde_symcache__resolve(struct sonde_symcache *c, pid_t pid,
 							    map->pgoff, ip);
 	}
 	if (!d)
-		return sonde_err(ENOENT);
+		return lib_err(ENOENT);
 	/* The cache keeps its own reference: hand out a borrowed one. */
 	sonde_dso__put(d);
 	res->dso = d;
 	res->sym = sonde_dso__find(d, res->addr, &res->offset);
-	return res->sym ? 0 : sonde_err(ENOENT);
+	return res->sym ? 0 : lib_err(ENOENT);
 }

@@ -40,7 +40,7 @@ char *sonde_demangle(const char *name)
 	int status = 0;
 
 	if (!name)
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	if (sym_is_rust_legacy(name)) {
 		out = sym_rust_legacy_demangle(name);
 		if (out)
@@ -52,14 +52,14 @@ char *sonde_demangle(const char *name)
 			return out;
 	}
 	if (strncmp(name, "_Z", 2))
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	pthread_once(&cxa_once, cxa_load);
 	if (!cxa_demangle)
-		return sonde_err_ptr(ENOSYS);
+		return lib_err_ptr(ENOSYS);
 	out = cxa_demangle(name, NULL, NULL, &status);
 	if (!out || status) {
 		free(out);
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	}
 	return out;
 }

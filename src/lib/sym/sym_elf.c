@@ -120,7 +120,7 @@ int sonde_elf_build_id(const char *path, uint8_t *buf, size_t size)
 
 	elf = elf_open(path, &fd);
 	if (!elf)
-		return sonde_err(errno);
+		return lib_err(errno);
 	n = sym_elf_build_id(elf, buf, size);
 	elf_close(elf, fd);
 	return n;
@@ -362,21 +362,21 @@ static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn,
 	bool *exec;
 
 	if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize)
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	data = elf_getdata(scn, NULL);
 	if (!data)
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	n = data->d_size / gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
 	syms = calloc(n ? n : 1, sizeof(*syms));
 	if (!syms)
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	/* Which sections hold code: untyped labels there count (perf too). */
 	if (elf_getshdrnum(elf, &nsec) || nsec > (1u << 20))
 		nsec = 0;
 	exec = calloc(nsec ? nsec : 1, 1);
 	if (!exec) {
 		free(syms);
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	}
 	for (i = 1; i < nsec; i++) {
 		Elf_Scn *sc = elf_getscn(elf, i);
@@ -454,7 +454,7 @@ int sym_elf_load(struct sonde_dso *dso)
 		dso->elf = elf_memory(dso->mem, dso->mem_size);
 		if (!dso->elf || elf_kind(dso->elf) != ELF_K_ELF) {
 			dso->status = SONDE_DSO_BAD_ELF;
-			return sonde_err(SONDE_ERR_FORMAT);
+			return lib_err(SONDE_ERR_FORMAT);
 		}
 		snprintf(file, sizeof(file), "%s", dso->path);
 	} else {
@@ -477,7 +477,7 @@ int sym_elf_load(struct sonde_dso *dso)
 		dso->status = err == SONDE_ERR_FORMAT ? SONDE_DSO_BAD_ELF :
 							SONDE_DSO_MISSING;
 		pr_debug("%s: cannot read ELF: %s\n", file, strerror(err));
-		return sonde_err(err);
+		return lib_err(err);
 	}
 	dso->bid_size = (size_t)sym_elf_build_id(dso->elf, dso->bid,
 						  sizeof(dso->bid));
@@ -517,7 +517,7 @@ int sym_elf_load(struct sonde_dso *dso)
 				"(file changed since recording?); not using its "
 				"symbols\n", file, have[0] ? have : "(none)", want);
 			dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
-			return sonde_err(ESTALE);
+			return lib_err(ESTALE);
 		}
 		/* The debug file's phdrs describe the recorded layout. */
 		read_loads(dso, dso->symelf);
@@ -560,7 +560,7 @@ collect:
 	}
 	if (collect_symbols(dso, dso->symelf, scn, plt_elf)) {
 		dso->status = SONDE_DSO_BAD_ELF;
-		return sonde_err(SONDE_ERR_FORMAT);
+		return lib_err(SONDE_ERR_FORMAT);
 	}
 	dso->status = dso->nr ? SONDE_DSO_OK : SONDE_DSO_NO_SYMBOLS;
 	return 0;

@@ -127,7 +127,10 @@ Elf *sym_find_debug_file(Elf *elf, const char *file, const char *root_dir,
  */
 Elf *sym_find_in_buildid_cache(const char *buildid_dir, const uint8_t *want,
 			       size_t want_size, int *fdp, char **found);
-/* $HOME/.debug, perf's build-id cache ("" without HOME); malloc'd. */
+/*
+ * perf's build-id cache: $PERF_BUILDID_DIR, else $HOME/.debug ("" without
+ * either); malloc'd.
+ */
 char *sym_default_buildid_dir(void);
 
 /* NT_GNU_BUILD_ID from a raw note blob (/sys/kernel/notes); 0 if none. */

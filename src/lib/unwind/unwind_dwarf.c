@@ -184,10 +184,10 @@ struct sonde_unwinder *sonde_unwinder__new(pid_t pid,
 	const char *root;
 
 	if (!OPTS_VALID(opts, sonde_unwinder_opts))
-		return sonde_err_ptr(EINVAL);
+		return lib_err_ptr(EINVAL);
 	uw = calloc(1, sizeof(*uw));
 	if (!uw)
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	root = OPTS_GET(opts, root_dir, NULL);
 	uw->root_dir = strdup(root ? root : "");
 	uw->dwfl = dwfl_begin(&offline_callbacks);
@@ -199,7 +199,7 @@ struct sonde_unwinder *sonde_unwinder__new(pid_t pid,
 		uw->mode = UW_MODE_SLOW;
 	if (!uw->root_dir || !uw->dwfl || !uw->cfi) {
 		sonde_unwinder__free(uw);
-		return sonde_err_ptr(ENOMEM);
+		return lib_err_ptr(ENOMEM);
 	}
 	return uw;
 }
@@ -450,7 +450,7 @@ int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 	int err;
 
 	if (!uw || !path || !len)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (path[0] != '/' && strcmp(path, "[vdso]"))
 		return 0;	/* [heap], //anon, [stack], ... */
 	if (map_known(uw, path, start))
@@ -460,7 +460,7 @@ int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 		struct uw_module *n = realloc(uw->mods, cap * sizeof(*n));
 
 		if (!n)
-			return sonde_err(ENOMEM);
+			return lib_err(ENOMEM);
 		uw->mods = n;
 		uw->cap_mods = cap;
 	}
@@ -477,7 +477,7 @@ int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 	if (!m->path || !m->file) {
 		free(m->path);
 		free(m->file);
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	}
 	uw->nr_mods++;
 
@@ -487,13 +487,13 @@ int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 	if (!elf) {
 		err = errno ? errno : SONDE_ERR_FORMAT;
 		pr_debug("unwind: %s: cannot read ELF (%d)\n", file, err);
-		return sonde_err(err);
+		return lib_err(err);
 	}
 	err = module_range(elf, start, pgoff, &low, &high);
 	elf_end(elf);
 	if (err) {
 		pr_debug("unwind: %s: not an ELF file with that mapping\n", file);
-		return sonde_err(err);
+		return lib_err(err);
 	}
 	retire_overlaps(uw, low, high);
 	m->low = low;
@@ -501,7 +501,7 @@ int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 	if (!uw->rebuild) {
 		err = report_module(uw, m);
 		if (err)
-			return sonde_err(err);
+			return lib_err(err);
 	}
 	/* With a rebuild pending, the rebuild reports it. */
 	m->ok = true;
@@ -515,11 +515,11 @@ int sonde_unwinder__add_proc_maps(struct sonde_unwinder *uw, pid_t pid)
 	FILE *f;
 
 	if (!uw)
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
-		return sonde_err(errno);
+		return lib_err(errno);
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long start, end, off;
 		char perms[8];
@@ -560,19 +560,19 @@ int sonde_unwinder__unwind(struct sonde_unwinder *uw,
 	int n;
 
 	if (!uw || !s || (!ips && max))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (s->abi == SONDE_PERF_SAMPLE_REGS_ABI_NONE)
-		return sonde_err(ENODATA);
+		return lib_err(ENODATA);
 	if (s->abi != SONDE_PERF_SAMPLE_REGS_ABI_64)
-		return sonde_err(EOPNOTSUPP);
+		return lib_err(EOPNOTSUPP);
 	if (!perf_reg(s, SONDE_PERF_REG_X86_IP, &ip) ||
 	    !perf_reg(s, SONDE_PERF_REG_X86_SP, &uw->sp) ||
 	    (s->stack_size && !s->stack))
-		return sonde_err(EINVAL);
+		return lib_err(EINVAL);
 	if (!max)
 		return 0;
 	if (uw->rebuild && rebuild_dwfl(uw))
-		return sonde_err(ENOMEM);
+		return lib_err(ENOMEM);
 	if (uw->reporting) {
 		dwfl_report_end(uw->dwfl, NULL, NULL);
 		uw->reporting = false;

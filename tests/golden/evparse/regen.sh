@@ -17,3 +17,30 @@ dump_all() {
 }
 dump_all >"$DIR/perf61.attr"
 echo "wrote $DIR/perf61.attr ($(grep -c '^###' "$DIR/perf61.attr") specs)"
+# The record side: per-event terms and modifiers as perf record applies them.
+dump_record() {
+	while IFS= read -r spec; do
+		case $spec in \#*|'') continue ;; esac
+		echo "### $spec"
+		"$PERF" record -vv -e "$spec" -o "$TMPD/x.data" true 2>&1 |
+			"$DIR/filter-record-attr.sh"
+	done <"$DIR/record-specs.txt"
+}
+TMPD=$(mktemp -d)
+dump_record >"$DIR/perf61-record.attr"
+rm -rf "$TMPD"
+echo "wrote $DIR/perf61-record.attr ($(grep -c '^###' "$DIR/perf61-record.attr") specs)"
+# Record options (-b, -j, -k) as perf record applies them to task-clock.
+dump_options() {
+	while IFS= read -r args; do
+		case $args in \#*|'') continue ;; esac
+		echo "### $args"
+		# shellcheck disable=SC2086 # the options are words
+		"$PERF" record -vv $args -e task-clock -o "$TMPD/x.data" true 2>&1 |
+			"$DIR/filter-record-attr.sh"
+	done <"$DIR/record-options.txt"
+}
+TMPD=$(mktemp -d)
+dump_options >"$DIR/perf61-record-options.attr"
+rm -rf "$TMPD"
+echo "wrote $DIR/perf61-record-options.attr ($(grep -c '^###' "$DIR/perf61-record-options.attr") option sets)"

@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-only
+# sonde record vs perf record under load: system-wide (-a) at 10, 25 and
+# 50 kHz with frame-pointer and DWARF call chains, on a fixed amount of
+# work done by 2 busy threads (callchain_workload -n ITER 2, about 2 s),
+# sonde and perf interleaved in one run. Per cell, medians of REPEAT runs:
+#   lost   samples the kernel could not write into the ring (LOST_SAMPLES
+#          of the sampling events, read by perf report --stats from each
+#          tool's file; the side-band dummy event of perf is not counted)
+#   lost%  lost / (lost + kept) samples: the rates differ between runs
+#          when the workload runs longer under one tool
+#   slow   the workload's own elapsed time under the recorder / alone
+# Goal: sonde loses no more than perf in any cell, none where perf loses
+# none. Usage: bench/record_load.sh   (QUICK=1: 2 runs, 10 and 50 kHz;
+# REPEAT, FREQS, MODES, SECONDS_OF_WORK override; MMAP=-m value for both)
+set -u
+: "${SONDE:=$PWD/build/sonde}" "${HELPERS:=$PWD/build/helpers}"
+W=$HELPERS/callchain_workload
+if [ -n "${QUICK:-}" ]; then
+	: "${REPEAT:=2}" "${FREQS:=10000 50000}"
+fi
+REPEAT=${REPEAT:-5}
+FREQS=${FREQS:-10000 25000 50000}
+MODES=${MODES:-fp dwarf}
+WORK_MS=${SECONDS_OF_WORK:-2}000
+MMAP=${MMAP:-}
+if ! command -v perf >/dev/null; then
+	echo "SKIP: perf is not installed"; exit 0
+fi
+[ -x "$W" ] || { echo "SKIP: $W not built (make helpers)"; exit 0; }
+[ -x "$SONDE" ] || { echo "SKIP: $SONDE not built (make)"; exit 0; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+median() { sort -g | awk '{a[NR]=$1} END {if (!NR) print "-"; else print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+elapsed() { sed -n 's/^elapsed_ms \([0-9.]*\)/\1/p' "$1" | tail -1; }
+# lost FILE: LOST_SAMPLES summed over the sampling events (not dummy).
+lost() {
+	perf report -f --stats -i "$1" 2>/dev/null | awk '
+		/ stats:$/ { dummy = ($1 ~ /^dummy/) }
+		/LOST_SAMPLES events:/ && !dummy && !/%\)/ { n += $3 }
+		END { print n + 0 }'
+}
+
+samples() {
+	perf report -f --stats -i "$1" 2>/dev/null |
+		awk '/SAMPLE events:/ && !/LOST/ {print $3; exit}'
+}
+
+# Fixed work of about WORK_MS on this machine, measured alone.
+"$W" -n 400 2 2>"$T/cal"
+cal=$(elapsed "$T/cal")
+ITER=$(awk -v c="$cal" -v w="$WORK_MS" 'BEGIN { n = int(400 * w / (c > 0 ? c : 1)); print n < 400 ? 400 : n }')
+
+echo "record under load: -a, 2 busy threads ($ITER iterations, ~${WORK_MS} ms alone), median of $REPEAT runs${MMAP:+, -m $MMAP}"
+printf "%-6s %-6s | %10s %10s | %7s %7s | %8s %8s | %s\n" freq chain "lost sonde" "lost perf" \
+	"lost% s" "lost% p" "slow s" "slow p" "samples sonde/perf (perf runs failed)"
+for f in $FREQS; do
+	for m in $MODES; do
+		case $m in
+		fp) cg=(-g) ;;
+		dwarf) cg=(--call-graph dwarf) ;;
+		*) echo "unknown mode $m"; exit 2 ;;
+		esac
+		rm -f "$T"/c.*
+		touch "$T/c.pl" "$T/c.pn" "$T/c.pfail" "$T/c.pp"
+		for i in $(seq "$REPEAT"); do
+			# Interleaved, so drift in machine load hits all alike.
+			"$W" -n "$ITER" 2 2>"$T/b.err"
+			elapsed "$T/b.err" >>"$T/c.base"
+			"$SONDE" record -q -a -F "$f" "${cg[@]}" ${MMAP:+-m "$MMAP"} \
+				-o "$T/s.data" -- "$W" -n "$ITER" 2 2>"$T/s.err" >/dev/null
+			elapsed "$T/s.err" >>"$T/c.s"
+			perf record -q -a -F "$f" "${cg[@]}" ${MMAP:+-m "$MMAP"} \
+				-o "$T/p.data" -- "$W" -n "$ITER" 2 2>"$T/p.err" >/dev/null
+			pst=$?
+			elapsed "$T/p.err" >>"$T/c.p"
+			lost "$T/s.data" >>"$T/c.sl"
+			samples "$T/s.data" >>"$T/c.sn"
+			# perf 6.1 aborts now and then under DWARF load: such a
+			# run has no perf numbers (counted, not hidden).
+			if [ "$pst" = 0 ]; then
+				lost "$T/p.data" >>"$T/c.pl"
+				samples "$T/p.data" >>"$T/c.pn"
+			else
+				echo x >>"$T/c.pfail"
+				grep -v '^elapsed_ms' "$T/p.err" | tail -2 | sed 's/^/  perf: /' >&2
+			fi
+			tail -1 "$T/c.sl" | paste - <(tail -1 "$T/c.sn") |
+				awk '{t = $1 + $2; print t ? 100 * $1 / t : 0}' >>"$T/c.sp"
+			[ "$pst" = 0 ] && tail -1 "$T/c.pl" | paste - <(tail -1 "$T/c.pn") |
+				awk '{t = $1 + $2; print t ? 100 * $1 / t : 0}' >>"$T/c.pp"
+			echo "  run $i $f $m: lost sonde $(tail -1 "$T/c.sl") perf $([ "$pst" = 0 ] && tail -1 "$T/c.pl" || echo "failed ($pst)")" >&2
+		done
+		b=$(median <"$T/c.base")
+		printf "%-6s %-6s | %10s %10s | %7.1f %7.1f | %8.3f %8.3f | %s/%s (%s)\n" "$f" "$m" \
+			"$(median <"$T/c.sl")" "$(median <"$T/c.pl")" \
+			"$(median <"$T/c.sp")" "$(median <"$T/c.pp")" \
+			"$(echo "$(median <"$T/c.s") $b" | awk '{print $1/$2}')" \
+			"$(echo "$(median <"$T/c.p") $b" | awk '{print $1/$2}')" \
+			"$(median <"$T/c.sn")" "$(median <"$T/c.pn")" "$(wc -l <"$T/c.pfail")"
+	done
+done

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: LGPL-2.1-only
+# Sourced by run-suite.sh (and its own test): run one test as the leader of
+# a new process group and end the whole group when it is done or overdue,
+# so that nothing a test started (a stuck sonde below a script) outlives it.
+
+# run_group SECS CMD...: runs CMD (stdin from /dev/null) in its own process
+# group. After SECS seconds the group gets SIGTERM, 5 s later SIGKILL, and
+# the exit status is 124. Whatever is left in the group when CMD exits is
+# killed. Prints "run_group: ... timed out" on stderr on a timeout.
+run_group() {
+	local secs=$1 pid killer rc mark
+	shift
+	mark=$(mktemp)
+	rm -f "$mark"
+	# In a non-interactive shell the & child is no group leader, so
+	# setsid(1) calls setsid() in place: $! leads the new group.
+	setsid "$@" </dev/null &
+	pid=$!
+	setsid bash -c "sleep $secs; : >'$mark'; kill -TERM -- -$pid 2>/dev/null
+		sleep 5; kill -KILL -- -$pid 2>/dev/null" </dev/null >/dev/null 2>&1 &
+	killer=$!
+	wait "$pid"
+	rc=$?
+	# Before the killer's setsid there is no group -$killer yet.
+	kill -KILL -- -"$killer" 2>/dev/null || kill -KILL "$killer" 2>/dev/null
+	wait "$killer" 2>/dev/null
+	kill -KILL -- -"$pid" 2>/dev/null
+	if [ -e "$mark" ]; then
+		rm -f "$mark"
+		echo "run_group: $* timed out after ${secs}s: process group $pid killed" >&2
+		return 124
+	fi
+	return $rc
+}
