@@ -64,7 +64,7 @@ static int intern(struct flame *fl, const char *s, uint32_t *out)
 }
 
 /* A frame is its function, object and kind; the source line is the first met. */
-static int frame_of(struct flame *fl, const struct sonde_profile_frame *f, uint32_t *out)
+static int frame_by_text(struct flame *fl, const struct sonde_profile_frame *f, uint32_t *out)
 {
 	struct flame_frame k = { 0 };
 	struct hashtab_probe pr;
@@ -101,6 +101,33 @@ static int frame_of(struct flame *fl, const struct sonde_profile_frame *f, uint3
 	return 0;
 }
 
+static int frame_of(struct flame *fl, const struct sonde_profile_frame *f, uint32_t *out)
+{
+	const char *name = export_frame_name(f), *dso = sonde_profile_frame__dso(f);
+	uint32_t kind = sonde_profile_frame__kind(f);
+	uint64_t h = hashtab_mix(hashtab_mix((uintptr_t)name, (uintptr_t)dso), kind);
+	struct hashtab_probe pr;
+	struct flame_pkey *k;
+	void *v;
+	int err;
+
+	for (v = hashtab_probe_first(&fl->pkey_ht, h, &pr); v; v = hashtab_probe_next(&fl->pkey_ht, &pr)) {
+		k = &fl->pkeys[IDX(v)];
+		if (k->name == name && k->dso == dso && k->kind == kind) {
+			*out = k->frame;
+			return 0;
+		}
+	}
+	err = frame_by_text(fl, f, out);
+	if (err)
+		return err;
+	if (grow((void **)&fl->pkeys, &fl->cap_pkeys, fl->nr_pkeys + 1, sizeof(*fl->pkeys)) ||
+	    hashtab_insert(&fl->pkey_ht, h, VAL(fl->nr_pkeys)))
+		return -ENOMEM;
+	fl->pkeys[fl->nr_pkeys++] = (struct flame_pkey){ name, dso, kind, *out };
+	return 0;
+}
+
 static int node_of(struct flame *fl, uint32_t parent, uint32_t frame, uint32_t *out)
 {
 	uint64_t h = hashtab_mix(parent, frame);
@@ -133,6 +160,7 @@ int flame_init(struct flame *fl)
 	hashtab_init(&fl->str_ht);
 	hashtab_init(&fl->frame_ht);
 	hashtab_init(&fl->node_ht);
+	hashtab_init(&fl->pkey_ht);
 	if (grow((void **)&fl->strs, &fl->cap_strs, 1, sizeof(*fl->strs)) ||
 	    grow((void **)&fl->nodes, &fl->cap_nodes, 1, sizeof(*fl->nodes)) ||
 	    !(fl->strs[0] = strdup(""))) {
@@ -155,6 +183,8 @@ void flame_free(struct flame *fl)
 	hashtab_free(&fl->str_ht);
 	hashtab_free(&fl->frame_ht);
 	hashtab_free(&fl->node_ht);
+	free(fl->pkeys);
+	hashtab_free(&fl->pkey_ht);
 	memset(fl, 0, sizeof(*fl));
 }
 

@@ -19,6 +19,11 @@ struct flame_frame {
 	uint32_t kind;		 /* SONDE_PROFILE_FRAME_* */
 };
 
+struct flame_pkey {
+	const char *name, *dso;
+	uint32_t kind, frame;
+};
+
 struct flame_node {
 	uint32_t parent; /* node 0 is the root and its own parent */
 	uint32_t frame;	 /* unused for the root */
@@ -37,6 +42,11 @@ struct flame {
 	uint32_t nr_nodes, cap_nodes;
 	uint32_t max_depth;
 	struct hashtab str_ht, frame_ht, node_ht;
+	/* (name, object pointer, kind) -> frame: the profile interns its
+	 * strings, so most frames are found without hashing their text. */
+	struct flame_pkey *pkeys;
+	uint32_t nr_pkeys, cap_pkeys;
+	struct hashtab pkey_ht;
 	struct sonde_profile *p; /* the profile being added (srclines) */
 	int col;
 };
