@@ -134,7 +134,7 @@ $(BUILD)/tests-shared/%: tests/unit/%.c $(SHARED_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(LIB_INC),$(ALL_CFLAGS)) -Wno-unused-parameter \
 		-Itests/unit -MMD -MP $< $(LDFLAGS) -o $@ -L$(BUILD) \
-		-Wl,-rpath,'$$ORIGIN/..' -lsonde -lcmocka -lm -lpthread
+		-Wl,-rpath,'$$ORIGIN/..' -lsonde -lcmocka -lz -lm -lpthread
 
 $(BUILD)/examples/%: examples/%.c $(SHARED_LIB)
 	@mkdir -p $(dir $@)

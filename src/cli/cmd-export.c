@@ -89,8 +89,13 @@ static int export_to(struct sonde_profile *p, enum sonde_export_format fmt, cons
 	if (fd < 0)
 		return -errno;
 	err = sonde_profile__export(p, fmt, write_fd, &fd, o);
-	if (!err && fchmod(fd, 0644)) /* mkstemp's 0600 is not what a new file gets */
-		err = -errno;
+	if (!err) { /* mkstemp's 0600 is not what a new file gets: 0666 less the umask */
+		mode_t mask = umask(0);
+
+		umask(mask);
+		if (fchmod(fd, 0666 & ~mask))
+			err = -errno;
+	}
 	if (close(fd) && !err)
 		err = -errno;
 	if (!err && rename(tmp, output))

@@ -38,6 +38,9 @@ void export_put(const struct export_ctx *x, const void *buf, size_t len);
 void export_puts(const struct export_ctx *x, const char *s);
 void export_printf(const struct export_ctx *x, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* @v in decimal; @ns as milliseconds with 6 decimals (JSON numbers). */
+void export_u64(const struct export_ctx *x, uint64_t v);
+void export_ms(const struct export_ctx *x, uint64_t ns);
 /* @s as a JSON string, quotes included (NULL: null). */
 void export_json_str(const struct export_ctx *x, const char *s);
 

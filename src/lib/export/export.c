@@ -110,6 +110,35 @@ void export_printf(const struct export_ctx *x, const char *fmt, ...)
 	}
 }
 
+/* Decimal digits of @v at the end of @buf (24 bytes); returns the first. */
+static char *u64_digits(uint64_t v, char *end)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+void export_u64(const struct export_ctx *x, uint64_t v)
+{
+	char buf[24], *p = u64_digits(v, buf + sizeof(buf));
+
+	export_put(x, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+void export_ms(const struct export_ctx *x, uint64_t ns)
+{
+	char buf[40], *end = buf + sizeof(buf), *p = end - 6;
+	uint64_t frac = ns % 1000000;
+
+	for (int i = 5; i >= 0; i--, frac /= 10)
+		p[i] = (char)('0' + frac % 10);
+	*--p = '.';
+	p = u64_digits(ns / 1000000, p);
+	export_put(x, p, (size_t)(end - p));
+}
+
 void export_json_str(const struct export_ctx *x, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";

@@ -98,8 +98,6 @@ struct ff_thread {
 	struct col frame_addr, frame_depth, frame_func, frame_cat;
 	struct tmap stack_ix;	       /* stacks by prefix and frame */
 	struct col stack_prefix, stack_frame, stack_cat;
-	struct tmap group_ix;	       /* sample groups met, with their leaf stack */
-	struct col group_stack;
 	bool oom;
 };
 
@@ -141,15 +139,10 @@ static int64_t group_stack(struct ff_thread *t, const struct prof_group *g)
 {
 	const struct sonde_profile_stack *st = (const struct sonde_profile_stack *)g->st;
 	uint32_t nf = sonde_profile_stack__nr_frames(st);
-	int64_t prefix = -1, gi;
+	int64_t prefix = -1;
 	uint32_t depth = 0;
 	bool added;
 
-	gi = tmap_get(&t->group_ix, (uintptr_t)g, 0, 0, &added);
-	if (gi < 0)
-		return gi;
-	if (!added)
-		return t->group_stack.v[gi];
 	for (uint32_t i = nf; i-- > 0;) {
 		const struct sonde_profile_frame *f = sonde_profile_stack__frame(st, i);
 		const struct sonde_profile_frame *outer = i + 1 < nf ? sonde_profile_stack__frame(st, i + 1) : NULL;
@@ -202,8 +195,6 @@ static int64_t group_stack(struct ff_thread *t, const struct prof_group *g)
 				return -ENOMEM;
 		}
 	}
-	if (col_add(&t->group_stack, prefix))
-		return -ENOMEM;
 	return prefix;
 }
 
@@ -212,7 +203,6 @@ static void thread_free(struct ff_thread *t)
 	struct col *cols[] = {
 		&t->res_name, &t->func_name, &t->func_res, &t->frame_addr, &t->frame_depth,
 		&t->frame_func, &t->frame_cat, &t->stack_prefix, &t->stack_frame, &t->stack_cat,
-		&t->group_stack,
 	};
 
 	export_index_free(&t->strs);
@@ -220,7 +210,6 @@ static void thread_free(struct ff_thread *t)
 	export_index_free(&t->func_ix);
 	tmap_free(&t->frame_ix);
 	tmap_free(&t->stack_ix);
-	tmap_free(&t->group_ix);
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		free(cols[i]->v);
 	memset(t, 0, sizeof(*t));
@@ -232,10 +221,12 @@ static void put_col(const struct export_ctx *x, const char *name, const struct c
 {
 	export_printf(x, ",\"%s\":[", name);
 	for (size_t i = 0; i < c->nr; i++) {
+		if (i)
+			export_put(x, ",", 1);
 		if (c->v[i] < 0)
-			export_puts(x, i ? ",null" : "null");
+			export_puts(x, "null");
 		else
-			export_printf(x, i ? ",%lld" : "%lld", (long long)c->v[i]);
+			export_u64(x, (uint64_t)c->v[i]);
 	}
 	export_put(x, "]", 1);
 }
@@ -297,9 +288,13 @@ static void put_tables(const struct export_ctx *x, const struct ff_thread *t)
 	export_put(x, "]", 1);
 }
 
-/* The thread of samples tl[idx[from..to)]. */
+/*
+ * The thread of samples tl[idx[from..to)]. @memo holds each sample
+ * group's leaf stack once made (-1 before), by the group's creation
+ * number: a group is one thread's.
+ */
 static int put_thread(struct sonde_profile *p, const struct export_ctx *x, const size_t *idx,
-		      size_t from, size_t to, uint64_t t0, bool first)
+		      size_t from, size_t to, uint64_t t0, bool first, int64_t *memo)
 {
 	struct ff_thread t = { 0 };
 	struct col stacks = { 0 };
@@ -307,8 +302,11 @@ static int put_thread(struct sonde_profile *p, const struct export_ctx *x, const
 	int ret = -ENOMEM;
 
 	for (size_t i = from; i < to; i++) {
-		int64_t s = group_stack(&t, p->tl[idx[i]].g);
+		const struct prof_group *g = p->tl[idx[i]].g;
+		int64_t s = memo[g->seq];
 
+		if (s < 0)
+			s = memo[g->seq] = group_stack(&t, g);
 		if (s < 0 || col_add(&stacks, s))
 			goto out;
 	}
@@ -329,10 +327,9 @@ static int put_thread(struct sonde_profile *p, const struct export_ctx *x, const
 	put_col(x, "stack", &stacks);
 	export_puts(x, ",\"time\":[");
 	for (size_t i = from; i < to; i++) {
-		uint64_t d = p->tl[idx[i]].time - t0;
-
-		export_printf(x, i > from ? ",%llu.%06llu" : "%llu.%06llu",
-			      (unsigned long long)(d / 1000000), (unsigned long long)(d % 1000000));
+		if (i > from)
+			export_put(x, ",", 1);
+		export_ms(x, p->tl[idx[i]].time - t0);
 	}
 	export_puts(x, "]}}");
 	ret = 0;
@@ -342,19 +339,88 @@ out:
 	return ret;
 }
 
-static const struct prof_tl *sort_tl;
-
-/* By thread, then in recording order. */
-static int cmp_idx(const void *pa, const void *pb)
+/* The samples' thread numbers, by (pid, tid) in order; *nr_threads gets their count. */
+static uint32_t *thread_numbers(const struct sonde_profile *p, const size_t *idx, size_t n,
+				size_t *nr_threads)
 {
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	const struct prof_group *ga = sort_tl[a].g, *gb = sort_tl[b].g;
+	struct tmap threads = { 0 };
+	uint32_t *num = malloc((n + 1) * sizeof(*num));
+	uint32_t *rank = NULL;
+	size_t nt;
 
-	if (ga->pid != gb->pid)
-		return ga->pid < gb->pid ? -1 : 1;
-	if (ga->tid != gb->tid)
-		return ga->tid < gb->tid ? -1 : 1;
-	return a < b ? -1 : a > b;
+	if (!num)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct prof_group *g = p->tl[idx[i]].g;
+		bool added;
+		int64_t t = tmap_get(&threads, (uint64_t)(uint32_t)g->pid, (uint64_t)(uint32_t)g->tid,
+				     0, &added);
+
+		if (t < 0)
+			goto fail;
+		num[i] = (uint32_t)t;
+	}
+	/* Threads in (pid, tid) order, as samply lists them. */
+	nt = threads.nr;
+	rank = malloc((nt + 1) * sizeof(*rank));
+	if (!rank)
+		goto fail;
+	for (size_t i = 0; i < nt; i++) {
+		rank[i] = 0;
+		for (size_t j = 0; j < nt; j++) /* few threads: a counting rank */
+			if ((int32_t)threads.k[j][0] < (int32_t)threads.k[i][0] ||
+			    ((int32_t)threads.k[j][0] == (int32_t)threads.k[i][0] &&
+			     (int32_t)threads.k[j][1] < (int32_t)threads.k[i][1]))
+				rank[i]++;
+	}
+	for (size_t i = 0; i < n; i++)
+		num[i] = rank[num[i]];
+	free(rank);
+	tmap_free(&threads);
+	*nr_threads = nt;
+	return num;
+fail:
+	free(num);
+	tmap_free(&threads);
+	return NULL;
+}
+
+/* Orders @idx by thread, in recording order within one (a counting sort). */
+static int by_thread(const struct sonde_profile *p, size_t *idx, size_t n, size_t **starts,
+		     size_t *nr_threads)
+{
+	uint32_t *num = thread_numbers(p, idx, n, nr_threads);
+	size_t *out, *pos;
+
+	if (!num)
+		return -ENOMEM;
+	out = malloc((n + 1) * sizeof(*out));
+	pos = calloc(*nr_threads + 1, sizeof(*pos));
+	if (!out || !pos) {
+		free(num);
+		free(out);
+		free(pos);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		pos[num[i] + 1]++;
+	for (size_t t = 0; t < *nr_threads; t++)
+		pos[t + 1] += pos[t];
+	*starts = malloc((*nr_threads + 1) * sizeof(**starts));
+	if (!*starts) {
+		free(num);
+		free(out);
+		free(pos);
+		return -ENOMEM;
+	}
+	memcpy(*starts, pos, (*nr_threads + 1) * sizeof(*pos));
+	for (size_t i = 0; i < n; i++)
+		out[pos[num[i]]++] = idx[i];
+	memcpy(idx, out, n * sizeof(*idx));
+	free(num);
+	free(out);
+	free(pos);
+	return 0;
 }
 
 static void put_meta(const struct export_ctx *x, struct sonde_profile *p)
@@ -385,7 +451,8 @@ static void put_meta(const struct export_ctx *x, struct sonde_profile *p)
 int export_firefox(struct sonde_profile *p, const struct export_ctx *x)
 {
 	struct export_group *g;
-	size_t *idx, n = 0, ng;
+	size_t *idx, *starts = NULL, n = 0, ng, nt = 0;
+	int64_t *memo;
 	uint64_t t0 = UINT64_MAX;
 	int ret = 0;
 
@@ -409,22 +476,23 @@ int export_firefox(struct sonde_profile *p, const struct export_ctx *x)
 		if (p->tl[i].time < t0)
 			t0 = p->tl[i].time;
 	}
-	sort_tl = p->tl;
-	qsort(idx, n, sizeof(*idx), cmp_idx);
+	ret = by_thread(p, idx, n, &starts, &nt);
+	if (ret) {
+		free(idx);
+		return ret;
+	}
 	put_meta(x, p);
 	export_puts(x, ",\"libs\":[],\"threads\":[");
-	for (size_t i = 0, from = 0; i < n && !ret; i++) {
-		const struct prof_group *a = p->tl[idx[i]].g, *b;
-
-		if (i + 1 < n) {
-			b = p->tl[idx[i + 1]].g;
-			if (a->pid == b->pid && a->tid == b->tid)
-				continue;
-		}
-		ret = put_thread(p, x, idx, from, i + 1, t0, from == 0);
-		from = i + 1;
-	}
+	memo = malloc((prof_nr_groups(p) + 1) * sizeof(*memo));
+	if (!memo)
+		ret = -ENOMEM;
+	for (size_t i = 0; memo && i < prof_nr_groups(p); i++)
+		memo[i] = -1;
+	for (size_t t = 0; t < nt && !ret; t++)
+		ret = put_thread(p, x, idx, starts[t], starts[t + 1], t0, t == 0, memo);
+	free(memo);
 	export_puts(x, "],\"pages\":[],\"profilerOverhead\":[],\"counters\":[]}\n");
+	free(starts);
 	free(idx);
 	return ret;
 }

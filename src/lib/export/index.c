@@ -26,8 +26,7 @@ static bool pair_eq(const void *val, const void *key, void *ctx)
 int64_t export_index_get(struct export_index *ix, const char *a, const char *b)
 {
 	struct pair k = { a, b };
-	uint64_t h = hashtab_mix(a ? hashtab_bytes_hash(a, strlen(a)) : 0,
-				 b ? hashtab_bytes_hash(b, strlen(b)) : 0);
+	uint64_t h = hashtab_mix(a ? hashtab_bytes_hash(a, strlen(a)) : 0, b ? hashtab_bytes_hash(b, strlen(b)) : 0);
 	void *v;
 
 	if (!ix->nr)

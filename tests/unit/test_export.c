@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * sonde_profile__export() on a generated perf.data image (pdgen.h) whose
+ * symbols come from a JIT map: folded text to the byte, pprof decoded
+ * back from its gzip and protobuf wire format, speedscope's and firefox's
+ * per-thread samples and weights, and the errors: bad options, a format
+ * without a differential view, a write callback that fails.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "sonde/sonde.h"
+#include "pdgen.h"
+
+#define BASE 0x7f0000001000ULL
+#define F_MAIN (BASE + 0x000)
+#define F_A (BASE + 0x100)
+#define F_B (BASE + 0x200)
+#define F_C (BASE + 0x300)
+
+#define ST_IP (1u << 0)
+#define ST_TID (1u << 1)
+#define ST_TIME (1u << 2)
+#define ST_CALLCHAIN (1u << 5)
+#define ST_PERIOD (1u << 8)
+
+static int pid;
+static char map_path[64];
+
+static int setup(void **state)
+{
+	FILE *f;
+
+	(void)state;
+	pid = (int)getpid();
+	snprintf(map_path, sizeof(map_path), "/tmp/perf-%d.map", pid);
+	f = fopen(map_path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "%llx 100 main\n%llx 100 fa\n%llx 100 fb\n%llx 100 fc\n",
+		(unsigned long long)F_MAIN, (unsigned long long)F_A,
+		(unsigned long long)F_B, (unsigned long long)F_C);
+	return fclose(f);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(map_path);
+	return 0;
+}
+
+/*
+ * Thread pid "work": 3 x c<-b<-a<-main (period 100, times 1..3),
+ * b<-a<-main (100, t 4), a<-main (200, t 5); thread pid+1 "other":
+ * c<-main (50, t 6).
+ */
+static void gen_file(struct pdgen *g)
+{
+	const uint64_t cba[] = { F_C + 8, F_B + 8, F_A + 8, F_MAIN + 8 };
+	const uint64_t ba[] = { F_B + 8, F_A + 8, F_MAIN + 8 };
+	const uint64_t a[] = { F_A + 8, F_MAIN + 8 };
+	const uint64_t cm[] = { F_C + 16, F_MAIN + 16 };
+
+	memset(g, 0, sizeof(*g));
+	pdg_file_begin(g, ST_IP | ST_TID | ST_TIME | ST_PERIOD | ST_CALLCHAIN, 100);
+	pdg_comm(g, (uint32_t)pid, (uint32_t)pid, "work", 0);
+	pdg_comm(g, (uint32_t)pid, (uint32_t)pid + 1, "other", 0);
+	pdg_mmap(g, (uint32_t)pid, BASE, 0x1000, 0, "//anon", 0);
+	for (int i = 0; i < 3; i++)
+		pdg_sample(g, (uint32_t)pid, (uint32_t)pid, 1 + (uint64_t)i, cba[0], 100, cba, 4);
+	pdg_sample(g, (uint32_t)pid, (uint32_t)pid, 4, ba[0], 100, ba, 3);
+	pdg_sample(g, (uint32_t)pid, (uint32_t)pid, 5, a[0], 200, a, 2);
+	pdg_sample(g, (uint32_t)pid, (uint32_t)pid + 1, 6, cm[0], 50, cm, 2);
+	pdg_file_end(g, 1, 6);
+}
+
+struct fixture {
+	struct pdgen g;
+	struct sonde_perfdata_reader *r;
+	struct sonde_profile *p;
+};
+
+/* A per-thread profile (comm, pid, tid keys) of the generated file. */
+static void load(struct fixture *f, bool timeline)
+{
+	static const enum sonde_profile_key keys[] = {
+		SONDE_PROFILE_KEY_COMM, SONDE_PROFILE_KEY_PID, SONDE_PROFILE_KEY_TID,
+	};
+	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 3, .callchains = true,
+		   .timeline = timeline);
+
+	gen_file(&f->g);
+	f->p = sonde_profile__new(&po);
+	f->r = sonde_perfdata_reader__open_mem(f->g.buf, f->g.len, NULL);
+	assert_non_null(f->p);
+	assert_non_null(f->r);
+	assert_int_equal(sonde_profile__add_reader(f->p, f->r), 6);
+}
+
+static void unload(struct fixture *f)
+{
+	sonde_profile__free(f->p);
+	sonde_perfdata_reader__free(f->r);
+	free(f->g.buf);
+}
+
+struct mem {
+	char *buf;
+	size_t len;
+	int fail_after; /* calls that succeed before one fails; -1 never */
+};
+
+static int write_mem(void *ctx, const void *buf, size_t len)
+{
+	struct mem *m = ctx;
+
+	if (m->fail_after == 0)
+		return -EIO;
+	if (m->fail_after > 0)
+		m->fail_after--;
+	m->buf = realloc(m->buf, m->len + len + 1);
+	memcpy(m->buf + m->len, buf, len);
+	m->len += len;
+	m->buf[m->len] = 0;
+	return 0;
+}
+
+static struct mem export(struct sonde_profile *p, enum sonde_export_format fmt, int *ret)
+{
+	struct mem m = { .fail_after = -1 };
+
+	*ret = sonde_profile__export(p, fmt, write_mem, &m, NULL);
+	return m;
+}
+
+static void test_folded(void **state)
+{
+	struct fixture f;
+	struct mem m;
+	int ret;
+
+	(void)state;
+	load(&f, false);
+	m = export(f.p, SONDE_EXPORT_FOLDED, &ret);
+	assert_int_equal(ret, 0);
+	assert_string_equal(m.buf, "other;main;fc 1\n"
+				   "work;main;fa 1\n"
+				   "work;main;fa;fb 1\n"
+				   "work;main;fa;fb;fc 3\n");
+	free(m.buf);
+	unload(&f);
+}
+
+/* ---- a protobuf reader, enough for profile.proto ---- */
+
+static uint64_t varint(const uint8_t **p, const uint8_t *end)
+{
+	uint64_t v = 0;
+
+	for (int s = 0; *p < end && s < 64; s += 7) {
+		uint8_t b = *(*p)++;
+
+		v |= (uint64_t)(b & 0x7f) << s;
+		if (!(b & 0x80))
+			return v;
+	}
+	fail_msg("truncated varint");
+	return 0;
+}
+
+/* Calls @fn per field of the message [p, end). */
+static void fields(const uint8_t *p, const uint8_t *end,
+		   void (*fn)(unsigned field, uint64_t v, const uint8_t *b, size_t n, void *arg),
+		   void *arg)
+{
+	while (p < end) {
+		uint64_t key = varint(&p, end), v = 0, n = 0;
+		const uint8_t *b = NULL;
+
+		if ((key & 7) == 0) {
+			v = varint(&p, end);
+		} else if ((key & 7) == 2) {
+			n = varint(&p, end);
+			assert_true(n <= (uint64_t)(end - p));
+			b = p;
+			p += n;
+		} else {
+			fail_msg("wire type %u", (unsigned)(key & 7));
+		}
+		fn((unsigned)(key >> 3), v, b, (size_t)n, arg);
+	}
+}
+
+struct pp {
+	int samples, strings, types, locations, functions, mappings;
+	uint64_t value_sum[2];
+	bool has_fc, has_duration;
+	int max_lines;
+};
+
+static void on_sample(unsigned field, uint64_t v, const uint8_t *b, size_t n, void *arg)
+{
+	struct pp *pp = arg;
+	int i = 0;
+
+	(void)v;
+	if (field != 2) /* packed values: [samples, period] */
+		return;
+	for (const uint8_t *q = b; q < b + n; i++)
+		pp->value_sum[i < 2 ? i : 1] += varint(&q, b + n);
+	assert_int_equal(i, 2);
+}
+
+static void on_location(unsigned field, uint64_t v, const uint8_t *b, size_t n, void *arg)
+{
+	int *lines = arg;
+
+	(void)v, (void)b, (void)n;
+	if (field == 4)
+		(*lines)++;
+}
+
+static void on_profile(unsigned field, uint64_t v, const uint8_t *b, size_t n, void *arg)
+{
+	struct pp *pp = arg;
+	int lines = 0;
+
+	switch (field) {
+	case 1:
+		pp->types++;
+		break;
+	case 2:
+		pp->samples++;
+		fields(b, b + n, on_sample, pp);
+		break;
+	case 3:
+		pp->mappings++;
+		break;
+	case 4:
+		pp->locations++;
+		fields(b, b + n, on_location, &lines);
+		if (lines > pp->max_lines)
+			pp->max_lines = lines;
+		break;
+	case 5:
+		pp->functions++;
+		break;
+	case 6:
+		pp->strings++;
+		if (n == 2 && !memcmp(b, "fc", 2))
+			pp->has_fc = true;
+		break;
+	case 10:
+		pp->has_duration = v == 5000;
+		break;
+	}
+}
+
+static void test_pprof(void **state)
+{
+	SONDE_OPTS(sonde_export_opts, eo, .time_ns = 1700000000000000000ULL, .duration_ns = 5000);
+	struct mem m = { .fail_after = -1 };
+	struct pp pp = { 0 };
+	struct fixture f;
+	uint8_t out[1 << 16];
+	z_stream z = { 0 };
+
+	(void)state;
+	load(&f, false);
+	assert_int_equal(sonde_profile__export(f.p, SONDE_EXPORT_PPROF, write_mem, &m, &eo), 0);
+	assert_true(m.len > 18 && (uint8_t)m.buf[0] == 0x1f && (uint8_t)m.buf[1] == 0x8b);
+	assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+	z.next_in = (Bytef *)m.buf;
+	z.avail_in = (uInt)m.len;
+	z.next_out = out;
+	z.avail_out = sizeof(out);
+	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+	fields(out, out + z.total_out, on_profile, &pp);
+	inflateEnd(&z);
+	assert_int_equal(pp.types, 2);
+	assert_int_equal(pp.samples, 4); /* per thread and distinct stack */
+	assert_int_equal(pp.value_sum[0], 6);
+	assert_int_equal(pp.value_sum[1], 650);
+	assert_int_equal(pp.functions, 4);
+	assert_int_equal(pp.mappings, 1);
+	assert_true(pp.locations >= 4);
+	assert_int_equal(pp.max_lines, 1); /* no inlined functions here */
+	assert_true(pp.has_fc);
+	assert_true(pp.has_duration);
+	free(m.buf);
+	unload(&f);
+}
+
+static void test_speedscope(void **state)
+{
+	struct fixture f;
+	struct mem m;
+	int ret;
+
+	(void)state;
+	load(&f, false);
+	m = export(f.p, SONDE_EXPORT_SPEEDSCOPE, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(m.buf, "\"$schema\":\"https://www.speedscope.app/file-format-schema.json\""));
+	/* work: c<-b<-a<-main (300), b<-a<-main (100), a<-main (200), root first */
+	assert_non_null(strstr(m.buf, "\"endValue\":600,\"samples\":[[0,1,2,3],[0,1,2],[0,1]],\"weights\":[300,100,200]"));
+	assert_non_null(strstr(m.buf, "\"endValue\":50,\"samples\":[[0,3]],\"weights\":[50]"));
+	free(m.buf);
+	unload(&f);
+}
+
+static void test_firefox(void **state)
+{
+	struct fixture f;
+	struct mem m;
+	int ret;
+
+	(void)state;
+	load(&f, false);
+	m = export(f.p, SONDE_EXPORT_FIREFOX, &ret);
+	assert_int_equal(ret, -EINVAL); /* needs the timeline */
+	free(m.buf);
+	unload(&f);
+
+	load(&f, true);
+	m = export(f.p, SONDE_EXPORT_FIREFOX, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(m.buf, "\"preprocessedProfileVersion\":49"));
+	assert_non_null(strstr(m.buf, "\"version\":24"));
+	/* stacks main(0) <- a(1) <- b(2) <- c(3); times in ms from the first sample */
+	assert_non_null(strstr(m.buf, "\"samples\":{\"length\":5,\"weightType\":\"samples\",\"weight\":null,\"stack\":[3,3,3,2,1],\"time\":[0.000000,0.000001,0.000002,0.000003,0.000004]}"));
+	assert_non_null(strstr(m.buf, "\"samples\":{\"length\":1,"));
+	free(m.buf);
+	unload(&f);
+}
+
+static void test_errors(void **state)
+{
+	struct mem m = { .fail_after = 0 };
+	struct fixture f;
+	struct {
+		struct sonde_export_opts o;
+		char more[8];
+	} big;
+
+	(void)state;
+	load(&f, false);
+	/* the write callback's error comes back */
+	assert_int_equal(sonde_profile__export(f.p, SONDE_EXPORT_FOLDED, write_mem, &m, NULL), -EIO);
+	free(m.buf);
+	m = (struct mem){ .fail_after = -1 };
+	assert_int_equal(sonde_profile__export(f.p, SONDE_EXPORT_FORMAT_MAX, write_mem, &m, NULL),
+			 -EINVAL);
+	assert_int_equal(sonde_profile__export(f.p, SONDE_EXPORT_FOLDED, NULL, &m, NULL), -EINVAL);
+	{
+		SONDE_OPTS(sonde_export_opts, eo, .event = 1);
+
+		assert_int_equal(sonde_profile__export(f.p, SONDE_EXPORT_FOLDED, write_mem, &m, &eo),
+				 -EINVAL);
+	}
+	{
+		SONDE_OPTS(sonde_export_opts, eo, .baseline = f.p);
+
+		assert_int_equal(sonde_profile__export(f.p, SONDE_EXPORT_PPROF, write_mem, &m, &eo),
+				 -EOPNOTSUPP);
+	}
+	/* a newer caller's opts: zero past the known fields is fine, else not */
+	memset(&big, 0, sizeof(big));
+	big.o.sz = sizeof(big);
+	assert_int_equal(sonde_profile__export(f.p, SONDE_EXPORT_FOLDED, write_mem, &m, &big.o), 0);
+	big.more[3] = 1;
+	assert_int_equal(sonde_profile__export(f.p, SONDE_EXPORT_FOLDED, write_mem, &m, &big.o),
+			 -EINVAL);
+	free(m.buf);
+	unload(&f);
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	for (int i = 0; i < SONDE_EXPORT_FORMAT_MAX; i++) {
+		assert_int_equal(sonde_export_format__parse(sonde_export_format__name(i)), i);
+		assert_non_null(sonde_export_format__file_name(i));
+	}
+	assert_string_equal(sonde_export_format__file_name(SONDE_EXPORT_PPROF), "perf.pb.gz");
+	assert_int_equal(sonde_export_format__parse("nosuch"), -EINVAL);
+	assert_int_equal(sonde_export_format__parse(NULL), -EINVAL);
+	assert_null(sonde_export_format__name(SONDE_EXPORT_FORMAT_MAX));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_folded),
+		cmocka_unit_test(test_pprof),
+		cmocka_unit_test(test_speedscope),
+		cmocka_unit_test(test_firefox),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
