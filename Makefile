@@ -45,6 +45,12 @@ EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
 HELPER_SRCS := $(sort $(wildcard tests/helpers/*.c))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+# The HTML profile's page, CSS and script, kept as ordinary files and
+# turned into C arrays here so the library writes one self-contained page.
+HTML_ASSETS := page:src/lib/export/html/page.html css:src/lib/export/html/flame.css \
+	js:src/lib/export/html/flame.js
+HTML_ASSETS_C := $(BUILD)/gen/html-assets.c
+LIB_OBJS += $(BUILD)/obj/gen/html-assets.o
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 EXAMPLE_BINS := $(EXAMPLE_SRCS:examples/%.c=$(BUILD)/examples/%)
@@ -69,6 +75,18 @@ helpers: $(HELPER_BINS)
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(HTML_ASSETS_C): $(foreach a,$(HTML_ASSETS),$(word 2,$(subst :, ,$(a)))) Makefile
+	@mkdir -p $(dir $@)
+	@{ echo '#include <stddef.h>'; echo '#include "html-assets.h"'; \
+	  for a in $(HTML_ASSETS); do n=$${a%%:*}; f=$${a#*:}; \
+	    echo "const unsigned char export_asset_$$n[] = {"; xxd -i < $$f; echo ', 0 };'; \
+	    echo "const size_t export_asset_$${n}_len = sizeof(export_asset_$$n) - 1;"; \
+	  done; } > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/gen/html-assets.o: $(HTML_ASSETS_C)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc/lib/export -c $< -o $@
 
 $(STATIC_LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)

@@ -24,3 +24,8 @@ echo "== sonde report -i $OUT/perf.data --no-children --percent-limit 2"
 echo
 echo "== sonde report -i $OUT/perf.data (children, with call graphs), first 40 lines"
 "$SONDE" report -i "$OUT/perf.data" --stdio | head -40
+
+# The interactive HTML profile: one file, open it in any browser.
+echo "== sonde export --format html -i $OUT/perf.data -o $OUT/perf.html"
+"$SONDE" export --format html -i "$OUT/perf.data" -o "$OUT/perf.html"
+echo "open $OUT/perf.html in a browser: flame graph, top functions, search"

@@ -8,6 +8,11 @@
  *   main -> run_demo -> checksum_pass  (~45%)
  *                    -> sort_pass      (~35%, partly in libc qsort)
  *                    -> prime_pass     (~20%)
+ *
+ *   demo [SCALE [PRIME_FACTOR]]
+ *
+ * PRIME_FACTOR (default 1) multiplies prime_pass's work, so two runs
+ * differ in one function's share on purpose (the diff tests).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -86,7 +91,7 @@ NOINLINE static uint64_t prime_pass(uint32_t limit)
 	return count;
 }
 
-NOINLINE static uint64_t run_demo(unsigned scale)
+NOINLINE static uint64_t run_demo(unsigned scale, unsigned prime_factor)
 {
 	uint64_t r = 0;
 
@@ -94,7 +99,7 @@ NOINLINE static uint64_t run_demo(unsigned scale)
 	KEEP_FRAME();
 	r += sort_pass(24 * scale);
 	KEEP_FRAME();
-	r += prime_pass(60000 * scale);
+	r += prime_pass(60000 * scale * prime_factor);
 	KEEP_FRAME();
 	return r;
 }
@@ -102,9 +107,10 @@ NOINLINE static uint64_t run_demo(unsigned scale)
 int main(int argc, char **argv)
 {
 	unsigned scale = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 10;
+	unsigned prime_factor = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 0) : 1;
 
 	for (size_t i = 0; i < sizeof(data) / sizeof(data[0]); i++)
 		data[i] = mix((uint32_t)i);
-	printf("demo result %llu\n", (unsigned long long)run_demo(scale ? scale : 1));
+	printf("demo result %llu\n", (unsigned long long)run_demo(scale ? scale : 1, prime_factor ? prime_factor : 1));
 	return 0;
 }

@@ -9,15 +9,6 @@
 #include <string.h>
 #include "export-priv.h"
 
-/*
- * The flame-graph pages live in svg.c and html.c, which another change
- * brings; until a build has them their address is NULL and the export
- * says -EOPNOTSUPP. Weak references do not pull members out of a static
- * archive, so these two lines go when both files are in.
- */
-#pragma weak export_svg
-#pragma weak export_html
-
 static const struct {
 	const char *name, *file;
 } formats[SONDE_EXPORT_FORMAT_MAX] = {

@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-only
+# The HTML profile and the SVG flame graph in headless Chromium
+# (tests/browser/pictures.js, playwright-core), written by sonde export
+# and sonde diff --format html: frames drawn, click zoom,
+# breadcrumb, search share against report's children share, the table's
+# top row against report --no-children, a phone screen, the differential
+# page, no console errors. Leaves a screenshot in $BUILD_DIR/artifacts.
+source "$(dirname "$0")/lib.sh"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+B=${BUILD_DIR:-$ROOT/build}
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+
+if [ ! -x "$HELPERS/demo" ]; then
+	skip "html/svg: $HELPERS/demo not built (make helpers)"; exit 0
+fi
+
+F=$TMP/perf.data
+if ! "$SONDE" record -q -g -o "$F" -- "$HELPERS/demo" 20 >/dev/null 2>"$TMP/rec.err"; then
+	fail "html: sonde record -g of the demo failed: $(head -3 "$TMP/rec.err")"; exit 0
+fi
+# The diff page's pair: prime_pass does 3x the work in the new recording.
+"$SONDE" record -q -g -o "$TMP/base.data" -- "$HELPERS/demo" 10 >/dev/null 2>&1
+"$SONDE" record -q -g -o "$TMP/new.data" -- "$HELPERS/demo" 10 3 >/dev/null 2>&1
+expect_ok "html: sonde export --format html writes the page" \
+	"$SONDE" export --format html -i "$F" -o "$TMP/p.html" --title "sonde profile"
+expect_ok "svg: sonde export --format svg writes the flame graph" \
+	"$SONDE" export --format svg -i "$F" -o "$TMP/p.svg"
+if "$SONDE" diff --format html "$TMP/base.data" "$TMP/new.data" >"$TMP/d.html" 2>"$TMP/err"; then
+	pass "html diff: sonde diff --format html writes the differential page"
+else
+	fail "html diff: sonde diff --format html failed: $(head -3 "$TMP/err")"
+fi
+
+# Without a browser: the SVG is well-formed XML with a title per frame,
+# and the page asks for nothing outside itself.
+if python3 - "$TMP/p.svg" >"$TMP/svg.out" 2>&1 <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = '{http://www.w3.org/2000/svg}'
+root = ET.parse(sys.argv[1]).getroot()
+titles = [t.text for t in root.iter(ns + 'title')]
+rects = list(root.iter(ns + 'rect'))
+assert titles and len(rects) == len(titles) + 1, (len(titles), len(rects))
+assert any(t.startswith('main (') for t in titles), titles[:5]
+print(len(titles))
+PY
+then pass "svg: well-formed, $(cat "$TMP/svg.out") frames with titles, main among them"
+else fail "svg: $(tail -3 "$TMP/svg.out")"; fi
+if grep -qiE '<(script|link|img)[^>]+(src|href)=|@import|url\(|https?://' "$TMP/p.html"; then
+	fail "html: the page references something outside itself: $(grep -oiE '<(script|link|img)[^>]+(src|href)=[^>]*|@import[^;]*|url\([^)]*|https?://[^ \"]*' "$TMP/p.html" | head -3)"
+else
+	pass "html: one self-contained file ($(wc -c <"$TMP/p.html") bytes, no external script, style, font or image)"
+fi
+
+if ! command -v node >/dev/null 2>&1; then
+	skip "html/svg in chromium: node is not installed (apt-get install nodejs npm)"; exit 0
+fi
+if [ ! -x "$CHROMIUM" ]; then
+	skip "html/svg in chromium: $CHROMIUM is missing (apt-get install chromium)"; exit 0
+fi
+if [ ! -d "$ROOT/tests/browser/node_modules/playwright-core" ]; then
+	skip "html/svg in chromium: playwright-core is not installed (cd tests/browser && npm ci)"; exit 0
+fi
+# report's answers: the top self row, and the children share of its caller.
+"$SONDE" report -i "$F" --stdio --no-children -g none --percent-limit 0 2>/dev/null |
+	grep -v '^#' | grep '%' >"$TMP/self.txt"
+read -r top_pct _ _ _ top_sym _ < "$TMP/self.txt"
+"$SONDE" report -i "$F" --stdio --children -g none 2>/dev/null | grep -v '^#' | grep '%' >"$TMP/children.txt"
+# The search target: the heaviest named function other than the top one and main.
+read -r search_pct _ _ _ _ search_sym _ < <(awk '$6 != "'"$top_sym"'" && $6 !~ /^(main|_start|__libc_start|\[)/' "$TMP/children.txt" | head -1)
+# report's children share of prime_pass in each: the change the diff shows
+share_of() { "$SONDE" report -i "$1" --stdio --children -g none 2>/dev/null | awk '$6 == "prime_pass" { sub("%", "", $1); print $1; exit }'; }
+diff_pts=$(awk -v a="$(share_of "$TMP/new.data")" -v b="$(share_of "$TMP/base.data")" 'BEGIN { print a - b }')
+# frames every demo profile shows, outermost first
+cat >"$TMP/want.json" <<JSON
+{ "html": "$TMP/p.html", "svg": "$TMP/p.svg", "diff": "$TMP/d.html",
+  "shot": "$B/artifacts/html-profile.png",
+  "frames": ["all", "main", "$top_sym"],
+  "diffFn": { "name": "prime_pass", "points": $diff_pts },
+  "top": { "name": "$top_sym", "self": ${top_pct%\%} },
+  "search": { "q": "^$search_sym\$", "share": ${search_pct%\%} } }
+JSON
+mkdir -p "$B/artifacts"
+cp "$TMP/p.html" "$B/artifacts/html-profile.html"
+cp "$TMP/p.svg" "$B/artifacts/flame.svg"
+(cd "$ROOT/tests/browser" && timeout 240 node pictures.js "$TMP/want.json") 2>&1 |
+	grep -E '^(PASS|FAIL|SKIP)|Error' || fail "html: the browser run printed nothing"
