@@ -24,7 +24,14 @@ cli_watchdog() {
 	CLI_WATCHDOG=$!
 }
 cli_watchdog
-trap 'kill -- -$CLI_WATCHDOG 2>/dev/null || kill $CLI_WATCHDOG 2>/dev/null; rm -rf "$TMP"' EXIT
+# A script that sets its own EXIT trap must call cli_cleanup in it: the
+# watchdog holds the script's stderr, so a left one keeps the suite's
+# $(...) waiting for its whole sleep.
+cli_cleanup() {
+	kill -- -$CLI_WATCHDOG 2>/dev/null || kill $CLI_WATCHDOG 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cli_cleanup EXIT
 # report/script keep a kallsyms cache in $XDG_CACHE_HOME/sonde: not in the
 # home of whoever runs the tests.
 export XDG_CACHE_HOME="$TMP/cache"

@@ -16,7 +16,7 @@ if ! echo 2 >$P 2>/dev/null; then
 	skip "permissions: cannot set $P"
 	exit 0
 fi
-trap 'echo "$orig" >$P; rm -rf "$TMP"' EXIT
+trap 'echo "$orig" >$P; cli_cleanup' EXIT
 chmod 711 "$TMP"
 mkdir -m 777 "$TMP/u"
 copy_sonde "$TMP/u"

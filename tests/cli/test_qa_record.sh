@@ -113,7 +113,7 @@ if ! mount -t tmpfs -o size=40k tmpfs "$M" 2>/dev/null; then
 	skip "record full disk: cannot mount a tmpfs"
 	exit 0
 fi
-trap 'umount "$M" 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'umount "$M" 2>/dev/null; cli_cleanup' EXIT
 
 # check NAME: the record failed, the summary is honest, the file is valid
 # or absent.

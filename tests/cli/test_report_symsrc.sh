@@ -127,7 +127,7 @@ elif ! perf record -q -g -e cpu-clock -c 200000 -o "$TMP/jit.data" \
 	skip "jit: perf record failed (exit $?; 77: not x86-64): $(head -c 200 "$TMP/rec.err")"
 else
 	JITMAP=$(head -1 "$TMP/jit.out")
-	trap 'rm -rf "$TMP" "$JITMAP"' EXIT
+	trap 'rm -f "$JITMAP"; cli_cleanup' EXIT
 	report_pair "$TMP/jit.data"
 	same_rows "jit report" "$TMP/p.rep" "$TMP/s.rep" "jit_spin_"
 	contains "jit report: [JIT] tid rows" '\[JIT\] tid [0-9]+ +\[\.\] jit_spin_hot' "$TMP/s.rep"
