@@ -21,6 +21,9 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* The measured loop writes here, so no compiler drops it. */
+static volatile unsigned long sink;
+
 int main(void)
 {
 	static const struct {
@@ -37,7 +40,6 @@ int main(void)
 	struct sonde_stat_reader *rd = NULL;
 	struct sonde_evlist *list = sonde_evlist__new();
 	struct sonde_stat_table t = { .sz = sizeof(t) };
-	volatile unsigned long sink = 0;
 	double t0, t1;
 	int ret = 1, nr_aggr;
 

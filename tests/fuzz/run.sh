@@ -27,9 +27,16 @@ if ! command -v clang >/dev/null; then
 	echo "SKIP: fuzz targets need clang (apt-get install clang libclang-rt-14-dev)"
 	echo "0 0 ${#targets[@]}" >>"${RESULTS:-/dev/null}"; exit 0
 fi
-FLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -Isrc/lib $(for d in src/lib/*/; do printf -- '-I%s ' "${d%/}"; done)-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DSONDE_FUZZ"
+VERSION=$(awk '/^VERSION_(MAJOR|MINOR|PATCH) :=/ { v = v (v == "" ? "" : ".") $3 } END { print v }' Makefile)
+FLAGS="-std=c11 -D_GNU_SOURCE -DSONDE_VERSION=\"$VERSION\" -g -O1 -Iinclude -Isrc/lib $(for d in src/lib/*/; do printf -- '-I%s ' "${d%/}"; done)-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DSONDE_FUZZ"
 mkdir -p "$OUT"
 LIB_SRCS=$(ls src/lib/*.c src/lib/*/*.c 2>/dev/null)
+# The HTML page's assets are C made at build time (Makefile HTML_ASSETS).
+if ! make -s BUILD="$OUT" "$OUT/gen/html-assets.c" >"$OUT/assets.log" 2>&1; then
+	echo "FAIL: fuzz builds: cannot generate the HTML assets"; cat "$OUT/assets.log"
+	echo "0 ${#targets[@]} 0" >>"${RESULTS:-/dev/null}"; exit 1
+fi
+LIB_SRCS="$LIB_SRCS $OUT/gen/html-assets.c"
 for t in "${targets[@]}"; do
 	name=$(basename "$t" .c)
 	bin="$OUT/$name"
