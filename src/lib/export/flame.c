@@ -232,6 +232,24 @@ void flame_finish(struct flame *fl)
 	}
 }
 
+int flame_build(struct flame *fl, struct sonde_profile *p,
+		struct sonde_profile *baseline, int ev)
+{
+	int err = flame_init(fl);
+
+	if (err)
+		return err;
+	err = flame_add_profile(fl, p, ev, 0);
+	if (!err && baseline)
+		err = flame_add_profile(fl, baseline, ev, 1);
+	if (err) {
+		flame_free(fl);
+		return err;
+	}
+	flame_finish(fl);
+	return 0;
+}
+
 static int by_name(const void *a, const void *b, void *ctx)
 {
 	const struct flame *fl = ctx;

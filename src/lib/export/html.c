@@ -202,16 +202,10 @@ int export_html(struct sonde_profile *p, const struct export_ctx *x)
 
 	if (!p || !x)
 		return -EINVAL;
-	err = flame_init(&fl);
+	err = flame_build(&fl, p, x->opts.baseline, x->ev);
 	if (err)
 		return err;
-	err = flame_add_profile(&fl, p, x->ev, 0);
-	if (!err && x->opts.baseline)
-		err = flame_add_profile(&fl, x->opts.baseline, x->ev, 1);
-	if (!err) {
-		flame_finish(&fl);
-		err = put_page(x, &fl, x->title, x->event_name);
-	}
+	err = put_page(x, &fl, x->title, x->event_name);
 	flame_free(&fl);
 	return err;
 }

@@ -171,16 +171,10 @@ int export_svg(struct sonde_profile *p, const struct export_ctx *x)
 
 	if (!p || !x)
 		return -EINVAL;
-	err = flame_init(&fl);
+	err = flame_build(&fl, p, x->opts.baseline, x->ev);
 	if (err)
 		return err;
-	err = flame_add_profile(&fl, p, x->ev, 0);
-	if (!err && x->opts.baseline)
-		err = flame_add_profile(&fl, x->opts.baseline, x->ev, 1);
-	if (!err) {
-		flame_finish(&fl);
-		err = flame_children(&fl, &first, &kids);
-	}
+	err = flame_children(&fl, &first, &kids);
 	if (err)
 		goto out;
 	w = (struct svg_walk){ .fl = &fl, .first = first, .kids = kids, .out = x,
