@@ -57,6 +57,7 @@ struct anl_machine {
 	char *buildid_dir; /* perf's build-id cache, made on first use */
 	char *kallsyms_file; /* --kallsyms: the recorded kernel's symbols */
 	char *vmlinux_file;  /* --vmlinux */
+	struct sonde_symcache *symcache; /* ELF, vdso and JIT symbols */
 };
 
 /* Arena allocation: lives as long as the machine; aborts on OOM. */
