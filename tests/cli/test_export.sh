@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-only
 # sonde export, each format checked by its reader: folded line totals
 # against report's samples per command, pprof through `go tool pprof -top`
-# against report --no-children's flat shares, speedscope against its
+# against report --no-children's flat shares (and -raw: the program is
+# mapping 1, with build ids), speedscope against its
 # file-format schema, firefox against the processed format's fields and
 # report's samples per thread. And the file handling: default names,
 # stdout, and a failed export that leaves the old file alone.
@@ -108,6 +109,21 @@ PY
 	fi
 	contains "pprof: the event is the sample type, with its duration" "Type: cpu-clock" pprof.top
 	contains "pprof: the recording's duration" "Duration: [0-9.]+m?s" pprof.top
+	# pprof takes mapping 1 for the main binary: the profiled program's,
+	# with its build id, not the first library a stack met.
+	HOME="$TMP" GOCACHE="$TMP/gocache" go tool pprof -raw perf.pb.gz >pprof.raw 2>>pprof.err
+	first=$(sed -n '/^Mappings/{n;p;q}' pprof.raw)
+	if [[ $first =~ ^1:\ .*/callchain_workload\ [0-9a-f]{40}\ \[FN\] ]]; then
+		pass "pprof: mapping 1 is the program with its build id ($first)"
+	else
+		fail "pprof: mapping 1 is not callchain_workload with a build id: '$first' $(head -c 300 pprof.err)"
+	fi
+	if awk '/^Mappings/ { m = 1; next } m && NF' pprof.raw | grep -v '\[kernel' |
+		awk '{ print $4 }' | grep -qvE '^[0-9a-f]{40}$'; then
+		fail "pprof: a user mapping without a build id: $(awk '/^Mappings/ { m = 1; next } m' pprof.raw | tr '\n' '|')"
+	else
+		pass "pprof: every user mapping has its build id"
+	fi
 fi
 
 # ---- speedscope ----
