@@ -225,7 +225,7 @@ static void value_text(const struct diff *d, const struct row *r, char *buf, siz
 			snprintf(buf, sz, "N/A");
 		else if (d->compute == COMPUTE_RATIO && r->value > 0)
 			snprintf(buf, sz, "%14.6f", r->value);
-		else if (d->compute == COMPUTE_WDIFF && r->value != 0)
+		else if (d->compute == COMPUTE_WDIFF) /* 0 too, as perf */
 			snprintf(buf, sz, "%14" PRId64, (int64_t)r->value);
 		break;
 	default:
