@@ -72,16 +72,16 @@ static void test_cxx_names(void **state)
 static void test_jit_memory(void **state)
 {
 	(void)state;
-	assert_true(anl_is_jit_memory("//anon", 6));
-	assert_true(anl_is_jit_memory("/dev/zero (deleted)", 19));
-	assert_true(anl_is_jit_memory("/anon_hugepage (deleted)", 24));
-	assert_true(anl_is_jit_memory("[heap]", 6));
-	assert_true(anl_is_jit_memory("[stack]", 7));
-	assert_true(anl_is_jit_memory("/SYSV00000000", 13));
-	assert_false(anl_is_jit_memory("//anonymous", 11));
-	assert_false(anl_is_jit_memory("/usr/lib/libc.so.6", 18));
-	assert_false(anl_is_jit_memory("[vdso]", 6));
-	assert_false(anl_is_jit_memory("//an", 4));
+	assert_true(sym_is_jit_memory("//anon", 6));
+	assert_true(sym_is_jit_memory("/dev/zero (deleted)", 19));
+	assert_true(sym_is_jit_memory("/anon_hugepage (deleted)", 24));
+	assert_true(sym_is_jit_memory("[heap]", 6));
+	assert_true(sym_is_jit_memory("[stack]", 7));
+	assert_true(sym_is_jit_memory("/SYSV00000000", 13));
+	assert_false(sym_is_jit_memory("//anonymous", 11));
+	assert_false(sym_is_jit_memory("/usr/lib/libc.so.6", 18));
+	assert_false(sym_is_jit_memory("[vdso]", 6));
+	assert_false(sym_is_jit_memory("//an", 4));
 }
 
 static void test_jit_map(void **state)

@@ -136,16 +136,6 @@ static bool has_prefix(const char *s, size_t len, const char *pre)
 	return len >= n && !memcmp(s, pre, n);
 }
 
-bool anl_is_jit_memory(const char *name, size_t len)
-{
-	return (len == 6 && !memcmp(name, "//anon", 6)) ||
-	       has_prefix(name, len, "/dev/zero") ||
-	       has_prefix(name, len, "/anon_hugepage") ||
-	       has_prefix(name, len, "[stack") ||
-	       has_prefix(name, len, "/SYSV") ||
-	       (len == 6 && !memcmp(name, "[heap]", 6));
-}
-
 static const char *base_name(const char *s)
 {
 	const char *b = strrchr(s, '/');

@@ -72,12 +72,6 @@ void anl_dsos_free(struct anl_machine *m);
  */
 const char *anl_sym_name(struct anl_machine *m, const char *name);
 /*
- * Whether a mapping of @name (@len bytes), when executable, is memory no
- * file backs (anonymous, /dev/zero, SysV shm, heap, stack): perf looks its
- * code up in the process's /tmp/perf-PID.map.
- */
-bool anl_is_jit_memory(const char *name, size_t len);
-/*
  * The kernel DSO @d from the kallsyms cache file @path (anl_kcache.c):
  * false on any miss or invalid file. And @d's table written there.
  */

@@ -579,11 +579,15 @@ const char *sonde_dso__symfile(const struct sonde_dso *dso)
 	return dso->symfile;
 }
 
+/*
+ * Code looked up in the process's perf map: perf's unbacked memory, and
+ * named anonymous regions, memfd code and the map file's own name.
+ */
 static bool is_jit_path(const char *p)
 {
-	return !p || !*p || !strncmp(p, "//anon", 6) ||
+	return !p || !*p || sym_is_jit_memory(p, strlen(p)) ||
 	       !strncmp(p, "[anon", 5) || !strncmp(p, "/memfd:", 7) ||
-	       !strncmp(p, "/tmp/perf-", 10) || !strcmp(p, "[heap]");
+	       !strncmp(p, "/tmp/perf-", 10);
 }
 
 int sonde_symcache__resolve(struct sonde_symcache *c, pid_t pid,

@@ -120,6 +120,13 @@ int sym_perfmap_read(const char *path, char **text, struct sonde_symbol **syms,
 		     size_t *nr, int *status);
 
 /*
+ * Whether a mapping of @p name (@p len bytes), when executable, is memory
+ * no file backs (anonymous, /dev/zero, SysV shm, heap, stack): perf 6.1
+ * looks its code up in the process's /tmp/perf-PID.map.
+ */
+bool sym_is_jit_memory(const char *name, size_t len);
+
+/*
  * Text parsers, exposed for tests and fuzzing. @p buf (NUL-terminated,
  * @p len bytes before the NUL) is modified in place: names point into it.
  * On success *@p out is a malloc'd array of *@p nr symbols (already
