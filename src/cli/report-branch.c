@@ -50,6 +50,10 @@ struct bent {
 	unsigned cycles;
 	uint64_t count;
 	size_t seq;
+	/* perf keeps an entry's filter verdict from its first branch: a
+	 * thread filter hides a row first met in another thread, and counts
+	 * every branch of a row it shows. */
+	bool hidden;
 	/* The first branch summed here: perf's statistics count its flags. */
 	struct sonde_perf_branch_entry first;
 };
@@ -63,7 +67,6 @@ struct report_branch {
 	size_t *slots; /* open addressing: index + 1, 0 = empty */
 	size_t nr_slots;
 	uint64_t *nr_branches; /* per event, in the time and cpu slice */
-	uint64_t *nr_kept;     /* of those, the ones comm/pid/tid keep */
 	int nr_evs;
 	struct sonde_record_fmt *fmts;
 	bool *fmt_ok;
@@ -128,7 +131,6 @@ void report_branch_free(struct report_branch *rb)
 	free(rb->ents);
 	free(rb->slots);
 	free(rb->nr_branches);
-	free(rb->nr_kept);
 	free(rb->fmts);
 	free(rb->fmt_ok);
 	free(rb->br);
@@ -375,7 +377,7 @@ static bool str_in(char *const *v, int n, const char *s)
 
 /*
  * Like perf: the time and cpu slice drops samples, the comm, pid and tid
- * filters only hide their entries (the totals and statistics keep them).
+ * filters only hide entries (the totals and statistics keep them).
  */
 static bool in_slice(const struct report *rp, const struct sonde_perf_event_attr *a,
 		     const struct sonde_sample *s)
@@ -429,15 +431,11 @@ void report_branch_add(struct report_branch *rb, struct report *rp,
 		return;
 	if (ai >= rb->nr_evs) {
 		uint64_t *v = realloc(rb->nr_branches, (size_t)(ai + 1) * sizeof(*v));
-		uint64_t *k = v ? realloc(rb->nr_kept, (size_t)(ai + 1) * sizeof(*k)) : NULL;
 
-		if (v)
-			rb->nr_branches = v;
-		if (!k)
+		if (!v)
 			return;
-		rb->nr_kept = k;
 		memset(v + rb->nr_evs, 0, (size_t)(ai + 1 - rb->nr_evs) * sizeof(*v));
-		memset(k + rb->nr_evs, 0, (size_t)(ai + 1 - rb->nr_evs) * sizeof(*k));
+		rb->nr_branches = v;
 		rb->nr_evs = ai + 1;
 	}
 	for (int i = 0; i < n; i++) {
@@ -447,16 +445,12 @@ void report_branch_add(struct report_branch *rb, struct report *rp,
 		set_end(&k.from, rb->br[i].from);
 		set_end(&k.to, rb->br[i].to);
 		k.first = rb->br[i].entry;
-		rb->nr_branches[ai]++;
-		if (!show) {
-			count_type(rb, &k.first);
-			continue;
-		}
+		k.hidden = !show;
 		e = find_or_add(rb, &k);
 		if (!e)
 			return;
 		e->count++;
-		rb->nr_kept[ai]++;
+		rb->nr_branches[ai]++;
 		count_type(rb, &e->first);
 	}
 }
@@ -507,8 +501,8 @@ static void cell(const struct bent *e, enum bkey k, char *buf, size_t sz)
 		sym_cell(&e->to, buf, sz);
 		break;
 	case BK_CYCLES:
-		if (e->cycles)
-			snprintf(buf, sz, "%u", e->cycles);
+		if (e->cycles) /* perf's %hd */
+			snprintf(buf, sz, "%d", (int)(int16_t)e->cycles);
 		else
 			snprintf(buf, sz, "-");
 		break;
@@ -545,7 +539,7 @@ static int cell_width(const struct bent *e, enum bkey k)
 static void print_event(struct report_branch *rb, struct report *rp, int ev)
 {
 	struct outbuf *o = &rp->out;
-	uint64_t total = ev >= rb->nr_evs ? 0 : rp->relative ? rb->nr_kept[ev] : rb->nr_branches[ev];
+	uint64_t total = ev < rb->nr_evs ? rb->nr_branches[ev] : 0, shown = 0;
 	/* Like perf: a key filtered to one value moves above the table. */
 	bool elide_comm = rp->nr_f_comm == 1 && rb->want[BK_COMM];
 	const struct bent **v;
@@ -557,9 +551,14 @@ static void print_event(struct report_branch *rb, struct report *rp, int ev)
 	if (!v)
 		return;
 	for (size_t i = 0; i < rb->nr; i++)
-		if (rb->ents[i].ev == ev)
+		if (rb->ents[i].ev == ev && !rb->ents[i].hidden) {
 			v[n++] = &rb->ents[i];
+			shown += rb->ents[i].count;
+		}
 	qsort_r(v, n, sizeof(*v), cmp_output, rb);
+	/* --percentage relative: of what the filters show, header included */
+	if (rp->relative)
+		total = shown;
 	{
 		unsigned long nr = (unsigned long)total;
 		char unit = ' ';
