@@ -6,13 +6,14 @@
  * (IP|TID|TIME|PERIOD|BRANCH_STACK of a cpu-clock event) per SAMPLE
  * argument, and the BRANCH_STACK header feature perf looks for.
  *
- *   brgen [-x] OUT MAP... -- SAMPLE...
+ *   brgen [-x] [-r N] OUT MAP... -- SAMPLE...
  *   MAP    = PATH:START:LEN:PGOFF           (hex numbers)
  *   SAMPLE = IP:ENTRY[,ENTRY...]            (ENTRY: FROM-TO[/FLAG...])
  *   FLAG   = M (mispredicted) P (predicted) X (in_tx) A (abort)
  *            cN (cycles) tN (branch type, PERF_BR_*) nN (new_type)
  *
- * -x adds PERF_SAMPLE_BRANCH_HW_INDEX (an hw_idx word before the entries).
+ * -x adds PERF_SAMPLE_BRANCH_HW_INDEX (an hw_idx word before the entries);
+ * -r N writes the SAMPLE list N times over (big files for timing).
  * Samples alternate between threads 4242 and 4243, period 1000 + i.
  */
 #include <stdio.h>
@@ -135,18 +136,24 @@ int main(int argc, char **argv)
 	struct pdgen g = { 0 };
 	uint64_t t = 1000000000ULL, first;
 	bool hw_idx = false;
+	unsigned long repeat = 1;
 	unsigned nr = 0;
-	int a = 1;
+	int a = 1, first_sample, out;
 	FILE *f;
 
-	if (a < argc && !strcmp(argv[a], "-x")) {
-		hw_idx = true;
-		a++;
+	for (; a < argc; a++) {
+		if (!strcmp(argv[a], "-x"))
+			hw_idx = true;
+		else if (!strcmp(argv[a], "-r") && a + 1 < argc)
+			repeat = strtoul(argv[++a], NULL, 0);
+		else
+			break;
 	}
-	if (argc - a < 3) {
-		fprintf(stderr, "usage: brgen [-x] OUT MAP... -- SAMPLE...\n");
+	if (argc - a < 3 || !repeat) {
+		fprintf(stderr, "usage: brgen [-x] [-r N] OUT MAP... -- SAMPLE...\n");
 		return 2;
 	}
+	out = a;
 	pdg_file_begin(&g, SAMPLE_TYPE, 1000);
 	/* attr.branch_sample_type: 104 (attrs) + 72 */
 	pdg_set64(&g, 104 + 72, BRANCH_ANY | (1u << 0) | (hw_idx ? BRANCH_HW_INDEX : 0));
@@ -158,17 +165,24 @@ int main(int argc, char **argv)
 			fprintf(stderr, "brgen: bad MAP '%s'\n", argv[a]);
 			return 2;
 		}
-	for (a++; a < argc; a++, nr++) {
-		t += 1000000;
-		if (add_sample(&g, argv[a], nr, hw_idx, t)) {
-			fprintf(stderr, "brgen: bad SAMPLE '%s'\n", argv[a]);
-			return 2;
+	first_sample = a + 1;
+	for (unsigned long r = 0; r < repeat; r++) {
+		for (a = first_sample; a < argc; a++, nr++) {
+			char *copy = strdup(argv[a]); /* parsing cuts the text */
+
+			t += 1000000;
+			if (!copy || add_sample(&g, copy, nr, hw_idx, t)) {
+				fprintf(stderr, "brgen: bad SAMPLE '%s'\n", argv[a]);
+				return 2;
+			}
+			free(copy);
 		}
+		pdg_round(&g);
 	}
 	file_end(&g, first, t);
-	f = fopen(argv[hw_idx ? 2 : 1], "w");
+	f = fopen(argv[out], "w");
 	if (!f || fwrite(g.buf, 1, g.len, f) != g.len || fclose(f)) {
-		perror(argv[hw_idx ? 2 : 1]);
+		perror(argv[out]);
 		return 1;
 	}
 	free(g.buf);
