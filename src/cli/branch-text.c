@@ -94,3 +94,51 @@ void branch_put_stack(struct outbuf *o, const struct sonde_profile_branch *b, si
 		branch_put_flags(o, &b[i].entry);
 	}
 }
+
+/* Addresses as strings, as script --json has them (doubles lose bits). */
+static void put_end_json(struct outbuf *o, const char *key, uint64_t addr,
+			 const struct sonde_profile_frame *fr)
+{
+	const char *sym = sonde_profile_frame__sym(fr), *dso = sonde_profile_frame__dso(fr);
+
+	ob_printf(o, "\"%s\":{\"addr\":\"0x", key);
+	ob_hex(o, addr, 0);
+	ob_puts(o, "\",\"sym\":");
+	if (sym) {
+		ob_json_str(o, sym);
+		ob_puts(o, ",\"symoff\":");
+		ob_dec(o, sonde_profile_frame__sym_offset(fr));
+	} else {
+		ob_puts(o, "null");
+	}
+	ob_puts(o, ",\"dso\":");
+	if (dso)
+		ob_json_str(o, dso);
+	else
+		ob_puts(o, "null");
+	ob_putc(o, '}');
+}
+
+void branch_put_json(struct outbuf *o, const struct sonde_profile_branch *b, size_t n)
+{
+	ob_putc(o, '[');
+	for (size_t i = 0; i < n; i++) {
+		const struct sonde_perf_branch_entry *e = &b[i].entry;
+		const char *type = branch_entry_type(e);
+
+		ob_puts(o, i ? ",{" : "{");
+		put_end_json(o, "from", e->from, b[i].from);
+		ob_putc(o, ',');
+		put_end_json(o, "to", e->to, b[i].to);
+		ob_printf(o, ",\"mispred\":%s,\"predicted\":%s,\"in_tx\":%s,\"abort\":%s,\"cycles\":%u,\"type\":",
+			  e->mispred ? "true" : "false", e->predicted ? "true" : "false",
+			  e->in_tx ? "true" : "false", e->abort ? "true" : "false",
+			  (unsigned)e->cycles);
+		if (*type)
+			ob_json_str(o, type);
+		else
+			ob_puts(o, "null");
+		ob_putc(o, '}');
+	}
+	ob_putc(o, ']');
+}

@@ -25,4 +25,7 @@ enum branch_style {
 void branch_put_stack(struct outbuf *o, const struct sonde_profile_branch *b, size_t n,
 		      enum branch_style style, bool dso);
 
+/* The entries as a JSON array (script --json). */
+void branch_put_json(struct outbuf *o, const struct sonde_profile_branch *b, size_t n);
+
 #endif /* SONDE_CLI_BRANCH_TEXT_H */

@@ -313,22 +313,30 @@ static int event_width(struct script *s)
  * The sample's branch stack after its other fields, as perf prints it:
  * brstack wins over brstacksym; the objects with -F dso.
  */
+/* The current sample's branch stack into s->br: how many, 0 without one. */
+static int sample_branches(struct script *s)
+{
+	int n = sonde_profile__sample_branches(s->prof, s->cur_ev, s->cur, s->br, s->cap_br);
+
+	if (n > 0 && (size_t)n > s->cap_br) {
+		struct sonde_profile_branch *v = realloc(s->br, (size_t)n * sizeof(*v));
+
+		if (!v)
+			return 0;
+		s->br = v;
+		s->cap_br = (size_t)n;
+		n = sonde_profile__sample_branches(s->prof, s->cur_ev, s->cur, s->br, s->cap_br);
+	}
+	return n > 0 ? n : 0;
+}
+
 static void put_branches(struct script *s, struct outbuf *o, unsigned f)
 {
 	int n;
 
 	if (!(f & (F_BRSTACK | F_BRSTACKSYM)))
 		return;
-	n = sonde_profile__sample_branches(s->prof, s->cur_ev, s->cur, s->br, s->cap_br);
-	if (n > 0 && (size_t)n > s->cap_br) {
-		struct sonde_profile_branch *v = realloc(s->br, (size_t)n * sizeof(*v));
-
-		if (!v)
-			return;
-		s->br = v;
-		s->cap_br = (size_t)n;
-		n = sonde_profile__sample_branches(s->prof, s->cur_ev, s->cur, s->br, s->cap_br);
-	}
+	n = sample_branches(s);
 	if (n > 0)
 		branch_put_stack(o, s->br, (size_t)n,
 				 (f & F_BRSTACK) ? BRANCH_ADDR : BRANCH_SYM, f & F_DSO);
@@ -506,6 +514,12 @@ static void print_sample_json(struct script *s, const struct sonde_perfdata_reco
 			put_frame_json(o, sonde_profile_stack__frame(st, i));
 		}
 		ob_putc(o, ']');
+	}
+	if (a->sample_type & SONDE_PERF_SAMPLE_BRANCH_STACK) {
+		int n = sample_branches(s);
+
+		ob_puts(o, ",\"brstack\":");
+		branch_put_json(o, s->br, (size_t)n);
 	}
 	ob_puts(o, "}\n");
 }

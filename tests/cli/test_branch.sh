@@ -50,6 +50,23 @@ esac
 got=$("$SONDE" script -i "$F" -F brstacksym 2>/dev/null | head -1)
 [ "$got" = "main+0x10/symtest_global_mid+0x0/P/-/-/5/CALL symtest_global_mid+0x8/symtest_static_leaf+0x0/-/-/-/17/CALL symtest_static_leaf+0x20/symtest_global_mid+0xc/M/-/-/0/RET symtest_global_mid+0x10/main+0x15/P/-/-/0/RET " ] &&
 	pass "script -F brstacksym: symbols and offsets" || fail "script -F brstacksym: '$got'"
+# --json: the entries as objects, addresses as strings.
+"$SONDE" script -i "$F" --json >"$TMP/j" 2>"$TMP/err"
+if python3 - "$TMP/j" "$(hex $MAIN+0x10)" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+b = rows[0]["brstack"]
+assert len(rows) == 4 and len(b) == 4, (len(rows), len(b))
+assert b[0]["from"] == {"addr": "0x" + sys.argv[2], "sym": "main", "symoff": 16,
+                        "dso": b[0]["from"]["dso"]}, b[0]["from"]
+assert b[0]["to"]["sym"] == "symtest_global_mid" and b[0]["to"]["symoff"] == 0
+assert (b[0]["predicted"], b[0]["mispred"], b[0]["cycles"], b[0]["type"]) == (True, False, 5, "CALL")
+assert (b[2]["mispred"], b[2]["type"]) == (True, "RET")
+t = rows[2]["brstack"]
+assert t[2]["to"] == {"addr": "0x1234", "sym": None, "dso": None} and t[2]["type"] == "FAULT_INST"
+assert rows[1]["brstack"][2]["in_tx"] and rows[1]["brstack"][2]["abort"]
+PY
+then pass "script --json: branch stacks"; else fail "script --json: branch stacks: $(head -c 300 "$TMP/err")"; fi
 expect_fail "script -F brstack without branch stacks" "do not carry it.*record -b" \
 	"$SONDE" script -F brstack -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
 expect_fail "report -b without branch stacks" "has no branch stacks" \
