@@ -20,6 +20,7 @@
 #include "sample-slice.h"
 #include "script-trace.h"
 #include "branch-text.h"
+#include "script-brstackoff.h"
 
 enum {
 	F_COMM = 1 << 0,
@@ -38,6 +39,7 @@ enum {
 	F_SRCLINE = 1 << 13,
 	F_BRSTACK = 1 << 14,
 	F_BRSTACKSYM = 1 << 15,
+	F_BRSTACKOFF = 1 << 16,
 };
 
 static const struct {
@@ -50,6 +52,7 @@ static const struct {
 	{ "dso", F_DSO },   { "period", F_PERIOD }, { "addr", F_ADDR },
 	{ "trace", F_TRACE }, { "srcline", F_SRCLINE },
 	{ "brstack", F_BRSTACK }, { "brstacksym", F_BRSTACKSYM },
+	{ "brstackoff", F_BRSTACKOFF },
 };
 
 struct script {
@@ -78,6 +81,7 @@ struct script {
 	int cur_ev;
 	struct sonde_profile_branch *br; /* its branch stack, -F brstack* */
 	size_t cap_br;
+	struct brstackoff *bo; /* -F brstackoff: the objects perf has loaded */
 };
 
 /* A stack's frame lines, rendered once for one field set. */
@@ -117,7 +121,7 @@ static int parse_fields(struct script *s)
 			if (!strcmp(tok, field_names[i].name))
 				bit = field_names[i].bit;
 		if (!bit) {
-			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, srcline, period, addr, brstack, brstacksym)\n",
+			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, srcline, period, addr, brstack, brstacksym, brstackoff)\n",
 				tok);
 			free(copy);
 			return -EINVAL;
@@ -175,7 +179,7 @@ static const char *missing_field(const struct script *s, const struct sonde_perf
 		{ F_ADDR, SONDE_PERF_SAMPLE_ADDR, "addr", "recorded without data addresses: perf record -d" },
 		{ F_IP, SONDE_PERF_SAMPLE_IP, "ip", "recorded without instruction pointers" },
 		{ F_TID | F_PID, SONDE_PERF_SAMPLE_TID, "pid/tid", "recorded without thread ids" },
-		{ F_BRSTACK | F_BRSTACKSYM, SONDE_PERF_SAMPLE_BRANCH_STACK, "brstack",
+		{ F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF, SONDE_PERF_SAMPLE_BRANCH_STACK, "brstack",
 		  "recorded without branch stacks: record -b or -j" },
 	};
 	unsigned asked = s->want | s->add;
@@ -311,7 +315,8 @@ static int event_width(struct script *s)
 
 /*
  * The sample's branch stack after its other fields, as perf prints it:
- * brstack wins over brstacksym; the objects with -F dso.
+ * brstack wins over brstacksym, which wins over brstackoff; the objects
+ * with -F dso.
  */
 /* The current sample's branch stack into s->br: how many, 0 without one. */
 static int sample_branches(struct script *s)
@@ -334,10 +339,12 @@ static void put_branches(struct script *s, struct outbuf *o, unsigned f)
 {
 	int n;
 
-	if (!(f & (F_BRSTACK | F_BRSTACKSYM)))
+	if (!(f & (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF)))
 		return;
 	n = sample_branches(s);
-	if (n > 0)
+	if (n > 0 && !(f & (F_BRSTACK | F_BRSTACKSYM)))
+		brstackoff_put(s->bo, o, s->br, (size_t)n, f & F_DSO);
+	else if (n > 0)
 		branch_put_stack(o, s->br, (size_t)n,
 				 (f & F_BRSTACK) ? BRANCH_ADDR : BRANCH_SYM, f & F_DSO);
 }
@@ -658,7 +665,7 @@ int cmd_script(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &s.input, "file", "input file name (default perf.data, - for stdin)"),
 		OPT_STRING('F', "fields", &s.fields, "list",
-			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,srcline,period,addr,trace,brstack,brstacksym (+x / -x to add / remove)"),
+			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,srcline,period,addr,trace,brstack,brstacksym,brstackoff (+x / -x to add / remove)"),
 		OPT_BOOLEAN(0, "json", &s.json, "one JSON object per sample"),
 		OPT_STRING('c', "comms", &s.comms, "list", "only samples of these commands (comma separated)"),
 		OPT_STRING(0, "comm", &s.comms, "list", "same as --comms"),
@@ -691,6 +698,10 @@ int cmd_script(int argc, const char **argv)
 	}
 	if (parse_fields(&s))
 		return 129;
+	if (((s.want | s.add) & F_BRSTACKOFF) && !(s.bo = brstackoff_new())) {
+		fprintf(stderr, "sonde script: out of memory\n");
+		return 1;
+	}
 	if (slice_parse_cpus(&s.slice, "sonde script", s.cpus) ||
 	    slice_parse_time(&s.slice, "sonde script", s.time)) {
 		slice_free(&s.slice);
@@ -777,6 +788,14 @@ int cmd_script(int argc, const char **argv)
 		if (!st || !sym_wanted(s.syms, sonde_profile_stack__frame(st, 0)))
 			continue;
 		f = fields_for(&s, a);
+		if (s.bo) {
+			/* Like perf: the objects a sample was symbolized in. */
+			uint32_t nf = chain && (f & F_IP) ? sonde_profile_stack__nr_frames(st) : 0;
+
+			brstackoff_loaded(s.bo, sonde_profile_stack__self(st));
+			for (uint32_t i = 0; i < nf; i++)
+				brstackoff_loaded(s.bo, sonde_profile_stack__frame(st, i));
+		}
 		if (!s.json && (s.want | s.add)) {
 			const char *hint, *miss = missing_field(&s, a, &hint);
 
@@ -814,6 +833,7 @@ int cmd_script(int argc, const char **argv)
 		free(s.texts[i].buf);
 	free(s.texts);
 	free(s.br);
+	brstackoff_free(s.bo);
 	free(s.fmts);
 	free(s.fmt_ok);
 	sonde_profile__free(s.prof);

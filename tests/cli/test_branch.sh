@@ -47,6 +47,15 @@ case "$got" in
 *"/0x1234/-/-/-/0/FAULT_INST  0x0/0x$(hex $LEAF)/-/-/-/0/IRQ ") pass "script -F brstack: extended and IRQ types" ;;
 *) fail "script -F brstack: third sample '$got'" ;;
 esac
+# brstackoff: the library's text at its offset into the file until a
+# sample lands in it (the fourth), the executable's (the first sample's)
+# at its address.
+got=$("$SONDE" script -i "$F" -F brstackoff 2>/dev/null | sed -n 2p)
+case "$got" in
+*" 0x$(hex $HOT+8-0x7f0000000000)/0x$(hex $HOT+0x30-0x7f0000000000)/-/X/A/0/UNCOND  0x$(hex $MAIN+0x44)/0x$(hex $HOT-0x7f0000000000)/"*)
+	pass "script -F brstackoff: offsets in a library, addresses in the executable" ;;
+*) fail "script -F brstackoff: second sample '$got'" ;;
+esac
 got=$("$SONDE" script -i "$F" -F brstacksym 2>/dev/null | head -1)
 [ "$got" = "main+0x10/symtest_global_mid+0x0/P/-/-/5/CALL symtest_global_mid+0x8/symtest_static_leaf+0x0/-/-/-/17/CALL symtest_static_leaf+0x20/symtest_global_mid+0xc/M/-/-/0/RET symtest_global_mid+0x10/main+0x15/P/-/-/0/RET " ] &&
 	pass "script -F brstacksym: symbols and offsets" || fail "script -F brstacksym: '$got'"
@@ -94,7 +103,7 @@ fi
 untip() { python3 -c 'import re, sys; sys.stdout.write(re.sub(r"#\n# \(Tip:[^\n]*\n#\n", "", sys.stdin.read()))'; }
 for f in "$F" "$FX"; do
 	for fields in brstack brstacksym brstack,dso brstacksym,dso comm,tid,time,ip,sym,brstacksym \
-		ip,sym,dso,brstack,brstacksym event,period,brstack; do
+		ip,sym,dso,brstack,brstacksym event,period,brstack brstackoff ip,dso,brstackoff; do
 		perf script -i "$f" -F "$fields" >"$TMP/p.txt" 2>/dev/null
 		"$SONDE" script -i "$f" -F "$fields" >"$TMP/s.txt" 2>"$TMP/err"
 		if [ ! -s "$TMP/p.txt" ]; then
@@ -106,6 +115,29 @@ for f in "$F" "$FX"; do
 		fi
 	done
 done
+# brstackoff: offsets into objects, absolute in those perf has loaded,
+# which it does for a sample's own ip only: a second executable reached
+# by branches alone shows offsets until a sample lands in it. Its
+# functions are mapped 0x100000 above their link addresses.
+EXE2=$HELPERS/unwind_nofp_nopie FO=$TMP/off.data
+U=$(( 0x$(sym uw_middle "$EXE2") + 0x100000 )) V=$(( 0x$(sym uw_outer "$EXE2") + 0x100000 ))
+if [ -x "$EXE2" ] && [ "$U" != $((0x100000)) ]; then
+	"$B" "$FO" "$EXE:401000:1000:1000" "$EXE2:501000:1000:1000" -- \
+		"$(hex $MID+4):$(hex $MID+8)-$(hex $LEAF)/t4,$(hex $U+8)-$(hex $MID),$(hex $MID+0x10)-$(hex $V+4)" \
+		"$(hex $U+0x10):$(hex $MAIN+0x10)-$(hex $V)" "$(hex $MID+4):$(hex $U+8)-$(hex $V+0x20)" 2>"$TMP/err" ||
+		fail "brgen (two executables): $(head -c 300 "$TMP/err")"
+	for fields in brstackoff brstackoff,dso ip,sym,brstackoff; do
+		perf script -i "$FO" -F "$fields" >"$TMP/p.txt" 2>/dev/null
+		"$SONDE" script -i "$FO" -F "$fields" >"$TMP/s.txt" 2>"$TMP/err"
+		if [ -s "$TMP/p.txt" ] && cmp -s "$TMP/p.txt" "$TMP/s.txt"; then
+			pass "script -F $fields: offsets and perf's loaded objects, as perf"
+		else
+			fail "script -F $fields (two executables) differs from perf: $(diff "$TMP/p.txt" "$TMP/s.txt" | head -6)"
+		fi
+	done
+else
+	skip "script -F brstackoff with two executables: $EXE2 not built"
+fi
 # perf 6.1 crashes on a --sort naming symbol_from or symbol_to with -b:
 # the default keys and the object/cycles ones are compared.
 for args in "" "-b" "-s dso_to" "-s dso_from,dso_to" "-s comm,dso_from,dso_to,cycles" "-s cycles" \
