@@ -84,6 +84,8 @@ static const struct option stat_options[] = {
 		     add_filter),
 	OPT_BOOLEAN(0, "no-scale", &opts.no_scale,
 		    "do not scale counts of multiplexed events"),
+	OPT_INCR('d', "detailed", &opts.detailed,
+		 "add cache events: -d L1/LLC, -dd L1i/TLB, -ddd prefetch"),
 	OPT_BOOLEAN('i', "no-inherit", &opts.no_inherit,
 		    "do not count the children of the target"),
 	OPT_GROUP("Target"),
@@ -291,11 +293,11 @@ static void warn_unsupported(const struct stat_opts *o, struct run *r)
 {
 	if (o->json || o->csv_sep)
 		return;
-	for (int e = 0; o->nr_specs && e < r->ev.nr; e++) {
+	for (int e = 0; e < r->ev.nr; e++) {
 		struct sonde_evsel *es = sonde_evlist__evsel(r->list, e);
 		const char *why = sonde_evsel__open_error(es);
 
-		if (!sonde_evsel__supported(es))
+		if (!r->ev.evs[e].implicit && !sonde_evsel__supported(es))
 			fprintf(stderr, "sonde stat: %s: %s\n",
 				r->ev.evs[e].name, why ? why : "not supported");
 	}

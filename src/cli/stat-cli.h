@@ -31,6 +31,7 @@ struct stat_opts {
 	bool system_wide;
 	bool no_aggr, per_thread, per_core, per_die, per_socket;
 	bool no_scale, json, big_num, no_inherit;
+	int detailed; /* -d count: 1 L1/LLC, 2 + L1i/TLB, 3 + prefetch */
 	int run_count;
 	unsigned int interval_ms, interval_count;
 	int delay_ms;
@@ -45,6 +46,7 @@ struct stat_ev {
 	struct sonde_stat_event ev; /* name, unit, scale, kind, ctx for the table */
 	char *name;           /* owns ev.name */
 	bool hide_unsupported; /* default stalled-cycles: left out, as perf */
+	bool implicit;         /* default set or -d: no "cannot count" warning */
 	const char *filter;    /* --filter for this tracepoint, or NULL */
 };
 

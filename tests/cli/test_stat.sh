@@ -301,3 +301,26 @@ awk '/^ .*task-clock/ { print index($0, "#") }' "$TMP/s.txt" >"$TMP/c1"
 awk '/^ .*task-clock/ { print index($0, "#") }' "$TMP/p.txt" >"$TMP/c2"
 if cmp -s "$TMP/c1" "$TMP/c2"; then pass "stat vs perf: metric column at perf's position"
 else fail "stat vs perf: '#' at $(cat "$TMP/c1") vs perf $(cat "$TMP/c2")"; fi
+
+# -d/-dd/-ddd: perf's cache events appended, in perf's order and rows.
+names() { grep -E '^ +(<not|[0-9])' "$1" | grep -v ' seconds ' | sed -E 's/^ +(<not supported>|<not counted>|[0-9][0-9.,]*( msec)?) +//; s/ .*//'; }
+for d in -d -dd -ddd; do
+	$SONDE stat $d -- $LOAD exit 0 2>"$TMP/s.txt" >/dev/null
+	perf stat $d -- $LOAD exit 0 2>"$TMP/p.txt" >/dev/null
+	if diff <(names "$TMP/s.txt") <(names "$TMP/p.txt") >"$TMP/d.txt"; then
+		pass "stat $d vs perf: the same events in the same order"
+	else fail "stat $d vs perf: rows differ: $(cat "$TMP/d.txt")"; fi
+done
+if [ ! -e /sys/bus/event_source/devices/cpu ]; then
+	$SONDE stat -d -- $LOAD exit 0 2>"$TMP/s.txt" >/dev/null
+	perf stat -d -- $LOAD exit 0 2>"$TMP/p.txt" >/dev/null
+	if diff <(grep -F '<not supported>' "$TMP/s.txt") <(grep -F '<not supported>' "$TMP/p.txt") >"$TMP/d.txt"; then
+		pass "stat -d vs perf: the <not supported> lines byte for byte"
+	else fail "stat -d vs perf: <not supported> lines differ: $(cat "$TMP/d.txt")"; fi
+fi
+$SONDE stat -d -e task-clock -- $LOAD exit 0 2>"$TMP/s.txt" >/dev/null
+if [ "$(names "$TMP/s.txt" | tr '\n' ' ')" = "task-clock L1-dcache-loads L1-dcache-load-misses LLC-loads LLC-load-misses " ]; then
+	pass "stat -d -e: the cache events follow the -e events"
+else fail "stat -d -e: rows $(names "$TMP/s.txt" | tr '\n' ' ')"; fi
+if grep -q '^sonde stat:' "$TMP/s.txt"; then fail "stat -d: warns for events it added: $(grep '^sonde stat:' "$TMP/s.txt" | head -2)"
+else pass "stat -d: no warning for the events -d added (perf says nothing)"; fi
