@@ -103,6 +103,7 @@ static const struct option stat_options[] = {
 	OPT_BOOLEAN(0, "per-core", &opts.per_core, "one row per core"),
 	OPT_BOOLEAN(0, "per-die", &opts.per_die, "one row per die"),
 	OPT_BOOLEAN(0, "per-socket", &opts.per_socket, "one row per socket"),
+	OPT_BOOLEAN(0, "per-node", &opts.per_node, "one row per NUMA node"),
 	OPT_BOOLEAN(0, "per-thread", &opts.per_thread, "one row per thread"),
 	OPT_GROUP("Timing"),
 	OPT_INTEGER('r', "repeat", &opts.run_count, "<n>",
@@ -168,15 +169,16 @@ static int check_options(struct stat_opts *o)
 	if (o->delay_ms && !o->argc)
 		return usage_error("-D/--delay needs a command to delay");
 	modes = o->no_aggr + o->per_core + o->per_die + o->per_socket +
-		o->per_thread;
+		o->per_node + o->per_thread;
 	if (modes > 1)
 		return usage_error("pick one of -A/--per-cpu, --per-core, "
-				   "--per-die, --per-socket, --per-thread");
-	if ((o->no_aggr || o->per_core || o->per_die || o->per_socket) &&
-	    !o->system_wide && !o->cpu_list)
+				   "--per-die, --per-socket, --per-node, "
+				   "--per-thread");
+	if ((o->no_aggr || o->per_core || o->per_die || o->per_socket ||
+	     o->per_node) && !o->system_wide && !o->cpu_list)
 		return usage_error("-A/--per-cpu/--per-core/--per-die/"
-				   "--per-socket need CPUs to count on: add "
-				   "-a or -C");
+				   "--per-socket/--per-node need CPUs to count "
+				   "on: add -a or -C");
 	if (o->per_thread && (o->system_wide || o->cpu_list))
 		return usage_error("--per-thread counts tasks: use it with -p, "
 				   "-t or a command, not -a/-C/-G");
@@ -184,6 +186,7 @@ static int check_options(struct stat_opts *o)
 		  o->per_core ? SONDE_STAT_AGGR_CORE :
 		  o->per_die ? SONDE_STAT_AGGR_DIE :
 		  o->per_socket ? SONDE_STAT_AGGR_SOCKET :
+		  o->per_node ? SONDE_STAT_AGGR_NODE :
 		  o->per_thread ? SONDE_STAT_AGGR_THREAD : SONDE_STAT_AGGR_GLOBAL;
 	return 0;
 }

@@ -29,7 +29,7 @@ struct stat_opts {
 	int nr_specs;
 	const char *pid, *tid, *cpu_list, *cgroup;
 	bool system_wide;
-	bool no_aggr, per_thread, per_core, per_die, per_socket;
+	bool no_aggr, per_thread, per_core, per_die, per_socket, per_node;
 	bool no_scale, json, big_num, no_inherit;
 	int detailed; /* -d count: 1 L1/LLC, 2 + L1i/TLB, 3 + prefetch */
 	int run_count;

@@ -130,6 +130,16 @@ expect_ok "stat: --per-die" $SONDE stat -a --per-die -e cpu-clock -- sleep 0.05
 contains "stat: --per-die labels" '^S[0-9]+-D[0-9]+ +[0-9]+ +[0-9.,]+ msec' "$TMP/err"
 expect_ok "stat: --per-socket" $SONDE stat -a --per-socket -e cpu-clock -- sleep 0.05
 contains "stat: --per-socket labels" '^S[0-9]+ +[0-9]+ +[0-9.,]+ msec' "$TMP/err"
+expect_ok "stat: --per-node" $SONDE stat -a --per-node -e cpu-clock -- sleep 0.05
+if [ -d /sys/devices/system/node/node0 ]; then
+	nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
+	contains "stat: --per-node labels" '^N[0-9]+ +[0-9]+ +[0-9.,]+ msec cpu-clock' "$TMP/err"
+	[ "$(grep -c '^N[0-9]' "$TMP/err")" = "$nodes" ] && pass "stat: --per-node one row per node ($nodes)" ||
+		fail "stat: --per-node rows: $(grep '^N' "$TMP/err")"
+else
+	skip "stat: --per-node: no /sys/devices/system/node on this kernel"
+fi
+expect_fail "stat: --per-node needs CPUs" "add -a or -C" $SONDE stat --per-node -- true
 
 $LOAD spin 3000 & spin=$!
 expect_ok "stat: -p PID -- sleep" $SONDE stat -p $spin -e task-clock -- sleep 0.2
@@ -187,7 +197,7 @@ lint() { # name args...
 import json, sys
 common = {"counter-value", "unit", "event", "event-runtime", "pcnt-running",
           "metric-value", "metric-unit"}
-extra = {"interval": float, "cpu": int, "core": str, "die": str, "socket": str,
+extra = {"interval": float, "cpu": int, "core": str, "die": str, "socket": str, "node": str,
          "thread": str, "aggregate-number": int, "cgroup": str, "variance": float}
 n = 0
 for line in sys.stdin:
@@ -207,6 +217,7 @@ lint "-A" -a -A -e cpu-clock -- sleep 0.05
 lint "--per-core" -a --per-core -e cpu-clock -- sleep 0.05
 lint "--per-die" -a --per-die -e cpu-clock -- sleep 0.05
 lint "--per-socket" -a --per-socket -e cpu-clock -- sleep 0.05
+lint "--per-node" -a --per-node -e cpu-clock -- sleep 0.05
 lint "--per-thread" --per-thread -e task-clock -- $LOAD exit 0
 lint "-I" -I 50 --interval-count 2 -e task-clock -- $LOAD spin 200
 
@@ -324,3 +335,16 @@ if [ "$(names "$TMP/s.txt" | tr '\n' ' ')" = "task-clock L1-dcache-loads L1-dcac
 else fail "stat -d -e: rows $(names "$TMP/s.txt" | tr '\n' ' ')"; fi
 if grep -q '^sonde stat:' "$TMP/s.txt"; then fail "stat -d: warns for events it added: $(grep '^sonde stat:' "$TMP/s.txt" | head -2)"
 else pass "stat -d: no warning for the events -d added (perf says nothing)"; fi
+
+# --per-node: perf's row labels and CSV fields, numbers masked.
+if [ -d /sys/devices/system/node/node0 ]; then
+	nmask() { grep -E '^ *[0-9.]* *N' "$1" | sed -E 's/[0-9]+\.[0-9]+|[0-9]{3,}/X/g; s/ +/ /g; s/ [KMG]?\/sec//'; }
+	$SONDE stat -a --per-node -e cpu-clock -- sleep 0.05 2>"$TMP/s.txt"
+	perf stat -a --per-node -e cpu-clock -- sleep 0.05 2>"$TMP/p.txt"
+	if diff <(nmask "$TMP/s.txt") <(nmask "$TMP/p.txt") >"$TMP/d.txt"; then pass "stat --per-node vs perf: the same rows"
+	else fail "stat --per-node vs perf: $(cat "$TMP/d.txt")"; fi
+	$SONDE stat -a --per-node -x, -e cpu-clock -- sleep 0.05 2>"$TMP/s.csv"
+	perf stat -a --per-node -x, -e cpu-clock -- sleep 0.05 2>"$TMP/p.csv"
+	if diff <(cut -d, -f1,2,4,5 "$TMP/s.csv") <(cut -d, -f1,2,4,5 "$TMP/p.csv") >"$TMP/d.txt"; then pass "stat --per-node vs perf: CSV node, cpus, unit, event"
+	else fail "stat --per-node vs perf: CSV $(cat "$TMP/d.txt")"; fi
+fi
