@@ -367,10 +367,8 @@ static int setup(const struct stat_opts *o, struct run *r,
 		if (w->child < 0)
 			return 1;
 	}
-	if (stat_target_setup(o, r->list))
+	if (stat_target_setup(o, r->list, w->watch, &w->nr_watch))
 		return 1;
-	if (o->pid || o->tid)
-		w->watch_pid = (pid_t)atoi(o->pid ? o->pid : o->tid);
 	/* Which events count kernel code before open: perf_event_paranoid may
 	 * make the library fall back to user space only (like perf). */
 	nr = sonde_evlist__nr(r->list);

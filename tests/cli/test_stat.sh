@@ -49,7 +49,8 @@ sh -c 'exit 0' & gone=$!; wait $gone
 expect_fail "stat: pid that is gone" "no process with id $gone" $SONDE stat -p $gone
 expect_fail "stat: tid that is gone" "no thread with id $gone" $SONDE stat -t $gone
 expect_fail "stat: pid that is not a number" "not a positive number" $SONDE stat -p abc
-expect_fail "stat: a list of pids is refused clearly" "one process id at a time" $SONDE stat -p 1,2
+expect_fail "stat: a pid list with a bad entry names it" "process id 'x' is not" $SONDE stat -p 1,x
+expect_fail "stat: a pid list with a gone pid names it" "no process with id $gone" $SONDE stat -p $$,$gone
 expect_fail "stat: cgroup that does not exist" "cgroup .*No such file" $SONDE stat -G no-such-cgroup-$$ -- true
 expect_fail "stat: path that is not a cgroup" "'/tmp' is not a cgroup" $SONDE stat -G /tmp -- true
 ncpu=$(getconf _NPROCESSORS_CONF)
@@ -348,3 +349,22 @@ if [ -d /sys/devices/system/node/node0 ]; then
 	if diff <(cut -d, -f1,2,4,5 "$TMP/s.csv") <(cut -d, -f1,2,4,5 "$TMP/p.csv") >"$TMP/d.txt"; then pass "stat --per-node vs perf: CSV node, cpus, unit, event"
 	else fail "stat --per-node vs perf: CSV $(cat "$TMP/d.txt")"; fi
 fi
+
+# -p/-t take comma lists as perf does; counting lasts while any lives.
+$LOAD spin 400 & p1=$!
+$LOAD spin 1200 & p2=$!
+sleep 0.1
+$SONDE stat --per-thread -p $p1,$p2 -e task-clock 2>"$TMP/pl.txt"; rc=$?
+wait $p1 $p2
+contains "stat -p A,B: header names both" "process id '$p1,$p2'" "$TMP/pl.txt"
+for p in $p1 $p2; do
+	contains "stat -p A,B: a row for $p" "^ +statload-$p +[0-9.,]+ msec task-clock" "$TMP/pl.txt"
+done
+el=$(sed -nE 's/^ +([0-9.]+) seconds time elapsed/\1/p' "$TMP/pl.txt")
+if [ $rc = 0 ] && awk -v e="${el:-0}" 'BEGIN { exit !(e > 0.5) }'; then
+	pass "stat -p A,B: counts until the last one ends (${el}s)"
+else fail "stat -p A,B: rc $rc, elapsed '${el}' (the second spins 1.2 s)"; fi
+$LOAD spin 300 & t1=$!
+$SONDE stat -t $t1,$t1 -e task-clock 2>"$TMP/tl.txt"; rc=$?
+wait $t1
+contains "stat -t A,B: header names the threads" "thread id '$t1,$t1'" "$TMP/tl.txt"
