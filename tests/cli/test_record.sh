@@ -128,17 +128,20 @@ cpus=$(perf script -f -i cpu0.data -F cpu 2>/dev/null | sort -u | tr -d ' []\n')
 rec syswide -a -e cpu-clock -- "$W" 300 && \
 	contains "record syswide: workload symbols resolved" "leaf_burn" syswide.rep
 
-"$W" 1500 &
+# The programs run until killed; the recording's duration is a command,
+# which starts once the events are on: a slow start on a busy host cannot
+# outlast the program and leave nothing to sample.
+"$W" 30000 &
 wpid=$!
 sleep 0.3
-rec pid -e task-clock -p "$wpid" && top_symbol pid leaf_burn
-wait "$wpid"
+rec pid -e task-clock -p "$wpid" -- sleep 1 && top_symbol pid leaf_burn
+kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null
 
-"$W" 1500 2 &
+"$W" 30000 2 &
 wpid=$!
 sleep 0.3
-rec tid -e task-clock -t "$wpid" && top_symbol tid leaf_burn
-wait "$wpid"
+rec tid -e task-clock -t "$wpid" -- sleep 1 && top_symbol tid leaf_burn
+kill "$wpid" 2>/dev/null; wait "$wpid" 2>/dev/null
 
 if have_tracefs; then
 	rec tp -a -e sched:sched_switch -- "$W" 200 2 &&
