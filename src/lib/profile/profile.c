@@ -151,6 +151,7 @@ void sonde_profile__free(struct sonde_profile *p)
 	}
 	free(p->evs);
 	free_filter(p);
+	free(p->br_frames);
 	anl_stacks_free(p->stacks);
 	anl_machine_free(p->m);
 	free(p);
