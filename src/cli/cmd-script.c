@@ -17,6 +17,7 @@
 #include "sonde/profile.h"
 #include "sonde/record.h"
 #include "outbuf.h"
+#include "profile-load.h"
 #include "sample-slice.h"
 #include "script-trace.h"
 
@@ -639,25 +640,10 @@ int cmd_script(int argc, const char **argv)
 		slice_free(&s.slice);
 		return 129;
 	}
-	{
-		char ebuf[256] = "";
-		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf),
-			   .check_owner = !s.force);
-
-		s.r = sonde_perfdata_reader__open(s.input, &ro);
-		if (!s.r) {
-			char buf[128];
-
-			if (errno == SONDE_ERR_FORMAT)
-				fprintf(stderr, "sonde script: %s: not a valid perf.data file: %s\n",
-					s.input, ebuf);
-			else if (errno == EPERM && ebuf[0])
-				fprintf(stderr, "sonde script: %s: %s\n", s.input, ebuf);
-			else
-				fprintf(stderr, "sonde script: %s: %s\n", s.input,
-					sonde_strerror(errno, buf, sizeof(buf)));
-			return 1;
-		}
+	s.r = prof_open_input("sonde script", s.input, !s.force);
+	if (!s.r) {
+		slice_free(&s.slice);
+		return 1;
 	}
 	{
 		/* The reader knows the span; sample-slice.c sees public API only. */
