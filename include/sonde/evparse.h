@@ -23,6 +23,8 @@ struct sonde_parse_error {
 	int column;        /* 0-based byte offset into the spec */
 	char message[256]; /* what was expected / what is wrong */
 	char spec[256];    /* the spec (truncated) for sonde_parse_error__format */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[2];
 };
 
 /**

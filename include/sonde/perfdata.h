@@ -177,6 +177,8 @@ struct sonde_perfdata_aux {
 	uint32_t idx;       /* which ring (mmap index) */
 	uint32_t tid;
 	uint32_t cpu;
+	/* Room for fields to come: leave it zero. */
+	uint64_t reserved[2];
 };
 
 /**
@@ -200,6 +202,8 @@ struct sonde_perfdata_writer_stats {
 	uint64_t lost_samples; /* sum of LOST_SAMPLES records' counts */
 	uint64_t first_time;   /* first/last SAMPLE time, 0 if none */
 	uint64_t last_time;
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[2];
 };
 
 /** @brief **sonde_perfdata_writer__stats()** fills @p st so far. */

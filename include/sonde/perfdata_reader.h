@@ -64,6 +64,8 @@ struct sonde_perfdata_record {
 				the COMPRESSED record it came out of) */
 	uint64_t time;	     /* sample time or sample_id time, 0 if none */
 	int attr_idx;	     /* event the record belongs to, -1 if unknown */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[2];
 };
 
 /**

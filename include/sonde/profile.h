@@ -213,6 +213,8 @@ struct sonde_profile_event_stats {
 	uint64_t filtered_samples; /* samples whose entry passes every filter */
 	uint64_t filtered_period;
 	uint64_t lost_samples;	   /* from LOST_SAMPLES records */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[2];
 };
 
 /**

@@ -56,6 +56,8 @@ struct sonde_region_count {
 	uint64_t ena;  /* nanoseconds enabled inside the regions */
 	uint64_t run;  /* nanoseconds running inside the regions */
 	uint64_t regions; /* completed begin/end pairs */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[2];
 };
 
 /**

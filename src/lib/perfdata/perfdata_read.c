@@ -478,6 +478,7 @@ int sonde_perfdata_reader__next(struct sonde_perfdata_reader *r,
 {
 	if (!r || !rec)
 		return lib_err(EINVAL);
+	rec->reserved[0] = rec->reserved[1] = 0;
 	return pdr_stream_next(r, rec);
 }
 
