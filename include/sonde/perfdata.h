@@ -81,7 +81,8 @@ sonde_perfdata_writer__new(const char *path,
  * @brief **sonde_perfdata_writer__new_fd()** like
  * sonde_perfdata_writer__new() on an already open @p fd (not closed by the
  * writer). A non-seekable fd forces the pipe format.
- * @return the writer or NULL with errno set.
+ * @return the writer (end it like sonde_perfdata_writer__new()'s), or NULL
+ * with errno set.
  */
 SONDE_API struct sonde_perfdata_writer *
 sonde_perfdata_writer__new_fd(int fd,

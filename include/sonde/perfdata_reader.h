@@ -83,7 +83,8 @@ sonde_perfdata_reader__open(const char *path,
 /**
  * @brief **sonde_perfdata_reader__open_mem()** like
  * sonde_perfdata_reader__open() on an in-memory image (copied).
- * @return a reader or NULL with errno set.
+ * @return a reader to free with sonde_perfdata_reader__free(), or NULL
+ * with errno set.
  */
 SONDE_API struct sonde_perfdata_reader *
 sonde_perfdata_reader__open_mem(const void *buf, size_t len,
@@ -109,6 +110,7 @@ SONDE_API int sonde_perfdata_reader__next(struct sonde_perfdata_reader *r,
  * @brief **sonde_perfdata_reader__error()** describes the first problem
  * found in the input, with its byte offset.
  * @return a message, or NULL when the input was fine so far.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
  */
 SONDE_API const char *
 sonde_perfdata_reader__error(const struct sonde_perfdata_reader *r);
@@ -120,6 +122,7 @@ SONDE_API int sonde_perfdata_reader__nr_attrs(const struct sonde_perfdata_reader
  * @brief **sonde_perfdata_reader__attr()** returns event @p idx's attr,
  * converted to host order and zero-extended to our struct size.
  * @return the attr, or NULL if @p idx is out of range.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
  */
 SONDE_API const struct sonde_perf_event_attr *
 sonde_perfdata_reader__attr(const struct sonde_perfdata_reader *r, int idx);
@@ -268,6 +271,7 @@ struct sonde_feat_clock_data {
  * @brief **sonde_perfdata_reader__clock_data()** @return CLOCK_DATA; NULL
  * also for a version other than 1, which perf refuses ("reference time
  * disabled") although the feature bit is set.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
  */
 SONDE_API const struct sonde_feat_clock_data *
 sonde_perfdata_reader__clock_data(const struct sonde_perfdata_reader *r);
@@ -282,7 +286,11 @@ struct sonde_feat_group {
 /** @brief **sonde_perfdata_reader__nr_groups()** @return GROUP_DESC's groups (0 without). */
 SONDE_API size_t sonde_perfdata_reader__nr_groups(const struct sonde_perfdata_reader *r);
 
-/** @brief **sonde_perfdata_reader__group()** @return group @p idx, or NULL out of range. */
+/**
+ * @brief **sonde_perfdata_reader__group()** @return group @p idx, or NULL
+ * out of range. Owned by the reader, valid until
+ * sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_group *
 sonde_perfdata_reader__group(const struct sonde_perfdata_reader *r, size_t idx);
 
@@ -303,7 +311,11 @@ struct sonde_feat_build_id {
  */
 SONDE_API size_t sonde_perfdata_reader__nr_build_ids(const struct sonde_perfdata_reader *r);
 
-/** @brief **sonde_perfdata_reader__build_id()** @return entry @p idx, or NULL out of range. */
+/**
+ * @brief **sonde_perfdata_reader__build_id()** @return entry @p idx, or
+ * NULL out of range. Owned by the reader, valid until
+ * sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_build_id *
 sonde_perfdata_reader__build_id(const struct sonde_perfdata_reader *r, size_t idx);
 
@@ -324,7 +336,10 @@ struct sonde_feat_cpu_topology {
 	const struct sonde_feat_cpu_ids *cpus;
 };
 
-/** @brief **sonde_perfdata_reader__cpu_topology()** @return CPU_TOPOLOGY. */
+/**
+ * @brief **sonde_perfdata_reader__cpu_topology()** @return CPU_TOPOLOGY.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_cpu_topology *
 sonde_perfdata_reader__cpu_topology(const struct sonde_perfdata_reader *r);
 
@@ -340,7 +355,10 @@ struct sonde_feat_numa_topology {
 	const struct sonde_feat_numa_node *const *nodes;
 };
 
-/** @brief **sonde_perfdata_reader__numa_topology()** @return NUMA_TOPOLOGY. */
+/**
+ * @brief **sonde_perfdata_reader__numa_topology()** @return NUMA_TOPOLOGY.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_numa_topology *
 sonde_perfdata_reader__numa_topology(const struct sonde_perfdata_reader *r);
 
@@ -355,7 +373,10 @@ struct sonde_feat_pmu_mappings {
 	const struct sonde_feat_pmu_mapping *const *pmus;
 };
 
-/** @brief **sonde_perfdata_reader__pmu_mappings()** @return PMU_MAPPINGS. */
+/**
+ * @brief **sonde_perfdata_reader__pmu_mappings()** @return PMU_MAPPINGS.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_pmu_mappings *
 sonde_perfdata_reader__pmu_mappings(const struct sonde_perfdata_reader *r);
 
@@ -372,7 +393,10 @@ struct sonde_feat_caches {
 	const struct sonde_feat_cache *const *caches;
 };
 
-/** @brief **sonde_perfdata_reader__caches()** @return CACHE. */
+/**
+ * @brief **sonde_perfdata_reader__caches()** @return CACHE. Owned by the
+ * reader, valid until sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_caches *
 sonde_perfdata_reader__caches(const struct sonde_perfdata_reader *r);
 
@@ -387,7 +411,11 @@ struct sonde_feat_hybrid_topology {
 	const struct sonde_feat_hybrid_pmu *const *pmus;
 };
 
-/** @brief **sonde_perfdata_reader__hybrid_topology()** @return HYBRID_TOPOLOGY. */
+/**
+ * @brief **sonde_perfdata_reader__hybrid_topology()** @return
+ * HYBRID_TOPOLOGY. Owned by the reader, valid until
+ * sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_hybrid_topology *
 sonde_perfdata_reader__hybrid_topology(const struct sonde_perfdata_reader *r);
 
@@ -406,7 +434,10 @@ struct sonde_feat_mem_topology {
 	const struct sonde_feat_mem_node *const *nodes;
 };
 
-/** @brief **sonde_perfdata_reader__mem_topology()** @return MEM_TOPOLOGY. */
+/**
+ * @brief **sonde_perfdata_reader__mem_topology()** @return MEM_TOPOLOGY.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_mem_topology *
 sonde_perfdata_reader__mem_topology(const struct sonde_perfdata_reader *r);
 
@@ -427,6 +458,7 @@ struct sonde_feat_pmu_caps_list {
  * @brief **sonde_perfdata_reader__pmu_caps()** @return CPU_PMU_CAPS (one
  * PMU, "cpu") for @p feat SONDE_FEAT_CPU_PMU_CAPS, PMU_CAPS for
  * SONDE_FEAT_PMU_CAPS.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
  */
 SONDE_API const struct sonde_feat_pmu_caps_list *
 sonde_perfdata_reader__pmu_caps(const struct sonde_perfdata_reader *r, int feat);
@@ -437,7 +469,10 @@ struct sonde_feat_bpf_btf {
 	const uint32_t *ids;
 };
 
-/** @brief **sonde_perfdata_reader__bpf_btf()** @return BPF_BTF. */
+/**
+ * @brief **sonde_perfdata_reader__bpf_btf()** @return BPF_BTF. Owned by the
+ * reader, valid until sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_bpf_btf *
 sonde_perfdata_reader__bpf_btf(const struct sonde_perfdata_reader *r);
 
@@ -449,7 +484,10 @@ struct sonde_feat_compressed {
 	uint32_t mmap_len;		/* ring size: bounds one record's output */
 };
 
-/** @brief **sonde_perfdata_reader__compressed()** @return COMPRESSED. */
+/**
+ * @brief **sonde_perfdata_reader__compressed()** @return COMPRESSED. Owned
+ * by the reader, valid until sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_compressed *
 sonde_perfdata_reader__compressed(const struct sonde_perfdata_reader *r);
 
