@@ -183,7 +183,9 @@ static int new_profile(struct report *rp)
 		   .callchains = rp->children || rp->graph_on,
 		   .call_trees = rp->graph_on,
 		   .caller_order = rp->graph_caller,
-		   .max_stack = rp->max_stack + 1,
+		   /* --max-stack counts the callers, the profile every frame. */
+		   .max_stack = rp->max_stack < SONDE_PROFILE_MAX_FRAMES ? rp->max_stack + 1
+									 : SONDE_PROFILE_MAX_FRAMES,
 		   .no_inline = !rp->inline_frames,
 		   .cache = rp->cache,
 		   .kallsyms = rp->kallsyms, .vmlinux = rp->vmlinux);
@@ -271,6 +273,11 @@ int cmd_report(int argc, const char **argv)
 		return 129;
 	}
 	rp.relative = rp.percentage && !strcmp(rp.percentage, "relative");
+	if (rp.max_stack < 0) {
+		fprintf(stderr, "sonde report: --max-stack: expected 0 or more frames, got %d\n",
+			rp.max_stack);
+		return 129;
+	}
 	if (!rp.sort)
 		rp.sort = "comm,dso,sym";
 	if (parse_sort(&rp) || prof_load_parse(&rp.ld, "sonde report")) {

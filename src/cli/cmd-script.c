@@ -635,6 +635,11 @@ int cmd_script(int argc, const char **argv)
 	}
 	if (parse_fields(&s))
 		return 129;
+	if (s.max_stack < 0) {
+		fprintf(stderr, "sonde script: --max-stack: expected 0 or more frames, got %d\n",
+			s.max_stack);
+		return 129;
+	}
 	if (slice_parse_cpus(&s.slice, "sonde script", s.cpus) ||
 	    slice_parse_time(&s.slice, "sonde script", s.time)) {
 		slice_free(&s.slice);
@@ -659,7 +664,9 @@ int cmd_script(int argc, const char **argv)
 	}
 	{
 		SONDE_OPTS(sonde_profile_opts, po, .callchains = true,
-			   .max_stack = s.max_stack + 1, .no_inline = !s.inline_frames,
+			   .max_stack = s.max_stack < SONDE_PROFILE_MAX_FRAMES ? s.max_stack + 1
+									    : SONDE_PROFILE_MAX_FRAMES,
+			   .no_inline = !s.inline_frames,
 			   .cache = s.cache, .kallsyms = s.kallsyms, .vmlinux = s.vmlinux);
 
 		s.prof = sonde_profile__new(&po);
