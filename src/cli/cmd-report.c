@@ -16,6 +16,7 @@
 #include "builtin.h"
 #include "options.h"
 #include "cmd-report.h"
+#include "report-branch.h"
 
 static int parse_sort(struct report *rp)
 {
@@ -175,6 +176,15 @@ static void stop_on_signals(struct report *rp)
 	sonde_perfdata_reader__set_stop_flag(rp->r, &stop_reading);
 }
 
+/* report's own look at each record: its branch table, when it has one. */
+static void each_record(void *arg, const struct sonde_perfdata_record *rec)
+{
+	struct report *rp = arg;
+
+	if (rp->branch)
+		report_branch_add(rp->branch, rp, rec);
+}
+
 /* The profile the options ask for, filters set. */
 static int new_profile(struct report *rp)
 {
@@ -201,6 +211,66 @@ static void free_report(struct report *rp)
 	prof_load_free(&rp->ld);
 	rp->r = NULL;
 	rp->prof = NULL;
+	report_branch_free(rp->branch);
+	rp->branch = NULL;
+}
+
+static int branch_stack_cb(const struct option *opt, const char *arg, bool unset)
+{
+	struct report *rp = opt->value;
+
+	(void)arg;
+	rp->branch_mode = unset ? 0 : 1;
+	return 0;
+}
+
+/* A --sort naming a key only branch mode has. */
+static bool branch_only_sort(const char *sort)
+{
+	static const char *const keys[] = { "dso_from", "dso_to", "symbol_from", "symbol_to",
+					    "cycles" };
+
+	for (size_t i = 0; sort && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strstr(sort, keys[i]))
+			return true;
+	return false;
+}
+
+/*
+ * perf's branch mode: asked with -b, or the default for a file with branch
+ * stacks (not for --json, which has no such rows, nor for a --sort of the
+ * usual keys).
+ */
+static int pick_branch_mode(struct report *rp, const char *user_sort)
+{
+	bool have = report_branch_available(rp->r);
+
+	if (rp->branch_mode == 1 && !have) {
+		fprintf(stderr, "sonde report: --branch-stack: %s has no branch stacks (record with -b or -j)\n",
+			rp->input);
+		return -1;
+	}
+	/* A --sort of the usual keys asks for the usual table. */
+	if (rp->branch_mode == -1)
+		rp->branch_mode = have && !rp->json && (!user_sort || branch_only_sort(user_sort));
+	if (!rp->branch_mode) {
+		if (branch_only_sort(user_sort)) {
+			fprintf(stderr, "sonde report: --sort %s: branch keys need --branch-stack and a file with branch stacks\n",
+				user_sort);
+			return -1;
+		}
+		return 0;
+	}
+	if (rp->json) {
+		fprintf(stderr, "sonde report: --branch-stack has no --json output\n");
+		return -1;
+	}
+	if (rp->ld.f.nr_dsos || rp->ld.f.nr_syms) {
+		fprintf(stderr, "sonde report: --dsos and --symbols do not select branches; use them without --branch-stack\n");
+		return -1;
+	}
+	rp->branch = report_branch_new(user_sort);
+	return rp->branch ? 0 : -1;
 }
 
 int cmd_report(int argc, const char **argv)
@@ -211,8 +281,10 @@ int cmd_report(int argc, const char **argv)
 		.inline_frames = true,
 		.max_stack = SONDE_PERF_MAX_STACK_DEPTH,
 		.cache = true,
+		.branch_mode = -1,
 	};
 	bool no_children = false;
+	const char *user_sort;
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &rp.input, "file", "input file name (default perf.data, - for stdin)"),
 		OPT_STRING('s', "sort", &rp.sort, "keys", "sort by keys: comm, pid, tid, dso, sym, cpu, srcline (default comm,dso,sym)"),
@@ -252,6 +324,9 @@ int cmd_report(int argc, const char **argv)
 			   "kernel symbols from this vmlinux (its build id must be the recorded one)"),
 		OPT_INTEGER(0, "max-stack", &rp.max_stack, "n", "callchain depth to use (default 127)"),
 		OPT_BOOLEAN(0, "inline", &rp.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
+		OPT_CALLBACK_NOOPT('b', "branch-stack", &rp,
+				   "branches of the samples' branch stacks by source and target (default for files that have them)",
+				   branch_stack_cb),
 		OPT_END(),
 	};
 	const char *const usage[] = { "sonde report [<options>]", NULL };
@@ -278,7 +353,9 @@ int cmd_report(int argc, const char **argv)
 			rp.max_stack);
 		return 129;
 	}
-	if (!rp.sort)
+	user_sort = rp.sort;
+	/* Branch keys are checked once the file says which mode it is. */
+	if (!rp.sort || rp.branch_mode == 1 || branch_only_sort(rp.sort))
 		rp.sort = "comm,dso,sym";
 	if (parse_sort(&rp) || prof_load_parse(&rp.ld, "sonde report")) {
 		free_report(&rp);
@@ -323,6 +400,10 @@ int cmd_report(int argc, const char **argv)
 		free_report(&rp);
 		return 1;
 	}
+	if (pick_branch_mode(&rp, user_sort)) {
+		free_report(&rp);
+		return 1;
+	}
 	/* Children mode is the default when the file has callchains. */
 	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(rp.r); i++)
 		if (sonde_perfdata_reader__attr(rp.r, i)->sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
@@ -346,7 +427,7 @@ int cmd_report(int argc, const char **argv)
 	}
 	rp.have_callchains = false;
 	stop_on_signals(&rp);
-	err = prof_load_read(&rp.ld);
+	err = prof_load_read(&rp.ld, each_record, &rp);
 	if (stop_reading && !rp.quiet)
 		fprintf(stderr, "sonde report: %s: interrupted: reporting the %llu bytes read so far\n",
 			rp.input, (unsigned long long)sonde_perfdata_reader__progress(rp.r));
@@ -383,7 +464,10 @@ int cmd_report(int argc, const char **argv)
 	else {
 		if (rp.header)
 			report_print_header(&rp);
-		report_print(&rp);
+		if (rp.branch)
+			report_branch_print(rp.branch, &rp);
+		else
+			report_print(&rp);
 	}
 	ob_flush(&rp.out);
 	ob_free(&rp.out);

@@ -173,7 +173,8 @@ int prof_load_new_profile(struct prof_load *pl, const struct sonde_profile_opts 
 	return 0;
 }
 
-int prof_load_read(struct prof_load *pl)
+int prof_load_read(struct prof_load *pl,
+		   void (*each)(void *arg, const struct sonde_perfdata_record *rec), void *arg)
 {
 	uint64_t size = sonde_perfdata_reader__data_size(pl->r), n = 0;
 	struct sonde_perfdata_record rec;
@@ -187,6 +188,8 @@ int prof_load_read(struct prof_load *pl)
 			progress_update(&bar, sonde_perfdata_reader__progress(pl->r));
 		/* A sample that does not decode is skipped, as perf does. */
 		sonde_profile__add_perfdata_record(pl->p, pl->r, &rec);
+		if (each)
+			each(arg, &rec);
 	}
 	progress_finish(&bar);
 	/* A pipe tells its sample times at its end. */
@@ -216,7 +219,7 @@ int prof_load(struct prof_load *pl, const char *cmd, const char *path)
 	if (sonde_perfdata_reader__error(pl->r))
 		fprintf(stderr, "%s: warning: %s: %s\n", cmd, path,
 			sonde_perfdata_reader__error(pl->r));
-	err = prof_load_read(pl);
+	err = prof_load_read(pl, NULL, NULL);
 	if (err < 0) { /* the records before the problem still count, as in report */
 		char buf[128];
 

@@ -62,13 +62,15 @@ struct prof_load {
  * prof_load_resolve() checks -C and places percent --time slices once
  * the file is open (0 or -errno); prof_load_new_profile() makes pl->p
  * with the filters (0 or -ENOMEM, not printed); prof_load_read() feeds
- * it every record (the reader's 0 or negative error, not printed).
+ * it every record, and @each (may be NULL) after it (the reader's 0 or
+ * negative error, not printed).
  */
 int prof_load_parse(struct prof_load *pl, const char *cmd);
 int prof_load_open(struct prof_load *pl, const char *cmd, const char *path);
 int prof_load_resolve(struct prof_load *pl, const char *cmd, const char *path);
 int prof_load_new_profile(struct prof_load *pl, const struct sonde_profile_opts *po);
-int prof_load_read(struct prof_load *pl);
+int prof_load_read(struct prof_load *pl,
+		   void (*each)(void *arg, const struct sonde_perfdata_record *rec), void *arg);
 
 /*
  * All of them with prof_load()'s profile, a problem in the file a
