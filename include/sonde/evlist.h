@@ -57,7 +57,10 @@ SONDE_API int sonde_evlist__add_spec(struct sonde_evlist *list,
 /** @brief **sonde_evlist__nr()** @return the number of events. */
 SONDE_API int sonde_evlist__nr(const struct sonde_evlist *list);
 
-/** @brief **sonde_evlist__evsel()** @return event @p idx, or NULL. */
+/**
+ * @brief **sonde_evlist__evsel()** @return event @p idx, or NULL. Owned by
+ * @p list, valid until sonde_evlist__free().
+ */
 SONDE_API struct sonde_evsel *sonde_evlist__evsel(struct sonde_evlist *list,
 						  int idx);
 
@@ -70,11 +73,17 @@ SONDE_API int sonde_evlist__set_maps(struct sonde_evlist *list,
 				     struct sonde_cpu_map *cpus,
 				     struct sonde_thread_map *threads);
 
-/** @brief **sonde_evlist__cpus()** @return the CPU map in use. */
+/**
+ * @brief **sonde_evlist__cpus()** @return the CPU map in use. Owned by @p
+ * list, valid until sonde_evlist__free().
+ */
 SONDE_API const struct sonde_cpu_map *
 sonde_evlist__cpus(const struct sonde_evlist *list);
 
-/** @brief **sonde_evlist__threads()** @return the thread map in use. */
+/**
+ * @brief **sonde_evlist__threads()** @return the thread map in use. Owned
+ * by @p list, valid until sonde_evlist__free().
+ */
 SONDE_API const struct sonde_thread_map *
 sonde_evlist__threads(const struct sonde_evlist *list);
 

@@ -253,7 +253,7 @@ static void test_aux_rings_and_read(void **state)
 			 2 * psz + 108);
 	assert_int_equal(sonde_evlist__read_aux(l, on_chunk, &s), 0);
 	assert_int_equal(sonde_perfdata_writer__finish_round(s.w), 0);
-	assert_int_equal(sonde_perfdata_writer__close(s.w), 0);
+	assert_int_equal(sonde_perfdata_writer__finish(s.w), 0);
 
 	/* A pass the callback stops leaves the data for the next one. */
 	s.w = NULL;
