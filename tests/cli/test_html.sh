@@ -4,8 +4,10 @@
 # (tests/browser/pictures.js, playwright-core), written by sonde export
 # and sonde diff --format html: frames drawn, click zoom,
 # breadcrumb, search share against report's children share, the table's
-# top row against report --no-children, a phone screen, the differential
-# page, no console errors. Leaves a screenshot in $BUILD_DIR/artifacts.
+# top row against report --no-children, a timeline drag against report
+# --time, thread and command picks (on a three-thread recording) against
+# report --tid and --comm, a phone screen, the differential page, no
+# console errors. Leaves screenshots in $BUILD_DIR/artifacts.
 source "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B=${BUILD_DIR:-$ROOT/build}
@@ -19,6 +21,8 @@ F=$TMP/perf.data
 if ! "$SONDE" record -q -g -o "$F" -- "$HELPERS/demo" 20 >/dev/null 2>"$TMP/rec.err"; then
 	fail "html: sonde record -g of the demo failed: $(head -3 "$TMP/rec.err")"; exit 0
 fi
+# Three threads for the thread filter.
+"$SONDE" record -q -g -o "$TMP/thr.data" -- "$HELPERS/report_workload" threads 400 >/dev/null 2>&1
 # The diff page's pair: prime_pass does 3x the work in the new recording.
 "$SONDE" record -q -g -o "$TMP/base.data" -- "$HELPERS/demo" 10 >/dev/null 2>&1
 "$SONDE" record -q -g -o "$TMP/new.data" -- "$HELPERS/demo" 10 3 >/dev/null 2>&1
@@ -26,6 +30,8 @@ expect_ok "html: sonde export --format html writes the page" \
 	"$SONDE" export --format html -i "$F" -o "$TMP/p.html" --title "sonde profile"
 expect_ok "svg: sonde export --format svg writes the flame graph" \
 	"$SONDE" export --format svg -i "$F" -o "$TMP/p.svg"
+expect_ok "html: sonde export --format html of three threads" \
+	"$SONDE" export --format html -i "$TMP/thr.data" -o "$TMP/t.html"
 if "$SONDE" diff --format html "$TMP/base.data" "$TMP/new.data" >"$TMP/d.html" 2>"$TMP/err"; then
 	pass "html diff: sonde diff --format html writes the differential page"
 else
@@ -75,6 +81,8 @@ diff_pts=$(awk -v a="$(share_of "$TMP/new.data")" -v b="$(share_of "$TMP/base.da
 cat >"$TMP/want.json" <<JSON
 { "html": "$TMP/p.html", "svg": "$TMP/p.svg", "diff": "$TMP/d.html",
   "shot": "$B/artifacts/html-profile.png",
+  "sonde": "$SONDE", "data": "$F",
+  "threads": { "html": "$TMP/t.html", "data": "$TMP/thr.data", "shot": "$B/artifacts/html-threads-phone.png" },
   "frames": ["all", "main", "$top_sym"],
   "diffFn": { "name": "prime_pass", "points": $diff_pts },
   "top": { "name": "$top_sym", "self": ${top_pct%\%} },
