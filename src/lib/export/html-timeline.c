@@ -271,7 +271,7 @@ static int encode(const struct tl_sample *s, size_t n, const uint32_t *rank, uin
 static void put_head(const struct export_ctx *x, const struct lanes *l, const uint32_t *order,
 		     size_t n, uint64_t t0, uint64_t t1, unsigned int w)
 {
-	export_printf(x, ",\n\"timeline\":{\"samples\":%zu,\"t0us\":%" PRIu64 ",\"t1us\":%" PRIu64
+	export_printf(x, "{\"samples\":%zu,\"t0us\":%" PRIu64 ",\"t1us\":%" PRIu64
 		      ",\"leafBytes\":%u,", n, t0, t1, w);
 	export_puts(x, "\"lanes\":[");
 	for (size_t k = 0; k < l->nr; k++) {
@@ -295,11 +295,15 @@ int html_timeline_put(struct sonde_profile *p, const struct export_ctx *x, const
 	size_t n = 0;
 	int err;
 
-	if (!p->timeline || !fl->leaves)
+	if (!p->timeline || !fl->leaves) {
+		export_puts(x, "null");
 		return 0;
+	}
 	hashtab_init(&l.ht);
 	leaf = leaf_numbers(fl, pos);
 	err = leaf ? collect(p, x, fl, leaf, &l, &s, &n) : -ENOMEM;
+	if (!err && !n)
+		export_puts(x, "null");
 	if (err || !n)
 		goto out;
 	for (size_t i = 0; i < n; i++) {

@@ -12,10 +12,10 @@
 #include "flame.h"
 
 /*
- * Writes ",\n\"timeline\":{...}" for the samples of event x->ev that
+ * Writes the timeline's JSON object for the samples of event x->ev that
  * @fl holds (@pos: each node's depth-first position in the page), or
- * nothing when @p kept no timeline (sonde_profile_opts.timeline) or has
- * no such sample. 0 or -errno.
+ * null when @p kept no timeline (sonde_profile_opts.timeline) or has no
+ * such sample. 0 or -errno.
  */
 int html_timeline_put(struct sonde_profile *p, const struct export_ctx *x, const struct flame *fl,
 		      const uint32_t *pos);

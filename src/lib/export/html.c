@@ -102,22 +102,13 @@ static uint32_t *preorder(const struct flame *fl)
  * [-parent distance, frame] when nothing ends there (most inner frames);
  * weights share one unit (their gcd: the period of fixed-period events).
  */
-static int put_data(const struct export_ctx *o, struct sonde_profile *p, const struct flame *fl,
-		    const char *event)
+static void put_data(const struct export_ctx *o, const struct flame *fl, const uint32_t *order,
+		     const uint32_t *pos, const char *event)
 {
-	uint32_t *order = preorder(fl), *pos;
 	bool diff = fl->nodes[0].total[1] != 0;
 	uint64_t unit = 0;
-	int err = 0;
 
-	pos = malloc((size_t)fl->nr_nodes * sizeof(*pos));
-	if (!order || !pos) {
-		free(order);
-		free(pos);
-		return -ENOMEM;
-	}
 	for (uint32_t k = 0; k < fl->nr_nodes; k++) {
-		pos[order[k]] = k;
 		unit = gcd(gcd(unit, fl->nodes[k].self[0]), fl->nodes[k].self[1]);
 	}
 	if (!unit)
@@ -155,18 +146,18 @@ static int put_data(const struct export_ctx *o, struct sonde_profile *p, const s
 		for (uint32_t k = 1; k < fl->nr_nodes; k++)
 			export_printf(o, "%s%" PRIu64, k > 1 ? "," : "", fl->nodes[order[k]].self[1] / unit);
 		export_puts(o, "]");
-	} else {
-		err = html_timeline_put(p, o, fl, pos);
 	}
 	export_puts(o, "}");
-	free(order);
-	free(pos);
-	return err;
 }
 
-/* Writes the template, replacing each @NAME@ marker by its part. */
-static int put_page(const struct export_ctx *o, struct sonde_profile *p, const struct flame *fl,
-		    const char *title, const char *event)
+/*
+ * Writes the template, replacing each @NAME@ marker by its part; the
+ * timeline comes after the script, so the page draws before the browser
+ * has even parsed the samples.
+ */
+static int put_parts(const struct export_ctx *o, struct sonde_profile *p, const struct flame *fl,
+		     const uint32_t *order, const uint32_t *pos, const char *title,
+		     const char *event)
 {
 	const char *t = (const char *)export_asset_page, *end = t + export_asset_page_len;
 
@@ -190,7 +181,9 @@ static int put_page(const struct export_ctx *o, struct sonde_profile *p, const s
 		} else if (close && len == 4 && !memcmp(at + 1, "TLJS", 4)) {
 			export_put(o, export_asset_tljs, export_asset_tljs_len);
 		} else if (close && len == 4 && !memcmp(at + 1, "DATA", 4)) {
-			int err = put_data(o, p, fl, event);
+			put_data(o, fl, order, pos, event);
+		} else if (close && len == 8 && !memcmp(at + 1, "TIMELINE", 8)) {
+			int err = fl->nodes[0].total[1] ? 0 : html_timeline_put(p, o, fl, pos);
 
 			if (err)
 				return err;
@@ -202,6 +195,25 @@ static int put_page(const struct export_ctx *o, struct sonde_profile *p, const s
 		t = close + 1;
 	}
 	return 0;
+}
+
+static int put_page(const struct export_ctx *o, struct sonde_profile *p, const struct flame *fl,
+		    const char *title, const char *event)
+{
+	uint32_t *order = preorder(fl), *pos = malloc(((size_t)fl->nr_nodes + 1) * sizeof(*pos));
+	int err = 0;
+
+	if (!order || !pos) {
+		free(order);
+		free(pos);
+		return -ENOMEM;
+	}
+	for (uint32_t k = 0; k < fl->nr_nodes; k++)
+		pos[order[k]] = k;
+	err = put_parts(o, p, fl, order, pos, title, event);
+	free(order);
+	free(pos);
+	return err;
 }
 
 int export_html(struct sonde_profile *p, const struct export_ctx *x)

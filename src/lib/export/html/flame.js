@@ -344,12 +344,16 @@
     fillTable();
     if (selected >= 0) selectFunc(selected);
   }
+  // The samples follow this script in the page: read once parsed.
   let tl = null;
-  if (D.timeline && !diff) {
+  function startTimeline() {
+    const el = document.getElementById('sonde-timeline');
+    const T = el && !diff ? JSON.parse(el.textContent) : null;
+    if (!T) return;
     const leafNode = []; for (let i = 0; i < N; i++) if (smp0[i] > 0) leafNode.push(i);
-    tl = makeTimeline(D.timeline, leafNode, refilter, api);
+    tl = makeTimeline(T, leafNode, refilter, api);
     tl.load().catch(e => { document.getElementById('tlinfo').textContent = 'timeline: ' + e; });
-  } else {
-    document.getElementById('timeline').hidden = true;
   }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', startTimeline);
+  else startTimeline();
 })();
