@@ -155,7 +155,7 @@ static void put_base64(const struct export_ctx *x, const struct bytes *b)
 	export_put(x, buf, n);
 }
 
-/* The samples to show, with their lane and leaf; 0 or -ENOMEM. */
+/* One sample to show: its time in microseconds, lane and leaf number. */
 struct tl_sample {
 	uint64_t us;
 	uint32_t lane, leaf;
@@ -187,6 +187,11 @@ static uint32_t *leaf_numbers(const struct flame *fl, const uint32_t *pos)
 	return num;
 }
 
+/*
+ * The timeline's samples of event x->ev whose stacks @fl drew, in
+ * recording order, into *out (malloc'd, *nr of them), their lanes into
+ * @l. 0 or -ENOMEM.
+ */
 static int collect(struct sonde_profile *p, const struct export_ctx *x, const struct flame *fl,
 		   const uint32_t *leaf, struct lanes *l,
 		   struct tl_sample **out, size_t *nr)
