@@ -18,7 +18,10 @@ function makeTimeline(T, leafNode, refilter, api) {
   let sel = null;	 // drag in progress: [x0, x1] css px
   const on = new Uint8Array(nl).fill(1);
   let bins = null, nb = 0, peak = null;
-  const state = api.timeline = { samples: T.samples, lanes: T.lanes.length, ready: false, shown: T.samples };
+  // readyMs: when the samples were decoded (ms since navigation start);
+  // filterMs: what the last range or thread change took (bench-html.sh).
+  const state = api.timeline = { samples: T.samples, lanes: T.lanes.length, ready: false, shown: T.samples,
+    readyMs: 0, filterMs: 0 };
 
   // Lane labels: a checkbox each, and a menu of commands.
   const boxes = T.lanes.map((l, k) => {
@@ -55,9 +58,10 @@ function makeTimeline(T, leafNode, refilter, api) {
     for (let p = 0; p < T.leafBytes; p++, j += n) for (let i = 0; i < n; i++) leaf[i] += u[j + i] * 2 ** (8 * p);
     for (let i = 0; i < n; i++) leaf[i] = leafNode[leaf[i]];
     if (j !== u.length) throw new Error('timeline: ' + (u.length - j) + ' bytes left over');
-    state.ready = true;
     draw();
     showInfo();
+    state.readyMs = performance.now();
+    state.ready = true;
   }
 
   // Sample counts per lane and pixel column.
@@ -115,7 +119,7 @@ function makeTimeline(T, leafNode, refilter, api) {
   }
 
   function apply() {
-    const all = on.every(v => v);
+    const all = on.every(v => v), t0 = performance.now();
     if (!time) { draw(); return; }
     if (!range && all) refilter(null);
     else {
@@ -123,6 +127,7 @@ function makeTimeline(T, leafNode, refilter, api) {
       refilter(k => on[lane[k]] === 1 && time[k] >= a && time[k] < b, leaf);
     }
     draw(); showInfo();
+    state.filterMs = performance.now() - t0;
   }
   // Clears the range and selects every thread.
   function clear() {
