@@ -221,18 +221,28 @@
   const fself = new Float64Array(NF), ftot = new Float64Array(NF), fsmp = new Float64Array(NF);
   const fbtot = new Float64Array(diff ? NF : 0);
   const rows = [];
-  function sumFuncs() {
-    fself.fill(0); ftot.fill(0); fsmp.fill(0); fbtot.fill(0);
+  // recur[i]: an ancestor of node i has its function, whose total
+  // already holds i's. Fixed by the tree, so found once, depth first.
+  const recur = new Uint8Array(N);
+  {
     const onPath = new Uint32Array(NF), st = [0];
     const seen = new Uint8Array(N);
     while (st.length) {
       const i = st[st.length - 1];
       if (!seen[i]) {
         seen[i] = 1;
-        if (i) { const f = frame[i]; fself[f] += self[i]; fsmp[f] += smp[i]; if (!onPath[f]) { ftot[f] += tot[i]; if (diff) fbtot[f] += btot[i]; } onPath[f]++; }
-        // Subtrees the filters emptied add nothing.
-        if (tot[i] > 0 || (diff && btot[i] > 0)) for (let k = first[i + 1]; k-- > first[i];) st.push(kids[k]);
+        if (i) { const f = frame[i]; recur[i] = onPath[f] ? 1 : 0; onPath[f]++; }
+        for (let k = first[i + 1]; k-- > first[i];) st.push(kids[k]);
       } else { st.pop(); if (i) onPath[frame[i]]--; }
+    }
+  }
+  // One pass per filter change.
+  function sumFuncs() {
+    fself.fill(0); ftot.fill(0); fsmp.fill(0); fbtot.fill(0);
+    for (let i = 1; i < N; i++) {
+      const f = frame[i];
+      fself[f] += self[i]; fsmp[f] += smp[i];
+      if (!recur[i]) { ftot[f] += tot[i]; if (diff) fbtot[f] += btot[i]; }
     }
     rows.length = 0;
     for (let f = 0; f < NF; f++) if (ftot[f] > 0 || (diff && fbtot[f] > 0)) rows.push(f);
