@@ -5,7 +5,7 @@
 // and the command menu select threads; either calls refilter(keep, leaf)
 // so every view shows only those samples.
 'use strict';
-// eslint-disable-next-line no-unused-vars
+// Made by flame.js once the page (and the samples after its script) is parsed.
 function makeTimeline(T, leafNode, refilter, api) {
   const LANE = 16, nl = T.lanes.length;
   const box = document.getElementById('timeline'), cv = document.getElementById('tlcanvas');
