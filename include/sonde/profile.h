@@ -416,6 +416,35 @@ SONDE_API const char *sonde_profile_frame__srcline(struct sonde_profile *p,
 SONDE_API const char *sonde_profile__kernel_sym(struct sonde_profile *p, uint64_t addr,
 						uint64_t *start);
 
+/* ---- branch stacks ---- */
+
+/*
+ * One entry of a sample's branch stack (PERF_SAMPLE_BRANCH_STACK, what
+ * record -b / -j takes), its two addresses resolved like a frame.
+ */
+struct sonde_profile_branch {
+	const struct sonde_profile_frame *from; /* where the branch was taken */
+	const struct sonde_profile_frame *to;	/* where it went */
+	struct sonde_perf_branch_entry entry;	/* addresses and flags as recorded */
+};
+
+/**
+ * @brief **sonde_profile__sample_branches()** resolves the branch stack of
+ * the sample of @p rec (a decoded SAMPLE of event @p ev, -1 to route by
+ * id) in its thread's address space: each address in the sample's cpumode
+ * first, then in the other of user and kernel space, as perf does. The
+ * machine state must be up to date: add the side-band records first.
+ * @param buf room for @p cap branches, most recent first as recorded
+ * (NULL if @p cap is 0).
+ * @return how many branches the sample has (0 without a branch stack; may
+ * exceed @p cap, like snprintf), or -EINVAL (not a sample), -ENOENT (no
+ * such event), -ENOMEM. The frames belong to @p p and stay valid until the
+ * next call or sonde_profile__free().
+ */
+SONDE_API int sonde_profile__sample_branches(struct sonde_profile *p, int ev,
+					     const struct sonde_record *rec,
+					     struct sonde_profile_branch *buf, size_t cap);
+
 /* ---- combining profiles ---- */
 
 /**
@@ -429,6 +458,36 @@ SONDE_API const char *sonde_profile__kernel_sym(struct sonde_profile *p, uint64_
  */
 SONDE_API int sonde_profile__merge(struct sonde_profile *dst, struct sonde_profile *src,
 				   int factor);
+
+/**
+ * @brief **sonde_profile__add_baseline()** merges the samples of @p base
+ * into @p p as its baseline: a second weight beside the profile's own,
+ * kept apart from it (sonde_profile__merge() with factor 1 into that
+ * weight). Events are matched by name (declared in @p p if missing),
+ * stacks as sonde_profile__merge() matches them. The histogram then holds
+ * the entries of either profile, paired by the sort keys: read each
+ * one's sonde_profile_entry__self() and sonde_profile_entry__baseline(),
+ * and the totals with sonde_profile__event_stats() and
+ * sonde_profile__baseline_stats() — what `sonde diff` prints. Entries
+ * only the baseline has sort after the others (their self weight is 0);
+ * call trees and children weights stay the profile's own. @p base is not
+ * changed; call it again to add more.
+ * @return 0, -EINVAL (NULL, @p p == @p base), -ENOMEM.
+ */
+SONDE_API int sonde_profile__add_baseline(struct sonde_profile *p, struct sonde_profile *base);
+
+/**
+ * @brief **sonde_profile__baseline_stats()** fills @p out for event @p ev
+ * with the baseline's counts (all 0 without sonde_profile__add_baseline()).
+ * @return 0, or -EINVAL if @p ev is out of range.
+ */
+SONDE_API int sonde_profile__baseline_stats(struct sonde_profile *p, int ev,
+					    struct sonde_profile_event_stats *out);
+
+/** @brief **sonde_profile_entry__baseline()**: the baseline's self weight (period) in the entry. */
+SONDE_API uint64_t sonde_profile_entry__baseline(const struct sonde_profile_entry *e);
+/** @brief **sonde_profile_entry__baseline_samples()**: the baseline's samples in the entry. */
+SONDE_API uint64_t sonde_profile_entry__baseline_samples(const struct sonde_profile_entry *e);
 
 #ifdef __cplusplus
 }

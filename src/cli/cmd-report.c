@@ -17,6 +17,7 @@
 #include "options.h"
 #include "cmd-report.h"
 #include "progress.h"
+#include "report-branch.h"
 
 /* perf.data size from which loading shows a progress bar on a terminal. */
 #define PROGRESS_MIN_BYTES (64u << 20)
@@ -276,6 +277,8 @@ static int load(struct report *rp)
 			progress_update(&bar, sonde_perfdata_reader__progress(rp->r));
 		/* A sample that does not decode is skipped, as perf does. */
 		sonde_profile__add_perfdata_record(rp->prof, rp->r, &rec);
+		if (rp->branch)
+			report_branch_add(rp->branch, rp, &rec);
 	}
 	progress_finish(&bar);
 	return err;
@@ -326,8 +329,67 @@ static void free_report(struct report *rp)
 	free(rp->f_cpu);
 	free(rp->f_time);
 	slice_free(&rp->slice);
+	report_branch_free(rp->branch);
 	sonde_profile__free(rp->prof);
 	sonde_perfdata_reader__free(rp->r);
+}
+
+static int branch_stack_cb(const struct option *opt, const char *arg, bool unset)
+{
+	struct report *rp = opt->value;
+
+	(void)arg;
+	rp->branch_mode = unset ? 0 : 1;
+	return 0;
+}
+
+/* A --sort naming a key only branch mode has. */
+static bool branch_only_sort(const char *sort)
+{
+	static const char *const keys[] = { "dso_from", "dso_to", "symbol_from", "symbol_to",
+					    "cycles" };
+
+	for (size_t i = 0; sort && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strstr(sort, keys[i]))
+			return true;
+	return false;
+}
+
+/*
+ * perf's branch mode: asked with -b, or the default for a file with branch
+ * stacks (not for --json, which has no such rows, nor for a --sort of the
+ * usual keys).
+ */
+static int pick_branch_mode(struct report *rp, const char *user_sort)
+{
+	bool have = report_branch_available(rp->r);
+
+	if (rp->branch_mode == 1 && !have) {
+		fprintf(stderr, "sonde report: --branch-stack: %s has no branch stacks (record with -b or -j)\n",
+			rp->input);
+		return -1;
+	}
+	/* A --sort of the usual keys asks for the usual table. */
+	if (rp->branch_mode == -1)
+		rp->branch_mode = have && !rp->json && (!user_sort || branch_only_sort(user_sort));
+	if (!rp->branch_mode) {
+		if (branch_only_sort(user_sort)) {
+			fprintf(stderr, "sonde report: --sort %s: branch keys need --branch-stack and a file with branch stacks\n",
+				user_sort);
+			return -1;
+		}
+		return 0;
+	}
+	if (rp->json) {
+		fprintf(stderr, "sonde report: --branch-stack has no --json output\n");
+		return -1;
+	}
+	if (rp->nr_f_dso || rp->nr_f_sym) {
+		fprintf(stderr, "sonde report: --dsos and --symbols do not select branches; use them without --branch-stack\n");
+		return -1;
+	}
+	rp->branch = report_branch_new(user_sort);
+	return rp->branch ? 0 : -1;
 }
 
 int cmd_report(int argc, const char **argv)
@@ -338,8 +400,10 @@ int cmd_report(int argc, const char **argv)
 		.inline_frames = true,
 		.max_stack = SONDE_PERF_MAX_STACK_DEPTH,
 		.cache = true,
+		.branch_mode = -1,
 	};
 	bool no_children = false;
+	const char *user_sort;
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &rp.input, "file", "input file name (default perf.data, - for stdin)"),
 		OPT_STRING('s', "sort", &rp.sort, "keys", "sort by keys: comm, pid, tid, dso, sym, cpu, srcline (default comm,dso,sym)"),
@@ -379,6 +443,9 @@ int cmd_report(int argc, const char **argv)
 			   "kernel symbols from this vmlinux (its build id must be the recorded one)"),
 		OPT_INTEGER(0, "max-stack", &rp.max_stack, "n", "callchain depth to use (default 127)"),
 		OPT_BOOLEAN(0, "inline", &rp.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
+		OPT_CALLBACK_NOOPT('b', "branch-stack", &rp,
+				   "branches of the samples' branch stacks by source and target (default for files that have them)",
+				   branch_stack_cb),
 		OPT_END(),
 	};
 	const char *const usage[] = { "sonde report [<options>]", NULL };
@@ -400,7 +467,9 @@ int cmd_report(int argc, const char **argv)
 		return 129;
 	}
 	rp.relative = rp.percentage && !strcmp(rp.percentage, "relative");
-	if (!rp.sort)
+	user_sort = rp.sort;
+	/* Branch keys are checked once the file says which mode it is. */
+	if (!rp.sort || rp.branch_mode == 1 || branch_only_sort(rp.sort))
 		rp.sort = "comm,dso,sym";
 	if (parse_sort(&rp) || split_list(rp.comms, &rp.f_comm, &rp.nr_f_comm) ||
 	    split_list(rp.dsos, &rp.f_dso, &rp.nr_f_dso) ||
@@ -473,6 +542,10 @@ int cmd_report(int argc, const char **argv)
 			return 1;
 		}
 	}
+	if (pick_branch_mode(&rp, user_sort)) {
+		free_report(&rp);
+		return 1;
+	}
 	/* Children mode is the default when the file has callchains. */
 	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(rp.r); i++)
 		if (sonde_perfdata_reader__attr(rp.r, i)->sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
@@ -534,7 +607,10 @@ int cmd_report(int argc, const char **argv)
 	else {
 		if (rp.header)
 			report_print_header(&rp);
-		report_print(&rp);
+		if (rp.branch)
+			report_branch_print(rp.branch, &rp);
+		else
+			report_print(&rp);
 	}
 	ob_flush(&rp.out);
 	ob_free(&rp.out);

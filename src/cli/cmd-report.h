@@ -20,6 +20,8 @@
 #define RK_SRCLINE SONDE_PROFILE_KEY_SRCLINE
 #define RK_MAX SONDE_PROFILE_KEY_MAX
 
+struct report_branch;
+
 struct report {
 	/* options */
 	const char *input;
@@ -72,6 +74,9 @@ struct report {
 	bool have_callchains;
 	struct outbuf out;
 	const char *load_error;
+	/* --branch-stack: 1 asked, 0 --no-branch-stack, -1 if the file has them */
+	int branch_mode;
+	struct report_branch *branch; /* the branch histogram in branch mode */
 };
 
 int report_parse_graph(struct report *rp, const char *arg);

@@ -19,6 +19,8 @@
 #include "outbuf.h"
 #include "sample-slice.h"
 #include "script-trace.h"
+#include "branch-text.h"
+#include "script-brstackoff.h"
 
 enum {
 	F_COMM = 1 << 0,
@@ -35,6 +37,9 @@ enum {
 	F_ADDR = 1 << 11,
 	F_TRACE = 1 << 12,
 	F_SRCLINE = 1 << 13,
+	F_BRSTACK = 1 << 14,
+	F_BRSTACKSYM = 1 << 15,
+	F_BRSTACKOFF = 1 << 16,
 };
 
 static const struct {
@@ -46,6 +51,8 @@ static const struct {
 	{ "ip", F_IP },	    { "sym", F_SYM },	    { "symoff", F_SYMOFF },
 	{ "dso", F_DSO },   { "period", F_PERIOD }, { "addr", F_ADDR },
 	{ "trace", F_TRACE }, { "srcline", F_SRCLINE },
+	{ "brstack", F_BRSTACK }, { "brstacksym", F_BRSTACKSYM },
+	{ "brstackoff", F_BRSTACKOFF },
 };
 
 struct script {
@@ -70,6 +77,11 @@ struct script {
 	int nr_fmts;
 	struct stack_text *texts; /* by stack id */
 	size_t nr_texts;
+	const struct sonde_record *cur; /* the sample being printed */
+	int cur_ev;
+	struct sonde_profile_branch *br; /* its branch stack, -F brstack* */
+	size_t cap_br;
+	struct brstackoff *bo; /* -F brstackoff: the objects perf has loaded */
 };
 
 /* A stack's frame lines, rendered once for one field set. */
@@ -109,7 +121,7 @@ static int parse_fields(struct script *s)
 			if (!strcmp(tok, field_names[i].name))
 				bit = field_names[i].bit;
 		if (!bit) {
-			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, srcline, period, addr)\n",
+			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, srcline, period, addr, brstack, brstacksym, brstackoff)\n",
 				tok);
 			free(copy);
 			return -EINVAL;
@@ -167,6 +179,8 @@ static const char *missing_field(const struct script *s, const struct sonde_perf
 		{ F_ADDR, SONDE_PERF_SAMPLE_ADDR, "addr", "recorded without data addresses: perf record -d" },
 		{ F_IP, SONDE_PERF_SAMPLE_IP, "ip", "recorded without instruction pointers" },
 		{ F_TID | F_PID, SONDE_PERF_SAMPLE_TID, "pid/tid", "recorded without thread ids" },
+		{ F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF, SONDE_PERF_SAMPLE_BRANCH_STACK, "brstack",
+		  "recorded without branch stacks: record -b or -j" },
 	};
 	unsigned asked = s->want | s->add;
 
@@ -299,6 +313,48 @@ static int event_width(struct script *s)
 	return s->ev_width;
 }
 
+/*
+ * The sample's branch stack after its other fields, as perf prints it:
+ * brstack wins over brstacksym, which wins over brstackoff; the objects
+ * with -F dso.
+ */
+/* The current sample's branch stack into s->br: how many, 0 without one. */
+static int sample_branches(struct script *s)
+{
+	int n = sonde_profile__sample_branches(s->prof, s->cur_ev, s->cur, s->br, s->cap_br);
+
+	if (n > 0 && (size_t)n > s->cap_br) {
+		struct sonde_profile_branch *v = realloc(s->br, (size_t)n * sizeof(*v));
+
+		if (!v)
+			return 0;
+		s->br = v;
+		s->cap_br = (size_t)n;
+		n = sonde_profile__sample_branches(s->prof, s->cur_ev, s->cur, s->br, s->cap_br);
+	}
+	return n > 0 ? n : 0;
+}
+
+static void put_branches(struct script *s, struct outbuf *o, unsigned f)
+{
+	int n;
+
+	if (!(f & (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF)))
+		return;
+	n = sample_branches(s);
+	if (n > 0 && !(f & (F_BRSTACK | F_BRSTACKSYM)))
+		brstackoff_put(s->bo, o, s->br, (size_t)n, f & F_DSO);
+	else if (n > 0)
+		branch_put_stack(o, s->br, (size_t)n,
+				 (f & F_BRSTACK) ? BRANCH_ADDR : BRANCH_SYM, f & F_DSO);
+}
+
+static void end_line(struct script *s, struct outbuf *o, unsigned f)
+{
+	put_branches(s, o, f);
+	ob_putc(o, '\n');
+}
+
 static void print_sample_text(struct script *s, const struct sonde_perfdata_record *rec,
 			      const struct smp *smp, const char *comm,
 			      const struct sonde_profile_stack *st, unsigned f, bool chain)
@@ -363,27 +419,29 @@ static void print_sample_text(struct script *s, const struct sonde_perfdata_reco
 					    sonde_perfdata_reader__event_name(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0),
 					    a->config, smp->raw, smp->raw_size);
 		if (!(f & F_IP)) {
-			ob_putc(o, '\n');
+			end_line(s, o, f);
 			return;
 		}
 	} else if (!(f & F_IP)) {
 		/* Like perf: sym, symoff, dso and srcline describe the ip. */
-		ob_putc(o, '\n');
+		end_line(s, o, f);
 		return;
 	}
 	if (chain) {
 		size_t len;
 		const char *txt = stack_text(s, st, f, &len);
 
+		/* The frame lines, then the rest of the sample before its blank line. */
 		ob_putc(o, '\n');
-		ob_write(o, txt, len);
+		ob_write(o, txt, len ? len - 1 : 0);
+		end_line(s, o, f);
 		return;
 	}
 	ob_putc(o, ' ');
 	ob_hex(o, smp->ip, 16);
 	if (f & (F_SYM | F_DSO))
 		put_frame_tail(o, sonde_profile_stack__frame(st, 0), f);
-	ob_putc(o, '\n');
+	end_line(s, o, f);
 	if (f & F_SRCLINE)
 		put_srcline(s, o, sonde_profile_stack__frame(st, 0));
 }
@@ -463,6 +521,12 @@ static void print_sample_json(struct script *s, const struct sonde_perfdata_reco
 			put_frame_json(o, sonde_profile_stack__frame(st, i));
 		}
 		ob_putc(o, ']');
+	}
+	if (a->sample_type & SONDE_PERF_SAMPLE_BRANCH_STACK) {
+		int n = sample_branches(s);
+
+		ob_puts(o, ",\"brstack\":");
+		branch_put_json(o, s->br, (size_t)n);
 	}
 	ob_puts(o, "}\n");
 }
@@ -601,7 +665,7 @@ int cmd_script(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &s.input, "file", "input file name (default perf.data, - for stdin)"),
 		OPT_STRING('F', "fields", &s.fields, "list",
-			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,srcline,period,addr,trace (+x / -x to add / remove)"),
+			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,srcline,period,addr,trace,brstack,brstacksym,brstackoff (+x / -x to add / remove)"),
 		OPT_BOOLEAN(0, "json", &s.json, "one JSON object per sample"),
 		OPT_STRING('c', "comms", &s.comms, "list", "only samples of these commands (comma separated)"),
 		OPT_STRING(0, "comm", &s.comms, "list", "same as --comms"),
@@ -634,6 +698,10 @@ int cmd_script(int argc, const char **argv)
 	}
 	if (parse_fields(&s))
 		return 129;
+	if (((s.want | s.add) & F_BRSTACKOFF) && !(s.bo = brstackoff_new())) {
+		fprintf(stderr, "sonde script: out of memory\n");
+		return 1;
+	}
 	if (slice_parse_cpus(&s.slice, "sonde script", s.cpus) ||
 	    slice_parse_time(&s.slice, "sonde script", s.time)) {
 		slice_free(&s.slice);
@@ -720,6 +788,14 @@ int cmd_script(int argc, const char **argv)
 		if (!st || !sym_wanted(s.syms, sonde_profile_stack__frame(st, 0)))
 			continue;
 		f = fields_for(&s, a);
+		if (s.bo) {
+			/* Like perf: the objects a sample was symbolized in. */
+			uint32_t nf = chain && (f & F_IP) ? sonde_profile_stack__nr_frames(st) : 0;
+
+			brstackoff_loaded(s.bo, sonde_profile_stack__self(st));
+			for (uint32_t i = 0; i < nf; i++)
+				brstackoff_loaded(s.bo, sonde_profile_stack__frame(st, i));
+		}
 		if (!s.json && (s.want | s.add)) {
 			const char *hint, *miss = missing_field(&s, a, &hint);
 
@@ -731,6 +807,8 @@ int cmd_script(int argc, const char **argv)
 				break;
 			}
 		}
+		s.cur = &d;
+		s.cur_ev = ai;
 		if (s.json)
 			print_sample_json(&s, &rec, &smp, comm, st, chain);
 		else
@@ -754,6 +832,8 @@ int cmd_script(int argc, const char **argv)
 	for (size_t i = 0; i < s.nr_texts; i++)
 		free(s.texts[i].buf);
 	free(s.texts);
+	free(s.br);
+	brstackoff_free(s.bo);
 	free(s.fmts);
 	free(s.fmt_ok);
 	sonde_profile__free(s.prof);

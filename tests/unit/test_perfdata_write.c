@@ -170,6 +170,8 @@ static void test_file_layout(void **state)
 	assert_true(h.adds_features[0] & (1ULL << SONDE_FEAT_EVENT_DESC));
 	assert_true(h.adds_features[0] & (1ULL << SONDE_FEAT_SAMPLE_TIME));
 	assert_false(h.adds_features[0] & (1ULL << SONDE_FEAT_TRACING_DATA));
+	/* No event samples branch stacks (test_record_branch has one that does). */
+	assert_false(h.adds_features[0] & (1ULL << SONDE_FEAT_BRANCH_STACK));
 	{
 		/* The feature table follows the data; HOSTNAME is first. */
 		struct sonde_perf_file_section fs;

@@ -151,6 +151,7 @@ void sonde_profile__free(struct sonde_profile *p)
 	}
 	free(p->evs);
 	free_filter(p);
+	free(p->br_frames);
 	anl_stacks_free(p->stacks);
 	anl_machine_free(p->m);
 	free(p);
@@ -625,6 +626,16 @@ int sonde_profile__event_stats(struct sonde_profile *p, int ev,
 		return -EINVAL;
 	prof_hist_build(p);
 	*out = p->evs[ev].stats;
+	return 0;
+}
+
+int sonde_profile__baseline_stats(struct sonde_profile *p, int ev,
+				  struct sonde_profile_event_stats *out)
+{
+	if (!p || !out || ev < 0 || ev >= p->nr_evs)
+		return -EINVAL;
+	prof_hist_build(p);
+	*out = p->evs[ev].base_stats;
 	return 0;
 }
 

@@ -23,6 +23,7 @@ struct prof_group {
 	struct anl_stack *st;
 	uint64_t period, nr;
 	uint64_t seq; /* first sample: entries are created in time order */
+	uint64_t base_period, base_nr; /* a baseline's (sonde_profile__add_baseline()) */
 };
 
 /* Sample groups, allocated in blocks: one per distinct stack and thread keys. */
@@ -77,6 +78,7 @@ struct sonde_profile_entry {
 	struct prof_key k;
 	uint64_t self, children;
 	uint64_t nr_self;
+	uint64_t base_self, base_nr_self; /* the baseline's self weight and samples */
 	uint32_t max_depth; /* longest call tree path (children ordering) */
 	uint64_t seq;	    /* creation order: deterministic last tie-break */
 	struct sonde_profile_node *chain; /* root (no symbol), NULL without trees */
@@ -99,6 +101,7 @@ struct prof_event {
 	uint64_t *ids;
 	size_t nr_ids;
 	struct sonde_profile_event_stats stats;
+	struct sonde_profile_event_stats base_stats; /* the baseline's */
 	struct sonde_profile_entry **sorted; /* NULL until queried */
 	size_t nr_sorted;
 };
@@ -130,6 +133,8 @@ struct sonde_profile {
 	bool have_callchains;
 	uint32_t nr_stack_ids;
 	uint64_t lost_records, lost, lost_samples;
+	struct anl_frame *br_frames; /* sonde_profile__sample_branches()' answer */
+	size_t cap_br_frames;
 
 	/* sample groups */
 	struct hashtab groups; /* of struct prof_group */
