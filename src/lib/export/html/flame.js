@@ -337,13 +337,18 @@
   api.ready = true;
 
   // ---- time and thread filters ----
-  // Keeps, of every node, the samples the filter passes (keep[k] for
-  // sample k ending at node leaf[k]), each at its node's mean weight, then
-  // every view is made again from those.
-  function refilter(keep, leaf) {
-    if (!keep) { self.set(self0); smp.set(smp0); } else {
+  // Keeps, of every node, the samples the filter passes (f: sample k at
+  // f.time[k] in lane f.lane[k] ends at node f.leaf[k]; kept when its
+  // lane is on and its time in [f.from, f.to)), each at its node's mean
+  // weight, then every view is made again from those. f null: all.
+  function refilter(f) {
+    if (!f) { self.set(self0); smp.set(smp0); } else {
+      const { time, lane, leaf, on, from, to } = f;
       smp.fill(0);
-      for (let k = 0; k < leaf.length; k++) if (keep(k)) smp[leaf[k]]++;
+      for (let k = 0; k < leaf.length; k++) {
+        const t = time[k];
+        if (on[lane[k]] && t >= from && t < to) smp[leaf[k]]++;
+      }
       for (let i = 0; i < N; i++) self[i] = smp[i] ? smp[i] * (self0[i] / smp0[i]) : 0;
     }
     sumTotals(); layout(); total = tot[0] || 1;

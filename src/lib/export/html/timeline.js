@@ -2,8 +2,8 @@
 // thread filter. The samples come as gzip'd varint columns (time delta in
 // microseconds, zigzag; lane; leaf number in byte planes), inflated with
 // the browser's own DecompressionStream. A drag selects a time range, the lane checkboxes
-// and the command menu select threads; either calls refilter(keep, leaf)
-// so every view shows only those samples.
+// and the command menu select threads; either calls refilter() so every
+// view shows only those samples.
 'use strict';
 // Made by flame.js once the page (and the samples after its script) is parsed.
 function makeTimeline(T, leafNode, refilter, api) {
@@ -122,10 +122,7 @@ function makeTimeline(T, leafNode, refilter, api) {
     const all = on.every(v => v), t0 = performance.now();
     if (!time) { draw(); return; }
     if (!range && all) refilter(null);
-    else {
-      const a = range ? range[0] : -Infinity, b = range ? range[1] : Infinity;
-      refilter(k => on[lane[k]] === 1 && time[k] >= a && time[k] < b, leaf);
-    }
+    else refilter({ time, lane, leaf, on, from: range ? range[0] : -Infinity, to: range ? range[1] : Infinity });
     draw(); showInfo();
     state.filterMs = performance.now() - t0;
   }
