@@ -60,6 +60,13 @@ enum sonde_profile_key {
  */
 SONDE_API int sonde_profile_key__parse(const char *name);
 
+/*
+ * Frames one stack keeps at most, the sample's own included: a callchain
+ * is read up to twice the kernel's default depth (perf_event_max_stack),
+ * room for a kernel and a user part.
+ */
+#define SONDE_PROFILE_MAX_FRAMES (2 * SONDE_PERF_MAX_STACK_DEPTH + 1)
+
 struct sonde_profile_opts {
 	size_t sz;
 	/* Histogram keys in sort order; NULL/0: comm, dso, sym. */
@@ -71,7 +78,9 @@ struct sonde_profile_opts {
 	bool call_trees;
 	/* Trees and children accumulation outermost caller first. */
 	bool caller_order;
-	/* Frames per stack, the sample's own included; 0: 128. */
+	/* Frames per stack, the sample's own included; 0: 128. Above
+	 * SONDE_PROFILE_MAX_FRAMES it is that bound; negative is refused
+	 * (EINVAL). */
 	int max_stack;
 	/* Do not expand DWARF-unwound frames into inlined functions. */
 	bool no_inline;
@@ -213,6 +222,8 @@ struct sonde_profile_event_stats {
 	uint64_t filtered_samples; /* samples whose entry passes every filter */
 	uint64_t filtered_period;
 	uint64_t lost_samples;	   /* from LOST_SAMPLES records */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[2];
 };
 
 /**

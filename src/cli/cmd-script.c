@@ -17,6 +17,7 @@
 #include "sonde/profile.h"
 #include "sonde/record.h"
 #include "outbuf.h"
+#include "profile-load.h"
 #include "sample-slice.h"
 #include "script-trace.h"
 #include "branch-text.h"
@@ -698,6 +699,11 @@ int cmd_script(int argc, const char **argv)
 	}
 	if (parse_fields(&s))
 		return 129;
+	if (s.max_stack < 0) {
+		fprintf(stderr, "sonde script: --max-stack: expected 0 or more frames, got %d\n",
+			s.max_stack);
+		return 129;
+	}
 	if (((s.want | s.add) & F_BRSTACKOFF) && !(s.bo = brstackoff_new())) {
 		fprintf(stderr, "sonde script: out of memory\n");
 		return 1;
@@ -707,25 +713,10 @@ int cmd_script(int argc, const char **argv)
 		slice_free(&s.slice);
 		return 129;
 	}
-	{
-		char ebuf[256] = "";
-		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf),
-			   .check_owner = !s.force);
-
-		s.r = sonde_perfdata_reader__open(s.input, &ro);
-		if (!s.r) {
-			char buf[128];
-
-			if (errno == SONDE_ERR_FORMAT)
-				fprintf(stderr, "sonde script: %s: not a valid perf.data file: %s\n",
-					s.input, ebuf);
-			else if (errno == EPERM && ebuf[0])
-				fprintf(stderr, "sonde script: %s: %s\n", s.input, ebuf);
-			else
-				fprintf(stderr, "sonde script: %s: %s\n", s.input,
-					sonde_strerror(errno, buf, sizeof(buf)));
-			return 1;
-		}
+	s.r = prof_open_input("sonde script", s.input, !s.force);
+	if (!s.r) {
+		slice_free(&s.slice);
+		return 1;
 	}
 	{
 		/* The reader knows the span; sample-slice.c sees public API only. */
@@ -741,7 +732,9 @@ int cmd_script(int argc, const char **argv)
 	}
 	{
 		SONDE_OPTS(sonde_profile_opts, po, .callchains = true,
-			   .max_stack = s.max_stack + 1, .no_inline = !s.inline_frames,
+			   .max_stack = s.max_stack < SONDE_PROFILE_MAX_FRAMES ? s.max_stack + 1
+									    : SONDE_PROFILE_MAX_FRAMES,
+			   .no_inline = !s.inline_frames,
 			   .cache = s.cache, .kallsyms = s.kallsyms, .vmlinux = s.vmlinux);
 
 		s.prof = sonde_profile__new(&po);

@@ -355,21 +355,21 @@ static const struct sonde_record_fmt *event_fmt(struct report_branch *rb,
 	return rb->fmt_ok[i] ? &rb->fmts[i] : NULL;
 }
 
-static bool int_in(const int32_t *v, int n, int32_t x)
+static bool int_in(const int32_t *v, size_t n, int32_t x)
 {
 	if (!n)
 		return true;
-	for (int i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		if (v[i] == x)
 			return true;
 	return false;
 }
 
-static bool str_in(char *const *v, int n, const char *s)
+static bool str_in(char *const *v, size_t n, const char *s)
 {
 	if (!n)
 		return true;
-	for (int i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		if (!strcmp(v[i], s))
 			return true;
 	return false;
@@ -382,7 +382,7 @@ static bool str_in(char *const *v, int n, const char *s)
 static bool in_slice(const struct report *rp, const struct sonde_perf_event_attr *a,
 		     const struct sonde_sample *s)
 {
-	return slice_keep(&rp->slice, (a->sample_type & SONDE_PERF_SAMPLE_TIME) ? s->time : 0,
+	return slice_keep(&rp->ld.f.slice, (a->sample_type & SONDE_PERF_SAMPLE_TIME) ? s->time : 0,
 			  (a->sample_type & SONDE_PERF_SAMPLE_CPU) ? s->cpu : (uint32_t)-1);
 }
 
@@ -391,9 +391,11 @@ static bool shown(const struct report *rp, const struct sonde_perf_event_attr *a
 {
 	bool tid = a->sample_type & SONDE_PERF_SAMPLE_TID;
 
-	return int_in(rp->f_pid, rp->nr_f_pid, tid ? (int32_t)s->pid : -1) &&
-	       int_in(rp->f_tid, rp->nr_f_tid, tid ? (int32_t)s->tid : -1) &&
-	       str_in(rp->f_comm, rp->nr_f_comm, comm);
+	const struct prof_filters *f = &rp->ld.f;
+
+	return int_in(f->pids, f->nr_pids, tid ? (int32_t)s->pid : -1) &&
+	       int_in(f->tids, f->nr_tids, tid ? (int32_t)s->tid : -1) &&
+	       str_in(f->comms, f->nr_comms, comm);
 }
 
 void report_branch_add(struct report_branch *rb, struct report *rp,
@@ -541,7 +543,7 @@ static void print_event(struct report_branch *rb, struct report *rp, int ev)
 	struct outbuf *o = &rp->out;
 	uint64_t total = ev < rb->nr_evs ? rb->nr_branches[ev] : 0, shown = 0;
 	/* Like perf: a key filtered to one value moves above the table. */
-	bool elide_comm = rp->nr_f_comm == 1 && rb->want[BK_COMM];
+	bool elide_comm = rp->ld.f.nr_comms == 1 && rb->want[BK_COMM];
 	const struct bent **v;
 	int width[BK_MAX];
 	size_t n = 0;
@@ -569,8 +571,8 @@ static void print_event(struct report_branch *rb, struct report *rp, int ev)
 		}
 		ob_printf(o, "# Samples: %lu%c of event '%s'", nr, unit,
 			  sonde_perfdata_reader__event_name(rp->r, ev));
-		if (rp->time)
-			ob_printf(o, " (time slices: %s)", rp->time);
+		if (rp->ld.time)
+			ob_printf(o, " (time slices: %s)", rp->ld.time);
 		ob_putc(o, '\n');
 	}
 	ob_printf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
@@ -659,8 +661,8 @@ void report_branch_print(struct report_branch *rb, struct report *rp)
 	if (!rp->header)
 		ob_puts(&rp->out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	sonde_profile__lost(rp->prof, NULL, NULL, &lost_samples);
-	if (rp->nr_f_comm == 1 && rb->want[BK_COMM])
-		ob_printf(&rp->out, "# comm: %s\n", rp->f_comm[0]);
+	if (rp->ld.f.nr_comms == 1 && rb->want[BK_COMM])
+		ob_printf(&rp->out, "# comm: %s\n", rp->ld.f.comms[0]);
 	ob_printf(&rp->out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost_samples);
 	for (int ev = 0; ev < rb->nr_evs; ev++)
 		if (rb->nr_branches[ev])
