@@ -88,9 +88,15 @@ struct sonde_profile_opts {
 	 * over time (export's firefox and html timelines): 16 bytes a sample.
 	 * Merged profiles have none. */
 	bool timeline;
+	/* Distinct stacks kept for sonde_profile__sample_stack(); 0: no bound.
+	 * At the bound the cache starts afresh, so memory stays flat for a
+	 * one-pass reader (script) however many stacks a file has; a stack
+	 * it returned is then valid until the next call only. Counted samples
+	 * hold their stacks: the first one lifts the bound. */
+	size_t max_stacks;
 	size_t : 0;
 };
-#define sonde_profile_opts__last_field timeline
+#define sonde_profile_opts__last_field max_stacks
 
 /* [start, end) in sample time (ns); 0 leaves that side open. */
 struct sonde_profile_time_range {
@@ -349,8 +355,9 @@ SONDE_API const char *sonde_profile_node__dso(const struct sonde_profile_node *n
  * (a decoded SAMPLE of event @p ev, -1 to route by id) into its stack
  * without counting it, as `perf script` needs. The machine state must be
  * up to date: add the side-band records first.
- * @return the stack (owned by @p p), or NULL with errno (ENOENT no such
- * event, EINVAL not a sample).
+ * @return the stack (owned by @p p; with opts.max_stacks valid until the
+ * next call only), or NULL with errno (ENOENT no such event, EINVAL not a
+ * sample).
  */
 SONDE_API const struct sonde_profile_stack *
 sonde_profile__sample_stack(struct sonde_profile *p, int ev, const struct sonde_record *rec);

@@ -54,7 +54,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	int max_stack;
 
 	if (opts) {
-		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, timeline))) {
+		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, max_stacks))) {
 			errno = EINVAL;
 			return NULL;
 		}
@@ -100,6 +100,8 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 		return NULL;
 	}
 	anl_stacks_set_inline(p->stacks, !o.no_inline);
+	anl_stacks_set_limit(p->stacks, o.max_stacks, NULL, NULL);
+	p->bounded = o.max_stacks != 0;
 	/* Frames are read after the load: debug info opens meanwhile. */
 	anl_stacks_defer_inline(p->stacks);
 	return p;
@@ -327,6 +329,11 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 		s->seq = hashtab_count(&p->groups);
 		if (hashtab_insert(&p->groups, h, s))
 			abort();
+		if (p->bounded) {
+			/* The group holds its stack: no more starting afresh. */
+			anl_stacks_set_limit(p->stacks, 0, NULL, NULL);
+			p->bounded = false;
+		}
 	}
 	p->last_group = s;
 	return s;

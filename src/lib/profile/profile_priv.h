@@ -128,6 +128,7 @@ struct sonde_profile {
 	struct anl_stacks *stacks;
 	const struct sonde_perfdata_reader *reader;
 	bool have_callchains;
+	bool bounded; /* opts.max_stacks in force: no sample counted yet */
 	uint32_t nr_stack_ids;
 	uint64_t lost_records, lost, lost_samples;
 
