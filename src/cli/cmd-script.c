@@ -20,6 +20,13 @@
 #include "sample-slice.h"
 #include "script-trace.h"
 
+/*
+ * Distinct stacks script keeps resolved: a stack is printed when read, so
+ * the cache only saves work for stacks that come back soon, and unbounded
+ * it grows with every distinct stack of the file.
+ */
+#define SCRIPT_MAX_STACKS 2048
+
 enum {
 	F_COMM = 1 << 0,
 	F_TID = 1 << 1,
@@ -68,14 +75,15 @@ struct script {
 	struct sonde_record_fmt *fmts; /* per event, made when first met */
 	bool *fmt_ok;
 	int nr_fmts;
-	struct stack_text *texts; /* by stack id */
+	struct stack_text *texts; /* SCRIPT_MAX_STACKS, by stack id modulo */
 	size_t nr_texts;
 };
 
 /* A stack's frame lines, rendered once for one field set. */
 struct stack_text {
-	char *buf;
-	size_t len;
+	char *buf; /* NULL: empty */
+	size_t len, cap;
+	uint32_t id;
 	unsigned fields;
 };
 
@@ -232,7 +240,12 @@ static void put_srcline(struct script *s, struct outbuf *o, const frame_t *fr)
 	ob_putc(o, '\n');
 }
 
-/* Renders a stack's frame lines once; cached by stack id. */
+/*
+ * Renders a stack's frame lines once; cached by stack id. The profile
+ * keeps at most SCRIPT_MAX_STACKS stacks and numbers new ones in order, so
+ * the live stacks' ids fit in as many slots (id modulo) and memory stays
+ * flat; a slot's buffer is reused for the next stack that lands there.
+ */
 static const char *stack_text(struct script *s, const struct sonde_profile_stack *st, unsigned f,
 			      size_t *len)
 {
@@ -240,27 +253,24 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 	struct stack_text *c;
 	struct outbuf tmp;
 
-	if (id >= s->nr_texts) {
-		size_t n = s->nr_texts ? s->nr_texts : 256;
-		struct stack_text *v;
-
-		while (n <= id)
-			n *= 2;
-		v = realloc(s->texts, n * sizeof(*v));
-		if (!v) {
+	if (!s->texts) {
+		s->texts = calloc(SCRIPT_MAX_STACKS, sizeof(*s->texts));
+		if (!s->texts) {
 			*len = 0;
 			return "";
 		}
-		memset(v + s->nr_texts, 0, (n - s->nr_texts) * sizeof(*v));
-		s->texts = v;
-		s->nr_texts = n;
+		s->nr_texts = SCRIPT_MAX_STACKS;
 	}
-	c = &s->texts[id];
-	if (c->buf && c->fields == f) {
+	c = &s->texts[id % SCRIPT_MAX_STACKS];
+	if (c->buf && c->id == id && c->fields == f) {
 		*len = c->len;
 		return c->buf;
 	}
-	ob_init_mem(&tmp);
+	if (c->buf) {
+		tmp = (struct outbuf){ .buf = c->buf, .cap = c->cap, .fd = -1 };
+	} else {
+		ob_init_mem(&tmp);
+	}
 	for (uint32_t i = 0; i < sonde_profile_stack__nr_frames(st); i++) {
 		const frame_t *fr = sonde_profile_stack__frame(st, i);
 
@@ -274,9 +284,10 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 			put_srcline(s, &tmp, fr);
 	}
 	ob_putc(&tmp, '\n');
-	free(c->buf);
 	c->buf = tmp.buf;
+	c->cap = tmp.cap;
 	c->len = tmp.len;
+	c->id = id;
 	c->fields = f;
 	*len = tmp.len;
 	return tmp.buf;
@@ -674,7 +685,8 @@ int cmd_script(int argc, const char **argv)
 	{
 		SONDE_OPTS(sonde_profile_opts, po, .callchains = true,
 			   .max_stack = s.max_stack + 1, .no_inline = !s.inline_frames,
-			   .cache = s.cache, .kallsyms = s.kallsyms, .vmlinux = s.vmlinux);
+			   .cache = s.cache, .kallsyms = s.kallsyms, .vmlinux = s.vmlinux,
+			   .max_stacks = SCRIPT_MAX_STACKS);
 
 		s.prof = sonde_profile__new(&po);
 		if (!s.prof || sonde_profile__set_reader(s.prof, s.r)) {
