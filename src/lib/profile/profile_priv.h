@@ -146,7 +146,7 @@ struct sonde_profile {
 	bool dirty;
 	struct hashtab ents;	/* of struct sonde_profile_entry, by prof_key */
 	size_t nr_ents;
-	struct hashtab kids;	/* children of wide tree nodes, by parent + frame */
+	struct hashtab kids;	/* children of wide nodes of the tree being built */
 	struct prof_node_pool *nodes; /* every tree node, freed at once */
 };
 
@@ -181,6 +181,12 @@ bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k)
 void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
 		   const struct anl_frame *frames, int from, int dir, int count, uint64_t period,
 		   uint64_t nr);
+/*
+ * The tree of the last entry is complete: its index of wide nodes goes.
+ * prof_tree_add() then takes one entry's paths after another's, never
+ * back to an entry done before.
+ */
+void prof_tree_next_entry(struct sonde_profile *p);
 /* Frees every tree node of @p. */
 void prof_trees_free(struct sonde_profile *p);
 

@@ -115,6 +115,12 @@ void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
 		e->max_depth = (uint32_t)count;
 }
 
+void prof_tree_next_entry(struct sonde_profile *p)
+{
+	/* Only the tree being built is looked up: a small index stays in cache. */
+	hashtab_free(&p->kids);
+}
+
 void prof_trees_free(struct sonde_profile *p)
 {
 	hashtab_free(&p->kids);
