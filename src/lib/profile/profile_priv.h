@@ -45,7 +45,6 @@ struct sonde_profile_node {
 	const struct anl_sym *sym; /* match by symbol when known ... */
 	struct anl_dso *dso;
 	uint64_t ip;		   /* ... else by raw ip */
-	uint64_t addr;
 	uint64_t hit;		   /* period of paths ending here */
 	uint64_t cumul;		   /* hit + everything below (kept as paths are added) */
 	uint64_t nr_hit, nr_cumul; /* the same in samples (perf's -g ...,count) */
@@ -83,13 +82,18 @@ struct sonde_profile_entry {
 	uint64_t expanded;  /* last sample group counted here (+1): one count each */
 };
 
-/* Call tree nodes, allocated in blocks and freed with the histogram. */
-#define PROF_NODE_BLOCK 4096
+/*
+ * Call tree nodes, allocated in blocks and freed with the histogram. The
+ * blocks double up to PROF_NODE_BLOCK_MAX nodes: a small profile stays
+ * small, and a big one (millions of nodes) makes few allocations.
+ */
+#define PROF_NODE_BLOCK_MIN 256
+#define PROF_NODE_BLOCK_MAX (1u << 16)
 
 struct prof_node_pool {
 	struct prof_node_pool *prev;
-	size_t used;
-	struct sonde_profile_node v[PROF_NODE_BLOCK];
+	size_t used, cap;
+	struct sonde_profile_node v[];
 };
 
 struct prof_event {
