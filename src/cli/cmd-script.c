@@ -77,6 +77,7 @@ struct script {
 	int nr_fmts;
 	struct stack_text *texts; /* SCRIPT_MAX_STACKS, by stack id modulo */
 	size_t nr_texts;
+	struct frame_text *lines; /* FRAME_LINES, by frame_key() */
 };
 
 /* A stack's frame lines, rendered once for one field set. */
@@ -86,6 +87,22 @@ struct stack_text {
 	uint32_t id;
 	unsigned fields;
 };
+
+/*
+ * One frame line as printed, and what it was made from: a name is
+ * compared by pointer (the profile's strings live as long as it does).
+ * Distinct stacks share most of their frames.
+ */
+struct frame_text {
+	const char *sym, *dso;
+	uint64_t shown, off; /* the address printed, the offset into sym */
+	unsigned fields;
+	bool inlined;
+	char *buf; /* NULL: empty */
+	size_t len, cap;
+};
+
+#define FRAME_LINES 4096
 
 /* The sample fields script prints, with perf's values for absent ones. */
 struct smp {
@@ -240,6 +257,46 @@ static void put_srcline(struct script *s, struct outbuf *o, const frame_t *fr)
 	ob_putc(o, '\n');
 }
 
+/* "\taddress sym+0xoff (dso)\n", as perf prints a frame. */
+static void frame_line(struct outbuf *o, const frame_t *fr, unsigned f)
+{
+	ob_putc(o, '\t');
+	if (f & F_IP)
+		ob_hex(o, sonde_profile_frame__dso(fr) ? sonde_profile_frame__addr(fr)
+						       : sonde_profile_frame__ip(fr), 16);
+	put_frame_tail(o, fr, f);
+	ob_putc(o, '\n');
+}
+
+/* frame_line() through a direct-mapped cache of recent lines. */
+static void frame_line_cached(struct script *s, struct outbuf *o, const frame_t *fr, unsigned f)
+{
+	const char *sym = sonde_profile_frame__sym(fr), *dso = sonde_profile_frame__dso(fr);
+	uint64_t shown = !(f & F_IP) ? 0 : dso ? sonde_profile_frame__addr(fr)
+					       : sonde_profile_frame__ip(fr);
+	uint64_t off = sym && (f & F_SYMOFF) ? sonde_profile_frame__sym_offset(fr) : 0;
+	bool inl = (f & F_DSO) && (sonde_profile_frame__kind(fr) & SONDE_PROFILE_FRAME_INLINED);
+	uint64_t h = ((uintptr_t)sym ^ (shown * 0x9e3779b97f4a7c15ULL) ^ off) * 0xff51afd7ed558ccdULL;
+	struct frame_text *c;
+	struct outbuf tmp;
+
+	if (!s->lines && !(s->lines = calloc(FRAME_LINES, sizeof(*s->lines)))) {
+		frame_line(o, fr, f);
+		return;
+	}
+	c = &s->lines[(h >> 32) & (FRAME_LINES - 1)];
+	if (!c->buf || c->sym != sym || c->dso != dso || c->shown != shown || c->off != off ||
+	    c->inlined != inl || c->fields != f) {
+		if (c->buf)
+			tmp = (struct outbuf){ .buf = c->buf, .cap = c->cap, .fd = -1 };
+		else
+			ob_init_mem(&tmp);
+		frame_line(&tmp, fr, f);
+		*c = (struct frame_text){ sym, dso, shown, off, f, inl, tmp.buf, tmp.len, tmp.cap };
+	}
+	ob_write(o, c->buf, c->len);
+}
+
 /*
  * Renders a stack's frame lines once; cached by stack id. The profile
  * keeps at most SCRIPT_MAX_STACKS stacks and numbers new ones in order, so
@@ -274,14 +331,12 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 	for (uint32_t i = 0; i < sonde_profile_stack__nr_frames(st); i++) {
 		const frame_t *fr = sonde_profile_stack__frame(st, i);
 
-		ob_putc(&tmp, '\t');
-		if (f & F_IP)
-			ob_hex(&tmp, sonde_profile_frame__dso(fr) ? sonde_profile_frame__addr(fr)
-								 : sonde_profile_frame__ip(fr), 16);
-		put_frame_tail(&tmp, fr, f);
-		ob_putc(&tmp, '\n');
-		if (f & F_SRCLINE)
+		if (f & F_SRCLINE) {
+			frame_line(&tmp, fr, f);
 			put_srcline(s, &tmp, fr);
+		} else {
+			frame_line_cached(s, &tmp, fr, f);
+		}
 	}
 	ob_putc(&tmp, '\n');
 	c->buf = tmp.buf;
@@ -766,6 +821,9 @@ int cmd_script(int argc, const char **argv)
 	for (size_t i = 0; i < s.nr_texts; i++)
 		free(s.texts[i].buf);
 	free(s.texts);
+	for (size_t i = 0; s.lines && i < FRAME_LINES; i++)
+		free(s.lines[i].buf);
+	free(s.lines);
 	free(s.fmts);
 	free(s.fmt_ok);
 	sonde_profile__free(s.prof);
