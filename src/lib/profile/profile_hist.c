@@ -360,14 +360,6 @@ static int key_cmp(const struct sonde_profile *p, const struct sonde_profile_ent
 	return 0;
 }
 
-static int seq_cmp(const void *pa, const void *pb)
-{
-	const struct sonde_profile_entry *a = *(const struct sonde_profile_entry *const *)pa;
-	const struct sonde_profile_entry *b = *(const struct sonde_profile_entry *const *)pb;
-
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
 static int entry_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct sonde_profile *p = arg;
@@ -409,16 +401,20 @@ static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 	ev->sorted = malloc((p->nr_ents + 1) * sizeof(*ev->sorted));
 	if (!ev->sorted)
 		return NULL;
-	while ((e = hashtab_next(&p->ents, &pos)))
-		if (e->k.ev == ei && prof_entry_visible(p, &e->k) &&
-		    (p->children ? e->children : e->self))
-			ev->sorted[n++] = e;
 	/*
 	 * The tie rules (perf's) are not a total order, so the result depends
 	 * on the input order: make that the creation order, not hash order,
-	 * which moves with the addresses of symbols from run to run.
+	 * which moves with the addresses of symbols from run to run. The
+	 * seqs are 0..nr_ents-1: each entry goes to its own slot.
 	 */
-	qsort(ev->sorted, n, sizeof(*ev->sorted), seq_cmp);
+	memset(ev->sorted, 0, (p->nr_ents + 1) * sizeof(*ev->sorted));
+	while ((e = hashtab_next(&p->ents, &pos)))
+		if (e->k.ev == ei && prof_entry_visible(p, &e->k) &&
+		    (p->children ? e->children : e->self))
+			ev->sorted[e->seq] = e;
+	for (size_t i = 0; i < p->nr_ents; i++)
+		if (ev->sorted[i])
+			ev->sorted[n++] = ev->sorted[i];
 	qsort_r(ev->sorted, n, sizeof(*ev->sorted), entry_cmp, p);
 	ev->nr_sorted = n;
 	return ev;
