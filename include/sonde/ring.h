@@ -104,6 +104,16 @@ SONDE_API int sonde_ring__read_event(struct sonde_ring *r,
 				     const struct sonde_perf_event_header **ev);
 
 /**
+ * @brief **sonde_ring__consume()** publishes data_tail up to the records
+ * handed so far in this pass, without ending it, so the kernel may reuse
+ * their space while the reader goes on (a reader that writes what it reads
+ * can block in write() mid-pass; until the tail moves, the ring fills).
+ * Records handed before the call must not be used after it. No effect in
+ * overwrite mode.
+ */
+SONDE_API void sonde_ring__consume(struct sonde_ring *r);
+
+/**
  * @brief **sonde_ring__read_done()** ends a pass: publishes data_tail with
  * release ordering so the kernel may reuse the space (overwrite mode:
  * resumes the output instead).

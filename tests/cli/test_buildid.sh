@@ -22,6 +22,7 @@ P="$TMP/src/prog"
 cat >"$TMP/src/prog.c" <<'EOF'
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef NEWFN
@@ -61,8 +62,18 @@ __attribute__((noinline)) long vdso(int n)
 	}
 	return s;
 }
-int main(void)
+int main(int argc, char **argv)
 {
+	/* "prog SECONDS": hot() until then, for a recording that attaches
+	 * to it (-p) whatever the host's speed. */
+	if (argc > 1) {
+		time_t end = time(NULL) + atoi(argv[1]);
+		long s = 0;
+		while (time(NULL) < end)
+			s += hot(1000000);
+		printf("%ld\n", s);
+		return 0;
+	}
 	printf("%ld %ld %ld\n", hot(150000000), kern(20000), vdso(2000000));
 	return 0;
 }
@@ -127,12 +138,15 @@ fi
 
 # A process that was running before the recording (-p): its maps are
 # synthesized, not seen in the ring, and still count.
-"$P" >/dev/null &
+"$P" 30 >/dev/null &
 wpid=$!
 sleep 0.2
-timeout -s INT 0.5 "$SONDE" record -q -N -e cpu-clock -o "$TMP/p.data" -p "$wpid" \
+# The command is the duration: it starts once the events are on, so a
+# slow start on a busy host does not eat the window as a timeout would.
+"$SONDE" record -q -N -e cpu-clock -o "$TMP/p.data" -p "$wpid" -- sleep 1 \
 	>/dev/null 2>"$TMP/p.err"
-wait "$wpid"
+kill "$wpid" 2>/dev/null
+wait "$wpid" 2>/dev/null
 if [ "$(bid_of "$TMP/p.data" "$P")" = "$id" ]; then
 	pass "record -p: the program is in the BUILD_ID section"
 elif ! grep -q "$P" <("$SONDE" script -i "$TMP/p.data" 2>/dev/null); then

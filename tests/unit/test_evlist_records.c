@@ -139,6 +139,46 @@ static void test_callback_stops_the_pass(void **state)
 	sonde_evlist__free(l);
 }
 
+struct tails {
+	const struct sonde_perf_event_mmap_page *pc;
+	uint64_t seen[64];
+	unsigned nr;
+};
+
+static int on_record_tail(const struct sonde_perf_event_header *ev, void *ctx)
+{
+	struct tails *t = ctx;
+
+	(void)ev;
+	if (t->nr < 64)
+		t->seen[t->nr++] = __atomic_load_n(&t->pc->data_tail, __ATOMIC_ACQUIRE);
+	return 0;
+}
+
+/*
+ * Each record's space is given back once the callback returns, not at the
+ * end of the pass: a callback that blocks (write(2)) must not hold the
+ * whole ring while the kernel keeps writing.
+ */
+static void test_space_released_per_record(void **state)
+{
+	struct sonde_perf_event_attr a = sampler(100000);
+	struct sonde_evlist *l = open_self(&a, 16);
+	struct tails t = { 0 };
+
+	if (!l)
+		skip();
+	t.pc = sonde_ring__control(sonde_evlist__ring(l, 0));
+	sonde_evlist__enable(l);
+	spin(20000000);
+	sonde_evlist__disable(l);
+	assert_true(sonde_evlist__read_records(l, NULL, on_record_tail, &t) > 2);
+	assert_true(t.nr > 2);
+	for (unsigned i = 1; i < t.nr; i++)
+		assert_true(t.seen[i] > t.seen[i - 1]);
+	sonde_evlist__free(l);
+}
+
 /*
  * The ring of the next test is anonymous memory (through the syscall
  * seam): the kernel's data pages are not writable, and a planted record
@@ -280,6 +320,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_samples_handed_once, setup),
 		cmocka_unit_test_setup(test_callback_stops_the_pass, setup),
+		cmocka_unit_test_setup(test_space_released_per_record, setup),
 		cmocka_unit_test_setup(test_mmap2_build_id_mark_repaired, setup),
 		cmocka_unit_test_setup(test_lost_samples_records, setup),
 		cmocka_unit_test_setup(test_misuse, setup),

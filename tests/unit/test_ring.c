@@ -196,6 +196,35 @@ static void test_forward_every_wrap_offset(void **state)
 	sonde_ring__free(r);
 }
 
+/* consume() gives back what was handed so far; the pass goes on. */
+static void test_forward_consume_mid_pass(void **state)
+{
+	SONDE_OPTS(sonde_ring_opts, o, .data_pages = SIM_PAGES);
+	struct sonde_perf_event_header h = { .type = 9, .size = 24 };
+	const struct sonde_perf_event_header *ev;
+
+	(void)state;
+	struct sonde_ring *r = sonde_ring__new(3, &o);
+
+	assert_non_null(r);
+	for (int i = 0; i < 3; i++)
+		sim_put((uint64_t)i * 24, &h, sizeof(h));
+	sim_pc()->data_head = 72;
+	assert_int_equal(sonde_ring__read_init(r), 72);
+	assert_int_equal(sonde_ring__read_event(r, &ev), 1);
+	assert_int_equal(sim_pc()->data_tail, 0);
+	sonde_ring__consume(r);
+	assert_int_equal(sim_pc()->data_tail, 24);
+	assert_int_equal(sonde_ring__read_event(r, &ev), 1);
+	sonde_ring__consume(r);
+	assert_int_equal(sim_pc()->data_tail, 48);
+	assert_int_equal(sonde_ring__read_event(r, &ev), 1);
+	assert_int_equal(sonde_ring__read_event(r, &ev), 0);
+	sonde_ring__read_done(r);
+	assert_int_equal(sim_pc()->data_tail, 72);
+	sonde_ring__free(r);
+}
+
 /* A record whose size runs past data_head is refused, never misread. */
 static void test_forward_corrupt_header(void **state)
 {
@@ -561,6 +590,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_forward_every_wrap_offset,
+						setup_sim, teardown_sim),
+		cmocka_unit_test_setup_teardown(test_forward_consume_mid_pass,
 						setup_sim, teardown_sim),
 		cmocka_unit_test_setup_teardown(test_forward_corrupt_header,
 						setup_sim, teardown_sim),

@@ -69,8 +69,15 @@ int64_t sonde_evlist__read_records(struct sonde_evlist *l,
 			sonde_ring__read_done(r);
 			continue;
 		}
+		/*
+		 * Each record's space goes back to the kernel once @fn is
+		 * done with it: @fn may block (a writer's write()), and a
+		 * ring held whole until the pass ends overflows meanwhile
+		 * at high rates with large (DWARF) samples.
+		 */
 		while (!ret && sonde_ring__read_event(r, &ev) == 1) {
 			ret = hand_record(track, ev, fn, ctx);
+			sonde_ring__consume(r);
 			n++;
 		}
 		sonde_ring__read_done(r);

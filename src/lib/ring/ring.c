@@ -261,6 +261,14 @@ corrupt:
 	return lib_err(SONDE_ERR_FORMAT);
 }
 
+void sonde_ring__consume(struct sonde_ring *r)
+{
+	struct sonde_perf_event_mmap_page *pc = r->base;
+
+	if (!r->overwrite)
+		__atomic_store_n(&pc->data_tail, r->pos, __ATOMIC_RELEASE);
+}
+
 void sonde_ring__read_done(struct sonde_ring *r)
 {
 	struct sonde_perf_event_mmap_page *pc = r->base;
