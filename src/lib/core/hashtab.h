@@ -65,9 +65,6 @@ static inline void hashtab_init(struct hashtab *t)
 /* Frees the slot array (not the entries) and leaves an empty table. */
 void hashtab_free(struct hashtab *t);
 
-/* Empties the table but keeps its slots, for a table refilled to the same size. */
-void hashtab_clear(struct hashtab *t);
-
 static inline size_t hashtab_count(const struct hashtab *t)
 {
 	return t->count;

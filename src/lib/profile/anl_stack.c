@@ -47,7 +47,6 @@ struct anl_stacks {
 	size_t nr_pending, cap_pending;
 	struct loc_cached *locs; /* LOC_CACHE_SIZE entries */
 	struct stack_chunk *arena;
-	struct stack_chunk *spare; /* the arena of before the last flush */
 	size_t limit; /* 0, or the count at which the cache starts afresh */
 	void (*evict)(struct anl_stack *, void *);
 	void *evict_arg;
@@ -59,13 +58,7 @@ static void *stack_alloc(struct anl_stacks *c, size_t n)
 	void *p;
 
 	n = (n + 15) & ~(size_t)15;
-	if ((!k || k->used + n > k->size) && c->spare && c->spare->size >= n) {
-		k = c->spare;
-		c->spare = k->next;
-		k->used = 0;
-		k->next = c->arena;
-		c->arena = k;
-	} else if (!k || k->used + n > k->size) {
+	if (!k || k->used + n > k->size) {
 		size_t sz = n > (1 << 20) ? n : (1 << 20);
 
 		k = malloc(sizeof(*k) + sz);
@@ -81,21 +74,14 @@ static void *stack_alloc(struct anl_stacks *c, size_t n)
 	return p;
 }
 
-static void chunks_free(struct stack_chunk *k)
-{
-	while (k) {
-		struct stack_chunk *next = k->next;
-
-		free(k);
-		k = next;
-	}
-}
-
 static void stack_arena_free(struct anl_stacks *c)
 {
-	chunks_free(c->arena);
-	chunks_free(c->spare);
-	c->arena = c->spare = NULL;
+	while (c->arena) {
+		struct stack_chunk *k = c->arena;
+
+		c->arena = k->next;
+		free(k);
+	}
 }
 
 void anl_stacks_set_limit(struct anl_stacks *c, size_t max,
@@ -161,26 +147,13 @@ void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, voi
 		fn(s, arg);
 }
 
-/*
- * Drops every stack: the bounded cache starts afresh. Its memory is kept
- * for the next round (freed and taken again, it would be faulted in anew
- * every round).
- */
+/* Drops every stack: the bounded cache starts afresh. */
 static void flush(struct anl_stacks *c)
 {
-	struct stack_chunk *k = c->arena;
-
 	if (c->evict)
 		anl_stacks_foreach(c, c->evict, c->evict_arg);
-	hashtab_clear(&c->tab);
-	while (k) {
-		struct stack_chunk *next = k->next;
-
-		k->next = c->spare;
-		c->spare = k;
-		k = next;
-	}
-	c->arena = NULL;
+	hashtab_free(&c->tab);
+	stack_arena_free(c);
 }
 
 /* anl_resolve() through the cache of recent answers. */
