@@ -21,11 +21,11 @@
 #include "script-trace.h"
 
 /*
- * Distinct stacks script keeps resolved: a stack is printed when read, so
- * the cache only saves work for stacks that come back soon, and unbounded
- * it grows with every distinct stack of the file.
+ * Distinct stacks script keeps resolved, with their text: the first ones
+ * met. Later new stacks are resolved and rendered for their sample only,
+ * so memory stays flat however many distinct stacks a file has.
  */
-#define SCRIPT_MAX_STACKS 2048
+#define SCRIPT_MAX_STACKS 16384
 
 enum {
 	F_COMM = 1 << 0,
@@ -75,7 +75,8 @@ struct script {
 	struct sonde_record_fmt *fmts; /* per event, made when first met */
 	bool *fmt_ok;
 	int nr_fmts;
-	struct stack_text *texts; /* SCRIPT_MAX_STACKS, by stack id modulo */
+	struct stack_text *texts; /* SCRIPT_MAX_STACKS, by stack id */
+	struct outbuf once; /* the text of a stack not kept */
 	size_t nr_texts;
 	struct frame_text *lines; /* FRAME_LINES, by frame_key() */
 };
@@ -297,11 +298,27 @@ static void frame_line_cached(struct script *s, struct outbuf *o, const frame_t 
 	ob_write(o, c->buf, c->len);
 }
 
+/* A stack's frame lines and the empty line after them. */
+static void render_stack(struct script *s, struct outbuf *o, const struct sonde_profile_stack *st,
+			 unsigned f)
+{
+	for (uint32_t i = 0; i < sonde_profile_stack__nr_frames(st); i++) {
+		const frame_t *fr = sonde_profile_stack__frame(st, i);
+
+		if (f & F_SRCLINE) {
+			frame_line(o, fr, f);
+			put_srcline(s, o, fr);
+		} else {
+			frame_line_cached(s, o, fr, f);
+		}
+	}
+	ob_putc(o, '\n');
+}
+
 /*
  * Renders a stack's frame lines once; cached by stack id. The profile
- * keeps at most SCRIPT_MAX_STACKS stacks and numbers new ones in order, so
- * the live stacks' ids fit in as many slots (id modulo) and memory stays
- * flat; a slot's buffer is reused for the next stack that lands there.
+ * numbers the stacks it keeps 0..SCRIPT_MAX_STACKS-1; one it does not
+ * keep (id UINT32_MAX) is rendered for its sample only.
  */
 static const char *stack_text(struct script *s, const struct sonde_profile_stack *st, unsigned f,
 			      size_t *len)
@@ -317,8 +334,15 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 			return "";
 		}
 		s->nr_texts = SCRIPT_MAX_STACKS;
+		ob_init_mem(&s->once);
 	}
-	c = &s->texts[id % SCRIPT_MAX_STACKS];
+	if (id >= SCRIPT_MAX_STACKS) {
+		s->once.len = 0;
+		render_stack(s, &s->once, st, f);
+		*len = s->once.len;
+		return s->once.buf;
+	}
+	c = &s->texts[id];
 	if (c->buf && c->id == id && c->fields == f) {
 		*len = c->len;
 		return c->buf;
@@ -328,17 +352,7 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 	} else {
 		ob_init_mem(&tmp);
 	}
-	for (uint32_t i = 0; i < sonde_profile_stack__nr_frames(st); i++) {
-		const frame_t *fr = sonde_profile_stack__frame(st, i);
-
-		if (f & F_SRCLINE) {
-			frame_line(&tmp, fr, f);
-			put_srcline(s, &tmp, fr);
-		} else {
-			frame_line_cached(s, &tmp, fr, f);
-		}
-	}
-	ob_putc(&tmp, '\n');
+	render_stack(s, &tmp, st, f);
 	c->buf = tmp.buf;
 	c->cap = tmp.cap;
 	c->len = tmp.len;
@@ -821,6 +835,8 @@ int cmd_script(int argc, const char **argv)
 	for (size_t i = 0; i < s.nr_texts; i++)
 		free(s.texts[i].buf);
 	free(s.texts);
+	if (s.nr_texts)
+		ob_free(&s.once);
 	for (size_t i = 0; s.lines && i < FRAME_LINES; i++)
 		free(s.lines[i].buf);
 	free(s.lines);
