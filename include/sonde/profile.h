@@ -438,6 +438,36 @@ SONDE_API const char *sonde_profile__kernel_sym(struct sonde_profile *p, uint64_
 SONDE_API int sonde_profile__merge(struct sonde_profile *dst, struct sonde_profile *src,
 				   int factor);
 
+/**
+ * @brief **sonde_profile__add_baseline()** merges the samples of @p base
+ * into @p p as its baseline: a second weight beside the profile's own,
+ * kept apart from it (sonde_profile__merge() with factor 1 into that
+ * weight). Events are matched by name (declared in @p p if missing),
+ * stacks as sonde_profile__merge() matches them. The histogram then holds
+ * the entries of either profile, paired by the sort keys: read each
+ * one's sonde_profile_entry__self() and sonde_profile_entry__baseline(),
+ * and the totals with sonde_profile__event_stats() and
+ * sonde_profile__baseline_stats() — what `sonde diff` prints. Entries
+ * only the baseline has sort after the others (their self weight is 0);
+ * call trees and children weights stay the profile's own. @p base is not
+ * changed; call it again to add more.
+ * @return 0, -EINVAL (NULL, @p p == @p base), -ENOMEM.
+ */
+SONDE_API int sonde_profile__add_baseline(struct sonde_profile *p, struct sonde_profile *base);
+
+/**
+ * @brief **sonde_profile__baseline_stats()** fills @p out for event @p ev
+ * with the baseline's counts (all 0 without sonde_profile__add_baseline()).
+ * @return 0, or -EINVAL if @p ev is out of range.
+ */
+SONDE_API int sonde_profile__baseline_stats(struct sonde_profile *p, int ev,
+					    struct sonde_profile_event_stats *out);
+
+/** @brief **sonde_profile_entry__baseline()**: the baseline's self weight (period) in the entry. */
+SONDE_API uint64_t sonde_profile_entry__baseline(const struct sonde_profile_entry *e);
+/** @brief **sonde_profile_entry__baseline_samples()**: the baseline's samples in the entry. */
+SONDE_API uint64_t sonde_profile_entry__baseline_samples(const struct sonde_profile_entry *e);
+
 #ifdef __cplusplus
 }
 #endif

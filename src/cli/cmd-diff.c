@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * sonde diff OLD NEW: perf diff's table. Each entry of either profile's
- * histogram (by perf diff's sort keys, default dso,sym) with its share
- * of the baseline (OLD) and the change of its share in NEW, biggest
- * change first. --format html draws the differential flame graph
- * through the export layer, with OLD as the baseline.
+ * sonde diff OLD NEW: perf diff's table. NEW's profile takes OLD's as its
+ * baseline (sonde_profile__add_baseline()), so the library pairs the
+ * entries of both by perf diff's sort keys (default dso,sym); this file
+ * only computes each pair's column (-c delta-abs, delta, ratio, wdiff),
+ * orders the rows as perf does and prints one table per event of OLD.
+ * --format html draws the differential flame graph through the export
+ * layer, with OLD as the baseline.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,15 +26,31 @@ static const char *const titles[SONDE_PROFILE_KEY_MAX] = {
 	"Command", "Pid:Command", "Tid", "Shared Object", "Symbol", "CPU", "Source:Line",
 };
 
+/* perf diff's -c: what the second column shows and the rows sort by. */
+enum compute {
+	COMPUTE_DELTA_ABS, /* share in NEW minus share in OLD, biggest change first */
+	COMPUTE_DELTA,	   /* the same, most grown first */
+	COMPUTE_RATIO,	   /* NEW's period over OLD's */
+	COMPUTE_WDIFF,	   /* NEW's period times w2 minus OLD's times w1 */
+};
+
+static const char *const compute_titles[] = { "Delta Abs", "Delta", "Ratio", "Weighted diff" };
+static const int compute_widths[] = { 9, 7, 14, 14 };
+
 struct row {
 	char *cell[DIFF_MAX_KEYS]; /* the key columns' text */
-	char *id;		   /* the cells joined: equal in both files, same entry */
 	double base, now;	   /* shares (%) in OLD and NEW; -1 absent */
+	uint64_t base_period, now_period;
+	double value;		   /* the computed column */
 };
 
 struct diff {
 	enum sonde_profile_key keys[DIFF_MAX_KEYS];
 	size_t nr_keys;
+	bool hide[DIFF_MAX_KEYS]; /* keys filtered to one value: no column, as in perf */
+	enum compute compute;
+	int64_t w1, w2; /* wdiff's weights */
+	bool relative;	/* --percentage relative: shares of what the filters keep */
 	struct row *rows;
 	size_t nr, cap;
 };
@@ -69,7 +87,7 @@ static void cell_text(const struct sonde_profile_entry *e, enum sonde_profile_ke
 		break;
 	}
 	case SONDE_PROFILE_KEY_CPU:
-		snprintf(buf, sz, "%03d", sonde_profile_entry__cpu(e));
+		snprintf(buf, sz, "%.3d", sonde_profile_entry__cpu(e));
 		break;
 	default:
 		s = sonde_profile_entry__srcline(e);
@@ -78,10 +96,24 @@ static void cell_text(const struct sonde_profile_entry *e, enum sonde_profile_ke
 	}
 }
 
-static int add_row(struct diff *d, const struct sonde_profile_entry *e, double share, bool is_new)
+/* The compute column of @r; rows only NEW has get none for ratio and wdiff. */
+static double compute(const struct diff *d, const struct row *r)
 {
-	char buf[4096], id[8192];
-	size_t len = 0;
+	switch (d->compute) {
+	case COMPUTE_RATIO:
+		return r->base_period ? (double)r->now_period / (double)r->base_period : 0;
+	case COMPUTE_WDIFF:
+		return (double)((int64_t)r->now_period * d->w2 - (int64_t)r->base_period * d->w1);
+	default:
+		/* As perf diff: an entry NEW lacks has no delta (blank, not -share). */
+		return r->now < 0 ? 0 : r->now - (r->base < 0 ? 0 : r->base);
+	}
+}
+
+static int add_row(struct diff *d, const struct sonde_profile_entry *e, uint64_t base_total,
+		   uint64_t now_total)
+{
+	char buf[4096];
 	struct row *r;
 
 	if (d->nr == d->cap) {
@@ -95,126 +127,142 @@ static int add_row(struct diff *d, const struct sonde_profile_entry *e, double s
 	}
 	r = &d->rows[d->nr];
 	memset(r, 0, sizeof(*r));
-	r->base = is_new ? -1 : share;
-	r->now = is_new ? share : -1;
+	r->base_period = sonde_profile_entry__baseline(e);
+	r->now_period = sonde_profile_entry__self(e);
+	r->base = !sonde_profile_entry__baseline_samples(e) ? -1 :
+		  base_total ? 100.0 * (double)r->base_period / (double)base_total : 0;
+	r->now = !sonde_profile_entry__samples(e) ? -1 :
+		 now_total ? 100.0 * (double)r->now_period / (double)now_total : 0;
+	r->value = compute(d, r);
+	d->nr++;
 	for (size_t k = 0; k < d->nr_keys; k++) {
 		cell_text(e, d->keys[k], buf, sizeof(buf));
 		r->cell[k] = strdup(buf);
 		if (!r->cell[k])
 			return -ENOMEM;
-		len += (size_t)snprintf(id + len, sizeof(id) - len, "%s%c", buf, 1);
-		if (len >= sizeof(id))
-			len = sizeof(id) - 1;
 	}
-	r->id = strdup(id);
-	if (!r->id)
-		return -ENOMEM;
-	d->nr++;
 	return 0;
 }
 
-/* Every entry of @p's first event, with its share of the event's period. */
-static int add_profile(struct diff *d, struct sonde_profile *p, bool is_new)
+/* The rows of event @ev of @p, whose baseline is OLD's same event. */
+static int add_rows(struct diff *d, struct sonde_profile *p, int ev)
 {
-	struct sonde_profile_event_stats st;
-	size_t n;
+	struct sonde_profile_event_stats now, base;
+	size_t n = sonde_profile__nr_entries(p, ev);
 
-	if (sonde_profile__nr_events(p) < 1 || sonde_profile__event_stats(p, 0, &st))
+	if (sonde_profile__event_stats(p, ev, &now) || sonde_profile__baseline_stats(p, ev, &base))
 		return 0;
-	n = sonde_profile__nr_entries(p, 0);
-	for (size_t i = 0; i < n; i++) {
-		const struct sonde_profile_entry *e = sonde_profile__entry(p, 0, i);
-		double share = st.period ? 100.0 * (double)sonde_profile_entry__self(e) /
-						   (double)st.period
-					 : 0;
-
-		if (add_row(d, e, share, is_new))
+	for (size_t i = 0; i < n; i++)
+		if (add_row(d, sonde_profile__entry(p, ev, i),
+			    d->relative ? base.filtered_period : base.period,
+			    d->relative ? now.filtered_period : now.period))
 			return -ENOMEM;
-	}
 	return 0;
 }
 
-static int cmp_id(const void *pa, const void *pb)
+static int cmp_keys(const struct diff *d, const struct row *a, const struct row *b)
 {
-	const struct row *a = pa, *b = pb;
-	int c = strcmp(a->id, b->id);
+	for (size_t k = 0; k < d->nr_keys; k++) {
+		/* symbols by name, as perf sorts them, not by their "[k] " */
+		size_t skip = d->keys[k] == SONDE_PROFILE_KEY_SYM ? 4 : 0;
+		int c = strcmp(a->cell[k] + skip, b->cell[k] + skip);
 
-	/* the baseline's row first, so the merge below keeps it */
-	return c ? c : (a->base < 0) - (b->base < 0);
-}
-
-/* As perf diff: an entry NEW lacks has no delta (blank, not -share). */
-static double delta(const struct row *r)
-{
-	return r->now < 0 ? 0 : r->now - (r->base < 0 ? 0 : r->base);
+		if (c)
+			return c;
+	}
+	return 0;
 }
 
 /*
- * perf diff's order: entries NEW has, the biggest change first; then
- * those only OLD has; ties by baseline share, then the keys.
+ * perf diff's order: entries NEW has, the biggest computed value first
+ * (for delta-abs its size; for ratio and wdiff, rows only NEW has after
+ * the others, by their share); then those only OLD has, by baseline;
+ * ties by baseline share, then the keys.
  */
-static int cmp_delta(const void *pa, const void *pb)
+static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
+	const struct diff *d = arg;
 	const struct row *a = pa, *b = pb;
-	double da = fabs(delta(a)), db = fabs(delta(b));
+	double va = d->compute == COMPUTE_DELTA_ABS ? fabs(a->value) : a->value;
+	double vb = d->compute == COMPUTE_DELTA_ABS ? fabs(b->value) : b->value;
 
 	if ((a->now < 0) != (b->now < 0))
 		return a->now < 0 ? 1 : -1;
-	if (da != db)
-		return da > db ? -1 : 1;
+	if (d->compute == COMPUTE_RATIO || d->compute == COMPUTE_WDIFF) {
+		if ((a->base < 0) != (b->base < 0))
+			return a->base < 0 ? 1 : -1;
+		/* perf's ratio of a row only NEW has is its period over 1 */
+		if (a->base < 0 && b->base < 0)
+			va = a->now, vb = b->now;
+	}
+	if (a->now < 0) /* both only in OLD: by baseline */
+		va = vb = 0;
+	if (va != vb)
+		return va > vb ? -1 : 1;
 	if (a->base != b->base)
 		return a->base > b->base ? -1 : 1;
-	return strcmp(a->id, b->id);
+	return cmp_keys(d, a, b);
 }
 
-static void free_row(struct row *r)
+static void free_rows(struct diff *d)
 {
-	for (size_t k = 0; k < DIFF_MAX_KEYS; k++)
-		free(r->cell[k]);
-	free(r->id);
+	for (size_t i = 0; i < d->nr; i++)
+		for (size_t k = 0; k < DIFF_MAX_KEYS; k++)
+			free(d->rows[i].cell[k]);
+	d->nr = 0;
 }
 
-/* One row per entry: OLD's and NEW's rows of one entry become one. */
-static void pair_rows(struct diff *d)
+/* The computed cell as perf prints it: blank for nothing to show. */
+static void value_text(const struct diff *d, const struct row *r, char *buf, size_t sz)
 {
-	size_t m = 0;
-
-	qsort(d->rows, d->nr, sizeof(*d->rows), cmp_id);
-	for (size_t i = 0; i < d->nr; i++) {
-		if (m && !strcmp(d->rows[m - 1].id, d->rows[i].id)) {
-			struct row *r = &d->rows[m - 1];
-
-			if (d->rows[i].now >= 0)
-				r->now = (r->now < 0 ? 0 : r->now) + d->rows[i].now;
-			if (d->rows[i].base >= 0)
-				r->base = (r->base < 0 ? 0 : r->base) + d->rows[i].base;
-			free_row(&d->rows[i]);
-		} else {
-			d->rows[m++] = d->rows[i];
-		}
+	buf[0] = 0;
+	if (r->now < 0)
+		return;
+	switch (d->compute) {
+	case COMPUTE_RATIO:
+	case COMPUTE_WDIFF:
+		if (r->base < 0)
+			snprintf(buf, sz, "N/A");
+		else if (d->compute == COMPUTE_RATIO && r->value > 0)
+			snprintf(buf, sz, "%14.6f", r->value);
+		else if (d->compute == COMPUTE_WDIFF) /* 0 too, as perf */
+			snprintf(buf, sz, "%14" PRId64, (int64_t)r->value);
+		break;
+	default:
+		snprintf(buf, sz, "%+.2f%%", r->value);
+		break;
 	}
-	d->nr = m;
-	qsort(d->rows, d->nr, sizeof(*d->rows), cmp_delta);
 }
 
-static void print_table(const struct diff *d, const char *event, struct outbuf *ob)
+static void print_table(const struct diff *d, const char *event, bool first, struct outbuf *ob)
 {
-	int w[DIFF_MAX_KEYS];
+	int w[DIFF_MAX_KEYS], vw = compute_widths[d->compute];
 	char dots[256];
+
+	size_t last = 0;
 
 	for (size_t k = 0; k < d->nr_keys; k++) {
 		w[k] = (int)strlen(titles[d->keys[k]]);
-		for (size_t i = 0; i < d->nr; i++)
+		/* perf's CPU column stays 3 wide ("-001" overflows it) */
+		for (size_t i = 0; i < d->nr && d->keys[k] != SONDE_PROFILE_KEY_CPU; i++)
 			if ((int)strlen(d->rows[i].cell[k]) > w[k])
 				w[k] = (int)strlen(d->rows[i].cell[k]);
+		if (!d->hide[k])
+			last = k;
 	}
-	ob_printf(ob, "# Event '%s'\n#\n# Baseline  Delta Abs", event);
+	ob_printf(ob, "%s# Event '%s'\n#\n# Baseline  %*s", first ? "" : "\n", event, vw,
+		  compute_titles[d->compute]);
 	for (size_t k = 0; k < d->nr_keys; k++)
-		ob_printf(ob, "  %-*s", w[k], titles[d->keys[k]]);
-	ob_printf(ob, "\n# ........  .........");
+		if (!d->hide[k])
+			ob_printf(ob, "  %-*s", w[k], titles[d->keys[k]]);
+	memset(dots, '.', (size_t)vw);
+	dots[vw] = 0;
+	ob_printf(ob, "\n# ........  %s", dots);
 	for (size_t k = 0; k < d->nr_keys; k++) {
 		int n = w[k] < (int)sizeof(dots) - 1 ? w[k] : (int)sizeof(dots) - 1;
 
+		if (d->hide[k])
+			continue;
 		memset(dots, '.', (size_t)n);
 		dots[n] = 0;
 		ob_printf(ob, "  %s", dots);
@@ -222,17 +270,16 @@ static void print_table(const struct diff *d, const char *event, struct outbuf *
 	ob_printf(ob, "\n#\n");
 	for (size_t i = 0; i < d->nr; i++) {
 		const struct row *r = &d->rows[i];
-		double dl = delta(r);
-		char base[32] = "", dt[32] = "";
+		char base[32] = "", val[64];
 
 		if (r->base >= 0)
 			snprintf(base, sizeof(base), "%.2f%%", r->base);
-		/* perf leaves a change that rounds to nothing blank */
-		if (fabs(dl) >= 0.005)
-			snprintf(dt, sizeof(dt), "%+.2f%%", dl);
-		ob_printf(ob, "%10s  %9s", base, dt);
+		value_text(d, r, val, sizeof(val));
+		ob_printf(ob, "%10s  %*s", base, vw, val);
 		for (size_t k = 0; k < d->nr_keys; k++) {
-			if (k + 1 == d->nr_keys)
+			if (d->hide[k])
+				continue;
+			if (k == last)
 				ob_printf(ob, "  %s", r->cell[k]);
 			else
 				ob_printf(ob, "  %-*s", w[k], r->cell[k]);
@@ -263,26 +310,88 @@ static int parse_sort(struct diff *d, const char *sort)
 	return ret;
 }
 
+/* -c delta-abs|delta|ratio|wdiff:w1,w2, as perf diff spells them. */
+static int parse_compute(struct diff *d, const char *c)
+{
+	long long w1, w2;
+	char end;
+
+	d->w1 = d->w2 = 1;
+	if (!strcmp(c, "delta-abs"))
+		d->compute = COMPUTE_DELTA_ABS;
+	else if (!strcmp(c, "delta"))
+		d->compute = COMPUTE_DELTA;
+	else if (!strcmp(c, "ratio"))
+		d->compute = COMPUTE_RATIO;
+	else if (!strncmp(c, "wdiff:", 6) && sscanf(c + 6, "%lld,%lld%c", &w1, &w2, &end) == 2 &&
+		 w1 && w2) {
+		d->compute = COMPUTE_WDIFF;
+		d->w1 = w1;
+		d->w2 = w2;
+	} else {
+		fprintf(stderr, "sonde diff: --compute '%s': expected delta-abs, delta, ratio or wdiff:w1,w2 (non-zero weights)\n",
+			c);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int write_stdout(void *ctx, const void *buf, size_t len)
 {
 	(void)ctx;
 	return fwrite(buf, 1, len, stdout) == len ? 0 : -EIO;
 }
 
+/* The event of @p named @name, or -1. */
+static int event_by_name(const struct sonde_profile *p, const char *name)
+{
+	for (int i = 0; i < sonde_profile__nr_events(p); i++)
+		if (!strcmp(sonde_profile__event_name(p, i), name))
+			return i;
+	return -1;
+}
+
+/* One table per event of OLD, as perf diff prints them. */
+static int print_tables(struct diff *d, struct prof_load *old, struct prof_load *new)
+{
+	struct outbuf ob;
+	int ret;
+
+	ret = sonde_profile__add_baseline(new->p, old->p);
+	if (ret)
+		return ret;
+	ob_init_fd(&ob, 1);
+	for (int i = 0; i < sonde_profile__nr_events(old->p); i++) {
+		const char *name = sonde_profile__event_name(old->p, i);
+		int ev = event_by_name(new->p, name);
+
+		ret = add_rows(d, new->p, ev);
+		if (ret)
+			break;
+		qsort_r(d->rows, d->nr, sizeof(*d->rows), cmp_rows, d);
+		print_table(d, name, i == 0, &ob);
+		free_rows(d);
+	}
+	ob_flush(&ob);
+	ob_free(&ob);
+	return ret;
+}
+
 int cmd_diff(int argc, const char **argv)
 {
 	struct prof_load old = { 0 }, new = { 0 };
 	struct diff d = { 0 };
-	const char *sort = "dso,sym", *format = "text";
+	const char *sort = "dso,sym", *format = "text", *comp = "delta-abs", *percentage = NULL;
 	const struct option opts[] = {
 		OPT_STRING('s', "sort", &sort, "key[,key...]", "sort by comm, pid, tid, dso, sym, cpu, srcline (default dso,sym)"),
+		OPT_STRING('c', "compute", &comp, "delta-abs|delta|ratio|wdiff:w1,w2", "the second column and the order (default delta-abs)"),
+		OPT_STRING(0, "percentage", &percentage, "relative|absolute", "shares of what the filters keep, or of everything (default)"),
 		OPT_STRING(0, "format", &format, "format", "text (perf diff's table, the default) or html (a differential flame graph on stdout)"),
 		PROF_LOAD_OPTIONS(&old),
 		OPT_END(),
 	};
 	const char *const usage[] = { "sonde diff [<options>] [OLD.data [NEW.data]]", NULL };
 	const char *paths[2] = { "perf.data.old", "perf.data" };
-	struct outbuf ob;
 	int n, ret;
 
 	n = parse_options(argc, argv, opts, usage, 0);
@@ -296,8 +405,22 @@ int cmd_diff(int argc, const char **argv)
 		fprintf(stderr, "sonde diff: --format '%s': expected text or html\n", format);
 		return 129;
 	}
-	if (parse_sort(&d, sort))
+	if (percentage && strcmp(percentage, "relative") && strcmp(percentage, "absolute")) {
+		fprintf(stderr, "sonde diff: --percentage '%s': expected relative or absolute\n",
+			percentage);
 		return 129;
+	}
+	d.relative = percentage && !strcmp(percentage, "relative");
+	if (parse_sort(&d, sort) || parse_compute(&d, comp))
+		return 129;
+	/* Like perf: a key filtered to one value has no column. */
+	for (size_t k = 0; k < d.nr_keys; k++) {
+		const char *f = d.keys[k] == SONDE_PROFILE_KEY_DSO  ? old.dsos :
+				d.keys[k] == SONDE_PROFILE_KEY_SYM  ? old.syms :
+				d.keys[k] == SONDE_PROFILE_KEY_COMM ? old.comms : NULL;
+
+		d.hide[k] = f && !strchr(f, ',') && d.nr_keys > 1;
+	}
 	/* Both files take the same filters. */
 	new = old;
 	old.keys = new.keys = d.keys;
@@ -322,20 +445,12 @@ int cmd_diff(int argc, const char **argv)
 		}
 		goto out;
 	}
-	if (add_profile(&d, old.p, false) || add_profile(&d, new.p, true)) {
+	if (print_tables(&d, &old, &new)) {
 		fprintf(stderr, "sonde diff: out of memory\n");
 		ret = 1;
-		goto out;
 	}
-	pair_rows(&d);
-	ob_init_fd(&ob, 1);
-	print_table(&d, sonde_profile__nr_events(old.p) ? sonde_profile__event_name(old.p, 0) : "",
-		    &ob);
-	ob_flush(&ob);
-	ob_free(&ob);
 out:
-	for (size_t i = 0; i < d.nr; i++)
-		free_row(&d.rows[i]);
+	free_rows(&d);
 	free(d.rows);
 	prof_load_free(&old);
 	prof_load_free(&new);

@@ -3,7 +3,8 @@
 # sonde diff on two recordings of diff_workload, whose shifted() takes
 # 20% of the time in the first and 70% in the second: the table shows
 # shifted grown by about 50 points at its top, and has perf diff's rows
-# and numbers when perf is installed.
+# and numbers when perf is installed: one table per event (a second
+# recording of two events), with every -c method.
 source "$(dirname "$0")/lib.sh"
 W="$HELPERS/diff_workload"
 
@@ -31,6 +32,30 @@ else
 fi
 contains "diff: steady shrank" '^ +[0-9.]+% +-[0-9.]+% +diff_workload +\[\.\] steady$' s.diff
 contains "diff: perf diff's header" '^# Baseline  Delta Abs  Shared Object' s.diff
+
+expect_ok "diff: -c ratio" "$SONDE" diff -c ratio old.data new.data
+contains "diff: -c ratio: shifted's period grew about 3.5 times" \
+	'^ +[0-9.]+% +[2-5]\.[0-9]{6} +diff_workload +\[\.\] shifted$' "$TMP/out"
+expect_ok "diff: -c wdiff:1,2" "$SONDE" diff -c wdiff:1,2 old.data new.data
+contains "diff: -c wdiff header" '^# Baseline   Weighted diff  Shared Object' "$TMP/out"
+expect_fail "diff: bad -c" "expected delta-abs" "$SONDE" diff -c wdiff:0,1 old.data new.data
+expect_ok "diff: -d one dso has no dso column" "$SONDE" diff -d diff_workload old.data new.data
+contains "diff: -d: the Symbol column only" '^# Baseline  Delta Abs  Symbol' "$TMP/out"
+
+# Two events in each file: a table for each, the second after a blank line.
+if "$SONDE" record -g -e task-clock,page-faults -o old2.data -- "$W" 20 300 >/dev/null 2>rec2.err &&
+	"$SONDE" record -g -e task-clock,page-faults -o new2.data -- "$W" 70 300 >/dev/null 2>>rec2.err; then
+	expect_ok "diff: two events" "$SONDE" diff old2.data new2.data
+	cp "$TMP/out" s2.diff
+	if [ "$(grep -c '^# Event' s2.diff)" = 2 ] && grep -qx "# Event 'page-faults'" s2.diff &&
+		grep -B1 "^# Event 'page-faults'" s2.diff | head -1 | grep -qx ''; then
+		pass "diff: a table per event (task-clock, page-faults)"
+	else
+		fail "diff: not one table per event: $(grep '^# Event' s2.diff | tr '\n' '|')"
+	fi
+else
+	skip "diff: cannot record task-clock,page-faults: $(head -c 300 rec2.err)"
+fi
 
 expect_ok "diff: --sort sym" "$SONDE" diff --sort sym old.data new.data
 contains "diff: --sort sym has one key column" '^# Baseline  Delta Abs  Symbol' "$TMP/out"
@@ -60,3 +85,23 @@ else
 		fail "diff: perf diff rows sonde lacks: $(echo "$missing" | head -4 | tr '\n' '|') header: $(diff <(head -5 p.diff) <(head -5 s.diff) | tr '\n' '|')"
 	fi
 fi
+# Every -c method (and the two-event files): the whole table as perf's,
+# columns compared with their padding squeezed. Rows of one sample may
+# pair differently (kernel symbols perf resolves in one file only), so
+# only files where perf and sonde list the same rows count.
+for c in delta-abs delta ratio wdiff:1,2; do
+	for f in old new old2 new2; do [ -s $f.data ] || continue 2; done
+	"$SONDE" diff -c $c old2.data new2.data 2>/dev/null | tr -s ' ' | sed 's/ $//' >s.$c
+	perf diff -c $c old2.data new2.data 2>/dev/null | tr -s ' ' | sed 's/ $//' >p.$c
+	if [ ! -s p.$c ]; then
+		skip "diff -c $c: perf diff printed nothing"
+	elif cmp -s <(grep -v '^#' p.$c | awk '{print $NF}' | sort) <(grep -v '^#' s.$c | awk '{print $NF}' | sort); then
+		if cmp -s p.$c s.$c; then
+			pass "diff -c $c: perf diff's tables for both events, row for row"
+		else
+			fail "diff -c $c: differs from perf diff: $(diff p.$c s.$c | head -6 | tr '\n' '|')"
+		fi
+	else
+		skip "diff -c $c: perf resolved other symbols than sonde in these files"
+	fi
+done

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: LGPL-2.1-only
 # sonde export, each format checked by its reader: folded line totals
 # against report's samples per command, pprof through `go tool pprof -top`
-# against report --no-children's flat shares, speedscope against its
-# file-format schema, firefox against the processed format's fields and
-# report's samples per thread. And the file handling: default names,
-# stdout, and a failed export that leaves the old file alone.
+# against report --no-children's flat shares (and -raw: the program is
+# mapping 1, with build ids), speedscope against its file-format schema
+# and in the speedscope app (headless Chromium), firefox against the
+# processed format's fields and report's samples per thread. And the file
+# handling: default names, stdout, and a failed export that leaves the old
+# file alone.
 source "$(dirname "$0")/lib.sh"
 W="$HELPERS/callchain_workload"
 CHK="$(cd "$(dirname "$0")" && pwd)/export"
@@ -108,6 +110,21 @@ PY
 	fi
 	contains "pprof: the event is the sample type, with its duration" "Type: cpu-clock" pprof.top
 	contains "pprof: the recording's duration" "Duration: [0-9.]+m?s" pprof.top
+	# pprof takes mapping 1 for the main binary: the profiled program's,
+	# with its build id, not the first library a stack met.
+	HOME="$TMP" GOCACHE="$TMP/gocache" go tool pprof -raw perf.pb.gz >pprof.raw 2>>pprof.err
+	first=$(sed -n '/^Mappings/{n;p;q}' pprof.raw)
+	if [[ $first =~ ^1:\ .*/callchain_workload\ [0-9a-f]{40}\ \[FN\] ]]; then
+		pass "pprof: mapping 1 is the program with its build id ($first)"
+	else
+		fail "pprof: mapping 1 is not callchain_workload with a build id: '$first' $(head -c 300 pprof.err)"
+	fi
+	if awk '/^Mappings/ { m = 1; next } m && NF' pprof.raw | grep -v '\[kernel' |
+		awk '{ print $4 }' | grep -qvE '^[0-9a-f]{40}$'; then
+		fail "pprof: a user mapping without a build id: $(awk '/^Mappings/ { m = 1; next } m' pprof.raw | tr '\n' '|')"
+	else
+		pass "pprof: every user mapping has its build id"
+	fi
 fi
 
 # ---- speedscope ----
@@ -123,6 +140,27 @@ if python3 "$CHK/check_speedscope.py" perf.speedscope.json >ss.tid 2>ss.err; the
 	fi
 else
 	fail "speedscope: $(cat ss.err)"
+fi
+# The speedscope app itself (its npm package, a test-only dependency of
+# tests/browser) loads the file in headless Chromium: what it shows must
+# be the file's frames and weights, and report's top function first.
+BROWSER_DIR="$(cd "$CHK/../../browser" && pwd)"
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+if ! command -v node >/dev/null 2>&1; then
+	skip "speedscope app: node is not installed (apt-get install nodejs npm)"
+elif [ ! -x "$CHROMIUM" ]; then
+	skip "speedscope app: $CHROMIUM is missing (apt-get install chromium)"
+elif [ ! -f "$BROWSER_DIR/node_modules/speedscope/dist/release/index.html" ] ||
+	[ ! -d "$BROWSER_DIR/node_modules/playwright-core" ]; then
+	skip "speedscope app: speedscope or playwright-core is not installed (cd tests/browser && npm ci)"
+else
+	tid=$(python3 -c 'import json, re, sys
+d = json.load(open(sys.argv[1]))
+print(re.findall(r"[0-9]+", d["profiles"][d.get("activeProfileIndex", 0)]["name"])[-1])' perf.speedscope.json)
+	top=$("$SONDE" report -i cc.data --stdio --no-children --tid "$tid" -s sym 2>/dev/null |
+		grep -v '^#' | grep '%' | head -1 | awk '{ print $NF }')
+	(cd "$BROWSER_DIR" && CHROMIUM="$CHROMIUM" timeout 240 node speedscope.js "$TMP/perf.speedscope.json" "$top") 2>&1 |
+		grep -E '^(PASS|FAIL|SKIP)|Error' || fail "speedscope app: the browser run printed nothing"
 fi
 
 # ---- firefox ----

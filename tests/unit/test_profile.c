@@ -460,6 +460,67 @@ static void test_merge_subtract(void **state)
 	free(g2.buf);
 }
 
+/* What sonde diff reads: one profile's entries paired with a baseline's. */
+static void test_baseline(void **state)
+{
+	static const enum sonde_profile_key keys[] = { SONDE_PROFILE_KEY_SYM };
+	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 1, .callchains = true,
+		   .call_trees = true);
+	const char *work[] = { "work" };
+	SONDE_OPTS(sonde_profile_filter, only_work, .comms = work, .nr_comms = 1);
+	struct sonde_perfdata_reader *r1, *r2;
+	struct pdgen g1, g2;
+	struct sonde_profile *a = load(&po, NULL, &r1, &g1);
+	struct sonde_profile *b = load(&po, &only_work, &r2, &g2);
+	struct sonde_profile *c = sonde_profile__new(&po);
+	struct sonde_profile_event_stats st, base;
+	const struct sonde_profile_entry *e;
+	const struct sonde_profile_node *v[8];
+
+	(void)state;
+	assert_int_equal(sonde_profile__add_baseline(a, a), -EINVAL);
+	assert_int_equal(sonde_profile__add_baseline(NULL, a), -EINVAL);
+	/* c = a - b, two merges into one profile: the "other" samples (fc 50). */
+	assert_int_equal(sonde_profile__merge(c, a, 1), 0);
+	assert_int_equal(sonde_profile__merge(c, b, -1), 0);
+	assert_int_equal(sonde_profile__nr_entries(c, 0), 1);
+	assert_int_equal(sonde_profile__add_baseline(c, a), 0);
+	/* Entries of either: fa and fb are the baseline's alone, and sort last. */
+	assert_int_equal(sonde_profile__nr_entries(c, 0), 3);
+	e = sonde_profile__entry(c, 0, 0);
+	assert_string_equal(sonde_profile_entry__sym(e), "fc");
+	assert_int_equal(sonde_profile_entry__self(e), 50);
+	assert_int_equal(sonde_profile_entry__baseline(e), 350);
+	e = sonde_profile__entry(c, 0, 1);
+	assert_string_equal(sonde_profile_entry__sym(e), "fa");
+	assert_int_equal(sonde_profile_entry__self(e), 0);
+	assert_int_equal(sonde_profile_entry__samples(e), 0);
+	assert_int_equal(sonde_profile_entry__baseline(e), 200);
+	assert_true(sonde_profile_entry__baseline_samples(e) > 0);
+	/* Totals apart; trees stay the profile's own. */
+	sonde_profile__event_stats(a, 0, &st);
+	assert_int_equal(sonde_profile__baseline_stats(c, 0, &base), 0);
+	assert_int_equal(base.period, st.period);
+	assert_int_equal(base.samples, st.samples);
+	assert_int_equal(base.filtered_period, 650);
+	sonde_profile__event_stats(c, 0, &st);
+	assert_int_equal(st.filtered_period, 50);
+	assert_int_equal(sonde_profile_node__total(sonde_profile_entry__tree(find(c, "fc"))), 50);
+	assert_int_equal(kids(sonde_profile_entry__tree(find(c, "fa")), 0, v), 0);
+	assert_int_equal(sonde_profile__baseline_stats(c, 1, &base), -EINVAL);
+	/* A profile without a baseline reads 0. */
+	assert_int_equal(sonde_profile__baseline_stats(a, 0, &base), 0);
+	assert_int_equal(base.period, 0);
+	assert_int_equal(sonde_profile_entry__baseline(find(a, "fc")), 0);
+	sonde_profile__free(c);
+	sonde_profile__free(a);
+	sonde_profile__free(b);
+	sonde_perfdata_reader__free(r1);
+	sonde_perfdata_reader__free(r2);
+	free(g1.buf);
+	free(g2.buf);
+}
+
 /* Records built by hand, as from a live ring: routed by sample id. */
 static void test_records(void **state)
 {
@@ -682,6 +743,7 @@ int main(void)
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_foreach_stack),
 		cmocka_unit_test(test_merge_subtract),
+		cmocka_unit_test(test_baseline),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_max_stacks),
 		cmocka_unit_test(test_opts),

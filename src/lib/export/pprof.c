@@ -5,7 +5,8 @@
  * Parca and Grafana read it. One sample per thread and distinct stack,
  * valued [samples, period] and labelled with the thread; a location per
  * address with its inlined functions as extra lines (innermost first);
- * a mapping per object with the file's build id.
+ * a mapping per object with the file's build id, the profiled program
+ * first (pprof's main binary).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -128,6 +129,9 @@ struct fn_ent {
 struct map_ent {
 	const struct anl_dso *dso;
 	uint64_t id, start, limit;
+	uint64_t samples; /* samples whose stack passes through it */
+	size_t last;	  /* the export group last counted (+1): once per stack */
+	bool comm_exe;	  /* its file is named as a command that ran it */
 };
 
 struct loc_ent {
@@ -268,7 +272,8 @@ static uint64_t map_id(struct pprof *pp, const struct anl_dso *dso, uint64_t ip,
 		}
 		pp->map_v = m;
 		m = &m[pp->nr_maps];
-		*m = (struct map_ent){ dso, ++pp->nr_maps, base, ip + 1 };
+		*m = (struct map_ent){ .dso = dso, .id = ++pp->nr_maps, .start = base,
+				       .limit = ip + 1 };
 		if (hashtab_insert(&pp->maps, h, (void *)(uintptr_t)m->id))
 			pp->oom = true;
 	}
@@ -348,6 +353,33 @@ static void label(struct pprof *pp, const char *key, const char *str, int64_t nu
 	pb_msg(&pp->tmp, SAMPLE_LABEL, &pp->tmp2);
 }
 
+/*
+ * The kernel truncates a command to 15 bytes: @comm names the file
+ * @short_name when it is the name's start, whole or cut there.
+ */
+static bool comm_names(const char *comm, const char *short_name)
+{
+	size_t n = comm ? strlen(comm) : 0;
+
+	return n && !strncmp(short_name, comm, n) && (!short_name[n] || n == 15);
+}
+
+/* Group @gi (@g) passes through mapping @id: counted once per group. */
+static void count_map(struct pprof *pp, uint64_t id, const struct export_group *g, size_t gi)
+{
+	struct map_ent *m;
+
+	if (!id)
+		return;
+	m = &pp->map_v[id - 1];
+	if (m->last == gi + 1)
+		return;
+	m->last = gi + 1;
+	m->samples += g->samples;
+	if (!m->comm_exe && comm_names(g->comm, m->dso->short_name))
+		m->comm_exe = true;
+}
+
 static int put_samples(struct pprof *pp, const struct export_ctx *x)
 {
 	struct export_group *g;
@@ -373,6 +405,8 @@ static int put_samples(struct pprof *pp, const struct export_ctx *x)
 		}
 		for (uint32_t f = 0; f < st->nr_frames;)
 			ids[nr++] = loc_id(pp, st, &f);
+		for (size_t k = 0; k < nr && !pp->oom; k++)
+			count_map(pp, pp->loc_v[ids[k] - 1].map_id, &g[i], i);
 		pb_packed(&pp->tmp, &pp->tmp2, SAMPLE_LOCATION_ID, ids, nr);
 		pb_packed(&pp->tmp, &pp->tmp2, SAMPLE_VALUE, vals, 2);
 		label(pp, "comm", g[i].comm, 0);
@@ -398,8 +432,18 @@ static const struct pdr_build_id *build_id(const struct sonde_profile *p, const 
 
 static void put_mapping(struct pprof *pp, const struct map_ent *m)
 {
-	const struct pdr_build_id *b = build_id(pp->p, m->dso->name);
+	const struct pdr_build_id *hb = build_id(pp->p, m->dso->name);
+	struct pdr_build_id mb;
+	const struct pdr_build_id *b = hb;
 	char hex[41];
+
+	/* else the one its MMAP2 record carried */
+	if (!b && m->dso->mmap_bid_size) {
+		memset(&mb, 0, sizeof(mb));
+		mb.size = m->dso->mmap_bid_size;
+		memcpy(mb.id, m->dso->mmap_bid, sizeof(m->dso->mmap_bid));
+		b = &mb;
+	}
 
 	pb_u64(&pp->tmp, MAPPING_ID, m->id);
 	pb_u64(&pp->tmp, MAPPING_MEMORY_START, m->start);
@@ -416,12 +460,43 @@ static void put_mapping(struct pprof *pp, const struct map_ent *m)
 	pb_msg(&pp->out, PROFILE_MAPPING, &pp->tmp);
 }
 
+/* A shared library by its name (libc.so.6, x.so): not a main binary. */
+static bool is_library(const char *short_name)
+{
+	const char *so = strstr(short_name, ".so");
+
+	return so && (!so[3] || so[3] == '.');
+}
+
+/* How well @m stands for the profiled program: the higher the better. */
+static int main_rank(const struct map_ent *m)
+{
+	if (m->dso->kernel || m->dso->jit || m->dso->name[0] != '/' || !m->samples)
+		return 0;
+	return m->comm_exe ? 3 : !is_library(m->dso->short_name) ? 2 : 1;
+}
+
+/*
+ * pprof takes the first mapping for the main binary: the executable of
+ * the profiled command (named as its command, else not a library), the
+ * one with the most samples; then user code, then the kernel.
+ */
 static void put_tables(struct pprof *pp)
 {
-	/* pprof takes the first mapping for the main binary: user code first. */
+	const struct map_ent *main_map = NULL;
+
+	for (size_t i = 0; i < pp->nr_maps; i++) {
+		const struct map_ent *m = &pp->map_v[i];
+		int r = main_rank(m), best = main_map ? main_rank(main_map) : 0;
+
+		if (r > best || (r && r == best && m->samples > main_map->samples))
+			main_map = m;
+	}
+	if (main_map)
+		put_mapping(pp, main_map);
 	for (int kernel = 0; kernel < 2; kernel++)
 		for (size_t i = 0; i < pp->nr_maps; i++)
-			if (pp->map_v[i].dso->kernel == kernel)
+			if (pp->map_v[i].dso->kernel == kernel && &pp->map_v[i] != main_map)
 				put_mapping(pp, &pp->map_v[i]);
 	for (size_t i = 0; i < pp->nr_locs; i++) {
 		const struct loc_ent *l = &pp->loc_v[i];

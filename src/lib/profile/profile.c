@@ -641,6 +641,16 @@ int sonde_profile__event_stats(struct sonde_profile *p, int ev,
 	return 0;
 }
 
+int sonde_profile__baseline_stats(struct sonde_profile *p, int ev,
+				  struct sonde_profile_event_stats *out)
+{
+	if (!p || !out || ev < 0 || ev >= p->nr_evs)
+		return -EINVAL;
+	prof_hist_build(p);
+	*out = p->evs[ev].base_stats;
+	return 0;
+}
+
 void sonde_profile__lost(const struct sonde_profile *p, uint64_t *lost_records, uint64_t *lost,
 			 uint64_t *lost_samples)
 {

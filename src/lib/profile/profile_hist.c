@@ -185,10 +185,17 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g,
 	e0 = entry_get(p, &k0);
 	e0->self += g->period;
 	e0->nr_self += g->nr;
+	e0->base_self += g->base_period;
+	e0->base_nr_self += g->base_nr;
 	if (prof_entry_visible(p, &k0)) {
 		ev->stats.filtered_samples += g->nr;
 		ev->stats.filtered_period += g->period;
+		ev->base_stats.filtered_samples += g->base_nr;
+		ev->base_stats.filtered_period += g->base_period;
 	}
+	/* A stack only the baseline has: its self weight is all there is. */
+	if (!g->period && !g->nr)
+		return;
 	/* The sample's whole chain: outermost first in caller order. */
 	if (tree)
 		job_add(p, jobs, g, e0, p->caller ? n - 1 : 0);
@@ -302,10 +309,12 @@ void prof_hist_build(struct sonde_profile *p)
 	for (int i = 0; i < p->nr_evs; i++) {
 		p->evs[i].stats.filtered_samples = 0;
 		p->evs[i].stats.filtered_period = 0;
+		p->evs[i].base_stats.filtered_samples = 0;
+		p->evs[i].base_stats.filtered_period = 0;
 	}
 	v = prof_groups_sorted(p, &n);
 	for (size_t i = 0; i < n; i++)
-		if (v[i]->period || v[i]->nr)
+		if (v[i]->period || v[i]->nr || v[i]->base_period || v[i]->base_nr)
 			expand_group(p, v[i], &jobs);
 	free(v);
 	build_trees(p, &jobs);
@@ -410,7 +419,7 @@ static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 	memset(ev->sorted, 0, (p->nr_ents + 1) * sizeof(*ev->sorted));
 	while ((e = hashtab_next(&p->ents, &pos)))
 		if (e->k.ev == ei && prof_entry_visible(p, &e->k) &&
-		    (p->children ? e->children : e->self))
+		    ((p->children ? e->children : e->self) || e->base_self))
 			ev->sorted[e->seq] = e;
 	for (size_t i = 0; i < p->nr_ents; i++)
 		if (ev->sorted[i])
@@ -449,6 +458,16 @@ uint64_t sonde_profile_entry__children(const struct sonde_profile_entry *e)
 uint64_t sonde_profile_entry__samples(const struct sonde_profile_entry *e)
 {
 	return e->nr_self;
+}
+
+uint64_t sonde_profile_entry__baseline(const struct sonde_profile_entry *e)
+{
+	return e->base_self;
+}
+
+uint64_t sonde_profile_entry__baseline_samples(const struct sonde_profile_entry *e)
+{
+	return e->base_nr_self;
 }
 
 const char *sonde_profile_entry__comm(const struct sonde_profile_entry *e)

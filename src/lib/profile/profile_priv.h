@@ -23,6 +23,7 @@ struct prof_group {
 	struct anl_stack *st;
 	uint64_t period, nr;
 	uint64_t seq; /* first sample: entries are created in time order */
+	uint64_t base_period, base_nr; /* a baseline's (sonde_profile__add_baseline()) */
 };
 
 /* Sample groups, allocated in blocks: one per distinct stack and thread keys. */
@@ -76,6 +77,7 @@ struct sonde_profile_entry {
 	struct prof_key k;
 	uint64_t self, children;
 	uint64_t nr_self;
+	uint64_t base_self, base_nr_self; /* the baseline's self weight and samples */
 	uint32_t max_depth; /* longest call tree path (children ordering) */
 	uint64_t seq;	    /* creation order: deterministic last tie-break */
 	struct sonde_profile_node *chain; /* root (no symbol), NULL without trees */
@@ -103,6 +105,7 @@ struct prof_event {
 	uint64_t *ids;
 	size_t nr_ids;
 	struct sonde_profile_event_stats stats;
+	struct sonde_profile_event_stats base_stats; /* the baseline's */
 	struct sonde_profile_entry **sorted; /* NULL until queried */
 	size_t nr_sorted;
 };

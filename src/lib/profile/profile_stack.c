@@ -320,7 +320,7 @@ static void content_add(struct import_ctx *c, struct anl_stack *st)
 {
 	size_t i = frames_hash(&st->self, st->frames, st->nr_frames) & c->mask;
 
-	while (c->tab[i])
+	while (c->tab[i] && c->tab[i] != st)
 		i = (i + 1) & c->mask;
 	c->tab[i] = st;
 }
@@ -351,49 +351,109 @@ static struct anl_stack *import_stack(struct import_ctx *c, const struct anl_sta
 	return s;
 }
 
-int sonde_profile__merge(struct sonde_profile *dst, struct sonde_profile *src, int factor)
+/* @a - @b, stopping at 0 */
+static uint64_t sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static void stats_add(struct sonde_profile_event_stats *d,
+		      const struct sonde_profile_event_stats *s, int factor)
+{
+	if (factor > 0) {
+		d->samples += s->samples;
+		d->period += s->period;
+		d->lost_samples += s->lost_samples;
+	} else {
+		d->samples = sub0(d->samples, s->samples);
+		d->period = sub0(d->period, s->period);
+		d->lost_samples = sub0(d->lost_samples, s->lost_samples);
+	}
+}
+
+static void weight_add(uint64_t *period, uint64_t *nr, const struct prof_group *g, int factor)
+{
+	if (factor > 0) {
+		*period += g->period;
+		*nr += g->nr;
+	} else {
+		*period = sub0(*period, g->period);
+		*nr = sub0(*nr, g->nr);
+	}
+}
+
+/* The event of @dst whose name is @name's, or -1. */
+static int event_by_name(const struct sonde_profile *dst, const char *name)
+{
+	for (int i = 0; i < dst->nr_evs; i++)
+		if (!strcmp(sonde_profile__event_name(dst, i), name))
+			return i;
+	return -1;
+}
+
+/*
+ * @src's events in @dst (declared when missing): the same index, or with
+ * @by_name the event of the same name. @map gets one index per src event.
+ */
+static int map_events(struct sonde_profile *dst, struct sonde_profile *src, bool by_name,
+		      int *map)
+{
+	for (int i = 0; i < src->nr_evs; i++) {
+		const struct prof_event *e = &src->evs[i];
+		const char *name = sonde_profile__event_name(src, i);
+		int j = by_name ? event_by_name(dst, name) : i < dst->nr_evs ? i : -1;
+
+		if (j < 0)
+			j = prof_event_new(dst, &e->attr, &e->fmt, e->ids, e->nr_ids, name);
+		if (j < 0)
+			return j;
+		map[i] = j;
+	}
+	return 0;
+}
+
+/*
+ * @src's samples times @factor into @dst's own weights, or (@as_base)
+ * into its baseline weights.
+ */
+static int merge(struct sonde_profile *dst, struct sonde_profile *src, int factor, bool as_base)
 {
 	struct import_ctx c = { 0 };
 	struct ptrmap map = { 0 };
 	struct prof_group **v;
+	int *evmap;
 	size_t n;
-	int ret = 0;
+	int ret;
 
-	if (!dst || !src || dst == src || !factor)
-		return -EINVAL;
 	anl_stacks_finish(src->stacks);
 	anl_stacks_finish(dst->stacks);
-	for (int i = dst->nr_evs; i < src->nr_evs; i++) {
-		const struct prof_event *e = &src->evs[i];
-		int err = prof_event_new(dst, &e->attr, &e->fmt, e->ids, e->nr_ids,
-					 sonde_profile__event_name(src, i));
-
-		if (err < 0)
-			return err;
-	}
+	evmap = calloc((size_t)src->nr_evs + 1, sizeof(*evmap));
+	if (!evmap)
+		return -ENOMEM;
+	ret = map_events(dst, src, as_base, evmap);
+	if (ret < 0)
+		goto out;
 	for (int i = 0; i < src->nr_evs; i++) {
-		struct sonde_profile_event_stats *d = &dst->evs[i].stats;
-		const struct sonde_profile_event_stats *s = &src->evs[i].stats;
+		struct prof_event *d = &dst->evs[evmap[i]];
 
-		if (factor > 0) {
-			d->samples += s->samples;
-			d->period += s->period;
-			d->lost_samples += s->lost_samples;
-		} else {
-			d->samples = d->samples > s->samples ? d->samples - s->samples : 0;
-			d->period = d->period > s->period ? d->period - s->period : 0;
-			d->lost_samples = d->lost_samples > s->lost_samples ?
-					  d->lost_samples - s->lost_samples : 0;
-		}
+		stats_add(as_base ? &d->base_stats : &d->stats, &src->evs[i].stats, factor);
 	}
-	/* Room for every stack of dst plus every group of src, half full. */
+	/* Room for every stack and group of dst plus every group of src, half full. */
 	c.m = dst->m;
-	for (c.mask = 255; c.mask < 2 * (anl_stacks_count(dst->stacks) + prof_nr_groups(src));)
+	for (c.mask = 255; c.mask < 2 * (anl_stacks_count(dst->stacks) + prof_nr_groups(dst) +
+					 prof_nr_groups(src));)
 		c.mask = c.mask * 2 + 1;
 	c.tab = calloc(c.mask + 1, sizeof(*c.tab));
-	if (!c.tab)
-		return -ENOMEM;
+	if (!c.tab) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	anl_stacks_foreach(dst->stacks, content_add_cb, &c);
+	/* and the stacks earlier merges brought, which only dst's groups hold */
+	v = prof_groups_sorted(dst, &n);
+	for (size_t i = 0; i < n; i++)
+		content_add(&c, v[i]->st);
+	free(v);
 	v = prof_groups_sorted(src, &n);
 	for (size_t i = 0; i < n; i++) {
 		const struct prof_group *g = v[i];
@@ -409,22 +469,35 @@ int sonde_profile__merge(struct sonde_profile *dst, struct sonde_profile *src, i
 		if (!found)
 			*slot = (uintptr_t)import_stack(&c, g->st);
 		st = (struct anl_stack *)(uintptr_t)*slot;
-		d = prof_group_get(dst, g->ev,
+		d = prof_group_get(dst, evmap[g->ev],
 				   g->comm ? anl_intern(dst->m, g->comm, strlen(g->comm)) : NULL,
 				   g->pid, g->tid, g->cpu, st);
-		if (factor > 0) {
-			d->period += g->period;
-			d->nr += g->nr;
-		} else {
-			d->period = d->period > g->period ? d->period - g->period : 0;
-			d->nr = d->nr > g->nr ? d->nr - g->nr : 0;
-		}
+		if (as_base)
+			weight_add(&d->base_period, &d->base_nr, g, factor);
+		else
+			weight_add(&d->period, &d->nr, g, factor);
 	}
-	if (src->have_callchains)
+	if (src->have_callchains && !as_base)
 		dst->have_callchains = true;
 	dst->dirty = true;
 	free(v);
 	free(c.tab);
+out:
 	ptrmap_free(&map);
+	free(evmap);
 	return ret;
+}
+
+int sonde_profile__merge(struct sonde_profile *dst, struct sonde_profile *src, int factor)
+{
+	if (!dst || !src || dst == src || !factor)
+		return -EINVAL;
+	return merge(dst, src, factor, false);
+}
+
+int sonde_profile__add_baseline(struct sonde_profile *p, struct sonde_profile *base)
+{
+	if (!p || !base || p == base)
+		return -EINVAL;
+	return merge(p, base, 1, true);
 }
