@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 	}
 	ioctl(fd, SONDE_PERF_EVENT_IOC_DISABLE, 0);
 	sonde_perfdata_writer__stats(w, &st);
-	err = sonde_perfdata_writer__close(w);
+	err = sonde_perfdata_writer__finish(w);
 	sonde_ring__free(ring);
 	close(fd);
 	if (err) {

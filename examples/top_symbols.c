@@ -73,7 +73,7 @@ static int generate(const char *path)
 		sonde_perfdata_writer__free(w);
 		return -1;
 	}
-	return sonde_perfdata_writer__close(w) ? -1 : 0;
+	return sonde_perfdata_writer__finish(w) ? -1 : 0;
 }
 
 int main(int argc, char **argv)

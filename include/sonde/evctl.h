@@ -126,7 +126,9 @@ SONDE_API int sonde_evsel__set_probe_target(struct sonde_evsel *evsel,
  * @brief **sonde_evsel__set_weak_group()** marks group leader @p evsel
  * weak (perf's :W): when a member cannot be opened in the group,
  * sonde_evlist__open() closes the group and opens its events one by one
- * instead of failing. Before open only.
+ * instead of failing; each former member takes the leader's disabled and
+ * enable_on_exec bits, so it starts when the group would have (and
+ * sonde_evsel__leader() then names itself). Before open only.
  * @return 0, -EINVAL when @p evsel does not lead, -EBUSY once open.
  */
 SONDE_API int sonde_evsel__set_weak_group(struct sonde_evsel *evsel, bool weak);

@@ -57,7 +57,10 @@ SONDE_API int sonde_evlist__add_spec(struct sonde_evlist *list,
 /** @brief **sonde_evlist__nr()** @return the number of events. */
 SONDE_API int sonde_evlist__nr(const struct sonde_evlist *list);
 
-/** @brief **sonde_evlist__evsel()** @return event @p idx, or NULL. */
+/**
+ * @brief **sonde_evlist__evsel()** @return event @p idx, or NULL. Owned by
+ * @p list, valid until sonde_evlist__free().
+ */
 SONDE_API struct sonde_evsel *sonde_evlist__evsel(struct sonde_evlist *list,
 						  int idx);
 
@@ -70,11 +73,17 @@ SONDE_API int sonde_evlist__set_maps(struct sonde_evlist *list,
 				     struct sonde_cpu_map *cpus,
 				     struct sonde_thread_map *threads);
 
-/** @brief **sonde_evlist__cpus()** @return the CPU map in use. */
+/**
+ * @brief **sonde_evlist__cpus()** @return the CPU map in use. Owned by @p
+ * list, valid until sonde_evlist__free().
+ */
 SONDE_API const struct sonde_cpu_map *
 sonde_evlist__cpus(const struct sonde_evlist *list);
 
-/** @brief **sonde_evlist__threads()** @return the thread map in use. */
+/**
+ * @brief **sonde_evlist__threads()** @return the thread map in use. Owned
+ * by @p list, valid until sonde_evlist__free().
+ */
 SONDE_API const struct sonde_thread_map *
 sonde_evlist__threads(const struct sonde_evlist *list);
 
@@ -219,9 +228,16 @@ struct sonde_evlist_mmap_opts {
 	size_t sz;
 	/* Data pages per ring, a power of two; 0 means 128 (512 KiB). */
 	size_t data_pages;
+	/*
+	 * AUX area pages (a power of two) for each forward ring whose first
+	 * event is of a PMU with an AUX area (intel_pt, cs_etm, arm_spe...);
+	 * rings of other PMUs (the kernel answers EOPNOTSUPP) get none. 0:
+	 * no AUX areas.
+	 */
+	size_t aux_pages;
 	size_t : 0;
 };
-#define sonde_evlist_mmap_opts__last_field data_pages
+#define sonde_evlist_mmap_opts__last_field aux_pages
 
 /**
  * @brief **sonde_evlist__mmap()** maps the ring buffers of an open list, as
@@ -255,6 +271,35 @@ SONDE_API int sonde_evlist__nr_rings(const struct sonde_evlist *list);
  * owned by the list, or NULL with errno EINVAL. */
 SONDE_API struct sonde_ring *sonde_evlist__ring(const struct sonde_evlist *list,
 						int idx);
+
+/* Where a chunk of AUX data comes from (value struct). */
+struct sonde_evlist_aux_chunk {
+	uint64_t offset; /* position in the ring's AUX stream (aux_tail) */
+	int ring;        /* index for sonde_evlist__ring() */
+	int cpu;         /* the ring's CPU, -1 for a per-thread ring */
+	pid_t tid;       /* the ring's thread, -1 for a per-CPU ring */
+};
+
+/**
+ * @brief **sonde_evlist__read_aux()** hands the new AUX data of every ring
+ * mapped with an AUX area (sonde_evlist_mmap_opts.aux_pages) to @p cb,
+ * at most two chunks per ring (where it wraps), in ring order, then frees
+ * the space (aux_tail). Data overwritten before the read is skipped: the
+ * newest aux_pages of it are kept. A non-zero return from @p cb stops the
+ * pass and leaves that ring's data unconsumed. Not thread-safe.
+ * @return bytes handed over, or -errno / @p cb's negative value
+ * (-ECANCELED for a positive one).
+ */
+SONDE_API int64_t
+sonde_evlist__read_aux(struct sonde_evlist *list,
+		       int (*cb)(const void *data, size_t len,
+				 const struct sonde_evlist_aux_chunk *where,
+				 void *ctx),
+		       void *ctx);
+
+/** @brief **sonde_evlist__nr_aux()** @return how many rings have an AUX
+ * area (0 before sonde_evlist__mmap() or without aux_pages). */
+SONDE_API int sonde_evlist__nr_aux(const struct sonde_evlist *list);
 
 /**
  * @brief **sonde_evlist__poll()** waits up to @p timeout_ms (-1: no limit)

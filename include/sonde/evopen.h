@@ -18,9 +18,10 @@ extern "C" {
 #endif
 
 /*
- * Optional attr features an older kernel may reject with EINVAL, in the
- * order sonde gives them up (newest kernel feature first). Bit n of
- * sonde_event_open_missing() is feature n.
+ * Optional attr features an older kernel may reject with EINVAL. sonde
+ * gives them up newest kernel feature first (the 5.13 ones, added last
+ * here to keep the numbers, go between READ_LOST and WEIGHT_STRUCT). Bit
+ * n of sonde_event_open_missing() is feature n.
  */
 enum sonde_attr_feature {
 	SONDE_ATTR_FEAT_READ_LOST,         /* read_format LOST (6.0) */
@@ -43,6 +44,9 @@ enum sonde_attr_feature {
 	SONDE_ATTR_FEAT_MMAP2,             /* mmap2 -> mmap (3.12) */
 	SONDE_ATTR_FEAT_EXCLUDE_GUEST,     /* exclude_guest / exclude_host (3.2) */
 	SONDE_ATTR_FEAT_SAMPLE_ID_ALL,     /* sample_id_all (2.6.38) */
+	SONDE_ATTR_FEAT_INHERIT_THREAD,    /* inherit_thread -> inherit (5.13) */
+	SONDE_ATTR_FEAT_REMOVE_ON_EXEC,    /* remove_on_exec (5.13) */
+	SONDE_ATTR_FEAT_SIGTRAP,           /* sigtrap (5.13), required if set */
 	SONDE_ATTR_FEAT_MAX,
 };
 
@@ -57,8 +61,11 @@ enum sonde_attr_feature {
  * - EINVAL: optional features (enum sonde_attr_feature) are given up one at
  *   a time, newest first, until the kernel accepts the attr; features that
  *   were dropped needlessly are put back. Features that change the meaning
- *   of the event (write_backward, aux_output) are not dropped: the open
- *   fails with -EOPNOTSUPP instead.
+ *   of the event (write_backward, aux_output, sigtrap) are not dropped: the
+ *   open fails with -EOPNOTSUPP instead. Dropping inherit_thread (the
+ *   event then follows child processes too) or remove_on_exec (it stays
+ *   open across exec) is warned about once per process through the print
+ *   callback (SONDE_WARN).
  *
  * What the kernel lacks is remembered for the life of the process, so later
  * opens go straight to an attr it accepts. On success @p attr is updated to

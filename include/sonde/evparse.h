@@ -23,6 +23,8 @@ struct sonde_parse_error {
 	int column;        /* 0-based byte offset into the spec */
 	char message[256]; /* what was expected / what is wrong */
 	char spec[256];    /* the spec (truncated) for sonde_parse_error__format */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[2];
 };
 
 /**
@@ -94,6 +96,7 @@ SONDE_API size_t sonde_evspec_list__count(const struct sonde_evspec_list *l);
 /**
  * @brief **sonde_evspec_list__attr()** @return event @p i's attr (size set;
  * only the spec-derived fields filled), or NULL when out of range.
+ * Owned by @p l, valid until sonde_evspec_list__free().
  */
 SONDE_API const struct sonde_perf_event_attr *
 sonde_evspec_list__attr(const struct sonde_evspec_list *l, size_t i);
@@ -101,6 +104,7 @@ sonde_evspec_list__attr(const struct sonde_evspec_list *l, size_t i);
 /**
  * @brief **sonde_evspec_list__name()** @return the name perf shows for
  * event @p i ("task-clock", "cycles:u", "sched:sched_switch", "msr/tsc/").
+ * Owned by @p l, valid until sonde_evspec_list__free().
  */
 SONDE_API const char *sonde_evspec_list__name(const struct sonde_evspec_list *l,
 					      size_t i);
@@ -116,6 +120,7 @@ SONDE_API int sonde_evspec_list__leader(const struct sonde_evspec_list *l,
  * @brief **sonde_evspec_list__pmu()** @return the sysfs PMU name of event
  * @p i ("cpu", "msr", "software", "tracepoint", "breakpoint"...) or NULL
  * for legacy hardware events on a machine without a core PMU.
+ * Owned by @p l, valid until sonde_evspec_list__free().
  */
 SONDE_API const char *sonde_evspec_list__pmu(const struct sonde_evspec_list *l,
 					     size_t i);
@@ -123,6 +128,7 @@ SONDE_API const char *sonde_evspec_list__pmu(const struct sonde_evspec_list *l,
 /**
  * @brief **sonde_evspec_list__cpumask()** @return the PMU's cpumask text
  * (uncore PMUs count per socket, not per task) or NULL.
+ * Owned by @p l, valid until sonde_evspec_list__free().
  */
 SONDE_API const char *sonde_evspec_list__cpumask(const struct sonde_evspec_list *l,
 						 size_t i);
@@ -149,6 +155,7 @@ SONDE_API unsigned int sonde_evspec_list__flags(const struct sonde_evspec_list *
  * no-inherit, overwrite, percore, metric-id, ...) given to event @p i, or
  * NULL when absent ("" for a term without value). The leader of a named
  * group ("name{a,b}") has the term "group" set to the name.
+ * Owned by @p l, valid until sonde_evspec_list__free().
  */
 SONDE_API const char *sonde_evspec_list__term(const struct sonde_evspec_list *l,
 					      size_t i, const char *key);

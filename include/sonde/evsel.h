@@ -20,12 +20,16 @@ extern "C" {
 struct sonde_evsel;
 
 /** @brief **sonde_evsel__attr()** @return the attr: as added before open,
- * as the kernel accepted it after (see sonde_event_open()). */
+ * as the kernel accepted it after (see sonde_event_open()).
+ * Owned by the event's list, valid until sonde_evlist__free().
+ */
 SONDE_API const struct sonde_perf_event_attr *
 sonde_evsel__attr(const struct sonde_evsel *evsel);
 
 /** @brief **sonde_evsel__name()** @return the name given to
- * sonde_evlist__add() (never NULL). */
+ * sonde_evlist__add() (never NULL).
+ * Owned by the event's list, valid until sonde_evlist__free().
+ */
 SONDE_API const char *sonde_evsel__name(const struct sonde_evsel *evsel);
 
 /** @brief **sonde_evsel__idx()** @return the position in its list. */
@@ -47,7 +51,9 @@ SONDE_API bool sonde_evsel__supported(const struct sonde_evsel *evsel);
 SONDE_API int sonde_evsel__open_errno(const struct sonde_evsel *evsel);
 
 /** @brief **sonde_evsel__open_error()** @return the message explaining
- * the failed open (sonde_open_error_describe()), "" when none failed. */
+ * the failed open (sonde_open_error_describe()), "" when none failed.
+ * Owned by the event's list, valid until sonde_evlist__free().
+ */
 SONDE_API const char *sonde_evsel__open_error(const struct sonde_evsel *evsel);
 
 /**

@@ -46,14 +46,17 @@ enum sonde_export_format {
  */
 SONDE_API int sonde_export_format__parse(const char *name);
 
-/** @brief **sonde_export_format__name()**: the format's name, NULL if out of range. */
+/**
+ * @brief **sonde_export_format__name()**: the format's name, NULL if out of
+ * range. A static string.
+ */
 SONDE_API const char *sonde_export_format__name(enum sonde_export_format fmt);
 
 /**
  * @brief **sonde_export_format__file_name()**: the output name perf-like
  * tools use for the format ("perf.folded", "perf.svg", "perf.html",
  * "perf.pb.gz", "perf.speedscope.json", "perf.firefox.json"), NULL if out
- * of range.
+ * of range. A static string.
  */
 SONDE_API const char *sonde_export_format__file_name(enum sonde_export_format fmt);
 

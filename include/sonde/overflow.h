@@ -61,6 +61,8 @@ struct sonde_overflow_info {
 	uint32_t perf_type; /* TRAP_PERF: attr.type (si_perf_type, 5.14+) */
 	uint32_t perf_flags;/* TRAP_PERF: si_perf_flags (TRAP_PERF_FLAG_ASYNC) */
 	uint64_t addr;      /* TRAP_PERF: si_addr (breakpoint: the address) */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[2];
 };
 
 /* si_code of a SIGTRAP sent for attr.sigtrap (asm-generic/siginfo.h). */

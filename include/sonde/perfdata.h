@@ -51,7 +51,7 @@ struct sonde_perfdata_writer_opts {
 	/*
 	 * Keep an existing FILE as FILE.old, as perf does; the new data go
 	 * to a temporary name beside it and the renames happen in
-	 * sonde_perfdata_writer__close(), so an abandoned or failed
+	 * sonde_perfdata_writer__finish(), so an abandoned or failed
 	 * recording leaves FILE and FILE.old as they were.
 	 */
 	bool keep_old;
@@ -66,10 +66,10 @@ struct sonde_perfdata_writer_opts {
 /**
  * @brief **sonde_perfdata_writer__new()** creates @p path (mode 0600) for
  * writing; "-" writes a pipe stream to stdout. Nothing is written until
- * sonde_perfdata_writer__begin(). Until sonde_perfdata_writer__close() the
+ * sonde_perfdata_writer__begin(). Until sonde_perfdata_writer__finish() the
  * file's header is all zeros, so an interrupted write never leaves a file
  * that claims to be complete.
- * @return the writer (finish with sonde_perfdata_writer__close(), or
+ * @return the writer (finish with sonde_perfdata_writer__finish(), or
  * sonde_perfdata_writer__free() to abandon and remove the file), or NULL
  * with errno set.
  */
@@ -81,7 +81,8 @@ sonde_perfdata_writer__new(const char *path,
  * @brief **sonde_perfdata_writer__new_fd()** like
  * sonde_perfdata_writer__new() on an already open @p fd (not closed by the
  * writer). A non-seekable fd forces the pipe format.
- * @return the writer or NULL with errno set.
+ * @return the writer (end it like sonde_perfdata_writer__new()'s), or NULL
+ * with errno set.
  */
 SONDE_API struct sonde_perfdata_writer *
 sonde_perfdata_writer__new_fd(int fd,
@@ -177,6 +178,8 @@ struct sonde_perfdata_aux {
 	uint32_t idx;       /* which ring (mmap index) */
 	uint32_t tid;
 	uint32_t cpu;
+	/* Room for fields to come: leave it zero. */
+	uint64_t reserved[2];
 };
 
 /**
@@ -200,6 +203,8 @@ struct sonde_perfdata_writer_stats {
 	uint64_t lost_samples; /* sum of LOST_SAMPLES records' counts */
 	uint64_t first_time;   /* first/last SAMPLE time, 0 if none */
 	uint64_t last_time;
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[2];
 };
 
 /** @brief **sonde_perfdata_writer__stats()** fills @p st so far. */
@@ -207,15 +212,17 @@ SONDE_API void sonde_perfdata_writer__stats(const struct sonde_perfdata_writer *
 					    struct sonde_perfdata_writer_stats *st);
 
 /**
- * @brief **sonde_perfdata_writer__close()** flushes the data, writes the
- * feature sections and then the real header, and frees @p w. After a write
+ * @brief **sonde_perfdata_writer__finish()** completes the file: flushes
+ * the data, writes the feature sections and then the real header, and
+ * frees @p w (the one other way to end a writer than
+ * sonde_perfdata_writer__free(), which abandons the file). After a write
  * error it truncates the file to the last complete round and finishes it
  * there (without features if they no longer fit; the file is removed when
  * even that fails).
  * @return 0, or the first error of the writer's life (-errno): with a
  * failed writer the file is shorter than what was written.
  */
-SONDE_API int sonde_perfdata_writer__close(struct sonde_perfdata_writer *w);
+SONDE_API int sonde_perfdata_writer__finish(struct sonde_perfdata_writer *w);
 
 /**
  * @brief **sonde_perfdata_writer__free()** abandons the output: the file

@@ -64,6 +64,8 @@ struct sonde_perfdata_record {
 				the COMPRESSED record it came out of) */
 	uint64_t time;	     /* sample time or sample_id time, 0 if none */
 	int attr_idx;	     /* event the record belongs to, -1 if unknown */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[2];
 };
 
 /**
@@ -81,7 +83,8 @@ sonde_perfdata_reader__open(const char *path,
 /**
  * @brief **sonde_perfdata_reader__open_mem()** like
  * sonde_perfdata_reader__open() on an in-memory image (copied).
- * @return a reader or NULL with errno set.
+ * @return a reader to free with sonde_perfdata_reader__free(), or NULL
+ * with errno set.
  */
 SONDE_API struct sonde_perfdata_reader *
 sonde_perfdata_reader__open_mem(const void *buf, size_t len,
@@ -107,6 +110,7 @@ SONDE_API int sonde_perfdata_reader__next(struct sonde_perfdata_reader *r,
  * @brief **sonde_perfdata_reader__error()** describes the first problem
  * found in the input, with its byte offset.
  * @return a message, or NULL when the input was fine so far.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
  */
 SONDE_API const char *
 sonde_perfdata_reader__error(const struct sonde_perfdata_reader *r);
@@ -118,6 +122,7 @@ SONDE_API int sonde_perfdata_reader__nr_attrs(const struct sonde_perfdata_reader
  * @brief **sonde_perfdata_reader__attr()** returns event @p idx's attr,
  * converted to host order and zero-extended to our struct size.
  * @return the attr, or NULL if @p idx is out of range.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
  */
 SONDE_API const struct sonde_perf_event_attr *
 sonde_perfdata_reader__attr(const struct sonde_perfdata_reader *r, int idx);
@@ -203,12 +208,116 @@ SONDE_API void sonde_perfdata_reader__set_stop_flag(struct sonde_perfdata_reader
 SONDE_API void sonde_perfdata_reader__set_wait_hook(struct sonde_perfdata_reader *r,
 						    void (*fn)(void *arg), void *arg);
 
+/**
+ * @brief **sonde_perfdata_reader__data_section()** the file header's data
+ * section, as the header states it (perf report --header's "data offset"
+ * and "data size").
+ * @return 0, or -ENOENT for pipe format (it has no data section).
+ */
+SONDE_API int sonde_perfdata_reader__data_section(const struct sonde_perfdata_reader *r,
+						  uint64_t *offset, uint64_t *size);
+
+/**
+ * @brief **sonde_perfdata_reader__event_ids()** the sample ids of event
+ * @p idx (the attr's ids section, or a pipe's HEADER_ATTR record).
+ * @param nr receives how many there are (0 when none or @p idx is out of
+ * range).
+ * @return the ids, owned by the reader until it is freed, or NULL when none.
+ */
+SONDE_API const uint64_t *
+sonde_perfdata_reader__event_ids(const struct sonde_perfdata_reader *r, int idx,
+				 uint32_t *nr);
+
 /*
  * Decoded header feature sections, for printing them (sonde report
  * --header lays them out as perf does). Owned by the reader; NULL when the
  * file lacks the feature or its section is corrupt. Read the structs
  * through these pointers only: fields may be added at their end.
  */
+
+/**
+ * @brief **sonde_perfdata_reader__nr_cpus()** NRCPUS: CPUs online and
+ * available on the recording machine.
+ * @return 0, or -ENOENT when the file lacks the feature.
+ */
+SONDE_API int sonde_perfdata_reader__nr_cpus(const struct sonde_perfdata_reader *r,
+					     uint32_t *online, uint32_t *avail);
+
+/**
+ * @brief **sonde_perfdata_reader__total_mem()** TOTAL_MEM: the recording
+ * machine's memory in kB.
+ * @return 0, or -ENOENT when the file lacks the feature.
+ */
+SONDE_API int sonde_perfdata_reader__total_mem(const struct sonde_perfdata_reader *r,
+					       uint64_t *kb);
+
+/**
+ * @brief **sonde_perfdata_reader__clockid_res()** CLOCKID: the resolution
+ * of the sampling clock (attr.clockid) in ns, as perf record -k stores it.
+ * @return 0, or -ENOENT when the file lacks the feature.
+ */
+SONDE_API int sonde_perfdata_reader__clockid_res(const struct sonde_perfdata_reader *r,
+						 uint64_t *ns);
+
+/* CLOCK_DATA: one moment read on the wall clock and on the sampling clock. */
+struct sonde_feat_clock_data {
+	uint32_t version;		/* 1: the only one perf knows */
+	uint32_t clockid;		/* attr.clockid */
+	uint64_t tod_ns;		/* wall clock (CLOCK_REALTIME) */
+	uint64_t clockid_ns;		/* the sampling clock */
+};
+
+/**
+ * @brief **sonde_perfdata_reader__clock_data()** @return CLOCK_DATA; NULL
+ * also for a version other than 1, which perf refuses ("reference time
+ * disabled") although the feature bit is set.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
+ */
+SONDE_API const struct sonde_feat_clock_data *
+sonde_perfdata_reader__clock_data(const struct sonde_perfdata_reader *r);
+
+/* GROUP_DESC: one event group, named by its leader. */
+struct sonde_feat_group {
+	const char *name;		/* NULL for perf's "{anon_group}" */
+	uint32_t leader;		/* event index of the leader */
+	uint32_t nr_members;		/* the leader included */
+};
+
+/** @brief **sonde_perfdata_reader__nr_groups()** @return GROUP_DESC's groups (0 without). */
+SONDE_API size_t sonde_perfdata_reader__nr_groups(const struct sonde_perfdata_reader *r);
+
+/**
+ * @brief **sonde_perfdata_reader__group()** @return group @p idx, or NULL
+ * out of range. Owned by the reader, valid until
+ * sonde_perfdata_reader__free().
+ */
+SONDE_API const struct sonde_feat_group *
+sonde_perfdata_reader__group(const struct sonde_perfdata_reader *r, size_t idx);
+
+/* One BUILD_ID entry: the build id of an object the samples hit. */
+struct sonde_feat_build_id {
+	int32_t pid;			/* -1 for the kernel's, as perf writes */
+	uint16_t misc;			/* PERF_RECORD_MISC_KERNEL/_USER, ... */
+	uint8_t size;			/* bytes of @id in use (20 for SHA-1) */
+	uint8_t id[20];
+	const char *filename;
+};
+
+/**
+ * @brief **sonde_perfdata_reader__nr_build_ids()** @return BUILD_ID
+ * entries: the file's feature section, or a pipe's HEADER_BUILD_ID records
+ * read so far (they come at its end; an entry got before the stream's end
+ * may move when another arrives, so read them once the records are read).
+ */
+SONDE_API size_t sonde_perfdata_reader__nr_build_ids(const struct sonde_perfdata_reader *r);
+
+/**
+ * @brief **sonde_perfdata_reader__build_id()** @return entry @p idx, or
+ * NULL out of range. Owned by the reader, valid until
+ * sonde_perfdata_reader__free().
+ */
+SONDE_API const struct sonde_feat_build_id *
+sonde_perfdata_reader__build_id(const struct sonde_perfdata_reader *r, size_t idx);
 
 /* One CPU's ids in CPU_TOPOLOGY. */
 struct sonde_feat_cpu_ids {
@@ -227,7 +336,10 @@ struct sonde_feat_cpu_topology {
 	const struct sonde_feat_cpu_ids *cpus;
 };
 
-/** @brief **sonde_perfdata_reader__cpu_topology()** @return CPU_TOPOLOGY. */
+/**
+ * @brief **sonde_perfdata_reader__cpu_topology()** @return CPU_TOPOLOGY.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_cpu_topology *
 sonde_perfdata_reader__cpu_topology(const struct sonde_perfdata_reader *r);
 
@@ -243,7 +355,10 @@ struct sonde_feat_numa_topology {
 	const struct sonde_feat_numa_node *const *nodes;
 };
 
-/** @brief **sonde_perfdata_reader__numa_topology()** @return NUMA_TOPOLOGY. */
+/**
+ * @brief **sonde_perfdata_reader__numa_topology()** @return NUMA_TOPOLOGY.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_numa_topology *
 sonde_perfdata_reader__numa_topology(const struct sonde_perfdata_reader *r);
 
@@ -258,7 +373,10 @@ struct sonde_feat_pmu_mappings {
 	const struct sonde_feat_pmu_mapping *const *pmus;
 };
 
-/** @brief **sonde_perfdata_reader__pmu_mappings()** @return PMU_MAPPINGS. */
+/**
+ * @brief **sonde_perfdata_reader__pmu_mappings()** @return PMU_MAPPINGS.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_pmu_mappings *
 sonde_perfdata_reader__pmu_mappings(const struct sonde_perfdata_reader *r);
 
@@ -275,7 +393,10 @@ struct sonde_feat_caches {
 	const struct sonde_feat_cache *const *caches;
 };
 
-/** @brief **sonde_perfdata_reader__caches()** @return CACHE. */
+/**
+ * @brief **sonde_perfdata_reader__caches()** @return CACHE. Owned by the
+ * reader, valid until sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_caches *
 sonde_perfdata_reader__caches(const struct sonde_perfdata_reader *r);
 
@@ -290,7 +411,11 @@ struct sonde_feat_hybrid_topology {
 	const struct sonde_feat_hybrid_pmu *const *pmus;
 };
 
-/** @brief **sonde_perfdata_reader__hybrid_topology()** @return HYBRID_TOPOLOGY. */
+/**
+ * @brief **sonde_perfdata_reader__hybrid_topology()** @return
+ * HYBRID_TOPOLOGY. Owned by the reader, valid until
+ * sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_hybrid_topology *
 sonde_perfdata_reader__hybrid_topology(const struct sonde_perfdata_reader *r);
 
@@ -309,7 +434,10 @@ struct sonde_feat_mem_topology {
 	const struct sonde_feat_mem_node *const *nodes;
 };
 
-/** @brief **sonde_perfdata_reader__mem_topology()** @return MEM_TOPOLOGY. */
+/**
+ * @brief **sonde_perfdata_reader__mem_topology()** @return MEM_TOPOLOGY.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_mem_topology *
 sonde_perfdata_reader__mem_topology(const struct sonde_perfdata_reader *r);
 
@@ -330,6 +458,7 @@ struct sonde_feat_pmu_caps_list {
  * @brief **sonde_perfdata_reader__pmu_caps()** @return CPU_PMU_CAPS (one
  * PMU, "cpu") for @p feat SONDE_FEAT_CPU_PMU_CAPS, PMU_CAPS for
  * SONDE_FEAT_PMU_CAPS.
+ * Owned by the reader, valid until sonde_perfdata_reader__free().
  */
 SONDE_API const struct sonde_feat_pmu_caps_list *
 sonde_perfdata_reader__pmu_caps(const struct sonde_perfdata_reader *r, int feat);
@@ -340,7 +469,10 @@ struct sonde_feat_bpf_btf {
 	const uint32_t *ids;
 };
 
-/** @brief **sonde_perfdata_reader__bpf_btf()** @return BPF_BTF. */
+/**
+ * @brief **sonde_perfdata_reader__bpf_btf()** @return BPF_BTF. Owned by the
+ * reader, valid until sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_bpf_btf *
 sonde_perfdata_reader__bpf_btf(const struct sonde_perfdata_reader *r);
 
@@ -352,7 +484,10 @@ struct sonde_feat_compressed {
 	uint32_t mmap_len;		/* ring size: bounds one record's output */
 };
 
-/** @brief **sonde_perfdata_reader__compressed()** @return COMPRESSED. */
+/**
+ * @brief **sonde_perfdata_reader__compressed()** @return COMPRESSED. Owned
+ * by the reader, valid until sonde_perfdata_reader__free().
+ */
 SONDE_API const struct sonde_feat_compressed *
 sonde_perfdata_reader__compressed(const struct sonde_perfdata_reader *r);
 

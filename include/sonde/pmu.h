@@ -66,7 +66,10 @@ SONDE_API void sonde_pmus__free(struct sonde_pmus *pmus);
 /** @brief **sonde_pmus__count()** @return the number of PMUs. */
 SONDE_API size_t sonde_pmus__count(const struct sonde_pmus *pmus);
 
-/** @brief **sonde_pmus__get()** @return PMU @p i (sorted by name) or NULL. */
+/**
+ * @brief **sonde_pmus__get()** @return PMU @p i (sorted by name) or NULL.
+ * Owned by the set, valid until sonde_pmus__free().
+ */
 SONDE_API const struct sonde_pmu *sonde_pmus__get(const struct sonde_pmus *pmus,
 						  size_t i);
 
@@ -74,40 +77,57 @@ SONDE_API const struct sonde_pmu *sonde_pmus__get(const struct sonde_pmus *pmus,
  * @brief **sonde_pmus__find()** looks a PMU up by exact name, then by the
  * name with an "uncore_" prefix, as perf does.
  * @return the PMU or NULL (errno ENOENT).
+ * Owned by the set, valid until sonde_pmus__free().
  */
 SONDE_API const struct sonde_pmu *sonde_pmus__find(const struct sonde_pmus *pmus,
 						   const char *name);
 
-/** @brief **sonde_pmu__name()** @return the directory name, e.g. "msr". */
+/**
+ * @brief **sonde_pmu__name()** @return the directory name, e.g. "msr".
+ * Owned by the set, valid until sonde_pmus__free().
+ */
 SONDE_API const char *sonde_pmu__name(const struct sonde_pmu *pmu);
 
 /** @brief **sonde_pmu__type()** @return the attr.type id from sysfs. */
 SONDE_API uint32_t sonde_pmu__type(const struct sonde_pmu *pmu);
 
-/** @brief **sonde_pmu__cpumask()** @return the cpumask text or NULL. */
+/**
+ * @brief **sonde_pmu__cpumask()** @return the cpumask text or NULL. Owned
+ * by the set, valid until sonde_pmus__free().
+ */
 SONDE_API const char *sonde_pmu__cpumask(const struct sonde_pmu *pmu);
 
 /** @brief **sonde_pmu__format_count()** @return number of format terms. */
 SONDE_API size_t sonde_pmu__format_count(const struct sonde_pmu *pmu);
 
-/** @brief **sonde_pmu__format()** @return term @p i (sorted) or NULL. */
+/**
+ * @brief **sonde_pmu__format()** @return term @p i (sorted) or NULL. Owned
+ * by the set, valid until sonde_pmus__free().
+ */
 SONDE_API const struct sonde_pmu_format *
 sonde_pmu__format(const struct sonde_pmu *pmu, size_t i);
 
-/** @brief **sonde_pmu__find_format()** @return the named term or NULL. */
+/**
+ * @brief **sonde_pmu__find_format()** @return the named term or NULL. Owned
+ * by the set, valid until sonde_pmus__free().
+ */
 SONDE_API const struct sonde_pmu_format *
 sonde_pmu__find_format(const struct sonde_pmu *pmu, const char *name);
 
 /** @brief **sonde_pmu__alias_count()** @return number of event aliases. */
 SONDE_API size_t sonde_pmu__alias_count(const struct sonde_pmu *pmu);
 
-/** @brief **sonde_pmu__alias()** @return alias @p i (sorted) or NULL. */
+/**
+ * @brief **sonde_pmu__alias()** @return alias @p i (sorted) or NULL. Owned
+ * by the set, valid until sonde_pmus__free().
+ */
 SONDE_API const struct sonde_pmu_alias *
 sonde_pmu__alias(const struct sonde_pmu *pmu, size_t i);
 
 /**
  * @brief **sonde_pmu__find_alias()** looks an alias up, ignoring case as
  * perf does. @return the alias or NULL.
+ * Owned by the set, valid until sonde_pmus__free().
  */
 SONDE_API const struct sonde_pmu_alias *
 sonde_pmu__find_alias(const struct sonde_pmu *pmu, const char *name);

@@ -60,6 +60,13 @@ enum sonde_profile_key {
  */
 SONDE_API int sonde_profile_key__parse(const char *name);
 
+/*
+ * Frames one stack keeps at most, the sample's own included: a callchain
+ * is read up to twice the kernel's default depth (perf_event_max_stack),
+ * room for a kernel and a user part.
+ */
+#define SONDE_PROFILE_MAX_FRAMES (2 * SONDE_PERF_MAX_STACK_DEPTH + 1)
+
 struct sonde_profile_opts {
 	size_t sz;
 	/* Histogram keys in sort order; NULL/0: comm, dso, sym. */
@@ -71,7 +78,9 @@ struct sonde_profile_opts {
 	bool call_trees;
 	/* Trees and children accumulation outermost caller first. */
 	bool caller_order;
-	/* Frames per stack, the sample's own included; 0: 128. */
+	/* Frames per stack, the sample's own included; 0: 128. Above
+	 * SONDE_PROFILE_MAX_FRAMES it is that bound; negative is refused
+	 * (EINVAL). */
 	int max_stack;
 	/* Do not expand DWARF-unwound frames into inlined functions. */
 	bool no_inline;
@@ -220,6 +229,8 @@ struct sonde_profile_event_stats {
 	uint64_t filtered_samples; /* samples whose entry passes every filter */
 	uint64_t filtered_period;
 	uint64_t lost_samples;	   /* from LOST_SAMPLES records */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[2];
 };
 
 /**
@@ -423,6 +434,35 @@ SONDE_API const char *sonde_profile_frame__srcline(struct sonde_profile *p,
  */
 SONDE_API const char *sonde_profile__kernel_sym(struct sonde_profile *p, uint64_t addr,
 						uint64_t *start);
+
+/* ---- branch stacks ---- */
+
+/*
+ * One entry of a sample's branch stack (PERF_SAMPLE_BRANCH_STACK, what
+ * record -b / -j takes), its two addresses resolved like a frame.
+ */
+struct sonde_profile_branch {
+	const struct sonde_profile_frame *from; /* where the branch was taken */
+	const struct sonde_profile_frame *to;	/* where it went */
+	struct sonde_perf_branch_entry entry;	/* addresses and flags as recorded */
+};
+
+/**
+ * @brief **sonde_profile__sample_branches()** resolves the branch stack of
+ * the sample of @p rec (a decoded SAMPLE of event @p ev, -1 to route by
+ * id) in its thread's address space: each address in the sample's cpumode
+ * first, then in the other of user and kernel space, as perf does. The
+ * machine state must be up to date: add the side-band records first.
+ * @param buf room for @p cap branches, most recent first as recorded
+ * (NULL if @p cap is 0).
+ * @return how many branches the sample has (0 without a branch stack; may
+ * exceed @p cap, like snprintf), or -EINVAL (not a sample), -ENOENT (no
+ * such event), -ENOMEM. The frames belong to @p p and stay valid until the
+ * next call or sonde_profile__free().
+ */
+SONDE_API int sonde_profile__sample_branches(struct sonde_profile *p, int ev,
+					     const struct sonde_record *rec,
+					     struct sonde_profile_branch *buf, size_t cap);
 
 /* ---- combining profiles ---- */
 

@@ -56,6 +56,8 @@ struct sonde_record_fmt {
 	uint64_t sample_regs_intr;   /* popcount = registers per REGS_INTR */
 	bool sample_id_all;	     /* non-sample records carry the trailer */
 	uint8_t mmap2_build_id;	     /* enum sonde_mmap2_build_id */
+	/* Room for fields to come: leave it zero. */
+	uint64_t reserved[2];
 };
 
 /**

@@ -56,6 +56,8 @@ struct sonde_region_count {
 	uint64_t ena;  /* nanoseconds enabled inside the regions */
 	uint64_t run;  /* nanoseconds running inside the regions */
 	uint64_t regions; /* completed begin/end pairs */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[2];
 };
 
 /**
@@ -86,7 +88,10 @@ SONDE_API void sonde_region__free(struct sonde_region *r);
 /** @brief **sonde_region__nr()** @return the number of events. */
 SONDE_API size_t sonde_region__nr(const struct sonde_region *r);
 
-/** @brief **sonde_region__name()** @return event @p i's name, or NULL. */
+/**
+ * @brief **sonde_region__name()** @return event @p i's name, or NULL. Owned
+ * by @p r, valid until sonde_region__free().
+ */
 SONDE_API const char *sonde_region__name(const struct sonde_region *r,
 					 size_t i);
 

@@ -71,6 +71,7 @@ SONDE_API size_t sonde_ring__data_size(const struct sonde_ring *r);
 /**
  * @brief **sonde_ring__control()** the mmap control page (time conversion,
  * rdpmc index, raw data_head/data_tail).
+ * The ring's own mapping, valid until sonde_ring__free().
  */
 SONDE_API struct sonde_perf_event_mmap_page *
 sonde_ring__control(const struct sonde_ring *r);

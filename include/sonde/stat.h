@@ -29,6 +29,7 @@ enum sonde_stat_aggr_mode {
 	SONDE_STAT_AGGR_DIE,
 	SONDE_STAT_AGGR_SOCKET,
 	SONDE_STAT_AGGR_THREAD, /* --per-thread */
+	SONDE_STAT_AGGR_NODE,   /* --per-node: NUMA nodes */
 };
 
 /* Which role an event plays in the derived metrics. */
@@ -100,7 +101,9 @@ struct sonde_stat_aggr {
 	int nr;        /* CPUs (or threads) aggregated */
 	pid_t tid;     /* THREAD */
 	char comm[32]; /* THREAD */
-	uint64_t reserved[2];
+	int node;      /* NODE: -1 where the kernel has no NUMA nodes */
+	int reserved32;
+	uint64_t reserved[1];
 };
 
 /*
@@ -131,8 +134,8 @@ struct sonde_stat_reader; /* opaque */
 
 /**
  * @brief **sonde_stat_reader__new()** sets up the aggregation units of
- * @p mode over @p list's CPUs (topology read under $SONDE_SYSFS_ROOT or
- * /sys) or threads (SONDE_STAT_AGGR_THREAD, comm from /proc), for the
+ * @p mode over @p list's CPUs (topology and NUMA nodes read under
+ * $SONDE_SYSFS_ROOT or /sys) or threads (SONDE_STAT_AGGR_THREAD, comm from /proc), for the
  * first @p nr_events events of the list. The reader keeps no reference to
  * @p list. Not thread-safe: one reader per thread.
  * @return the reader (free with sonde_stat_reader__free()) or NULL + errno.
@@ -149,7 +152,7 @@ SONDE_API int sonde_stat_reader__nr_aggr(const struct sonde_stat_reader *r);
 
 /**
  * @brief **sonde_stat_reader__aggr()** @return the units, in the order perf
- * prints them (sorted by socket, die, core, cpu); owned by the reader.
+ * prints them (sorted by node, socket, die, core, cpu); owned by the reader.
  */
 SONDE_API const struct sonde_stat_aggr *
 sonde_stat_reader__aggr(const struct sonde_stat_reader *r);

@@ -48,7 +48,10 @@ struct sonde_sys_ops {
 SONDE_API void sonde_sys_set_ops(const struct sonde_sys_ops *ops);
 
 /** @brief **sonde_sys_ops()** returns the table in force (never NULL; its
- * rdpmc may be NULL, see above). */
+ * rdpmc may be NULL, see above).
+ * The library's table or the one given to sonde_sys_set_ops(); not to be
+ * freed.
+ */
 SONDE_API const struct sonde_sys_ops *sonde_sys_ops(void);
 
 /** @brief raw **perf_event_open(2)** through the seam; -errno on failure. */

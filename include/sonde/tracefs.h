@@ -83,23 +83,35 @@ SONDE_API struct sonde_tp_format *sonde_tp_format__load(const char *root,
 /** @brief **sonde_tp_format__free()** frees; NULL is fine. */
 SONDE_API void sonde_tp_format__free(struct sonde_tp_format *fmt);
 
-/** @brief **sonde_tp_format__name()** @return the "name:" line. */
+/**
+ * @brief **sonde_tp_format__name()** @return the "name:" line. Owned by @p
+ * fmt, valid until sonde_tp_format__free().
+ */
 SONDE_API const char *sonde_tp_format__name(const struct sonde_tp_format *fmt);
 
 /** @brief **sonde_tp_format__id()** @return the "ID:" line, or -1. */
 SONDE_API int64_t sonde_tp_format__id(const struct sonde_tp_format *fmt);
 
-/** @brief **sonde_tp_format__print_fmt()** @return the "print fmt:" text. */
+/**
+ * @brief **sonde_tp_format__print_fmt()** @return the "print fmt:" text.
+ * Owned by @p fmt, valid until sonde_tp_format__free().
+ */
 SONDE_API const char *sonde_tp_format__print_fmt(const struct sonde_tp_format *fmt);
 
 /** @brief **sonde_tp_format__field_count()** @return number of fields. */
 SONDE_API size_t sonde_tp_format__field_count(const struct sonde_tp_format *fmt);
 
-/** @brief **sonde_tp_format__field()** @return field @p i (file order). */
+/**
+ * @brief **sonde_tp_format__field()** @return field @p i (file order).
+ * Owned by @p fmt, valid until sonde_tp_format__free().
+ */
 SONDE_API const struct sonde_tp_field *
 sonde_tp_format__field(const struct sonde_tp_format *fmt, size_t i);
 
-/** @brief **sonde_tp_format__find_field()** @return the named field or NULL. */
+/**
+ * @brief **sonde_tp_format__find_field()** @return the named field or NULL.
+ * Owned by @p fmt, valid until sonde_tp_format__free().
+ */
 SONDE_API const struct sonde_tp_field *
 sonde_tp_format__find_field(const struct sonde_tp_format *fmt, const char *name);
 

@@ -426,9 +426,9 @@ int cmd_diff(int argc, const char **argv)
 	old.keys = new.keys = d.keys;
 	old.nr_keys = new.nr_keys = d.nr_keys;
 	old.self_only = new.self_only = !strcmp(format, "text");
-	ret = prof_load(&old, "diff", paths[0]);
+	ret = prof_load(&old, "sonde diff", paths[0]);
 	if (!ret)
-		ret = prof_load(&new, "diff", paths[1]);
+		ret = prof_load(&new, "sonde diff", paths[1]);
 	if (ret)
 		goto out;
 	if (!strcmp(format, "html")) {

@@ -144,7 +144,7 @@ int cmd_export(int argc, const char **argv)
 		output = sonde_export_format__file_name(fmt);
 	/* The views over time need each sample's time. */
 	pl.timeline = fmt == SONDE_EXPORT_FIREFOX || fmt == SONDE_EXPORT_HTML;
-	ret = prof_load(&pl, "export", input);
+	ret = prof_load(&pl, "sonde export", input);
 	if (ret)
 		goto out;
 	if (event) {

@@ -453,7 +453,7 @@ static int finish(struct rec_state *s, int *status)
 	if (s->bids)
 		rec_bids_finish(s->bids, s->w, !o->no_buildid_cache, o->verbose > 0);
 	sonde_perfdata_writer__stats(s->w, &st);
-	err = sonde_perfdata_writer__close(s->w);
+	err = sonde_perfdata_writer__finish(s->w);
 	s->w = NULL;
 	if (err && !s->werr)
 		fprintf(stderr, "sonde record: failed to finish %s: %s\n", o->output, strerror(-err));

@@ -14,7 +14,6 @@
 #include <time.h>
 #include "cmd-report.h"
 #include "report-feat.h"
-#include "perfdata_read.h"
 #include "sonde/evparse.h"
 #include "sonde/perfdata.h"
 
@@ -73,22 +72,25 @@ static void attr_field(void *ctx, const char *name, const char *val)
 
 static void print_events(struct outbuf *o, const struct sonde_perfdata_reader *r)
 {
-	if (!r->nr_attrs) {
+	int nr = sonde_perfdata_reader__nr_attrs(r);
+
+	if (!nr) {
 		ob_puts(o, "# event desc: not available or unable to read\n");
 		return;
 	}
-	for (int i = 0; i < r->nr_attrs; i++) {
-		const struct pdr_attr *a = &r->attrs[i];
+	for (int i = 0; i < nr; i++) {
+		uint32_t nr_ids;
+		const uint64_t *ids = sonde_perfdata_reader__event_ids(r, i, &nr_ids);
 
 		/* perf's own layout, empty field after the name included. */
 		ob_printf(o, "# event : name = %s, ", sonde_perfdata_reader__event_name(r, i));
-		if (a->nr_ids) {
+		if (nr_ids) {
 			ob_puts(o, ", id = {");
-			for (uint32_t j = 0; j < a->nr_ids; j++)
-				ob_printf(o, "%s %" PRIu64, j ? "," : "", a->ids[j]);
+			for (uint32_t j = 0; j < nr_ids; j++)
+				ob_printf(o, "%s %" PRIu64, j ? "," : "", ids[j]);
 			ob_puts(o, " }");
 		}
-		sonde_perf_event_attr__for_each_field(&a->attr, attr_field, o);
+		sonde_perf_event_attr__for_each_field(sonde_perfdata_reader__attr(r, i), attr_field, o);
 		ob_putc(o, '\n');
 	}
 }
@@ -98,12 +100,12 @@ static void print_groups(struct outbuf *o, const struct sonde_perfdata_reader *r
 {
 	uint32_t left = 0;
 
-	for (int i = 0; i < r->nr_attrs; i++) {
-		const struct pdr_group *g = NULL;
+	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(r); i++) {
+		const struct sonde_feat_group *g = NULL;
 
-		for (size_t k = 0; k < r->nr_groups; k++)
-			if (r->groups[k].leader == (uint32_t)i)
-				g = &r->groups[k];
+		for (size_t k = 0; k < sonde_perfdata_reader__nr_groups(r); k++)
+			if (sonde_perfdata_reader__group(r, k)->leader == (uint32_t)i)
+				g = sonde_perfdata_reader__group(r, k);
 		if (g && g->nr_members > 1) {
 			ob_printf(o, "# group: %s{%s", g->name ? g->name : "",
 				  sonde_perfdata_reader__event_name(r, i));
@@ -118,33 +120,39 @@ static void print_groups(struct outbuf *o, const struct sonde_perfdata_reader *r
 
 static void print_clock_data(struct outbuf *o, const struct sonde_perfdata_reader *r)
 {
-	time_t sec = (time_t)(r->clock_tod_ns / 1000000000);
-	long usec = (long)(r->clock_tod_ns % 1000000000 / 1000);
-	const char *name = clockid_name(r->clock_clockid);
+	const struct sonde_feat_clock_data *cd = sonde_perfdata_reader__clock_data(r);
 	char date[64] = "<error>";
+	const char *name;
 	struct tm tm;
+	time_t sec;
+	long usec;
 
-	if (!r->clock_data) {
+	if (!cd) {
 		ob_puts(o, "# reference time disabled\n");
 		return;
 	}
+	sec = (time_t)(cd->tod_ns / 1000000000);
+	usec = (long)(cd->tod_ns % 1000000000 / 1000);
+	name = clockid_name(cd->clockid);
 	if (localtime_r(&sec, &tm)) {
 		char d[48];
 
 		strftime(d, sizeof(d), "%F %T", &tm);
 		snprintf(date, sizeof(date), "%s.%06ld", d, usec);
 	}
-	ob_printf(o, "# clockid: %s (%u)\n", name, r->clock_clockid);
+	ob_printf(o, "# clockid: %s (%u)\n", name, cd->clockid);
 	ob_printf(o, "# reference time: %s = %lld.%06ld (TOD) = %" PRIu64 ".%09" PRIu64 " (%s)\n",
-		  date, (long long)sec, usec, r->clock_clockid_ns / 1000000000,
-		  r->clock_clockid_ns % 1000000000, name);
+		  date, (long long)sec, usec, cd->clockid_ns / 1000000000,
+		  cd->clockid_ns % 1000000000, name);
 }
 
 static void print_feature(struct report *rp, int f)
 {
 	struct outbuf *o = &rp->out;
 	const struct sonde_perfdata_reader *r = rp->r;
-	const char *s = f < SONDE_FEAT_MAX ? r->feat_str[f] : NULL;
+	const char *s = sonde_perfdata_reader__feature_string(r, f);
+	uint32_t online = 0, avail = 0;
+	uint64_t u = 0, first = 0, last = 0;
 
 	switch (f) {
 	case SONDE_FEAT_HOSTNAME:
@@ -160,8 +168,8 @@ static void print_feature(struct report *rp, int f)
 		ob_printf(o, "# arch : %s\n", s ? s : "");
 		break;
 	case SONDE_FEAT_NRCPUS:
-		ob_printf(o, "# nrcpus online : %u\n# nrcpus avail : %u\n", r->nr_cpus_online,
-			  r->nr_cpus_avail);
+		sonde_perfdata_reader__nr_cpus(r, &online, &avail);
+		ob_printf(o, "# nrcpus online : %u\n# nrcpus avail : %u\n", online, avail);
 		break;
 	case SONDE_FEAT_CPUDESC:
 		ob_printf(o, "# cpudesc : %s\n", s ? s : "");
@@ -170,7 +178,8 @@ static void print_feature(struct report *rp, int f)
 		ob_printf(o, "# cpuid : %s\n", s ? s : "");
 		break;
 	case SONDE_FEAT_TOTAL_MEM:
-		ob_printf(o, "# total memory : %" PRIu64 " kB\n", r->total_mem);
+		sonde_perfdata_reader__total_mem(r, &u);
+		ob_printf(o, "# total memory : %" PRIu64 " kB\n", u);
 		break;
 	case SONDE_FEAT_CMDLINE:
 		/*
@@ -200,18 +209,17 @@ static void print_feature(struct report *rp, int f)
 	case SONDE_FEAT_STAT:
 		ob_puts(o, "# contains stat data\n");
 		break;
-	case SONDE_FEAT_SAMPLE_TIME: {
-		uint64_t a = r->first_sample_time, b = r->last_sample_time;
-
+	case SONDE_FEAT_SAMPLE_TIME:
+		sonde_perfdata_reader__sample_time(r, &first, &last);
 		ob_printf(o, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n",
-			  a / 1000000000, a % 1000000000 / 1000);
+			  first / 1000000000, first % 1000000000 / 1000);
 		ob_printf(o, "# time of last sample : %" PRIu64 ".%06" PRIu64 "\n",
-			  b / 1000000000, b % 1000000000 / 1000);
-		ob_printf(o, "# sample duration : %10.3f ms\n", (double)(b - a) / 1e6);
+			  last / 1000000000, last % 1000000000 / 1000);
+		ob_printf(o, "# sample duration : %10.3f ms\n", (double)(last - first) / 1e6);
 		break;
-	}
 	case SONDE_FEAT_CLOCKID:
-		ob_printf(o, "# clockid frequency: %" PRIu64 " MHz\n", r->clockid_res_ns * 1000);
+		sonde_perfdata_reader__clockid_res(r, &u);
+		ob_printf(o, "# clockid frequency: %" PRIu64 " MHz\n", u * 1000);
 		break;
 	case SONDE_FEAT_CLOCK_DATA:
 		print_clock_data(o, r);
@@ -237,10 +245,13 @@ void report_print_header(struct report *rp)
 {
 	struct outbuf *o = &rp->out;
 	const struct sonde_perfdata_reader *r = rp->r;
+	bool pipe = sonde_perfdata_reader__is_pipe(r);
+	uint64_t data_off = 0, data_size = 0;
 	struct stat st;
 	char when[64] = "\n";
-	uint64_t data_size = r->pipe ? 0 : r->data_end - r->data_off;
 
+	/* A pipe has no data section: perf prints zeros. */
+	sonde_perfdata_reader__data_section(r, &data_off, &data_size);
 	/* Like perf: the file's modification time, in local time. */
 	if ((!strcmp(rp->input, "-") ? fstat(0, &st) : stat(rp->input, &st)) == 0) {
 		time_t t = st.st_mtime;
@@ -251,19 +262,19 @@ void report_print_header(struct report *rp)
 	ob_puts(o, "# ========\n");
 	ob_printf(o, "# captured on    : %s", when);
 	ob_puts(o, "# header version : 1\n");
-	ob_printf(o, "# data offset    : %" PRIu64 "\n", r->pipe ? 0 : r->data_off);
+	ob_printf(o, "# data offset    : %" PRIu64 "\n", data_off);
 	ob_printf(o, "# data size      : %" PRIu64 "\n", data_size);
-	ob_printf(o, "# feat offset    : %" PRIu64 "\n", r->pipe ? 0 : r->data_off + data_size);
+	ob_printf(o, "# feat offset    : %" PRIu64 "\n", pipe ? 0 : data_off + data_size);
 	/*
 	 * perf prints a pipe's features as their records arrive, after the
 	 * closing rule, and has no missing-features line for it.
 	 */
-	if (r->pipe)
+	if (pipe)
 		ob_puts(o, "# ========\n#\n");
 	for (int f = 1; f < SONDE_FEAT_LAST_61; f++)
 		if (sonde_perfdata_reader__has_feature(r, f))
 			print_feature(rp, f);
-	if (r->pipe)
+	if (pipe)
 		return;
 	ob_puts(o, "# missing features: ");
 	for (int f = 1; f < SONDE_FEAT_LAST_61; f++)
@@ -280,8 +291,8 @@ void report_print_buildids(struct report *rp)
 {
 	const struct sonde_perfdata_reader *r = rp->r;
 
-	for (size_t i = 0; i < r->nr_build_ids; i++) {
-		const struct pdr_build_id *b = &r->build_ids[i];
+	for (size_t i = 0; i < sonde_perfdata_reader__nr_build_ids(r); i++) {
+		const struct sonde_feat_build_id *b = sonde_perfdata_reader__build_id(r, i);
 
 		for (int k = 0; k < b->size; k++)
 			ob_printf(&rp->out, "%02x", b->id[k]);

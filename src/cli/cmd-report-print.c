@@ -475,8 +475,8 @@ static void print_event(struct report *rp, int attr)
 	ob_printf(o, "# Samples: %lu%c of event '%s'", ns, unit,
 		  sonde_perfdata_reader__event_name(rp->r, attr));
 	/* perf's words for the slice the counts are of. */
-	if (rp->time)
-		ob_printf(o, " (time slices: %s)", rp->time);
+	if (rp->ld.time)
+		ob_printf(o, " (time slices: %s)", rp->ld.time);
 	ob_putc(o, '\n');
 	ob_printf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
 	rp->pid_comm_width = (int)strlen("Command");
@@ -567,11 +567,11 @@ void report_print(struct report *rp)
 	if (!rp->header)
 		ob_puts(&rp->out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	if (rp->elide[RK_COMM])
-		ob_printf(&rp->out, "# comm: %s\n", rp->f_comm[0]);
+		ob_printf(&rp->out, "# comm: %s\n", rp->ld.f.comms[0]);
 	if (rp->elide[RK_DSO])
-		ob_printf(&rp->out, "# dso: %s\n", rp->f_dso[0]);
+		ob_printf(&rp->out, "# dso: %s\n", rp->ld.f.dsos[0]);
 	if (rp->elide[RK_SYM])
-		ob_printf(&rp->out, "# symbol: %s\n", rp->f_sym[0]);
+		ob_printf(&rp->out, "# symbol: %s\n", rp->ld.f.syms[0]);
 	/* Like perf: the samples LOST_SAMPLES records count (LOST ones are
 	 * chunks of any record type, reported on stderr instead). */
 	sonde_profile__lost(rp->prof, NULL, NULL, &lost_samples);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * sonde report: options and loading. The histogram and call graphs are
- * the library's profile (sonde/profile.h); printing is in
- * cmd-report-print.c.
+ * sonde report: options, and the load through profile-load.c (the one
+ * path export and diff take too). The histogram and call graphs are the
+ * library's profile (sonde/profile.h); printing is in cmd-report-print.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,10 +16,7 @@
 #include "builtin.h"
 #include "options.h"
 #include "cmd-report.h"
-#include "progress.h"
-
-/* perf.data size from which loading shows a progress bar on a terminal. */
-#define PROGRESS_MIN_BYTES (64u << 20)
+#include "report-branch.h"
 
 static int parse_sort(struct report *rp)
 {
@@ -59,86 +56,6 @@ static bool has_key(const struct report *rp, enum sonde_profile_key k)
 		if (rp->keys[i] == k)
 			return true;
 	return false;
-}
-
-static int split_list(const char *s, char ***out, int *nr)
-{
-	char *copy, *tok, *save = NULL;
-
-	if (!s)
-		return 0;
-	copy = strdup(s);
-	if (!copy)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char **n = realloc(*out, (*nr + 1) * sizeof(**out));
-
-		if (!n) {
-			free(copy);
-			return -ENOMEM;
-		}
-		*out = n;
-		n[(*nr)++] = strdup(tok);
-	}
-	free(copy);
-	return 0;
-}
-
-static int parse_int_list(const char *what, const char *s, int32_t **out, int *nr)
-{
-	char **items = NULL;
-	int n = 0, err = split_list(s, &items, &n);
-
-	for (int i = 0; i < n && !err; i++) {
-		char *end;
-		long v = strtol(items[i], &end, 10);
-
-		if (*end || end == items[i]) {
-			fprintf(stderr, "sonde report: --%s: '%s' is not a number\n", what, items[i]);
-			err = -EINVAL;
-			break;
-		}
-		*out = realloc(*out, (*nr + 1) * sizeof(**out));
-		if (!*out)
-			return -ENOMEM;
-		(*out)[(*nr)++] = (int32_t)v;
-	}
-	for (int i = 0; i < n; i++)
-		free(items[i]);
-	free(items);
-	return err;
-}
-
-/*
- * --time and -C as the profile filters them: the slice parsed and checked
- * by sample-slice.c (as script does), in the profile's terms.
- */
-static int slice_to_filter(struct report *rp)
-{
-	if (rp->slice.cpus) {
-		for (int c = 0; c < 4096; c++) {
-			int32_t *v;
-
-			if (!(rp->slice.cpus[c / 8] & (1 << (c % 8))))
-				continue;
-			v = realloc(rp->f_cpu, (size_t)(rp->nr_f_cpu + 1) * sizeof(*v));
-			if (!v)
-				return -ENOMEM;
-			rp->f_cpu = v;
-			v[rp->nr_f_cpu++] = (int32_t)c;
-		}
-	}
-	if (rp->slice.time && rp->slice.nr_time) {
-		rp->f_time = calloc((size_t)rp->slice.nr_time, sizeof(*rp->f_time));
-		if (!rp->f_time)
-			return -ENOMEM;
-		for (int i = 0; i < rp->slice.nr_time; i++) {
-			rp->f_time[i].start = rp->slice.time[i].start;
-			rp->f_time[i].end = rp->slice.time[i].end;
-		}
-		rp->nr_f_time = rp->slice.nr_time;
-	}
-	return 0;
 }
 
 int report_parse_graph(struct report *rp, const char *arg)
@@ -259,75 +176,101 @@ static void stop_on_signals(struct report *rp)
 	sonde_perfdata_reader__set_stop_flag(rp->r, &stop_reading);
 }
 
-static int load(struct report *rp)
+/* report's own look at each record: its branch table, when it has one. */
+static void each_record(void *arg, const struct sonde_perfdata_record *rec)
 {
-	struct sonde_perfdata_record rec;
-	int err;
-	struct progress bar;
-	uint64_t n = 0;
+	struct report *rp = arg;
 
-	/* Files that load in well under a second get no bar. */
-	progress_start(&bar, "Loading", sonde_perfdata_reader__data_size(rp->r),
-		       !rp->quiet &&
-		       sonde_perfdata_reader__data_size(rp->r) > PROGRESS_MIN_BYTES);
-
-	while ((err = sonde_perfdata_reader__next(rp->r, &rec)) > 0) {
-		if (bar.on && !(++n & 0xffff))
-			progress_update(&bar, sonde_perfdata_reader__progress(rp->r));
-		/* A sample that does not decode is skipped, as perf does. */
-		sonde_profile__add_perfdata_record(rp->prof, rp->r, &rec);
-	}
-	progress_finish(&bar);
-	return err;
+	if (rp->branch)
+		report_branch_add(rp->branch, rp, rec);
 }
 
 /* The profile the options ask for, filters set. */
-static struct sonde_profile *new_profile(struct report *rp)
+static int new_profile(struct report *rp)
 {
 	SONDE_OPTS(sonde_profile_opts, po,
 		   .keys = rp->keys, .nr_keys = (size_t)rp->nr_keys,
 		   .callchains = rp->children || rp->graph_on,
 		   .call_trees = rp->graph_on,
 		   .caller_order = rp->graph_caller,
-		   .max_stack = rp->max_stack + 1,
+		   /* --max-stack counts the callers, the profile every frame. */
+		   .max_stack = rp->max_stack < SONDE_PROFILE_MAX_FRAMES ? rp->max_stack + 1
+									 : SONDE_PROFILE_MAX_FRAMES,
 		   .no_inline = !rp->inline_frames,
 		   .cache = rp->cache,
 		   .kallsyms = rp->kallsyms, .vmlinux = rp->vmlinux);
-	SONDE_OPTS(sonde_profile_filter, pf,
-		   .comms = (const char *const *)rp->f_comm, .nr_comms = (size_t)rp->nr_f_comm,
-		   .pids = rp->f_pid, .nr_pids = (size_t)rp->nr_f_pid,
-		   .tids = rp->f_tid, .nr_tids = (size_t)rp->nr_f_tid,
-		   .cpus = rp->f_cpu, .nr_cpus = (size_t)rp->nr_f_cpu,
-		   .times = rp->f_time, .nr_times = (size_t)rp->nr_f_time,
-		   .dsos = (const char *const *)rp->f_dso, .nr_dsos = (size_t)rp->nr_f_dso,
-		   .syms = (const char *const *)rp->f_sym, .nr_syms = (size_t)rp->nr_f_sym);
-	struct sonde_profile *p = sonde_profile__new(&po);
 
-	if (p && sonde_profile__set_filter(p, &pf)) {
-		sonde_profile__free(p);
-		return NULL;
-	}
-	return p;
+	if (prof_load_new_profile(&rp->ld, &po))
+		return -ENOMEM;
+	rp->prof = rp->ld.p;
+	return 0;
 }
 
 static void free_report(struct report *rp)
 {
-	for (int i = 0; i < rp->nr_f_comm; i++)
-		free(rp->f_comm[i]);
-	for (int i = 0; i < rp->nr_f_dso; i++)
-		free(rp->f_dso[i]);
-	for (int i = 0; i < rp->nr_f_sym; i++)
-		free(rp->f_sym[i]);
-	free(rp->f_comm);
-	free(rp->f_dso);
-	free(rp->f_sym);
-	free(rp->f_pid);
-	free(rp->f_tid);
-	free(rp->f_cpu);
-	free(rp->f_time);
-	slice_free(&rp->slice);
-	sonde_profile__free(rp->prof);
-	sonde_perfdata_reader__free(rp->r);
+	prof_load_free(&rp->ld);
+	rp->r = NULL;
+	rp->prof = NULL;
+	report_branch_free(rp->branch);
+	rp->branch = NULL;
+}
+
+static int branch_stack_cb(const struct option *opt, const char *arg, bool unset)
+{
+	struct report *rp = opt->value;
+
+	(void)arg;
+	rp->branch_mode = unset ? 0 : 1;
+	return 0;
+}
+
+/* A --sort naming a key only branch mode has. */
+static bool branch_only_sort(const char *sort)
+{
+	static const char *const keys[] = { "dso_from", "dso_to", "symbol_from", "symbol_to",
+					    "cycles" };
+
+	for (size_t i = 0; sort && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strstr(sort, keys[i]))
+			return true;
+	return false;
+}
+
+/*
+ * perf's branch mode: asked with -b, or the default for a file with branch
+ * stacks (not for --json, which has no such rows, nor for a --sort of the
+ * usual keys).
+ */
+static int pick_branch_mode(struct report *rp, const char *user_sort)
+{
+	bool have = report_branch_available(rp->r);
+
+	if (rp->branch_mode == 1 && !have) {
+		fprintf(stderr, "sonde report: --branch-stack: %s has no branch stacks (record with -b or -j)\n",
+			rp->input);
+		return -1;
+	}
+	/* A --sort of the usual keys asks for the usual table. */
+	if (rp->branch_mode == -1)
+		rp->branch_mode = have && !rp->json && (!user_sort || branch_only_sort(user_sort));
+	if (!rp->branch_mode) {
+		if (branch_only_sort(user_sort)) {
+			fprintf(stderr, "sonde report: --sort %s: branch keys need --branch-stack and a file with branch stacks\n",
+				user_sort);
+			return -1;
+		}
+		return 0;
+	}
+	if (rp->json) {
+		fprintf(stderr, "sonde report: --branch-stack has no --json output\n");
+		return -1;
+	}
+	if (rp->ld.f.nr_dsos || rp->ld.f.nr_syms) {
+		fprintf(stderr, "sonde report: --dsos and --symbols do not select branches; use them without --branch-stack\n");
+		return -1;
+	}
+	rp->branch = report_branch_new(user_sort);
+	return rp->branch ? 0 : -1;
 }
 
 int cmd_report(int argc, const char **argv)
@@ -338,8 +281,10 @@ int cmd_report(int argc, const char **argv)
 		.inline_frames = true,
 		.max_stack = SONDE_PERF_MAX_STACK_DEPTH,
 		.cache = true,
+		.branch_mode = -1,
 	};
 	bool no_children = false;
+	const char *user_sort;
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &rp.input, "file", "input file name (default perf.data, - for stdin)"),
 		OPT_STRING('s', "sort", &rp.sort, "keys", "sort by keys: comm, pid, tid, dso, sym, cpu, srcline (default comm,dso,sym)"),
@@ -351,16 +296,16 @@ int cmd_report(int argc, const char **argv)
 			   "percentages of filtered entries relative to what is shown, or to everything (default)"),
 		OPT_CALLBACK(0, "percent-limit", &rp, "pct",
 			     "hide entries (and call graph branches) below this percentage", percent_limit_cb),
-		OPT_STRING('c', "comms", &rp.comms, "list", "only these commands (comma separated)"),
-		OPT_STRING(0, "comm", &rp.comms, "list", "same as --comms"),
-		OPT_STRING(0, "pid", &rp.pids, "list", "only these process ids"),
-		OPT_STRING(0, "tid", &rp.tids, "list", "only these thread ids"),
-		OPT_STRING('d', "dsos", &rp.dsos, "list", "only these shared objects"),
-		OPT_STRING(0, "dso", &rp.dsos, "list", "same as --dsos"),
-		OPT_STRING('S', "symbols", &rp.syms, "list", "only these symbols"),
-		OPT_STRING(0, "sym", &rp.syms, "list", "same as --symbols"),
-		OPT_STRING('C', "cpu", &rp.cpus, "list", "only samples on these CPUs (0-3,5)"),
-		OPT_STRING(0, "time", &rp.time, "range", "time slice: start,end in seconds, or percent slices 10%-20%,..."),
+		OPT_STRING('c', "comms", &rp.ld.comms, "list", "only these commands (comma separated)"),
+		OPT_STRING(0, "comm", &rp.ld.comms, "list", "same as --comms"),
+		OPT_STRING(0, "pid", &rp.ld.pids, "list", "only these process ids"),
+		OPT_STRING(0, "tid", &rp.ld.tids, "list", "only these thread ids"),
+		OPT_STRING('d', "dsos", &rp.ld.dsos, "list", "only these shared objects"),
+		OPT_STRING(0, "dso", &rp.ld.dsos, "list", "same as --dsos"),
+		OPT_STRING('S', "symbols", &rp.ld.syms, "list", "only these symbols"),
+		OPT_STRING(0, "sym", &rp.ld.syms, "list", "same as --symbols"),
+		OPT_STRING('C', "cpu", &rp.ld.cpus, "list", "only samples on these CPUs (0-3,5)"),
+		OPT_STRING(0, "time", &rp.ld.time, "range", "time slice: start,end in seconds, or percent slices 10%-20%,..."),
 		OPT_BOOLEAN(0, "header", &rp.header, "print the perf.data header before the report"),
 		OPT_BOOLEAN(0, "header-only", &rp.header_only, "print only the perf.data header"),
 		OPT_BOOLEAN(0, "buildid-list", &rp.buildid_list, "print the file's build ids as perf buildid-list does, and exit"),
@@ -379,6 +324,9 @@ int cmd_report(int argc, const char **argv)
 			   "kernel symbols from this vmlinux (its build id must be the recorded one)"),
 		OPT_INTEGER(0, "max-stack", &rp.max_stack, "n", "callchain depth to use (default 127)"),
 		OPT_BOOLEAN(0, "inline", &rp.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
+		OPT_CALLBACK_NOOPT('b', "branch-stack", &rp,
+				   "branches of the samples' branch stacks by source and target (default for files that have them)",
+				   branch_stack_cb),
 		OPT_END(),
 	};
 	const char *const usage[] = { "sonde report [<options>]", NULL };
@@ -400,44 +348,30 @@ int cmd_report(int argc, const char **argv)
 		return 129;
 	}
 	rp.relative = rp.percentage && !strcmp(rp.percentage, "relative");
-	if (!rp.sort)
+	if (rp.max_stack < 0) {
+		fprintf(stderr, "sonde report: --max-stack: expected 0 or more frames, got %d\n",
+			rp.max_stack);
+		return 129;
+	}
+	user_sort = rp.sort;
+	/* Branch keys are checked once the file says which mode it is. */
+	if (!rp.sort || rp.branch_mode == 1 || branch_only_sort(rp.sort))
 		rp.sort = "comm,dso,sym";
-	if (parse_sort(&rp) || split_list(rp.comms, &rp.f_comm, &rp.nr_f_comm) ||
-	    split_list(rp.dsos, &rp.f_dso, &rp.nr_f_dso) ||
-	    split_list(rp.syms, &rp.f_sym, &rp.nr_f_sym) ||
-	    parse_int_list("pid", rp.pids, &rp.f_pid, &rp.nr_f_pid) ||
-	    parse_int_list("tid", rp.tids, &rp.f_tid, &rp.nr_f_tid) ||
-	    slice_parse_cpus(&rp.slice, "sonde report", rp.cpus) ||
-	    slice_parse_time(&rp.slice, "sonde report", rp.time)) {
+	if (parse_sort(&rp) || prof_load_parse(&rp.ld, "sonde report")) {
 		free_report(&rp);
 		return 129;
 	}
 	/* Like perf: a key filtered to one value moves above the table. */
-	rp.elide[RK_COMM] = rp.nr_f_comm == 1 && has_key(&rp, RK_COMM);
-	rp.elide[RK_DSO] = rp.nr_f_dso == 1 && has_key(&rp, RK_DSO);
-	rp.elide[RK_SYM] = rp.nr_f_sym == 1 && has_key(&rp, RK_SYM);
-	{
-		char ebuf[256] = "";
-		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf),
-			   .check_owner = !rp.force);
-
-		rp.r = sonde_perfdata_reader__open(rp.input, &ro);
-		if (!rp.r) {
-			char buf[128];
-
-			if (errno == SONDE_ERR_FORMAT)
-				fprintf(stderr, "sonde report: %s: not a valid perf.data file: %s\n",
-					rp.input, ebuf);
-			else if (errno == EPERM && ebuf[0])
-				fprintf(stderr, "sonde report: %s: %s\n", rp.input, ebuf);
-			else
-				fprintf(stderr, "sonde report: %s: %s\n", rp.input,
-					errno == ENOENT ? "No such file (record one with `sonde record` or `perf record`, or pass -i FILE)"
-							: sonde_strerror(errno, buf, sizeof(buf)));
-			free_report(&rp);
-			return 1;
-		}
+	rp.elide[RK_COMM] = rp.ld.f.nr_comms == 1 && has_key(&rp, RK_COMM);
+	rp.elide[RK_DSO] = rp.ld.f.nr_dsos == 1 && has_key(&rp, RK_DSO);
+	rp.elide[RK_SYM] = rp.ld.f.nr_syms == 1 && has_key(&rp, RK_SYM);
+	rp.ld.check_owner = !rp.force;
+	rp.ld.quiet = rp.quiet;
+	if (prof_load_open(&rp.ld, "sonde report", rp.input)) {
+		free_report(&rp);
+		return 1;
 	}
+	rp.r = rp.ld.r;
 	if (sonde_perfdata_reader__error(rp.r) && !rp.quiet) {
 		open_error = sonde_perfdata_reader__error(rp.r);
 		fprintf(stderr, "sonde report: warning: %s: %s\n", rp.input, open_error);
@@ -462,16 +396,13 @@ int cmd_report(int argc, const char **argv)
 		free_report(&rp);
 		return 0;
 	}
-	{
-		/* The reader knows the span; sample-slice.c sees public API only. */
-		struct slice_span span = { 0, 0, sonde_perfdata_reader__is_streaming(rp.r) };
-
-		sonde_perfdata_reader__sample_time(rp.r, &span.first, &span.last);
-		if (slice_resolve(&rp.slice, "sonde report", rp.r, rp.input, &span) ||
-		    slice_to_filter(&rp)) {
-			free_report(&rp);
-			return 1;
-		}
+	if (prof_load_resolve(&rp.ld, "sonde report", rp.input)) {
+		free_report(&rp);
+		return 1;
+	}
+	if (pick_branch_mode(&rp, user_sort)) {
+		free_report(&rp);
+		return 1;
 	}
 	/* Children mode is the default when the file has callchains. */
 	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(rp.r); i++)
@@ -489,15 +420,14 @@ int cmd_report(int argc, const char **argv)
 		rp.graph_caller = true;
 	if (rp.json)
 		rp.graph_on = false;
-	rp.prof = new_profile(&rp);
-	if (!rp.prof) {
+	if (new_profile(&rp)) {
 		fprintf(stderr, "sonde report: out of memory\n");
 		free_report(&rp);
 		return 1;
 	}
 	rp.have_callchains = false;
 	stop_on_signals(&rp);
-	err = load(&rp);
+	err = prof_load_read(&rp.ld, each_record, &rp);
 	if (stop_reading && !rp.quiet)
 		fprintf(stderr, "sonde report: %s: interrupted: reporting the %llu bytes read so far\n",
 			rp.input, (unsigned long long)sonde_perfdata_reader__progress(rp.r));
@@ -534,7 +464,10 @@ int cmd_report(int argc, const char **argv)
 	else {
 		if (rp.header)
 			report_print_header(&rp);
-		report_print(&rp);
+		if (rp.branch)
+			report_branch_print(rp.branch, &rp);
+		else
+			report_print(&rp);
 	}
 	ob_flush(&rp.out);
 	ob_free(&rp.out);

@@ -8,7 +8,7 @@
 #include "sonde/perfdata_reader.h"
 #include "sonde/profile.h"
 #include "outbuf.h"
-#include "sample-slice.h"
+#include "profile-load.h"
 
 /* The sort keys are the profile's (sonde/profile.h). */
 #define RK_COMM SONDE_PROFILE_KEY_COMM
@@ -20,12 +20,13 @@
 #define RK_SRCLINE SONDE_PROFILE_KEY_SRCLINE
 #define RK_MAX SONDE_PROFILE_KEY_MAX
 
+struct report_branch;
+
 struct report {
 	/* options */
 	const char *input;
 	const char *sort;
 	const char *graph;
-	const char *comms, *pids, *tids, *dsos, *syms, *cpus, *time;
 	double percent_limit;
 	bool no_children, children_flag, stdio, json, header, header_only, stats;
 	bool force, tui, quiet;
@@ -56,22 +57,19 @@ struct report {
 	bool graph_order_set; /* -g named caller or callee */
 	int pid_comm_width;   /* --sort pid: the command part of tid:comm */
 
-	/* filters */
-	char **f_comm, **f_dso, **f_sym;
-	int nr_f_comm, nr_f_dso, nr_f_sym;
-	int32_t *f_pid, *f_tid, *f_cpu;
-	int nr_f_pid, nr_f_tid, nr_f_cpu;
-	struct sonde_profile_time_range *f_time;
-	int nr_f_time;
-	struct sample_slice slice; /* --time, -C as given */
+	/* the filter options, their parsed lists, the reader and profile */
+	struct prof_load ld;
 
 	/* state */
-	struct sonde_perfdata_reader *r;
+	struct sonde_perfdata_reader *r; /* ld.r and ld.p, for the printers */
 	struct sonde_profile *prof;
 	bool children;	/* effective children mode */
 	bool have_callchains;
 	struct outbuf out;
 	const char *load_error;
+	/* --branch-stack: 1 asked, 0 --no-branch-stack, -1 if the file has them */
+	int branch_mode;
+	struct report_branch *branch; /* the branch histogram in branch mode */
 };
 
 int report_parse_graph(struct report *rp, const char *arg);

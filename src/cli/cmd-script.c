@@ -17,8 +17,11 @@
 #include "sonde/profile.h"
 #include "sonde/record.h"
 #include "outbuf.h"
+#include "profile-load.h"
 #include "sample-slice.h"
 #include "script-trace.h"
+#include "branch-text.h"
+#include "script-brstackoff.h"
 
 /*
  * Distinct stacks script keeps resolved, with their text: the first ones
@@ -42,6 +45,9 @@ enum {
 	F_ADDR = 1 << 11,
 	F_TRACE = 1 << 12,
 	F_SRCLINE = 1 << 13,
+	F_BRSTACK = 1 << 14,
+	F_BRSTACKSYM = 1 << 15,
+	F_BRSTACKOFF = 1 << 16,
 };
 
 static const struct {
@@ -53,6 +59,8 @@ static const struct {
 	{ "ip", F_IP },	    { "sym", F_SYM },	    { "symoff", F_SYMOFF },
 	{ "dso", F_DSO },   { "period", F_PERIOD }, { "addr", F_ADDR },
 	{ "trace", F_TRACE }, { "srcline", F_SRCLINE },
+	{ "brstack", F_BRSTACK }, { "brstacksym", F_BRSTACKSYM },
+	{ "brstackoff", F_BRSTACKOFF },
 };
 
 struct script {
@@ -79,6 +87,11 @@ struct script {
 	struct outbuf once; /* the text of a stack not kept */
 	size_t nr_texts;
 	struct frame_text *lines; /* FRAME_LINES, by frame_key() */
+	const struct sonde_record *cur; /* the sample being printed */
+	int cur_ev;
+	struct sonde_profile_branch *br; /* its branch stack, -F brstack* */
+	size_t cap_br;
+	struct brstackoff *bo; /* -F brstackoff: the objects perf has loaded */
 };
 
 /* A stack's frame lines, rendered once for one field set. */
@@ -135,7 +148,7 @@ static int parse_fields(struct script *s)
 			if (!strcmp(tok, field_names[i].name))
 				bit = field_names[i].bit;
 		if (!bit) {
-			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, srcline, period, addr)\n",
+			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, srcline, period, addr, brstack, brstacksym, brstackoff)\n",
 				tok);
 			free(copy);
 			return -EINVAL;
@@ -193,6 +206,8 @@ static const char *missing_field(const struct script *s, const struct sonde_perf
 		{ F_ADDR, SONDE_PERF_SAMPLE_ADDR, "addr", "recorded without data addresses: perf record -d" },
 		{ F_IP, SONDE_PERF_SAMPLE_IP, "ip", "recorded without instruction pointers" },
 		{ F_TID | F_PID, SONDE_PERF_SAMPLE_TID, "pid/tid", "recorded without thread ids" },
+		{ F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF, SONDE_PERF_SAMPLE_BRANCH_STACK, "brstack",
+		  "recorded without branch stacks: record -b or -j" },
 	};
 	unsigned asked = s->want | s->add;
 
@@ -379,6 +394,48 @@ static int event_width(struct script *s)
 	return s->ev_width;
 }
 
+/*
+ * The sample's branch stack after its other fields, as perf prints it:
+ * brstack wins over brstacksym, which wins over brstackoff; the objects
+ * with -F dso.
+ */
+/* The current sample's branch stack into s->br: how many, 0 without one. */
+static int sample_branches(struct script *s)
+{
+	int n = sonde_profile__sample_branches(s->prof, s->cur_ev, s->cur, s->br, s->cap_br);
+
+	if (n > 0 && (size_t)n > s->cap_br) {
+		struct sonde_profile_branch *v = realloc(s->br, (size_t)n * sizeof(*v));
+
+		if (!v)
+			return 0;
+		s->br = v;
+		s->cap_br = (size_t)n;
+		n = sonde_profile__sample_branches(s->prof, s->cur_ev, s->cur, s->br, s->cap_br);
+	}
+	return n > 0 ? n : 0;
+}
+
+static void put_branches(struct script *s, struct outbuf *o, unsigned f)
+{
+	int n;
+
+	if (!(f & (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF)))
+		return;
+	n = sample_branches(s);
+	if (n > 0 && !(f & (F_BRSTACK | F_BRSTACKSYM)))
+		brstackoff_put(s->bo, o, s->br, (size_t)n, f & F_DSO);
+	else if (n > 0)
+		branch_put_stack(o, s->br, (size_t)n,
+				 (f & F_BRSTACK) ? BRANCH_ADDR : BRANCH_SYM, f & F_DSO);
+}
+
+static void end_line(struct script *s, struct outbuf *o, unsigned f)
+{
+	put_branches(s, o, f);
+	ob_putc(o, '\n');
+}
+
 static void print_sample_text(struct script *s, const struct sonde_perfdata_record *rec,
 			      const struct smp *smp, const char *comm,
 			      const struct sonde_profile_stack *st, unsigned f, bool chain)
@@ -443,27 +500,29 @@ static void print_sample_text(struct script *s, const struct sonde_perfdata_reco
 					    sonde_perfdata_reader__event_name(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0),
 					    a->config, smp->raw, smp->raw_size);
 		if (!(f & F_IP)) {
-			ob_putc(o, '\n');
+			end_line(s, o, f);
 			return;
 		}
 	} else if (!(f & F_IP)) {
 		/* Like perf: sym, symoff, dso and srcline describe the ip. */
-		ob_putc(o, '\n');
+		end_line(s, o, f);
 		return;
 	}
 	if (chain) {
 		size_t len;
 		const char *txt = stack_text(s, st, f, &len);
 
+		/* The frame lines, then the rest of the sample before its blank line. */
 		ob_putc(o, '\n');
-		ob_write(o, txt, len);
+		ob_write(o, txt, len ? len - 1 : 0);
+		end_line(s, o, f);
 		return;
 	}
 	ob_putc(o, ' ');
 	ob_hex(o, smp->ip, 16);
 	if (f & (F_SYM | F_DSO))
 		put_frame_tail(o, sonde_profile_stack__frame(st, 0), f);
-	ob_putc(o, '\n');
+	end_line(s, o, f);
 	if (f & F_SRCLINE)
 		put_srcline(s, o, sonde_profile_stack__frame(st, 0));
 }
@@ -543,6 +602,12 @@ static void print_sample_json(struct script *s, const struct sonde_perfdata_reco
 			put_frame_json(o, sonde_profile_stack__frame(st, i));
 		}
 		ob_putc(o, ']');
+	}
+	if (a->sample_type & SONDE_PERF_SAMPLE_BRANCH_STACK) {
+		int n = sample_branches(s);
+
+		ob_puts(o, ",\"brstack\":");
+		branch_put_json(o, s->br, (size_t)n);
 	}
 	ob_puts(o, "}\n");
 }
@@ -681,7 +746,7 @@ int cmd_script(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &s.input, "file", "input file name (default perf.data, - for stdin)"),
 		OPT_STRING('F', "fields", &s.fields, "list",
-			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,srcline,period,addr,trace (+x / -x to add / remove)"),
+			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,srcline,period,addr,trace,brstack,brstacksym,brstackoff (+x / -x to add / remove)"),
 		OPT_BOOLEAN(0, "json", &s.json, "one JSON object per sample"),
 		OPT_STRING('c', "comms", &s.comms, "list", "only samples of these commands (comma separated)"),
 		OPT_STRING(0, "comm", &s.comms, "list", "same as --comms"),
@@ -714,30 +779,24 @@ int cmd_script(int argc, const char **argv)
 	}
 	if (parse_fields(&s))
 		return 129;
+	if (s.max_stack < 0) {
+		fprintf(stderr, "sonde script: --max-stack: expected 0 or more frames, got %d\n",
+			s.max_stack);
+		return 129;
+	}
+	if (((s.want | s.add) & F_BRSTACKOFF) && !(s.bo = brstackoff_new())) {
+		fprintf(stderr, "sonde script: out of memory\n");
+		return 1;
+	}
 	if (slice_parse_cpus(&s.slice, "sonde script", s.cpus) ||
 	    slice_parse_time(&s.slice, "sonde script", s.time)) {
 		slice_free(&s.slice);
 		return 129;
 	}
-	{
-		char ebuf[256] = "";
-		SONDE_OPTS(sonde_perfdata_reader_opts, ro, .errbuf = ebuf, .errbuf_size = sizeof(ebuf),
-			   .check_owner = !s.force);
-
-		s.r = sonde_perfdata_reader__open(s.input, &ro);
-		if (!s.r) {
-			char buf[128];
-
-			if (errno == SONDE_ERR_FORMAT)
-				fprintf(stderr, "sonde script: %s: not a valid perf.data file: %s\n",
-					s.input, ebuf);
-			else if (errno == EPERM && ebuf[0])
-				fprintf(stderr, "sonde script: %s: %s\n", s.input, ebuf);
-			else
-				fprintf(stderr, "sonde script: %s: %s\n", s.input,
-					sonde_strerror(errno, buf, sizeof(buf)));
-			return 1;
-		}
+	s.r = prof_open_input("sonde script", s.input, !s.force);
+	if (!s.r) {
+		slice_free(&s.slice);
+		return 1;
 	}
 	{
 		/* The reader knows the span; sample-slice.c sees public API only. */
@@ -753,7 +812,9 @@ int cmd_script(int argc, const char **argv)
 	}
 	{
 		SONDE_OPTS(sonde_profile_opts, po, .callchains = true,
-			   .max_stack = s.max_stack + 1, .no_inline = !s.inline_frames,
+			   .max_stack = s.max_stack < SONDE_PROFILE_MAX_FRAMES ? s.max_stack + 1
+									    : SONDE_PROFILE_MAX_FRAMES,
+			   .no_inline = !s.inline_frames,
 			   .cache = s.cache, .kallsyms = s.kallsyms, .vmlinux = s.vmlinux,
 			   .max_stacks = SCRIPT_MAX_STACKS);
 
@@ -801,6 +862,14 @@ int cmd_script(int argc, const char **argv)
 		if (!st || !sym_wanted(s.syms, sonde_profile_stack__frame(st, 0)))
 			continue;
 		f = fields_for(&s, a);
+		if (s.bo) {
+			/* Like perf: the objects a sample was symbolized in. */
+			uint32_t nf = chain && (f & F_IP) ? sonde_profile_stack__nr_frames(st) : 0;
+
+			brstackoff_loaded(s.bo, sonde_profile_stack__self(st));
+			for (uint32_t i = 0; i < nf; i++)
+				brstackoff_loaded(s.bo, sonde_profile_stack__frame(st, i));
+		}
 		if (!s.json && (s.want | s.add)) {
 			const char *hint, *miss = missing_field(&s, a, &hint);
 
@@ -812,6 +881,8 @@ int cmd_script(int argc, const char **argv)
 				break;
 			}
 		}
+		s.cur = &d;
+		s.cur_ev = ai;
 		if (s.json)
 			print_sample_json(&s, &rec, &smp, comm, st, chain);
 		else
@@ -840,6 +911,8 @@ int cmd_script(int argc, const char **argv)
 	for (size_t i = 0; s.lines && i < FRAME_LINES; i++)
 		free(s.lines[i].buf);
 	free(s.lines);
+	free(s.br);
+	brstackoff_free(s.bo);
 	free(s.fmts);
 	free(s.fmt_ok);
 	sonde_profile__free(s.prof);

@@ -84,6 +84,8 @@ static const struct option stat_options[] = {
 		     add_filter),
 	OPT_BOOLEAN(0, "no-scale", &opts.no_scale,
 		    "do not scale counts of multiplexed events"),
+	OPT_INCR('d', "detailed", &opts.detailed,
+		 "add cache events: -d L1/LLC, -dd L1i/TLB, -ddd prefetch"),
 	OPT_BOOLEAN('i', "no-inherit", &opts.no_inherit,
 		    "do not count the children of the target"),
 	OPT_GROUP("Target"),
@@ -101,6 +103,7 @@ static const struct option stat_options[] = {
 	OPT_BOOLEAN(0, "per-core", &opts.per_core, "one row per core"),
 	OPT_BOOLEAN(0, "per-die", &opts.per_die, "one row per die"),
 	OPT_BOOLEAN(0, "per-socket", &opts.per_socket, "one row per socket"),
+	OPT_BOOLEAN(0, "per-node", &opts.per_node, "one row per NUMA node"),
 	OPT_BOOLEAN(0, "per-thread", &opts.per_thread, "one row per thread"),
 	OPT_GROUP("Timing"),
 	OPT_INTEGER('r', "repeat", &opts.run_count, "<n>",
@@ -166,15 +169,16 @@ static int check_options(struct stat_opts *o)
 	if (o->delay_ms && !o->argc)
 		return usage_error("-D/--delay needs a command to delay");
 	modes = o->no_aggr + o->per_core + o->per_die + o->per_socket +
-		o->per_thread;
+		o->per_node + o->per_thread;
 	if (modes > 1)
 		return usage_error("pick one of -A/--per-cpu, --per-core, "
-				   "--per-die, --per-socket, --per-thread");
-	if ((o->no_aggr || o->per_core || o->per_die || o->per_socket) &&
-	    !o->system_wide && !o->cpu_list)
+				   "--per-die, --per-socket, --per-node, "
+				   "--per-thread");
+	if ((o->no_aggr || o->per_core || o->per_die || o->per_socket ||
+	     o->per_node) && !o->system_wide && !o->cpu_list)
 		return usage_error("-A/--per-cpu/--per-core/--per-die/"
-				   "--per-socket need CPUs to count on: add "
-				   "-a or -C");
+				   "--per-socket/--per-node need CPUs to count "
+				   "on: add -a or -C");
 	if (o->per_thread && (o->system_wide || o->cpu_list))
 		return usage_error("--per-thread counts tasks: use it with -p, "
 				   "-t or a command, not -a/-C/-G");
@@ -182,6 +186,7 @@ static int check_options(struct stat_opts *o)
 		  o->per_core ? SONDE_STAT_AGGR_CORE :
 		  o->per_die ? SONDE_STAT_AGGR_DIE :
 		  o->per_socket ? SONDE_STAT_AGGR_SOCKET :
+		  o->per_node ? SONDE_STAT_AGGR_NODE :
 		  o->per_thread ? SONDE_STAT_AGGR_THREAD : SONDE_STAT_AGGR_GLOBAL;
 	return 0;
 }
@@ -291,11 +296,11 @@ static void warn_unsupported(const struct stat_opts *o, struct run *r)
 {
 	if (o->json || o->csv_sep)
 		return;
-	for (int e = 0; o->nr_specs && e < r->ev.nr; e++) {
+	for (int e = 0; e < r->ev.nr; e++) {
 		struct sonde_evsel *es = sonde_evlist__evsel(r->list, e);
 		const char *why = sonde_evsel__open_error(es);
 
-		if (!sonde_evsel__supported(es))
+		if (!r->ev.evs[e].implicit && !sonde_evsel__supported(es))
 			fprintf(stderr, "sonde stat: %s: %s\n",
 				r->ev.evs[e].name, why ? why : "not supported");
 	}
@@ -362,10 +367,8 @@ static int setup(const struct stat_opts *o, struct run *r,
 		if (w->child < 0)
 			return 1;
 	}
-	if (stat_target_setup(o, r->list))
+	if (stat_target_setup(o, r->list, w->watch, &w->nr_watch))
 		return 1;
-	if (o->pid || o->tid)
-		w->watch_pid = (pid_t)atoi(o->pid ? o->pid : o->tid);
 	/* Which events count kernel code before open: perf_event_paranoid may
 	 * make the library fall back to user space only (like perf). */
 	nr = sonde_evlist__nr(r->list);

@@ -165,6 +165,13 @@ static int open_list(struct rec_state *s)
 
 		if (r < 0)
 			return r;
+		/* :W: a group that does not open together opens one by one. */
+		if (e->leader == (int)i && e->spec &&
+		    (sonde_evspec_list__flags(e->spec, e->spec_idx) &
+		     SONDE_EVSPEC_WEAK_GROUP) &&
+		    (r = sonde_evsel__set_weak_group(
+				sonde_evlist__evsel(s->list, r), true)) < 0)
+			return r;
 	}
 	cpus = sonde_cpu_map__new(o->cpus);
 	threads = s->per_task ?
@@ -178,6 +185,27 @@ static int open_list(struct rec_state *s)
 	}
 	sonde_evlist__set_maps(s->list, cpus, threads);
 	return sonde_evlist__open(s->list, &oo);
+}
+
+/*
+ * A weak group split by the open is no group in the file either: take the
+ * leaders the list ended with, for GROUP_DESC and the attrs.
+ */
+static void sync_groups(struct rec_state *s)
+{
+	struct rec_opts *o = s->o;
+
+	for (size_t i = 0; i < o->evs.nr; i++)
+		o->evs.ev[i].nr_members = 0;
+	for (size_t i = 0; i < o->evs.nr; i++) {
+		struct rec_event *e = &o->evs.ev[i];
+		int lead = sonde_evsel__leader(sonde_evlist__evsel(s->list,
+								   (int)i));
+
+		if (lead >= 0)
+			e->leader = lead;
+		o->evs.ev[e->leader].nr_members++;
+	}
 }
 
 /* The first event that failed to open, or -1. */
@@ -254,6 +282,7 @@ int rec_open_events(struct rec_state *s)
 			fell_back_to_user(s, &o->evs.ev[i]);
 	free(fell);
 	fell = NULL;
+	sync_groups(s);
 	/* The attrs as the kernel took them, and every fd's id for the file. */
 	for (i = 0; i < (int)o->evs.nr; i++) {
 		struct sonde_evsel *ev = sonde_evlist__evsel(s->list, i);

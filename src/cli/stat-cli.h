@@ -29,8 +29,9 @@ struct stat_opts {
 	int nr_specs;
 	const char *pid, *tid, *cpu_list, *cgroup;
 	bool system_wide;
-	bool no_aggr, per_thread, per_core, per_die, per_socket;
+	bool no_aggr, per_thread, per_core, per_die, per_socket, per_node;
 	bool no_scale, json, big_num, no_inherit;
+	int detailed; /* -d count: 1 L1/LLC, 2 + L1i/TLB, 3 + prefetch */
 	int run_count;
 	unsigned int interval_ms, interval_count;
 	int delay_ms;
@@ -45,6 +46,7 @@ struct stat_ev {
 	struct sonde_stat_event ev; /* name, unit, scale, kind, ctx for the table */
 	char *name;           /* owns ev.name */
 	bool hide_unsupported; /* default stalled-cycles: left out, as perf */
+	bool implicit;         /* default set or -d: no "cannot count" warning */
 	const char *filter;    /* --filter for this tracepoint, or NULL */
 };
 
@@ -64,8 +66,16 @@ int stat_events_set_filters(const struct stat_events *e,
 /* Set once the library has explained a failure (no second message). */
 extern bool stat_lib_warned;
 
-/* stat-target.c: points @list at the target; prints the error itself. */
-int stat_target_setup(const struct stat_opts *o, struct sonde_evlist *list);
+/* The most ids one -p/-t list may name. */
+#define STAT_MAX_TASKS 256
+
+/*
+ * stat-target.c: points @list at the target; prints the error itself.
+ * The ids of -p/-t go to @ids (room for STAT_MAX_TASKS), their count to
+ * @nr_ids (0 for other targets).
+ */
+int stat_target_setup(const struct stat_opts *o, struct sonde_evlist *list,
+		      pid_t *ids, int *nr_ids);
 /* Forks the workload (waiting to exec); returns its pid or -1. */
 pid_t stat_workload_prepare(const struct stat_opts *o,
 			    struct sonde_evlist *list);
@@ -75,7 +85,8 @@ int stat_workload_start(const struct stat_opts *o, struct sonde_evlist *list);
 /* stat-wait.c */
 struct stat_wait {
 	pid_t child;         /* -1: no workload */
-	pid_t watch_pid;     /* -p/-t: stop when it is gone; 0: none */
+	pid_t watch[STAT_MAX_TASKS]; /* -p/-t: stop when all are gone */
+	int nr_watch;
 	int status;          /* the child's wait status */
 	bool child_done;
 	struct rusage *ru;   /* the child's rusage (may be NULL) */

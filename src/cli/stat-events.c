@@ -94,8 +94,22 @@ static unsigned int ctx_of(const struct sonde_perf_event_attr *a)
 	       a->exclude_host << 4 | a->exclude_guest << 5;
 }
 
+/*
+ * What -d, -dd and -ddd append, after the default set or the -e events,
+ * as perf 6.1's detailed_attrs, very_detailed_attrs and
+ * very_very_detailed_attrs.
+ */
+static const char *const detailed_events[] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,"
+	"iTLB-loads,iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
 /* Appends every event of @spec to @list and @out. */
-static int add_spec(const char *spec, const char *filter, bool defaults,
+enum origin { FROM_USER, FROM_DEFAULTS, FROM_DETAILED };
+
+static int add_spec(const char *spec, const char *filter, enum origin from,
 		    struct sonde_evlist *list, struct stat_events *out)
 {
 	struct sonde_parse_error perr;
@@ -185,7 +199,8 @@ static int add_spec(const char *spec, const char *filter, bool defaults,
 		/* perf's --filter: the tracepoints of the -e before it. */
 		if (attr.type == SONDE_PERF_TYPE_TRACEPOINT)
 			e->filter = filter;
-		e->hide_unsupported = defaults &&
+		e->implicit = from != FROM_USER;
+		e->hide_unsupported = from == FROM_DEFAULTS &&
 				      (e->ev.kind == SONDE_STAT_K_STALLED_FE ||
 				       e->ev.kind == SONDE_STAT_K_STALLED_BE);
 	}
@@ -195,8 +210,8 @@ out:
 	return err;
 }
 
-int stat_events_build(const struct stat_opts *o, struct sonde_evlist *list,
-		      struct stat_events *out)
+static int add_specs(const struct stat_opts *o, struct sonde_evlist *list,
+		     struct stat_events *out)
 {
 	int err;
 
@@ -205,16 +220,17 @@ int stat_events_build(const struct stat_opts *o, struct sonde_evlist *list,
 	if (o->nr_specs == 0) {
 		bool cpu = o->system_wide || o->cpu_list;
 
-		err = add_spec(cpu ? "cpu-clock" : "task-clock", NULL, true,
+		err = add_spec(cpu ? "cpu-clock" : "task-clock", NULL, FROM_DEFAULTS,
 			       list, out);
 		if (!err)
-			err = add_spec(DEFAULT_EVENTS, NULL, true, list, out);
+			err = add_spec(DEFAULT_EVENTS, NULL, FROM_DEFAULTS, list,
+				       out);
 		return err;
 	}
 	for (int i = 0; i < o->nr_specs; i++) {
 		int first = out->nr;
 
-		err = add_spec(o->event_specs[i], o->event_filters[i], false,
+		err = add_spec(o->event_specs[i], o->event_filters[i], FROM_USER,
 			       list, out);
 		if (err)
 			return err;
@@ -231,6 +247,17 @@ int stat_events_build(const struct stat_opts *o, struct sonde_evlist *list,
 		}
 	}
 	return 0;
+}
+
+int stat_events_build(const struct stat_opts *o, struct sonde_evlist *list,
+		      struct stat_events *out)
+{
+	int err = add_specs(o, list, out);
+
+	for (int d = 0; !err && d < o->detailed && d < 3; d++)
+		err = add_spec(detailed_events[d], NULL, FROM_DETAILED, list,
+			       out);
+	return err;
 }
 
 int stat_events_set_filters(const struct stat_events *e,

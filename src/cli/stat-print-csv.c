@@ -27,7 +27,7 @@ static void print_prefix(const struct stat_print_cfg *cfg,
 	stat_aggr_label(label, sizeof(label), t->mode, a);
 	fprintf(cfg->out, "%s%s", label, sep);
 	if (t->mode == SONDE_STAT_AGGR_CORE || t->mode == SONDE_STAT_AGGR_DIE ||
-	    t->mode == SONDE_STAT_AGGR_SOCKET)
+	    t->mode == SONDE_STAT_AGGR_SOCKET || t->mode == SONDE_STAT_AGGR_NODE)
 		fprintf(cfg->out, "%d%s", a->nr, sep);
 }
 

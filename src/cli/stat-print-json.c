@@ -36,6 +36,10 @@ static void print_keys(struct json_writer *w, const struct stat_print_cfg *cfg,
 		json_string_field(w, "socket", label);
 		json_int_field(w, "aggregate-number", a->nr);
 		break;
+	case SONDE_STAT_AGGR_NODE:
+		json_string_field(w, "node", label);
+		json_int_field(w, "aggregate-number", a->nr);
+		break;
 	case SONDE_STAT_AGGR_THREAD:
 		json_string_field(w, "thread", label);
 		break;

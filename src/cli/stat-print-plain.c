@@ -44,6 +44,9 @@ static void print_prefix(const struct stat_print_cfg *cfg,
 	case SONDE_STAT_AGGR_SOCKET:
 		fprintf(out, "S%-5d %4d ", a->socket, a->nr);
 		break;
+	case SONDE_STAT_AGGR_NODE:
+		fprintf(out, "N%-5d %4d ", a->node, a->nr);
+		break;
 	case SONDE_STAT_AGGR_THREAD:
 		fprintf(out, "%16s-%-8d ", a->comm, (int)a->tid);
 		break;

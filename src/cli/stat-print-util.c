@@ -80,6 +80,9 @@ void stat_aggr_label(char *buf, size_t size, enum sonde_stat_aggr_mode mode,
 	case SONDE_STAT_AGGR_SOCKET:
 		snprintf(buf, size, "S%d", a->socket);
 		break;
+	case SONDE_STAT_AGGR_NODE:
+		snprintf(buf, size, "N%d", a->node);
+		break;
 	case SONDE_STAT_AGGR_THREAD:
 		snprintf(buf, size, "%s-%d", a->comm, (int)a->tid);
 		break;
@@ -98,6 +101,7 @@ void stat_print_interval_header(FILE *out, enum sonde_stat_aggr_mode mode)
 		[SONDE_STAT_AGGR_CORE] = "#           time core            cpus",
 		[SONDE_STAT_AGGR_DIE] = "#           time die          cpus",
 		[SONDE_STAT_AGGR_SOCKET] = "#           time socket cpus",
+		[SONDE_STAT_AGGR_NODE] = "#           time node   cpus",
 		[SONDE_STAT_AGGR_THREAD] = ("#           time             comm-pid"
 				      "     "),
 	};

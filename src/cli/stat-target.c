@@ -11,29 +11,103 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "sonde/cpumap.h"
 #include "sonde/evlist.h"
+#include "sonde/threadmap.h"
 #include "stat-cli.h"
 
-/* "-p 12,34" is perf's; one id is what the counting layer takes. */
-static int parse_id(const char *s, const char *what, pid_t *out)
+/*
+ * "-p 12,34" as perf takes it: the ids of a comma list, in order, into
+ * @ids (room for @max). Returns how many, or -EINVAL after saying why.
+ */
+static int parse_ids(const char *s, const char *what, pid_t *ids, int max)
 {
-	char *end;
-	long v;
+	const char *p = s;
+	int n = 0;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (!errno && end != s && *end == ',') {
-		fprintf(stderr, "sonde stat: one %s at a time ('%s' is a list); "
-			"run one sonde stat per task\n", what, s);
-		return -EINVAL;
+	for (;;) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || (*end && *end != ',') || v <= 0 ||
+		    v > INT_MAX) {
+			fprintf(stderr, "sonde stat: %s '%.*s' is not a positive "
+				"number\n", what, (int)strcspn(p, ","), p);
+			return -EINVAL;
+		}
+		if (n == max) {
+			fprintf(stderr, "sonde stat: more than %d ids in '%s'\n",
+				max, s);
+			return -EINVAL;
+		}
+		ids[n++] = (pid_t)v;
+		if (!*end)
+			return n;
+		p = end + 1;
 	}
-	if (errno || end == s || *end || v <= 0 || v > INT_MAX) {
-		fprintf(stderr, "sonde stat: %s '%s' is not a positive number\n",
-			what, s);
-		return -EINVAL;
+}
+
+/* Appends @t's threads to @all (grown as needed); frees @t. */
+static int append_threads(pid_t **all, int *nr, struct sonde_thread_map *t)
+{
+	int n = sonde_thread_map__nr(t);
+	pid_t *grown = realloc(*all, (size_t)(*nr + n) * sizeof(**all));
+
+	if (!grown) {
+		sonde_thread_map__free(t);
+		return -ENOMEM;
 	}
-	*out = (pid_t)v;
+	*all = grown;
+	for (int i = 0; i < n; i++)
+		grown[(*nr)++] = sonde_thread_map__pid(t, i);
+	sonde_thread_map__free(t);
 	return 0;
+}
+
+/*
+ * Every thread of each process of -p (or each thread of -t), one map for
+ * the list; says which id is gone. The ids go to @ids for the wait.
+ */
+static int target_tasks(struct sonde_evlist *list, const char *spec, bool pid,
+			pid_t *ids, int *nr_ids)
+{
+	const char *what = pid ? "process id" : "thread id";
+	struct sonde_thread_map *map;
+	pid_t *all = NULL;
+	int n, nr = 0, err = 0;
+
+	n = parse_ids(spec, what, ids, STAT_MAX_TASKS);
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n && !err; i++) {
+		char proc[32];
+		struct sonde_thread_map *t;
+
+		/* Any thread of any process shows in /proc by its tid. */
+		snprintf(proc, sizeof(proc), "/proc/%d", (int)ids[i]);
+		t = access(proc, F_OK) ? (errno = ESRCH, NULL) :
+		    pid ? sonde_thread_map__new_pid(ids[i]) :
+			  sonde_thread_map__new_tid(ids[i]);
+		if (!t) {
+			err = -errno;
+			if (err == -ESRCH || err == -ENOENT)
+				fprintf(stderr, "sonde stat: no %s with id %d (it "
+					"has exited, or never existed)\n",
+					pid ? "process" : "thread", (int)ids[i]);
+			break;
+		}
+		err = append_threads(&all, &nr, t);
+	}
+	if (!err) {
+		map = sonde_thread_map__new_array(all, nr);
+		err = map ? sonde_evlist__set_maps(list, sonde_cpu_map__new_any(),
+						   map) : -errno;
+	}
+	free(all);
+	*nr_ids = err ? 0 : n;
+	return err;
 }
 
 /*
@@ -59,35 +133,18 @@ static const char *cgroup_path(const char *name, char *buf, size_t size)
 	return buf;
 }
 
-int stat_target_setup(const struct stat_opts *o, struct sonde_evlist *list)
+int stat_target_setup(const struct stat_opts *o, struct sonde_evlist *list,
+		      pid_t *ids, int *nr_ids)
 {
-	pid_t id;
 	int err;
 
 	stat_lib_warned = false;
-	if (o->pid) {
-		if (parse_id(o->pid, "process id", &id))
-			return -EINVAL;
-		err = sonde_evlist__target_pid(list, id);
-		if (err == -ESRCH || err == -ENOENT) {
-			fprintf(stderr, "sonde stat: no process with id %d "
-				"(it has exited, or never existed)\n", (int)id);
+	*nr_ids = 0;
+	if (o->pid || o->tid) {
+		err = target_tasks(list, o->pid ? o->pid : o->tid, o->pid, ids,
+				   nr_ids);
+		if (err == -ESRCH || err == -ENOENT || err == -EINVAL)
 			return err;
-		}
-	} else if (o->tid) {
-		char proc[32];
-
-		if (parse_id(o->tid, "thread id", &id))
-			return -EINVAL;
-		/* Any thread of any process shows in /proc by its tid. */
-		snprintf(proc, sizeof(proc), "/proc/%d", (int)id);
-		err = access(proc, F_OK) ? -ESRCH :
-		      sonde_evlist__target_tid(list, id);
-		if (err == -ESRCH || err == -ENOENT) {
-			fprintf(stderr, "sonde stat: no thread with id %d "
-				"(it has exited, or never existed)\n", (int)id);
-			return err;
-		}
 	} else if (o->cgroup) {
 		char buf[PATH_MAX];
 		const char *path = cgroup_path(o->cgroup, buf, sizeof(buf));

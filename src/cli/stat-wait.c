@@ -58,6 +58,15 @@ static bool reap(struct stat_wait *w, int flags)
 	return w->child_done;
 }
 
+/* As perf: counting -p/-t goes on while any of the tasks lives. */
+static bool any_alive(const struct stat_wait *w)
+{
+	for (int i = 0; i < w->nr_watch; i++)
+		if (!kill(w->watch[i], 0) || errno != ESRCH)
+			return true;
+	return false;
+}
+
 int stat_wait(struct stat_wait *w, unsigned int interval_ms,
 	      bool (*tick)(void *arg), void *arg)
 {
@@ -70,7 +79,7 @@ int stat_wait(struct stat_wait *w, unsigned int interval_ms,
 
 		if (reap(w, WNOHANG))
 			return 0;
-		if (w->watch_pid > 0 && kill(w->watch_pid, 0) && errno == ESRCH)
+		if (w->nr_watch && !any_alive(w))
 			return 0;
 		if (step) {
 			left = next - now_ns();
@@ -90,7 +99,7 @@ int stat_wait(struct stat_wait *w, unsigned int interval_ms,
 			}
 		}
 		/* A gone -p/-t target sends no signal: look now and then. */
-		if (w->watch_pid > 0 && (left < 0 || left > 100000000))
+		if (w->nr_watch && (left < 0 || left > 100000000))
 			left = 100000000;
 		if (left >= 0) {
 			ts.tv_sec = left / 1000000000;

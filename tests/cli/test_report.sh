@@ -87,6 +87,8 @@ contains "pid column" 'Pid:Command' "$TMP/out"
 expect_fail "bad sort key" "unknown key 'bogus'" "$SONDE" report --sort comm,bogus -i "$C/perf-file.data"
 expect_fail "bad --time" "--time: cannot parse" "$SONDE" report --time nonsense -i "$C/perf-file.data"
 expect_fail "bad --cpu" "--cpu: cannot parse" "$SONDE" report --cpu 1-x -i "$C/perf-file.data"
+expect_fail "negative --max-stack" "--max-stack: expected 0 or more" "$SONDE" report --max-stack -1 -i "$C/perf-file.data"
+expect_fail "script negative --max-stack" "--max-stack: expected 0 or more" "$SONDE" script --max-stack -1 -i "$C/perf-file.data"
 expect_ok "--comm filter" "$SONDE" report --no-children --comm nosuchcomm -i "$C/perf-file.data"
 if grep -qE '^ +[0-9.]+%' "$TMP/out"; then fail "--comm filter kept rows"; else pass "--comm filter drops rows"; fi
 expect_ok "--header-only" "$SONDE" report --header-only -i "$C/perf-file.data"

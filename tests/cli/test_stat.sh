@@ -49,7 +49,8 @@ sh -c 'exit 0' & gone=$!; wait $gone
 expect_fail "stat: pid that is gone" "no process with id $gone" $SONDE stat -p $gone
 expect_fail "stat: tid that is gone" "no thread with id $gone" $SONDE stat -t $gone
 expect_fail "stat: pid that is not a number" "not a positive number" $SONDE stat -p abc
-expect_fail "stat: a list of pids is refused clearly" "one process id at a time" $SONDE stat -p 1,2
+expect_fail "stat: a pid list with a bad entry names it" "process id 'x' is not" $SONDE stat -p 1,x
+expect_fail "stat: a pid list with a gone pid names it" "no process with id $gone" $SONDE stat -p $$,$gone
 expect_fail "stat: cgroup that does not exist" "cgroup .*No such file" $SONDE stat -G no-such-cgroup-$$ -- true
 expect_fail "stat: path that is not a cgroup" "'/tmp' is not a cgroup" $SONDE stat -G /tmp -- true
 ncpu=$(getconf _NPROCESSORS_CONF)
@@ -130,6 +131,16 @@ expect_ok "stat: --per-die" $SONDE stat -a --per-die -e cpu-clock -- sleep 0.05
 contains "stat: --per-die labels" '^S[0-9]+-D[0-9]+ +[0-9]+ +[0-9.,]+ msec' "$TMP/err"
 expect_ok "stat: --per-socket" $SONDE stat -a --per-socket -e cpu-clock -- sleep 0.05
 contains "stat: --per-socket labels" '^S[0-9]+ +[0-9]+ +[0-9.,]+ msec' "$TMP/err"
+expect_ok "stat: --per-node" $SONDE stat -a --per-node -e cpu-clock -- sleep 0.05
+if [ -d /sys/devices/system/node/node0 ]; then
+	nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
+	contains "stat: --per-node labels" '^N[0-9]+ +[0-9]+ +[0-9.,]+ msec cpu-clock' "$TMP/err"
+	[ "$(grep -c '^N[0-9]' "$TMP/err")" = "$nodes" ] && pass "stat: --per-node one row per node ($nodes)" ||
+		fail "stat: --per-node rows: $(grep '^N' "$TMP/err")"
+else
+	skip "stat: --per-node: no /sys/devices/system/node on this kernel"
+fi
+expect_fail "stat: --per-node needs CPUs" "add -a or -C" $SONDE stat --per-node -- true
 
 $LOAD spin 3000 & spin=$!
 expect_ok "stat: -p PID -- sleep" $SONDE stat -p $spin -e task-clock -- sleep 0.2
@@ -187,7 +198,7 @@ lint() { # name args...
 import json, sys
 common = {"counter-value", "unit", "event", "event-runtime", "pcnt-running",
           "metric-value", "metric-unit"}
-extra = {"interval": float, "cpu": int, "core": str, "die": str, "socket": str,
+extra = {"interval": float, "cpu": int, "core": str, "die": str, "socket": str, "node": str,
          "thread": str, "aggregate-number": int, "cgroup": str, "variance": float}
 n = 0
 for line in sys.stdin:
@@ -207,6 +218,7 @@ lint "-A" -a -A -e cpu-clock -- sleep 0.05
 lint "--per-core" -a --per-core -e cpu-clock -- sleep 0.05
 lint "--per-die" -a --per-die -e cpu-clock -- sleep 0.05
 lint "--per-socket" -a --per-socket -e cpu-clock -- sleep 0.05
+lint "--per-node" -a --per-node -e cpu-clock -- sleep 0.05
 lint "--per-thread" --per-thread -e task-clock -- $LOAD exit 0
 lint "-I" -I 50 --interval-count 2 -e task-clock -- $LOAD spin 200
 
@@ -301,3 +313,58 @@ awk '/^ .*task-clock/ { print index($0, "#") }' "$TMP/s.txt" >"$TMP/c1"
 awk '/^ .*task-clock/ { print index($0, "#") }' "$TMP/p.txt" >"$TMP/c2"
 if cmp -s "$TMP/c1" "$TMP/c2"; then pass "stat vs perf: metric column at perf's position"
 else fail "stat vs perf: '#' at $(cat "$TMP/c1") vs perf $(cat "$TMP/c2")"; fi
+
+# -d/-dd/-ddd: perf's cache events appended, in perf's order and rows.
+names() { grep -E '^ +(<not|[0-9])' "$1" | grep -v ' seconds ' | sed -E 's/^ +(<not supported>|<not counted>|[0-9][0-9.,]*( msec)?) +//; s/ .*//'; }
+for d in -d -dd -ddd; do
+	$SONDE stat $d -- $LOAD exit 0 2>"$TMP/s.txt" >/dev/null
+	perf stat $d -- $LOAD exit 0 2>"$TMP/p.txt" >/dev/null
+	if diff <(names "$TMP/s.txt") <(names "$TMP/p.txt") >"$TMP/d.txt"; then
+		pass "stat $d vs perf: the same events in the same order"
+	else fail "stat $d vs perf: rows differ: $(cat "$TMP/d.txt")"; fi
+done
+if [ ! -e /sys/bus/event_source/devices/cpu ]; then
+	$SONDE stat -d -- $LOAD exit 0 2>"$TMP/s.txt" >/dev/null
+	perf stat -d -- $LOAD exit 0 2>"$TMP/p.txt" >/dev/null
+	if diff <(grep -F '<not supported>' "$TMP/s.txt") <(grep -F '<not supported>' "$TMP/p.txt") >"$TMP/d.txt"; then
+		pass "stat -d vs perf: the <not supported> lines byte for byte"
+	else fail "stat -d vs perf: <not supported> lines differ: $(cat "$TMP/d.txt")"; fi
+fi
+$SONDE stat -d -e task-clock -- $LOAD exit 0 2>"$TMP/s.txt" >/dev/null
+if [ "$(names "$TMP/s.txt" | tr '\n' ' ')" = "task-clock L1-dcache-loads L1-dcache-load-misses LLC-loads LLC-load-misses " ]; then
+	pass "stat -d -e: the cache events follow the -e events"
+else fail "stat -d -e: rows $(names "$TMP/s.txt" | tr '\n' ' ')"; fi
+if grep -q '^sonde stat:' "$TMP/s.txt"; then fail "stat -d: warns for events it added: $(grep '^sonde stat:' "$TMP/s.txt" | head -2)"
+else pass "stat -d: no warning for the events -d added (perf says nothing)"; fi
+
+# --per-node: perf's row labels and CSV fields, numbers masked.
+if [ -d /sys/devices/system/node/node0 ]; then
+	nmask() { grep -E '^ *[0-9.]* *N' "$1" | sed -E 's/[0-9]+\.[0-9]+|[0-9]{3,}/X/g; s/ +/ /g; s/ [KMG]?\/sec//'; }
+	$SONDE stat -a --per-node -e cpu-clock -- sleep 0.05 2>"$TMP/s.txt"
+	perf stat -a --per-node -e cpu-clock -- sleep 0.05 2>"$TMP/p.txt"
+	if diff <(nmask "$TMP/s.txt") <(nmask "$TMP/p.txt") >"$TMP/d.txt"; then pass "stat --per-node vs perf: the same rows"
+	else fail "stat --per-node vs perf: $(cat "$TMP/d.txt")"; fi
+	$SONDE stat -a --per-node -x, -e cpu-clock -- sleep 0.05 2>"$TMP/s.csv"
+	perf stat -a --per-node -x, -e cpu-clock -- sleep 0.05 2>"$TMP/p.csv"
+	if diff <(cut -d, -f1,2,4,5 "$TMP/s.csv") <(cut -d, -f1,2,4,5 "$TMP/p.csv") >"$TMP/d.txt"; then pass "stat --per-node vs perf: CSV node, cpus, unit, event"
+	else fail "stat --per-node vs perf: CSV $(cat "$TMP/d.txt")"; fi
+fi
+
+# -p/-t take comma lists as perf does; counting lasts while any lives.
+$LOAD spin 400 & p1=$!
+$LOAD spin 1200 & p2=$!
+sleep 0.1
+$SONDE stat --per-thread -p $p1,$p2 -e task-clock 2>"$TMP/pl.txt"; rc=$?
+wait $p1 $p2
+contains "stat -p A,B: header names both" "process id '$p1,$p2'" "$TMP/pl.txt"
+for p in $p1 $p2; do
+	contains "stat -p A,B: a row for $p" "^ +statload-$p +[0-9.,]+ msec task-clock" "$TMP/pl.txt"
+done
+el=$(sed -nE 's/^ +([0-9.]+) seconds time elapsed/\1/p' "$TMP/pl.txt")
+if [ $rc = 0 ] && awk -v e="${el:-0}" 'BEGIN { exit !(e > 0.5) }'; then
+	pass "stat -p A,B: counts until the last one ends (${el}s)"
+else fail "stat -p A,B: rc $rc, elapsed '${el}' (the second spins 1.2 s)"; fi
+$LOAD spin 300 & t1=$!
+$SONDE stat -t $t1,$t1 -e task-clock 2>"$TMP/tl.txt"; rc=$?
+wait $t1
+contains "stat -t A,B: header names the threads" "thread id '$t1,$t1'" "$TMP/tl.txt"

@@ -36,6 +36,10 @@ static const struct fake_era era_3_7 = {
 static const struct fake_era era_4_14 = {
 	"4.14", 112, (1ULL << 29) - 1, 1U << 20, 1U << 4, true, false,
 };
+/* The last kernel before inherit_thread, remove_on_exec and sigtrap. */
+static const struct fake_era era_5_12 = {
+	"5.12", 120, (1ULL << 35) - 1, 1U << 25, 1U << 4, true, false,
+};
 
 static struct {
 	const struct fake_era *era;

@@ -294,7 +294,7 @@ static void write_cell(struct cell *c)
 						      t += 1000), 0);
 	}
 	assert_int_equal(sonde_perfdata_writer__finish_round(w), 0);
-	assert_int_equal(sonde_perfdata_writer__close(w), 0);
+	assert_int_equal(sonde_perfdata_writer__finish(w), 0);
 }
 
 /* ---- readers ---- */

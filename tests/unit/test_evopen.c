@@ -188,6 +188,72 @@ static void test_required_feature_not_dropped(void **state)
 	assert_int_equal(fk.calls, 0);
 }
 
+static int nr_warnings;
+static char last_warning[256];
+
+__attribute__((format(printf, 2, 0)))
+static int count_warnings(enum sonde_print_level level, const char *fmt,
+			  va_list ap)
+{
+	if (level != SONDE_WARN)
+		return 0;
+	nr_warnings++;
+	return vsnprintf(last_warning, sizeof(last_warning), fmt, ap);
+}
+
+/*
+ * A 5.12 kernel refuses the 5.13 flags with EINVAL: inherit_thread and
+ * remove_on_exec are given up (each said once per process), inherit stays.
+ */
+static void test_era_5_12_drops_5_13_flags(void **state)
+{
+	struct sonde_perf_event_attr a = modern_attr(), b;
+	int fd;
+
+	a.inherit = 1;
+	a.inherit_thread = 1;
+	a.remove_on_exec = 1;
+	b = a;
+	nr_warnings = 0;
+	sonde_set_print(count_warnings);
+	fake_kernel_install(&era_5_12);
+	fd = sonde_event_open(&a, 0, -1, -1, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_false(a.inherit_thread || a.remove_on_exec);
+	assert_false(fk.last.inherit_thread || fk.last.remove_on_exec);
+	/* What 5.12 knew is kept; READ_LOST (6.0) went too. */
+	assert_true(a.inherit && a.build_id && a.use_clockid && a.text_poke);
+	assert_int_equal(sonde_event_open_missing(),
+			 BIT(SONDE_ATTR_FEAT_READ_LOST) |
+			 BIT(SONDE_ATTR_FEAT_INHERIT_THREAD) |
+			 BIT(SONDE_ATTR_FEAT_REMOVE_ON_EXEC));
+	assert_int_equal(nr_warnings, 2);
+	assert_non_null(strstr(last_warning, "lacks"));
+	/* Known now: one call, and no second warning. */
+	check_second_open_is_direct(&b, sonde_event_open_missing());
+	assert_int_equal(nr_warnings, 2);
+	sonde_set_print(NULL);
+}
+
+/* sigtrap asks for signals: never dropped silently, EOPNOTSUPP instead. */
+static void test_era_5_12_refuses_sigtrap(void **state)
+{
+	struct sonde_perf_event_attr a = modern_attr();
+	char msg[512];
+
+	a.sigtrap = 1;
+	a.remove_on_exec = 1;
+	fake_kernel_install(&era_5_12);
+	assert_int_equal(sonde_event_open(&a, 0, -1, -1, 0), -EOPNOTSUPP);
+	assert_true(sonde_event_open_missing() & BIT(SONDE_ATTR_FEAT_SIGTRAP));
+	sonde_open_error_describe(-EOPNOTSUPP, &a, 0, -1, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "sigtrap"));
+	fk.calls = 0;
+	assert_int_equal(sonde_event_open(&a, 0, -1, -1, 0), -EOPNOTSUPP);
+	assert_int_equal(fk.calls, 0);
+}
+
 static void test_e2big_nonzero_field(void **state)
 {
 	struct sonde_perf_event_attr a = modern_attr();
@@ -609,6 +675,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_era_3_7_strict_size, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_era_4_14_keeps_what_it_knows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_required_feature_not_dropped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_era_5_12_drops_5_13_flags, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_era_5_12_refuses_sigtrap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_e2big_nonzero_field, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_invalid_config_marks_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_real_kernel_cloexec, setup, teardown),

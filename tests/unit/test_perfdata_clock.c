@@ -39,7 +39,7 @@ static void write_file(bool use_clockid, int clockid)
 	assert_true(sonde_perfdata_writer__add_event(w, &a, "task-clock") >= 0);
 	assert_int_equal(sonde_perfdata_writer__add_ids(w, 0, &id, 1), 0);
 	assert_int_equal(sonde_perfdata_writer__begin(w), 0);
-	assert_int_equal(sonde_perfdata_writer__close(w), 0);
+	assert_int_equal(sonde_perfdata_writer__finish(w), 0);
 }
 
 /* The raw CLOCK_DATA section: found by its bytes after the data. */

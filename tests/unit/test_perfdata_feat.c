@@ -211,10 +211,11 @@ static void check_all(bool swap)
 			    "# node0 cpu list : 0-1\n");
 	assert_string_equal(feat_text(r, SONDE_FEAT_PMU_MAPPINGS),
 			    "# pmu mappings: software = 1, tracepoint = 2\n");
-	assert_int_equal(r->nr_groups, 1);
-	assert_null(r->groups[0].name);
-	assert_int_equal(r->groups[0].leader, 0);
-	assert_int_equal(r->groups[0].nr_members, 2);
+	assert_int_equal(sonde_perfdata_reader__nr_groups(r), 1);
+	assert_null(sonde_perfdata_reader__group(r, 0)->name);
+	assert_int_equal(sonde_perfdata_reader__group(r, 0)->leader, 0);
+	assert_int_equal(sonde_perfdata_reader__group(r, 0)->nr_members, 2);
+	assert_null(sonde_perfdata_reader__group(r, 1));
 	assert_string_equal(feat_text(r, SONDE_FEAT_CACHE),
 			    "# CPU cache info:\n"
 			    "#  L1 Data                 48K [0]\n"
@@ -222,15 +223,25 @@ static void check_all(bool swap)
 	assert_string_equal(feat_text(r, SONDE_FEAT_MEM_TOPOLOGY),
 			    "# memory nodes (nr 1, block size 0x8000000):\n"
 			    "#    0 [768M]: 0-3,8,69\n");
-	assert_int_equal(r->clockid_res_ns, 1);
+	{
+		uint64_t res = 0;
+
+		assert_int_equal(sonde_perfdata_reader__clockid_res(r, &res), 0);
+		assert_int_equal(res, 1);
+	}
 	assert_string_equal(feat_text(r, SONDE_FEAT_COMPRESSED),
 			    "# compressed : Zstd, level = 3, ratio = 7\n");
 	assert_string_equal(feat_text(r, SONDE_FEAT_CPU_PMU_CAPS),
 			    "# cpu pmu capabilities: not available\n");
-	assert_true(r->clock_data);
-	assert_int_equal(r->clock_clockid, 1);
-	assert_true(r->clock_tod_ns == 1700000000123456789ULL);
-	assert_true(r->clock_clockid_ns == 5000000007ULL);
+	{
+		const struct sonde_feat_clock_data *cd = sonde_perfdata_reader__clock_data(r);
+
+		assert_non_null(cd);
+		assert_int_equal(cd->version, 1);
+		assert_int_equal(cd->clockid, 1);
+		assert_true(cd->tod_ns == 1700000000123456789ULL);
+		assert_true(cd->clockid_ns == 5000000007ULL);
+	}
 	assert_string_equal(feat_text(r, SONDE_FEAT_PMU_CAPS),
 			    "# cpu_core pmu capabilities: branches=32, max_precise=3\n");
 	sonde_perfdata_reader__free(r);

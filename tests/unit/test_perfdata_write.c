@@ -144,7 +144,7 @@ static void test_file_layout(void **state)
 	assert_int_equal(st.samples, 10);
 	assert_int_equal(st.first_time, 1000);
 	assert_int_equal(st.last_time, 1009);
-	assert_int_equal(sonde_perfdata_writer__close(w), 0);
+	assert_int_equal(sonde_perfdata_writer__finish(w), 0);
 
 	buf = slurp(path, &len);
 	memcpy(&h, buf, sizeof(h));
@@ -170,6 +170,8 @@ static void test_file_layout(void **state)
 	assert_true(h.adds_features[0] & (1ULL << SONDE_FEAT_EVENT_DESC));
 	assert_true(h.adds_features[0] & (1ULL << SONDE_FEAT_SAMPLE_TIME));
 	assert_false(h.adds_features[0] & (1ULL << SONDE_FEAT_TRACING_DATA));
+	/* No event samples branch stacks (test_record_branch has one that does). */
+	assert_false(h.adds_features[0] & (1ULL << SONDE_FEAT_BRANCH_STACK));
 	{
 		/* The feature table follows the data; HOSTNAME is first. */
 		struct sonde_perf_file_section fs;
@@ -246,7 +248,7 @@ static void test_keep_old_rotates_at_close(void **state)
 	assert_int_equal(sonde_perfdata_writer__add_event(w, &a, "cycles"), 0);
 	/* Until close, FILE is the previous recording. */
 	assert_true(file_is(path, "previous"));
-	assert_int_equal(sonde_perfdata_writer__close(w), 0);
+	assert_int_equal(sonde_perfdata_writer__finish(w), 0);
 	assert_true(file_is(old, "previous"));
 	fd = open(path, O_RDONLY);
 	assert_true(fd >= 0);
@@ -280,7 +282,7 @@ static void test_pipe_framing(void **state)
 	assert_int_equal(sonde_perfdata_writer__begin(w), 0);
 	sonde_perfdata_writer__write(w, &s.h);
 	sonde_perfdata_writer__finish_round(w);
-	assert_int_equal(sonde_perfdata_writer__close(w), 0);
+	assert_int_equal(sonde_perfdata_writer__finish(w), 0);
 	close(p[1]);
 	while ((n = read(p[0], buf + len, sizeof(buf) - len)) > 0)
 		len += (size_t)n;
@@ -361,7 +363,7 @@ static int fsize_child(void)
 	}
 	if (err != -EFBIG)
 		return 4;
-	return sonde_perfdata_writer__close(w) == -EFBIG ? 0 : 5;
+	return sonde_perfdata_writer__finish(w) == -EFBIG ? 0 : 5;
 }
 
 static void test_write_error_keeps_rounds(void **state)
@@ -412,7 +414,7 @@ static void test_aux_record(void **state)
 	assert_int_equal(sonde_perfdata_writer__begin(w), 0);
 	assert_int_equal(sonde_perfdata_writer__write_aux(w, data, sizeof(data), &where), 0);
 	assert_int_equal(sonde_perfdata_writer__finish_round(w), 0);
-	assert_int_equal(sonde_perfdata_writer__close(w), 0);
+	assert_int_equal(sonde_perfdata_writer__finish(w), 0);
 	buf = slurp(path, &len);
 	memcpy(&h, buf, sizeof(h));
 	/* 48-byte record + 16 bytes of padded data + round mark */

@@ -396,6 +396,41 @@ static void test_foreach_stack(void **state)
 	free(g.buf);
 }
 
+/* max_stack: the frames kept per stack, bounded, never negative. */
+static void test_max_stack(void **state)
+{
+	SONDE_OPTS(sonde_profile_opts, neg, .callchains = true, .max_stack = -1);
+	SONDE_OPTS(sonde_profile_opts, two, .callchains = true, .max_stack = 2);
+	SONDE_OPTS(sonde_profile_opts, huge, .callchains = true, .max_stack = 1 << 30);
+	struct sonde_perfdata_reader *r;
+	struct sonde_profile *p;
+	struct pdgen g;
+	struct seen s = { 0 };
+
+	(void)state;
+	errno = 0;
+	assert_null(sonde_profile__new(&neg));
+	assert_int_equal(errno, EINVAL);
+	/* The sample's own frame and one caller. */
+	p = load(&two, NULL, &r, &g);
+	assert_int_equal(sonde_profile__foreach_stack(p, 0, on_stack, &s), 0);
+	assert_int_equal(s.frames[0], 2);
+	assert_int_equal(s.frames[2], 2);
+	sonde_profile__free(p);
+	sonde_perfdata_reader__free(r);
+	free(g.buf);
+	/* Beyond the bound: every frame there is, as by default. */
+	memset(&s, 0, sizeof(s));
+	p = load(&huge, NULL, &r, &g);
+	assert_int_equal(sonde_profile__foreach_stack(p, 0, on_stack, &s), 0);
+	assert_int_equal(s.frames[0], 4);
+	assert_int_equal(s.frames[2], 2);
+	sonde_profile__free(p);
+	sonde_perfdata_reader__free(r);
+	free(g.buf);
+	assert_true(SONDE_PROFILE_MAX_FRAMES > SONDE_PERF_MAX_STACK_DEPTH);
+}
+
 static uint64_t self_of(struct sonde_profile *p, const char *sym)
 {
 	const struct sonde_profile_entry *e = find(p, sym);
@@ -742,6 +777,7 @@ int main(void)
 		cmocka_unit_test(test_trees),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_foreach_stack),
+		cmocka_unit_test(test_max_stack),
 		cmocka_unit_test(test_merge_subtract),
 		cmocka_unit_test(test_baseline),
 		cmocka_unit_test(test_records),

@@ -27,6 +27,7 @@ static struct {
 	uint64_t config_of[MAXFD];
 	uint64_t ena, run;
 	uint64_t bump;         /* added to every value (interval tests) */
+	uint64_t (*value)(uint64_t config); /* overrides the formula below */
 } fk;
 
 static int fake_open(struct sonde_perf_event_attr *attr, pid_t pid, int cpu,
@@ -62,8 +63,9 @@ static ssize_t fake_read(int fd, void *buf, size_t len)
 		errno = EBADF;
 		return -1;
 	}
-	w[0] = 100 * (uint64_t)(fk.cpu_of[i] + 1) + 10 * fk.config_of[i] +
-	       fk.bump;
+	w[0] = fk.value ? fk.value(fk.config_of[i]) :
+		100 * (uint64_t)(fk.cpu_of[i] + 1) + 10 * fk.config_of[i] +
+		fk.bump;
 	w[1] = fk.ena;
 	w[2] = fk.run;
 	w[3] = 7;
@@ -226,6 +228,106 @@ static void test_unsupported_and_delta(void **state)
 	sonde_evlist__free(l);
 }
 
+/* What the fake kernel counts for stat -dd's cache events, by config. */
+static uint64_t cache_value(uint64_t config)
+{
+	switch (config) {
+	case 1: return 1000000;                 /* task-clock: 1 ms */
+	case 0x00000: return 4000;              /* L1-dcache-loads */
+	case 0x10000: return 100;               /* L1-dcache-load-misses */
+	case 0x00002: return 500;               /* LLC-loads */
+	case 0x10002: return 125;               /* LLC-load-misses */
+	case 0x00003: return 2000;              /* dTLB-loads */
+	case 0x10003: return 300;               /* dTLB-load-misses */
+	default: return 0;
+	}
+}
+
+/*
+ * stat -d/-dd's derived metrics on counts read back from the kernel: each
+ * miss event over its access event of the same cache, coloured as perf
+ * colours them, and a rate for the access events.
+ */
+static void test_cache_metrics(void **state)
+{
+	static const char spec[] =
+		"task-clock,L1-dcache-loads,L1-dcache-load-misses,LLC-loads,"
+		"LLC-load-misses,dTLB-loads,dTLB-load-misses";
+	static const enum sonde_stat_kind kinds[] = {
+		SONDE_STAT_K_TASK_CLOCK, SONDE_STAT_K_L1D_LOADS,
+		SONDE_STAT_K_L1D_LOAD_MISSES, SONDE_STAT_K_LLC_LOADS,
+		SONDE_STAT_K_LLC_LOAD_MISSES, SONDE_STAT_K_DTLB_LOADS,
+		SONDE_STAT_K_DTLB_LOAD_MISSES,
+	};
+	enum { N = sizeof(kinds) / sizeof(kinds[0]) };
+	SONDE_OPTS(sonde_evlist_open_opts, oo, .keep_unsupported = true);
+	struct sonde_evspec_list *sl = NULL;
+	struct sonde_stat_event ev[N];
+	struct sonde_stat_count c[N];
+	struct sonde_stat_metric m[2];
+	struct sonde_stat_reader *r;
+	struct sonde_stat_table t;
+	struct sonde_evlist *l;
+	char buf[32];
+
+	(void)state;
+	fk.value = cache_value;
+	fk.run = fk.ena;
+	assert_int_equal(sonde_evspec_list__parse(spec, &sl, NULL), 0);
+	assert_int_equal(sonde_evspec_list__count(sl), N);
+	l = sonde_evlist__new();
+	assert_non_null(l);
+	memset(ev, 0, sizeof(ev));
+	for (int i = 0; i < N; i++) {
+		assert_true(sonde_evlist__add(l, sonde_evspec_list__attr(sl, i),
+					      sonde_evspec_list__name(sl, i),
+					      -1) >= 0);
+		ev[i].name = sonde_evspec_list__name(sl, i);
+		ev[i].unit = "";
+		ev[i].kind = kinds[i];
+	}
+	assert_int_equal(sonde_evlist__target_cpus(l, "0"), 0);
+	assert_int_equal(sonde_evlist__open(l, &oo), 0);
+	r = sonde_stat_reader__new(l, SONDE_STAT_AGGR_GLOBAL, N);
+	assert_non_null(r);
+	assert_int_equal(sonde_stat_reader__read(r, l, 0, c), 0);
+	t = (struct sonde_stat_table){ .sz = sizeof(t),
+		.mode = SONDE_STAT_AGGR_GLOBAL, .nr_events = N, .events = ev,
+		.nr_aggr = 1, .aggr = sonde_stat_reader__aggr(r), .counts = c };
+
+	/* 100 of 4000 L1-dcache loads missed: 2.50%, no colour. */
+	assert_int_equal(sonde_stat_table__metrics(&t, 0, 2, m), 1);
+	sonde_stat_metric__format(&m[0], buf, sizeof(buf));
+	assert_string_equal(buf, "   2.50%");
+	assert_string_equal(m[0].unit, "of all L1-dcache accesses");
+	assert_int_equal(m[0].color, SONDE_STAT_COLOR_NONE);
+	/* 125 of 500 LLC loads: 25.00%, past perf's red line of 20%. */
+	sonde_stat_table__metrics(&t, 0, 4, m);
+	sonde_stat_metric__format(&m[0], buf, sizeof(buf));
+	assert_string_equal(buf, "  25.00%");
+	assert_string_equal(m[0].unit, "of all LL-cache accesses");
+	assert_int_equal(m[0].color, SONDE_STAT_COLOR_RED);
+	/* 300 of 2000 dTLB loads: 15.00%, magenta (over 10%). */
+	sonde_stat_table__metrics(&t, 0, 6, m);
+	sonde_stat_metric__format(&m[0], buf, sizeof(buf));
+	assert_string_equal(buf, "  15.00%");
+	assert_string_equal(m[0].unit, "of all dTLB cache accesses");
+	assert_int_equal(m[0].color, SONDE_STAT_COLOR_MAGENTA);
+	/* The access events are a rate over task-clock: 4000 in 1 ms. */
+	sonde_stat_table__metrics(&t, 0, 1, m);
+	sonde_stat_metric__format(&m[0], buf, sizeof(buf));
+	assert_string_equal(buf, "   4.000");
+	assert_string_equal(m[0].unit, "M/sec");
+
+	/* No access count (not supported): a blank metric, as perf. */
+	c[5].status = SONDE_STAT_NOT_SUPPORTED;
+	sonde_stat_table__metrics(&t, 0, 6, m);
+	assert_false(m[0].shown);
+	sonde_stat_reader__free(r);
+	sonde_evlist__free(l);
+	sonde_evspec_list__free(sl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +337,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unsupported_and_delta,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cache_metrics, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

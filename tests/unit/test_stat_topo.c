@@ -35,7 +35,26 @@ static void put(int cpu, const char *name, const char *text)
 	fclose(f);
 }
 
-/* Two sockets; socket 1 has two dies; CPU 5 has no die_id (old kernel). */
+/* devices/system/node/nodeN/cpuM, and the files beside the node dirs. */
+static void put_node(int node, int cpu)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/devices/system/node", root);
+	mkdir(path, 0755);
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/node%d",
+		 node);
+	mkdir(path, 0755);
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/cpu%d",
+		 cpu);
+	mkdir(path, 0755);
+}
+
+/*
+ * Two sockets; socket 1 has two dies; CPU 5 has no die_id (old kernel).
+ * NUMA nodes cut across the sockets: node 0 holds CPUs 0, 1, 4, 5 and
+ * node 1 CPUs 2, 3, 6, 7; CPU 9 is in none.
+ */
 static int setup(void **state)
 {
 	static const int sock[] = { 0, 0, 0, 0, 1, 1, 1, 1 };
@@ -56,6 +75,22 @@ static int setup(void **state)
 		}
 	}
 	put(9, "core_id", "garbage\n");
+	for (int c = 0; c < 8; c++)
+		put_node((c / 2) % 2, c);
+	{
+		char path[256];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/devices/system/node/online",
+			 root);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs("0-1\n", f);
+		fclose(f);
+		snprintf(path, sizeof(path), "%s/devices/system/node/nodex",
+			 root);
+		mkdir(path, 0755);
+	}
 	return 0;
 }
 
@@ -80,14 +115,18 @@ static void test_read(void **state)
 	assert_int_equal(c->socket, 1);
 	assert_int_equal(c->die, 1);
 	assert_int_equal(c->core, 1);
+	assert_int_equal(c->node, 1);
 	c = stat_topo_find(&t, 5);
 	assert_int_equal(c->die, 0); /* no die_id: die 0 of its package */
+	assert_int_equal(c->node, 0);
 	/* Garbage and missing directories read as unknown (-1), no crash. */
 	c = stat_topo_find(&t, 9);
 	assert_int_equal(c->core, -1);
 	assert_int_equal(c->socket, -1);
+	assert_int_equal(c->node, -1); /* in no node */
 	c = stat_topo_find(&t, 12);
 	assert_int_equal(c->socket, -1);
+	assert_int_equal(c->node, -1);
 	assert_null(stat_topo_find(&t, 3));
 	stat_topo_free(&t);
 	stat_topo_free(&t);
@@ -129,6 +168,19 @@ static void test_units(void **state)
 	assert_int_equal(map[0], 4); /* cpu 7: S1-D1-C1 */
 	free(u);
 
+	/* --per-node: by node first, whatever the sockets say. */
+	n = stat_aggr_build(SONDE_STAT_AGGR_NODE, &t, cpus, 8, &u, map);
+	assert_int_equal(n, 2);
+	assert_int_equal(u[0].node, 0);
+	assert_int_equal(u[0].nr, 4);
+	assert_int_equal(u[0].socket, -1);
+	assert_int_equal(u[1].node, 1);
+	assert_int_equal(u[1].nr, 4);
+	assert_int_equal(map[0], 1); /* cpu 7: node 1 */
+	assert_int_equal(map[3], 0); /* cpu 4: node 0 */
+	assert_int_equal(map[4], 1); /* cpu 3: node 1 */
+	free(u);
+
 	n = stat_aggr_build(SONDE_STAT_AGGR_NONE, NULL, cpus, 8, &u, map);
 	assert_int_equal(n, 8);
 	assert_int_equal(u[0].cpu, 0);
@@ -159,6 +211,11 @@ static void test_this_machine(void **state)
 	assert_true(t.cpus[0].socket >= 0);
 	assert_true(t.cpus[0].core >= 0);
 	assert_true(t.cpus[0].die >= 0);
+	/* A kernel without NUMA has no node directory: node -1, as perf. */
+	if (!access("/sys/devices/system/node/node0", F_OK))
+		assert_true(t.cpus[0].node >= 0);
+	else
+		assert_int_equal(t.cpus[0].node, -1);
 	stat_topo_free(&t);
 }
 

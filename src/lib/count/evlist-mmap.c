@@ -29,9 +29,12 @@ static int add_pollfd(struct sonde_evlist *l, int fd)
 	return 0;
 }
 
-/* Maps the ring of @fd in @slot, or redirects @fd into the slot's ring. */
+/*
+ * Maps the ring of @fd in @slot (with an AUX area of @aux_pages when its
+ * PMU has one: @has_aux), or redirects @fd into the slot's ring.
+ */
 static int map_fd(struct sonde_evlist *l, struct sonde_ring **slot, int fd,
-		  size_t pages, bool backward)
+		  size_t pages, bool backward, size_t aux_pages, bool *has_aux)
 {
 	SONDE_OPTS(sonde_ring_opts, ro, .data_pages = pages,
 		   .overwrite = backward);
@@ -40,6 +43,14 @@ static int map_fd(struct sonde_evlist *l, struct sonde_ring **slot, int fd,
 		*slot = sonde_ring__new(fd, &ro);
 		if (!*slot)
 			return -errno;
+		if (aux_pages && !backward) {
+			int err = sonde_ring__map_aux(*slot, aux_pages, false);
+
+			/* The kernel's answer for a PMU without AUX. */
+			if (err && err != -EOPNOTSUPP)
+				return err;
+			*has_aux = !err;
+		}
 	} else {
 		int err = sonde_ring__add_event(*slot, fd);
 
@@ -49,12 +60,26 @@ static int map_fd(struct sonde_evlist *l, struct sonde_ring **slot, int fd,
 	return add_pollfd(l, fd);
 }
 
+static void free_ring_info(struct sonde_evlist *l)
+{
+	free(l->rings);
+	free(l->ring_cpu);
+	free(l->ring_tid);
+	free(l->ring_aux);
+	l->rings = NULL;
+	l->ring_cpu = NULL;
+	l->ring_tid = NULL;
+	l->ring_aux = NULL;
+	l->nr_rings = 0;
+	l->nr_aux = 0;
+}
+
 int sonde_evlist__mmap(struct sonde_evlist *l,
 		       const struct sonde_evlist_mmap_opts *opts)
 {
 	int nc, nt, units, err = 0;
-	size_t pages;
-	bool per_thread;
+	size_t pages, aux_pages;
+	bool per_thread, *slot_aux;
 	struct sonde_ring **slots;
 
 	if (!l || !OPTS_VALID(opts, sonde_evlist_mmap_opts))
@@ -64,16 +89,21 @@ int sonde_evlist__mmap(struct sonde_evlist *l,
 	if (l->rings)
 		return lib_err(EBUSY);
 	pages = OPTS_GET(opts, data_pages, 0);
+	aux_pages = OPTS_GET(opts, aux_pages, 0);
+	if (aux_pages && (aux_pages & (aux_pages - 1)))
+		return lib_err(EINVAL);
 	nc = l->cpus->nr;
 	nt = l->threads->nr;
 	/* Any CPU (-1): the kernel needs one ring per thread. */
 	per_thread = nc == 1 && l->cpus->cpu[0] < 0;
 	units = per_thread ? nt : nc;
 	slots = calloc((size_t)units * 2, sizeof(*slots));
+	slot_aux = calloc((size_t)units * 2, sizeof(*slot_aux));
 	l->pollfds = calloc((size_t)nc * (size_t)nt * (size_t)l->nr + 1,
 			    sizeof(*l->pollfds));
-	if (!slots || !l->pollfds) {
+	if (!slots || !slot_aux || !l->pollfds) {
 		free(slots);
+		free(slot_aux);
 		free(l->pollfds);
 		l->pollfds = NULL;
 		return lib_err(ENOMEM);
@@ -89,9 +119,10 @@ int sonde_evlist__mmap(struct sonde_evlist *l,
 
 				if (fd < 0)
 					continue;
-				err = map_fd(l, &slots[ring_slot(per_thread ? t : c,
-								 back)],
-					     fd, pages, back);
+				int s = ring_slot(per_thread ? t : c, back);
+
+				err = map_fd(l, &slots[s], fd, pages, back,
+					     aux_pages, &slot_aux[s]);
 				if (err)
 					pr_debug("%s: ring of CPU %d: %s\n", e->name,
 						 l->cpus->cpu[c], strerror(-err));
@@ -100,19 +131,34 @@ int sonde_evlist__mmap(struct sonde_evlist *l,
 	}
 	/* The used slots, in CPU (or thread) order, forward before backward. */
 	l->rings = calloc((size_t)units * 2 + 1, sizeof(*l->rings));
+	l->ring_cpu = calloc((size_t)units * 2 + 1, sizeof(*l->ring_cpu));
+	l->ring_tid = calloc((size_t)units * 2 + 1, sizeof(*l->ring_tid));
+	l->ring_aux = calloc((size_t)units * 2 + 1, sizeof(*l->ring_aux));
 	l->nr_rings = 0;
-	for (int s = 0; l->rings && s < units * 2; s++)
-		if (slots[s])
-			l->rings[l->nr_rings++] = slots[s];
-	if (!l->rings && !err)
-		err = -ENOMEM;
+	l->nr_aux = 0;
+	if (!l->rings || !l->ring_cpu || !l->ring_tid || !l->ring_aux) {
+		if (!err)
+			err = -ENOMEM;
+	} else {
+		for (int s = 0; s < units * 2; s++) {
+			int n = l->nr_rings, unit = s / 2;
+
+			if (!slots[s])
+				continue;
+			l->rings[n] = slots[s];
+			l->ring_cpu[n] = per_thread ? -1 : l->cpus->cpu[unit];
+			l->ring_tid[n] = per_thread ? l->threads->pid[unit] : -1;
+			l->ring_aux[n] = slot_aux[s];
+			l->nr_aux += slot_aux[s];
+			l->nr_rings++;
+		}
+	}
+	free(slot_aux);
 	if (err) {
 		for (int s = 0; s < units * 2; s++)
 			sonde_ring__free(slots[s]);
 		free(slots);
-		free(l->rings);
-		l->rings = NULL;
-		l->nr_rings = 0;
+		free_ring_info(l);
 		free(l->pollfds);
 		l->pollfds = NULL;
 		l->nr_pollfds = 0;
@@ -128,9 +174,7 @@ void sonde_evlist__munmap(struct sonde_evlist *l)
 		return;
 	for (int i = 0; i < l->nr_rings; i++)
 		sonde_ring__free(l->rings[i]);
-	free(l->rings);
-	l->rings = NULL;
-	l->nr_rings = 0;
+	free_ring_info(l);
 	free(l->pollfds);
 	l->pollfds = NULL;
 	l->nr_pollfds = 0;
@@ -171,4 +215,51 @@ int sonde_evlist__poll(struct sonde_evlist *l, int timeout_ms)
 int sonde_evlist__nr_polled(const struct sonde_evlist *l)
 {
 	return l && l->pollfds ? l->nr_pollfds - l->nr_hup : 0;
+}
+
+int sonde_evlist__nr_aux(const struct sonde_evlist *l)
+{
+	return l ? l->nr_aux : 0;
+}
+
+struct aux_pass {
+	int (*cb)(const void *data, size_t len,
+		  const struct sonde_evlist_aux_chunk *where, void *ctx);
+	void *ctx;
+	struct sonde_evlist_aux_chunk where;
+};
+
+static int aux_chunk(const void *data, size_t len, uint64_t offset, void *arg)
+{
+	struct aux_pass *p = arg;
+
+	p->where.offset = offset;
+	return p->cb(data, len, &p->where, p->ctx);
+}
+
+int64_t sonde_evlist__read_aux(struct sonde_evlist *l,
+			       int (*cb)(const void *data, size_t len,
+					 const struct sonde_evlist_aux_chunk *where,
+					 void *ctx),
+			       void *ctx)
+{
+	struct aux_pass p = { .cb = cb, .ctx = ctx };
+	int64_t total = 0;
+
+	if (!l || !cb)
+		return lib_err(EINVAL);
+	for (int i = 0; i < l->nr_rings; i++) {
+		int64_t n;
+
+		if (!l->ring_aux[i])
+			continue;
+		p.where.ring = i;
+		p.where.cpu = l->ring_cpu[i];
+		p.where.tid = l->ring_tid[i];
+		n = sonde_ring__aux_read(l->rings[i], aux_chunk, &p);
+		if (n < 0)
+			return n;
+		total += n;
+	}
+	return total;
 }

@@ -368,7 +368,8 @@ static int evsel_open(struct sonde_evlist *l, struct sonde_evsel *e,
 /*
  * A weak group (perf's :W) that does not open as a group is opened as
  * separate events: close what the group opened, make every member its own
- * leader, and start again at the old leader. Returns that index.
+ * leader (starting as the leader would have), and start again at the old
+ * leader. Returns that index.
  */
 static int split_weak_group(struct sonde_evlist *l, struct sonde_evsel *lead)
 {
@@ -380,6 +381,11 @@ static int split_weak_group(struct sonde_evlist *l, struct sonde_evsel *lead)
 		if (m->leader != lead->idx)
 			continue;
 		evsel_close(m);
+		/* Members follow the leader's enable; alone, they need its bits. */
+		if (m != lead) {
+			m->attr.disabled = lead->attr.disabled;
+			m->attr.enable_on_exec = lead->attr.enable_on_exec;
+		}
 		m->leader = m->idx;
 		m->group_pos = 0;
 		m->nr_members = 1;

@@ -47,6 +47,10 @@ struct sonde_evlist {
 	/* sonde_evlist__mmap(): the rings and every event fd to poll. */
 	struct sonde_ring **rings;
 	int nr_rings;
+	int *ring_cpu;    /* per ring: its CPU, or -1 (per-thread ring) */
+	pid_t *ring_tid;  /* per ring: its thread, or -1 (per-CPU ring) */
+	bool *ring_aux;   /* per ring: an AUX area is mapped */
+	int nr_aux;
 	struct pollfd *pollfds;
 	int nr_pollfds;
 	int nr_hup;       /* poll entries dropped after POLLHUP/POLLERR */

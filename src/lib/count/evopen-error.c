@@ -439,6 +439,7 @@ static bool describe_missing_required(struct msg *m,
 {
 	static const enum sonde_attr_feature req[] = {
 		SONDE_ATTR_FEAT_WRITE_BACKWARD, SONDE_ATTR_FEAT_AUX_OUTPUT,
+		SONDE_ATTR_FEAT_SIGTRAP,
 	};
 	uint64_t missing = sonde_event_open_missing();
 

@@ -15,9 +15,12 @@
 static uint64_t feat_missing;
 static uint64_t feat_present;
 static uint32_t kernel_attr_size;
+/* Features whose loss changes what the caller sees, already warned about. */
+static uint64_t feat_warned;
 
 void evopen_reset_cache(void)
 {
+	__atomic_store_n(&feat_warned, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&feat_missing, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&feat_present, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&kernel_attr_size, 0, __ATOMIC_RELAXED);
@@ -54,6 +57,36 @@ static const char *const feat_names[SONDE_ATTR_FEAT_MAX] = {
 	[SONDE_ATTR_FEAT_MMAP2] = "mmap2",
 	[SONDE_ATTR_FEAT_EXCLUDE_GUEST] = "exclude_guest/exclude_host",
 	[SONDE_ATTR_FEAT_SAMPLE_ID_ALL] = "sample_id_all",
+	[SONDE_ATTR_FEAT_INHERIT_THREAD] = "inherit_thread",
+	[SONDE_ATTR_FEAT_REMOVE_ON_EXEC] = "remove_on_exec",
+	[SONDE_ATTR_FEAT_SIGTRAP] = "sigtrap",
+};
+
+/* The order features are given up in: newest kernel feature first. */
+static const enum sonde_attr_feature drop_order[SONDE_ATTR_FEAT_MAX] = {
+	SONDE_ATTR_FEAT_READ_LOST,		/* 6.0 */
+	SONDE_ATTR_FEAT_SIGTRAP,		/* 5.13 */
+	SONDE_ATTR_FEAT_REMOVE_ON_EXEC,
+	SONDE_ATTR_FEAT_INHERIT_THREAD,
+	SONDE_ATTR_FEAT_WEIGHT_STRUCT,		/* 5.12 */
+	SONDE_ATTR_FEAT_BUILD_ID,
+	SONDE_ATTR_FEAT_PAGE_SIZE,		/* 5.11 */
+	SONDE_ATTR_FEAT_TEXT_POKE,
+	SONDE_ATTR_FEAT_CGROUP,
+	SONDE_ATTR_FEAT_SAMPLE_CGROUP,
+	SONDE_ATTR_FEAT_AUX_OUTPUT,
+	SONDE_ATTR_FEAT_KSYMBOL,
+	SONDE_ATTR_FEAT_BPF_EVENT,
+	SONDE_ATTR_FEAT_NAMESPACES,
+	SONDE_ATTR_FEAT_WRITE_BACKWARD,
+	SONDE_ATTR_FEAT_CONTEXT_SWITCH,
+	SONDE_ATTR_FEAT_CLOCKID,
+	SONDE_ATTR_FEAT_COMM_EXEC,
+	SONDE_ATTR_FEAT_CLOEXEC,
+	SONDE_ATTR_FEAT_SAMPLE_IDENTIFIER,
+	SONDE_ATTR_FEAT_MMAP2,
+	SONDE_ATTR_FEAT_EXCLUDE_GUEST,
+	SONDE_ATTR_FEAT_SAMPLE_ID_ALL,
 };
 
 const char *sonde_attr_feature_name(enum sonde_attr_feature f)
@@ -66,7 +99,41 @@ const char *sonde_attr_feature_name(enum sonde_attr_feature f)
 /* Dropping these would silently change what the caller gets back. */
 static bool feature_required(enum sonde_attr_feature f)
 {
-	return f == SONDE_ATTR_FEAT_AUX_OUTPUT || f == SONDE_ATTR_FEAT_WRITE_BACKWARD;
+	return f == SONDE_ATTR_FEAT_AUX_OUTPUT ||
+	       f == SONDE_ATTR_FEAT_WRITE_BACKWARD ||
+	       f == SONDE_ATTR_FEAT_SIGTRAP;
+}
+
+/* Dropped, these leave an event that works but not as asked: say so. */
+static const char *feature_loss(enum sonde_attr_feature f)
+{
+	switch (f) {
+	case SONDE_ATTR_FEAT_INHERIT_THREAD:
+		return "events follow child processes too, not only threads";
+	case SONDE_ATTR_FEAT_REMOVE_ON_EXEC:
+		return "events stay open across exec";
+	default:
+		return NULL;
+	}
+}
+
+/* Once per process and feature, whichever event lost it first. */
+static void warn_lost(const struct sonde_perf_event_attr *asked,
+		      unsigned long aflags,
+		      const struct sonde_perf_event_attr *got,
+		      unsigned long gflags)
+{
+	for (int f = 0; f < SONDE_ATTR_FEAT_MAX; f++) {
+		const char *loss = feature_loss(f);
+
+		if (!loss || !evopen_has_feature(asked, aflags, f) ||
+		    evopen_has_feature(got, gflags, f) ||
+		    (__atomic_fetch_or(&feat_warned, 1ULL << f,
+				       __ATOMIC_RELAXED) & (1ULL << f)))
+			continue;
+		pr_warn("this kernel lacks %s (Linux 5.13+): opened without "
+			"it, %s\n", feat_names[f], loss);
+	}
 }
 
 bool evopen_has_feature(const struct sonde_perf_event_attr *a,
@@ -114,6 +181,12 @@ bool evopen_has_feature(const struct sonde_perf_event_attr *a,
 		return a->exclude_guest || a->exclude_host;
 	case SONDE_ATTR_FEAT_SAMPLE_ID_ALL:
 		return a->sample_id_all;
+	case SONDE_ATTR_FEAT_INHERIT_THREAD:
+		return a->inherit_thread;
+	case SONDE_ATTR_FEAT_REMOVE_ON_EXEC:
+		return a->remove_on_exec;
+	case SONDE_ATTR_FEAT_SIGTRAP:
+		return a->sigtrap;
 	case SONDE_ATTR_FEAT_MAX:
 		break;
 	}
@@ -190,6 +263,15 @@ static void drop_feature(struct sonde_perf_event_attr *a, unsigned long *flags,
 		break;
 	case SONDE_ATTR_FEAT_SAMPLE_ID_ALL:
 		a->sample_id_all = 0;
+		break;
+	case SONDE_ATTR_FEAT_INHERIT_THREAD:
+		a->inherit_thread = 0;
+		break;
+	case SONDE_ATTR_FEAT_REMOVE_ON_EXEC:
+		a->remove_on_exec = 0;
+		break;
+	case SONDE_ATTR_FEAT_SIGTRAP:
+		a->sigtrap = 0;
 		break;
 	case SONDE_ATTR_FEAT_MAX:
 		break;
@@ -270,6 +352,15 @@ static void restore_feature(struct sonde_perf_event_attr *a,
 	case SONDE_ATTR_FEAT_SAMPLE_ID_ALL:
 		a->sample_id_all = o->sample_id_all;
 		break;
+	case SONDE_ATTR_FEAT_INHERIT_THREAD:
+		a->inherit_thread = o->inherit_thread;
+		break;
+	case SONDE_ATTR_FEAT_REMOVE_ON_EXEC:
+		a->remove_on_exec = o->remove_on_exec;
+		break;
+	case SONDE_ATTR_FEAT_SIGTRAP:
+		a->sigtrap = o->sigtrap;
+		break;
 	case SONDE_ATTR_FEAT_MAX:
 		break;
 	}
@@ -332,7 +423,9 @@ static int negotiate_features(struct sonde_perf_event_attr *a, pid_t pid,
 	uint64_t known = __atomic_load_n(&feat_present, __ATOMIC_RELAXED);
 	int n = 0, fd = -EINVAL;
 
-	for (int f = 0; f < SONDE_ATTR_FEAT_MAX; f++) {
+	for (int i = 0; i < SONDE_ATTR_FEAT_MAX; i++) {
+		enum sonde_attr_feature f = drop_order[i];
+
 		if (!evopen_has_feature(a, *flags, f) || (known & (1ULL << f)))
 			continue;
 		dropped[n++] = f;
@@ -382,6 +475,7 @@ int sonde_event_open(struct sonde_perf_event_attr *attr, pid_t pid, int cpu,
 	struct sonde_perf_event_attr a;
 	uint64_t missing = sonde_event_open_missing();
 	uint32_t ksize = sonde_event_open_kernel_attr_size();
+	unsigned long oflags0;
 	int fd;
 
 	if (!attr)
@@ -390,6 +484,7 @@ int sonde_event_open(struct sonde_perf_event_attr *attr, pid_t pid, int cpu,
 	if (!a.size || a.size > sizeof(a))
 		a.size = sizeof(a);
 	flags |= SONDE_PERF_FLAG_FD_CLOEXEC;
+	oflags0 = flags;
 
 	/* Skip the dance for what this kernel is known to lack. */
 	for (int f = 0; missing && f < SONDE_ATTR_FEAT_MAX; f++) {
@@ -440,6 +535,7 @@ int sonde_event_open(struct sonde_perf_event_attr *attr, pid_t pid, int cpu,
 	}
 	if (fd < 0)
 		return lib_err(fd);
+	warn_lost(attr, oflags0, &a, flags);
 	*attr = a;
 	return fd;
 }

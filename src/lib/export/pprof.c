@@ -420,7 +420,7 @@ static int put_samples(struct pprof *pp, const struct export_ctx *x)
 }
 
 /* The recording's build id of @name (HEADER_BUILD_ID), or NULL. */
-static const struct pdr_build_id *build_id(const struct sonde_profile *p, const char *name)
+static const struct sonde_feat_build_id *build_id(const struct sonde_profile *p, const char *name)
 {
 	const struct sonde_perfdata_reader *r = p->reader;
 
@@ -432,9 +432,9 @@ static const struct pdr_build_id *build_id(const struct sonde_profile *p, const 
 
 static void put_mapping(struct pprof *pp, const struct map_ent *m)
 {
-	const struct pdr_build_id *hb = build_id(pp->p, m->dso->name);
-	struct pdr_build_id mb;
-	const struct pdr_build_id *b = hb;
+	const struct sonde_feat_build_id *hb = build_id(pp->p, m->dso->name);
+	struct sonde_feat_build_id mb;
+	const struct sonde_feat_build_id *b = hb;
 	char hex[41];
 
 	/* else the one its MMAP2 record carried */

@@ -461,10 +461,10 @@ void sonde_perfdata_reader__free(struct sonde_perfdata_reader *r)
 	for (int i = 0; i < SONDE_FEAT_MAX; i++)
 		free(r->feat_str[i]);
 	for (size_t i = 0; i < r->nr_build_ids; i++)
-		free(r->build_ids[i].filename);
+		free((char *)r->build_ids[i].filename);
 	free(r->build_ids);
 	for (size_t i = 0; i < r->nr_groups; i++)
-		free(r->groups[i].name);
+		free((char *)r->groups[i].name);
 	free(r->groups);
 	pdr_feat_free(r);
 	free(r->q);
@@ -478,6 +478,7 @@ int sonde_perfdata_reader__next(struct sonde_perfdata_reader *r,
 {
 	if (!r || !rec)
 		return lib_err(EINVAL);
+	rec->reserved[0] = rec->reserved[1] = 0;
 	return pdr_stream_next(r, rec);
 }
 

@@ -29,19 +29,6 @@ struct pdr_attr {
 	int16_t sample_id_off;
 };
 
-struct pdr_build_id {
-	int32_t pid;
-	uint16_t misc;
-	uint8_t size;
-	uint8_t id[20];
-	char *filename;
-};
-
-struct pdr_group {
-	char *name; /* NULL for perf's "{anon_group}" */
-	uint32_t leader, nr_members;
-};
-
 struct pdr_qent {
 	uint64_t time;
 	uint64_t off; /* file order tie-break and record location */
@@ -107,9 +94,10 @@ struct sonde_perfdata_reader {
 	uint32_t nr_cpus_avail, nr_cpus_online;
 	uint64_t first_sample_time, last_sample_time;
 	uint64_t total_mem;
-	struct pdr_build_id *build_ids;
+	/* BUILD_ID and GROUP_DESC: the public structs, strings malloc'd. */
+	struct sonde_feat_build_id *build_ids;
 	size_t nr_build_ids;
-	struct pdr_group *groups; /* GROUP_DESC */
+	struct sonde_feat_group *groups;
 	size_t nr_groups;
 	/* Decoded features the header dump prints (public getters). */
 	struct sonde_feat_cpu_topology *cpu_topo;
@@ -125,8 +113,7 @@ struct sonde_perfdata_reader {
 	uint64_t dir_format;
 	uint64_t clockid_res_ns; /* CLOCKID */
 	bool clock_data;	 /* CLOCK_DATA, version 1 */
-	uint32_t clock_clockid;
-	uint64_t clock_tod_ns, clock_clockid_ns;
+	struct sonde_feat_clock_data clock;
 
 	/* Time ordering: queue of pending records, sorted per round. */
 	struct pdr_qent *q;

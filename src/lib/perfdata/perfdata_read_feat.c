@@ -167,7 +167,7 @@ static void parse_build_ids(struct cur *c)
 	while (!c->bad && c->end - c->off >= 8) {
 		const uint8_t *p = pdr_ptr(r, c->off);
 		uint16_t misc = pdr_rd16(r, p + 4), size = pdr_rd16(r, p + 6);
-		struct pdr_build_id *b;
+		struct sonde_feat_build_id *b;
 		const char *fn;
 		size_t fl;
 
@@ -212,7 +212,7 @@ static void parse_group_desc(struct cur *c)
 		return;
 	}
 	for (size_t i = 0; i < r->nr_groups; i++)
-		free(r->groups[i].name);
+		free((char *)r->groups[i].name);
 	free(r->groups);
 	r->groups = NULL;
 	r->nr_groups = 0;
@@ -225,7 +225,7 @@ static void parse_group_desc(struct cur *c)
 	}
 	for (uint32_t i = 0; i < nr && !c->bad; i++) {
 		char *name = get_str(c);
-		struct pdr_group *g = &r->groups[i];
+		struct sonde_feat_group *g = &r->groups[i];
 
 		g->leader = get32(c);
 		g->nr_members = get32(c);
@@ -721,9 +721,10 @@ static void parse_clock_data(struct cur *c)
 
 	/* perf refuses other versions and then prints "reference time disabled". */
 	r->clock_data = !c->bad && ver == 1;
-	r->clock_clockid = clockid;
-	r->clock_tod_ns = tod;
-	r->clock_clockid_ns = cns;
+	r->clock.version = ver;
+	r->clock.clockid = clockid;
+	r->clock.tod_ns = tod;
+	r->clock.clockid_ns = cns;
 }
 
 int pdr_parse_feature(struct sonde_perfdata_reader *r, int feat, uint64_t off,

@@ -832,7 +832,7 @@ static int rotate_into_place(struct sonde_perfdata_writer *w)
 	return err;
 }
 
-int sonde_perfdata_writer__close(struct sonde_perfdata_writer *w)
+int sonde_perfdata_writer__finish(struct sonde_perfdata_writer *w)
 {
 	int err;
 

@@ -18,7 +18,7 @@ const int pw_file_feats[] = {
 	SONDE_FEAT_OSRELEASE, SONDE_FEAT_VERSION, SONDE_FEAT_ARCH,
 	SONDE_FEAT_NRCPUS, SONDE_FEAT_CPUDESC, SONDE_FEAT_TOTAL_MEM,
 	SONDE_FEAT_CMDLINE, SONDE_FEAT_EVENT_DESC, SONDE_FEAT_CPU_TOPOLOGY,
-	SONDE_FEAT_GROUP_DESC, SONDE_FEAT_SAMPLE_TIME, SONDE_FEAT_CLOCKID,
+	SONDE_FEAT_BRANCH_STACK, SONDE_FEAT_GROUP_DESC, SONDE_FEAT_SAMPLE_TIME, SONDE_FEAT_CLOCKID,
 	SONDE_FEAT_CLOCK_DATA,
 };
 const size_t pw_nr_file_feats = ARRAY_SIZE(pw_file_feats);
@@ -228,6 +228,15 @@ static void put_build_ids(struct sonde_perfdata_writer *w, struct dbuf *b)
 	}
 }
 
+/* perf's HEADER_BRANCH_STACK (no payload): an event samples branch stacks. */
+static bool has_branch_stack(const struct sonde_perfdata_writer *w)
+{
+	for (size_t i = 0; i < w->nr_events; i++)
+		if (w->events[i].sample_type & SONDE_PERF_SAMPLE_BRANCH_STACK)
+			return true;
+	return false;
+}
+
 static void put_event_desc(struct sonde_perfdata_writer *w, struct dbuf *b)
 {
 	dbuf_u32(b, (uint32_t)w->nr_events);
@@ -356,6 +365,8 @@ bool pw_feature(struct sonde_perfdata_writer *w, int feat, struct dbuf *b)
 		b->len = mark;
 		return false;
 	}
+	case SONDE_FEAT_BRANCH_STACK:
+		return has_branch_stack(w);
 	case SONDE_FEAT_GROUP_DESC:
 		if (!w->nr_groups)
 			return false;

@@ -742,7 +742,7 @@ static size_t recorded_build_id(const struct anl_machine *m,
 		return d->mmap_bid_size;
 	}
 	for (size_t i = 0; r && i < r->nr_build_ids; i++) {
-		const struct pdr_build_id *b = &r->build_ids[i];
+		const struct sonde_feat_build_id *b = &r->build_ids[i];
 
 		if (b->size && b->filename && !strcmp(b->filename, d->name)) {
 			memcpy(id, b->id, b->size);
@@ -1077,7 +1077,7 @@ static size_t recorded_kernel_build_id(const struct anl_machine *m, uint8_t *id)
 	const struct sonde_perfdata_reader *r = m->reader;
 
 	for (size_t i = 0; r && i < r->nr_build_ids; i++) {
-		const struct pdr_build_id *b = &r->build_ids[i];
+		const struct sonde_feat_build_id *b = &r->build_ids[i];
 
 		if (b->size && b->size <= 20 && b->filename &&
 		    !strcmp(b->filename, "[kernel.kallsyms]")) {

@@ -60,6 +60,10 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 		}
 		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	}
+	if (o.max_stack < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
@@ -85,7 +89,8 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	p->timeline = o.timeline;
 	p->trees = o.call_trees && o.callchains;
 	p->caller = o.caller_order;
-	max_stack = o.max_stack > 0 ? o.max_stack : SONDE_PERF_MAX_STACK_DEPTH + 1;
+	max_stack = !o.max_stack ? SONDE_PERF_MAX_STACK_DEPTH + 1 :
+		    o.max_stack < SONDE_PROFILE_MAX_FRAMES ? o.max_stack : SONDE_PROFILE_MAX_FRAMES;
 	p->m = anl_machine_new();
 	if (p->m && o.cache)
 		anl_machine_default_cache(p->m);
@@ -153,6 +158,7 @@ void sonde_profile__free(struct sonde_profile *p)
 	}
 	free(p->evs);
 	free_filter(p);
+	free(p->br_frames);
 	anl_stacks_free(p->stacks);
 	anl_machine_free(p->m);
 	free(p);

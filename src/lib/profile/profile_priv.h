@@ -138,6 +138,8 @@ struct sonde_profile {
 	bool bounded; /* opts.max_stacks in force: no sample counted yet */
 	uint32_t nr_stack_ids;
 	uint64_t lost_records, lost, lost_samples;
+	struct anl_frame *br_frames; /* sonde_profile__sample_branches()' answer */
+	size_t cap_br_frames;
 
 	/* sample groups */
 	struct hashtab groups; /* of struct prof_group */

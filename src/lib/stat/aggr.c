@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-only
-/* Grouping CPUs into aggregation units (per core, die, socket, CPU). */
+/* Grouping CPUs into aggregation units (per core, die, socket, node, CPU). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,7 @@ static void unit_of(enum sonde_stat_aggr_mode mode, const struct stat_cpu_topo *
 	memset(a, 0, sizeof(*a));
 	a->cpu = -1;
 	a->socket = a->die = a->core = -1;
+	a->node = -1;
 	switch (mode) {
 	case SONDE_STAT_AGGR_NONE:
 		a->cpu = cpu;
@@ -25,6 +26,9 @@ static void unit_of(enum sonde_stat_aggr_mode mode, const struct stat_cpu_topo *
 	case SONDE_STAT_AGGR_SOCKET:
 		a->socket = c ? c->socket : -1;
 		break;
+	case SONDE_STAT_AGGR_NODE:
+		a->node = c ? c->node : -1;
+		break;
 	case SONDE_STAT_AGGR_GLOBAL:
 	case SONDE_STAT_AGGR_THREAD:
 		break;
@@ -33,6 +37,8 @@ static void unit_of(enum sonde_stat_aggr_mode mode, const struct stat_cpu_topo *
 
 static int cmp_unit(const struct sonde_stat_aggr *x, const struct sonde_stat_aggr *y)
 {
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
 	if (x->socket != y->socket)
 		return x->socket < y->socket ? -1 : 1;
 	if (x->die != y->die)

@@ -83,7 +83,7 @@ static int init_cpus(struct sonde_stat_reader *r, struct sonde_evlist *list)
 	for (int i = 0; i < n; i++)
 		cpus[i] = sonde_cpu_map__cpu(m, i);
 	if (r->mode == SONDE_STAT_AGGR_CORE || r->mode == SONDE_STAT_AGGR_DIE ||
-	    r->mode == SONDE_STAT_AGGR_SOCKET)
+	    r->mode == SONDE_STAT_AGGR_SOCKET || r->mode == SONDE_STAT_AGGR_NODE)
 		ret = stat_topo_read(&topo, getenv("SONDE_SYSFS_ROOT"), cpus,
 				     n);
 	if (!ret)
@@ -106,7 +106,7 @@ struct sonde_stat_reader *sonde_stat_reader__new(struct sonde_evlist *list,
 	int err;
 
 	if (!list || nr_events < 0 || nr_events > sonde_evlist__nr(list) ||
-	    mode < SONDE_STAT_AGGR_GLOBAL || mode > SONDE_STAT_AGGR_THREAD)
+	    mode < SONDE_STAT_AGGR_GLOBAL || mode > SONDE_STAT_AGGR_NODE)
 		return lib_err_ptr(EINVAL);
 	r = calloc(1, sizeof(*r));
 	if (!r)

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-only
-/* CPU topology from sysfs, for --per-socket, --per-die and --per-core. */
+/*
+ * CPU topology from sysfs, for --per-socket, --per-die and --per-core, and
+ * the NUMA node of each CPU for --per-node.
+ */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "sonde/stat.h"
 #include "topo.h"
 
@@ -30,6 +36,40 @@ static int read_id(const char *root, int cpu, const char *name)
 	    v > INT_MAX)
 		return -1;
 	return (int)v;
+}
+
+/*
+ * The node of each CPU: nodeN/cpuM links, as perf's cpu__get_node() reads
+ * them. CPUs in no node (or a kernel without NUMA) keep -1.
+ */
+static void read_nodes(struct stat_topo *t, const char *root)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/devices/system/node", root);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		char *end;
+		long node;
+
+		if (strncmp(d->d_name, "node", 4))
+			continue;
+		node = strtol(d->d_name + 4, &end, 10);
+		if (end == d->d_name + 4 || *end || node < 0 || node > INT_MAX)
+			continue;
+		for (int i = 0; i < t->nr; i++) {
+			snprintf(path, sizeof(path),
+				 "%s/devices/system/node/%s/cpu%d", root,
+				 d->d_name, t->cpus[i].cpu);
+			if (!access(path, F_OK))
+				t->cpus[i].node = (int)node;
+		}
+	}
+	closedir(dir);
 }
 
 static int cmp_cpu(const void *a, const void *b)
@@ -61,8 +101,10 @@ int stat_topo_read(struct stat_topo *t, const char *root, const int *cpus,
 		/* Kernels before 5.2 have no die_id: one die per package. */
 		if (c->die < 0 && c->socket >= 0)
 			c->die = 0;
+		c->node = -1;
 	}
 	t->nr = nr;
+	read_nodes(t, root);
 	qsort(t->cpus, (size_t)nr, sizeof(*t->cpus), cmp_cpu);
 	return 0;
 }

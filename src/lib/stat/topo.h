@@ -15,6 +15,7 @@ struct stat_cpu_topo {
 	int socket; /* physical_package_id */
 	int die;    /* die_id, 0 where the kernel has none */
 	int core;   /* core_id */
+	int node;   /* NUMA node, -1 without /sys/devices/system/node */
 };
 
 struct stat_topo {
@@ -24,7 +25,8 @@ struct stat_topo {
 
 /*
  * Reads topology/{physical_package_id,die_id,core_id} of each CPU in
- * @cpus (nr entries) under @root (NULL: "/sys"; tests pass a fake tree).
+ * @cpus (nr entries) under @root (NULL: "/sys"; tests pass a fake tree),
+ * and the NUMA node whose devices/system/node/nodeN holds a cpuM entry.
  * A CPU without a topology directory (offline) gets socket/die/core -1.
  * Returns 0 or -errno; free with stat_topo_free().
  */
@@ -36,7 +38,7 @@ const struct stat_cpu_topo *stat_topo_find(const struct stat_topo *t, int cpu);
 
 
 /*
- * Builds the units of @mode over the @nr CPUs in @cpus, sorted by socket,
+ * Builds the units of @mode over the @nr CPUs in @cpus, sorted by node, socket,
  * die, core, cpu (the order perf prints), each with .nr = CPUs in it, and
  * sets map[i] to the unit of cpus[i]. @t may be NULL for GLOBAL and NONE.
  * Returns the number of units (*out to free()) or -errno. Not for THREAD.

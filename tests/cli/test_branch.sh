@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-only
+# Branch stacks on the reading side: script -F brstack/brstacksym and
+# report --branch-stack (perf's -b) on perf.data files whose samples
+# carry branch stacks. This VM has no LBR, so brgen writes the files
+# (what perf record -b writes: BRANCH_STACK samples, the BRANCH_STACK
+# feature) over the helper objects; perf 6.1 reads the same file and is
+# the oracle, byte for byte. Without perf the exact brstack text (made of
+# the addresses given) is still checked.
+. "$(dirname "$0")/lib.sh"
+
+B=$HELPERS/brgen EXE=$HELPERS/symtest_nopie LIB=$HELPERS/libplthot.so
+for f in "$B" "$EXE" "$LIB"; do
+	[ -e "$f" ] || { skip "branch stacks: $f not built (make helpers)"; exit 0; }
+done
+command -v nm >/dev/null || { skip "branch stacks: nm (binutils) is not installed"; exit 0; }
+sym() { nm "$2" | awk -v s="$1" '$3 == s { print $1; exit }'; }
+dsym() { nm -D --defined-only "$2" | awk -v s="$1" '$3 == s { print $1; exit }'; }
+hex() { printf '%x' $(($1)); }
+MAIN=0x$(sym main "$EXE") MID=0x$(sym symtest_global_mid "$EXE")
+LEAF=0x$(sym symtest_static_leaf "$EXE") STRONG=0x$(sym symtest_strong "$EXE")
+LIBBASE=0x7f0000000000 HOT=$((0x7f0000000000 + 0x$(dsym plt_hot "$LIB")))
+GONE=0x7f0000100000 # an object that is not there: a map, no symbols
+if [ "$MAIN" = 0x ] || [ "$MID" = 0x ] || [ "$LEAF" = 0x ] || [ "$HOT" = "$LIBBASE" ]; then
+	fail "branch stacks: helper symbols not found by nm"; exit 0
+fi
+# Sample IP:FROM-TO/flags,... (see tests/helpers/brgen.c).
+S1="$(hex $MID+4):$(hex $MAIN+0x10)-$(hex $MID)/P/c5/t4,$(hex $MID+0x8)-$(hex $LEAF)/t4/c17,$(hex $LEAF+0x20)-$(hex $MID+0xc)/M/t6,$(hex $MID+0x10)-$(hex $MAIN+0x15)/P/t6"
+S2="$(hex $LEAF+4):$(hex $MAIN+0x20)-$(hex $MAIN+0x30)/t1,$(hex $MAIN+0x40)-$(hex $MAIN+0x18)/t1/c3,$(hex $HOT+8)-$(hex $HOT+0x30)/X/A/t2,$(hex $MAIN+0x44)-$(hex $HOT)/t5/c60000"
+S3="$(hex $MID+4):$(hex $MAIN+0x10)-$(hex $MID)/P/c5/t4,$(hex $HOT+0x10)-$(hex $GONE+0x40)/M/t3,$(hex $GONE+0x48)-1234/t15/n2,0-$(hex $LEAF)/t12"
+S4="$(hex $HOT+4):$(hex $MID+0x10)-$(hex $MAIN+0x15)/P/t6,$(hex $MAIN+0x44)-$(hex $HOT)/t5/c60000,$(hex $HOT+0x60)-$(hex $MAIN+0x48)/t6"
+MAPS=("$EXE:401000:1000:1000" "$LIB:7f0000001000:1000:1000" "/nonexistent/libgone.so:7f0000100000:1000:0")
+F=$TMP/br.data FX=$TMP/brx.data
+"$B" "$F" "${MAPS[@]}" -- "$S1" "$S2" "$S3" "$S4" 2>"$TMP/err" &&
+	"$B" -x "$FX" "${MAPS[@]}" -- "$S1" "$S2" "$S3" "$S4" 2>>"$TMP/err" ||
+	{ fail "brgen: $(head -c 300 "$TMP/err")"; exit 0; }
+
+# The brstack text follows from the addresses and flags alone.
+want=" 0x$(hex $MAIN+0x10)/0x$(hex $MID)/P/-/-/5/CALL  0x$(hex $MID+0x8)/0x$(hex $LEAF)/-/-/-/17/CALL  0x$(hex $LEAF+0x20)/0x$(hex $MID+0xc)/M/-/-/0/RET  0x$(hex $MID+0x10)/0x$(hex $MAIN+0x15)/P/-/-/0/RET "
+for f in "$F" "$FX"; do
+	got=$("$SONDE" script -i "$f" -F brstack 2>"$TMP/err" | head -1)
+	[ "$got" = "$want" ] && pass "script -F brstack: entries and flags ($(basename "$f"))" ||
+		fail "script -F brstack ($(basename "$f")): got '$got', want '$want' $(head -c 200 "$TMP/err")"
+done
+got=$("$SONDE" script -i "$F" -F brstack 2>/dev/null | sed -n 3p)
+case "$got" in
+*"/0x1234/-/-/-/0/FAULT_INST  0x0/0x$(hex $LEAF)/-/-/-/0/IRQ ") pass "script -F brstack: extended and IRQ types" ;;
+*) fail "script -F brstack: third sample '$got'" ;;
+esac
+# brstackoff: the library's text at its offset into the file until a
+# sample lands in it (the fourth), the executable's (the first sample's)
+# at its address.
+got=$("$SONDE" script -i "$F" -F brstackoff 2>/dev/null | sed -n 2p)
+case "$got" in
+*" 0x$(hex $HOT+8-0x7f0000000000)/0x$(hex $HOT+0x30-0x7f0000000000)/-/X/A/0/UNCOND  0x$(hex $MAIN+0x44)/0x$(hex $HOT-0x7f0000000000)/"*)
+	pass "script -F brstackoff: offsets in a library, addresses in the executable" ;;
+*) fail "script -F brstackoff: second sample '$got'" ;;
+esac
+got=$("$SONDE" script -i "$F" -F brstacksym 2>/dev/null | head -1)
+[ "$got" = "main+0x10/symtest_global_mid+0x0/P/-/-/5/CALL symtest_global_mid+0x8/symtest_static_leaf+0x0/-/-/-/17/CALL symtest_static_leaf+0x20/symtest_global_mid+0xc/M/-/-/0/RET symtest_global_mid+0x10/main+0x15/P/-/-/0/RET " ] &&
+	pass "script -F brstacksym: symbols and offsets" || fail "script -F brstacksym: '$got'"
+# --json: the entries as objects, addresses as strings.
+"$SONDE" script -i "$F" --json >"$TMP/j" 2>"$TMP/err"
+if python3 - "$TMP/j" "$(hex $MAIN+0x10)" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+b = rows[0]["brstack"]
+assert len(rows) == 4 and len(b) == 4, (len(rows), len(b))
+assert b[0]["from"] == {"addr": "0x" + sys.argv[2], "sym": "main", "symoff": 16,
+                        "dso": b[0]["from"]["dso"]}, b[0]["from"]
+assert b[0]["to"]["sym"] == "symtest_global_mid" and b[0]["to"]["symoff"] == 0
+assert (b[0]["predicted"], b[0]["mispred"], b[0]["cycles"], b[0]["type"]) == (True, False, 5, "CALL")
+assert (b[2]["mispred"], b[2]["type"]) == (True, "RET")
+t = rows[2]["brstack"]
+assert t[2]["to"] == {"addr": "0x1234", "sym": None, "dso": None} and t[2]["type"] == "FAULT_INST"
+assert rows[1]["brstack"][2]["in_tx"] and rows[1]["brstack"][2]["abort"]
+PY
+then pass "script --json: branch stacks"; else fail "script --json: branch stacks: $(head -c 300 "$TMP/err")"; fi
+expect_fail "script -F brstack without branch stacks" "do not carry it.*record -b" \
+	"$SONDE" script -F brstack -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
+expect_fail "report -b without branch stacks" "has no branch stacks" \
+	"$SONDE" report -b -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
+expect_fail "report -b --sort sym" "not a branch key" "$SONDE" report -b -s sym -i "$F"
+# A --sort of the usual keys is the usual table, as before branch mode.
+"$SONDE" report -i "$F" -s sym >"$TMP/plain" 2>"$TMP/err"
+grep -q '^# Overhead  Symbol' "$TMP/plain" && ! grep -q 'Branch Statistics' "$TMP/plain" &&
+	pass "report -s sym on a branch file: the usual table" ||
+	fail "report -s sym on a branch file: $(head -c 300 "$TMP/plain" "$TMP/err")"
+"$SONDE" report -i "$F" >"$TMP/b" 2>"$TMP/err"
+grep -q '^# Overhead  Command  Source Shared Object  Source Symbol' "$TMP/b" &&
+	grep -q '^# Samples: 15  of event' "$TMP/b" && grep -q '^# Branch Statistics:' "$TMP/b" &&
+	pass "report: branch mode by default on a branch file" ||
+	fail "report on a branch file: $(head -c 600 "$TMP/b" "$TMP/err")"
+"$SONDE" report -i "$F" --no-branch-stack -s sym >"$TMP/nb" 2>&1
+grep -q 'Branch Statistics' "$TMP/nb" && fail "report --no-branch-stack still in branch mode" ||
+	pass "report --no-branch-stack"
+
+if ! have_perf; then
+	skip "branch stacks: perf is not installed (apt-get install linux-perf): no comparison with perf"
+	exit 0
+fi
+# perf's report has a Tip block sonde leaves out (and ends without a newline).
+untip() { python3 -c 'import re, sys; sys.stdout.write(re.sub(r"#\n# \(Tip:[^\n]*\n#\n", "", sys.stdin.read()))'; }
+for f in "$F" "$FX"; do
+	for fields in brstack brstacksym brstack,dso brstacksym,dso comm,tid,time,ip,sym,brstacksym \
+		ip,sym,dso,brstack,brstacksym event,period,brstack brstackoff ip,dso,brstackoff; do
+		perf script -i "$f" -F "$fields" >"$TMP/p.txt" 2>/dev/null
+		"$SONDE" script -i "$f" -F "$fields" >"$TMP/s.txt" 2>"$TMP/err"
+		if [ ! -s "$TMP/p.txt" ]; then
+			fail "script -F $fields: perf printed nothing"
+		elif cmp -s "$TMP/p.txt" "$TMP/s.txt"; then
+			pass "script -F $fields: the same bytes as perf ($(basename "$f"))"
+		else
+			fail "script -F $fields ($(basename "$f")) differs from perf: $(diff "$TMP/p.txt" "$TMP/s.txt" | head -6)"
+		fi
+	done
+done
+# brstackoff: offsets into objects, absolute in those perf has loaded,
+# which it does for a sample's own ip only: a second executable reached
+# by branches alone shows offsets until a sample lands in it. Its
+# functions are mapped 0x100000 above their link addresses.
+EXE2=$HELPERS/unwind_nofp_nopie FO=$TMP/off.data
+U=$(( 0x$(sym uw_middle "$EXE2") + 0x100000 )) V=$(( 0x$(sym uw_outer "$EXE2") + 0x100000 ))
+if [ -x "$EXE2" ] && [ "$U" != $((0x100000)) ]; then
+	"$B" "$FO" "$EXE:401000:1000:1000" "$EXE2:501000:1000:1000" -- \
+		"$(hex $MID+4):$(hex $MID+8)-$(hex $LEAF)/t4,$(hex $U+8)-$(hex $MID),$(hex $MID+0x10)-$(hex $V+4)" \
+		"$(hex $U+0x10):$(hex $MAIN+0x10)-$(hex $V)" "$(hex $MID+4):$(hex $U+8)-$(hex $V+0x20)" 2>"$TMP/err" ||
+		fail "brgen (two executables): $(head -c 300 "$TMP/err")"
+	for fields in brstackoff brstackoff,dso ip,sym,brstackoff; do
+		perf script -i "$FO" -F "$fields" >"$TMP/p.txt" 2>/dev/null
+		"$SONDE" script -i "$FO" -F "$fields" >"$TMP/s.txt" 2>"$TMP/err"
+		if [ -s "$TMP/p.txt" ] && cmp -s "$TMP/p.txt" "$TMP/s.txt"; then
+			pass "script -F $fields: offsets and perf's loaded objects, as perf"
+		else
+			fail "script -F $fields (two executables) differs from perf: $(diff "$TMP/p.txt" "$TMP/s.txt" | head -6)"
+		fi
+	done
+else
+	skip "script -F brstackoff with two executables: $EXE2 not built"
+fi
+# perf 6.1 crashes on a --sort naming symbol_from or symbol_to with -b:
+# the default keys and the object/cycles ones are compared.
+for args in "" "-b" "-s dso_to" "-s dso_from,dso_to" "-s comm,dso_from,dso_to,cycles" "-s cycles" \
+	"--comm brwork" "--tid 4243" "--tid 4243 --percentage relative" "--pid 4242 --percentage relative" \
+	"--comm nosuch"; do
+	perf report -i "$F" --stdio $args 2>/dev/null | untip >"$TMP/p.txt"
+	"$SONDE" report -i "$F" $args >"$TMP/s.txt" 2>"$TMP/err"
+	if ! grep -q '^# Samples' "$TMP/p.txt"; then
+		skip "report $args: perf printed no report to compare"
+	elif cmp -s "$TMP/p.txt" "$TMP/s.txt"; then
+		pass "report $args: the same bytes as perf"
+	else
+		fail "report $args differs from perf: $(diff "$TMP/p.txt" "$TMP/s.txt" | head -8)"
+	fi
+done
