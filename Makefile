@@ -48,7 +48,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 # The HTML profile's page, CSS and script, kept as ordinary files and
 # turned into C arrays here so the library writes one self-contained page.
 HTML_ASSETS := page:src/lib/export/html/page.html css:src/lib/export/html/flame.css \
-	js:src/lib/export/html/flame.js
+	js:src/lib/export/html/flame.js tljs:src/lib/export/html/timeline.js
 HTML_ASSETS_C := $(BUILD)/gen/html-assets.c
 LIB_OBJS += $(BUILD)/obj/gen/html-assets.o
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -2,7 +2,9 @@
 // Loads an HTML profile in headless Chromium and prints what the page
 // measured with performance.now(): when the flame graph was first drawn
 // (from navigation start), the browser's first contentful paint, and
-// the median time of a zoom (click handler: layout, draw, breadcrumb).
+// the median time of a zoom (click handler: layout, draw, breadcrumb);
+// with a timeline, when its samples were decoded and what a drag over
+// the middle fifth took (every view made again from the kept samples).
 //   node bench/bench-html.js PAGE.html [ZOOMS]
 'use strict';
 const fs = require('fs');
@@ -47,6 +49,16 @@ const { chromium } = require(path.join(__dirname, '../tests/browser/node_modules
         zoomMedian: times[times.length >> 1], zoomMax: times[times.length - 1], zooms: times.length,
         rootRender: s.lastRenderMs, phases: s.phases };
     }, zooms);
+    if (await page.evaluate(() => !!window.sonde.timeline)) {
+      await page.waitForFunction(() => window.sonde.timeline.ready, null, { timeout: 120000 });
+      const b = await page.locator('#tlcanvas').boundingBox();
+      await page.mouse.move(b.x + b.width * 0.4, b.y + 4);
+      await page.mouse.down();
+      await page.mouse.move(b.x + b.width * 0.6, b.y + 4);
+      await page.mouse.up();
+      Object.assign(r, await page.evaluate(() => ({ timelineReady: window.sonde.timeline.readyMs,
+        rangeFilter: window.sonde.timeline.filterMs, kept: window.sonde.rootSamples() })));
+    }
     console.log(JSON.stringify(r));
     if (errors.length) console.error('page errors: ' + errors.join(' | '));
   } finally {

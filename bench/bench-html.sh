@@ -5,7 +5,8 @@
 # as HTML; the file against its gzipped folded text (target <= 3x), and
 # in headless Chromium, as measured by the page with performance.now(),
 # the first draw of the flame graph from navigation start (target < 1 s)
-# and the median zoom (target < 50 ms). Medians of RUNS page loads.
+# and the median zoom (target < 50 ms); the timeline's decode and a
+# range drag's refilter, for the record. Medians of RUNS page loads.
 #
 #   RUNS=5   page loads
 #   NR=1000000 STACKS=100000   the generated profile
@@ -46,3 +47,6 @@ median() { # FIELD
 }
 echo "first draw: median $(median drawn) ms of $RUNS loads (target < 1000 ms)"
 echo "zoom: median of per-load medians $(median zoomMedian) ms (target < 50 ms)"
+if grep -q timelineReady "$WORK/html.runs"; then
+	echo "timeline: samples decoded at median $(median timelineReady) ms; a range drag refilters every view in $(median rangeFilter) ms"
+fi

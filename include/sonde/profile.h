@@ -97,9 +97,16 @@ struct sonde_profile_opts {
 	 * over time (export's firefox and html timelines): 16 bytes a sample.
 	 * Merged profiles have none. */
 	bool timeline;
+	/* Distinct stacks kept for sonde_profile__sample_stack(); 0: no bound.
+	 * The first ones met are kept; a new stack beyond them is resolved
+	 * for its sample only (valid until the next call, id UINT32_MAX), so
+	 * memory stays flat for a one-pass reader (script) however many
+	 * stacks a file has. Counted samples hold their stacks: the first one
+	 * lifts the bound. */
+	size_t max_stacks;
 	size_t : 0;
 };
-#define sonde_profile_opts__last_field timeline
+#define sonde_profile_opts__last_field max_stacks
 
 /* [start, end) in sample time (ns); 0 leaves that side open. */
 struct sonde_profile_time_range {
@@ -360,8 +367,9 @@ SONDE_API const char *sonde_profile_node__dso(const struct sonde_profile_node *n
  * (a decoded SAMPLE of event @p ev, -1 to route by id) into its stack
  * without counting it, as `perf script` needs. The machine state must be
  * up to date: add the side-band records first.
- * @return the stack (owned by @p p), or NULL with errno (ENOENT no such
- * event, EINVAL not a sample).
+ * @return the stack (owned by @p p; one beyond opts.max_stacks is valid
+ * until the next call only), or NULL with errno (ENOENT no such event,
+ * EINVAL not a sample).
  */
 SONDE_API const struct sonde_profile_stack *
 sonde_profile__sample_stack(struct sonde_profile *p, int ev, const struct sonde_record *rec);
@@ -388,7 +396,7 @@ typedef int (*sonde_profile__stack_fn)(const struct sonde_profile_stack *st, uin
 SONDE_API int sonde_profile__foreach_stack(struct sonde_profile *p, int ev,
 					   sonde_profile__stack_fn fn, void *arg);
 
-/** @brief **sonde_profile_stack__id()**: a number for the stack, dense from 0 per profile. */
+/** @brief **sonde_profile_stack__id()**: a number for the stack, dense from 0 per profile (UINT32_MAX: a stack beyond opts.max_stacks, not kept). */
 SONDE_API uint32_t sonde_profile_stack__id(const struct sonde_profile_stack *st);
 /** @brief **sonde_profile_stack__nr_frames()**: frames, the sampled one first (inlines expanded). */
 SONDE_API uint32_t sonde_profile_stack__nr_frames(const struct sonde_profile_stack *st);

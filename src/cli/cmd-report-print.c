@@ -20,13 +20,33 @@ static const char *dso_name(const entry_t *e)
 	return n ? n : "[unknown]";
 }
 
+/* snprintf(buf, sz, "%s%s", a, b) without the format parsing. */
+static void cat2(char *buf, size_t sz, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la >= sz)
+		la = sz - 1;
+	memcpy(buf, a, la);
+	if (lb > sz - 1 - la)
+		lb = sz - 1 - la;
+	memcpy(buf + la, b, lb);
+	buf[la + lb] = 0;
+}
+
 static void sym_text(const entry_t *e, char *buf, size_t sz)
 {
 	const char *sym = sonde_profile_entry__sym(e);
 	char level = sonde_profile_entry__kernel(e) ? 'k' : '.';
 	uint64_t addr = sonde_profile_entry__addr(e);
 
-	if (sym)
+	if (sym && sz > 4) {
+		buf[0] = '[';
+		buf[1] = level;
+		buf[2] = ']';
+		buf[3] = ' ';
+		cat2(buf + 4, sz - 4, sym, sonde_profile_entry__inlined(e) ? " (inlined)" : "");
+	} else if (sym)
 		snprintf(buf, sz, "[%c] %s%s", level, sym,
 			 sonde_profile_entry__inlined(e) ? " (inlined)" : "");
 	else if (addr)
@@ -46,7 +66,7 @@ static void cell_text(const struct report *rp, const entry_t *e, enum sonde_prof
 
 	switch (key) {
 	case RK_COMM:
-		snprintf(buf, sz, "%s", comm);
+		cat2(buf, sz, comm ? comm : "(null)", "");
 		break;
 	case RK_PID:
 		/* Like perf: the thread id, then the command padded to its column. */
@@ -57,7 +77,7 @@ static void cell_text(const struct report *rp, const entry_t *e, enum sonde_prof
 		snprintf(buf, sz, "%7d", sonde_profile_entry__tid(e));
 		break;
 	case RK_DSO:
-		snprintf(buf, sz, "%s", dso_name(e));
+		cat2(buf, sz, dso_name(e), "");
 		break;
 	case RK_SYM:
 		sym_text(e, buf, sz);
@@ -93,6 +113,45 @@ static unsigned long convert_unit(unsigned long v, char *unit)
 
 /* ---- call graph ---- */
 
+/*
+ * printf("%*.2f%%", width, v), through a direct-mapped cache of what it
+ * printed for recent values: the same few thousand percentages recur on
+ * millions of lines. (The printer runs on one thread.)
+ */
+#define PCT_SLOTS 1024
+
+static struct pct_slot {
+	uint64_t bits;
+	int width;
+	unsigned char len; /* 0: empty */
+	char text[23];
+} pct_cache[PCT_SLOTS];
+
+static void put_pct(struct outbuf *o, double v, int width)
+{
+	struct pct_slot *c;
+	uint64_t bits;
+	char t[64];
+	int n;
+
+	memcpy(&bits, &v, sizeof(bits));
+	c = &pct_cache[((bits ^ (uint64_t)width) * 0x9e3779b97f4a7c15ULL) >> 54];
+	if (c->len && c->bits == bits && c->width == width) {
+		ob_write(o, c->text, c->len);
+		return;
+	}
+	n = snprintf(t, sizeof(t), "%*.2f%%", width, v);
+	if (n <= 0)
+		return;
+	if ((size_t)n < sizeof(c->text)) {
+		c->bits = bits;
+		c->width = width;
+		c->len = (unsigned char)n;
+		memcpy(c->text, t, (size_t)n);
+	}
+	ob_write(o, t, n < (int)sizeof(t) ? (size_t)n : sizeof(t) - 1);
+}
+
 /* A call graph value as -g asked: share of @base, period, or samples. */
 static void put_gvalue(struct outbuf *o, const struct report *rp, uint64_t period,
 		       uint64_t nr, uint64_t base)
@@ -102,7 +161,7 @@ static void put_gvalue(struct outbuf *o, const struct report *rp, uint64_t perio
 	else if (rp->graph_value == GRAPH_VALUE_PERIOD)
 		ob_printf(o, "%" PRIu64, period);
 	else
-		ob_printf(o, "%.2f%%", base ? (double)period * 100.0 / (double)base : 0.0);
+		put_pct(o, base ? (double)period * 100.0 / (double)base : 0.0, 0);
 }
 
 /*
@@ -138,8 +197,10 @@ static void cname(struct outbuf *o, const node_t *n)
 		if (sonde_profile_node__inlined(n))
 			ob_puts(o, " (inlined)");
 	}
-	else if (sonde_profile_node__ip(n))
-		ob_printf(o, "0x%" PRIx64, sonde_profile_node__ip(n));
+	else if (sonde_profile_node__ip(n)) {
+		ob_puts(o, "0x");
+		ob_hex(o, sonde_profile_node__ip(n), 0);
+	}
 	else
 		ob_puts(o, "0");
 }
@@ -469,17 +530,21 @@ static void print_event(struct report *rp, int attr)
 
 		if (rp->percent_limit > 0 && main_pct < rp->percent_limit)
 			continue;
-		ob_printf(o, "  %7.2f%%", main_pct);
-		if (rp->children)
-			ob_printf(o, "  %7.2f%%", total ? (double)self * 100.0 / (double)total : 0.0);
+		ob_puts(o, "  ");
+		put_pct(o, main_pct, 7);
+		if (rp->children) {
+			ob_puts(o, "  ");
+			put_pct(o, total ? (double)self * 100.0 / (double)total : 0.0, 7);
+		}
 		for (int i = 0; i < rp->nr_keys; i++) {
 			if (rp->elide[rp->keys[i]])
 				continue;
 			cell_text(rp, e, rp->keys[i], buf, sizeof(buf));
+			ob_puts(o, "  ");
 			if (i + 1 == rp->nr_keys)
-				ob_printf(o, "  %s", buf);
+				ob_puts(o, buf);
 			else
-				ob_printf(o, "  %-*s", width[i], buf);
+				ob_pad_str(o, buf, width[i], false);
 		}
 		ob_putc(o, '\n');
 		if (!rp->graph_on || !rp->have_callchains)

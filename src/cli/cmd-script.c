@@ -23,6 +23,13 @@
 #include "branch-text.h"
 #include "script-brstackoff.h"
 
+/*
+ * Distinct stacks script keeps resolved, with their text: the first ones
+ * met. Later new stacks are resolved and rendered for their sample only,
+ * so memory stays flat however many distinct stacks a file has.
+ */
+#define SCRIPT_MAX_STACKS 16384
+
 enum {
 	F_COMM = 1 << 0,
 	F_TID = 1 << 1,
@@ -76,8 +83,10 @@ struct script {
 	struct sonde_record_fmt *fmts; /* per event, made when first met */
 	bool *fmt_ok;
 	int nr_fmts;
-	struct stack_text *texts; /* by stack id */
+	struct stack_text *texts; /* SCRIPT_MAX_STACKS, by stack id */
+	struct outbuf once; /* the text of a stack not kept */
 	size_t nr_texts;
+	struct frame_text *lines; /* FRAME_LINES, by frame_key() */
 	const struct sonde_record *cur; /* the sample being printed */
 	int cur_ev;
 	struct sonde_profile_branch *br; /* its branch stack, -F brstack* */
@@ -87,10 +96,27 @@ struct script {
 
 /* A stack's frame lines, rendered once for one field set. */
 struct stack_text {
-	char *buf;
-	size_t len;
+	char *buf; /* NULL: empty */
+	size_t len, cap;
+	uint32_t id;
 	unsigned fields;
 };
+
+/*
+ * One frame line as printed, and what it was made from: a name is
+ * compared by pointer (the profile's strings live as long as it does).
+ * Distinct stacks share most of their frames.
+ */
+struct frame_text {
+	const char *sym, *dso;
+	uint64_t shown, off; /* the address printed, the offset into sym */
+	unsigned fields;
+	bool inlined;
+	char *buf; /* NULL: empty */
+	size_t len, cap;
+};
+
+#define FRAME_LINES 4096
 
 /* The sample fields script prints, with perf's values for absent ones. */
 struct smp {
@@ -247,7 +273,68 @@ static void put_srcline(struct script *s, struct outbuf *o, const frame_t *fr)
 	ob_putc(o, '\n');
 }
 
-/* Renders a stack's frame lines once; cached by stack id. */
+/* "\taddress sym+0xoff (dso)\n", as perf prints a frame. */
+static void frame_line(struct outbuf *o, const frame_t *fr, unsigned f)
+{
+	ob_putc(o, '\t');
+	if (f & F_IP)
+		ob_hex(o, sonde_profile_frame__dso(fr) ? sonde_profile_frame__addr(fr)
+						       : sonde_profile_frame__ip(fr), 16);
+	put_frame_tail(o, fr, f);
+	ob_putc(o, '\n');
+}
+
+/* frame_line() through a direct-mapped cache of recent lines. */
+static void frame_line_cached(struct script *s, struct outbuf *o, const frame_t *fr, unsigned f)
+{
+	const char *sym = sonde_profile_frame__sym(fr), *dso = sonde_profile_frame__dso(fr);
+	uint64_t shown = !(f & F_IP) ? 0 : dso ? sonde_profile_frame__addr(fr)
+					       : sonde_profile_frame__ip(fr);
+	uint64_t off = sym && (f & F_SYMOFF) ? sonde_profile_frame__sym_offset(fr) : 0;
+	bool inl = (f & F_DSO) && (sonde_profile_frame__kind(fr) & SONDE_PROFILE_FRAME_INLINED);
+	uint64_t h = ((uintptr_t)sym ^ (shown * 0x9e3779b97f4a7c15ULL) ^ off) * 0xff51afd7ed558ccdULL;
+	struct frame_text *c;
+	struct outbuf tmp;
+
+	if (!s->lines && !(s->lines = calloc(FRAME_LINES, sizeof(*s->lines)))) {
+		frame_line(o, fr, f);
+		return;
+	}
+	c = &s->lines[(h >> 32) & (FRAME_LINES - 1)];
+	if (!c->buf || c->sym != sym || c->dso != dso || c->shown != shown || c->off != off ||
+	    c->inlined != inl || c->fields != f) {
+		if (c->buf)
+			tmp = (struct outbuf){ .buf = c->buf, .cap = c->cap, .fd = -1 };
+		else
+			ob_init_mem(&tmp);
+		frame_line(&tmp, fr, f);
+		*c = (struct frame_text){ sym, dso, shown, off, f, inl, tmp.buf, tmp.len, tmp.cap };
+	}
+	ob_write(o, c->buf, c->len);
+}
+
+/* A stack's frame lines and the empty line after them. */
+static void render_stack(struct script *s, struct outbuf *o, const struct sonde_profile_stack *st,
+			 unsigned f)
+{
+	for (uint32_t i = 0; i < sonde_profile_stack__nr_frames(st); i++) {
+		const frame_t *fr = sonde_profile_stack__frame(st, i);
+
+		if (f & F_SRCLINE) {
+			frame_line(o, fr, f);
+			put_srcline(s, o, fr);
+		} else {
+			frame_line_cached(s, o, fr, f);
+		}
+	}
+	ob_putc(o, '\n');
+}
+
+/*
+ * Renders a stack's frame lines once; cached by stack id. The profile
+ * numbers the stacks it keeps 0..SCRIPT_MAX_STACKS-1; one it does not
+ * keep (id UINT32_MAX) is rendered for its sample only.
+ */
 static const char *stack_text(struct script *s, const struct sonde_profile_stack *st, unsigned f,
 			      size_t *len)
 {
@@ -255,43 +342,36 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 	struct stack_text *c;
 	struct outbuf tmp;
 
-	if (id >= s->nr_texts) {
-		size_t n = s->nr_texts ? s->nr_texts : 256;
-		struct stack_text *v;
-
-		while (n <= id)
-			n *= 2;
-		v = realloc(s->texts, n * sizeof(*v));
-		if (!v) {
+	if (!s->texts) {
+		s->texts = calloc(SCRIPT_MAX_STACKS, sizeof(*s->texts));
+		if (!s->texts) {
 			*len = 0;
 			return "";
 		}
-		memset(v + s->nr_texts, 0, (n - s->nr_texts) * sizeof(*v));
-		s->texts = v;
-		s->nr_texts = n;
+		s->nr_texts = SCRIPT_MAX_STACKS;
+		ob_init_mem(&s->once);
+	}
+	if (id >= SCRIPT_MAX_STACKS) {
+		s->once.len = 0;
+		render_stack(s, &s->once, st, f);
+		*len = s->once.len;
+		return s->once.buf;
 	}
 	c = &s->texts[id];
-	if (c->buf && c->fields == f) {
+	if (c->buf && c->id == id && c->fields == f) {
 		*len = c->len;
 		return c->buf;
 	}
-	ob_init_mem(&tmp);
-	for (uint32_t i = 0; i < sonde_profile_stack__nr_frames(st); i++) {
-		const frame_t *fr = sonde_profile_stack__frame(st, i);
-
-		ob_putc(&tmp, '\t');
-		if (f & F_IP)
-			ob_hex(&tmp, sonde_profile_frame__dso(fr) ? sonde_profile_frame__addr(fr)
-								 : sonde_profile_frame__ip(fr), 16);
-		put_frame_tail(&tmp, fr, f);
-		ob_putc(&tmp, '\n');
-		if (f & F_SRCLINE)
-			put_srcline(s, &tmp, fr);
+	if (c->buf) {
+		tmp = (struct outbuf){ .buf = c->buf, .cap = c->cap, .fd = -1 };
+	} else {
+		ob_init_mem(&tmp);
 	}
-	ob_putc(&tmp, '\n');
-	free(c->buf);
+	render_stack(s, &tmp, st, f);
 	c->buf = tmp.buf;
+	c->cap = tmp.cap;
 	c->len = tmp.len;
+	c->id = id;
 	c->fields = f;
 	*len = tmp.len;
 	return tmp.buf;
@@ -735,7 +815,8 @@ int cmd_script(int argc, const char **argv)
 			   .max_stack = s.max_stack < SONDE_PROFILE_MAX_FRAMES ? s.max_stack + 1
 									    : SONDE_PROFILE_MAX_FRAMES,
 			   .no_inline = !s.inline_frames,
-			   .cache = s.cache, .kallsyms = s.kallsyms, .vmlinux = s.vmlinux);
+			   .cache = s.cache, .kallsyms = s.kallsyms, .vmlinux = s.vmlinux,
+			   .max_stacks = SCRIPT_MAX_STACKS);
 
 		s.prof = sonde_profile__new(&po);
 		if (!s.prof || sonde_profile__set_reader(s.prof, s.r)) {
@@ -825,6 +906,11 @@ int cmd_script(int argc, const char **argv)
 	for (size_t i = 0; i < s.nr_texts; i++)
 		free(s.texts[i].buf);
 	free(s.texts);
+	if (s.nr_texts)
+		ob_free(&s.once);
+	for (size_t i = 0; s.lines && i < FRAME_LINES; i++)
+		free(s.lines[i].buf);
+	free(s.lines);
 	free(s.br);
 	brstackoff_free(s.bo);
 	free(s.fmts);

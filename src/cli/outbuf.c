@@ -187,17 +187,21 @@ void ob_json_str(struct outbuf *o, const char *s)
 
 void ob_printf(struct outbuf *o, const char *fmt, ...)
 {
+	size_t room = o->cap - o->len;
 	va_list ap;
 	int n;
 
+	/* Format once where it fits, which is nearly always. */
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(o->buf + o->len, room, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return;
-	ob_reserve(o, (size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(o->buf + o->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t)n >= room) {
+		ob_reserve(o, (size_t)n + 1);
+		va_start(ap, fmt);
+		vsnprintf(o->buf + o->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	o->len += (size_t)n;
 }

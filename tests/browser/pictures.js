@@ -7,11 +7,14 @@
 //   node pictures.js EXPECT.json
 //
 // EXPECT: { html, svg, diff?, shot, frames: [names], top: {name, self},
-//           search: {q, share} }
+//           search: {q, share}, sonde, data, threads?: {html, data} }
+// With sonde and data, a range dragged on the timeline and threads picked
+// in the lanes are checked against sonde report --time / --tid / --comm.
 'use strict';
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const { execFileSync } = require('child_process');
 const { chromium } = require('playwright-core');
 
 const want = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
@@ -75,6 +78,7 @@ async function checkHtml(browser) {
   await page.keyboard.press('i');
   check(ice === 0, 'html: "i" switches to the icicle view (root row at the top)');
   if (want.shot) await page.screenshot({ path: want.shot, clip: { x: 0, y: 0, width: 1280, height: 640 } });
+  if (want.sonde) await checkTimeline(page, errors);
 
   // A phone: the page fits the screen and still draws.
   const ph = await open(browser, want.html, { width: 390, height: 844 });
@@ -84,6 +88,99 @@ async function checkHtml(browser) {
     JSON.stringify(fit));
   errors.push(...ph.errors);
   check(!errors.length, 'html: no console errors and no network requests', errors.join(' | '));
+}
+
+// report --no-children's samples with @args: the total and the top symbol's.
+function reportSamples(data, args) {
+  const out = execFileSync(want.sonde, ['report', '-i', data, '--json', '--no-children', '-g', 'none',
+    '--sort', 'sym', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const ents = JSON.parse(out).events[0].entries;
+  ents.sort((a, b) => b.samples - a.samples || (a.sym < b.sym ? -1 : 1));
+  return { total: ents.reduce((a, e) => a + e.samples, 0), top: ents[0] };
+}
+
+// What the page shows against report: the flame root's samples and the
+// samples of report's top function in the page's table.
+async function shown(page, rep) {
+  return page.evaluate(n => ({ root: window.sonde.rootSamples(), fn: window.sonde.funcSamples(n),
+    info: document.getElementById('tlinfo').textContent, top: window.sonde.topRow() }), rep.top.sym);
+}
+
+async function checkTimeline(page, errors) {
+  await page.waitForFunction(() => window.sonde.timeline && window.sonde.timeline.ready, null, { timeout: 20000 });
+  const all = await page.evaluate(() => window.sonde.rootSamples());
+  const box = await page.locator('#tlcanvas').boundingBox();
+  check(box && box.height > 0 && box.width > 100, 'html: the timeline shows ' +
+    (await page.evaluate(() => window.sonde.timeline.lanes)) + ' lane(s)', JSON.stringify(box));
+  // Drag over the middle fifth of the recording.
+  await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  const range = await page.evaluate(() => window.sonde.timeline.range);
+  const sec = us => (us / 1e6).toFixed(6);
+  const rep = reportSamples(want.data, ['--time', sec(range.startUs) + ',' + sec(range.endUs)]);
+  const got = await shown(page, rep);
+  check(range && got.root === rep.total && got.root < all && got.fn === rep.top.samples &&
+    got.top.samples === rep.top.samples,
+  'html: a timeline drag keeps ' + got.root + ' of ' + all + ' samples, the top function ' + rep.top.sym + ' ' +
+    got.fn + ' (report --time ' + sec(range.startUs) + ',' + sec(range.endUs) + ': ' + rep.total + ', ' +
+    rep.top.samples + ')', JSON.stringify({ range, got, rep }));
+  await page.keyboard.press('Escape');
+  const back = await page.evaluate(() => ({ root: window.sonde.rootSamples(), range: window.sonde.timeline.range }));
+  check(back.root === all && !back.range, 'html: Esc clears the range (' + back.root + ' samples again)', JSON.stringify(back));
+  void errors;
+}
+
+async function checkThreads(browser) {
+  const { page, errors } = await open(browser, want.threads.html, { width: 1280, height: 900 });
+  await page.waitForFunction(() => window.sonde && window.sonde.timeline && window.sonde.timeline.ready, null, { timeout: 20000 });
+  const lanes = await page.evaluate(() => window.sonde.timeline.threads);
+  const all = await page.evaluate(() => window.sonde.rootSamples());
+  // Untick the first lane: the others stay.
+  await page.locator('#tllabels input').first().uncheck();
+  const kept = await page.evaluate(() => window.sonde.timeline.threads);
+  const tids = kept.map(t => t.tid).join(',');
+  let rep = reportSamples(want.threads.data, ['--tid', tids]);
+  let got = await shown(page, rep);
+  check(lanes.length >= 3 && kept.length === lanes.length - 1 && got.root === rep.total && got.root < all &&
+    got.fn === rep.top.samples,
+  'html: unticking thread ' + lanes[0].tid + ' keeps ' + got.root + ' of ' + all + ' samples, ' + rep.top.sym + ' ' + got.fn +
+    ' (report --tid ' + tids + ': ' + rep.total + ', ' + rep.top.samples + ')', JSON.stringify({ lanes, got, rep }));
+  // One thread alone, with a range on top of it.
+  for (let k = 2; k < lanes.length; k++) await page.locator('#tllabels input').nth(k).uncheck();
+  const box = await page.locator('#tlcanvas').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.1, box.y + 4);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.7, box.y + 4, { steps: 3 });
+  await page.mouse.up();
+  const range = await page.evaluate(() => window.sonde.timeline.range);
+  const sec = us => (us / 1e6).toFixed(6);
+  rep = reportSamples(want.threads.data, ['--tid', String(lanes[1].tid), '--time', sec(range.startUs) + ',' + sec(range.endUs)]);
+  got = await shown(page, rep);
+  check(got.root === rep.total && got.fn === rep.top.samples,
+    'html: thread ' + lanes[1].tid + ' and a range keep ' + got.root + ' samples (report --tid --time: ' + rep.total + ')',
+    JSON.stringify({ range, got, rep }));
+  // The command menu: every thread of that command.
+  const comm = lanes[0].comm;
+  await page.selectOption('#tlcomm', comm);
+  await page.click('#tlclear');
+  await page.selectOption('#tlcomm', comm);
+  rep = reportSamples(want.threads.data, ['--comm', comm]);
+  got = await shown(page, rep);
+  check(got.root === rep.total && got.fn === rep.top.samples, 'html: the command menu keeps ' + comm + '\'s ' +
+    got.root + ' samples (report --comm: ' + rep.total + ')', JSON.stringify({ got, rep }));
+  await page.keyboard.press('Escape');
+  check(await page.evaluate(a => window.sonde.rootSamples() === a && window.sonde.timeline.threads.length ===
+    window.sonde.timeline.lanes, all), 'html: Esc selects every thread again');
+  // A phone: the lanes fit and a drag still works with touch-sized lanes.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(150);
+  const fit = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth,
+    w: document.getElementById('tlcanvas').clientWidth }));
+  check(fit.sw <= 390 && fit.w > 150, 'html: the timeline fits a 390 px phone screen (' + fit.w + ' px of lanes)', JSON.stringify(fit));
+  if (want.threads.shot) await page.screenshot({ path: want.threads.shot });
+  check(!errors.length, 'html threads: no console errors', errors.join(' | '));
 }
 
 async function checkDiff(browser) {
@@ -132,6 +229,7 @@ async function checkSvg(browser) {
   });
   try {
     await checkHtml(browser);
+    if (want.threads) await checkThreads(browser);
     if (want.diff) await checkDiff(browser);
     await checkSvg(browser);
   } catch (e) {

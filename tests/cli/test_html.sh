@@ -4,8 +4,10 @@
 # (tests/browser/pictures.js, playwright-core), written by sonde export
 # and sonde diff --format html: frames drawn, click zoom,
 # breadcrumb, search share against report's children share, the table's
-# top row against report --no-children, a phone screen, the differential
-# page, no console errors. Leaves a screenshot in $BUILD_DIR/artifacts.
+# top row against report --no-children, a timeline drag against report
+# --time, thread and command picks (on a three-thread recording) against
+# report --tid and --comm, a phone screen, the differential page, no
+# console errors. Leaves screenshots in $BUILD_DIR/artifacts.
 source "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B=${BUILD_DIR:-$ROOT/build}
@@ -19,6 +21,8 @@ F=$TMP/perf.data
 if ! "$SONDE" record -q -g -o "$F" -- "$HELPERS/demo" 20 >/dev/null 2>"$TMP/rec.err"; then
 	fail "html: sonde record -g of the demo failed: $(head -3 "$TMP/rec.err")"; exit 0
 fi
+# Three threads for the thread filter.
+"$SONDE" record -q -g -o "$TMP/thr.data" -- "$HELPERS/report_workload" threads 400 >/dev/null 2>&1
 # The diff page's pair: prime_pass does 3x the work in the new recording.
 "$SONDE" record -q -g -o "$TMP/base.data" -- "$HELPERS/demo" 10 >/dev/null 2>&1
 "$SONDE" record -q -g -o "$TMP/new.data" -- "$HELPERS/demo" 10 3 >/dev/null 2>&1
@@ -26,6 +30,8 @@ expect_ok "html: sonde export --format html writes the page" \
 	"$SONDE" export --format html -i "$F" -o "$TMP/p.html" --title "sonde profile"
 expect_ok "svg: sonde export --format svg writes the flame graph" \
 	"$SONDE" export --format svg -i "$F" -o "$TMP/p.svg"
+expect_ok "html: sonde export --format html of three threads" \
+	"$SONDE" export --format html -i "$TMP/thr.data" -o "$TMP/t.html"
 if "$SONDE" diff --format html "$TMP/base.data" "$TMP/new.data" >"$TMP/d.html" 2>"$TMP/err"; then
 	pass "html diff: sonde diff --format html writes the differential page"
 else
@@ -52,6 +58,46 @@ else
 	pass "html: one self-contained file ($(wc -c <"$TMP/p.html") bytes, no external script, style, font or image)"
 fi
 
+# Without a browser: the timeline's columns decode to report's samples,
+# per thread as report --tid counts them, times inside the recording.
+"$SONDE" report -i "$TMP/thr.data" --json --no-children -g none --sort tid >"$TMP/tids.json" 2>/dev/null
+if python3 - "$TMP/t.html" "$TMP/tids.json" >"$TMP/tl.out" 2>&1 <<'PY'
+import base64, gzip, json, re, sys
+page = open(sys.argv[1]).read()
+tl = json.loads(re.search(r'<script id="sonde-timeline" type="application/json">(.*?)</script>', page, re.S).group(1))
+data = json.loads(re.search(r'<script id="sonde-data" type="application/json">(.*?)</script>', page, re.S).group(1))
+u, j, n = gzip.decompress(base64.b64decode(tl['gz'])), 0, tl['samples']
+def varint():
+    global j
+    v = s = 0
+    while True:
+        b = u[j]; j += 1; v |= (b & 127) << s; s += 7
+        if b < 128: return v
+t, times = 0, []
+for _ in range(n):
+    z = varint(); t += -(z + 1) // 2 if z & 1 else z // 2; times.append(t)
+lanes = [varint() for _ in range(n)]
+w = tl['leafBytes']
+leaves = [sum(u[j + k * n + i] << (8 * k) for k in range(w)) for i in range(n)]
+assert j + w * n == len(u), (j, w, n, len(u))
+# leaf numbers count the nodes where samples end (4-number nodes with samples)
+nodes, k, ends = data['nodes'], 0, 0
+while k < len(nodes):
+    if nodes[k] < 0: k += 2
+    else: ends += nodes[k + 3] > 0; k += 4
+assert max(leaves) < ends + (data['rootSamples'] > 0), (max(leaves), ends)
+assert min(times) == 0 and tl['t0us'] + max(times) == tl['t1us'], (min(times), max(times))
+rep = {e['tid']: e['samples'] for e in json.load(open(sys.argv[2]))['events'][0]['entries']}
+per = {}
+for l in lanes:
+    per[tl['lanes'][l][1]] = per.get(tl['lanes'][l][1], 0) + 1
+assert per == rep, (per, rep)
+assert all(tl['lanes'][k][2] == lanes.count(k) for k in range(len(tl['lanes'])))
+print(n, len(tl['lanes']))
+PY
+then set -- $(cat "$TMP/tl.out"); pass "html: the timeline decodes to $1 samples in $2 lanes, per thread as report --sort tid counts them"
+else fail "html: timeline columns: $(tail -3 "$TMP/tl.out")"; fi
+
 if ! command -v node >/dev/null 2>&1; then
 	skip "html/svg in chromium: node is not installed (apt-get install nodejs npm)"; exit 0
 fi
@@ -75,6 +121,8 @@ diff_pts=$(awk -v a="$(share_of "$TMP/new.data")" -v b="$(share_of "$TMP/base.da
 cat >"$TMP/want.json" <<JSON
 { "html": "$TMP/p.html", "svg": "$TMP/p.svg", "diff": "$TMP/d.html",
   "shot": "$B/artifacts/html-profile.png",
+  "sonde": "$SONDE", "data": "$F",
+  "threads": { "html": "$TMP/t.html", "data": "$TMP/thr.data", "shot": "$B/artifacts/html-threads-phone.png" },
   "frames": ["all", "main", "$top_sym"],
   "diffFn": { "name": "prime_pass", "points": $diff_pts },
   "top": { "name": "$top_sym", "self": ${top_pct%\%} },

@@ -345,6 +345,79 @@ static void test_firefox(void **state)
 	unload(&f);
 }
 
+static size_t unbase64(const char *s, size_t n, uint8_t *out)
+{
+	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	uint32_t v = 0;
+	size_t len = 0;
+	int bits = 0;
+
+	for (size_t i = 0; i < n && s[i] != '='; i++) {
+		v = v << 6 | (uint32_t)(strchr(abc, s[i]) - abc);
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			out[len++] = (uint8_t)(v >> bits);
+		}
+	}
+	return len;
+}
+
+/*
+ * The HTML page's timeline: null without the profile's timeline; else
+ * the lanes (threads by pid, tid) and the columns: time deltas (all 0
+ * here: the samples are 1..6 ns apart), lanes, and leaf numbers in the
+ * page's depth-first order (children by name): main;fa 0, main;fa;fb 1,
+ * main;fa;fb;fc 2, main;fc 3.
+ */
+static void test_html_timeline(void **state)
+{
+	const uint8_t want[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 1, 0, 3 };
+	char lanes[128];
+	uint8_t gz[512], raw[64];
+	const char *tl, *b64, *end;
+	struct fixture f;
+	z_stream z = { 0 };
+	struct mem m;
+	size_t n;
+	int ret;
+
+	(void)state;
+	load(&f, false);
+	m = export(f.p, SONDE_EXPORT_HTML, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(m.buf, "<script id=\"sonde-timeline\" type=\"application/json\">null</script>"));
+	free(m.buf);
+	unload(&f);
+
+	load(&f, true);
+	m = export(f.p, SONDE_EXPORT_HTML, &ret);
+	assert_int_equal(ret, 0);
+	tl = strstr(m.buf, "<script id=\"sonde-timeline\" type=\"application/json\">{");
+	assert_non_null(tl);
+	snprintf(lanes, sizeof(lanes), "\"lanes\":[[%d,%d,5,\"work\"],[%d,%d,1,\"other\"]]", pid, pid,
+		 pid, pid + 1);
+	assert_non_null(strstr(tl, "{\"samples\":6,\"t0us\":0,\"t1us\":0,\"leafBytes\":1,"));
+	assert_non_null(strstr(tl, lanes));
+	b64 = strstr(tl, "\"gz\":\"");
+	assert_non_null(b64);
+	b64 += 6;
+	end = strchr(b64, '"');
+	assert_true(end && (size_t)(end - b64) * 3 / 4 < sizeof(gz));
+	n = unbase64(b64, (size_t)(end - b64), gz);
+	assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK); /* gzip */
+	z.next_in = gz;
+	z.avail_in = (uInt)n;
+	z.next_out = raw;
+	z.avail_out = sizeof(raw);
+	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+	assert_int_equal(sizeof(raw) - z.avail_out, sizeof(want));
+	assert_memory_equal(raw, want, sizeof(want));
+	inflateEnd(&z);
+	free(m.buf);
+	unload(&f);
+}
+
 static void test_errors(void **state)
 {
 	struct mem m = { .fail_after = 0 };
@@ -406,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_pprof),
 		cmocka_unit_test(test_speedscope),
 		cmocka_unit_test(test_firefox),
+		cmocka_unit_test(test_html_timeline),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_names),
 	};

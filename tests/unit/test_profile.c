@@ -652,6 +652,99 @@ static void test_records(void **state)
 	sonde_profile__free(p);
 }
 
+/* A profile of event 0 that knows threads pid "work" and the JIT map. */
+static struct sonde_profile *live_profile(const struct sonde_profile_opts *po,
+					  struct sonde_perf_event_attr *attr)
+{
+	struct sonde_profile *p = sonde_profile__new(po);
+	struct sonde_record rec;
+
+	assert_non_null(p);
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->sample_type = ST_IP | ST_TID | ST_PERIOD | ST_CALLCHAIN;
+	assert_int_equal(sonde_profile__add_event(p, attr, NULL, 0, "ev"), 0);
+	memset(&rec, 0, sizeof(rec));
+	rec.type = SONDE_PERF_RECORD_COMM;
+	rec.comm.pid = rec.comm.tid = (uint32_t)pid;
+	rec.comm.comm = "work";
+	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
+	memset(&rec, 0, sizeof(rec));
+	rec.type = SONDE_PERF_RECORD_MMAP;
+	rec.misc = SONDE_PERF_RECORD_MISC_USER;
+	rec.mmap.pid = rec.mmap.tid = (uint32_t)pid;
+	rec.mmap.addr = BASE;
+	rec.mmap.len = 0x1000;
+	rec.mmap.filename = "//anon";
+	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
+	return p;
+}
+
+/* A sample at @ip called from main+4. */
+static void leaf_sample(struct sonde_record *rec, const struct sonde_perf_event_attr *attr,
+			uint64_t ip, uint64_t *chain)
+{
+	chain[0] = (uint64_t)-512; /* PERF_CONTEXT_USER */
+	chain[1] = F_MAIN + 4;
+	memset(rec, 0, sizeof(*rec));
+	rec->type = SONDE_PERF_RECORD_SAMPLE;
+	rec->misc = SONDE_PERF_RECORD_MISC_USER;
+	rec->sample.sample_type = attr->sample_type;
+	rec->sample.ip = ip;
+	rec->sample.pid = rec->sample.tid = (uint32_t)pid;
+	rec->sample.period = 1;
+	rec->sample.callchain.nr = 2;
+	rec->sample.callchain.ips = chain;
+}
+
+/* The stack of a sample at @ip, checked frame by frame. */
+static uint32_t stack_at(struct sonde_profile *p, const struct sonde_perf_event_attr *attr,
+			 uint64_t ip, const char *sym)
+{
+	struct sonde_record rec;
+	uint64_t chain[2];
+	const struct sonde_profile_stack *st;
+
+	leaf_sample(&rec, attr, ip, chain);
+	st = sonde_profile__sample_stack(p, 0, &rec);
+	assert_non_null(st);
+	assert_int_equal(sonde_profile_stack__nr_frames(st), 2);
+	assert_string_equal(sonde_profile_frame__sym(sonde_profile_stack__frame(st, 0)), sym);
+	assert_string_equal(sonde_profile_frame__sym(sonde_profile_stack__frame(st, 1)), "main");
+	return sonde_profile_stack__id(st);
+}
+
+static void test_max_stacks(void **state)
+{
+	SONDE_OPTS(sonde_profile_opts, po, .callchains = true, .max_stacks = 2);
+	struct sonde_perf_event_attr attr;
+	struct sonde_profile *p = live_profile(&po, &attr);
+	struct sonde_record rec;
+	uint64_t chain[2];
+	uint32_t a;
+
+	(void)state;
+	/* The first two stacks are kept, and found again. */
+	a = stack_at(p, &attr, F_A + 4, "fa");
+	assert_int_equal(a, 0);
+	assert_int_equal(stack_at(p, &attr, F_B + 4, "fb"), 1);
+	/* A third is resolved for its sample only, and not numbered. */
+	assert_int_equal(stack_at(p, &attr, F_C + 4, "fc"), UINT32_MAX);
+	assert_int_equal(stack_at(p, &attr, F_C + 4, "fc"), UINT32_MAX);
+	assert_int_equal(stack_at(p, &attr, F_A + 4, "fa"), a);
+
+	/* A counted sample holds its stack: the bound no longer applies. */
+	leaf_sample(&rec, &attr, F_C + 8, chain);
+	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 1);
+	a = stack_at(p, &attr, F_A + 8, "fa");
+	assert_int_not_equal(a, UINT32_MAX);
+	stack_at(p, &attr, F_B + 8, "fb");
+	assert_int_equal(stack_at(p, &attr, F_A + 8, "fa"), a);
+	assert_int_equal(sonde_profile__nr_entries(p, 0), 1);
+	assert_string_equal(sonde_profile_entry__sym(sonde_profile__entry(p, 0, 0)), "fc");
+	sonde_profile__free(p);
+}
+
 static void test_opts(void **state)
 {
 	enum sonde_profile_key bad_key = SONDE_PROFILE_KEY_MAX;
@@ -688,6 +781,7 @@ int main(void)
 		cmocka_unit_test(test_merge_subtract),
 		cmocka_unit_test(test_baseline),
 		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_max_stacks),
 		cmocka_unit_test(test_opts),
 	};
 

@@ -348,21 +348,29 @@ static uint32_t *thread_numbers(const struct sonde_profile *p, const size_t *idx
 {
 	struct tmap threads = { 0 };
 	uint32_t *num = malloc((n + 1) * sizeof(*num));
+	/* each group's thread + 1: one hash lookup a group, not a sample */
+	uint32_t *memo = calloc(prof_nr_groups(p) + 1, sizeof(*memo));
 	uint32_t *rank = NULL;
 	size_t nt;
 
-	if (!num)
-		return NULL;
+	if (!num || !memo)
+		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		const struct prof_group *g = p->tl[idx[i]].g;
 		bool added;
-		int64_t t = tmap_get(&threads, (uint64_t)(uint32_t)g->pid, (uint64_t)(uint32_t)g->tid,
-				     0, &added);
+		int64_t t = (int64_t)memo[g->seq] - 1;
 
-		if (t < 0)
-			goto fail;
+		if (t < 0) {
+			t = tmap_get(&threads, (uint64_t)(uint32_t)g->pid, (uint64_t)(uint32_t)g->tid, 0,
+				     &added);
+			if (t < 0)
+				goto fail;
+			memo[g->seq] = (uint32_t)t + 1;
+		}
 		num[i] = (uint32_t)t;
 	}
+	free(memo);
+	memo = NULL;
 	/* Threads in (pid, tid) order, as samply lists them. */
 	nt = threads.nr;
 	rank = malloc((nt + 1) * sizeof(*rank));
@@ -384,6 +392,7 @@ static uint32_t *thread_numbers(const struct sonde_profile *p, const size_t *idx
 	return num;
 fail:
 	free(num);
+	free(memo);
 	tmap_free(&threads);
 	return NULL;
 }

@@ -185,7 +185,23 @@ void flame_free(struct flame *fl)
 	hashtab_free(&fl->node_ht);
 	free(fl->pkeys);
 	hashtab_free(&fl->pkey_ht);
+	free(fl->leaves);
 	memset(fl, 0, sizeof(*fl));
+}
+
+static int set_leaf(struct flame *fl, uint32_t id, uint32_t node)
+{
+	uint32_t old = fl->cap_leaves;
+
+	if (id == UINT32_MAX ||
+	    grow((void **)&fl->leaves, &fl->cap_leaves, id + 1, sizeof(*fl->leaves)))
+		return -ENOMEM;
+	if (fl->cap_leaves > old)
+		memset(fl->leaves + old, 0xff, (size_t)(fl->cap_leaves - old) * sizeof(*fl->leaves));
+	fl->leaves[id] = node;
+	if (id >= fl->nr_leaves)
+		fl->nr_leaves = id + 1;
+	return 0;
 }
 
 static int add_stack(const struct sonde_profile_stack *st, uint64_t weight, uint64_t samples,
@@ -206,7 +222,7 @@ static int add_stack(const struct sonde_profile_stack *st, uint64_t weight, uint
 	}
 	fl->nodes[node].self[fl->col] += weight;
 	fl->nodes[node].samples[fl->col] += samples;
-	return 0;
+	return fl->col ? 0 : set_leaf(fl, sonde_profile_stack__id(st), node);
 }
 
 int flame_add_profile(struct flame *fl, struct sonde_profile *p, int ev, int col)

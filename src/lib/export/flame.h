@@ -49,6 +49,10 @@ struct flame {
 	struct hashtab pkey_ht;
 	struct sonde_profile *p; /* the profile being added (srclines) */
 	int col;
+	/* column 0's leaf node by stack id (UINT32_MAX: none), for the
+	 * samples of the HTML timeline */
+	uint32_t *leaves;
+	uint32_t nr_leaves, cap_leaves;
 };
 
 /* An empty tree holding only the root. 0 or -ENOMEM. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
 /*
- * The HTML page's sources (html/page.html, flame.css, flame.js) as bytes,
+ * The HTML page's sources (html/page.html, flame.css, flame.js, timeline.js) as bytes,
  * made at build time by the Makefile (xxd -i) into $(BUILD)/gen, so the
  * page stays editable as ordinary files and ships inside libsonde.
  */
@@ -15,5 +15,7 @@ extern const unsigned char export_asset_css[];
 extern const size_t export_asset_css_len;
 extern const unsigned char export_asset_js[];
 extern const size_t export_asset_js_len;
+extern const unsigned char export_asset_tljs[];
+extern const size_t export_asset_tljs_len;
 
 #endif /* SONDE_EXPORT_HTML_ASSETS_H */

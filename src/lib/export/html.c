@@ -4,7 +4,8 @@
  * script inlined and the flame tree embedded as compact JSON (a string
  * table, frames as index quadruples, nodes in depth-first order as parent
  * distance, frame, self weight, samples); the page builds the tree and
- * draws it itself.
+ * draws it itself; then each sample's time, thread and node
+ * (html-timeline.c) for the timeline and the filters.
  * With a base profile the same page shows a differential flame graph.
  */
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include "export-priv.h"
 #include "flame.h"
 #include "html-assets.h"
+#include "html-timeline.h"
 
 /* A JSON string safe inside <script>: '<' is escaped, so no "</script>". */
 static void put_json_str(const struct export_ctx *o, const char *s)
@@ -100,20 +102,13 @@ static uint32_t *preorder(const struct flame *fl)
  * [-parent distance, frame] when nothing ends there (most inner frames);
  * weights share one unit (their gcd: the period of fixed-period events).
  */
-static int put_data(const struct export_ctx *o, const struct flame *fl, const char *event)
+static void put_data(const struct export_ctx *o, const struct flame *fl, const uint32_t *order,
+		     const uint32_t *pos, const char *event)
 {
-	uint32_t *order = preorder(fl), *pos;
 	bool diff = fl->nodes[0].total[1] != 0;
 	uint64_t unit = 0;
 
-	pos = malloc((size_t)fl->nr_nodes * sizeof(*pos));
-	if (!order || !pos) {
-		free(order);
-		free(pos);
-		return -ENOMEM;
-	}
 	for (uint32_t k = 0; k < fl->nr_nodes; k++) {
-		pos[order[k]] = k;
 		unit = gcd(gcd(unit, fl->nodes[k].self[0]), fl->nodes[k].self[1]);
 	}
 	if (!unit)
@@ -153,13 +148,16 @@ static int put_data(const struct export_ctx *o, const struct flame *fl, const ch
 		export_puts(o, "]");
 	}
 	export_puts(o, "}");
-	free(order);
-	free(pos);
-	return 0;
 }
 
-/* Writes the template, replacing each @NAME@ marker by its part. */
-static int put_page(const struct export_ctx *o, const struct flame *fl, const char *title, const char *event)
+/*
+ * Writes the template, replacing each @NAME@ marker by its part; the
+ * timeline comes after the script, so the page draws before the browser
+ * has even parsed the samples.
+ */
+static int put_parts(const struct export_ctx *o, struct sonde_profile *p, const struct flame *fl,
+		     const uint32_t *order, const uint32_t *pos, const char *title,
+		     const char *event)
 {
 	const char *t = (const char *)export_asset_page, *end = t + export_asset_page_len;
 
@@ -180,8 +178,12 @@ static int put_page(const struct export_ctx *o, const struct flame *fl, const ch
 			export_put(o, export_asset_css, export_asset_css_len);
 		} else if (close && len == 2 && !memcmp(at + 1, "JS", 2)) {
 			export_put(o, export_asset_js, export_asset_js_len);
+		} else if (close && len == 4 && !memcmp(at + 1, "TLJS", 4)) {
+			export_put(o, export_asset_tljs, export_asset_tljs_len);
 		} else if (close && len == 4 && !memcmp(at + 1, "DATA", 4)) {
-			int err = put_data(o, fl, event);
+			put_data(o, fl, order, pos, event);
+		} else if (close && len == 8 && !memcmp(at + 1, "TIMELINE", 8)) {
+			int err = fl->nodes[0].total[1] ? 0 : html_timeline_put(p, o, fl, pos);
 
 			if (err)
 				return err;
@@ -195,6 +197,25 @@ static int put_page(const struct export_ctx *o, const struct flame *fl, const ch
 	return 0;
 }
 
+static int put_page(const struct export_ctx *o, struct sonde_profile *p, const struct flame *fl,
+		    const char *title, const char *event)
+{
+	uint32_t *order = preorder(fl), *pos = malloc(((size_t)fl->nr_nodes + 1) * sizeof(*pos));
+	int err = 0;
+
+	if (!order || !pos) {
+		free(order);
+		free(pos);
+		return -ENOMEM;
+	}
+	for (uint32_t k = 0; k < fl->nr_nodes; k++)
+		pos[order[k]] = k;
+	err = put_parts(o, p, fl, order, pos, title, event);
+	free(order);
+	free(pos);
+	return err;
+}
+
 int export_html(struct sonde_profile *p, const struct export_ctx *x)
 {
 	struct flame fl;
@@ -205,7 +226,7 @@ int export_html(struct sonde_profile *p, const struct export_ctx *x)
 	err = flame_build(&fl, p, x->opts.baseline, x->ev);
 	if (err)
 		return err;
-	err = put_page(x, &fl, x->title, x->event_name);
+	err = put_page(x, p, &fl, x->title, x->event_name);
 	flame_free(&fl);
 	return err;
 }

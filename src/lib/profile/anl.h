@@ -182,6 +182,7 @@ struct anl_stack {
 	struct anl_frame self;	  /* the sample ip itself, never expanded */
 	void *priv; /* for the command that owns the cache */
 	uint64_t priv2;
+	bool transient; /* beyond the cache's limit: not kept */
 };
 
 struct anl_stacks;
@@ -199,14 +200,14 @@ void anl_stacks_defer_inline(struct anl_stacks *c);
 /* Expands the stacks left by anl_stacks_defer_inline(). */
 void anl_stacks_finish(struct anl_stacks *c);
 /*
- * Bounds the cache for one-pass users (script): when it holds @max stacks,
- * the next new one first drops them all, calling @evict (may be NULL) for
- * each. A stack pointer is then valid until the next anl_stack_get() or
- * anl_sample_stack(). Default 0: unbounded, pointers valid until
- * anl_stacks_free().
+ * Bounds the cache for one-pass users (script): it keeps the first @max
+ * stacks; a new stack beyond them is transient, valid until the next
+ * anl_stack_get() or anl_sample_stack() only, and made in memory that the
+ * next transient stack reuses. Keeping the first ones, not the latest,
+ * costs nothing to maintain and serves stacks that come back at any
+ * distance. Default 0: unbounded, pointers valid until anl_stacks_free().
  */
-void anl_stacks_set_limit(struct anl_stacks *c, size_t max,
-			  void (*evict)(struct anl_stack *, void *), void *arg);
+void anl_stacks_set_limit(struct anl_stacks *c, size_t max);
 /* Calls @fn for every distinct stack. */
 void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, void *),
 			void *arg);

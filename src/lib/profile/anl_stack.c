@@ -47,9 +47,8 @@ struct anl_stacks {
 	size_t nr_pending, cap_pending;
 	struct loc_cached *locs; /* LOC_CACHE_SIZE entries */
 	struct stack_chunk *arena;
-	size_t limit; /* 0, or the count at which the cache starts afresh */
-	void (*evict)(struct anl_stack *, void *);
-	void *evict_arg;
+	struct stack_chunk *scratch; /* the transient stacks' arena */
+	size_t limit; /* 0, or the count beyond which stacks are transient */
 };
 
 static void *stack_alloc(struct anl_stacks *c, size_t n)
@@ -74,6 +73,17 @@ static void *stack_alloc(struct anl_stacks *c, size_t n)
 	return p;
 }
 
+/* Frees the chunks after @k (older ones): @k alone stays. */
+static void stack_arena_free_rest(struct stack_chunk *k)
+{
+	while (k->next) {
+		struct stack_chunk *n = k->next;
+
+		k->next = n->next;
+		free(n);
+	}
+}
+
 static void stack_arena_free(struct anl_stacks *c)
 {
 	while (c->arena) {
@@ -84,12 +94,18 @@ static void stack_arena_free(struct anl_stacks *c)
 	}
 }
 
-void anl_stacks_set_limit(struct anl_stacks *c, size_t max,
-			  void (*evict)(struct anl_stack *, void *), void *arg)
+void anl_stacks_set_limit(struct anl_stacks *c, size_t max)
 {
 	c->limit = max;
-	c->evict = evict;
-	c->evict_arg = arg;
+}
+
+/* Swaps the arena for the scratch one: a transient stack's memory. */
+static void use_scratch(struct anl_stacks *c)
+{
+	struct stack_chunk *k = c->arena;
+
+	c->arena = c->scratch;
+	c->scratch = k;
 }
 
 void anl_stacks_set_inline(struct anl_stacks *c, bool on)
@@ -129,6 +145,8 @@ void anl_stacks_free(struct anl_stacks *c)
 	free(c->locs);
 	free(c->pending);
 	stack_arena_free(c);
+	use_scratch(c);
+	stack_arena_free(c);
 	free(c);
 }
 
@@ -145,15 +163,6 @@ void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, voi
 
 	while ((s = hashtab_next(&c->tab, &pos)))
 		fn(s, arg);
-}
-
-/* Drops every stack: the bounded cache starts afresh. */
-static void flush(struct anl_stacks *c)
-{
-	if (c->evict)
-		anl_stacks_foreach(c, c->evict, c->evict_arg);
-	hashtab_free(&c->tab);
-	stack_arena_free(c);
 }
 
 /* anl_resolve() through the cache of recent answers. */
@@ -264,8 +273,13 @@ void anl_stacks_finish(struct anl_stacks *c)
 
 		memcpy(c->tmp, s->frames, nf * sizeof(*s->frames));
 		nf = expand_inlines(c, nf);
-		if (nf != s->nr_frames)
+		if (nf != s->nr_frames) {
+			if (s->transient)
+				use_scratch(c);
 			s->frames = stack_alloc(c, nf * sizeof(*s->frames));
+			if (s->transient)
+				use_scratch(c);
+		}
 		s->nr_frames = (uint32_t)nf;
 		memcpy(s->frames, c->tmp, nf * sizeof(*s->frames));
 	}
@@ -286,6 +300,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	struct hashtab_probe probe;
 	struct anl_stack *s;
 	size_t nf = 0;
+	bool transient = false;
 
 	(void)r; /* records are in host order by now */
 	if (nr > SONDE_PERF_MAX_STACK_DEPTH * 2)
@@ -307,8 +322,15 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 			return s;
 	}
 	/* A new stack: resolve every frame once. */
-	if (c->limit && hashtab_count(&c->tab) >= c->limit && !c->nr_pending)
-		flush(c);
+	if (c->limit && hashtab_count(&c->tab) >= c->limit) {
+		transient = true;
+		use_scratch(c);
+		/* The last transient stack is done with unless it awaits finish. */
+		if (c->arena && !c->nr_pending) {
+			stack_arena_free_rest(c->arena);
+			c->arena->used = 0;
+		}
+	}
 	s = stack_alloc(c, sizeof(*s));
 	s->proc = proc;
 	s->gen = gen;
@@ -320,6 +342,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 		memcpy(s->raw + 1, callchain, nr * 8);
 	s->priv = NULL;
 	s->priv2 = 0;
+	s->transient = transient;
 	{
 		struct anl_loc loc;
 
@@ -373,13 +396,16 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 		}
 	}
 	s->self = c->tmp[0];
-	if (defer(c, s, nf))
-		goto insert;
-	nf = expand_inlines(c, nf);
-	s->nr_frames = (uint32_t)nf;
-	s->frames = stack_alloc(c, nf * sizeof(*s->frames));
-	memcpy(s->frames, c->tmp, nf * sizeof(*s->frames));
-insert:
+	if (!defer(c, s, nf)) {
+		nf = expand_inlines(c, nf);
+		s->nr_frames = (uint32_t)nf;
+		s->frames = stack_alloc(c, nf * sizeof(*s->frames));
+		memcpy(s->frames, c->tmp, nf * sizeof(*s->frames));
+	}
+	if (transient) {
+		use_scratch(c);
+		return s;
+	}
 	/* Out of memory: the stack stays usable, only not shared. */
 	(void)hashtab_insert(&c->tab, h, s);
 	return s;

@@ -54,7 +54,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	int max_stack;
 
 	if (opts) {
-		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, timeline))) {
+		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, max_stacks))) {
 			errno = EINVAL;
 			return NULL;
 		}
@@ -105,6 +105,8 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 		return NULL;
 	}
 	anl_stacks_set_inline(p->stacks, !o.no_inline);
+	anl_stacks_set_limit(p->stacks, o.max_stacks);
+	p->bounded = o.max_stacks != 0;
 	/* Frames are read after the load: debug info opens meanwhile. */
 	anl_stacks_defer_inline(p->stacks);
 	return p;
@@ -296,6 +298,15 @@ size_t prof_nr_groups(const struct sonde_profile *p)
 	return hashtab_count(&p->groups);
 }
 
+/* A counted sample's group holds its stack: opts.max_stacks no longer applies. */
+static void prof_unbound(struct sonde_profile *p)
+{
+	if (p->bounded) {
+		anl_stacks_set_limit(p->stacks, 0);
+		p->bounded = false;
+	}
+}
+
 struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
 				  int32_t tid, int32_t cpu, struct anl_stack *st)
 {
@@ -333,6 +344,7 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 		s->seq = hashtab_count(&p->groups);
 		if (hashtab_insert(&p->groups, h, s))
 			abort();
+		prof_unbound(p);
 	}
 	p->last_group = s;
 	return s;
@@ -426,6 +438,7 @@ static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const stru
 	}
 	if (ev->fmt.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
 		p->have_callchains = true;
+	prof_unbound(p); /* before the stack: a transient one would not last */
 	st = sample_stack(p, ev, misc, s, &t);
 	g = prof_group_get(p, ei, t->comm,
 			   p->keys[SONDE_PROFILE_KEY_PID] ? t->pid : 0,

@@ -126,7 +126,47 @@ bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k)
 	return true;
 }
 
-static void expand_group(struct sonde_profile *p, const struct prof_group *g)
+/*
+ * A path to add to an entry's call tree: the frames of @g's stack from
+ * @from, toward the outermost caller in caller order, else to the sample.
+ * The trees are built after every group is expanded, one entry at a time,
+ * so that an entry's nodes are near each other in memory and in cache.
+ */
+struct tree_job {
+	const struct anl_frame *frames; /* the stack's: kept here, as the
+					 * group and stack are far in memory
+					 * by the time the job runs */
+	uint64_t period, nr;
+	uint32_t ent; /* the entry's seq */
+	int16_t from, count; /* a stack has at most 127 * 8 + 8 frames */
+};
+
+struct tree_jobs {
+	struct tree_job *v;
+	size_t nr, cap;
+};
+
+static void job_add(struct sonde_profile *p, struct tree_jobs *j, const struct prof_group *g,
+		    const struct sonde_profile_entry *e, int from)
+{
+	int n = (int)g->st->nr_frames;
+
+	if (j->nr == j->cap) {
+		size_t cap = j->cap ? j->cap * 2 : 4096;
+		struct tree_job *v = realloc(j->v, cap * sizeof(*v));
+
+		if (!v)
+			abort();
+		j->v = v;
+		j->cap = cap;
+	}
+	j->v[j->nr++] = (struct tree_job){ g->st->frames, g->period, g->nr, (uint32_t)e->seq,
+					   (int16_t)from,
+					   (int16_t)(p->caller ? from + 1 : n - from) };
+}
+
+static void expand_group(struct sonde_profile *p, const struct prof_group *g,
+			 struct tree_jobs *jobs)
 {
 	const struct anl_stack *st = g->st;
 	int n = (int)st->nr_frames;
@@ -158,8 +198,7 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g)
 		return;
 	/* The sample's whole chain: outermost first in caller order. */
 	if (tree)
-		prof_tree_add(p, e0, st->frames, p->caller ? n - 1 : 0, p->caller ? -1 : 1, n,
-			      g->period, g->nr);
+		job_add(p, jobs, g, e0, p->caller ? n - 1 : 0);
 	if (!p->children)
 		return;
 	e0->children += g->period;
@@ -189,11 +228,54 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g)
 		e->expanded = mark;
 		e->children += g->period;
 		/* From this caller down to the sample, or up to the outermost. */
-		if (tree && p->caller)
-			prof_tree_add(p, e, st->frames, i, -1, i + 1, g->period, g->nr);
-		else if (tree)
-			prof_tree_add(p, e, st->frames, i, 1, n - i, g->period, g->nr);
+		if (tree)
+			job_add(p, jobs, g, e, i);
 	}
+}
+
+/*
+ * Runs the jobs entry by entry (a counting sort by entry, stable, so each
+ * tree sees its paths in the order expand_group() made them and comes out
+ * as if they had been added right away).
+ */
+static void build_trees(struct sonde_profile *p, struct tree_jobs *j)
+{
+	struct sonde_profile_entry **ents;
+	struct tree_job *sorted;
+	size_t *start, pos = 0;
+	struct sonde_profile_entry *e;
+
+	if (!j->nr)
+		return;
+	ents = malloc(p->nr_ents * sizeof(*ents));
+	start = calloc(p->nr_ents + 1, sizeof(*start));
+	sorted = malloc(j->nr * sizeof(*sorted));
+	if (!ents || !start || !sorted)
+		abort();
+	while ((e = hashtab_next(&p->ents, &pos)))
+		ents[e->seq] = e;
+	for (size_t i = 0; i < j->nr; i++)
+		start[j->v[i].ent + 1]++;
+	for (size_t i = 0; i < p->nr_ents; i++)
+		start[i + 1] += start[i];
+	for (size_t i = 0; i < j->nr; i++)
+		sorted[start[j->v[i].ent]++] = j->v[i];
+	free(j->v);
+	j->v = NULL;
+	for (size_t i = 0; i < j->nr; i++) {
+		const struct tree_job *t = &sorted[i];
+
+		if (i + 8 < j->nr) /* the frames of a job soon to run are elsewhere */
+			__builtin_prefetch(sorted[i + 8].frames + sorted[i + 8].from);
+		if (i && t->ent != sorted[i - 1].ent)
+			prof_tree_next_entry(p);
+		prof_tree_add(p, ents[t->ent], t->frames, t->from, p->caller ? -1 : 1, t->count,
+			      t->period, t->nr);
+	}
+	prof_tree_next_entry(p);
+	free(sorted);
+	free(start);
+	free(ents);
 }
 
 void prof_hist_free(struct sonde_profile *p)
@@ -216,6 +298,7 @@ void prof_hist_free(struct sonde_profile *p)
 void prof_hist_build(struct sonde_profile *p)
 {
 	struct prof_group **v;
+	struct tree_jobs jobs = { 0 };
 	size_t n;
 
 	if (!p->dirty)
@@ -232,8 +315,9 @@ void prof_hist_build(struct sonde_profile *p)
 	v = prof_groups_sorted(p, &n);
 	for (size_t i = 0; i < n; i++)
 		if (v[i]->period || v[i]->nr || v[i]->base_period || v[i]->base_nr)
-			expand_group(p, v[i]);
+			expand_group(p, v[i], &jobs);
 	free(v);
+	build_trees(p, &jobs);
 }
 
 /* ---- sorting ---- */
@@ -285,14 +369,6 @@ static int key_cmp(const struct sonde_profile *p, const struct sonde_profile_ent
 	return 0;
 }
 
-static int seq_cmp(const void *pa, const void *pb)
-{
-	const struct sonde_profile_entry *a = *(const struct sonde_profile_entry *const *)pa;
-	const struct sonde_profile_entry *b = *(const struct sonde_profile_entry *const *)pb;
-
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
 static int entry_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct sonde_profile *p = arg;
@@ -334,16 +410,20 @@ static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 	ev->sorted = malloc((p->nr_ents + 1) * sizeof(*ev->sorted));
 	if (!ev->sorted)
 		return NULL;
-	while ((e = hashtab_next(&p->ents, &pos)))
-		if (e->k.ev == ei && prof_entry_visible(p, &e->k) &&
-		    ((p->children ? e->children : e->self) || e->base_self))
-			ev->sorted[n++] = e;
 	/*
 	 * The tie rules (perf's) are not a total order, so the result depends
 	 * on the input order: make that the creation order, not hash order,
-	 * which moves with the addresses of symbols from run to run.
+	 * which moves with the addresses of symbols from run to run. The
+	 * seqs are 0..nr_ents-1: each entry goes to its own slot.
 	 */
-	qsort(ev->sorted, n, sizeof(*ev->sorted), seq_cmp);
+	memset(ev->sorted, 0, (p->nr_ents + 1) * sizeof(*ev->sorted));
+	while ((e = hashtab_next(&p->ents, &pos)))
+		if (e->k.ev == ei && prof_entry_visible(p, &e->k) &&
+		    ((p->children ? e->children : e->self) || e->base_self))
+			ev->sorted[e->seq] = e;
+	for (size_t i = 0; i < p->nr_ents; i++)
+		if (ev->sorted[i])
+			ev->sorted[n++] = ev->sorted[i];
 	qsort_r(ev->sorted, n, sizeof(*ev->sorted), entry_cmp, p);
 	ev->nr_sorted = n;
 	return ev;

@@ -46,7 +46,6 @@ struct sonde_profile_node {
 	const struct anl_sym *sym; /* match by symbol when known ... */
 	struct anl_dso *dso;
 	uint64_t ip;		   /* ... else by raw ip */
-	uint64_t addr;
 	uint64_t hit;		   /* period of paths ending here */
 	uint64_t cumul;		   /* hit + everything below (kept as paths are added) */
 	uint64_t nr_hit, nr_cumul; /* the same in samples (perf's -g ...,count) */
@@ -85,13 +84,18 @@ struct sonde_profile_entry {
 	uint64_t expanded;  /* last sample group counted here (+1): one count each */
 };
 
-/* Call tree nodes, allocated in blocks and freed with the histogram. */
-#define PROF_NODE_BLOCK 4096
+/*
+ * Call tree nodes, allocated in blocks and freed with the histogram. The
+ * blocks double up to PROF_NODE_BLOCK_MAX nodes: a small profile stays
+ * small, and a big one (millions of nodes) makes few allocations.
+ */
+#define PROF_NODE_BLOCK_MIN 256
+#define PROF_NODE_BLOCK_MAX (1u << 16)
 
 struct prof_node_pool {
 	struct prof_node_pool *prev;
-	size_t used;
-	struct sonde_profile_node v[PROF_NODE_BLOCK];
+	size_t used, cap;
+	struct sonde_profile_node v[];
 };
 
 struct prof_event {
@@ -131,6 +135,7 @@ struct sonde_profile {
 	struct anl_stacks *stacks;
 	const struct sonde_perfdata_reader *reader;
 	bool have_callchains;
+	bool bounded; /* opts.max_stacks in force: no sample counted yet */
 	uint32_t nr_stack_ids;
 	uint64_t lost_records, lost, lost_samples;
 	struct anl_frame *br_frames; /* sonde_profile__sample_branches()' answer */
@@ -150,7 +155,7 @@ struct sonde_profile {
 	bool dirty;
 	struct hashtab ents;	/* of struct sonde_profile_entry, by prof_key */
 	size_t nr_ents;
-	struct hashtab kids;	/* children of wide tree nodes, by parent + frame */
+	struct hashtab kids;	/* children of wide nodes of the tree being built */
 	struct prof_node_pool *nodes; /* every tree node, freed at once */
 };
 
@@ -185,6 +190,12 @@ bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k)
 void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
 		   const struct anl_frame *frames, int from, int dir, int count, uint64_t period,
 		   uint64_t nr);
+/*
+ * The tree of the last entry is complete: its index of wide nodes goes.
+ * prof_tree_add() then takes one entry's paths after another's, never
+ * back to an entry done before.
+ */
+void prof_tree_next_entry(struct sonde_profile *p);
 /* Frees every tree node of @p. */
 void prof_trees_free(struct sonde_profile *p);
 

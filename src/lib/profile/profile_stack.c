@@ -16,7 +16,9 @@ static const char stack_id_mark;
 
 static uint32_t stack_id(struct sonde_profile *p, struct anl_stack *st)
 {
-	if (st->priv != &stack_id_mark) {
+	if (st->transient) /* not kept: no number to find it by again */
+		st->priv2 = UINT32_MAX;
+	else if (st->priv != &stack_id_mark) {
 		st->priv = (void *)&stack_id_mark;
 		st->priv2 = p->nr_stack_ids++;
 	}

@@ -28,16 +28,27 @@ static uint64_t kid_hash(const struct sonde_profile_node *parent, const struct a
 	return hashtab_mix(hashtab_mix((uintptr_t)parent, sym ? (uintptr_t)sym : ip), !sym);
 }
 
+static struct prof_node_pool *pool_new(size_t cap)
+{
+	struct prof_node_pool *pool =
+		malloc(sizeof(*pool) + cap * sizeof(struct sonde_profile_node));
+
+	if (!pool)
+		abort();
+	pool->used = 0;
+	pool->cap = cap;
+	return pool;
+}
+
 static struct sonde_profile_node *node_new(struct sonde_profile *p)
 {
 	struct prof_node_pool *pool = p->nodes;
 
-	if (!pool || pool->used == PROF_NODE_BLOCK) {
-		pool = malloc(sizeof(*pool));
-		if (!pool)
-			abort();
+	if (!pool || pool->used == pool->cap) {
+		size_t cap = pool ? pool->cap * 2 : PROF_NODE_BLOCK_MIN;
+
+		pool = pool_new(cap < PROF_NODE_BLOCK_MAX ? cap : PROF_NODE_BLOCK_MAX);
 		pool->prev = p->nodes;
-		pool->used = 0;
 		p->nodes = pool;
 	}
 	return memset(&pool->v[pool->used++], 0, sizeof(struct sonde_profile_node));
@@ -102,7 +113,6 @@ void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
 			c->sym = fr->sym;
 			c->dso = fr->dso;
 			c->ip = fr->ip;
-			c->addr = fr->addr;
 			child_link(p, n, c);
 		}
 		c->cumul += period; /* the path runs through every node on it */
@@ -113,6 +123,12 @@ void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
 	n->nr_hit += nr;
 	if ((uint32_t)count > e->max_depth)
 		e->max_depth = (uint32_t)count;
+}
+
+void prof_tree_next_entry(struct sonde_profile *p)
+{
+	/* Only the tree being built is looked up: a small index stays in cache. */
+	hashtab_free(&p->kids);
 }
 
 void prof_trees_free(struct sonde_profile *p)

@@ -15,24 +15,34 @@
   let N = 1;
   for (let j = 0; j < DN.length; N++) j += DN[j] < 0 ? 2 : 4;
   const parent = new Uint32Array(N), frame = new Uint32Array(N), depth = new Uint16Array(N);
+  // self0/smp0: the whole profile; self/smp: what the time and thread
+  // filters keep of it (the same until one is set).
+  const self0 = new Float64Array(N), smp0 = new Float64Array(N);
   const self = new Float64Array(N), tot = new Float64Array(N);
   const smp = new Float64Array(N), tsmp = new Float64Array(N);
   const diff = !!D.diff;
   const bself = new Float64Array(diff ? N : 0), btot = new Float64Array(diff ? N : 0);
-  self[0] = (D.rootSelf || 0) * unit; smp[0] = D.rootSamples || 0;
+  self0[0] = (D.rootSelf || 0) * unit; smp0[0] = D.rootSamples || 0;
   let maxDepth = 0;
   for (let i = 1, j = 0; i < N; i++) {
     const a = DN[j];
     const p = i - (a < 0 ? -a : a);
     parent[i] = p; frame[i] = DN[j + 1];
-    if (a < 0) j += 2; else { self[i] = DN[j + 2] * unit; smp[i] = DN[j + 3]; j += 4; }
+    if (a < 0) j += 2; else { self0[i] = DN[j + 2] * unit; smp0[i] = DN[j + 3]; j += 4; }
     const d = depth[p] + 1; depth[i] = d; if (d > maxDepth) maxDepth = d;
     if (diff) bself[i] = D.base[i - 1] * unit;
   }
-  for (let i = 0; i < N; i++) { tot[i] = self[i]; tsmp[i] = smp[i]; if (diff) btot[i] = bself[i]; }
-  for (let i = N - 1; i > 0; i--) {
-    const p = parent[i]; tot[p] += tot[i]; tsmp[p] += tsmp[i]; if (diff) btot[p] += btot[i];
+  self.set(self0); smp.set(smp0);
+  if (diff) {
+    btot.set(bself);
+    for (let i = N - 1; i > 0; i--) btot[parent[i]] += btot[i];
   }
+  // Totals from self weights: children come after their parent.
+  function sumTotals() {
+    tot.set(self); tsmp.set(smp);
+    for (let i = N - 1; i > 0; i--) { const p = parent[i]; tot[p] += tot[i]; tsmp[p] += tsmp[i]; }
+  }
+  sumTotals();
   phases.tree = performance.now();
   const fname = f => S[FR[f * 4]], fdso = f => S[FR[f * 4 + 1]], fsrc = f => S[FR[f * 4 + 2]];
   const fkind = f => FR[f * 4 + 3];
@@ -45,11 +55,15 @@
   phases.children = performance.now();
   // x offset of every node in weight units from the root's left edge.
   const xoff = new Float64Array(N);
-  for (let i = 0; i < N; i++) {
-    let x = xoff[i];
-    for (let k = first[i]; k < first[i + 1]; k++) { const c = kids[k]; xoff[c] = x; x += tot[c]; }
+  function layout() {
+    for (let i = 0; i < N; i++) {
+      let x = xoff[i];
+      for (let k = first[i]; k < first[i + 1]; k++) { const c = kids[k]; xoff[c] = x; x += tot[c]; }
+    }
   }
-  const total = tot[0] || 1, btotal = diff ? (btot[0] || 1) : 1;
+  layout();
+  let total = tot[0] || 1;
+  const btotal = diff ? (btot[0] || 1) : 1;
 
   // ---- colours ----
   const hash = s => { let h = 2166136261; for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619); return h >>> 0; };
@@ -206,6 +220,10 @@
   // ---- top functions: self, total (recursion counted once), samples ----
   const fself = new Float64Array(NF), ftot = new Float64Array(NF), fsmp = new Float64Array(NF);
   const fbtot = new Float64Array(diff ? NF : 0);
+  const rows = [];
+  // recur[i]: an ancestor of node i has its function, whose total
+  // already holds i's. Fixed by the tree, so found once, depth first.
+  const recur = new Uint8Array(N);
   {
     const onPath = new Uint32Array(NF), st = [0];
     const seen = new Uint8Array(N);
@@ -213,12 +231,23 @@
       const i = st[st.length - 1];
       if (!seen[i]) {
         seen[i] = 1;
-        if (i) { const f = frame[i]; fself[f] += self[i]; fsmp[f] += smp[i]; if (!onPath[f]) { ftot[f] += tot[i]; if (diff) fbtot[f] += btot[i]; } onPath[f]++; }
+        if (i) { const f = frame[i]; recur[i] = onPath[f] ? 1 : 0; onPath[f]++; }
         for (let k = first[i + 1]; k-- > first[i];) st.push(kids[k]);
       } else { st.pop(); if (i) onPath[frame[i]]--; }
     }
   }
-  const rows = []; for (let f = 0; f < NF; f++) if (ftot[f] > 0) rows.push(f);
+  // One pass per filter change.
+  function sumFuncs() {
+    fself.fill(0); ftot.fill(0); fsmp.fill(0); fbtot.fill(0);
+    for (let i = 1; i < N; i++) {
+      const f = frame[i];
+      fself[f] += self[i]; fsmp[f] += smp[i];
+      if (!recur[i]) { ftot[f] += tot[i]; if (diff) fbtot[f] += btot[i]; }
+    }
+    rows.length = 0;
+    for (let f = 0; f < NF; f++) if (ftot[f] > 0 || (diff && fbtot[f] > 0)) rows.push(f);
+  }
+  sumFuncs();
   let sortKey = 'self', sortDir = -1, selected = -1;
   const tbody = document.querySelector('#funcs tbody');
   const keyOf = { self: f => fself[f], total: f => ftot[f], samples: f => fsmp[f], name: f => fname(f), dso: f => fdso(f) };
@@ -242,7 +271,7 @@
   tbody.addEventListener('click', ev => { const tr = ev.target.closest('tr'); if (tr) selectFunc(+tr.dataset.f); });
   function relTable(id, m) {
     const tb = document.querySelector('#' + id + ' tbody'); tb.textContent = '';
-    [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, 50).forEach(([f, w]) => {
+    [...m.entries()].filter(e => e[1] > 0).sort((a, b) => b[1] - a[1]).slice(0, 50).forEach(([f, w]) => {
       const tr = document.createElement('tr');
       for (const v of [pct(w, total), f < 0 ? '(root)' : fname(f)]) { const td = document.createElement('td'); td.textContent = v; tr.appendChild(td); }
       tr.onclick = () => { if (f >= 0) selectFunc(f); };
@@ -266,6 +295,8 @@
   // Diff: a function's total share after minus before, in points.
   api.diffOf = n => { let a = 0, b = 0; for (let f = 0; f < NF; f++) if (fname(f) === n) { a += ftot[f]; b += diff ? fbtot[f] : ftot[f]; } return 100 * (a / total - b / btotal); };
   api.topRow = () => { const f = rows[0]; return f === undefined ? null : { name: fname(f), dso: fdso(f), self: 100 * fself[f] / total, samples: fsmp[f] }; };
+  api.rootSamples = () => tsmp[0];
+  api.funcSamples = n => { let c = 0; for (let f = 0; f < NF; f++) if (fname(f) === n) c += fsmp[f]; return c; };
 
   // ---- legend, controls, keys ----
   const legend = document.getElementById('legend');
@@ -282,7 +313,7 @@
   colourSel.addEventListener('change', () => { colourMode = colourSel.value; computeColours(); fillLegend(); render(); });
   function toggleView() { icicle = !icicle; viewBtn.textContent = icicle ? 'Flame' : 'Icicle'; render(); }
   viewBtn.addEventListener('click', toggleView);
-  function reset() { search.value = ''; doSearch(); setZoom(0); }
+  function reset() { search.value = ''; if (tl) tl.clear(); doSearch(); setZoom(0); }
   document.getElementById('reset').addEventListener('click', reset);
   document.addEventListener('keydown', ev => {
     if (ev.target === search) { if (ev.key === 'Escape') { reset(); search.blur(); } return; }
@@ -304,4 +335,40 @@
   fillTable();
   if (rows.length) selectFunc(rows[0]);
   api.ready = true;
+
+  // ---- time and thread filters ----
+  // Keeps, of every node, the samples the filter passes (f: sample k at
+  // f.time[k] in lane f.lane[k] ends at node f.leaf[k]; kept when its
+  // lane is on and its time in [f.from, f.to)), each at its node's mean
+  // weight, then every view is made again from those. f null: all.
+  function refilter(f) {
+    if (!f) { self.set(self0); smp.set(smp0); } else {
+      const { time, lane, leaf, on, from, to } = f;
+      smp.fill(0);
+      for (let k = 0; k < leaf.length; k++) {
+        const t = time[k];
+        if (on[lane[k]] && t >= from && t < to) smp[leaf[k]]++;
+      }
+      for (let i = 0; i < N; i++) self[i] = smp[i] ? smp[i] * (self0[i] / smp0[i]) : 0;
+    }
+    sumTotals(); layout(); total = tot[0] || 1;
+    sumFuncs();
+    if (colourMode === 'dso') fillLegend();
+    doSearch();
+    setZoom(tot[zoom] > 0 ? zoom : 0);
+    fillTable();
+    if (selected >= 0) selectFunc(selected);
+  }
+  // The samples follow this script in the page: read once parsed.
+  let tl = null;
+  function startTimeline() {
+    const el = document.getElementById('sonde-timeline');
+    const T = el && !diff ? JSON.parse(el.textContent) : null;
+    if (!T) return;
+    const leafNode = []; for (let i = 0; i < N; i++) if (smp0[i] > 0) leafNode.push(i);
+    tl = makeTimeline(T, leafNode, refilter, api);
+    tl.load().catch(e => { document.getElementById('tlinfo').textContent = 'timeline: ' + e; });
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', startTimeline);
+  else startTimeline();
 })();
