@@ -266,10 +266,13 @@ SONDE_API uint64_t sonde_dso__offset_to_vaddr(struct sonde_dso *dso,
 					      uint64_t file_off);
 
 /**
- * @brief **sonde_dso__sym_name()** returns @p sym's name demangled (C++,
- * Rust legacy and v0) and without a symbol-version suffix
- * ("memcpy@GLIBC_2.2.5" -> "memcpy"), computed once and cached; the raw
- * name when neither applies. Thread-safe. @return a string valid as long as @p dso.
+ * @brief **sonde_dso__sym_name()** returns @p sym's name as perf 6.1
+ * shows it, the name `sonde report` prints: demangled (C++, Rust legacy
+ * and v0; a PLT stub's target before its "@plt"), a versioned name as it
+ * is ("memcpy@GLIBC_2.2.5"), a JIT map's as written; computed once and
+ * cached. Among aliases at one address the table keeps perf's choice (a
+ * sized one, not weak, global, fewer leading underscores, the longer
+ * name, the first). Thread-safe. @return a string valid as long as @p dso.
  */
 SONDE_API const char *sonde_dso__sym_name(struct sonde_dso *dso,
 					  const struct sonde_symbol *sym);

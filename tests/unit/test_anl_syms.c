@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "anl_priv.h"
+#include "sym_internal.h"
 
 static void test_rust_names(void **state)
 {
@@ -71,16 +72,16 @@ static void test_cxx_names(void **state)
 static void test_jit_memory(void **state)
 {
 	(void)state;
-	assert_true(anl_is_jit_memory("//anon", 6));
-	assert_true(anl_is_jit_memory("/dev/zero (deleted)", 19));
-	assert_true(anl_is_jit_memory("/anon_hugepage (deleted)", 24));
-	assert_true(anl_is_jit_memory("[heap]", 6));
-	assert_true(anl_is_jit_memory("[stack]", 7));
-	assert_true(anl_is_jit_memory("/SYSV00000000", 13));
-	assert_false(anl_is_jit_memory("//anonymous", 11));
-	assert_false(anl_is_jit_memory("/usr/lib/libc.so.6", 18));
-	assert_false(anl_is_jit_memory("[vdso]", 6));
-	assert_false(anl_is_jit_memory("//an", 4));
+	assert_true(sym_is_jit_memory("//anon", 6));
+	assert_true(sym_is_jit_memory("/dev/zero (deleted)", 19));
+	assert_true(sym_is_jit_memory("/anon_hugepage (deleted)", 24));
+	assert_true(sym_is_jit_memory("[heap]", 6));
+	assert_true(sym_is_jit_memory("[stack]", 7));
+	assert_true(sym_is_jit_memory("/SYSV00000000", 13));
+	assert_false(sym_is_jit_memory("//anonymous", 11));
+	assert_false(sym_is_jit_memory("/usr/lib/libc.so.6", 18));
+	assert_false(sym_is_jit_memory("[vdso]", 6));
+	assert_false(sym_is_jit_memory("//an", 4));
 }
 
 static void test_jit_map(void **state)
@@ -143,9 +144,12 @@ static uint64_t sym_offset(const struct anl_dso *d, const char *name)
 
 		if (strcmp(d->syms[i].name, name))
 			continue;
-		for (size_t k = 0; k < d->nr_segs; k++)
-			if (va >= d->segs[k].vaddr && va - d->segs[k].vaddr < d->segs[k].size)
-				return va - d->segs[k].vaddr + d->segs[k].off;
+		for (size_t k = 0; d->sdso && k < d->sdso->nloads; k++) {
+			const GElf_Phdr *g = &d->sdso->loads[k];
+
+			if (va >= g->p_vaddr && va - g->p_vaddr < g->p_memsz)
+				return va - g->p_vaddr + g->p_offset;
+		}
 	}
 	fail_msg("%s not in %s", name, d->name);
 	return 0;

@@ -25,6 +25,7 @@
 #include "dwcache.h"
 #include "kcache.h"
 #include "anl_priv.h"
+#include "sym_internal.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -139,14 +140,14 @@ static void pick_addrs(void)
 	for (size_t i = 0; i < d->nr_syms && nr_addrs + 2 <= NR_ADDRS; i += 7) {
 		const struct anl_sym *s = &d->syms[i];
 
-		for (size_t k = 0; k < d->nr_segs; k++) {
-			const struct anl_seg *g = &d->segs[k];
+		for (size_t k = 0; k < d->sdso->nloads; k++) {
+			const GElf_Phdr *g = &d->sdso->loads[k];
 
-			if (s->end - s->start < 16 || s->start < g->vaddr ||
-			    s->start - g->vaddr >= g->size)
+			if (s->end - s->start < 16 || s->start < g->p_vaddr ||
+			    s->start - g->p_vaddr >= g->p_memsz)
 				continue;
-			addrs[nr_addrs++] = s->start - g->vaddr + g->off;
-			addrs[nr_addrs++] = (s->start + s->end) / 2 - g->vaddr + g->off;
+			addrs[nr_addrs++] = s->start - g->p_vaddr + g->p_offset;
+			addrs[nr_addrs++] = (s->start + s->end) / 2 - g->p_vaddr + g->p_offset;
 			break;
 		}
 	}

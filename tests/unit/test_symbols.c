@@ -837,12 +837,12 @@ static void test_demangle(void **state)
 	check_dm("_Zgarbage", NULL);
 }
 
-static void test_sym_name_cached(void **state)
+/* A JIT map's names are shown as written (perf 6.1 neither demangles nor cuts them). */
+static void test_sym_name_jit(void **state)
 {
 	struct sonde_symcache *c;
 	char path[PATH_MAX];
 	const struct sonde_symbol *s;
-	const char *a, *b;
 	struct sonde_dso *d;
 
 	snprintf(path, sizeof(path), "%s/perf-4343.map", tmpdir);
@@ -852,14 +852,12 @@ static void test_sym_name_cached(void **state)
 	c = sonde_symcache__new(&o);
 	d = sonde_symcache__jit(c, 4343);
 	s = sonde_dso__find(d, 0x1001, NULL);
-	a = sonde_dso__sym_name(d, s);
-	b = sonde_dso__sym_name(d, s);
-	assert_string_equal(a, "foo::bar()");
-	assert_ptr_equal(a, b);
+	assert_string_equal(sonde_dso__sym_name(d, s), "_ZN3foo3barEv");
+	assert_ptr_equal(sonde_dso__sym_name(d, s), sonde_dso__sym_name(d, s));
 	s = sonde_dso__find(d, 0x2001, NULL);
 	assert_ptr_equal(sonde_dso__sym_name(d, s), s->name);
 	s = sonde_dso__find(d, 0x3001, NULL);
-	assert_string_equal(sonde_dso__sym_name(d, s), "xdr_opaque");
+	assert_string_equal(sonde_dso__sym_name(d, s), "xdr_opaque@GLIBC_2.2.5");
 	sonde_dso__put(d);
 	sonde_symcache__free(c);
 }
@@ -967,7 +965,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms_cache),
 		cmocka_unit_test(test_perfmap),
 		cmocka_unit_test(test_demangle),
-		cmocka_unit_test(test_sym_name_cached),
+		cmocka_unit_test(test_sym_name_jit),
 		cmocka_unit_test(test_threads),
 	};
 

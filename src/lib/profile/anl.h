@@ -20,10 +20,6 @@ struct anl_sym {
 	bool inlined; /* a function inlined into the symbol at [start, end) */
 };
 
-struct anl_seg {
-	uint64_t off, vaddr, size;
-};
-
 struct anl_dso {
 	const char *name;	/* long name (path or [kernel.kallsyms]) */
 	const char *short_name; /* basename for display */
@@ -40,8 +36,7 @@ struct anl_dso {
 	bool has_syms;
 	struct anl_sym *syms;
 	size_t nr_syms;
-	struct anl_seg *segs; /* PT_LOAD: file offset -> ELF vaddr */
-	size_t nr_segs;
+	struct sonde_dso *sdso; /* the symbolizer's object: symbols, layout */
 	const char *dbg_path; /* separate debug file, if one was found */
 	char *names_buf;       /* kallsyms text the kernel names point into */
 	const void *names_map; /* or the kallsyms cache mapping (kcache.h) */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * DSOs and their symbol tables, loaded once per object on first use and
- * searched by binary search: ELF .symtab (else .dynsym, else the
- * /usr/lib/debug/.build-id file), the vDSO from our own memory (same
- * kernel), and /proc/kallsyms for every kernel address. Interim until the
- * symbolizer (include/sonde/symbols.h) lands; the interface is the
- * anl_dso_find_sym() call.
+ * The report model's DSOs: display names, recorded build ids, DWARF
+ * answers, and their symbol tables, loaded once per object on first use
+ * and searched by binary search. ELF objects, the vdso and JIT perf maps
+ * come from the symbolizer (include/sonde/symbols.h), under its naming
+ * policy (perf's); names are interned here in the form perf shows them.
+ * Kernel addresses are looked up in /proc/kallsyms.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/utsname.h>
 #include <errno.h>
 #include <unistd.h>
@@ -24,7 +23,6 @@
 #include "anl_priv.h"
 #include "dwcache.h"
 #include "kcache.h"
-#include "sym_plt.h"
 #include "sym_internal.h"
 #include "sonde/synth.h"
 
@@ -138,16 +136,6 @@ static bool has_prefix(const char *s, size_t len, const char *pre)
 	return len >= n && !memcmp(s, pre, n);
 }
 
-bool anl_is_jit_memory(const char *name, size_t len)
-{
-	return (len == 6 && !memcmp(name, "//anon", 6)) ||
-	       has_prefix(name, len, "/dev/zero") ||
-	       has_prefix(name, len, "/anon_hugepage") ||
-	       has_prefix(name, len, "[stack") ||
-	       has_prefix(name, len, "/SYSV") ||
-	       (len == 6 && !memcmp(name, "[heap]", 6));
-}
-
 static const char *base_name(const char *s)
 {
 	const char *b = strrchr(s, '/');
@@ -218,7 +206,7 @@ void anl_dsos_free(struct anl_machine *m)
 			dwarf_wait(d);
 			anl_dwc_flush(m, d);
 			free(d->syms);
-			free(d->segs);
+			sonde_dso__put(d->sdso);
 			free(d->names_buf);
 			kcache_unmap(d->names_map, d->names_map_len);
 			if (d->dwarf) {
@@ -226,6 +214,7 @@ void anl_dsos_free(struct anl_machine *m)
 				close(d->dwarf_fd);
 			}
 		}
+	sonde_symcache__free(m->symcache);
 }
 
 /*
@@ -467,51 +456,12 @@ int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 	return n;
 }
 
-/* Which of two symbols at one address to keep (perf's preference order). */
-static int sym_better(const GElf_Sym *a, const char *an, const GElf_Sym *b,
-		      const char *bn)
-{
-	int aw = GELF_ST_BIND(a->st_info) == STB_WEAK;
-	int bw = GELF_ST_BIND(b->st_info) == STB_WEAK;
-	int ag = GELF_ST_BIND(a->st_info) == STB_GLOBAL;
-	int bg = GELF_ST_BIND(b->st_info) == STB_GLOBAL;
-	size_t au = strspn(an, "_"), bu = strspn(bn, "_");
-
-	if (aw != bw)
-		return bw;
-	if (ag != bg)
-		return ag;
-	if (au != bu)
-		return au < bu;
-	return strlen(an) > strlen(bn);
-}
-
+/* A kallsyms line: its order breaks ties between aliases. */
 struct raw_sym {
 	uint64_t start, size;
 	size_t seq;
 	const char *name;
-	GElf_Sym s;
-	const struct sym_plt_entry *plt; /* a PLT stub: name from this */
 };
-
-/* "name@plt", demangled the way perf shows names, then suffixed. */
-static const char *plt_sym_name(struct anl_machine *m, const struct sym_plt_entry *e)
-{
-	const char *base = *e->name ? anl_sym_name(m, e->name) : NULL;
-	char buf[1024];
-	int n = sym_plt_name(e, base, buf, sizeof(buf));
-
-	if (n < 0)
-		n = 0;
-	return anl_intern(m, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-}
-
-static const char *raw_name(struct anl_machine *m, const struct raw_sym *r, bool have_gelf)
-{
-	if (have_gelf && r->plt) /* kallsyms entries leave .plt unset */
-		return plt_sym_name(m, r->plt);
-	return have_gelf ? anl_sym_name(m, r->name) : r->name;
-}
 
 static int raw_cmp(const void *a, const void *b)
 {
@@ -522,11 +472,13 @@ static int raw_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The kernel's table: sorted, one symbol per address, sized. */
 static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym *v,
-			size_t n, bool have_gelf)
+			size_t n)
 {
-	size_t k = 0, kept = 0;
+	size_t k = 0;
 
+	(void)m;
 	for (size_t i = 0; i < n; i++)
 		v[i].seq = i;
 	qsort(v, n, sizeof(*v), raw_cmp);
@@ -535,27 +487,14 @@ static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym
 		return;
 	for (size_t i = 0; i < n; i++) {
 		if (k && d->syms[k - 1].start == v[i].start) {
-			/* Same address: keep the better one (sized, then perf's order). */
-			const struct raw_sym *o = &v[kept];
-			bool better;
-
-			if (!v[i].size != !o->size)
-				better = v[i].size != 0;
-			else if (have_gelf)
-				better = sym_better(&v[i].s, v[i].name, &o->s, o->name);
-			else
-				better = true; /* kallsyms aliases: perf ends up on the last */
-			if (better) {
-				d->syms[k - 1].name = raw_name(m, &v[i], have_gelf);
-				d->syms[k - 1].end = v[i].start + v[i].size;
-				kept = i;
-			}
+			/* kallsyms aliases: perf ends up on the last. */
+			d->syms[k - 1].name = v[i].name;
+			d->syms[k - 1].end = v[i].start + v[i].size;
 			continue;
 		}
 		d->syms[k].start = v[i].start;
 		d->syms[k].end = v[i].start + v[i].size;
-		d->syms[k].name = raw_name(m, &v[i], have_gelf);
-		kept = i;
+		d->syms[k].name = v[i].name;
 		k++;
 	}
 	/* Zero-sized symbols reach to the next one. */
@@ -566,165 +505,57 @@ static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym
 	d->has_syms = k > 0;
 }
 
-static void read_segs(struct anl_dso *d, Elf *e);
-
 /*
- * Reads FUNC symbols of @e's symtab (or dynsym), and the PLT stubs of
- * @plt_elf (the runtime file: a debug file's .plt is empty). Returns the
- * number read.
+ * The report's name of a symbolizer symbol: as perf shows it (demangled,
+ * a PLT stub's target demangled before its "@plt"); a JIT's as written.
  */
-static size_t elf_read_syms(struct anl_machine *m, struct anl_dso *d, Elf *e,
-			    bool want_segs, Elf *plt_elf)
+static const char *shown_name(struct anl_machine *m, const struct anl_dso *d,
+			      const char *raw)
 {
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
-	struct sym_plt_entry *plt = NULL;
-	struct raw_sym *v = NULL;
-	size_t n = 0, cap = 0;
-	int nplt;
-	GElf_Shdr sh;
-	Elf_Data *data;
+	size_t n = strlen(raw);
+	char buf[1024];
+	const char *base;
 
-	if (want_segs)
-		read_segs(d, e);
-	while ((scn = elf_nextscn(e, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB)
-			symtab = scn;
-		else if (sh.sh_type == SHT_DYNSYM)
-			dynsym = scn;
+	if (d->jit)
+		return anl_intern(m, raw, n);
+	if (n > 4 && !strcmp(raw + n - 4, "@plt") && raw[0] == '_' && n - 4 < sizeof(buf)) {
+		memcpy(buf, raw, n - 4);
+		buf[n - 4] = 0;
+		base = anl_sym_name(m, buf);
+		snprintf(buf, sizeof(buf), "%s@plt", base);
+		return anl_intern(m, buf, strlen(buf));
 	}
-	scn = symtab ? symtab : dynsym;
-	if (!scn || !gelf_getshdr(scn, &sh) || !(data = elf_getdata(scn, NULL)) ||
-	    !sh.sh_entsize)
-		return 0;
-	for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-		GElf_Sym s;
-		const char *name;
-		int type;
-
-		if (!gelf_getsym(data, (int)i, &s))
-			break;
-		type = GELF_ST_TYPE(s.st_info);
-		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE || !s.st_value)
-			continue;
-		if (type == STT_NOTYPE) {
-			/* Code labels (asm entry points) count, like perf. */
-			GElf_Shdr ssh;
-			Elf_Scn *sec = elf_getscn(e, s.st_shndx);
-
-			if (!sec || !gelf_getshdr(sec, &ssh) || !(ssh.sh_flags & SHF_EXECINSTR))
-				continue;
-		} else if (type != STT_FUNC && type != STT_GNU_IFUNC) {
-			continue;
-		}
-		name = elf_strptr(e, sh.sh_link, s.st_name);
-		if (!name || !*name)
-			continue;
-		if (n == cap) {
-			struct raw_sym *nv;
-
-			cap = cap ? cap * 2 : 1024;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		v[n].start = s.st_value;
-		v[n].size = s.st_size;
-		v[n].name = name;
-		v[n].s = s;
-		v[n].plt = NULL;
-		n++;
-	}
-	/* Sized before zero-sized symbols are extended: _init ends at .plt. */
-	nplt = plt_elf ? sym_plt_entries(plt_elf, &plt) : 0;
-	if (nplt > 0 && n + (size_t)nplt > cap) {
-		struct raw_sym *nv = realloc(v, (n + (size_t)nplt) * sizeof(*v));
-
-		if (nv) {
-			v = nv;
-			cap = n + (size_t)nplt;
-		} else {
-			nplt = 0;
-		}
-	}
-	for (int i = 0; i < nplt; i++) {
-		memset(&v[n], 0, sizeof(v[n]));
-		v[n].start = plt[i].start;
-		v[n].size = plt[i].size;
-		v[n].name = plt[i].name;
-		v[n].s.st_info = GELF_ST_INFO(STB_GLOBAL, STT_FUNC);
-		v[n].plt = &plt[i];
-		n++;
-	}
-	if (n)
-		finish_syms(m, d, v, n, true);
-	free(v);
-	free(plt);
-	return n;
+	return anl_sym_name(m, raw);
 }
 
-static void read_segs(struct anl_dso *d, Elf *e)
+/* @d's table from the symbolizer's @s (@n symbols, sorted and sized). */
+static void fill_syms(struct anl_machine *m, struct anl_dso *d,
+		      const struct sonde_symbol *s, size_t n)
 {
-	size_t phnum;
-
-	if (d->segs || elf_getphdrnum(e, &phnum) != 0)
+	d->syms = calloc(n ? n : 1, sizeof(*d->syms));
+	if (!d->syms)
 		return;
-	d->segs = calloc(phnum ? phnum : 1, sizeof(*d->segs));
-	for (size_t i = 0; d->segs && i < phnum; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD) {
-			d->segs[d->nr_segs].off = ph.p_offset;
-			d->segs[d->nr_segs].vaddr = ph.p_vaddr;
-			d->segs[d->nr_segs].size = ph.p_memsz;
-			d->nr_segs++;
-		}
+	for (size_t i = 0; i < n; i++) {
+		d->syms[i].start = s[i].start;
+		d->syms[i].end = s[i].start + s[i].size;
+		d->syms[i].name = shown_name(m, d, s[i].name);
 	}
+	d->nr_syms = n;
+	d->has_syms = n > 0;
 }
 
-/*
- * The separate debug file of @e (the file @path), for an object without
- * .symtab: /usr/lib/debug/.build-id, then .gnu_debuglink (sym_elf.c).
- */
-static void load_debug_file(struct anl_machine *m, struct anl_dso *d, Elf *e,
-			    const char *path)
+/* Kernel symbols of the ELF image @e (a vmlinux): symtab, else dynsym. */
+static void vmlinux_syms(struct anl_machine *m, struct anl_dso *d, Elf *e)
 {
-	uint8_t id[SYM_BUILD_ID_MAX];
-	int n = sym_elf_build_id(e, id, sizeof(id)), dfd = -1;
-	char *found = NULL;
-	Elf *de;
+	struct sonde_symbol *s;
+	char *plt_names;
+	size_t n;
 
-	de = sym_find_debug_file(e, path, "", "/usr/lib/debug", id,
-				 n > 0 ? (size_t)n : 0, &dfd, &found);
-	if (!de)
+	if (sym_elf_table(e, NULL, &s, &n, &plt_names))
 		return;
-	elf_read_syms(m, d, de, false, e);
-	d->dbg_path = anl_intern(m, found, strlen(found));
-	free(found);
-	elf_end(de);
-	close(dfd);
-}
-
-/* Symbols of the ELF @e, the file @path (d->name or a recorded copy). */
-static void load_elf_syms(struct anl_machine *m, struct anl_dso *d, Elf *e,
-			  const char *path)
-{
-	Elf_Scn *scn = NULL;
-	bool had_symtab = false;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(e, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
-			had_symtab = true;
-	if (!had_symtab)
-		load_debug_file(m, d, e, path);
-	read_segs(d, e);
-	if (!d->has_syms)
-		elf_read_syms(m, d, e, false, e);
-	if (!d->dbg_path && strcmp(path, d->name))
-		d->dbg_path = anl_intern(m, path, strlen(path));
+	fill_syms(m, d, s, n);
+	free(s);
+	free(plt_names);
 }
 
 /*
@@ -779,95 +610,15 @@ static const char *buildid_dir(struct anl_machine *m)
 }
 
 /*
- * @d is not the object that was recorded (@e: what is there now, NULL if
- * nothing is): its symbols would be wrong names. The recorded copy from
- * perf's build-id cache, else the debug file of the recorded id; else a
- * warning and no symbols ([unknown]).
- */
-static void load_recorded_copy(struct anl_machine *m, struct anl_dso *d,
-			       Elf *e, const uint8_t *want, size_t wlen)
-{
-	uint8_t have[SYM_BUILD_ID_MAX];
-	char hw[2 * SYM_BUILD_ID_MAX + 1], hh[2 * SYM_BUILD_ID_MAX + 1];
-	char *found = NULL;
-	int cfd = -1, n;
-	Elf *c;
-
-	c = sym_find_in_buildid_cache(buildid_dir(m), want, wlen, &cfd, &found);
-	if (c) {
-		pr_debug("%s: using the recorded copy %s\n", d->name, found);
-		load_elf_syms(m, d, c, found);
-		goto out;
-	}
-	c = sym_find_debug_file(NULL, d->name, "", "/usr/lib/debug", want,
-				wlen, &cfd, &found);
-	if (c) {
-		/* The debug file's program headers are the recorded layout. */
-		elf_read_syms(m, d, c, true, NULL);
-		d->dbg_path = anl_intern(m, found, strlen(found));
-		goto out;
-	}
-	d->stale = true;
-	if (!e)
-		return; /* missing: [unknown] as always, nothing to warn of */
-	n = sym_elf_build_id(e, have, sizeof(have));
-	hex_id(want, wlen, hw);
-	hex_id(have, n > 0 ? (size_t)n : 0, hh);
-	pr_warn("%s changed since the recording (build id %s, recorded %s) "
-		"and no copy of the recorded one is in perf's build-id cache "
-		"(%s/.build-id) or /usr/lib/debug/.build-id: its samples are "
-		"shown by address\n", d->name, hh[0] ? hh : "none", hw,
-		buildid_dir(m));
-	return;
-out:
-	free(found);
-	elf_end(c);
-	close(cfd);
-}
-
-static void load_elf_file(struct anl_machine *m, struct anl_dso *d)
-{
-	int fd = open(d->name, O_RDONLY | O_CLOEXEC);
-	uint8_t want[SYM_BUILD_ID_MAX], have[SYM_BUILD_ID_MAX];
-	size_t wlen = recorded_build_id(m, d, want);
-	Elf *e = NULL;
-	int n;
-
-	if (fd >= 0) {
-		e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-		if (e && elf_kind(e) != ELF_K_ELF) {
-			elf_end(e);
-			e = NULL;
-		}
-	}
-	if (wlen) {
-		n = e ? sym_elf_build_id(e, have, sizeof(have)) : 0;
-		if (!same_build_id(want, wlen, have, n > 0 ? (size_t)n : 0)) {
-			load_recorded_copy(m, d, e, want, wlen);
-			goto out;
-		}
-	}
-	if (e)
-		load_elf_syms(m, d, e, d->name);
-out:
-	if (e)
-		elf_end(e);
-	if (fd >= 0)
-		close(fd);
-}
-
-/*
  * The file whose CFI may unwind through @d: its path when that is the
  * recorded build (or nothing was recorded), else the recorded copy in
  * perf's build-id cache, else NULL (then @d is loaded, which warns once).
  */
 const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
 {
-	uint8_t want[SYM_BUILD_ID_MAX], have[SYM_BUILD_ID_MAX];
+	uint8_t want[SYM_BUILD_ID_MAX];
 	size_t wlen;
-	char *found = NULL;
-	int fd, n = 0;
-	Elf *e;
+	char *found;
 
 	if (d->uw_checked)
 		return d->uw_file;
@@ -877,24 +628,11 @@ const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
 	return d->uw_file; /* fuzzed paths must not open host files */
 #endif
 	wlen = recorded_build_id(m, d, want);
-	if (!wlen || d->name[0] != '/' || elf_version(EV_CURRENT) == EV_NONE)
+	if (!wlen || d->name[0] != '/')
 		return d->uw_file;
-	fd = open(d->name, O_RDONLY | O_CLOEXEC);
-	e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-	if (e && elf_kind(e) == ELF_K_ELF)
-		n = sym_elf_build_id(e, have, sizeof(have));
-	if (e)
-		elf_end(e);
-	if (fd >= 0)
-		close(fd);
-	if (same_build_id(want, wlen, have, n > 0 ? (size_t)n : 0))
-		return d->uw_file;
-	/* Changed or gone: the recorded copy, if perf's cache has it. */
-	e = sym_find_in_buildid_cache(buildid_dir(m), want, wlen, &fd, &found);
-	if (e) {
+	found = sym_recorded_object(d->name, want, wlen, buildid_dir(m));
+	if (found) {
 		d->uw_file = anl_intern(m, found, strlen(found));
-		elf_end(e);
-		close(fd);
 		free(found);
 		return d->uw_file;
 	}
@@ -902,73 +640,6 @@ const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
 	if (!d->loaded)
 		(void)anl_dso_find_sym(m, d, 0); /* the warning naming a changed file */
 	return NULL;
-}
-
-/*
- * Whether the recorded vdso (its HEADER_BUILD_ID entry) is another build
- * than this process's @e (another kernel): then its symbols come from the
- * copy perf's build-id cache keeps (.build-id/xx/rest/vdso), or from
- * nowhere, with a warning.
- */
-static bool vdso_other_build(struct anl_machine *m, struct anl_dso *d, Elf *e)
-{
-	uint8_t want[SYM_BUILD_ID_MAX], have[SYM_BUILD_ID_MAX];
-	size_t wlen = recorded_build_id(m, d, want);
-	int n = wlen ? sym_elf_build_id(e, have, sizeof(have)) : 0, fd;
-	char hw[2 * SYM_BUILD_ID_MAX + 1], hh[2 * SYM_BUILD_ID_MAX + 1];
-	char path[4096];
-	Elf *c;
-
-	if (!wlen || n <= 0 || same_build_id(want, wlen, have, (size_t)n))
-		return false;
-	hex_id(want, wlen, hw);
-	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/vdso", buildid_dir(m), hw, hw + 2);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	c = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-	if (c && elf_kind(c) == ELF_K_ELF && (n = sym_elf_build_id(c, have, sizeof(have))) > 0 &&
-	    same_build_id(want, wlen, have, (size_t)n)) {
-		pr_debug("[vdso]: using the recorded copy %s\n", path);
-		elf_read_syms(m, d, c, true, NULL);
-	} else {
-		d->stale = true;
-		n = sym_elf_build_id(e, have, sizeof(have));
-		hex_id(have, n > 0 ? (size_t)n : 0, hh);
-		pr_warn("[vdso] of the recording is another build (build id %s, this "
-			"kernel's %s) and no copy of it is in perf's build-id cache "
-			"(%s/.build-id): its samples are shown by address\n", hw, hh,
-			buildid_dir(m));
-	}
-	if (c)
-		elf_end(c);
-	if (fd >= 0)
-		close(fd);
-	return true;
-}
-
-static void load_vdso(struct anl_machine *m, struct anl_dso *d)
-{
-	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
-	const GElf_Ehdr *eh;
-	size_t size;
-	char *copy;
-	Elf *e;
-
-	if (!img || memcmp(img, ELFMAG, SELFMAG) || img[EI_CLASS] != ELFCLASS64)
-		return;
-	eh = (const void *)img;
-	size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
-	if (size > (1 << 20))
-		return;
-	copy = malloc(size);
-	if (!copy)
-		return;
-	memcpy(copy, img, size);
-	e = elf_memory(copy, size);
-	if (e && !vdso_other_build(m, d, e))
-		elf_read_syms(m, d, e, true, NULL);
-	if (e)
-		elf_end(e);
-	free(copy);
 }
 
 /*
@@ -1059,7 +730,7 @@ static void read_kallsyms(struct anl_machine *m, struct anl_dso *d, const char *
 		n = 0;
 	}
 	if (n) {
-		finish_syms(m, d, v, n, false);
+		finish_syms(m, d, v, n);
 		d->names_buf = buf; /* the names point into it */
 		buf = NULL;
 	}
@@ -1150,7 +821,7 @@ static bool load_vmlinux(struct anl_machine *m, struct anl_dso *d, const char *p
 			"kernel samples are shown by address\n", path, hh, hw);
 		goto out;
 	}
-	elf_read_syms(m, d, e, false, NULL);
+	vmlinux_syms(m, d, e);
 	for (size_t i = 0; i < d->nr_syms; i++)
 		if (!strcmp(d->syms[i].name, "_text"))
 			text = d->syms[i].start;
@@ -1278,46 +949,56 @@ static void kernel_wait(struct anl_machine *m)
 	}
 }
 
-/*
- * A JIT's symbols from its perf map, through the symbolizer's reader (the
- * owner check, a warning when refused); names are kept as written.
- */
-static void load_perfmap(struct anl_machine *m, struct anl_dso *d)
+/* The symbolizer the machine's objects are loaded through, made on first use. */
+static struct sonde_symcache *machine_symcache(struct anl_machine *m)
 {
-	struct sonde_symbol *ss;
-	char *text;
-	size_t nr;
-	int status;
-
-	if (sym_perfmap_read(d->name, &text, &ss, &nr, &status))
-		return;
-	d->syms = calloc(nr ? nr : 1, sizeof(*d->syms));
-	for (size_t i = 0; d->syms && i < nr; i++) {
-		d->syms[i].start = ss[i].start;
-		d->syms[i].end = ss[i].start + (ss[i].size ? ss[i].size : 1);
-		d->syms[i].name = anl_intern(m, ss[i].name, strlen(ss[i].name));
+	if (!m->symcache) {
+		SONDE_OPTS(sonde_symcache_opts, o, .buildid_dir = buildid_dir(m));
+		m->symcache = sonde_symcache__new(&o);
 	}
-	d->nr_syms = d->syms ? nr : 0;
-	d->has_syms = d->nr_syms > 0;
-	free(ss);
-	free(text);
+	return m->symcache;
 }
 
+/*
+ * @d's symbols through the symbolizer: the ELF file (the recorded build:
+ * perf's copy or the recorded id's debug file when the file changed), the
+ * vdso (perf's copy when the recording's is another kernel's), or a JIT's
+ * perf map (owner-checked, names as written).
+ */
 static void dso_load(struct anl_machine *m, struct anl_dso *d)
 {
+	struct sonde_symcache *c;
+	uint8_t want[SYM_BUILD_ID_MAX];
+	const struct sonde_symbol *s;
+	const char *symfile;
+	size_t wlen, n;
+	int status;
+
 	d->loaded = true;
 #ifdef SONDE_FUZZ
 	/* Fuzzed paths must not open host files (/dev/stdin would block). */
 	return;
 #endif
-	if (d->kernel)
+	if (d->kernel || !(c = machine_symcache(m)))
 		return;
+	wlen = recorded_build_id(m, d, want);
 	if (d->jit)
-		load_perfmap(m, d);
+		d->sdso = sonde_symcache__jit(c, (pid_t)atoi(d->name + 10));
 	else if (!strcmp(d->name, "[vdso]"))
-		load_vdso(m, d);
+		d->sdso = sym_symcache_vdso(c, want, wlen);
 	else if (d->name[0] == '/')
-		load_elf_file(m, d);
+		d->sdso = sonde_symcache__dso(c, d->name, want, wlen);
+	if (!d->sdso)
+		return;
+	n = sonde_dso__symbols(d->sdso, &s);
+	status = sonde_dso__status(d->sdso);
+	/* Changed since the recording and no copy of it: never its answers. */
+	d->stale = status == SONDE_DSO_BUILD_ID_MISMATCH ||
+		   (status == SONDE_DSO_MISSING && wlen);
+	fill_syms(m, d, s, n);
+	symfile = sonde_dso__symfile(d->sdso);
+	if (symfile && strcmp(symfile, d->name))
+		d->dbg_path = anl_intern(m, symfile, strlen(symfile));
 }
 
 const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *dso,
@@ -1339,18 +1020,11 @@ const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *ds
 		}
 		dso = k;
 	} else if (!dso->loaded) {
-		if (elf_version(EV_CURRENT) == EV_NONE)
-			return NULL;
 		dso_load(m, dso);
 	}
 	if (!dso->has_syms)
 		return NULL;
-	for (size_t i = 0; i < dso->nr_segs; i++)
-		if (addr >= dso->segs[i].off &&
-		    addr - dso->segs[i].off < dso->segs[i].size) {
-			addr = addr - dso->segs[i].off + dso->segs[i].vaddr;
-			break;
-		}
+	addr = anl_dso_vaddr(dso, addr);
 	s = dso->syms;
 	hi = dso->nr_syms;
 	while (lo < hi) {
@@ -1369,10 +1043,7 @@ const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *ds
 
 uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr)
 {
-	for (size_t i = 0; i < dso->nr_segs; i++)
-		if (addr >= dso->segs[i].off && addr - dso->segs[i].off < dso->segs[i].size)
-			return addr - dso->segs[i].off + dso->segs[i].vaddr;
-	return addr;
+	return dso->sdso ? sonde_dso__offset_to_vaddr(dso->sdso, addr) : addr;
 }
 
 const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso *dso,

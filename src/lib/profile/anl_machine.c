@@ -13,6 +13,7 @@
 #include "anl.h"
 #include "anl_priv.h"
 #include "kcache.h"
+#include "sym_internal.h"
 #include "sonde/unwind.h"
 
 /* pids and tids: the table's Fibonacci hashing spreads them. */
@@ -366,7 +367,7 @@ static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t st
 	nm.start = start;
 	nm.end = start + len < start ? UINT64_MAX : start + len;
 	nm.pgoff = pgoff;
-	if (p != m->kproc && exec && anl_is_jit_memory(fn, fnlen)) {
+	if (p != m->kproc && exec && sym_is_jit_memory(fn, fnlen)) {
 		/*
 		 * Code in memory that no file backs (a JIT's): perf names it
 		 * by the process's /tmp/perf-PID.map, looked up by address.

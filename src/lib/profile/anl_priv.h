@@ -57,6 +57,7 @@ struct anl_machine {
 	char *buildid_dir; /* perf's build-id cache, made on first use */
 	char *kallsyms_file; /* --kallsyms: the recorded kernel's symbols */
 	char *vmlinux_file;  /* --vmlinux */
+	struct sonde_symcache *symcache; /* ELF, vdso and JIT symbols */
 };
 
 /* Arena allocation: lives as long as the machine; aborts on OOM. */
@@ -70,12 +71,6 @@ void anl_dsos_free(struct anl_machine *m);
  * and C++ demangled (without parameters), else @name itself.
  */
 const char *anl_sym_name(struct anl_machine *m, const char *name);
-/*
- * Whether a mapping of @name (@len bytes), when executable, is memory no
- * file backs (anonymous, /dev/zero, SysV shm, heap, stack): perf looks its
- * code up in the process's /tmp/perf-PID.map.
- */
-bool anl_is_jit_memory(const char *name, size_t len);
 /*
  * The kernel DSO @d from the kallsyms cache file @path (anl_kcache.c):
  * false on any miss or invalid file. And @d's table written there.

@@ -226,31 +226,65 @@ int sonde_symcache__set_kernel_build_id(struct sonde_symcache *c,
 	return err ? lib_err(err) : 0;
 }
 
-struct sonde_dso *sonde_symcache__vdso(struct sonde_symcache *c)
+/* A dso of this process's vdso image (the same kernel's, perf assumes). */
+static struct sonde_dso *vdso_new(struct sonde_symcache *c, int *err)
 {
-	struct sonde_dso *d = NULL;
+	struct sonde_dso *d = dso_new(c, SONDE_DSO_ELF, "[vdso]");
+
+	if (!d) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	d->no_debug_files = true;
+	*err = sym_vdso_image(&d->mem, &d->mem_size);
+	if (*err) {
+		sonde_dso__put(d);
+		return NULL;
+	}
+	return d;
+}
+
+struct sonde_dso *sym_symcache_vdso(struct sonde_symcache *c,
+				    const uint8_t *bid, size_t bid_size)
+{
+	struct sonde_dso *d = NULL, **slot;
 	int err = 0;
 
-	if (!c)
+	if (!c || (bid_size && !bid))
 		return lib_err_ptr(EINVAL);
+	if (bid_size > SYM_BUILD_ID_MAX)
+		bid_size = SYM_BUILD_ID_MAX;
 	pthread_mutex_lock(&c->lock);
-	if (!c->vdso) {
-		c->vdso = dso_new(c, SONDE_DSO_ELF, "[vdso]");
-		if (c->vdso) {
-			c->vdso->no_debug_files = true;
-			err = sym_vdso_image(&c->vdso->mem, &c->vdso->mem_size);
-			if (err) {
-				sonde_dso__put(c->vdso);
-				c->vdso = NULL;
-			}
-		} else {
-			err = -ENOMEM;
-		}
+	/* One per recorded id (in the hash chains), one without. */
+	slot = &c->vdso;
+	if (bid_size) {
+		slot = &c->buckets[hash_key("[vdso]", bid, bid_size) % CACHE_BUCKETS];
+		for (d = *slot; d; d = d->next)
+			if (d->mem && d->want_bid_size == bid_size &&
+			    !memcmp(d->want_bid, bid, bid_size))
+				break;
+	} else {
+		d = *slot;
 	}
-	if (c->vdso)
-		d = sonde_dso__get(c->vdso);
+	if (!d) {
+		d = vdso_new(c, &err);
+		if (d && bid_size) {
+			memcpy(d->want_bid, bid, bid_size);
+			d->want_bid_size = bid_size;
+			d->next = *slot;
+		}
+		if (d)
+			*slot = d;
+	}
+	if (d)
+		sonde_dso__get(d);
 	pthread_mutex_unlock(&c->lock);
 	return d ? d : lib_err_ptr(err);
+}
+
+struct sonde_dso *sonde_symcache__vdso(struct sonde_symcache *c)
+{
+	return sym_symcache_vdso(c, NULL, 0);
 }
 
 struct sonde_dso *sonde_symcache__jit(struct sonde_symcache *c, pid_t pid)
@@ -309,6 +343,7 @@ void sonde_dso__put(struct sonde_dso *dso)
 	free(dso->plt_names);
 	free(dso->mem);
 	free(dso->symfile);
+	free(dso->elf_file);
 	free(dso->path);
 	free(dso->root_dir);
 	free(dso->debug_dir);
@@ -472,14 +507,13 @@ const char *sonde_dso__sym_name(struct sonde_dso *dso,
 	cur = atomic_load_explicit(&dso->demangled[i], memory_order_acquire);
 	if (cur)
 		return cur;
-	dm = plt_demangle(sym->name);
-	if (!dm)
+	/*
+	 * perf's names: JIT maps' as written, versioned ones ("memcpy@@GLIBC_2.14")
+	 * as they are, mangled ones demangled.
+	 */
+	dm = dso->kind == SONDE_DSO_JIT ? NULL : plt_demangle(sym->name);
+	if (!dm && dso->kind != SONDE_DSO_JIT)
 		dm = sonde_demangle(sym->name);
-	if (!dm && sym->name[0] && strchr(sym->name + 1, '@') &&
-	    !is_plt_name(sym->name))
-		/* glibc's "xdr_opaque@GLIBC_2.2.5": show the plain name. */
-		dm = strndup(sym->name, (size_t)(strchr(sym->name + 1, '@') -
-						 sym->name));
 	want = dm ? dm : sym->name;
 	cur = NULL;
 	if (!atomic_compare_exchange_strong_explicit(&dso->demangled[i], &cur,
@@ -545,11 +579,15 @@ const char *sonde_dso__symfile(const struct sonde_dso *dso)
 	return dso->symfile;
 }
 
+/*
+ * Code looked up in the process's perf map: perf's unbacked memory, and
+ * named anonymous regions, memfd code and the map file's own name.
+ */
 static bool is_jit_path(const char *p)
 {
-	return !p || !*p || !strncmp(p, "//anon", 6) ||
+	return !p || !*p || sym_is_jit_memory(p, strlen(p)) ||
 	       !strncmp(p, "[anon", 5) || !strncmp(p, "/memfd:", 7) ||
-	       !strncmp(p, "/tmp/perf-", 10) || !strcmp(p, "[heap]");
+	       !strncmp(p, "/tmp/perf-", 10);
 }
 
 int sonde_symcache__resolve(struct sonde_symcache *c, pid_t pid,
@@ -567,7 +605,7 @@ int sonde_symcache__resolve(struct sonde_symcache *c, pid_t pid,
 	if ((ip >> 63) || (path && !strncmp(path, "[kernel", 7))) {
 		d = sonde_symcache__kernel(c);
 	} else if (path && !strcmp(path, "[vdso]")) {
-		d = sonde_symcache__vdso(c);
+		d = sym_symcache_vdso(c, map->build_id, map->build_id_size);
 		if (d)
 			res->addr = sonde_dso__map_to_vaddr(d, map->start,
 							    map->pgoff, ip);

@@ -228,8 +228,7 @@ Elf *sym_find_in_buildid_cache(const char *buildid_dir, const uint8_t *want,
 		if (!elf)
 			continue;
 		n = sym_elf_build_id(elf, bid, sizeof(bid));
-		if (n > 0 && (size_t)n == want_size &&
-		    !memcmp(bid, want, (size_t)n) &&
+		if (n > 0 && sym_same_build_id(want, want_size, bid, (size_t)n) &&
 		    (find_section(elf, SHT_SYMTAB, NULL) ||
 		     find_section(elf, SHT_DYNSYM, NULL))) {
 			*found = strdup(path);
@@ -308,11 +307,10 @@ Elf *sym_find_debug_file(Elf *elf, const char *file, const char *root_dir,
 
 /*
  * "name@plt" for the PLT stubs of @p elf (the runtime file), written into
- * one buffer owned by the dso; raw names, demangled on display.
+ * one buffer (*@p names, malloc'd); raw names, demangled on display.
  */
-static size_t add_plt_symbols(struct sonde_dso *dso, Elf *elf,
-			      struct sonde_symbol **symsp, size_t nr,
-			      size_t *cap)
+static size_t add_plt_symbols(Elf *elf, struct sonde_symbol **symsp, size_t nr,
+			      size_t *cap, char **names)
 {
 	struct sym_plt_entry *e = NULL;
 	struct sonde_symbol *syms;
@@ -332,12 +330,11 @@ static size_t add_plt_symbols(struct sonde_dso *dso, Elf *elf,
 		*symsp = syms;
 		*cap = nr + (size_t)n;
 	}
-	free(dso->plt_names);
-	dso->plt_names = malloc(len);
-	if (!dso->plt_names)
+	*names = malloc(len);
+	if (!*names)
 		goto out;
 	for (i = 0; i < n; i++) {
-		char *name = dso->plt_names + off;
+		char *name = *names + off;
 
 		off += (size_t)sym_plt_name(&e[i], NULL, name, len - off) + 1;
 		memset(&syms[nr], 0, sizeof(syms[nr]));
@@ -352,8 +349,14 @@ out:
 	return nr;
 }
 
-static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn,
-			   Elf *plt_elf)
+/*
+ * The function symbols of @p scn, as perf 6.1 takes them: FUNC and IFUNC,
+ * and untyped labels in code sections (asm entry points); not undefined,
+ * absolute or other special-section ones, nor at address 0.
+ */
+static int collect_symbols(Elf *elf, Elf_Scn *scn, Elf *plt_elf,
+			   struct sonde_symbol **out, size_t *nr_out,
+			   char **plt_names)
 {
 	struct sonde_symbol *syms;
 	Elf_Data *data;
@@ -393,7 +396,8 @@ static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn,
 		if (!gelf_getsym(data, (int)i, &s))
 			break;
 		type = GELF_ST_TYPE(s.st_info);
-		if (s.st_shndx == SHN_UNDEF || !s.st_value)
+		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE ||
+		    !s.st_value)
 			continue;
 		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
 		    !(type == STT_NOTYPE && s.st_shndx < nsec &&
@@ -419,10 +423,24 @@ static int collect_symbols(struct sonde_dso *dso, Elf *elf, Elf_Scn *scn,
 	}
 	free(exec);
 	/* Before sizes are synthesized: _init must not swallow the .plt. */
-	nr = add_plt_symbols(dso, plt_elf, &syms, nr, &n);
-	dso->syms = syms;
-	dso->nr = sym_table_finish(syms, nr, SYM_DUP_BEST);
+	*plt_names = NULL;
+	nr = add_plt_symbols(plt_elf, &syms, nr, &n, plt_names);
+	*out = syms;
+	*nr_out = sym_table_finish(syms, nr, SYM_DUP_BEST);
 	return 0;
+}
+
+int sym_elf_table(Elf *elf, Elf *plt_elf, struct sonde_symbol **syms,
+		  size_t *nr, char **plt_names)
+{
+	Elf_Scn *scn = find_section(elf, SHT_SYMTAB, NULL);
+
+	*syms = NULL;
+	*nr = 0;
+	*plt_names = NULL;
+	if (!scn)
+		scn = find_section(elf, SHT_DYNSYM, NULL);
+	return scn ? collect_symbols(elf, scn, plt_elf, syms, nr, plt_names) : 0;
 }
 
 static void read_loads(struct sonde_dso *dso, Elf *elf)
@@ -440,12 +458,130 @@ static void read_loads(struct sonde_dso *dso, Elf *elf)
 	}
 }
 
+bool sym_same_build_id(const uint8_t *want, size_t wlen, const uint8_t *have,
+		       size_t hlen)
+{
+	size_t i;
+
+	if (!hlen || hlen > wlen || memcmp(want, have, hlen))
+		return false;
+	for (i = hlen; i < wlen; i++)
+		if (want[i])
+			return false;
+	return true;
+}
+
+/* perf's copy of a recorded vdso: DIR/.build-id/xx/yyyy/vdso. */
+static Elf *find_recorded_vdso(const char *buildid_dir, const uint8_t *want,
+			       size_t wlen, int *fdp, char **found)
+{
+	char hex[2 * SYM_BUILD_ID_MAX + 1], path[PATH_MAX];
+	uint8_t have[SYM_BUILD_ID_MAX];
+	Elf *elf;
+	int n;
+
+	if (!buildid_dir[0] || wlen < 2)
+		return NULL;
+	hex_build_id(want, wlen, hex);
+	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/vdso", buildid_dir,
+		 hex, hex + 2);
+	elf = elf_open(path, fdp);
+	if (!elf)
+		return NULL;
+	n = sym_elf_build_id(elf, have, sizeof(have));
+	if (n > 0 && sym_same_build_id(want, wlen, have, (size_t)n)) {
+		*found = strdup(path);
+		return elf;
+	}
+	elf_close(elf, *fdp);
+	*fdp = -1;
+	return NULL;
+}
+
+/* Why a changed object shows no names: said once, when it is loaded. */
+static void warn_other_build(const struct sonde_dso *dso, const char *file)
+{
+	char want[2 * SYM_BUILD_ID_MAX + 1], have[2 * SYM_BUILD_ID_MAX + 1];
+
+	hex_build_id(dso->want_bid, dso->want_bid_size, want);
+	hex_build_id(dso->bid, dso->bid_size, have);
+	if (dso->mem)
+		pr_warn("%s of the recording is another build (build id %s, "
+			"this kernel's %s) and no copy of it is in perf's "
+			"build-id cache (%s/.build-id): its samples are shown "
+			"by address\n", dso->path, want, have, dso->buildid_dir);
+	else
+		pr_warn("%s changed since the recording (build id %s, recorded "
+			"%s) and no copy of the recorded one is in perf's "
+			"build-id cache (%s/.build-id) or %s%s/.build-id: its "
+			"samples are shown by address\n", file,
+			have[0] ? have : "none", want, dso->buildid_dir,
+			dso->root_dir, dso->debug_dir);
+}
+
+/*
+ * dso->elf (the file, NULL when it is gone) is not the recorded build:
+ * perf's copy of the recorded one replaces it (1: load that one as the
+ * file), else the debug file of the recorded id gives the symbols and the
+ * recorded layout (0). Else no symbols (-errno), with a warning when a
+ * changed file is there.
+ */
+static int use_recorded_build(struct sonde_dso *dso, char *file, size_t size)
+{
+	Elf *cached, *dbg_elf = NULL;
+	char *found = NULL;
+	int fd = -1;
+
+	cached = dso->mem ? find_recorded_vdso(dso->buildid_dir, dso->want_bid,
+					       dso->want_bid_size, &fd, &found) :
+		 sym_find_in_buildid_cache(dso->buildid_dir, dso->want_bid,
+					   dso->want_bid_size, &fd, &found);
+	if (cached) {
+		pr_debug("%s: using the recorded copy %s\n", dso->path, found);
+		elf_close(dso->elf, dso->fd);
+		dso->elf = cached;
+		dso->fd = fd;
+		snprintf(file, size, "%s", found);
+		free(found);
+		dso->bid_size = (size_t)sym_elf_build_id(dso->elf, dso->bid,
+							  sizeof(dso->bid));
+		read_loads(dso, dso->elf);
+		return 1;
+	}
+	if (!dso->no_debug_files)
+		dbg_elf = find_by_build_id(dso->root_dir, dso->debug_dir,
+					   dso->want_bid, dso->want_bid_size,
+					   &fd, &found);
+	if (dbg_elf) {
+		/* The debug file's phdrs describe the recorded layout. */
+		read_loads(dso, dbg_elf);
+		dso->symelf = dbg_elf;
+		dso->symfd = fd;
+		dso->symfile = found;
+		/* Without the file's PLT: not the recorded one. */
+		if (collect_symbols(dbg_elf, find_section(dbg_elf, SHT_SYMTAB, NULL),
+				    NULL, &dso->syms, &dso->nr, &dso->plt_names)) {
+			dso->status = SONDE_DSO_BAD_ELF;
+			return lib_err(SONDE_ERR_FORMAT);
+		}
+		dso->status = dso->nr ? SONDE_DSO_OK : SONDE_DSO_NO_SYMBOLS;
+		return 0;
+	}
+	if (!dso->elf) {
+		dso->status = SONDE_DSO_MISSING; /* [unknown] as always: no word */
+		return lib_err(ENOENT);
+	}
+	warn_other_build(dso, file);
+	dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
+	return lib_err(ESTALE);
+}
+
 int sym_elf_load(struct sonde_dso *dso)
 {
 	char file[PATH_MAX], *dbg = NULL;
-	Elf *cached, *plt_elf = NULL;
+	Elf *plt_elf = NULL;
 	Elf_Scn *scn;
-	int fd = -1;
+	int fd = -1, err;
 
 	snprintf(file, sizeof(file), "%s%s", dso->root_dir, dso->path);
 	dso->fd = dso->symfd = -1;
@@ -460,73 +596,27 @@ int sym_elf_load(struct sonde_dso *dso)
 	} else {
 		dso->elf = elf_open(file, &dso->fd);
 	}
-	if (!dso->elf && dso->want_bid_size) {
-		/* Gone since the recording: perf's cache may hold a copy. */
-		dso->elf = sym_find_in_buildid_cache(dso->buildid_dir, dso->want_bid,
-						      dso->want_bid_size, &dso->fd, &dbg);
-		if (dso->elf) {
-			pr_info("%s: missing, using %s\n", file, dbg);
-			snprintf(file, sizeof(file), "%s", dbg);
-			free(dbg);
-			dbg = NULL;
-		}
-	}
-	if (!dso->elf) {
-		int err = errno;
-
+	if (!dso->elf && !dso->want_bid_size) {
+		err = errno;
 		dso->status = err == SONDE_ERR_FORMAT ? SONDE_DSO_BAD_ELF :
 							SONDE_DSO_MISSING;
 		pr_debug("%s: cannot read ELF: %s\n", file, strerror(err));
 		return lib_err(err);
 	}
-	dso->bid_size = (size_t)sym_elf_build_id(dso->elf, dso->bid,
-						  sizeof(dso->bid));
-	read_loads(dso, dso->elf);
-
-	if (dso->want_bid_size &&
-	    (dso->bid_size != dso->want_bid_size ||
-	     memcmp(dso->bid, dso->want_bid, dso->bid_size))) {
-		char want[2 * SYM_BUILD_ID_MAX + 1], have[2 * SYM_BUILD_ID_MAX + 1];
-
-		hex_build_id(dso->want_bid, dso->want_bid_size, want);
-		hex_build_id(dso->bid, dso->bid_size, have);
-		cached = sym_find_in_buildid_cache(dso->buildid_dir, dso->want_bid,
-						   dso->want_bid_size, &fd, &dbg);
-		if (cached) {
-			/* The recorded copy replaces the file entirely. */
-			pr_info("%s: changed since the recording, using %s\n",
-				file, dbg);
-			elf_close(dso->elf, dso->fd);
-			dso->elf = cached;
-			dso->fd = fd;
-			fd = -1;
-			snprintf(file, sizeof(file), "%s", dbg);
-			free(dbg);
-			dbg = NULL;
-			dso->bid_size = (size_t)sym_elf_build_id(
-				dso->elf, dso->bid, sizeof(dso->bid));
-			read_loads(dso, dso->elf);
-			goto matched;
-		}
-		dso->symelf = dso->no_debug_files ? NULL :
-			find_by_build_id(dso->root_dir, dso->debug_dir,
-					 dso->want_bid, dso->want_bid_size,
-					 &fd, &dbg);
-		if (!dso->symelf) {
-			pr_warn("%s: build id %s does not match the recorded %s "
-				"(file changed since recording?); not using its "
-				"symbols\n", file, have[0] ? have : "(none)", want);
-			dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
-			return lib_err(ESTALE);
-		}
-		/* The debug file's phdrs describe the recorded layout. */
-		read_loads(dso, dso->symelf);
-		dso->symfd = fd;
-		dso->symfile = dbg;
-		scn = find_section(dso->symelf, SHT_SYMTAB, NULL);
-		goto collect; /* without the file's PLT: not the recorded one */
+	if (dso->elf) {
+		dso->bid_size = (size_t)sym_elf_build_id(dso->elf, dso->bid,
+							  sizeof(dso->bid));
+		read_loads(dso, dso->elf);
 	}
-matched:
+	if (dso->want_bid_size &&
+	    !sym_same_build_id(dso->want_bid, dso->want_bid_size, dso->bid,
+			       dso->bid_size)) {
+		/* Changed or gone since the recording. */
+		err = use_recorded_build(dso, file, sizeof(file));
+		if (err <= 0)
+			return err;
+	}
+	dso->elf_file = strdup(file);
 	plt_elf = dso->elf;
 	scn = find_section(dso->elf, SHT_SYMTAB, NULL);
 	if (scn) {
@@ -554,16 +644,34 @@ matched:
 	dso->symelf = dso->elf;
 	dso->symfile = strdup(file);
 collect:
-	if (!scn) {
-		dso->status = SONDE_DSO_NO_SYMBOLS;
-		return 0;
-	}
-	if (collect_symbols(dso, dso->symelf, scn, plt_elf)) {
+	if (collect_symbols(dso->symelf, scn, plt_elf, &dso->syms, &dso->nr,
+			    &dso->plt_names)) {
 		dso->status = SONDE_DSO_BAD_ELF;
 		return lib_err(SONDE_ERR_FORMAT);
 	}
 	dso->status = dso->nr ? SONDE_DSO_OK : SONDE_DSO_NO_SYMBOLS;
 	return 0;
+}
+
+char *sym_recorded_object(const char *path, const uint8_t *want, size_t wlen,
+			  const char *buildid_dir)
+{
+	uint8_t have[SYM_BUILD_ID_MAX];
+	char *found = NULL;
+	int fd = -1, n = 0;
+	Elf *elf = elf_open(path, &fd);
+
+	if (elf) {
+		n = sym_elf_build_id(elf, have, sizeof(have));
+		elf_close(elf, fd);
+	}
+	if (n > 0 && sym_same_build_id(want, wlen, have, (size_t)n))
+		return strdup(path);
+	elf = sym_find_in_buildid_cache(buildid_dir, want, wlen, &fd, &found);
+	if (!elf)
+		return NULL;
+	elf_close(elf, fd);
+	return found;
 }
 
 /*

@@ -46,6 +46,8 @@ struct sonde_dso {
 	Elf *symelf;			/* == elf or a separate debug file */
 	int symfd;
 	char *symfile;
+	char *elf_file;			/* the recorded build's object: the
+					 * file or perf's copy; NULL if none */
 	GElf_Phdr loads[SYM_MAX_LOADS];
 	size_t nloads;
 	uint8_t bid[SYM_BUILD_ID_MAX];
@@ -72,6 +74,33 @@ size_t sym_table_finish(struct sonde_symbol *syms, size_t nr,
 const struct sonde_symbol *sym_table_find(const struct sonde_symbol *syms,
 					  size_t nr, uint64_t addr);
 
+/*
+ * The function symbols of @p elf (.symtab, else .dynsym) and the PLT stubs
+ * of @p plt_elf (NULL: none), finished (sym_table_finish()) under perf's
+ * naming policy: *@p syms (malloc'd, *@p nr entries) has names pointing
+ * into @p elf and into *@p plt_names (malloc'd, or NULL). 0 or -errno.
+ */
+int sym_elf_table(Elf *elf, Elf *plt_elf, struct sonde_symbol **syms,
+		  size_t *nr, char **plt_names);
+/* Old perf files pad every build id to 20 bytes: zeros past @p have match. */
+bool sym_same_build_id(const uint8_t *want, size_t wlen, const uint8_t *have,
+		       size_t hlen);
+/*
+ * The object that is the recorded build @p want of @p path, for reading
+ * its code (CFI): @p path when its id matches, else perf's copy in
+ * @p buildid_dir; malloc'd, NULL when neither is at hand.
+ */
+char *sym_recorded_object(const char *path, const uint8_t *want, size_t wlen,
+			  const char *buildid_dir);
+struct sonde_symcache;
+/*
+ * sonde_symcache__vdso() for a recording whose vdso had the build id
+ * @p bid: when this kernel's is another, perf's copy of the recorded one
+ * (its build-id cache) gives the symbols, else none and a warning.
+ */
+struct sonde_dso *sym_symcache_vdso(struct sonde_symcache *c,
+				    const uint8_t *bid, size_t bid_size);
+
 /* Loaders; each fills dso->syms/nr/status and returns 0 or -errno. */
 int sym_elf_load(struct sonde_dso *dso);
 void sym_elf_unload(struct sonde_dso *dso);
@@ -89,6 +118,13 @@ int sym_perfmap_load(struct sonde_dso *dso);
  */
 int sym_perfmap_read(const char *path, char **text, struct sonde_symbol **syms,
 		     size_t *nr, int *status);
+
+/*
+ * Whether a mapping of @p name (@p len bytes), when executable, is memory
+ * no file backs (anonymous, /dev/zero, SysV shm, heap, stack): perf 6.1
+ * looks its code up in the process's /tmp/perf-PID.map.
+ */
+bool sym_is_jit_memory(const char *name, size_t len);
 
 /*
  * Text parsers, exposed for tests and fuzzing. @p buf (NUL-terminated,

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
 /*
  * PLT entries as symbols ("name@plt"), decoded from the relocations that
- * fill their GOT slots; shared by the symbolizer (sym_elf.c) and the
- * report/script loader (anl_dso.c).
+ * fill their GOT slots, for the symbolizer's ELF tables (sym_elf.c).
  */
 #ifndef SONDE_SYM_PLT_H
 #define SONDE_SYM_PLT_H

@@ -7,18 +7,14 @@
 #include <string.h>
 #include "sym_internal.h"
 
-static int binding_rank(uint8_t b)
-{
-	switch (b) {
-	case SONDE_SYM_GLOBAL:
-		return 0;
-	case SONDE_SYM_WEAK:
-		return 1;
-	default:
-		return 2;
-	}
-}
-
+/*
+ * perf's choice among the symbols at one address (choose_best_symbol() in
+ * perf 6.1), so report and the public symbolizer agree on every name: a
+ * sized one, then not weak, then global, then fewer leading underscores,
+ * then the longer name; on a tie the earlier one in the table (the sort
+ * is stable). Versioned names ("memcpy@@GLIBC_2.14") get no preference:
+ * perf shows them as they are.
+ */
 static int leading_underscores(const char *s)
 {
 	int n = 0;
@@ -28,31 +24,28 @@ static int leading_underscores(const char *s)
 	return n;
 }
 
-/* Start ascending, then the preferred alias first (deterministic). */
 static int cmp_best(const void *pa, const void *pb)
 {
 	const struct sonde_symbol *a = pa, *b = pb;
+	size_t la, lb;
 	int d;
 
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
 	if ((a->size == 0) != (b->size == 0))
 		return a->size == 0 ? 1 : -1;
-	d = binding_rank(a->binding) - binding_rank(b->binding);
+	d = (a->binding == SONDE_SYM_WEAK) - (b->binding == SONDE_SYM_WEAK);
 	if (d)
 		return d;
-	/* glibc's .symtab has "xdr_opaque@GLIBC_2.2.5": prefer plain names. */
-	d = (strchr(a->name, '@') != NULL) - (strchr(b->name, '@') != NULL);
+	d = (b->binding == SONDE_SYM_GLOBAL) - (a->binding == SONDE_SYM_GLOBAL);
 	if (d)
 		return d;
 	d = leading_underscores(a->name) - leading_underscores(b->name);
 	if (d)
 		return d;
-	d = strcmp(a->name, b->name);
-	if (d)
-		return d;
-	/* Same name twice (e.g. .symtab local copies): any is fine. */
-	return (a->size > b->size) - (a->size < b->size);
+	la = strlen(a->name);
+	lb = strlen(b->name);
+	return (la < lb) - (la > lb);
 }
 
 /*
@@ -70,34 +63,42 @@ static int cmp_last(const void *pa, const void *pb)
 	return 0;
 }
 
+/* Merge sort (stable: equal symbols keep their table order); @tmp holds @nr. */
+static void stable_sort(struct sonde_symbol *v, struct sonde_symbol *tmp, size_t nr,
+			int (*cmp)(const void *, const void *))
+{
+	size_t mid = nr / 2, i = 0, j = mid, k = 0;
+
+	if (nr < 2)
+		return;
+	stable_sort(v, tmp, mid, cmp);
+	stable_sort(v + mid, tmp, nr - mid, cmp);
+	if (cmp(&v[mid - 1], &v[mid]) <= 0)
+		return; /* already in order: tables mostly are */
+	while (i < mid && j < nr)
+		tmp[k++] = cmp(&v[j], &v[i]) < 0 ? v[j++] : v[i++];
+	while (i < mid)
+		tmp[k++] = v[i++];
+	memcpy(v, tmp, k * sizeof(*v)); /* the rest of v[mid..] is in place */
+}
+
 size_t sym_table_finish(struct sonde_symbol *syms, size_t nr,
 			enum sym_dup_policy policy)
 {
+	struct sonde_symbol *tmp;
 	size_t i, out = 0;
-
-	int (*cmp)(const void *, const void *) =
-		policy == SYM_DUP_LAST ? cmp_last : cmp_best;
 
 	if (!nr)
 		return 0;
-	for (i = 1; i < nr && syms[i - 1].start <= syms[i].start; i++)
-		;
-	if (i < nr) {
-		qsort(syms, nr, sizeof(*syms), cmp);
+	if (policy == SYM_DUP_LAST) {
+		qsort(syms, nr, sizeof(*syms), cmp_last);
 	} else {
-		/*
-		 * Already in address order (kallsyms, most perf maps): only
-		 * the runs of one address need their preferred alias first.
-		 */
-		for (i = 0; i < nr;) {
-			size_t j = i + 1;
-
-			while (j < nr && syms[j].start == syms[i].start)
-				j++;
-			if (j - i > 1)
-				qsort(syms + i, j - i, sizeof(*syms), cmp);
-			i = j;
-		}
+		tmp = malloc(nr * sizeof(*tmp));
+		if (tmp)
+			stable_sort(syms, tmp, nr, cmp_best);
+		else
+			qsort(syms, nr, sizeof(*syms), cmp_best); /* ties: any order */
+		free(tmp);
 	}
 	for (i = 0; i < nr; i++) {
 		if (out && syms[out - 1].start == syms[i].start)

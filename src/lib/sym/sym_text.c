@@ -407,6 +407,23 @@ int sym_perfmap_read(const char *path, char **text, struct sonde_symbol **syms,
 	return 0;
 }
 
+static bool has_prefix(const char *s, size_t len, const char *pre)
+{
+	size_t n = strlen(pre);
+
+	return len >= n && !memcmp(s, pre, n);
+}
+
+bool sym_is_jit_memory(const char *name, size_t len)
+{
+	return (len == 6 && !memcmp(name, "//anon", 6)) ||
+	       has_prefix(name, len, "/dev/zero") ||
+	       has_prefix(name, len, "/anon_hugepage") ||
+	       has_prefix(name, len, "[stack") ||
+	       has_prefix(name, len, "/SYSV") ||
+	       (len == 6 && !memcmp(name, "[heap]", 6));
+}
+
 int sym_perfmap_load(struct sonde_dso *dso)
 {
 	char path[4096];

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * One symbolizer: report's model (anl_dso.c) and the public sonde_dso
+ * load this machine's libc through the same loader and must agree on
+ * every symbol's name and address range; the names are perf 6.1's (its
+ * alias choice, versioned names as they are).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sonde/sonde.h"
+#include "anl_priv.h"
+#include "sym_internal.h"
+
+static char libc_path[4096];
+
+static int find_libc(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	const char *b = strrchr(info->dlpi_name, '/');
+
+	(void)size;
+	(void)arg;
+	if (b && !strncmp(b, "/libc.so", 8)) {
+		snprintf(libc_path, sizeof(libc_path), "%s", info->dlpi_name);
+		return 1;
+	}
+	return 0;
+}
+
+static void test_libc_agrees(void **state)
+{
+	struct sonde_symcache *c = sonde_symcache__new(NULL);
+	const struct sonde_symbol *all;
+	struct anl_machine *m = anl_machine_new();
+	struct sonde_dso *d;
+	struct anl_dso *a;
+	size_t n, versioned = 0;
+
+	(void)state;
+	assert_non_null(c);
+	assert_non_null(m);
+	if (!dl_iterate_phdr(find_libc, NULL)) {
+		printf("SKIP: this program has no libc.so mapped\n");
+		goto out;
+	}
+	d = sonde_symcache__dso(c, libc_path, NULL, 0);
+	n = sonde_dso__symbols(d, &all);
+	a = anl_dso_findnew(m, libc_path, strlen(libc_path), false);
+	(void)anl_dso_find_sym(m, a, 0);
+	assert_true(n > 1000);
+	assert_int_equal(a->nr_syms, n);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = sonde_dso__sym_name(d, &all[i]);
+
+		if (strcmp(a->syms[i].name, name) || a->syms[i].start != all[i].start ||
+		    a->syms[i].end != all[i].start + all[i].size)
+			fail_msg("symbol %zu: report %s [%#llx, %#llx), sonde_dso %s "
+				 "[%#llx, %#llx)", i, a->syms[i].name,
+				 (unsigned long long)a->syms[i].start,
+				 (unsigned long long)a->syms[i].end, name,
+				 (unsigned long long)all[i].start,
+				 (unsigned long long)(all[i].start + all[i].size));
+		/* The lookups agree too, at the start and the last byte. */
+		assert_ptr_equal(anl_dso_find_sym(m, a, all[i].start)->name, a->syms[i].name);
+		versioned += strchr(name + 1, '@') && !strstr(name, "@plt");
+	}
+	/* With libc's .symtab (its debug file) perf shows versioned names. */
+	if (!versioned)
+		printf("SKIP (versioned names): %s has no .symtab here (%s)\n",
+		       libc_path, sonde_dso__symfile(d));
+	sonde_dso__put(d);
+out:
+	anl_machine_free(m);
+	sonde_symcache__free(c);
+}
+
+/*
+ * glibc's memcpy: a global versioned symbol with a local alias
+ * (__memcpy_sse2_unaligned on x86-64); perf shows "memcpy@GLIBC_2.2.5".
+ */
+static void test_libc_memcpy_name(void **state)
+{
+	struct sonde_symcache *c = sonde_symcache__new(NULL);
+	const struct sonde_symbol *all;
+	struct sonde_dso *d;
+	const char *want = NULL;
+	size_t n;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	uint64_t at = 0;
+
+	(void)state;
+	if (!dl_iterate_phdr(find_libc, NULL)) {
+		printf("SKIP: this program has no libc.so mapped\n");
+		goto out;
+	}
+	d = sonde_symcache__dso(c, libc_path, NULL, 0);
+	n = sonde_dso__symbols(d, &all);
+	/* Where the raw table (libc's debug file) has the versioned memcpy. */
+	while (d->symelf && (scn = elf_nextscn(d->symelf, scn))) {
+		Elf_Data *data = elf_getdata(scn, NULL);
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !data)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *name;
+
+			if (!gelf_getsym(data, (int)i, &s))
+				break;
+			name = elf_strptr(d->symelf, sh.sh_link, s.st_name);
+			if (name && !strcmp(name, "memcpy@GLIBC_2.2.5")) {
+				at = s.st_value;
+				want = "memcpy@GLIBC_2.2.5";
+			}
+		}
+	}
+	if (!want) {
+		printf("SKIP: no memcpy@GLIBC_2.2.5 in %s's symbols (%s)\n", libc_path,
+		       sonde_dso__symfile(d));
+		sonde_dso__put(d);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (all[i].start == at)
+			assert_string_equal(sonde_dso__sym_name(d, &all[i]), want);
+	assert_non_null(sonde_dso__find(d, at, NULL));
+	sonde_dso__put(d);
+out:
+	sonde_symcache__free(c);
+}
+
+/* perf's order among aliases, and the first of equals. */
+static void test_alias_order(void **state)
+{
+	struct sonde_symbol t[] = {
+		{ .start = 0x100, .size = 8, .name = "weak_one", .binding = SONDE_SYM_WEAK },
+		{ .start = 0x100, .size = 8, .name = "__local", .binding = SONDE_SYM_LOCAL },
+		{ .start = 0x200, .size = 8, .name = "__g", .binding = SONDE_SYM_GLOBAL },
+		{ .start = 0x200, .size = 8, .name = "g@V_1", .binding = SONDE_SYM_GLOBAL },
+		{ .start = 0x200, .size = 8, .name = "g", .binding = SONDE_SYM_GLOBAL },
+		{ .start = 0x300, .size = 8, .name = "bbb", .binding = SONDE_SYM_LOCAL },
+		{ .start = 0x300, .size = 8, .name = "aaa", .binding = SONDE_SYM_LOCAL },
+		{ .start = 0x400, .size = 0, .name = "longer_name", .binding = SONDE_SYM_GLOBAL },
+		{ .start = 0x400, .size = 8, .name = "s", .binding = SONDE_SYM_LOCAL },
+	};
+	size_t n = sym_table_finish(t, sizeof(t) / sizeof(t[0]), SYM_DUP_BEST);
+
+	(void)state;
+	assert_int_equal(n, 4);
+	assert_string_equal(t[0].name, "__local");	/* not weak beats weak */
+	assert_string_equal(t[1].name, "g@V_1");	/* fewer '_', then longer */
+	assert_string_equal(t[2].name, "bbb");		/* equals: the first */
+	assert_string_equal(t[3].name, "s");		/* sized first */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_alias_order),
+		cmocka_unit_test(test_libc_agrees),
+		cmocka_unit_test(test_libc_memcpy_name),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
