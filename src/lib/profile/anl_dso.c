@@ -7,7 +7,6 @@
  * policy (perf's); names are interned here in the form perf shows them.
  * Kernel addresses are looked up in /proc/kallsyms.
  */
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <elfutils/libdw.h>
 #include <dwarf.h>
@@ -26,107 +25,17 @@
 #include "sym_internal.h"
 #include "sonde/synth.h"
 
-typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
-
-/*
- * C++ names are demangled with the C++ runtime's own demangler, looked up
- * at run time so that libsonde does not link libstdc++ (interim until the
- * symbolizer provides demangling).
- */
-static demangle_fn get_demangler(void)
+/* Interned: symbol names live as long as the machine. */
+const char *anl_sym_name(struct anl_machine *m, const char *name)
 {
-	static demangle_fn fn;
-	static bool tried;
-
-	if (!tried) {
-		void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-
-		tried = true;
-		if (h)
-			*(void **)&fn = dlsym(h, "__cxa_demangle");
-	}
-	return fn;
-}
-
-/*
- * perf shows demangled names without parameters or return type
- * ("ns::f<int>"), so cut the last top-level "(...)" and what follows, and
- * a return type before the name of a template function.
- */
-static size_t strip_params(char *d)
-{
-	size_t n = strlen(d), start = 0;
-	int depth = 0;
-
-	for (size_t i = n; i-- > 0;) {
-		if (d[i] == ')') {
-			depth++;
-		} else if (d[i] == '(') {
-			if (--depth == 0) {
-				n = i;
-				break;
-			}
-		}
-	}
-	depth = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (d[i] == '<' || d[i] == '(')
-			depth++;
-		else if ((d[i] == '>' || d[i] == ')') && depth > 0)
-			depth--;
-		else if (d[i] == ' ' && !depth && strncmp(d, "operator", 8))
-			start = i + 1;
-	}
-	if (start >= n)
-		start = 0;
-	memmove(d, d + start, n - start);
-	d[n - start] = 0;
-	return n - start;
-}
-
-/*
- * Rust first (legacy names are valid Itanium names too, but perf shows
- * them without the hash, and v0 "_R" ones as the Rust demangler writes
- * them): the symbolizer's demanglers (sym_rust.c). Rust names keep their
- * "<T as Trait>" spaces: no parameter stripping for them.
- */
-static const char *rust_name(struct anl_machine *m, const char *name)
-{
-	char *d = NULL;
+	char *d = sym_demangle_perf(name);
 	const char *in;
 
-	if (sym_is_rust_legacy(name))
-		d = sym_rust_legacy_demangle(name);
-	else if (name[1] == 'R')
-		d = sym_rust_v0_demangle(name);
 	if (!d)
-		return NULL;
+		return anl_intern(m, name, strlen(name));
 	in = anl_intern(m, d, strlen(d));
 	free(d);
 	return in;
-}
-
-const char *anl_sym_name(struct anl_machine *m, const char *name)
-{
-	const char *in;
-
-	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R') &&
-	    (in = rust_name(m, name)))
-		return in;
-	if (name[0] == '_' && name[1] == 'Z') {
-		demangle_fn fn = get_demangler();
-		int status = -1;
-		char *d = fn ? fn(name, NULL, NULL, &status) : NULL;
-
-		if (d && !status) {
-			in = anl_intern(m, d, strip_params(d));
-
-			free(d);
-			return in;
-		}
-		free(d);
-	}
-	return anl_intern(m, name, strlen(name));
 }
 
 static bool has_prefix(const char *s, size_t len, const char *pre)

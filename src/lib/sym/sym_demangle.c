@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * Demangling front end. Rust is recognised first (legacy Rust symbols are
- * valid Itanium names too, but the C++ rendering keeps the hash); C++ goes
- * to libstdc++'s __cxa_demangle, loaded with dlopen on first use so that
+ * Demangling front end, the one both sonde_demangle() and the report
+ * model use. Rust is recognised first (legacy Rust symbols are valid
+ * Itanium names too, but the C++ rendering keeps the hash); C++ goes to
+ * libstdc++'s __cxa_demangle, loaded with dlopen on first use so that
  * libsonde needs no C++ runtime at link time.
  */
 #include <dlfcn.h>
@@ -34,23 +35,22 @@ static void cxa_load(void)
 	cxa_demangle = (cxa_demangle_fn)dlsym(h, "__cxa_demangle");
 }
 
-char *sonde_demangle(const char *name)
+/* Rust legacy (hash dropped) or v0; NULL when @p name is neither. */
+static char *demangle_rust(const char *name)
+{
+	if (sym_is_rust_legacy(name))
+		return sym_rust_legacy_demangle(name);
+	if (!strncmp(name, "_R", 2))
+		return sym_rust_v0_demangle(name);
+	return NULL;
+}
+
+/* C++ with parameters; NULL (errno set) when it cannot be demangled. */
+static char *demangle_cxx(const char *name)
 {
 	char *out;
 	int status = 0;
 
-	if (!name)
-		return lib_err_ptr(EINVAL);
-	if (sym_is_rust_legacy(name)) {
-		out = sym_rust_legacy_demangle(name);
-		if (out)
-			return out;
-	}
-	if (!strncmp(name, "_R", 2)) {
-		out = sym_rust_v0_demangle(name);
-		if (out)
-			return out;
-	}
 	if (strncmp(name, "_Z", 2))
 		return lib_err_ptr(EINVAL);
 	pthread_once(&cxa_once, cxa_load);
@@ -61,5 +61,67 @@ char *sonde_demangle(const char *name)
 		free(out);
 		return lib_err_ptr(EINVAL);
 	}
+	return out;
+}
+
+char *sonde_demangle(const char *name)
+{
+	char *out;
+
+	if (!name)
+		return lib_err_ptr(EINVAL);
+	out = demangle_rust(name);
+	return out ? out : demangle_cxx(name);
+}
+
+/*
+ * perf shows demangled C++ names without parameters or return type
+ * ("ns::f<int>"), so cut the last top-level "(...)" and what follows, and
+ * a return type before the name of a template function.
+ */
+static void strip_params(char *d)
+{
+	size_t n = strlen(d), start = 0;
+	int depth = 0;
+
+	for (size_t i = n; i-- > 0;) {
+		if (d[i] == ')') {
+			depth++;
+		} else if (d[i] == '(') {
+			if (--depth == 0) {
+				n = i;
+				break;
+			}
+		}
+	}
+	depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (d[i] == '<' || d[i] == '(')
+			depth++;
+		else if ((d[i] == '>' || d[i] == ')') && depth > 0)
+			depth--;
+		else if (d[i] == ' ' && !depth && strncmp(d, "operator", 8))
+			start = i + 1;
+	}
+	if (start >= n)
+		start = 0;
+	memmove(d, d + start, n - start);
+	d[n - start] = 0;
+}
+
+char *sym_demangle_perf(const char *name)
+{
+	char *out;
+
+	/* Most names are not mangled: no call, no errno, no allocation. */
+	if (name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
+		return NULL;
+	/* Rust names keep their "<T as Trait>" spaces: no stripping. */
+	out = demangle_rust(name);
+	if (out)
+		return out;
+	out = demangle_cxx(name);
+	if (out)
+		strip_params(out);
 	return out;
 }

@@ -178,4 +178,12 @@ char *sym_rust_legacy_demangle(const char *name);
 char *sym_rust_v0_demangle(const char *name);
 bool sym_is_rust_legacy(const char *name);
 
+/*
+ * @p name as perf 6.1 shows it: Rust legacy (without its hash) and v0 as
+ * sonde_demangle() writes them, C++ demangled without parameters or
+ * return type ("ns::f<int>"). A malloc'd string, or NULL when @p name is
+ * not mangled or cannot be demangled. Thread-safe.
+ */
+char *sym_demangle_perf(const char *name);
+
 #endif /* SONDE_SYM_INTERNAL_H */
