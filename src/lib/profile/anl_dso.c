@@ -552,84 +552,35 @@ const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
 }
 
 /*
- * /proc/kallsyms is read in one go and parsed in place: the names stay in
- * that buffer (kept for the machine's life), ~200k of them, not interned.
+ * /proc/kallsyms is read in one go and parsed in place by the
+ * symbolizer's line reader: the names stay in that buffer (kept for the
+ * machine's life), ~200k of them, not interned.
  */
 static void read_kallsyms(struct anl_machine *m, struct anl_dso *d, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t len = 0, cap = 1 << 22, n = 0, vcap = 1 << 16;
-	struct raw_sym *v;
+	struct sonde_symbol *ks = NULL;
+	struct raw_sym *v = NULL;
 	bool nonzero = false;
-	char *buf, *p, *end;
+	size_t len, n = 0;
+	char *buf;
+	int err = sym_read_file(path, &buf, &len, SYM_TEXT_MAX);
 
-	if (fd < 0) {
+	if (err) {
 		if (strcmp(path, "/proc/kallsyms"))
 			pr_warn("%s: %s: kernel samples are shown by address\n", path,
-				strerror(errno));
+				strerror(-err));
 		return;
 	}
-	buf = malloc(cap + 1);
-	v = malloc(vcap * sizeof(*v));
-	if (!buf || !v) {
-		free(buf);
-		free(v);
-		close(fd);
-		return;
+	err = sym_kallsyms_lines(buf, len, &ks, &n);
+	if (!err && n)
+		v = malloc(n * sizeof(*v));
+	if (err || !v)
+		n = 0;
+	for (size_t i = 0; i < n; i++) {
+		v[i] = (struct raw_sym){ .start = ks[i].start, .name = ks[i].name };
+		nonzero |= ks[i].start != 0;
 	}
-	for (;;) {
-		ssize_t got;
-
-		if (len == cap) {
-			char *nb = realloc(buf, cap * 2 + 1);
-
-			if (!nb)
-				break;
-			buf = nb;
-			cap *= 2;
-		}
-		got = read(fd, buf + len, cap - len);
-		if (got <= 0)
-			break;
-		len += (size_t)got;
-	}
-	close(fd);
-	buf[len] = 0;
-	for (p = buf, end = buf + len; p < end;) {
-		char *nl = memchr(p, '\n', (size_t)(end - p)), *name, *t, type;
-		unsigned long long addr;
-
-		if (!nl)
-			nl = end;
-		*nl = 0;
-		addr = strtoull(p, &t, 16);
-		if (*t == ' ' && t + 3 < nl) {
-			type = t[1];
-			name = t + 3;
-			if (type == 't' || type == 'T' || type == 'w' || type == 'W') {
-				char *tab = strchr(name, '\t');
-
-				if (tab)
-					*tab = 0;
-				if (addr)
-					nonzero = true;
-				if (n == vcap) {
-					struct raw_sym *nv = realloc(v, vcap * 2 * sizeof(*v));
-
-					if (!nv)
-						break;
-					v = nv;
-					vcap *= 2;
-				}
-				v[n].start = addr;
-				v[n].size = 0;
-				v[n].name = name;
-				n++;
-			}
-		}
-		p = nl + 1;
-	}
-	if (!nonzero) {
+	if (err != -ENOMEM && !nonzero) {
 		if (!m->kallsyms_warned && !strcmp(path, "/proc/kallsyms"))
 			pr_warn("kernel symbols are hidden (/proc/kallsyms shows zero addresses): run as root or set /proc/sys/kernel/kptr_restrict to 0\n");
 		else if (!m->kallsyms_warned)
@@ -644,6 +595,7 @@ static void read_kallsyms(struct anl_machine *m, struct anl_dso *d, const char *
 		buf = NULL;
 	}
 	free(buf);
+	free(ks);
 	free(v);
 }
 

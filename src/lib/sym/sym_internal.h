@@ -135,6 +135,16 @@ bool sym_is_jit_memory(const char *name, size_t len);
  */
 int sym_parse_kallsyms(char *buf, size_t len, struct sonde_symbol **out,
 		       size_t *nr);
+/*
+ * The one kallsyms line reader under sym_parse_kallsyms() and the report
+ * model's kernel table: the text symbols (t, T, w, W) of @p buf in file
+ * order, unfinished (no sizes, repeats kept), each with its binding and
+ * module. -EACCES as above.
+ */
+int sym_kallsyms_lines(char *buf, size_t len, struct sonde_symbol **out,
+		       size_t *nr);
+/* The largest kallsyms text read (a kernel's is ~10 MB). */
+#define SYM_TEXT_MAX (64u << 20)
 int sym_parse_perfmap(char *buf, size_t len, struct sonde_symbol **out,
 		      size_t *nr);
 

@@ -15,7 +15,6 @@
 #include "sym_internal.h"
 
 /* 64 MiB: far above any real kallsyms (~20 MB) or JIT map. */
-#define SYM_TEXT_MAX (64u << 20)
 
 /* Reads all of @p fd (closing it) into a NUL-terminated malloc'd buffer. */
 static int read_fd(int fd, char **bufp, size_t *lenp, size_t max)
@@ -117,7 +116,7 @@ static int grow(struct sonde_symbol **syms, size_t *cap, size_t nr)
 	return 0;
 }
 
-int sym_parse_kallsyms(char *buf, size_t len, struct sonde_symbol **out,
+int sym_kallsyms_lines(char *buf, size_t len, struct sonde_symbol **out,
 		       size_t *nrp)
 {
 	struct sonde_symbol *syms = NULL;
@@ -173,6 +172,20 @@ int sym_parse_kallsyms(char *buf, size_t len, struct sonde_symbol **out,
 		free(syms);
 		return -EACCES;
 	}
+	*out = syms;
+	*nrp = nr;
+	return 0;
+}
+
+int sym_parse_kallsyms(char *buf, size_t len, struct sonde_symbol **out,
+		       size_t *nrp)
+{
+	struct sonde_symbol *syms;
+	size_t nr;
+	int err = sym_kallsyms_lines(buf, len, &syms, &nr);
+
+	if (err)
+		return err;
 	*out = syms;
 	*nrp = nr = sym_table_finish(syms, nr, SYM_DUP_BEST);
 	/*
