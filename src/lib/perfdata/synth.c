@@ -18,6 +18,7 @@
 #include "sonde/record.h"
 #include "sonde/symbols.h"
 #include "internal.h"
+#include "sym_internal.h"
 
 struct synth {
 	struct sonde_perfdata_writer *w;
@@ -25,8 +26,6 @@ struct synth {
 	bool data_maps;
 	bool build_ids;
 };
-
-#define NT_GNU_BUILD_ID_TYPE 3
 
 /*
  * Encodes @rec with the library's record codec (sample_id trailer included,
@@ -275,36 +274,9 @@ static int synth_all(struct synth *s)
 /* The running kernel's build id, from the ELF notes in /sys/kernel/notes. */
 int sonde_kernel_build_id(uint8_t *id, size_t size)
 {
-	unsigned char buf[4096];
-	size_t len, off = 0;
-	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	int n = sym_kernel_build_id(NULL, id, size);
 
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n <= 0)
-		return 0;
-	len = (size_t)n;
-	while (off + 12 <= len) {
-		uint32_t namesz, descsz, type;
-		size_t name_off = off + 12, desc_off;
-
-		memcpy(&namesz, buf + off, 4);
-		memcpy(&descsz, buf + off + 4, 4);
-		memcpy(&type, buf + off + 8, 4);
-		desc_off = name_off + ((namesz + 3) & ~3U);
-		if (desc_off + descsz > len)
-			break;
-		if (type == NT_GNU_BUILD_ID_TYPE && namesz == 4 &&
-		    !memcmp(buf + name_off, "GNU", 4) && descsz && descsz <= size) {
-			memcpy(id, buf + desc_off, descsz);
-			return (int)descsz;
-		}
-		off = desc_off + ((descsz + 3) & ~3U);
-	}
-	return 0;
+	return n > 0 ? n : 0;
 }
 
 static int synth_init(struct synth *s, struct sonde_perfdata_writer *w,

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <errno.h>
 #include <unistd.h>
 #include "internal.h"
@@ -621,37 +620,6 @@ static size_t recorded_kernel_build_id(const struct anl_machine *m, uint8_t *id)
 }
 
 /*
- * Whether the file was recorded under another kernel than the running
- * one: its kernel build id differs, or (without ids) its os release. Then
- * this machine's /proc/kallsyms would name kernel samples after the wrong
- * functions. @why gets the reason.
- */
-static bool other_kernel(const struct anl_machine *m, const uint8_t *want, size_t wlen,
-			 char *why, size_t size)
-{
-	const struct sonde_perfdata_reader *r = m->reader;
-	const char *rel = r ? r->feat_str[SONDE_FEAT_OSRELEASE] : NULL;
-	uint8_t have[20];
-	char hw[41], hh[41];
-	int n = wlen ? sonde_kernel_build_id(have, sizeof(have)) : 0;
-	struct utsname u;
-
-	if (wlen && n > 0) {
-		if (same_build_id(want, wlen, have, (size_t)n))
-			return false;
-		hex_id(want, wlen, hw);
-		hex_id(have, (size_t)n, hh);
-		snprintf(why, size, "its kernel build id is %s, the running kernel's %s", hw, hh);
-		return true;
-	}
-	if (rel && *rel && !uname(&u) && strcmp(rel, u.release)) {
-		snprintf(why, size, "it was recorded under Linux %s, this is %s", rel, u.release);
-		return true;
-	}
-	return false;
-}
-
-/*
  * Kernel symbols from the ELF image @path (--vmlinux), moved to where the
  * recorded kernel had them (KASLR): by the recorded kernel map's _text.
  */
@@ -714,7 +682,8 @@ static bool load_other_kernel(struct anl_machine *m, struct anl_dso *d)
 {
 	uint8_t want[20];
 	size_t wlen = recorded_kernel_build_id(m, want);
-	char why[256], hw[41], path[4096];
+	const char *rel = m->reader ? m->reader->feat_str[SONDE_FEAT_OSRELEASE] : NULL;
+	char why[256], path[4096];
 
 	if (m->kallsyms_file) {
 		read_kallsyms(m, d, m->kallsyms_file);
@@ -724,17 +693,12 @@ static bool load_other_kernel(struct anl_machine *m, struct anl_dso *d)
 		load_vmlinux(m, d, m->vmlinux_file, want, wlen);
 		return true;
 	}
-	if (!other_kernel(m, want, wlen, why, sizeof(why)))
+	if (!sym_kernel_other(want, wlen, rel, why, sizeof(why)))
 		return false;
-	if (wlen) {
-		hex_id(want, wlen, hw);
-		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/kallsyms",
-			 buildid_dir(m), hw, hw + 2);
-		if (!access(path, R_OK)) {
-			pr_debug("kernel symbols from the recorded copy %s\n", path);
-			read_kallsyms(m, d, path);
-			return true;
-		}
+	if (sym_kernel_recorded_kallsyms(buildid_dir(m), want, wlen, path, sizeof(path))) {
+		pr_debug("kernel symbols from the recorded copy %s\n", path);
+		read_kallsyms(m, d, path);
+		return true;
 	}
 	pr_warn("kernel samples are shown by address: the file was recorded under "
 		"another kernel (%s) and its symbols are not at hand: pass "

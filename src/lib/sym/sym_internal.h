@@ -183,6 +183,34 @@ char *sym_default_buildid_dir(void);
 int sym_notes_build_id(const uint8_t *buf, size_t len, uint8_t *out,
 		       size_t size);
 
+/*
+ * Which kernel fits a recording (sym_kernel.c). The running kernel's
+ * build id from @p notes_path (NULL: /sys/kernel/notes): its size, 0 if
+ * none, -errno when the file cannot be read.
+ */
+int sym_kernel_build_id(const char *notes_path, uint8_t *out, size_t size);
+/* Whether @p have is the id @p want (perf pads ids with zeros to 20). */
+bool sym_same_build_id(const uint8_t *want, size_t wlen, const uint8_t *have,
+		       size_t hlen);
+/* @p id in lower-case hex into @p out (2 * @p n + 1 bytes). */
+void sym_hex_id(const uint8_t *id, size_t n, char *out);
+/*
+ * Whether a recording ran under another kernel than the running one: its
+ * kernel build id @p want (@p wlen 0: none recorded) differs, or without
+ * ids its @p osrelease (NULL: unknown). Then the running kernel's
+ * kallsyms would name its samples after the wrong functions; @p why gets
+ * the reason.
+ */
+bool sym_kernel_other(const uint8_t *want, size_t wlen, const char *osrelease,
+		      char *why, size_t size);
+/*
+ * The kallsyms copy perf record keeps of kernel @p want in its build-id
+ * cache @p buildid_dir (DIR/.build-id/xx/yyyy/kallsyms): true and its
+ * path in @p path when it is readable.
+ */
+bool sym_kernel_recorded_kallsyms(const char *buildid_dir, const uint8_t *want,
+				  size_t wlen, char *path, size_t size);
+
 /* Rust demanglers (sym_rust.c); NULL when @p name is not of that kind. */
 char *sym_rust_legacy_demangle(const char *name);
 char *sym_rust_v0_demangle(const char *name);

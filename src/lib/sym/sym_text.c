@@ -283,19 +283,14 @@ int sym_notes_build_id(const uint8_t *buf, size_t len, uint8_t *out,
 static int check_kernel_build_id(struct sonde_dso *dso)
 {
 	uint8_t have[SYM_BUILD_ID_MAX];
-	char *notes = NULL;
-	size_t len;
 	int n;
 
 	if (!dso->want_bid_size)
 		return 0;
-	if (sym_read_file(dso->notes_path, &notes, &len, 1u << 20)) {
+	n = sym_kernel_build_id(dso->notes_path, have, sizeof(have));
+	if (n < 0)
 		pr_info("cannot read %s: kernel build id not checked\n",
 			dso->notes_path);
-		return 0;
-	}
-	n = sym_notes_build_id((const uint8_t *)notes, len, have, sizeof(have));
-	free(notes);
 	if (n <= 0)
 		return 0;
 	dso->bid_size = (size_t)n;
