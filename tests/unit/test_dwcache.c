@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * The DWARF answer cache (dwcache.c, anl_dwcache.c): the file format and
+ * The DWARF answer cache (dwcache.c, dwcache_store.c): the file format and
  * its validation (every truncation and byte flip of a valid file is
  * rejected or valid, never read out of bounds), and the report model on
  * this test binary (built -O2 -g: plenty of inlining): answers identical

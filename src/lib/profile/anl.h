@@ -46,7 +46,8 @@ struct anl_dso {
 	bool dwarf_tried;
 	bool dwarf_opening;    /* dwarf/dwarf_fd being set by dwarf_thread */
 	pthread_t dwarf_thread;
-	struct anl_dwc *dwc;   /* DWARF answer cache state (anl_dwcache.c) */
+	struct dwc_store *dwc; /* DWARF answer cache (dwcache.h), or NULL */
+	bool dwc_tried;
 	struct anl_dso *next;
 };
 

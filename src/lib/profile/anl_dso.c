@@ -112,7 +112,7 @@ void anl_dsos_free(struct anl_machine *m)
 	for (size_t i = 0; i < ANL_DSO_BUCKETS; i++)
 		for (struct anl_dso *d = m->dsos[i]; d; d = d->next) {
 			dwarf_wait(d);
-			anl_dwc_flush(m, d);
+			dwc_store_close(d->dwc, d->name);
 			free(d->syms);
 			sonde_dso__put(d->sdso);
 			free(d->names_buf);
@@ -180,6 +180,51 @@ static void dwarf_wait(struct anl_dso *dso)
 	}
 }
 
+/* @d's DWARF answer cache (dwcache.h), opened on first use; NULL: none. */
+static struct dwc_store *dso_dwc(struct anl_machine *m, struct anl_dso *d)
+{
+	if (!d->dwc_tried) {
+		d->dwc_tried = true;
+		if (m->kcache_dir && !d->kernel && !d->jit && !d->stale && d->name[0] == '/')
+			d->dwc = dwc_store_open(m->kcache_dir, d->name, d->dbg_path);
+	}
+	return d->dwc;
+}
+
+/*
+ * The cached answer for (@va, @kind): up to @max names (interned) in
+ * @names, or only whether there is one when @names is NULL.
+ */
+static bool dwc_lookup(struct anl_machine *m, struct anl_dso *d, uint64_t va, int kind,
+		       const char **names, int max, int *nr)
+{
+	struct dwc_store *c = dso_dwc(m, d);
+	struct dwc_ans a;
+	int found, n;
+
+	if (!c)
+		return false;
+	found = dwc_store_lookup(c, va, kind, names ? &a : NULL);
+	if (found == DWC_MISS || !names)
+		return found != DWC_MISS;
+	n = a.nr < max ? a.nr : max;
+	for (int j = 0; j < n; j++)
+		names[j] = found == DWC_FROM_RUN ? a.names[j] :
+			   anl_intern(m, a.names[j], strlen(a.names[j]));
+	*nr = n;
+	return true;
+}
+
+/* What the debug info answered, kept for the next run (interned names). */
+static void dwc_add(struct anl_machine *m, struct anl_dso *d, uint64_t va, int kind,
+		   const char *const *names, int nr)
+{
+	struct dwc_store *c = dso_dwc(m, d);
+
+	if (c)
+		dwc_store_add(c, va, kind, names, nr);
+}
+
 void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
 #ifdef SONDE_FUZZ
@@ -192,7 +237,7 @@ void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t
 	if (dso->stale)
 		return;
 	/* Answered by the cache: the debug info may never be needed. */
-	if (anl_dwc_lookup(m, dso, anl_dso_vaddr(dso, addr), DWC_INLINES, NULL, 0, NULL))
+	if (dwc_lookup(m, dso, anl_dso_vaddr(dso, addr), DWC_INLINES, NULL, 0, NULL))
 		return;
 	dso->dwarf_tried = true;
 	if (!pthread_create(&dso->dwarf_thread, NULL, dwarf_thread, dso))
@@ -217,7 +262,7 @@ static Dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t add
 	return dso->dwarf;
 }
 
-/* What the cache (anl_dwcache.c) keeps: bump DWC_MAGIC when it changes. */
+/* What the cache (dwcache.h) keeps: bump DWC_MAGIC when it changes. */
 static const char *dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
 	Dwarf *dw = dso_dwarf(m, dso, addr);
@@ -254,14 +299,14 @@ const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t
 	if (dso->stale)
 		return NULL; /* as dso_dwarf(): never the answers of another build */
 	va = anl_dso_vaddr(dso, addr);
-	if (anl_dwc_lookup(m, dso, va, DWC_SRCLINE, &sl, 1, &n))
+	if (dwc_lookup(m, dso, va, DWC_SRCLINE, &sl, 1, &n))
 		return n ? sl : NULL;
 	sl = dso_srcline(m, dso, addr);
-	anl_dwc_add(m, dso, va, DWC_SRCLINE, &sl, sl ? 1 : 0);
+	dwc_add(m, dso, va, DWC_SRCLINE, &sl, sl ? 1 : 0);
 	return sl;
 }
 
-/* What the cache (anl_dwcache.c) keeps: bump DWC_MAGIC when it changes. */
+/* What the cache (dwcache.h) keeps: bump DWC_MAGIC when it changes. */
 static int dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		       const char **names, int max)
 {
@@ -326,10 +371,10 @@ static int cached_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t a
 	if (dso->stale)
 		return 0; /* as dso_dwarf(): never the answers of another build */
 	va = anl_dso_vaddr(dso, addr);
-	if (anl_dwc_lookup(m, dso, va, DWC_INLINES, names, ANL_INL_MAX, &n))
+	if (dwc_lookup(m, dso, va, DWC_INLINES, names, ANL_INL_MAX, &n))
 		return n;
 	n = dso_inlines(m, dso, addr, names, ANL_INL_MAX);
-	anl_dwc_add(m, dso, va, DWC_INLINES, names, n);
+	dwc_add(m, dso, va, DWC_INLINES, names, n);
 	return n;
 }
 
@@ -707,6 +752,51 @@ static bool load_other_kernel(struct anl_machine *m, struct anl_dso *d)
 	return true;
 }
 
+/*
+ * The kernel table from the cache file (kcache.h), mapped: the names stay
+ * in the mapping and only the pages of names printed are ever read.
+ */
+static bool kallsyms_from_cache(struct anl_dso *d, const char *path)
+{
+	const void *map;
+	size_t len, nr;
+
+	if (kcache_tab_load(path, &map, &len, &nr))
+		return false;
+	d->syms = calloc(nr, sizeof(*d->syms));
+	if (!d->syms) {
+		kcache_unmap(map, len);
+		return false;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		struct kcache_sym ks;
+
+		kcache_tab_get(map, i, &ks);
+		d->syms[i] = (struct anl_sym){ .start = ks.start, .end = ks.end,
+					       .name = ks.name };
+	}
+	d->nr_syms = nr;
+	d->has_syms = true;
+	d->names_map = map; /* the names point into it */
+	d->names_map_len = len;
+	return true;
+}
+
+static void kallsyms_to_cache(const struct anl_machine *m, const struct anl_dso *d,
+			      const char *path)
+{
+	struct kcache_sym *ks = malloc(d->nr_syms * sizeof(*ks));
+
+	if (!ks)
+		return;
+	for (size_t i = 0; i < d->nr_syms; i++)
+		ks[i] = (struct kcache_sym){ .start = d->syms[i].start,
+					     .end = d->syms[i].end,
+					     .name = d->syms[i].name };
+	(void)kcache_tab_store(m->kcache_dir, path, ks, d->nr_syms);
+	free(ks);
+}
+
 static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
 {
 	char path[4096];
@@ -716,11 +806,11 @@ static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
 		return;
 	cache = m->kcache_dir &&
 		kcache_path(m->kcache_dir, "ksymtab", NULL, path, sizeof(path));
-	if (cache && anl_kallsyms_from_cache(d, path))
+	if (cache && kallsyms_from_cache(d, path))
 		return;
 	read_kallsyms(m, d, "/proc/kallsyms");
 	if (cache && d->has_syms)
-		anl_kallsyms_to_cache(m, d, path);
+		kallsyms_to_cache(m, d, path);
 }
 
 struct kload {

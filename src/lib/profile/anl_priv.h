@@ -71,24 +71,6 @@ void anl_dsos_free(struct anl_machine *m);
  * and C++ demangled (without parameters), else @name itself.
  */
 const char *anl_sym_name(struct anl_machine *m, const char *name);
-/*
- * The kernel DSO @d from the kallsyms cache file @path (anl_kcache.c):
- * false on any miss or invalid file. And @d's table written there.
- */
-bool anl_kallsyms_from_cache(struct anl_dso *d, const char *path);
-void anl_kallsyms_to_cache(const struct anl_machine *m,
-			   const struct anl_dso *d, const char *path);
-/*
- * The DWARF answer cache of @d (anl_dwcache.c) for ELF vaddr @va: true
- * and up to @max names (interned) in @names on a hit; @names NULL only
- * tests. _add() records what the debug info answered on a miss; _flush()
- * merges those into the file and frees @d's cache state.
- */
-bool anl_dwc_lookup(struct anl_machine *m, struct anl_dso *d, uint64_t va, int kind,
-		    const char **names, int max, int *nr);
-void anl_dwc_add(struct anl_machine *m, struct anl_dso *d, uint64_t va, int kind,
-		 const char *const *names, int nr);
-void anl_dwc_flush(struct anl_machine *m, struct anl_dso *d);
 /* The symbol standing for @name inlined into @base of @dso (made once). */
 const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso *dso,
 				     const struct anl_sym *base, const char *name);

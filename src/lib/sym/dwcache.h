@@ -9,6 +9,7 @@
 #ifndef SONDE_DWCACHE_H
 #define SONDE_DWCACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,5 +47,35 @@ void dwc_get(const void *buf, size_t i, struct dwc_ans *out);
 
 /* Index of the answer for (@p vaddr, @p kind) in a checked @p buf, or -1. */
 long dwc_find(const void *buf, size_t nr, uint64_t vaddr, int kind);
+
+/*
+ * The answers of one object across runs (dwcache_store.c), in the cache
+ * directory @p dir under the build id of @p obj (its debug info read from
+ * @p dbg, NULL: @p obj itself): NULL when @p obj has no build id (then
+ * nothing is cached) or without memory. Not thread-safe: one user.
+ */
+struct dwc_store;
+struct dwc_store *dwc_store_open(const char *dir, const char *obj,
+				 const char *dbg);
+/* Where dwc_store_lookup() found an answer. */
+enum dwc_found {
+	DWC_MISS = 0,
+	DWC_FROM_RUN = 1,  /* added this run: names are the caller's own */
+	DWC_FROM_FILE = 2, /* from the file: names point into its mapping */
+};
+/*
+ * The answer for (@p vaddr, @p kind) into *@p out (NULL: only whether
+ * there is one). Names from the file live until dwc_store_close().
+ */
+int dwc_store_lookup(struct dwc_store *st, uint64_t vaddr, int kind,
+		     struct dwc_ans *out);
+/*
+ * Records what the debug info answered on a miss; @p names are kept as
+ * pointers and must live until dwc_store_close().
+ */
+void dwc_store_add(struct dwc_store *st, uint64_t vaddr, int kind,
+		   const char *const *names, int nr);
+/* Merges this run's answers into the file and frees @p st (NULL: no-op). */
+void dwc_store_close(struct dwc_store *st, const char *obj);
 
 #endif /* SONDE_DWCACHE_H */

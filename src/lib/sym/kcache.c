@@ -16,10 +16,10 @@
 #include "kcache.h"
 #include "sym_internal.h"
 
-static uint64_t fnv(uint64_t h, const char *p, size_t n)
+uint64_t kcache_hash(uint64_t h, const void *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)p[i]) * 1099511628211ULL;
+		h = (h ^ ((const uint8_t *)p)[i]) * 1099511628211ULL;
 	return h;
 }
 
@@ -30,8 +30,8 @@ static uint64_t fnv_file(uint64_t h, const char *path, size_t max)
 
 	/* A missing input hashes as absent, distinct from any content. */
 	if (sym_read_file(path, &buf, &len, max))
-		return fnv(h, "\xff", 1);
-	h = fnv(h, buf, len);
+		return kcache_hash(h, "\xff", 1);
+	h = kcache_hash(h, buf, len);
 	free(buf);
 	/* Separates the inputs: "ab" + "c" must differ from "a" + "bc". */
 	return (h ^ len) * 1099511628211ULL;
@@ -48,7 +48,7 @@ static uint64_t hash_modules(uint64_t h, const char *path)
 	size_t len;
 
 	if (sym_read_file(path, &buf, &len, 16u << 20))
-		return fnv(h, "\xff", 1);
+		return kcache_hash(h, "\xff", 1);
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *f, *fsave = NULL;
@@ -58,9 +58,9 @@ static uint64_t hash_modules(uint64_t h, const char *path)
 		     f = strtok_r(NULL, " ", &fsave), i++) {
 			if (i == 2 || i == 3)
 				continue;
-			h = fnv(fnv(h, f, strlen(f)), " ", 1);
+			h = kcache_hash(kcache_hash(h, f, strlen(f)), " ", 1);
 		}
-		h = fnv(h, "\n", 1);
+		h = kcache_hash(h, "\n", 1);
 	}
 	free(buf);
 	return h;
@@ -72,7 +72,7 @@ bool kcache_path(const char *dir, const char *tag,
 	const char *bpath = "/proc/sys/kernel/random/boot_id";
 	const char *mpath = "/proc/modules";
 	const char *kpath = "/proc/sys/kernel/kptr_restrict";
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = KCACHE_HASH_INIT;
 	char *bid = NULL;
 	size_t len;
 	int n;
@@ -448,4 +448,39 @@ int kcache_tab_decode(const void *data, size_t len, struct kcache_sym **out,
 	*out = syms;
 	*nrp = nr;
 	return 0;
+}
+
+int kcache_tab_load(const char *path, const void **map, size_t *lenp,
+		    size_t *nrp)
+{
+	int err = kcache_map(path, 1u << 28, map, lenp);
+
+	if (err)
+		return err;
+	err = kcache_tab_check(*map, *lenp, nrp);
+	if (!err && !*nrp)
+		err = -ENODATA;
+	if (err) {
+		pr_debug("%s: not a valid kernel symbol cache, rebuilding it\n",
+			 path);
+		kcache_unmap(*map, *lenp);
+		*map = NULL;
+	}
+	return err;
+}
+
+int kcache_tab_store(const char *dir, const char *path,
+		     const struct kcache_sym *syms, size_t nr)
+{
+	size_t len;
+	void *buf;
+	int err = kcache_tab_encode(syms, nr, &buf, &len);
+
+	if (!err) {
+		err = kcache_write(dir, path, buf, len);
+		free(buf);
+	}
+	if (err)
+		pr_debug("cannot write the kernel symbol cache %s\n", path);
+	return err;
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
 /*
- * The per-user kallsyms cache shared by the symbolizer (sym_text.c) and
- * the report model (anl_dso.c). Generating /proc/kallsyms costs the kernel
- * tens of milliseconds per read (it formats ~100k lines); a private copy
- * keyed by what moves kernel symbols skips that on later runs. Same
- * trade-off as perf's kallsyms copy in ~/.debug.
+ * The per-user cache files: the one module under the symbolizer's
+ * kallsyms text (sym_text.c), the report model's kernel table (ksymtab)
+ * and the DWARF answers (dwcache_store.c). Generating /proc/kallsyms
+ * costs the kernel tens of milliseconds per read (it formats ~100k
+ * lines); a private copy keyed by what moves kernel symbols skips that on
+ * later runs. Same trade-off as perf's kallsyms copy in ~/.debug.
  */
 #ifndef SONDE_KCACHE_H
 #define SONDE_KCACHE_H
@@ -114,5 +115,20 @@ void kcache_tab_get(const void *buf, size_t i, struct kcache_sym *out);
 /* Both in one: a malloc'd array of *@p nr symbols (names in @p buf). */
 int kcache_tab_decode(const void *buf, size_t len, struct kcache_sym **out,
 		      size_t *nr);
+
+/*
+ * The ksymtab file @p path mapped and checked (undo with kcache_unmap()):
+ * 0 with *@p nr > 0 entries for kcache_tab_get(), else -errno (a debug
+ * line when the file is there but invalid or empty).
+ */
+int kcache_tab_load(const char *path, const void **map, size_t *len,
+		    size_t *nr);
+/* @p syms (sorted by start) written as ksymtab file @p path in @p dir. */
+int kcache_tab_store(const char *dir, const char *path,
+		     const struct kcache_sym *syms, size_t nr);
+
+/* FNV-1a over @p n bytes, from KCACHE_HASH_INIT: the cache keys' hash. */
+#define KCACHE_HASH_INIT 1469598103934665603ULL
+uint64_t kcache_hash(uint64_t h, const void *p, size_t n);
 
 #endif /* SONDE_KCACHE_H */
