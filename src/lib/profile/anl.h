@@ -41,11 +41,8 @@ struct anl_dso {
 	char *names_buf;       /* kallsyms text the kernel names point into */
 	const void *names_map; /* or the kallsyms cache mapping (kcache.h) */
 	size_t names_map_len;
-	void *dwarf;	       /* Dwarf handle for inline frames, lazily */
-	int dwarf_fd;
+	struct sym_dwarf *dwarf; /* for srclines and inline frames, lazily */
 	bool dwarf_tried;
-	bool dwarf_opening;    /* dwarf/dwarf_fd being set by dwarf_thread */
-	pthread_t dwarf_thread;
 	struct dwc_store *dwc; /* DWARF answer cache (dwcache.h), or NULL */
 	bool dwc_tried;
 	struct anl_dso *next;

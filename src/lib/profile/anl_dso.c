@@ -8,8 +8,6 @@
  * Kernel addresses are looked up in /proc/kallsyms.
  */
 #include <fcntl.h>
-#include <elfutils/libdw.h>
-#include <dwarf.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -104,23 +102,17 @@ struct anl_dso *anl_kernel_dso(struct anl_machine *m)
 
 static void kernel_wait(struct anl_machine *m);
 
-static void dwarf_wait(struct anl_dso *dso);
-
 void anl_dsos_free(struct anl_machine *m)
 {
 	kernel_wait(m);
 	for (size_t i = 0; i < ANL_DSO_BUCKETS; i++)
 		for (struct anl_dso *d = m->dsos[i]; d; d = d->next) {
-			dwarf_wait(d);
+			sym_dwarf_close(d->dwarf);
 			dwc_store_close(d->dwc, d->name);
 			free(d->syms);
 			sonde_dso__put(d->sdso);
 			free(d->names_buf);
 			kcache_unmap(d->names_map, d->names_map_len);
-			if (d->dwarf) {
-				dwarf_end(d->dwarf);
-				close(d->dwarf_fd);
-			}
 		}
 	sonde_symcache__free(m->symcache);
 }
@@ -128,56 +120,29 @@ void anl_dsos_free(struct anl_machine *m)
 /*
  * The name addr2line reports: the linkage name when there is one (asm
  * labels such as glibc's __GI_ aliases, C++ mangled names, demangled
- * here), else DW_AT_name; through abstract origins for inlined copies.
+ * here), else DW_AT_name; interned.
  */
-static const char *die_name(struct anl_machine *m, Dwarf_Die *die)
+static const char *dwarf_name(void *ctx, const char *raw, bool linkage)
 {
-	Dwarf_Attribute at;
-	const char *n;
+	struct anl_machine *m = ctx;
 
-	if ((dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ||
-	     dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at)) &&
-	    (n = dwarf_formstring(&at)))
-		return anl_sym_name(m, n);
-	if (dwarf_attr_integrate(die, DW_AT_name, &at) && (n = dwarf_formstring(&at)))
-		return anl_intern(m, n, strlen(n));
-	return NULL;
+	return linkage ? anl_sym_name(m, raw) : anl_intern(m, raw, strlen(raw));
 }
 
-/*
- * Opens the debug info (decompressing it: libc's takes tens of ms). Touches
- * only dso->dwarf and dso->dwarf_fd, so that it can run on a thread.
- */
-static void dso_open_dwarf(struct anl_dso *dso)
+/* The debug info of @dso (sym_dwarf.c), on a thread when @background. */
+static void dso_open_dwarf(struct anl_dso *dso, bool background)
 {
 	const char *path = dso->dbg_path ? dso->dbg_path : dso->name;
 
+	dso->dwarf_tried = true;
 #ifndef SONDE_FUZZ
 	/* Tests count these lines: a warm DWARF cache opens nothing. */
 	pr_debug("%s: opening its debug info %s\n", dso->name, path);
-	dso->dwarf_fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (dso->dwarf_fd >= 0) {
-		dso->dwarf = dwarf_begin(dso->dwarf_fd, DWARF_C_READ);
-		if (!dso->dwarf)
-			close(dso->dwarf_fd);
-	}
+	dso->dwarf = sym_dwarf_open(path, background);
 #else
 	(void)path;
+	(void)background;
 #endif
-}
-
-static void *dwarf_thread(void *arg)
-{
-	dso_open_dwarf(arg);
-	return NULL;
-}
-
-static void dwarf_wait(struct anl_dso *dso)
-{
-	if (dso->dwarf_opening) {
-		pthread_join(dso->dwarf_thread, NULL);
-		dso->dwarf_opening = false;
-	}
 }
 
 /* @d's DWARF answer cache (dwcache.h), opened on first use; NULL: none. */
@@ -239,14 +204,11 @@ void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t
 	/* Answered by the cache: the debug info may never be needed. */
 	if (dwc_lookup(m, dso, anl_dso_vaddr(dso, addr), DWC_INLINES, NULL, 0, NULL))
 		return;
-	dso->dwarf_tried = true;
-	if (!pthread_create(&dso->dwarf_thread, NULL, dwarf_thread, dso))
-		dso->dwarf_opening = true;
-	else
-		dso_open_dwarf(dso);
+	dso_open_dwarf(dso, true);
 }
 
-static Dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
+static struct sym_dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso,
+				   uint64_t addr)
 {
 	if (dso->kernel || dso->jit || dso->name[0] != '/')
 		return NULL;
@@ -254,36 +216,18 @@ static Dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t add
 		(void)anl_dso_find_sym(m, dso, addr);
 	if (dso->stale)
 		return NULL; /* its debug info describes another build */
-	if (!dso->dwarf_tried) {
-		dso->dwarf_tried = true;
-		dso_open_dwarf(dso);
-	}
-	dwarf_wait(dso);
+	if (!dso->dwarf_tried)
+		dso_open_dwarf(dso, false);
 	return dso->dwarf;
 }
-
 /* What the cache (dwcache.h) keeps: bump DWC_MAGIC when it changes. */
 static const char *dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
-	Dwarf *dw = dso_dwarf(m, dso, addr);
-	Dwarf_Die cu;
-	Dwarf_Line *line;
-	const char *file, *base;
-	uint64_t va;
-	int lineno = 0;
+	struct sym_dwarf *dw = dso_dwarf(m, dso, addr);
 	char buf[512];
+	int n = dw ? sym_dwarf_srcline(dw, anl_dso_vaddr(dso, addr), buf, sizeof(buf)) : -1;
 
-	if (!dw)
-		return NULL;
-	va = anl_dso_vaddr(dso, addr);
-	if (!dwarf_addrdie(dw, va, &cu) || !(line = dwarf_getsrc_die(&cu, va)))
-		return NULL;
-	file = dwarf_linesrc(line, NULL, NULL);
-	if (!file || dwarf_lineno(line, &lineno))
-		return NULL;
-	base = strrchr(file, '/');
-	snprintf(buf, sizeof(buf), "%s:%d", base ? base + 1 : file, lineno);
-	return anl_intern(m, buf, strlen(buf));
+	return n < 0 ? NULL : anl_intern(m, buf, (size_t)n);
 }
 
 const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
@@ -310,51 +254,10 @@ const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t
 static int dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		       const char **names, int max)
 {
-	Dwarf_Die cu, *scopes = NULL;
-	uint64_t va;
-	int n, k = 0;
+	struct sym_dwarf *dw = dso_dwarf(m, dso, addr);
 
-	if (!dso_dwarf(m, dso, addr))
-		return 0;
-	va = anl_dso_vaddr(dso, addr);
-	if (!dwarf_addrdie(dso->dwarf, va, &cu))
-		return 0;
-	n = dwarf_getscopes(&cu, va, &scopes);
-	for (int i = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-
-		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
-			continue;
-		/* Walk out through the concrete inlined instances. */
-		Dwarf_Die cur = scopes[i];
-
-		while (k < max) {
-			Dwarf_Die *sc = NULL;
-			const char *name = die_name(m, &cur);
-			int ns, j;
-
-			if (name)
-				names[k++] = name;
-			if (dwarf_tag(&cur) != DW_TAG_inlined_subroutine)
-				break;
-			ns = dwarf_getscopes_die(&cur, &sc);
-			for (j = 1; j < ns; j++) {
-				int t = dwarf_tag(&sc[j]);
-
-				if (t == DW_TAG_inlined_subroutine || t == DW_TAG_subprogram)
-					break;
-			}
-			if (j >= ns) {
-				free(sc);
-				break;
-			}
-			cur = sc[j];
-			free(sc);
-		}
-		break;
-	}
-	free(scopes);
-	return k;
+	return dw ? sym_dwarf_inlines(dw, anl_dso_vaddr(dso, addr), names, max, dwarf_name,
+				      m) : 0;
 }
 
 /* dso_inlines() through the DWARF cache, for ANL_INL_MAX names. */

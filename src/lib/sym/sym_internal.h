@@ -224,4 +224,33 @@ bool sym_is_rust_legacy(const char *name);
  */
 char *sym_demangle_perf(const char *name);
 
+/*
+ * An object's debug info for source lines and inline chains
+ * (sym_dwarf.c), read from @p path (the object or its separate debug
+ * file); with @p background the opening runs on a thread and the first
+ * lookup waits for it. NULL only without memory; a file without debug
+ * info answers nothing. One user at a time.
+ */
+struct sym_dwarf;
+struct sym_dwarf *sym_dwarf_open(const char *path, bool background);
+void sym_dwarf_close(struct sym_dwarf *d);
+/*
+ * "file:line" (file's base name) of ELF vaddr @p va into @p buf: its
+ * length, -ENODATA without debug info, -ENOENT without a line there.
+ */
+int sym_dwarf_srcline(struct sym_dwarf *d, uint64_t va, char *buf, size_t size);
+/*
+ * Turns a function name of the debug info into the caller's string:
+ * @p linkage says it is a (mangled) linkage name, else a plain DW_AT_name.
+ * NULL skips the function.
+ */
+typedef const char *(*sym_dwarf_name_fn)(void *ctx, const char *raw, bool linkage);
+/*
+ * The functions whose code is at @p va, innermost first: each inlined
+ * function, then the function it was inlined into, through @p fn; at
+ * most @p max into @p names. Returns how many.
+ */
+int sym_dwarf_inlines(struct sym_dwarf *d, uint64_t va, const char **names,
+		      int max, sym_dwarf_name_fn fn, void *ctx);
+
 #endif /* SONDE_SYM_INTERNAL_H */
