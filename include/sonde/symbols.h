@@ -351,6 +351,33 @@ SONDE_API const char *sonde_dso__symfile(const struct sonde_dso *dso);
 SONDE_API int sonde_elf_build_id(const char *path, uint8_t *buf, size_t size);
 
 /**
+ * @brief **sonde_dso__srcline()** writes the source line of ELF virtual
+ * address @p vaddr of an ELF DSO as "file:line" (the file's base name, as
+ * perf's srcline shows it) into @p buf (@p size bytes, NUL-terminated, cut
+ * to fit). The debug info (the separate debug file when there is one, see
+ * sonde_dso__symfile()) is opened on the first call and kept with the DSO.
+ * Thread-safe: lookups of one DSO take turns.
+ * @return the length written, -ENOENT when no line covers @p vaddr,
+ * -ENODATA when the object has no debug info, -EINVAL for a NULL argument
+ * or a DSO that is not ELF, or the -errno of loading the DSO.
+ */
+SONDE_API int sonde_dso__srcline(struct sonde_dso *dso, uint64_t vaddr,
+				 char *buf, size_t size);
+
+/**
+ * @brief **sonde_dso__inlines()** the functions whose code is at ELF
+ * virtual address @p vaddr, innermost first: each function inlined there,
+ * then the function it was inlined into, ending with the enclosing
+ * function, named as perf shows them (demangled, without parameters).
+ * Up to @p max of them go into @p names as malloc'd strings the caller
+ * frees. Thread-safe as sonde_dso__srcline().
+ * @return how many, 0 without debug info there, or -errno (as
+ * sonde_dso__srcline()).
+ */
+SONDE_API int sonde_dso__inlines(struct sonde_dso *dso, uint64_t vaddr,
+				 char **names, int max);
+
+/**
  * @brief **sonde_demangle()** demangles a C++ (Itanium, through libstdc++'s
  * __cxa_demangle, loaded on first use), Rust legacy (hash dropped, as perf
  * does) or Rust v0 symbol.

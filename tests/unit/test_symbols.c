@@ -837,6 +837,139 @@ static void test_demangle(void **state)
 	check_dm("_Zgarbage", NULL);
 }
 
+static void check_perf_name(const char *in, const char *want)
+{
+	char *got = sym_demangle_perf(in);
+
+	if (!want) {
+		assert_null(got);
+		return;
+	}
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* The report's rendering: C++ without parameters, Rust as demangled. */
+static void test_demangle_perf(void **state)
+{
+	(void)state;
+	check_perf_name("_ZN3foo3barEv", "foo::bar");
+	check_perf_name("_ZNSt6vectorIiSaIiEE9push_backERKi",
+			"std::vector<int, std::allocator<int> >::push_back");
+	/* A template function's return type goes too. */
+	check_perf_name("_Z1fIiEvT_", "f<int>");
+	check_perf_name("_ZN3fooclEv", "foo::operator()");
+	check_perf_name("_ZN70_$LT$alloc..vec..Vec$LT$T$C$A$GT$$u20$as$u20$core..ops..drop..Drop$GT$4drop17h5d2a3e0b9f1c7a64E",
+			"<alloc::vec::Vec<T,A> as core::ops::drop::Drop>::drop");
+	check_perf_name("_RNvXs2_NtNtCs1234_4core3fmt3numjNtB7_5Debug3fmt",
+			"<usize as core::fmt::Debug>::fmt");
+	check_perf_name("main", NULL);
+	check_perf_name("_", NULL);
+	check_perf_name("_Zgarbage", NULL);
+}
+
+/* One address as addr2line -i answers it: "file:line fn fn ...". */
+static bool addr2line_answer(FILE *f, char *out, size_t size, char *next,
+			     size_t nsize)
+{
+	char fn[512], loc[1024];
+	size_t len = 0;
+	bool any = false;
+
+	out[0] = 0;
+	while (fgets(fn, sizeof(fn), f)) {
+		if (!strncmp(fn, "0x", 2)) {
+			snprintf(next, nsize, "%s", fn);
+			return any;
+		}
+		if (!fgets(loc, sizeof(loc), f))
+			break;
+		fn[strcspn(fn, "\n")] = 0;
+		loc[strcspn(loc, " \n")] = 0;
+		if (!any) {
+			const char *base = strrchr(loc, '/');
+
+			len = (size_t)snprintf(out, size, "%s", base ? base + 1 : loc);
+			any = true;
+		}
+		len += (size_t)snprintf(out + len, size - len, " %s", fn);
+	}
+	next[0] = 0;
+	return any;
+}
+
+/* srcline and inline chains against binutils' addr2line on symtest. */
+static void test_srcline_inlines(void **state)
+{
+	struct sonde_symcache *c = sonde_symcache__new(NULL);
+	const struct sonde_symbol *syms;
+	struct sonde_dso *d;
+	char bin[PATH_MAX], cmd[PATH_MAX + 64], next[64] = "", want[2048];
+	uint64_t addrs[64];
+	size_t nr, n = 0, checked = 0;
+	char buf[256], *names[8];
+	FILE *f;
+
+	(void)state;
+	if (!have_helper("symtest", bin, sizeof(bin)))
+		skip();
+	if (system("command -v addr2line >/dev/null 2>&1")) {
+		printf("SKIP: addr2line is not installed\n");
+		skip();
+	}
+	d = sonde_symcache__dso(c, bin, NULL, 0);
+	nr = sonde_dso__symbols(d, &syms);
+	assert_true(nr > 0);
+	/* The middle of every sized function: inlined code, often. */
+	for (size_t i = 0; i < nr && n < 64; i++)
+		if (!syms[i].size_synth && syms[i].size > 8)
+			addrs[n++] = syms[i].start + syms[i].size / 2;
+	assert_true(n > 3);
+	f = tmpfile();
+	assert_non_null(f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "0x%" PRIx64 "\n", addrs[i]);
+	fflush(f);
+	rewind(f);
+	snprintf(cmd, sizeof(cmd), "addr2line -a -i -f -e %s <&%d", bin, fileno(f));
+	FILE *p = popen(cmd, "r");
+
+	assert_non_null(p);
+	assert_non_null(fgets(next, sizeof(next), p));
+	for (size_t i = 0; i < n && next[0]; i++) {
+		char got[2048];
+		size_t len;
+		int k, sl;
+
+		assert_int_equal(strtoull(next, NULL, 16), addrs[i]);
+		if (!addr2line_answer(p, want, sizeof(want), next, sizeof(next)) ||
+		    !strncmp(want, "??", 2))
+			continue;
+		sl = sonde_dso__srcline(d, addrs[i], buf, sizeof(buf));
+		assert_true(sl > 0);
+		k = sonde_dso__inlines(d, addrs[i], names, 8);
+		assert_true(k > 0);
+		len = (size_t)snprintf(got, sizeof(got), "%s", buf);
+		for (int j = 0; j < k; j++) {
+			len += (size_t)snprintf(got + len, sizeof(got) - len, " %s", names[j]);
+			free(names[j]);
+		}
+		assert_string_equal(got, want);
+		checked++;
+	}
+	pclose(p);
+	fclose(f);
+	assert_true(checked > 3);
+	/* No line there, bad arguments. */
+	assert_int_equal(sonde_dso__srcline(d, 1, buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(sonde_dso__inlines(d, 1, names, 8), 0);
+	assert_int_equal(sonde_dso__srcline(d, addrs[0], NULL, 0), -EINVAL);
+	assert_int_equal(sonde_dso__inlines(NULL, addrs[0], names, 8), -EINVAL);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
 /* A JIT map's names are shown as written (perf 6.1 neither demangles nor cuts them). */
 static void test_sym_name_jit(void **state)
 {
@@ -966,6 +1099,8 @@ int main(void)
 		cmocka_unit_test(test_perfmap),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_sym_name_jit),
+		cmocka_unit_test(test_demangle_perf),
+		cmocka_unit_test(test_srcline_inlines),
 		cmocka_unit_test(test_threads),
 	};
 

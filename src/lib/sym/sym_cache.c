@@ -116,6 +116,7 @@ static struct sonde_dso *dso_new(struct sonde_symcache *c, int kind,
 	d->kind = kind;
 	d->fd = d->symfd = -1;
 	pthread_mutex_init(&d->lock, NULL);
+	pthread_mutex_init(&d->dwarf_lock, NULL);
 	d->path = strdup(path);
 	d->root_dir = strdup(c->root_dir);
 	d->debug_dir = strdup(c->debug_dir);
@@ -352,6 +353,8 @@ void sonde_dso__put(struct sonde_dso *dso)
 	free(dso->buildid_dir);
 	free(dso->kcache_dir);
 	free(dso->jit_dir);
+	sym_dwarf_close(dso->dwarf);
+	pthread_mutex_destroy(&dso->dwarf_lock);
 	pthread_mutex_destroy(&dso->lock);
 	free(dso);
 }

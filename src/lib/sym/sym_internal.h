@@ -61,6 +61,11 @@ struct sonde_dso {
 	char *mem;
 	size_t mem_size;
 
+	/* Debug info for srclines and inlines (sym_srcline.c). */
+	pthread_mutex_t dwarf_lock;
+	struct sym_dwarf *dwarf;
+	bool dwarf_tried;
+
 	struct sonde_dso *next;		/* cache hash chain */
 };
 
