@@ -144,9 +144,11 @@ SONDE_API struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *cache)
  * @brief **sonde_symcache__set_kernel_build_id()** gives the build id the
  * recording saw for [kernel.kallsyms] (perf.data's BUILD_ID feature). Before
  * the kernel DSO loads, it is compared with the running kernel's
- * (opts.kernel_notes_path): on a mismatch the kernel DSO stays empty with
- * status SONDE_DSO_BUILD_ID_MISMATCH and a warning, since kallsyms of
- * another kernel would name the wrong functions.
+ * (opts.kernel_notes_path): on a mismatch the kernel symbols come from
+ * the kallsyms copy perf record keeps of the recorded kernel in
+ * opts.buildid_dir (.build-id/xx/yyyy/kallsyms), and without one the
+ * kernel DSO stays empty with status SONDE_DSO_BUILD_ID_MISMATCH and a
+ * warning, since kallsyms of another kernel would name the wrong functions.
  * @return 0, -EINVAL, or -EBUSY when the kernel DSO is already loaded.
  */
 SONDE_API int sonde_symcache__set_kernel_build_id(struct sonde_symcache *cache,

@@ -659,6 +659,29 @@ static void test_kernel_build_id(void **state)
 	assert_null(sonde_dso__find(d, 0xffffffff81000001, NULL));
 	sonde_dso__put(d);
 	sonde_symcache__free(c);
+
+	/* Another kernel, but perf's build-id cache keeps its kallsyms. */
+	char bdir[PATH_MAX], copy[PATH_MAX + 64];
+	const struct sonde_symbol *s;
+
+	snprintf(bdir, sizeof(bdir), "%s/bidcache", tmpdir);
+	snprintf(copy, sizeof(copy), "%s/.build-id/de/adbeee", bdir);
+	sh("mkdir -p %s", copy);
+	strcat(copy, "/kallsyms");
+	write_file(copy, "ffffffff82000000 T recorded_kfunc\n");
+	SONDE_OPTS(sonde_symcache_opts, o2, .kallsyms_path = kpath,
+		   .kernel_notes_path = npath, .buildid_dir = bdir);
+	c = sonde_symcache__new(&o2);
+	assert_int_equal(sonde_symcache__set_kernel_build_id(c, bad, 4), 0);
+	d = sonde_symcache__kernel(c);
+	assert_int_equal(sonde_dso__load(d), 1);
+	assert_int_equal(sonde_dso__status(d), SONDE_DSO_OK);
+	s = sonde_dso__find(d, 0xffffffff82000001, NULL);
+	assert_non_null(s);
+	assert_string_equal(s->name, "recorded_kfunc");
+	assert_null(sonde_dso__find(d, 0xffffffff81000001, NULL));
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
 }
 
 static void test_real_kallsyms(void **state)

@@ -295,14 +295,40 @@ static int check_kernel_build_id(struct sonde_dso *dso)
 		return 0;
 	dso->bid_size = (size_t)n;
 	memcpy(dso->bid, have, (size_t)n);
-	if ((size_t)n == dso->want_bid_size &&
-	    !memcmp(have, dso->want_bid, (size_t)n))
+	if (sym_same_build_id(dso->want_bid, dso->want_bid_size, have, (size_t)n))
 		return 0;
-	pr_warn("the recording ran on another kernel (build id differs from "
-		"the running kernel's): kernel symbols from %s would be wrong, "
-		"not using them\n", dso->kallsyms_path);
-	dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
 	return -ESTALE;
+}
+
+/*
+ * The recording ran on another kernel: its kallsyms from the copy perf
+ * record keeps in the build-id cache, else none and a warning.
+ */
+static int load_recorded_kallsyms(struct sonde_dso *dso)
+{
+	char path[4096];
+	size_t len;
+	int err;
+
+	if (!sym_kernel_recorded_kallsyms(dso->buildid_dir, dso->want_bid,
+					  dso->want_bid_size, path, sizeof(path))) {
+		pr_warn("the recording ran on another kernel (build id differs "
+			"from the running kernel's): kernel symbols from %s would "
+			"be wrong, not using them\n", dso->kallsyms_path);
+		dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
+		return -ESTALE;
+	}
+	pr_debug("kernel symbols from the recorded copy %s\n", path);
+	err = sym_read_file(path, &dso->text, &len, SYM_TEXT_MAX);
+	if (!err)
+		err = sym_parse_kallsyms(dso->text, len, &dso->syms, &dso->nr);
+	if (err) {
+		pr_warn("%s: %s: kernel symbols not used\n", path, strerror(-err));
+		dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
+		return err;
+	}
+	dso->status = dso->nr ? SONDE_DSO_OK : SONDE_DSO_NO_SYMBOLS;
+	return 0;
 }
 
 int sym_kallsyms_load(struct sonde_dso *dso)
@@ -312,9 +338,8 @@ int sym_kallsyms_load(struct sonde_dso *dso)
 	size_t len;
 	int err;
 
-	err = check_kernel_build_id(dso);
-	if (err)
-		return err;
+	if (check_kernel_build_id(dso))
+		return load_recorded_kallsyms(dso);
 
 	use_cache = !strcmp(dso->kallsyms_path, "/proc/kallsyms") &&
 		    kcache_path(dso->kcache_dir, "kallsyms", NULL, cpath,
