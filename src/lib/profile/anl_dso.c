@@ -439,25 +439,6 @@ static size_t recorded_build_id(const struct anl_machine *m,
 	return 0;
 }
 
-/* Old perf files pad every id to 20 bytes: zeros past @have's end match. */
-static bool same_build_id(const uint8_t *want, size_t wlen,
-			  const uint8_t *have, size_t hlen)
-{
-	if (!hlen || hlen > wlen || memcmp(want, have, hlen))
-		return false;
-	for (size_t i = hlen; i < wlen; i++)
-		if (want[i])
-			return false;
-	return true;
-}
-
-static void hex_id(const uint8_t *id, size_t n, char *out)
-{
-	for (size_t i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", id[i]);
-	out[2 * n] = 0;
-}
-
 static const char *buildid_dir(struct anl_machine *m)
 {
 	if (!m->buildid_dir)
@@ -591,9 +572,9 @@ static bool load_vmlinux(struct anl_machine *m, struct anl_dso *d, const char *p
 		goto out;
 	}
 	n = sym_elf_build_id(e, have, sizeof(have));
-	if (wlen && n > 0 && !same_build_id(want, wlen, have, (size_t)n)) {
-		hex_id(want, wlen, hw);
-		hex_id(have, (size_t)n, hh);
+	if (wlen && n > 0 && !sym_same_build_id(want, wlen, have, (size_t)n)) {
+		sym_hex_id(want, wlen, hw);
+		sym_hex_id(have, (size_t)n, hh);
 		pr_warn("%s is not the recorded kernel (build id %s, recorded %s): "
 			"kernel samples are shown by address\n", path, hh, hw);
 		goto out;

@@ -458,19 +458,6 @@ static void read_loads(struct sonde_dso *dso, Elf *elf)
 	}
 }
 
-bool sym_same_build_id(const uint8_t *want, size_t wlen, const uint8_t *have,
-		       size_t hlen)
-{
-	size_t i;
-
-	if (!hlen || hlen > wlen || memcmp(want, have, hlen))
-		return false;
-	for (i = hlen; i < wlen; i++)
-		if (want[i])
-			return false;
-	return true;
-}
-
 /* perf's copy of a recorded vdso: DIR/.build-id/xx/yyyy/vdso. */
 static Elf *find_recorded_vdso(const char *buildid_dir, const uint8_t *want,
 			       size_t wlen, int *fdp, char **found)

@@ -87,9 +87,6 @@ const struct sonde_symbol *sym_table_find(const struct sonde_symbol *syms,
  */
 int sym_elf_table(Elf *elf, Elf *plt_elf, struct sonde_symbol **syms,
 		  size_t *nr, char **plt_names);
-/* Old perf files pad every build id to 20 bytes: zeros past @p have match. */
-bool sym_same_build_id(const uint8_t *want, size_t wlen, const uint8_t *have,
-		       size_t hlen);
 /*
  * The object that is the recorded build @p want of @p path, for reading
  * its code (CFI): @p path when its id matches, else perf's copy in
