@@ -55,9 +55,16 @@ if rec "$TMP/ev2.data" -g -e cpu-clock,task-clock -c 300000 -- "$W" single 150; 
 	check "two events" "$TMP/ev2.data"
 	n=$(grep -c '^# Samples: ' "$TMP/sonde.rep")
 	[ "$n" = 2 ] && pass "two events: two sections" || fail "two events: $n sections"
-	# Event names are right-aligned to the longest, like perf.
-	cmp -s "$TMP/perf.scr" "$TMP/sonde.scr" && pass "two events: script text identical" ||
-		fail "two events: script text differs: $(diff "$TMP/perf.scr" "$TMP/sonde.scr" | head -4)"
+	# Event names are right-aligned to the longest, like perf. PLT stub
+	# names are left out: perf 6.1 names the i-th stub after the i-th
+	# .rela.plt entry in file order, so in libc, whose IRELATIVE entries
+	# come last, a sample in __tunable_get_val's stub reads "@plt" there;
+	# sonde names each stub after its GOT slot, as the stub's own jump
+	# does (tests/unit/test_sym_plt.c).
+	plt_blind() { sed -E 's/ [^ ]*@plt\+/ @plt+/' "$1"; }
+	cmp -s <(plt_blind "$TMP/perf.scr") <(plt_blind "$TMP/sonde.scr") &&
+		pass "two events: script text identical" ||
+		fail "two events: script text differs: $(diff <(plt_blind "$TMP/perf.scr") <(plt_blind "$TMP/sonde.scr") | head -4)"
 fi
 
 if rec "$TMP/thr.data" -g -e cpu-clock -c 200000 -- "$W" threads 200; then
