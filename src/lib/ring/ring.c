@@ -271,14 +271,12 @@ void sonde_ring__consume(struct sonde_ring *r)
 
 void sonde_ring__read_done(struct sonde_ring *r)
 {
-	struct sonde_perf_event_mmap_page *pc = r->base;
-
 	if (r->overwrite) {
 		if (r->paused)
 			sonde_ring__pause(r, false);
 		return;
 	}
-	__atomic_store_n(&pc->data_tail, r->pos, __ATOMIC_RELEASE);
+	sonde_ring__consume(r);
 }
 
 int sonde_ring__map_aux(struct sonde_ring *r, size_t pages, bool overwrite)
