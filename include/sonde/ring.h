@@ -150,6 +150,70 @@ SONDE_API int64_t sonde_ring__aux_read(struct sonde_ring *r,
 						 uint64_t offset, void *ctx),
 				       void *ctx);
 
+/* One read of an AUX area (value struct): @size bytes of its stream from
+ * position @offset, in one part or, where they wrap the area's end, two. */
+struct sonde_aux_span {
+	uint64_t offset;
+	uint64_t size;          /* len[0] + len[1] */
+	const void *data[2];    /* in the AUX mapping; data[1] NULL if unused */
+	size_t len[2];
+};
+
+struct sonde_ring_aux_opts {
+	size_t sz;
+	/*
+	 * Read an area mapped with @overwrite (sonde_ring__map_aux()) as a
+	 * snapshot, as perf record -S does: aux_tail is left alone (the
+	 * kernel ignores it in that mode) and the span is the bytes written
+	 * since the previous snapshot, or the whole area, newest byte last,
+	 * once it has wrapped (the head went back or moved by the area's size
+	 * or more, or the PMU wrote into the area's last 4 KiB, which the
+	 * kernel zeroes at mapping: perf's rule for intel_pt and intel_bts).
+	 * Stop the AUX event around the read, or the PMU writes under it.
+	 */
+	bool snapshot;
+	/* Snapshot: at most this many of the newest bytes; 0 = no limit. */
+	size_t snapshot_size;
+	size_t : 0;
+};
+#define sonde_ring_aux_opts__last_field snapshot_size
+
+/**
+ * @brief **sonde_ring__aux_read_span()** hands the new AUX bytes (from
+ * aux_tail to aux_head, acquire; at most the area's size, the newest, if
+ * the PMU overran it) to @p cb as one span, then publishes aux_tail
+ * (release) unless @p cb returned non-zero. With @p opts->snapshot, see
+ * sonde_ring_aux_opts. The span's data is the AUX mapping itself: use it
+ * inside @p cb only.
+ * @return bytes handed over, or -errno (-ENODEV without an AUX area) / the
+ * callback's negative value (-ECANCELED for a positive one).
+ */
+SONDE_API int64_t
+sonde_ring__aux_read_span(struct sonde_ring *r,
+			  const struct sonde_ring_aux_opts *opts,
+			  int (*cb)(const struct sonde_aux_span *span, void *ctx),
+			  void *ctx);
+
+/* The page's perf time <-> TSC conversion (value struct). */
+struct sonde_time_conv {
+	uint64_t time_zero;
+	uint64_t time_cycles;  /* cap_user_time_short only */
+	uint64_t time_mask;    /* cap_user_time_short only */
+	uint32_t time_mult;
+	uint16_t time_shift;
+	bool cap_user_time_short;
+};
+
+/**
+ * @brief **sonde_mmap_page__time_conv()** reads the conversion fields of
+ * @p pc under its seqlock into @p tc (what perf stores in TIME_CONV and
+ * in the AUXTRACE_INFO of TSC-based tracers). Thread-safe.
+ * @return 0, or -errno as sonde_mmap_page__tsc_to_time().
+ */
+SONDE_API int
+sonde_mmap_page__time_conv(const struct sonde_perf_event_mmap_page *pc,
+			   struct sonde_time_conv *tc);
+
 /**
  * @brief **sonde_mmap_page__tsc_to_time()** converts a time-stamp counter
  * reading @p cyc (rdtsc on x86) into perf time, the clock of sample TIME

@@ -44,6 +44,22 @@ static void test_formulas(void **state)
 	assert_int_equal(sonde_mmap_page__tsc_to_time(&page.pc, 0x12345, &t), 0);
 	assert_int_equal(t, 1000000 + ((uint64_t)(0x10000 + 0x2345) >> 10) * 1500 +
 			 ((((uint64_t)0x12345 & 1023) * 1500) >> 10));
+	{
+		/* The fields themselves, as AUXTRACE_INFO stores them. */
+		struct sonde_time_conv tc;
+
+		assert_int_equal(sonde_mmap_page__time_conv(&page.pc, &tc), 0);
+		assert_int_equal(tc.time_zero, 1000000);
+		assert_int_equal(tc.time_mult, 1500);
+		assert_int_equal(tc.time_shift, 10);
+		assert_true(tc.cap_user_time_short);
+		assert_int_equal(tc.time_cycles, 0x10000);
+		assert_int_equal(tc.time_mask, 0xffff);
+		assert_int_equal(sonde_mmap_page__time_conv(&page.pc, NULL), -EINVAL);
+		page.pc.cap_user_time_zero = 0;
+		assert_int_equal(sonde_mmap_page__time_conv(&page.pc, &tc), -EOPNOTSUPP);
+		page.pc.cap_user_time_zero = 1;
+	}
 	assert_int_equal(sonde_mmap_page__tsc_to_time(&page.pc, 5, NULL), -EINVAL);
 	assert_int_equal(sonde_mmap_page__tsc_to_time(NULL, 5, &t), -EINVAL);
 	page.pc.time_mult = 0;

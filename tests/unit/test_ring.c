@@ -385,6 +385,141 @@ static void test_aux_and_set_output(void **state)
 	sonde_ring__free(r);
 }
 
+struct span_seen {
+	int n;
+	struct sonde_aux_span sp;
+	unsigned char bytes[65536];
+};
+
+static int span_cb(const struct sonde_aux_span *sp, void *ctx)
+{
+	struct span_seen *s = ctx;
+
+	s->n++;
+	s->sp = *sp;
+	memcpy(s->bytes, sp->data[0], sp->len[0]);
+	if (sp->len[1])
+		memcpy(s->bytes + sp->len[0], sp->data[1], sp->len[1]);
+	return 0;
+}
+
+/* The PMU writes @len bytes at stream position @pos (byte = position). */
+static void pmu_fill(size_t aux_len, uint64_t pos, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		sim_aux[(pos + i) & (aux_len - 1)] = (unsigned char)(pos + i);
+}
+
+static void assert_stream(const struct span_seen *s, uint64_t offset,
+			  uint64_t size)
+{
+	assert_int_equal(s->sp.offset, offset);
+	assert_int_equal(s->sp.size, size);
+	assert_int_equal(s->sp.len[0] + s->sp.len[1], size);
+	for (uint64_t i = 0; i < size; i++)
+		assert_int_equal(s->bytes[i], (unsigned char)(offset + i));
+}
+
+/* One span per read, both parts of a wrap; the tail moves after it. */
+static void test_aux_span(void **state)
+{
+	SONDE_OPTS(sonde_ring_opts, o, .data_pages = SIM_PAGES);
+	static struct span_seen s;
+	size_t aux_len = 2 * (size_t)sim_psz;
+	struct sonde_perf_event_mmap_page *pc;
+	struct sonde_ring *r;
+
+	(void)state;
+	r = sonde_ring__new(7, &o);
+	assert_non_null(r);
+	assert_int_equal(sonde_ring__aux_read_span(r, NULL, span_cb, &s), -ENODEV);
+	assert_int_equal(sonde_ring__map_aux(r, 2, false), 0);
+	pc = sim_pc();
+	pc->aux_tail = aux_len - 40;
+	pmu_fill(aux_len, aux_len - 40, 100);
+	pc->aux_head = aux_len + 60;
+	assert_int_equal(sonde_ring__aux_read_span(r, NULL, span_cb, &s), 100);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.sp.len[0], 40);
+	assert_int_equal(s.sp.len[1], 60);
+	assert_true(s.sp.data[1] == (const void *)sim_aux);
+	assert_stream(&s, aux_len - 40, 100);
+	assert_int_equal(pc->aux_tail, aux_len + 60);
+	/* Nothing new: no call. */
+	assert_int_equal(sonde_ring__aux_read_span(r, NULL, span_cb, &s), 0);
+	assert_int_equal(s.n, 1);
+	/* A PMU that overran the area: the newest area's worth. */
+	pmu_fill(aux_len, aux_len + 60, 3 * aux_len);
+	pc->aux_head = 4 * aux_len + 60;
+	assert_int_equal(sonde_ring__aux_read_span(r, NULL, span_cb, &s),
+			 (int64_t)aux_len);
+	assert_stream(&s, 3 * aux_len + 60, aux_len);
+	assert_int_equal(sonde_ring__aux_read_span(r, NULL, NULL, NULL), -EINVAL);
+	sonde_ring__free(r);
+}
+
+/*
+ * Snapshots of an overwrite area, the head as an offset in the area (as
+ * intel_pt gives it): the bytes since the previous snapshot until the
+ * head goes back (a wrap), then the whole area every time; aux_tail is
+ * never written; snapshot_size keeps the newest bytes.
+ */
+static void test_aux_snapshot(void **state)
+{
+	SONDE_OPTS(sonde_ring_opts, o, .data_pages = SIM_PAGES);
+	SONDE_OPTS(sonde_ring_aux_opts, so, .snapshot = true);
+	static struct span_seen s;
+	size_t aux_len = 4 * (size_t)sim_psz;
+	struct sonde_perf_event_mmap_page *pc;
+	struct sonde_ring *r;
+
+	(void)state;
+	r = sonde_ring__new(7, &o);
+	assert_non_null(r);
+	assert_int_equal(sonde_ring__map_aux(r, 4, true), 0);
+	pc = sim_pc();
+	pmu_fill(aux_len, 0, 1000);
+	pc->aux_head = 1000;
+	assert_int_equal(sonde_ring__aux_read_span(r, &so, span_cb, &s), 1000);
+	assert_stream(&s, 0, 1000);
+	assert_int_equal(pc->aux_tail, 0);
+	assert_int_equal(sonde_ring__aux_read_span(r, &so, span_cb, &s), 0);
+	/* 500 more, at most 200 of them wanted. */
+	pmu_fill(aux_len, 1000, 500);
+	pc->aux_head = 1500;
+	so.snapshot_size = 200;
+	assert_int_equal(sonde_ring__aux_read_span(r, &so, span_cb, &s), 200);
+	assert_stream(&s, 1300, 200);
+	so.snapshot_size = 0;
+	/* The PMU wraps to offset 700: the area, oldest (after 700) first. */
+	pmu_fill(aux_len, 1500, aux_len - 800);
+	pc->aux_head = 700;
+	assert_int_equal(sonde_ring__aux_read_span(r, &so, span_cb, &s),
+			 (int64_t)aux_len);
+	assert_stream(&s, 700, aux_len);
+	/* Wrapped once, always the whole area, even with the head ahead. */
+	pmu_fill(aux_len, aux_len + 700, 100);
+	pc->aux_head = 800;
+	assert_int_equal(sonde_ring__aux_read_span(r, &so, span_cb, &s),
+			 (int64_t)aux_len);
+	assert_stream(&s, 800, aux_len);
+	assert_int_equal(pc->aux_tail, 0);
+	sonde_ring__free(r);
+
+	/* A fresh area the PMU wrote into near its end: wrapped, as perf's
+	 * intel_pt decides when the head shows nothing. */
+	r = sonde_ring__new(7, &o);
+	assert_non_null(r);
+	assert_int_equal(sonde_ring__map_aux(r, 4, true), 0);
+	pc = sim_pc();
+	pmu_fill(aux_len, 0, aux_len);
+	pc->aux_head = 0;
+	assert_int_equal(sonde_ring__aux_read_span(r, &so, span_cb, &s),
+			 (int64_t)aux_len);
+	assert_stream(&s, 0, aux_len);
+	sonde_ring__free(r);
+}
+
 /* ---- real kernel ---- */
 
 static int open_sw(uint64_t config, uint64_t period, bool backward, int group)
@@ -599,6 +734,10 @@ int main(void)
 						setup_sim, teardown_sim),
 		cmocka_unit_test_setup_teardown(test_aux_and_set_output,
 						setup_sim, teardown_sim),
+		cmocka_unit_test_setup_teardown(test_aux_span, setup_sim,
+						teardown_sim),
+		cmocka_unit_test_setup_teardown(test_aux_snapshot, setup_sim,
+						teardown_sim),
 		cmocka_unit_test(test_real_shared_ring),
 		cmocka_unit_test(test_real_backward),
 		cmocka_unit_test(test_real_dummy_sideband),

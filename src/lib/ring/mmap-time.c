@@ -85,3 +85,23 @@ int sonde_mmap_page__time_to_tsc(const struct sonde_perf_event_mmap_page *pc,
 	*cyc = (quot << t.shift) + (rem << t.shift) / t.mult;
 	return 0;
 }
+
+int sonde_mmap_page__time_conv(const struct sonde_perf_event_mmap_page *pc,
+			       struct sonde_time_conv *tc)
+{
+	struct time_conv t;
+	int err;
+
+	if (!tc)
+		return lib_err(EINVAL);
+	err = load(pc, &t);
+	if (err)
+		return lib_err(err);
+	tc->time_zero = t.zero;
+	tc->time_cycles = t.cycles;
+	tc->time_mask = t.mask;
+	tc->time_mult = t.mult;
+	tc->time_shift = t.shift;
+	tc->cap_user_time_short = t.short_cyc;
+	return 0;
+}

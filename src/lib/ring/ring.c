@@ -36,6 +36,10 @@ struct sonde_ring {
 	unsigned char *bounce;
 	void *aux;
 	size_t aux_len;
+	/* Snapshot reads: aux_head at the previous one, and whether the area
+	 * is known to have wrapped (then every snapshot is the whole area). */
+	uint64_t aux_prev;
+	bool aux_wrapped;
 };
 
 static bool is_pow2(size_t n)
@@ -305,34 +309,131 @@ int sonde_ring__map_aux(struct sonde_ring *r, size_t pages, bool overwrite)
 	return 0;
 }
 
+/* Stream position where the span ends and its size, for a normal read. */
+static uint64_t aux_forward(struct sonde_ring *r, uint64_t head, uint64_t *n)
+{
+	struct sonde_perf_event_mmap_page *pc = r->base;
+	uint64_t tail = pc->aux_tail;
+
+	*n = head - tail;
+	/* Overwritten (the PMU ignored aux_tail): keep the newest bytes. */
+	if (*n > r->aux_len)
+		*n = r->aux_len;
+	return head;
+}
+
+/*
+ * The kernel zeroes a new AUX area: written bytes in its last 4 KiB mean
+ * the PMU has been through all of it, which is how perf's intel_pt and
+ * intel_bts tell a snapshot area that wrapped when the PMU gives aux_head
+ * as an offset inside the area.
+ */
+static bool aux_reached_end(const struct sonde_ring *r)
+{
+	const uint64_t *w = r->aux;
+	size_t nw = r->aux_len / 8, from = nw > 512 ? nw - 512 : 0;
+
+	for (size_t i = from; i < nw; i++)
+		if (w[i])
+			return true;
+	return false;
+}
+
+/*
+ * A snapshot of an overwrite area: in overwrite mode the PMU driver says
+ * what aux_head is (a running position or an offset inside the area), so
+ * the area counts as wrapped once the head went back, moved by the area's
+ * size or more, or the PMU wrote near its end; from then on every snapshot
+ * is the whole area, newest byte last. Before that, the bytes since the
+ * previous snapshot.
+ */
+static uint64_t aux_snapshot(struct sonde_ring *r, uint64_t head, uint64_t *n)
+{
+	uint64_t prev = r->aux_prev;
+
+	r->aux_prev = head;
+	if (!r->aux_wrapped &&
+	    (head < prev || head - prev >= r->aux_len || head >= r->aux_len ||
+	     aux_reached_end(r)))
+		r->aux_wrapped = true;
+	if (!r->aux_wrapped) {
+		*n = head - prev;
+		return head;
+	}
+	*n = r->aux_len;
+	/* As perf does: a running position past the whole area. */
+	return head + r->aux_len;
+}
+
+int64_t sonde_ring__aux_read_span(struct sonde_ring *r,
+				  const struct sonde_ring_aux_opts *opts,
+				  int (*cb)(const struct sonde_aux_span *span,
+					    void *ctx),
+				  void *ctx)
+{
+	struct sonde_perf_event_mmap_page *pc;
+	struct sonde_aux_span sp;
+	uint64_t head, end, n, off;
+	size_t limit;
+	bool snapshot;
+	int err;
+
+	if (!r || !cb || !OPTS_VALID(opts, sonde_ring_aux_opts))
+		return lib_err(EINVAL);
+	if (!r->aux)
+		return lib_err(ENODEV);
+	pc = r->base;
+	snapshot = OPTS_GET(opts, snapshot, false);
+	limit = OPTS_GET(opts, snapshot_size, 0);
+	head = __atomic_load_n(&pc->aux_head, __ATOMIC_ACQUIRE);
+	end = snapshot ? aux_snapshot(r, head, &n) : aux_forward(r, head, &n);
+	if (snapshot && limit && n > limit)
+		n = limit;
+	if (!n)
+		return 0;
+	memset(&sp, 0, sizeof(sp));
+	sp.offset = end - n;
+	sp.size = n;
+	off = sp.offset & (r->aux_len - 1);
+	sp.len[0] = (size_t)(n < r->aux_len - off ? n : r->aux_len - off);
+	sp.data[0] = (unsigned char *)r->aux + off;
+	sp.len[1] = (size_t)(n - sp.len[0]);
+	sp.data[1] = sp.len[1] ? r->aux : NULL;
+	err = cb(&sp, ctx);
+	if (err)
+		return err < 0 ? err : -ECANCELED;
+	/* The kernel ignores aux_tail in overwrite mode: leave it. */
+	if (!snapshot)
+		__atomic_store_n(&pc->aux_tail, head, __ATOMIC_RELEASE);
+	return (int64_t)n;
+}
+
+struct aux_parts {
+	int (*cb)(const void *data, size_t len, uint64_t offset, void *ctx);
+	void *ctx;
+};
+
+static int aux_each_part(const struct sonde_aux_span *sp, void *arg)
+{
+	struct aux_parts *p = arg;
+	int err = p->cb(sp->data[0], sp->len[0], sp->offset, p->ctx);
+
+	if (!err && sp->len[1])
+		err = p->cb(sp->data[1], sp->len[1], sp->offset + sp->len[0],
+			    p->ctx);
+	return err;
+}
+
 int64_t sonde_ring__aux_read(struct sonde_ring *r,
 			     int (*cb)(const void *data, size_t len,
 				       uint64_t offset, void *ctx),
 			     void *ctx)
 {
-	struct sonde_perf_event_mmap_page *pc = r->base;
-	uint64_t head, tail, n, off, first;
-	int err;
+	struct aux_parts p = { .cb = cb, .ctx = ctx };
 
+	if (!r || !cb)
+		return lib_err(EINVAL);
 	if (!r->aux)
 		return lib_err(ENODEV);
-	head = __atomic_load_n(&pc->aux_head, __ATOMIC_ACQUIRE);
-	tail = pc->aux_tail;
-	n = head - tail;
-	if (n > r->aux_len) {
-		/* Overwritten (AUX overwrite mode): keep the newest bytes. */
-		tail = head - r->aux_len;
-		n = r->aux_len;
-	}
-	if (!n)
-		return 0;
-	off = tail & (r->aux_len - 1);
-	first = n < r->aux_len - off ? n : r->aux_len - off;
-	err = cb((unsigned char *)r->aux + off, first, tail, ctx);
-	if (!err && first < n)
-		err = cb(r->aux, n - first, tail + first, ctx);
-	if (err)
-		return err < 0 ? err : -ECANCELED;
-	__atomic_store_n(&pc->aux_tail, head, __ATOMIC_RELEASE);
-	return (int64_t)n;
+	return sonde_ring__aux_read_span(r, NULL, aux_each_part, &p);
 }
