@@ -223,6 +223,8 @@ SONDE_API int sonde_evlist__disable(struct sonde_evlist *list);
 SONDE_API int sonde_evlist__reset(struct sonde_evlist *list);
 
 struct sonde_ring;
+struct sonde_ring_aux_opts;
+struct sonde_aux_span;
 
 struct sonde_evlist_mmap_opts {
 	size_t sz;
@@ -235,9 +237,15 @@ struct sonde_evlist_mmap_opts {
 	 * no AUX areas.
 	 */
 	size_t aux_pages;
+	/*
+	 * Map the AUX areas read-only: the PMU overwrites old data instead of
+	 * stopping when full (AUX overwrite mode, perf record -S); read them
+	 * with sonde_evlist__read_aux_spans() and a snapshot.
+	 */
+	bool aux_overwrite;
 	size_t : 0;
 };
-#define sonde_evlist_mmap_opts__last_field aux_pages
+#define sonde_evlist_mmap_opts__last_field aux_overwrite
 
 /**
  * @brief **sonde_evlist__mmap()** maps the ring buffers of an open list, as
@@ -296,6 +304,31 @@ sonde_evlist__read_aux(struct sonde_evlist *list,
 				 const struct sonde_evlist_aux_chunk *where,
 				 void *ctx),
 		       void *ctx);
+
+/* Where an AUX span comes from (value struct). */
+struct sonde_evlist_aux_where {
+	int ring;        /* index for sonde_evlist__ring() */
+	int cpu;         /* the ring's CPU, -1 for a per-thread ring */
+	pid_t tid;       /* the ring's thread, -1 for a per-CPU ring */
+};
+
+/**
+ * @brief **sonde_evlist__read_aux_spans()** is sonde_evlist__read_aux()
+ * with one span per ring (sonde_ring__aux_read_span(): both parts of
+ * data that wraps the area together, as perf writes one AUXTRACE record
+ * per area and read) and @p opts for snapshot reads (NULL: normal reads).
+ * A non-zero return from @p cb stops the pass and leaves that ring's data
+ * unconsumed. Not thread-safe.
+ * @return bytes handed over, or -errno / @p cb's negative value
+ * (-ECANCELED for a positive one).
+ */
+SONDE_API int64_t
+sonde_evlist__read_aux_spans(struct sonde_evlist *list,
+			     const struct sonde_ring_aux_opts *opts,
+			     int (*cb)(const struct sonde_aux_span *span,
+				       const struct sonde_evlist_aux_where *where,
+				       void *ctx),
+			     void *ctx);
 
 /** @brief **sonde_evlist__nr_aux()** @return how many rings have an AUX
  * area (0 before sonde_evlist__mmap() or without aux_pages). */

@@ -28,6 +28,7 @@ static struct {
 	unsigned char *base[MAXFD]; /* control page + data */
 	unsigned char *aux[MAXFD];
 	size_t aux_len[MAXFD];
+	int aux_prot[MAXFD];
 } fk;
 static long psz;
 
@@ -57,7 +58,7 @@ static void *fake_mmap(void *addr, size_t len, int prot, int flags, int fd,
 {
 	void *p;
 
-	(void)addr; (void)prot; (void)flags;
+	(void)addr; (void)flags;
 	/* rb_alloc_aux(): only a PMU with an AUX area takes one. */
 	if (off && fk.type[fd] != AUX_PMU) {
 		errno = EOPNOTSUPP;
@@ -68,6 +69,7 @@ static void *fake_mmap(void *addr, size_t len, int prot, int flags, int fd,
 	if (off) {
 		fk.aux[fd] = p;
 		fk.aux_len[fd] = len;
+		fk.aux_prot[fd] = prot;
 	} else {
 		fk.base[fd] = p;
 	}
@@ -303,12 +305,84 @@ static void test_no_aux_pmu(void **state)
 	sonde_evlist__free(l);
 }
 
+struct spans {
+	int n;
+	struct sonde_evlist_aux_where where[4];
+	struct sonde_aux_span sp[4];
+};
+
+static int on_span(const struct sonde_aux_span *sp,
+		   const struct sonde_evlist_aux_where *where, void *ctx)
+{
+	struct spans *s = ctx;
+
+	assert_true(s->n < 4);
+	s->where[s->n] = *where;
+	s->sp[s->n++] = *sp;
+	return 0;
+}
+
+/* One span per ring (CPU 1's wraps: two parts); overwrite areas. */
+static void test_aux_spans(void **state)
+{
+	SONDE_OPTS(sonde_evlist_mmap_opts, mo, .data_pages = 1, .aux_pages = 2);
+	SONDE_OPTS(sonde_ring_aux_opts, snap, .snapshot = true);
+	struct spans s = { 0 };
+	struct sonde_evlist *l;
+	int fd0, fd1;
+
+	(void)state;
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		printf("SKIP: needs two online CPUs\n");
+		skip();
+	}
+	l = aux_list(true);
+	assert_int_equal(sonde_evlist__mmap(l, &mo), 0);
+	fd0 = sonde_evsel__fd(sonde_evlist__evsel(l, 0), 0, 0);
+	fd1 = sonde_evsel__fd(sonde_evlist__evsel(l, 0), 1, 0);
+	assert_true(fk.aux_prot[fd0] & PROT_WRITE);
+	pmu_writes(fd0, 0, 100, 1);
+	pmu_writes(fd1, 2 * (uint64_t)psz - 192, 300, 7);
+	assert_int_equal(sonde_evlist__read_aux_spans(l, NULL, on_span, &s), 400);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.where[0].cpu, 0);
+	assert_int_equal(s.where[0].ring, 0);
+	assert_int_equal(s.sp[0].size, 100);
+	assert_int_equal(s.sp[0].len[1], 0);
+	assert_int_equal(s.where[1].cpu, 1);
+	assert_int_equal(s.where[1].tid, -1);
+	assert_int_equal(s.sp[1].offset, 2 * psz - 192);
+	assert_int_equal(s.sp[1].size, 300);
+	assert_int_equal(s.sp[1].len[0], 192);
+	assert_int_equal(s.sp[1].len[1], 108);
+	assert_int_equal(*(const unsigned char *)s.sp[1].data[1], (unsigned char)(7 + 192));
+	assert_int_equal(sonde_evlist__read_aux_spans(l, NULL, NULL, NULL), -EINVAL);
+	sonde_evlist__free(l);
+
+	/* aux_overwrite: the areas are mapped read-only (perf record -S). */
+	mo.aux_overwrite = true;
+	l = aux_list(true);
+	assert_int_equal(sonde_evlist__mmap(l, &mo), 0);
+	assert_int_equal(sonde_evlist__nr_aux(l), 2);
+	fd0 = sonde_evsel__fd(sonde_evlist__evsel(l, 0), 0, 0);
+	assert_int_equal(fk.aux_prot[fd0] & PROT_WRITE, 0);
+	pmu_writes(fd0, 0, 64, 1);
+	s.n = 0;
+	assert_int_equal(sonde_evlist__read_aux_spans(l, &snap, on_span, &s), 64);
+	assert_int_equal(s.n, 1);
+	/* A snapshot leaves aux_tail to the PMU. */
+	assert_int_equal(((struct sonde_perf_event_mmap_page *)fk.base[fd0])->aux_tail, 0);
+	sonde_evlist__free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_aux_rings_and_read, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_no_aux_pmu, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_aux_spans, setup,
 						teardown),
 	};
 

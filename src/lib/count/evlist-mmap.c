@@ -34,7 +34,8 @@ static int add_pollfd(struct sonde_evlist *l, int fd)
  * PMU has one: @has_aux), or redirects @fd into the slot's ring.
  */
 static int map_fd(struct sonde_evlist *l, struct sonde_ring **slot, int fd,
-		  size_t pages, bool backward, size_t aux_pages, bool *has_aux)
+		  size_t pages, bool backward, size_t aux_pages,
+		  bool aux_overwrite, bool *has_aux)
 {
 	SONDE_OPTS(sonde_ring_opts, ro, .data_pages = pages,
 		   .overwrite = backward);
@@ -44,7 +45,8 @@ static int map_fd(struct sonde_evlist *l, struct sonde_ring **slot, int fd,
 		if (!*slot)
 			return -errno;
 		if (aux_pages && !backward) {
-			int err = sonde_ring__map_aux(*slot, aux_pages, false);
+			int err = sonde_ring__map_aux(*slot, aux_pages,
+						      aux_overwrite);
 
 			/* The kernel's answer for a PMU without AUX. */
 			if (err && err != -EOPNOTSUPP)
@@ -79,7 +81,7 @@ int sonde_evlist__mmap(struct sonde_evlist *l,
 {
 	int nc, nt, units, err = 0;
 	size_t pages, aux_pages;
-	bool per_thread, *slot_aux;
+	bool per_thread, *slot_aux, aux_ovw;
 	struct sonde_ring **slots;
 
 	if (!l || !OPTS_VALID(opts, sonde_evlist_mmap_opts))
@@ -90,6 +92,7 @@ int sonde_evlist__mmap(struct sonde_evlist *l,
 		return lib_err(EBUSY);
 	pages = OPTS_GET(opts, data_pages, 0);
 	aux_pages = OPTS_GET(opts, aux_pages, 0);
+	aux_ovw = OPTS_GET(opts, aux_overwrite, false);
 	if (aux_pages && (aux_pages & (aux_pages - 1)))
 		return lib_err(EINVAL);
 	nc = l->cpus->nr;
@@ -122,7 +125,7 @@ int sonde_evlist__mmap(struct sonde_evlist *l,
 				int s = ring_slot(per_thread ? t : c, back);
 
 				err = map_fd(l, &slots[s], fd, pages, back,
-					     aux_pages, &slot_aux[s]);
+					     aux_pages, aux_ovw, &slot_aux[s]);
 				if (err)
 					pr_debug("%s: ring of CPU %d: %s\n", e->name,
 						 l->cpus->cpu[c], strerror(-err));
