@@ -513,6 +513,21 @@ enum sonde_perf_user_event_type {
 	SONDE_PERF_RECORD_HEADER_MAX,
 };
 
+/*
+ * Which AUX area tracer an AUXTRACE_INFO record describes: perf's enum
+ * auxtrace_type (perf 6.1). perf decodes only the known ones and refuses
+ * UNKNOWN ("failed to process type: 70").
+ */
+enum sonde_auxtrace_type {
+	SONDE_AUXTRACE_UNKNOWN = 0,
+	SONDE_AUXTRACE_INTEL_PT = 1,
+	SONDE_AUXTRACE_INTEL_BTS = 2,
+	SONDE_AUXTRACE_CS_ETM = 3,
+	SONDE_AUXTRACE_ARM_SPE = 4,
+	SONDE_AUXTRACE_S390_CPUMSF = 5,
+	SONDE_AUXTRACE_HISI_PTT = 6,
+};
+
 #define SONDE_PERF_AUX_FLAG_TRUNCATED 0x01
 #define SONDE_PERF_AUX_FLAG_OVERWRITE 0x02
 #define SONDE_PERF_AUX_FLAG_PARTIAL 0x04

@@ -354,6 +354,17 @@ struct sonde_record_event_update {
 	double scale;
 };
 
+/*
+ * AUXTRACE_INFO: the AUX area tracer (@type, enum sonde_auxtrace_type) and
+ * its @nr_priv private words, which @type defines (intel_pt: PMU type, TSC
+ * conversion, config bits...); perf needs it before any AUXTRACE record.
+ */
+struct sonde_record_auxtrace_info {
+	uint32_t type, reserved;
+	const uint64_t *priv;
+	uint64_t nr_priv;
+};
+
 /* AUXTRACE: @size bytes of AUX data FOLLOW the record. */
 struct sonde_record_auxtrace {
 	uint64_t size, offset, reference;
@@ -409,6 +420,7 @@ struct sonde_record {
 		struct sonde_record_time_conv time_conv;
 		struct sonde_record_header_feature header_feature;
 		struct sonde_record_auxtrace auxtrace;
+		struct sonde_record_auxtrace_info auxtrace_info;
 		struct sonde_record_event_update event_update;
 	};
 };

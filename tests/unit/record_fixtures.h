@@ -41,6 +41,8 @@ static const struct sonde_perf_ns_link_info fx_ns[SONDE_NR_NAMESPACES] = {
 };
 static const uint8_t fx_poke[7] = { 0x0f, 0x1f, 0x44, 0x00, 0xe8, 0x10, 0x20 };
 static const uint64_t fx_ids[3] = { 11, 12, 13 };
+/* intel_bts's AUXTRACE_INFO words: PMU type, TSC conversion, snapshot. */
+static const uint64_t fx_auxinfo[6] = { 8, 10, 1500, 1000000, 1, 0 };
 static const struct sonde_id_index_entry fx_idx[2] = {
 	{ 11, 0, 0, (uint64_t)-1 }, { 12, 0, 1, (uint64_t)-1 },
 };
@@ -450,6 +452,11 @@ static void fx_user_records(void)
 		fx_feature, sizeof(fx_feature) };
 	c = U("header_feature-end", SONDE_PERF_RECORD_HEADER_FEATURE);
 	c->rec.header_feature.feat_id = 32;
+	c = U("auxtrace_info", SONDE_PERF_RECORD_AUXTRACE_INFO);
+	c->rec.auxtrace_info = (struct sonde_record_auxtrace_info){
+		SONDE_AUXTRACE_INTEL_BTS, 0, fx_auxinfo, 6 };
+	c = U("auxtrace_info-empty", SONDE_PERF_RECORD_AUXTRACE_INFO);
+	c->rec.auxtrace_info.type = SONDE_AUXTRACE_UNKNOWN;
 	c = U("auxtrace", SONDE_PERF_RECORD_AUXTRACE);
 	c->rec.auxtrace = (struct sonde_record_auxtrace){ 65536, 4096, 0x77,
 		0, 10, 1, 0 };

@@ -248,6 +248,13 @@ static void cmp_record(const struct sonde_record_fmt *fmt,
 		CHECK(!memcmp(&a->sample, &b->sample, sizeof(a->sample)),
 		      "fields differ");
 		break;
+	case SONDE_PERF_RECORD_AUXTRACE_INFO:
+		CHECK(a->auxtrace_info.type == b->auxtrace_info.type &&
+		      a->auxtrace_info.nr_priv == b->auxtrace_info.nr_priv,
+		      "auxtrace_info");
+		cmp_mem(a->auxtrace_info.priv, b->auxtrace_info.priv,
+			a->auxtrace_info.nr_priv * 8, "auxtrace_info priv");
+		break;
 	case SONDE_PERF_RECORD_TIME_CONV: {
 		const struct sonde_record_time_conv *x = &a->time_conv;
 		const struct sonde_record_time_conv *y = &b->time_conv;

@@ -426,6 +426,17 @@ static int user_body_walk(struct rcur *c, struct sonde_record *r)
 		c->off = c->end;
 		return 0;
 	}
+	case SONDE_PERF_RECORD_AUXTRACE_INFO: {
+		struct sonde_record_auxtrace_info *ai = &r->auxtrace_info;
+
+		err = rc_u32(c, &ai->type, "auxtrace_info type");
+		if (!err)
+			err = rc_u32(c, &ai->reserved, "auxtrace_info reserved");
+		if (err)
+			return err;
+		ai->nr_priv = (c->end - c->off) / 8;
+		return rc_u64s(c, ai->nr_priv, &ai->priv, "auxtrace_info priv");
+	}
 	case SONDE_PERF_RECORD_AUXTRACE: {
 		struct sonde_record_auxtrace *a = &r->auxtrace;
 

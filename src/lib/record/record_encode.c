@@ -287,6 +287,17 @@ static int user_body_put(struct wcur *w, const struct sonde_record *r)
 		wc_bytes(w, u->data, u->size);
 		return 0;
 	}
+	case SONDE_PERF_RECORD_AUXTRACE_INFO: {
+		const struct sonde_record_auxtrace_info *ai = &r->auxtrace_info;
+
+		if (ai->nr_priv > 8190 || (ai->nr_priv && !ai->priv))
+			return -EINVAL;
+		wc_u32(w, ai->type);
+		wc_u32(w, ai->reserved);
+		for (uint64_t i = 0; i < ai->nr_priv; i++)
+			wc_u64(w, ai->priv[i]);
+		return 0;
+	}
 	case SONDE_PERF_RECORD_AUXTRACE: {
 		const struct sonde_record_auxtrace *a = &r->auxtrace;
 

@@ -225,6 +225,10 @@ int sonde_record__snprintf(const struct sonde_record *r, char *buf, size_t size)
 		else if (r->event_update.type == SONDE_EVENT_UPDATE_SCALE)
 			sb_add(&b, " scale %g", r->event_update.scale);
 		break;
+	case SONDE_PERF_RECORD_AUXTRACE_INFO:
+		sb_add(&b, " type %" PRIu32 " priv %" PRIu64 " words",
+		       r->auxtrace_info.type, r->auxtrace_info.nr_priv);
+		break;
 	case SONDE_PERF_RECORD_AUXTRACE:
 		sb_add(&b, " size %#" PRIx64 " offset %#" PRIx64 " ref %#" PRIx64
 		       " idx %" PRIu32 " tid %" PRIu32 " cpu %" PRIu32,
