@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "sonde/common.h"
+#include "sonde/abi.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -131,6 +132,26 @@ sonde_pmu__alias(const struct sonde_pmu *pmu, size_t i);
  */
 SONDE_API const struct sonde_pmu_alias *
 sonde_pmu__find_alias(const struct sonde_pmu *pmu, const char *name);
+
+/**
+ * @brief **sonde_pmu__read_file()** reads the small text file @p rel under
+ * the PMU's sysfs directory ("caps/mtc", "max_nonturbo_ratio"), trimmed,
+ * into @p buf (NUL-terminated).
+ * @return its length, or -errno (-ENOENT when the PMU has no such file,
+ * -EFBIG when it does not fit @p size, -EINVAL for a path with "..").
+ */
+SONDE_API long sonde_pmu__read_file(const struct sonde_pmu *pmu,
+				    const char *rel, char *buf, size_t size);
+
+/**
+ * @brief **sonde_pmu_name__auxtrace_type()** says whether the PMU named
+ * @p name is an AUX area tracer and which, by name as perf does (the
+ * kernel marks none in sysfs): intel_pt, intel_bts, cs_etm, arm_spe_N,
+ * hisi_ptt*.
+ * @return its enum sonde_auxtrace_type (> 0), or -ENOENT for a PMU that
+ * is none of them, -EINVAL for NULL.
+ */
+SONDE_API int sonde_pmu_name__auxtrace_type(const char *name);
 
 /**
  * @brief **sonde_pmu_format__parse()** parses the text of one format file

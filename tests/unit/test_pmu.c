@@ -125,6 +125,43 @@ static void test_load_fake_sysfs(void **state)
 	sonde_pmus__free(NULL);
 }
 
+/* A PMU's other files (caps/, max_nonturbo_ratio), read trimmed. */
+static void test_read_file(void **state)
+{
+	SONDE_OPTS(sonde_pmus_opts, o, .sysfs_root = fake_sysfs);
+	struct sonde_pmus *pmus = sonde_pmus__load(&o);
+	const struct sonde_pmu *cpu;
+	char buf[16];
+
+	(void)state;
+	assert_non_null(pmus);
+	cpu = sonde_pmus__find(pmus, "cpu");
+	assert_int_equal(sonde_pmu__read_file(cpu, "cpumask", buf, sizeof(buf)), 3);
+	assert_string_equal(buf, "0-1");
+	assert_int_equal(sonde_pmu__read_file(cpu, "format/umask", buf, sizeof(buf)), 11);
+	assert_string_equal(buf, "config:8-15");
+	assert_int_equal(sonde_pmu__read_file(cpu, "caps/none", buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(sonde_pmu__read_file(cpu, "../cpu/type", buf, sizeof(buf)), -EINVAL);
+	/* Too long for the buffer: refused, not cut. */
+	assert_int_equal(sonde_pmu__read_file(cpu, "format/split", buf, 8), -EFBIG);
+	sonde_pmus__free(pmus);
+}
+
+/* The AUX area tracers, by name as perf knows them. */
+static void test_auxtrace_type(void **state)
+{
+	(void)state;
+	assert_int_equal(sonde_pmu_name__auxtrace_type("intel_pt"), SONDE_AUXTRACE_INTEL_PT);
+	assert_int_equal(sonde_pmu_name__auxtrace_type("intel_bts"), SONDE_AUXTRACE_INTEL_BTS);
+	assert_int_equal(sonde_pmu_name__auxtrace_type("cs_etm"), SONDE_AUXTRACE_CS_ETM);
+	assert_int_equal(sonde_pmu_name__auxtrace_type("arm_spe_0"), SONDE_AUXTRACE_ARM_SPE);
+	assert_int_equal(sonde_pmu_name__auxtrace_type("hisi_ptt0_2"), SONDE_AUXTRACE_HISI_PTT);
+	assert_int_equal(sonde_pmu_name__auxtrace_type("cpu"), -ENOENT);
+	assert_int_equal(sonde_pmu_name__auxtrace_type("intel_pt2"), -ENOENT);
+	assert_int_equal(sonde_pmu_name__auxtrace_type("arm_spe"), -ENOENT);
+	assert_int_equal(sonde_pmu_name__auxtrace_type(NULL), -EINVAL);
+}
+
 static void test_missing_root_is_empty(void **state)
 {
 	SONDE_OPTS(sonde_pmus_opts, o, .sysfs_root = "/nonexistent/sonde");
@@ -158,6 +195,8 @@ int main(void)
 		cmocka_unit_test(test_format_parse_rejects),
 		cmocka_unit_test(test_format_apply),
 		cmocka_unit_test(test_load_fake_sysfs),
+		cmocka_unit_test(test_read_file),
+		cmocka_unit_test(test_auxtrace_type),
 		cmocka_unit_test(test_missing_root_is_empty),
 		cmocka_unit_test(test_real_sysfs),
 	};

@@ -25,6 +25,7 @@
 
 struct sonde_pmu {
 	char *name;
+	char *dir;      /* its sysfs directory, for sonde_pmu__read_file() */
 	uint32_t type;
 	char *cpumask;
 	struct sonde_pmu_format *formats;
@@ -306,11 +307,13 @@ static void pmu_free(struct sonde_pmu *pmu)
 	free(pmu->formats);
 	free(pmu->aliases);
 	free(pmu->cpumask);
+	free(pmu->dir);
 	free(pmu->name);
 }
 
 /* Fills @pmu from its directory; false when it has no usable type. */
-static bool load_pmu(struct sonde_pmu *pmu, int devfd, const char *name)
+static bool load_pmu(struct sonde_pmu *pmu, int devfd, const char *devdir,
+		     const char *name)
 {
 	char buf[FILE_CAP];
 	const char *p;
@@ -330,7 +333,8 @@ static bool load_pmu(struct sonde_pmu *pmu, int devfd, const char *name)
 	}
 	memset(pmu, 0, sizeof(*pmu));
 	pmu->name = strdup(name);
-	if (!pmu->name) {
+	if (!pmu->name || asprintf(&pmu->dir, "%s/%s", devdir, name) < 0) {
+		free(pmu->name);
 		close(fd);
 		return false;
 	}
@@ -374,7 +378,7 @@ struct sonde_pmus *sonde_pmus__load(const struct sonde_pmus_opts *opts)
 			sonde_pmus__free(pmus);
 			return lib_err_ptr(ENOMEM);
 		}
-		if (load_pmu(&pmu, dirfd(d), de->d_name))
+		if (load_pmu(&pmu, dirfd(d), dir, de->d_name))
 			pmus->pmus[pmus->nr++] = pmu;
 	}
 	closedir(d);
@@ -471,4 +475,26 @@ const struct sonde_pmu_alias *sonde_pmu__find_alias(const struct sonde_pmu *pmu,
 		if (!strcasecmp(pmu->aliases[i].name, name))
 			return &pmu->aliases[i];
 	return NULL;
+}
+
+long sonde_pmu__read_file(const struct sonde_pmu *pmu, const char *rel,
+			  char *buf, size_t size)
+{
+	char path[4096];
+	long n;
+
+	if (!pmu || !rel || !buf || !size || strstr(rel, ".."))
+		return lib_err(EINVAL);
+	if (snprintf(path, sizeof(path), "%s/%s", pmu->dir, rel) >=
+	    (int)sizeof(path))
+		return lib_err(ENAMETOOLONG);
+	n = sysfs_read_at(AT_FDCWD, path, buf, size);
+	if (n < 0)
+		return lib_err((int)-n);
+	{
+		char *t = sysfs_trim(buf);
+
+		memmove(buf, t, strlen(t) + 1);
+	}
+	return (long)strlen(buf);
 }
