@@ -185,16 +185,30 @@ struct sonde_perfdata_aux {
 /**
  * @brief **sonde_perfdata_writer__write_aux()** appends @p len bytes of AUX
  * area data as perf stores it: a PERF_RECORD_AUXTRACE record (48 bytes)
- * followed by the data padded to 8 bytes, outside the record's size. Use
- * it from a sonde_ring__aux_read() callback. perf 6.1 refuses AUXTRACE
- * records ("failed to process type: 71") unless the file also carries the
- * PMU-specific AUXTRACE_INFO record, which this writer does not synthesize:
- * the caller must write it (sonde_perfdata_writer__write()) first.
+ * followed by the data padded to 8 bytes, outside the record's size; in a
+ * file, the record joins the AUXTRACE feature's index. perf 6.1 refuses
+ * AUXTRACE records ("failed to process type: 71") unless an AUXTRACE_INFO
+ * record comes first: sonde_perfdata_writer__synth_auxtrace_info().
  * @return 0 or -errno.
  */
 SONDE_API int sonde_perfdata_writer__write_aux(struct sonde_perfdata_writer *w,
 					       const void *data, size_t len,
 					       const struct sonde_perfdata_aux *where);
+
+struct sonde_aux_span;
+
+/**
+ * @brief **sonde_perfdata_writer__write_aux_span()** is
+ * sonde_perfdata_writer__write_aux() for a span of an AUX area
+ * (sonde_ring__aux_read_span()): both of its parts in one AUXTRACE
+ * record, as perf writes a read that wraps the area's end. @p where's
+ * offset is used, not the span's (they are the same for a span read).
+ * @return 0 or -errno.
+ */
+SONDE_API int
+sonde_perfdata_writer__write_aux_span(struct sonde_perfdata_writer *w,
+				      const struct sonde_aux_span *span,
+				      const struct sonde_perfdata_aux *where);
 
 struct sonde_perfdata_writer_stats {
 	uint64_t bytes;        /* everything written so far, headers included */

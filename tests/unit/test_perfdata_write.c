@@ -433,6 +433,102 @@ static void test_aux_record(void **state)
 	free(buf);
 }
 
+/* The AUXTRACE feature section of @buf's file: {count, entries...}. */
+static const uint64_t *auxtrace_feature(const unsigned char *buf,
+					const struct sonde_perf_file_header *h)
+{
+	struct sonde_perf_file_section sec;
+	int before = 0;
+
+	if (!(h->adds_features[0] & (1ULL << SONDE_FEAT_AUXTRACE)))
+		return NULL;
+	for (int b = 0; b < SONDE_FEAT_AUXTRACE; b++)
+		before += !!(h->adds_features[0] & (1ULL << b));
+	memcpy(&sec, buf + h->data.offset + h->data.size + before * sizeof(sec),
+	       sizeof(sec));
+	return (const uint64_t *)(buf + sec.offset);
+}
+
+/*
+ * A span that wraps the area is one AUXTRACE record with both parts; a
+ * file gets the AUXTRACE feature indexing every AUXTRACE record (perf's
+ * decoders find them through it), a pipe gets none.
+ */
+static void test_aux_span_index(void **state)
+{
+	struct sonde_perfdata_writer *w;
+	struct sonde_perf_event_attr a;
+	struct sonde_perfdata_aux where = { .offset = 1000, .cpu = 1 };
+	unsigned char part1[5] = { 1, 2, 3, 4, 5 }, part2[11], *buf;
+	struct sonde_aux_span span = {
+		.offset = 1000, .size = 16, .data = { part1, part2 },
+		.len = { 5, 11 },
+	};
+	struct sonde_perf_file_header h;
+	const uint64_t *idx;
+	uint64_t body[3];
+	size_t len;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(part2); i++)
+		part2[i] = (unsigned char)(6 + i);
+	w = sonde_perfdata_writer__new(path, NULL);
+	assert_non_null(w);
+	base_attr(&a);
+	sonde_perfdata_writer__add_event(w, &a, "task-clock");
+	assert_int_equal(sonde_perfdata_writer__write_aux_span(w, &span, &where), -EINVAL);
+	assert_int_equal(sonde_perfdata_writer__begin(w), 0);
+	assert_int_equal(sonde_perfdata_writer__write_aux_span(w, &span, &where), 0);
+	assert_int_equal(sonde_perfdata_writer__finish_round(w), 0);
+	where.offset = 1016;
+	assert_int_equal(sonde_perfdata_writer__write_aux(w, part1, 3, &where), 0);
+	assert_int_equal(sonde_perfdata_writer__finish_round(w), 0);
+	assert_int_equal(sonde_perfdata_writer__finish(w), 0);
+	buf = slurp(path, &len);
+	memcpy(&h, buf, sizeof(h));
+	memcpy(body, buf + h.data.offset + 8, sizeof(body));
+	assert_int_equal(body[0], 16);
+	assert_int_equal(body[1], 1000);
+	for (int i = 0; i < 16; i++)
+		assert_int_equal(buf[h.data.offset + 48 + i], i + 1);
+	idx = auxtrace_feature(buf, &h);
+	assert_non_null(idx);
+	assert_int_equal(idx[0], 2);
+	assert_int_equal(idx[1], h.data.offset);
+	assert_int_equal(idx[2], 48);
+	/* After the first record, its data and the round mark. */
+	assert_int_equal(idx[3], h.data.offset + 48 + 16 + 8);
+	assert_int_equal(idx[4], 48);
+	free(buf);
+
+	/* A pipe: the same records inline, no index. */
+	{
+		int fd = open(path, O_WRONLY | O_TRUNC);
+		SONDE_OPTS(sonde_perfdata_writer_opts, wo, .pipe = true);
+
+		assert_true(fd >= 0);
+		w = sonde_perfdata_writer__new_fd(fd, &wo);
+		assert_non_null(w);
+		sonde_perfdata_writer__add_event(w, &a, "task-clock");
+		assert_int_equal(sonde_perfdata_writer__begin(w), 0);
+		assert_int_equal(sonde_perfdata_writer__write_aux_span(w, &span, &where), 0);
+		assert_int_equal(sonde_perfdata_writer__finish(w), 0);
+		close(fd);
+	}
+	{
+		struct sonde_perfdata_reader *r = sonde_perfdata_reader__open(path, NULL);
+		struct sonde_perfdata_record rec;
+
+		assert_non_null(r);
+		assert_true(sonde_perfdata_reader__is_pipe(r));
+		while (sonde_perfdata_reader__next(r, &rec) > 0)
+			;
+		assert_int_equal(sonde_perfdata_reader__nr_records(r, SONDE_PERF_RECORD_AUXTRACE), 1);
+		assert_false(sonde_perfdata_reader__has_feature(r, SONDE_FEAT_AUXTRACE));
+		sonde_perfdata_reader__free(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_pipe_framing),
 		cmocka_unit_test_setup_teardown(test_write_error_keeps_rounds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_aux_record, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_aux_span_index, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -192,6 +192,7 @@ void sonde_perfdata_writer__free(struct sonde_perfdata_writer *w)
 	free(w->groups);
 	free(w->bids);
 	free(w->tracing);
+	pw_aux_free(w);
 	free(w->version);
 	free(w->path);
 	free(w->final);
@@ -414,6 +415,11 @@ static int out(struct sonde_perfdata_writer *w, const void *src, size_t len)
 	return 0;
 }
 
+int pw_out(struct sonde_perfdata_writer *w, const void *src, size_t len)
+{
+	return out(w, src, len);
+}
+
 static int out_header(struct sonde_perfdata_writer *w, uint32_t type,
 		      uint16_t misc, size_t size)
 {
@@ -629,40 +635,6 @@ int sonde_perfdata_writer__write(struct sonde_perfdata_writer *w,
 	}
 	w->dirty_round = true;
 	err = out(w, ev, ev->size);
-	return err < 0 ? lib_err(err) : 0;
-}
-
-int sonde_perfdata_writer__write_aux(struct sonde_perfdata_writer *w,
-				     const void *data, size_t len,
-				     const struct sonde_perfdata_aux *where)
-{
-	static const unsigned char zero[8];
-	size_t pad = (8 - len % 8) % 8;
-	struct {
-		uint64_t size, offset, reference;
-		uint32_t idx, tid, cpu, reserved;
-	} body;
-	int err;
-
-	if (!w || !where || (len && !data))
-		return lib_err(EINVAL);
-	if (!w->begun)
-		return lib_err(EINVAL);
-	memset(&body, 0, sizeof(body));
-	body.size = len + pad;
-	body.offset = where->offset;
-	body.reference = where->reference;
-	body.idx = where->idx;
-	body.tid = where->tid;
-	body.cpu = where->cpu;
-	w->dirty_round = true;
-	err = out_header(w, SONDE_PERF_RECORD_AUXTRACE, 0, 8 + sizeof(body));
-	if (!err)
-		err = out(w, &body, sizeof(body));
-	if (!err)
-		err = out(w, data, len);
-	if (!err)
-		err = out(w, zero, pad);
 	return err < 0 ? lib_err(err) : 0;
 }
 

@@ -44,6 +44,13 @@ struct pw_build_id {
 	bool kernel;
 };
 
+/* AUX data written: the AUXTRACE index (perf's HEADER_AUXTRACE). */
+struct pw_aux {
+	bool feature;      /* write the feature (AUX data was recorded) */
+	uint64_t *ent;     /* per AUXTRACE record: file offset, bytes */
+	size_t nr, cap;
+};
+
 struct sonde_perfdata_writer {
 	int fd;
 	bool own_fd;
@@ -80,7 +87,14 @@ struct sonde_perfdata_writer {
 	size_t nr_marks;
 
 	struct sonde_perfdata_writer_stats st;
+	struct pw_aux aux;
 };
+
+/* Appends @len bytes to the output (perfdata_write.c's buffered writer). */
+int pw_out(struct sonde_perfdata_writer *w, const void *src, size_t len);
+/* perfdata_write_aux.c: the AUXTRACE index feature, and freeing it. */
+bool pw_auxtrace_feature(struct sonde_perfdata_writer *w, struct dbuf *b);
+void pw_aux_free(struct sonde_perfdata_writer *w);
 
 /* Builds the payload of feature @feat, or returns false if it is not set. */
 bool pw_feature(struct sonde_perfdata_writer *w, int feat, struct dbuf *b);

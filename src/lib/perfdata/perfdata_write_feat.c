@@ -18,7 +18,8 @@ const int pw_file_feats[] = {
 	SONDE_FEAT_OSRELEASE, SONDE_FEAT_VERSION, SONDE_FEAT_ARCH,
 	SONDE_FEAT_NRCPUS, SONDE_FEAT_CPUDESC, SONDE_FEAT_TOTAL_MEM,
 	SONDE_FEAT_CMDLINE, SONDE_FEAT_EVENT_DESC, SONDE_FEAT_CPU_TOPOLOGY,
-	SONDE_FEAT_BRANCH_STACK, SONDE_FEAT_GROUP_DESC, SONDE_FEAT_SAMPLE_TIME, SONDE_FEAT_CLOCKID,
+	SONDE_FEAT_BRANCH_STACK, SONDE_FEAT_GROUP_DESC, SONDE_FEAT_AUXTRACE,
+	SONDE_FEAT_SAMPLE_TIME, SONDE_FEAT_CLOCKID,
 	SONDE_FEAT_CLOCK_DATA,
 };
 const size_t pw_nr_file_feats = ARRAY_SIZE(pw_file_feats);
@@ -377,6 +378,8 @@ bool pw_feature(struct sonde_perfdata_writer *w, int feat, struct dbuf *b)
 			dbuf_u32(b, (uint32_t)w->groups[i].nr_members);
 		}
 		return true;
+	case SONDE_FEAT_AUXTRACE:
+		return pw_auxtrace_feature(w, b);
 	case SONDE_FEAT_CLOCKID:
 	case SONDE_FEAT_CLOCK_DATA:
 		return clock_feature(w, feat, b);
