@@ -67,6 +67,47 @@ sonde_perfdata_writer__synth_all(struct sonde_perfdata_writer *w,
 				 const struct sonde_perf_event_attr *attr,
 				 const struct sonde_synth_opts *opts);
 
+struct sonde_auxtrace_info_opts {
+	size_t sz;
+	/* The AUX area event as opened: its type names the PMU (required). */
+	const struct sonde_perf_event_attr *attr;
+	/* A control page of the recording's rings (sonde_ring__control()):
+	 * the TSC conversion; NULL or no cap_user_time_zero: none. */
+	const struct sonde_perf_event_mmap_page *pc;
+	/* The AUX areas are read as snapshots (overwrite mode, record -S). */
+	bool snapshot;
+	/* One AUX area per CPU (else per thread). */
+	bool per_cpu;
+	/* intel_pt: how context switches are recorded, perf's code (0 none,
+	 * 1 sched:sched_switch, 2 switch events per task, 3 CPU-wide). */
+	int have_sched_switch;
+	/* intel_pt: the event's address filter, as set (NULL: none). */
+	const char *filter;
+	/* Where the PMUs are: NULL means $SONDE_SYSFS_ROOT or /sys. */
+	const char *sysfs_root;
+	size_t : 0;
+};
+#define sonde_auxtrace_info_opts__last_field sysfs_root
+
+/**
+ * @brief **sonde_perfdata_writer__synth_auxtrace_info()** writes to @p w
+ * the AUXTRACE_INFO record perf needs before AUXTRACE records, for the AUX
+ * area tracer whose PMU has @p opts->attr's type in sysfs, in perf 6.1's
+ * layout for it: intel_pt (17 words and the filter string; TSC conversion,
+ * config bits from the PMU's formats, CPUID 0x15, max_nonturbo_ratio),
+ * intel_bts (6 words), arm_spe (2), hisi_ptt (1). Any other tracer
+ * (cs_etm...) gets type SONDE_AUXTRACE_UNKNOWN and 7 words: PMU type,
+ * time_shift, time_mult, time_zero, cap_user_time_zero, snapshot,
+ * per-CPU, what only the recording machine knows; perf counts such data
+ * but refuses to decode it. Marks the file as holding AUX data (the
+ * AUXTRACE feature, perf's index of AUXTRACE records).
+ * @return the type written (enum sonde_auxtrace_type, >= 0), or -errno:
+ * -ENOENT when no AUX area tracer in sysfs has that PMU type, -EINVAL.
+ */
+SONDE_API int
+sonde_perfdata_writer__synth_auxtrace_info(struct sonde_perfdata_writer *w,
+					   const struct sonde_auxtrace_info_opts *opts);
+
 /**
  * @brief **sonde_kernel_build_id()** reads the running kernel's build id
  * from /sys/kernel/notes into @p id (up to @p size bytes).
