@@ -154,6 +154,18 @@ SONDE_API long sonde_pmu__read_file(const struct sonde_pmu *pmu,
 SONDE_API int sonde_pmu_name__auxtrace_type(const char *name);
 
 /**
+ * @brief **sonde_pmu__default_config()** the config perf starts an event
+ * of @p pmu from before its terms (which then replace the bits they name
+ * instead of adding to them): for intel_pt "tsc,mtc,mtc_period=P,
+ * psb_period=Q,pt,branch", as far as the PMU's formats and caps (mtc,
+ * mtc_periods, psb_cyc, psb_periods) allow, P and Q the allowed values
+ * nearest 3. The event-spec parser applies it.
+ * @return 0 with *@p config set, -ENOENT for a PMU without a default.
+ */
+SONDE_API int sonde_pmu__default_config(const struct sonde_pmu *pmu,
+					uint64_t *config);
+
+/**
  * @brief **sonde_pmu_format__parse()** parses the text of one format file
  * ("config:0-7,32-35", "config1:5", "config2") from a buffer that need not
  * be NUL-terminated. On success fills @p field and @p bits (name untouched).

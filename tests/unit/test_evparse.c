@@ -282,6 +282,42 @@ static void test_pmu_terms(void **state)
 	sonde_evspec_list__free(l);
 }
 
+/*
+ * intel_pt starts from perf's default config (tsc, mtc with the allowed
+ * mtc_period nearest 3, psb_period likewise, pt, branch); a term replaces
+ * the bits it names instead of adding to them.
+ */
+static void test_pmu_default_config(void **state)
+{
+	static const char *const pt[][2] = {
+		{ "type", "8\n" }, { "format/pt", "config:0\n" },
+		{ "format/tsc", "config:10\n" }, { "format/mtc", "config:9\n" },
+		{ "format/branch", "config:13\n" },
+		{ "format/mtc_period", "config:14-17\n" },
+		{ "format/psb_period", "config:24-27\n" },
+		{ "caps/mtc", "1\n" }, { "caps/mtc_periods", "249\n" },
+		{ "caps/psb_cyc", "1\n" }, { "caps/psb_periods", "3f\n" },
+	};
+	/* mtc_periods 0x249: 0, 3, 6, 9 -> 3; psb_periods 0x3f: 0-5 -> 3. */
+	const uint64_t dflt = 1 << 10 | 1 << 9 | 3ULL << 14 | 3ULL << 24 | 1 | 1 << 13;
+	struct sonde_evspec_list *l;
+	char rel[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(pt) / sizeof(pt[0]); i++) {
+		snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/intel_pt/%s",
+			 pt[i][0]);
+		fake_put(rel, pt[i][1]);
+	}
+	l = parse_ok("intel_pt//,intel_pt/tsc=0,mtc_period=1/,cpu/event=1/");
+	assert_int_equal(A(l, 0)->type, 8);
+	assert_int_equal(A(l, 0)->config, dflt);
+	assert_int_equal(A(l, 1)->config, (dflt & ~(1ULL << 10 | 0xfULL << 14)) | 1ULL << 14);
+	/* Other PMUs have no default: their terms OR in, as before. */
+	assert_int_equal(A(l, 2)->config, 1);
+	sonde_evspec_list__free(l);
+}
+
 static void test_tracepoints(void **state)
 {
 	struct sonde_evspec_list *l;
@@ -479,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_terms),
 		cmocka_unit_test(test_pmu_terms),
+		cmocka_unit_test(test_pmu_default_config),
 		cmocka_unit_test(test_tracepoints),
 		cmocka_unit_test(test_breakpoints),
 		cmocka_unit_test(test_errors),

@@ -23,6 +23,9 @@ struct evspec {
 	int leader;
 	/* perf's evsel->exclude_GH: a G or H modifier was seen */
 	bool exclude_GH;
+	/* config began as the PMU's default: terms replace the bits they
+	 * name instead of adding to them, as in perf */
+	bool pmu_default;
 	struct ev_kv *terms;
 	size_t nr_terms;
 	/* kprobe_func / uprobe_path that attr.config1 points to */

@@ -317,6 +317,8 @@ int ev_pmu_terms(struct parser *p, struct evspec *ev,
 						    t[i].key, t[i].str);
 				v = t[i].num;
 			}
+			if (ev->pmu_default)
+				*w[f->field] &= ~f->bits;
 			if (sonde_pmu_format__apply(f, v, w[f->field]))
 				return ev_perr(p, from_alias ? col : t[i].val_col,
 					    SONDE_ERR_PARSE,

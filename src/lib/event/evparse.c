@@ -808,6 +808,8 @@ static int parse_event(struct parser *p)
 			ev = new_event(p, start);
 			if (ev) {
 				ev->attr.type = sonde_pmu__type(pmu);
+				ev->pmu_default = !sonde_pmu__default_config(
+					pmu, &ev->attr.config);
 				if (set_pmu(ev, sonde_pmu__name(pmu),
 					    sonde_pmu__cpumask(pmu))) {
 					ev_perr(p, start, ENOMEM, "out of memory");
