@@ -222,6 +222,12 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 					opt_die(usage, opts, "bad value for switch `%s'", name + 1);
 				break;
 			}
+			/* -Svalue: the rest of the cluster is the optional value. */
+			if ((o->flags & OPT_OPTARG) && p[1]) {
+				if (opt_value(o, p + 1, false, name))
+					opt_die(usage, opts, "bad value for switch `%s'", name + 1);
+				break;
+			}
 			if (opt_value(o, NULL, false, name))
 				opt_die(usage, opts, "bad use of switch `%s'", name + 1);
 		}

@@ -74,6 +74,10 @@ struct option {
 #define OPT_CALLBACK(s, l, v, a, h, f) \
 	{ .type = OPT_T_CALLBACK, .short_name = (s), .long_name = (l), \
 	  .value = (v), .argh = (a), .help = (h), .cb = (f) }
+/* An optional argument: --name=value, or -Xvalue glued to the switch. */
+#define OPT_CALLBACK_OPTARG(s, l, v, a, h, f) \
+	{ .type = OPT_T_CALLBACK, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h), .cb = (f), .flags = OPT_OPTARG }
 #define OPT_CALLBACK_NOOPT(s, l, v, h, f) \
 	{ .type = OPT_T_CALLBACK, .short_name = (s), .long_name = (l), \
 	  .value = (v), .help = (h), .cb = (f), .flags = OPT_NOARG }
