@@ -128,6 +128,25 @@ static int parse_branch_any_cb(const struct option *opt, const char *arg,
 	return 0;
 }
 
+/* -S[e][SIZE] / --aux-sample[=SIZE]: checked once the events are known. */
+static int parse_snapshot_cb(const struct option *opt, const char *arg,
+			     bool unset)
+{
+	struct rec_opts *o = opt->value;
+
+	o->aux_snapshot = unset ? NULL : arg ? arg : "";
+	return 0;
+}
+
+static int parse_aux_sample_cb(const struct option *opt, const char *arg,
+			       bool unset)
+{
+	struct rec_opts *o = opt->value;
+
+	o->aux_sample = unset ? NULL : arg ? arg : "";
+	return 0;
+}
+
 static int parse_filter_cb(const struct option *opt, const char *arg,
 			   bool unset)
 {
@@ -264,9 +283,18 @@ static int check_options(struct rec_opts *o, struct rec_state *s, int nargs,
 	}
 	s->data_pages = 128;
 	if (o->mmap_pages) {
-		s->data_pages = parse_pages(o->mmap_pages);
-		if (!s->data_pages) {
-			fprintf(stderr, "sonde record: -m wants a power-of-two page count or a size like 512K, got '%s'\n",
+		/* -m DATA[,AUX]: either may be left out ("-m ,64"). */
+		const char *comma = strchr(o->mmap_pages, ',');
+		size_t dlen = comma ? (size_t)(comma - o->mmap_pages) : strlen(o->mmap_pages);
+		char data[64];
+
+		if (dlen < sizeof(data)) {
+			memcpy(data, o->mmap_pages, dlen);
+			data[dlen] = 0;
+		}
+		if (dlen >= sizeof(data) || (dlen && !(s->data_pages = parse_pages(data))) ||
+		    (comma && !(s->aux_pages = parse_pages(comma + 1)))) {
+			fprintf(stderr, "sonde record: -m wants a power-of-two page count or a size like 512K (then ,AUX pages), got '%s'\n",
 				o->mmap_pages);
 				return 129;
 		}
@@ -277,8 +305,7 @@ static int check_options(struct rec_opts *o, struct rec_state *s, int nargs,
 	if (o->overwrite && rec_events_parse(&o->evs, "dummy")) {
 		return 1;
 	}
-
-	return 0;
+	return rec_aux_check(s);
 }
 
 static void set_signals(void)
@@ -438,6 +465,7 @@ static int finish(struct rec_state *s, int *status)
 	int err = 0;
 
 	rec_enable_events(s, false);
+	s->stopping = true;
 	if (!s->werr)
 		rec_drain(s, true);
 	if (!s->werr)
@@ -518,8 +546,14 @@ int cmd_record(int argc, const char **argv)
 		OPT_BOOLEAN('g', NULL, &o.callchain, "record call chains (frame pointers)"),
 		OPT_STRING(0, "call-graph", &o.call_graph, "fp|dwarf[,size]",
 			   "call chain mode; dwarf copies 8192 bytes of user stack"),
-		OPT_STRING('m', "mmap-pages", &o.mmap_pages, "<pages>",
-			   "ring buffer data pages per CPU (power of two, or 512K, 2M)"),
+		OPT_STRING('m', "mmap-pages", &o.mmap_pages, "<pages>[,<pages>]",
+			   "ring buffer data pages per CPU (power of two, or 512K, 2M), then AUX area pages"),
+		OPT_CALLBACK_OPTARG('S', "snapshot", &o, "[e][size]",
+				    "AUX area snapshots: on SIGUSR2 (and at the end with e), at most size bytes each",
+				    parse_snapshot_cb),
+		OPT_CALLBACK_OPTARG(0, "aux-sample", &o, "size",
+				    "the AUX event's group members sample its area (default 4096 bytes)",
+				    parse_aux_sample_cb),
 		OPT_STRING('o', "output", &o.output, "<file>", "output file (default perf.data; - for a pipe)"),
 		OPT_STRING('p', "pid", &o.pid, "<pid>", "record existing process(es), comma list"),
 		OPT_STRING('t', "tid", &o.tid, "<tid>", "record existing thread(s), comma list"),
@@ -562,6 +596,8 @@ int cmd_record(int argc, const char **argv)
 	}
 	err = check_options(&o, &s, nargs, opts);
 	if (err) {
+		rec_aux_free(s.aux);
+		rec_events_free(&o.evs);
 		free(cmdline);
 		return err;
 	}
@@ -570,6 +606,11 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	s.per_task = s.nr_tids > 0 && !o.all_cpus;
 	rec_setup_attrs(&s);
+	err = rec_aux_attrs(&s);
+	if (err) {
+		wstatus = err;
+		goto out;
+	}
 	for (size_t i = 0; o.verbose > 1 && i < o.evs.nr; i++) {
 		/* -vv: the attrs as asked, before the kernel sees them. */
 		fprintf(stderr, "%s (asked):\n", o.evs.ev[i].name);
@@ -604,6 +645,7 @@ out:
 	}
 	sonde_perfdata_writer__free(s.w);
 	rec_bids_free(s.bids);
+	rec_aux_free(s.aux);
 	sonde_evlist__free(s.list);
 	rec_events_free(&o.evs);
 	free(s.cpus);

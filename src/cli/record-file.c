@@ -68,6 +68,9 @@ int rec_file_begin(struct rec_state *s, char **cmdline)
 		fprintf(stderr, "sonde record: cannot write %s: %s\n", o->output, strerror(-err));
 		return err;
 	}
+	err = rec_aux_begin(s);
+	if (err)
+		return err;
 	{
 		const struct sonde_perf_event_attr *track = &o->evs.ev[0].attr;
 		SONDE_OPTS(sonde_synth_opts, so,

@@ -41,7 +41,7 @@ void rec_setup_attrs(struct rec_state *s)
 	 * along with old samples, leaving the snapshot unsymbolizable; a
 	 * dummy event carries it in a normal ring instead (added last).
 	 */
-	if (o->overwrite)
+	if (o->overwrite || o->track_last)
 		track = o->evs.nr - 1;
 
 	for (size_t i = 0; i < o->evs.nr; i++) {
@@ -343,7 +343,9 @@ static void explain_mlock(size_t pages)
 
 int rec_setup_rings(struct rec_state *s)
 {
-	SONDE_OPTS(sonde_evlist_mmap_opts, mo, .data_pages = s->data_pages);
+	SONDE_OPTS(sonde_evlist_mmap_opts, mo, .data_pages = s->data_pages,
+		   .aux_pages = s->aux ? s->aux_pages : 0,
+		   .aux_overwrite = s->aux_overwrite);
 	int err = sonde_evlist__mmap(s->list, &mo);
 
 	if (err) {
@@ -352,7 +354,7 @@ int rec_setup_rings(struct rec_state *s)
 		if (err == -EPERM)
 			explain_mlock(s->data_pages);
 	}
-	return err;
+	return err ? err : rec_aux_mapped(s);
 }
 
 void rec_enable_events(struct rec_state *s, bool on)
@@ -380,6 +382,7 @@ size_t rec_drain(struct rec_state *s, bool snapshot)
 
 	if (n < 0)
 		s->werr = (int)n;
+	rec_aux_read(s, snapshot);
 	if (!s->werr)
 		s->werr = sonde_perfdata_writer__finish_round(s->w);
 	return n > 0 ? (size_t)n : 0;

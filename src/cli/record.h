@@ -71,6 +71,9 @@ struct rec_opts {
 	bool no_buildid;       /* -B: no HEADER_BUILD_ID, no cache */
 	bool no_buildid_cache; /* -N: HEADER_BUILD_ID, but ~/.debug untouched */
 	bool buildid_all;      /* every object mapped, not only those hit */
+	const char *aux_snapshot; /* -S[OPTS]: "" without options, NULL unset */
+	const char *aux_sample;   /* --aux-sample[=SIZE]: likewise */
+	bool track_last;       /* the side band goes on the last event */
 	struct rec_events evs;
 };
 
@@ -94,6 +97,10 @@ struct rec_state {
 	int werr;
 	size_t data_pages;
 	struct rec_bids *bids; /* objects hit by samples; NULL: not tracked */
+	struct rec_aux *aux;   /* the AUX area tracer; NULL: none */
+	size_t aux_pages;      /* AUX area pages per ring (-m ,N) */
+	bool aux_overwrite;    /* AUX areas mapped for overwrite (-S) */
+	bool stopping;         /* the last drain, after the events stopped */
 };
 
 /* record-target.c: what to record. */
@@ -134,5 +141,21 @@ void rec_bids_note_all(struct rec_bids *b);
 void rec_bids_finish(struct rec_bids *b, struct sonde_perfdata_writer *w,
 		     bool fill_cache, bool verbose);
 void rec_bids_free(struct rec_bids *b);
+
+/*
+ * record-aux.c: AUX area tracers (intel_pt, intel_bts, ...). _check()
+ * after the options (finds the AUX event, moves its group first, adds the
+ * dummy:u side-band event, sizes the areas; returns an exit status),
+ * _attrs() after rec_setup_attrs(), _mapped() after the rings are mapped,
+ * _begin() after the file's start (AUXTRACE_INFO), _read() in each drain
+ * pass. All do nothing without an AUX event.
+ */
+struct rec_aux;
+int rec_aux_check(struct rec_state *s);
+int rec_aux_attrs(struct rec_state *s);
+int rec_aux_mapped(struct rec_state *s);
+int rec_aux_begin(struct rec_state *s);
+void rec_aux_read(struct rec_state *s, bool snapshot);
+void rec_aux_free(struct rec_aux *a);
 
 #endif /* SONDE_CLI_RECORD_H */

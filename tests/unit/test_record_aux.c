@@ -1,0 +1,698 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * sonde record with an AUX area tracer, through a simulated kernel
+ * (fake_aux.h: a fake sysfs with intel_pt and cs_etm PMUs, a perf_event_open
+ * that maps AUX areas for them only) on a machine that has none. The test
+ * plays the PMU: it writes trace bytes into the AUX areas (wrapping the
+ * area's end), ITRACE_START and AUX records into the rings, and, for -S,
+ * more bytes when record stops the tracer for a snapshot. The file record
+ * writes must hold perf's AUXTRACE_INFO before AUXTRACE records carrying
+ * exactly those bytes (one record per area and read), the AUXTRACE index
+ * feature pointing at them, the AUX records passed through; where perf is
+ * installed, perf report --stats counts them, perf script -D decodes them
+ * without an error, and sonde report --stats prints what perf prints.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include "fake_aux.h"
+#include "builtin.h"
+
+#define AREA 8192 /* -m ,2 with 4 KiB pages */
+
+static struct pmu_sim {
+	int aux_fds[8];
+	int nr_aux_fds;
+	int disables;   /* DISABLE ioctls on the first AUX fd */
+	char mark[128]; /* made at the first snapshot, for the workload */
+	bool overwrite; /* the PMU gives aux_head as an offset in the area */
+	pid_t pid;
+} pmu;
+
+static bool have_perf(void)
+{
+	return !system("command -v perf >/dev/null 2>&1");
+}
+
+static bool four_k_pages(void)
+{
+	return sysconf(_SC_PAGESIZE) == 4096;
+}
+
+/* Full trace: CPU 0's area wraps (7000..10000), CPU 1 has 100 bytes. */
+static void pmu_full_trace(int fd)
+{
+	struct sonde_record rec;
+	int n = pmu.nr_aux_fds++;
+
+	pmu.aux_fds[n] = fd;
+	pmu.pid = fa.fd[fd].pid;
+	memset(&rec, 0, sizeof(rec));
+	if (n == 0) {
+		fake_aux_pc(fd)->aux_tail = 7000;
+		fake_aux_write(fd, 7000, 3000, 1, 10000);
+		rec.type = SONDE_PERF_RECORD_ITRACE_START;
+		rec.itrace_start.pid = rec.itrace_start.tid = (uint32_t)pmu.pid;
+		fake_aux_put(fd, &rec);
+		rec.type = SONDE_PERF_RECORD_AUX;
+		rec.aux.aux_offset = 7000;
+		rec.aux.aux_size = 3000;
+		fake_aux_put(fd, &rec);
+	} else if (n == 1) {
+		fake_aux_write(fd, 0, 100, 50, 100);
+		rec.type = SONDE_PERF_RECORD_AUX;
+		rec.aux.aux_size = 100;
+		rec.aux.flags = SONDE_PERF_AUX_FLAG_TRUNCATED;
+		fake_aux_put(fd, &rec);
+	}
+}
+
+static int run_record(int argc, const char **argv)
+{
+	int ret;
+
+	fake_aux_install();
+	fa.on_aux_map = pmu_full_trace;
+	ret = cmd_record(argc, argv);
+	sonde_sys_set_ops(NULL);
+	return ret;
+}
+
+/* Reads @len bytes at @off of @path. */
+static void file_bytes(const char *path, uint64_t off, void *buf, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, (long)off, SEEK_SET), 0);
+	assert_int_equal(fread(buf, 1, len, f), len);
+	fclose(f);
+}
+
+/* The AUXTRACE feature's entries {offset, size} (at most @max), or -1. */
+static int auxtrace_index(const char *path, uint64_t *ent, int max)
+{
+	struct sonde_perf_file_header h;
+	struct sonde_perf_file_section sec;
+	uint64_t nr;
+	int before = 0;
+
+	file_bytes(path, 0, &h, sizeof(h));
+	if (!(h.adds_features[0] & (1ULL << SONDE_FEAT_AUXTRACE)))
+		return -1;
+	for (int b = 0; b < SONDE_FEAT_AUXTRACE; b++)
+		before += !!(h.adds_features[0] & (1ULL << b));
+	file_bytes(path, h.data.offset + h.data.size + (uint64_t)before * sizeof(sec),
+		   &sec, sizeof(sec));
+	file_bytes(path, sec.offset, &nr, 8);
+	assert_int_equal(sec.size, 8 + nr * 16);
+	assert_true((int)nr <= max);
+	if (nr)
+		file_bytes(path, sec.offset + 8, ent, (size_t)nr * 16);
+	return (int)nr;
+}
+
+struct seen {
+	int info_at, first_auxtrace_at, n;
+	uint32_t info_type;
+	uint64_t info_priv[32];
+	uint64_t nr_priv;
+	int nr_auxtrace, nr_aux, nr_itrace;
+	struct sonde_record_auxtrace at[8];
+	uint64_t at_off[8];
+};
+
+/*
+ * Walks the data section as perf does (the reader hands out the kernel's
+ * records only; AUXTRACE_INFO and AUXTRACE are the file's own).
+ */
+static void scan(const char *path, struct seen *s)
+{
+	struct sonde_perfdata_reader *r = sonde_perfdata_reader__open(path, NULL);
+	struct sonde_perf_file_header h;
+	struct sonde_record_fmt fmt;
+	uint64_t off, end;
+	int i = 0;
+
+	assert_non_null(r);
+	assert_int_equal(sonde_record_fmt__from_attr(&fmt,
+			 sonde_perfdata_reader__attr(r, 0)), 0);
+	sonde_perfdata_reader__free(r);
+	memset(s, 0, sizeof(*s));
+	s->info_at = s->first_auxtrace_at = -1;
+	file_bytes(path, 0, &h, sizeof(h));
+	for (off = h.data.offset, end = off + h.data.size; off < end; i++) {
+		_Alignas(8) unsigned char buf[65536];
+		struct sonde_perf_event_header eh;
+		struct sonde_record d;
+
+		file_bytes(path, off, &eh, sizeof(eh));
+		assert_true(eh.size >= 8 && off + eh.size <= end);
+		file_bytes(path, off, buf, eh.size);
+		assert_int_equal(sonde_record__decode(&fmt, buf, eh.size, &d), 0);
+		switch (eh.type) {
+		case SONDE_PERF_RECORD_AUXTRACE_INFO:
+			s->info_at = i;
+			s->info_type = d.auxtrace_info.type;
+			s->nr_priv = d.auxtrace_info.nr_priv;
+			assert_true(s->nr_priv <= 32);
+			memcpy(s->info_priv, d.auxtrace_info.priv, s->nr_priv * 8);
+			break;
+		case SONDE_PERF_RECORD_AUXTRACE:
+			if (s->first_auxtrace_at < 0)
+				s->first_auxtrace_at = i;
+			assert_true(s->nr_auxtrace < 8);
+			s->at_off[s->nr_auxtrace] = off;
+			s->at[s->nr_auxtrace++] = d.auxtrace;
+			off += d.auxtrace.size; /* the data after it */
+			break;
+		case SONDE_PERF_RECORD_AUX:
+			s->nr_aux++;
+			break;
+		case SONDE_PERF_RECORD_ITRACE_START:
+			s->nr_itrace++;
+			break;
+		default:
+			break;
+		}
+		off += eh.size;
+	}
+	assert_int_equal(off, end);
+	s->n = i;
+}
+
+/* The bytes the PMU wrote: seed, seed + 1, ... */
+static void assert_pattern(const unsigned char *p, size_t len, unsigned seed)
+{
+	for (size_t i = 0; i < len; i++)
+		if (p[i] != (unsigned char)(seed + i))
+			fail_msg("AUX byte %zu is %u, want %u", i, p[i],
+				 (unsigned char)(seed + i));
+}
+
+/* Runs @cmd, returns its output (malloc'd) and exit status. */
+static char *run(const char *cmd, int *status)
+{
+	FILE *p = popen(cmd, "r");
+	char *out = NULL;
+	size_t len = 0, cap = 0, n;
+	char buf[4096];
+
+	assert_non_null(p);
+	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
+		if (len + n + 1 > cap) {
+			cap = (len + n + 1) * 2;
+			out = realloc(out, cap);
+			assert_non_null(out);
+		}
+		memcpy(out + len, buf, n);
+		len += n;
+	}
+	*status = pclose(p);
+	if (!out)
+		out = calloc(1, 1);
+	else
+		out[len] = 0;
+	return out;
+}
+
+/* sonde report with @args in this process, stdout into a string. */
+static char *sonde_report(const char **argv, int argc, int *ret)
+{
+	char path[] = "/tmp/sonde-auxrep-XXXXXX";
+	int fd = mkstemp(path), saved;
+	char *out;
+	long len;
+	FILE *f;
+
+	assert_true(fd >= 0);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	*ret = strcmp(argv[0], "script") ? cmd_report(argc, argv) :
+					    cmd_script(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	close(fd);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	out = calloc(1, (size_t)len + 1);
+	assert_int_equal(fread(out, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	unlink(path);
+	return out;
+}
+
+/* perf and sonde agree on report --stats; perf script -D decodes it all. */
+static void check_with_readers(const char *path, bool decodable,
+			       const char *want_dump)
+{
+	const char *stats[] = { "report", "--stats", "-i", path, NULL };
+	const char *script[] = { "script", "-i", path, NULL };
+	const char *rep[] = { "report", "--stdio", "-i", path, NULL };
+	char cmd[512], *ours, *theirs;
+	int ret, st;
+
+	ours = sonde_report(stats, 4, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(ours, "AUXTRACE events:"));
+	free(sonde_report(script, 3, &ret));
+	assert_int_equal(ret, 0);
+	free(sonde_report(rep, 4, &ret));
+	assert_int_equal(ret, 0);
+	if (!have_perf()) {
+		print_message("SKIP (part): perf is not installed, no comparison\n");
+		free(ours);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "perf report -f --stats -i %s 2>/dev/null", path);
+	theirs = run(cmd, &st);
+	assert_int_equal(st, 0);
+	assert_string_equal(ours, theirs);
+	free(theirs);
+	free(ours);
+	snprintf(cmd, sizeof(cmd), "perf script -f -D -i %s 2>&1", path);
+	theirs = run(cmd, &st);
+	if (decodable) {
+		if (st)
+			fail_msg("perf script -D failed: %.2000s", theirs);
+		assert_null(strstr(theirs, "failed to process"));
+		assert_non_null(strstr(theirs, want_dump));
+	} else {
+		/* perf refuses the UNKNOWN tracer's data, as documented. */
+		assert_non_null(strstr(theirs, "failed to process type: 70"));
+	}
+	free(theirs);
+}
+
+static void test_record_full_trace(void **state)
+{
+	char dir[] = "/tmp/sonde-auxrec-XXXXXX", path[64];
+	const char *argv[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
+			       "-o", path, "--", "true", NULL };
+	unsigned char data[AREA];
+	uint64_t ent[16];
+	struct seen s;
+	int ret, nidx;
+
+	(void)state;
+	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/pt.data", dir);
+	memset(&pmu, 0, sizeof(pmu));
+	fake_aux_sysfs();
+	ret = run_record(11, argv);
+	assert_int_equal(ret, 0);
+	assert_int_equal(pmu.nr_aux_fds, 2);
+	/* The tracer as perf opens it, its area writable: full trace. */
+	{
+		const struct fake_aux_fd *f = &fa.fd[pmu.aux_fds[0]];
+
+		assert_int_equal(f->attr.type, FAKE_PT_TYPE);
+		assert_int_equal(f->attr.sample_period, 1);
+		assert_false(f->attr.freq);
+		assert_int_equal(f->aux_len, AREA);
+		assert_true(f->aux_prot & PROT_WRITE);
+	}
+
+	scan(path, &s);
+	/* AUXTRACE_INFO first, in perf's intel_pt layout. */
+	assert_true(s.info_at >= 0 && s.info_at < s.first_auxtrace_at);
+	assert_int_equal(s.info_type, SONDE_AUXTRACE_INTEL_PT);
+	assert_int_equal(s.nr_priv, 17);
+	assert_int_equal(s.info_priv[0], FAKE_PT_TYPE);   /* PMU type */
+	assert_int_equal(s.info_priv[5], 1 << 10);        /* tsc bit */
+	assert_int_equal(s.info_priv[6], 1 << 11);        /* noretcomp bit */
+	assert_int_equal(s.info_priv[7], 2);              /* switch events, per task */
+	assert_int_equal(s.info_priv[8], 0);              /* not a snapshot */
+	assert_int_equal(s.info_priv[9], 1);              /* per-CPU areas */
+	assert_int_equal(s.info_priv[10], 1 << 9);        /* mtc bit */
+	assert_int_equal(s.info_priv[11], 0xfULL << 14);  /* mtc_period bits */
+	assert_int_equal(s.info_priv[14], 1 << 1);        /* cyc bit */
+	assert_int_equal(s.info_priv[15], 24);            /* max_nonturbo_ratio */
+	assert_int_equal(s.info_priv[16], 0);             /* no filter */
+	/* The records the PMU put in the rings, passed through. */
+	assert_int_equal(s.nr_itrace, 1);
+	assert_int_equal(s.nr_aux, 2);
+	/* One AUXTRACE per area: CPU 0's 3000 bytes wrap the area's end. */
+	assert_int_equal(s.nr_auxtrace, 2);
+	assert_int_equal(s.at[0].offset, 7000);
+	assert_int_equal(s.at[0].size, 3000);
+	assert_int_equal(s.at[0].cpu, 0);
+	assert_int_equal(s.at[0].idx, 0);
+	assert_int_equal(s.at[0].tid, (uint32_t)pmu.pid);
+	file_bytes(path, s.at_off[0] + 48, data, 3000);
+	assert_pattern(data, 3000, 1);
+	assert_int_equal(s.at[1].offset, 0);
+	assert_int_equal(s.at[1].size, 104); /* 100, padded to 8 */
+	assert_int_equal(s.at[1].cpu, 1);
+	assert_int_equal(s.at[1].idx, 1);
+	file_bytes(path, s.at_off[1] + 48, data, 104);
+	assert_pattern(data, 100, 50);
+	/* The index perf's decoders use: each AUXTRACE record, 48 bytes. */
+	nidx = auxtrace_index(path, ent, 8);
+	assert_int_equal(nidx, 2);
+	assert_int_equal(ent[0], s.at_off[0]);
+	assert_int_equal(ent[1], 48);
+	assert_int_equal(ent[2], s.at_off[1]);
+	assert_int_equal(ent[3], 48);
+
+	check_with_readers(path, true, ". ... Intel Processor Trace data: size 3000 bytes");
+	if (have_perf()) {
+		/* Decoding (not dumping) walks the index: it must be right. */
+		char cmd[256], *out;
+		int st;
+
+		snprintf(cmd, sizeof(cmd), "perf script -f -i %s 2>&1", path);
+		out = run(cmd, &st);
+		assert_null(strstr(out, "failed to process"));
+		free(out);
+	}
+	fake_aux_sysfs_remove();
+	unlink(path);
+	rmdir(dir);
+}
+
+/*
+ * -o -: the AUX data inline in the stream, after each AUXTRACE record.
+ * perf 6.1 seeks to that data by its offset in the stream, which misses
+ * by the pipe header's 16 bytes when stdin is a redirected file (the seek
+ * works): it reads through a real pipe here, where the seek fails.
+ */
+static void test_record_pipe(void **state)
+{
+	char dir[] = "/tmp/sonde-auxpipe-XXXXXX", path[64], cmd[256];
+	const char *argv[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
+			       "-o", "-", "--", "true", NULL };
+	const char *stats[] = { "report", "--stats", "-i", path, NULL };
+	char *ours, *theirs;
+	int fd, saved, ret, st;
+
+	(void)state;
+	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/pipe.data", dir);
+	memset(&pmu, 0, sizeof(pmu));
+	fake_aux_sysfs();
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	close(fd);
+	ret = run_record(11, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	assert_int_equal(ret, 0);
+	ours = sonde_report(stats, 4, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(ours, "        AUXTRACE events:          2"));
+	if (have_perf()) {
+		snprintf(cmd, sizeof(cmd), "cat %s | perf report -f --stats -i - 2>/dev/null", path);
+		theirs = run(cmd, &st);
+		assert_int_equal(st, 0);
+		assert_string_equal(ours, theirs);
+		free(theirs);
+		snprintf(cmd, sizeof(cmd), "cat %s | perf script -f -D -i - 2>&1", path);
+		theirs = run(cmd, &st);
+		assert_int_equal(st, 0);
+		assert_null(strstr(theirs, "failed to process"));
+		assert_non_null(strstr(theirs, "PERF_RECORD_AUXTRACE_INFO type: 1"));
+		assert_non_null(strstr(theirs, ". ... Intel Processor Trace data: size 3000 bytes"));
+		assert_non_null(strstr(theirs, ". ... Intel Processor Trace data: size 104 bytes"));
+		free(theirs);
+	} else {
+		print_message("SKIP (part): perf is not installed\n");
+	}
+	free(ours);
+	fake_aux_sysfs_remove();
+	unlink(path);
+	rmdir(dir);
+}
+
+/*
+ * -S: the areas are mapped read-only (the PMU overwrites); the PMU gives
+ * aux_head as an offset in the area, as intel_pt does. Bytes 0..999 are
+ * there at the start; when record stops the tracer for the SIGUSR2
+ * snapshot it writes 500 more; when record stops it at the end it writes
+ * a whole area's worth, wrapping to where it was.
+ */
+static void pmu_snapshot_map(int fd)
+{
+	pmu.aux_fds[pmu.nr_aux_fds++] = fd;
+	if (pmu.nr_aux_fds == 1)
+		fake_aux_write(fd, 0, 1000, 3, 1000);
+}
+
+static void pmu_snapshot_ioctl(int fd, unsigned long req)
+{
+	if (!pmu.nr_aux_fds || fd != pmu.aux_fds[0] ||
+	    req != SONDE_PERF_EVENT_IOC_DISABLE)
+		return;
+	if (++pmu.disables == 1) {
+		FILE *f;
+
+		fake_aux_write(fd, 1000, 500, 3 + 1000, 1500);
+		f = fopen(pmu.mark, "w");
+		if (f)
+			fclose(f);
+	} else if (pmu.disables == 2) {
+		fake_aux_write(fd, 1500, AREA, 9, 1500);
+	}
+}
+
+static void record_snapshot(const char *opt, const char *path, struct seen *s)
+{
+	char sh[256];
+	const char *argv[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
+			       opt, "-o", path, "--", "sh", "-c", sh, NULL };
+	int ret;
+
+	snprintf(sh, sizeof(sh),
+		 "kill -USR2 $PPID; while [ ! -e %s ]; do sleep 0.01; done", pmu.mark);
+	fake_aux_install();
+	fa.on_aux_map = pmu_snapshot_map;
+	fa.on_ioctl = pmu_snapshot_ioctl;
+	ret = cmd_record(14, argv);
+	sonde_sys_set_ops(NULL);
+	assert_int_equal(ret, 0);
+	assert_int_equal(fa.fd[pmu.aux_fds[0]].aux_prot & PROT_WRITE, 0);
+	scan(path, s);
+	assert_int_equal(s->info_type, SONDE_AUXTRACE_INTEL_PT);
+	assert_int_equal(s->info_priv[8], 1); /* snapshot mode */
+	assert_true(s->info_at < s->first_auxtrace_at);
+}
+
+static void test_record_snapshot(void **state)
+{
+	char dir[] = "/tmp/sonde-auxsnap-XXXXXX", path[64];
+	unsigned char data[AREA];
+	struct seen s;
+
+	(void)state;
+	if (!four_k_pages()) {
+		print_message("SKIP: needs 4 KiB pages\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/snap.data", dir);
+	snprintf(pmu.mark, sizeof(pmu.mark), "%s/mark", dir);
+	fake_aux_sysfs();
+
+	/* -Se: the SIGUSR2 snapshot, then the whole area at the end. */
+	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
+	record_snapshot("-Se", path, &s);
+	assert_int_equal(pmu.disables, 2);
+	assert_int_equal(s.nr_auxtrace, 2);
+	assert_int_equal(s.at[0].offset, 0);
+	assert_int_equal(s.at[0].size, 1504);
+	file_bytes(path, s.at_off[0] + 48, data, 1500);
+	assert_pattern(data, 1500, 3);
+	/* Wrapped: the area, oldest byte (just after the head) first. */
+	assert_int_equal(s.at[1].offset, 1500);
+	assert_int_equal(s.at[1].size, AREA);
+	file_bytes(path, s.at_off[1] + 48, data, AREA);
+	assert_pattern(data, AREA, 9);
+	check_with_readers(path, true, ". ... Intel Processor Trace data: size 8192 bytes");
+	unlink(path);
+	unlink(pmu.mark);
+
+	/* -S: the SIGUSR2 snapshot only. */
+	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
+	record_snapshot("-S", path, &s);
+	assert_int_equal(s.nr_auxtrace, 1);
+	assert_int_equal(s.at[0].size, 1504);
+	unlink(path);
+	unlink(pmu.mark);
+
+	/* -S with a size: the newest 1000 bytes of the snapshot. */
+	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
+	record_snapshot("-S1000", path, &s);
+	assert_int_equal(s.nr_auxtrace, 1);
+	assert_int_equal(s.at[0].offset, 500);
+	assert_int_equal(s.at[0].size, 1000);
+	file_bytes(path, s.at_off[0] + 48, data, 1000);
+	assert_pattern(data, 1000, 3 + 500);
+	unlink(path);
+	unlink(pmu.mark);
+	fake_aux_sysfs_remove();
+	rmdir(dir);
+}
+
+/* --aux-sample: the group's other events sample the area; no AUXTRACE. */
+static void test_record_aux_sample(void **state)
+{
+	char dir[] = "/tmp/sonde-auxsmp-XXXXXX", path[64];
+	const char *argv[] = { "record", "-q", "-N", "-e", "{intel_pt//,cpu-clock}",
+			       "--aux-sample=8192", "-m", ",2", "-o", path, "--",
+			       "true", NULL };
+	const struct sonde_perf_event_attr *a;
+	struct sonde_perfdata_reader *r;
+	struct seen s;
+
+	(void)state;
+	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/smp.data", dir);
+	memset(&pmu, 0, sizeof(pmu));
+	fake_aux_sysfs();
+	assert_int_equal(run_record(12, argv), 0);
+	/* Samples copy from the area: mapped for overwrite, as perf does. */
+	assert_int_equal(pmu.nr_aux_fds, 2);
+	assert_int_equal(fa.fd[pmu.aux_fds[0]].aux_prot & PROT_WRITE, 0);
+	r = sonde_perfdata_reader__open(path, NULL);
+	assert_non_null(r);
+	assert_int_equal(sonde_perfdata_reader__nr_attrs(r), 3);
+	a = sonde_perfdata_reader__attr(r, 0);
+	assert_int_equal(a->type, FAKE_PT_TYPE);
+	assert_int_equal(a->aux_sample_size, 0);
+	a = sonde_perfdata_reader__attr(r, 1);
+	assert_int_equal(a->aux_sample_size, 8192);
+	assert_true(a->sample_type & SONDE_PERF_SAMPLE_AUX);
+	sonde_perfdata_reader__free(r);
+	scan(path, &s);
+	assert_int_equal(s.info_type, SONDE_AUXTRACE_INTEL_PT);
+	assert_int_equal(s.nr_auxtrace, 0);
+	unlink(path);
+
+	/* An aux-sample-size term joins the AUX event's group, as in perf. */
+	{
+		const char *argv2[] = { "record", "-q", "-N", "-e",
+					"intel_pt//,cpu-clock/aux-sample-size=64/",
+					"-m", ",2", "-o", path, "--", "true", NULL };
+
+		memset(&pmu, 0, sizeof(pmu));
+		assert_int_equal(run_record(11, argv2), 0);
+		r = sonde_perfdata_reader__open(path, NULL);
+		assert_non_null(r);
+		a = sonde_perfdata_reader__attr(r, 1);
+		assert_int_equal(a->aux_sample_size, 64);
+		assert_true(a->sample_type & SONDE_PERF_SAMPLE_AUX);
+		assert_int_equal(sonde_perfdata_reader__nr_groups(r), 1);
+		assert_int_equal(sonde_perfdata_reader__group(r, 0)->leader, 0);
+		assert_int_equal(sonde_perfdata_reader__group(r, 0)->nr_members, 2);
+		sonde_perfdata_reader__free(r);
+		unlink(path);
+	}
+	fake_aux_sysfs_remove();
+	rmdir(dir);
+}
+
+/* Misuse gets perf's answers and exit 129, before anything is opened. */
+static void test_record_aux_usage(void **state)
+{
+	static const char *const bad[][10] = {
+		{ "record", "-q", "-S", "-e", "cpu-clock", "-o", "/dev/null", "true" },
+		{ "record", "-q", "--aux-sample", "-e", "intel_pt//", "-o", "/dev/null", "true" },
+		{ "record", "-q", "--aux-sample=70000", "-e", "{intel_pt//,cpu-clock}",
+		  "-o", "/dev/null", "true" },
+		{ "record", "-q", "-e", "intel_pt//,cs_etm//", "-o", "/dev/null", "true" },
+		{ "record", "-q", "-Sx", "-e", "intel_pt//", "-o", "/dev/null", "true" },
+		{ "record", "-q", "-S", "-m", ",2", "-S65536", "-e", "intel_pt//", "true" },
+		/* aux-sample-size terms: perf's rules for the group. */
+		{ "record", "-q", "-e", "cpu-clock/aux-sample-size=64/", "-o", "/dev/null", "true" },
+		{ "record", "-q", "-e", "{cpu-clock/aux-sample-size=64/,intel_pt//}", "-o",
+		  "/dev/null", "true" },
+	};
+	const int argc[] = { 8, 8, 8, 7, 8, 9, 7, 7 };
+
+	(void)state;
+	fake_aux_sysfs();
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *argv[12] = { 0 };
+		int ret;
+
+		memcpy(argv, bad[i], sizeof(bad[i]));
+		fake_aux_install();
+		ret = cmd_record(argc[i], argv);
+		sonde_sys_set_ops(NULL);
+		if (ret != 129)
+			fail_msg("case %zu: exit %d, want 129", i, ret);
+	}
+	fake_aux_sysfs_remove();
+}
+
+/* A tracer without a perf layout here: UNKNOWN and the generic words. */
+static void test_record_unknown_layout(void **state)
+{
+	char dir[] = "/tmp/sonde-auxetm-XXXXXX", path[64];
+	const char *argv[] = { "record", "-q", "-N", "-e", "cs_etm//", "-m", ",2",
+			       "-o", path, "--", "true", NULL };
+	struct seen s;
+
+	(void)state;
+	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/etm.data", dir);
+	memset(&pmu, 0, sizeof(pmu));
+	fake_aux_sysfs();
+	assert_int_equal(run_record(11, argv), 0);
+	scan(path, &s);
+	assert_int_equal(s.info_type, SONDE_AUXTRACE_UNKNOWN);
+	assert_int_equal(s.nr_priv, 7);
+	assert_int_equal(s.info_priv[0], FAKE_ETM_TYPE);
+	assert_int_equal(s.info_priv[5], 0); /* not a snapshot */
+	assert_int_equal(s.info_priv[6], 1); /* per-CPU areas */
+	assert_int_equal(s.nr_auxtrace, 2);
+	check_with_readers(path, false, NULL);
+	fake_aux_sysfs_remove();
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_record_full_trace),
+		cmocka_unit_test(test_record_pipe),
+		cmocka_unit_test(test_record_snapshot),
+		cmocka_unit_test(test_record_aux_sample),
+		cmocka_unit_test(test_record_aux_usage),
+		cmocka_unit_test(test_record_unknown_layout),
+	};
+
+	/* The snapshot test's workload signals us; record installs the
+	 * handler, but not before the first test. */
+	signal(SIGUSR2, SIG_IGN);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
