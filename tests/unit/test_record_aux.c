@@ -10,7 +10,8 @@
  * exactly those bytes (one record per area and read), the AUXTRACE index
  * feature pointing at them, the AUX records passed through; where perf is
  * installed, perf report --stats counts them, perf script -D decodes them
- * without an error, and sonde report --stats prints what perf prints.
+ * without an error, and sonde report --stats prints what perf prints, on
+ * that file and on perf inject's copy of it (a file perf wrote).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -377,6 +378,13 @@ static void test_record_full_trace(void **state)
 		out = run(cmd, &st);
 		assert_null(strstr(out, "failed to process"));
 		free(out);
+		/* The same data in a file perf wrote (its own AUXTRACE index). */
+		snprintf(cmd, sizeof(cmd), "perf inject -f -i %s -o %s.perf 2>&1", path, path);
+		free(run(cmd, &st));
+		assert_int_equal(st, 0);
+		snprintf(cmd, sizeof(cmd), "%s.perf", path);
+		check_with_readers(cmd, true, ". ... Intel Processor Trace data: size 3000 bytes");
+		unlink(cmd);
 	}
 	fake_aux_sysfs_remove();
 	unlink(path);
