@@ -77,6 +77,7 @@ static int find_aux_event(const struct rec_events *evs, int *type)
 /*
  * The AUX event's group to the front, as perf does: the first event of
  * each CPU owns that CPU's ring, and the AUX area is the owner's.
+ * Returns the AUX event's new index, or -ENOMEM.
  */
 static int aux_group_first(struct rec_events *evs, int aux)
 {
@@ -100,8 +101,9 @@ static int aux_group_first(struct rec_events *evs, int aux)
 		ne[i].leader = to[ne[i].leader];
 	free(evs->ev);
 	evs->ev = ne;
+	aux = to[aux];
 	free(to);
-	return 0;
+	return aux;
 }
 
 /*
@@ -221,10 +223,16 @@ int rec_aux_check(struct rec_state *s)
 	s->aux = a;
 	a->type = type;
 	aux_regroup(&o->evs, ev);
-	if (aux_group_first(&o->evs, ev))
+	ev = aux_group_first(&o->evs, ev);
+	if (ev < 0)
 		return 1;
-	a->ev = 0;
-	a->pmu = sonde_evspec_list__pmu(o->evs.ev[0].spec, o->evs.ev[0].spec_idx);
+	a->ev = ev;
+	a->pmu = sonde_evspec_list__pmu(o->evs.ev[ev].spec, o->evs.ev[ev].spec_idx);
+	if (ev) {
+		fprintf(stderr, "sonde record: the AUX area event '%s' must lead its group: its fd holds the AUX area\n",
+			o->evs.ev[ev].name);
+		return 129;
+	}
 	if (o->aux_snapshot && parse_snapshot(a, o->aux_snapshot))
 		return 129;
 	if (o->aux_sample && *o->aux_sample) {

@@ -638,8 +638,9 @@ static void test_record_aux_usage(void **state)
 		{ "record", "-q", "-e", "cpu-clock/aux-sample-size=64/", "-o", "/dev/null", "true" },
 		{ "record", "-q", "-e", "{cpu-clock/aux-sample-size=64/,intel_pt//}", "-o",
 		  "/dev/null", "true" },
+		{ "record", "-q", "-e", "{cpu-clock,intel_pt//}", "-o", "/dev/null", "true" },
 	};
-	const int argc[] = { 8, 8, 8, 7, 8, 9, 7, 7 };
+	const int argc[] = { 8, 8, 8, 7, 8, 9, 7, 7, 7 };
 
 	(void)state;
 	fake_aux_sysfs();
