@@ -16,73 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "pdgen.h"
-
-#define BASE 0x7f0000001000ULL
-/* Functions of the JIT map: main calls a calls b calls c. */
-#define F_MAIN (BASE + 0x000)
-#define F_A (BASE + 0x100)
-#define F_B (BASE + 0x200)
-#define F_C (BASE + 0x300)
-
-#define ST_IP (1u << 0)
-#define ST_TID (1u << 1)
-#define ST_TIME (1u << 2)
-#define ST_CALLCHAIN (1u << 5)
-#define ST_ID (1u << 6)
-#define ST_CPU (1u << 7)
-#define ST_PERIOD (1u << 8)
-
-static int pid;
-static char map_path[64];
-
-static int setup(void **state)
-{
-	FILE *f;
-
-	(void)state;
-	pid = (int)getpid();
-	snprintf(map_path, sizeof(map_path), "/tmp/perf-%d.map", pid);
-	f = fopen(map_path, "w");
-	if (!f)
-		return -1;
-	fprintf(f, "%llx 100 main\n%llx 100 fa\n%llx 100 fb\n%llx 100 fc\n",
-		(unsigned long long)F_MAIN, (unsigned long long)F_A,
-		(unsigned long long)F_B, (unsigned long long)F_C);
-	return fclose(f);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	unlink(map_path);
-	return 0;
-}
-
-/*
- * Thread pid "work" and thread pid+1 "other":
- *   3 x c<-b<-a<-main (period 100, times 1..3), b<-a<-main (100, t 4),
- *   a<-main (200, t 5) in "work"; 1 x c<-main (50, t 6) in "other".
- */
-static void gen_file(struct pdgen *g)
-{
-	const uint64_t cba[] = { F_C + 8, F_B + 8, F_A + 8, F_MAIN + 8 };
-	const uint64_t ba[] = { F_B + 8, F_A + 8, F_MAIN + 8 };
-	const uint64_t a[] = { F_A + 8, F_MAIN + 8 };
-	const uint64_t cm[] = { F_C + 16, F_MAIN + 16 };
-
-	memset(g, 0, sizeof(*g));
-	pdg_file_begin(g, ST_IP | ST_TID | ST_TIME | ST_PERIOD | ST_CALLCHAIN, 100);
-	pdg_comm(g, (uint32_t)pid, (uint32_t)pid, "work", 0);
-	pdg_comm(g, (uint32_t)pid, (uint32_t)pid + 1, "other", 0);
-	pdg_mmap(g, (uint32_t)pid, BASE, 0x1000, 0, "//anon", 0);
-	for (int i = 0; i < 3; i++)
-		pdg_sample(g, (uint32_t)pid, (uint32_t)pid, 1 + (uint64_t)i, cba[0], 100, cba, 4);
-	pdg_sample(g, (uint32_t)pid, (uint32_t)pid, 4, ba[0], 100, ba, 3);
-	pdg_sample(g, (uint32_t)pid, (uint32_t)pid, 5, a[0], 200, a, 2);
-	pdg_sample(g, (uint32_t)pid, (uint32_t)pid + 1, 6, cm[0], 50, cm, 2);
-	pdg_file_end(g, 1, 6);
-}
+#include "profile_fixture.h"
 
 /* A profile of the generated file with these opts and filter. */
 static struct sonde_profile *load(const struct sonde_profile_opts *po,
@@ -92,7 +26,7 @@ static struct sonde_profile *load(const struct sonde_profile_opts *po,
 	struct sonde_profile *p = sonde_profile__new(po);
 	struct sonde_perfdata_reader *r;
 
-	gen_file(g);
+	pf_gen_file(g);
 	r = sonde_perfdata_reader__open_mem(g->buf, g->len, NULL);
 	assert_non_null(p);
 	assert_non_null(r);
@@ -656,28 +590,10 @@ static void test_records(void **state)
 static struct sonde_profile *live_profile(const struct sonde_profile_opts *po,
 					  struct sonde_perf_event_attr *attr)
 {
-	struct sonde_profile *p = sonde_profile__new(po);
-	struct sonde_record rec;
-
-	assert_non_null(p);
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
 	attr->sample_type = ST_IP | ST_TID | ST_PERIOD | ST_CALLCHAIN;
-	assert_int_equal(sonde_profile__add_event(p, attr, NULL, 0, "ev"), 0);
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_COMM;
-	rec.comm.pid = rec.comm.tid = (uint32_t)pid;
-	rec.comm.comm = "work";
-	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_MMAP;
-	rec.misc = SONDE_PERF_RECORD_MISC_USER;
-	rec.mmap.pid = rec.mmap.tid = (uint32_t)pid;
-	rec.mmap.addr = BASE;
-	rec.mmap.len = 0x1000;
-	rec.mmap.filename = "//anon";
-	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
-	return p;
+	return pf_live_profile(po, attr, "ev");
 }
 
 /* A sample at @ip called from main+4. */
@@ -785,5 +701,5 @@ int main(void)
 		cmocka_unit_test(test_opts),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, pf_setup, pf_teardown);
 }
