@@ -142,7 +142,8 @@ $(BUILD)/examples/%: examples/%.c $(SHARED_LIB)
 		-L$(BUILD) -Wl,-rpath,'$$ORIGIN/..' -lsonde
 
 # Workloads for tests and the demo: frame pointers kept, no inlining games.
-$(BUILD)/helpers/%: tests/helpers/%.c
+HELPER_HDRS := $(wildcard tests/helpers/*.h)
+$(BUILD)/helpers/%: tests/helpers/%.c $(HELPER_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 		-fno-optimize-sibling-calls $(if $(filter 1,$(SAN)),,) $< -o $@ -lpthread -lm
@@ -150,16 +151,16 @@ $(BUILD)/helpers/%: tests/helpers/%.c
 # Symbolizer/unwinder test variants: a non-PIE build of symtest and an
 # unwind subject without frame pointers (only DWARF CFI can unwind it).
 helpers: $(BUILD)/helpers/symtest_nopie
-$(BUILD)/helpers/symtest_nopie: tests/helpers/symtest.c
+$(BUILD)/helpers/symtest_nopie: tests/helpers/symtest.c $(HELPER_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fno-pie -no-pie -fno-omit-frame-pointer $< -o $@
 
-$(BUILD)/helpers/unwind_nofp: tests/helpers/unwind_nofp.c
+$(BUILD)/helpers/unwind_nofp: tests/helpers/unwind_nofp.c $(HELPER_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fomit-frame-pointer -fasynchronous-unwind-tables $< -o $@
 
 helpers: $(BUILD)/helpers/unwind_nofp_nopie
-$(BUILD)/helpers/unwind_nofp_nopie: tests/helpers/unwind_nofp.c
+$(BUILD)/helpers/unwind_nofp_nopie: tests/helpers/unwind_nofp.c $(HELPER_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fomit-frame-pointer -fasynchronous-unwind-tables \
 		-fno-pie -no-pie $< -o $@
