@@ -16,8 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "evopen.h"
-#include "evlist.h"
+#include "count_priv.h"
 #include "internal.h"
 
 static union {

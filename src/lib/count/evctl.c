@@ -8,7 +8,7 @@
 #include <string.h>
 #include "sonde/evctl.h"
 #include "sonde/sys.h"
-#include "evlist.h"
+#include "count_priv.h"
 #include "internal.h"
 
 static int ioc(int fd, unsigned long req, unsigned long arg)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/ring.h"
-#include "evlist.h"
+#include "count_priv.h"
 #include "internal.h"
 
 /* Ring slots: [unit * 2 + backward], unit = a CPU or a thread index. */

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 #include "sonde/evctl.h"
-#include "evlist.h"
+#include "count_priv.h"
 #include "internal.h"
 
 #if defined(__has_include)

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "sonde/evopen.h"
 #include "sonde/sys.h"
-#include "evlist.h"
+#include "count_priv.h"
 #include "internal.h"
 
 #define CGROUP_SUPER_MAGIC_V1 0x27e0ebUL

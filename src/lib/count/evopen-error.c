@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "sonde/sys.h"
-#include "evopen.h"
+#include "count_priv.h"
 #include "internal.h"
 
 static struct evopen_paths paths = {

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "sonde/sys.h"
-#include "evopen.h"
+#include "count_priv.h"
 #include "internal.h"
 
 /* Learnt per process; a kernel does not change under a running program. */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/sys.h"
-#include "evlist.h"
+#include "count_priv.h"
 #include "internal.h"
 
 const struct sonde_perf_event_attr *

@@ -13,7 +13,7 @@
 #include "sonde/evparse.h"
 #include "sonde/region.h"
 #include "sonde/sys.h"
-#include "evlist.h"
+#include "count_priv.h"
 #include "internal.h"
 
 struct snap {

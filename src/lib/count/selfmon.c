@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "sonde/sys.h"
-#include "evlist.h"
+#include "count_priv.h"
 #include "internal.h"
 
 #define barrier() __asm__ volatile("" ::: "memory")

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "evlist.h"
+#include "count_priv.h"
 #include "internal.h"
 
 static void close_fd(int *fd)

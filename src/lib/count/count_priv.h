@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
-/* Event lists and their events: private layout shared by src/lib/count/evlist*.c. */
-#ifndef SONDE_LIB_EVLIST_H
-#define SONDE_LIB_EVLIST_H
+/*
+ * The count layer's private header, shared by src/lib/count and its tests:
+ * the layout of event lists and their events, the self-monitoring read,
+ * and the opener's per-process kernel feature cache.
+ */
+#ifndef SONDE_LIB_COUNT_PRIV_H
+#define SONDE_LIB_COUNT_PRIV_H
 
 #include <stdbool.h>
 #include <sys/types.h>
 #include "sonde/evlist.h"
+#include "sonde/evopen.h"
 #include "maps.h"
 
 struct pollfd;
@@ -80,4 +85,27 @@ int selfmon_read(const volatile struct sonde_perf_event_mmap_page *pc,
 /* Test hook: the time-stamp counter used to extrapolate times. */
 void selfmon_set_tsc(uint64_t (*rdtsc)(void));
 
-#endif
+/* ---- opening: what was learnt about the kernel ---- */
+
+/* Forget what was learnt about the kernel (tests simulate several). */
+void evopen_reset_cache(void);
+
+/* Whether @attr (with @flags) asks for feature @f. */
+bool evopen_has_feature(const struct sonde_perf_event_attr *attr,
+			unsigned long flags, enum sonde_attr_feature f);
+
+/*
+ * Files the error messages read; tests point them at fixtures. NULL keeps
+ * the current path.
+ */
+struct evopen_paths {
+	const char *paranoid;   /* /proc/sys/kernel/perf_event_paranoid */
+	const char *status;     /* /proc/self/status (Seccomp:) */
+	const char *max_stack;  /* /proc/sys/kernel/perf_event_max_stack */
+	const char *max_rate;   /* /proc/sys/kernel/perf_event_max_sample_rate */
+	const char *pmu_dir;    /* /sys/bus/event_source/devices */
+};
+void evopen_set_paths(const struct evopen_paths *p);
+const struct evopen_paths *evopen_get_paths(void);
+
+#endif /* SONDE_LIB_COUNT_PRIV_H */
