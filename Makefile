@@ -209,7 +209,7 @@ check: deps
 
 # One pass in $(BUILD) without the sanitizer round (for quick iteration).
 check-fast: all tests examples helpers
-	@tests/check-layers.sh
+	@tests/check-layers.sh $(BUILD)
 	@tests/check-cli-includes.sh
 	@tests/run-suite.sh $(BUILD)
 
