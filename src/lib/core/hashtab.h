@@ -65,6 +65,9 @@ static inline void hashtab_init(struct hashtab *t)
 /* Frees the slot array (not the entries) and leaves an empty table. */
 void hashtab_free(struct hashtab *t);
 
+/* Forgets every entry but keeps the slot array, for a table refilled to its old size. */
+void hashtab_clear(struct hashtab *t);
+
 static inline size_t hashtab_count(const struct hashtab *t)
 {
 	return t->count;
