@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "profile_fixture.h"
@@ -661,6 +662,127 @@ static void test_max_stacks(void **state)
 	sonde_profile__free(p);
 }
 
+static volatile uint64_t live_sink;
+static volatile long live_ms = 150; /* not a constant: no clone of live_hot */
+
+/* Spins for @ms of this thread's CPU time (what cpu-clock samples). */
+static __attribute__((noinline)) void live_hot(long ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	do {
+		for (int i = 0; i < 100000; i++)
+			live_sink += (uint64_t)i * 3;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+	__asm__ volatile("");
+}
+
+struct live_feed {
+	struct sonde_profile *p;
+	struct sonde_record_fmt fmt;
+	int samples, counted;
+};
+
+/* A record of the ring, decoded and added, as a live profiler would. */
+static int live_add(const struct sonde_perf_event_header *ev, void *arg)
+{
+	struct live_feed *f = arg;
+	struct sonde_record rec;
+	int r;
+
+	assert_int_equal(sonde_record__decode(&f->fmt, ev, ev->size, &rec), 0);
+	r = sonde_profile__add_record(f->p, 0, &rec);
+	assert_true(r >= 0);
+	f->samples += rec.type == SONDE_PERF_RECORD_SAMPLE;
+	f->counted += r;
+	return 0;
+}
+
+/*
+ * A profile fed from a real ring: this thread sampled by cpu-clock with
+ * frame-pointer callchains while it spins in live_hot(), its maps described
+ * by sonde_profile__synth_process() (the test binary was mapped before the
+ * event opened), the ring's records decoded with sonde_record__decode().
+ */
+static void test_live_ring(void **state)
+{
+	static const enum sonde_profile_key keys[] = { SONDE_PROFILE_KEY_DSO, SONDE_PROFILE_KEY_SYM };
+	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 2, .callchains = true,
+		   .call_trees = true);
+	SONDE_OPTS(sonde_evlist_open_opts, oo, .no_inherit = true);
+	SONDE_OPTS(sonde_evlist_mmap_opts, mo, .data_pages = 256);
+	struct sonde_perf_event_attr a = {
+		.type = SONDE_PERF_TYPE_SOFTWARE,
+		.size = sizeof(a),
+		.config = SONDE_PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 100000, /* 0.1 ms */
+		.sample_type = ST_IP | ST_TID | ST_TIME | ST_PERIOD | ST_CALLCHAIN,
+	};
+	struct live_feed f = { 0 };
+	const struct sonde_profile_entry *e, *top;
+	const struct sonde_profile_node *kids[4];
+	struct sonde_evlist *l;
+	uint64_t total = 0;
+	size_t n;
+
+	(void)state;
+	a.disabled = a.mmap = a.comm = a.sample_id_all = 1;
+	a.exclude_hv = 1;
+	l = sonde_evlist__new();
+	assert_non_null(l);
+	assert_int_equal(sonde_evlist__add(l, &a, "cpu-clock", -1), 0);
+	if (sonde_evlist__open(l, &oo)) {
+		printf("SKIP: cannot open a sampling cpu-clock here: %s\n",
+		       sonde_evsel__open_error(sonde_evlist__evsel(l, 0)));
+		sonde_evlist__free(l);
+		skip();
+	}
+	assert_int_equal(sonde_evlist__mmap(l, &mo), 0);
+	a = *sonde_evsel__attr(sonde_evlist__evsel(l, 0));
+	assert_int_equal(sonde_record_fmt__from_attr(&f.fmt, &a), 0);
+
+	f.p = sonde_profile__new(&po);
+	assert_non_null(f.p);
+	assert_int_equal(sonde_profile__add_event(f.p, &a, NULL, 0, "cpu-clock"), 0);
+	assert_int_equal(sonde_profile__synth_kernel(f.p), 0);
+	assert_int_equal(sonde_profile__synth_process(f.p, getpid(), NULL), 0);
+	assert_int_equal(sonde_profile__synth_process(NULL, getpid(), NULL), -EINVAL);
+
+	assert_int_equal(sonde_evlist__enable(l), 0);
+	live_hot(live_ms);
+	assert_int_equal(sonde_evlist__disable(l), 0);
+	assert_true(sonde_evlist__read_records(l, NULL, live_add, &f) > 0);
+	assert_true(f.samples >= 100); /* 1500 expected */
+	assert_int_equal(f.counted, f.samples);
+
+	/* The heaviest function is live_hot, called from this test. */
+	n = sonde_profile__nr_entries(f.p, 0);
+	assert_true(n > 0);
+	top = sonde_profile__entry(f.p, 0, 0);
+	for (size_t i = 0; i < n; i++) {
+		e = sonde_profile__entry(f.p, 0, i);
+		total += sonde_profile_entry__self(e);
+	}
+	assert_non_null(sonde_profile_entry__sym(top));
+	assert_string_equal(sonde_profile_entry__sym(top), "live_hot");
+	assert_true(sonde_profile_entry__self(top) * 2 > total);
+	/* In this test's own binary, known from the synthesized MMAP2. */
+	assert_non_null(sonde_profile_entry__dso(top));
+	assert_non_null(strstr(sonde_profile_entry__dso(top), "test_profile"));
+	assert_false(sonde_profile_entry__kernel(top));
+	/* Its call tree: live_hot itself, then its caller. */
+	assert_int_equal(sonde_profile_node__children(sonde_profile_entry__tree(top), 0,
+						      SONDE_PROFILE_BY_WEIGHT, kids, 4), 1);
+	assert_string_equal(sonde_profile_node__sym(kids[0]), "live_hot");
+	assert_true(sonde_profile_node__children(kids[0], 0, SONDE_PROFILE_BY_WEIGHT, kids, 4) >= 1);
+	assert_string_equal(sonde_profile_node__sym(kids[0]), "test_live_ring");
+
+	sonde_profile__free(f.p);
+	sonde_evlist__free(l);
+}
+
 static void test_opts(void **state)
 {
 	enum sonde_profile_key bad_key = SONDE_PROFILE_KEY_MAX;
@@ -699,6 +821,7 @@ int main(void)
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_max_stacks),
 		cmocka_unit_test(test_opts),
+		cmocka_unit_test(test_live_ring),
 	};
 
 	return cmocka_run_group_tests(tests, pf_setup, pf_teardown);
