@@ -53,43 +53,52 @@ static int emit(struct synth *s, struct sonde_record *rec)
 	return sonde_perfdata_writer__write(s->w, (const void *)buf);
 }
 
-static bool kallsyms_addr(const char *name, uint64_t *addr)
+/*
+ * The kernel text's bounds from /proc/kallsyms (the sym layer's one line
+ * reader): the start of _text (else _stext, named in *@ref) and _etext.
+ * False when kallsyms cannot be read or hides the addresses.
+ */
+static bool kernel_text(const char **ref, uint64_t *start, uint64_t *end)
 {
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[256], sym[128], type;
-	unsigned long long a;
-	bool found = false;
+	struct sonde_symbol *syms = NULL;
+	uint64_t text = 0, stext = 0;
+	size_t len, nr = 0;
+	char *buf;
 
-	if (!f)
+	*end = 0;
+	if (sym_read_file("/proc/kallsyms", &buf, &len, SYM_TEXT_MAX))
 		return false;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %127s", &a, &type, sym) == 3 &&
-		    !strcmp(sym, name)) {
-			*addr = a;
-			found = true;
-			break;
+	if (!sym_kallsyms_lines(buf, len, &syms, &nr)) {
+		for (size_t i = 0; i < nr; i++) {
+			const char *n = syms[i].name;
+
+			if (!text && !strcmp(n, "_text"))
+				text = syms[i].start;
+			else if (!stext && !strcmp(n, "_stext"))
+				stext = syms[i].start;
+			else if (!*end && !strcmp(n, "_etext"))
+				*end = syms[i].start;
 		}
 	}
-	fclose(f);
-	return found;
+	free(syms);
+	free(buf);
+	*ref = text ? "_text" : "_stext";
+	*start = text ? text : stext;
+	return *start != 0;
 }
 
 static int synth_kernel(struct synth *s)
 {
 	struct sonde_record rec = { .type = SONDE_PERF_RECORD_MMAP,
 				    .misc = SONDE_PERF_RECORD_MISC_KERNEL };
-	const char *ref = "_text";
-	uint64_t start = 0, end = 0;
+	const char *ref;
+	uint64_t start, end;
 	char name[64];
 
-	if (!kallsyms_addr(ref, &start)) {
-		ref = "_stext";
-		if (!kallsyms_addr(ref, &start))
-			return 0; /* no kallsyms: kernel samples stay unresolved */
-	}
-	if (!start)
-		return 0; /* kptr_restrict hides addresses */
-	if (!kallsyms_addr("_etext", &end) || end <= start)
+	/* No kallsyms, or kptr_restrict hides it: kernel samples stay unresolved. */
+	if (!kernel_text(&ref, &start, &end))
+		return 0;
+	if (end <= start)
 		end = ~0ULL;
 	snprintf(name, sizeof(name), "[kernel.kallsyms]%s", ref);
 	rec.mmap.pid = (uint32_t)-1; /* the kernel */
