@@ -89,7 +89,12 @@ done < <(find src/lib -mindepth 2 -name '*.h')
 calls=0 checked_calls=0
 if [ -d "$BUILD/obj/src/lib" ]; then
 	checked_calls=1
-	mapfile -t objs < <(find "$BUILD/obj/src/lib" "$BUILD/obj/gen" -name '*.o' 2>/dev/null | sort)
+	# The objects of today's sources (a renamed file leaves an old one).
+	objs=()
+	for f in src/lib/*/*.c; do
+		[ -e "$BUILD/obj/${f%.c}.o" ] && objs+=("$BUILD/obj/${f%.c}.o")
+	done
+	[ -e "$BUILD/obj/gen/html-assets.o" ] && objs+=("$BUILD/obj/gen/html-assets.o")
 	up=$( { nm -A -g --defined-only "${objs[@]}" | awk '{ print "D", $1, $3 }'
 		nm -A -u "${objs[@]}" | awk '{ print "U", $1, $3 }'; } |
 	awk -v build="$BUILD/obj/" -v order="$LAYERS" '

@@ -63,19 +63,23 @@ check "layers: a private header named like a public one fails" check-layers.sh 1
 # A call up the layers without an include: objects of a core file that
 # declares and calls a function the profile layer defines.
 if command -v "${CC:-cc}" >/dev/null && command -v nm >/dev/null; then
+	# plant SRC_CORE SRC_PROFILE: two sources and their objects.
+	plant() {
+		echo "$1" >"$TMP/tree/src/lib/core/up.c"
+		echo "$2" >"$TMP/tree/src/lib/profile/thing.c"
+		mkdir -p "$TMP/tree/build/obj/src/lib/core" "$TMP/tree/build/obj/src/lib/profile"
+		"${CC:-cc}" -c "$TMP/tree/src/lib/core/up.c" -o "$TMP/tree/build/obj/src/lib/core/up.o" &&
+			"${CC:-cc}" -c "$TMP/tree/src/lib/profile/thing.c" \
+				-o "$TMP/tree/build/obj/src/lib/profile/thing.o"
+	}
 	fresh
-	mkdir -p "$TMP/tree/build/obj/src/lib/core" "$TMP/tree/build/obj/src/lib/profile"
-	echo 'int profile_thing(void); int core_thing(void) { return profile_thing(); }' |
-		"${CC:-cc}" -x c -c - -o "$TMP/tree/build/obj/src/lib/core/up.o"
-	echo 'int profile_thing(void) { return 1; }' |
-		"${CC:-cc}" -x c -c - -o "$TMP/tree/build/obj/src/lib/profile/thing.o"
+	plant 'int profile_thing(void); int core_thing(void) { return profile_thing(); }' \
+		'int profile_thing(void) { return 1; }'
 	check "layers: a core object calling into profile fails" check-layers.sh 1 \
 		"core/up.o \(core\) uses profile_thing \(profile\)"
 	# The other way round is how layers are meant to call.
-	echo 'int core_thing(void) { return 1; }' |
-		"${CC:-cc}" -x c -c - -o "$TMP/tree/build/obj/src/lib/core/up.o"
-	echo 'int core_thing(void); int profile_thing(void) { return core_thing(); }' |
-		"${CC:-cc}" -x c -c - -o "$TMP/tree/build/obj/src/lib/profile/thing.o"
+	plant 'int core_thing(void) { return 1; }' \
+		'int core_thing(void); int profile_thing(void) { return core_thing(); }'
 	check "layers: a profile object calling into core passes" check-layers.sh 0
 else
 	skip "layers: call check: no C compiler or nm"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "sonde/sysctl.h"
 #include "internal.h"
-#include "sysfs-read.h"
+#include "sysfs_read.h"
 
 #define DEFAULT_DIR "/proc/sys/kernel"
 

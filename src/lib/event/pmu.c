@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include "sonde/pmu.h"
 #include "internal.h"
-#include "sysfs-read.h"
+#include "sysfs_read.h"
 
 #define MAX_PMUS 1024
 #define MAX_FORMATS 256

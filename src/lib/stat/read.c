@@ -13,7 +13,7 @@
 #include "sonde/threadmap.h"
 #include "sonde/stat.h"
 #include "internal.h"
-#include "topo.h"
+#include "stat_priv.h"
 
 /* Raw sums of one cell. */
 struct stat_raw {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/evparse.h"
-#include "evlist-priv.h"
+#include "event_priv.h"
 #include "internal.h"
 
 /* perf's PERF_REGS_MASK: every user register the arch's unwinder knows. */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include "sonde/evparse.h"
 #include "internal.h"
-#include "evparse-priv.h"
+#include "event_priv.h"
 
 /* Aliases follow their canonical name and share its config. */
 static int each_symbol(const struct ev_symbol *tab, uint32_t type,

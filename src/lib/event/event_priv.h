@@ -1,12 +1,48 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
-/* Private parts of the event-spec parser, shared with sonde list. */
-#ifndef SONDE_EVPARSE_PRIV_H
-#define SONDE_EVPARSE_PRIV_H
+/*
+ * The event layer's private header: the parsed event list behind struct
+ * sonde_evspec_list and the parser's shared parts.
+ */
+#ifndef SONDE_EVENT_PRIV_H
+#define SONDE_EVENT_PRIV_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "sonde/abi.h"
 #include "sonde/evparse.h"
+
+/* ---- the parsed event list ---- */
+
+struct ev_kv {
+	char *key;
+	char *val;
+};
+
+struct evspec {
+	struct sonde_perf_event_attr attr;
+	char *name;
+	char *pmu;
+	char *cpumask;
+	char *unit;
+	double scale;
+	unsigned int flags;
+	int leader;
+	/* perf's evsel->exclude_GH: a G or H modifier was seen */
+	bool exclude_GH;
+	struct ev_kv *terms;
+	size_t nr_terms;
+	/* kprobe_func / uprobe_path that attr.config1 points to */
+	char *probe_target;
+};
+
+struct sonde_evspec_list {
+	struct evspec *ev;
+	size_t nr;
+	size_t cap;
+};
+
+/* ---- the parser ---- */
 
 struct ev_symbol {
 	const char *name;
@@ -122,7 +158,7 @@ struct evspec *ev_new_event(struct parser *p, size_t col);
 /* The sysfs PMUs, loaded on first use (may be NULL). */
 const struct sonde_pmus *ev_get_pmus(struct parser *p);
 
-/* Probe PMU events (evparse-probe.c): index of "uprobe" etc. or -1. */
+/* Probe PMU events (evparse_probe.c): index of "uprobe" etc. or -1. */
 int ev_probe_kind(const char *w, size_t wl);
 /* Parses "KIND:..." at @start, KIND being @wl bytes. */
 int ev_parse_probe(struct parser *p, size_t start, size_t wl);
@@ -130,8 +166,8 @@ int ev_parse_probe(struct parser *p, size_t start, size_t wl);
 /*
  * On a hybrid machine (cpu_core/cpu_atom PMUs), turns legacy hardware or
  * cache event @idx into one event per core type with the extended type
- * in config (evparse-hybrid.c). No-op elsewhere.
+ * in config (evparse_hybrid.c). No-op elsewhere.
  */
 int ev_hybrid_expand(struct parser *p, size_t idx, size_t col);
 
-#endif /* SONDE_EVPARSE_PRIV_H */
+#endif /* SONDE_EVENT_PRIV_H */

@@ -13,8 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/pmu.h"
-#include "evlist-priv.h"
-#include "evparse-priv.h"
+#include "event_priv.h"
 #include "internal.h"
 
 struct probe_kind {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
-#include "sysfs-read.h"
+#include "sysfs_read.h"
 
 long sysfs_read_at(int dirfd, const char *name, char *buf, size_t cap)
 {

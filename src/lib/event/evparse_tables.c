@@ -7,7 +7,7 @@
  */
 #include <string.h>
 #include <strings.h>
-#include "evparse-priv.h"
+#include "event_priv.h"
 
 const struct ev_symbol ev_hw_symbols[] = {
 	{ "cpu-cycles", SONDE_PERF_COUNT_HW_CPU_CYCLES, "Hardware event" },

@@ -13,8 +13,7 @@
 #include "sonde/evparse.h"
 #include "sonde/pmu.h"
 #include "internal.h"
-#include "evparse-priv.h"
-#include "evlist-priv.h"
+#include "event_priv.h"
 
 const char ev_mod_chars[] = "ukhGHpPSDIWeb";
 

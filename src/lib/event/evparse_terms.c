@@ -14,8 +14,7 @@
 #include "sonde/evparse.h"
 #include "sonde/pmu.h"
 #include "internal.h"
-#include "evparse-priv.h"
-#include "evlist-priv.h"
+#include "event_priv.h"
 
 const char ev_common_terms[] =
 	"config,config1,config2,config3,name,period,freq,percore,metric-id";

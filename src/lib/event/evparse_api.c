@@ -5,8 +5,7 @@
 #include <string.h>
 #include "sonde/evparse.h"
 #include "internal.h"
-#include "evlist-priv.h"
-#include "evparse-priv.h"
+#include "event_priv.h"
 
 static const struct evspec *get(const struct sonde_evspec_list *l, size_t i)
 {

@@ -3,8 +3,8 @@
  * The stat layer's private header: CPU topology from sysfs, and grouping
  * CPUs into the aggregation units that --per-X prints.
  */
-#ifndef SONDE_STAT_TOPO_H
-#define SONDE_STAT_TOPO_H
+#ifndef SONDE_STAT_PRIV_H
+#define SONDE_STAT_PRIV_H
 
 #include "sonde/stat.h"
 
@@ -46,4 +46,4 @@ const struct stat_cpu_topo *stat_topo_find(const struct stat_topo *t, int cpu);
 int stat_aggr_build(enum sonde_stat_aggr_mode mode, const struct stat_topo *t,
 		    const int *cpus, int nr, struct sonde_stat_aggr **out, int *map);
 
-#endif /* SONDE_STAT_TOPO_H */
+#endif /* SONDE_STAT_PRIV_H */

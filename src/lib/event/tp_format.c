@@ -12,7 +12,7 @@
 #include <string.h>
 #include "sonde/tracefs.h"
 #include "internal.h"
-#include "sysfs-read.h"
+#include "sysfs_read.h"
 
 #define MAX_FORMAT_LEN (1u << 20)
 #define MAX_FIELDS 4096

@@ -4,8 +4,8 @@
  * uses. One walker, two modes: in swap mode every integer is byte-swapped in
  * place just before it is read, so the layout is written down only once.
  */
-#ifndef SONDE_RECORD_INTERNAL_H
-#define SONDE_RECORD_INTERNAL_H
+#ifndef SONDE_RECORD_PRIV_H
+#define SONDE_RECORD_PRIV_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -246,4 +246,4 @@ static inline bool record_has_trailer(const struct sonde_record_fmt *fmt,
 	       type < SONDE_PERF_RECORD_USER_TYPE_START;
 }
 
-#endif /* SONDE_RECORD_INTERNAL_H */
+#endif /* SONDE_RECORD_PRIV_H */
