@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "cmd-report.h"
-#include "report-feat.h"
+#include "report_feat.h"
 #include "sonde/evparse.h"
 #include "sonde/perfdata.h"
 

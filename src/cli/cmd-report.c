@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * sonde report: options, and the load through profile-load.c (the one
+ * sonde report: options, and the load through profile_load.c (the one
  * path export and diff take too). The histogram and call graphs are the
  * library's profile (sonde/profile.h); printing is in cmd-report-print.c.
  */

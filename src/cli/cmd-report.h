@@ -8,7 +8,7 @@
 #include "sonde/perfdata_reader.h"
 #include "sonde/profile.h"
 #include "outbuf.h"
-#include "profile-load.h"
+#include "profile_load.h"
 
 /* The sort keys are the profile's (sonde/profile.h). */
 #define RK_COMM SONDE_PROFILE_KEY_COMM

@@ -17,11 +17,11 @@
 #include "sonde/profile.h"
 #include "sonde/record.h"
 #include "outbuf.h"
-#include "profile-load.h"
-#include "sample-slice.h"
-#include "script-trace.h"
-#include "branch-text.h"
-#include "script-brstackoff.h"
+#include "profile_load.h"
+#include "sample_slice.h"
+#include "script_trace.h"
+#include "branch_text.h"
+#include "script_brstackoff.h"
 
 /*
  * Distinct stacks script keeps resolved, with their text: the first ones
@@ -799,7 +799,7 @@ int cmd_script(int argc, const char **argv)
 		return 1;
 	}
 	{
-		/* The reader knows the span; sample-slice.c sees public API only. */
+		/* The reader knows the span; sample_slice.c sees public API only. */
 		struct slice_span span = { 0, 0,
 					   sonde_perfdata_reader__is_streaming(s.r) };
 

@@ -96,7 +96,7 @@ struct rec_state {
 	struct rec_bids *bids; /* objects hit by samples; NULL: not tracked */
 };
 
-/* record-target.c: what to record. */
+/* record_target.c: what to record. */
 /* The CPUs of @list (NULL: every online CPU), checked online; returns how
  * many, or -errno with the reason in @err. */
 int rec_cpu_list(const char *list, int **out, char *err, size_t errlen);
@@ -114,13 +114,13 @@ void rec_enable_events(struct rec_state *s, bool on);
 size_t rec_drain(struct rec_state *s, bool snapshot);
 void rec_save_lost_counts(struct rec_state *s);
 
-/* record-file.c: creates the file, writes its start and the synthesized
+/* record_file.c: creates the file, writes its start and the synthesized
  * records, then enables the events (the workload's wait for its exec).
  * Returns 0 or -errno (said on stderr). */
 int rec_file_begin(struct rec_state *s, char **cmdline);
 
 /*
- * record-buildid.c: the build ids of the objects hit by samples, noted
+ * record_buildid.c: the build ids of the objects hit by samples, noted
  * from the records on their way to the file; _finish() adds them (and the
  * kernel's) to the writer's HEADER_BUILD_ID and, when @fill_cache, puts
  * the objects in perf's build-id cache ($PERF_BUILDID_DIR or ~/.debug).

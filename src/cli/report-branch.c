@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/perfdata_feat.h"
-#include "branch-text.h"
+#include "branch_text.h"
 #include "report-branch.h"
 
 enum bkey { BK_COMM, BK_DSO_FROM, BK_DSO_TO, BK_SYM_FROM, BK_SYM_TO, BK_CYCLES, BK_MAX };

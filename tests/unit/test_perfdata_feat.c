@@ -16,7 +16,7 @@
 #include "internal.h"
 #include "perfdata_read.h"
 #include "pdgen.h"
-#include "report-feat.h"
+#include "report_feat.h"
 
 /*
  * Feature @feat as sonde report --header -I prints it: the CLI's text

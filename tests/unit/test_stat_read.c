@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "stat-print.h"
+#include "stat_print.h"
 
 #define FAKE_FD 2000
 #define MAXFD 16

@@ -3,7 +3,7 @@
  * sonde stat: count events for a command, a process, a thread, CPUs or a
  * cgroup, and print the counts with perf stat's layout (plain, CSV or
  * JSON). This file owns the options, their checks and the run loop; the
- * other stat-*.c files each do one part (see stat-cli.h).
+ * other stat-*.c files each do one part (see stat_cli.h).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -18,7 +18,7 @@
 #include "evname.h"
 #include "builtin.h"
 #include "options.h"
-#include "stat-cli.h"
+#include "stat_cli.h"
 
 static const char *const stat_usage[] = {
 	"sonde stat [<options>] [--] <command> [<args>]",

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-only
-/* Header feature text for sonde report --header -I (see report-feat.h). */
+/* Header feature text for sonde report --header -I (see report_feat.h). */
 #include <inttypes.h>
 #include <stdio.h>
 #include "sonde/perfdata_feat.h"
-#include "report-feat.h"
+#include "report_feat.h"
 
 static void lines(struct outbuf *o, const char *label, const char *const *v,
 		  uint32_t nr)

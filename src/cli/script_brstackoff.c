@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "branch-text.h"
-#include "script-brstackoff.h"
+#include "branch_text.h"
+#include "script_brstackoff.h"
 
 /* Objects by their name pointer (the profile interns them). */
 struct obj {

@@ -14,7 +14,7 @@
 #include <string.h>
 #include "sonde/perfdata_reader.h"
 #include "sonde/tracefs.h"
-#include "script-trace.h"
+#include "script_trace.h"
 
 struct trace_fmt {
 	const char *event; /* "sys:name" */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sonde/stat.h"
-#include "stat-print.h"
+#include "stat_print.h"
 
 void stat_stats_update(struct stat_stats *s, double v)
 {

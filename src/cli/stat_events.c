@@ -12,7 +12,7 @@
 #include "sonde/evlist.h"
 #include "sonde/evparse.h"
 #include "sonde/symbols.h"
-#include "stat-cli.h"
+#include "stat_cli.h"
 
 /* perf stat's defaults up to 6.14; cpu-clock replaces task-clock with -a. */
 #define DEFAULT_EVENTS \

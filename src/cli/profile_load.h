@@ -3,7 +3,7 @@
  * The one path from a perf.data file to a profile for the commands that
  * view profiles (report, export, diff): the input opened with the same
  * messages, report's sample filters parsed and checked once (--time and
- * -C by sample-slice.c, as script does), the profile made with them, and
+ * -C by sample_slice.c, as script does), the profile made with them, and
  * the records read with a progress bar for big files. script opens its
  * input here too.
  */
@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "sonde/perfdata_reader.h"
 #include "sonde/profile.h"
-#include "sample-slice.h"
+#include "sample_slice.h"
 
 /* The filters as parsed from the options; the profile copies them. */
 struct prof_filters {

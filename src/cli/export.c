@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include "builtin.h"
 #include "options.h"
-#include "profile-load.h"
+#include "profile_load.h"
 #include "sonde/sonde.h"
 
 static int write_fd(void *ctx, const void *buf, size_t len)

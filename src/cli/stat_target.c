@@ -14,7 +14,7 @@
 #include "sonde/cpumap.h"
 #include "sonde/evlist.h"
 #include "sonde/threadmap.h"
-#include "stat-cli.h"
+#include "stat_cli.h"
 
 /*
  * "-p 12,34" as perf takes it: the ids of a comma list, in order, into

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sonde/stat.h"
-#include "stat-print.h"
+#include "stat_print.h"
 
 /* perf's widths: value, event name, metric column. */
 #define VALUE_WIDTH 18

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include "json.h"
 #include "sonde/stat.h"
-#include "stat-print.h"
+#include "stat_print.h"
 
 static void print_keys(struct json_writer *w, const struct stat_print_cfg *cfg,
 		       const struct sonde_stat_table *t, int aggr)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
-/* Tracepoint field printing for sonde script (see script-trace.c). */
+/* Tracepoint field printing for sonde script (see script_trace.c). */
 #ifndef SONDE_CLI_SCRIPT_TRACE_H
 #define SONDE_CLI_SCRIPT_TRACE_H
 

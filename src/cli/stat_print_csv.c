@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sonde/stat.h"
-#include "stat-print.h"
+#include "stat_print.h"
 
 static void print_prefix(const struct stat_print_cfg *cfg,
 			 const struct sonde_stat_table *t, int aggr)

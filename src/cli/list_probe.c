@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/symbols.h"
-#include "list-probe.h"
+#include "list_probe.h"
 
 static int by_name(const void *a, const void *b)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/sonde.h"
-#include "profile-load.h"
+#include "profile_load.h"
 #include "progress.h"
 
 /* perf.data size from which loading shows a progress bar on a terminal. */
@@ -144,7 +144,7 @@ static int slice_to_filter(struct prof_filters *f)
 
 int prof_load_resolve(struct prof_load *pl, const char *cmd, const char *path)
 {
-	/* The reader knows the span; sample-slice.c sees public API only. */
+	/* The reader knows the span; sample_slice.c sees public API only. */
 	struct slice_span span = { pl->first_ns, pl->last_ns,
 				   sonde_perfdata_reader__is_streaming(pl->r) };
 	int err = slice_resolve(&pl->f.slice, cmd, pl->r, path, &span);

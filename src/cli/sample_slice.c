@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sample-slice.h"
+#include "sample_slice.h"
 
 /* "0-3,5" */
 int slice_parse_cpus(struct sample_slice *sl, const char *cmd, const char *list)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "list-probe.h"
+#include "list_probe.h"
 #include "builtin.h"
 #include "options.h"
 #include "sonde/sonde.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "stat-cli.h"
+#include "stat_cli.h"
 
 void stat_report_init(struct stat_report *rep, FILE *out,
 		      const struct stat_opts *o)

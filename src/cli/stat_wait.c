@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <sys/wait.h>
 #include <time.h>
-#include "stat-cli.h"
+#include "stat_cli.h"
 
 static sigset_t wait_set, saved_set;
 static bool blocked;

@@ -4,7 +4,7 @@
  * (util/branch.c, builtin-script.c print_bstack_flags()) and the type
  * names its report statistics use.
  */
-#include "branch-text.h"
+#include "branch_text.h"
 
 static const char *const type_names[SONDE_PERF_BR_MAX] = {
 	"N/A", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL",

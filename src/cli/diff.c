@@ -17,7 +17,7 @@
 #include "builtin.h"
 #include "options.h"
 #include "outbuf.h"
-#include "profile-load.h"
+#include "profile_load.h"
 #include "sonde/sonde.h"
 
 #define DIFF_MAX_KEYS 8

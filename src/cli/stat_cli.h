@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
 /*
  * The pieces of `sonde stat`, one job per file:
- *   cmd-stat.c      options, checks, the run loop
- *   stat-events.c   the event list (default set or -e) and each event's role
- *   stat-target.c   what to count: workload, pid, tid, CPUs, cgroup
- *   stat-wait.c     waiting for the end, intervals and signals
- *   stat-report.c   header, table and footer in the chosen format
+ *   stat.c      options, checks, the run loop
+ *   stat_events.c   the event list (default set or -e) and each event's role
+ *   stat_target.c   what to count: workload, pid, tid, CPUs, cgroup
+ *   stat_wait.c     waiting for the end, intervals and signals
+ *   stat_report.c   header, table and footer in the chosen format
  *   stat-print-*.c  the printers (plain, CSV, JSON) and their helpers
  * on the library's counting session API (<sonde/stat.h>: counters into
  * the table, derived metrics).
@@ -19,7 +19,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 #include "sonde/stat.h"
-#include "stat-print.h"
+#include "stat_print.h"
 
 struct sonde_evlist;
 
@@ -55,7 +55,7 @@ struct stat_events {
 	struct stat_ev *evs;
 };
 
-/* stat-events.c */
+/* stat_events.c */
 int stat_events_build(const struct stat_opts *o, struct sonde_evlist *list,
 		      struct stat_events *out);
 void stat_events_free(struct stat_events *e);
@@ -70,7 +70,7 @@ extern bool stat_lib_warned;
 #define STAT_MAX_TASKS 256
 
 /*
- * stat-target.c: points @list at the target; prints the error itself.
+ * stat_target.c: points @list at the target; prints the error itself.
  * The ids of -p/-t go to @ids (room for STAT_MAX_TASKS), their count to
  * @nr_ids (0 for other targets).
  */
@@ -82,7 +82,7 @@ pid_t stat_workload_prepare(const struct stat_opts *o,
 /* Lets it exec; prints why it could not and returns -errno then. */
 int stat_workload_start(const struct stat_opts *o, struct sonde_evlist *list);
 
-/* stat-wait.c */
+/* stat_wait.c */
 struct stat_wait {
 	pid_t child;         /* -1: no workload */
 	pid_t watch[STAT_MAX_TASKS]; /* -p/-t: stop when all are gone */
@@ -105,7 +105,7 @@ void stat_signals_restore(void);
 int stat_wait(struct stat_wait *w, unsigned int interval_ms,
 	      bool (*tick)(void *arg), void *arg);
 
-/* stat-report.c */
+/* stat_report.c */
 struct stat_report {
 	FILE *out;
 	const struct stat_opts *o;
