@@ -87,6 +87,6 @@ fi
 
 # The command including a private header of the library.
 fresh
-echo '#include "internal.h"' >>"$TMP/tree/src/cli/main.c"
-check "cli includes: main.c including internal.h fails" check-cli-includes.sh 1 \
-	"src/cli/main.c includes internal.h"
+echo '#include "core_priv.h"' >>"$TMP/tree/src/cli/main.c"
+check "cli includes: main.c including core_priv.h fails" check-cli-includes.sh 1 \
+	"src/cli/main.c includes core_priv.h"

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hashtab.h"
+#include "core_priv.h"
 
 struct item {
 	uint64_t key;

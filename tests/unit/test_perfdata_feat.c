@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sonde/sonde.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 #include "pdgen.h"
 #include "report_feat.h"

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "count_priv.h"
-#include "internal.h"
+#include "core_priv.h"
 
 static union {
 	struct sonde_perf_event_mmap_page pc;

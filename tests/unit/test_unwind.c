@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "sonde/unwind.h"
-#include "internal.h"
+#include "core_priv.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wformat-truncation"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-only
-/* The one hash table: open addressing, linear probing, see hashtab.h. */
+/* The one hash table: open addressing, linear probing, see core_priv.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hashtab.h"
+#include "core_priv.h"
 
 #define HASHTAB_MIN_SLOTS 16
 

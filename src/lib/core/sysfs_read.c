@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "internal.h"
-#include "sysfs_read.h"
+#include "core_priv.h"
 
 long sysfs_read_at(int dirfd, const char *name, char *buf, size_t cap)
 {

@@ -11,7 +11,7 @@
 #include <sys/types.h>
 #include "sonde/evlist.h"
 #include "sonde/evopen.h"
-#include "maps.h"
+#include "core_priv.h"
 
 struct pollfd;
 struct sonde_ring;

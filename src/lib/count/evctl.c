@@ -9,7 +9,7 @@
 #include "sonde/evctl.h"
 #include "sonde/sys.h"
 #include "count_priv.h"
-#include "internal.h"
+#include "core_priv.h"
 
 static int ioc(int fd, unsigned long req, unsigned long arg)
 {

@@ -12,7 +12,7 @@
 #include "sonde/evopen.h"
 #include "sonde/sys.h"
 #include "count_priv.h"
-#include "internal.h"
+#include "core_priv.h"
 
 #define CGROUP_SUPER_MAGIC_V1 0x27e0ebUL
 #define CGROUP2_SUPER_MAGIC_V2 0x63677270UL

@@ -12,7 +12,7 @@
 #include <string.h>
 #include "sonde/ring.h"
 #include "count_priv.h"
-#include "internal.h"
+#include "core_priv.h"
 
 /* Ring slots: [unit * 2 + backward], unit = a CPU or a thread index. */
 static int ring_slot(int unit, bool backward)

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include "sonde/evctl.h"
 #include "count_priv.h"
-#include "internal.h"
+#include "core_priv.h"
 
 #if defined(__has_include)
 #if __has_include("sonde/evparse.h")

@@ -9,7 +9,7 @@
 #include <string.h>
 #include "sonde/sys.h"
 #include "count_priv.h"
-#include "internal.h"
+#include "core_priv.h"
 
 /* Learnt per process; a kernel does not change under a running program. */
 static uint64_t feat_missing;

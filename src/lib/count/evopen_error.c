@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include "sonde/sys.h"
 #include "count_priv.h"
-#include "internal.h"
+#include "core_priv.h"
 
 static struct evopen_paths paths = {
 	.paranoid = "/proc/sys/kernel/perf_event_paranoid",

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "sonde/sys.h"
 #include "count_priv.h"
-#include "internal.h"
+#include "core_priv.h"
 
 const struct sonde_perf_event_attr *
 sonde_evsel__attr(const struct sonde_evsel *e)

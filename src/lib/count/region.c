@@ -14,7 +14,7 @@
 #include "sonde/region.h"
 #include "sonde/sys.h"
 #include "count_priv.h"
-#include "internal.h"
+#include "core_priv.h"
 
 struct snap {
 	uint64_t val, ena, run;

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "sonde/sys.h"
 #include "count_priv.h"
-#include "internal.h"
+#include "core_priv.h"
 
 #define barrier() __asm__ volatile("" ::: "memory")
 

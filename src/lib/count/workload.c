@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "count_priv.h"
-#include "internal.h"
+#include "core_priv.h"
 
 static void close_fd(int *fd)
 {

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "sonde/evparse.h"
-#include "internal.h"
+#include "core_priv.h"
 
 static const char *const sample_bits[] = {
 	"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU",

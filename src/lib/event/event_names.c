@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include "sonde/evparse.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "event_priv.h"
 
 /* Aliases follow their canonical name and share its config. */

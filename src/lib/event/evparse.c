@@ -18,9 +18,8 @@
 #include "sonde/evparse.h"
 #include "sonde/pmu.h"
 #include "sonde/tracefs.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "event_priv.h"
-#include "sysfs_read.h"
 #define MAX_EVENTS 4096
 #define MAX_SPEC 65536
 

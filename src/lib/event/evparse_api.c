@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sonde/evparse.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "event_priv.h"
 
 static const struct evspec *get(const struct sonde_evspec_list *l, size_t i)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include "sonde/evparse.h"
 #include "event_priv.h"
-#include "internal.h"
+#include "core_priv.h"
 
 /* perf's PERF_REGS_MASK: every user register the arch's unwinder knows. */
 #if defined(__x86_64__)

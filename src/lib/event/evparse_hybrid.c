@@ -12,7 +12,7 @@
 #include <string.h>
 #include "sonde/pmu.h"
 #include "event_priv.h"
-#include "internal.h"
+#include "core_priv.h"
 
 /* perf lists the big cores first. */
 static const char *const hybrid_pmus[] = { "cpu_core", "cpu_atom" };

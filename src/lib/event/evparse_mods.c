@@ -12,7 +12,7 @@
 #include <string.h>
 #include "sonde/evparse.h"
 #include "sonde/pmu.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "event_priv.h"
 
 const char ev_mod_chars[] = "ukhGHpPSDIWeb";

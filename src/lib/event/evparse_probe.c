@@ -14,7 +14,7 @@
 #include <string.h>
 #include "sonde/pmu.h"
 #include "event_priv.h"
-#include "internal.h"
+#include "core_priv.h"
 
 struct probe_kind {
 	const char *word;

@@ -13,7 +13,7 @@
 #include <strings.h>
 #include "sonde/evparse.h"
 #include "sonde/pmu.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "event_priv.h"
 
 const char ev_common_terms[] =

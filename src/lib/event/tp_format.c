@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/tracefs.h"
-#include "internal.h"
-#include "sysfs_read.h"
+#include "core_priv.h"
 
 #define MAX_FORMAT_LEN (1u << 20)
 #define MAX_FIELDS 4096

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/tracefs.h"
-#include "internal.h"
+#include "core_priv.h"
 
 #define MAX_DEPTH 64
 

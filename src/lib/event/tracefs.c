@@ -15,8 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "sonde/tracefs.h"
-#include "internal.h"
-#include "sysfs_read.h"
+#include "core_priv.h"
 
 static bool has_events(const char *dir)
 {

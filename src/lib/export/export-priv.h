@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "sonde/export.h"
-#include "hashtab.h"
+#include "core_priv.h"
 
 /* Output buffered in front of the caller's callback. */
 struct export_out {

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <zlib.h>
 #include "export-priv.h"
-#include "hashtab.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 #include "profile_priv.h"
 

@@ -19,8 +19,7 @@
 #include "sonde/synth.h"
 #include "sonde/record.h"
 #include "sonde/symbols.h"
-#include "internal.h"
-#include "hashtab.h"
+#include "core_priv.h"
 #include "perfdata_write.h"
 #include "sym_internal.h"
 

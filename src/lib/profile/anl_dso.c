@@ -15,7 +15,7 @@
 #include <string.h>
 #include <errno.h>
 #include <unistd.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "anl_priv.h"
 #include "dwcache.h"
 #include "kcache.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "anl.h"
 #include "anl_priv.h"
 #include "kcache.h"

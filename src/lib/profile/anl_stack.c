@@ -7,8 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
-#include "hashtab.h"
+#include "core_priv.h"
 #include "anl_priv.h"
 #include "sonde/unwind.h"
 

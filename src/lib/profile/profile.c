@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 #include "perfdata_write.h"
 #include "profile_priv.h"

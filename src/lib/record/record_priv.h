@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "sonde/record.h"
-#include "internal.h"
+#include "core_priv.h"
 
 struct rcur {
 	uint8_t *base;	/* record start (written only in swap mode) */

@@ -7,7 +7,7 @@
  * program relates its own rdtsc readings to the TIME of samples.
  */
 #include "sonde/ring.h"
-#include "internal.h"
+#include "core_priv.h"
 
 #define barrier() __asm__ volatile("" ::: "memory")
 #define MAX_SEQ_RETRIES 1000

@@ -12,7 +12,7 @@
 #include "sonde/evlist.h"
 #include "sonde/threadmap.h"
 #include "sonde/stat.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "stat_priv.h"
 
 /* Raw sums of one cell. */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "sym_internal.h"
 
 struct sym_dwarf {

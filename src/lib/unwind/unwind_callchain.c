@@ -3,7 +3,7 @@
 #include <string.h>
 #include "sonde/abi.h"
 #include "sonde/unwind.h"
-#include "internal.h"
+#include "core_priv.h"
 
 static int marker_ctx(uint64_t v)
 {

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include "hashtab.h"
+#include "core_priv.h"
 #include "unwind_priv.h"
 
 /* DWARF register numbers of x86-64. */

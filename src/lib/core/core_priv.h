@@ -1,5 +1,107 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
 /*
+ * The core layer's private header, for every layer of libsonde: logging,
+ * opts validation, error returns, the CPU and thread maps' layout, bounded
+ * sysfs reads, and the one hash table.
+ */
+#ifndef SONDE_CORE_PRIV_H
+#define SONDE_CORE_PRIV_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "sonde/common.h"
+#include "sonde/cpumap.h"
+#include "sonde/threadmap.h"
+
+__attribute__((format(printf, 2, 3)))
+void lib_log(enum sonde_print_level level, const char *fmt, ...);
+
+#define pr_warn(fmt, ...) lib_log(SONDE_WARN, "libsonde: " fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...) lib_log(SONDE_INFO, "libsonde: " fmt, ##__VA_ARGS__)
+#define pr_debug(fmt, ...) lib_log(SONDE_DEBUG, "libsonde: " fmt, ##__VA_ARGS__)
+
+/* Return -err with errno set too: the one error convention of the API. */
+static inline int lib_err(int err)
+{
+	if (err < 0)
+		err = -err;
+	errno = err;
+	return -err;
+}
+
+/* NULL with errno set, for pointer-returning functions. */
+static inline void *lib_err_ptr(int err)
+{
+	errno = err < 0 ? -err : err;
+	return NULL;
+}
+
+/*
+ * Opts validation in the libbpf manner: sz must cover at least the first
+ * field; bytes past the fields this library knows must be zero.
+ */
+bool lib_opts_valid(const void *opts, size_t user_sz, size_t known_sz,
+		    const char *type_name);
+
+#define OPTS_SZ(opts) ((opts) ? (opts)->sz : 0)
+#define OPTS_KNOWN_SZ(type) \
+	(offsetof(struct type, type##__last_field) + \
+	 sizeof(((struct type *)0)->type##__last_field))
+#define OPTS_VALID(opts, type) \
+	(!(opts) || lib_opts_valid(opts, (opts)->sz, OPTS_KNOWN_SZ(type), #type))
+#define OPTS_HAS(opts, field) \
+	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + \
+			       sizeof((opts)->field))
+#define OPTS_GET(opts, field, fallback) \
+	(OPTS_HAS(opts, field) ? (opts)->field : (fallback))
+
+/*
+ * Test hooks standing in for the architecture: the rdpmc reader the real
+ * seam table has (NULL: none, as on every non-x86 build), and back.
+ */
+void sys_set_arch_rdpmc(uint64_t (*rdpmc)(unsigned int counter));
+void sys_restore_arch_rdpmc(void);
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- CPU and thread maps: private layout, and test hooks ---- */
+
+struct sonde_cpu_map {
+	int nr;
+	int cpu[];
+};
+
+struct sonde_thread_map {
+	int nr;
+	pid_t pid[];
+};
+
+/* Where the online CPU list is read ("/sys/devices/system/cpu/online"). */
+void cpumap_set_online_path(const char *path);
+/* Where /proc lives, for thread listing ("/proc"). */
+void threadmap_set_proc_root(const char *path);
+
+/* ---- bounded reads of the small text files sysfs and tracefs are made of ---- */
+
+/*
+ * Reads at most @cap - 1 bytes of @dirfd/@name (dirfd may be AT_FDCWD) into
+ * @buf and terminates it. Returns the length or -errno; -EFBIG when the file
+ * is larger than @cap - 1 (sysfs attributes never are: refuse, do not cut).
+ */
+long sysfs_read_at(int dirfd, const char *name, char *buf, size_t cap);
+
+/* Strips leading and trailing whitespace in place; returns @s moved. */
+char *sysfs_trim(char *s);
+
+/* Directory holding the PMUs for @root (NULL: $SONDE_SYSFS_ROOT or /sys). */
+int sysfs_devices_dir(const char *root, char *buf, size_t size);
+
+/* ---- the one hash table ---- */
+
+/*
  * The one hash table of libsonde (private). Open addressing with linear
  * probing over a power-of-two slot array that doubles at 3/4 load. A slot
  * holds the caller's 64-bit hash and a pointer to the caller's entry, so
@@ -11,12 +113,6 @@
  * matches (hashtab_probe_*), which keeps hot compares free of calls.
  * Entries are never NULL. Not thread safe: one table, one thread at a time.
  */
-#ifndef SONDE_CORE_HASHTAB_H
-#define SONDE_CORE_HASHTAB_H
-
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 
 struct hashtab_slot {
 	uint64_t hash;
@@ -141,4 +237,4 @@ static inline void *hashtab_next(const struct hashtab *t, size_t *pos)
 	return NULL;
 }
 
-#endif /* SONDE_CORE_HASHTAB_H */
+#endif /* SONDE_CORE_PRIV_H */
