@@ -49,8 +49,8 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 # turned into C arrays here so the library writes one self-contained page.
 HTML_ASSETS := page:src/lib/export/html/page.html css:src/lib/export/html/flame.css \
 	js:src/lib/export/html/flame.js tljs:src/lib/export/html/timeline.js
-HTML_ASSETS_C := $(BUILD)/gen/html-assets.c
-LIB_OBJS += $(BUILD)/obj/gen/html-assets.o
+HTML_ASSETS_C := $(BUILD)/gen/html_assets.c
+LIB_OBJS += $(BUILD)/obj/gen/html_assets.o
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 EXAMPLE_BINS := $(EXAMPLE_SRCS:examples/%.c=$(BUILD)/examples/%)
@@ -78,13 +78,13 @@ $(BUILD)/obj/%.o: %.c
 
 $(HTML_ASSETS_C): $(foreach a,$(HTML_ASSETS),$(word 2,$(subst :, ,$(a)))) Makefile
 	@mkdir -p $(dir $@)
-	@{ echo '#include <stddef.h>'; echo '#include "html-assets.h"'; \
+	@{ echo '#include <stddef.h>'; echo '#include "html_assets.h"'; \
 	  for a in $(HTML_ASSETS); do n=$${a%%:*}; f=$${a#*:}; \
 	    echo "const unsigned char export_asset_$$n[] = {"; xxd -i < $$f; echo ', 0 };'; \
 	    echo "const size_t export_asset_$${n}_len = sizeof(export_asset_$$n) - 1;"; \
 	  done; } > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/gen/html-assets.o: $(HTML_ASSETS_C)
+$(BUILD)/obj/gen/html_assets.o: $(HTML_ASSETS_C)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc/lib/export -c $< -o $@
 

@@ -94,7 +94,7 @@ if [ -d "$BUILD/obj/src/lib" ]; then
 	for f in src/lib/*/*.c; do
 		[ -e "$BUILD/obj/${f%.c}.o" ] && objs+=("$BUILD/obj/${f%.c}.o")
 	done
-	[ -e "$BUILD/obj/gen/html-assets.o" ] && objs+=("$BUILD/obj/gen/html-assets.o")
+	[ -e "$BUILD/obj/gen/html_assets.o" ] && objs+=("$BUILD/obj/gen/html_assets.o")
 	up=$( { nm -A -g --defined-only "${objs[@]}" | awk '{ print "D", $1, $3 }'
 		nm -A -u "${objs[@]}" | awk '{ print "U", $1, $3 }'; } |
 	awk -v build="$BUILD/obj/" -v order="$LAYERS" '

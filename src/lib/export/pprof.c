@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "export-priv.h"
+#include "export_priv.h"
 #include "core_priv.h"
 #include "perfdata_read.h"
 #include "profile_priv.h"

@@ -8,7 +8,7 @@
 #define SONDE_EXPORT_HTML_TIMELINE_H
 
 #include <stdint.h>
-#include "export-priv.h"
+#include "export_priv.h"
 #include "flame.h"
 
 /*

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "export-priv.h"
-#include "html-timeline.h"
+#include "export_priv.h"
+#include "html_timeline.h"
 #include "profile_priv.h"
 
 /* A lane: one thread under one command (a thread that execs gets two). */
