@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * struct sonde_profile: options, filters, events, and records in. Samples
- * are resolved into hash-consed stacks (anl_stack.c) and summed into
+ * are resolved into hash-consed stacks (profile_resolve.c) and summed into
  * groups here; profile_hist.c makes the histogram from the groups.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * Symbol sources of the report model (anl_dso.c) that need no recording:
+ * Symbol sources of the report model (profile_dso.c) that need no recording:
  * the names perf 6.1 shows for Rust (legacy without the hash, v0) and C++
  * mangled symbols, from hand-written mangled names (no rustc needed);
  * JIT memory and its /tmp/perf-PID.map (owner checked), from a map file

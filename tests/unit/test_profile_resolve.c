@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * The report model's stack cache (anl_stack.c): equal samples share one
+ * The report model's stack cache (profile_resolve.c): equal samples share one
  * stack, anything that tells them apart (a callchain word, the address
  * space) does not; many distinct stacks are all found again; a bounded
  * cache keeps its first stacks and makes later ones transient, in one
