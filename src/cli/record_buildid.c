@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include "record.h"
+#include "record_cli.h"
 
 struct bid_file {
 	char *path;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "record.h"
+#include "record_cli.h"
 
 int rec_events_parse(struct rec_events *evs, const char *spec)
 {

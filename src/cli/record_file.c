@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "record.h"
+#include "record_cli.h"
 
 int rec_file_begin(struct rec_state *s, char **cmdline)
 {

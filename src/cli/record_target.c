@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "record.h"
+#include "record_cli.h"
 #include "sonde/cpumap.h"
 
 /* "0-3,5" -> sorted list; returns count or -1. */

@@ -3,7 +3,7 @@
  * sonde stat: count events for a command, a process, a thread, CPUs or a
  * cgroup, and print the counts with perf stat's layout (plain, CSV or
  * JSON). This file owns the options, their checks and the run loop; the
- * other stat-*.c files each do one part (see stat_cli.h).
+ * other stat_*.c files each do one part (see stat_cli.h).
  */
 #include <errno.h>
 #include <stdarg.h>

@@ -15,7 +15,7 @@
 #include <string.h>
 #include "sonde/perfdata_feat.h"
 #include "branch_text.h"
-#include "report-branch.h"
+#include "report_branch.h"
 
 enum bkey { BK_COMM, BK_DSO_FROM, BK_DSO_TO, BK_SYM_FROM, BK_SYM_TO, BK_CYCLES, BK_MAX };
 

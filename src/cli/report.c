@@ -2,7 +2,7 @@
 /*
  * sonde report: options, and the load through profile_load.c (the one
  * path export and diff take too). The histogram and call graphs are the
- * library's profile (sonde/profile.h); printing is in cmd-report-print.c.
+ * library's profile (sonde/profile.h); printing is in report_print.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include "builtin.h"
 #include "options.h"
-#include "cmd-report.h"
-#include "report-branch.h"
+#include "report_cli.h"
+#include "report_branch.h"
 
 static int parse_sort(struct report *rp)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include "cmd-report.h"
+#include "report_cli.h"
 #include "report_feat.h"
 #include "sonde/evparse.h"
 #include "sonde/perfdata.h"

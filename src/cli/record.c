@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include "builtin.h"
 #include "options.h"
-#include "record.h"
+#include "record_cli.h"
 
 static volatile sig_atomic_t done, child_exited, snapshot_req;
 

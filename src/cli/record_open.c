@@ -11,7 +11,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include "evname.h"
-#include "record.h"
+#include "record_cli.h"
 
 /* x86-64 user registers for DWARF unwinding: all but ds/es/fs/gs. */
 #define REGS_USER_MASK 0xff0fffULL

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * sonde report output: perf's stdio table and call graphs, --stats and
- * --json (--header is in cmd-report-header.c). Layout follows perf report 6.1 (--stdio) so that
+ * --json (--header is in report_header.c). Layout follows perf report 6.1 (--stdio) so that
  * scripts that read its rows keep working.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd-report.h"
+#include "report_cli.h"
 
 typedef struct sonde_profile_entry entry_t;
 typedef struct sonde_profile_node node_t;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
-/* sonde record: state shared by cmd-record*.c and record-*.c. */
-#ifndef SONDE_CLI_RECORD_H
-#define SONDE_CLI_RECORD_H
+/* sonde record: state shared by record.c and record_*.c. */
+#ifndef SONDE_CLI_RECORD_CLI_H
+#define SONDE_CLI_RECORD_CLI_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -104,7 +104,7 @@ int rec_add_tid(struct rec_state *s, pid_t tid);
 int rec_add_pid_threads(struct rec_state *s, const char *list);
 int rec_add_tid_list(struct rec_state *s, const char *list);
 
-/* record-open.c: attrs, fds and rings. */
+/* record_open.c: attrs, fds and rings. */
 void rec_setup_attrs(struct rec_state *s);
 int rec_open_events(struct rec_state *s);
 int rec_setup_rings(struct rec_state *s);
@@ -135,4 +135,4 @@ void rec_bids_finish(struct rec_bids *b, struct sonde_perfdata_writer *w,
 		     bool fill_cache, bool verbose);
 void rec_bids_free(struct rec_bids *b);
 
-#endif /* SONDE_CLI_RECORD_H */
+#endif /* SONDE_CLI_RECORD_CLI_H */

@@ -8,7 +8,7 @@
 #define SONDE_CLI_REPORT_BRANCH_H
 
 #include <stdbool.h>
-#include "cmd-report.h"
+#include "report_cli.h"
 
 struct report_branch;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
 /* sonde report: state shared by loading/aggregation and printing. */
-#ifndef SONDE_CLI_CMD_REPORT_H
-#define SONDE_CLI_CMD_REPORT_H
+#ifndef SONDE_CLI_REPORT_CLI_H
+#define SONDE_CLI_REPORT_CLI_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -79,4 +79,4 @@ void report_print_header(struct report *rp);
 void report_print_buildids(struct report *rp);
 void report_print_stats(struct report *rp);
 
-#endif /* SONDE_CLI_CMD_REPORT_H */
+#endif /* SONDE_CLI_REPORT_CLI_H */
