@@ -7,8 +7,9 @@
 # the same way: given a build (tests/check-layers.sh [BUILD], default
 # build), no object of a layer may use a symbol defined in a layer above.
 # A private header's name must not be a public one's (which one an include
-# means would hang on the include path). Prints one PASS/FAIL line per
-# rule and exits non-zero on a violation.
+# means would hang on the include path). C file names follow one
+# convention: lowercase words joined by underscores. Prints one PASS/FAIL
+# line per rule and exits non-zero on a violation.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -84,6 +85,14 @@ while read -r h; do
 	clash=1
 done < <(find src/lib -mindepth 2 -name '*.h')
 
+# One file naming convention for C: lowercase words and underscores.
+names=0
+while read -r f; do
+	echo "  $f: a C file name is lowercase words joined by underscores"
+	names=1
+done < <(find src include tests/unit tests/helpers tests/fuzz examples bench \
+	-name '*.[ch]' 2>/dev/null | grep -v '/[a-z0-9_]*\.[ch]$')
+
 # Calls: the layer of every global symbol the build defines, then every
 # object's undefined symbols against it (the HTML assets are export's).
 calls=0 checked_calls=0
@@ -130,6 +139,12 @@ if [ $clash = 0 ]; then
 	echo "PASS: no private header of libsonde has a public header's name"
 else
 	echo "FAIL: no private header of libsonde has a public header's name"
+	rc=1
+fi
+if [ $names = 0 ]; then
+	echo "PASS: C file names are lowercase words joined by underscores"
+else
+	echo "FAIL: C file names are lowercase words joined by underscores"
 	rc=1
 fi
 if [ $checked_calls = 0 ]; then

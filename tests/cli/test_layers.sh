@@ -60,6 +60,12 @@ echo '/* shadow */' >"$TMP/tree/src/lib/ring/ring.h"
 check "layers: a private header named like a public one fails" check-layers.sh 1 \
 	"src/lib/ring/ring.h has the name of public header sonde/ring.h"
 
+# A file name against the convention.
+fresh
+echo 'int y;' >"$TMP/tree/src/lib/ring/ring-extra.c"
+check "layers: a C file name with a hyphen fails" check-layers.sh 1 \
+	"src/lib/ring/ring-extra.c: a C file name is lowercase words"
+
 # A call up the layers without an include: objects of a core file that
 # declares and calls a function the profile layer defines.
 if command -v "${CC:-cc}" >/dev/null && command -v nm >/dev/null; then
