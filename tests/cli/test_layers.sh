@@ -96,3 +96,22 @@ fresh
 echo '#include "core_priv.h"' >>"$TMP/tree/src/cli/main.c"
 check "cli includes: main.c including core_priv.h fails" check-cli-includes.sh 1 \
 	"src/cli/main.c includes core_priv.h"
+
+# The docs name the tree as it is: each layer in README's layout and in
+# architecture.md's table, each folder README's layout names exists.
+layout=$(sed -n '/^## Layout/,/^## /p' "$ROOT/README.md")
+missing=
+for d in "$ROOT"/src/lib/*/; do
+	l=$(basename "$d")
+	grep -qE "^  $l/ " <<<"$layout" || missing+=" README:$l"
+	grep -qE "^\| $l \|" "$ROOT/docs/architecture.md" || missing+=" architecture.md:$l"
+done
+# A folder: a word ending in / at the start of a line or after two spaces.
+for p in $(grep -oE '(^|[[:space:]]{2})[a-z/]+/([[:space:]]|$)' <<<"$layout" | tr -d ' ' | sort -u); do
+	case $p in
+	*/*/) [ -d "$ROOT/$p" ] || missing+=" $p" ;;
+	*) [ -d "$ROOT/$p" ] || [ -d "$ROOT/src/lib/$p" ] || missing+=" $p" ;;
+	esac
+done
+[ -z "$missing" ] && pass "docs: README's layout and architecture.md name every layer, and only folders that exist" ||
+	fail "docs: layout out of date:$missing"
