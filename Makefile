@@ -211,6 +211,7 @@ check: deps
 check-fast: all tests examples helpers
 	@tests/check-layers.sh $(BUILD)
 	@tests/check-cli-includes.sh
+	@tests/check-abi.sh $(BUILD)
 	@tests/run-suite.sh $(BUILD)
 
 # Longer fuzzing than check's smoke run (10 s per target): FUZZ_SECONDS
