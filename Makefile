@@ -49,8 +49,8 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 # turned into C arrays here so the library writes one self-contained page.
 HTML_ASSETS := page:src/lib/export/html/page.html css:src/lib/export/html/flame.css \
 	js:src/lib/export/html/flame.js tljs:src/lib/export/html/timeline.js
-HTML_ASSETS_C := $(BUILD)/gen/html-assets.c
-LIB_OBJS += $(BUILD)/obj/gen/html-assets.o
+HTML_ASSETS_C := $(BUILD)/gen/html_assets.c
+LIB_OBJS += $(BUILD)/obj/gen/html_assets.o
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 EXAMPLE_BINS := $(EXAMPLE_SRCS:examples/%.c=$(BUILD)/examples/%)
@@ -78,13 +78,13 @@ $(BUILD)/obj/%.o: %.c
 
 $(HTML_ASSETS_C): $(foreach a,$(HTML_ASSETS),$(word 2,$(subst :, ,$(a)))) Makefile
 	@mkdir -p $(dir $@)
-	@{ echo '#include <stddef.h>'; echo '#include "html-assets.h"'; \
+	@{ echo '#include <stddef.h>'; echo '#include "html_assets.h"'; \
 	  for a in $(HTML_ASSETS); do n=$${a%%:*}; f=$${a#*:}; \
 	    echo "const unsigned char export_asset_$$n[] = {"; xxd -i < $$f; echo ', 0 };'; \
 	    echo "const size_t export_asset_$${n}_len = sizeof(export_asset_$$n) - 1;"; \
 	  done; } > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/gen/html-assets.o: $(HTML_ASSETS_C)
+$(BUILD)/obj/gen/html_assets.o: $(HTML_ASSETS_C)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc/lib/export -c $< -o $@
 
@@ -142,7 +142,8 @@ $(BUILD)/examples/%: examples/%.c $(SHARED_LIB)
 		-L$(BUILD) -Wl,-rpath,'$$ORIGIN/..' -lsonde
 
 # Workloads for tests and the demo: frame pointers kept, no inlining games.
-$(BUILD)/helpers/%: tests/helpers/%.c
+HELPER_HDRS := $(wildcard tests/helpers/*.h)
+$(BUILD)/helpers/%: tests/helpers/%.c $(HELPER_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 		-fno-optimize-sibling-calls $(if $(filter 1,$(SAN)),,) $< -o $@ -lpthread -lm
@@ -150,16 +151,16 @@ $(BUILD)/helpers/%: tests/helpers/%.c
 # Symbolizer/unwinder test variants: a non-PIE build of symtest and an
 # unwind subject without frame pointers (only DWARF CFI can unwind it).
 helpers: $(BUILD)/helpers/symtest_nopie
-$(BUILD)/helpers/symtest_nopie: tests/helpers/symtest.c
+$(BUILD)/helpers/symtest_nopie: tests/helpers/symtest.c $(HELPER_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fno-pie -no-pie -fno-omit-frame-pointer $< -o $@
 
-$(BUILD)/helpers/unwind_nofp: tests/helpers/unwind_nofp.c
+$(BUILD)/helpers/unwind_nofp: tests/helpers/unwind_nofp.c $(HELPER_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fomit-frame-pointer -fasynchronous-unwind-tables $< -o $@
 
 helpers: $(BUILD)/helpers/unwind_nofp_nopie
-$(BUILD)/helpers/unwind_nofp_nopie: tests/helpers/unwind_nofp.c
+$(BUILD)/helpers/unwind_nofp_nopie: tests/helpers/unwind_nofp.c $(HELPER_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -fomit-frame-pointer -fasynchronous-unwind-tables \
 		-fno-pie -no-pie $< -o $@
@@ -208,8 +209,9 @@ check: deps
 
 # One pass in $(BUILD) without the sanitizer round (for quick iteration).
 check-fast: all tests examples helpers
-	@tests/check-layers.sh
+	@tests/check-layers.sh $(BUILD)
 	@tests/check-cli-includes.sh
+	@tests/check-abi.sh $(BUILD)
 	@tests/run-suite.sh $(BUILD)
 
 # Longer fuzzing than check's smoke run (10 s per target): FUZZ_SECONDS

@@ -3,11 +3,17 @@
 # Includes go one way: a file of libsonde may include headers of its own
 # layer and of the layers below it, never of a layer above (docs/architecture.md).
 # Layers are the folders of src/lib, lowest first (Makefile's LAYERS); every
-# public header belongs to the layer whose code implements it. Prints one
-# PASS/FAIL line per rule and exits non-zero on a violation.
+# public header belongs to the layer whose code implements it. Calls go
+# the same way: given a build (tests/check-layers.sh [BUILD], default
+# build), no object of a layer may use a symbol defined in a layer above.
+# A private header's name must not be a public one's (which one an include
+# means would hang on the include path). C file names follow one
+# convention: lowercase words joined by underscores. Prints one PASS/FAIL
+# line per rule and exits non-zero on a violation.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
+BUILD=${1:-build}
 
 LAYERS=$(sed -n 's/^LAYERS := //p' Makefile)
 declare -A rank
@@ -72,9 +78,81 @@ done
 stray=$(find src/lib -maxdepth 1 -name '*.[ch]')
 [ -z "$stray" ] || { echo "  outside every layer: $stray"; bad=1; }
 
+clash=0
+while read -r h; do
+	[ -e "include/sonde/$(basename "$h")" ] || continue
+	echo "  $h has the name of public header sonde/$(basename "$h")"
+	clash=1
+done < <(find src/lib -mindepth 2 -name '*.h')
+
+# One file naming convention for C: lowercase words and underscores.
+names=0
+while read -r f; do
+	echo "  $f: a C file name is lowercase words joined by underscores"
+	names=1
+done < <(find src include tests/unit tests/helpers tests/fuzz examples bench \
+	-name '*.[ch]' 2>/dev/null | grep -v '/[a-z0-9_]*\.[ch]$')
+
+# Calls: the layer of every global symbol the build defines, then every
+# object's undefined symbols against it (the HTML assets are export's).
+calls=0 checked_calls=0
+if [ -d "$BUILD/obj/src/lib" ]; then
+	checked_calls=1
+	# The objects of today's sources (a renamed file leaves an old one).
+	objs=()
+	for f in src/lib/*/*.c; do
+		[ -e "$BUILD/obj/${f%.c}.o" ] && objs+=("$BUILD/obj/${f%.c}.o")
+	done
+	[ -e "$BUILD/obj/gen/html_assets.o" ] && objs+=("$BUILD/obj/gen/html_assets.o")
+	up=$( { nm -A -g --defined-only "${objs[@]}" | awk '{ print "D", $1, $3 }'
+		nm -A -u "${objs[@]}" | awk '{ print "U", $1, $3 }'; } |
+	awk -v build="$BUILD/obj/" -v order="$LAYERS" '
+		BEGIN { n = split(order, l, " "); for (i = 1; i <= n; i++) rank[l[i]] = i }
+		function layer(f) {
+			sub(/:.*/, "", f)
+			if (index(f, build "gen/") == 1) return "export"
+			sub("^" build "src/lib/", "", f); sub(/\/.*/, "", f)
+			return f
+		}
+		$1 == "D" { def[$3] = layer($2); next }
+		{ file[NR] = $2; sym[NR] = $3 }
+		END {
+			for (i in sym) {
+				from = layer(file[i]); to = def[sym[i]]
+				if (to != "" && rank[to] > rank[from]) {
+					f = file[i]; sub(/:.*/, "", f)
+					print "  " f " (" from ") uses " sym[i] " (" to ")"
+				}
+			}
+		}')
+	[ -z "$up" ] || { echo "$up"; calls=1; }
+fi
+
+rc=0
 if [ $bad = 0 ] && [ $unknown = 0 ]; then
 	echo "PASS: libsonde includes go down the layers ($LAYERS)"
 else
 	echo "FAIL: libsonde includes go down the layers ($LAYERS)"
-	exit 1
+	rc=1
 fi
+if [ $clash = 0 ]; then
+	echo "PASS: no private header of libsonde has a public header's name"
+else
+	echo "FAIL: no private header of libsonde has a public header's name"
+	rc=1
+fi
+if [ $names = 0 ]; then
+	echo "PASS: C file names are lowercase words joined by underscores"
+else
+	echo "FAIL: C file names are lowercase words joined by underscores"
+	rc=1
+fi
+if [ $checked_calls = 0 ]; then
+	echo "SKIP: libsonde calls go down the layers: no objects in $BUILD (build first)"
+elif [ $calls = 0 ]; then
+	echo "PASS: libsonde calls go down the layers"
+else
+	echo "FAIL: libsonde calls go down the layers"
+	rc=1
+fi
+exit $rc

@@ -31,7 +31,7 @@ if make -s -j"$JOBS" all tests examples helpers; then
 	step "ABI export check"
 	if tests/check-abi.sh build; then echo "1 0 0" >>"$RESULTS"; else echo "0 1 0" >>"$RESULTS"; fi
 	step "layer check"
-	if tests/check-layers.sh; then echo "1 0 0" >>"$RESULTS"; else echo "0 1 0" >>"$RESULTS"; fi
+	if tests/check-layers.sh build; then echo "1 0 0" >>"$RESULTS"; else echo "0 1 0" >>"$RESULTS"; fi
 	step "CLI include check"
 	if tests/check-cli-includes.sh; then echo "1 0 0" >>"$RESULTS"; else echo "0 1 0" >>"$RESULTS"; fi
 else

@@ -7,7 +7,8 @@
  * inlined functions, kernel and JIT code) and weighs it by the sample's
  * period per event. Its records come from anywhere: a perf.data file or
  * pipe (sonde_profile__add_reader()), or a live ring decoded with
- * sonde_record__decode() (sonde_profile__add_record()).
+ * sonde_record__decode() (sonde_profile__add_record()), after
+ * sonde_profile__synth_process() has described what already ran.
  *
  * Ownership: every handle a getter returns (entries, nodes, stacks,
  * frames, strings) belongs to the profile and stays valid until
@@ -28,6 +29,7 @@
 #include "sonde/abi.h"
 #include "sonde/record.h"
 #include "sonde/perfdata_reader.h"
+#include "sonde/synth.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -213,6 +215,36 @@ SONDE_API int sonde_profile__add_perfdata_record(struct sonde_profile *p,
  */
 SONDE_API int64_t sonde_profile__add_reader(struct sonde_profile *p,
 					    struct sonde_perfdata_reader *r);
+
+/*
+ * What already runs, for profiles fed from live rings: the kernel reports
+ * COMM, FORK and MMAP only for what happens after an event opens, so
+ * these describe the rest from /proc, as the writer's synth methods do
+ * for a file (sonde_perfdata_writer__synth_kernel() and the others make
+ * the same records). Call them once the events are open, before adding
+ * the rings' records.
+ */
+
+/**
+ * @brief **sonde_profile__synth_kernel()** adds the kernel text's map
+ * (from _text to _etext of /proc/kallsyms), for kernel frames.
+ * @return 0 (also when kallsyms hides the addresses), -EINVAL.
+ */
+SONDE_API int sonde_profile__synth_kernel(struct sonde_profile *p);
+
+/**
+ * @brief **sonde_profile__synth_process()** adds the threads (COMM, FORK)
+ * and executable maps (MMAP2, with build ids read from the files unless
+ * opts.no_build_ids) of process @p pid.
+ * @param opts NULL for the defaults.
+ * @return 0 (also when the process is gone), -EINVAL, or -errno.
+ */
+SONDE_API int sonde_profile__synth_process(struct sonde_profile *p, pid_t pid,
+					   const struct sonde_synth_opts *opts);
+
+/** @brief **sonde_profile__synth_all()**: sonde_profile__synth_process() for every process in /proc. */
+SONDE_API int sonde_profile__synth_all(struct sonde_profile *p,
+				       const struct sonde_synth_opts *opts);
 
 /* ---- what was read ---- */
 

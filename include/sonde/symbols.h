@@ -181,6 +181,8 @@ struct sonde_sym_map {
 	uint64_t pgoff;		/* file offset of start */
 	const uint8_t *build_id; /* recorded build id, or NULL */
 	size_t build_id_size;
+	/* Room for fields to come: leave it zero. */
+	uint64_t reserved[2];
 };
 
 /* What sonde_symcache__resolve() found. */
@@ -189,6 +191,8 @@ struct sonde_sym_result {
 	const struct sonde_symbol *sym;	/* NULL when nothing matched */
 	uint64_t addr;		/* address looked up in dso */
 	uint64_t offset;	/* addr - sym->start */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[2];
 };
 
 /**

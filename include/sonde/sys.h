@@ -37,6 +37,8 @@ struct sonde_sys_ops {
 	 * mmap page sets cap_user_rdpmc.
 	 */
 	uint64_t (*rdpmc)(unsigned int counter);
+	/* Room for hooks to come: leave it NULL (the real calls). */
+	void (*reserved[4])(void);
 };
 
 /**

@@ -43,6 +43,8 @@ struct sonde_unwind_sample {
 	uint32_t nr_regs;	/* number of values in regs */
 	const void *stack;	/* STACK_USER data, copied from the sample SP */
 	uint64_t stack_size;	/* dyn_size: valid bytes in stack */
+	/* Room for fields to come: leave it zero. */
+	uint64_t reserved[2];
 };
 
 struct sonde_unwinder_opts {
@@ -124,6 +126,8 @@ struct sonde_callchain_iter {
 	size_t nr;
 	size_t pos;
 	int ctx;		/* context of the last marker seen */
+	/* Room for fields to come; sonde_callchain_iter__init() zeroes it. */
+	uint64_t reserved[2];
 };
 
 /** @brief **sonde_callchain_iter__init()** starts walking @p chain. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
-/* The subcommands of sonde(1): one cmd_<name>() per cmd-<name>.c file. */
+/* The subcommands of sonde(1): one cmd_<name>() per <name>.c file. */
 #ifndef SONDE_CLI_BUILTIN_H
 #define SONDE_CLI_BUILTIN_H
 

@@ -68,7 +68,7 @@ report_pair() { # DATA: $TMP/p.rep and $TMP/s.rep (stderr in $TMP/s.err)
 
 ### Rust: legacy names without their hash, v0 names, like perf 6.1.
 if ! command -v rustc >/dev/null 2>&1; then
-	skip "rust: rustc is not installed (the names alone: tests/unit/test_anl_syms.c)"
+	skip "rust: rustc is not installed (the names alone: tests/unit/test_profile_syms.c)"
 else
 	cat >"$TMP/r.rs" <<'RS'
 use std::hint::black_box;

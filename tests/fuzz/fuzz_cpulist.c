@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/cpumap.h"
-#include "maps.h"
+#include "core_priv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -32,11 +32,11 @@ FLAGS="-std=c11 -D_GNU_SOURCE -DSONDE_VERSION=\"$VERSION\" -g -O1 -Iinclude -Isr
 mkdir -p "$OUT"
 LIB_SRCS=$(ls src/lib/*.c src/lib/*/*.c 2>/dev/null)
 # The HTML page's assets are C made at build time (Makefile HTML_ASSETS).
-if ! make -s BUILD="$OUT" "$OUT/gen/html-assets.c" >"$OUT/assets.log" 2>&1; then
+if ! make -s BUILD="$OUT" "$OUT/gen/html_assets.c" >"$OUT/assets.log" 2>&1; then
 	echo "FAIL: fuzz builds: cannot generate the HTML assets"; cat "$OUT/assets.log"
 	echo "0 ${#targets[@]} 0" >>"${RESULTS:-/dev/null}"; exit 1
 fi
-LIB_SRCS="$LIB_SRCS $OUT/gen/html-assets.c"
+LIB_SRCS="$LIB_SRCS $OUT/gen/html_assets.c"
 for t in "${targets[@]}"; do
 	name=$(basename "$t" .c)
 	bin="$OUT/$name"

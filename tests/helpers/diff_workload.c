@@ -7,18 +7,9 @@
  */
 #include <stdlib.h>
 #include <time.h>
-
-#define NOIPA __attribute__((noipa, noinline))
+#include "workload.h"
 
 static volatile unsigned long sink;
-
-static double now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
 
 /* Spins until @until (ms). */
 NOIPA void shifted(double until)

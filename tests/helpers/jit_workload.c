@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include "workload.h"
 
 /*
  * uint64_t f(uint64_t n) { for (i = 0; i < n; i++); return i; } with a
@@ -29,14 +30,6 @@ static const unsigned char spin_code[] = {
 };
 
 typedef uint64_t (*spin_fn)(uint64_t);
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 int main(int argc, char **argv)
 {

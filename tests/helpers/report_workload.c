@@ -16,19 +16,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "workload.h"
 
-#define NOIPA __attribute__((noipa, noinline))
 #define KEEP() __asm__ volatile("" ::: "memory")
 
 static double ms_arg = 150;
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 NOIPA static uint64_t leaf_spin(unsigned n)
 {

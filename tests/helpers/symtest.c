@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <time.h>
+#include "workload.h"
 
 volatile unsigned long symtest_sink;
 
@@ -36,14 +37,6 @@ __asm__(".text\n"
 	".type symtest_nosize, @function\n"
 	"symtest_nosize:\n"
 	"\tnop\n\tnop\n\tnop\n\tnop\n\tret\n");
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 int main(int argc, char **argv)
 {

@@ -8,16 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include "workload.h"
 
 volatile unsigned long uw_sink;
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 __attribute__((noinline)) void uw_inner(double end)
 {

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 #include "sonde/sonde.h"
-#include "internal.h"
+#include "core_priv.h"
 
 static void test_strerror_both_kinds(void **state)
 {

@@ -11,7 +11,7 @@
 #include <pthread.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "maps.h"
+#include "core_priv.h"
 
 static char online[64];
 

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "dwcache.h"
 #include "kcache.h"
 #include "anl_priv.h"

@@ -21,8 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "evopen.h"
-#include "evlist.h"
+#include "count_priv.h"
 
 static struct sonde_perf_event_attr sw(uint64_t config)
 {

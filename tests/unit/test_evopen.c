@@ -15,7 +15,7 @@
 #include <sys/syscall.h>
 #include "sonde/sonde.h"
 #include "sonde/evopen.h"
-#include "evopen.h"
+#include "count_priv.h"
 #include "fake_kernel.h"
 
 #define BIT(f) (1ULL << (f))

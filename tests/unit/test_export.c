@@ -17,70 +17,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "sonde/sonde.h"
-#include "pdgen.h"
-
-#define BASE 0x7f0000001000ULL
-#define F_MAIN (BASE + 0x000)
-#define F_A (BASE + 0x100)
-#define F_B (BASE + 0x200)
-#define F_C (BASE + 0x300)
-
-#define ST_IP (1u << 0)
-#define ST_TID (1u << 1)
-#define ST_TIME (1u << 2)
-#define ST_CALLCHAIN (1u << 5)
-#define ST_PERIOD (1u << 8)
-
-static int pid;
-static char map_path[64];
-
-static int setup(void **state)
-{
-	FILE *f;
-
-	(void)state;
-	pid = (int)getpid();
-	snprintf(map_path, sizeof(map_path), "/tmp/perf-%d.map", pid);
-	f = fopen(map_path, "w");
-	if (!f)
-		return -1;
-	fprintf(f, "%llx 100 main\n%llx 100 fa\n%llx 100 fb\n%llx 100 fc\n",
-		(unsigned long long)F_MAIN, (unsigned long long)F_A,
-		(unsigned long long)F_B, (unsigned long long)F_C);
-	return fclose(f);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	unlink(map_path);
-	return 0;
-}
-
-/*
- * Thread pid "work": 3 x c<-b<-a<-main (period 100, times 1..3),
- * b<-a<-main (100, t 4), a<-main (200, t 5); thread pid+1 "other":
- * c<-main (50, t 6).
- */
-static void gen_file(struct pdgen *g)
-{
-	const uint64_t cba[] = { F_C + 8, F_B + 8, F_A + 8, F_MAIN + 8 };
-	const uint64_t ba[] = { F_B + 8, F_A + 8, F_MAIN + 8 };
-	const uint64_t a[] = { F_A + 8, F_MAIN + 8 };
-	const uint64_t cm[] = { F_C + 16, F_MAIN + 16 };
-
-	memset(g, 0, sizeof(*g));
-	pdg_file_begin(g, ST_IP | ST_TID | ST_TIME | ST_PERIOD | ST_CALLCHAIN, 100);
-	pdg_comm(g, (uint32_t)pid, (uint32_t)pid, "work", 0);
-	pdg_comm(g, (uint32_t)pid, (uint32_t)pid + 1, "other", 0);
-	pdg_mmap(g, (uint32_t)pid, BASE, 0x1000, 0, "//anon", 0);
-	for (int i = 0; i < 3; i++)
-		pdg_sample(g, (uint32_t)pid, (uint32_t)pid, 1 + (uint64_t)i, cba[0], 100, cba, 4);
-	pdg_sample(g, (uint32_t)pid, (uint32_t)pid, 4, ba[0], 100, ba, 3);
-	pdg_sample(g, (uint32_t)pid, (uint32_t)pid, 5, a[0], 200, a, 2);
-	pdg_sample(g, (uint32_t)pid, (uint32_t)pid + 1, 6, cm[0], 50, cm, 2);
-	pdg_file_end(g, 1, 6);
-}
+#include "profile_fixture.h"
 
 struct fixture {
 	struct pdgen g;
@@ -97,7 +34,7 @@ static void load(struct fixture *f, bool timeline)
 	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 3, .callchains = true,
 		   .timeline = timeline);
 
-	gen_file(&f->g);
+	pf_gen_file(&f->g);
 	f->p = sonde_profile__new(&po);
 	f->r = sonde_perfdata_reader__open_mem(f->g.buf, f->g.len, NULL);
 	assert_non_null(f->p);
@@ -484,5 +421,5 @@ int main(void)
 		cmocka_unit_test(test_names),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, pf_setup, pf_teardown);
 }

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hashtab.h"
+#include "core_priv.h"
 
 struct item {
 	uint64_t key;
@@ -220,6 +220,33 @@ static void test_reserve_and_bytes_hash(void **state)
 	assert_true(hashtab_bytes_hash("", 0) != hashtab_bytes_hash("a", 1));
 }
 
+/* Cleared: nothing found, the slots kept, and it fills again. */
+static void test_clear(void **state)
+{
+	struct hashtab t;
+	size_t slots;
+	static struct item items[100];
+	struct hashtab_probe p;
+
+	hashtab_init(&t);
+	hashtab_clear(&t); /* empty, never allocated: a no-op */
+	assert_null(t.slots);
+	for (int i = 0; i < 100; i++) {
+		items[i].key = (uint64_t)i;
+		assert_int_equal(hashtab_insert(&t, good_hash((uint64_t)i), &items[i]), 0);
+	}
+	slots = t.mask + 1;
+	hashtab_clear(&t);
+	assert_int_equal(hashtab_count(&t), 0);
+	assert_int_equal(t.mask + 1, slots);
+	for (int i = 0; i < 100; i++)
+		assert_null(hashtab_probe_first(&t, good_hash((uint64_t)i), &p));
+	assert_int_equal(hashtab_insert(&t, good_hash(7), &items[7]), 0);
+	assert_ptr_equal(hashtab_probe_first(&t, good_hash(7), &p), &items[7]);
+	assert_int_equal(hashtab_count(&t), 1);
+	hashtab_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_random_against_reference),
 		cmocka_unit_test(test_reserve_and_bytes_hash),
+		cmocka_unit_test(test_clear),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

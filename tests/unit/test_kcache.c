@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "kcache.h"
 #include "anl.h"
 

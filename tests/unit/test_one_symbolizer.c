@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * One symbolizer: report's model (anl_dso.c) and the public sonde_dso
+ * One symbolizer: report's model (profile_dso.c) and the public sonde_dso
  * load this machine's libc through the same loader and must agree on
  * every symbol's name and address range; the names are perf 6.1's (its
  * alias choice, versioned names as they are).

@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "sonde/sonde.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 #include "pdgen.h"
-#include "report-feat.h"
+#include "report_feat.h"
 
 /*
  * Feature @feat as sonde report --header -I prints it: the CLI's text

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 #include "anl.h"
 #include "pdgen.h"

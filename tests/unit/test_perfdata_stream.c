@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 #include "pdgen.h"
 

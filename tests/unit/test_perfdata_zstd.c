@@ -18,7 +18,7 @@
 #include <string.h>
 #include <zstd.h>
 #include "sonde/sonde.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 #include "pdgen.h"
 #include "pdseen.h"

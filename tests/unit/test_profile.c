@@ -14,75 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "pdgen.h"
-
-#define BASE 0x7f0000001000ULL
-/* Functions of the JIT map: main calls a calls b calls c. */
-#define F_MAIN (BASE + 0x000)
-#define F_A (BASE + 0x100)
-#define F_B (BASE + 0x200)
-#define F_C (BASE + 0x300)
-
-#define ST_IP (1u << 0)
-#define ST_TID (1u << 1)
-#define ST_TIME (1u << 2)
-#define ST_CALLCHAIN (1u << 5)
-#define ST_ID (1u << 6)
-#define ST_CPU (1u << 7)
-#define ST_PERIOD (1u << 8)
-
-static int pid;
-static char map_path[64];
-
-static int setup(void **state)
-{
-	FILE *f;
-
-	(void)state;
-	pid = (int)getpid();
-	snprintf(map_path, sizeof(map_path), "/tmp/perf-%d.map", pid);
-	f = fopen(map_path, "w");
-	if (!f)
-		return -1;
-	fprintf(f, "%llx 100 main\n%llx 100 fa\n%llx 100 fb\n%llx 100 fc\n",
-		(unsigned long long)F_MAIN, (unsigned long long)F_A,
-		(unsigned long long)F_B, (unsigned long long)F_C);
-	return fclose(f);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	unlink(map_path);
-	return 0;
-}
-
-/*
- * Thread pid "work" and thread pid+1 "other":
- *   3 x c<-b<-a<-main (period 100, times 1..3), b<-a<-main (100, t 4),
- *   a<-main (200, t 5) in "work"; 1 x c<-main (50, t 6) in "other".
- */
-static void gen_file(struct pdgen *g)
-{
-	const uint64_t cba[] = { F_C + 8, F_B + 8, F_A + 8, F_MAIN + 8 };
-	const uint64_t ba[] = { F_B + 8, F_A + 8, F_MAIN + 8 };
-	const uint64_t a[] = { F_A + 8, F_MAIN + 8 };
-	const uint64_t cm[] = { F_C + 16, F_MAIN + 16 };
-
-	memset(g, 0, sizeof(*g));
-	pdg_file_begin(g, ST_IP | ST_TID | ST_TIME | ST_PERIOD | ST_CALLCHAIN, 100);
-	pdg_comm(g, (uint32_t)pid, (uint32_t)pid, "work", 0);
-	pdg_comm(g, (uint32_t)pid, (uint32_t)pid + 1, "other", 0);
-	pdg_mmap(g, (uint32_t)pid, BASE, 0x1000, 0, "//anon", 0);
-	for (int i = 0; i < 3; i++)
-		pdg_sample(g, (uint32_t)pid, (uint32_t)pid, 1 + (uint64_t)i, cba[0], 100, cba, 4);
-	pdg_sample(g, (uint32_t)pid, (uint32_t)pid, 4, ba[0], 100, ba, 3);
-	pdg_sample(g, (uint32_t)pid, (uint32_t)pid, 5, a[0], 200, a, 2);
-	pdg_sample(g, (uint32_t)pid, (uint32_t)pid + 1, 6, cm[0], 50, cm, 2);
-	pdg_file_end(g, 1, 6);
-}
+#include "profile_fixture.h"
 
 /* A profile of the generated file with these opts and filter. */
 static struct sonde_profile *load(const struct sonde_profile_opts *po,
@@ -92,7 +27,7 @@ static struct sonde_profile *load(const struct sonde_profile_opts *po,
 	struct sonde_profile *p = sonde_profile__new(po);
 	struct sonde_perfdata_reader *r;
 
-	gen_file(g);
+	pf_gen_file(g);
 	r = sonde_perfdata_reader__open_mem(g->buf, g->len, NULL);
 	assert_non_null(p);
 	assert_non_null(r);
@@ -656,28 +591,10 @@ static void test_records(void **state)
 static struct sonde_profile *live_profile(const struct sonde_profile_opts *po,
 					  struct sonde_perf_event_attr *attr)
 {
-	struct sonde_profile *p = sonde_profile__new(po);
-	struct sonde_record rec;
-
-	assert_non_null(p);
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
 	attr->sample_type = ST_IP | ST_TID | ST_PERIOD | ST_CALLCHAIN;
-	assert_int_equal(sonde_profile__add_event(p, attr, NULL, 0, "ev"), 0);
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_COMM;
-	rec.comm.pid = rec.comm.tid = (uint32_t)pid;
-	rec.comm.comm = "work";
-	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_MMAP;
-	rec.misc = SONDE_PERF_RECORD_MISC_USER;
-	rec.mmap.pid = rec.mmap.tid = (uint32_t)pid;
-	rec.mmap.addr = BASE;
-	rec.mmap.len = 0x1000;
-	rec.mmap.filename = "//anon";
-	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
-	return p;
+	return pf_live_profile(po, attr, "ev");
 }
 
 /* A sample at @ip called from main+4. */
@@ -745,6 +662,127 @@ static void test_max_stacks(void **state)
 	sonde_profile__free(p);
 }
 
+static volatile uint64_t live_sink;
+static volatile long live_ms = 150; /* not a constant: no clone of live_hot */
+
+/* Spins for @ms of this thread's CPU time (what cpu-clock samples). */
+static __attribute__((noinline)) void live_hot(long ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	do {
+		for (int i = 0; i < 100000; i++)
+			live_sink += (uint64_t)i * 3;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+	__asm__ volatile("");
+}
+
+struct live_feed {
+	struct sonde_profile *p;
+	struct sonde_record_fmt fmt;
+	int samples, counted;
+};
+
+/* A record of the ring, decoded and added, as a live profiler would. */
+static int live_add(const struct sonde_perf_event_header *ev, void *arg)
+{
+	struct live_feed *f = arg;
+	struct sonde_record rec;
+	int r;
+
+	assert_int_equal(sonde_record__decode(&f->fmt, ev, ev->size, &rec), 0);
+	r = sonde_profile__add_record(f->p, 0, &rec);
+	assert_true(r >= 0);
+	f->samples += rec.type == SONDE_PERF_RECORD_SAMPLE;
+	f->counted += r;
+	return 0;
+}
+
+/*
+ * A profile fed from a real ring: this thread sampled by cpu-clock with
+ * frame-pointer callchains while it spins in live_hot(), its maps described
+ * by sonde_profile__synth_process() (the test binary was mapped before the
+ * event opened), the ring's records decoded with sonde_record__decode().
+ */
+static void test_live_ring(void **state)
+{
+	static const enum sonde_profile_key keys[] = { SONDE_PROFILE_KEY_DSO, SONDE_PROFILE_KEY_SYM };
+	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 2, .callchains = true,
+		   .call_trees = true);
+	SONDE_OPTS(sonde_evlist_open_opts, oo, .no_inherit = true);
+	SONDE_OPTS(sonde_evlist_mmap_opts, mo, .data_pages = 256);
+	struct sonde_perf_event_attr a = {
+		.type = SONDE_PERF_TYPE_SOFTWARE,
+		.size = sizeof(a),
+		.config = SONDE_PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 100000, /* 0.1 ms */
+		.sample_type = ST_IP | ST_TID | ST_TIME | ST_PERIOD | ST_CALLCHAIN,
+	};
+	struct live_feed f = { 0 };
+	const struct sonde_profile_entry *e, *top;
+	const struct sonde_profile_node *kids[4];
+	struct sonde_evlist *l;
+	uint64_t total = 0;
+	size_t n;
+
+	(void)state;
+	a.disabled = a.mmap = a.comm = a.sample_id_all = 1;
+	a.exclude_hv = 1;
+	l = sonde_evlist__new();
+	assert_non_null(l);
+	assert_int_equal(sonde_evlist__add(l, &a, "cpu-clock", -1), 0);
+	if (sonde_evlist__open(l, &oo)) {
+		printf("SKIP: cannot open a sampling cpu-clock here: %s\n",
+		       sonde_evsel__open_error(sonde_evlist__evsel(l, 0)));
+		sonde_evlist__free(l);
+		skip();
+	}
+	assert_int_equal(sonde_evlist__mmap(l, &mo), 0);
+	a = *sonde_evsel__attr(sonde_evlist__evsel(l, 0));
+	assert_int_equal(sonde_record_fmt__from_attr(&f.fmt, &a), 0);
+
+	f.p = sonde_profile__new(&po);
+	assert_non_null(f.p);
+	assert_int_equal(sonde_profile__add_event(f.p, &a, NULL, 0, "cpu-clock"), 0);
+	assert_int_equal(sonde_profile__synth_kernel(f.p), 0);
+	assert_int_equal(sonde_profile__synth_process(f.p, getpid(), NULL), 0);
+	assert_int_equal(sonde_profile__synth_process(NULL, getpid(), NULL), -EINVAL);
+
+	assert_int_equal(sonde_evlist__enable(l), 0);
+	live_hot(live_ms);
+	assert_int_equal(sonde_evlist__disable(l), 0);
+	assert_true(sonde_evlist__read_records(l, NULL, live_add, &f) > 0);
+	assert_true(f.samples >= 100); /* 1500 expected */
+	assert_int_equal(f.counted, f.samples);
+
+	/* The heaviest function is live_hot, called from this test. */
+	n = sonde_profile__nr_entries(f.p, 0);
+	assert_true(n > 0);
+	top = sonde_profile__entry(f.p, 0, 0);
+	for (size_t i = 0; i < n; i++) {
+		e = sonde_profile__entry(f.p, 0, i);
+		total += sonde_profile_entry__self(e);
+	}
+	assert_non_null(sonde_profile_entry__sym(top));
+	assert_string_equal(sonde_profile_entry__sym(top), "live_hot");
+	assert_true(sonde_profile_entry__self(top) * 2 > total);
+	/* In this test's own binary, known from the synthesized MMAP2. */
+	assert_non_null(sonde_profile_entry__dso(top));
+	assert_non_null(strstr(sonde_profile_entry__dso(top), "test_profile"));
+	assert_false(sonde_profile_entry__kernel(top));
+	/* Its call tree: live_hot itself, then its caller. */
+	assert_int_equal(sonde_profile_node__children(sonde_profile_entry__tree(top), 0,
+						      SONDE_PROFILE_BY_WEIGHT, kids, 4), 1);
+	assert_string_equal(sonde_profile_node__sym(kids[0]), "live_hot");
+	assert_true(sonde_profile_node__children(kids[0], 0, SONDE_PROFILE_BY_WEIGHT, kids, 4) >= 1);
+	assert_string_equal(sonde_profile_node__sym(kids[0]), "test_live_ring");
+
+	sonde_profile__free(f.p);
+	sonde_evlist__free(l);
+}
+
 static void test_opts(void **state)
 {
 	enum sonde_profile_key bad_key = SONDE_PROFILE_KEY_MAX;
@@ -783,7 +821,8 @@ int main(void)
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_max_stacks),
 		cmocka_unit_test(test_opts),
+		cmocka_unit_test(test_live_ring),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, pf_setup, pf_teardown);
 }

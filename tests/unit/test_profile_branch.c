@@ -16,44 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "pdgen.h"
+#include "profile_fixture.h"
 
-#define BASE 0x7f0000001000ULL
-#define F_MAIN (BASE + 0x000)
-#define F_A (BASE + 0x100)
-#define F_B (BASE + 0x200)
 #define UNMAPPED 0x1234ULL
-
-#define ST_IP (1u << 0)
-#define ST_TID (1u << 1)
-#define ST_TIME (1u << 2)
-#define ST_PERIOD (1u << 8)
-#define ST_BRANCH_STACK (1u << 11)
-
-static int pid;
-static char map_path[64];
-
-static int setup(void **state)
-{
-	FILE *f;
-
-	(void)state;
-	pid = (int)getpid();
-	snprintf(map_path, sizeof(map_path), "/tmp/perf-%d.map", pid);
-	f = fopen(map_path, "w");
-	if (!f)
-		return -1;
-	fprintf(f, "%llx 100 main\n%llx 100 fa\n%llx 100 fb\n", (unsigned long long)F_MAIN,
-		(unsigned long long)F_A, (unsigned long long)F_B);
-	return fclose(f);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	unlink(map_path);
-	return 0;
-}
 
 static struct sonde_perf_branch_entry entry(uint64_t from, uint64_t to)
 {
@@ -63,30 +28,6 @@ static struct sonde_perf_branch_entry entry(uint64_t from, uint64_t to)
 	e.from = from;
 	e.to = to;
 	return e;
-}
-
-/* The process "work" with the JIT map, as records of a live ring. */
-static struct sonde_profile *live_profile(const struct sonde_perf_event_attr *attr)
-{
-	struct sonde_profile *p = sonde_profile__new(NULL);
-	struct sonde_record rec;
-
-	assert_non_null(p);
-	assert_int_equal(sonde_profile__add_event(p, attr, NULL, 0, "cycles"), 0);
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_COMM;
-	rec.comm.pid = rec.comm.tid = (uint32_t)pid;
-	rec.comm.comm = "work";
-	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_MMAP;
-	rec.misc = SONDE_PERF_RECORD_MISC_USER;
-	rec.mmap.pid = rec.mmap.tid = (uint32_t)pid;
-	rec.mmap.addr = BASE;
-	rec.mmap.len = 0x1000;
-	rec.mmap.filename = "//anon";
-	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
-	return p;
 }
 
 static void test_records(void **state)
@@ -102,7 +43,7 @@ static void test_records(void **state)
 	attr.sample_type = ST_IP | ST_TID | ST_PERIOD | ST_BRANCH_STACK;
 	attr.sample_period = 10;
 	attr.branch_sample_type = SONDE_PERF_SAMPLE_BRANCH_ANY;
-	p = live_profile(&attr);
+	p = pf_live_profile(NULL, &attr, "cycles");
 
 	e[0] = entry(F_A + 0x10, F_B);
 	e[0].predicted = 1;
@@ -169,7 +110,7 @@ static void test_records(void **state)
 
 	/* An event without branch stacks has none. */
 	attr.sample_type &= ~(uint64_t)ST_BRANCH_STACK;
-	p = live_profile(&attr);
+	p = pf_live_profile(NULL, &attr, "cycles");
 	rec.sample.sample_type = attr.sample_type;
 	assert_int_equal(sonde_profile__sample_branches(p, 0, &rec, b, 3), 0);
 	sonde_profile__free(p);
@@ -256,5 +197,5 @@ int main(void)
 		cmocka_unit_test(test_file),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, pf_setup, pf_teardown);
 }

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "sonde/sonde.h"
-#include "record_internal.h"
+#include "record_priv.h"
 #include "record_fixtures.h"
 
 #define CHECK(cond, ...)                                                   \

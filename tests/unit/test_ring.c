@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "sonde/ring.h"
-#include "internal.h"
+#include "core_priv.h"
 
 /* ---- simulated kernel ---- */
 

@@ -16,9 +16,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "evopen.h"
-#include "evlist.h"
-#include "internal.h"
+#include "count_priv.h"
+#include "core_priv.h"
 
 static union {
 	struct sonde_perf_event_mmap_page pc;

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stat-print.h"
+#include "stat_print.h"
 
 struct cap {
 	char *data;

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "stat-print.h"
+#include "stat_print.h"
 
 #define FAKE_FD 2000
 #define MAXFD 16
@@ -260,6 +260,21 @@ static void test_cache_metrics(void **state)
 		SONDE_STAT_K_DTLB_LOAD_MISSES,
 	};
 	enum { N = sizeof(kinds) / sizeof(kinds[0]) };
+	/* The metric each event's line gets. */
+	static const struct {
+		int event;
+		const char *text, *unit;
+		enum sonde_stat_color color;
+	} want[] = {
+		/* 100 of 4000 L1-dcache loads missed: 2.50%, no colour. */
+		{ 2, "   2.50%", "of all L1-dcache accesses", SONDE_STAT_COLOR_NONE },
+		/* 125 of 500 LLC loads: 25.00%, past perf's red line of 20%. */
+		{ 4, "  25.00%", "of all LL-cache accesses", SONDE_STAT_COLOR_RED },
+		/* 300 of 2000 dTLB loads: 15.00%, magenta (over 10%). */
+		{ 6, "  15.00%", "of all dTLB cache accesses", SONDE_STAT_COLOR_MAGENTA },
+		/* The access events are a rate over task-clock: 4000 in 1 ms. */
+		{ 1, "   4.000", "M/sec", SONDE_STAT_COLOR_NONE },
+	};
 	SONDE_OPTS(sonde_evlist_open_opts, oo, .keep_unsupported = true);
 	struct sonde_evspec_list *sl = NULL;
 	struct sonde_stat_event ev[N];
@@ -295,29 +310,13 @@ static void test_cache_metrics(void **state)
 		.mode = SONDE_STAT_AGGR_GLOBAL, .nr_events = N, .events = ev,
 		.nr_aggr = 1, .aggr = sonde_stat_reader__aggr(r), .counts = c };
 
-	/* 100 of 4000 L1-dcache loads missed: 2.50%, no colour. */
-	assert_int_equal(sonde_stat_table__metrics(&t, 0, 2, m), 1);
-	sonde_stat_metric__format(&m[0], buf, sizeof(buf));
-	assert_string_equal(buf, "   2.50%");
-	assert_string_equal(m[0].unit, "of all L1-dcache accesses");
-	assert_int_equal(m[0].color, SONDE_STAT_COLOR_NONE);
-	/* 125 of 500 LLC loads: 25.00%, past perf's red line of 20%. */
-	sonde_stat_table__metrics(&t, 0, 4, m);
-	sonde_stat_metric__format(&m[0], buf, sizeof(buf));
-	assert_string_equal(buf, "  25.00%");
-	assert_string_equal(m[0].unit, "of all LL-cache accesses");
-	assert_int_equal(m[0].color, SONDE_STAT_COLOR_RED);
-	/* 300 of 2000 dTLB loads: 15.00%, magenta (over 10%). */
-	sonde_stat_table__metrics(&t, 0, 6, m);
-	sonde_stat_metric__format(&m[0], buf, sizeof(buf));
-	assert_string_equal(buf, "  15.00%");
-	assert_string_equal(m[0].unit, "of all dTLB cache accesses");
-	assert_int_equal(m[0].color, SONDE_STAT_COLOR_MAGENTA);
-	/* The access events are a rate over task-clock: 4000 in 1 ms. */
-	sonde_stat_table__metrics(&t, 0, 1, m);
-	sonde_stat_metric__format(&m[0], buf, sizeof(buf));
-	assert_string_equal(buf, "   4.000");
-	assert_string_equal(m[0].unit, "M/sec");
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_int_equal(sonde_stat_table__metrics(&t, 0, want[i].event, m), 1);
+		sonde_stat_metric__format(&m[0], buf, sizeof(buf));
+		assert_string_equal(buf, want[i].text);
+		assert_string_equal(m[0].unit, want[i].unit);
+		assert_int_equal(m[0].color, want[i].color);
+	}
 
 	/* No access count (not supported): a blank metric, as perf. */
 	c[5].status = SONDE_STAT_NOT_SUPPORTED;

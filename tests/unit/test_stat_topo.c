@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "sonde/stat.h"
-#include "topo.h"
+#include "stat_priv.h"
 
 static char root[64];
 

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "sym_internal.h"
 
 /* Paths here are short; truncation checks would only add noise. */
@@ -334,8 +334,10 @@ static void test_resolve_policy(void **state)
 		   .jit_dir = tmpdir);
 	c = sonde_symcache__new(&o);
 
+	memset(&r, 0xa5, sizeof(r));
 	assert_int_equal(sonde_symcache__resolve(c, 777, NULL,
 						 0xffffffff81000010, &r), 0);
+	assert_int_equal(r.reserved[0] | r.reserved[1], 0);
 	assert_string_equal(r.sym->name, "kfunc");
 	assert_int_equal(r.offset, 0x10);
 	assert_int_equal(sonde_dso__kind(r.dso), SONDE_DSO_KERNEL);

@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "sonde/unwind.h"
-#include "internal.h"
+#include "core_priv.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -42,7 +42,9 @@ static void test_callchain_iter(void **state)
 	size_t nk, nu;
 	int ctx, n = 0;
 
+	memset(&it, 0xa5, sizeof(it));
 	sonde_callchain_iter__init(&it, chain, ARRAY_SIZE(chain));
+	assert_int_equal(it.reserved[0] | it.reserved[1], 0);
 	while (sonde_callchain_iter__next(&it, &ip, &ctx)) {
 		assert_true(ip < SONDE_PERF_CONTEXT_MAX);
 		assert_int_equal(ctx, n < 2 ? SONDE_CALLCHAIN_KERNEL :

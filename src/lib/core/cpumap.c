@@ -4,8 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "maps.h"
-#include "internal.h"
+#include "core_priv.h"
 
 /* Largest CPU number accepted: keeps the bitmap bounded. */
 #define CPU_LIMIT 8192

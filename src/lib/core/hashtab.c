@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-only
-/* The one hash table: open addressing, linear probing, see hashtab.h. */
+/* The one hash table: open addressing, linear probing, see core_priv.h. */
 #include <errno.h>
 #include <stdlib.h>
-#include "hashtab.h"
+#include <string.h>
+#include "core_priv.h"
 
 #define HASHTAB_MIN_SLOTS 16
 
@@ -20,6 +21,13 @@ void hashtab_free(struct hashtab *t)
 {
 	free(t->slots);
 	hashtab_init(t);
+}
+
+void hashtab_clear(struct hashtab *t)
+{
+	if (t->slots && t->count)
+		memset(t->slots, 0, (t->mask + 1) * sizeof(*t->slots));
+	t->count = 0;
 }
 
 /* Slots for @n entries at no more than 3/4 load. */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "core_priv.h"
 
 __attribute__((format(printf, 2, 0)))
 static int default_print(enum sonde_print_level level, const char *fmt,

@@ -2,7 +2,7 @@
 /* One renderer for errno values and sonde's own error codes. */
 #include <stdio.h>
 #include <string.h>
-#include "internal.h"
+#include "core_priv.h"
 
 static const char *const sonde_errstr[] = {
 	[SONDE_ERR_FORMAT - SONDE_ERR_START] = "Corrupt or truncated data",

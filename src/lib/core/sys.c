@@ -6,7 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "sonde/sys.h"
-#include "internal.h"
+#include "core_priv.h"
 
 static int real_perf_event_open(struct sonde_perf_event_attr *attr, pid_t pid,
 				int cpu, int group_fd, unsigned long flags)

@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/sysctl.h"
-#include "internal.h"
-#include "sysfs-read.h"
+#include "core_priv.h"
 
 #define DEFAULT_DIR "/proc/sys/kernel"
 

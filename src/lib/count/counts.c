@@ -3,7 +3,7 @@
 #include <string.h>
 #include "sonde/abi.h"
 #include "sonde/counts.h"
-#include "internal.h"
+#include "core_priv.h"
 
 void sonde_count__scale(struct sonde_count *c)
 {

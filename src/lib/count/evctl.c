@@ -8,8 +8,8 @@
 #include <string.h>
 #include "sonde/evctl.h"
 #include "sonde/sys.h"
-#include "evlist.h"
-#include "internal.h"
+#include "count_priv.h"
+#include "core_priv.h"
 
 static int ioc(int fd, unsigned long req, unsigned long arg)
 {

@@ -11,8 +11,8 @@
 #include <unistd.h>
 #include "sonde/evopen.h"
 #include "sonde/sys.h"
-#include "evlist.h"
-#include "internal.h"
+#include "count_priv.h"
+#include "core_priv.h"
 
 #define CGROUP_SUPER_MAGIC_V1 0x27e0ebUL
 #define CGROUP2_SUPER_MAGIC_V2 0x63677270UL

@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <string.h>
 #include "sonde/sys.h"
-#include "evopen.h"
-#include "internal.h"
+#include "count_priv.h"
+#include "core_priv.h"
 
 /* Learnt per process; a kernel does not change under a running program. */
 static uint64_t feat_missing;

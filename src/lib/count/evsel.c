@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/sys.h"
-#include "evlist.h"
-#include "internal.h"
+#include "count_priv.h"
+#include "core_priv.h"
 
 const struct sonde_perf_event_attr *
 sonde_evsel__attr(const struct sonde_evsel *e)

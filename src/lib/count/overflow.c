@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sonde/overflow.h"
-#include "internal.h"
+#include "core_priv.h"
 
 int sonde_overflow_signal__setup(int fd,
 				 const struct sonde_overflow_signal_opts *opts)

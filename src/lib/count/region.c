@@ -13,8 +13,8 @@
 #include "sonde/evparse.h"
 #include "sonde/region.h"
 #include "sonde/sys.h"
-#include "evlist.h"
-#include "internal.h"
+#include "count_priv.h"
+#include "core_priv.h"
 
 struct snap {
 	uint64_t val, ena, run;

@@ -10,8 +10,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "sonde/sys.h"
-#include "evlist.h"
-#include "internal.h"
+#include "count_priv.h"
+#include "core_priv.h"
 
 #define barrier() __asm__ volatile("" ::: "memory")
 

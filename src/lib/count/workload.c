@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "evlist.h"
-#include "internal.h"
+#include "count_priv.h"
+#include "core_priv.h"
 
 static void close_fd(int *fd)
 {

@@ -3,8 +3,8 @@
  * Event-spec parser: a hand-written recursive descent over the perf -e
  * grammar (lists, groups, events of every kind, the names perf gives
  * them). Each event becomes the perf_event_attr perf 6.1 would build, with
- * its default exclude_guest; modifiers are in evparse-mods.c, terms in
- * evparse-terms.c.
+ * its default exclude_guest; modifiers are in evparse_mods.c, terms in
+ * evparse_terms.c.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,10 +18,8 @@
 #include "sonde/evparse.h"
 #include "sonde/pmu.h"
 #include "sonde/tracefs.h"
-#include "internal.h"
-#include "evparse-priv.h"
-#include "evlist-priv.h"
-#include "sysfs-read.h"
+#include "core_priv.h"
+#include "event_priv.h"
 #define MAX_EVENTS 4096
 #define MAX_SPEC 65536
 

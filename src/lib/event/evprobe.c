@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include "sonde/evparse.h"
 #include "sonde/sys.h"
-#include "internal.h"
+#include "core_priv.h"
 
 int sonde_perf_event_attr__probe(const struct sonde_perf_event_attr *spec)
 {

@@ -14,8 +14,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "sonde/pmu.h"
-#include "internal.h"
-#include "sysfs-read.h"
+#include "core_priv.h"
 
 #define MAX_PMUS 1024
 #define MAX_FORMATS 256

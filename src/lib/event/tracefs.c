@@ -2,7 +2,7 @@
 /*
  * tracefs: locating (and, as root, mounting) it, tracepoint ids and the
  * enumeration of events/<sys>/<name>. The format-file parser lives in
- * tp-format.c.
+ * tp_format.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,8 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "sonde/tracefs.h"
-#include "internal.h"
-#include "sysfs-read.h"
+#include "core_priv.h"
 
 static bool has_events(const char *dir)
 {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export-priv.h"
+#include "export_priv.h"
 
 static const struct {
 	const char *name, *file;

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export-priv.h"
+#include "export_priv.h"
 #include "flame.h"
 
 #define IDX(v) ((uint32_t)((uintptr_t)(v) - 1))

@@ -11,7 +11,7 @@
 #define SONDE_EXPORT_FLAME_H
 
 #include <stdint.h>
-#include "hashtab.h"
+#include "core_priv.h"
 #include "sonde/profile.h"
 
 struct flame_frame {

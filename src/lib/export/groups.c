@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export-priv.h"
+#include "export_priv.h"
 #include "profile_priv.h"
 
 struct grp {

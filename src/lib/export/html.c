@@ -5,7 +5,7 @@
  * table, frames as index quadruples, nodes in depth-first order as parent
  * distance, frame, self weight, samples); the page builds the tree and
  * draws it itself; then each sample's time, thread and node
- * (html-timeline.c) for the timeline and the filters.
+ * (html_timeline.c) for the timeline and the filters.
  * With a base profile the same page shows a differential flame graph.
  */
 #include <errno.h>
@@ -13,10 +13,10 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export-priv.h"
+#include "export_priv.h"
 #include "flame.h"
-#include "html-assets.h"
-#include "html-timeline.h"
+#include "html_assets.h"
+#include "html_timeline.h"
 
 /* A JSON string safe inside <script>: '<' is escaped, so no "</script>". */
 static void put_json_str(const struct export_ctx *o, const char *s)

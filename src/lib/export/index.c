@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-only
-/* Dense indexes for distinct string pairs (export-priv.h). */
+/* Dense indexes for distinct string pairs (export_priv.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export-priv.h"
+#include "export_priv.h"
 
 struct pair {
 	const char *a, *b;

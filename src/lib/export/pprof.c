@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "export-priv.h"
-#include "hashtab.h"
+#include "export_priv.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 #include "profile_priv.h"
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export-priv.h"
+#include "export_priv.h"
 
 /* Frame indexes of every group's stack, root first, in one array. */
 struct stacks {

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export-priv.h"
+#include "export_priv.h"
 #include "flame.h"
 
 #define SVG_WIDTH 1200.0

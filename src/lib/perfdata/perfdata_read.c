@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "sonde/sys.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 
 #define PERF_MAGIC2 0x32454c4946524550ULL /* "PERFILE2" little-endian */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 
 /* Smaller files are mapped faster than a thread starts paying off. */

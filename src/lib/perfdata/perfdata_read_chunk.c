@@ -16,7 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 
 #define SLAB_SIZE (256u << 10)

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 
 struct cur {

@@ -7,7 +7,7 @@
  * perfdata_read_feat.c.
  */
 #include <errno.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 
 /* The feature bit set and @r valid: what each small getter checks first. */

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 
 #define PERF_MAGIC2 0x32454c4946524550ULL

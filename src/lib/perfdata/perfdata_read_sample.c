@@ -6,7 +6,7 @@
  * only adapts the codec's struct to the fields the reports use.
  */
 #include <string.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 
 int pdr_parse_sample(const struct sonde_perfdata_reader *r, const struct pdr_attr *a,

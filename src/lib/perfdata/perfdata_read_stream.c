@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 
 static int qent_cmp(const void *a, const void *b)

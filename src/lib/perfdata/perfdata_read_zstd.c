@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 
 #define ZMIN_LIMIT (1ULL << 20)

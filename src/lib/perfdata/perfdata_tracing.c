@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "perfdata_write.h"
-#include "internal.h"
+#include "core_priv.h"
 
 static const char *tracefs_root(void)
 {

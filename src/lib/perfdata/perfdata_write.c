@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "perfdata_write.h"
-#include "internal.h"
+#include "core_priv.h"
 
 /*
  * One write(2) of this much blocks the drain loop for a fraction of a

@@ -6,7 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "sonde/perfdata.h"
+#include "sonde/record.h"
+#include "sonde/synth.h"
 
 /* A growable byte buffer for feature payloads. */
 struct dbuf {
@@ -103,5 +106,19 @@ extern const int pw_file_feats[];
 extern const size_t pw_nr_file_feats;
 extern const int pw_pipe_feats[];
 extern const size_t pw_nr_pipe_feats;
+
+/*
+ * synth.c: the records sonde_perfdata_writer__synth_*() write, handed to
+ * @fn instead (valid during the call); a non-zero return stops the walk
+ * and is returned. For sinks other than a writer (a profile).
+ */
+typedef int (*perfdata_synth_fn)(const struct sonde_record *rec, void *arg);
+enum perfdata_synth_what {
+	PERFDATA_SYNTH_KERNEL,	/* the kernel text map */
+	PERFDATA_SYNTH_PROCESS, /* process @pid */
+	PERFDATA_SYNTH_ALL,	/* every process */
+};
+int perfdata_synth(enum perfdata_synth_what what, pid_t pid, const struct sonde_synth_opts *opts,
+		   perfdata_synth_fn fn, void *arg);
 
 #endif /* SONDE_PERFDATA_WRITE_H */

@@ -13,7 +13,7 @@
 #include <string.h>
 #include "sonde/ring.h"
 #include "perfdata_write.h"
-#include "internal.h"
+#include "core_priv.h"
 
 #define AUXTRACE_HDR 48
 

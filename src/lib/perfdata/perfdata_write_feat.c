@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "perfdata_write.h"
-#include "internal.h"
+#include "core_priv.h"
 
 const int pw_file_feats[] = {
 	SONDE_FEAT_TRACING_DATA, SONDE_FEAT_BUILD_ID, SONDE_FEAT_HOSTNAME,

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * Synthesized side-band records for what already runs when sonde record
- * attaches (-p, -a): the kernel only reports COMM/FORK/MMAP for what
- * happens after the events are opened, so without these the samples of a
- * running process would not symbolize. Built from /proc like perf does.
+ * attaches (-p, -a), or when a profile is fed from live rings: the kernel
+ * only reports COMM/FORK/MMAP for what happens after the events are
+ * opened, so without these the samples of a running process would not
+ * symbolize. Built from /proc like perf does, and handed to a sink: a
+ * writer (encoded) or a callback (a profile's).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -17,25 +19,32 @@
 #include "sonde/synth.h"
 #include "sonde/record.h"
 #include "sonde/symbols.h"
-#include "internal.h"
+#include "core_priv.h"
+#include "perfdata_write.h"
 #include "sym_internal.h"
 
 struct synth {
+	/* The sink: a writer, or else a callback. */
 	struct sonde_perfdata_writer *w;
 	struct sonde_record_fmt fmt; /* of the event carrying the side-band */
+	perfdata_synth_fn fn;
+	void *arg;
 	bool data_maps;
 	bool build_ids;
+	struct hashtab bids; /* of struct bid_cache, by path: one read per file */
 };
 
 /*
- * Encodes @rec with the library's record codec (sample_id trailer included,
- * as the first event's format wants it) and writes it.
+ * To a writer: encodes @rec with the library's record codec (sample_id
+ * trailer included, as the first event's format wants it) and writes it.
  */
 static int emit(struct synth *s, struct sonde_record *rec)
 {
 	unsigned char buf[8192];
 	int n;
 
+	if (!s->w)
+		return s->fn(rec, s->arg);
 	/* The trailer stays zero (time 0 sorts before real records), as perf. */
 	n = sonde_record__encode(&s->fmt, rec, buf, sizeof(buf));
 	if (n < 0)
@@ -43,43 +52,52 @@ static int emit(struct synth *s, struct sonde_record *rec)
 	return sonde_perfdata_writer__write(s->w, (const void *)buf);
 }
 
-static bool kallsyms_addr(const char *name, uint64_t *addr)
+/*
+ * The kernel text's bounds from /proc/kallsyms (the sym layer's one line
+ * reader): the start of _text (else _stext, named in *@ref) and _etext.
+ * False when kallsyms cannot be read or hides the addresses.
+ */
+static bool kernel_text(const char **ref, uint64_t *start, uint64_t *end)
 {
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[256], sym[128], type;
-	unsigned long long a;
-	bool found = false;
+	struct sonde_symbol *syms = NULL;
+	uint64_t text = 0, stext = 0;
+	size_t len, nr = 0;
+	char *buf;
 
-	if (!f)
+	*end = 0;
+	if (sym_read_file("/proc/kallsyms", &buf, &len, SYM_TEXT_MAX))
 		return false;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %127s", &a, &type, sym) == 3 &&
-		    !strcmp(sym, name)) {
-			*addr = a;
-			found = true;
-			break;
+	if (!sym_kallsyms_lines(buf, len, &syms, &nr)) {
+		for (size_t i = 0; i < nr; i++) {
+			const char *n = syms[i].name;
+
+			if (!text && !strcmp(n, "_text"))
+				text = syms[i].start;
+			else if (!stext && !strcmp(n, "_stext"))
+				stext = syms[i].start;
+			else if (!*end && !strcmp(n, "_etext"))
+				*end = syms[i].start;
 		}
 	}
-	fclose(f);
-	return found;
+	free(syms);
+	free(buf);
+	*ref = text ? "_text" : "_stext";
+	*start = text ? text : stext;
+	return *start != 0;
 }
 
 static int synth_kernel(struct synth *s)
 {
 	struct sonde_record rec = { .type = SONDE_PERF_RECORD_MMAP,
 				    .misc = SONDE_PERF_RECORD_MISC_KERNEL };
-	const char *ref = "_text";
-	uint64_t start = 0, end = 0;
+	const char *ref;
+	uint64_t start, end;
 	char name[64];
 
-	if (!kallsyms_addr(ref, &start)) {
-		ref = "_stext";
-		if (!kallsyms_addr(ref, &start))
-			return 0; /* no kallsyms: kernel samples stay unresolved */
-	}
-	if (!start)
-		return 0; /* kptr_restrict hides addresses */
-	if (!kallsyms_addr("_etext", &end) || end <= start)
+	/* No kallsyms, or kptr_restrict hides it: kernel samples stay unresolved. */
+	if (!kernel_text(&ref, &start, &end))
+		return 0;
+	if (end <= start)
 		end = ~0ULL;
 	snprintf(name, sizeof(name), "[kernel.kallsyms]%s", ref);
 	rec.mmap.pid = (uint32_t)-1; /* the kernel */
@@ -129,42 +147,51 @@ static int synth_fork(struct synth *s, pid_t pid, pid_t tid)
 	return emit(s, &rec);
 }
 
-/* ---- build ids, cached per path ---- */
+/* ---- build ids, read once per path and call ---- */
 
 struct bid_cache {
-	char *path;
 	unsigned char id[20];
 	size_t len;
+	char path[];
 };
-static struct bid_cache *bids;
-static size_t nr_bids;
 
-static size_t build_id_of(const char *path, unsigned char id[20])
+static bool bid_is(const void *val, const void *key, void *ctx)
 {
-	struct bid_cache *n;
+	(void)ctx;
+	return !strcmp(((const struct bid_cache *)val)->path, key);
+}
 
-	for (size_t i = 0; i < nr_bids; i++)
-		if (!strcmp(bids[i].path, path)) {
-			memcpy(id, bids[i].id, 20);
-			return bids[i].len;
-		}
-	n = realloc(bids, (nr_bids + 1) * sizeof(*n));
-	if (!n)
-		return 0;
-	bids = n;
-	n = &bids[nr_bids];
-	memset(n, 0, sizeof(*n));
-	n->path = strdup(path);
-	if (!n->path)
-		return 0;
-	{
-		int l = sonde_elf_build_id(path, n->id, sizeof(n->id));
+static size_t build_id_of(struct synth *s, const char *path, unsigned char id[20])
+{
+	size_t plen = strlen(path);
+	uint64_t h = hashtab_bytes_hash(path, plen);
+	struct bid_cache *n = hashtab_find(&s->bids, h, bid_is, path, NULL);
+	int l;
 
+	if (!n) {
+		n = calloc(1, sizeof(*n) + plen + 1);
+		if (!n)
+			return 0;
+		memcpy(n->path, path, plen + 1);
+		l = sonde_elf_build_id(path, n->id, sizeof(n->id));
 		n->len = l > 0 ? (size_t)l : 0;
+		if (hashtab_insert(&s->bids, h, n)) {
+			free(n);
+			return 0;
+		}
 	}
-	nr_bids++;
 	memcpy(id, n->id, 20);
 	return n->len;
+}
+
+static void synth_done(struct synth *s)
+{
+	size_t pos = 0;
+	void *v;
+
+	while ((v = hashtab_next(&s->bids, &pos)))
+		free(v);
+	hashtab_free(&s->bids);
 }
 
 /* One MMAP2 per executable mapping of /proc/PID/maps. */
@@ -204,7 +231,7 @@ static int synth_maps(struct synth *s, pid_t pid)
 		m->len = end - start;
 		m->pgoff = pgoff;
 		bl = s->build_ids && name[0] == '/' ?
-		     build_id_of(name, m->build_id) : 0;
+		     build_id_of(s, name, m->build_id) : 0;
 		if (bl) {
 			rec.misc |= SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID;
 			m->build_id_size = (uint8_t)bl;
@@ -286,6 +313,7 @@ static int synth_init(struct synth *s, struct sonde_perfdata_writer *w,
 	if (!w || !attr || !OPTS_VALID(opts, sonde_synth_opts))
 		return -EINVAL;
 	memset(s, 0, sizeof(*s));
+	hashtab_init(&s->bids);
 	s->w = w;
 	s->data_maps = OPTS_GET(opts, data_maps, false);
 	s->build_ids = !OPTS_GET(opts, no_build_ids, false);
@@ -298,7 +326,11 @@ int sonde_perfdata_writer__synth_kernel(struct sonde_perfdata_writer *w,
 	struct synth s;
 	int err = synth_init(&s, w, attr, NULL);
 
-	return err ? lib_err(err) : synth_kernel(&s);
+	if (err)
+		return lib_err(err);
+	err = synth_kernel(&s);
+	synth_done(&s);
+	return err;
 }
 
 int sonde_perfdata_writer__synth_process(struct sonde_perfdata_writer *w,
@@ -308,7 +340,11 @@ int sonde_perfdata_writer__synth_process(struct sonde_perfdata_writer *w,
 	struct synth s;
 	int err = synth_init(&s, w, attr, opts);
 
-	return err ? lib_err(err) : synth_process(&s, pid);
+	if (err)
+		return lib_err(err);
+	err = synth_process(&s, pid);
+	synth_done(&s);
+	return err;
 }
 
 int sonde_perfdata_writer__synth_all(struct sonde_perfdata_writer *w,
@@ -318,5 +354,38 @@ int sonde_perfdata_writer__synth_all(struct sonde_perfdata_writer *w,
 	struct synth s;
 	int err = synth_init(&s, w, attr, opts);
 
-	return err ? lib_err(err) : synth_all(&s);
+	if (err)
+		return lib_err(err);
+	err = synth_all(&s);
+	synth_done(&s);
+	return err;
+}
+
+int perfdata_synth(enum perfdata_synth_what what, pid_t pid, const struct sonde_synth_opts *opts,
+		   perfdata_synth_fn fn, void *arg)
+{
+	struct synth s;
+	int err;
+
+	if (!fn || !OPTS_VALID(opts, sonde_synth_opts))
+		return -EINVAL;
+	memset(&s, 0, sizeof(s));
+	hashtab_init(&s.bids);
+	s.fn = fn;
+	s.arg = arg;
+	s.data_maps = OPTS_GET(opts, data_maps, false);
+	s.build_ids = !OPTS_GET(opts, no_build_ids, false);
+	switch (what) {
+	case PERFDATA_SYNTH_KERNEL:
+		err = synth_kernel(&s);
+		break;
+	case PERFDATA_SYNTH_PROCESS:
+		err = synth_process(&s, pid);
+		break;
+	default:
+		err = synth_all(&s);
+		break;
+	}
+	synth_done(&s);
+	return err;
 }

@@ -25,7 +25,7 @@
 #include "sonde/ring.h"
 #include "sonde/synth.h"
 #include "perfdata_write.h"
-#include "internal.h"
+#include "core_priv.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif

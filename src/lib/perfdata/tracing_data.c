@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include "sonde/perfdata_reader.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
 
 struct cur {

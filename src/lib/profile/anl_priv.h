@@ -5,7 +5,7 @@
 
 #include <pthread.h>
 #include "anl.h"
-#include "hashtab.h"
+#include "core_priv.h"
 
 #define ANL_DSO_BUCKETS 256
 

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * struct sonde_profile: options, filters, events, and records in. Samples
- * are resolved into hash-consed stacks (anl_stack.c) and summed into
+ * are resolved into hash-consed stacks (profile_resolve.c) and summed into
  * groups here; profile_hist.c makes the histogram from the groups.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "perfdata_read.h"
+#include "perfdata_write.h"
 #include "profile_priv.h"
 
 #define PROF_MAX_CPUS 4096
@@ -548,6 +549,27 @@ int sonde_profile__add_record(struct sonde_profile *p, int event, const struct s
 		return ei;
 	prof_sample_view(&p->evs[ei], &rec->sample, &s);
 	return add_sample(p, ei, rec->misc, &s);
+}
+
+static int synth_record(const struct sonde_record *rec, void *arg)
+{
+	return sonde_profile__add_record(arg, -1, rec) < 0 ? -EINVAL : 0;
+}
+
+int sonde_profile__synth_kernel(struct sonde_profile *p)
+{
+	return p ? perfdata_synth(PERFDATA_SYNTH_KERNEL, 0, NULL, synth_record, p) : -EINVAL;
+}
+
+int sonde_profile__synth_process(struct sonde_profile *p, pid_t pid,
+				 const struct sonde_synth_opts *opts)
+{
+	return p ? perfdata_synth(PERFDATA_SYNTH_PROCESS, pid, opts, synth_record, p) : -EINVAL;
+}
+
+int sonde_profile__synth_all(struct sonde_profile *p, const struct sonde_synth_opts *opts)
+{
+	return p ? perfdata_synth(PERFDATA_SYNTH_ALL, 0, opts, synth_record, p) : -EINVAL;
 }
 
 /* A pipe declares its events as it goes: take up the new ones. */

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include "sonde/profile.h"
 #include "anl.h"
-#include "hashtab.h"
+#include "core_priv.h"
 
 /* The samples of one (event, comm, pid, tid, cpu, stack). */
 struct prof_group {

@@ -13,7 +13,7 @@
 #include "sonde/counts.h"
 #include "sonde/record.h"
 #include "sonde/ring.h"
-#include "internal.h"
+#include "core_priv.h"
 
 /* The event that carries the side-band (MMAP2), or NULL. */
 static const struct sonde_perf_event_attr *tracking_attr(struct sonde_evlist *l)

@@ -4,7 +4,7 @@
  * place. The sample_id trailer sits at the end of the record, so it is walked
  * from size - id_hdr_size and the body must end where it begins.
  */
-#include "record_internal.h"
+#include "record_priv.h"
 
 /* The record's union has fixed room: a member outgrowing it changes the ABI. */
 _Static_assert(offsetof(struct sonde_record, reserved_room) +

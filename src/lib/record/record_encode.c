@@ -4,7 +4,7 @@
  * out: strings NUL-padded to ALIGN(strlen + 1, 8) (or the room a decoded
  * record had), blobs zero-padded to 8, the sample_id trailer last.
  */
-#include "record_internal.h"
+#include "record_priv.h"
 
 static int str_put_align(struct wcur *w, const char *s, uint16_t room,
 			 size_t align)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /* Names for dumps and scripts: record types, sample_type and read_format bits. */
 #include <stdio.h>
-#include "record_internal.h"
+#include "record_priv.h"
 
 static const char *const kernel_names[] = {
 	[SONDE_PERF_RECORD_MMAP] = "PERF_RECORD_MMAP",

@@ -5,7 +5,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include "record_internal.h"
+#include "record_priv.h"
 
 /* Strings of records built by hand may be NULL. */
 #define S(x) ((x) ? (x) : "")

@@ -6,7 +6,7 @@
  * so after swapping the word each field must also move to its mirrored
  * position (keeping its own bit order, so multi-bit fields stay intact).
  */
-#include "record_internal.h"
+#include "record_priv.h"
 
 /*
  * @v was laid out by the other byte order's compiler and has been swapped

@@ -3,7 +3,7 @@
  * The PERF_RECORD_SAMPLE body, the read_format block and the sample_id_all
  * trailer, walked field by field in the order sample_type bits put them.
  */
-#include "record_internal.h"
+#include "record_priv.h"
 
 unsigned int sonde_read_values__entry_words(uint64_t read_format)
 {

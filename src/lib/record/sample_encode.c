@@ -3,7 +3,7 @@
  * Writing a PERF_RECORD_SAMPLE body, a read_format block and the
  * sample_id_all trailer: the mirror image of sample_decode.c.
  */
-#include "record_internal.h"
+#include "record_priv.h"
 
 int read_values_put(struct wcur *w, uint64_t rf,
 		    const struct sonde_read_values *rv)

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "sonde/ring.h"
 #include "sonde/sys.h"
-#include "internal.h"
+#include "core_priv.h"
 
 /* A record is at most 64 KiB (u16 size), so one bounce buffer fits all. */
 #define BOUNCE_SIZE 65536

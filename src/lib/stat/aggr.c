@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/stat.h"
-#include "topo.h"
+#include "stat_priv.h"
 
 static void unit_of(enum sonde_stat_aggr_mode mode, const struct stat_cpu_topo *c,
 		    int cpu, struct sonde_stat_aggr *a)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sonde/stat.h"
-#include "internal.h"
+#include "core_priv.h"
 
 /*
  * Mean of the counted events of @kind in unit @aggr and context @ctx.

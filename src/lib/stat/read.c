@@ -12,8 +12,8 @@
 #include "sonde/evlist.h"
 #include "sonde/threadmap.h"
 #include "sonde/stat.h"
-#include "internal.h"
-#include "topo.h"
+#include "core_priv.h"
+#include "stat_priv.h"
 
 /* Raw sums of one cell. */
 struct stat_raw {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sonde/stat.h"
-#include "topo.h"
+#include "stat_priv.h"
 
 /* One small integer file; -1 when it is missing or not a number. */
 static int read_id(const char *root, int cpu, const char *name)

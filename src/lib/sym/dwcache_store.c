@@ -12,8 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "internal.h"
-#include "hashtab.h"
+#include "core_priv.h"
 #include "dwcache.h"
 #include "kcache.h"
 #include "sym_internal.h"

@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "kcache.h"
 #include "sym_internal.h"
 

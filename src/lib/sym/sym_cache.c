@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "sym_internal.h"
 
 #define CACHE_BUCKETS 1024

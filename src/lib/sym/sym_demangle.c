@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "sym_internal.h"
 
 typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf, size_t *n,

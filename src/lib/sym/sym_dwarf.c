@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * Source lines and inline chains from an object's debug info: the one
- * DWARF lookup under the report model (anl_dso.c) and sonde_dso. Opening
+ * DWARF lookup under the report model (profile_dso.c) and sonde_dso. Opening
  * decompresses the debug sections (libc's take tens of ms), so it may run
  * on a thread while the caller does other work.
  */
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "sym_internal.h"
 
 struct sym_dwarf {

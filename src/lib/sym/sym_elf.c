@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "sym_internal.h"
 #include "sym_plt.h"
 

@@ -154,7 +154,7 @@ int sym_parse_perfmap(char *buf, size_t len, struct sonde_symbol **out,
 int sym_read_file(const char *path, char **buf, size_t *len, size_t max);
 
 /*
- * Shared with the report model (anl_dso.c). The build id of @p elf (note
+ * Shared with the report model (profile_dso.c). The build id of @p elf (note
  * sections, else PT_NOTE): its size, 0 if none.
  */
 int sym_elf_build_id(Elf *elf, uint8_t *buf, size_t size);

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "sym_internal.h"
 
 int sym_kernel_build_id(const char *notes_path, uint8_t *out, size_t size)

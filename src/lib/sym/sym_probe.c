@@ -6,7 +6,7 @@
  */
 #include <string.h>
 #include "sonde/symbols.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "sym_internal.h"
 
 int sonde_dso__vaddr_to_offset(struct sonde_dso *dso, uint64_t vaddr,

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "sym_internal.h"
 
 /* The debug info of @dso, opened once; NULL (and *@err) when unusable. */

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "internal.h"
+#include "core_priv.h"
 #include "kcache.h"
 #include "sym_internal.h"
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /* PERF_SAMPLE_CALLCHAIN walking: context markers in, tagged addresses out. */
+#include <string.h>
 #include "sonde/abi.h"
 #include "sonde/unwind.h"
-#include "internal.h"
+#include "core_priv.h"
 
 static int marker_ctx(uint64_t v)
 {
@@ -26,9 +27,9 @@ static int marker_ctx(uint64_t v)
 void sonde_callchain_iter__init(struct sonde_callchain_iter *it,
 				const uint64_t *chain, size_t nr)
 {
+	memset(it, 0, sizeof(*it));
 	it->chain = chain;
 	it->nr = chain ? nr : 0;
-	it->pos = 0;
 	it->ctx = SONDE_CALLCHAIN_UNKNOWN;
 }
 

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include "core_priv.h"
 #include "unwind_priv.h"
 
 /* DWARF register numbers of x86-64. */
@@ -44,7 +45,6 @@ enum rule_kind {
 #define CFA_NONE 0xff	/* no CFA: every rule using it fails */
 
 struct cfi_rule {
-	uint64_t key;		/* lookup address + 1; 0 = empty slot */
 	uint64_t cfa_off, ra_off, sp_off, bp_off;
 	uint8_t cfa_reg;	/* DW_RSP, DW_RBP or CFA_NONE */
 	uint8_t ra, sp, bp;	/* enum rule_kind */
@@ -52,9 +52,15 @@ struct cfi_rule {
 	bool no_cfi;		/* no row here: the frame-pointer step */
 };
 
+/*
+ * The rules in the order they were compiled, found through the one hash
+ * table by their lookup address + 1, which is also the hash: a slot whose
+ * stored hash equals the key is the rule, without touching the rule.
+ */
 struct uw_cfi {
-	struct cfi_rule *tab;
-	size_t mask, count;
+	struct hashtab by_key;	/* of rule index + 1, as a pointer */
+	struct cfi_rule *rules;
+	size_t count, cap;
 };
 
 struct uw_cfi *uw_cfi_new(void)
@@ -66,7 +72,8 @@ void uw_cfi_free(struct uw_cfi *c)
 {
 	if (!c)
 		return;
-	free(c->tab);
+	hashtab_free(&c->by_key);
+	free(c->rules);
 	free(c);
 }
 
@@ -75,44 +82,13 @@ void uw_cfi_flush(struct uw_cfi *c)
 	/* Cheap when empty: a rebuild reports every module in a row. */
 	if (!c || !c->count)
 		return;
-	memset(c->tab, 0, (c->mask + 1) * sizeof(*c->tab));
+	hashtab_clear(&c->by_key);
 	c->count = 0;
 }
 
 size_t uw_cfi_count(const struct uw_cfi *c)
 {
 	return c ? c->count : 0;
-}
-
-static inline size_t slot_of(uint64_t key, size_t mask)
-{
-	key ^= key >> 29;
-	key *= 0xbf58476d1ce4e5b9ULL;
-	key ^= key >> 32;
-	return (size_t)key & mask;
-}
-
-static bool grow(struct uw_cfi *c)
-{
-	size_t nmask = c->tab ? c->mask * 2 + 1 : 1023;
-	struct cfi_rule *nt = calloc(nmask + 1, sizeof(*nt));
-
-	if (!nt)
-		return false;
-	for (size_t i = 0; c->tab && i <= c->mask; i++) {
-		size_t j;
-
-		if (!c->tab[i].key)
-			continue;
-		for (j = slot_of(c->tab[i].key, nmask); nt[j].key;
-		     j = (j + 1) & nmask)
-			;
-		nt[j] = c->tab[i];
-	}
-	free(c->tab);
-	c->tab = nt;
-	c->mask = nmask;
-	return true;
 }
 
 /* Classifies a register rule as libdwfl's handle_cfi would evaluate it. */
@@ -182,7 +158,6 @@ static void compile(Dwfl *dwfl, uint64_t a, struct cfi_rule *r)
 	Dwarf_CFI *cfi;
 
 	memset(r, 0, sizeof(*r));
-	r->key = a + 1;
 	if (mod) {
 		cfi = dwfl_module_eh_cfi(mod, &bias);
 		if (cfi && rule_from_cfi(cfi, a - bias, r))
@@ -197,23 +172,28 @@ static void compile(Dwfl *dwfl, uint64_t a, struct cfi_rule *r)
 static const struct cfi_rule *lookup(struct uw_cfi *c, Dwfl *dwfl, uint64_t a)
 {
 	uint64_t key = a + 1;
-	size_t i;
+	struct hashtab_probe pr;
+	void *v = hashtab_probe_first(&c->by_key, key, &pr);
+	struct cfi_rule *r;
 
-	if (c->tab) {
-		for (i = slot_of(key, c->mask); c->tab[i].key;
-		     i = (i + 1) & c->mask)
-			if (c->tab[i].key == key)
-				return &c->tab[i];
-	}
+	if (v)
+		return &c->rules[(uintptr_t)v - 1];
 	if (c->count >= UW_CFI_MAX_RULES)
 		uw_cfi_flush(c);	/* start over rather than grow */
-	if ((c->count + 1) * 2 > (c->tab ? c->mask + 1 : 0) && !grow(c))
+	if (c->count == c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 512;
+		struct cfi_rule *nr = realloc(c->rules, ncap * sizeof(*nr));
+
+		if (!nr)
+			return NULL;
+		c->rules = nr;
+		c->cap = ncap;
+	}
+	if (hashtab_insert(&c->by_key, key, (void *)(uintptr_t)(c->count + 1)))
 		return NULL;
-	for (i = slot_of(key, c->mask); c->tab[i].key; i = (i + 1) & c->mask)
-		;
-	compile(dwfl, a, &c->tab[i]);
-	c->count++;
-	return &c->tab[i];
+	r = &c->rules[c->count++];
+	compile(dwfl, a, r);
+	return r;
 }
 
 /* A register of the frame being unwound. */

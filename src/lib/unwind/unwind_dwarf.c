@@ -15,7 +15,7 @@
 #include <gelf.h>
 #include "sonde/abi.h"
 #include "sonde/unwind.h"
-#include "internal.h"
+#include "core_priv.h"
 #include "sym_internal.h"
 #include "unwind_priv.h"
 

@@ -32,7 +32,7 @@ bool uw_read_from_elf(Dwfl *dwfl, uint64_t addr, uint64_t *val);
 /* Rules per PC, compiled from the modules' CFI once. */
 struct uw_cfi;
 
-/* Bound on remembered PCs (a 48 MB table): hostile stacks cannot grow it. */
+/* Bound on remembered PCs (about 40 MB of rules and slots): hostile stacks cannot grow it. */
 #define UW_CFI_MAX_RULES (1u << 19)
 
 struct uw_cfi *uw_cfi_new(void);

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * sonde report: options, and the load through profile_load.c (the one
+ * path export and diff take too). The histogram and call graphs are the
+ * library's profile (sonde/profile.h); printing is in report_print.c.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "builtin.h"
+#include "options.h"
+#include "report_cli.h"
+#include "report_branch.h"
+
+static int parse_sort(struct report *rp)
+{
+	char *copy = strdup(rp->sort), *tok, *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	rp->nr_keys = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int k;
+
+		while (*tok == ' ')
+			tok++;
+		if (!strcmp(tok, "overhead") || !strcmp(tok, "overhead_children"))
+			continue;
+		k = sonde_profile_key__parse(tok);
+		if (k < 0) {
+			fprintf(stderr, "sonde report: --sort: unknown key '%s' (known: comm, pid, tid, dso, sym, cpu, srcline)\n",
+				tok);
+			free(copy);
+			return -EINVAL;
+		}
+		if (rp->nr_keys < RK_MAX)
+			rp->keys[rp->nr_keys++] = (enum sonde_profile_key)k;
+	}
+	free(copy);
+	if (!rp->nr_keys) {
+		fprintf(stderr, "sonde report: --sort: no keys given\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static bool has_key(const struct report *rp, enum sonde_profile_key k)
+{
+	for (int i = 0; i < rp->nr_keys; i++)
+		if (rp->keys[i] == k)
+			return true;
+	return false;
+}
+
+int report_parse_graph(struct report *rp, const char *arg)
+{
+	char *copy, *tok, *save = NULL;
+
+	rp->graph_set = true;
+	rp->graph_on = true;
+	if (!arg || !*arg)
+		return 0;
+	copy = strdup(arg);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		double v;
+
+		if (!strcmp(tok, "graph") || !strcmp(tok, "fractal")) {
+			rp->graph_fractal = tok[0] == 'f';
+			rp->graph_mode = REPORT_GRAPH_TREE;
+		} else if (!strcmp(tok, "flat") || !strcmp(tok, "folded")) {
+			rp->graph_fractal = false;
+			rp->graph_mode = tok[2] == 'a' ? REPORT_GRAPH_FLAT : REPORT_GRAPH_FOLDED;
+		}
+		else if (!strcmp(tok, "none"))
+			rp->graph_on = false;
+		else if (!strcmp(tok, "caller") || !strcmp(tok, "callee")) {
+			rp->graph_caller = tok[5] == 'r';
+			rp->graph_order_set = true;
+		}
+		else if (!strcmp(tok, "function"))
+			; /* perf's default sort key for callchain entries */
+		else if (!strcmp(tok, "percent"))
+			rp->graph_value = GRAPH_VALUE_PERCENT;
+		else if (!strcmp(tok, "period"))
+			rp->graph_value = GRAPH_VALUE_PERIOD;
+		else if (!strcmp(tok, "count"))
+			rp->graph_value = GRAPH_VALUE_COUNT;
+		else if ((v = strtod(tok, &end)), end != tok && !*end)
+			rp->graph_threshold = v;
+		else {
+			fprintf(stderr, "sonde report: -g: unknown element '%s' (expected graph|fractal|flat|folded|none, a threshold, caller|callee, percent|period|count)\n",
+				tok);
+			free(copy);
+			return -EINVAL;
+		}
+	}
+	free(copy);
+	return 0;
+}
+
+/*
+ * Like perf, --percent-limit also becomes the call graph threshold; a -g
+ * threshold given after it wins, since options apply in order.
+ */
+static int percent_limit_cb(const struct option *opt, const char *arg, bool unset)
+{
+	struct report *rp = opt->value;
+	char *end;
+	double v;
+
+	if (unset) {
+		rp->percent_limit = 0;
+		return 0;
+	}
+	v = strtod(arg, &end);
+	if (end == arg || *end || v < 0 || v > 100) {
+		fprintf(stderr, "sonde report: --percent-limit: '%s' is not a percentage (0-100)\n", arg);
+		return -EINVAL;
+	}
+	rp->percent_limit = v;
+	rp->graph_threshold = v;
+	return 0;
+}
+
+static int graph_cb(const struct option *opt, const char *arg, bool unset)
+{
+	struct report *rp = opt->value;
+
+	if (unset) {
+		rp->graph_set = true;
+		rp->graph_on = false;
+		return 0;
+	}
+	return report_parse_graph(rp, arg);
+}
+
+static volatile sig_atomic_t stop_reading;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_reading = 1;
+}
+
+/*
+ * A pipe is reported at its end, like perf; Ctrl-C (or SIGTERM) ends the
+ * reading early and reports what arrived (perf 6.1 prints an empty report
+ * then). The handler is one-shot: a second signal kills as usual. No
+ * SA_RESTART, so that a read blocked on the pipe is interrupted.
+ */
+static void stop_on_signals(struct report *rp)
+{
+	struct sigaction sa = { 0 };
+
+	if (!sonde_perfdata_reader__is_streaming(rp->r))
+		return;
+	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	/* A signal the parent ignores (a background job's SIGINT) stays so. */
+	for (int sig = SIGINT; sig; sig = sig == SIGINT ? SIGTERM : 0) {
+		struct sigaction old;
+
+		if (!sigaction(sig, NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(sig, &sa, NULL);
+	}
+	sonde_perfdata_reader__set_stop_flag(rp->r, &stop_reading);
+}
+
+/* report's own look at each record: its branch table, when it has one. */
+static void each_record(void *arg, const struct sonde_perfdata_record *rec)
+{
+	struct report *rp = arg;
+
+	if (rp->branch)
+		report_branch_add(rp->branch, rp, rec);
+}
+
+/* The profile the options ask for, filters set. */
+static int new_profile(struct report *rp)
+{
+	SONDE_OPTS(sonde_profile_opts, po,
+		   .keys = rp->keys, .nr_keys = (size_t)rp->nr_keys,
+		   .callchains = rp->children || rp->graph_on,
+		   .call_trees = rp->graph_on,
+		   .caller_order = rp->graph_caller,
+		   /* --max-stack counts the callers, the profile every frame. */
+		   .max_stack = rp->max_stack < SONDE_PROFILE_MAX_FRAMES ? rp->max_stack + 1
+									 : SONDE_PROFILE_MAX_FRAMES,
+		   .no_inline = !rp->inline_frames,
+		   .cache = rp->cache,
+		   .kallsyms = rp->kallsyms, .vmlinux = rp->vmlinux);
+
+	if (prof_load_new_profile(&rp->ld, &po))
+		return -ENOMEM;
+	rp->prof = rp->ld.p;
+	return 0;
+}
+
+static void free_report(struct report *rp)
+{
+	prof_load_free(&rp->ld);
+	rp->r = NULL;
+	rp->prof = NULL;
+	report_branch_free(rp->branch);
+	rp->branch = NULL;
+}
+
+static int branch_stack_cb(const struct option *opt, const char *arg, bool unset)
+{
+	struct report *rp = opt->value;
+
+	(void)arg;
+	rp->branch_mode = unset ? 0 : 1;
+	return 0;
+}
+
+/* A --sort naming a key only branch mode has. */
+static bool branch_only_sort(const char *sort)
+{
+	static const char *const keys[] = { "dso_from", "dso_to", "symbol_from", "symbol_to",
+					    "cycles" };
+
+	for (size_t i = 0; sort && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strstr(sort, keys[i]))
+			return true;
+	return false;
+}
+
+/*
+ * perf's branch mode: asked with -b, or the default for a file with branch
+ * stacks (not for --json, which has no such rows, nor for a --sort of the
+ * usual keys).
+ */
+static int pick_branch_mode(struct report *rp, const char *user_sort)
+{
+	bool have = report_branch_available(rp->r);
+
+	if (rp->branch_mode == 1 && !have) {
+		fprintf(stderr, "sonde report: --branch-stack: %s has no branch stacks (record with -b or -j)\n",
+			rp->input);
+		return -1;
+	}
+	/* A --sort of the usual keys asks for the usual table. */
+	if (rp->branch_mode == -1)
+		rp->branch_mode = have && !rp->json && (!user_sort || branch_only_sort(user_sort));
+	if (!rp->branch_mode) {
+		if (branch_only_sort(user_sort)) {
+			fprintf(stderr, "sonde report: --sort %s: branch keys need --branch-stack and a file with branch stacks\n",
+				user_sort);
+			return -1;
+		}
+		return 0;
+	}
+	if (rp->json) {
+		fprintf(stderr, "sonde report: --branch-stack has no --json output\n");
+		return -1;
+	}
+	if (rp->ld.f.nr_dsos || rp->ld.f.nr_syms) {
+		fprintf(stderr, "sonde report: --dsos and --symbols do not select branches; use them without --branch-stack\n");
+		return -1;
+	}
+	rp->branch = report_branch_new(user_sort);
+	return rp->branch ? 0 : -1;
+}
+
+int cmd_report(int argc, const char **argv)
+{
+	struct report rp = {
+		.input = "perf.data",
+		.graph_threshold = 0.5,
+		.inline_frames = true,
+		.max_stack = SONDE_PERF_MAX_STACK_DEPTH,
+		.cache = true,
+		.branch_mode = -1,
+	};
+	bool no_children = false;
+	const char *user_sort;
+	const struct option opts[] = {
+		OPT_STRING('i', "input", &rp.input, "file", "input file name (default perf.data, - for stdin)"),
+		OPT_STRING('s', "sort", &rp.sort, "keys", "sort by keys: comm, pid, tid, dso, sym, cpu, srcline (default comm,dso,sym)"),
+		OPT_BOOLEAN(0, "children", &rp.children_flag, "accumulate callchains of children into parent entries (default with callchains)"),
+		OPT_BOOLEAN(0, "no-children", &no_children, "do not accumulate children: one Overhead column"),
+		OPT_CALLBACK('g', "call-graph", &rp, "print_type,threshold,order,value",
+			     "graph|fractal|flat|folded|none, threshold percent (0.5), caller|callee, percent|period|count", graph_cb),
+		OPT_STRING(0, "percentage", &rp.percentage, "relative|absolute",
+			   "percentages of filtered entries relative to what is shown, or to everything (default)"),
+		OPT_CALLBACK(0, "percent-limit", &rp, "pct",
+			     "hide entries (and call graph branches) below this percentage", percent_limit_cb),
+		OPT_STRING('c', "comms", &rp.ld.comms, "list", "only these commands (comma separated)"),
+		OPT_STRING(0, "comm", &rp.ld.comms, "list", "same as --comms"),
+		OPT_STRING(0, "pid", &rp.ld.pids, "list", "only these process ids"),
+		OPT_STRING(0, "tid", &rp.ld.tids, "list", "only these thread ids"),
+		OPT_STRING('d', "dsos", &rp.ld.dsos, "list", "only these shared objects"),
+		OPT_STRING(0, "dso", &rp.ld.dsos, "list", "same as --dsos"),
+		OPT_STRING('S', "symbols", &rp.ld.syms, "list", "only these symbols"),
+		OPT_STRING(0, "sym", &rp.ld.syms, "list", "same as --symbols"),
+		OPT_STRING('C', "cpu", &rp.ld.cpus, "list", "only samples on these CPUs (0-3,5)"),
+		OPT_STRING(0, "time", &rp.ld.time, "range", "time slice: start,end in seconds, or percent slices 10%-20%,..."),
+		OPT_BOOLEAN(0, "header", &rp.header, "print the perf.data header before the report"),
+		OPT_BOOLEAN(0, "header-only", &rp.header_only, "print only the perf.data header"),
+		OPT_BOOLEAN(0, "buildid-list", &rp.buildid_list, "print the file's build ids as perf buildid-list does, and exit"),
+		OPT_BOOLEAN('I', "show-info", &rp.show_info, "with --header: print the topology, cache and memory sections too"),
+		OPT_BOOLEAN(0, "stats", &rp.stats, "print record counts per type only"),
+		OPT_BOOLEAN(0, "json", &rp.json, "JSON output"),
+		OPT_BOOLEAN(0, "stdio", &rp.stdio, "text output (the default)"),
+		OPT_BOOLEAN(0, "tui", &rp.tui, "no TUI in sonde: says so, prints the --stdio text"),
+		OPT_BOOLEAN('f', "force", &rp.force, "read a file owned by another user (not root)"),
+		OPT_BOOLEAN('q', "quiet", &rp.quiet, "no progress bar or warnings"),
+		OPT_BOOLEAN(0, "cache", &rp.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
+		OPT_BOOLEAN(0, "kallsyms-cache", &rp.cache, "same as --cache"),
+		OPT_STRING(0, "kallsyms", &rp.kallsyms, "file",
+			   "kernel symbols from this kallsyms file (the recorded kernel's)"),
+		OPT_STRING('k', "vmlinux", &rp.vmlinux, "file",
+			   "kernel symbols from this vmlinux (its build id must be the recorded one)"),
+		OPT_INTEGER(0, "max-stack", &rp.max_stack, "n", "callchain depth to use (default 127)"),
+		OPT_BOOLEAN(0, "inline", &rp.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
+		OPT_CALLBACK_NOOPT('b', "branch-stack", &rp,
+				   "branches of the samples' branch stacks by source and target (default for files that have them)",
+				   branch_stack_cb),
+		OPT_END(),
+	};
+	const char *const usage[] = { "sonde report [<options>]", NULL };
+	int n, err, ret = 0;
+	const char *open_error = NULL;
+
+	n = parse_options(argc, argv, opts, usage, 0);
+	if (n > 0) {
+		fprintf(stderr, "sonde report: unexpected argument '%s'\n", argv[0]);
+		return 129;
+	}
+	rp.no_children = no_children;
+	/* Not silently: the user asked for something sonde does not have. */
+	if (rp.tui && !rp.quiet && !rp.json)
+		fprintf(stderr, "sonde report: --tui: sonde has no text user interface; printing the --stdio output\n");
+	if (rp.percentage && strcmp(rp.percentage, "relative") && strcmp(rp.percentage, "absolute")) {
+		fprintf(stderr, "sonde report: --percentage: expected relative or absolute, got '%s'\n",
+			rp.percentage);
+		return 129;
+	}
+	rp.relative = rp.percentage && !strcmp(rp.percentage, "relative");
+	if (rp.max_stack < 0) {
+		fprintf(stderr, "sonde report: --max-stack: expected 0 or more frames, got %d\n",
+			rp.max_stack);
+		return 129;
+	}
+	user_sort = rp.sort;
+	/* Branch keys are checked once the file says which mode it is. */
+	if (!rp.sort || rp.branch_mode == 1 || branch_only_sort(rp.sort))
+		rp.sort = "comm,dso,sym";
+	if (parse_sort(&rp) || prof_load_parse(&rp.ld, "sonde report")) {
+		free_report(&rp);
+		return 129;
+	}
+	/* Like perf: a key filtered to one value moves above the table. */
+	rp.elide[RK_COMM] = rp.ld.f.nr_comms == 1 && has_key(&rp, RK_COMM);
+	rp.elide[RK_DSO] = rp.ld.f.nr_dsos == 1 && has_key(&rp, RK_DSO);
+	rp.elide[RK_SYM] = rp.ld.f.nr_syms == 1 && has_key(&rp, RK_SYM);
+	rp.ld.check_owner = !rp.force;
+	rp.ld.quiet = rp.quiet;
+	if (prof_load_open(&rp.ld, "sonde report", rp.input)) {
+		free_report(&rp);
+		return 1;
+	}
+	rp.r = rp.ld.r;
+	if (sonde_perfdata_reader__error(rp.r) && !rp.quiet) {
+		open_error = sonde_perfdata_reader__error(rp.r);
+		fprintf(stderr, "sonde report: warning: %s: %s\n", rp.input, open_error);
+	}
+	if (rp.header_only || rp.buildid_list) {
+		struct sonde_perfdata_record rec;
+
+		/*
+		 * A pipe's features are records at its start, its build ids
+		 * records at its end: read up to them.
+		 */
+		if (sonde_perfdata_reader__is_pipe(rp.r))
+			while (sonde_perfdata_reader__next(rp.r, &rec) > 0 && rp.buildid_list)
+				;
+		ob_init_fd(&rp.out, 1);
+		if (rp.buildid_list)
+			report_print_buildids(&rp);
+		else
+			report_print_header(&rp);
+		ob_flush(&rp.out);
+		ob_free(&rp.out);
+		free_report(&rp);
+		return 0;
+	}
+	if (prof_load_resolve(&rp.ld, "sonde report", rp.input)) {
+		free_report(&rp);
+		return 1;
+	}
+	if (pick_branch_mode(&rp, user_sort)) {
+		free_report(&rp);
+		return 1;
+	}
+	/* Children mode is the default when the file has callchains. */
+	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(rp.r); i++)
+		if (sonde_perfdata_reader__attr(rp.r, i)->sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
+			rp.have_callchains = true;
+	if (sonde_perfdata_reader__is_pipe(rp.r))
+		rp.have_callchains = true; /* attrs arrive later; decided again below */
+	rp.children = rp.have_callchains && !rp.no_children;
+	if (rp.children_flag)
+		rp.children = true;
+	if (!rp.graph_set)
+		rp.graph_on = true;
+	/* Like perf: caller order in children mode unless -g names one. */
+	if (rp.children && !rp.graph_order_set)
+		rp.graph_caller = true;
+	if (rp.json)
+		rp.graph_on = false;
+	if (new_profile(&rp)) {
+		fprintf(stderr, "sonde report: out of memory\n");
+		free_report(&rp);
+		return 1;
+	}
+	rp.have_callchains = false;
+	stop_on_signals(&rp);
+	err = prof_load_read(&rp.ld, each_record, &rp);
+	if (stop_reading && !rp.quiet)
+		fprintf(stderr, "sonde report: %s: interrupted: reporting the %llu bytes read so far\n",
+			rp.input, (unsigned long long)sonde_perfdata_reader__progress(rp.r));
+	rp.have_callchains = sonde_profile__has_callchains(rp.prof);
+	if (sonde_perfdata_reader__is_pipe(rp.r) && !rp.have_callchains && !rp.children_flag)
+		rp.children = false;
+	if (err < 0) {
+		rp.load_error = sonde_perfdata_reader__error(rp.r);
+		/* A truncation found at open time was already warned about. */
+		if (rp.load_error && open_error && !strcmp(rp.load_error, open_error))
+			fprintf(stderr, "sonde report: %s: reporting the records before the problem\n",
+				rp.input);
+		else
+			fprintf(stderr, "sonde report: %s: %s; reporting the records before it\n",
+				rp.input, rp.load_error ? rp.load_error : "read error");
+		ret = 1;
+	}
+	sonde_profile__set_children(rp.prof, rp.children);
+	{
+		uint64_t chunks, lost;
+
+		sonde_profile__lost(rp.prof, &chunks, &lost, NULL);
+		/* perf says it too: the ring overflowed while recording. */
+		if (chunks && !rp.quiet && !rp.stats)
+			fprintf(stderr, "sonde report: warning: %s: %" PRIu64 " LOST record%s: %" PRIu64
+				" records were dropped while recording (ring buffer full: record with a larger -m or a lower -F/-c rate)\n",
+				rp.input, chunks, chunks == 1 ? "" : "s", lost);
+	}
+	ob_init_fd(&rp.out, 1);
+	if (rp.stats)
+		report_print_stats(&rp);
+	else if (rp.json)
+		report_print_json(&rp);
+	else {
+		if (rp.header)
+			report_print_header(&rp);
+		if (rp.branch)
+			report_branch_print(rp.branch, &rp);
+		else
+			report_print(&rp);
+	}
+	ob_flush(&rp.out);
+	ob_free(&rp.out);
+	free_report(&rp);
+	return ret;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: LGPL-2.1-only */
+/* sonde report: state shared by loading/aggregation and printing. */
+#ifndef SONDE_CLI_REPORT_CLI_H
+#define SONDE_CLI_REPORT_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "sonde/perfdata_reader.h"
+#include "sonde/profile.h"
+#include "outbuf.h"
+#include "profile_load.h"
+
+/* The sort keys are the profile's (sonde/profile.h). */
+#define RK_COMM SONDE_PROFILE_KEY_COMM
+#define RK_PID SONDE_PROFILE_KEY_PID
+#define RK_TID SONDE_PROFILE_KEY_TID
+#define RK_DSO SONDE_PROFILE_KEY_DSO
+#define RK_SYM SONDE_PROFILE_KEY_SYM
+#define RK_CPU SONDE_PROFILE_KEY_CPU
+#define RK_SRCLINE SONDE_PROFILE_KEY_SRCLINE
+#define RK_MAX SONDE_PROFILE_KEY_MAX
+
+struct report_branch;
+
+struct report {
+	/* options */
+	const char *input;
+	const char *sort;
+	const char *graph;
+	double percent_limit;
+	bool no_children, children_flag, stdio, json, header, header_only, stats;
+	bool force, tui, quiet;
+	bool inline_frames; /* --no-inline clears it */
+	bool cache;		/* --no-cache (--no-kallsyms-cache) clears it */
+	const char *kallsyms;	/* --kallsyms FILE */
+	const char *vmlinux;	/* -k/--vmlinux FILE */
+	bool show_info; /* -I: the full feature sections in --header */
+	bool buildid_list;
+	const char *percentage;
+	bool relative;
+	bool elide[RK_MAX]; /* column filtered to one value: shown above the table */
+	int max_stack;
+
+	enum sonde_profile_key keys[RK_MAX];
+	int nr_keys;
+
+	/* call graph display */
+	bool graph_on;	    /* print call graphs */
+	bool graph_caller;  /* caller order (outermost first) */
+	bool graph_fractal; /* percentages relative to the parent */
+	enum { REPORT_GRAPH_TREE, REPORT_GRAPH_FLAT, REPORT_GRAPH_FOLDED } graph_mode;
+	double graph_threshold; /* percent */
+	/* What a call graph line shows, perf's -g value: percent (default),
+	 * period, or count (samples; what flame graph tools add up). */
+	enum { GRAPH_VALUE_PERCENT, GRAPH_VALUE_PERIOD, GRAPH_VALUE_COUNT } graph_value;
+	bool graph_set;
+	bool graph_order_set; /* -g named caller or callee */
+	int pid_comm_width;   /* --sort pid: the command part of tid:comm */
+
+	/* the filter options, their parsed lists, the reader and profile */
+	struct prof_load ld;
+
+	/* state */
+	struct sonde_perfdata_reader *r; /* ld.r and ld.p, for the printers */
+	struct sonde_profile *prof;
+	bool children;	/* effective children mode */
+	bool have_callchains;
+	struct outbuf out;
+	const char *load_error;
+	/* --branch-stack: 1 asked, 0 --no-branch-stack, -1 if the file has them */
+	int branch_mode;
+	struct report_branch *branch; /* the branch histogram in branch mode */
+};
+
+int report_parse_graph(struct report *rp, const char *arg);
+void report_print(struct report *rp);
+void report_print_json(struct report *rp);
+void report_print_header(struct report *rp);
+void report_print_buildids(struct report *rp);
+void report_print_stats(struct report *rp);
+
+#endif /* SONDE_CLI_REPORT_CLI_H */

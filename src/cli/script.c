@@ -1,0 +1,923 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * sonde script: one line per sample in perf script's layout, then one line
+ * per callchain frame; -F picks fields; --json prints JSON lines. Stacks
+ * come from the library's profile (sonde/profile.h), hash-consed: each
+ * distinct one is rendered to text once and copied for every sample that
+ * hits it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin.h"
+#include "options.h"
+#include "sonde/perfdata_reader.h"
+#include "sonde/profile.h"
+#include "sonde/record.h"
+#include "outbuf.h"
+#include "profile_load.h"
+#include "sample_slice.h"
+#include "script_trace.h"
+#include "branch_text.h"
+#include "script_brstackoff.h"
+
+/*
+ * Distinct stacks script keeps resolved, with their text: the first ones
+ * met. Later new stacks are resolved and rendered for their sample only,
+ * so memory stays flat however many distinct stacks a file has.
+ */
+#define SCRIPT_MAX_STACKS 16384
+
+enum {
+	F_COMM = 1 << 0,
+	F_TID = 1 << 1,
+	F_PID = 1 << 2,
+	F_TIME = 1 << 3,
+	F_CPU = 1 << 4,
+	F_EVENT = 1 << 5,
+	F_IP = 1 << 6,
+	F_SYM = 1 << 7,
+	F_SYMOFF = 1 << 8,
+	F_DSO = 1 << 9,
+	F_PERIOD = 1 << 10,
+	F_ADDR = 1 << 11,
+	F_TRACE = 1 << 12,
+	F_SRCLINE = 1 << 13,
+	F_BRSTACK = 1 << 14,
+	F_BRSTACKSYM = 1 << 15,
+	F_BRSTACKOFF = 1 << 16,
+};
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} field_names[] = {
+	{ "comm", F_COMM }, { "tid", F_TID },	    { "pid", F_PID },
+	{ "time", F_TIME }, { "cpu", F_CPU },	    { "event", F_EVENT },
+	{ "ip", F_IP },	    { "sym", F_SYM },	    { "symoff", F_SYMOFF },
+	{ "dso", F_DSO },   { "period", F_PERIOD }, { "addr", F_ADDR },
+	{ "trace", F_TRACE }, { "srcline", F_SRCLINE },
+	{ "brstack", F_BRSTACK }, { "brstacksym", F_BRSTACKSYM },
+	{ "brstackoff", F_BRSTACKOFF },
+};
+
+struct script {
+	const char *input;
+	const char *fields;
+	const char *comms, *pids, *tids, *syms, *cpus, *time;
+	struct sample_slice slice; /* --time, -C */
+	bool json, ns, force, inline_frames;
+	bool cache;		/* --no-cache (--no-kallsyms-cache) clears it */
+	const char *kallsyms;	/* --kallsyms FILE */
+	const char *vmlinux;	/* -k/--vmlinux FILE */
+	int max_stack;
+	unsigned want;	  /* fields from -F, 0 = defaults */
+	unsigned add, del; /* -F +x,-y */
+	struct outbuf out;
+	struct script_trace *trace;
+	int ev_width, width_attrs;
+	struct sonde_perfdata_reader *r;
+	struct sonde_profile *prof;
+	struct sonde_record_fmt *fmts; /* per event, made when first met */
+	bool *fmt_ok;
+	int nr_fmts;
+	struct stack_text *texts; /* SCRIPT_MAX_STACKS, by stack id */
+	struct outbuf once; /* the text of a stack not kept */
+	size_t nr_texts;
+	struct frame_text *lines; /* FRAME_LINES, by frame_key() */
+	const struct sonde_record *cur; /* the sample being printed */
+	int cur_ev;
+	struct sonde_profile_branch *br; /* its branch stack, -F brstack* */
+	size_t cap_br;
+	struct brstackoff *bo; /* -F brstackoff: the objects perf has loaded */
+};
+
+/* A stack's frame lines, rendered once for one field set. */
+struct stack_text {
+	char *buf; /* NULL: empty */
+	size_t len, cap;
+	uint32_t id;
+	unsigned fields;
+};
+
+/*
+ * One frame line as printed, and what it was made from: a name is
+ * compared by pointer (the profile's strings live as long as it does).
+ * Distinct stacks share most of their frames.
+ */
+struct frame_text {
+	const char *sym, *dso;
+	uint64_t shown, off; /* the address printed, the offset into sym */
+	unsigned fields;
+	bool inlined;
+	char *buf; /* NULL: empty */
+	size_t len, cap;
+};
+
+#define FRAME_LINES 4096
+
+/* The sample fields script prints, with perf's values for absent ones. */
+struct smp {
+	uint64_t ip, time, addr, period;
+	uint32_t pid, tid, cpu;
+	const void *raw;
+	uint32_t raw_size;
+};
+
+static int parse_fields(struct script *s)
+{
+	char *copy, *tok, *save = NULL;
+
+	if (!s->fields)
+		return 0;
+	copy = strdup(s->fields);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char mode = 0;
+		unsigned bit = 0;
+		char *colon = strchr(tok, ':');
+
+		if (colon) /* "sw:ip,sym": per-type lists apply to every event here */
+			tok = colon + 1;
+		if (*tok == '+' || *tok == '-')
+			mode = *tok++;
+		for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
+			if (!strcmp(tok, field_names[i].name))
+				bit = field_names[i].bit;
+		if (!bit) {
+			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, srcline, period, addr, brstack, brstacksym, brstackoff)\n",
+				tok);
+			free(copy);
+			return -EINVAL;
+		}
+		if (mode == '+')
+			s->add |= bit;
+		else if (mode == '-')
+			s->del |= bit;
+		else
+			s->want |= bit;
+	}
+	free(copy);
+	return 0;
+}
+
+static unsigned fields_for(const struct script *s, const struct sonde_perf_event_attr *a)
+{
+	uint64_t st = a->sample_type;
+	unsigned f;
+
+	if (s->want)
+		f = s->want;
+	else if (a->type == SONDE_PERF_TYPE_TRACEPOINT) {
+		/* perf's defaults for tracepoints: the fields, no ip/sym/period */
+		f = F_COMM | F_TID | F_EVENT | F_TRACE;
+		if (st & SONDE_PERF_SAMPLE_TIME)
+			f |= F_TIME;
+		if (st & SONDE_PERF_SAMPLE_CPU)
+			f |= F_CPU;
+	} else {
+		f = F_COMM | F_TID | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO | F_PERIOD;
+		if (st & SONDE_PERF_SAMPLE_TIME)
+			f |= F_TIME;
+		if (st & SONDE_PERF_SAMPLE_CPU)
+			f |= F_CPU;
+	}
+	return (f | s->add) & ~s->del;
+}
+
+/*
+ * A field the user named that this event's samples do not carry, or NULL.
+ * perf refuses such a request too, instead of printing made-up values.
+ * (A fixed -c period needs no PERIOD bit: it is the attr's.)
+ */
+static const char *missing_field(const struct script *s, const struct sonde_perf_event_attr *a,
+				 const char **hint)
+{
+	static const struct {
+		unsigned bit;
+		uint64_t need;
+		const char *name, *hint;
+	} req[] = {
+		{ F_TIME, SONDE_PERF_SAMPLE_TIME, "time", "recorded without timestamps: perf record -T" },
+		{ F_CPU, SONDE_PERF_SAMPLE_CPU, "cpu", "recorded without CPU numbers: record with -a or -C, or perf record --sample-cpu" },
+		{ F_ADDR, SONDE_PERF_SAMPLE_ADDR, "addr", "recorded without data addresses: perf record -d" },
+		{ F_IP, SONDE_PERF_SAMPLE_IP, "ip", "recorded without instruction pointers" },
+		{ F_TID | F_PID, SONDE_PERF_SAMPLE_TID, "pid/tid", "recorded without thread ids" },
+		{ F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF, SONDE_PERF_SAMPLE_BRANCH_STACK, "brstack",
+		  "recorded without branch stacks: record -b or -j" },
+	};
+	unsigned asked = s->want | s->add;
+
+	for (size_t i = 0; i < sizeof(req) / sizeof(req[0]); i++)
+		if ((asked & req[i].bit) && !(a->sample_type & req[i].need)) {
+			*hint = req[i].hint;
+			return req[i].name;
+		}
+	return NULL;
+}
+
+typedef struct sonde_profile_frame frame_t;
+
+/* " sym+0xoff (dso)" for one frame, as perf prints it. */
+static void put_frame_tail(struct outbuf *o, const frame_t *fr, unsigned f)
+{
+	const char *sym = sonde_profile_frame__sym(fr);
+	const char *dso = sonde_profile_frame__dso(fr);
+
+	if (f & F_SYM) {
+		ob_putc(o, ' ');
+		if (sym) {
+			ob_puts(o, sym);
+			if (f & F_SYMOFF) {
+				ob_puts(o, "+0x");
+				ob_hex(o, sonde_profile_frame__sym_offset(fr), 0);
+			}
+		} else {
+			ob_puts(o, "[unknown]");
+		}
+	}
+	if ((f & F_DSO) && (sonde_profile_frame__kind(fr) & SONDE_PROFILE_FRAME_INLINED)) {
+		ob_puts(o, " (inlined)");
+	} else if (f & F_DSO) {
+		ob_puts(o, " (");
+		ob_puts(o, dso ? dso : "[unknown]");
+		ob_putc(o, ')');
+	}
+}
+
+/*
+ * "  file:line" under a frame, or perf's "object[address]" without one.
+ * (perf 6.1 names the file of the compile unit for lines of inlined
+ * headers; sonde names the header the line is in.)
+ */
+static void put_srcline(struct script *s, struct outbuf *o, const frame_t *fr)
+{
+	const char *sl;
+
+	if (!sonde_profile_frame__dso(fr))
+		return; /* perf prints nothing for an address outside any map */
+	sl = sonde_profile_frame__srcline(s->prof, fr);
+	ob_puts(o, "  ");
+	if (sl) {
+		ob_puts(o, sl);
+	} else {
+		ob_puts(o, sonde_profile_frame__dso_short(fr));
+		ob_putc(o, '[');
+		ob_hex(o, (sonde_profile_frame__kind(fr) & SONDE_PROFILE_FRAME_KERNEL) ?
+			  sonde_profile_frame__ip(fr) : sonde_profile_frame__addr(fr), 0);
+		ob_putc(o, ']');
+	}
+	ob_putc(o, '\n');
+}
+
+/* "\taddress sym+0xoff (dso)\n", as perf prints a frame. */
+static void frame_line(struct outbuf *o, const frame_t *fr, unsigned f)
+{
+	ob_putc(o, '\t');
+	if (f & F_IP)
+		ob_hex(o, sonde_profile_frame__dso(fr) ? sonde_profile_frame__addr(fr)
+						       : sonde_profile_frame__ip(fr), 16);
+	put_frame_tail(o, fr, f);
+	ob_putc(o, '\n');
+}
+
+/* frame_line() through a direct-mapped cache of recent lines. */
+static void frame_line_cached(struct script *s, struct outbuf *o, const frame_t *fr, unsigned f)
+{
+	const char *sym = sonde_profile_frame__sym(fr), *dso = sonde_profile_frame__dso(fr);
+	uint64_t shown = !(f & F_IP) ? 0 : dso ? sonde_profile_frame__addr(fr)
+					       : sonde_profile_frame__ip(fr);
+	uint64_t off = sym && (f & F_SYMOFF) ? sonde_profile_frame__sym_offset(fr) : 0;
+	bool inl = (f & F_DSO) && (sonde_profile_frame__kind(fr) & SONDE_PROFILE_FRAME_INLINED);
+	uint64_t h = ((uintptr_t)sym ^ (shown * 0x9e3779b97f4a7c15ULL) ^ off) * 0xff51afd7ed558ccdULL;
+	struct frame_text *c;
+	struct outbuf tmp;
+
+	if (!s->lines && !(s->lines = calloc(FRAME_LINES, sizeof(*s->lines)))) {
+		frame_line(o, fr, f);
+		return;
+	}
+	c = &s->lines[(h >> 32) & (FRAME_LINES - 1)];
+	if (!c->buf || c->sym != sym || c->dso != dso || c->shown != shown || c->off != off ||
+	    c->inlined != inl || c->fields != f) {
+		if (c->buf)
+			tmp = (struct outbuf){ .buf = c->buf, .cap = c->cap, .fd = -1 };
+		else
+			ob_init_mem(&tmp);
+		frame_line(&tmp, fr, f);
+		*c = (struct frame_text){ sym, dso, shown, off, f, inl, tmp.buf, tmp.len, tmp.cap };
+	}
+	ob_write(o, c->buf, c->len);
+}
+
+/* A stack's frame lines and the empty line after them. */
+static void render_stack(struct script *s, struct outbuf *o, const struct sonde_profile_stack *st,
+			 unsigned f)
+{
+	for (uint32_t i = 0; i < sonde_profile_stack__nr_frames(st); i++) {
+		const frame_t *fr = sonde_profile_stack__frame(st, i);
+
+		if (f & F_SRCLINE) {
+			frame_line(o, fr, f);
+			put_srcline(s, o, fr);
+		} else {
+			frame_line_cached(s, o, fr, f);
+		}
+	}
+	ob_putc(o, '\n');
+}
+
+/*
+ * Renders a stack's frame lines once; cached by stack id. The profile
+ * numbers the stacks it keeps 0..SCRIPT_MAX_STACKS-1; one it does not
+ * keep (id UINT32_MAX) is rendered for its sample only.
+ */
+static const char *stack_text(struct script *s, const struct sonde_profile_stack *st, unsigned f,
+			      size_t *len)
+{
+	uint32_t id = sonde_profile_stack__id(st);
+	struct stack_text *c;
+	struct outbuf tmp;
+
+	if (!s->texts) {
+		s->texts = calloc(SCRIPT_MAX_STACKS, sizeof(*s->texts));
+		if (!s->texts) {
+			*len = 0;
+			return "";
+		}
+		s->nr_texts = SCRIPT_MAX_STACKS;
+		ob_init_mem(&s->once);
+	}
+	if (id >= SCRIPT_MAX_STACKS) {
+		s->once.len = 0;
+		render_stack(s, &s->once, st, f);
+		*len = s->once.len;
+		return s->once.buf;
+	}
+	c = &s->texts[id];
+	if (c->buf && c->id == id && c->fields == f) {
+		*len = c->len;
+		return c->buf;
+	}
+	if (c->buf) {
+		tmp = (struct outbuf){ .buf = c->buf, .cap = c->cap, .fd = -1 };
+	} else {
+		ob_init_mem(&tmp);
+	}
+	render_stack(s, &tmp, st, f);
+	c->buf = tmp.buf;
+	c->cap = tmp.cap;
+	c->len = tmp.len;
+	c->id = id;
+	c->fields = f;
+	*len = tmp.len;
+	return tmp.buf;
+}
+
+static int event_width(struct script *s)
+{
+	int n = sonde_perfdata_reader__nr_attrs(s->r);
+
+	if (n != s->width_attrs) {
+		s->ev_width = 0;
+		for (int i = 0; i < n; i++) {
+			int l = (int)strlen(sonde_perfdata_reader__event_name(s->r, i));
+
+			if (l > s->ev_width)
+				s->ev_width = l;
+		}
+		s->width_attrs = n;
+	}
+	return s->ev_width;
+}
+
+/*
+ * The sample's branch stack after its other fields, as perf prints it:
+ * brstack wins over brstacksym, which wins over brstackoff; the objects
+ * with -F dso.
+ */
+/* The current sample's branch stack into s->br: how many, 0 without one. */
+static int sample_branches(struct script *s)
+{
+	int n = sonde_profile__sample_branches(s->prof, s->cur_ev, s->cur, s->br, s->cap_br);
+
+	if (n > 0 && (size_t)n > s->cap_br) {
+		struct sonde_profile_branch *v = realloc(s->br, (size_t)n * sizeof(*v));
+
+		if (!v)
+			return 0;
+		s->br = v;
+		s->cap_br = (size_t)n;
+		n = sonde_profile__sample_branches(s->prof, s->cur_ev, s->cur, s->br, s->cap_br);
+	}
+	return n > 0 ? n : 0;
+}
+
+static void put_branches(struct script *s, struct outbuf *o, unsigned f)
+{
+	int n;
+
+	if (!(f & (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF)))
+		return;
+	n = sample_branches(s);
+	if (n > 0 && !(f & (F_BRSTACK | F_BRSTACKSYM)))
+		brstackoff_put(s->bo, o, s->br, (size_t)n, f & F_DSO);
+	else if (n > 0)
+		branch_put_stack(o, s->br, (size_t)n,
+				 (f & F_BRSTACK) ? BRANCH_ADDR : BRANCH_SYM, f & F_DSO);
+}
+
+static void end_line(struct script *s, struct outbuf *o, unsigned f)
+{
+	put_branches(s, o, f);
+	ob_putc(o, '\n');
+}
+
+static void print_sample_text(struct script *s, const struct sonde_perfdata_record *rec,
+			      const struct smp *smp, const char *comm,
+			      const struct sonde_profile_stack *st, unsigned f, bool chain)
+{
+	struct outbuf *o = &s->out;
+
+	if (f & F_COMM) {
+		if (chain && (f & F_IP)) {
+			ob_puts(o, comm);
+			ob_putc(o, ' ');
+		} else {
+			ob_pad_str(o, comm, 16, true);
+			ob_putc(o, ' ');
+		}
+	}
+	if ((f & F_PID) && (f & F_TID)) {
+		ob_dec_pad(o, (int64_t)(int32_t)smp->pid, 5, true);
+		ob_putc(o, '/');
+		ob_dec_pad(o, (int64_t)(int32_t)smp->tid, 5, false);
+		ob_putc(o, ' ');
+	} else if (f & F_PID) {
+		ob_dec_pad(o, (int64_t)(int32_t)smp->pid, 5, true);
+		ob_putc(o, ' ');
+	} else if (f & F_TID) {
+		ob_dec_pad(o, (int64_t)(int32_t)smp->tid, 5, true);
+		ob_putc(o, ' ');
+	}
+	if (f & F_CPU) {
+		ob_putc(o, '[');
+		ob_dec_zpad(o, smp->cpu, 3);
+		ob_puts(o, "] ");
+	}
+	if (f & F_TIME) {
+		ob_dec_pad(o, (int64_t)(smp->time / 1000000000ULL), 5, true);
+		ob_putc(o, '.');
+		if (s->ns)
+			ob_dec_zpad(o, smp->time % 1000000000ULL, 9);
+		else
+			ob_dec_zpad(o, (smp->time % 1000000000ULL) / 1000, 6);
+		ob_puts(o, ": ");
+	}
+	if (f & F_PERIOD) {
+		ob_dec_pad(o, (int64_t)smp->period, 10, true);
+		ob_putc(o, ' ');
+	}
+	if (f & F_EVENT) {
+		/* perf right-aligns event names to the longest one in the file */
+		ob_pad_str(o, sonde_perfdata_reader__event_name(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0),
+			   event_width(s), true);
+		ob_puts(o, ": ");
+	}
+	if (f & F_ADDR) {
+		ob_hex(o, smp->addr, 16);
+		ob_putc(o, ' ');
+	}
+	if ((f & F_TRACE) && smp->raw) {
+		const struct sonde_perf_event_attr *a =
+			sonde_perfdata_reader__attr(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0);
+
+		if (a && a->type == SONDE_PERF_TYPE_TRACEPOINT)
+			script_trace_fields(s->trace, o,
+					    sonde_perfdata_reader__event_name(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0),
+					    a->config, smp->raw, smp->raw_size);
+		if (!(f & F_IP)) {
+			end_line(s, o, f);
+			return;
+		}
+	} else if (!(f & F_IP)) {
+		/* Like perf: sym, symoff, dso and srcline describe the ip. */
+		end_line(s, o, f);
+		return;
+	}
+	if (chain) {
+		size_t len;
+		const char *txt = stack_text(s, st, f, &len);
+
+		/* The frame lines, then the rest of the sample before its blank line. */
+		ob_putc(o, '\n');
+		ob_write(o, txt, len ? len - 1 : 0);
+		end_line(s, o, f);
+		return;
+	}
+	ob_putc(o, ' ');
+	ob_hex(o, smp->ip, 16);
+	if (f & (F_SYM | F_DSO))
+		put_frame_tail(o, sonde_profile_stack__frame(st, 0), f);
+	end_line(s, o, f);
+	if (f & F_SRCLINE)
+		put_srcline(s, o, sonde_profile_stack__frame(st, 0));
+}
+
+/*
+ * Addresses as "0x..." strings: JSON numbers are doubles to JavaScript
+ * and jq, which would round a kernel address's low digits away.
+ */
+static void put_addr_json(struct outbuf *o, uint64_t addr)
+{
+	ob_puts(o, "\"0x");
+	ob_hex(o, addr, 0);
+	ob_putc(o, '"');
+}
+
+static void put_sym_dso_json(struct outbuf *o, const frame_t *fr, bool symoff)
+{
+	const char *sym = sonde_profile_frame__sym(fr), *dso = sonde_profile_frame__dso(fr);
+
+	ob_puts(o, ",\"sym\":");
+	if (sym)
+		ob_json_str(o, sym);
+	else
+		ob_puts(o, "null");
+	if (sym && symoff) {
+		ob_puts(o, ",\"symoff\":");
+		ob_dec(o, sonde_profile_frame__sym_offset(fr));
+	}
+	ob_puts(o, ",\"dso\":");
+	if (dso)
+		ob_json_str(o, dso);
+	else
+		ob_puts(o, "null");
+}
+
+static void put_frame_json(struct outbuf *o, const frame_t *fr)
+{
+	ob_puts(o, "{\"ip\":");
+	put_addr_json(o, sonde_profile_frame__ip(fr));
+	put_sym_dso_json(o, fr, true);
+	ob_putc(o, '}');
+}
+
+static void print_sample_json(struct script *s, const struct sonde_perfdata_record *rec,
+			      const struct smp *smp, const char *comm,
+			      const struct sonde_profile_stack *st, bool chain)
+{
+	struct outbuf *o = &s->out;
+	const struct sonde_perf_event_attr *a = sonde_perfdata_reader__attr(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0);
+
+	ob_puts(o, "{\"comm\":");
+	ob_json_str(o, comm);
+	ob_puts(o, ",\"pid\":");
+	ob_dec_pad(o, (int32_t)smp->pid, 0, true);
+	ob_puts(o, ",\"tid\":");
+	ob_dec_pad(o, (int32_t)smp->tid, 0, true);
+	if (a->sample_type & SONDE_PERF_SAMPLE_CPU) {
+		ob_puts(o, ",\"cpu\":");
+		ob_dec(o, smp->cpu);
+	}
+	if (a->sample_type & SONDE_PERF_SAMPLE_TIME) {
+		ob_puts(o, ",\"time\":");
+		ob_dec(o, smp->time);
+	}
+	ob_puts(o, ",\"event\":");
+	ob_json_str(o, sonde_perfdata_reader__event_name(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0));
+	ob_puts(o, ",\"period\":");
+	ob_dec(o, smp->period);
+	ob_puts(o, ",\"ip\":");
+	put_addr_json(o, smp->ip);
+	put_sym_dso_json(o, sonde_profile_stack__frame(st, 0), false);
+	if (chain) {
+		ob_puts(o, ",\"callchain\":[");
+		for (uint32_t i = 0; i < sonde_profile_stack__nr_frames(st); i++) {
+			if (i)
+				ob_putc(o, ',');
+			put_frame_json(o, sonde_profile_stack__frame(st, i));
+		}
+		ob_putc(o, ']');
+	}
+	if (a->sample_type & SONDE_PERF_SAMPLE_BRANCH_STACK) {
+		int n = sample_branches(s);
+
+		ob_puts(o, ",\"brstack\":");
+		branch_put_json(o, s->br, (size_t)n);
+	}
+	ob_puts(o, "}\n");
+}
+
+/* Is @v in the comma separated list @list? (NULL list = everything) */
+static bool in_list(const char *list, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (!list)
+		return true;
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ",");
+
+		if (l == n && !strncmp(p, v, n))
+			return true;
+		p += l;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+static bool id_in_list(const char *list, uint32_t id)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", (int32_t)id);
+	return in_list(list, buf);
+}
+
+/*
+ * -S: the sample's symbol by name or address, as perf script matches it:
+ * the symbol's start, the sample's address, or its address in the object.
+ */
+static bool sym_wanted(const char *list, const frame_t *fr)
+{
+	const char *sym = sonde_profile_frame__sym(fr);
+	uint64_t ip = sonde_profile_frame__ip(fr);
+	char buf[32];
+
+	if (!list)
+		return true;
+	if (sym) {
+		if (in_list(list, sym))
+			return true;
+		snprintf(buf, sizeof(buf), "0x%" PRIx64,
+			 ip - sonde_profile_frame__sym_offset(fr));
+		if (in_list(list, buf))
+			return true;
+	}
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, ip);
+	if (in_list(list, buf))
+		return true;
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, sonde_profile_frame__addr(fr));
+	return in_list(list, buf);
+}
+
+static void flush_out(void *arg)
+{
+	ob_flush(arg);
+}
+
+/* Kernel functions named in tracepoint text (%pS): the report's kallsyms. */
+static const char *kernel_sym(void *ctx, uint64_t addr, uint64_t *off)
+{
+	struct script *s = ctx;
+	uint64_t start;
+	const char *name;
+
+	if (!s->prof)
+		return NULL;
+	name = sonde_profile__kernel_sym(s->prof, addr, &start);
+	if (name)
+		*off = addr - start;
+	return name;
+}
+
+/* Event @i's record layout, made once; NULL if the codec cannot walk it. */
+static const struct sonde_record_fmt *event_fmt(struct script *s, int i)
+{
+	if (i >= s->nr_fmts) {
+		int n = sonde_perfdata_reader__nr_attrs(s->r);
+		struct sonde_record_fmt *v;
+		bool *ok;
+
+		if (i >= n)
+			return NULL;
+		v = realloc(s->fmts, (size_t)n * sizeof(*v));
+		if (v)
+			s->fmts = v;
+		ok = realloc(s->fmt_ok, (size_t)n * sizeof(*ok));
+		if (ok)
+			s->fmt_ok = ok;
+		if (!v || !ok)
+			return NULL;
+		for (int k = s->nr_fmts; k < n; k++)
+			s->fmt_ok[k] = !sonde_record_fmt__from_attr(&s->fmts[k],
+						sonde_perfdata_reader__attr(s->r, k));
+		s->nr_fmts = n;
+	}
+	return s->fmt_ok[i] ? &s->fmts[i] : NULL;
+}
+
+/* The fields of a decoded sample, as perf script shows absent ones. */
+static void sample_fields(const struct sonde_perf_event_attr *a, const struct sonde_sample *ss,
+			  struct smp *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->ip = ss->ip;
+	m->pid = m->tid = m->cpu = (uint32_t)-1;
+	if (a->sample_type & SONDE_PERF_SAMPLE_TID) {
+		m->pid = ss->pid;
+		m->tid = ss->tid;
+	}
+	if (a->sample_type & SONDE_PERF_SAMPLE_CPU)
+		m->cpu = ss->cpu;
+	m->time = ss->time;
+	m->addr = ss->addr;
+	m->period = (a->sample_type & SONDE_PERF_SAMPLE_PERIOD) ? ss->period
+		    : (a->freq ? 1 : a->sample_period);
+	if (a->sample_type & SONDE_PERF_SAMPLE_RAW) {
+		m->raw = ss->raw.data;
+		m->raw_size = ss->raw.size;
+	}
+}
+
+int cmd_script(int argc, const char **argv)
+{
+	struct script s = {
+		.input = "perf.data",
+		.max_stack = SONDE_PERF_MAX_STACK_DEPTH,
+		.inline_frames = true,
+		.cache = true,
+	};
+	const struct option opts[] = {
+		OPT_STRING('i', "input", &s.input, "file", "input file name (default perf.data, - for stdin)"),
+		OPT_STRING('F', "fields", &s.fields, "list",
+			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,srcline,period,addr,trace,brstack,brstacksym,brstackoff (+x / -x to add / remove)"),
+		OPT_BOOLEAN(0, "json", &s.json, "one JSON object per sample"),
+		OPT_STRING('c', "comms", &s.comms, "list", "only samples of these commands (comma separated)"),
+		OPT_STRING(0, "comm", &s.comms, "list", "same as --comms"),
+		OPT_STRING(0, "pid", &s.pids, "list", "only samples of these process ids"),
+		OPT_STRING(0, "tid", &s.tids, "list", "only samples of these thread ids"),
+		OPT_STRING('S', "symbols", &s.syms, "list", "only samples in these symbols (names or 0x addresses)"),
+		OPT_STRING('C', "cpu", &s.cpus, "list", "only samples taken on these CPUs, e.g. 0-3,5"),
+		OPT_STRING(0, "time", &s.time, "range", "time slice: start,end in seconds, or percent slices 10%-20%,..."),
+		OPT_BOOLEAN(0, "ns", &s.ns, "print times in nanoseconds"),
+		OPT_BOOLEAN(0, "inline", &s.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
+		OPT_INTEGER(0, "max-stack", &s.max_stack, "n", "frames per callchain to print (default 127)"),
+		OPT_BOOLEAN('f', "force", &s.force, "read a file owned by another user (not root)"),
+		OPT_BOOLEAN(0, "cache", &s.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
+		OPT_BOOLEAN(0, "kallsyms-cache", &s.cache, "same as --cache"),
+		OPT_STRING(0, "kallsyms", &s.kallsyms, "file",
+			   "kernel symbols from this kallsyms file (the recorded kernel's)"),
+		OPT_STRING('k', "vmlinux", &s.vmlinux, "file",
+			   "kernel symbols from this vmlinux (its build id must be the recorded one)"),
+		OPT_END(),
+	};
+	const char *const usage[] = { "sonde script [<options>]", NULL };
+	struct sonde_perfdata_record rec;
+	int n, err, ret = 0;
+	bool bad_field = false;
+
+	n = parse_options(argc, argv, opts, usage, 0);
+	if (n > 0) {
+		fprintf(stderr, "sonde script: unexpected argument '%s'\n", argv[0]);
+		return 129;
+	}
+	if (parse_fields(&s))
+		return 129;
+	if (s.max_stack < 0) {
+		fprintf(stderr, "sonde script: --max-stack: expected 0 or more frames, got %d\n",
+			s.max_stack);
+		return 129;
+	}
+	if (((s.want | s.add) & F_BRSTACKOFF) && !(s.bo = brstackoff_new())) {
+		fprintf(stderr, "sonde script: out of memory\n");
+		return 1;
+	}
+	if (slice_parse_cpus(&s.slice, "sonde script", s.cpus) ||
+	    slice_parse_time(&s.slice, "sonde script", s.time)) {
+		slice_free(&s.slice);
+		return 129;
+	}
+	s.r = prof_open_input("sonde script", s.input, !s.force);
+	if (!s.r) {
+		slice_free(&s.slice);
+		return 1;
+	}
+	{
+		/* The reader knows the span; sample_slice.c sees public API only. */
+		struct slice_span span = { 0, 0,
+					   sonde_perfdata_reader__is_streaming(s.r) };
+
+		sonde_perfdata_reader__sample_time(s.r, &span.first, &span.last);
+		if (slice_resolve(&s.slice, "sonde script", s.r, s.input, &span)) {
+			sonde_perfdata_reader__free(s.r);
+			slice_free(&s.slice);
+			return 1;
+		}
+	}
+	{
+		SONDE_OPTS(sonde_profile_opts, po, .callchains = true,
+			   .max_stack = s.max_stack < SONDE_PROFILE_MAX_FRAMES ? s.max_stack + 1
+									    : SONDE_PROFILE_MAX_FRAMES,
+			   .no_inline = !s.inline_frames,
+			   .cache = s.cache, .kallsyms = s.kallsyms, .vmlinux = s.vmlinux,
+			   .max_stacks = SCRIPT_MAX_STACKS);
+
+		s.prof = sonde_profile__new(&po);
+		if (!s.prof || sonde_profile__set_reader(s.prof, s.r)) {
+			fprintf(stderr, "sonde script: out of memory\n");
+			sonde_profile__free(s.prof);
+			sonde_perfdata_reader__free(s.r);
+			return 1;
+		}
+	}
+	ob_init_fd(&s.out, 1);
+	/* A pipe: what was printed shows up before the reader waits for more. */
+	sonde_perfdata_reader__set_wait_hook(s.r, flush_out, &s.out);
+	s.trace = script_trace_new(s.r, kernel_sym, &s);
+	while ((err = sonde_perfdata_reader__next(s.r, &rec)) > 0) {
+		const struct sonde_perf_event_attr *a;
+		const struct sonde_record_fmt *fmt;
+		const struct sonde_profile_stack *st;
+		struct sonde_record d;
+		struct smp smp;
+		const char *comm;
+		int ai = rec.attr_idx >= 0 ? rec.attr_idx : 0;
+		unsigned f;
+		bool chain;
+
+		if (rec.type != SONDE_PERF_RECORD_SAMPLE) {
+			sonde_profile__add_perfdata_record(s.prof, s.r, &rec);
+			continue;
+		}
+		a = sonde_perfdata_reader__attr(s.r, ai);
+		fmt = a ? event_fmt(&s, ai) : NULL;
+		if (!fmt || sonde_record__decode(fmt, rec.hdr, rec.size, &d) ||
+		    d.type != SONDE_PERF_RECORD_SAMPLE)
+			continue;
+		sample_fields(a, &d.sample, &smp);
+		if (!slice_keep(&s.slice, smp.time, smp.cpu) ||
+		    !id_in_list(s.pids, smp.pid) || !id_in_list(s.tids, smp.tid))
+			continue;
+		comm = sonde_profile__sample_comm(s.prof, (int32_t)smp.pid, (int32_t)smp.tid);
+		if (!in_list(s.comms, comm))
+			continue;
+		chain = a->sample_type & SONDE_PERF_SAMPLE_CALLCHAIN;
+		st = sonde_profile__sample_stack(s.prof, ai, &d);
+		if (!st || !sym_wanted(s.syms, sonde_profile_stack__frame(st, 0)))
+			continue;
+		f = fields_for(&s, a);
+		if (s.bo) {
+			/* Like perf: the objects a sample was symbolized in. */
+			uint32_t nf = chain && (f & F_IP) ? sonde_profile_stack__nr_frames(st) : 0;
+
+			brstackoff_loaded(s.bo, sonde_profile_stack__self(st));
+			for (uint32_t i = 0; i < nf; i++)
+				brstackoff_loaded(s.bo, sonde_profile_stack__frame(st, i));
+		}
+		if (!s.json && (s.want | s.add)) {
+			const char *hint, *miss = missing_field(&s, a, &hint);
+
+			if (miss) {
+				ob_flush(&s.out);
+				fprintf(stderr, "sonde script: -F %s: the samples of event '%s' do not carry it (%s)\n",
+					miss, sonde_perfdata_reader__event_name(s.r, ai), hint);
+				bad_field = true;
+				break;
+			}
+		}
+		s.cur = &d;
+		s.cur_ev = ai;
+		if (s.json)
+			print_sample_json(&s, &rec, &smp, comm, st, chain);
+		else
+			print_sample_text(&s, &rec, &smp, comm, st, f, chain);
+		if (s.out.err)
+			break;
+	}
+	ob_flush(&s.out);
+	if (bad_field) {
+		ret = 1;
+	} else if (err < 0) {
+		fprintf(stderr, "sonde script: %s: %s (output above is complete up to that point)\n",
+			s.input, sonde_perfdata_reader__error(s.r) ?: "read error");
+		ret = 1;
+	}
+	if (s.out.err && s.out.err != EPIPE) {
+		fprintf(stderr, "sonde script: write error: %s\n", strerror(s.out.err));
+		ret = 1;
+	}
+	script_trace_free(s.trace);
+	for (size_t i = 0; i < s.nr_texts; i++)
+		free(s.texts[i].buf);
+	free(s.texts);
+	if (s.nr_texts)
+		ob_free(&s.once);
+	for (size_t i = 0; s.lines && i < FRAME_LINES; i++)
+		free(s.lines[i].buf);
+	free(s.lines);
+	free(s.br);
+	brstackoff_free(s.bo);
+	free(s.fmts);
+	free(s.fmt_ok);
+	sonde_profile__free(s.prof);
+	sonde_perfdata_reader__free(s.r);
+	slice_free(&s.slice);
+	ob_free(&s.out);
+	return ret;
+}

@@ -1,0 +1,869 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * The report model's DSOs: display names, recorded build ids, DWARF
+ * answers, and their symbol tables, loaded once per object on first use
+ * and searched by binary search. ELF objects, the vdso and JIT perf maps
+ * come from the symbolizer (include/sonde/symbols.h), under its naming
+ * policy (perf's); names are interned here in the form perf shows them.
+ * Kernel addresses are looked up in /proc/kallsyms.
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include "core_priv.h"
+#include "anl_priv.h"
+#include "dwcache.h"
+#include "kcache.h"
+#include "sym_internal.h"
+#include "sonde/synth.h"
+
+/* Interned: symbol names live as long as the machine. */
+const char *anl_sym_name(struct anl_machine *m, const char *name)
+{
+	char *d = sym_demangle_perf(name);
+	const char *in;
+
+	if (!d)
+		return anl_intern(m, name, strlen(name));
+	in = anl_intern(m, d, strlen(d));
+	free(d);
+	return in;
+}
+
+static bool has_prefix(const char *s, size_t len, const char *pre)
+{
+	size_t n = strlen(pre);
+
+	return len >= n && !memcmp(s, pre, n);
+}
+
+static const char *base_name(const char *s)
+{
+	const char *b = strrchr(s, '/');
+
+	return b ? b + 1 : s;
+}
+
+struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t len,
+				bool kernel)
+{
+	const char *in;
+	struct anl_dso *d;
+	size_t b;
+
+	if (kernel && len >= 17 && !strncmp(name, "[kernel.kallsyms]", 17))
+		len = 17; /* "[kernel.kallsyms]_text" and friends */
+	in = anl_intern(m, name, len);
+	b = ((uintptr_t)in >> 4) & (ANL_DSO_BUCKETS - 1);
+	for (d = m->dsos[b]; d; d = d->next)
+		if (d->name == in && d->kernel == kernel)
+			return d;
+	d = anl_alloc(m, sizeof(*d));
+	memset(d, 0, sizeof(*d));
+	d->name = in;
+	d->kernel = kernel;
+	d->jit = !kernel && has_prefix(in, len, "/tmp/perf-") && len > 14 &&
+		 !memcmp(in + len - 4, ".map", 4);
+	if (kernel && in[0] == '/') {
+		/* A module: perf shows "[name]" without the .ko suffix. */
+		char buf[256];
+		const char *bn = base_name(in);
+		size_t n = strcspn(bn, ".");
+
+		snprintf(buf, sizeof(buf), "[%.*s]", (int)n, bn);
+		d->short_name = anl_intern(m, buf, strlen(buf));
+	} else if (d->jit) {
+		/* perf: "[JIT] tid PID" for its /tmp/perf-PID.map. */
+		char buf[64];
+		int n = snprintf(buf, sizeof(buf), "[JIT] tid %d",
+				 atoi(in + 10));
+
+		d->short_name = anl_intern(m, buf, (size_t)n);
+	} else {
+		d->short_name = in[0] == '[' ? in : base_name(in);
+	}
+	d->short_key = anl_intern(m, d->short_name, strlen(d->short_name));
+	d->next = m->dsos[b];
+	m->dsos[b] = d;
+	return d;
+}
+
+struct anl_dso *anl_kernel_dso(struct anl_machine *m)
+{
+	if (!m->kdso)
+		m->kdso = anl_dso_findnew(m, "[kernel.kallsyms]", 17, true);
+	return m->kdso;
+}
+
+static void kernel_wait(struct anl_machine *m);
+
+void anl_dsos_free(struct anl_machine *m)
+{
+	kernel_wait(m);
+	for (size_t i = 0; i < ANL_DSO_BUCKETS; i++)
+		for (struct anl_dso *d = m->dsos[i]; d; d = d->next) {
+			sym_dwarf_close(d->dwarf);
+			dwc_store_close(d->dwc, d->name);
+			free(d->syms);
+			sonde_dso__put(d->sdso);
+			free(d->names_buf);
+			kcache_unmap(d->names_map, d->names_map_len);
+		}
+	sonde_symcache__free(m->symcache);
+}
+
+/*
+ * The name addr2line reports: the linkage name when there is one (asm
+ * labels such as glibc's __GI_ aliases, C++ mangled names, demangled
+ * here), else DW_AT_name; interned.
+ */
+static const char *dwarf_name(void *ctx, const char *raw, bool linkage)
+{
+	struct anl_machine *m = ctx;
+
+	return linkage ? anl_sym_name(m, raw) : anl_intern(m, raw, strlen(raw));
+}
+
+/* The debug info of @dso (sym_dwarf.c), on a thread when @background. */
+static void dso_open_dwarf(struct anl_dso *dso, bool background)
+{
+	const char *path = dso->dbg_path ? dso->dbg_path : dso->name;
+
+	dso->dwarf_tried = true;
+#ifndef SONDE_FUZZ
+	/* Tests count these lines: a warm DWARF cache opens nothing. */
+	pr_debug("%s: opening its debug info %s\n", dso->name, path);
+	dso->dwarf = sym_dwarf_open(path, background);
+#else
+	(void)path;
+	(void)background;
+#endif
+}
+
+/* @d's DWARF answer cache (dwcache.h), opened on first use; NULL: none. */
+static struct dwc_store *dso_dwc(struct anl_machine *m, struct anl_dso *d)
+{
+	if (!d->dwc_tried) {
+		d->dwc_tried = true;
+		if (m->kcache_dir && !d->kernel && !d->jit && !d->stale && d->name[0] == '/')
+			d->dwc = dwc_store_open(m->kcache_dir, d->name, d->dbg_path);
+	}
+	return d->dwc;
+}
+
+/*
+ * The cached answer for (@va, @kind): up to @max names (interned) in
+ * @names, or only whether there is one when @names is NULL.
+ */
+static bool dwc_lookup(struct anl_machine *m, struct anl_dso *d, uint64_t va, int kind,
+		       const char **names, int max, int *nr)
+{
+	struct dwc_store *c = dso_dwc(m, d);
+	struct dwc_ans a;
+	int found, n;
+
+	if (!c)
+		return false;
+	found = dwc_store_lookup(c, va, kind, names ? &a : NULL);
+	if (found == DWC_MISS || !names)
+		return found != DWC_MISS;
+	n = a.nr < max ? a.nr : max;
+	for (int j = 0; j < n; j++)
+		names[j] = found == DWC_FROM_RUN ? a.names[j] :
+			   anl_intern(m, a.names[j], strlen(a.names[j]));
+	*nr = n;
+	return true;
+}
+
+/* What the debug info answered, kept for the next run (interned names). */
+static void dwc_add(struct anl_machine *m, struct anl_dso *d, uint64_t va, int kind,
+		   const char *const *names, int nr)
+{
+	struct dwc_store *c = dso_dwc(m, d);
+
+	if (c)
+		dwc_store_add(c, va, kind, names, nr);
+}
+
+void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
+{
+#ifdef SONDE_FUZZ
+	return;
+#endif
+	if (dso->dwarf_tried || dso->kernel || dso->jit || dso->name[0] != '/')
+		return;
+	if (!dso->loaded)
+		(void)anl_dso_find_sym(m, dso, 0); /* dbg_path comes from here */
+	if (dso->stale)
+		return;
+	/* Answered by the cache: the debug info may never be needed. */
+	if (dwc_lookup(m, dso, anl_dso_vaddr(dso, addr), DWC_INLINES, NULL, 0, NULL))
+		return;
+	dso_open_dwarf(dso, true);
+}
+
+static struct sym_dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso,
+				   uint64_t addr)
+{
+	if (dso->kernel || dso->jit || dso->name[0] != '/')
+		return NULL;
+	if (!dso->loaded)
+		(void)anl_dso_find_sym(m, dso, addr);
+	if (dso->stale)
+		return NULL; /* its debug info describes another build */
+	if (!dso->dwarf_tried)
+		dso_open_dwarf(dso, false);
+	return dso->dwarf;
+}
+/* What the cache (dwcache.h) keeps: bump DWC_MAGIC when it changes. */
+static const char *dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
+{
+	struct sym_dwarf *dw = dso_dwarf(m, dso, addr);
+	char buf[512];
+	int n = dw ? sym_dwarf_srcline(dw, anl_dso_vaddr(dso, addr), buf, sizeof(buf)) : -1;
+
+	return n < 0 ? NULL : anl_intern(m, buf, (size_t)n);
+}
+
+const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
+{
+	const char *sl = NULL;
+	uint64_t va;
+	int n = 0;
+
+	if (dso->kernel || dso->jit || dso->name[0] != '/')
+		return NULL;
+	if (!dso->loaded)
+		(void)anl_dso_find_sym(m, dso, addr);
+	if (dso->stale)
+		return NULL; /* as dso_dwarf(): never the answers of another build */
+	va = anl_dso_vaddr(dso, addr);
+	if (dwc_lookup(m, dso, va, DWC_SRCLINE, &sl, 1, &n))
+		return n ? sl : NULL;
+	sl = dso_srcline(m, dso, addr);
+	dwc_add(m, dso, va, DWC_SRCLINE, &sl, sl ? 1 : 0);
+	return sl;
+}
+
+/* What the cache (dwcache.h) keeps: bump DWC_MAGIC when it changes. */
+static int dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+		       const char **names, int max)
+{
+	struct sym_dwarf *dw = dso_dwarf(m, dso, addr);
+
+	return dw ? sym_dwarf_inlines(dw, anl_dso_vaddr(dso, addr), names, max, dwarf_name,
+				      m) : 0;
+}
+
+/* dso_inlines() through the DWARF cache, for ANL_INL_MAX names. */
+static int cached_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+			  const char **names)
+{
+	uint64_t va;
+	int n = 0;
+
+	if (dso->kernel || dso->jit || dso->name[0] != '/')
+		return 0;
+	if (!dso->loaded)
+		(void)anl_dso_find_sym(m, dso, addr);
+	if (dso->stale)
+		return 0; /* as dso_dwarf(): never the answers of another build */
+	va = anl_dso_vaddr(dso, addr);
+	if (dwc_lookup(m, dso, va, DWC_INLINES, names, ANL_INL_MAX, &n))
+		return n;
+	n = dso_inlines(m, dso, addr, names, ANL_INL_MAX);
+	dwc_add(m, dso, va, DWC_INLINES, names, n);
+	return n;
+}
+
+/*
+ * Every new stack asks again for the same return addresses (main, _start,
+ * ...): the answers are kept, names being interned and stable.
+ */
+int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+		    const char **names, int max)
+{
+	uint64_t h = hashtab_mix((uintptr_t)dso, addr);
+	struct hashtab_probe probe;
+	struct anl_inl *e;
+	int n;
+
+	if (max > ANL_INL_MAX)
+		return dso_inlines(m, dso, addr, names, max);
+	for (e = hashtab_probe_first(&m->inls, h, &probe); e;
+	     e = hashtab_probe_next(&m->inls, &probe))
+		if (e->dso == dso && e->addr == addr)
+			break;
+	if (!e) {
+		e = anl_alloc(m, sizeof(*e));
+		e->dso = dso;
+		e->addr = addr;
+		e->nr = cached_inlines(m, dso, addr, e->names);
+		(void)hashtab_insert(&m->inls, h, e); /* no memory: asked again */
+	}
+	n = e->nr < max ? e->nr : max;
+	if (n > 0)
+		memcpy(names, e->names, (size_t)n * sizeof(*names));
+	return n;
+}
+
+/* A kallsyms line: its order breaks ties between aliases. */
+struct raw_sym {
+	uint64_t start, size;
+	size_t seq;
+	const char *name;
+};
+
+static int raw_cmp(const void *a, const void *b)
+{
+	const struct raw_sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The kernel's table: sorted, one symbol per address, sized. */
+static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym *v,
+			size_t n)
+{
+	size_t k = 0;
+
+	(void)m;
+	for (size_t i = 0; i < n; i++)
+		v[i].seq = i;
+	qsort(v, n, sizeof(*v), raw_cmp);
+	d->syms = calloc(n ? n : 1, sizeof(*d->syms));
+	if (!d->syms)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (k && d->syms[k - 1].start == v[i].start) {
+			/* kallsyms aliases: perf ends up on the last. */
+			d->syms[k - 1].name = v[i].name;
+			d->syms[k - 1].end = v[i].start + v[i].size;
+			continue;
+		}
+		d->syms[k].start = v[i].start;
+		d->syms[k].end = v[i].start + v[i].size;
+		d->syms[k].name = v[i].name;
+		k++;
+	}
+	/* Zero-sized symbols reach to the next one. */
+	for (size_t i = 0; i < k; i++)
+		if (d->syms[i].end <= d->syms[i].start)
+			d->syms[i].end = i + 1 < k ? d->syms[i + 1].start : d->syms[i].start + 1;
+	d->nr_syms = k;
+	d->has_syms = k > 0;
+}
+
+/*
+ * The report's name of a symbolizer symbol: as perf shows it (demangled,
+ * a PLT stub's target demangled before its "@plt"); a JIT's as written.
+ */
+static const char *shown_name(struct anl_machine *m, const struct anl_dso *d,
+			      const char *raw)
+{
+	size_t n = strlen(raw);
+	char buf[1024];
+	const char *base;
+
+	if (d->jit)
+		return anl_intern(m, raw, n);
+	if (n > 4 && !strcmp(raw + n - 4, "@plt") && raw[0] == '_' && n - 4 < sizeof(buf)) {
+		memcpy(buf, raw, n - 4);
+		buf[n - 4] = 0;
+		base = anl_sym_name(m, buf);
+		snprintf(buf, sizeof(buf), "%s@plt", base);
+		return anl_intern(m, buf, strlen(buf));
+	}
+	return anl_sym_name(m, raw);
+}
+
+/* @d's table from the symbolizer's @s (@n symbols, sorted and sized). */
+static void fill_syms(struct anl_machine *m, struct anl_dso *d,
+		      const struct sonde_symbol *s, size_t n)
+{
+	d->syms = calloc(n ? n : 1, sizeof(*d->syms));
+	if (!d->syms)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		d->syms[i].start = s[i].start;
+		d->syms[i].end = s[i].start + s[i].size;
+		d->syms[i].name = shown_name(m, d, s[i].name);
+	}
+	d->nr_syms = n;
+	d->has_syms = n > 0;
+}
+
+/* Kernel symbols of the ELF image @e (a vmlinux): symtab, else dynsym. */
+static void vmlinux_syms(struct anl_machine *m, struct anl_dso *d, Elf *e)
+{
+	struct sonde_symbol *s;
+	char *plt_names;
+	size_t n;
+
+	if (sym_elf_table(e, NULL, &s, &n, &plt_names))
+		return;
+	fill_syms(m, d, s, n);
+	free(s);
+	free(plt_names);
+}
+
+/*
+ * The build id recorded for @d: the one its MMAP2 records carried (the
+ * kernel read it from the mapped file), else the file's HEADER_BUILD_ID
+ * entry; 0 if neither.
+ */
+static size_t recorded_build_id(const struct anl_machine *m,
+				const struct anl_dso *d, uint8_t *id)
+{
+	const struct sonde_perfdata_reader *r = m->reader;
+
+	if (d->mmap_bid_size) {
+		memcpy(id, d->mmap_bid, d->mmap_bid_size);
+		return d->mmap_bid_size;
+	}
+	for (size_t i = 0; r && i < r->nr_build_ids; i++) {
+		const struct sonde_feat_build_id *b = &r->build_ids[i];
+
+		if (b->size && b->filename && !strcmp(b->filename, d->name)) {
+			memcpy(id, b->id, b->size);
+			return b->size;
+		}
+	}
+	return 0;
+}
+
+static const char *buildid_dir(struct anl_machine *m)
+{
+	if (!m->buildid_dir)
+		m->buildid_dir = sym_default_buildid_dir();
+	return m->buildid_dir ? m->buildid_dir : "";
+}
+
+/*
+ * The file whose CFI may unwind through @d: its path when that is the
+ * recorded build (or nothing was recorded), else the recorded copy in
+ * perf's build-id cache, else NULL (then @d is loaded, which warns once).
+ */
+const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
+{
+	uint8_t want[SYM_BUILD_ID_MAX];
+	size_t wlen;
+	char *found;
+
+	if (d->uw_checked)
+		return d->uw_file;
+	d->uw_checked = true;
+	d->uw_file = d->name;
+#ifdef SONDE_FUZZ
+	return d->uw_file; /* fuzzed paths must not open host files */
+#endif
+	wlen = recorded_build_id(m, d, want);
+	if (!wlen || d->name[0] != '/')
+		return d->uw_file;
+	found = sym_recorded_object(d->name, want, wlen, buildid_dir(m));
+	if (found) {
+		d->uw_file = anl_intern(m, found, strlen(found));
+		free(found);
+		return d->uw_file;
+	}
+	d->uw_file = NULL;
+	if (!d->loaded)
+		(void)anl_dso_find_sym(m, d, 0); /* the warning naming a changed file */
+	return NULL;
+}
+
+/*
+ * /proc/kallsyms is read in one go and parsed in place by the
+ * symbolizer's line reader: the names stay in that buffer (kept for the
+ * machine's life), ~200k of them, not interned.
+ */
+static void read_kallsyms(struct anl_machine *m, struct anl_dso *d, const char *path)
+{
+	struct sonde_symbol *ks = NULL;
+	struct raw_sym *v = NULL;
+	bool nonzero = false;
+	size_t len, n = 0;
+	char *buf;
+	int err = sym_read_file(path, &buf, &len, SYM_TEXT_MAX);
+
+	if (err) {
+		if (strcmp(path, "/proc/kallsyms"))
+			pr_warn("%s: %s: kernel samples are shown by address\n", path,
+				strerror(-err));
+		return;
+	}
+	err = sym_kallsyms_lines(buf, len, &ks, &n);
+	if (!err && n)
+		v = malloc(n * sizeof(*v));
+	if (err || !v)
+		n = 0;
+	for (size_t i = 0; i < n; i++) {
+		v[i] = (struct raw_sym){ .start = ks[i].start, .name = ks[i].name };
+		nonzero |= ks[i].start != 0;
+	}
+	if (err != -ENOMEM && !nonzero) {
+		if (!m->kallsyms_warned && !strcmp(path, "/proc/kallsyms"))
+			pr_warn("kernel symbols are hidden (/proc/kallsyms shows zero addresses): run as root or set /proc/sys/kernel/kptr_restrict to 0\n");
+		else if (!m->kallsyms_warned)
+			pr_warn("%s has no kernel addresses: kernel samples are shown by address\n",
+				path);
+		m->kallsyms_warned = true;
+		n = 0;
+	}
+	if (n) {
+		finish_syms(m, d, v, n);
+		d->names_buf = buf; /* the names point into it */
+		buf = NULL;
+	}
+	free(buf);
+	free(ks);
+	free(v);
+}
+
+/*
+ * The kernel's symbols: from the cache when it holds this boot's table,
+ * else from /proc/kallsyms (then cached; never an empty or hidden table).
+ */
+/* The kernel's build id recorded in the file (HEADER_BUILD_ID), if any. */
+static size_t recorded_kernel_build_id(const struct anl_machine *m, uint8_t *id)
+{
+	const struct sonde_perfdata_reader *r = m->reader;
+
+	for (size_t i = 0; r && i < r->nr_build_ids; i++) {
+		const struct sonde_feat_build_id *b = &r->build_ids[i];
+
+		if (b->size && b->size <= 20 && b->filename &&
+		    !strcmp(b->filename, "[kernel.kallsyms]")) {
+			memcpy(id, b->id, b->size);
+			return b->size;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Kernel symbols from the ELF image @path (--vmlinux), moved to where the
+ * recorded kernel had them (KASLR): by the recorded kernel map's _text.
+ */
+static bool load_vmlinux(struct anl_machine *m, struct anl_dso *d, const char *path,
+			 const uint8_t *want, size_t wlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
+	uint8_t have[SYM_BUILD_ID_MAX];
+	char hw[41], hh[2 * SYM_BUILD_ID_MAX + 1];
+	uint64_t text = 0, delta = 0;
+	bool ok = false;
+	Elf *e;
+
+	if (fd < 0) {
+		pr_warn("%s: %s: kernel samples are shown by address\n", path, strerror(errno));
+		return false;
+	}
+	e = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	if (!e || elf_kind(e) != ELF_K_ELF) {
+		pr_warn("%s is not an ELF file: kernel samples are shown by address\n", path);
+		goto out;
+	}
+	n = sym_elf_build_id(e, have, sizeof(have));
+	if (wlen && n > 0 && !sym_same_build_id(want, wlen, have, (size_t)n)) {
+		sym_hex_id(want, wlen, hw);
+		sym_hex_id(have, (size_t)n, hh);
+		pr_warn("%s is not the recorded kernel (build id %s, recorded %s): "
+			"kernel samples are shown by address\n", path, hh, hw);
+		goto out;
+	}
+	vmlinux_syms(m, d, e);
+	for (size_t i = 0; i < d->nr_syms; i++)
+		if (!strcmp(d->syms[i].name, "_text"))
+			text = d->syms[i].start;
+	for (size_t i = 0; text && m->kproc && i < m->kproc->nr_maps; i++) {
+		const struct anl_map *mp = &m->kproc->maps[i];
+
+		/* perf's kernel map: pgoff is the runtime address of _text. */
+		if (mp->dso == d && mp->pgoff >= 0xffff000000000000ULL)
+			delta = mp->pgoff - text;
+	}
+	for (size_t i = 0; delta && i < d->nr_syms; i++) {
+		d->syms[i].start += delta;
+		d->syms[i].end += delta;
+	}
+	ok = d->has_syms;
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return ok;
+}
+
+/*
+ * The symbols of the recorded kernel when it is not the running one:
+ * --kallsyms, --vmlinux, else the kallsyms copy perf record keeps in its
+ * build-id cache; else none, and one warning saying why.
+ */
+static bool load_other_kernel(struct anl_machine *m, struct anl_dso *d)
+{
+	uint8_t want[20];
+	size_t wlen = recorded_kernel_build_id(m, want);
+	const char *rel = m->reader ? m->reader->feat_str[SONDE_FEAT_OSRELEASE] : NULL;
+	char why[256], path[4096];
+
+	if (m->kallsyms_file) {
+		read_kallsyms(m, d, m->kallsyms_file);
+		return true;
+	}
+	if (m->vmlinux_file) {
+		load_vmlinux(m, d, m->vmlinux_file, want, wlen);
+		return true;
+	}
+	if (!sym_kernel_other(want, wlen, rel, why, sizeof(why)))
+		return false;
+	if (sym_kernel_recorded_kallsyms(buildid_dir(m), want, wlen, path, sizeof(path))) {
+		pr_debug("kernel symbols from the recorded copy %s\n", path);
+		read_kallsyms(m, d, path);
+		return true;
+	}
+	pr_warn("kernel samples are shown by address: the file was recorded under "
+		"another kernel (%s) and its symbols are not at hand: pass "
+		"--kallsyms or --vmlinux, or keep perf's build-id cache (%s)\n",
+		why, buildid_dir(m));
+	return true;
+}
+
+/*
+ * The kernel table from the cache file (kcache.h), mapped: the names stay
+ * in the mapping and only the pages of names printed are ever read.
+ */
+static bool kallsyms_from_cache(struct anl_dso *d, const char *path)
+{
+	const void *map;
+	size_t len, nr;
+
+	if (kcache_tab_load(path, &map, &len, &nr))
+		return false;
+	d->syms = calloc(nr, sizeof(*d->syms));
+	if (!d->syms) {
+		kcache_unmap(map, len);
+		return false;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		struct kcache_sym ks;
+
+		kcache_tab_get(map, i, &ks);
+		d->syms[i] = (struct anl_sym){ .start = ks.start, .end = ks.end,
+					       .name = ks.name };
+	}
+	d->nr_syms = nr;
+	d->has_syms = true;
+	d->names_map = map; /* the names point into it */
+	d->names_map_len = len;
+	return true;
+}
+
+static void kallsyms_to_cache(const struct anl_machine *m, const struct anl_dso *d,
+			      const char *path)
+{
+	struct kcache_sym *ks = malloc(d->nr_syms * sizeof(*ks));
+
+	if (!ks)
+		return;
+	for (size_t i = 0; i < d->nr_syms; i++)
+		ks[i] = (struct kcache_sym){ .start = d->syms[i].start,
+					     .end = d->syms[i].end,
+					     .name = d->syms[i].name };
+	(void)kcache_tab_store(m->kcache_dir, path, ks, d->nr_syms);
+	free(ks);
+}
+
+static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
+{
+	char path[4096];
+	bool cache;
+
+	if (load_other_kernel(m, d))
+		return;
+	cache = m->kcache_dir &&
+		kcache_path(m->kcache_dir, "ksymtab", NULL, path, sizeof(path));
+	if (cache && kallsyms_from_cache(d, path))
+		return;
+	read_kallsyms(m, d, "/proc/kallsyms");
+	if (cache && d->has_syms)
+		kallsyms_to_cache(m, d, path);
+}
+
+struct kload {
+	struct anl_machine *m;
+	struct anl_dso *d;
+};
+
+static void *kallsyms_thread(void *arg)
+{
+	struct kload *k = arg;
+
+	load_kallsyms(k->m, k->d);
+	free(k);
+	return NULL;
+}
+
+void anl_machine_preload_kernel(struct anl_machine *m)
+{
+	struct anl_dso *k = anl_kernel_dso(m);
+	struct kload *arg;
+
+#ifdef SONDE_FUZZ
+	return;
+#endif
+	/*
+	 * --vmlinux reads the kernel maps, which this thread keeps changing:
+	 * that load waits for the first lookup.
+	 */
+	if (k->loaded || m->kthread_running || m->vmlinux_file)
+		return;
+	(void)buildid_dir(m); /* made here, not on both threads at once */
+	arg = malloc(sizeof(*arg));
+	if (!arg)
+		return;
+	arg->m = m;
+	arg->d = k;
+	k->loaded = true; /* lookups now wait for the thread instead */
+	if (pthread_create(&m->kthread, NULL, kallsyms_thread, arg)) {
+		free(arg);
+		k->loaded = false;
+		return;
+	}
+	m->kthread_running = true;
+}
+
+static void kernel_wait(struct anl_machine *m)
+{
+	if (m->kthread_running) {
+		pthread_join(m->kthread, NULL);
+		m->kthread_running = false;
+	}
+}
+
+/* The symbolizer the machine's objects are loaded through, made on first use. */
+static struct sonde_symcache *machine_symcache(struct anl_machine *m)
+{
+	if (!m->symcache) {
+		SONDE_OPTS(sonde_symcache_opts, o, .buildid_dir = buildid_dir(m));
+		m->symcache = sonde_symcache__new(&o);
+	}
+	return m->symcache;
+}
+
+/*
+ * @d's symbols through the symbolizer: the ELF file (the recorded build:
+ * perf's copy or the recorded id's debug file when the file changed), the
+ * vdso (perf's copy when the recording's is another kernel's), or a JIT's
+ * perf map (owner-checked, names as written).
+ */
+static void dso_load(struct anl_machine *m, struct anl_dso *d)
+{
+	struct sonde_symcache *c;
+	uint8_t want[SYM_BUILD_ID_MAX];
+	const struct sonde_symbol *s;
+	const char *symfile;
+	size_t wlen, n;
+	int status;
+
+	d->loaded = true;
+#ifdef SONDE_FUZZ
+	/* Fuzzed paths must not open host files (/dev/stdin would block). */
+	return;
+#endif
+	if (d->kernel || !(c = machine_symcache(m)))
+		return;
+	wlen = recorded_build_id(m, d, want);
+	if (d->jit)
+		d->sdso = sonde_symcache__jit(c, (pid_t)atoi(d->name + 10));
+	else if (!strcmp(d->name, "[vdso]"))
+		d->sdso = sym_symcache_vdso(c, want, wlen);
+	else if (d->name[0] == '/')
+		d->sdso = sonde_symcache__dso(c, d->name, want, wlen);
+	if (!d->sdso)
+		return;
+	n = sonde_dso__symbols(d->sdso, &s);
+	status = sonde_dso__status(d->sdso);
+	/* Changed since the recording and no copy of it: never its answers. */
+	d->stale = status == SONDE_DSO_BUILD_ID_MISMATCH ||
+		   (status == SONDE_DSO_MISSING && wlen);
+	fill_syms(m, d, s, n);
+	symfile = sonde_dso__symfile(d->sdso);
+	if (symfile && strcmp(symfile, d->name))
+		d->dbg_path = anl_intern(m, symfile, strlen(symfile));
+}
+
+const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *dso,
+				       uint64_t addr)
+{
+	const struct anl_sym *s;
+	size_t lo = 0, hi;
+
+	if (dso->kernel) {
+		/* Every kernel object is looked up in kallsyms. */
+		struct anl_dso *k = anl_kernel_dso(m);
+
+		kernel_wait(m);
+		if (!k->loaded) {
+			k->loaded = true;
+#ifndef SONDE_FUZZ
+			load_kallsyms(m, k);
+#endif
+		}
+		dso = k;
+	} else if (!dso->loaded) {
+		dso_load(m, dso);
+	}
+	if (!dso->has_syms)
+		return NULL;
+	addr = anl_dso_vaddr(dso, addr);
+	s = dso->syms;
+	hi = dso->nr_syms;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &s[lo - 1];
+	return addr < s->end ? s : NULL;
+}
+
+uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr)
+{
+	return dso->sdso ? sonde_dso__offset_to_vaddr(dso->sdso, addr) : addr;
+}
+
+const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso *dso,
+				     const struct anl_sym *base, const char *name)
+{
+	uint64_t h = hashtab_mix(hashtab_mix((uintptr_t)dso, (uintptr_t)name), base->start);
+	struct hashtab_probe probe;
+	struct anl_isym *e;
+
+	for (e = hashtab_probe_first(&m->isyms, h, &probe); e;
+	     e = hashtab_probe_next(&m->isyms, &probe))
+		if (e->dso == dso && e->name == name && e->sym.start == base->start)
+			return &e->sym;
+	e = anl_alloc(m, sizeof(*e));
+	e->dso = dso;
+	e->name = name;
+	e->sym.start = base->start;
+	e->sym.end = base->end;
+	e->sym.name = name;
+	e->sym.inlined = true;
+	/* No memory: a second copy later, equal in all but its address. */
+	(void)hashtab_insert(&m->isyms, h, e);
+	return &e->sym;
+}

@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * Process/thread/map model rebuilt from the side-band records. Threads are
+ * found by tid in a hash table; each process keeps its maps in an array
+ * sorted by start address for binary search. Nothing is freed before the
+ * machine, so object pointers are stable cache keys.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "core_priv.h"
+#include "anl.h"
+#include "anl_priv.h"
+#include "kcache.h"
+#include "sym_internal.h"
+#include "sonde/unwind.h"
+
+/* pids and tids: the table's Fibonacci hashing spreads them. */
+static inline uint64_t id_hash(int32_t id)
+{
+	return (uint32_t)id;
+}
+
+void *anl_alloc(struct anl_machine *m, size_t n)
+{
+	struct anl_chunk *c = m->arena;
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (!c || c->used + n > c->size) {
+		size_t sz = n > (1 << 20) ? n : (1 << 20);
+
+		c = malloc(sizeof(*c) + sz);
+		if (!c) {
+			fprintf(stderr, "sonde: out of memory\n");
+			abort();
+		}
+		c->size = sz;
+		c->used = 0;
+		c->next = m->arena;
+		m->arena = c;
+	}
+	p = c->data + c->used;
+	c->used += n;
+	return p;
+}
+
+const char *anl_intern(struct anl_machine *m, const char *s, size_t len)
+{
+	uint64_t h = hashtab_bytes_hash(s, len);
+	struct hashtab_probe probe;
+	struct anl_str *e;
+	char *copy;
+
+	for (e = hashtab_probe_first(&m->strs, h, &probe); e;
+	     e = hashtab_probe_next(&m->strs, &probe))
+		if (e->len == len && !memcmp(e->s, s, len))
+			return e->s;
+	e = anl_alloc(m, sizeof(*e));
+	copy = anl_alloc(m, len + 1);
+	memcpy(copy, s, len);
+	copy[len] = 0;
+	e->s = copy;
+	e->len = len;
+	/* Out of memory: the copy is still good, only not shared. */
+	(void)hashtab_insert(&m->strs, h, e);
+	return copy;
+}
+
+struct anl_machine *anl_machine_new(void)
+{
+	struct anl_machine *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	hashtab_init(&m->strs);
+	hashtab_init(&m->procs);
+	hashtab_init(&m->threads);
+	hashtab_init(&m->isyms);
+	hashtab_init(&m->inls);
+	m->kproc = anl_alloc(m, sizeof(*m->kproc));
+	memset(m->kproc, 0, sizeof(*m->kproc));
+	m->kproc->pid = -1;
+	return m;
+}
+
+void anl_machine_free(struct anl_machine *m)
+{
+	if (!m)
+		return;
+	anl_dsos_free(m);
+	for (struct anl_proc *p = m->all_procs; p; p = p->next) {
+		free(p->maps);
+		sonde_unwinder__free(p->uw);
+	}
+	free(m->kproc->maps);
+	hashtab_free(&m->strs);
+	hashtab_free(&m->procs);
+	hashtab_free(&m->threads);
+	hashtab_free(&m->isyms);
+	hashtab_free(&m->inls);
+	free(m->kcache_dir);
+	free(m->buildid_dir);
+	free(m->kallsyms_file);
+	free(m->vmlinux_file);
+	while (m->arena) {
+		struct anl_chunk *c = m->arena;
+
+		m->arena = c->next;
+		free(c);
+	}
+	free(m);
+}
+
+static int set_path(char **to, const char *path)
+{
+	char *copy = path ? strdup(path) : NULL;
+
+	if (path && !copy)
+		return -ENOMEM;
+	free(*to);
+	*to = copy;
+	return 0;
+}
+
+int anl_machine_set_kernel_symbols(struct anl_machine *m, const char *kallsyms,
+				   const char *vmlinux)
+{
+	int err = set_path(&m->kallsyms_file, kallsyms);
+
+	return err ? err : set_path(&m->vmlinux_file, vmlinux);
+}
+
+int anl_machine_set_cache(struct anl_machine *m, const char *dir)
+{
+	char *copy = dir ? strdup(dir) : NULL;
+
+	if (dir && !copy)
+		return -ENOMEM;
+	free(m->kcache_dir);
+	m->kcache_dir = copy;
+	return 0;
+}
+
+static bool env_set(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && v[0] && strcmp(v, "0");
+}
+
+int anl_machine_default_cache(struct anl_machine *m)
+{
+	char dir[4096];
+
+	if (env_set("SONDE_NO_CACHE") || env_set("SONDE_NO_KALLSYMS_CACHE") ||
+	    !kcache_default_dir(dir, sizeof(dir)))
+		return 0;
+	return anl_machine_set_cache(m, dir);
+}
+
+struct anl_stats *anl_machine_stats(struct anl_machine *m)
+{
+	return &m->stats;
+}
+
+static bool proc_is(const void *val, const void *key, void *ctx)
+{
+	(void)ctx;
+	return ((const struct anl_proc *)val)->pid == *(const int32_t *)key;
+}
+
+static bool thread_is(const void *val, const void *key, void *ctx)
+{
+	(void)ctx;
+	return ((const struct anl_thread *)val)->tid == *(const int32_t *)key;
+}
+
+/* A new process @pid; it replaces an older one of that pid (pid reuse). */
+static struct anl_proc *proc_new(struct anl_machine *m, int32_t pid)
+{
+	struct anl_proc *p = anl_alloc(m, sizeof(*p));
+
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->next = m->all_procs;
+	m->all_procs = p;
+	(void)hashtab_remove(&m->procs, id_hash(pid), proc_is, &pid, NULL);
+	/* Out of memory: the process works, later records just miss it. */
+	(void)hashtab_insert(&m->procs, id_hash(pid), p);
+	return p;
+}
+
+static struct anl_proc *proc_find(struct anl_machine *m, int32_t pid, bool create)
+{
+	struct anl_proc *p = hashtab_find(&m->procs, id_hash(pid), proc_is, &pid, NULL);
+
+	if (p || !create)
+		return p;
+	return proc_new(m, pid);
+}
+
+static struct anl_thread *thread_find(struct anl_machine *m, int32_t tid)
+{
+	return hashtab_find(&m->threads, id_hash(tid), thread_is, &tid, NULL);
+}
+
+static struct anl_thread *thread_new(struct anl_machine *m, int32_t pid, int32_t tid)
+{
+	struct anl_thread *t = anl_alloc(m, sizeof(*t));
+	char buf[24];
+	int n;
+
+	/* The new thread replaces an older one with the same tid (tid reuse). */
+	(void)hashtab_remove(&m->threads, id_hash(tid), thread_is, &tid, NULL);
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->tid = tid;
+	/* perf names the idle task (pid 0) "swapper" before any COMM. */
+	n = tid ? snprintf(buf, sizeof(buf), ":%d", tid) :
+		  snprintf(buf, sizeof(buf), "swapper");
+	t->comm = anl_intern(m, buf, (size_t)n);
+	t->proc = proc_find(m, pid, true);
+	/* Out of memory: the thread works, later records just miss it. */
+	(void)hashtab_insert(&m->threads, id_hash(tid), t);
+	m->last_thread = t;
+	return t;
+}
+
+struct anl_thread *anl_thread_findnew(struct anl_machine *m, int32_t pid, int32_t tid)
+{
+	struct anl_thread *t = m->last_thread;
+
+	if (t && t->tid == tid && (t->pid == pid || pid == -1))
+		return t;
+	t = thread_find(m, tid);
+	if (t && pid != -1 && t->pid == -1) {
+		t->pid = pid;
+		t->proc = proc_find(m, pid, true);
+	}
+	if (!t)
+		t = thread_new(m, pid, tid);
+	m->last_thread = t;
+	return t;
+}
+
+static void maps_reserve(struct anl_proc *p, size_t extra)
+{
+	if (p->nr_maps + extra > p->cap_maps) {
+		size_t cap = p->cap_maps ? p->cap_maps * 2 : 16;
+		struct anl_map *nm;
+
+		while (cap < p->nr_maps + extra)
+			cap *= 2;
+		nm = realloc(p->maps, cap * sizeof(*nm));
+		if (!nm) {
+			fprintf(stderr, "sonde: out of memory\n");
+			abort();
+		}
+		p->maps = nm;
+		p->cap_maps = cap;
+	}
+}
+
+/* Inserts @nm, cutting away whatever it overlaps (a new mapping wins). */
+void anl_maps_insert(struct anl_proc *p, const struct anl_map *nm)
+{
+	struct anl_map *v;
+	size_t i = 0, lo = 0, hi = p->nr_maps;
+
+	if (nm->end <= nm->start)
+		return;
+	maps_reserve(p, 2);
+	v = p->maps;
+	/* First map with end > nm->start. */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v[mid].end <= nm->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	i = lo;
+	while (i < p->nr_maps && v[i].start < nm->end) {
+		struct anl_map *o = &v[i];
+
+		if (o->start < nm->start && o->end > nm->end) {
+			/* nm splits o in two. */
+			struct anl_map right = *o;
+
+			right.pgoff += nm->end - o->start;
+			right.start = nm->end;
+			o->end = nm->start;
+			memmove(&v[i + 2], &v[i + 1], (p->nr_maps - i - 1) * sizeof(*v));
+			v[i + 1] = right;
+			p->nr_maps++;
+			i++;
+			break;
+		}
+		if (o->start < nm->start) {
+			o->end = nm->start;
+			i++;
+			continue;
+		}
+		if (o->end > nm->end) {
+			o->pgoff += nm->end - o->start;
+			o->start = nm->end;
+			break;
+		}
+		memmove(&v[i], &v[i + 1], (p->nr_maps - i - 1) * sizeof(*v));
+		p->nr_maps--;
+	}
+	/* Insert position: first map with start >= nm->start. */
+	lo = 0;
+	hi = p->nr_maps;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v[mid].start < nm->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&v[lo + 1], &v[lo], (p->nr_maps - lo) * sizeof(*v));
+	v[lo] = *nm;
+	p->nr_maps++;
+	p->gen++;
+}
+
+const struct anl_map *anl_maps_find(const struct anl_proc *p, uint64_t ip)
+{
+	size_t lo = 0, hi = p->nr_maps;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p->maps[mid].end <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < p->nr_maps && p->maps[lo].start <= ip)
+		return &p->maps[lo];
+	return NULL;
+}
+
+static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t start,
+		    uint64_t len, uint64_t pgoff, const char *fn, size_t fnlen,
+		    uint16_t misc, bool exec, const struct sonde_record_mmap *mm)
+{
+	char jit[64];
+	uint16_t mode = misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK;
+	struct anl_map nm;
+	struct anl_proc *p;
+
+	if (misc & SONDE_PERF_RECORD_MISC_MMAP_DATA)
+		return;
+	if (mode == SONDE_PERF_RECORD_MISC_KERNEL || pid == -1)
+		p = m->kproc;
+	else {
+		struct anl_thread *t = anl_thread_findnew(m, pid, tid);
+
+		p = t->proc;
+	}
+	nm.start = start;
+	nm.end = start + len < start ? UINT64_MAX : start + len;
+	nm.pgoff = pgoff;
+	if (p != m->kproc && exec && sym_is_jit_memory(fn, fnlen)) {
+		/*
+		 * Code in memory that no file backs (a JIT's): perf names it
+		 * by the process's /tmp/perf-PID.map, looked up by address.
+		 */
+		int n = snprintf(jit, sizeof(jit), "/tmp/perf-%d.map", (int)pid);
+
+		fn = jit;
+		fnlen = (size_t)n;
+		nm.pgoff = start; /* map-relative address == ip */
+	}
+	nm.dso = anl_dso_findnew(m, fn, fnlen, p == m->kproc);
+	if (mm && mm->has_build_id && mm->build_id_size && !nm.dso->mmap_bid_size &&
+	    mm->build_id_size <= sizeof(nm.dso->mmap_bid)) {
+		/* The kernel's word on what was mapped: checked at load. */
+		memcpy(nm.dso->mmap_bid, mm->build_id, mm->build_id_size);
+		nm.dso->mmap_bid_size = mm->build_id_size;
+	}
+	anl_maps_insert(p, &nm);
+	/* The kernel map comes first in perf's files: start kallsyms now. */
+	if (p == m->kproc && nm.dso == anl_kernel_dso(m))
+		anl_machine_preload_kernel(m);
+	if (p->uw && nm.dso->name[0] == '/' && !nm.dso->jit &&
+	    (fn = anl_dso_unwind_file(m, nm.dso)))
+		sonde_unwinder__add_map(p->uw, nm.start, nm.end - nm.start, nm.pgoff, fn);
+}
+
+static void do_fork(struct anl_machine *m, int32_t pid, int32_t ppid, int32_t tid,
+		    int32_t ptid)
+{
+	struct anl_thread *parent = anl_thread_findnew(m, ppid, ptid);
+	const char *comm = parent->comm;
+	bool has_comm = parent->has_comm;
+	struct anl_proc *pproc = parent->proc;
+	struct anl_thread *t;
+
+	if (tid == ptid)
+		return;
+	t = thread_new(m, pid, tid);
+	t->comm = comm;
+	t->has_comm = has_comm;
+	if (pid != ppid) {
+		/* A new process: a copy of the parent's address space. */
+		struct anl_proc *np = proc_new(m, pid);
+
+		if (pproc && pproc->nr_maps) {
+			maps_reserve(np, pproc->nr_maps);
+			memcpy(np->maps, pproc->maps, pproc->nr_maps * sizeof(*np->maps));
+			np->nr_maps = pproc->nr_maps;
+		}
+		t->proc = np;
+	} else {
+		t->proc = pproc;
+	}
+}
+
+/* A record's string: within its room, or up to the NUL when built by hand. */
+static size_t text_len(const char *s, uint16_t room)
+{
+	return room ? strnlen(s, room) : strlen(s);
+}
+
+/* COMM/FORK/MMAP/MMAP2 change the machine; LOST records are counted. */
+static void apply(struct anl_machine *m, const struct sonde_record *d)
+{
+	switch (d->type) {
+	case SONDE_PERF_RECORD_COMM: {
+		struct anl_thread *t = anl_thread_findnew(m, (int32_t)d->comm.pid,
+							  (int32_t)d->comm.tid);
+
+		if (!d->comm.comm)
+			return;
+		t->comm = anl_intern(m, d->comm.comm, text_len(d->comm.comm, d->comm.comm_size));
+		t->has_comm = true;
+		break;
+	}
+	case SONDE_PERF_RECORD_FORK:
+		do_fork(m, (int32_t)d->task.pid, (int32_t)d->task.ppid, (int32_t)d->task.tid,
+			(int32_t)d->task.ptid);
+		break;
+	case SONDE_PERF_RECORD_MMAP:
+	case SONDE_PERF_RECORD_MMAP2:
+		if (!d->mmap.filename)
+			return;
+		do_mmap(m, (int32_t)d->mmap.pid, (int32_t)d->mmap.tid, d->mmap.addr, d->mmap.len,
+			d->mmap.pgoff, d->mmap.filename,
+			text_len(d->mmap.filename, d->mmap.filename_size), d->misc,
+			d->type == SONDE_PERF_RECORD_MMAP || (d->mmap.prot & PROT_EXEC),
+			&d->mmap);
+		break;
+	case SONDE_PERF_RECORD_LOST:
+		m->stats.lost += d->lost.lost;
+		break;
+	case SONDE_PERF_RECORD_LOST_SAMPLES:
+		m->stats.lost_samples += d->lost_samples.lost;
+		break;
+	default:
+		break;
+	}
+}
+
+void anl_machine_process_record(struct anl_machine *m, const struct sonde_record *d)
+{
+	if (d->type < 128)
+		m->stats.nr_records[d->type]++;
+	apply(m, d);
+}
+
+void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_reader *r,
+			 const struct sonde_perfdata_record *rec)
+{
+	const struct pdr_attr *a = pdr_attr_get(r, rec->attr_idx >= 0 ? rec->attr_idx : 0);
+	struct sonde_record_fmt fmt = { 0 };
+	struct sonde_record d;
+
+	m->reader = r; /* its build ids check the objects at load */
+	if (rec->type < 128)
+		m->stats.nr_records[rec->type]++;
+	switch (rec->type) {
+	case SONDE_PERF_RECORD_COMM:
+	case SONDE_PERF_RECORD_FORK:
+	case SONDE_PERF_RECORD_MMAP:
+	case SONDE_PERF_RECORD_MMAP2:
+	case SONDE_PERF_RECORD_LOST:
+	case SONDE_PERF_RECORD_LOST_SAMPLES:
+		break;
+	default:
+		return;
+	}
+	if (a)
+		fmt = a->fmt;
+	/* Decoded by the record codec; a malformed one is skipped. */
+	if (sonde_record__decode(&fmt, rec->hdr, rec->size, &d)) {
+		m->stats.bad_records++;
+		return;
+	}
+	apply(m, &d);
+}
+
+void anl_resolve(struct anl_machine *m, struct anl_thread *t, bool kernel,
+		 uint64_t ip, struct anl_loc *loc)
+{
+	const struct anl_proc *p = kernel ? m->kproc : (t ? t->proc : NULL);
+	const struct anl_map *map = p ? anl_maps_find(p, ip) : NULL;
+
+	loc->ip = ip;
+	loc->kernel = kernel;
+	loc->sym = NULL;
+	loc->map = map;
+	if (kernel && !map) {
+		/* No kernel MMAP in the file: kallsyms still names it. */
+		loc->dso = anl_kernel_dso(m);
+		loc->addr = ip;
+		loc->sym = anl_dso_find_sym(m, loc->dso, ip);
+		loc->map = NULL;
+		return;
+	}
+	if (!map) {
+		loc->dso = NULL;
+		loc->addr = ip;
+		return;
+	}
+	loc->dso = map->dso;
+	loc->addr = map->dso->kernel ? ip : ip - map->start + map->pgoff;
+	loc->sym = anl_dso_find_sym(m, map->dso, loc->addr);
+}

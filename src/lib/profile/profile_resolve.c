@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * Hash-consed resolved stacks. The key is the raw sample (ip + callchain
+ * words) plus the address space it was taken in (process and its map
+ * generation, kernel map generation), so a hit can reuse the resolution
+ * done for an earlier sample exactly.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "core_priv.h"
+#include "anl_priv.h"
+#include "sonde/unwind.h"
+
+/* Room for a full chain where every frame expands into a few inlines. */
+#define ANL_TMP_FRAMES (SONDE_PERF_MAX_STACK_DEPTH * 8 + 8)
+
+/*
+ * Recent resolutions, direct-mapped by address: distinct stacks share most
+ * of their frames, and a symbol table's binary search misses the cache at
+ * every step. An answer holds while its address space is unchanged.
+ */
+#define LOC_CACHE_SIZE 8192
+
+/* The stacks' own memory, so that a bounded cache can drop it at once. */
+struct stack_chunk {
+	struct stack_chunk *next;
+	size_t size, used;
+	_Alignas(16) unsigned char data[];
+};
+
+struct loc_cached {
+	const struct anl_proc *proc; /* NULL: empty (no space, nothing to cache) */
+	uint32_t gen;
+	struct anl_loc loc;
+};
+
+struct anl_stacks {
+	struct anl_machine *m;
+	struct hashtab tab; /* of struct anl_stack, by raw sample and address space */
+	int max_stack;
+	struct anl_frame *tmp;
+	uint64_t unwind_failures;
+	bool no_inline;
+	bool defer_inline;
+	struct anl_stack **pending; /* new stacks not expanded yet */
+	size_t nr_pending, cap_pending;
+	struct loc_cached *locs; /* LOC_CACHE_SIZE entries */
+	struct stack_chunk *arena;
+	struct stack_chunk *scratch; /* the transient stacks' arena */
+	size_t limit; /* 0, or the count beyond which stacks are transient */
+};
+
+static void *stack_alloc(struct anl_stacks *c, size_t n)
+{
+	struct stack_chunk *k = c->arena;
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (!k || k->used + n > k->size) {
+		size_t sz = n > (1 << 20) ? n : (1 << 20);
+
+		k = malloc(sizeof(*k) + sz);
+		if (!k)
+			return anl_alloc(c->m, n); /* the machine's: its policy */
+		k->size = sz;
+		k->used = 0;
+		k->next = c->arena;
+		c->arena = k;
+	}
+	p = k->data + k->used;
+	k->used += n;
+	return p;
+}
+
+/* Frees the chunks after @k (older ones): @k alone stays. */
+static void stack_arena_free_rest(struct stack_chunk *k)
+{
+	while (k->next) {
+		struct stack_chunk *n = k->next;
+
+		k->next = n->next;
+		free(n);
+	}
+}
+
+static void stack_arena_free(struct anl_stacks *c)
+{
+	while (c->arena) {
+		struct stack_chunk *k = c->arena;
+
+		c->arena = k->next;
+		free(k);
+	}
+}
+
+void anl_stacks_set_limit(struct anl_stacks *c, size_t max)
+{
+	c->limit = max;
+}
+
+/* Swaps the arena for the scratch one: a transient stack's memory. */
+static void use_scratch(struct anl_stacks *c)
+{
+	struct stack_chunk *k = c->arena;
+
+	c->arena = c->scratch;
+	c->scratch = k;
+}
+
+void anl_stacks_set_inline(struct anl_stacks *c, bool on)
+{
+	c->no_inline = !on;
+}
+
+void anl_stacks_defer_inline(struct anl_stacks *c)
+{
+	c->defer_inline = true;
+}
+
+struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack)
+{
+	struct anl_stacks *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->m = m;
+	hashtab_init(&c->tab);
+	c->max_stack = max_stack > 0 ? max_stack : SONDE_PERF_MAX_STACK_DEPTH;
+	c->tmp = calloc(ANL_TMP_FRAMES, sizeof(*c->tmp));
+	c->locs = calloc(LOC_CACHE_SIZE, sizeof(*c->locs));
+	if (!c->tmp || !c->locs) {
+		anl_stacks_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void anl_stacks_free(struct anl_stacks *c)
+{
+	if (!c)
+		return;
+	hashtab_free(&c->tab);
+	free(c->tmp);
+	free(c->locs);
+	free(c->pending);
+	stack_arena_free(c);
+	use_scratch(c);
+	stack_arena_free(c);
+	free(c);
+}
+
+size_t anl_stacks_count(const struct anl_stacks *c)
+{
+	return hashtab_count(&c->tab);
+}
+
+void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, void *),
+			void *arg)
+{
+	size_t pos = 0;
+	struct anl_stack *s;
+
+	while ((s = hashtab_next(&c->tab, &pos)))
+		fn(s, arg);
+}
+
+/* anl_resolve() through the cache of recent answers. */
+static void resolve(struct anl_stacks *c, struct anl_thread *t, bool kernel, uint64_t ip,
+		    struct anl_loc *loc)
+{
+	const struct anl_proc *p = kernel ? c->m->kproc : (t ? t->proc : NULL);
+	struct loc_cached *e;
+
+	if (!p) {
+		anl_resolve(c->m, t, kernel, ip, loc);
+		return;
+	}
+	e = &c->locs[(hashtab_mix((uintptr_t)p, ip) >> 20) & (LOC_CACHE_SIZE - 1)];
+	if (e->proc == p && e->gen == p->gen && e->loc.ip == ip && e->loc.kernel == kernel) {
+		*loc = e->loc;
+		return;
+	}
+	anl_resolve(c->m, t, kernel, ip, loc);
+	e->proc = p;
+	e->gen = p->gen;
+	e->loc = *loc;
+}
+
+/*
+ * Like perf 6.1, DWARF-unwound frames show the functions inlined at their
+ * address, innermost first; the frame itself stays when the outermost
+ * DWARF name is its symbol, else the DWARF name replaces it.
+ */
+static size_t expand_inlines(struct anl_stacks *c, size_t nf)
+{
+	struct anl_frame *out;
+	size_t no = 0;
+	bool any = false;
+
+	if (c->no_inline)
+		return nf;
+	for (size_t i = 0; i < nf; i++)
+		if (c->tmp[i].unwound && c->tmp[i].sym && c->tmp[i].dso)
+			any = true;
+	if (!any)
+		return nf;
+	out = malloc(ANL_TMP_FRAMES * sizeof(*out));
+	if (!out)
+		return nf;
+	for (size_t i = 0; i < nf && no < ANL_TMP_FRAMES; i++) {
+		const struct anl_frame *fr = &c->tmp[i];
+		const char *names[8];
+		int k = 0, j;
+
+		if (fr->unwound && fr->sym && fr->dso)
+			k = anl_dso_inlines(c->m, fr->dso, fr->addr, names, 8);
+		for (j = 0; j < k && no < ANL_TMP_FRAMES; j++) {
+			if (!strcmp(names[j], fr->sym->name))
+				break;
+			out[no] = *fr;
+			out[no].sym = anl_inline_sym(c->m, fr->dso, fr->sym, names[j]);
+			no++;
+		}
+		if (k && j == k)
+			continue; /* the DWARF name stood in for the symbol */
+		if (no < ANL_TMP_FRAMES)
+			out[no++] = *fr;
+	}
+	memcpy(c->tmp, out, no * sizeof(*out));
+	free(out);
+	return no;
+}
+
+/*
+ * Deferred: @s keeps its raw frames until anl_stacks_finish(); the debug
+ * info of their objects starts opening now, on another thread.
+ */
+static bool defer(struct anl_stacks *c, struct anl_stack *s, size_t nf)
+{
+	bool any = false;
+
+	if (!c->defer_inline || c->no_inline)
+		return false;
+	for (size_t i = 0; i < nf; i++)
+		if (c->tmp[i].unwound && c->tmp[i].sym && c->tmp[i].dso) {
+			anl_dso_prefetch_dwarf(c->m, c->tmp[i].dso, c->tmp[i].addr);
+			any = true;
+		}
+	if (!any)
+		return false;
+	if (c->nr_pending == c->cap_pending) {
+		size_t cap = c->cap_pending ? c->cap_pending * 2 : 256;
+		struct anl_stack **n = realloc(c->pending, cap * sizeof(*n));
+
+		if (!n)
+			return false;
+		c->pending = n;
+		c->cap_pending = cap;
+	}
+	c->pending[c->nr_pending++] = s;
+	s->nr_frames = (uint32_t)nf;
+	s->frames = stack_alloc(c, nf * sizeof(*s->frames));
+	memcpy(s->frames, c->tmp, nf * sizeof(*s->frames));
+	return true;
+}
+
+void anl_stacks_finish(struct anl_stacks *c)
+{
+	for (size_t i = 0; i < c->nr_pending; i++) {
+		struct anl_stack *s = c->pending[i];
+		size_t nf = s->nr_frames;
+
+		memcpy(c->tmp, s->frames, nf * sizeof(*s->frames));
+		nf = expand_inlines(c, nf);
+		if (nf != s->nr_frames) {
+			if (s->transient)
+				use_scratch(c);
+			s->frames = stack_alloc(c, nf * sizeof(*s->frames));
+			if (s->transient)
+				use_scratch(c);
+		}
+		s->nr_frames = (uint32_t)nf;
+		memcpy(s->frames, c->tmp, nf * sizeof(*s->frames));
+	}
+	c->nr_pending = 0;
+}
+
+struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
+				struct anl_thread *t, uint16_t misc, uint64_t ip,
+				const uint8_t *callchain, uint64_t nr)
+{
+	struct anl_machine *m = c->m;
+	const struct anl_proc *proc = t ? t->proc : NULL;
+	uint32_t gen = proc ? proc->gen : 0, kgen = m->kproc->gen;
+	bool kernel = (misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK) ==
+		      SONDE_PERF_RECORD_MISC_KERNEL;
+	uint64_t h = hashtab_mix((uintptr_t)proc, ((uint64_t)gen << 32) | kgen);
+	uint64_t ip_key = ip ^ ((uint64_t)kernel << 63);
+	struct hashtab_probe probe;
+	struct anl_stack *s;
+	size_t nf = 0;
+	bool transient = false;
+
+	(void)r; /* records are in host order by now */
+	if (nr > SONDE_PERF_MAX_STACK_DEPTH * 2)
+		nr = SONDE_PERF_MAX_STACK_DEPTH * 2;
+	h = hashtab_mix(h, ip_key);
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t w;
+
+		memcpy(&w, callchain + i * 8, 8);
+		h = hashtab_mix(h, w);
+	}
+	h = hashtab_mix(h, nr);
+	/* Equal 64-bit hashes are compared in full: the slot holds the hash. */
+	for (s = hashtab_probe_first(&c->tab, h, &probe); s;
+	     s = hashtab_probe_next(&c->tab, &probe)) {
+		if (s->proc == proc && s->gen == gen && s->kgen == kgen &&
+		    s->nr_raw == nr + 1 && s->raw[0] == ip_key &&
+		    (!nr || !memcmp(s->raw + 1, callchain, nr * 8)))
+			return s;
+	}
+	/* A new stack: resolve every frame once. */
+	if (c->limit && hashtab_count(&c->tab) >= c->limit) {
+		transient = true;
+		use_scratch(c);
+		/* The last transient stack is done with unless it awaits finish. */
+		if (c->arena && !c->nr_pending) {
+			stack_arena_free_rest(c->arena);
+			c->arena->used = 0;
+		}
+	}
+	s = stack_alloc(c, sizeof(*s));
+	s->proc = proc;
+	s->gen = gen;
+	s->kgen = kgen;
+	s->nr_raw = (uint32_t)nr + 1;
+	s->raw = stack_alloc(c, (nr + 1) * 8);
+	s->raw[0] = ip_key;
+	if (nr)
+		memcpy(s->raw + 1, callchain, nr * 8);
+	s->priv = NULL;
+	s->priv2 = 0;
+	s->transient = transient;
+	{
+		struct anl_loc loc;
+
+		resolve(c, t, kernel, ip, &loc);
+		c->tmp[nf].dso = loc.dso;
+		c->tmp[nf].sym = loc.sym;
+		c->tmp[nf].addr = loc.addr;
+		c->tmp[nf].ip = ip;
+		c->tmp[nf].kernel = kernel;
+		c->tmp[nf].unwound = false;
+		nf++;
+	}
+	{
+		bool k = kernel, skip = false, first = true, unwound = false;
+
+		for (uint64_t i = 0; i < nr && nf < (size_t)c->max_stack; i++) {
+			uint64_t w = pdr_h64(callchain + i * 8);
+			struct anl_loc loc;
+
+			if (w >= (uint64_t)SONDE_PERF_CONTEXT_MAX) {
+				skip = false;
+				unwound = false;
+				if (w == (uint64_t)SONDE_PERF_CONTEXT_KERNEL)
+					k = true;
+				else if (w == (uint64_t)SONDE_PERF_CONTEXT_USER)
+					k = false;
+				else if (w == ANL_CONTEXT_UNWOUND) {
+					k = false;
+					unwound = true;
+				} else
+					skip = true; /* hypervisor / guest: not ours */
+				continue;
+			}
+			if (skip)
+				continue;
+			if (first) {
+				first = false;
+				if (w == ip) {
+					c->tmp[0].unwound = unwound;
+					continue; /* the sample ip again */
+				}
+			}
+			resolve(c, t, k, w, &loc);
+			c->tmp[nf].dso = loc.dso;
+			c->tmp[nf].sym = loc.sym;
+			c->tmp[nf].addr = loc.addr;
+			c->tmp[nf].ip = w;
+			c->tmp[nf].kernel = k;
+			c->tmp[nf].unwound = unwound;
+			nf++;
+		}
+	}
+	s->self = c->tmp[0];
+	if (!defer(c, s, nf)) {
+		nf = expand_inlines(c, nf);
+		s->nr_frames = (uint32_t)nf;
+		s->frames = stack_alloc(c, nf * sizeof(*s->frames));
+		memcpy(s->frames, c->tmp, nf * sizeof(*s->frames));
+	}
+	if (transient) {
+		use_scratch(c);
+		return s;
+	}
+	/* Out of memory: the stack stays usable, only not shared. */
+	(void)hashtab_insert(&c->tab, h, s);
+	return s;
+}
+
+uint64_t anl_stacks_unwind_failures(const struct anl_stacks *c)
+{
+	return c->unwind_failures;
+}
+
+/* The process's unwinder, created with every mapping known so far. */
+static struct sonde_unwinder *proc_unwinder(struct anl_machine *m, struct anl_proc *p)
+{
+	const char *file;
+
+	if (p->uw)
+		return p->uw;
+	p->uw = sonde_unwinder__new(p->pid, NULL);
+	if (!p->uw)
+		return NULL;
+	for (size_t i = 0; i < p->nr_maps; i++) {
+		const struct anl_map *mp = &p->maps[i];
+
+		if (mp->dso && mp->dso->name[0] == '/' &&
+		    (file = anl_dso_unwind_file(m, mp->dso)))
+			sonde_unwinder__add_map(p->uw, mp->start, mp->end - mp->start, mp->pgoff,
+						file);
+	}
+	return p->uw;
+}
+
+struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
+				   uint64_t sample_type, struct anl_thread *t, uint16_t misc,
+				   const struct pdr_sample *s, bool use_callchain)
+{
+	const uint64_t want = SONDE_PERF_SAMPLE_REGS_USER | SONDE_PERF_SAMPLE_STACK_USER;
+	uint64_t chain[SONDE_PERF_MAX_STACK_DEPTH * 2 + 4];
+	uint64_t ips[SONDE_PERF_MAX_STACK_DEPTH];
+	struct sonde_unwind_sample us;
+	struct sonde_unwinder *uw;
+	size_t n = 0;
+	int got;
+
+	if (!use_callchain)
+		return anl_stack_get(c, r, t, misc, s->ip, NULL, 0);
+	if ((sample_type & want) != want || !s->regs_abi || !s->stack_dyn_size ||
+	    !t || !t->proc || t->proc == c->m->kproc)
+		return anl_stack_get(c, r, t, misc, s->ip, s->callchain, s->nr_callchain);
+	/* Kernel part as recorded, user part from the DWARF unwinder. */
+	for (uint64_t i = 0; i < s->nr_callchain && n < SONDE_PERF_MAX_STACK_DEPTH; i++) {
+		uint64_t w = pdr_h64(s->callchain + i * 8);
+
+		if (w == (uint64_t)SONDE_PERF_CONTEXT_USER)
+			break;
+		chain[n++] = w;
+	}
+	uw = proc_unwinder(c->m, t->proc);
+	memset(&us, 0, sizeof(us));
+	us.tid = (pid_t)s->tid;
+	us.abi = s->regs_abi;
+	us.regs_mask = s->regs_mask;
+	us.regs = (const uint64_t *)(const void *)s->regs;
+	us.nr_regs = s->nr_regs;
+	us.stack = s->stack;
+	us.stack_size = s->stack_dyn_size;
+	got = uw ? sonde_unwinder__unwind(uw, &us, ips, SONDE_PERF_MAX_STACK_DEPTH) : -1;
+	if (got > 0) {
+		chain[n++] = ANL_CONTEXT_UNWOUND;
+		for (int i = 0; i < got; i++)
+			chain[n++] = ips[i];
+	}
+	if (got <= 1)
+		c->unwind_failures++;
+	return anl_stack_get(c, r, t, misc, s->ip, (const uint8_t *)chain, n);
+}
