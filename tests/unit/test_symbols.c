@@ -571,6 +571,7 @@ static void test_kallsyms(void **state)
 		   "ffffffff81000000 T _text\n"
 		   "ffffffff81000000 T startup_64\n"
 		   "ffffffff81001000 t local_fn\n"
+		   "ffffffff81001000 t __local_fn_alias\n"
 		   "ffffffff81001100 D some_data\n"
 		   "ffffffff81001200 W weak_fn\n"
 		   "ffffffff81001300 T _etext\n"
@@ -582,10 +583,13 @@ static void test_kallsyms(void **state)
 	d = sonde_symcache__kernel(c);
 	assert_int_equal(sonde_dso__load(d), 6);
 	s = sonde_dso__find(d, 0xffffffff81000010, &off);
-	/* Same address, both global: fewer leading underscores wins. */
+	/*
+	 * Of the aliases at one address perf 6.1 keeps the last line (the
+	 * only one it gives a size), whatever the names or bindings.
+	 */
 	assert_string_equal(s->name, "startup_64");
 	s = sonde_dso__find(d, 0xffffffff81001150, &off);
-	assert_string_equal(s->name, "local_fn");	/* data skipped */
+	assert_string_equal(s->name, "__local_fn_alias"); /* data skipped */
 	assert_int_equal(off, 0x150);
 	s = sonde_dso__find(d, 0xffffffffc0001004, &off);
 	assert_string_equal(s->name, "mod_fn");
@@ -744,9 +748,12 @@ static void test_kallsyms_cache(void **state)
 	file[strcspn(file, "\n")] = 0;
 	assert_int_equal(stat(file, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
-	/* Mark the copy; the next load must show the mark. */
-	sh("sed -i '0,/ [tT] /{s/\\( [tT] \\)[^ \t]*/\\1sonde_cache_mark/}' %s",
-	   file);
+	/*
+	 * Mark the copy (its last function: the first lines are aliases of
+	 * _text, of which only the last is kept); the next load must show it.
+	 */
+	sh("tac %s | sed '0,/ [tT] /{s/\\( [tT] \\)[^ \t]*/\\1sonde_cache_mark/}' | tac >%s.m && "
+	   "cat %s.m >%s", file, file, file, file);
 	c = sonde_symcache__new(&o);
 	d = sonde_symcache__kernel(c);
 	n2 = sonde_dso__load(d);

@@ -71,8 +71,8 @@ struct sonde_dso {
 
 /* Owned by sym_table.c: sort, pick one symbol per address, synth sizes. */
 enum sym_dup_policy {
-	SYM_DUP_BEST,		/* ELF/kallsyms: global > weak > local ... */
-	SYM_DUP_LAST,		/* JIT maps: a later line replaces earlier */
+	SYM_DUP_BEST,		/* ELF: global > weak > local ... */
+	SYM_DUP_LAST,		/* JIT maps, kallsyms: a later line wins */
 };
 size_t sym_table_finish(struct sonde_symbol *syms, size_t nr,
 			enum sym_dup_policy policy);
@@ -133,7 +133,9 @@ bool sym_is_jit_memory(const char *name, size_t len);
  * @p len bytes before the NUL) is modified in place: names point into it.
  * On success *@p out is a malloc'd array of *@p nr symbols (already
  * finished: sorted, deduplicated, sized).
- * kallsyms: returns -EACCES when every address is zero (restricted).
+ * kallsyms: perf 6.1's table (the last of aliases, sizes up to the next
+ * symbol but for a page across the vmlinux/module edge); -EACCES when no
+ * function has an address (restricted).
  */
 int sym_parse_kallsyms(char *buf, size_t len, struct sonde_symbol **out,
 		       size_t *nr);

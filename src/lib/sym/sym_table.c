@@ -49,8 +49,9 @@ static int cmp_best(const void *pa, const void *pb)
 }
 
 /*
- * JIT maps: names point into the file buffer in line order, so a higher
- * name pointer is a later line, and the later line wins.
+ * The fallback order for SYM_DUP_LAST without memory for the stable
+ * sort: names point into the file buffer in line order, so a higher name
+ * pointer is a later line, sorted after the earlier ones.
  */
 static int cmp_last(const void *pa, const void *pb)
 {
@@ -59,7 +60,7 @@ static int cmp_last(const void *pa, const void *pb)
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
 	if (a->name != b->name)
-		return (uintptr_t)a->name > (uintptr_t)b->name ? -1 : 1;
+		return (uintptr_t)a->name < (uintptr_t)b->name ? -1 : 1;
 	return 0;
 }
 
@@ -82,29 +83,58 @@ static void stable_sort(struct sonde_symbol *v, struct sonde_symbol *tmp, size_t
 	memcpy(v, tmp, k * sizeof(*v)); /* the rest of v[mid..] is in place */
 }
 
-size_t sym_table_finish(struct sonde_symbol *syms, size_t nr,
-			enum sym_dup_policy policy)
+/* Keeps the last of each run of symbols at one address (JIT maps, kallsyms). */
+static size_t keep_last(struct sonde_symbol *syms, size_t nr)
 {
-	struct sonde_symbol *tmp;
-	size_t i, out = 0;
+	size_t out = 0;
 
-	if (!nr)
-		return 0;
-	if (policy == SYM_DUP_LAST) {
-		qsort(syms, nr, sizeof(*syms), cmp_last);
-	} else {
-		tmp = malloc(nr * sizeof(*tmp));
-		if (tmp)
-			stable_sort(syms, tmp, nr, cmp_best);
-		else
-			qsort(syms, nr, sizeof(*syms), cmp_best); /* ties: any order */
-		free(tmp);
+	for (size_t i = 0; i < nr; i++) {
+		if (out && syms[out - 1].start == syms[i].start)
+			out--;
+		syms[out++] = syms[i];
 	}
-	for (i = 0; i < nr; i++) {
+	return out;
+}
+
+static size_t keep_first(struct sonde_symbol *syms, size_t nr)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < nr; i++) {
 		if (out && syms[out - 1].start == syms[i].start)
 			continue;
 		syms[out++] = syms[i];
 	}
+	return out;
+}
+
+static int cmp_start(const void *pa, const void *pb)
+{
+	const struct sonde_symbol *a = pa, *b = pb;
+
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+size_t sym_table_finish(struct sonde_symbol *syms, size_t nr,
+			enum sym_dup_policy policy)
+{
+	struct sonde_symbol *tmp;
+	size_t i, out;
+
+	if (!nr)
+		return 0;
+	tmp = malloc(nr * sizeof(*tmp));
+	/*
+	 * A stable sort keeps table order among equals, which is what both
+	 * policies break ties on; text tables come nearly sorted, and the
+	 * merge sort passes over sorted runs.
+	 */
+	if (tmp)
+		stable_sort(syms, tmp, nr, policy == SYM_DUP_LAST ? cmp_start : cmp_best);
+	else
+		qsort(syms, nr, sizeof(*syms), policy == SYM_DUP_LAST ? cmp_last : cmp_best);
+	free(tmp);
+	out = policy == SYM_DUP_LAST ? keep_last(syms, nr) : keep_first(syms, nr);
 	/* Zero-sized symbols extend to the next one (perf does the same). */
 	for (i = 0; i < out; i++) {
 		if (syms[i].size)

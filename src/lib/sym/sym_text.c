@@ -186,20 +186,31 @@ int sym_parse_kallsyms(char *buf, size_t len, struct sonde_symbol **out,
 
 	if (err)
 		return err;
-	*out = syms;
-	*nrp = nr = sym_table_finish(syms, nr, SYM_DUP_BEST);
 	/*
-	 * A synthesized size must not run from the last function of vmlinux
-	 * or of a module into the next module (gigabytes apart): cap it as
-	 * for a table's last symbol.
+	 * perf 6.1 sizes kallsyms symbols up to the next one (so of the
+	 * aliases at one address, the last line is the one with a size, and
+	 * the one it keeps) ...
+	 */
+	nr = sym_table_finish(syms, nr, SYM_DUP_LAST);
+	/* Hidden: the lines are there, no function has an address. */
+	if (nr && !syms[nr - 1].start) {
+		free(syms);
+		return -EACCES;
+	}
+	*out = syms;
+	*nrp = nr;
+	/*
+	 * ... except across the edge between vmlinux and the modules
+	 * (gigabytes apart): there a symbol ends on the page after the one
+	 * it starts on (symbols__fixup_end()).
 	 */
 	for (size_t i = 0; i + 1 < nr; i++) {
-		const char *a = syms[i].module, *b = syms[i + 1].module;
+		uint64_t end = ((syms[i].start + 4096 + 4095) & ~4095ULL);
 
-		if (!syms[i].size_synth || (a == b) || (a && b && !strcmp(a, b)))
+		if (!syms[i].module == !syms[i + 1].module)
 			continue;
-		if (syms[i].size > 4096)
-			syms[i].size = 4096;
+		if (end - syms[i].start < syms[i].size)
+			syms[i].size = end - syms[i].start;
 	}
 	return 0;
 }
