@@ -76,6 +76,14 @@ enum sym_dup_policy {
 };
 size_t sym_table_finish(struct sonde_symbol *syms, size_t nr,
 			enum sym_dup_policy policy);
+/*
+ * The one symbol lookup: in @p nr entries of @p stride bytes, sorted by
+ * start and each beginning with { u64 start; u64 size; } (a sonde_symbol,
+ * a kernel table entry), the index of the one covering @p addr (or of
+ * the function around a nested symbol that ended before it), else
+ * SIZE_MAX.
+ */
+size_t sym_table_index(const void *tab, size_t stride, size_t nr, uint64_t addr);
 const struct sonde_symbol *sym_table_find(const struct sonde_symbol *syms,
 					  size_t nr, uint64_t addr);
 

@@ -3,6 +3,7 @@
  * The in-memory symbol table shared by every DSO kind: one sorted array,
  * one symbol per start address, sizes filled in, searched by bisection.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sym_internal.h"
@@ -149,13 +150,27 @@ size_t sym_table_finish(struct sonde_symbol *syms, size_t nr,
 	return out;
 }
 
-static bool covers(const struct sonde_symbol *s, uint64_t addr)
+/* Entries of any table begin with these two (sonde_symbol, the ktab's). */
+struct sym_range {
+	uint64_t start, size;
+};
+_Static_assert(offsetof(struct sonde_symbol, start) == 0 &&
+	       offsetof(struct sonde_symbol, size) == 8, "sym_range");
+
+static struct sym_range range_at(const void *tab, size_t stride, size_t i)
 {
-	return addr >= s->start && addr - s->start < s->size;
+	struct sym_range r;
+
+	memcpy(&r, (const char *)tab + i * stride, sizeof(r));
+	return r;
 }
 
-const struct sonde_symbol *sym_table_find(const struct sonde_symbol *syms,
-					  size_t nr, uint64_t addr)
+static bool covers(struct sym_range r, uint64_t addr)
+{
+	return addr >= r.start && addr - r.start < r.size;
+}
+
+size_t sym_table_index(const void *tab, size_t stride, size_t nr, uint64_t addr)
 {
 	size_t lo = 0, hi = nr;
 
@@ -163,17 +178,25 @@ const struct sonde_symbol *sym_table_find(const struct sonde_symbol *syms,
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (syms[mid].start <= addr)
+		if (range_at(tab, stride, mid).start <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (!lo)
-		return NULL;
-	if (covers(&syms[lo - 1], addr))
-		return &syms[lo - 1];
+		return SIZE_MAX;
+	if (covers(range_at(tab, stride, lo - 1), addr))
+		return lo - 1;
 	/* A nested symbol ended early: its enclosing function may cover. */
-	if (lo >= 2 && covers(&syms[lo - 2], addr))
-		return &syms[lo - 2];
-	return NULL;
+	if (lo >= 2 && covers(range_at(tab, stride, lo - 2), addr))
+		return lo - 2;
+	return SIZE_MAX;
+}
+
+const struct sonde_symbol *sym_table_find(const struct sonde_symbol *syms,
+					  size_t nr, uint64_t addr)
+{
+	size_t i = sym_table_index(syms, sizeof(*syms), nr, addr);
+
+	return i == SIZE_MAX ? NULL : &syms[i];
 }
