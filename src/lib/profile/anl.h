@@ -38,9 +38,9 @@ struct anl_dso {
 	size_t nr_syms;
 	struct sonde_dso *sdso; /* the symbolizer's object: symbols, layout */
 	const char *dbg_path; /* separate debug file, if one was found */
-	char *names_buf;       /* kallsyms text the kernel names point into */
-	const void *names_map; /* or the kallsyms cache mapping (kcache.h) */
-	size_t names_map_len;
+	struct sym_ktab *ktab; /* the kernel's table (ktab.h): syms[i] is its
+				* entry i, named on the first lookup there */
+	bool ktab_shown;       /* its names shown demangled (a vmlinux's) */
 	struct sym_dwarf *dwarf; /* for srclines and inline frames, lazily */
 	bool dwarf_tried;
 	struct dwc_store *dwc; /* DWARF answer cache (dwcache.h), or NULL */

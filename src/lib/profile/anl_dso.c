@@ -5,7 +5,8 @@
  * and searched by binary search. ELF objects, the vdso and JIT perf maps
  * come from the symbolizer (include/sonde/symbols.h), under its naming
  * policy (perf's); names are interned here in the form perf shows them.
- * Kernel addresses are looked up in /proc/kallsyms.
+ * Kernel addresses are looked up in the symbolizer's kernel table (ktab.h)
+ * of the kernel that fits the recording.
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -18,7 +19,7 @@
 #include "internal.h"
 #include "anl_priv.h"
 #include "dwcache.h"
-#include "kcache.h"
+#include "ktab.h"
 #include "sym_internal.h"
 #include "sonde/synth.h"
 
@@ -111,8 +112,7 @@ void anl_dsos_free(struct anl_machine *m)
 			dwc_store_close(d->dwc, d->name);
 			free(d->syms);
 			sonde_dso__put(d->sdso);
-			free(d->names_buf);
-			kcache_unmap(d->names_map, d->names_map_len);
+			sym_ktab_free(d->ktab);
 		}
 	sonde_symcache__free(m->symcache);
 }
@@ -312,55 +312,6 @@ int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 	return n;
 }
 
-/* A kallsyms line: its order breaks ties between aliases. */
-struct raw_sym {
-	uint64_t start, size;
-	size_t seq;
-	const char *name;
-};
-
-static int raw_cmp(const void *a, const void *b)
-{
-	const struct raw_sym *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* The kernel's table: sorted, one symbol per address, sized. */
-static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym *v,
-			size_t n)
-{
-	size_t k = 0;
-
-	(void)m;
-	for (size_t i = 0; i < n; i++)
-		v[i].seq = i;
-	qsort(v, n, sizeof(*v), raw_cmp);
-	d->syms = calloc(n ? n : 1, sizeof(*d->syms));
-	if (!d->syms)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		if (k && d->syms[k - 1].start == v[i].start) {
-			/* kallsyms aliases: perf ends up on the last. */
-			d->syms[k - 1].name = v[i].name;
-			d->syms[k - 1].end = v[i].start + v[i].size;
-			continue;
-		}
-		d->syms[k].start = v[i].start;
-		d->syms[k].end = v[i].start + v[i].size;
-		d->syms[k].name = v[i].name;
-		k++;
-	}
-	/* Zero-sized symbols reach to the next one. */
-	for (size_t i = 0; i < k; i++)
-		if (d->syms[i].end <= d->syms[i].start)
-			d->syms[i].end = i + 1 < k ? d->syms[i + 1].start : d->syms[i].start + 1;
-	d->nr_syms = k;
-	d->has_syms = k > 0;
-}
-
 /*
  * The report's name of a symbolizer symbol: as perf shows it (demangled,
  * a PLT stub's target demangled before its "@plt"); a JIT's as written.
@@ -398,20 +349,6 @@ static void fill_syms(struct anl_machine *m, struct anl_dso *d,
 	}
 	d->nr_syms = n;
 	d->has_syms = n > 0;
-}
-
-/* Kernel symbols of the ELF image @e (a vmlinux): symtab, else dynsym. */
-static void vmlinux_syms(struct anl_machine *m, struct anl_dso *d, Elf *e)
-{
-	struct sonde_symbol *s;
-	char *plt_names;
-	size_t n;
-
-	if (sym_elf_table(e, NULL, &s, &n, &plt_names))
-		return;
-	fill_syms(m, d, s, n);
-	free(s);
-	free(plt_names);
 }
 
 /*
@@ -480,57 +417,78 @@ const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
 }
 
 /*
- * /proc/kallsyms is read in one go and parsed in place by the
- * symbolizer's line reader: the names stay in that buffer (kept for the
- * machine's life), ~200k of them, not interned.
+ * Entry @i of the kernel table, named on first use: samples land in a few
+ * hundred of its ~100k functions, and only their names are ever read.
  */
-static void read_kallsyms(struct anl_machine *m, struct anl_dso *d, const char *path)
+static const struct anl_sym *kernel_sym(struct anl_machine *m, struct anl_dso *k, size_t i)
 {
-	struct sonde_symbol *ks = NULL;
-	struct raw_sym *v = NULL;
-	bool nonzero = false;
-	size_t len, n = 0;
-	char *buf;
-	int err = sym_read_file(path, &buf, &len, SYM_TEXT_MAX);
+	struct anl_sym *a = &k->syms[i];
+	struct sonde_symbol s;
+
+	if (!a->name) {
+		sym_ktab_get(k->ktab, i, &s);
+		a->start = s.start;
+		a->end = s.start + s.size;
+		/* kallsyms names as they are, a vmlinux's as perf shows ELF names */
+		a->name = k->ktab_shown ? shown_name(m, k, s.name) : s.name;
+	}
+	return a;
+}
+
+/* @kt as @d's table; its entries are named by kernel_sym(). */
+static bool take_ktab(struct anl_dso *d, struct sym_ktab *kt)
+{
+	size_t nr = sym_ktab_nr(kt);
+
+	/* calloc'd: only the pages of the entries looked up are touched. */
+	d->syms = nr ? calloc(nr, sizeof(*d->syms)) : NULL;
+	if (!d->syms) {
+		sym_ktab_free(kt);
+		return false;
+	}
+	d->ktab = kt;
+	d->nr_syms = nr;
+	d->has_syms = true;
+	return true;
+}
+
+/*
+ * @d's kernel table @kt from kallsyms file @path, or the warning why there
+ * is none (reading it gave @err, or it showed no address).
+ */
+static void kernel_table(struct anl_machine *m, struct anl_dso *d, const char *path,
+			 int err, struct sym_ktab *kt)
+{
+	bool proc = !strcmp(path, "/proc/kallsyms");
 
 	if (err) {
-		if (strcmp(path, "/proc/kallsyms"))
+		if (!proc)
 			pr_warn("%s: %s: kernel samples are shown by address\n", path,
 				strerror(-err));
 		return;
 	}
-	err = sym_kallsyms_lines(buf, len, &ks, &n);
-	if (!err && n)
-		v = malloc(n * sizeof(*v));
-	if (err || !v)
-		n = 0;
-	for (size_t i = 0; i < n; i++) {
-		v[i] = (struct raw_sym){ .start = ks[i].start, .name = ks[i].name };
-		nonzero |= ks[i].start != 0;
-	}
-	if (err != -ENOMEM && !nonzero) {
-		if (!m->kallsyms_warned && !strcmp(path, "/proc/kallsyms"))
+	if (!sym_ktab_nr(kt)) {
+		if (!m->kallsyms_warned && proc)
 			pr_warn("kernel symbols are hidden (/proc/kallsyms shows zero addresses): run as root or set /proc/sys/kernel/kptr_restrict to 0\n");
 		else if (!m->kallsyms_warned)
 			pr_warn("%s has no kernel addresses: kernel samples are shown by address\n",
 				path);
 		m->kallsyms_warned = true;
-		n = 0;
+		sym_ktab_free(kt);
+		return;
 	}
-	if (n) {
-		finish_syms(m, d, v, n);
-		d->names_buf = buf; /* the names point into it */
-		buf = NULL;
-	}
-	free(buf);
-	free(ks);
-	free(v);
+	(void)take_ktab(d, kt);
 }
 
-/*
- * The kernel's symbols: from the cache when it holds this boot's table,
- * else from /proc/kallsyms (then cached; never an empty or hidden table).
- */
+/* The kernel's symbols from the kallsyms text file @path (no cache). */
+static void read_kallsyms(struct anl_machine *m, struct anl_dso *d, const char *path)
+{
+	struct sym_ktab *kt = NULL;
+	int err = sym_ktab_read(path, &kt);
+
+	kernel_table(m, d, path, err, kt);
+}
+
 /* The kernel's build id recorded in the file (HEADER_BUILD_ID), if any. */
 static size_t recorded_kernel_build_id(const struct anl_machine *m, uint8_t *id)
 {
@@ -549,16 +507,48 @@ static size_t recorded_kernel_build_id(const struct anl_machine *m, uint8_t *id)
 }
 
 /*
- * Kernel symbols from the ELF image @path (--vmlinux), moved to where the
+ * @d's table from the symbols of vmlinux image @e, moved to where the
  * recorded kernel had them (KASLR): by the recorded kernel map's _text.
  */
+static bool vmlinux_table(struct anl_machine *m, struct anl_dso *d, Elf *e)
+{
+	uint64_t text = 0, delta = 0;
+	struct sonde_symbol *s;
+	struct sym_ktab *kt;
+	char *plt_names;
+	bool ok = false;
+	size_t n;
+
+	if (sym_elf_table(e, NULL, &s, &n, &plt_names))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s[i].name, "_text"))
+			text = s[i].start;
+	for (size_t i = 0; text && m->kproc && i < m->kproc->nr_maps; i++) {
+		const struct anl_map *mp = &m->kproc->maps[i];
+
+		/* perf's kernel map: pgoff is the runtime address of _text. */
+		if (mp->dso == d && mp->pgoff >= 0xffff000000000000ULL)
+			delta = mp->pgoff - text;
+	}
+	for (size_t i = 0; i < n; i++)
+		s[i].start += delta;
+	if (n && !sym_ktab_new(s, n, &kt)) {
+		d->ktab_shown = true;
+		ok = take_ktab(d, kt);
+	}
+	free(s);
+	free(plt_names);
+	return ok;
+}
+
+/* Kernel symbols from the ELF image @path (--vmlinux) of the recorded kernel. */
 static bool load_vmlinux(struct anl_machine *m, struct anl_dso *d, const char *path,
 			 const uint8_t *want, size_t wlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
 	uint8_t have[SYM_BUILD_ID_MAX];
 	char hw[41], hh[2 * SYM_BUILD_ID_MAX + 1];
-	uint64_t text = 0, delta = 0;
 	bool ok = false;
 	Elf *e;
 
@@ -579,22 +569,7 @@ static bool load_vmlinux(struct anl_machine *m, struct anl_dso *d, const char *p
 			"kernel samples are shown by address\n", path, hh, hw);
 		goto out;
 	}
-	vmlinux_syms(m, d, e);
-	for (size_t i = 0; i < d->nr_syms; i++)
-		if (!strcmp(d->syms[i].name, "_text"))
-			text = d->syms[i].start;
-	for (size_t i = 0; text && m->kproc && i < m->kproc->nr_maps; i++) {
-		const struct anl_map *mp = &m->kproc->maps[i];
-
-		/* perf's kernel map: pgoff is the runtime address of _text. */
-		if (mp->dso == d && mp->pgoff >= 0xffff000000000000ULL)
-			delta = mp->pgoff - text;
-	}
-	for (size_t i = 0; delta && i < d->nr_syms; i++) {
-		d->syms[i].start += delta;
-		d->syms[i].end += delta;
-	}
-	ok = d->has_syms;
+	ok = vmlinux_table(m, d, e);
 out:
 	if (e)
 		elf_end(e);
@@ -637,64 +612,18 @@ static bool load_other_kernel(struct anl_machine *m, struct anl_dso *d)
 }
 
 /*
- * The kernel table from the cache file (kcache.h), mapped: the names stay
- * in the mapping and only the pages of names printed are ever read.
+ * The kernel's symbols: the recorded kernel's when it is another (see
+ * load_other_kernel()), else this boot's kallsyms through the cache.
  */
-static bool kallsyms_from_cache(struct anl_dso *d, const char *path)
-{
-	const void *map;
-	size_t len, nr;
-
-	if (kcache_tab_load(path, &map, &len, &nr))
-		return false;
-	d->syms = calloc(nr, sizeof(*d->syms));
-	if (!d->syms) {
-		kcache_unmap(map, len);
-		return false;
-	}
-	for (size_t i = 0; i < nr; i++) {
-		struct kcache_sym ks;
-
-		kcache_tab_get(map, i, &ks);
-		d->syms[i] = (struct anl_sym){ .start = ks.start, .end = ks.end,
-					       .name = ks.name };
-	}
-	d->nr_syms = nr;
-	d->has_syms = true;
-	d->names_map = map; /* the names point into it */
-	d->names_map_len = len;
-	return true;
-}
-
-static void kallsyms_to_cache(const struct anl_machine *m, const struct anl_dso *d,
-			      const char *path)
-{
-	struct kcache_sym *ks = malloc(d->nr_syms * sizeof(*ks));
-
-	if (!ks)
-		return;
-	for (size_t i = 0; i < d->nr_syms; i++)
-		ks[i] = (struct kcache_sym){ .start = d->syms[i].start,
-					     .end = d->syms[i].end,
-					     .name = d->syms[i].name };
-	(void)kcache_tab_store(m->kcache_dir, path, ks, d->nr_syms);
-	free(ks);
-}
-
 static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
 {
-	char path[4096];
-	bool cache;
+	struct sym_ktab *kt = NULL;
+	int err;
 
 	if (load_other_kernel(m, d))
 		return;
-	cache = m->kcache_dir &&
-		kcache_path(m->kcache_dir, "ksymtab", NULL, path, sizeof(path));
-	if (cache && kallsyms_from_cache(d, path))
-		return;
-	read_kallsyms(m, d, "/proc/kallsyms");
-	if (cache && d->has_syms)
-		kallsyms_to_cache(m, d, path);
+	err = sym_ktab_this_boot(m->kcache_dir, "/proc/kallsyms", &kt);
+	kernel_table(m, d, "/proc/kallsyms", err, kt);
 }
 
 struct kload {
@@ -807,8 +736,9 @@ const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *ds
 	size_t lo = 0, hi;
 
 	if (dso->kernel) {
-		/* Every kernel object is looked up in kallsyms. */
+		/* Every kernel object is looked up in the one kernel table. */
 		struct anl_dso *k = anl_kernel_dso(m);
+		size_t i;
 
 		kernel_wait(m);
 		if (!k->loaded) {
@@ -817,10 +747,11 @@ const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *ds
 			load_kallsyms(m, k);
 #endif
 		}
-		dso = k;
-	} else if (!dso->loaded) {
-		dso_load(m, dso);
+		i = sym_ktab_find(k->ktab, addr);
+		return i == SIZE_MAX ? NULL : kernel_sym(m, k, i);
 	}
+	if (!dso->loaded)
+		dso_load(m, dso);
 	if (!dso->has_syms)
 		return NULL;
 	addr = anl_dso_vaddr(dso, addr);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "ktab.h"
 #include "sym_internal.h"
 
 #define CACHE_BUCKETS 1024
@@ -341,6 +342,7 @@ void sonde_dso__put(struct sonde_dso *dso)
 		sym_elf_unload(dso);
 	free(dso->syms);
 	free(dso->text);
+	sym_ktab_free(dso->ktab);
 	free(dso->plt_names);
 	free(dso->mem);
 	free(dso->symfile);

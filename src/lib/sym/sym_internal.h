@@ -55,8 +55,10 @@ struct sonde_dso {
 
 	char *plt_names;		/* "name@plt" strings of PLT stubs */
 
-	/* Text tables (kallsyms, perf map): names point into this buffer. */
+	/* Text tables (perf maps): names point into this buffer. */
 	char *text;
+	/* The kernel's: names point into its table (ktab.h); owned. */
+	struct sym_ktab *ktab;
 	/* In-memory ELF image (the vdso) instead of a file; owned. */
 	char *mem;
 	size_t mem_size;
