@@ -56,17 +56,22 @@ static void test_libc_agrees(void **state)
 	assert_int_equal(a->nr_syms, n);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = sonde_dso__sym_name(d, &all[i]);
+		const struct anl_sym *s = anl_dso_sym(m, a, i);
+		const struct sonde_symbol *pub;
 
-		if (strcmp(a->syms[i].name, name) || a->syms[i].start != all[i].start ||
-		    a->syms[i].end != all[i].start + all[i].size)
+		if (strcmp(s->name, name) || s->start != all[i].start ||
+		    s->end != all[i].start + all[i].size)
 			fail_msg("symbol %zu: report %s [%#llx, %#llx), sonde_dso %s "
-				 "[%#llx, %#llx)", i, a->syms[i].name,
-				 (unsigned long long)a->syms[i].start,
-				 (unsigned long long)a->syms[i].end, name,
+				 "[%#llx, %#llx)", i, s->name, (unsigned long long)s->start,
+				 (unsigned long long)s->end, name,
 				 (unsigned long long)all[i].start,
 				 (unsigned long long)(all[i].start + all[i].size));
 		/* The lookups agree too, at the start and the last byte. */
-		assert_ptr_equal(anl_dso_find_sym(m, a, all[i].start)->name, a->syms[i].name);
+		assert_ptr_equal(anl_dso_find_sym(m, a, all[i].start), s);
+		pub = sonde_dso__find(d, s->end - 1, NULL);
+		assert_non_null(pub);
+		assert_string_equal(anl_dso_find_sym(m, a, s->end - 1)->name,
+				    sonde_dso__sym_name(d, pub));
 		versioned += strchr(name + 1, '@') && !strstr(name, "@plt");
 	}
 	/* With libc's .symtab (its debug file) perf shows versioned names. */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * The report model's DSOs: display names, recorded build ids, DWARF
- * answers, and their symbol tables, loaded once per object on first use
- * and searched by binary search. ELF objects, the vdso and JIT perf maps
+ * answers, and their symbols: the symbolizer's tables, loaded once per
+ * object on first use and searched there, each symbol named here on the
+ * first lookup that lands on it. ELF objects, the vdso and JIT perf maps
  * come from the symbolizer (include/sonde/symbols.h), under its naming
  * policy (perf's); names are interned here in the form perf shows them.
  * Kernel addresses are looked up in the symbolizer's kernel table (ktab.h)
@@ -335,22 +336,6 @@ static const char *shown_name(struct anl_machine *m, const struct anl_dso *d,
 	return anl_sym_name(m, raw);
 }
 
-/* @d's table from the symbolizer's @s (@n symbols, sorted and sized). */
-static void fill_syms(struct anl_machine *m, struct anl_dso *d,
-		      const struct sonde_symbol *s, size_t n)
-{
-	d->syms = calloc(n ? n : 1, sizeof(*d->syms));
-	if (!d->syms)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		d->syms[i].start = s[i].start;
-		d->syms[i].end = s[i].start + s[i].size;
-		d->syms[i].name = shown_name(m, d, s[i].name);
-	}
-	d->nr_syms = n;
-	d->has_syms = n > 0;
-}
-
 /*
  * The build id recorded for @d: the one its MMAP2 records carried (the
  * kernel read it from the mapped file), else the file's HEADER_BUILD_ID
@@ -417,25 +402,29 @@ const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
 }
 
 /*
- * Entry @i of the kernel table, named on first use: samples land in a few
- * hundred of its ~100k functions, and only their names are ever read.
+ * Entry @i of @d's table, named on first use: samples land in a few
+ * hundred functions of the kernel's ~100k or of libc's thousands, and
+ * only their names are ever read, demangled or interned.
  */
-static const struct anl_sym *kernel_sym(struct anl_machine *m, struct anl_dso *k, size_t i)
+const struct anl_sym *anl_dso_sym(struct anl_machine *m, struct anl_dso *d, size_t i)
 {
-	struct anl_sym *a = &k->syms[i];
+	struct anl_sym *a = &d->syms[i];
 	struct sonde_symbol s;
 
-	if (!a->name) {
-		sym_ktab_get(k->ktab, i, &s);
-		a->start = s.start;
-		a->end = s.start + s.size;
-		/* kallsyms names as they are, a vmlinux's as perf shows ELF names */
-		a->name = k->ktab_shown ? shown_name(m, k, s.name) : s.name;
-	}
+	if (a->name)
+		return a;
+	if (d->ktab)
+		sym_ktab_get(d->ktab, i, &s);
+	else
+		s = d->ssyms[i];
+	a->start = s.start;
+	a->end = s.start + s.size;
+	/* kallsyms names as they are, ELF and JIT names as perf shows them */
+	a->name = d->ktab && !d->ktab_shown ? s.name : shown_name(m, d, s.name);
 	return a;
 }
 
-/* @kt as @d's table; its entries are named by kernel_sym(). */
+/* @kt as @d's table; its entries are named by anl_dso_sym(). */
 static bool take_ktab(struct anl_dso *d, struct sym_ktab *kt)
 {
 	size_t nr = sym_ktab_nr(kt);
@@ -723,7 +712,13 @@ static void dso_load(struct anl_machine *m, struct anl_dso *d)
 	/* Changed since the recording and no copy of it: never its answers. */
 	d->stale = status == SONDE_DSO_BUILD_ID_MISMATCH ||
 		   (status == SONDE_DSO_MISSING && wlen);
-	fill_syms(m, d, s, n);
+	/* calloc'd as the kernel's: entries are named by anl_dso_sym(). */
+	d->syms = n ? calloc(n, sizeof(*d->syms)) : NULL;
+	if (d->syms) {
+		d->ssyms = s;
+		d->nr_syms = n;
+		d->has_syms = true;
+	}
 	symfile = sonde_dso__symfile(d->sdso);
 	if (symfile && strcmp(symfile, d->name))
 		d->dbg_path = anl_intern(m, symfile, strlen(symfile));
@@ -732,13 +727,12 @@ static void dso_load(struct anl_machine *m, struct anl_dso *d)
 const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *dso,
 				       uint64_t addr)
 {
-	const struct anl_sym *s;
-	size_t lo = 0, hi;
+	const struct sonde_symbol *s;
+	size_t i;
 
 	if (dso->kernel) {
 		/* Every kernel object is looked up in the one kernel table. */
 		struct anl_dso *k = anl_kernel_dso(m);
-		size_t i;
 
 		kernel_wait(m);
 		if (!k->loaded) {
@@ -748,27 +742,14 @@ const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *ds
 #endif
 		}
 		i = sym_ktab_find(k->ktab, addr);
-		return i == SIZE_MAX ? NULL : kernel_sym(m, k, i);
+		return i == SIZE_MAX ? NULL : anl_dso_sym(m, k, i);
 	}
 	if (!dso->loaded)
 		dso_load(m, dso);
 	if (!dso->has_syms)
 		return NULL;
-	addr = anl_dso_vaddr(dso, addr);
-	s = dso->syms;
-	hi = dso->nr_syms;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (s[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	s = &s[lo - 1];
-	return addr < s->end ? s : NULL;
+	s = sym_table_find(dso->ssyms, dso->nr_syms, anl_dso_vaddr(dso, addr));
+	return s ? anl_dso_sym(m, dso, (size_t)(s - dso->ssyms)) : NULL;
 }
 
 uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr)
