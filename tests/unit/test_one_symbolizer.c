@@ -164,10 +164,78 @@ static void test_alias_order(void **state)
 	assert_string_equal(t[3].name, "s");		/* sized first */
 }
 
+static int by_start(const void *pa, const void *pb)
+{
+	const struct sonde_symbol *a = pa, *b = pb;
+
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+/*
+ * Unsorted tables with many symbols at one address, some addresses far
+ * apart (every byte differs): the finished table has each address once,
+ * in order, with the symbol its run alone finishes to (perf's choice as
+ * test_alias_order pins it, or the last line).
+ */
+static void test_finish_order(void **state)
+{
+	static const char *const names[] = { "a", "__a", "_bb", "ccc", "a@V", "__x_y" };
+	enum { N = 5000 };
+	struct sonde_symbol *t = malloc(N * sizeof(*t)), *orig = malloc(N * sizeof(*t));
+	struct sonde_symbol *run = malloc(N * sizeof(*t)), *addrs = malloc(N * sizeof(*t));
+	uint64_t seed = 12345;
+
+	(void)state;
+	assert_true(t && orig && run && addrs);
+	for (int p = 0; p < 2; p++) {
+		enum sym_dup_policy policy = p ? SYM_DUP_LAST : SYM_DUP_BEST;
+		size_t n, k = 0;
+
+		for (size_t i = 0; i < N; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			t[i] = (struct sonde_symbol){
+				.start = ((seed >> 33) % 1500) *
+					 ((seed >> 20 & 1) ? 16 : 0x10000000001ULL),
+				.size = (seed >> 40) % 3 * 8,
+				.name = names[(seed >> 44) % 6],
+				.binding = (uint8_t)((seed >> 50) % 3),
+			};
+		}
+		memcpy(orig, t, N * sizeof(*t));
+		memcpy(addrs, t, N * sizeof(*t));
+		qsort(addrs, N, sizeof(*addrs), by_start);
+		n = sym_table_finish(t, N, policy);
+		for (size_t i = 0; i < N; i++) {
+			size_t r = 0;
+
+			if (i && addrs[i - 1].start == addrs[i].start)
+				continue;
+			for (size_t j = 0; j < N; j++)
+				if (orig[j].start == addrs[i].start)
+					run[r++] = orig[j];
+			assert_int_equal(sym_table_finish(run, r, policy), 1);
+			assert_true(k < n);
+			assert_int_equal(t[k].start, run[0].start);
+			assert_ptr_equal(t[k].name, run[0].name);
+			assert_int_equal(t[k].binding, run[0].binding);
+			assert_int_equal(t[k].size_synth, run[0].size_synth);
+			if (!run[0].size_synth)
+				assert_int_equal(t[k].size, run[0].size);
+			k++;
+		}
+		assert_int_equal(k, n);
+	}
+	free(t);
+	free(orig);
+	free(run);
+	free(addrs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alias_order),
+		cmocka_unit_test(test_finish_order),
 		cmocka_unit_test(test_libc_agrees),
 		cmocka_unit_test(test_libc_memcpy_name),
 	};

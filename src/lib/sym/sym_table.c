@@ -65,23 +65,79 @@ static int cmp_last(const void *pa, const void *pb)
 	return 0;
 }
 
-/* Merge sort (stable: equal symbols keep their table order); @tmp holds @nr. */
-static void stable_sort(struct sonde_symbol *v, struct sonde_symbol *tmp, size_t nr,
-			int (*cmp)(const void *, const void *))
-{
-	size_t mid = nr / 2, i = 0, j = mid, k = 0;
+/* A symbol's address and its place in the table: sorting these sorts stably. */
+struct sym_key {
+	uint64_t start;
+	size_t pos;
+};
 
-	if (nr < 2)
-		return;
-	stable_sort(v, tmp, mid, cmp);
-	stable_sort(v + mid, tmp, nr - mid, cmp);
-	if (cmp(&v[mid - 1], &v[mid]) <= 0)
-		return; /* already in order: tables mostly are */
-	while (i < mid && j < nr)
-		tmp[k++] = cmp(&v[j], &v[i]) < 0 ? v[j++] : v[i++];
-	while (i < mid)
-		tmp[k++] = v[i++];
-	memcpy(v, tmp, k * sizeof(*v)); /* the rest of v[mid..] is in place */
+/*
+ * LSD radix sort of @k by start, a byte a pass, into @k; @tmp holds @nr
+ * keys. A pass where every key has the same byte (the high bytes of a
+ * library's addresses) is skipped.
+ */
+static void radix_sort(struct sym_key *k, struct sym_key *tmp, size_t nr)
+{
+	struct sym_key *from = k, *to = tmp, *t;
+
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = { 0 }, sum = 0;
+
+		for (size_t i = 0; i < nr; i++)
+			count[(from[i].start >> shift) & 255]++;
+		if (count[(from[0].start >> shift) & 255] == nr)
+			continue;
+		for (int d = 0; d < 256; d++) {
+			size_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < nr; i++)
+			to[count[(from[i].start >> shift) & 255]++] = from[i];
+		t = from;
+		from = to;
+		to = t;
+	}
+	if (from != k)
+		memcpy(k, from, nr * sizeof(*k));
+}
+
+/*
+ * @syms sorted by address, table order kept among equals; then, with
+ * @tie, each run at one address in @tie's order (insertion sort, stable:
+ * runs are a few aliases). False without memory.
+ */
+static bool sort_table(struct sonde_symbol *syms, size_t nr,
+		       int (*tie)(const void *, const void *))
+{
+	struct sym_key *k = malloc(2 * nr * sizeof(*k));
+	struct sonde_symbol *out = malloc(nr * sizeof(*out));
+
+	if (!k || !out) {
+		free(k);
+		free(out);
+		return false;
+	}
+	for (size_t i = 0; i < nr; i++)
+		k[i] = (struct sym_key){ syms[i].start, i };
+	radix_sort(k, k + nr, nr);
+	for (size_t i = 0; i < nr; i++)
+		out[i] = syms[k[i].pos];
+	for (size_t i = 1; tie && i < nr; i++) {
+		struct sonde_symbol v = out[i];
+		size_t j = i;
+
+		while (j && out[j - 1].start == v.start && tie(&v, &out[j - 1]) < 0) {
+			out[j] = out[j - 1];
+			j--;
+		}
+		out[j] = v;
+	}
+	memcpy(syms, out, nr * sizeof(*out));
+	free(k);
+	free(out);
+	return true;
 }
 
 /* Keeps the last of each run of symbols at one address (JIT maps, kallsyms). */
@@ -109,32 +165,20 @@ static size_t keep_first(struct sonde_symbol *syms, size_t nr)
 	return out;
 }
 
-static int cmp_start(const void *pa, const void *pb)
-{
-	const struct sonde_symbol *a = pa, *b = pb;
-
-	return (a->start > b->start) - (a->start < b->start);
-}
-
 size_t sym_table_finish(struct sonde_symbol *syms, size_t nr,
 			enum sym_dup_policy policy)
 {
-	struct sonde_symbol *tmp;
 	size_t i, out;
 
 	if (!nr)
 		return 0;
-	tmp = malloc(nr * sizeof(*tmp));
 	/*
-	 * A stable sort keeps table order among equals, which is what both
-	 * policies break ties on; text tables come nearly sorted, and the
-	 * merge sort passes over sorted runs.
+	 * Both policies break ties on table order, which a stable sort
+	 * keeps; by radix on the address, not by comparing whole symbols
+	 * (that was most of loading libc's 7,000 functions).
 	 */
-	if (tmp)
-		stable_sort(syms, tmp, nr, policy == SYM_DUP_LAST ? cmp_start : cmp_best);
-	else
+	if (!sort_table(syms, nr, policy == SYM_DUP_LAST ? NULL : cmp_best))
 		qsort(syms, nr, sizeof(*syms), policy == SYM_DUP_LAST ? cmp_last : cmp_best);
-	free(tmp);
 	out = policy == SYM_DUP_LAST ? keep_last(syms, nr) : keep_first(syms, nr);
 	/* Zero-sized symbols extend to the next one (perf does the same). */
 	for (i = 0; i < out; i++) {
