@@ -140,26 +140,17 @@ static bool sort_table(struct sonde_symbol *syms, size_t nr,
 	return true;
 }
 
-/* Keeps the last of each run of symbols at one address (JIT maps, kallsyms). */
-static size_t keep_last(struct sonde_symbol *syms, size_t nr)
+/* One symbol per address: of each run, the first, or with @last the last. */
+static size_t dedupe(struct sonde_symbol *syms, size_t nr, bool last)
 {
 	size_t out = 0;
 
 	for (size_t i = 0; i < nr; i++) {
-		if (out && syms[out - 1].start == syms[i].start)
+		if (out && syms[out - 1].start == syms[i].start) {
+			if (!last)
+				continue;
 			out--;
-		syms[out++] = syms[i];
-	}
-	return out;
-}
-
-static size_t keep_first(struct sonde_symbol *syms, size_t nr)
-{
-	size_t out = 0;
-
-	for (size_t i = 0; i < nr; i++) {
-		if (out && syms[out - 1].start == syms[i].start)
-			continue;
+		}
 		syms[out++] = syms[i];
 	}
 	return out;
@@ -179,7 +170,7 @@ size_t sym_table_finish(struct sonde_symbol *syms, size_t nr,
 	 */
 	if (!sort_table(syms, nr, policy == SYM_DUP_LAST ? NULL : cmp_best))
 		qsort(syms, nr, sizeof(*syms), policy == SYM_DUP_LAST ? cmp_last : cmp_best);
-	out = policy == SYM_DUP_LAST ? keep_last(syms, nr) : keep_first(syms, nr);
+	out = dedupe(syms, nr, policy == SYM_DUP_LAST);
 	/* Zero-sized symbols extend to the next one (perf does the same). */
 	for (i = 0; i < out; i++) {
 		if (syms[i].size)
