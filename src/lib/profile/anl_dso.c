@@ -191,16 +191,27 @@ static void dwc_add(struct anl_machine *m, struct anl_dso *d, uint64_t va, int k
 		dwc_store_add(c, va, kind, names, nr);
 }
 
+/*
+ * Whether @dso's debug info may answer: an object file (not the kernel, a
+ * JIT map or the vdso), loaded, of the recorded build (another build's
+ * answers would name other code).
+ */
+static bool debug_answers(struct anl_machine *m, struct anl_dso *dso)
+{
+	if (dso->kernel || dso->jit || dso->name[0] != '/')
+		return false;
+	if (!dso->loaded)
+		(void)anl_dso_find_sym(m, dso, 0);
+	return !dso->stale;
+}
+
 void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
 #ifdef SONDE_FUZZ
 	return;
 #endif
-	if (dso->dwarf_tried || dso->kernel || dso->jit || dso->name[0] != '/')
-		return;
-	if (!dso->loaded)
-		(void)anl_dso_find_sym(m, dso, 0); /* dbg_path comes from here */
-	if (dso->stale)
+	/* The load gives dbg_path. */
+	if (dso->dwarf_tried || !debug_answers(m, dso))
 		return;
 	/* Answered by the cache: the debug info may never be needed. */
 	if (dwc_lookup(m, dso, anl_dso_vaddr(dso, addr), DWC_INLINES, NULL, 0, NULL))
@@ -208,23 +219,19 @@ void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t
 	dso_open_dwarf(dso, true);
 }
 
-static struct sym_dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso,
-				   uint64_t addr)
+static struct sym_dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso)
 {
-	if (dso->kernel || dso->jit || dso->name[0] != '/')
+	if (!debug_answers(m, dso))
 		return NULL;
-	if (!dso->loaded)
-		(void)anl_dso_find_sym(m, dso, addr);
-	if (dso->stale)
-		return NULL; /* its debug info describes another build */
 	if (!dso->dwarf_tried)
 		dso_open_dwarf(dso, false);
 	return dso->dwarf;
 }
+
 /* What the cache (dwcache.h) keeps: bump DWC_MAGIC when it changes. */
 static const char *dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
-	struct sym_dwarf *dw = dso_dwarf(m, dso, addr);
+	struct sym_dwarf *dw = dso_dwarf(m, dso);
 	char buf[512];
 	int n = dw ? sym_dwarf_srcline(dw, anl_dso_vaddr(dso, addr), buf, sizeof(buf)) : -1;
 
@@ -237,12 +244,8 @@ const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t
 	uint64_t va;
 	int n = 0;
 
-	if (dso->kernel || dso->jit || dso->name[0] != '/')
+	if (!debug_answers(m, dso))
 		return NULL;
-	if (!dso->loaded)
-		(void)anl_dso_find_sym(m, dso, addr);
-	if (dso->stale)
-		return NULL; /* as dso_dwarf(): never the answers of another build */
 	va = anl_dso_vaddr(dso, addr);
 	if (dwc_lookup(m, dso, va, DWC_SRCLINE, &sl, 1, &n))
 		return n ? sl : NULL;
@@ -255,7 +258,7 @@ const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t
 static int dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		       const char **names, int max)
 {
-	struct sym_dwarf *dw = dso_dwarf(m, dso, addr);
+	struct sym_dwarf *dw = dso_dwarf(m, dso);
 
 	return dw ? sym_dwarf_inlines(dw, anl_dso_vaddr(dso, addr), names, max, dwarf_name,
 				      m) : 0;
@@ -268,12 +271,8 @@ static int cached_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t a
 	uint64_t va;
 	int n = 0;
 
-	if (dso->kernel || dso->jit || dso->name[0] != '/')
+	if (!debug_answers(m, dso))
 		return 0;
-	if (!dso->loaded)
-		(void)anl_dso_find_sym(m, dso, addr);
-	if (dso->stale)
-		return 0; /* as dso_dwarf(): never the answers of another build */
 	va = anl_dso_vaddr(dso, addr);
 	if (dwc_lookup(m, dso, va, DWC_INLINES, names, ANL_INL_MAX, &n))
 		return n;
