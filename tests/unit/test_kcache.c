@@ -235,6 +235,48 @@ static void test_tab_from_text(void **state)
 	sym_ktab_free(kt);
 }
 
+/* A vmlinux's table: this ELF program stands in for one. */
+static void test_tab_vmlinux(void **state)
+{
+	char exe[PATH_MAX], notelf[PATH_MAX];
+	uint8_t id[20], have[64];
+	struct sym_ktab *kt;
+	struct sonde_symbol s;
+	size_t hlen;
+	ssize_t l;
+	int n;
+
+	(void)state;
+	l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(l > 0);
+	exe[l] = 0;
+	n = sonde_elf_build_id(exe, id, sizeof(id));
+	if (n <= 0) {
+		printf("SKIP: %s has no build id\n", exe);
+		skip();
+	}
+	/* The recorded build: its functions, found where they are. */
+	assert_int_equal(sym_ktab_vmlinux(exe, id, (size_t)n, 0, have, &hlen, &kt), 0);
+	assert_int_equal(hlen, n);
+	assert_true(sym_ktab_nr(kt) > 10);
+	sym_ktab_get(kt, sym_ktab_nr(kt) / 2, &s);
+	assert_int_equal(sym_ktab_find(kt, s.start), sym_ktab_nr(kt) / 2);
+	sym_ktab_free(kt);
+	/* Another build: refused, saying which one it is. */
+	id[0] ^= 1;
+	assert_int_equal(sym_ktab_vmlinux(exe, id, (size_t)n, 0, have, &hlen, &kt), -ESTALE);
+	id[0] ^= 1;
+	assert_int_equal(hlen, n);
+	assert_memory_equal(have, id, (size_t)n);
+	/* Not ELF, not there. */
+	snprintf(notelf, sizeof(notelf), "%s/notelf", tmpdir);
+	write_file(notelf, "text\n");
+	assert_int_equal(sym_ktab_vmlinux(notelf, NULL, 0, 0, have, &hlen, &kt),
+			 -SONDE_ERR_FORMAT);
+	assert_int_equal(sym_ktab_vmlinux("/nonexistent/vmlinux", NULL, 0, 0, have, &hlen,
+					  &kt), -ENOENT);
+}
+
 /* Loads or rejects; what loads must satisfy the table invariants. */
 static void decode_checked(const uint8_t *buf, size_t len, int *ok)
 {
@@ -725,6 +767,7 @@ int main(void)
 		cmocka_unit_test(test_key),
 		cmocka_unit_test(test_tab_roundtrip),
 		cmocka_unit_test(test_tab_from_text),
+		cmocka_unit_test(test_tab_vmlinux),
 		cmocka_unit_test(test_tab_corrupt),
 		cmocka_unit_test(test_write_read),
 		cmocka_unit_test(test_wrong_owner),

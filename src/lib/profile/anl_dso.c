@@ -9,14 +9,10 @@
  * Kernel addresses are looked up in the symbolizer's kernel table (ktab.h)
  * of the kernel that fits the recording.
  */
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
-#include <unistd.h>
 #include "internal.h"
 #include "anl_priv.h"
 #include "dwcache.h"
@@ -494,75 +490,42 @@ static size_t recorded_kernel_build_id(const struct anl_machine *m, uint8_t *id)
 	return 0;
 }
 
-/*
- * @d's table from the symbols of vmlinux image @e, moved to where the
- * recorded kernel had them (KASLR): by the recorded kernel map's _text.
- */
-static bool vmlinux_table(struct anl_machine *m, struct anl_dso *d, Elf *e)
+/* Where the recorded kernel had _text: perf's kernel map's pgoff. */
+static uint64_t recorded_text(const struct anl_machine *m, const struct anl_dso *d)
 {
-	uint64_t text = 0, delta = 0;
-	struct sonde_symbol *s;
-	struct sym_ktab *kt;
-	char *plt_names;
-	bool ok = false;
-	size_t n;
+	uint64_t text = 0;
 
-	if (sym_elf_table(e, NULL, &s, &n, &plt_names))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(s[i].name, "_text"))
-			text = s[i].start;
-	for (size_t i = 0; text && m->kproc && i < m->kproc->nr_maps; i++) {
+	for (size_t i = 0; m->kproc && i < m->kproc->nr_maps; i++) {
 		const struct anl_map *mp = &m->kproc->maps[i];
 
-		/* perf's kernel map: pgoff is the runtime address of _text. */
 		if (mp->dso == d && mp->pgoff >= 0xffff000000000000ULL)
-			delta = mp->pgoff - text;
+			text = mp->pgoff;
 	}
-	for (size_t i = 0; i < n; i++)
-		s[i].start += delta;
-	if (n && !sym_ktab_new(s, n, &kt)) {
-		d->ktab_shown = true;
-		ok = take_ktab(d, kt);
-	}
-	free(s);
-	free(plt_names);
-	return ok;
+	return text;
 }
 
 /* Kernel symbols from the ELF image @path (--vmlinux) of the recorded kernel. */
-static bool load_vmlinux(struct anl_machine *m, struct anl_dso *d, const char *path,
+static void load_vmlinux(struct anl_machine *m, struct anl_dso *d, const char *path,
 			 const uint8_t *want, size_t wlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
 	uint8_t have[SYM_BUILD_ID_MAX];
 	char hw[41], hh[2 * SYM_BUILD_ID_MAX + 1];
-	bool ok = false;
-	Elf *e;
+	struct sym_ktab *kt;
+	size_t hlen;
+	int err = sym_ktab_vmlinux(path, want, wlen, recorded_text(m, d), have, &hlen, &kt);
 
-	if (fd < 0) {
-		pr_warn("%s: %s: kernel samples are shown by address\n", path, strerror(errno));
-		return false;
-	}
-	e = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-	if (!e || elf_kind(e) != ELF_K_ELF) {
+	if (err == -SONDE_ERR_FORMAT) {
 		pr_warn("%s is not an ELF file: kernel samples are shown by address\n", path);
-		goto out;
-	}
-	n = sym_elf_build_id(e, have, sizeof(have));
-	if (wlen && n > 0 && !sym_same_build_id(want, wlen, have, (size_t)n)) {
+	} else if (err == -ESTALE) {
 		sym_hex_id(want, wlen, hw);
-		sym_hex_id(have, (size_t)n, hh);
+		sym_hex_id(have, hlen, hh);
 		pr_warn("%s is not the recorded kernel (build id %s, recorded %s): "
 			"kernel samples are shown by address\n", path, hh, hw);
-		goto out;
+	} else if (err && err != -ENODATA) {
+		pr_warn("%s: %s: kernel samples are shown by address\n", path, strerror(-err));
+	} else if (!err && take_ktab(d, kt)) {
+		d->ktab_shown = true; /* ELF names, shown as perf shows them */
 	}
-	ok = vmlinux_table(m, d, e);
-out:
-	if (e)
-		elf_end(e);
-	close(fd);
-	return ok;
 }
 
 /*

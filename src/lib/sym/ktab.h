@@ -44,6 +44,19 @@ int sym_ktab_read(const char *path, struct sym_ktab **out);
 int sym_ktab_this_boot(const char *cache_dir, const char *path,
 		       struct sym_ktab **out);
 
+/*
+ * The kernel ELF image @p path (a vmlinux): its function symbols (.symtab,
+ * else .dynsym) moved by @p text - its _text when @p text is set (where
+ * the recorded kernel had _text: KASLR). With @p wlen its build id must
+ * be @p want, else -ESTALE; either way @p have (SYM_BUILD_ID_MAX bytes)
+ * gets the id it has, *@p hlen its size (0: none). -errno when it cannot
+ * be opened, -SONDE_ERR_FORMAT when it is not ELF, -ENODATA without
+ * (readable) function symbols.
+ */
+int sym_ktab_vmlinux(const char *path, const uint8_t *want, size_t wlen,
+		     uint64_t text, uint8_t *have, size_t *hlen,
+		     struct sym_ktab **out);
+
 void sym_ktab_free(struct sym_ktab *kt);
 size_t sym_ktab_nr(const struct sym_ktab *kt);
 /* Whether @p kt is a cache file's mapping (it was not read from text). */

@@ -98,6 +98,13 @@ const struct sonde_symbol *sym_table_find(const struct sonde_symbol *syms,
 int sym_elf_table(Elf *elf, Elf *plt_elf, struct sonde_symbol **syms,
 		  size_t *nr, char **plt_names);
 /*
+ * @p path as an ELF file (opened read-only, *@p fdp its fd), or NULL
+ * with errno: open's, or SONDE_ERR_FORMAT when it is not ELF. Undo with
+ * sym_elf_close().
+ */
+Elf *sym_elf_open(const char *path, int *fdp);
+void sym_elf_close(Elf *elf, int fd);
+/*
  * The object that is the recorded build @p want of @p path, for reading
  * its code (CFI): @p path when its id matches, else perf's copy in
  * @p buildid_dir; malloc'd, NULL when neither is at hand.

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <gelf.h>
 #include "internal.h"
 #include "kcache.h"
 #include "ktab.h"
@@ -206,6 +207,44 @@ int sym_ktab_read(const char *path, struct sym_ktab **out)
 		return err;
 	err = sym_ktab_parse(text, len, out);
 	free(text);
+	return err;
+}
+
+int sym_ktab_vmlinux(const char *path, const uint8_t *want, size_t wlen,
+		     uint64_t text, uint8_t *have, size_t *hlen,
+		     struct sym_ktab **out)
+{
+	struct sonde_symbol *syms;
+	char *plt_names;
+	uint64_t at = 0;
+	size_t nr;
+	int fd, n, err;
+	Elf *e = sym_elf_open(path, &fd);
+
+	*hlen = 0;
+	if (!e)
+		return -errno;
+	n = sym_elf_build_id(e, have, SYM_BUILD_ID_MAX);
+	*hlen = n > 0 ? (size_t)n : 0;
+	/* An image without an id cannot be checked: taken as it is. */
+	if (wlen && n > 0 && !sym_same_build_id(want, wlen, have, (size_t)n)) {
+		sym_elf_close(e, fd);
+		return -ESTALE;
+	}
+	/* Names point into the image until the table copies them. */
+	err = sym_elf_table(e, NULL, &syms, &nr, &plt_names);
+	if (err || !nr)
+		err = -ENODATA;
+	for (size_t i = 0; !err && i < nr; i++)
+		if (!strcmp(syms[i].name, "_text"))
+			at = syms[i].start;
+	for (size_t i = 0; !err && text && at && i < nr; i++)
+		syms[i].start += text - at;
+	if (!err)
+		err = sym_ktab_new(syms, nr, out);
+	free(syms);
+	free(plt_names);
+	sym_elf_close(e, fd);
 	return err;
 }
 
