@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "sonde/sonde.h"
 #include "anl_priv.h"
 #include "sym_internal.h"
@@ -80,6 +81,48 @@ static void test_libc_agrees(void **state)
 		       libc_path, sonde_dso__symfile(d));
 	sonde_dso__put(d);
 out:
+	anl_machine_free(m);
+	sonde_symcache__free(c);
+}
+
+/* A function of this program under a C++ name (an asm label). */
+int cxx_shown(int x) __asm__("_ZN2ns5shownEi");
+int cxx_shown(int x)
+{
+	return x + 1;
+}
+
+/*
+ * C++ names as perf 6.1 shows them, without parameters, through both
+ * paths: sonde_dso__sym_name() and the report model.
+ */
+static void test_cxx_name(void **state)
+{
+	struct sonde_symcache *c = sonde_symcache__new(NULL);
+	struct anl_machine *m = anl_machine_new();
+	const struct sonde_symbol *all, *s = NULL;
+	char exe[4096];
+	struct sonde_dso *d;
+	uint64_t off;
+	ssize_t l;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(cxx_shown(1), 2);
+	l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(l > 0);
+	exe[l] = 0;
+	d = sonde_symcache__dso(c, exe, NULL, 0);
+	n = sonde_dso__symbols(d, &all);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(all[i].name, "_ZN2ns5shownEi"))
+			s = &all[i];
+	assert_non_null(s);
+	assert_string_equal(sonde_dso__sym_name(d, s), "ns::shown");
+	assert_int_equal(sonde_dso__vaddr_to_offset(d, s->start, &off), 0);
+	assert_string_equal(anl_dso_find_sym(m, anl_dso_findnew(m, exe, strlen(exe), false),
+					     off)->name, "ns::shown");
+	sonde_dso__put(d);
 	anl_machine_free(m);
 	sonde_symcache__free(c);
 }
@@ -238,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_finish_order),
 		cmocka_unit_test(test_libc_agrees),
 		cmocka_unit_test(test_libc_memcpy_name),
+		cmocka_unit_test(test_cxx_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

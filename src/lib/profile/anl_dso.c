@@ -308,27 +308,15 @@ int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 	return n;
 }
 
-/*
- * The report's name of a symbolizer symbol: as perf shows it (demangled,
- * a PLT stub's target demangled before its "@plt"); a JIT's as written.
- */
+/* The report's name of a symbolizer symbol (sym_shown_name()), interned. */
 static const char *shown_name(struct anl_machine *m, const struct anl_dso *d,
 			      const char *raw)
 {
-	size_t n = strlen(raw);
-	char buf[1024];
-	const char *base;
+	char *s = sym_shown_name(raw, d->jit);
+	const char *in = s ? anl_intern(m, s, strlen(s)) : anl_intern(m, raw, strlen(raw));
 
-	if (d->jit)
-		return anl_intern(m, raw, n);
-	if (n > 4 && !strcmp(raw + n - 4, "@plt") && raw[0] == '_' && n - 4 < sizeof(buf)) {
-		memcpy(buf, raw, n - 4);
-		buf[n - 4] = 0;
-		base = anl_sym_name(m, buf);
-		snprintf(buf, sizeof(buf), "%s@plt", base);
-		return anl_intern(m, buf, strlen(buf));
-	}
-	return anl_sym_name(m, raw);
+	free(s);
+	return in;
 }
 
 /*

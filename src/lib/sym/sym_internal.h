@@ -244,6 +244,13 @@ bool sym_is_rust_legacy(const char *name);
  * not mangled or cannot be demangled. Thread-safe.
  */
 char *sym_demangle_perf(const char *name);
+/*
+ * An object's symbol @p raw as perf 6.1 shows it, the one rule behind
+ * sonde_dso__sym_name() and the report's names: sym_demangle_perf(), and
+ * a PLT stub's target demangled before its "@plt"; a JIT map's (@p jit)
+ * as written. A malloc'd string, or NULL when @p raw shows as it is.
+ */
+char *sym_shown_name(const char *raw, bool jit);
 
 /*
  * An object's debug info for source lines and inline chains
