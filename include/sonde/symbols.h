@@ -89,11 +89,13 @@ struct sonde_symcache_opts {
 	 */
 	const char *buildid_dir;
 	/*
-	 * Directory (created 0700) where a copy of /proc/kallsyms is kept,
-	 * keyed by boot id, module list and user, so later runs skip the
-	 * kernel's slow generation of the file; NULL = no cache. Only for the
-	 * default kallsyms_path. BPF programs and trampolines that appear
-	 * after the copy was made are missing from it.
+	 * Directory (created 0700) where the kernel's symbol table made from
+	 * /proc/kallsyms is kept, keyed by boot id, module list and user, so
+	 * later runs map it instead of having the kernel generate the file
+	 * and parsing it; NULL = no cache. Only for the default
+	 * kallsyms_path. BPF programs and trampolines that appear after the
+	 * table was made are missing from it. `sonde report` keeps the same
+	 * file.
 	 */
 	const char *kallsyms_cache_dir;
 	size_t : 0;
@@ -273,12 +275,14 @@ SONDE_API uint64_t sonde_dso__offset_to_vaddr(struct sonde_dso *dso,
 
 /**
  * @brief **sonde_dso__sym_name()** returns @p sym's name as perf 6.1
- * shows it, the name `sonde report` prints: demangled (C++, Rust legacy
- * and v0; a PLT stub's target before its "@plt"), a versioned name as it
- * is ("memcpy@GLIBC_2.2.5"), a JIT map's as written; computed once and
- * cached. Among aliases at one address the table keeps perf's choice (a
- * sized one, not weak, global, fewer leading underscores, the longer
- * name, the first). Thread-safe. @return a string valid as long as @p dso.
+ * shows it, the name `sonde report` prints: an ELF object's demangled
+ * (C++ without parameters, "ns::f<int>"; Rust legacy and v0; a PLT
+ * stub's target before its "@plt"), a versioned name as it is
+ * ("memcpy@GLIBC_2.2.5"); a kallsyms or JIT map name as written; computed
+ * once and cached. Among aliases at one address the table keeps perf's
+ * choice: in an ELF table a sized one, not weak, global, fewer leading
+ * underscores, the longer name, the first; in kallsyms the last line.
+ * Thread-safe. @return a string valid as long as @p dso.
  */
 SONDE_API const char *sonde_dso__sym_name(struct sonde_dso *dso,
 					  const struct sonde_symbol *sym);

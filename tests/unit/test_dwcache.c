@@ -138,7 +138,7 @@ static void pick_addrs(void)
 	(void)anl_dso_find_sym(m, d, 0);
 	assert_true(d->has_syms);
 	for (size_t i = 0; i < d->nr_syms && nr_addrs + 2 <= NR_ADDRS; i += 7) {
-		const struct anl_sym *s = &d->syms[i];
+		const struct anl_sym *s = anl_dso_sym(m, d, i);
 
 		for (size_t k = 0; k < d->sdso->nloads; k++) {
 			const GElf_Phdr *g = &d->sdso->loads[k];

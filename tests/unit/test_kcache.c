@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * The kallsyms cache (kcache.c): key changes, the table format and its
- * validation (every truncation and single-byte corruption of a valid file),
- * owner / mode / symlink / directory checks, atomic replacement and stale
- * file removal, the default directory, and the report model using it (hit,
+ * The kernel symbol cache (kcache.c, sym_ktab.c): key changes, the one
+ * table format and its validation (every truncation and single-byte
+ * corruption of a valid file), owner / mode / symlink / directory checks,
+ * atomic replacement and stale file removal, the default directory, and
+ * the report model and the public symbolizer using the one file (hit,
  * corrupt file rebuilt, disabled).
  */
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 #include "sonde/sonde.h"
 #include "core_priv.h"
 #include "kcache.h"
+#include "ktab.h"
 #include "anl.h"
 
 /* Paths here are short; truncation checks would only add noise. */
@@ -122,48 +124,165 @@ static void test_key(void **state)
 	assert_false(kcache_path("/d", "ksymtab", &src, p1, 20));
 }
 
-static const struct kcache_sym sample_syms[] = {
-	{ 0xffffffff81000000ull, 0xffffffff81000010ull, "_stext" },
-	{ 0xffffffff81000010ull, 0xffffffff81000100ull, "do_one" },
-	{ 0xffffffff81000100ull, 0xffffffff81001000ull, "" },
-	{ 0xffffffffc0000000ull, 0xffffffffc0000040ull, "mod_fn" },
+static const struct sonde_symbol sample_syms[] = {
+	{ 0xffffffff81000000ull, 0x10, "_stext", NULL, SONDE_SYM_GLOBAL, 1 },
+	{ 0xffffffff81000010ull, 0xf0, "do_one", NULL, SONDE_SYM_LOCAL, 1 },
+	{ 0xffffffff81000100ull, 0xf00, "", NULL, SONDE_SYM_WEAK, 0 },
+	{ 0xffffffffc0000000ull, 0x40, "mod_fn", "mod", SONDE_SYM_LOCAL, 1 },
+	{ 0xffffffffc0000040ull, 0x40, "mod_fn2", "mod", SONDE_SYM_GLOBAL, 1 },
+	{ 0xffffffffc0001000ull, 0x40, "other_fn", "other", SONDE_SYM_GLOBAL, 1 },
 };
 #define NR_SAMPLE (sizeof(sample_syms) / sizeof(sample_syms[0]))
 
+static void assert_same_sym(const struct sonde_symbol *a, const struct sonde_symbol *b)
+{
+	assert_int_equal(a->start, b->start);
+	assert_int_equal(a->size, b->size);
+	assert_string_equal(a->name, b->name);
+	if (a->module || b->module) {
+		assert_non_null(a->module);
+		assert_non_null(b->module);
+		assert_string_equal(a->module, b->module);
+	}
+	assert_int_equal(a->binding, b->binding);
+	assert_int_equal(a->size_synth, b->size_synth);
+}
+
 static void test_tab_roundtrip(void **state)
 {
-	struct kcache_sym *out = NULL;
-	size_t len, nr = 0;
+	struct sym_ktab *kt;
+	struct sonde_symbol s;
+	size_t len;
 	void *buf;
 
 	(void)state;
-	assert_int_equal(kcache_tab_encode(sample_syms, NR_SAMPLE, &buf, &len), 0);
-	assert_int_equal(kcache_tab_decode(buf, len, &out, &nr), 0);
-	assert_int_equal(nr, NR_SAMPLE);
-	for (size_t i = 0; i < nr; i++) {
-		assert_int_equal(out[i].start, sample_syms[i].start);
-		assert_int_equal(out[i].end, sample_syms[i].end);
-		assert_string_equal(out[i].name, sample_syms[i].name);
-		/* Names point into the buffer, not copies. */
-		assert_true(out[i].name > (char *)buf &&
-			    out[i].name < (char *)buf + len);
-	}
-	free(out);
+	assert_int_equal(sym_ktab_encode(sample_syms, NR_SAMPLE, &buf, &len), 0);
+	assert_int_equal(sym_ktab_load(buf, len, &kt), 0);
 	free(buf);
+	assert_int_equal(sym_ktab_nr(kt), NR_SAMPLE);
+	for (size_t i = 0; i < NR_SAMPLE; i++) {
+		sym_ktab_get(kt, i, &s);
+		assert_same_sym(&s, &sample_syms[i]);
+		/* Names are the table's, not the encoder's input. */
+		assert_ptr_not_equal(s.name, sample_syms[i].name);
+		/* Looked up at its first and last byte. */
+		assert_int_equal(sym_ktab_find(kt, s.start), i);
+		assert_int_equal(sym_ktab_find(kt, s.start + s.size - 1), i);
+	}
+	/* Below the first and between functions: nothing. */
+	assert_int_equal(sym_ktab_find(kt, 0xffffffff80ffffffull), SIZE_MAX);
+	assert_int_equal(sym_ktab_find(kt, 0xffffffffc0000080ull), SIZE_MAX);
+	sym_ktab_free(kt);
+	/* A table made in memory is the same one. */
+	assert_int_equal(sym_ktab_new(sample_syms, NR_SAMPLE, &kt), 0);
+	sym_ktab_get(kt, 4, &s);
+	assert_same_sym(&s, &sample_syms[4]);
+	assert_false(sym_ktab_cached(kt));
+	sym_ktab_free(kt);
 	/* An empty table is well-formed. */
-	assert_int_equal(kcache_tab_encode(NULL, 0, &buf, &len), 0);
-	assert_int_equal(kcache_tab_decode(buf, len, &out, &nr), 0);
-	assert_int_equal(nr, 0);
-	free(out);
+	assert_int_equal(sym_ktab_encode(NULL, 0, &buf, &len), 0);
+	assert_int_equal(sym_ktab_load(buf, len, &kt), 0);
+	assert_int_equal(sym_ktab_nr(kt), 0);
+	assert_int_equal(sym_ktab_find(kt, 1), SIZE_MAX);
+	sym_ktab_free(kt);
 	free(buf);
 }
 
-/* Decodes or rejects; what decodes must satisfy the table invariants. */
+/* kallsyms text through the table: perf 6.1's aliases and edges. */
+static void test_tab_from_text(void **state)
+{
+	char text[] = "ffffffff81000000 T _text\n"
+		      "ffffffff81000000 T startup_64\n"
+		      "ffffffff81000100 t local_fn\n"
+		      "ffffffff81000200 D some_data\n"
+		      "ffffffff81001300 T _etext\n"
+		      "ffffffffc0001000 t mod_fn\t[dummy_mod]\n"
+		      "ffffffffc0001080 T mod_fn2\t[dummy_mod]\n"
+		      "ffffffffc0002000 t other_fn\t[other_mod]\n";
+	char hidden[] = "0000000000000000 T _text\n0000000000000000 t foo\n";
+	struct sym_ktab *kt;
+	struct sonde_symbol s;
+
+	(void)state;
+	assert_int_equal(sym_ktab_parse(text, strlen(text), &kt), 0);
+	assert_false(sym_ktab_hidden(kt));
+	assert_int_equal(sym_ktab_nr(kt), 6);
+	/* Of the aliases, the last line (perf sizes only that one). */
+	sym_ktab_get(kt, sym_ktab_find(kt, 0xffffffff81000010ull), &s);
+	assert_string_equal(s.name, "startup_64");
+	assert_null(s.module);
+	/* Up to the next function; data lines are not functions. */
+	sym_ktab_get(kt, sym_ktab_find(kt, 0xffffffff810012ffull), &s);
+	assert_string_equal(s.name, "local_fn");
+	assert_int_equal(s.size, 0x1200);
+	/* vmlinux's last function ends on the page after its own ... */
+	sym_ktab_get(kt, sym_ktab_find(kt, 0xffffffff81002fffull), &s);
+	assert_string_equal(s.name, "_etext");
+	assert_int_equal(sym_ktab_find(kt, 0xffffffff81003000ull), SIZE_MAX);
+	assert_int_equal(sym_ktab_find(kt, 0xffffffffa0000000ull), SIZE_MAX);
+	/* ... a module's reaches the next module's first. */
+	sym_ktab_get(kt, sym_ktab_find(kt, 0xffffffffc0001fffull), &s);
+	assert_string_equal(s.name, "mod_fn2");
+	assert_string_equal(s.module, "dummy_mod");
+	sym_ktab_get(kt, sym_ktab_find(kt, 0xffffffffc0002000ull), &s);
+	assert_string_equal(s.name, "other_fn");
+	assert_string_equal(s.module, "other_mod");
+	sym_ktab_free(kt);
+	/* Every address zero: an empty table that says why. */
+	assert_int_equal(sym_ktab_parse(hidden, strlen(hidden), &kt), 0);
+	assert_true(sym_ktab_hidden(kt));
+	assert_int_equal(sym_ktab_nr(kt), 0);
+	sym_ktab_free(kt);
+}
+
+/* A vmlinux's table: this ELF program stands in for one. */
+static void test_tab_vmlinux(void **state)
+{
+	char exe[PATH_MAX], notelf[PATH_MAX];
+	uint8_t id[20], have[64];
+	struct sym_ktab *kt;
+	struct sonde_symbol s;
+	size_t hlen;
+	ssize_t l;
+	int n;
+
+	(void)state;
+	l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(l > 0);
+	exe[l] = 0;
+	n = sonde_elf_build_id(exe, id, sizeof(id));
+	if (n <= 0) {
+		printf("SKIP: %s has no build id\n", exe);
+		skip();
+	}
+	/* The recorded build: its functions, found where they are. */
+	assert_int_equal(sym_ktab_vmlinux(exe, id, (size_t)n, 0, have, &hlen, &kt), 0);
+	assert_int_equal(hlen, n);
+	assert_true(sym_ktab_nr(kt) > 10);
+	sym_ktab_get(kt, sym_ktab_nr(kt) / 2, &s);
+	assert_int_equal(sym_ktab_find(kt, s.start), sym_ktab_nr(kt) / 2);
+	sym_ktab_free(kt);
+	/* Another build: refused, saying which one it is. */
+	id[0] ^= 1;
+	assert_int_equal(sym_ktab_vmlinux(exe, id, (size_t)n, 0, have, &hlen, &kt), -ESTALE);
+	id[0] ^= 1;
+	assert_int_equal(hlen, n);
+	assert_memory_equal(have, id, (size_t)n);
+	/* Not ELF, not there. */
+	snprintf(notelf, sizeof(notelf), "%s/notelf", tmpdir);
+	write_file(notelf, "text\n");
+	assert_int_equal(sym_ktab_vmlinux(notelf, NULL, 0, 0, have, &hlen, &kt),
+			 -SONDE_ERR_FORMAT);
+	assert_int_equal(sym_ktab_vmlinux("/nonexistent/vmlinux", NULL, 0, 0, have, &hlen,
+					  &kt), -ENOENT);
+}
+
+/* Loads or rejects; what loads must satisfy the table invariants. */
 static void decode_checked(const uint8_t *buf, size_t len, int *ok)
 {
-	struct kcache_sym *out = NULL;
-	size_t nr = 0;
-	int err = kcache_tab_decode(buf, len, &out, &nr);
+	struct sym_ktab *kt;
+	struct sonde_symbol s, prev = { 0 };
+	int err = sym_ktab_load(buf, len, &kt);
 
 	if (err) {
 		assert_int_equal(err, -SONDE_ERR_FORMAT);
@@ -171,14 +290,16 @@ static void decode_checked(const uint8_t *buf, size_t len, int *ok)
 		return;
 	}
 	(*ok)++;
-	for (size_t i = 0; i < nr; i++) {
-		assert_true(out[i].start < out[i].end);
-		assert_true(!i || out[i - 1].start < out[i].start);
-		assert_true(out[i].name >= (const char *)buf &&
-			    out[i].name + strlen(out[i].name) <
-				    (const char *)buf + len);
+	for (size_t i = 0; i < sym_ktab_nr(kt); i++) {
+		sym_ktab_get(kt, i, &s);
+		assert_true(s.size > 0);
+		assert_true(!i || prev.start < s.start);
+		assert_true(s.binding <= SONDE_SYM_WEAK);
+		assert_true(strlen(s.name) < len);
+		assert_true(!s.module || strlen(s.module) < len);
+		prev = s;
 	}
-	free(out);
+	sym_ktab_free(kt);
 }
 
 static void test_tab_corrupt(void **state)
@@ -187,10 +308,10 @@ static void test_tab_corrupt(void **state)
 	size_t len;
 	int ok = 0;
 	uint64_t v;
+	uint32_t v32;
 
 	(void)state;
-	assert_int_equal(kcache_tab_encode(sample_syms, NR_SAMPLE,
-					   (void **)&buf, &len), 0);
+	assert_int_equal(sym_ktab_encode(sample_syms, NR_SAMPLE, (void **)&buf, &len), 0);
 	copy = malloc(len);
 	assert_non_null(copy);
 	/* Every truncation (and one byte too many) is rejected. */
@@ -219,21 +340,33 @@ static void test_tab_corrupt(void **state)
 			decode_checked(copy, len, &ok);
 		}
 	}
-	/* Specific lies: wrong magic, huge nr, bad name offset, unsorted. */
+	/*
+	 * Specific lies: wrong magic, huge nr, bad name and module offsets,
+	 * unsorted, an empty range, an unknown binding, unterminated names.
+	 */
+	ok = 0;
 	memcpy(copy, buf, len);
 	copy[0] = 'X';
-	ok = 0;
 	decode_checked(copy, len, &ok);
 	memcpy(copy, buf, len);
 	v = UINT64_MAX / 8;
 	memcpy(copy + 8, &v, 8);
 	decode_checked(copy, len, &ok);
 	memcpy(copy, buf, len);
-	v = 1u << 20;
-	memcpy(copy + 24 + 16, &v, 8);
+	v32 = 1u << 20;
+	memcpy(copy + 24 + 16, &v32, 4);
 	decode_checked(copy, len, &ok);
 	memcpy(copy, buf, len);
-	memcpy(copy + 24 + 24, copy + 24, 8); /* second start = first */
+	memcpy(copy + 24 + 3 * 32 + 20, &v32, 4);
+	decode_checked(copy, len, &ok);
+	memcpy(copy, buf, len);
+	memcpy(copy + 24 + 32, copy + 24, 8); /* second start = first */
+	decode_checked(copy, len, &ok);
+	memcpy(copy, buf, len);
+	memset(copy + 24 + 8, 0, 8); /* first size 0 */
+	decode_checked(copy, len, &ok);
+	memcpy(copy, buf, len);
+	copy[24 + 24] = 3;
 	decode_checked(copy, len, &ok);
 	memcpy(copy, buf, len);
 	copy[len - 1] = 'x'; /* names no longer NUL-terminated */
@@ -243,12 +376,28 @@ static void test_tab_corrupt(void **state)
 	free(buf);
 }
 
+/* @p path's bytes, mapped with kcache_map()'s checks, as a string. */
+static int map_text(const char *path, char *out, size_t size, size_t max)
+{
+	const void *map;
+	size_t len;
+	int err = kcache_map(path, max, &map, &len);
+
+	if (err)
+		return err;
+	assert_true(len < size);
+	memcpy(out, map, len);
+	out[len] = 0;
+	kcache_unmap(map, len);
+	return 0;
+}
+
 static void test_write_read(void **state)
 {
-	char dir[PATH_MAX], path[PATH_MAX], other[PATH_MAX], tmp[PATH_MAX + 16];
+	char dir[PATH_MAX], path[PATH_MAX], other[PATH_MAX], old[PATH_MAX];
+	char tmp[PATH_MAX + 16], text[16];
 	struct stat st;
 	const void *map;
-	char *buf = NULL;
 	size_t len = 0;
 
 	(void)state;
@@ -260,25 +409,29 @@ static void test_write_read(void **state)
 	assert_int_equal(st.st_mode & 0777, 0700);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
-	assert_int_equal(kcache_read(path, &buf, &len, 1 << 20), 0);
-	assert_int_equal(len, 5);
-	assert_string_equal(buf, "hello");
-	free(buf);
+	assert_int_equal(map_text(path, text, sizeof(text), 1 << 20), 0);
+	assert_string_equal(text, "hello");
 	/* Replaced whole; too big for the caller's limit is refused. */
 	assert_int_equal(kcache_write(dir, path, "bye", 3), 0);
-	assert_int_equal(kcache_read(path, &buf, &len, 1 << 20), 0);
-	assert_string_equal(buf, "bye");
-	free(buf);
-	assert_int_equal(kcache_read(path, &buf, &len, 3), -EFBIG);
+	assert_int_equal(map_text(path, text, sizeof(text), 1 << 20), 0);
+	assert_string_equal(text, "bye");
+	assert_int_equal(map_text(path, text, sizeof(text), 3), -EFBIG);
 	/* A new key removes the older files of its tag and user only. */
-	snprintf(other, sizeof(other), "%s/kallsyms-b1-00-%u", dir, geteuid());
+	snprintf(other, sizeof(other), "%s/dwarf-b1-00-%u", dir, geteuid());
 	assert_int_equal(kcache_write(dir, other, "t", 1), 0);
+	snprintf(old, sizeof(old), "%s/kallsyms-b1-00-%u", dir, geteuid());
+	assert_int_equal(kcache_write(dir, old, "t", 1), 0);
 	snprintf(tmp, sizeof(tmp), "%s/ksymtab-b2-00-%u", dir, geteuid());
 	assert_int_equal(kcache_write(dir, tmp, "new", 3), 0);
 	assert_false(exists(path));
 	assert_true(exists(tmp));
 	assert_true(exists(other));
-	/* Mapped: same bytes, same checks. */
+	/* ... and a retired tag's, when asked to. */
+	assert_true(exists(old));
+	kcache_remove_stale(dir, tmp, "kallsyms");
+	assert_false(exists(old));
+	assert_true(exists(tmp));
+	/* Mapped: same bytes. */
 	assert_int_equal(kcache_map(tmp, 1 << 20, &map, &len), 0);
 	assert_int_equal(len, 3);
 	assert_memory_equal(map, "new", 3);
@@ -286,7 +439,6 @@ static void test_write_read(void **state)
 	assert_int_equal(kcache_map(tmp, 3, &map, &len), -EFBIG);
 	/* Group- or other-readable files are not trusted. */
 	assert_int_equal(chmod(tmp, 0644), 0);
-	assert_int_equal(kcache_read(tmp, &buf, &len, 1 << 20), -EPERM);
 	assert_int_equal(kcache_map(tmp, 1 << 20, &map, &len), -EPERM);
 	assert_int_equal(chmod(tmp, 0640), 0);
 	assert_int_equal(kcache_map(tmp, 1 << 20, &map, &len), -EPERM);
@@ -294,15 +446,12 @@ static void test_write_read(void **state)
 	/* Nor symbolic links, nor directories, nor empty files. */
 	snprintf(path, sizeof(path), "%s/link", dir);
 	assert_int_equal(symlink(tmp, path), 0);
-	assert_int_equal(kcache_read(path, &buf, &len, 1 << 20), -ELOOP);
 	assert_int_equal(kcache_map(path, 1 << 20, &map, &len), -ELOOP);
-	assert_int_equal(kcache_read(dir, &buf, &len, 1 << 20), -EPERM);
 	assert_int_equal(kcache_map(dir, 1 << 20, &map, &len), -EPERM);
 	snprintf(path, sizeof(path), "%s/empty", dir);
 	write_bytes(path, "", 0, 0600);
 	assert_int_equal(kcache_map(path, 1 << 20, &map, &len), -ENODATA);
-	assert_int_equal(kcache_read("/nonexistent/x", &buf, &len, 1 << 20),
-			 -ENOENT);
+	assert_int_equal(kcache_map("/nonexistent/x", 1 << 20, &map, &len), -ENOENT);
 	/* A directory others may write to is refused for writing. */
 	assert_int_equal(chmod(dir, 0777), 0);
 	assert_int_equal(kcache_write(dir, tmp, "x", 1), -EPERM);
@@ -311,9 +460,8 @@ static void test_write_read(void **state)
 
 static void test_wrong_owner(void **state)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], text[16];
 	const void *map;
-	char *buf = NULL;
 	size_t len;
 
 	(void)state;
@@ -323,10 +471,8 @@ static void test_wrong_owner(void **state)
 	}
 	snprintf(path, sizeof(path), "%s/owned", tmpdir);
 	write_bytes(path, "abc", 3, 0600);
-	assert_int_equal(kcache_read(path, &buf, &len, 1 << 20), 0);
-	free(buf);
+	assert_int_equal(map_text(path, text, sizeof(text), 1 << 20), 0);
 	assert_int_equal(chown(path, 65534, 65534), 0);
-	assert_int_equal(kcache_read(path, &buf, &len, 1 << 20), -EPERM);
 	assert_int_equal(kcache_map(path, 1 << 20, &map, &len), -EPERM);
 }
 
@@ -394,6 +540,18 @@ static uint64_t some_kernel_text(void)
 	return a;
 }
 
+/* A kernel function's address, where the cache has a boot id to key on. */
+static uint64_t cacheable_kernel_text(void)
+{
+	uint64_t addr = some_kernel_text();
+
+	if (!addr || access("/proc/sys/kernel/random/boot_id", R_OK)) {
+		printf("SKIP: /proc/kallsyms shows no addresses or no boot id\n");
+		skip();
+	}
+	return addr;
+}
+
 static bool find_cache_file(const char *dir, char *out, size_t size)
 {
 	char cmd[PATH_MAX + 64];
@@ -412,18 +570,14 @@ static bool find_cache_file(const char *dir, char *out, size_t size)
 static void test_report_model(void **state)
 {
 	char dir[PATH_MAX], file[PATH_MAX], file2[PATH_MAX];
-	uint64_t addr = some_kernel_text();
+	uint64_t addr = cacheable_kernel_text();
 	const char *n0, *n1, *n2, *n3;
-	struct kcache_sym mark = { 0, 0, "sonde_cache_mark" };
+	struct sonde_symbol mark = { .size = 1, .name = "sonde_cache_mark" };
 	struct stat st;
 	size_t len;
 	void *buf;
 
 	(void)state;
-	if (!addr || access("/proc/sys/kernel/random/boot_id", R_OK)) {
-		printf("SKIP: /proc/kallsyms shows no addresses or no boot id\n");
-		skip();
-	}
 	snprintf(dir, sizeof(dir), "%s/model", tmpdir);
 	/* Disabled: no file appears. */
 	if (kernel_lookup(NULL, addr, &n0)) {
@@ -440,8 +594,7 @@ static void test_report_model(void **state)
 	assert_int_equal(st.st_mode & 0777, 0600);
 	/* Hit: a planted table is what the lookup sees. */
 	mark.start = addr;
-	mark.end = addr + 1;
-	assert_int_equal(kcache_tab_encode(&mark, 1, &buf, &len), 0);
+	assert_int_equal(sym_ktab_encode(&mark, 1, &buf, &len), 0);
 	write_bytes(file, buf, len, 0600);
 	free(buf);
 	assert_int_equal(kernel_lookup(dir, addr, &n2), 0);
@@ -452,7 +605,7 @@ static void test_report_model(void **state)
 	assert_string_equal(n3, n0);
 	free((void *)n3);
 	/* Corrupt: rejected, answered from /proc, rebuilt valid. */
-	write_bytes(file, "SONDEKT1garbage", 15, 0600);
+	write_bytes(file, "SONDEKT2garbage", 15, 0600);
 	assert_int_equal(kernel_lookup(dir, addr, &n3), 0);
 	assert_string_equal(n3, n0);
 	assert_true(find_cache_file(dir, file2, sizeof(file2)));
@@ -472,13 +625,10 @@ static void test_same_table(void **state)
 	struct anl_machine *m[3];
 	struct anl_dso *k[3];
 	char dir[PATH_MAX], file[PATH_MAX];
+	struct sonde_symbol a, b;
 
 	(void)state;
-	if (!some_kernel_text() ||
-	    access("/proc/sys/kernel/random/boot_id", R_OK)) {
-		printf("SKIP: /proc/kallsyms shows no addresses or no boot id\n");
-		skip();
-	}
+	(void)cacheable_kernel_text();
 	snprintf(dir, sizeof(dir), "%s/same", tmpdir);
 	/* No cache, then a miss (written), then a hit (mapped). */
 	for (int i = 0; i < 3; i++) {
@@ -491,18 +641,77 @@ static void test_same_table(void **state)
 			assert_true(find_cache_file(dir, file, sizeof(file)));
 	}
 	assert_true(k[0]->has_syms);
-	assert_null(k[1]->names_map);
-	assert_non_null(k[2]->names_map);
+	assert_false(sym_ktab_cached(k[1]->ktab));
+	assert_true(sym_ktab_cached(k[2]->ktab));
 	for (int i = 1; i < 3; i++) {
-		assert_int_equal(k[i]->nr_syms, k[0]->nr_syms);
-		for (size_t j = 0; j < k[0]->nr_syms; j++) {
-			assert_int_equal(k[i]->syms[j].start, k[0]->syms[j].start);
-			assert_int_equal(k[i]->syms[j].end, k[0]->syms[j].end);
-			assert_string_equal(k[i]->syms[j].name, k[0]->syms[j].name);
+		assert_int_equal(sym_ktab_nr(k[i]->ktab), sym_ktab_nr(k[0]->ktab));
+		for (size_t j = 0; j < sym_ktab_nr(k[0]->ktab); j++) {
+			sym_ktab_get(k[0]->ktab, j, &a);
+			sym_ktab_get(k[i]->ktab, j, &b);
+			assert_same_sym(&a, &b);
 		}
+	}
+	/* The report's lookups answer from that table. */
+	for (size_t j = 0; j < sym_ktab_nr(k[0]->ktab); j += 97) {
+		const struct anl_sym *s;
+
+		sym_ktab_get(k[0]->ktab, j, &a);
+		s = anl_dso_find_sym(m[2], k[2], a.start + a.size - 1);
+		assert_non_null(s);
+		assert_string_equal(s->name, a.name);
+		assert_int_equal(s->start, a.start);
+		assert_int_equal(s->end, a.start + a.size);
 	}
 	for (int i = 0; i < 3; i++)
 		anl_machine_free(m[i]);
+}
+
+/* The public symbolizer's kernel object and the report read one file. */
+static void test_one_file(void **state)
+{
+	char dir[PATH_MAX], file[PATH_MAX];
+	struct sonde_symbol mark = { .size = 0x1000, .name = "sonde_one_mark" };
+	const struct sonde_symbol *s;
+	struct sonde_symcache *c;
+	struct anl_machine *m;
+	struct sonde_dso *d;
+	uint64_t addr = cacheable_kernel_text();
+	const char *name;
+	size_t len;
+	void *buf;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/one", tmpdir);
+	SONDE_OPTS(sonde_symcache_opts, o, .kallsyms_cache_dir = dir);
+	/* The symbolizer writes the file ... */
+	c = sonde_symcache__new(&o);
+	d = sonde_symcache__kernel(c);
+	assert_true(sonde_dso__load(d) > 1000);
+	s = sonde_dso__find(d, addr, NULL);
+	assert_non_null(s);
+	assert_true(find_cache_file(dir, file, sizeof(file)));
+	/* ... the report maps it, and both name the address alike. */
+	m = anl_machine_new();
+	assert_int_equal(anl_machine_set_cache(m, dir), 0);
+	assert_string_equal(anl_dso_find_sym(m, anl_kernel_dso(m), addr)->name, s->name);
+	assert_true(sym_ktab_cached(anl_kernel_dso(m)->ktab));
+	anl_machine_free(m);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+	/* A table planted in that file is what both see. */
+	mark.start = addr;
+	assert_int_equal(sym_ktab_encode(&mark, 1, &buf, &len), 0);
+	write_bytes(file, buf, len, 0600);
+	free(buf);
+	c = sonde_symcache__new(&o);
+	d = sonde_symcache__kernel(c);
+	assert_int_equal(sonde_dso__load(d), 1);
+	assert_string_equal(sonde_dso__find(d, addr + 1, NULL)->name, "sonde_one_mark");
+	assert_int_equal(kernel_lookup(dir, addr + 1, &name), 0);
+	assert_string_equal(name, "sonde_one_mark");
+	free((void *)name);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
 }
 
 static void test_env_off(void **state)
@@ -557,12 +766,15 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_key),
 		cmocka_unit_test(test_tab_roundtrip),
+		cmocka_unit_test(test_tab_from_text),
+		cmocka_unit_test(test_tab_vmlinux),
 		cmocka_unit_test(test_tab_corrupt),
 		cmocka_unit_test(test_write_read),
 		cmocka_unit_test(test_wrong_owner),
 		cmocka_unit_test(test_default_dir),
 		cmocka_unit_test(test_report_model),
 		cmocka_unit_test(test_same_table),
+		cmocka_unit_test(test_one_file),
 		cmocka_unit_test(test_env_off),
 	};
 

@@ -137,12 +137,13 @@ static void test_jit_map(void **state)
 }
 
 /* The file offset of @name's start in the loaded @d (map-relative address). */
-static uint64_t sym_offset(const struct anl_dso *d, const char *name)
+static uint64_t sym_offset(struct anl_machine *m, struct anl_dso *d, const char *name)
 {
 	for (size_t i = 0; i < d->nr_syms; i++) {
-		uint64_t va = d->syms[i].start;
+		const struct anl_sym *s = anl_dso_sym(m, d, i);
+		uint64_t va = s->start;
 
-		if (strcmp(d->syms[i].name, name))
+		if (strcmp(s->name, name))
 			continue;
 		for (size_t k = 0; d->sdso && k < d->sdso->nloads; k++) {
 			const GElf_Phdr *g = &d->sdso->loads[k];
@@ -153,6 +154,52 @@ static uint64_t sym_offset(const struct anl_dso *d, const char *name)
 	}
 	fail_msg("%s not in %s", name, d->name);
 	return 0;
+}
+
+/* This test program's path. */
+static void self_exe(char *exe, size_t size)
+{
+	ssize_t l = readlink("/proc/self/exe", exe, size - 1);
+
+	assert_true(l > 0);
+	exe[l] = 0;
+}
+
+static size_t named_entries(const struct anl_dso *d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->nr_syms; i++)
+		n += d->syms[i].name != NULL;
+	return n;
+}
+
+/*
+ * Loading an object names none of its symbols; a lookup names the one it
+ * lands on (demangling and interning every name cost more than the
+ * profile on short recordings).
+ */
+static void test_names_on_lookup(void **state)
+{
+	struct anl_machine *m = anl_machine_new();
+	char exe[2048];
+	struct anl_dso *d;
+	uint64_t off;
+
+	(void)state;
+	self_exe(exe, sizeof(exe));
+	d = anl_dso_findnew(m, exe, strlen(exe), false);
+	(void)anl_dso_find_sym(m, d, 0); /* loads it */
+	assert_true(d->nr_syms > 10);
+	assert_true(named_entries(d) <= 1);
+	off = sym_offset(m, d, "main"); /* names the entries on its way */
+	anl_machine_free(m);
+	/* A fresh machine: one lookup, one name. */
+	m = anl_machine_new();
+	d = anl_dso_findnew(m, exe, strlen(exe), false);
+	assert_string_equal(anl_dso_find_sym(m, d, off)->name, "main");
+	assert_int_equal(named_entries(d), 1);
+	anl_machine_free(m);
 }
 
 /* @d as if its MMAP2 record carried @id (with byte 0 xor'ed by @flip). */
@@ -175,13 +222,10 @@ static void test_mmap_build_id(void **state)
 	struct anl_dso *d;
 	uint64_t off;
 	uint8_t id[20];
-	ssize_t l;
 	int n;
 
 	(void)state;
-	l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	assert_true(l > 0);
-	exe[l] = 0;
+	self_exe(exe, sizeof(exe));
 	n = sonde_elf_build_id(exe, id, sizeof(id));
 	if (n <= 0) {
 		printf("SKIP: %s has no build id\n", exe);
@@ -195,7 +239,7 @@ static void test_mmap_build_id(void **state)
 	m = anl_machine_new();
 	d = mapped(m, exe, id, n, 0);
 	(void)anl_dso_find_sym(m, d, 0); /* loads it */
-	off = sym_offset(d, "main");
+	off = sym_offset(m, d, "main");
 	s = anl_dso_find_sym(m, d, off);
 	assert_non_null(s);
 	assert_string_equal(s->name, "main");
@@ -248,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_jit_memory),
 		cmocka_unit_test(test_jit_map),
 		cmocka_unit_test(test_mmap_build_id),
+		cmocka_unit_test(test_names_on_lookup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

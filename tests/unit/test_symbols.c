@@ -21,6 +21,7 @@
 #include "sonde/sonde.h"
 #include "core_priv.h"
 #include "sym_internal.h"
+#include "ktab.h"
 
 /* Paths here are short; truncation checks would only add noise. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -573,6 +574,7 @@ static void test_kallsyms(void **state)
 		   "ffffffff81000000 T _text\n"
 		   "ffffffff81000000 T startup_64\n"
 		   "ffffffff81001000 t local_fn\n"
+		   "ffffffff81001000 t __local_fn_alias\n"
 		   "ffffffff81001100 D some_data\n"
 		   "ffffffff81001200 W weak_fn\n"
 		   "ffffffff81001300 T _etext\n"
@@ -584,10 +586,13 @@ static void test_kallsyms(void **state)
 	d = sonde_symcache__kernel(c);
 	assert_int_equal(sonde_dso__load(d), 6);
 	s = sonde_dso__find(d, 0xffffffff81000010, &off);
-	/* Same address, both global: fewer leading underscores wins. */
+	/*
+	 * Of the aliases at one address perf 6.1 keeps the last line (the
+	 * only one it gives a size), whatever the names or bindings.
+	 */
 	assert_string_equal(s->name, "startup_64");
 	s = sonde_dso__find(d, 0xffffffff81001150, &off);
-	assert_string_equal(s->name, "local_fn");	/* data skipped */
+	assert_string_equal(s->name, "__local_fn_alias"); /* data skipped */
 	assert_int_equal(off, 0x150);
 	s = sonde_dso__find(d, 0xffffffffc0001004, &off);
 	assert_string_equal(s->name, "mod_fn");
@@ -710,7 +715,36 @@ static void test_real_kallsyms(void **state)
 	sonde_symcache__free(c);
 }
 
-/* The kallsyms cache: written once, then read instead of /proc. */
+/* Rewrites kernel table file @p file with its first symbol renamed @p name. */
+static void rename_first(const char *file, const char *name)
+{
+	struct sonde_symbol *all;
+	struct sym_ktab *kt;
+	size_t nr, len;
+	char *raw = NULL;
+	void *enc;
+	FILE *f;
+
+	assert_int_equal(sym_read_file(file, &raw, &len, 1u << 28), 0);
+	assert_int_equal(sym_ktab_load(raw, len, &kt), 0);
+	nr = sym_ktab_nr(kt);
+	all = calloc(nr, sizeof(*all));
+	assert_non_null(all);
+	for (size_t i = 0; i < nr; i++)
+		sym_ktab_get(kt, i, &all[i]);
+	all[0].name = name;
+	assert_int_equal(sym_ktab_encode(all, nr, &enc, &len), 0);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(enc, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	free(enc);
+	free(all);
+	sym_ktab_free(kt);
+	free(raw);
+}
+
+/* The kernel table cache: written once, then read instead of /proc. */
 static void test_kallsyms_cache(void **state)
 {
 	char dir[PATH_MAX], cmd[PATH_MAX + 64], file[PATH_MAX] = "";
@@ -739,7 +773,7 @@ static void test_kallsyms_cache(void **state)
 		skip();
 	}
 	assert_true(n1 > 100);
-	snprintf(cmd, sizeof(cmd), "ls %s/kallsyms-* 2>/dev/null", dir);
+	snprintf(cmd, sizeof(cmd), "ls %s/ksymtab-* 2>/dev/null", dir);
 	f = popen(cmd, "r");
 	assert_non_null(fgets(file, sizeof(file), f));
 	pclose(f);
@@ -747,21 +781,13 @@ static void test_kallsyms_cache(void **state)
 	assert_int_equal(stat(file, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
 	/* Mark the copy; the next load must show the mark. */
-	sh("sed -i '0,/ [tT] /{s/\\( [tT] \\)[^ \t]*/\\1sonde_cache_mark/}' %s",
-	   file);
+	rename_first(file, "sonde_cache_mark");
 	c = sonde_symcache__new(&o);
 	d = sonde_symcache__kernel(c);
 	n2 = sonde_dso__load(d);
 	assert_int_equal(n2, n1);
 	sonde_dso__symbols(d, &all);
-	{
-		size_t k;
-		bool mark = false;
-
-		for (k = 0; k < (size_t)n2; k++)
-			mark |= !strcmp(all[k].name, "sonde_cache_mark");
-		assert_true(mark);
-	}
+	assert_string_equal(all[0].name, "sonde_cache_mark");
 	sonde_dso__put(d);
 	sonde_symcache__free(c);
 	/* A copy others could write is ignored (and /proc read again). */
@@ -769,6 +795,8 @@ static void test_kallsyms_cache(void **state)
 	c = sonde_symcache__new(&o);
 	d = sonde_symcache__kernel(c);
 	assert_int_equal(sonde_dso__load(d), n1);
+	sonde_dso__symbols(d, &all);
+	assert_string_not_equal(all[0].name, "sonde_cache_mark");
 	sonde_dso__put(d);
 	sonde_symcache__free(c);
 }

@@ -34,13 +34,14 @@ struct anl_dso {
 				 * or NULL (another build, no copy) */
 	bool loaded;
 	bool has_syms;
-	struct anl_sym *syms;
+	struct anl_sym *syms;	/* syms[i]: entry i of the symbolizer's table
+				 * (ssyms or ktab), named on first use */
 	size_t nr_syms;
 	struct sonde_dso *sdso; /* the symbolizer's object: symbols, layout */
+	const struct sonde_symbol *ssyms; /* its table (sdso's) */
 	const char *dbg_path; /* separate debug file, if one was found */
-	char *names_buf;       /* kallsyms text the kernel names point into */
-	const void *names_map; /* or the kallsyms cache mapping (kcache.h) */
-	size_t names_map_len;
+	struct sym_ktab *ktab; /* or the kernel's table (ktab.h) */
+	bool ktab_shown;       /* its names shown demangled (a vmlinux's) */
 	struct sym_dwarf *dwarf; /* for srclines and inline frames, lazily */
 	bool dwarf_tried;
 	struct dwc_store *dwc; /* DWARF answer cache (dwcache.h), or NULL */
@@ -131,6 +132,8 @@ void anl_resolve(struct anl_machine *m, struct anl_thread *t, bool kernel,
 /* Symbol containing @addr in @dso (ELF vaddr / kernel address), or NULL. */
 const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *dso,
 				       uint64_t map_addr);
+/* Entry @i (< nr_syms) of @d's table, once a lookup has loaded it. */
+const struct anl_sym *anl_dso_sym(struct anl_machine *m, struct anl_dso *d, size_t i);
 
 struct anl_dso *anl_kernel_dso(struct anl_machine *m);
 

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * The report model's DSOs: display names, recorded build ids, DWARF
- * answers, and their symbol tables, loaded once per object on first use
- * and searched by binary search. ELF objects, the vdso and JIT perf maps
+ * answers, and their symbols: the symbolizer's tables, loaded once per
+ * object on first use and searched there, each symbol named here on the
+ * first lookup that lands on it. ELF objects, the vdso and JIT perf maps
  * come from the symbolizer (include/sonde/symbols.h), under its naming
  * policy (perf's); names are interned here in the form perf shows them.
- * Kernel addresses are looked up in /proc/kallsyms.
+ * Kernel addresses are looked up in the symbolizer's kernel table (ktab.h)
+ * of the kernel that fits the recording.
  */
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +17,7 @@
 #include "core_priv.h"
 #include "anl_priv.h"
 #include "dwcache.h"
-#include "kcache.h"
+#include "ktab.h"
 #include "sym_internal.h"
 #include "sonde/synth.h"
 
@@ -111,8 +110,7 @@ void anl_dsos_free(struct anl_machine *m)
 			dwc_store_close(d->dwc, d->name);
 			free(d->syms);
 			sonde_dso__put(d->sdso);
-			free(d->names_buf);
-			kcache_unmap(d->names_map, d->names_map_len);
+			sym_ktab_free(d->ktab);
 		}
 	sonde_symcache__free(m->symcache);
 }
@@ -190,16 +188,27 @@ static void dwc_add(struct anl_machine *m, struct anl_dso *d, uint64_t va, int k
 		dwc_store_add(c, va, kind, names, nr);
 }
 
+/*
+ * Whether @dso's debug info may answer: an object file (not the kernel, a
+ * JIT map or the vdso), loaded, of the recorded build (another build's
+ * answers would name other code).
+ */
+static bool debug_answers(struct anl_machine *m, struct anl_dso *dso)
+{
+	if (dso->kernel || dso->jit || dso->name[0] != '/')
+		return false;
+	if (!dso->loaded)
+		(void)anl_dso_find_sym(m, dso, 0);
+	return !dso->stale;
+}
+
 void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
 #ifdef SONDE_FUZZ
 	return;
 #endif
-	if (dso->dwarf_tried || dso->kernel || dso->jit || dso->name[0] != '/')
-		return;
-	if (!dso->loaded)
-		(void)anl_dso_find_sym(m, dso, 0); /* dbg_path comes from here */
-	if (dso->stale)
+	/* The load gives dbg_path. */
+	if (dso->dwarf_tried || !debug_answers(m, dso))
 		return;
 	/* Answered by the cache: the debug info may never be needed. */
 	if (dwc_lookup(m, dso, anl_dso_vaddr(dso, addr), DWC_INLINES, NULL, 0, NULL))
@@ -207,23 +216,19 @@ void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t
 	dso_open_dwarf(dso, true);
 }
 
-static struct sym_dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso,
-				   uint64_t addr)
+static struct sym_dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso)
 {
-	if (dso->kernel || dso->jit || dso->name[0] != '/')
+	if (!debug_answers(m, dso))
 		return NULL;
-	if (!dso->loaded)
-		(void)anl_dso_find_sym(m, dso, addr);
-	if (dso->stale)
-		return NULL; /* its debug info describes another build */
 	if (!dso->dwarf_tried)
 		dso_open_dwarf(dso, false);
 	return dso->dwarf;
 }
+
 /* What the cache (dwcache.h) keeps: bump DWC_MAGIC when it changes. */
 static const char *dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
-	struct sym_dwarf *dw = dso_dwarf(m, dso, addr);
+	struct sym_dwarf *dw = dso_dwarf(m, dso);
 	char buf[512];
 	int n = dw ? sym_dwarf_srcline(dw, anl_dso_vaddr(dso, addr), buf, sizeof(buf)) : -1;
 
@@ -236,12 +241,8 @@ const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t
 	uint64_t va;
 	int n = 0;
 
-	if (dso->kernel || dso->jit || dso->name[0] != '/')
+	if (!debug_answers(m, dso))
 		return NULL;
-	if (!dso->loaded)
-		(void)anl_dso_find_sym(m, dso, addr);
-	if (dso->stale)
-		return NULL; /* as dso_dwarf(): never the answers of another build */
 	va = anl_dso_vaddr(dso, addr);
 	if (dwc_lookup(m, dso, va, DWC_SRCLINE, &sl, 1, &n))
 		return n ? sl : NULL;
@@ -254,7 +255,7 @@ const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t
 static int dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		       const char **names, int max)
 {
-	struct sym_dwarf *dw = dso_dwarf(m, dso, addr);
+	struct sym_dwarf *dw = dso_dwarf(m, dso);
 
 	return dw ? sym_dwarf_inlines(dw, anl_dso_vaddr(dso, addr), names, max, dwarf_name,
 				      m) : 0;
@@ -267,12 +268,8 @@ static int cached_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t a
 	uint64_t va;
 	int n = 0;
 
-	if (dso->kernel || dso->jit || dso->name[0] != '/')
+	if (!debug_answers(m, dso))
 		return 0;
-	if (!dso->loaded)
-		(void)anl_dso_find_sym(m, dso, addr);
-	if (dso->stale)
-		return 0; /* as dso_dwarf(): never the answers of another build */
 	va = anl_dso_vaddr(dso, addr);
 	if (dwc_lookup(m, dso, va, DWC_INLINES, names, ANL_INL_MAX, &n))
 		return n;
@@ -312,106 +309,15 @@ int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 	return n;
 }
 
-/* A kallsyms line: its order breaks ties between aliases. */
-struct raw_sym {
-	uint64_t start, size;
-	size_t seq;
-	const char *name;
-};
-
-static int raw_cmp(const void *a, const void *b)
-{
-	const struct raw_sym *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* The kernel's table: sorted, one symbol per address, sized. */
-static void finish_syms(struct anl_machine *m, struct anl_dso *d, struct raw_sym *v,
-			size_t n)
-{
-	size_t k = 0;
-
-	(void)m;
-	for (size_t i = 0; i < n; i++)
-		v[i].seq = i;
-	qsort(v, n, sizeof(*v), raw_cmp);
-	d->syms = calloc(n ? n : 1, sizeof(*d->syms));
-	if (!d->syms)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		if (k && d->syms[k - 1].start == v[i].start) {
-			/* kallsyms aliases: perf ends up on the last. */
-			d->syms[k - 1].name = v[i].name;
-			d->syms[k - 1].end = v[i].start + v[i].size;
-			continue;
-		}
-		d->syms[k].start = v[i].start;
-		d->syms[k].end = v[i].start + v[i].size;
-		d->syms[k].name = v[i].name;
-		k++;
-	}
-	/* Zero-sized symbols reach to the next one. */
-	for (size_t i = 0; i < k; i++)
-		if (d->syms[i].end <= d->syms[i].start)
-			d->syms[i].end = i + 1 < k ? d->syms[i + 1].start : d->syms[i].start + 1;
-	d->nr_syms = k;
-	d->has_syms = k > 0;
-}
-
-/*
- * The report's name of a symbolizer symbol: as perf shows it (demangled,
- * a PLT stub's target demangled before its "@plt"); a JIT's as written.
- */
+/* The report's name of a symbolizer symbol (sym_shown_name()), interned. */
 static const char *shown_name(struct anl_machine *m, const struct anl_dso *d,
 			      const char *raw)
 {
-	size_t n = strlen(raw);
-	char buf[1024];
-	const char *base;
+	char *s = sym_shown_name(raw, d->jit);
+	const char *in = s ? anl_intern(m, s, strlen(s)) : anl_intern(m, raw, strlen(raw));
 
-	if (d->jit)
-		return anl_intern(m, raw, n);
-	if (n > 4 && !strcmp(raw + n - 4, "@plt") && raw[0] == '_' && n - 4 < sizeof(buf)) {
-		memcpy(buf, raw, n - 4);
-		buf[n - 4] = 0;
-		base = anl_sym_name(m, buf);
-		snprintf(buf, sizeof(buf), "%s@plt", base);
-		return anl_intern(m, buf, strlen(buf));
-	}
-	return anl_sym_name(m, raw);
-}
-
-/* @d's table from the symbolizer's @s (@n symbols, sorted and sized). */
-static void fill_syms(struct anl_machine *m, struct anl_dso *d,
-		      const struct sonde_symbol *s, size_t n)
-{
-	d->syms = calloc(n ? n : 1, sizeof(*d->syms));
-	if (!d->syms)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		d->syms[i].start = s[i].start;
-		d->syms[i].end = s[i].start + s[i].size;
-		d->syms[i].name = shown_name(m, d, s[i].name);
-	}
-	d->nr_syms = n;
-	d->has_syms = n > 0;
-}
-
-/* Kernel symbols of the ELF image @e (a vmlinux): symtab, else dynsym. */
-static void vmlinux_syms(struct anl_machine *m, struct anl_dso *d, Elf *e)
-{
-	struct sonde_symbol *s;
-	char *plt_names;
-	size_t n;
-
-	if (sym_elf_table(e, NULL, &s, &n, &plt_names))
-		return;
-	fill_syms(m, d, s, n);
 	free(s);
-	free(plt_names);
+	return in;
 }
 
 /*
@@ -480,57 +386,82 @@ const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
 }
 
 /*
- * /proc/kallsyms is read in one go and parsed in place by the
- * symbolizer's line reader: the names stay in that buffer (kept for the
- * machine's life), ~200k of them, not interned.
+ * Entry @i of @d's table, named on first use: samples land in a few
+ * hundred functions of the kernel's ~100k or of libc's thousands, and
+ * only their names are ever read, demangled or interned.
  */
-static void read_kallsyms(struct anl_machine *m, struct anl_dso *d, const char *path)
+const struct anl_sym *anl_dso_sym(struct anl_machine *m, struct anl_dso *d, size_t i)
 {
-	struct sonde_symbol *ks = NULL;
-	struct raw_sym *v = NULL;
-	bool nonzero = false;
-	size_t len, n = 0;
-	char *buf;
-	int err = sym_read_file(path, &buf, &len, SYM_TEXT_MAX);
+	struct anl_sym *a = &d->syms[i];
+	struct sonde_symbol s;
+
+	if (a->name)
+		return a;
+	if (d->ktab)
+		sym_ktab_get(d->ktab, i, &s);
+	else
+		s = d->ssyms[i];
+	a->start = s.start;
+	a->end = s.start + s.size;
+	/* kallsyms names as they are, ELF and JIT names as perf shows them */
+	a->name = d->ktab && !d->ktab_shown ? s.name : shown_name(m, d, s.name);
+	return a;
+}
+
+/* @kt as @d's table; its entries are named by anl_dso_sym(). */
+static bool take_ktab(struct anl_dso *d, struct sym_ktab *kt)
+{
+	size_t nr = sym_ktab_nr(kt);
+
+	/* calloc'd: only the pages of the entries looked up are touched. */
+	d->syms = nr ? calloc(nr, sizeof(*d->syms)) : NULL;
+	if (!d->syms) {
+		sym_ktab_free(kt);
+		return false;
+	}
+	d->ktab = kt;
+	d->nr_syms = nr;
+	d->has_syms = true;
+	return true;
+}
+
+/*
+ * @d's kernel table @kt from kallsyms file @path, or the warning why there
+ * is none (reading it gave @err, or it showed no address).
+ */
+static void kernel_table(struct anl_machine *m, struct anl_dso *d, const char *path,
+			 int err, struct sym_ktab *kt)
+{
+	bool proc = !strcmp(path, "/proc/kallsyms");
 
 	if (err) {
-		if (strcmp(path, "/proc/kallsyms"))
+		if (!proc)
 			pr_warn("%s: %s: kernel samples are shown by address\n", path,
 				strerror(-err));
 		return;
 	}
-	err = sym_kallsyms_lines(buf, len, &ks, &n);
-	if (!err && n)
-		v = malloc(n * sizeof(*v));
-	if (err || !v)
-		n = 0;
-	for (size_t i = 0; i < n; i++) {
-		v[i] = (struct raw_sym){ .start = ks[i].start, .name = ks[i].name };
-		nonzero |= ks[i].start != 0;
-	}
-	if (err != -ENOMEM && !nonzero) {
-		if (!m->kallsyms_warned && !strcmp(path, "/proc/kallsyms"))
+	if (!sym_ktab_nr(kt)) {
+		if (!m->kallsyms_warned && proc)
 			pr_warn("kernel symbols are hidden (/proc/kallsyms shows zero addresses): run as root or set /proc/sys/kernel/kptr_restrict to 0\n");
 		else if (!m->kallsyms_warned)
 			pr_warn("%s has no kernel addresses: kernel samples are shown by address\n",
 				path);
 		m->kallsyms_warned = true;
-		n = 0;
+		sym_ktab_free(kt);
+		return;
 	}
-	if (n) {
-		finish_syms(m, d, v, n);
-		d->names_buf = buf; /* the names point into it */
-		buf = NULL;
-	}
-	free(buf);
-	free(ks);
-	free(v);
+	(void)take_ktab(d, kt);
 }
 
-/*
- * The kernel's symbols: from the cache when it holds this boot's table,
- * else from /proc/kallsyms (then cached; never an empty or hidden table).
- */
+/* The kernel's symbols from the kallsyms text file @path (no cache). */
+static void read_kallsyms(struct anl_machine *m, struct anl_dso *d, const char *path)
+{
+	struct sym_ktab *kt = NULL;
+	int err = sym_ktab_read(path, &kt);
+
+	kernel_table(m, d, path, err, kt);
+}
+
 /* The kernel's build id recorded in the file (HEADER_BUILD_ID), if any. */
 static size_t recorded_kernel_build_id(const struct anl_machine *m, uint8_t *id)
 {
@@ -548,58 +479,42 @@ static size_t recorded_kernel_build_id(const struct anl_machine *m, uint8_t *id)
 	return 0;
 }
 
-/*
- * Kernel symbols from the ELF image @path (--vmlinux), moved to where the
- * recorded kernel had them (KASLR): by the recorded kernel map's _text.
- */
-static bool load_vmlinux(struct anl_machine *m, struct anl_dso *d, const char *path,
-			 const uint8_t *want, size_t wlen)
+/* Where the recorded kernel had _text: perf's kernel map's pgoff. */
+static uint64_t recorded_text(const struct anl_machine *m, const struct anl_dso *d)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n;
-	uint8_t have[SYM_BUILD_ID_MAX];
-	char hw[41], hh[2 * SYM_BUILD_ID_MAX + 1];
-	uint64_t text = 0, delta = 0;
-	bool ok = false;
-	Elf *e;
+	uint64_t text = 0;
 
-	if (fd < 0) {
-		pr_warn("%s: %s: kernel samples are shown by address\n", path, strerror(errno));
-		return false;
-	}
-	e = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-	if (!e || elf_kind(e) != ELF_K_ELF) {
-		pr_warn("%s is not an ELF file: kernel samples are shown by address\n", path);
-		goto out;
-	}
-	n = sym_elf_build_id(e, have, sizeof(have));
-	if (wlen && n > 0 && !sym_same_build_id(want, wlen, have, (size_t)n)) {
-		sym_hex_id(want, wlen, hw);
-		sym_hex_id(have, (size_t)n, hh);
-		pr_warn("%s is not the recorded kernel (build id %s, recorded %s): "
-			"kernel samples are shown by address\n", path, hh, hw);
-		goto out;
-	}
-	vmlinux_syms(m, d, e);
-	for (size_t i = 0; i < d->nr_syms; i++)
-		if (!strcmp(d->syms[i].name, "_text"))
-			text = d->syms[i].start;
-	for (size_t i = 0; text && m->kproc && i < m->kproc->nr_maps; i++) {
+	for (size_t i = 0; m->kproc && i < m->kproc->nr_maps; i++) {
 		const struct anl_map *mp = &m->kproc->maps[i];
 
-		/* perf's kernel map: pgoff is the runtime address of _text. */
 		if (mp->dso == d && mp->pgoff >= 0xffff000000000000ULL)
-			delta = mp->pgoff - text;
+			text = mp->pgoff;
 	}
-	for (size_t i = 0; delta && i < d->nr_syms; i++) {
-		d->syms[i].start += delta;
-		d->syms[i].end += delta;
+	return text;
+}
+
+/* Kernel symbols from the ELF image @path (--vmlinux) of the recorded kernel. */
+static void load_vmlinux(struct anl_machine *m, struct anl_dso *d, const char *path,
+			 const uint8_t *want, size_t wlen)
+{
+	uint8_t have[SYM_BUILD_ID_MAX];
+	char hw[41], hh[2 * SYM_BUILD_ID_MAX + 1];
+	struct sym_ktab *kt;
+	size_t hlen;
+	int err = sym_ktab_vmlinux(path, want, wlen, recorded_text(m, d), have, &hlen, &kt);
+
+	if (err == -SONDE_ERR_FORMAT) {
+		pr_warn("%s is not an ELF file: kernel samples are shown by address\n", path);
+	} else if (err == -ESTALE) {
+		sym_hex_id(want, wlen, hw);
+		sym_hex_id(have, hlen, hh);
+		pr_warn("%s is not the recorded kernel (build id %s, recorded %s): "
+			"kernel samples are shown by address\n", path, hh, hw);
+	} else if (err && err != -ENODATA) {
+		pr_warn("%s: %s: kernel samples are shown by address\n", path, strerror(-err));
+	} else if (!err && take_ktab(d, kt)) {
+		d->ktab_shown = true; /* ELF names, shown as perf shows them */
 	}
-	ok = d->has_syms;
-out:
-	if (e)
-		elf_end(e);
-	close(fd);
-	return ok;
 }
 
 /*
@@ -637,64 +552,18 @@ static bool load_other_kernel(struct anl_machine *m, struct anl_dso *d)
 }
 
 /*
- * The kernel table from the cache file (kcache.h), mapped: the names stay
- * in the mapping and only the pages of names printed are ever read.
+ * The kernel's symbols: the recorded kernel's when it is another (see
+ * load_other_kernel()), else this boot's kallsyms through the cache.
  */
-static bool kallsyms_from_cache(struct anl_dso *d, const char *path)
-{
-	const void *map;
-	size_t len, nr;
-
-	if (kcache_tab_load(path, &map, &len, &nr))
-		return false;
-	d->syms = calloc(nr, sizeof(*d->syms));
-	if (!d->syms) {
-		kcache_unmap(map, len);
-		return false;
-	}
-	for (size_t i = 0; i < nr; i++) {
-		struct kcache_sym ks;
-
-		kcache_tab_get(map, i, &ks);
-		d->syms[i] = (struct anl_sym){ .start = ks.start, .end = ks.end,
-					       .name = ks.name };
-	}
-	d->nr_syms = nr;
-	d->has_syms = true;
-	d->names_map = map; /* the names point into it */
-	d->names_map_len = len;
-	return true;
-}
-
-static void kallsyms_to_cache(const struct anl_machine *m, const struct anl_dso *d,
-			      const char *path)
-{
-	struct kcache_sym *ks = malloc(d->nr_syms * sizeof(*ks));
-
-	if (!ks)
-		return;
-	for (size_t i = 0; i < d->nr_syms; i++)
-		ks[i] = (struct kcache_sym){ .start = d->syms[i].start,
-					     .end = d->syms[i].end,
-					     .name = d->syms[i].name };
-	(void)kcache_tab_store(m->kcache_dir, path, ks, d->nr_syms);
-	free(ks);
-}
-
 static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
 {
-	char path[4096];
-	bool cache;
+	struct sym_ktab *kt = NULL;
+	int err;
 
 	if (load_other_kernel(m, d))
 		return;
-	cache = m->kcache_dir &&
-		kcache_path(m->kcache_dir, "ksymtab", NULL, path, sizeof(path));
-	if (cache && kallsyms_from_cache(d, path))
-		return;
-	read_kallsyms(m, d, "/proc/kallsyms");
-	if (cache && d->has_syms)
-		kallsyms_to_cache(m, d, path);
+	err = sym_ktab_this_boot(m->kcache_dir, "/proc/kallsyms", &kt);
+	kernel_table(m, d, "/proc/kallsyms", err, kt);
 }
 
 struct kload {
@@ -794,7 +663,13 @@ static void dso_load(struct anl_machine *m, struct anl_dso *d)
 	/* Changed since the recording and no copy of it: never its answers. */
 	d->stale = status == SONDE_DSO_BUILD_ID_MISMATCH ||
 		   (status == SONDE_DSO_MISSING && wlen);
-	fill_syms(m, d, s, n);
+	/* calloc'd as the kernel's: entries are named by anl_dso_sym(). */
+	d->syms = n ? calloc(n, sizeof(*d->syms)) : NULL;
+	if (d->syms) {
+		d->ssyms = s;
+		d->nr_syms = n;
+		d->has_syms = true;
+	}
 	symfile = sonde_dso__symfile(d->sdso);
 	if (symfile && strcmp(symfile, d->name))
 		d->dbg_path = anl_intern(m, symfile, strlen(symfile));
@@ -803,11 +678,11 @@ static void dso_load(struct anl_machine *m, struct anl_dso *d)
 const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *dso,
 				       uint64_t addr)
 {
-	const struct anl_sym *s;
-	size_t lo = 0, hi;
+	const struct sonde_symbol *s;
+	size_t i;
 
 	if (dso->kernel) {
-		/* Every kernel object is looked up in kallsyms. */
+		/* Every kernel object is looked up in the one kernel table. */
 		struct anl_dso *k = anl_kernel_dso(m);
 
 		kernel_wait(m);
@@ -817,27 +692,15 @@ const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *ds
 			load_kallsyms(m, k);
 #endif
 		}
-		dso = k;
-	} else if (!dso->loaded) {
-		dso_load(m, dso);
+		i = sym_ktab_find(k->ktab, addr);
+		return i == SIZE_MAX ? NULL : anl_dso_sym(m, k, i);
 	}
+	if (!dso->loaded)
+		dso_load(m, dso);
 	if (!dso->has_syms)
 		return NULL;
-	addr = anl_dso_vaddr(dso, addr);
-	s = dso->syms;
-	hi = dso->nr_syms;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (s[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	s = &s[lo - 1];
-	return addr < s->end ? s : NULL;
+	s = sym_table_find(dso->ssyms, dso->nr_syms, anl_dso_vaddr(dso, addr));
+	return s ? anl_dso_sym(m, dso, (size_t)(s - dso->ssyms)) : NULL;
 }
 
 uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr)

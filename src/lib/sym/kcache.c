@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * The per-user kallsyms cache (see kcache.h): key, checked read, atomic
- * write, and the pre-parsed table format.
+ * The per-user cache files (see kcache.h): key, checked read and map,
+ * atomic write, stale-file removal, the tables' common header.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -143,41 +143,6 @@ static int open_private(const char *path, size_t max, struct stat *st)
 	return fd;
 }
 
-int kcache_read(const char *path, char **bufp, size_t *lenp, size_t max)
-{
-	struct stat st;
-	ssize_t n;
-	size_t off = 0;
-	char *buf;
-	int fd = open_private(path, max, &st);
-
-	if (fd < 0)
-		return fd;
-	/* A regular file: one read of the size fstat gave. */
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (off < (size_t)st.st_size) {
-		n = read(fd, buf + off, (size_t)st.st_size - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
-	close(fd);
-	if (off != (size_t)st.st_size) {
-		free(buf);
-		return -EIO;
-	}
-	buf[off] = 0;
-	*bufp = buf;
-	*lenp = off;
-	return 0;
-}
-
 int kcache_map(const char *path, size_t max, const void **map, size_t *lenp)
 {
 	struct stat st;
@@ -232,7 +197,7 @@ static int make_dirs(const char *dir)
  * module lists; "<tag>-...-<uid>"): each key change would otherwise leave
  * megabytes behind.
  */
-static void remove_stale(const char *dir, const char *path, const char *tag)
+void kcache_remove_stale(const char *dir, const char *path, const char *tag)
 {
 	const char *base = strrchr(path, '/');
 	char uid[32];
@@ -297,7 +262,7 @@ int kcache_write_as(const char *dir, const char *path, const void *buf,
 		return err;
 	}
 	if (stale)
-		remove_stale(dir, path, stale);
+		kcache_remove_stale(dir, path, stale);
 	return 0;
 fail:
 	err = errno ? -errno : -EIO;
@@ -323,18 +288,6 @@ int kcache_write(const char *dir, const char *path, const void *buf,
 	return kcache_write_as(dir, path, buf, len, tag);
 }
 
-/*
- * ksymtab layout, host byte order (the file never leaves this machine):
- *   u8  magic[8]   "SONDEKT1"
- *   u64 nr         entries
- *   u64 names_len  bytes of names, the last one NUL
- *   nr x { u64 start; u64 end; u64 name_off; }
- *   names
- */
-#define KTAB_MAGIC "SONDEKT1"
-#define KTAB_HDR KCACHE_TAB_HDR
-#define KTAB_ENT 24u
-
 void kcache_tab_header(uint8_t *buf, const char *magic, uint64_t nr,
 		       uint64_t names_len)
 {
@@ -359,128 +312,4 @@ int kcache_tab_header_check(const uint8_t *buf, size_t len, const char *magic,
 	*nrp = nr;
 	*names_lenp = names_len;
 	return 0;
-}
-
-int kcache_tab_encode(const struct kcache_sym *syms, size_t nr, void **bufp,
-		      size_t *lenp)
-{
-	size_t names = 0, len, off;
-	uint8_t *buf, *e;
-	uint64_t v;
-
-	for (size_t i = 0; i < nr; i++)
-		names += strlen(syms[i].name) + 1;
-	len = KTAB_HDR + nr * KTAB_ENT + names;
-	buf = malloc(len ? len : 1);
-	if (!buf)
-		return -ENOMEM;
-	kcache_tab_header(buf, KTAB_MAGIC, nr, names);
-	e = buf + KTAB_HDR;
-	off = 0;
-	for (size_t i = 0; i < nr; i++, e += KTAB_ENT) {
-		size_t n = strlen(syms[i].name) + 1;
-
-		memcpy(e, &syms[i].start, 8);
-		memcpy(e + 8, &syms[i].end, 8);
-		v = off;
-		memcpy(e + 16, &v, 8);
-		memcpy(buf + KTAB_HDR + nr * KTAB_ENT + off, syms[i].name, n);
-		off += n;
-	}
-	*bufp = buf;
-	*lenp = len;
-	return 0;
-}
-
-int kcache_tab_check(const void *data, size_t len, size_t *nrp)
-{
-	const uint8_t *buf = data, *e;
-	uint64_t nr, names_len, prev = 0;
-
-	if (kcache_tab_header_check(buf, len, KTAB_MAGIC, KTAB_ENT, &nr, &names_len))
-		return -errno;
-	if (nr && !names_len)
-		return lib_err(SONDE_ERR_FORMAT);
-	/* Every name offset then finds a NUL before the end. */
-	if (names_len && buf[len - 1])
-		return lib_err(SONDE_ERR_FORMAT);
-	e = buf + KTAB_HDR;
-	for (size_t i = 0; i < nr; i++, e += KTAB_ENT) {
-		uint64_t start, end, off;
-
-		memcpy(&start, e, 8);
-		memcpy(&end, e + 8, 8);
-		memcpy(&off, e + 16, 8);
-		if (off >= names_len || end <= start || (i && start <= prev))
-			return lib_err(SONDE_ERR_FORMAT);
-		prev = start;
-	}
-	*nrp = (size_t)nr;
-	return 0;
-}
-
-void kcache_tab_get(const void *data, size_t i, struct kcache_sym *out)
-{
-	const uint8_t *buf = data, *e = buf + KTAB_HDR + i * KTAB_ENT;
-	uint64_t nr, off;
-
-	memcpy(&nr, buf + 8, 8);
-	memcpy(&out->start, e, 8);
-	memcpy(&out->end, e + 8, 8);
-	memcpy(&off, e + 16, 8);
-	out->name = (const char *)buf + KTAB_HDR + nr * KTAB_ENT + off;
-}
-
-int kcache_tab_decode(const void *data, size_t len, struct kcache_sym **out,
-		      size_t *nrp)
-{
-	struct kcache_sym *syms;
-	size_t nr;
-	int err = kcache_tab_check(data, len, &nr);
-
-	if (err)
-		return err;
-	syms = malloc((nr ? nr : 1) * sizeof(*syms));
-	if (!syms)
-		return lib_err(ENOMEM);
-	for (size_t i = 0; i < nr; i++)
-		kcache_tab_get(data, i, &syms[i]);
-	*out = syms;
-	*nrp = nr;
-	return 0;
-}
-
-int kcache_tab_load(const char *path, const void **map, size_t *lenp,
-		    size_t *nrp)
-{
-	int err = kcache_map(path, 1u << 28, map, lenp);
-
-	if (err)
-		return err;
-	err = kcache_tab_check(*map, *lenp, nrp);
-	if (!err && !*nrp)
-		err = -ENODATA;
-	if (err) {
-		pr_debug("%s: not a valid kernel symbol cache, rebuilding it\n",
-			 path);
-		kcache_unmap(*map, *lenp);
-		*map = NULL;
-	}
-	return err;
-}
-
-int kcache_tab_store(const char *dir, const char *path,
-		     const struct kcache_sym *syms, size_t nr)
-{
-	size_t len;
-	void *buf;
-	int err = kcache_tab_encode(syms, nr, &buf, &len);
-
-	if (!err) {
-		err = kcache_write(dir, path, buf, len);
-		free(buf);
-	}
-	if (err)
-		pr_debug("cannot write the kernel symbol cache %s\n", path);
-	return err;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core_priv.h"
+#include "ktab.h"
 #include "sym_internal.h"
 
 #define CACHE_BUCKETS 1024
@@ -341,6 +342,7 @@ void sonde_dso__put(struct sonde_dso *dso)
 		sym_elf_unload(dso);
 	free(dso->syms);
 	free(dso->text);
+	sym_ktab_free(dso->ktab);
 	free(dso->plt_names);
 	free(dso->mem);
 	free(dso->symfile);
@@ -466,35 +468,6 @@ uint64_t sonde_dso__offset_to_vaddr(struct sonde_dso *dso, uint64_t file_off)
 	return sym_elf_map_to_vaddr(dso, file_off);
 }
 
-/*
- * "_ZN2ns1fEv@plt" shows as "ns::f()@plt" (perf demangles, then adds the
- * suffix); NULL when @p name is not a mangled PLT name.
- */
-static bool is_plt_name(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n >= 4 && !strcmp(name + n - 4, "@plt");
-}
-
-static char *plt_demangle(const char *name)
-{
-	size_t n = strlen(name);
-	char *raw, *dm, *out = NULL;
-
-	if (!is_plt_name(name) || name[0] != '_')
-		return NULL;
-	raw = strndup(name, n - 4);
-	if (!raw)
-		return NULL;
-	dm = sonde_demangle(raw);
-	if (dm && asprintf(&out, "%s@plt", dm) < 0)
-		out = NULL;
-	free(dm);
-	free(raw);
-	return out;
-}
-
 const char *sonde_dso__sym_name(struct sonde_dso *dso,
 				const struct sonde_symbol *sym)
 {
@@ -511,12 +484,11 @@ const char *sonde_dso__sym_name(struct sonde_dso *dso,
 	if (cur)
 		return cur;
 	/*
-	 * perf's names: JIT maps' as written, versioned ones ("memcpy@@GLIBC_2.14")
-	 * as they are, mangled ones demangled.
+	 * perf's names: an object's demangled, versioned ones
+	 * ("memcpy@@GLIBC_2.14") as they are; kallsyms and JIT maps' as
+	 * written.
 	 */
-	dm = dso->kind == SONDE_DSO_JIT ? NULL : plt_demangle(sym->name);
-	if (!dm && dso->kind != SONDE_DSO_JIT)
-		dm = sonde_demangle(sym->name);
+	dm = sym_shown_name(sym->name, dso->kind != SONDE_DSO_ELF);
 	want = dm ? dm : sym->name;
 	cur = NULL;
 	if (!atomic_compare_exchange_strong_explicit(&dso->demangled[i], &cur,

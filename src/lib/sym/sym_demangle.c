@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * Demangling front end, the one both sonde_demangle() and the report
- * model use. Rust is recognised first (legacy Rust symbols are valid
+ * Demangling front end, the one both sonde_demangle() and the names
+ * shown (sonde_dso__sym_name(), the report model) use. Rust is recognised first (legacy Rust symbols are valid
  * Itanium names too, but the C++ rendering keeps the hash); C++ goes to
  * libstdc++'s __cxa_demangle, loaded with dlopen on first use so that
  * libsonde needs no C++ runtime at link time.
  */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core_priv.h"
@@ -124,4 +125,24 @@ char *sym_demangle_perf(const char *name)
 	if (out)
 		strip_params(out);
 	return out;
+}
+
+char *sym_shown_name(const char *raw, bool jit)
+{
+	size_t n = strlen(raw);
+	char *base, *dm, *out = NULL;
+
+	if (jit)
+		return NULL;
+	/* "_ZN2ns1fEv@plt": the target demangled, then the suffix. */
+	if (n > 4 && raw[0] == '_' && !strcmp(raw + n - 4, "@plt")) {
+		base = strndup(raw, n - 4);
+		dm = base ? sym_demangle_perf(base) : NULL;
+		if (dm && asprintf(&out, "%s@plt", dm) < 0)
+			out = NULL;
+		free(dm);
+		free(base);
+		return out;
+	}
+	return sym_demangle_perf(raw);
 }

@@ -83,7 +83,7 @@ int sym_elf_build_id(Elf *elf, uint8_t *buf, size_t size)
 	return 0;
 }
 
-static Elf *elf_open(const char *path, int *fdp)
+Elf *sym_elf_open(const char *path, int *fdp)
 {
 	Elf *elf;
 	int fd;
@@ -105,7 +105,7 @@ static Elf *elf_open(const char *path, int *fdp)
 	return elf;
 }
 
-static void elf_close(Elf *elf, int fd)
+void sym_elf_close(Elf *elf, int fd)
 {
 	if (elf)
 		elf_end(elf);
@@ -118,11 +118,11 @@ int sonde_elf_build_id(const char *path, uint8_t *buf, size_t size)
 	Elf *elf;
 	int fd, n;
 
-	elf = elf_open(path, &fd);
+	elf = sym_elf_open(path, &fd);
 	if (!elf)
 		return lib_err(errno);
 	n = sym_elf_build_id(elf, buf, size);
-	elf_close(elf, fd);
+	sym_elf_close(elf, fd);
 	return n;
 }
 
@@ -173,7 +173,7 @@ static Elf *try_debug_file(const char *path, const uint8_t *bid,
 	Elf *elf;
 	int n;
 
-	elf = elf_open(path, fdp);
+	elf = sym_elf_open(path, fdp);
 	if (!elf)
 		return NULL;
 	if (bid_size) {
@@ -186,7 +186,7 @@ static Elf *try_debug_file(const char *path, const uint8_t *bid,
 	if (find_section(elf, SHT_SYMTAB, NULL))
 		return elf;
 out:
-	elf_close(elf, *fdp);
+	sym_elf_close(elf, *fdp);
 	*fdp = -1;
 	return NULL;
 }
@@ -224,7 +224,7 @@ Elf *sym_find_in_buildid_cache(const char *buildid_dir, const uint8_t *want,
 	for (i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s%s",
 			 buildid_dir, hex, hex + 2, i ? "" : "/elf");
-		elf = elf_open(path, fdp);
+		elf = sym_elf_open(path, fdp);
 		if (!elf)
 			continue;
 		n = sym_elf_build_id(elf, bid, sizeof(bid));
@@ -234,7 +234,7 @@ Elf *sym_find_in_buildid_cache(const char *buildid_dir, const uint8_t *want,
 			*found = strdup(path);
 			return elf;
 		}
-		elf_close(elf, *fdp);
+		sym_elf_close(elf, *fdp);
 		*fdp = -1;
 	}
 	return NULL;
@@ -472,7 +472,7 @@ static Elf *find_recorded_vdso(const char *buildid_dir, const uint8_t *want,
 	hex_build_id(want, wlen, hex);
 	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/vdso", buildid_dir,
 		 hex, hex + 2);
-	elf = elf_open(path, fdp);
+	elf = sym_elf_open(path, fdp);
 	if (!elf)
 		return NULL;
 	n = sym_elf_build_id(elf, have, sizeof(have));
@@ -480,7 +480,7 @@ static Elf *find_recorded_vdso(const char *buildid_dir, const uint8_t *want,
 		*found = strdup(path);
 		return elf;
 	}
-	elf_close(elf, *fdp);
+	sym_elf_close(elf, *fdp);
 	*fdp = -1;
 	return NULL;
 }
@@ -525,7 +525,7 @@ static int use_recorded_build(struct sonde_dso *dso, char *file, size_t size)
 					   dso->want_bid_size, &fd, &found);
 	if (cached) {
 		pr_debug("%s: using the recorded copy %s\n", dso->path, found);
-		elf_close(dso->elf, dso->fd);
+		sym_elf_close(dso->elf, dso->fd);
 		dso->elf = cached;
 		dso->fd = fd;
 		snprintf(file, size, "%s", found);
@@ -581,7 +581,7 @@ int sym_elf_load(struct sonde_dso *dso)
 		}
 		snprintf(file, sizeof(file), "%s", dso->path);
 	} else {
-		dso->elf = elf_open(file, &dso->fd);
+		dso->elf = sym_elf_open(file, &dso->fd);
 	}
 	if (!dso->elf && !dso->want_bid_size) {
 		err = errno;
@@ -646,18 +646,18 @@ char *sym_recorded_object(const char *path, const uint8_t *want, size_t wlen,
 	uint8_t have[SYM_BUILD_ID_MAX];
 	char *found = NULL;
 	int fd = -1, n = 0;
-	Elf *elf = elf_open(path, &fd);
+	Elf *elf = sym_elf_open(path, &fd);
 
 	if (elf) {
 		n = sym_elf_build_id(elf, have, sizeof(have));
-		elf_close(elf, fd);
+		sym_elf_close(elf, fd);
 	}
 	if (n > 0 && sym_same_build_id(want, wlen, have, (size_t)n))
 		return strdup(path);
 	elf = sym_find_in_buildid_cache(buildid_dir, want, wlen, &fd, &found);
 	if (!elf)
 		return NULL;
-	elf_close(elf, fd);
+	sym_elf_close(elf, fd);
 	return found;
 }
 
@@ -683,8 +683,8 @@ void sym_elf_release_fds(struct sonde_dso *dso)
 void sym_elf_unload(struct sonde_dso *dso)
 {
 	if (dso->symelf && dso->symelf != dso->elf)
-		elf_close(dso->symelf, dso->symfd);
-	elf_close(dso->elf, dso->fd);
+		sym_elf_close(dso->symelf, dso->symfd);
+	sym_elf_close(dso->elf, dso->fd);
 	dso->elf = dso->symelf = NULL;
 	dso->fd = dso->symfd = -1;
 }

@@ -55,8 +55,10 @@ struct sonde_dso {
 
 	char *plt_names;		/* "name@plt" strings of PLT stubs */
 
-	/* Text tables (kallsyms, perf map): names point into this buffer. */
+	/* Text tables (perf maps): names point into this buffer. */
 	char *text;
+	/* The kernel's: names point into its table (ktab.h); owned. */
+	struct sym_ktab *ktab;
 	/* In-memory ELF image (the vdso) instead of a file; owned. */
 	char *mem;
 	size_t mem_size;
@@ -71,11 +73,19 @@ struct sonde_dso {
 
 /* Owned by sym_table.c: sort, pick one symbol per address, synth sizes. */
 enum sym_dup_policy {
-	SYM_DUP_BEST,		/* ELF/kallsyms: global > weak > local ... */
-	SYM_DUP_LAST,		/* JIT maps: a later line replaces earlier */
+	SYM_DUP_BEST,		/* ELF: global > weak > local ... */
+	SYM_DUP_LAST,		/* JIT maps, kallsyms: a later line wins */
 };
 size_t sym_table_finish(struct sonde_symbol *syms, size_t nr,
 			enum sym_dup_policy policy);
+/*
+ * The one symbol lookup: in @p nr entries of @p stride bytes, sorted by
+ * start and each beginning with { u64 start; u64 size; } (a sonde_symbol,
+ * a kernel table entry), the index of the one covering @p addr (or of
+ * the function around a nested symbol that ended before it), else
+ * SIZE_MAX.
+ */
+size_t sym_table_index(const void *tab, size_t stride, size_t nr, uint64_t addr);
 const struct sonde_symbol *sym_table_find(const struct sonde_symbol *syms,
 					  size_t nr, uint64_t addr);
 
@@ -87,6 +97,13 @@ const struct sonde_symbol *sym_table_find(const struct sonde_symbol *syms,
  */
 int sym_elf_table(Elf *elf, Elf *plt_elf, struct sonde_symbol **syms,
 		  size_t *nr, char **plt_names);
+/*
+ * @p path as an ELF file (opened read-only, *@p fdp its fd), or NULL
+ * with errno: open's, or SONDE_ERR_FORMAT when it is not ELF. Undo with
+ * sym_elf_close().
+ */
+Elf *sym_elf_open(const char *path, int *fdp);
+void sym_elf_close(Elf *elf, int fd);
 /*
  * The object that is the recorded build @p want of @p path, for reading
  * its code (CFI): @p path when its id matches, else perf's copy in
@@ -133,7 +150,9 @@ bool sym_is_jit_memory(const char *name, size_t len);
  * @p len bytes before the NUL) is modified in place: names point into it.
  * On success *@p out is a malloc'd array of *@p nr symbols (already
  * finished: sorted, deduplicated, sized).
- * kallsyms: returns -EACCES when every address is zero (restricted).
+ * kallsyms: perf 6.1's table (the last of aliases, sizes up to the next
+ * symbol but for a page across the vmlinux/module edge); -EACCES when no
+ * function has an address (restricted).
  */
 int sym_parse_kallsyms(char *buf, size_t len, struct sonde_symbol **out,
 		       size_t *nr);
@@ -225,6 +244,13 @@ bool sym_is_rust_legacy(const char *name);
  * not mangled or cannot be demangled. Thread-safe.
  */
 char *sym_demangle_perf(const char *name);
+/*
+ * An object's symbol @p raw as perf 6.1 shows it, the one rule behind
+ * sonde_dso__sym_name() and the report's names: sym_demangle_perf(), and
+ * a PLT stub's target demangled before its "@plt"; a JIT map's (@p jit)
+ * as written. A malloc'd string, or NULL when @p raw shows as it is.
+ */
+char *sym_shown_name(const char *raw, bool jit);
 
 /*
  * An object's debug info for source lines and inline chains

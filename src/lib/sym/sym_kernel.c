@@ -3,15 +3,18 @@
  * Which kernel's symbols fit a recording: the running kernel's build id
  * (its /sys/kernel/notes), whether the recording ran under another kernel,
  * and the kallsyms copy perf record keeps of it in the build-id cache.
- * One answer for the symbolizer (sym_text.c), the report model and the
- * perf.data writer.
+ * One answer for the symbolizer, the report model and the perf.data
+ * writer. And the symbolizer's kernel object, loaded from the kernel
+ * table (ktab.h) that fits.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "core_priv.h"
+#include "ktab.h"
 #include "sym_internal.h"
 
 int sym_kernel_build_id(const char *notes_path, uint8_t *out, size_t size)
@@ -84,4 +87,105 @@ bool sym_kernel_recorded_kallsyms(const char *buildid_dir, const uint8_t *want,
 	n = snprintf(path, size, "%s/.build-id/%.2s/%s/kallsyms", buildid_dir, hw,
 		     hw + 2);
 	return n > 0 && (size_t)n < size && !access(path, R_OK);
+}
+
+/* The recorded kernel must be the running one for kallsyms to apply. */
+static int check_kernel_build_id(struct sonde_dso *dso)
+{
+	uint8_t have[SYM_BUILD_ID_MAX];
+	int n;
+
+	if (!dso->want_bid_size)
+		return 0;
+	n = sym_kernel_build_id(dso->notes_path, have, sizeof(have));
+	if (n < 0)
+		pr_info("cannot read %s: kernel build id not checked\n",
+			dso->notes_path);
+	if (n <= 0)
+		return 0;
+	dso->bid_size = (size_t)n;
+	memcpy(dso->bid, have, (size_t)n);
+	if (sym_same_build_id(dso->want_bid, dso->want_bid_size, have, (size_t)n))
+		return 0;
+	return -ESTALE;
+}
+
+/* @p dso's symbols: every entry of @p kt, whose names they point into. */
+static int take_table(struct sonde_dso *dso, struct sym_ktab *kt)
+{
+	size_t nr = sym_ktab_nr(kt);
+
+	dso->ktab = kt;
+	dso->syms = malloc((nr ? nr : 1) * sizeof(*dso->syms));
+	if (!dso->syms) {
+		dso->status = SONDE_DSO_MISSING;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nr; i++)
+		sym_ktab_get(kt, i, &dso->syms[i]);
+	dso->nr = nr;
+	dso->status = nr ? SONDE_DSO_OK : SONDE_DSO_NO_SYMBOLS;
+	return 0;
+}
+
+/*
+ * The recording ran on another kernel: its kallsyms from the copy perf
+ * record keeps in the build-id cache, else none and a warning.
+ */
+static int load_recorded_kallsyms(struct sonde_dso *dso)
+{
+	struct sym_ktab *kt;
+	char path[4096];
+	int err;
+
+	if (!sym_kernel_recorded_kallsyms(dso->buildid_dir, dso->want_bid,
+					  dso->want_bid_size, path, sizeof(path))) {
+		pr_warn("the recording ran on another kernel (build id differs "
+			"from the running kernel's): kernel symbols from %s would "
+			"be wrong, not using them\n", dso->kallsyms_path);
+		dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
+		return -ESTALE;
+	}
+	pr_debug("kernel symbols from the recorded copy %s\n", path);
+	err = sym_ktab_read(path, &kt);
+	if (!err && sym_ktab_hidden(kt)) {
+		sym_ktab_free(kt);
+		err = -EACCES;
+	}
+	if (err) {
+		pr_warn("%s: %s: kernel symbols not used\n", path, strerror(-err));
+		dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
+		return err;
+	}
+	return take_table(dso, kt);
+}
+
+int sym_kallsyms_load(struct sonde_dso *dso)
+{
+	bool proc = !strcmp(dso->kallsyms_path, "/proc/kallsyms");
+	struct sym_ktab *kt;
+	int err;
+
+	if (check_kernel_build_id(dso))
+		return load_recorded_kallsyms(dso);
+	/* The cache holds this boot's /proc/kallsyms, no other file. */
+	err = sym_ktab_this_boot(proc ? dso->kcache_dir : NULL,
+				 dso->kallsyms_path, &kt);
+	if (!err && sym_ktab_hidden(kt)) {
+		sym_ktab_free(kt);
+		pr_warn("kernel symbol addresses in %s are hidden (all zero): "
+			"run as root (CAP_SYSLOG), or set "
+			"'sysctl kernel.kptr_restrict=0' and "
+			"'sysctl kernel.perf_event_paranoid=1' (or lower); "
+			"kernel frames show as [unknown]\n",
+			dso->kallsyms_path);
+		dso->status = SONDE_DSO_RESTRICTED;
+		return -EACCES;
+	}
+	if (err) {
+		pr_warn("cannot read %s: %s\n", dso->kallsyms_path, strerror(-err));
+		dso->status = SONDE_DSO_MISSING;
+		return err;
+	}
+	return take_table(dso, kt);
 }

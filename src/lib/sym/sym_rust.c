@@ -338,6 +338,17 @@ static void v0_generic_arg(struct v0 *p)
 	}
 }
 
+/* An impl's path, parsed but not printed: only its self type is. */
+static void v0_skip_path(struct v0 *p)
+{
+	struct sbuf *save = p->out, tmp = { 0 };
+
+	p->out = &tmp;
+	v0_path(p, false);
+	p->out = save;
+	free(tmp.s);
+}
+
 static void v0_path(struct v0 *p, bool in_value)
 {
 	char tag;
@@ -352,29 +363,14 @@ static void v0_path(struct v0 *p, bool in_value)
 		break;
 	case 'M':
 		v0_opt_disambiguator(p);
-		{
-			/* The impl path is not printed, only its self type. */
-			struct sbuf *save = p->out, tmp = { 0 };
-
-			p->out = &tmp;
-			v0_path(p, false);
-			p->out = save;
-			free(tmp.s);
-		}
+		v0_skip_path(p);
 		sb_puts(p->out, "<");
 		v0_type(p);
 		sb_puts(p->out, ">");
 		break;
 	case 'X':
 		v0_opt_disambiguator(p);
-		{
-			struct sbuf *save = p->out, tmp = { 0 };
-
-			p->out = &tmp;
-			v0_path(p, false);
-			p->out = save;
-			free(tmp.s);
-		}
+		v0_skip_path(p);
 		/* fall through */
 	case 'Y':
 		sb_puts(p->out, "<");

@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core_priv.h"
-#include "kcache.h"
 #include "sym_internal.h"
 
 /* 64 MiB: far above any real kallsyms (~20 MB) or JIT map. */
@@ -186,20 +185,31 @@ int sym_parse_kallsyms(char *buf, size_t len, struct sonde_symbol **out,
 
 	if (err)
 		return err;
-	*out = syms;
-	*nrp = nr = sym_table_finish(syms, nr, SYM_DUP_BEST);
 	/*
-	 * A synthesized size must not run from the last function of vmlinux
-	 * or of a module into the next module (gigabytes apart): cap it as
-	 * for a table's last symbol.
+	 * perf 6.1 sizes kallsyms symbols up to the next one (so of the
+	 * aliases at one address, the last line is the one with a size, and
+	 * the one it keeps) ...
+	 */
+	nr = sym_table_finish(syms, nr, SYM_DUP_LAST);
+	/* Hidden: the lines are there, no function has an address. */
+	if (nr && !syms[nr - 1].start) {
+		free(syms);
+		return -EACCES;
+	}
+	*out = syms;
+	*nrp = nr;
+	/*
+	 * ... except across the edge between vmlinux and the modules
+	 * (gigabytes apart): there a symbol ends on the page after the one
+	 * it starts on (symbols__fixup_end()).
 	 */
 	for (size_t i = 0; i + 1 < nr; i++) {
-		const char *a = syms[i].module, *b = syms[i + 1].module;
+		uint64_t end = ((syms[i].start + 4096 + 4095) & ~4095ULL);
 
-		if (!syms[i].size_synth || (a == b) || (a && b && !strcmp(a, b)))
+		if (!syms[i].module == !syms[i + 1].module)
 			continue;
-		if (syms[i].size > 4096)
-			syms[i].size = 4096;
+		if (end - syms[i].start < syms[i].size)
+			syms[i].size = end - syms[i].start;
 	}
 	return 0;
 }
@@ -276,115 +286,6 @@ int sym_notes_build_id(const uint8_t *buf, size_t len, uint8_t *out,
 		}
 		off = next;
 	}
-	return 0;
-}
-
-/* The recorded kernel must be the running one for kallsyms to apply. */
-static int check_kernel_build_id(struct sonde_dso *dso)
-{
-	uint8_t have[SYM_BUILD_ID_MAX];
-	int n;
-
-	if (!dso->want_bid_size)
-		return 0;
-	n = sym_kernel_build_id(dso->notes_path, have, sizeof(have));
-	if (n < 0)
-		pr_info("cannot read %s: kernel build id not checked\n",
-			dso->notes_path);
-	if (n <= 0)
-		return 0;
-	dso->bid_size = (size_t)n;
-	memcpy(dso->bid, have, (size_t)n);
-	if (sym_same_build_id(dso->want_bid, dso->want_bid_size, have, (size_t)n))
-		return 0;
-	return -ESTALE;
-}
-
-/*
- * The recording ran on another kernel: its kallsyms from the copy perf
- * record keeps in the build-id cache, else none and a warning.
- */
-static int load_recorded_kallsyms(struct sonde_dso *dso)
-{
-	char path[4096];
-	size_t len;
-	int err;
-
-	if (!sym_kernel_recorded_kallsyms(dso->buildid_dir, dso->want_bid,
-					  dso->want_bid_size, path, sizeof(path))) {
-		pr_warn("the recording ran on another kernel (build id differs "
-			"from the running kernel's): kernel symbols from %s would "
-			"be wrong, not using them\n", dso->kallsyms_path);
-		dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
-		return -ESTALE;
-	}
-	pr_debug("kernel symbols from the recorded copy %s\n", path);
-	err = sym_read_file(path, &dso->text, &len, SYM_TEXT_MAX);
-	if (!err)
-		err = sym_parse_kallsyms(dso->text, len, &dso->syms, &dso->nr);
-	if (err) {
-		pr_warn("%s: %s: kernel symbols not used\n", path, strerror(-err));
-		dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
-		return err;
-	}
-	dso->status = dso->nr ? SONDE_DSO_OK : SONDE_DSO_NO_SYMBOLS;
-	return 0;
-}
-
-int sym_kallsyms_load(struct sonde_dso *dso)
-{
-	char cpath[4096];
-	bool use_cache;
-	size_t len;
-	int err;
-
-	if (check_kernel_build_id(dso))
-		return load_recorded_kallsyms(dso);
-
-	use_cache = !strcmp(dso->kallsyms_path, "/proc/kallsyms") &&
-		    kcache_path(dso->kcache_dir, "kallsyms", NULL, cpath,
-				sizeof(cpath));
-	if (use_cache &&
-	    !kcache_read(cpath, &dso->text, &len, SYM_TEXT_MAX)) {
-		err = sym_parse_kallsyms(dso->text, len, &dso->syms, &dso->nr);
-		if (!err && dso->nr) {
-			pr_debug("kernel symbols from %s\n", cpath);
-			dso->status = SONDE_DSO_OK;
-			return 0;
-		}
-		free(dso->syms);
-		free(dso->text);
-		dso->syms = NULL;
-		dso->text = NULL;
-		dso->nr = 0;
-	}
-
-	err = sym_read_file(dso->kallsyms_path, &dso->text, &len, SYM_TEXT_MAX);
-	if (err) {
-		pr_warn("cannot read %s: %s\n", dso->kallsyms_path,
-			strerror(-err));
-		dso->status = SONDE_DSO_MISSING;
-		return err;
-	}
-	/* Written before parsing (which cuts the text up in place). */
-	if (use_cache && kcache_write(dso->kcache_dir, cpath, dso->text, len))
-		use_cache = false;
-	err = sym_parse_kallsyms(dso->text, len, &dso->syms, &dso->nr);
-	if (err == -EACCES) {
-		pr_warn("kernel symbol addresses in %s are hidden (all zero): "
-			"run as root (CAP_SYSLOG), or set "
-			"'sysctl kernel.kptr_restrict=0' and "
-			"'sysctl kernel.perf_event_paranoid=1' (or lower); "
-			"kernel frames show as [unknown]\n",
-			dso->kallsyms_path);
-		dso->status = SONDE_DSO_RESTRICTED;
-	}
-	/* Never keep hidden addresses or an empty table. */
-	if (use_cache && (err || !dso->nr))
-		unlink(cpath);
-	if (err)
-		return err;
-	dso->status = dso->nr ? SONDE_DSO_OK : SONDE_DSO_NO_SYMBOLS;
 	return 0;
 }
 
