@@ -35,9 +35,32 @@ trap cli_cleanup EXIT
 # report/script keep a kallsyms cache in $XDG_CACHE_HOME/sonde: not in the
 # home of whoever runs the tests.
 export XDG_CACHE_HOME="$TMP/cache"
-# perf record and sonde record fill a build-id cache: this test's own, not
-# the user's ~/.debug.
-export PERF_BUILDID_DIR="$TMP/debug"
+# perf record and sonde record fill a build-id cache, and perf 6.1 keeps
+# it in $HOME/.debug whatever PERF_BUILDID_DIR says (perf only sets that
+# for its children): HOME is the test's own, so no test writes to the
+# user's ~/.debug or reads another test's copies, and no two tests' perf
+# processes share a cache (perf 6.1 aborts in util/build-id.c when they
+# do). The toolchains found through HOME are pinned first.
+[ -z "${RUSTUP_HOME:-}" ] && [ -d "$HOME/.rustup" ] && export RUSTUP_HOME="$HOME/.rustup"
+[ -z "${CARGO_HOME:-}" ] && [ -d "$HOME/.cargo" ] && export CARGO_HOME="$HOME/.cargo"
+[ -z "${PYENV_ROOT:-}" ] && [ -d "$HOME/.pyenv" ] && export PYENV_ROOT="$HOME/.pyenv"
+export HOME="$TMP/home"
+mkdir -p "$HOME"
+unset PERF_BUILDID_DIR
+# perf 6.1 record joins its BPF side-band thread at exit, and that thread
+# polls with a 1 s timeout: up to a second of nothing per perf record. No
+# test records BPF programs, so every `perf record` of the tests (also
+# under timeout or sh -c) runs with --no-bpf-event, through this wrapper.
+if REAL_PERF=$(command -v perf 2>/dev/null); then
+	mkdir -p "$TMP/bin"
+	cat >"$TMP/bin/perf" <<EOF
+#!/bin/sh
+[ "\$1" = record ] && shift && exec "$REAL_PERF" record --no-bpf-event "\$@"
+exec "$REAL_PERF" "\$@"
+EOF
+	chmod +x "$TMP/bin/perf"
+	export PATH="$TMP/bin:$PATH"
+fi
 
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }
