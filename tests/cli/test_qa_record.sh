@@ -78,7 +78,7 @@ fi
 
 # -t of a thread that does not exist: refused at once (it used to record
 # nothing until interrupted), and no file left.
-timeout 10 "$SONDE" record -q -e cpu-clock -o "$TMP/t.data" -t 999999999 \
+bounded 10 "$SONDE" record -q -e cpu-clock -o "$TMP/t.data" -t 999999999 \
 	>/dev/null 2>"$TMP/err"
 rc=$?
 if [ $rc = 124 ]; then

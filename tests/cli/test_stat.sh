@@ -104,7 +104,7 @@ expect_ok "stat: -I with --interval-count" $SONDE stat -I 100 --interval-count 2
 contains "stat: -I column header" '^#           time             counts unit events$' "$TMP/err"
 n=$(grep -cE '^ +[0-9]+\.[0-9]{9} +[0-9.]+ msec task-clock' "$TMP/err")
 [ "$n" = 2 ] && pass "stat: --interval-count 2 prints 2 intervals" || fail "stat: $n interval lines: $(cat "$TMP/err")"
-timeout 10 $SONDE stat -a -I 100 --interval-count 2 -e cpu-clock 2>"$TMP/err"; rc=$?
+bounded 10 $SONDE stat -a -I 100 --interval-count 2 -e cpu-clock 2>"$TMP/err"; rc=$?
 n=$(grep -c 'cpu-clock' "$TMP/err")
 [ $rc = 0 ] && [ "$n" = 2 ] && pass "stat: -a --interval-count ends the count by itself" ||
 	fail "stat: -a --interval-count: rc $rc, $n lines"

@@ -443,16 +443,16 @@ static void run_cell(struct cell *c, int *failures)
 		snprintf(cat, sizeof(cat), "cat %s | ", c->path);
 	snprintf(in, sizeof(in), "-i %s", c->pipe ? "-" : c->path);
 
-	snprintf(cmd, sizeof(cmd), "%stimeout 60 " PERF " report -f --stdio "
+	snprintf(cmd, sizeof(cmd), "%stimeout --foreground -k 5 60 " PERF " report -f --stdio "
 		 "--no-children --sort sym -g none%s %s 2>/dev/null", cat, nobr, in);
 	check(c, "perf report", cmd, true, failures);
-	snprintf(cmd, sizeof(cmd), "%stimeout 60 " PERF " script -f "
+	snprintf(cmd, sizeof(cmd), "%stimeout --foreground -k 5 60 " PERF " script -f "
 		 "-F event,pid,ip,sym %s 2>/dev/null", cat, in);
 	check(c, "perf script", cmd, false, failures);
-	snprintf(cmd, sizeof(cmd), "%stimeout 60 %s report --stdio --no-children "
+	snprintf(cmd, sizeof(cmd), "%stimeout --foreground -k 5 60 %s report --stdio --no-children "
 		 "--sort sym -g none --no-cache %s 2>/dev/null", cat, sonde_bin, in);
 	check(c, "sonde report", cmd, true, failures);
-	snprintf(cmd, sizeof(cmd), "%stimeout 60 %s script -F event,pid,ip,sym "
+	snprintf(cmd, sizeof(cmd), "%stimeout --foreground -k 5 60 %s script -F event,pid,ip,sym "
 		 "--no-cache %s 2>/dev/null", cat, sonde_bin, in);
 	check(c, "sonde script", cmd, false, failures);
 	if (!getenv("COMPAT_MATRIX_KEEP"))
