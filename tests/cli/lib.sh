@@ -100,6 +100,17 @@ copy_sonde() {
 
 have_perf() { command -v perf >/dev/null 2>&1; }
 
+# have_cycles: the cycles event counts on this machine (a core PMU that
+# works: not in most VMs). perf is the judge when it is installed, not the
+# sonde under test; else whether a core PMU is listed.
+have_cycles() {
+	if have_perf; then
+		perf stat -x, -e cycles -- true 2>&1 | grep -q '^[0-9]'
+	else
+		[ -d /sys/bus/event_source/devices/cpu ] || [ -d /sys/bus/event_source/devices/cpu_core ]
+	fi
+}
+
 # Tracepoints need tracefs; mount it when we are root and it is missing.
 have_tracefs() {
 	[ -d /sys/kernel/tracing/events ] && return 0
