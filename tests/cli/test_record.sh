@@ -282,10 +282,17 @@ fi
 # must still carry plain dev/inode MMAP2 records, or perf misreads (and
 # crashes on) it.
 if [ "$(id -u)" = 0 ]; then
-	perf record --buildid-mmap -a -e dummy -o bg.data -- sleep 3 >/dev/null 2>&1 &
+	# The build-id session lasts as long as sonde's recording, not a fixed
+	# 3 s: while it runs, every other perf on the machine may crash on
+	# the stray bit (perf 6.1's util/build-id.c:1010).
+	perf record --buildid-mmap -a -e dummy -o bg.data >/dev/null 2>&1 &
 	bg=$!
-	sleep 0.5
+	# perf writes the file's header once its events are open.
+	for i in $(seq 100); do [ -s bg.data ] || wait_exited $bg && break; sleep 0.1; done
 	SONDE_NO_BUILDID=1 "$SONDE" record -q -o nb.data -e task-clock -- "$W" 200 >/dev/null 2>nb.err
+	kill -INT $bg
+	for i in $(seq 100); do wait_exited $bg && break; sleep 0.1; done
+	kill -KILL $bg 2>/dev/null
 	wait $bg
 	bits=$(python3 - nb.data <<'PY'
 import struct, sys
