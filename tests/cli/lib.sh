@@ -160,6 +160,24 @@ interrupt_after() {
 	wait "$pid"
 }
 
+# wait_for SECS PID: waits at most SECS seconds for background job PID
+# (then SIGKILL, exit 124, and a line on stderr); else its exit status.
+# For a job told to stop by a signal, or one that should end by itself.
+wait_for() {
+	local secs=$1 pid=$2 i
+	for ((i = 0; i < secs * 10; i++)); do
+		wait_exited "$pid" && break
+		sleep 0.1
+	done
+	if ! wait_exited "$pid"; then
+		echo "wait_for: $pid still running after ${secs}s: killed" >&2
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		return 124
+	fi
+	wait "$pid"
+}
+
 # wait_exited PID: true when PID has exited (a zombie counts).
 wait_exited() {
 	case $(ps -o stat= -p "$1" 2>/dev/null) in

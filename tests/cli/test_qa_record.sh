@@ -17,7 +17,7 @@ if [ -x "$W" ]; then
 		sleep 0.05
 	done
 	kill -HUP $rp
-	wait $rp
+	wait_for 30 $rp
 	rc=$?
 	if [ -n "$wp" ] && kill -0 "$wp" 2>/dev/null; then
 		fail "SIGHUP: workload $wp left running"

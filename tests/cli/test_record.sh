@@ -163,7 +163,7 @@ rec overwrite --overwrite -m 8 -e task-clock -- "$W" 500 && top_symbol overwrite
 "$SONDE" record -o ow2.data --overwrite -m 8 -e task-clock -- "$W" 1500 2>ow2.err &
 rpid=$!
 sleep 0.5; kill -USR2 "$rpid"; sleep 0.3; kill -USR2 "$rpid"
-wait "$rpid"
+wait_for 60 "$rpid"
 n=$(perf script -f -i ow2.data -F time 2>/dev/null | wc -l)
 d=$(perf script -f -i ow2.data -F time 2>/dev/null | sort | uniq -d | wc -l)
 if [ "$n" -gt 0 ] && [ "$d" = 0 ]; then
@@ -232,7 +232,7 @@ n=$("$SONDE" record -o - -e task-clock -- "$W" 200 2>/dev/null | perf script -f 
 rpid=$!
 sleep 0.7
 kill -INT "$rpid"
-wait "$rpid"
+wait_for 30 "$rpid"
 if perf report -f -i int.data --stdio 2>int.warn | grep -q leaf_burn && ! [ -s int.warn ]; then
 	pass "record: SIGINT leaves a complete file"
 else

@@ -234,11 +234,11 @@ signal.signal(signal.SIGINT, signal.SIG_DFL)
 os.execvp(sys.argv[1], sys.argv[1:])' $SONDE stat -e task-clock -- sleep 5 2>"$TMP/sig" & st=$!
 # Signal once the command runs (python may still be starting).
 for i in $(seq 50); do pgrep -P $st -x sleep >/dev/null && break; sleep 0.1; done
-kill -INT $st; wait $st; rc=$?
+kill -INT $st; wait_for 30 $st; rc=$?
 if grep -q 'task-clock' "$TMP/sig" && [ $rc = 130 ]; then pass "stat: SIGINT prints the counts, exit 130 (child's)"
 else fail "stat: SIGINT: rc $rc, $(head -c 300 "$TMP/sig")"; fi
 $SONDE stat -a -e cpu-clock 2>"$TMP/sig" & st=$!
-sleep 0.3; kill -TERM $st; wait $st; rc=$?
+sleep 0.3; kill -TERM $st; wait_for 30 $st; rc=$?
 if grep -q 'cpu-clock' "$TMP/sig" && [ $rc = 0 ]; then pass "stat: SIGTERM ends -a counting with the counts"
 else fail "stat: SIGTERM: rc $rc, $(head -c 300 "$TMP/sig")"; fi
 
