@@ -24,6 +24,11 @@ cli_watchdog() {
 	CLI_WATCHDOG=$!
 }
 cli_watchdog
+# A process that spins (as an ASan sonde caught in LeakSanitizer's
+# stop-the-world at exit did, forever) dies of SIGXCPU after
+# CLI_CPU_LIMIT seconds of CPU instead of running until the watchdog;
+# no command of a test needs that much.
+ulimit -S -t "${CLI_CPU_LIMIT:-60}" 2>/dev/null
 # A script that sets its own EXIT trap must call cli_cleanup in it: the
 # watchdog holds the script's stderr, so a left one keeps the suite's
 # $(...) waiting for its whole sleep.

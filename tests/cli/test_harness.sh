@@ -118,3 +118,11 @@ else
 	fail "watchdog: exit $rc after $((SECONDS - start)) s: $(head -c 300 "$TMP/wd.out")"
 	[ -n "$bg" ] && kill -KILL "$bg" 2>/dev/null
 fi
+
+# lib.sh limits each command's CPU time, so a spinning one (SIGXCPU) costs
+# a minute at most, not the watchdog's five.
+got=$(CLI_CPU_LIMIT=7 bash -c 'source "$1" >/dev/null; ulimit -S -t' sh \
+	"$(cd "$(dirname "$0")" && pwd)/lib.sh")
+[ "$got" = 7 ] && [ "$(ulimit -S -t)" = 60 ] &&
+	pass "CPU limit: lib.sh bounds every command's CPU time (CLI_CPU_LIMIT, 60 s)" ||
+	fail "CPU limit: '$got' with CLI_CPU_LIMIT=7, '$(ulimit -S -t)' by default"
