@@ -126,14 +126,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(STATIC_LIB) $(CLI_LIB)
 
 # Unit tests on the public API only (tests/unit-public.sh) are built a
 # second time against libsonde.so, without src/lib on the include path:
-# a symbol the version map misses fails them.
+# a symbol the version map misses fails them. SONDE_TEST_SHARED tells a
+# slow test that this build is about linking, to run its cases once.
 UNIT_SHARED_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests-shared/%,\
 	$(shell tests/unit-public.sh))
 tests: $(UNIT_SHARED_BINS)
 $(BUILD)/tests-shared/%: tests/unit/%.c $(SHARED_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(LIB_INC),$(ALL_CFLAGS)) -Wno-unused-parameter \
-		-Itests/unit -MMD -MP $< $(LDFLAGS) -o $@ -L$(BUILD) \
+		-DSONDE_TEST_SHARED -Itests/unit -MMD -MP $< $(LDFLAGS) -o $@ -L$(BUILD) \
 		-Wl,-rpath,'$$ORIGIN/..' -lsonde -lcmocka -lz -lm -lpthread
 
 $(BUILD)/examples/%: examples/%.c $(SHARED_LIB)

@@ -12,7 +12,8 @@ RESULTS=$(mktemp)
 trap 'rm -f "$RESULTS"' EXIT
 build_failed=0
 
-step() { echo "== $*"; }
+# Each step says when it starts, so a slow one shows in CI's log.
+step() { echo "== $* (at $SECONDS s)"; }
 
 step "build (gcc)"
 if make -s -j"$JOBS" all tests examples helpers; then
@@ -61,6 +62,7 @@ fi
 step "fuzz smoke"
 tests/fuzz/run.sh build-fuzz
 
+step "done"
 read -r pass fail skip < <(awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}' "$RESULTS")
 fail=$((fail + build_failed))
 echo "$pass passed, $fail failed, $skip skipped"

@@ -3,10 +3,27 @@
 # a new process group and end the whole group when it is done or overdue,
 # so that nothing a test started (a stuck sonde below a script) outlives it.
 
+# kill_session SID: SIGKILL to every process of session SID. A test's
+# `timeout CMD` moves itself and CMD into a process group of their own
+# (coreutils calls setpgid unless --foreground), out of reach of a kill of
+# the test's group, but not out of its session.
+kill_session() {
+	local sid=$1 f line pid
+	local -a st
+	for f in /proc/[0-9]*/stat; do
+		read -r line 2>/dev/null <"$f" || continue
+		pid=${line%% *}
+		# After "pid (comm) ": state ppid pgrp session ...
+		read -r -a st <<<"${line##*) }"
+		[ "${st[3]}" = "$sid" ] && [ "$pid" != "$BASHPID" ] && kill -KILL "$pid" 2>/dev/null
+	done
+}
+
 # run_group SECS CMD...: runs CMD (stdin from /dev/null) in its own process
-# group. After SECS seconds the group gets SIGTERM, 5 s later SIGKILL, and
-# the exit status is 124. Whatever is left in the group when CMD exits is
-# killed. Prints "run_group: ... timed out" on stderr on a timeout.
+# group and session. After SECS seconds the group gets SIGTERM, 5 s later
+# SIGKILL, and the exit status is 124. Whatever is left in the session when
+# CMD exits is killed. Prints "run_group: ... timed out" on stderr on a
+# timeout.
 run_group() {
 	local secs=$1 pid killer rc mark
 	shift
@@ -25,6 +42,7 @@ run_group() {
 	kill -KILL -- -"$killer" 2>/dev/null || kill -KILL "$killer" 2>/dev/null
 	wait "$killer" 2>/dev/null
 	kill -KILL -- -"$pid" 2>/dev/null
+	kill_session "$pid"
 	if [ -e "$mark" ]; then
 		rm -f "$mark"
 		echo "run_group: $* timed out after ${secs}s: process group $pid killed" >&2

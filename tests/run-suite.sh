@@ -12,11 +12,19 @@ source tests/run-group.sh
 pass=0 fail=0 skip=0
 failed_names=()
 
+# Tracepoint tests need tracefs, which a fresh boot may not have mounted.
+# The CLI tests mount it on demand (lib.sh), so the unit tests before them
+# skipped in the first pass and ran in the second: mount it first.
+if [ ! -d /sys/kernel/tracing/events ] && [ "$(id -u)" = 0 ]; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+fi
+
 # cmocka tests: read their own summary lines. tests-shared/ holds the
 # public-API tests linked to libsonde.so (the static ones are in tests/).
 for t in "$BUILD"/tests/test_* "$BUILD"/tests-shared/test_*; do
 	[ -x "$t" ] || continue
 	name=$(basename "$(dirname "$t")")/$(basename "$t")
+	start=$SECONDS
 	out=$(CMOCKA_MESSAGE_OUTPUT=stdout run_group 300 "$t" 2>&1)
 	rc=$?
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' <<<"$out" | tail -1)
@@ -34,7 +42,7 @@ for t in "$BUILD"/tests/test_* "$BUILD"/tests-shared/test_*; do
 		grep -E '^(SKIP|\[  SKIPPED \]\s+test)' <<<"$out" || true
 	fi
 	[ "$f" != 0 ] && failed_names+=("$name")
-	echo "$LABEL: $name: $p passed, $f failed, $s skipped"
+	echo "$LABEL: $name: $p passed, $f failed, $s skipped ($((SECONDS - start)) s)"
 done
 
 # CLI tests: each script prints PASS/FAIL/SKIP lines through tests/cli/lib.sh.
@@ -43,6 +51,7 @@ done
 export SONDE="${SONDE_CLI:-$ROOT/$BUILD/sonde}" HELPERS="$ROOT/$BUILD/helpers" BUILD_DIR="$ROOT/$BUILD"
 for t in tests/cli/test_*.sh; do
 	[ -f "$t" ] || continue
+	start=$SECONDS
 	out=$(run_group 600 bash "$t" 2>&1)
 	rc=$?
 	p=$(grep -c '^PASS' <<<"$out")
@@ -58,7 +67,7 @@ for t in tests/cli/test_*.sh; do
 		failed_names+=("$(basename "$t")")
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-	echo "$LABEL: $(basename "$t"): $p passed, $f failed, $s skipped"
+	echo "$LABEL: $(basename "$t"): $p passed, $f failed, $s skipped ($((SECONDS - start)) s)"
 done
 
 # Examples: each must run and exit 0 (77 = skipped, with its reason printed).
@@ -75,6 +84,6 @@ for e in "$BUILD"/examples/*; do
 done
 
 [ ${#failed_names[@]} -gt 0 ] && echo "$LABEL failures: ${failed_names[*]}"
-echo "$LABEL: $pass passed, $fail failed, $skip skipped"
+echo "$LABEL: $pass passed, $fail failed, $skip skipped in $SECONDS s"
 [ -n "${RESULTS:-}" ] && echo "$pass $fail $skip" >>"$RESULTS"
 [ "$fail" = 0 ]

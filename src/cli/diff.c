@@ -382,11 +382,13 @@ int cmd_diff(int argc, const char **argv)
 	struct prof_load old = { 0 }, new = { 0 };
 	struct diff d = { 0 };
 	const char *sort = "dso,sym", *format = "text", *comp = "delta-abs", *percentage = NULL;
+	bool force = false;
 	const struct option opts[] = {
 		OPT_STRING('s', "sort", &sort, "key[,key...]", "sort by comm, pid, tid, dso, sym, cpu, srcline (default dso,sym)"),
 		OPT_STRING('c', "compute", &comp, "delta-abs|delta|ratio|wdiff:w1,w2", "the second column and the order (default delta-abs)"),
 		OPT_STRING(0, "percentage", &percentage, "relative|absolute", "shares of what the filters keep, or of everything (default)"),
 		OPT_STRING(0, "format", &format, "format", "text (perf diff's table, the default) or html (a differential flame graph on stdout)"),
+		OPT_BOOLEAN('f', "force", &force, "read files owned by another user (not root)"),
 		PROF_LOAD_OPTIONS(&old),
 		OPT_END(),
 	};
@@ -426,6 +428,7 @@ int cmd_diff(int argc, const char **argv)
 	old.keys = new.keys = d.keys;
 	old.nr_keys = new.nr_keys = d.nr_keys;
 	old.self_only = new.self_only = !strcmp(format, "text");
+	old.check_owner = new.check_owner = !force;
 	ret = prof_load(&old, "sonde diff", paths[0]);
 	if (!ret)
 		ret = prof_load(&new, "sonde diff", paths[1]);

@@ -110,6 +110,7 @@ int cmd_export(int argc, const char **argv)
 	struct prof_load pl = { 0 };
 	const char *format = NULL, *input = "perf.data", *output = NULL, *event = NULL;
 	const char *title = NULL;
+	bool force = false;
 	const struct option opts[] = {
 		OPT_STRING(0, "format", &format, "format",
 			   "folded, svg, html, pprof, speedscope or firefox"),
@@ -117,6 +118,7 @@ int cmd_export(int argc, const char **argv)
 		OPT_STRING('o', "output", &output, "file", "output file (default from the format, e.g. perf.folded; - for stdout)"),
 		OPT_STRING(0, "event", &event, "name", "the event to export when the file has several (default the first)"),
 		OPT_STRING(0, "title", &title, "text", "title of the flame graph or profile (default the event)"),
+		OPT_BOOLEAN('f', "force", &force, "read a file owned by another user (not root)"),
 		PROF_LOAD_OPTIONS(&pl),
 		OPT_END(),
 	};
@@ -144,6 +146,7 @@ int cmd_export(int argc, const char **argv)
 		output = sonde_export_format__file_name(fmt);
 	/* The views over time need each sample's time. */
 	pl.timeline = fmt == SONDE_EXPORT_FIREFOX || fmt == SONDE_EXPORT_HTML;
+	pl.check_owner = !force;
 	ret = prof_load(&pl, "sonde export", input);
 	if (ret)
 		goto out;

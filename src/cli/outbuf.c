@@ -185,6 +185,17 @@ void ob_json_str(struct outbuf *o, const char *s)
 	ob_putc(o, '"');
 }
 
+void ob_json_u64(struct outbuf *o, uint64_t v)
+{
+	if (v <= OB_JSON_EXACT) {
+		ob_dec(o, v);
+		return;
+	}
+	ob_putc(o, '"');
+	ob_dec(o, v);
+	ob_putc(o, '"');
+}
+
 void ob_printf(struct outbuf *o, const char *fmt, ...)
 {
 	size_t room = o->cap - o->len;

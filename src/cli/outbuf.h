@@ -31,6 +31,13 @@ void ob_dec_pad(struct outbuf *o, int64_t v, int width, bool right);
 void ob_dec_zpad(struct outbuf *o, uint64_t v, int width);
 void ob_pad_str(struct outbuf *o, const char *s, int width, bool right);
 void ob_json_str(struct outbuf *o, const char *s);
+/*
+ * A JSON number while a double holds it exactly (up to 2^53), else the
+ * same digits as a string: JavaScript and jq read every number as a
+ * double and would change the low digits of, say, a CLOCK_REALTIME time.
+ */
+#define OB_JSON_EXACT (1ULL << 53)
+void ob_json_u64(struct outbuf *o, uint64_t v);
 __attribute__((format(printf, 2, 3)))
 void ob_printf(struct outbuf *o, const char *fmt, ...);
 

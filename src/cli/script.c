@@ -585,12 +585,12 @@ static void print_sample_json(struct script *s, const struct sonde_perfdata_reco
 	}
 	if (a->sample_type & SONDE_PERF_SAMPLE_TIME) {
 		ob_puts(o, ",\"time\":");
-		ob_dec(o, smp->time);
+		ob_json_u64(o, smp->time);
 	}
 	ob_puts(o, ",\"event\":");
 	ob_json_str(o, sonde_perfdata_reader__event_name(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0));
 	ob_puts(o, ",\"period\":");
-	ob_dec(o, smp->period);
+	ob_json_u64(o, smp->period);
 	ob_puts(o, ",\"ip\":");
 	put_addr_json(o, smp->ip);
 	put_sym_dso_json(o, sonde_profile_stack__frame(st, 0), false);

@@ -24,6 +24,11 @@ cli_watchdog() {
 	CLI_WATCHDOG=$!
 }
 cli_watchdog
+# A process that spins (as an ASan sonde caught in LeakSanitizer's
+# stop-the-world at exit did, forever) dies of SIGXCPU after
+# CLI_CPU_LIMIT seconds of CPU instead of running until the watchdog;
+# no command of a test needs that much.
+ulimit -S -t "${CLI_CPU_LIMIT:-60}" 2>/dev/null
 # A script that sets its own EXIT trap must call cli_cleanup in it: the
 # watchdog holds the script's stderr, so a left one keeps the suite's
 # $(...) waiting for its whole sleep.
@@ -35,9 +40,32 @@ trap cli_cleanup EXIT
 # report/script keep a kallsyms cache in $XDG_CACHE_HOME/sonde: not in the
 # home of whoever runs the tests.
 export XDG_CACHE_HOME="$TMP/cache"
-# perf record and sonde record fill a build-id cache: this test's own, not
-# the user's ~/.debug.
-export PERF_BUILDID_DIR="$TMP/debug"
+# perf record and sonde record fill a build-id cache, and perf 6.1 keeps
+# it in $HOME/.debug whatever PERF_BUILDID_DIR says (perf only sets that
+# for its children): HOME is the test's own, so no test writes to the
+# user's ~/.debug or reads another test's copies, and no two tests' perf
+# processes share a cache (perf 6.1 aborts in util/build-id.c when they
+# do). The toolchains found through HOME are pinned first.
+[ -z "${RUSTUP_HOME:-}" ] && [ -d "$HOME/.rustup" ] && export RUSTUP_HOME="$HOME/.rustup"
+[ -z "${CARGO_HOME:-}" ] && [ -d "$HOME/.cargo" ] && export CARGO_HOME="$HOME/.cargo"
+[ -z "${PYENV_ROOT:-}" ] && [ -d "$HOME/.pyenv" ] && export PYENV_ROOT="$HOME/.pyenv"
+export HOME="$TMP/home"
+mkdir -p "$HOME"
+unset PERF_BUILDID_DIR
+# perf 6.1 record joins its BPF side-band thread at exit, and that thread
+# polls with a 1 s timeout: up to a second of nothing per perf record. No
+# test records BPF programs, so every `perf record` of the tests (also
+# under timeout or sh -c) runs with --no-bpf-event, through this wrapper.
+if REAL_PERF=$(command -v perf 2>/dev/null); then
+	mkdir -p "$TMP/bin"
+	cat >"$TMP/bin/perf" <<EOF
+#!/bin/sh
+[ "\$1" = record ] && shift && exec "$REAL_PERF" record --no-bpf-event "\$@"
+exec "$REAL_PERF" "\$@"
+EOF
+	chmod +x "$TMP/bin/perf"
+	export PATH="$TMP/bin:$PATH"
+fi
 
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; }
@@ -76,6 +104,17 @@ copy_sonde() {
 }
 
 have_perf() { command -v perf >/dev/null 2>&1; }
+
+# have_cycles: the cycles event counts on this machine (a core PMU that
+# works: not in most VMs). perf is the judge when it is installed, not the
+# sonde under test; else whether a core PMU is listed.
+have_cycles() {
+	if have_perf; then
+		perf stat -x, -e cycles -- true 2>&1 | grep -q '^[0-9]'
+	else
+		[ -d /sys/bus/event_source/devices/cpu ] || [ -d /sys/bus/event_source/devices/cpu_core ]
+	fi
+}
 
 # Tracepoints need tracefs; mount it when we are root and it is missing.
 have_tracefs() {
@@ -119,6 +158,24 @@ interrupt_after() {
 	done
 	if ! wait_exited "$pid"; then
 		echo "interrupt_after: $1 did not exit ${limit}s after SIGINT: killed" >&2
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		return 124
+	fi
+	wait "$pid"
+}
+
+# wait_for SECS PID: waits at most SECS seconds for background job PID
+# (then SIGKILL, exit 124, and a line on stderr); else its exit status.
+# For a job told to stop by a signal, or one that should end by itself.
+wait_for() {
+	local secs=$1 pid=$2 i
+	for ((i = 0; i < secs * 10; i++)); do
+		wait_exited "$pid" && break
+		sleep 0.1
+	done
+	if ! wait_exited "$pid"; then
+		echo "wait_for: $pid still running after ${secs}s: killed" >&2
 		kill -KILL "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
 		return 124

@@ -13,9 +13,8 @@ if ! command -v cc >/dev/null 2>&1; then
 	skip "build ids: no C compiler to build the test program"
 	exit 0
 fi
-# Every build-id cache lives in $TMP: never the user's ~/.debug.
-unset PERF_BUILDID_DIR
-export HOME="$TMP/home"
+# Every build-id cache lives in $TMP (lib.sh's HOME): never the user's
+# ~/.debug.
 EMPTY="$TMP/nohome"
 mkdir -p "$HOME" "$EMPTY" "$TMP/src"
 P="$TMP/src/prog"

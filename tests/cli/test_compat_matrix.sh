@@ -47,12 +47,12 @@ readers() {
 	local name=$1 f=$2 pipe=$3 in="-i $2"
 	[ "$pipe" = 1 ] && in="-i -"
 	feed() { if [ "$pipe" = 1 ]; then cat "$f"; fi; }
-	feed | timeout $T perf report -f --stdio --no-children --sort sym -g none $in 2>/dev/null |
+	feed | bounded $T perf report -f --stdio --no-children --sort sym -g none $in 2>/dev/null |
 		sum_report >"$TMP/s.pr"
-	feed | timeout $T perf script -f -F event,ip,sym $in 2>/dev/null | sum_script >"$TMP/s.ps"
-	feed | timeout $T "$SONDE" report --stdio --no-children --sort sym -g none $in 2>/dev/null |
+	feed | bounded $T perf script -f -F event,ip,sym $in 2>/dev/null | sum_script >"$TMP/s.ps"
+	feed | bounded $T "$SONDE" report --stdio --no-children --sort sym -g none $in 2>/dev/null |
 		sum_report >"$TMP/s.sr"
-	feed | timeout $T "$SONDE" script -F event,ip,sym $in 2>/dev/null | sum_script >"$TMP/s.ss"
+	feed | bounded $T "$SONDE" script -F event,ip,sym $in 2>/dev/null | sum_script >"$TMP/s.ss"
 	if [ ! -s "$TMP/s.pr" ] || awk '$2 == 0 || $3 == ""' "$TMP/s.pr" | grep -q .; then
 		fail "$name: perf report found no samples: $(head -c 300 "$TMP/s.pr")"
 		return
@@ -77,9 +77,9 @@ cell() {
 		[ "$pipe" = 1 ] && mode=pipe
 		out=$f; [ "$pipe" = 1 ] && out=-
 		if [ "$writer" = perf ]; then
-			timeout $T perf record -q -o "$out" "$@" >"$TMP/rec.out" 2>"$TMP/rec.err"
+			bounded $T perf record -q -o "$out" "$@" >"$TMP/rec.out" 2>"$TMP/rec.err"
 		else
-			timeout $T "$SONDE" record -q -o "$out" "$@" >"$TMP/rec.out" 2>"$TMP/rec.err"
+			bounded $T "$SONDE" record -q -o "$out" "$@" >"$TMP/rec.out" 2>"$TMP/rec.err"
 		fi
 		rc=$?
 		[ "$pipe" = 1 ] && mv "$TMP/rec.out" "$f"

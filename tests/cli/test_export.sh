@@ -159,7 +159,7 @@ d = json.load(open(sys.argv[1]))
 print(re.findall(r"[0-9]+", d["profiles"][d.get("activeProfileIndex", 0)]["name"])[-1])' perf.speedscope.json)
 	top=$("$SONDE" report -i cc.data --stdio --no-children --tid "$tid" -s sym 2>/dev/null |
 		grep -v '^#' | grep '%' | head -1 | awk '{ print $NF }')
-	(cd "$BROWSER_DIR" && CHROMIUM="$CHROMIUM" timeout 240 node speedscope.js "$TMP/perf.speedscope.json" "$top") 2>&1 |
+	(cd "$BROWSER_DIR" && CHROMIUM="$CHROMIUM" bounded 240 node speedscope.js "$TMP/perf.speedscope.json" "$top") 2>&1 |
 		grep -E '^(PASS|FAIL|SKIP)|Error' || fail "speedscope app: the browser run printed nothing"
 fi
 

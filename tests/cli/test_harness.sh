@@ -81,6 +81,23 @@ else
 	[ -n "$bg" ] && kill -KILL "$bg" 2>/dev/null
 fi
 
+# `timeout CMD` puts itself and CMD in a process group of their own: the
+# group kill misses them, the session kill does not.
+cat >"$TMP/escape.sh" <<EOS
+timeout 300 sh -c 'echo \$\$ >"$TMP/esc.pid"; exec sleep 300' &
+for i in \$(seq 100); do [ -s "$TMP/esc.pid" ] && break; sleep 0.05; done
+exit 0
+EOS
+run_group 60 bash "$TMP/escape.sh"
+rc=$?
+esc=$(cat "$TMP/esc.pid" 2>/dev/null)
+if [ $rc = 0 ] && [ -n "$esc" ] && wait_exited "$esc"; then
+	pass "run_group: what a test left under \`timeout\` (its own group) is killed"
+else
+	fail "run_group: exit $rc, the sleep under timeout: pid '$esc' $(ps -o stat=,pgid=,sid= -p "$esc" 2>/dev/null)"
+	[ -n "$esc" ] && kill -KILL "$esc" 2>/dev/null
+fi
+
 # lib.sh's watchdog ends a script (and its group) that outlives
 # CLI_TEST_TIMEOUT, well before the suite's own limit.
 cat >"$TMP/slow.sh" <<EOF
@@ -101,3 +118,11 @@ else
 	fail "watchdog: exit $rc after $((SECONDS - start)) s: $(head -c 300 "$TMP/wd.out")"
 	[ -n "$bg" ] && kill -KILL "$bg" 2>/dev/null
 fi
+
+# lib.sh limits each command's CPU time, so a spinning one (SIGXCPU) costs
+# a minute at most, not the watchdog's five.
+got=$(CLI_CPU_LIMIT=7 bash -c 'source "$1" >/dev/null; ulimit -S -t' sh \
+	"$(cd "$(dirname "$0")" && pwd)/lib.sh")
+[ "$got" = 7 ] && [ "$(ulimit -S -t)" = 60 ] &&
+	pass "CPU limit: lib.sh bounds every command's CPU time (CLI_CPU_LIMIT, 60 s)" ||
+	fail "CPU limit: '$got' with CLI_CPU_LIMIT=7, '$(ulimit -S -t)' by default"

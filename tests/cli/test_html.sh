@@ -131,5 +131,5 @@ JSON
 mkdir -p "$B/artifacts"
 cp "$TMP/p.html" "$B/artifacts/html-profile.html"
 cp "$TMP/p.svg" "$B/artifacts/flame.svg"
-(cd "$ROOT/tests/browser" && timeout 240 node pictures.js "$TMP/want.json") 2>&1 |
+(cd "$ROOT/tests/browser" && bounded 240 node pictures.js "$TMP/want.json") 2>&1 |
 	grep -E '^(PASS|FAIL|SKIP)|Error' || fail "html: the browser run printed nothing"

@@ -54,8 +54,8 @@ fi
 kill -0 "$wpid" 2>/dev/null && pass "FIFO: writer still waiting" ||
 	fail "FIFO: writer ended early"
 touch "$TMP/go"
-wait "$wpid"
-if wait "$spid"; then pass "FIFO: script ends at EOF"
+wait_for 30 "$wpid"
+if wait_for 30 "$spid"; then pass "FIFO: script ends at EOF"
 else fail "FIFO: script failed: $(head -3 "$TMP/live.err")"; fi
 "$G" 1 >"$TMP/s1.data"
 "$SONDE" script -i "$TMP/s1.data" >"$TMP/file.txt" 2>/dev/null
@@ -121,12 +121,12 @@ if [ $((0x${cgt:-0} & 2)) = 0 ]; then
 	kill "$rpid"
 fi
 kill -INT "$rpid"
-if wait "$rpid"; then pass "report: SIGINT on a stream exits 0"
+if wait_for 30 "$rpid"; then pass "report: SIGINT on a stream exits 0"
 else fail "report: SIGINT: exit $?: $(head -3 "$TMP/rep.err")"; fi
 contains "report: SIGINT reports the samples read" "^# Samples: [1-9]" "$TMP/rep"
 contains "report: SIGINT says so" "interrupted: reporting the [0-9]+ bytes read so far" "$TMP/rep.err"
 touch "$TMP/go"
-wait "$wpid" 2>/dev/null
+wait_for 30 "$wpid" 2>/dev/null
 
 # Started with SIGINT ignored (a script's background job): it stays ignored.
 rm -f "$TMP/go"
@@ -147,9 +147,9 @@ else
 	fail "report: SigIgn ${ign:-?} SigCgt ${cgt:-?}: expected SIGINT ignored, SIGTERM caught"
 fi
 kill -TERM "$rpid" 2>/dev/null
-wait "$rpid" 2>/dev/null
+wait_for 30 "$rpid" 2>/dev/null
 touch "$TMP/go"
-wait "$wpid" 2>/dev/null
+wait_for 30 "$wpid" 2>/dev/null
 
 # Damage through a pipe: the same byte offset as the file, and everything
 # before it printed.

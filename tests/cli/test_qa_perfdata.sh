@@ -10,7 +10,7 @@ W="$HELPERS/report_workload"
 ok_refusal() {
 	local name=$1 f=$2 c rc
 	for c in report script; do
-		timeout 10 "$SONDE" $c -i "$f" >"$TMP/out" 2>"$TMP/err"
+		bounded 10 "$SONDE" $c -i "$f" >"$TMP/out" 2>"$TMP/err"
 		rc=$?
 		if [ $rc -eq 0 ] || [ $rc -ge 124 ]; then
 			fail "$c $name: exit $rc: $(head -c 300 "$TMP/err")"
@@ -41,7 +41,7 @@ trickle() { # PREFIX: PREFIX, then 8-byte chunks of zeros forever
 for src in "zeros" "pipe header then zeros"; do
 	if [ "$src" = zeros ]; then pre='\0\0\0\0\0\0\0\0'
 	else pre='PERFILE2\x10\0\0\0\0\0\0\0'; fi
-	trickle "$pre" | timeout 5 "$SONDE" report -i - >/dev/null 2>"$TMP/err"
+	trickle "$pre" | bounded 5 "$SONDE" report -i - >/dev/null 2>"$TMP/err"
 	rc=${PIPESTATUS[1]}
 	if [ "$rc" = 124 ]; then
 		fail "stdin: $src: still reading after 5 s"
@@ -104,7 +104,7 @@ for off in 0 7 8 15 16 40 71 72 103 104 $((doff - 1)) $doff $((doff + 3)) \
 	[ $off -lt 0 ] || [ $off -ge $size ] && continue
 	head -c $off "$D" >"$TMP/cut"
 	for c in "report --sort comm" "script -F comm,tid,ip"; do
-		timeout 10 "$SONDE" $c -i "$TMP/cut" >/dev/null 2>"$TMP/err"
+		bounded 10 "$SONDE" $c -i "$TMP/cut" >/dev/null 2>"$TMP/err"
 		rc=$?
 		if [ $rc -ge 124 ]; then
 			fail "cut at $off: $c: exit $rc: $(head -c 300 "$TMP/err")"
@@ -128,7 +128,7 @@ for i in $(seq 12); do
 			dd of="$TMP/flip" bs=1 seek=$pos conv=notrunc status=none
 	done
 	for c in "report --sort comm,sym" "script"; do
-		timeout 10 "$SONDE" $c -i "$TMP/flip" >/dev/null 2>"$TMP/err"
+		bounded 10 "$SONDE" $c -i "$TMP/flip" >/dev/null 2>"$TMP/err"
 		rc=$?
 		if [ $rc -ge 124 ]; then
 			cp "$TMP/flip" "/tmp/sonde-qa-flip.$i"

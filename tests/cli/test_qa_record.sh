@@ -17,7 +17,7 @@ if [ -x "$W" ]; then
 		sleep 0.05
 	done
 	kill -HUP $rp
-	wait $rp
+	wait_for 30 $rp
 	rc=$?
 	if [ -n "$wp" ] && kill -0 "$wp" 2>/dev/null; then
 		fail "SIGHUP: workload $wp left running"
@@ -78,7 +78,7 @@ fi
 
 # -t of a thread that does not exist: refused at once (it used to record
 # nothing until interrupted), and no file left.
-timeout 10 "$SONDE" record -q -e cpu-clock -o "$TMP/t.data" -t 999999999 \
+bounded 10 "$SONDE" record -q -e cpu-clock -o "$TMP/t.data" -t 999999999 \
 	>/dev/null 2>"$TMP/err"
 rc=$?
 if [ $rc = 124 ]; then

@@ -84,7 +84,7 @@ fi
 # -p with a command: the command sets the duration and is not recorded.
 sh -c 'while :; do :; done' &
 busy=$!
-timeout -k 5 20 "$SONDE" record -q -e cpu-clock -o p.data -p $busy -- sleep 0.5 2>err
+bounded 20 "$SONDE" record -q -e cpu-clock -o p.data -p $busy -- sleep 0.5 2>err
 rc=$?
 kill $busy 2>/dev/null
 wait $busy 2>/dev/null

@@ -72,6 +72,26 @@ assert ips and ips == want, (ips[:3], want[:3])
 	else
 		fail "script --json addresses: $(tail -c 300 "$TMP/err")"
 	fi
+	# Times of a realtime clock are past 2^53 ns: strings of the exact
+	# digits (a number would come back rounded), as -F time --ns has them.
+	if "$SONDE" record -q -k realtime -e cpu-clock -c 1000000 -o "$TMP/rt.data" -- \
+		sh -c 'i=0; while [ $i -lt 50000 ]; do i=$((i + 1)); done' 2>"$TMP/err"; then
+		"$SONDE" script --json -i "$TMP/rt.data" >"$TMP/rt.json" 2>&1
+		"$SONDE" script -F time --ns -i "$TMP/rt.data" 2>/dev/null | tr -d ':. ' >"$TMP/rt.ns"
+		if python3 -c '
+import json, sys
+want = open(sys.argv[2]).read().split()
+got = [json.loads(l)["time"] for l in open(sys.argv[1])]
+assert got and all(isinstance(t, str) and int(t) >= 1 << 53 for t in got), got[:3]
+assert got == want, (got[:3], want[:3])
+' "$TMP/rt.json" "$TMP/rt.ns" 2>"$TMP/err"; then
+			pass "script --json: realtime times as exact decimal strings"
+		else
+			fail "script --json realtime times: $(tail -c 300 "$TMP/err")"
+		fi
+	else
+		skip "script --json realtime times: cannot record here: $(head -c 200 "$TMP/err")"
+	fi
 	"$SONDE" report --json -i "$C/perf-fp.data" >"$TMP/rep.json"
 	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["events"][0]["samples"] > 0' "$TMP/rep.json" 2>"$TMP/err"; then
 		pass "report --json parses, samples > 0"

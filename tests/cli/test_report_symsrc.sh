@@ -11,12 +11,8 @@ if ! have_perf; then
 	skip "symbol sources: perf is not installed (apt-get install linux-perf)"
 	exit 0
 fi
-# perf record fills a build-id cache in $HOME/.debug: keep it in $TMP
-# (rustup finds its toolchains through $HOME: pin them first).
-export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
-export HOME="$TMP/home"
-mkdir -p "$HOME"
-unset PERF_BUILDID_DIR # the cache is $HOME/.debug here: HOME hides it below
+# perf record fills a build-id cache in $HOME/.debug, which lib.sh keeps in
+# $TMP; changing HOME hides it below.
 
 # rows FILE PATTERN: "dso sym<TAB>pct" of the report rows matching PATTERN.
 rows() {

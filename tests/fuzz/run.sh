@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-only
 # Builds every libFuzzer target (tests/fuzz/fuzz_*.c) with clang and ASan+UBSan
 # and runs each for a bounded time (FUZZ_SECONDS, default 10: the smoke run
-# of make check; make fuzz runs longer) from its checked-in corpus in
+# of make check; make fuzz runs longer), as many at once as there are CPUs,
+# from its checked-in corpus in
 # tests/fuzz/corpus/<target>/, whose regress-* seeds are the crash inputs
 # found so far. A crash fails the suite and its input is kept in OUT as
 # <target>-crash-<sha1>; a missing clang skips with the reason. With
@@ -37,24 +38,42 @@ if ! make -s BUILD="$OUT" "$OUT/gen/html_assets.c" >"$OUT/assets.log" 2>&1; then
 	echo "0 ${#targets[@]} 0" >>"${RESULTS:-/dev/null}"; exit 1
 fi
 LIB_SRCS="$LIB_SRCS $OUT/gen/html_assets.c"
-for t in "${targets[@]}"; do
-	name=$(basename "$t" .c)
-	bin="$OUT/$name"
-	if ! clang $FLAGS "$t" $LIB_SRCS -o "$bin" -ldw -lelf -lz -lzstd -lm -lpthread 2>"$OUT/$name.log"; then
-		echo "FAIL: fuzz build $name"; tail -20 "$OUT/$name.log"; fail=$((fail + 1)); continue
+# The library is compiled once for every target, nproc files at a time,
+# and only the files newer than their object (or than a header: any header
+# change recompiles all); each target links the archive. Compiling all of
+# it into every target took twelve times as long.
+mkdir -p "$OUT/obj"
+newest_h=$(find include src/lib -name '*.h' -newer "$OUT/libsonde-fuzz.a" 2>/dev/null | head -1)
+[ -e "$OUT/libsonde-fuzz.a" ] || newest_h=all
+stale=()
+objs=()
+for s in $LIB_SRCS; do
+	o="$OUT/obj/$(echo "${s%.c}" | tr / _).o"
+	objs+=("$o")
+	if [ -n "$newest_h" ] || [ ! -e "$o" ] || [ "$s" -nt "$o" ]; then
+		stale+=("$s")
 	fi
-	corpus="tests/fuzz/corpus/$name"
-	work="$OUT/corpus-$name"
+done
+if [ ${#stale[@]} -gt 0 ]; then
+	# shellcheck disable=SC2016 # $1/$2 are the inner shell's
+	if ! printf '%s\n' "${stale[@]}" |
+	     xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} sh -c \
+		'o="$2/obj/$(echo "${1%.c}" | tr / _).o"; clang $3 -c "$1" -o "$o" 2>"$o.log" || { cat "$o.log"; exit 1; }; rm -f "$o.log"' \
+		sh {} "$OUT" "$FLAGS" >"$OUT/lib.log" 2>&1 ||
+	   ! { rm -f "$OUT/libsonde-fuzz.a"; ar rcs "$OUT/libsonde-fuzz.a" "${objs[@]}"; }; then
+		echo "FAIL: fuzz builds: the library does not compile"; head -40 "$OUT/lib.log"
+		echo "0 ${#targets[@]} 0" >>"${RESULTS:-/dev/null}"; exit 1
+	fi
+fi
+# fuzz_one NAME: runs one built target from a copy of its corpus; its
+# report goes to $OUT/NAME.result, "PASS"/"FAIL" on the first line.
+fuzz_one() {
+	local name=$1 bin="$OUT/$1" corpus="tests/fuzz/corpus/$1" work="$OUT/corpus-$1"
 	rm -rf "$work"; mkdir -p "$work"
-	[ -d "$corpus" ] && cp -r "$corpus"/. "$work"/
-	if [ ! -d "$corpus" ] || [ -z "$(ls -A "$corpus")" ]; then
-		echo "FAIL: fuzz $name: no checked-in corpus in $corpus"
-		fail=$((fail + 1)); continue
-	fi
+	cp -r "$corpus"/. "$work"/
 	if "$bin" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
 		-artifact_prefix="$OUT/$name-" "$work" >"$OUT/$name.run.log" 2>&1; then
 		echo "PASS: fuzz $name ($(grep -o 'Done [0-9]* runs' "$OUT/$name.run.log"))"
-		pass=$((pass + 1))
 		if [ "${FUZZ_MERGE:-0}" = 1 ] &&
 		   "$bin" -merge=1 -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
 			"$corpus" "$work" >"$OUT/$name.merge.log" 2>&1; then
@@ -64,8 +83,33 @@ for t in "${targets[@]}"; do
 		echo "FAIL: fuzz $name"; grep -A30 'ERROR' "$OUT/$name.run.log" | head -40
 		grep -o "Test unit written to .*" "$OUT/$name.run.log" |
 			sed "s|\$| (keep it as $corpus/regress-<what> once fixed)|"
-		fail=$((fail + 1))
+	fi >"$OUT/$name.result"
+}
+
+# Link every target, then fuzz them nproc at a time: each gets a core for
+# its FUZZ_SECONDS, and the smoke run takes 12/nproc times FUZZ_SECONDS.
+ran=()
+for t in "${targets[@]}"; do
+	name=$(basename "$t" .c)
+	if ! clang $FLAGS "$t" "$OUT/libsonde-fuzz.a" -o "$OUT/$name" -ldw -lelf -lz -lzstd -lm -lpthread 2>"$OUT/$name.log"; then
+		echo "FAIL: fuzz build $name"; tail -20 "$OUT/$name.log"; fail=$((fail + 1)); continue
 	fi
+	if [ ! -d "tests/fuzz/corpus/$name" ] || [ -z "$(ls -A "tests/fuzz/corpus/$name")" ]; then
+		echo "FAIL: fuzz $name: no checked-in corpus in tests/fuzz/corpus/$name"
+		fail=$((fail + 1)); continue
+	fi
+	ran+=("$name")
+done
+jobs_max=$(nproc 2>/dev/null || echo 2)
+for name in "${ran[@]}"; do
+	while [ "$(jobs -pr | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+	fuzz_one "$name" &
+done
+wait
+for name in "${ran[@]}"; do
+	cat "$OUT/$name.result"
+	if head -1 "$OUT/$name.result" | grep -q '^PASS'; then pass=$((pass + 1))
+	else fail=$((fail + 1)); fi
 done
 echo "fuzz: $pass passed, $fail failed, $skip skipped"
 [ -n "${RESULTS:-}" ] && echo "$pass $fail $skip" >>"$RESULTS"

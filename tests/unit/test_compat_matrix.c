@@ -4,8 +4,10 @@
  * pipe mode, must read the same in perf report, perf script, sonde report
  * and sonde script, for every kind of stream sonde record produces (no call
  * chain, frame-pointer chains, DWARF regs + stack, branch stacks, several
- * events, tracepoints) and for event ids across the bit patterns that
- * matter.
+ * events, tracepoints), for every attr size up to perf 6.1's (the "wide"
+ * cells set the last field of VER4..VER7, one per id pattern: the writer
+ * stores the smallest size that holds the attr) and for event ids across
+ * the bit patterns that matter.
  *
  * The ids come through the syscall seam: each cell opens its events with
  * sonde_evlist__open() on a fake kernel whose PERF_EVENT_IOC_ID answers the
@@ -63,9 +65,9 @@ __attribute__((noinline, used)) void compat_cold(void)
 	compat_hot();
 }
 
-enum kind { K_PLAIN, K_FP, K_DWARF, K_BRANCH, K_MULTI, K_TRACEPOINT, K_NR };
+enum kind { K_PLAIN, K_FP, K_DWARF, K_BRANCH, K_MULTI, K_TRACEPOINT, K_WIDE, K_NR };
 static const char *const kind_name[K_NR] = {
-	"plain", "fp", "dwarf", "branch", "multi", "tracepoint",
+	"plain", "fp", "dwarf", "branch", "multi", "tracepoint", "wide",
 };
 
 static const uint64_t patterns[] = {
@@ -104,6 +106,7 @@ struct cell {
 	bool pipe;
 	enum kind kind;
 	uint64_t pattern;
+	size_t pattern_idx;	/* K_WIDE: which attr size */
 	int nr_ev;
 	unsigned int want[MAX_EV];	/* samples per event */
 	char path[PATH_MAX];
@@ -155,6 +158,27 @@ static void make_attr(const struct cell *c, int i, struct sonde_perf_event_attr 
 		a->config = (uint64_t)tp_id;
 		a->sample_type |= SONDE_PERF_SAMPLE_RAW;
 		a->sample_period = 1;
+		break;
+	case K_WIDE:
+		/*
+		 * The last field of each attr size, none of which changes
+		 * what a sample holds: VER4 (104), VER5 (112), VER6 (120),
+		 * VER7 (128).
+		 */
+		switch (c->pattern_idx % 4) {
+		case 0:
+			a->sample_regs_intr = 1;
+			break;
+		case 1:
+			a->sample_max_stack = 64;
+			break;
+		case 2:
+			a->aux_sample_size = 4096;
+			break;
+		default:
+			a->sig_data = 0xc0ffee;
+			break;
+		}
 		break;
 	default:
 		break;
@@ -295,6 +319,21 @@ static void write_cell(struct cell *c)
 	}
 	assert_int_equal(sonde_perfdata_writer__finish_round(w), 0);
 	assert_int_equal(sonde_perfdata_writer__finish(w), 0);
+	if (c->kind == K_WIDE && !c->pipe) {
+		/*
+		 * The file header's attr_size (offset 16) is the attr's size
+		 * and its ids' file section (16 bytes): the size meant.
+		 */
+		static const uint64_t want[4] = { 104 + 16, 112 + 16, 120 + 16, 128 + 16 };
+		uint64_t got = 0;
+		FILE *f = fopen(c->path, "rb");
+
+		assert_non_null(f);
+		assert_int_equal(fseek(f, 16, SEEK_SET), 0);
+		assert_int_equal(fread(&got, 8, 1, f), 1);
+		fclose(f);
+		assert_int_equal(got, want[c->pattern_idx % 4]);
+	}
 }
 
 /* ---- readers ---- */
@@ -443,21 +482,32 @@ static void run_cell(struct cell *c, int *failures)
 		snprintf(cat, sizeof(cat), "cat %s | ", c->path);
 	snprintf(in, sizeof(in), "-i %s", c->pipe ? "-" : c->path);
 
-	snprintf(cmd, sizeof(cmd), "%stimeout 60 " PERF " report -f --stdio "
+	snprintf(cmd, sizeof(cmd), "%stimeout --foreground -k 5 60 " PERF " report -f --stdio "
 		 "--no-children --sort sym -g none%s %s 2>/dev/null", cat, nobr, in);
 	check(c, "perf report", cmd, true, failures);
-	snprintf(cmd, sizeof(cmd), "%stimeout 60 " PERF " script -f "
+	snprintf(cmd, sizeof(cmd), "%stimeout --foreground -k 5 60 " PERF " script -f "
 		 "-F event,pid,ip,sym %s 2>/dev/null", cat, in);
 	check(c, "perf script", cmd, false, failures);
-	snprintf(cmd, sizeof(cmd), "%stimeout 60 %s report --stdio --no-children "
+	snprintf(cmd, sizeof(cmd), "%stimeout --foreground -k 5 60 %s report --stdio --no-children "
 		 "--sort sym -g none --no-cache %s 2>/dev/null", cat, sonde_bin, in);
 	check(c, "sonde report", cmd, true, failures);
-	snprintf(cmd, sizeof(cmd), "%stimeout 60 %s script -F event,pid,ip,sym "
+	snprintf(cmd, sizeof(cmd), "%stimeout --foreground -k 5 60 %s script -F event,pid,ip,sym "
 		 "--no-cache %s 2>/dev/null", cat, sonde_bin, in);
 	check(c, "sonde script", cmd, false, failures);
 	if (!getenv("COMPAT_MATRIX_KEEP"))
 		unlink(c->path);
 }
+
+/*
+ * The build against libsonde.so checks that every function the matrix
+ * calls is exported: one id pattern per kind does that, the static build
+ * runs them all.
+ */
+#ifdef SONDE_TEST_SHARED
+#define NR_PATTERNS 1
+#else
+#define NR_PATTERNS (sizeof(patterns) / sizeof(patterns[0]))
+#endif
 
 static void test_matrix(void **state)
 {
@@ -471,9 +521,9 @@ static void test_matrix(void **state)
 				       pipe ? "pipe" : "file");
 				continue;
 			}
-			for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++) {
+			for (size_t p = 0; p < NR_PATTERNS; p++) {
 				struct cell c = { .pipe = pipe, .kind = (enum kind)k,
-						  .pattern = patterns[p] };
+						  .pattern = patterns[p], .pattern_idx = p };
 
 				run_cell(&c, &failures);
 				cells++;

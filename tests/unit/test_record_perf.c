@@ -58,10 +58,10 @@ static uint8_t *perf_record(bool pipe, size_t *len)
 	assert_true(fd >= 0);
 	close(fd);
 	if (pipe)
-		snprintf(cmd, sizeof(cmd), PERF " record -q -o - -e cpu-clock "
+		snprintf(cmd, sizeof(cmd), PERF " record -q --no-bpf-event -o - -e cpu-clock "
 			 "-c 100000 -g -- " WORKLOAD " >%s 2>/dev/null", path);
 	else
-		snprintf(cmd, sizeof(cmd), PERF " record -q -o %s -e cpu-clock "
+		snprintf(cmd, sizeof(cmd), PERF " record -q --no-bpf-event -o %s -e cpu-clock "
 			 "-c 100000 -g -- " WORKLOAD " 2>/dev/null", path);
 	rc = system(cmd);
 	buf = slurp(path, len);
@@ -84,18 +84,31 @@ struct tally {
  * stream need not start 8-byte aligned (feature records have odd sizes), so
  * like any reader that dereferences the decoded arrays, copy first.
  */
-static void check_one(const struct sonde_record_fmt *fmt, const uint8_t *src,
+static bool check_one(const struct sonde_record_fmt *fmt, const uint8_t *src,
 		      size_t avail, struct sonde_record *r, struct tally *t)
 {
 	static uint64_t aligned[65536 / 8];
 	static uint8_t out[65536];
 	const uint8_t *p = (const uint8_t *)aligned;
-	uint16_t size;
+	uint32_t type;
+	uint16_t size, misc;
 	int n;
 
 	assert_true(avail >= 8);
+	memcpy(&type, src, 4);
+	memcpy(&misc, src + 4, 2);
 	memcpy(&size, src + 6, 2);
 	assert_true(size <= avail);
+	/*
+	 * A 6.18 kernel marks MMAP2 records of every session with the
+	 * build-id bit while another session on the machine asks for build
+	 * ids, though they carry maj/min/ino (the "size" byte at +40 is then
+	 * a device number); perf 6.1 aborts on its own file then. Not a
+	 * stream to check sonde's decoder on: the caller skips.
+	 */
+	if (type == SONDE_PERF_RECORD_MMAP2 && size > 40 &&
+	    (misc & SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID) && src[40] > 20)
+		return false;
 	memcpy(aligned, src, size);
 	avail = size;
 
@@ -119,6 +132,17 @@ static void check_one(const struct sonde_record_fmt *fmt, const uint8_t *src,
 	}
 	t->n[r->type & 255]++;
 	t->total++;
+	return true;
+}
+
+/* Frees @buf and skips: check_one() met the kernel's stray build-id bit. */
+static void skip_stray_bit(uint8_t *buf)
+{
+	free(buf);
+	printf("SKIP: perf's stream has MMAP2 records with the kernel's stray "
+	       "build-id bit (another session on this machine records build "
+	       "ids); perf 6.1 cannot read them either\n");
+	skip();
 }
 
 static void test_perf_pipe_format(void **state)
@@ -133,7 +157,8 @@ static void test_perf_pipe_format(void **state)
 	assert_true(len > 16);
 	assert_memory_equal(buf, "PERFILE2", 8);
 	while (off + 8 <= len) {
-		check_one(&fmt, buf + off, len - off, &r, &t);
+		if (!check_one(&fmt, buf + off, len - off, &r, &t))
+			skip_stray_bit(buf);
 		if (r.type == SONDE_PERF_RECORD_HEADER_ATTR) {
 			assert_int_equal(sonde_record_fmt__from_attr(
 						 &fmt, &r.header_attr.attr), 0);
@@ -189,7 +214,8 @@ static void test_perf_file_format(void **state)
 	       attr_size - 16 < sizeof(attr) ? attr_size - 16 : sizeof(attr));
 	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
 	for (off = data_off; off < data_off + data_size; off += r.size)
-		check_one(&fmt, buf + off, data_off + data_size - off, &r, &t);
+		if (!check_one(&fmt, buf + off, data_off + data_size - off, &r, &t))
+			skip_stray_bit(buf);
 	assert_int_equal(off, data_off + data_size);
 	printf("# file: %u records, %u samples, %u rounds\n", t.total,
 	       t.n[SONDE_PERF_RECORD_SAMPLE], t.n[SONDE_PERF_RECORD_FINISHED_ROUND]);
