@@ -48,13 +48,33 @@ enum sonde_profile_key {
 	SONDE_PROFILE_KEY_SYM,	   /* "sym": the function */
 	SONDE_PROFILE_KEY_CPU,	   /* "cpu" */
 	SONDE_PROFILE_KEY_SRCLINE, /* "srcline": file:line */
+	/*
+	 * Branch keys, for a profile of branches (opts.branches), perf's
+	 * --branch-stack sort names. Each names one side of a branch: where
+	 * it was taken (from) or where it went (to).
+	 */
+	SONDE_PROFILE_KEY_DSO_FROM,	/* "dso_from": the object */
+	SONDE_PROFILE_KEY_DSO_TO,	/* "dso_to" */
+	SONDE_PROFILE_KEY_SYM_FROM,	/* "symbol_from": the function */
+	SONDE_PROFILE_KEY_SYM_TO,	/* "symbol_to" */
+	SONDE_PROFILE_KEY_SRCLINE_FROM, /* "srcline_from": file:line */
+	SONDE_PROFILE_KEY_SRCLINE_TO,	/* "srcline_to" */
+	SONDE_PROFILE_KEY_ADDR_FROM,	/* "addr_from": object and address */
+	SONDE_PROFILE_KEY_ADDR_TO,	/* "addr_to" */
+	SONDE_PROFILE_KEY_CYCLES,	/* "cycles": cycles since the last branch */
+	SONDE_PROFILE_KEY_MISPREDICT,	/* "mispredict": predicted or not */
+	SONDE_PROFILE_KEY_IN_TX,	/* "in_tx": in a transaction */
+	SONDE_PROFILE_KEY_ABORT,	/* "abort": a transaction abort */
 	SONDE_PROFILE_KEY_MAX,
 };
 
+/* The first branch key: keys from here on need opts.branches. */
+#define SONDE_PROFILE_KEY_BRANCH_FIRST SONDE_PROFILE_KEY_DSO_FROM
+
 /**
  * @brief **sonde_profile_key__parse()** maps a perf --sort name ("comm",
- * "command", "pid", "tid", "dso", "sym", "symbol", "cpu", "srcline") to its
- * key.
+ * "command", "pid", "tid", "dso", "sym", "symbol", "cpu", "srcline", and
+ * the branch keys' names above) to its key.
  * @return the key, or -EINVAL for a name perf's report sorting does not know
  * here.
  */
@@ -104,9 +124,18 @@ struct sonde_profile_opts {
 	 * stacks a file has. Counted samples hold their stacks: the first one
 	 * lifts the bound. */
 	size_t max_stacks;
+	/*
+	 * A profile of branches, perf report's branch mode (--branch-stack):
+	 * every entry of every sample's branch stack counts 1 in the branch
+	 * histogram (sonde_profile__nr_branch_entries()), summed by @keys,
+	 * which then may be COMM and the branch keys only (NULL/0: comm,
+	 * dso_from, symbol_from, symbol_to, cycles, perf's default). Samples
+	 * make no stacks or entries of the usual histogram then.
+	 */
+	bool branches;
 	size_t : 0;
 };
-#define sonde_profile_opts__last_field max_stacks
+#define sonde_profile_opts__last_field branches
 
 /* [start, end) in sample time (ns); 0 leaves that side open. */
 struct sonde_profile_time_range {
@@ -463,6 +492,76 @@ struct sonde_profile_branch {
 SONDE_API int sonde_profile__sample_branches(struct sonde_profile *p, int ev,
 					     const struct sonde_record *rec,
 					     struct sonde_profile_branch *buf, size_t cap);
+
+/* ---- the histogram of branches (opts.branches) ---- */
+
+struct sonde_profile_branch_entry; /* one row of the branch histogram */
+
+/*
+ * Branch counts of an event (sonde_profile__branch_stats()) and perf's
+ * "Branch Statistics": each branch is counted by the type of the first
+ * branch of its histogram entry, as perf 6.1 counts it, and only if that
+ * type is known and its source is not 0.
+ */
+struct sonde_profile_branch_stats {
+	uint64_t branches;	 /* entries of the branch stacks in the time and cpu slice */
+	uint64_t shown_branches; /* those in rows the comm, pid and tid filters show */
+	uint64_t types[SONDE_PERF_BR_MAX]; /* by PERF_BR_* type */
+	uint64_t new_types[8];	 /* PERF_BR_EXTEND_ABI ones, by PERF_BR_NEW_* */
+	uint64_t cond_fwd, cond_bwd; /* conditional branches forward / backward */
+	uint64_t cross_4k, cross_2m; /* crossing a 4 KiB page (not 2 MiB), a 2 MiB one */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[4];
+};
+
+/**
+ * @brief **sonde_profile__branch_stats()** fills @p out for event @p ev of
+ * a profile of branches (all 0 for another profile).
+ * @return 0, or -EINVAL if @p ev is out of range.
+ */
+SONDE_API int sonde_profile__branch_stats(struct sonde_profile *p, int ev,
+					  struct sonde_profile_branch_stats *out);
+
+/**
+ * @brief **sonde_profile__nr_branch_entries()**: the rows of event @p ev's
+ * branch histogram that the comm, pid and tid filters show, in perf
+ * report's order (by count, then by the keys as perf's sort functions
+ * compare them, perf's tree order where those are not a total order:
+ * mispredict, in_tx and abort). A row first met in a sample those filters
+ * hide stays hidden, as in perf. Built at the first query after branches
+ * were added; earlier row handles die then.
+ * @return the count; 0 for an unknown event or another profile.
+ */
+SONDE_API size_t sonde_profile__nr_branch_entries(struct sonde_profile *p, int ev);
+
+/** @brief **sonde_profile__branch_entry()**: row @p i of sonde_profile__nr_branch_entries(), NULL past the end. */
+SONDE_API const struct sonde_profile_branch_entry *
+sonde_profile__branch_entry(struct sonde_profile *p, int ev, size_t i);
+
+/** @brief **sonde_profile_branch_entry__count()**: the branches summed in the row. */
+SONDE_API uint64_t sonde_profile_branch_entry__count(const struct sonde_profile_branch_entry *e);
+/**
+ * @brief **sonde_profile_branch_entry__branch()**: the row's first branch:
+ * its source and target resolved like frames (owned by the profile) and
+ * its addresses and flags as recorded, which the flag keys (cycles,
+ * mispredict, in_tx, abort) print.
+ */
+SONDE_API const struct sonde_profile_branch *
+sonde_profile_branch_entry__branch(const struct sonde_profile_branch_entry *e);
+/** @brief **sonde_profile_branch_entry__kernel()**: the row's first sample ran in the kernel (perf's [k] level of the addr keys). */
+SONDE_API bool sonde_profile_branch_entry__kernel(const struct sonde_profile_branch_entry *e);
+/** @brief **sonde_profile_branch_entry__comm()**: the command (interned, never NULL). */
+SONDE_API const char *sonde_profile_branch_entry__comm(const struct sonde_profile_branch_entry *e);
+/**
+ * @brief **sonde_profile_branch_entry__srcline()** of the source (@p to
+ * false) or target: "file.c:12" from the object's line table, else perf's
+ * "sym+offset", "object[addr]" or "??:0". Like perf, a row's srcline is
+ * found when a comparison of its key first needs it: NULL unless that
+ * side's srcline key is set and was reached (perf prints "(null)" then;
+ * sonde_profile_frame__srcline() answers for any frame).
+ */
+SONDE_API const char *sonde_profile_branch_entry__srcline(const struct sonde_profile_branch_entry *e,
+							 bool to);
 
 /* ---- combining profiles ---- */
 

@@ -140,6 +140,7 @@ struct sonde_profile {
 	uint64_t lost_records, lost, lost_samples;
 	struct anl_frame *br_frames; /* sonde_profile__sample_branches()' answer */
 	size_t cap_br_frames;
+	struct prof_brhist *brhist; /* the histogram of branches (opts.branches) */
 
 	/* sample groups */
 	struct hashtab groups; /* of struct prof_group */
@@ -180,6 +181,23 @@ int prof_route(const struct sonde_profile *p, int event, const struct sonde_reco
 
 /* A reader's events that arrived since (pipes): made the profile's. */
 int prof_sync_reader(struct sonde_profile *p);
+
+/* A sample at @time on @cpu ((uint32_t)-1: unknown) is in the time and cpu slice. */
+bool prof_in_slice(const struct sonde_profile *p, uint64_t time, uint32_t cpu);
+/* The pid, tid and comm filters show the thread (@comm NULL: looked up). */
+bool prof_thread_shown(struct sonde_profile *p, int32_t pid, int32_t tid, const char *comm);
+
+/* profile_branch.c: one branch address resolved like a frame. */
+void prof_branch_resolve(struct sonde_profile *p, struct anl_thread *t, bool kernel,
+			 uint64_t addr, struct anl_frame *out);
+
+/* profile_brhist.c: the histogram of branches (opts.branches). */
+struct prof_brhist;
+/* Sets it up for @keys (NULL/0: perf's default). 0, or -1 with errno (EINVAL, ENOMEM). */
+int prof_brhist_new(struct sonde_profile *p, const enum sonde_profile_key *keys, size_t nr);
+void prof_brhist_free(struct sonde_profile *p);
+/* Counts the branches of a decoded sample of event @ei: 1 if it was in the slice. */
+int prof_brhist_add(struct sonde_profile *p, int ei, const struct sonde_record *rec);
 
 /* profile_hist.c: the entries, (re)made from the groups when dirty. */
 void prof_hist_build(struct sonde_profile *p);
