@@ -139,17 +139,54 @@ else
 	skip "script -F brstackoff with two executables: $EXE2 not built"
 fi
 # perf 6.1 crashes on a --sort naming symbol_from or symbol_to with -b:
-# the default keys and the object/cycles ones are compared.
-for args in "" "-b" "-s dso_to" "-s dso_from,dso_to" "-s comm,dso_from,dso_to,cycles" "-s cycles" \
+# the default keys and the others are compared. mispredict, in_tx and
+# abort are not an order in perf (its tree's shape decides which rows
+# merge), srcline_from/to are looked up only where a comparison needs
+# them ("(null)" elsewhere): the profile keeps both ways.
+report_vs_perf() { # FILE ARGS...
+	local f=$1
+	shift
+	for args in "$@"; do
+		perf report -i "$f" --stdio $args 2>/dev/null | untip >"$TMP/p.txt"
+		"$SONDE" report -i "$f" $args >"$TMP/s.txt" 2>"$TMP/err"
+		if ! grep -q '^# Samples' "$TMP/p.txt"; then
+			skip "report $args: perf printed no report to compare"
+		elif cmp -s "$TMP/p.txt" "$TMP/s.txt"; then
+			pass "report $args: the same bytes as perf ($(basename "$f"))"
+		else
+			fail "report $args ($(basename "$f")) differs from perf: $(diff "$TMP/p.txt" "$TMP/s.txt" | head -8)"
+		fi
+	done
+}
+report_vs_perf "$F" "" "-b" "-s dso_to" "-s dso_from,dso_to" "-s comm,dso_from,dso_to,cycles" "-s cycles" \
 	"--comm brwork" "--tid 4243" "--tid 4243 --percentage relative" "--pid 4242 --percentage relative" \
-	"--comm nosuch"; do
-	perf report -i "$F" --stdio $args 2>/dev/null | untip >"$TMP/p.txt"
-	"$SONDE" report -i "$F" $args >"$TMP/s.txt" 2>"$TMP/err"
-	if ! grep -q '^# Samples' "$TMP/p.txt"; then
-		skip "report $args: perf printed no report to compare"
-	elif cmp -s "$TMP/p.txt" "$TMP/s.txt"; then
-		pass "report $args: the same bytes as perf"
-	else
-		fail "report $args differs from perf: $(diff "$TMP/p.txt" "$TMP/s.txt" | head -8)"
-	fi
+	"--comm nosuch" "-s mispredict" "-s in_tx,abort,cycles" "-s srcline_from" "-s srcline_to" \
+	"-s srcline_from,srcline_to" "-s dso_from,srcline_to" "-s addr_from" "-s addr_to,addr_from" \
+	"-s comm,mispredict" "-s mispredict,dso_to" "--comm brwork -s comm,mispredict,srcline_to"
+report_vs_perf "$FX" "-s mispredict,in_tx" "-s addr_to,addr_from,dso_to"
+# Many branches between the same few places, flags at random (a fixed
+# seed): rows that perf's trees split and merge.
+RANDOM=12
+ADDRS=($((MAIN)) $((MID)) $((LEAF)) $HOT $((GONE)) 0 4660)
+rnd_addr() { local b=${ADDRS[RANDOM % 7]} o=(0 4 8 16 32); [ "$b" = 0 ] && echo 0 || hex "$b+${o[RANDOM % 5]}"; }
+SAMPLES=()
+for i in $(seq 40); do
+	ents=""
+	for j in $(seq $((RANDOM % 8 + 1))); do
+		e="$(rnd_addr)-$(rnd_addr)"
+		case $((RANDOM % 10)) in 0|1|2) e+=/P ;; 3|4) e+=/M ;; esac
+		[ $((RANDOM % 10)) = 0 ] && e+=/X
+		[ $((RANDOM % 10)) = 0 ] && e+=/A
+		[ $((RANDOM % 3)) = 0 ] && e+=/c$((RANDOM % 20 + 1))
+		ents+="${ents:+,}$e/t$((RANDOM % 16))"
+	done
+	SAMPLES+=("$(hex $MID+4):$ents")
 done
+FR=$TMP/brrnd.data
+if "$B" "$FR" "${MAPS[@]}" -- "${SAMPLES[@]}" 2>"$TMP/err"; then
+	report_vs_perf "$FR" "" "-s mispredict" "-s in_tx,abort" "-s mispredict,comm,cycles" \
+		"-s addr_from,addr_to" "-s dso_to,mispredict,in_tx" "--tid 4242 -s comm,mispredict" \
+		"-s srcline_to,dso_from"
+else
+	fail "brgen (random flags): $(head -c 300 "$TMP/err")"
+fi
