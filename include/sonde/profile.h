@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "sonde/common.h"
 #include "sonde/abi.h"
 #include "sonde/record.h"
@@ -492,6 +493,37 @@ struct sonde_profile_branch {
 SONDE_API int sonde_profile__sample_branches(struct sonde_profile *p, int ev,
 					     const struct sonde_record *rec,
 					     struct sonde_profile_branch *buf, size_t cap);
+
+/* ---- code at an address ---- */
+
+/**
+ * @brief **sonde_profile__resolve()** names address @p addr of the address
+ * space of thread @p tid of process @p pid (the kernel's when @p kernel)
+ * like a frame: object, map-relative address, function and offset. Only
+ * that space is searched. The machine state must be up to date.
+ * @return the frame, owned by @p p and valid until the next call; NULL
+ * with errno EINVAL for a NULL @p p.
+ */
+SONDE_API const struct sonde_profile_frame *
+sonde_profile__resolve(struct sonde_profile *p, int32_t pid, int32_t tid, bool kernel,
+		       uint64_t addr);
+
+/**
+ * @brief **sonde_profile__read_code()** copies up to @p len bytes of the
+ * code at @p addr of that address space into @p buf, from the object file
+ * mapped there (the recorded build's bytes, sonde_dso__read()); what
+ * perf's script -F brstackinsn walks. @p is64 (if not NULL) receives
+ * whether the object is 64-bit code.
+ * @return the bytes copied (fewer where the file ends); 0 when there is no
+ * object file to read there (no map, the kernel's code, JIT code, an
+ * object changed since the recording with no copy); -EINVAL.
+ */
+SONDE_API ssize_t sonde_profile__read_code(struct sonde_profile *p, int32_t pid, int32_t tid,
+					   bool kernel, uint64_t addr, void *buf, size_t len,
+					   bool *is64);
+
+/** @brief **sonde_profile_frame__sym_size()**: the function's size in bytes, 0 without one. */
+SONDE_API uint64_t sonde_profile_frame__sym_size(const struct sonde_profile_frame *f);
 
 /* ---- the histogram of branches (opts.branches) ---- */
 

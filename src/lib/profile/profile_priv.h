@@ -141,6 +141,7 @@ struct sonde_profile {
 	struct anl_frame *br_frames; /* sonde_profile__sample_branches()' answer */
 	size_t cap_br_frames;
 	struct prof_brhist *brhist; /* the histogram of branches (opts.branches) */
+	struct anl_frame code_frame; /* sonde_profile__resolve()'s answer */
 
 	/* sample groups */
 	struct hashtab groups; /* of struct prof_group */
