@@ -249,17 +249,18 @@ static void put_frame_tail(struct outbuf *o, const frame_t *fr, unsigned f)
 }
 
 /*
- * "  file:line" under a frame, or perf's "object[address]" without one.
- * (perf 6.1 names the file of the compile unit for lines of inlined
- * headers; sonde names the header the line is in.)
+ * "  file:line" under a frame, or perf's "object[address]" without one,
+ * after @lead. (perf 6.1 names the file of the compile unit for lines of
+ * inlined headers; sonde names the header the line is in.)
  */
-static void put_srcline(struct script *s, struct outbuf *o, const frame_t *fr)
+static bool put_srcline(struct script *s, struct outbuf *o, const frame_t *fr, const char *lead)
 {
 	const char *sl;
 
 	if (!sonde_profile_frame__dso(fr))
-		return; /* perf prints nothing for an address outside any map */
+		return false; /* perf prints nothing for an address outside any map */
 	sl = sonde_profile_frame__srcline(s->prof, fr);
+	ob_puts(o, lead);
 	ob_puts(o, "  ");
 	if (sl) {
 		ob_puts(o, sl);
@@ -270,7 +271,7 @@ static void put_srcline(struct script *s, struct outbuf *o, const frame_t *fr)
 			  sonde_profile_frame__ip(fr) : sonde_profile_frame__addr(fr), 0);
 		ob_putc(o, ']');
 	}
-	ob_putc(o, '\n');
+	return true;
 }
 
 /* "\taddress sym+0xoff (dso)\n", as perf prints a frame. */
@@ -322,7 +323,8 @@ static void render_stack(struct script *s, struct outbuf *o, const struct sonde_
 
 		if (f & F_SRCLINE) {
 			frame_line(o, fr, f);
-			put_srcline(s, o, fr);
+			if (put_srcline(s, o, fr, ""))
+				ob_putc(o, '\n');
 		} else {
 			frame_line_cached(s, o, fr, f);
 		}
@@ -522,9 +524,10 @@ static void print_sample_text(struct script *s, const struct sonde_perfdata_reco
 	ob_hex(o, smp->ip, 16);
 	if (f & (F_SYM | F_DSO))
 		put_frame_tail(o, sonde_profile_stack__frame(st, 0), f);
-	end_line(s, o, f);
+	/* Like perf: the ip's line, then what follows the ip (branch stacks). */
 	if (f & F_SRCLINE)
-		put_srcline(s, o, sonde_profile_stack__frame(st, 0));
+		put_srcline(s, o, sonde_profile_stack__frame(st, 0), "\n");
+	end_line(s, o, f);
 }
 
 /*

@@ -103,7 +103,8 @@ fi
 untip() { python3 -c 'import re, sys; sys.stdout.write(re.sub(r"#\n# \(Tip:[^\n]*\n#\n", "", sys.stdin.read()))'; }
 for f in "$F" "$FX"; do
 	for fields in brstack brstacksym brstack,dso brstacksym,dso comm,tid,time,ip,sym,brstacksym \
-		ip,sym,dso,brstack,brstacksym event,period,brstack brstackoff ip,dso,brstackoff; do
+		ip,sym,dso,brstack,brstacksym event,period,brstack brstackoff ip,dso,brstackoff \
+		ip,srcline,brstack; do
 		perf script -i "$f" -F "$fields" >"$TMP/p.txt" 2>/dev/null
 		"$SONDE" script -i "$f" -F "$fields" >"$TMP/s.txt" 2>"$TMP/err"
 		if [ ! -s "$TMP/p.txt" ]; then
