@@ -22,6 +22,7 @@
 #include "script-trace.h"
 #include "branch-text.h"
 #include "script-brstackoff.h"
+#include "script-brstackinsn.h"
 
 /*
  * Distinct stacks script keeps resolved, with their text: the first ones
@@ -48,6 +49,8 @@ enum {
 	F_BRSTACK = 1 << 14,
 	F_BRSTACKSYM = 1 << 15,
 	F_BRSTACKOFF = 1 << 16,
+	F_BRSTACKINSN = 1 << 17,
+	F_BRSTACKINSNLEN = 1 << 18,
 };
 
 static const struct {
@@ -60,7 +63,8 @@ static const struct {
 	{ "dso", F_DSO },   { "period", F_PERIOD }, { "addr", F_ADDR },
 	{ "trace", F_TRACE }, { "srcline", F_SRCLINE },
 	{ "brstack", F_BRSTACK }, { "brstacksym", F_BRSTACKSYM },
-	{ "brstackoff", F_BRSTACKOFF },
+	{ "brstackoff", F_BRSTACKOFF }, { "brstackinsn", F_BRSTACKINSN },
+	{ "brstackinsnlen", F_BRSTACKINSNLEN },
 };
 
 struct script {
@@ -92,6 +96,7 @@ struct script {
 	struct sonde_profile_branch *br; /* its branch stack, -F brstack* */
 	size_t cap_br;
 	struct brstackoff *bo; /* -F brstackoff: the objects perf has loaded */
+	int max_blocks;	       /* --max-blocks, for -F brstackinsn */
 };
 
 /* A stack's frame lines, rendered once for one field set. */
@@ -148,7 +153,7 @@ static int parse_fields(struct script *s)
 			if (!strcmp(tok, field_names[i].name))
 				bit = field_names[i].bit;
 		if (!bit) {
-			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, srcline, period, addr, brstack, brstacksym, brstackoff)\n",
+			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, srcline, period, addr, brstack, brstacksym, brstackoff, brstackinsn, brstackinsnlen)\n",
 				tok);
 			free(copy);
 			return -EINVAL;
@@ -206,7 +211,8 @@ static const char *missing_field(const struct script *s, const struct sonde_perf
 		{ F_ADDR, SONDE_PERF_SAMPLE_ADDR, "addr", "recorded without data addresses: perf record -d" },
 		{ F_IP, SONDE_PERF_SAMPLE_IP, "ip", "recorded without instruction pointers" },
 		{ F_TID | F_PID, SONDE_PERF_SAMPLE_TID, "pid/tid", "recorded without thread ids" },
-		{ F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF, SONDE_PERF_SAMPLE_BRANCH_STACK, "brstack",
+		{ F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF | F_BRSTACKINSN | F_BRSTACKINSNLEN,
+		  SONDE_PERF_SAMPLE_BRANCH_STACK, "brstack",
 		  "recorded without branch stacks: record -b or -j" },
 	};
 	unsigned asked = s->want | s->add;
@@ -422,14 +428,24 @@ static void put_branches(struct script *s, struct outbuf *o, unsigned f)
 {
 	int n;
 
-	if (!(f & (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF)))
+	if (!(f & (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF | F_BRSTACKINSN | F_BRSTACKINSNLEN)))
 		return;
 	n = sample_branches(s);
-	if (n > 0 && !(f & (F_BRSTACK | F_BRSTACKSYM)))
+	if (n > 0 && (f & F_BRSTACKOFF) && !(f & (F_BRSTACK | F_BRSTACKSYM)))
 		brstackoff_put(s->bo, o, s->br, (size_t)n, f & F_DSO);
-	else if (n > 0)
+	else if (n > 0 && (f & (F_BRSTACK | F_BRSTACKSYM)))
 		branch_put_stack(o, s->br, (size_t)n,
 				 (f & F_BRSTACK) ? BRANCH_ADDR : BRANCH_SYM, f & F_DSO);
+	if (n > 0 && (f & (F_BRSTACKINSN | F_BRSTACKINSNLEN))) {
+		const struct sonde_sample *ss = &s->cur->sample;
+		bool tid = ss->sample_type & SONDE_PERF_SAMPLE_TID;
+		struct brstackinsn_opts bo = { .ilen = f & F_BRSTACKINSNLEN,
+					       .srcline = f & F_SRCLINE,
+					       .max_blocks = s->max_blocks };
+
+		brstackinsn_put(o, s->prof, tid ? (int32_t)ss->pid : -1, tid ? (int32_t)ss->tid : -1,
+				ss->ip, s->br, (size_t)n, &bo);
+	}
 }
 
 static void end_line(struct script *s, struct outbuf *o, unsigned f)
@@ -749,7 +765,7 @@ int cmd_script(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &s.input, "file", "input file name (default perf.data, - for stdin)"),
 		OPT_STRING('F', "fields", &s.fields, "list",
-			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,srcline,period,addr,trace,brstack,brstacksym,brstackoff (+x / -x to add / remove)"),
+			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,srcline,period,addr,trace,brstack,brstacksym,brstackoff,brstackinsn,brstackinsnlen (+x / -x to add / remove)"),
 		OPT_BOOLEAN(0, "json", &s.json, "one JSON object per sample"),
 		OPT_STRING('c', "comms", &s.comms, "list", "only samples of these commands (comma separated)"),
 		OPT_STRING(0, "comm", &s.comms, "list", "same as --comms"),
@@ -761,6 +777,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN(0, "ns", &s.ns, "print times in nanoseconds"),
 		OPT_BOOLEAN(0, "inline", &s.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
 		OPT_INTEGER(0, "max-stack", &s.max_stack, "n", "frames per callchain to print (default 127)"),
+		OPT_INTEGER(0, "max-blocks", &s.max_blocks, "n", "blocks of code to print per sample with -F brstackinsn (default all)"),
 		OPT_BOOLEAN('f', "force", &s.force, "read a file owned by another user (not root)"),
 		OPT_BOOLEAN(0, "cache", &s.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
 		OPT_BOOLEAN(0, "kallsyms-cache", &s.cache, "same as --cache"),
