@@ -134,9 +134,19 @@ struct sonde_profile_opts {
 	 * make no stacks or entries of the usual histogram then.
 	 */
 	bool branches;
+	/*
+	 * Branch history, perf report's --branch-history: a sample's branch
+	 * stack starts its call chain, each branch as two frames (its
+	 * target, then its source; the oldest branch first in caller order,
+	 * loops folded as perf folds them), the callchain after them. Call
+	 * tree nodes are then told apart by object and address, not by
+	 * function, and count the branches through them
+	 * (sonde_profile_node__branch()). Needs call_trees.
+	 */
+	bool branch_history;
 	size_t : 0;
 };
-#define sonde_profile_opts__last_field branches
+#define sonde_profile_opts__last_field branch_history
 
 /* [start, end) in sample time (ns); 0 leaves that side open. */
 struct sonde_profile_time_range {
@@ -383,6 +393,47 @@ SONDE_API bool sonde_profile_node__inlined(const struct sonde_profile_node *n);
 SONDE_API uint64_t sonde_profile_node__ip(const struct sonde_profile_node *n);
 /** @brief **sonde_profile_node__dso()**: the object's path or name, NULL if unknown. */
 SONDE_API const char *sonde_profile_node__dso(const struct sonde_profile_node *n);
+
+/*
+ * What the branches through a node of a branch history tree said
+ * (sonde_profile_node__branch()), summed as perf sums its callchain
+ * counts: the node is a branch's target or its source, as the last
+ * branch through it had it.
+ */
+struct sonde_profile_node_branch {
+	uint64_t branches;  /* branch frames through the node; 0: a callchain frame */
+	bool target;	    /* a target (else a source) */
+	uint64_t predicted; /* as a target: branches predicted */
+	uint64_t aborts;    /* as a target: transaction aborts */
+	uint64_t cycles;    /* as a source: cycles since the branch before */
+	uint64_t iters;	    /* as a source: loop turns folded into it */
+	uint64_t iter_cycles; /* their cycles */
+	uint64_t from_count; /* as a source: branches after the first (perf's divisor of iters) */
+	/* as a target: branch types, as sonde_profile_branch_stats counts them */
+	uint64_t types[SONDE_PERF_BR_MAX];
+	uint64_t new_types[8];
+	uint64_t cond_fwd, cond_bwd, cross_4k, cross_2m;
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[4];
+};
+
+/**
+ * @brief **sonde_profile_node__branch()** fills @p out with the branch
+ * counts of node @p n of a branch history tree (opts.branch_history).
+ * @return 0, -ENOENT for a node of another tree, -EINVAL.
+ */
+SONDE_API int sonde_profile_node__branch(struct sonde_profile *p,
+					 const struct sonde_profile_node *n,
+					 struct sonde_profile_node_branch *out);
+
+/**
+ * @brief **sonde_profile_node__srcline()**: a branch history node's source
+ * line as perf shows it after the function: "file.c:12" from the line
+ * table, else "+offset" into its function, else "object[address]"; NULL
+ * for a node without an object or of another tree. Owned by @p p.
+ */
+SONDE_API const char *sonde_profile_node__srcline(struct sonde_profile *p,
+						  const struct sonde_profile_node *n);
 
 /* ---- stacks and frames ---- */
 

@@ -490,6 +490,140 @@ static void test_hist_keys(void **state)
 	assert_int_equal(errno, EINVAL);
 }
 
+/* ---- branch history ---- */
+
+static struct sonde_profile *history_profile(bool caller)
+{
+	SONDE_OPTS(sonde_profile_opts, o, .branch_history = true, .callchains = true,
+		   .call_trees = true, .caller_order = caller);
+
+	return live_profile_opts(&brattr, &o);
+}
+
+/* The only child of @n (asserted). */
+static const struct sonde_profile_node *only_child(const struct sonde_profile_node *n)
+{
+	const struct sonde_profile_node *c = NULL;
+
+	assert_int_equal(sonde_profile_node__nr_children(n), 1);
+	sonde_profile_node__children(n, 0, SONDE_PROFILE_BY_WEIGHT, &c, 1);
+	assert_non_null(c);
+	return c;
+}
+
+/*
+ * Each branch adds its target, then its source, the oldest branch first
+ * in caller order; nodes are addresses, and count what the branches said.
+ */
+static void test_history_paths(void **state)
+{
+	struct sonde_profile *p = history_profile(true);
+	struct sonde_perf_branch_entry e[2];
+	struct sonde_profile_node_branch c;
+	const struct sonde_profile_node *n;
+	const struct sonde_profile_entry *ent;
+
+	(void)state;
+	e[0] = typed(F_B + 0x20, F_A + 0x14, SONDE_PERF_BR_RET); /* newest */
+	e[0].predicted = 1;
+	e[0].cycles = 4;
+	e[1] = typed(F_A + 0x10, F_B, SONDE_PERF_BR_CALL); /* oldest */
+	e[1].cycles = 9;
+	assert_int_equal(add_branches(p, pid, 1, e, 2), 1);
+	assert_int_equal(add_branches(p, pid, 2, e, 2), 1);
+	e[0].predicted = 0;
+	assert_int_equal(add_branches(p, pid, 3, e, 2), 1);
+	assert_true(sonde_profile__has_callchains(p));
+	assert_int_equal(sonde_profile__nr_entries(p, 0), 1);
+	ent = sonde_profile__entry(p, 0, 0);
+	assert_string_equal(sonde_profile_entry__sym(ent), "fa"); /* the sample's ip */
+	/* fb (the call's target), fa+0x10 (its source), fa+0x14, fb+0x20 */
+	n = only_child(sonde_profile_entry__tree(ent));
+	assert_int_equal(sonde_profile_node__ip(n), F_B);
+	assert_int_equal(sonde_profile_node__branch(p, n, &c), 0);
+	assert_true(c.target);
+	assert_int_equal(c.branches, 3);
+	assert_int_equal(c.types[SONDE_PERF_BR_CALL], 3);
+	assert_int_equal(c.predicted, 0);
+	n = only_child(n);
+	assert_int_equal(sonde_profile_node__ip(n), F_A + 0x10);
+	assert_int_equal(sonde_profile_node__branch(p, n, &c), 0);
+	assert_false(c.target);
+	assert_int_equal(c.cycles, 27);
+	assert_int_equal(c.from_count, 2); /* perf leaves the first one out */
+	n = only_child(n);
+	assert_int_equal(sonde_profile_node__ip(n), F_A + 0x14);
+	assert_int_equal(sonde_profile_node__branch(p, n, &c), 0);
+	assert_true(c.target);
+	assert_int_equal(c.predicted, 2);
+	assert_int_equal(c.types[SONDE_PERF_BR_RET], 3);
+	/* No line table in a JIT map: perf's "+offset" into the function. */
+	assert_string_equal(sonde_profile_node__srcline(p, n), "+20");
+	n = only_child(n);
+	assert_int_equal(sonde_profile_node__ip(n), F_B + 0x20);
+	assert_int_equal(sonde_profile_node__nr_children(n), 0);
+	assert_int_equal(sonde_profile_node__total(n), 30);
+	sonde_profile__free(p);
+
+	/* Callee order: the newest branch first, each still target then source. */
+	p = history_profile(false);
+	e[0].predicted = 1;
+	assert_int_equal(add_branches(p, pid, 1, e, 2), 1);
+	n = only_child(sonde_profile_entry__tree(sonde_profile__entry(p, 0, 0)));
+	assert_int_equal(sonde_profile_node__ip(n), F_A + 0x14);
+	n = only_child(n);
+	assert_int_equal(sonde_profile_node__ip(n), F_B + 0x20);
+	n = only_child(n);
+	assert_int_equal(sonde_profile_node__ip(n), F_B);
+	sonde_profile__free(p);
+
+	/* A usual tree has no branch counts. */
+	p = live_profile(&brattr);
+	assert_int_equal(sonde_profile__nr_entries(p, 0), 0);
+	assert_int_equal(sonde_profile_node__branch(p, NULL, &c), -EINVAL);
+	sonde_profile__free(p);
+}
+
+/*
+ * perf's remove_loops(): a repeated run of sources folds into one turn,
+ * counted on the branch after it (a turn at the end has none to carry it).
+ */
+static void test_history_loops(void **state)
+{
+	struct sonde_profile *p = history_profile(true);
+	struct sonde_perf_branch_entry e[6];
+	struct sonde_profile_node_branch c;
+	const struct sonde_profile_node *n;
+	uint32_t depth = 0;
+
+	(void)state;
+	/* newest first: a call out of the loop, two turns of a two-branch
+	 * loop, the call into it */
+	e[0] = typed(F_A + 0x34, F_B, SONDE_PERF_BR_CALL);
+	e[1] = typed(F_A + 0x30, F_A + 0x20, SONDE_PERF_BR_COND);
+	e[2] = typed(F_A + 0x28, F_A + 0x2c, SONDE_PERF_BR_COND);
+	e[3] = typed(F_A + 0x30, F_A + 0x20, SONDE_PERF_BR_COND);
+	e[4] = typed(F_A + 0x28, F_A + 0x2c, SONDE_PERF_BR_COND);
+	e[5] = typed(F_MAIN + 8, F_A, SONDE_PERF_BR_CALL);
+	for (int i = 0; i < 6; i++)
+		e[i].cycles = (uint16_t)(i + 1);
+	assert_int_equal(add_branches(p, pid, 1, e, 6), 1);
+	assert_int_equal(add_branches(p, pid, 2, e, 6), 1);
+	/* main+8 -> fa, one turn of the loop, the call out: 4 branches */
+	for (n = sonde_profile_entry__tree(sonde_profile__entry(p, 0, 0));
+	     sonde_profile_node__nr_children(n); n = only_child(n))
+		depth++;
+	assert_int_equal(depth, 8);
+	/* The call out's source counts the folded turn (e[2], e[1]'s cycles). */
+	assert_int_equal(sonde_profile_node__ip(n), F_A + 0x34);
+	assert_int_equal(sonde_profile_node__branch(p, n, &c), 0);
+	assert_false(c.target);
+	assert_int_equal(c.iters, 2);
+	assert_int_equal(c.iter_cycles, 2 * (3 + 2));
+	assert_int_equal(c.from_count, 1);
+	sonde_profile__free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -500,6 +634,8 @@ int main(void)
 		cmocka_unit_test(test_hist_not_an_order),
 		cmocka_unit_test(test_hist_srcline),
 		cmocka_unit_test(test_hist_keys),
+		cmocka_unit_test(test_history_paths),
+		cmocka_unit_test(test_history_loops),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

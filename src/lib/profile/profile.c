@@ -56,7 +56,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	int max_stack;
 
 	if (opts) {
-		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, branches))) {
+		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, branch_history))) {
 			errno = EINVAL;
 			return NULL;
 		}
@@ -96,6 +96,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 		p->keys[o.keys[i]] = true;
 	}
 	p->callchains = o.callchains;
+	p->branch_history = o.branch_history;
 	p->timeline = o.timeline;
 	p->trees = o.call_trees && o.callchains;
 	p->caller = o.caller_order;
@@ -108,6 +109,8 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 		anl_machine_free(p->m);
 		p->m = NULL;
 	}
+	/* perf's max_stack counts the frames after the sample's own */
+	p->chain_max_stack = max_stack > 1 ? max_stack - 1 : 1;
 	p->stacks = p->m ? anl_stacks_new(p->m, max_stack) : NULL;
 	if (!p->stacks) {
 		sonde_profile__free(p);
@@ -152,6 +155,7 @@ void sonde_profile__free(struct sonde_profile *p)
 		return;
 	prof_brhist_free(p);
 	prof_hist_free(p);
+	prof_chains_free(p);
 	hashtab_free(&p->ents);
 	hashtab_free(&p->kids);
 	while (p->gblocks) {
@@ -447,8 +451,12 @@ bool prof_thread_shown(struct sonde_profile *p, int32_t pid, int32_t tid, const 
 	return true;
 }
 
-/* Filters, resolves and counts one sample of event @ei. 1 if counted. */
-static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const struct pdr_sample *s)
+/*
+ * Filters, resolves and counts one sample of event @ei (@rec: decoded,
+ * for branch history). 1 if counted.
+ */
+static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const struct pdr_sample *s,
+		      const struct sonde_record *rec)
 {
 	struct prof_event *ev = &p->evs[ei];
 	struct anl_thread *t;
@@ -461,10 +469,11 @@ static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const stru
 	ev->stats.period += s->period;
 	if (!prof_thread_shown(p, (int32_t)s->pid, (int32_t)s->tid, NULL))
 		return 0;
-	if (ev->fmt.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
+	if ((ev->fmt.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN) || p->branch_history)
 		p->have_callchains = true;
 	prof_unbound(p); /* before the stack: a transient one would not last */
-	st = sample_stack(p, ev, misc, s, &t);
+	st = p->branch_history && rec ? prof_chain_stack(p, ei, misc, s, rec, &t)
+				      : sample_stack(p, ev, misc, s, &t);
 	g = prof_group_get(p, ei, t->comm,
 			   p->keys[SONDE_PROFILE_KEY_PID] ? t->pid : 0,
 			   p->keys[SONDE_PROFILE_KEY_PID] || p->keys[SONDE_PROFILE_KEY_TID] ? t->tid : 0,
@@ -574,7 +583,7 @@ int sonde_profile__add_record(struct sonde_profile *p, int event, const struct s
 	if (p->brhist)
 		return prof_brhist_add(p, ei, rec);
 	prof_sample_view(&p->evs[ei], &rec->sample, &s);
-	return add_sample(p, ei, rec->misc, &s);
+	return add_sample(p, ei, rec->misc, &s, rec);
 }
 
 /* A pipe declares its events as it goes: take up the new ones. */
@@ -638,7 +647,14 @@ int sonde_profile__add_perfdata_record(struct sonde_profile *p, struct sonde_per
 	}
 	if (pdr_parse_sample(r, a, (const uint8_t *)rec->hdr, rec->size, &smp))
 		return -SONDE_ERR_FORMAT;
-	return add_sample(p, ai, rec->misc, &smp);
+	if (p->branch_history) { /* the branch stack: what the fast parse skips */
+		struct sonde_record d;
+
+		if (sonde_record__decode(&p->evs[ai].fmt, rec->hdr, rec->size, &d))
+			return -SONDE_ERR_FORMAT;
+		return add_sample(p, ai, rec->misc, &smp, &d);
+	}
+	return add_sample(p, ai, rec->misc, &smp, NULL);
 }
 
 int64_t sonde_profile__add_reader(struct sonde_profile *p, struct sonde_perfdata_reader *r)
