@@ -490,12 +490,17 @@ static void print_event(struct report *rp, int attr)
 		width[i] = (int)strlen(col_titles[rp->keys[i]]);
 	for (size_t j = 0; j < n; j++)
 		for (int i = 0; i < rp->nr_keys; i++) {
+			const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
 			int l;
 
 			if (rp->keys[i] == RK_CPU)
 				continue; /* perf keeps it 3 wide; -001 overflows */
-			cell_text(rp, sonde_profile__entry(rp->prof, attr, j), rp->keys[i], buf,
-				  sizeof(buf));
+			/* perf: an entry without a symbol makes room for an
+			 * object column of an address's width (16) */
+			if (rp->keys[i] == RK_DSO && !sonde_profile_entry__sym(e) && !rp->ld.f.nr_dsos &&
+			    width[i] < 16)
+				width[i] = 16;
+			cell_text(rp, e, rp->keys[i], buf, sizeof(buf));
 			l = (int)strlen(buf);
 			if (l > width[i])
 				width[i] = l;
@@ -511,6 +516,8 @@ static void print_event(struct report *rp, int attr)
 		else
 			ob_printf(o, "  %-*s", width[i], col_titles[rp->keys[i]]);
 	}
+	if (rp->ipc_null)
+		ob_printf(o, "  %s", IPC_NULL_TITLE);
 	ob_puts(o, "\n# ........");
 	if (rp->children)
 		ob_puts(o, "  ........");
@@ -521,6 +528,8 @@ static void print_event(struct report *rp, int attr)
 		for (int k = 0; k < width[i]; k++)
 			ob_putc(o, '.');
 	}
+	if (rp->ipc_null)
+		ob_printf(o, "  %.*s", (int)strlen(IPC_NULL_TITLE), "....................");
 	ob_puts(o, "\n#\n");
 	for (size_t j = 0; j < n; j++) {
 		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
@@ -541,11 +550,15 @@ static void print_event(struct report *rp, int attr)
 				continue;
 			cell_text(rp, e, rp->keys[i], buf, sizeof(buf));
 			ob_puts(o, "  ");
-			if (i + 1 == rp->nr_keys)
+			/* perf pads a last object or command column, not a symbol or line */
+			if (i + 1 == rp->nr_keys && !rp->ipc_null && rp->keys[i] != RK_DSO &&
+			    rp->keys[i] != RK_COMM)
 				ob_puts(o, buf);
 			else
 				ob_pad_str(o, buf, width[i], false);
 		}
+		if (rp->ipc_null) /* perf's "%-5s %2s" of "-", "-" in the title's width */
+			ob_printf(o, "  %-*s", (int)strlen(IPC_NULL_TITLE), "-      -");
 		ob_putc(o, '\n');
 		if (!rp->graph_on || !rp->have_callchains)
 			;

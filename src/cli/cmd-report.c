@@ -385,6 +385,7 @@ int cmd_report(int argc, const char **argv)
 		free_report(&rp);
 		return 1;
 	}
+	rp.ipc_null = !rp.branch && user_sort && strstr(user_sort, "symbol");
 	/* Children mode is the default when the file has callchains. */
 	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(rp.r); i++)
 		if (sonde_perfdata_reader__attr(rp.r, i)->sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)

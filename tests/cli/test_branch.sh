@@ -313,3 +313,13 @@ if "$B" "$FR" "${MAPS[@]}" -- "${SAMPLES[@]}" 2>"$TMP/err"; then
 else
 	fail "brgen (random flags): $(head -c 300 "$TMP/err")"
 fi
+# perf's table around it: "??:0" for the line of an address outside any
+# object, an object column 16 wide where a symbol is missing, the IPC
+# column of a --sort naming "symbol".
+FU=$TMP/brunres.data
+if "$B" "$FU" "${MAPS[@]:0:2}" -- "1234:$(hex $MAIN+0x10)-$(hex $MID)/t4" "$S1" "$S2" "$S4" 2>"$TMP/err"; then
+	report_vs_perf "$FU" "--no-branch-stack -s srcline,symbol,dso" "--no-branch-stack -s sym,dso" \
+		"--no-branch-stack -s dso,comm"
+else
+	fail "brgen (unresolved samples): $(head -c 300 "$TMP/err")"
+fi

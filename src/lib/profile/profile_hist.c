@@ -30,7 +30,7 @@ static bool key_eq(const struct prof_key *a, const struct prof_key *b)
 	       a->sym_iname == b->sym_iname && a->addr == b->addr && a->srcline == b->srcline;
 }
 
-/* perf's srcline: the line table's answer, else sym+offset or dso[addr]. */
+/* perf's srcline: the line table's answer, else sym+offset or dso[addr], "??:0" outside any object. */
 static const char *srcline(struct sonde_profile *p, struct anl_dso *dso,
 			   const struct anl_sym *sym, uint64_t addr)
 {
@@ -45,7 +45,7 @@ static const char *srcline(struct sonde_profile *p, struct anl_dso *dso,
 	else if (dso)
 		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso->short_name, addr);
 	else
-		snprintf(buf, sizeof(buf), "[unknown]");
+		snprintf(buf, sizeof(buf), "??:0");
 	return anl_intern(p->m, buf, strlen(buf));
 }
 
