@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd-report.h"
+#include "report-branch.h"
 
 typedef struct sonde_profile_entry entry_t;
 typedef struct sonde_profile_node node_t;
@@ -205,6 +206,16 @@ static void cname(struct outbuf *o, const node_t *n)
 		ob_puts(o, "0");
 }
 
+/* A node's name; branch history adds its source line and branch counts. */
+static void node_name(struct report *rp, struct outbuf *o, const node_t *n,
+		      enum branch_counts counts)
+{
+	if (rp->branch_history)
+		report_branch_node_name(rp, o, n, counts);
+	else
+		cname(o, n);
+}
+
 static void margin(struct outbuf *o, int lm)
 {
 	ob_puts(o, "            ");
@@ -258,7 +269,7 @@ static void graph_rec(struct gctx *g, const node_t *parent, uint64_t total,
 				} else
 					ob_puts(g->o, "          ");
 			}
-			cname(g->o, x);
+			node_name(g->rp, g->o, x, BRANCH_COUNTS_CUT);
 			ob_putc(g->o, '\n');
 			last = x;
 			g->printed = true;
@@ -330,7 +341,7 @@ static void print_graph(struct report *rp, const entry_t *e, uint64_t total)
 			} else {
 				margin(&rp->out, lm);
 			}
-			cname(&rp->out, x);
+			node_name(rp, &rp->out, x, BRANCH_COUNTS);
 			ob_putc(&rp->out, '\n');
 			g.printed = true;
 		}
@@ -402,18 +413,18 @@ static void flat_collect(struct fctx *f, const node_t *n, uint64_t min, int dept
 }
 
 /* The nodes from the first frame down to @n, in chain order. */
-static void put_path(struct outbuf *o, const node_t *n, bool folded)
+static void put_path(struct report *rp, struct outbuf *o, const node_t *n, bool folded)
 {
 	const node_t *up = sonde_profile_node__parent(n);
 
 	if (up && sonde_profile_node__parent(up)) {
-		put_path(o, up, folded);
+		put_path(rp, o, up, folded);
 		if (folded)
 			ob_putc(o, ';');
 	}
 	if (!folded)
 		ob_puts(o, "                ");
-	cname(o, n);
+	node_name(rp, o, n, BRANCH_COUNTS_NONE);
 	if (!folded)
 		ob_putc(o, '\n');
 }
@@ -443,7 +454,7 @@ static void print_flat(struct report *rp, const entry_t *e, uint64_t total, bool
 			ob_puts(o, "           ");
 		put_gvalue(o, rp, v, nr, base);
 		ob_putc(o, folded ? ' ' : '\n');
-		put_path(o, n, folded);
+		put_path(rp, o, n, folded);
 		ob_putc(o, '\n');
 	}
 	free(f.v);

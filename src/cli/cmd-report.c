@@ -193,6 +193,7 @@ static int new_profile(struct report *rp)
 
 	if (rp->branch)
 		report_branch_opts(rp->branch, &po);
+	po.branch_history = rp->branch_history;
 	if (prof_load_new_profile(&rp->ld, &po))
 		return -ENOMEM;
 	rp->prof = rp->ld.p;
@@ -308,6 +309,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_CALLBACK_NOOPT('b', "branch-stack", &rp,
 				   "branches of the samples' branch stacks by source and target (default for files that have them)",
 				   branch_stack_cb),
+		OPT_BOOLEAN(0, "branch-history", &rp.branch_history,
+			    "the samples' branches as the start of their call graphs, with their flags (sort srcline,symbol,dso)"),
 		OPT_END(),
 	};
 	const char *const usage[] = { "sonde report [<options>]", NULL };
@@ -333,6 +336,12 @@ int cmd_report(int argc, const char **argv)
 		fprintf(stderr, "sonde report: --max-stack: expected 0 or more frames, got %d\n",
 			rp.max_stack);
 		return 129;
+	}
+	if (rp.branch_history) {
+		/* perf: branch history is no branch mode, and sorts by source line */
+		rp.branch_mode = 0;
+		if (!rp.sort)
+			rp.sort = "srcline,symbol,dso";
 	}
 	user_sort = rp.sort;
 	/* Branch keys are checked once the file says which mode it is. */
@@ -381,7 +390,7 @@ int cmd_report(int argc, const char **argv)
 		free_report(&rp);
 		return 1;
 	}
-	if (pick_branch_mode(&rp, user_sort)) {
+	if (pick_branch_mode(&rp, user_sort) || report_branch_history_check(&rp)) {
 		free_report(&rp);
 		return 1;
 	}
@@ -399,6 +408,9 @@ int cmd_report(int argc, const char **argv)
 		rp.graph_on = true;
 	/* Like perf: caller order in children mode unless -g names one. */
 	if (rp.children && !rp.graph_order_set)
+		rp.graph_caller = true;
+	/* perf decides that before it knows the file has no callchains. */
+	if (rp.branch_history && !rp.no_children && !rp.graph_order_set)
 		rp.graph_caller = true;
 	if (rp.json)
 		rp.graph_on = false;

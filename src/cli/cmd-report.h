@@ -69,6 +69,7 @@ struct report {
 	const char *load_error;
 	/* --branch-stack: 1 asked, 0 --no-branch-stack, -1 if the file has them */
 	int branch_mode;
+	bool branch_history; /* --branch-history: branches start the call graphs */
 	/*
 	 * perf's "IPC   [IPC Coverage]" column: a --sort naming "symbol"
 	 * outside branch mode gets it, "-" without the annotation data.

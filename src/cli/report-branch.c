@@ -417,3 +417,141 @@ void report_branch_print(struct report_branch *rb, struct report *rp)
 	}
 	print_type_stats(&all, &rp->out);
 }
+
+/* ---- --branch-history ---- */
+
+int report_branch_history_check(struct report *rp)
+{
+	if (!rp->branch_history || sonde_perfdata_reader__is_pipe(rp->r) ||
+	    report_branch_available(rp->r))
+		return 0;
+	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(rp->r); i++)
+		if (sonde_perfdata_reader__attr(rp->r, i)->sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
+			return 0;
+	fprintf(stderr, "sonde report: --branch-history: %s has no branch stacks or callchains (record with -b or -g)\n",
+		rp->input);
+	return -1;
+}
+
+/* perf's " (" before the first item of a list, " " before the others. */
+static void item(char *buf, size_t sz, size_t *len, int *idx, const char *text)
+{
+	int n = snprintf(buf + *len, sz - *len, "%s%s", (*idx)++ ? " " : " (", text);
+
+	if (n > 0 && *len + (size_t)n < sz)
+		*len += (size_t)n;
+}
+
+/* perf's branch_type_str(): the types of the branches that reached a target. */
+static void type_items(const struct sonde_profile_node_branch *c, char *buf, size_t sz, size_t *len,
+		       int *idx)
+{
+	uint64_t total = 0;
+
+	for (int i = 0; i < SONDE_PERF_BR_MAX; i++)
+		total += c->types[i];
+	for (int i = 0; i < 8; i++)
+		total += c->new_types[i];
+	if (!total)
+		return;
+	if (c->cond_fwd)
+		item(buf, sz, len, idx, "COND_FWD");
+	if (c->cond_bwd)
+		item(buf, sz, len, idx, "COND_BWD");
+	for (unsigned i = 0; i < SONDE_PERF_BR_MAX; i++)
+		if (i != SONDE_PERF_BR_COND && c->types[i])
+			item(buf, sz, len, idx, branch_type_name(i));
+	for (unsigned i = 0; i < 8; i++)
+		if (c->new_types[i]) {
+			struct sonde_perf_branch_entry e = { .type = SONDE_PERF_BR_EXTEND_ABI,
+							     .new_type = i };
+
+			item(buf, sz, len, idx, branch_entry_type(&e));
+		}
+	if (c->cross_4k)
+		item(buf, sz, len, idx, "CROSS_4K");
+	if (c->cross_2m)
+		item(buf, sz, len, idx, "CROSS_2M");
+}
+
+/* perf's counts_str_build(): what the branches through a node said. */
+static void counts_text(const struct sonde_profile_node_branch *c, char *buf, size_t sz)
+{
+	char t[64];
+	size_t len = 0;
+	int idx = 0;
+
+	buf[0] = 0;
+	if (!c->branches) {
+		snprintf(buf, sz, " (calltrace)");
+		return;
+	}
+	if (c->target) {
+		type_items(c, buf, sz, &len, &idx);
+		/* perf passes the shares as floats; an item index is spent
+		 * even on an abort share too small to print */
+		if (c->predicted < c->branches) {
+			snprintf(t, sizeof(t), "predicted:%.1f%%",
+				 (double)(float)((double)c->predicted * 100.0 / (double)c->branches));
+			item(buf, sz, &len, &idx, t);
+		}
+		if (c->aborts) {
+			float v = (float)((double)c->aborts * 100.0 / (double)c->branches);
+
+			if (v >= 0.1f) {
+				snprintf(t, sizeof(t), "abort:%.1f%%", (double)v);
+				item(buf, sz, &len, &idx, t);
+			} else {
+				idx++;
+			}
+		}
+	} else {
+		uint64_t cycles = c->cycles / c->branches;
+
+		if (cycles) {
+			snprintf(t, sizeof(t), "cycles:%" PRId64, (int64_t)cycles);
+			item(buf, sz, &len, &idx, t);
+		}
+		if (c->iters && c->from_count && c->iters / c->from_count) {
+			snprintf(t, sizeof(t), "iter:%" PRId64, (int64_t)(c->iters / c->from_count));
+			item(buf, sz, &len, &idx, t);
+			snprintf(t, sizeof(t), "avg_cycles:%" PRId64, (int64_t)(c->iter_cycles / c->iters));
+			item(buf, sz, &len, &idx, t);
+		}
+	}
+	if (idx && len + 1 < sz) {
+		buf[len++] = ')';
+		buf[len] = 0;
+	}
+}
+
+void report_branch_node_name(struct report *rp, struct outbuf *o,
+			     const struct sonde_profile_node *n, enum branch_counts counts)
+{
+	const char *sym = sonde_profile_node__sym(n);
+	struct sonde_profile_node_branch c;
+	char buf[256];
+
+	if (sym) {
+		const char *sl = sonde_profile_node__srcline(rp->prof, n);
+
+		ob_puts(o, sym);
+		if (sl) {
+			ob_putc(o, ' ');
+			ob_puts(o, sl);
+		}
+		if (sonde_profile_node__inlined(n))
+			ob_puts(o, " (inlined)");
+	} else if (sonde_profile_node__ip(n)) { /* perf's %#lx */
+		ob_printf(o, "0x%" PRIx64, sonde_profile_node__ip(n));
+	} else {
+		ob_putc(o, '0');
+	}
+	if (counts == BRANCH_COUNTS_NONE || sonde_profile_node__branch(rp->prof, n, &c))
+		return;
+	counts_text(&c, buf, sizeof(buf));
+	/* perf formats a graph line's counts into 64 bytes */
+	if (counts == BRANCH_COUNTS_CUT && strlen(buf) > 63)
+		buf[63] = 0;
+	ob_puts(o, buf);
+}

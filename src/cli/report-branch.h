@@ -24,6 +24,19 @@ struct report_branch *report_branch_new(const char *sort);
 /* A profile of branches by those keys (@po: the one report makes). */
 void report_branch_opts(const struct report_branch *rb, struct sonde_profile_opts *po);
 void report_branch_print(struct report_branch *rb, struct report *rp);
+
+/* --branch-history on a file without branch stacks or callchains: says so, -1. */
+int report_branch_history_check(struct report *rp);
+
+/* What follows a branch history node's name (perf's show_branchflag_count). */
+enum branch_counts {
+	BRANCH_COUNTS_NONE,
+	BRANCH_COUNTS,	   /* the counts */
+	BRANCH_COUNTS_CUT, /* cut to 63 characters, as perf's graph lines are */
+};
+/* "sym file.c:12 (CALL predicted:50.0%)" or "0x4010", as perf prints a node. */
+void report_branch_node_name(struct report *rp, struct outbuf *o,
+			     const struct sonde_profile_node *n, enum branch_counts counts);
 void report_branch_free(struct report_branch *rb);
 
 #endif /* SONDE_CLI_REPORT_BRANCH_H */

@@ -80,6 +80,8 @@ expect_fail "script -F brstack without branch stacks" "do not carry it.*record -
 	"$SONDE" script -F brstack -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
 expect_fail "script -F brstackinsn without branch stacks" "do not carry it.*record -b" \
 	"$SONDE" script -F brstackinsn -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
+expect_fail "report --branch-history without branch stacks or callchains" "no branch stacks or callchains" \
+	"$SONDE" report --branch-history -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-file.data"
 expect_fail "report -b without branch stacks" "has no branch stacks" \
 	"$SONDE" report -b -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
 expect_fail "report -b --sort sym" "not a branch key" "$SONDE" report -b -s sym -i "$F"
@@ -145,10 +147,49 @@ else
 	fi
 fi
 
+# --branch-history: the branches start each entry's call graph (the
+# oldest first), target then source, with what they said.
+"$SONDE" report -i "$F" --branch-history >"$TMP/bh.txt" 2>"$TMP/err"
+grep -q '^# Overhead  Source:Line .* Shared Object  IPC   \[IPC Coverage\]$' "$TMP/bh.txt" &&
+	grep -q "main symtest.c:[0-9]* (cycles:5)$" "$TMP/bh.txt" &&
+	grep -q "0x1234 (FAULT_INST CROSS_2M predicted:0.0%)$" "$TMP/bh.txt" &&
+	pass "report --branch-history: branch frames with their counts" ||
+	fail "report --branch-history: $(head -c 800 "$TMP/bh.txt" "$TMP/err")"
+# The same samples with callchains (the walk's return addresses).
+FC=$TMP/brchain.data
+next_insn() { awk -v a="$(printf '%x' $(($1)))" 'on { sub(":", "", $1); print "0x" $1; exit }
+	{ x = $1; sub(":", "", x) } x == a { on = 1 }' "$DIS"; }
+if [ -n "$FW" ]; then
+	RET_L=$(next_insn $CALL_L) RET_S=$(next_insn $CALL_S)
+	CC="$(hex $LOOP_TO+4)/$(hex $RET_L)/$(hex $RET_S)"
+	"$B" -g "$FC" "$EXE:401000:1000:1000" -- "$CC:${W1#*:}" "$CC:${W2#*:}" \
+		"$(hex $LOOP_TO)/$(hex $RET_L)/$(hex $RET_S):$(hex $CALL_L)-$(hex $LEAF)/t4" \
+		"$(hex $RET_L)/$(hex $RET_S):" 2>"$TMP/err" || { fail "brgen -g: $(head -c 300 "$TMP/err")"; FC=; }
+else
+	FC=
+fi
+
 if ! have_perf; then
 	skip "branch stacks: perf is not installed (apt-get install linux-perf): no comparison with perf"
 	exit 0
 fi
+# perf's report has a Tip block sonde leaves out (and ends without a newline).
+untip() { python3 -c 'import re, sys; sys.stdout.write(re.sub(r"#\n# \(Tip:[^\n]*\n#\n", "", sys.stdin.read()))'; }
+report_vs_perf() { # FILE ARGS...
+	local f=$1
+	shift
+	for args in "$@"; do
+		perf report -i "$f" --stdio $args 2>"$TMP/perr" | untip >"$TMP/p.txt"
+		"$SONDE" report -i "$f" $args >"$TMP/s.txt" 2>"$TMP/err"
+		if ! grep -q '^# Samples' "$TMP/p.txt"; then
+			skip "report $args: perf printed no report to compare ($(tail -c 200 "$TMP/perr" | tr "\n" " "))"
+		elif cmp -s "$TMP/p.txt" "$TMP/s.txt"; then
+			pass "report $args: the same bytes as perf ($(basename "$f"))"
+		else
+			fail "report $args ($(basename "$f")) differs from perf: $(diff "$TMP/p.txt" "$TMP/s.txt" | head -8)"
+		fi
+	done
+}
 # script -F brstackinsn walks code as perf does: block by block, with
 # perf's x86 decoder's lengths, names and annotations.
 script_vs_perf() { # FILE FIELDS [OPTIONS...]
@@ -214,8 +255,6 @@ then
 else
 	fail "random code for brstackinsn: python3 or brgen failed"
 fi
-# perf's report has a Tip block sonde leaves out (and ends without a newline).
-untip() { python3 -c 'import re, sys; sys.stdout.write(re.sub(r"#\n# \(Tip:[^\n]*\n#\n", "", sys.stdin.read()))'; }
 for f in "$F" "$FX"; do
 	for fields in brstack brstacksym brstack,dso brstacksym,dso comm,tid,time,ip,sym,brstacksym \
 		ip,sym,dso,brstack,brstacksym event,period,brstack brstackoff ip,dso,brstackoff \
@@ -259,21 +298,6 @@ fi
 # abort are not an order in perf (its tree's shape decides which rows
 # merge), srcline_from/to are looked up only where a comparison needs
 # them ("(null)" elsewhere): the profile keeps both ways.
-report_vs_perf() { # FILE ARGS...
-	local f=$1
-	shift
-	for args in "$@"; do
-		perf report -i "$f" --stdio $args 2>"$TMP/perr" | untip >"$TMP/p.txt"
-		"$SONDE" report -i "$f" $args >"$TMP/s.txt" 2>"$TMP/err"
-		if ! grep -q '^# Samples' "$TMP/p.txt"; then
-			skip "report $args: perf printed no report to compare ($(tail -c 200 "$TMP/perr" | tr "\n" " "))"
-		elif cmp -s "$TMP/p.txt" "$TMP/s.txt"; then
-			pass "report $args: the same bytes as perf ($(basename "$f"))"
-		else
-			fail "report $args ($(basename "$f")) differs from perf: $(diff "$TMP/p.txt" "$TMP/s.txt" | head -8)"
-		fi
-	done
-}
 report_vs_perf "$F" "" "-b" "-s dso_to" "-s dso_from,dso_to" "-s comm,dso_from,dso_to,cycles" "-s cycles" \
 	"--comm brwork" "--tid 4243" "--tid 4243 --percentage relative" "--pid 4242 --percentage relative" \
 	"--comm nosuch" "-s mispredict" "-s in_tx,abort,cycles" "-s addr_from" "-s addr_to,addr_from" \
@@ -313,13 +337,50 @@ if "$B" "$FR" "${MAPS[@]}" -- "${SAMPLES[@]}" 2>"$TMP/err"; then
 else
 	fail "brgen (random flags): $(head -c 300 "$TMP/err")"
 fi
+# --branch-history as perf prints it: the table by srcline,symbol,dso
+# with perf's IPC column, the graphs of branch frames matched by address
+# with their types, predictions, cycles and folded loop turns, in each
+# call graph order and form, with and without callchains.
+for args in "" "-g callee" "--no-children" "-g folded" "-g flat" "-g graph,0,caller,count" \
+	"-g fractal" "--max-stack 3" "-s sym" "--percent-limit 20"; do
+	report_vs_perf "$FS" "--branch-history $args"
+done
+[ -n "$FC" ] && report_vs_perf "$FC" "--branch-history" "--branch-history --no-children" \
+	"--branch-history -g callee"
 # perf's table around it: "??:0" for the line of an address outside any
 # object, an object column 16 wide where a symbol is missing, the IPC
 # column of a --sort naming "symbol".
 FU=$TMP/brunres.data
 if "$B" "$FU" "${MAPS[@]:0:2}" -- "1234:$(hex $MAIN+0x10)-$(hex $MID)/t4" "$S1" "$S2" "$S4" 2>"$TMP/err"; then
 	report_vs_perf "$FU" "--no-branch-stack -s srcline,symbol,dso" "--no-branch-stack -s sym,dso" \
-		"--no-branch-stack -s dso,comm"
+		"--no-branch-stack -s dso,comm" "--branch-history"
 else
 	fail "brgen (unresolved samples): $(head -c 300 "$TMP/err")"
+fi
+# Loops: runs of branches repeated, in samples repeated, so that perf's
+# loop folding and its iteration counts show.
+FL=$TMP/brloop.data
+if python3 - "$B" "$FL" "$EXE" "$MAIN" "$MID" "$LEAF" <<'PY'
+import random, subprocess, sys
+brgen, out, exe = sys.argv[1:4]
+funcs = [int(a, 16) for a in sys.argv[4:7]]
+random.seed(3)
+samples = []
+for _ in range(30):
+    pick = lambda: random.choice(funcs) + random.randrange(0, 0x1c)
+    body = [(pick(), pick()) for _ in range(random.randint(1, 3))]
+    ents = body * random.randint(1, 6) + [(pick(), random.choice(funcs)) for _ in range(random.randint(0, 4))]
+    text = ["%x-%x/t%d%s%s" % (f, t, random.choice([1, 4, 6]),
+                               "/c%d" % random.randint(1, 30) if random.random() < 0.5 else "",
+                               "/P" if random.random() < 0.4 else "") for f, t in ents[:64]]
+    samples += ["%x:%s" % (random.choice(funcs) + 4, ",".join(text))] * random.randint(1, 3)
+subprocess.run([brgen, out, exe + ":401000:1000:1000", "--"] + samples, check=True)
+PY
+then
+	report_vs_perf "$FL" "--branch-history" "--branch-history -g callee" "--branch-history -g folded"
+	grep -q "iter:" "$TMP/s.txt" || "$SONDE" report -i "$FL" --branch-history | grep -q "iter:" &&
+		pass "report --branch-history: folded loop turns counted" ||
+		fail "report --branch-history: no iter: count on the loop file"
+else
+	fail "loop file for --branch-history: python3 or brgen failed"
 fi
