@@ -30,7 +30,7 @@ declare -A public=(
 	[evopen.h]=count [evsel.h]=count [evlist.h]=count [counts.h]=count [region.h]=count
 	[evctl.h]=count [overflow.h]=count
 	[record.h]=record [evlist_records.h]=record
-	[symbols.h]=sym [unwind.h]=unwind
+	[symbols.h]=sym [insn.h]=sym [unwind.h]=unwind
 	[perfdata.h]=perfdata [perfdata_feat.h]=perfdata [perfdata_reader.h]=perfdata
 	[synth.h]=perfdata
 	[profile.h]=profile

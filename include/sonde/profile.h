@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "sonde/common.h"
 #include "sonde/abi.h"
 #include "sonde/record.h"
@@ -50,13 +51,33 @@ enum sonde_profile_key {
 	SONDE_PROFILE_KEY_SYM,	   /* "sym": the function */
 	SONDE_PROFILE_KEY_CPU,	   /* "cpu" */
 	SONDE_PROFILE_KEY_SRCLINE, /* "srcline": file:line */
+	/*
+	 * Branch keys, for a profile of branches (opts.branches), perf's
+	 * --branch-stack sort names. Each names one side of a branch: where
+	 * it was taken (from) or where it went (to).
+	 */
+	SONDE_PROFILE_KEY_DSO_FROM,	/* "dso_from": the object */
+	SONDE_PROFILE_KEY_DSO_TO,	/* "dso_to" */
+	SONDE_PROFILE_KEY_SYM_FROM,	/* "symbol_from": the function */
+	SONDE_PROFILE_KEY_SYM_TO,	/* "symbol_to" */
+	SONDE_PROFILE_KEY_SRCLINE_FROM, /* "srcline_from": file:line */
+	SONDE_PROFILE_KEY_SRCLINE_TO,	/* "srcline_to" */
+	SONDE_PROFILE_KEY_ADDR_FROM,	/* "addr_from": object and address */
+	SONDE_PROFILE_KEY_ADDR_TO,	/* "addr_to" */
+	SONDE_PROFILE_KEY_CYCLES,	/* "cycles": cycles since the last branch */
+	SONDE_PROFILE_KEY_MISPREDICT,	/* "mispredict": predicted or not */
+	SONDE_PROFILE_KEY_IN_TX,	/* "in_tx": in a transaction */
+	SONDE_PROFILE_KEY_ABORT,	/* "abort": a transaction abort */
 	SONDE_PROFILE_KEY_MAX,
 };
 
+/* The first branch key: keys from here on need opts.branches. */
+#define SONDE_PROFILE_KEY_BRANCH_FIRST SONDE_PROFILE_KEY_DSO_FROM
+
 /**
  * @brief **sonde_profile_key__parse()** maps a perf --sort name ("comm",
- * "command", "pid", "tid", "dso", "sym", "symbol", "cpu", "srcline") to its
- * key.
+ * "command", "pid", "tid", "dso", "sym", "symbol", "cpu", "srcline", and
+ * the branch keys' names above) to its key.
  * @return the key, or -EINVAL for a name perf's report sorting does not know
  * here.
  */
@@ -106,9 +127,28 @@ struct sonde_profile_opts {
 	 * stacks a file has. Counted samples hold their stacks: the first one
 	 * lifts the bound. */
 	size_t max_stacks;
+	/*
+	 * A profile of branches, perf report's branch mode (--branch-stack):
+	 * every entry of every sample's branch stack counts 1 in the branch
+	 * histogram (sonde_profile__nr_branch_entries()), summed by @keys,
+	 * which then may be COMM and the branch keys only (NULL/0: comm,
+	 * dso_from, symbol_from, symbol_to, cycles, perf's default). Samples
+	 * make no stacks or entries of the usual histogram then.
+	 */
+	bool branches;
+	/*
+	 * Branch history, perf report's --branch-history: a sample's branch
+	 * stack starts its call chain, each branch as two frames (its
+	 * target, then its source; the oldest branch first in caller order,
+	 * loops folded as perf folds them), the callchain after them. Call
+	 * tree nodes are then told apart by object and address, not by
+	 * function, and count the branches through them
+	 * (sonde_profile_node__branch()). Needs call_trees.
+	 */
+	bool branch_history;
 	size_t : 0;
 };
-#define sonde_profile_opts__last_field max_stacks
+#define sonde_profile_opts__last_field branch_history
 
 /* [start, end) in sample time (ns); 0 leaves that side open. */
 struct sonde_profile_time_range {
@@ -386,6 +426,47 @@ SONDE_API uint64_t sonde_profile_node__ip(const struct sonde_profile_node *n);
 /** @brief **sonde_profile_node__dso()**: the object's path or name, NULL if unknown. */
 SONDE_API const char *sonde_profile_node__dso(const struct sonde_profile_node *n);
 
+/*
+ * What the branches through a node of a branch history tree said
+ * (sonde_profile_node__branch()), summed as perf sums its callchain
+ * counts: the node is a branch's target or its source, as the last
+ * branch through it had it.
+ */
+struct sonde_profile_node_branch {
+	uint64_t branches;  /* branch frames through the node; 0: a callchain frame */
+	bool target;	    /* a target (else a source) */
+	uint64_t predicted; /* as a target: branches predicted */
+	uint64_t aborts;    /* as a target: transaction aborts */
+	uint64_t cycles;    /* as a source: cycles since the branch before */
+	uint64_t iters;	    /* as a source: loop turns folded into it */
+	uint64_t iter_cycles; /* their cycles */
+	uint64_t from_count; /* as a source: branches after the first (perf's divisor of iters) */
+	/* as a target: branch types, as sonde_profile_branch_stats counts them */
+	uint64_t types[SONDE_PERF_BR_MAX];
+	uint64_t new_types[8];
+	uint64_t cond_fwd, cond_bwd, cross_4k, cross_2m;
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[4];
+};
+
+/**
+ * @brief **sonde_profile_node__branch()** fills @p out with the branch
+ * counts of node @p n of a branch history tree (opts.branch_history).
+ * @return 0, -ENOENT for a node of another tree, -EINVAL.
+ */
+SONDE_API int sonde_profile_node__branch(struct sonde_profile *p,
+					 const struct sonde_profile_node *n,
+					 struct sonde_profile_node_branch *out);
+
+/**
+ * @brief **sonde_profile_node__srcline()**: a branch history node's source
+ * line as perf shows it after the function: "file.c:12" from the line
+ * table, else "+offset" into its function, else "object[address]"; NULL
+ * for a node without an object or of another tree. Owned by @p p.
+ */
+SONDE_API const char *sonde_profile_node__srcline(struct sonde_profile *p,
+						  const struct sonde_profile_node *n);
+
 /* ---- stacks and frames ---- */
 
 /* Frame kinds (sonde_profile_frame__kind(), a bit set). */
@@ -495,6 +576,107 @@ struct sonde_profile_branch {
 SONDE_API int sonde_profile__sample_branches(struct sonde_profile *p, int ev,
 					     const struct sonde_record *rec,
 					     struct sonde_profile_branch *buf, size_t cap);
+
+/* ---- code at an address ---- */
+
+/**
+ * @brief **sonde_profile__resolve()** names address @p addr of the address
+ * space of thread @p tid of process @p pid (the kernel's when @p kernel)
+ * like a frame: object, map-relative address, function and offset. Only
+ * that space is searched. The machine state must be up to date.
+ * @return the frame, owned by @p p and valid until the next call; NULL
+ * with errno EINVAL for a NULL @p p.
+ */
+SONDE_API const struct sonde_profile_frame *
+sonde_profile__resolve(struct sonde_profile *p, int32_t pid, int32_t tid, bool kernel,
+		       uint64_t addr);
+
+/**
+ * @brief **sonde_profile__read_code()** copies up to @p len bytes of the
+ * code at @p addr of that address space into @p buf, from the object file
+ * mapped there (the recorded build's bytes, sonde_dso__read()); what
+ * perf's script -F brstackinsn walks. @p is64 (if not NULL) receives
+ * whether the object is 64-bit code.
+ * @return the bytes copied (fewer where the file ends); 0 when there is no
+ * object file to read there (no map, the kernel's code, JIT code, an
+ * object changed since the recording with no copy); -EINVAL.
+ */
+SONDE_API ssize_t sonde_profile__read_code(struct sonde_profile *p, int32_t pid, int32_t tid,
+					   bool kernel, uint64_t addr, void *buf, size_t len,
+					   bool *is64);
+
+/** @brief **sonde_profile_frame__sym_size()**: the function's size in bytes, 0 without one. */
+SONDE_API uint64_t sonde_profile_frame__sym_size(const struct sonde_profile_frame *f);
+
+/* ---- the histogram of branches (opts.branches) ---- */
+
+struct sonde_profile_branch_entry; /* one row of the branch histogram */
+
+/*
+ * Branch counts of an event (sonde_profile__branch_stats()) and perf's
+ * "Branch Statistics": each branch is counted by the type of the first
+ * branch of its histogram entry, as perf 6.1 counts it, and only if that
+ * type is known and its source is not 0.
+ */
+struct sonde_profile_branch_stats {
+	uint64_t branches;	 /* entries of the branch stacks in the time and cpu slice */
+	uint64_t shown_branches; /* those in rows the comm, pid and tid filters show */
+	uint64_t types[SONDE_PERF_BR_MAX]; /* by PERF_BR_* type */
+	uint64_t new_types[8];	 /* PERF_BR_EXTEND_ABI ones, by PERF_BR_NEW_* */
+	uint64_t cond_fwd, cond_bwd; /* conditional branches forward / backward */
+	uint64_t cross_4k, cross_2m; /* crossing a 4 KiB page (not 2 MiB), a 2 MiB one */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[4];
+};
+
+/**
+ * @brief **sonde_profile__branch_stats()** fills @p out for event @p ev of
+ * a profile of branches (all 0 for another profile).
+ * @return 0, or -EINVAL if @p ev is out of range.
+ */
+SONDE_API int sonde_profile__branch_stats(struct sonde_profile *p, int ev,
+					  struct sonde_profile_branch_stats *out);
+
+/**
+ * @brief **sonde_profile__nr_branch_entries()**: the rows of event @p ev's
+ * branch histogram that the comm, pid and tid filters show, in perf
+ * report's order (by count, then by the keys as perf's sort functions
+ * compare them, perf's tree order where those are not a total order:
+ * mispredict, in_tx and abort). A row first met in a sample those filters
+ * hide stays hidden, as in perf. Built at the first query after branches
+ * were added; earlier row handles die then.
+ * @return the count; 0 for an unknown event or another profile.
+ */
+SONDE_API size_t sonde_profile__nr_branch_entries(struct sonde_profile *p, int ev);
+
+/** @brief **sonde_profile__branch_entry()**: row @p i of sonde_profile__nr_branch_entries(), NULL past the end. */
+SONDE_API const struct sonde_profile_branch_entry *
+sonde_profile__branch_entry(struct sonde_profile *p, int ev, size_t i);
+
+/** @brief **sonde_profile_branch_entry__count()**: the branches summed in the row. */
+SONDE_API uint64_t sonde_profile_branch_entry__count(const struct sonde_profile_branch_entry *e);
+/**
+ * @brief **sonde_profile_branch_entry__branch()**: the row's first branch:
+ * its source and target resolved like frames (owned by the profile) and
+ * its addresses and flags as recorded, which the flag keys (cycles,
+ * mispredict, in_tx, abort) print.
+ */
+SONDE_API const struct sonde_profile_branch *
+sonde_profile_branch_entry__branch(const struct sonde_profile_branch_entry *e);
+/** @brief **sonde_profile_branch_entry__kernel()**: the row's first sample ran in the kernel (perf's [k] level of the addr keys). */
+SONDE_API bool sonde_profile_branch_entry__kernel(const struct sonde_profile_branch_entry *e);
+/** @brief **sonde_profile_branch_entry__comm()**: the command (interned, never NULL). */
+SONDE_API const char *sonde_profile_branch_entry__comm(const struct sonde_profile_branch_entry *e);
+/**
+ * @brief **sonde_profile_branch_entry__srcline()** of the source (@p to
+ * false) or target: "file.c:12" from the object's line table, else perf's
+ * "sym+offset", "object[addr]" or "??:0". Like perf, a row's srcline is
+ * found when a comparison of its key first needs it: NULL unless that
+ * side's srcline key is set and was reached (perf prints "(null)" then;
+ * sonde_profile_frame__srcline() answers for any frame).
+ */
+SONDE_API const char *sonde_profile_branch_entry__srcline(const struct sonde_profile_branch_entry *e,
+							 bool to);
 
 /* ---- combining profiles ---- */
 

@@ -21,6 +21,7 @@
 #include "sonde/record.h"
 #include "sonde/evlist_records.h"
 #include "sonde/symbols.h"
+#include "sonde/insn.h"
 #include "sonde/unwind.h"
 #include "sonde/perfdata_reader.h"
 #include "sonde/region.h"

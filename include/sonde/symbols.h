@@ -354,6 +354,26 @@ SONDE_API int sonde_dso__build_id(struct sonde_dso *dso, uint8_t *buf,
 SONDE_API const char *sonde_dso__symfile(const struct sonde_dso *dso);
 
 /**
+ * @brief **sonde_dso__read()** copies up to @p len bytes of an ELF DSO's
+ * file, from file offset @p offset, into @p buf: the recorded build's
+ * bytes (the file, or perf's copy of it when the file changed), loading
+ * the DSO if needed. What an instruction walk over its code reads.
+ * Thread-safe.
+ * @return the bytes copied (fewer where the file ends, 0 past it), or
+ * -errno: -EOPNOTSUPP for kernel and JIT DSOs, -ESTALE when the file is
+ * another build and no copy is at hand, the load's error (-ENOENT ...).
+ */
+SONDE_API ssize_t sonde_dso__read(struct sonde_dso *dso, uint64_t offset, void *buf,
+				  size_t len);
+
+/**
+ * @brief **sonde_dso__elf_class()**: 64 or 32 for an ELF DSO of that
+ * class (for x86 objects, whether their code is 64-bit), loading it if
+ * needed. @return the class, or -errno as sonde_dso__read().
+ */
+SONDE_API int sonde_dso__elf_class(struct sonde_dso *dso);
+
+/**
  * @brief **sonde_elf_build_id()** reads the NT_GNU_BUILD_ID note of the ELF
  * file @p path into @p buf (up to @p size bytes).
  * @return its length, 0 if the file has none, or -errno.

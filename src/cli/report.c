@@ -176,15 +176,6 @@ static void stop_on_signals(struct report *rp)
 	sonde_perfdata_reader__set_stop_flag(rp->r, &stop_reading);
 }
 
-/* report's own look at each record: its branch table, when it has one. */
-static void each_record(void *arg, const struct sonde_perfdata_record *rec)
-{
-	struct report *rp = arg;
-
-	if (rp->branch)
-		report_branch_add(rp->branch, rp, rec);
-}
-
 /* The profile the options ask for, filters set. */
 static int new_profile(struct report *rp)
 {
@@ -200,6 +191,9 @@ static int new_profile(struct report *rp)
 		   .cache = rp->cache,
 		   .kallsyms = rp->kallsyms, .vmlinux = rp->vmlinux);
 
+	if (rp->branch)
+		report_branch_opts(rp->branch, &po);
+	po.branch_history = rp->branch_history;
 	if (prof_load_new_profile(&rp->ld, &po))
 		return -ENOMEM;
 	rp->prof = rp->ld.p;
@@ -224,18 +218,6 @@ static int branch_stack_cb(const struct option *opt, const char *arg, bool unset
 	return 0;
 }
 
-/* A --sort naming a key only branch mode has. */
-static bool branch_only_sort(const char *sort)
-{
-	static const char *const keys[] = { "dso_from", "dso_to", "symbol_from", "symbol_to",
-					    "cycles" };
-
-	for (size_t i = 0; sort && i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strstr(sort, keys[i]))
-			return true;
-	return false;
-}
-
 /*
  * perf's branch mode: asked with -b, or the default for a file with branch
  * stacks (not for --json, which has no such rows, nor for a --sort of the
@@ -252,9 +234,9 @@ static int pick_branch_mode(struct report *rp, const char *user_sort)
 	}
 	/* A --sort of the usual keys asks for the usual table. */
 	if (rp->branch_mode == -1)
-		rp->branch_mode = have && !rp->json && (!user_sort || branch_only_sort(user_sort));
+		rp->branch_mode = have && !rp->json && (!user_sort || report_branch_sort_named(user_sort));
 	if (!rp->branch_mode) {
-		if (branch_only_sort(user_sort)) {
+		if (report_branch_sort_named(user_sort)) {
 			fprintf(stderr, "sonde report: --sort %s: branch keys need --branch-stack and a file with branch stacks\n",
 				user_sort);
 			return -1;
@@ -327,6 +309,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_CALLBACK_NOOPT('b', "branch-stack", &rp,
 				   "branches of the samples' branch stacks by source and target (default for files that have them)",
 				   branch_stack_cb),
+		OPT_BOOLEAN(0, "branch-history", &rp.branch_history,
+			    "the samples' branches as the start of their call graphs, with their flags (sort srcline,symbol,dso)"),
 		OPT_END(),
 	};
 	const char *const usage[] = { "sonde report [<options>]", NULL };
@@ -353,9 +337,15 @@ int cmd_report(int argc, const char **argv)
 			rp.max_stack);
 		return 129;
 	}
+	if (rp.branch_history) {
+		/* perf: branch history is no branch mode, and sorts by source line */
+		rp.branch_mode = 0;
+		if (!rp.sort)
+			rp.sort = "srcline,symbol,dso";
+	}
 	user_sort = rp.sort;
 	/* Branch keys are checked once the file says which mode it is. */
-	if (!rp.sort || rp.branch_mode == 1 || branch_only_sort(rp.sort))
+	if (!rp.sort || rp.branch_mode == 1 || report_branch_sort_named(rp.sort))
 		rp.sort = "comm,dso,sym";
 	if (parse_sort(&rp) || prof_load_parse(&rp.ld, "sonde report")) {
 		free_report(&rp);
@@ -400,10 +390,11 @@ int cmd_report(int argc, const char **argv)
 		free_report(&rp);
 		return 1;
 	}
-	if (pick_branch_mode(&rp, user_sort)) {
+	if (pick_branch_mode(&rp, user_sort) || report_branch_history_check(&rp)) {
 		free_report(&rp);
 		return 1;
 	}
+	rp.ipc_null = !rp.branch && user_sort && strstr(user_sort, "symbol");
 	/* Children mode is the default when the file has callchains. */
 	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(rp.r); i++)
 		if (sonde_perfdata_reader__attr(rp.r, i)->sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
@@ -418,6 +409,9 @@ int cmd_report(int argc, const char **argv)
 	/* Like perf: caller order in children mode unless -g names one. */
 	if (rp.children && !rp.graph_order_set)
 		rp.graph_caller = true;
+	/* perf decides that before it knows the file has no callchains. */
+	if (rp.branch_history && !rp.no_children && !rp.graph_order_set)
+		rp.graph_caller = true;
 	if (rp.json)
 		rp.graph_on = false;
 	if (new_profile(&rp)) {
@@ -427,7 +421,7 @@ int cmd_report(int argc, const char **argv)
 	}
 	rp.have_callchains = false;
 	stop_on_signals(&rp);
-	err = prof_load_read(&rp.ld, each_record, &rp);
+	err = prof_load_read(&rp.ld, NULL, NULL);
 	if (stop_reading && !rp.quiet)
 		fprintf(stderr, "sonde report: %s: interrupted: reporting the %llu bytes read so far\n",
 			rp.input, (unsigned long long)sonde_perfdata_reader__progress(rp.r));

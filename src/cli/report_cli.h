@@ -69,8 +69,16 @@ struct report {
 	const char *load_error;
 	/* --branch-stack: 1 asked, 0 --no-branch-stack, -1 if the file has them */
 	int branch_mode;
+	bool branch_history; /* --branch-history: branches start the call graphs */
+	/*
+	 * perf's "IPC   [IPC Coverage]" column: a --sort naming "symbol"
+	 * outside branch mode gets it, "-" without the annotation data.
+	 */
+	bool ipc_null;
 	struct report_branch *branch; /* the branch histogram in branch mode */
 };
+
+#define IPC_NULL_TITLE "IPC   [IPC Coverage]"
 
 int report_parse_graph(struct report *rp, const char *arg);
 void report_print(struct report *rp);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report_cli.h"
+#include "report_branch.h"
 
 typedef struct sonde_profile_entry entry_t;
 typedef struct sonde_profile_node node_t;
@@ -205,6 +206,16 @@ static void cname(struct outbuf *o, const node_t *n)
 		ob_puts(o, "0");
 }
 
+/* A node's name; branch history adds its source line and branch counts. */
+static void node_name(struct report *rp, struct outbuf *o, const node_t *n,
+		      enum branch_counts counts)
+{
+	if (rp->branch_history)
+		report_branch_node_name(rp, o, n, counts);
+	else
+		cname(o, n);
+}
+
 static void margin(struct outbuf *o, int lm)
 {
 	ob_puts(o, "            ");
@@ -258,7 +269,7 @@ static void graph_rec(struct gctx *g, const node_t *parent, uint64_t total,
 				} else
 					ob_puts(g->o, "          ");
 			}
-			cname(g->o, x);
+			node_name(g->rp, g->o, x, BRANCH_COUNTS_CUT);
 			ob_putc(g->o, '\n');
 			last = x;
 			g->printed = true;
@@ -330,7 +341,7 @@ static void print_graph(struct report *rp, const entry_t *e, uint64_t total)
 			} else {
 				margin(&rp->out, lm);
 			}
-			cname(&rp->out, x);
+			node_name(rp, &rp->out, x, BRANCH_COUNTS);
 			ob_putc(&rp->out, '\n');
 			g.printed = true;
 		}
@@ -402,18 +413,18 @@ static void flat_collect(struct fctx *f, const node_t *n, uint64_t min, int dept
 }
 
 /* The nodes from the first frame down to @n, in chain order. */
-static void put_path(struct outbuf *o, const node_t *n, bool folded)
+static void put_path(struct report *rp, struct outbuf *o, const node_t *n, bool folded)
 {
 	const node_t *up = sonde_profile_node__parent(n);
 
 	if (up && sonde_profile_node__parent(up)) {
-		put_path(o, up, folded);
+		put_path(rp, o, up, folded);
 		if (folded)
 			ob_putc(o, ';');
 	}
 	if (!folded)
 		ob_puts(o, "                ");
-	cname(o, n);
+	node_name(rp, o, n, BRANCH_COUNTS_NONE);
 	if (!folded)
 		ob_putc(o, '\n');
 }
@@ -443,7 +454,7 @@ static void print_flat(struct report *rp, const entry_t *e, uint64_t total, bool
 			ob_puts(o, "           ");
 		put_gvalue(o, rp, v, nr, base);
 		ob_putc(o, folded ? ' ' : '\n');
-		put_path(o, n, folded);
+		put_path(rp, o, n, folded);
 		ob_putc(o, '\n');
 	}
 	free(f.v);
@@ -490,12 +501,17 @@ static void print_event(struct report *rp, int attr)
 		width[i] = (int)strlen(col_titles[rp->keys[i]]);
 	for (size_t j = 0; j < n; j++)
 		for (int i = 0; i < rp->nr_keys; i++) {
+			const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
 			int l;
 
 			if (rp->keys[i] == RK_CPU)
 				continue; /* perf keeps it 3 wide; -001 overflows */
-			cell_text(rp, sonde_profile__entry(rp->prof, attr, j), rp->keys[i], buf,
-				  sizeof(buf));
+			/* perf: an entry without a symbol makes room for an
+			 * object column of an address's width (16) */
+			if (rp->keys[i] == RK_DSO && !sonde_profile_entry__sym(e) && !rp->ld.f.nr_dsos &&
+			    width[i] < 16)
+				width[i] = 16;
+			cell_text(rp, e, rp->keys[i], buf, sizeof(buf));
 			l = (int)strlen(buf);
 			if (l > width[i])
 				width[i] = l;
@@ -511,6 +527,8 @@ static void print_event(struct report *rp, int attr)
 		else
 			ob_printf(o, "  %-*s", width[i], col_titles[rp->keys[i]]);
 	}
+	if (rp->ipc_null)
+		ob_printf(o, "  %s", IPC_NULL_TITLE);
 	ob_puts(o, "\n# ........");
 	if (rp->children)
 		ob_puts(o, "  ........");
@@ -521,6 +539,8 @@ static void print_event(struct report *rp, int attr)
 		for (int k = 0; k < width[i]; k++)
 			ob_putc(o, '.');
 	}
+	if (rp->ipc_null)
+		ob_printf(o, "  %.*s", (int)strlen(IPC_NULL_TITLE), "....................");
 	ob_puts(o, "\n#\n");
 	for (size_t j = 0; j < n; j++) {
 		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
@@ -541,11 +561,15 @@ static void print_event(struct report *rp, int attr)
 				continue;
 			cell_text(rp, e, rp->keys[i], buf, sizeof(buf));
 			ob_puts(o, "  ");
-			if (i + 1 == rp->nr_keys)
+			/* perf pads a last object or command column, not a symbol or line */
+			if (i + 1 == rp->nr_keys && !rp->ipc_null && rp->keys[i] != RK_DSO &&
+			    rp->keys[i] != RK_COMM)
 				ob_puts(o, buf);
 			else
 				ob_pad_str(o, buf, width[i], false);
 		}
+		if (rp->ipc_null) /* perf's "%-5s %2s" of "-", "-" in the title's width */
+			ob_printf(o, "  %-*s", (int)strlen(IPC_NULL_TITLE), "-      -");
 		ob_putc(o, '\n');
 		if (!rp->graph_on || !rp->have_callchains)
 			;

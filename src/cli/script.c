@@ -22,6 +22,7 @@
 #include "script_trace.h"
 #include "branch_text.h"
 #include "script_brstackoff.h"
+#include "script_brstackinsn.h"
 
 /*
  * Distinct stacks script keeps resolved, with their text: the first ones
@@ -48,6 +49,8 @@ enum {
 	F_BRSTACK = 1 << 14,
 	F_BRSTACKSYM = 1 << 15,
 	F_BRSTACKOFF = 1 << 16,
+	F_BRSTACKINSN = 1 << 17,
+	F_BRSTACKINSNLEN = 1 << 18,
 };
 
 static const struct {
@@ -60,7 +63,8 @@ static const struct {
 	{ "dso", F_DSO },   { "period", F_PERIOD }, { "addr", F_ADDR },
 	{ "trace", F_TRACE }, { "srcline", F_SRCLINE },
 	{ "brstack", F_BRSTACK }, { "brstacksym", F_BRSTACKSYM },
-	{ "brstackoff", F_BRSTACKOFF },
+	{ "brstackoff", F_BRSTACKOFF }, { "brstackinsn", F_BRSTACKINSN },
+	{ "brstackinsnlen", F_BRSTACKINSNLEN },
 };
 
 struct script {
@@ -92,6 +96,7 @@ struct script {
 	struct sonde_profile_branch *br; /* its branch stack, -F brstack* */
 	size_t cap_br;
 	struct brstackoff *bo; /* -F brstackoff: the objects perf has loaded */
+	int max_blocks;	       /* --max-blocks, for -F brstackinsn */
 };
 
 /* A stack's frame lines, rendered once for one field set. */
@@ -148,7 +153,7 @@ static int parse_fields(struct script *s)
 			if (!strcmp(tok, field_names[i].name))
 				bit = field_names[i].bit;
 		if (!bit) {
-			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, srcline, period, addr, brstack, brstacksym, brstackoff)\n",
+			fprintf(stderr, "sonde script: -F: unknown field '%s' (known: comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, srcline, period, addr, brstack, brstacksym, brstackoff, brstackinsn, brstackinsnlen)\n",
 				tok);
 			free(copy);
 			return -EINVAL;
@@ -206,7 +211,8 @@ static const char *missing_field(const struct script *s, const struct sonde_perf
 		{ F_ADDR, SONDE_PERF_SAMPLE_ADDR, "addr", "recorded without data addresses: perf record -d" },
 		{ F_IP, SONDE_PERF_SAMPLE_IP, "ip", "recorded without instruction pointers" },
 		{ F_TID | F_PID, SONDE_PERF_SAMPLE_TID, "pid/tid", "recorded without thread ids" },
-		{ F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF, SONDE_PERF_SAMPLE_BRANCH_STACK, "brstack",
+		{ F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF | F_BRSTACKINSN | F_BRSTACKINSNLEN,
+		  SONDE_PERF_SAMPLE_BRANCH_STACK, "brstack",
 		  "recorded without branch stacks: record -b or -j" },
 	};
 	unsigned asked = s->want | s->add;
@@ -249,17 +255,18 @@ static void put_frame_tail(struct outbuf *o, const frame_t *fr, unsigned f)
 }
 
 /*
- * "  file:line" under a frame, or perf's "object[address]" without one.
- * (perf 6.1 names the file of the compile unit for lines of inlined
- * headers; sonde names the header the line is in.)
+ * "  file:line" under a frame, or perf's "object[address]" without one,
+ * after @lead. (perf 6.1 names the file of the compile unit for lines of
+ * inlined headers; sonde names the header the line is in.)
  */
-static void put_srcline(struct script *s, struct outbuf *o, const frame_t *fr)
+static bool put_srcline(struct script *s, struct outbuf *o, const frame_t *fr, const char *lead)
 {
 	const char *sl;
 
 	if (!sonde_profile_frame__dso(fr))
-		return; /* perf prints nothing for an address outside any map */
+		return false; /* perf prints nothing for an address outside any map */
 	sl = sonde_profile_frame__srcline(s->prof, fr);
+	ob_puts(o, lead);
 	ob_puts(o, "  ");
 	if (sl) {
 		ob_puts(o, sl);
@@ -270,7 +277,7 @@ static void put_srcline(struct script *s, struct outbuf *o, const frame_t *fr)
 			  sonde_profile_frame__ip(fr) : sonde_profile_frame__addr(fr), 0);
 		ob_putc(o, ']');
 	}
-	ob_putc(o, '\n');
+	return true;
 }
 
 /* "\taddress sym+0xoff (dso)\n", as perf prints a frame. */
@@ -322,7 +329,8 @@ static void render_stack(struct script *s, struct outbuf *o, const struct sonde_
 
 		if (f & F_SRCLINE) {
 			frame_line(o, fr, f);
-			put_srcline(s, o, fr);
+			if (put_srcline(s, o, fr, ""))
+				ob_putc(o, '\n');
 		} else {
 			frame_line_cached(s, o, fr, f);
 		}
@@ -420,14 +428,24 @@ static void put_branches(struct script *s, struct outbuf *o, unsigned f)
 {
 	int n;
 
-	if (!(f & (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF)))
+	if (!(f & (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF | F_BRSTACKINSN | F_BRSTACKINSNLEN)))
 		return;
 	n = sample_branches(s);
-	if (n > 0 && !(f & (F_BRSTACK | F_BRSTACKSYM)))
+	if (n > 0 && (f & F_BRSTACKOFF) && !(f & (F_BRSTACK | F_BRSTACKSYM)))
 		brstackoff_put(s->bo, o, s->br, (size_t)n, f & F_DSO);
-	else if (n > 0)
+	else if (n > 0 && (f & (F_BRSTACK | F_BRSTACKSYM)))
 		branch_put_stack(o, s->br, (size_t)n,
 				 (f & F_BRSTACK) ? BRANCH_ADDR : BRANCH_SYM, f & F_DSO);
+	if (n > 0 && (f & (F_BRSTACKINSN | F_BRSTACKINSNLEN))) {
+		const struct sonde_sample *ss = &s->cur->sample;
+		bool tid = ss->sample_type & SONDE_PERF_SAMPLE_TID;
+		struct brstackinsn_opts bo = { .ilen = f & F_BRSTACKINSNLEN,
+					       .srcline = f & F_SRCLINE,
+					       .max_blocks = s->max_blocks };
+
+		brstackinsn_put(o, s->prof, tid ? (int32_t)ss->pid : -1, tid ? (int32_t)ss->tid : -1,
+				ss->ip, s->br, (size_t)n, &bo);
+	}
 }
 
 static void end_line(struct script *s, struct outbuf *o, unsigned f)
@@ -522,9 +540,10 @@ static void print_sample_text(struct script *s, const struct sonde_perfdata_reco
 	ob_hex(o, smp->ip, 16);
 	if (f & (F_SYM | F_DSO))
 		put_frame_tail(o, sonde_profile_stack__frame(st, 0), f);
-	end_line(s, o, f);
+	/* Like perf: the ip's line, then what follows the ip (branch stacks). */
 	if (f & F_SRCLINE)
-		put_srcline(s, o, sonde_profile_stack__frame(st, 0));
+		put_srcline(s, o, sonde_profile_stack__frame(st, 0), "\n");
+	end_line(s, o, f);
 }
 
 /*
@@ -746,7 +765,7 @@ int cmd_script(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &s.input, "file", "input file name (default perf.data, - for stdin)"),
 		OPT_STRING('F', "fields", &s.fields, "list",
-			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,srcline,period,addr,trace,brstack,brstacksym,brstackoff (+x / -x to add / remove)"),
+			   "fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,srcline,period,addr,trace,brstack,brstacksym,brstackoff,brstackinsn,brstackinsnlen (+x / -x to add / remove)"),
 		OPT_BOOLEAN(0, "json", &s.json, "one JSON object per sample"),
 		OPT_STRING('c', "comms", &s.comms, "list", "only samples of these commands (comma separated)"),
 		OPT_STRING(0, "comm", &s.comms, "list", "same as --comms"),
@@ -758,6 +777,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN(0, "ns", &s.ns, "print times in nanoseconds"),
 		OPT_BOOLEAN(0, "inline", &s.inline_frames, "show functions inlined at DWARF-unwound addresses (default; --no-inline)"),
 		OPT_INTEGER(0, "max-stack", &s.max_stack, "n", "frames per callchain to print (default 127)"),
+		OPT_INTEGER(0, "max-blocks", &s.max_blocks, "n", "blocks of code to print per sample with -F brstackinsn (default all)"),
 		OPT_BOOLEAN('f', "force", &s.force, "read a file owned by another user (not root)"),
 		OPT_BOOLEAN(0, "cache", &s.cache, "keep kernel symbols and DWARF answers in ~/.cache/sonde between runs (default; --no-cache)"),
 		OPT_BOOLEAN(0, "kallsyms-cache", &s.cache, "same as --cache"),

@@ -78,6 +78,10 @@ PY
 then pass "script --json: branch stacks"; else fail "script --json: branch stacks: $(head -c 300 "$TMP/err")"; fi
 expect_fail "script -F brstack without branch stacks" "do not carry it.*record -b" \
 	"$SONDE" script -F brstack -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
+expect_fail "script -F brstackinsn without branch stacks" "do not carry it.*record -b" \
+	"$SONDE" script -F brstackinsn -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
+expect_fail "report --branch-history without branch stacks or callchains" "no branch stacks or callchains" \
+	"$SONDE" report --branch-history -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-file.data"
 expect_fail "report -b without branch stacks" "has no branch stacks" \
 	"$SONDE" report -b -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
 expect_fail "report -b --sort sym" "not a branch key" "$SONDE" report -b -s sym -i "$F"
@@ -95,15 +99,166 @@ grep -q '^# Overhead  Command  Source Shared Object  Source Symbol' "$TMP/b" &&
 grep -q 'Branch Statistics' "$TMP/nb" && fail "report --no-branch-stack still in branch mode" ||
 	pass "report --no-branch-stack"
 
+# brstackinsn walks real code: branches where the helper's instructions
+# are (objdump names them), as a run of main -> symtest_strong ->
+# symtest_global_mid -> symtest_static_leaf's loop would record them.
+DIS=$TMP/dis.txt
+objdump -d --no-show-raw-insn "$EXE" >"$DIS" 2>/dev/null
+# insn FUNC REGEX: "address target" of FUNC's first instruction matching REGEX
+insn() { awk -v f="<$1>:" -v re="$2" '$2 == f { on = 1; next } on && /^$/ { exit }
+	on && $2 ~ re { sub(":", "", $1); print "0x" $1, "0x" $3; exit }' "$DIS"; }
+read -r JA JA_TO < <(insn main '^ja$|^jb$|^jne$|^jae$|^jbe$|^jg$')
+read -r CALL_S _ < <(insn main '^call$' | tail -1)
+CALL_S=$(awk -v f="<main>:" '$2 == f { on = 1; next } on && /^$/ { exit }
+	on && $2 == "call" && $4 == "<symtest_strong>" { sub(":", "", $1); print "0x" $1; exit }' "$DIS")
+read -r JMP_M _ < <(insn symtest_strong '^jmp$|^call$')
+read -r CALL_L _ < <(insn symtest_global_mid '^call$')
+read -r LOOP LOOP_TO < <(insn symtest_static_leaf '^jne$|^jb$|^jnz$|^ja$|^jbe$')
+FW=$TMP/walk.data
+if [ -z "$JA" ] || [ -z "$CALL_S" ] || [ -z "$JMP_M" ] || [ -z "$CALL_L" ] || [ -z "$LOOP" ] || [ -z "$LOOP_TO" ]; then
+	skip "script -F brstackinsn on real code: the helper's code has another shape here"
+else
+	# Sample 1: ja back to the loop in main, the call, the tail jump, the
+	# call of the leaf, two turns of its loop; the sample in the loop.
+	W1="$(hex $LOOP_TO+4):$(hex $LOOP)-$(hex $LOOP_TO)/M/c5/t1,$(hex $LOOP)-$(hex $LOOP_TO)/P/c6/t1"
+	W1+=",$(hex $CALL_L)-$(hex $LEAF)/c2/t4,$(hex $JMP_M)-$(hex $MID)/c1/t2,$(hex $CALL_S)-$(hex $STRONG)/P/c3/t4,$(hex $JA)-$(hex $JA_TO)/c12/t1"
+	# Sample 2: the sample is the last branch's source: no last block.
+	W2="$(hex $LOOP):$(hex $LOOP)-$(hex $LOOP_TO)/P/c4/t1,$(hex $CALL_L)-$(hex $LEAF)/c2/t4"
+	# Sample 3: a block from user code to a kernel source (an interrupt
+	# whose entry the filter dropped) ends at the next branch instead.
+	W3="$(hex $JA_TO):$(hex $CALL_S)-$(hex $STRONG)/c9/t4,ffffffff81000100-$(hex $JA_TO)/t12,$(hex $JA)-$(hex $JA_TO)/c12/t1"
+	# Sample 4: the last target's run meets a branch before the sample.
+	W4="$(hex $CALL_S+16):$(hex $JA)-$(hex $JA_TO)/c7/t1"
+	if "$B" "$FW" "$EXE:401000:1000:1000" -- "$W1" "$W2" "$W3" "$W4" 2>"$TMP/err"; then
+		"$SONDE" script -i "$FW" -F brstackinsn >"$TMP/w.txt" 2>"$TMP/err"
+		leaf_ret=$(awk '/<symtest_static_leaf>:/ { on = 1; next } on && /^$/ { exit } on && / ret/ { sub(":", "", $1); print $1; exit }' "$DIS")
+		grep -q "^	symtest_static_leaf:$" "$TMP/w.txt" &&
+			grep -q "^	0*${LOOP#0x}	insn: .*# PRED 6 cycles \[[0-9]*\] [0-9.]* IPC$" "$TMP/w.txt" &&
+			grep -q "^	\.\.\. not reaching sample \.\.\.$" "$TMP/w.txt" &&
+			! grep -q "mismatch of LBR data" "$TMP/w.txt" &&
+			pass "script -F brstackinsn: the blocks of real code, named, with cycles and IPC" ||
+			fail "script -F brstackinsn on real code: $(head -c 600 "$TMP/w.txt" "$TMP/err")"
+		"$SONDE" script -i "$FW" -F brstackinsn --max-blocks 1 >"$TMP/w1.txt" 2>&1
+		[ "$(grep -c 'insn:' "$TMP/w1.txt")" -lt "$(grep -c 'insn:' "$TMP/w.txt")" ] &&
+			pass "script --max-blocks: fewer blocks" || fail "script --max-blocks 1 printed as many instructions"
+	else
+		fail "brgen (walk): $(head -c 300 "$TMP/err")"
+		FW=
+	fi
+fi
+
+# --branch-history: the branches start each entry's call graph (the
+# oldest first), target then source, with what they said.
+"$SONDE" report -i "$F" --branch-history >"$TMP/bh.txt" 2>"$TMP/err"
+grep -q '^# Overhead  Source:Line .* Shared Object  IPC   \[IPC Coverage\]$' "$TMP/bh.txt" &&
+	grep -q "main [a-z_]*\.[ch]:[0-9]* (cycles:5)$" "$TMP/bh.txt" &&
+	grep -q "0x1234 (FAULT_INST CROSS_2M predicted:0.0%)$" "$TMP/bh.txt" &&
+	pass "report --branch-history: branch frames with their counts" ||
+	fail "report --branch-history: $(head -c 800 "$TMP/bh.txt" "$TMP/err")"
+# The same samples with callchains (the walk's return addresses).
+FC=$TMP/brchain.data
+next_insn() { awk -v a="$(printf '%x' $(($1)))" 'on { sub(":", "", $1); print "0x" $1; exit }
+	{ x = $1; sub(":", "", x) } x == a { on = 1 }' "$DIS"; }
+if [ -n "$FW" ]; then
+	RET_L=$(next_insn $CALL_L) RET_S=$(next_insn $CALL_S)
+	CC="$(hex $LOOP_TO+4)/$(hex $RET_L)/$(hex $RET_S)"
+	"$B" -g "$FC" "$EXE:401000:1000:1000" -- "$CC:${W1#*:}" "$CC:${W2#*:}" \
+		"$(hex $LOOP_TO)/$(hex $RET_L)/$(hex $RET_S):$(hex $CALL_L)-$(hex $LEAF)/t4" \
+		"$(hex $RET_L)/$(hex $RET_S):" 2>"$TMP/err" || { fail "brgen -g: $(head -c 300 "$TMP/err")"; FC=; }
+else
+	FC=
+fi
+
 if ! have_perf; then
 	skip "branch stacks: perf is not installed (apt-get install linux-perf): no comparison with perf"
 	exit 0
 fi
 # perf's report has a Tip block sonde leaves out (and ends without a newline).
 untip() { python3 -c 'import re, sys; sys.stdout.write(re.sub(r"#\n# \(Tip:[^\n]*\n#\n", "", sys.stdin.read()))'; }
+report_vs_perf() { # FILE ARGS...
+	local f=$1
+	shift
+	for args in "$@"; do
+		perf report -i "$f" --stdio $args 2>"$TMP/perr" | untip >"$TMP/p.txt"
+		"$SONDE" report -i "$f" $args >"$TMP/s.txt" 2>"$TMP/err"
+		if ! grep -q '^# Samples' "$TMP/p.txt"; then
+			skip "report $args: perf printed no report to compare ($(tail -c 200 "$TMP/perr" | tr "\n" " "))"
+		elif cmp -s "$TMP/p.txt" "$TMP/s.txt"; then
+			pass "report $args: the same bytes as perf ($(basename "$f"))"
+		else
+			fail "report $args ($(basename "$f")) differs from perf: $(diff "$TMP/p.txt" "$TMP/s.txt" | head -8)"
+		fi
+	done
+}
+# script -F brstackinsn walks code as perf does: block by block, with
+# perf's x86 decoder's lengths, names and annotations.
+script_vs_perf() { # FILE FIELDS [OPTIONS...]
+	local f=$1 fields=$2
+	shift 2
+	perf script -i "$f" -F "$fields" "$@" >"$TMP/p.txt" 2>/dev/null
+	"$SONDE" script -i "$f" -F "$fields" "$@" >"$TMP/s.txt" 2>"$TMP/err"
+	if [ ! -s "$TMP/p.txt" ]; then
+		fail "script -F $fields $*: perf printed nothing"
+	elif cmp -s "$TMP/p.txt" "$TMP/s.txt"; then
+		pass "script -F $fields $*: the same bytes as perf ($(basename "$f"))"
+	else
+		fail "script -F $fields $* ($(basename "$f")) differs from perf: $(diff "$TMP/p.txt" "$TMP/s.txt" | head -6)"
+	fi
+}
+for f in "$F" "$FX" $FW; do
+	script_vs_perf "$f" brstackinsn
+	script_vs_perf "$f" brstackinsnlen
+	script_vs_perf "$f" ip,sym,brstack,brstackinsn
+done
+[ -n "$FW" ] && script_vs_perf "$FW" brstackinsn --max-blocks 2
+# Code of random instructions (prefixes, REX, VEX/EVEX, the 0x0f maps, a
+# fixed seed) in a copy of the helper, walked in blocks between random
+# branches: every instruction's length as perf's decoder has it.
+RC=$TMP/rcode RCD=$TMP/rcode.data
+cp "$EXE" "$RC"
+if python3 - "$RC" "$B" "$RCD" <<'PY'
+import random, subprocess, sys
+exe, brgen, out = sys.argv[1:4]
+random.seed(7)
+legacy = [0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65, 0x66, 0x67, 0xf0, 0xf2, 0xf3]
+code = bytearray()
+while len(code) < 0x1000:
+    b = [random.choice(legacy) for _ in range(random.choice([0, 0, 0, 1, 1, 2, 5]))]
+    if random.random() < 0.3:
+        b.append(0x40 | random.randrange(16))
+    r = random.random()
+    if r < 0.2:
+        v = random.choice([0xc4, 0xc5, 0x62])
+        b += [v] + [random.randrange(256) for _ in range({0xc4: 2, 0xc5: 1, 0x62: 3}[v])]
+    elif r < 0.5:
+        b += [0x0f] + ([random.choice([0x38, 0x3a])] if random.random() < 0.3 else [])
+    code += bytes((b + [random.randrange(256) for _ in range(16)])[:16])
+with open(exe, "r+b") as f:  # the code pages only: the headers and symbols stay
+    f.seek(0x1000)
+    f.write(code[:0x1000])
+lo, hi = 0x401050, 0x401270  # main to symtest_strong, where both name the same functions
+samples = []
+for _ in range(40):
+    ents, prev = [], None
+    for k in range(16):
+        a, b = sorted(random.sample(range(lo, hi), 2))
+        fl = ("/c%d" % random.randrange(1, 40)) if random.random() < 0.5 else ""
+        ents.append("%x-%x%s%s" % (b, prev if prev else random.randrange(lo, hi), fl,
+                                   "/P" if random.random() < 0.3 else ""))
+        prev = a
+    samples.append("%x:%s" % (random.randrange(lo, hi), ",".join(ents)))
+subprocess.run([brgen, out, exe + ":401000:1000:1000", "--"] + samples, check=True)
+PY
+then
+	script_vs_perf "$RCD" brstackinsn
+	script_vs_perf "$RCD" brstackinsnlen
+else
+	fail "random code for brstackinsn: python3 or brgen failed"
+fi
 for f in "$F" "$FX"; do
 	for fields in brstack brstacksym brstack,dso brstacksym,dso comm,tid,time,ip,sym,brstacksym \
-		ip,sym,dso,brstack,brstacksym event,period,brstack brstackoff ip,dso,brstackoff; do
+		ip,sym,dso,brstack,brstacksym event,period,brstack brstackoff ip,dso,brstackoff \
+		ip,srcline,brstack; do
 		perf script -i "$f" -F "$fields" >"$TMP/p.txt" 2>/dev/null
 		"$SONDE" script -i "$f" -F "$fields" >"$TMP/s.txt" 2>"$TMP/err"
 		if [ ! -s "$TMP/p.txt" ]; then
@@ -139,17 +294,93 @@ else
 	skip "script -F brstackoff with two executables: $EXE2 not built"
 fi
 # perf 6.1 crashes on a --sort naming symbol_from or symbol_to with -b:
-# the default keys and the object/cycles ones are compared.
-for args in "" "-b" "-s dso_to" "-s dso_from,dso_to" "-s comm,dso_from,dso_to,cycles" "-s cycles" \
+# the default keys and the others are compared. mispredict, in_tx and
+# abort are not an order in perf (its tree's shape decides which rows
+# merge), srcline_from/to are looked up only where a comparison needs
+# them ("(null)" elsewhere): the profile keeps both ways.
+report_vs_perf "$F" "" "-b" "-s dso_to" "-s dso_from,dso_to" "-s comm,dso_from,dso_to,cycles" "-s cycles" \
 	"--comm brwork" "--tid 4243" "--tid 4243 --percentage relative" "--pid 4242 --percentage relative" \
-	"--comm nosuch"; do
-	perf report -i "$F" --stdio $args 2>/dev/null | untip >"$TMP/p.txt"
-	"$SONDE" report -i "$F" $args >"$TMP/s.txt" 2>"$TMP/err"
-	if ! grep -q '^# Samples' "$TMP/p.txt"; then
-		skip "report $args: perf printed no report to compare"
-	elif cmp -s "$TMP/p.txt" "$TMP/s.txt"; then
-		pass "report $args: the same bytes as perf"
-	else
-		fail "report $args differs from perf: $(diff "$TMP/p.txt" "$TMP/s.txt" | head -8)"
-	fi
+	"--comm nosuch" "-s mispredict" "-s in_tx,abort,cycles" "-s addr_from" "-s addr_to,addr_from" \
+	"-s comm,mispredict" "-s mispredict,dso_to"
+report_vs_perf "$FX" "-s mispredict,in_tx" "-s addr_to,addr_from,dso_to"
+# Source lines without the missing object: perf 6.1 asks an addr2line
+# child about it, which has exited, and dies of SIGPIPE now and then.
+FS=$TMP/brsrc.data
+if "$B" "$FS" "${MAPS[@]:0:2}" -- "$S1" "$S2" "$S4" 2>"$TMP/err"; then
+	report_vs_perf "$FS" "-s srcline_from" "-s srcline_to" "-s srcline_from,srcline_to" \
+		"-s dso_from,srcline_to" "--comm brwork -s comm,mispredict,srcline_to"
+else
+	fail "brgen (source lines): $(head -c 300 "$TMP/err")"
+fi
+# Many branches between the same few places, flags at random (a fixed
+# seed): rows that perf's trees split and merge.
+RANDOM=12
+ADDRS=($((MAIN)) $((MID)) $((LEAF)) $HOT $((GONE)) 0 4660)
+rnd_addr() { local b=${ADDRS[RANDOM % 7]} o=(0 4 8 16 32); [ "$b" = 0 ] && echo 0 || hex "$b+${o[RANDOM % 5]}"; }
+SAMPLES=()
+for i in $(seq 40); do
+	ents=""
+	for j in $(seq $((RANDOM % 8 + 1))); do
+		e="$(rnd_addr)-$(rnd_addr)"
+		case $((RANDOM % 10)) in 0|1|2) e+=/P ;; 3|4) e+=/M ;; esac
+		[ $((RANDOM % 10)) = 0 ] && e+=/X
+		[ $((RANDOM % 10)) = 0 ] && e+=/A
+		[ $((RANDOM % 3)) = 0 ] && e+=/c$((RANDOM % 20 + 1))
+		ents+="${ents:+,}$e/t$((RANDOM % 16))"
+	done
+	SAMPLES+=("$(hex $MID+4):$ents")
 done
+FR=$TMP/brrnd.data
+if "$B" "$FR" "${MAPS[@]}" -- "${SAMPLES[@]}" 2>"$TMP/err"; then
+	report_vs_perf "$FR" "" "-s mispredict" "-s in_tx,abort" "-s mispredict,comm,cycles" \
+		"-s addr_from,addr_to" "-s dso_to,mispredict,in_tx" "--tid 4242 -s comm,mispredict"
+else
+	fail "brgen (random flags): $(head -c 300 "$TMP/err")"
+fi
+# --branch-history as perf prints it: the table by srcline,symbol,dso
+# with perf's IPC column, the graphs of branch frames matched by address
+# with their types, predictions, cycles and folded loop turns, in each
+# call graph order and form, with and without callchains.
+for args in "" "-g callee" "--no-children" "-g folded" "-g flat" "-g graph,0,caller,count" \
+	"-g fractal" "--max-stack 3" "-s sym" "--percent-limit 20"; do
+	report_vs_perf "$FS" "--branch-history $args"
+done
+[ -n "$FC" ] && report_vs_perf "$FC" "--branch-history" "--branch-history --no-children" \
+	"--branch-history -g callee"
+# perf's table around it: "??:0" for the line of an address outside any
+# object, an object column 16 wide where a symbol is missing, the IPC
+# column of a --sort naming "symbol".
+FU=$TMP/brunres.data
+if "$B" "$FU" "${MAPS[@]:0:2}" -- "1234:$(hex $MAIN+0x10)-$(hex $MID)/t4" "$S1" "$S2" "$S4" 2>"$TMP/err"; then
+	report_vs_perf "$FU" "--no-branch-stack -s srcline,symbol,dso" "--no-branch-stack -s sym,dso" \
+		"--no-branch-stack -s dso,comm" "--branch-history"
+else
+	fail "brgen (unresolved samples): $(head -c 300 "$TMP/err")"
+fi
+# Loops: runs of branches repeated, in samples repeated, so that perf's
+# loop folding and its iteration counts show.
+FL=$TMP/brloop.data
+if python3 - "$B" "$FL" "$EXE" "$MAIN" "$MID" "$LEAF" <<'PY'
+import random, subprocess, sys
+brgen, out, exe = sys.argv[1:4]
+funcs = [int(a, 16) for a in sys.argv[4:7]]
+random.seed(3)
+samples = []
+for _ in range(30):
+    pick = lambda: random.choice(funcs) + random.randrange(0, 0x1c)
+    body = [(pick(), pick()) for _ in range(random.randint(1, 3))]
+    ents = body * random.randint(1, 6) + [(pick(), random.choice(funcs)) for _ in range(random.randint(0, 4))]
+    text = ["%x-%x/t%d%s%s" % (f, t, random.choice([1, 4, 6]),
+                               "/c%d" % random.randint(1, 30) if random.random() < 0.5 else "",
+                               "/P" if random.random() < 0.4 else "") for f, t in ents[:64]]
+    samples += ["%x:%s" % (random.choice(funcs) + 4, ",".join(text))] * random.randint(1, 3)
+subprocess.run([brgen, out, exe + ":401000:1000:1000", "--"] + samples, check=True)
+PY
+then
+	report_vs_perf "$FL" "--branch-history" "--branch-history -g callee" "--branch-history -g folded"
+	grep -q "iter:" "$TMP/s.txt" || "$SONDE" report -i "$FL" --branch-history | grep -q "iter:" &&
+		pass "report --branch-history: folded loop turns counted" ||
+		fail "report --branch-history: no iter: count on the loop file"
+else
+	fail "loop file for --branch-history: python3 or brgen failed"
+fi

@@ -6,14 +6,17 @@
  * (IP|TID|TIME|PERIOD|BRANCH_STACK of a cpu-clock event) per SAMPLE
  * argument, and the BRANCH_STACK header feature perf looks for.
  *
- *   brgen [-x] [-r N] OUT MAP... -- SAMPLE...
+ *   brgen [-x] [-g] [-r N] OUT MAP... -- SAMPLE...
  *   MAP    = PATH:START:LEN:PGOFF           (hex numbers)
- *   SAMPLE = IP:ENTRY[,ENTRY...]            (ENTRY: FROM-TO[/FLAG...])
+ *   SAMPLE = IP[/CALLER...]:ENTRY[,ENTRY...] (ENTRY: FROM-TO[/FLAG...])
  *   FLAG   = M (mispredicted) P (predicted) X (in_tx) A (abort)
  *            cN (cycles) tN (branch type, PERF_BR_*) nN (new_type)
  *
  * -x adds PERF_SAMPLE_BRANCH_HW_INDEX (an hw_idx word before the entries);
+ * -g adds PERF_SAMPLE_CALLCHAIN: PERF_CONTEXT_USER, the ip, then the
+ * CALLER return addresses (hex) given after it;
  * -r N writes the SAMPLE list N times over (big files for timing).
+ * An ENTRY or CALLER list may be empty (a sample without branches).
  * Samples alternate between threads 4242 and 4243, period 1000 + i.
  */
 #include <stdio.h>
@@ -75,16 +78,28 @@ static int parse_entry(const char *s, uint64_t w[3])
 	return *end ? -1 : 0;
 }
 
-static int add_sample(struct pdgen *g, char *arg, unsigned i, bool hw_idx, uint64_t t)
+/* perf's PERF_CONTEXT_USER callchain marker. */
+#define CONTEXT_USER ((uint64_t)-512)
+
+static int add_sample(struct pdgen *g, char *arg, unsigned i, bool hw_idx, bool chain, uint64_t t)
 {
-	uint64_t words[3 * 64];
-	char *colon = strchr(arg, ':'), *save = NULL;
-	unsigned nr = 0;
+	uint64_t words[3 * 64], ips[64];
+	char *colon = strchr(arg, ':'), *save = NULL, *end;
+	unsigned nr = 0, nc = 0;
 	uint32_t tid = PID + (i & 1);
 
 	if (!colon)
 		return -1;
 	*colon = 0;
+	ips[nc++] = CONTEXT_USER;
+	ips[nc++] = hex(arg, &end);
+	while (*end == '/') {
+		if (nc == 64)
+			return -1;
+		ips[nc++] = hex(end + 1, &end);
+	}
+	if (*end || (nc > 2 && !chain))
+		return -1;
 	for (char *e = strtok_r(colon + 1, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
 		if (nr == 64 || parse_entry(e, &words[3 * nr]))
 			return -1;
@@ -92,12 +107,17 @@ static int add_sample(struct pdgen *g, char *arg, unsigned i, bool hw_idx, uint6
 	}
 	pdg_32(g, 9);
 	pdg_16(g, 2); /* user */
-	pdg_16(g, (uint16_t)(8 + 32 + 8 + (hw_idx ? 8 : 0) + 24 * nr));
-	pdg_64(g, hex(arg, NULL));
+	pdg_16(g, (uint16_t)(8 + 32 + (chain ? 8 + 8 * nc : 0) + 8 + (hw_idx ? 8 : 0) + 24 * nr));
+	pdg_64(g, ips[1]);
 	pdg_32(g, PID);
 	pdg_32(g, tid);
 	pdg_64(g, t);
 	pdg_64(g, 1000 + i);
+	if (chain) {
+		pdg_64(g, nc);
+		for (unsigned k = 0; k < nc; k++)
+			pdg_64(g, ips[k]);
+	}
 	pdg_64(g, nr);
 	if (hw_idx)
 		pdg_64(g, nr - 1);
@@ -135,7 +155,7 @@ int main(int argc, char **argv)
 {
 	struct pdgen g = { 0 };
 	uint64_t t = 1000000000ULL, first;
-	bool hw_idx = false;
+	bool hw_idx = false, chain = false;
 	unsigned long repeat = 1;
 	unsigned nr = 0;
 	int a = 1, first_sample, out;
@@ -144,17 +164,19 @@ int main(int argc, char **argv)
 	for (; a < argc; a++) {
 		if (!strcmp(argv[a], "-x"))
 			hw_idx = true;
+		else if (!strcmp(argv[a], "-g"))
+			chain = true;
 		else if (!strcmp(argv[a], "-r") && a + 1 < argc)
 			repeat = strtoul(argv[++a], NULL, 0);
 		else
 			break;
 	}
 	if (argc - a < 3 || !repeat) {
-		fprintf(stderr, "usage: brgen [-x] [-r N] OUT MAP... -- SAMPLE...\n");
+		fprintf(stderr, "usage: brgen [-x] [-g] [-r N] OUT MAP... -- SAMPLE...\n");
 		return 2;
 	}
 	out = a;
-	pdg_file_begin(&g, SAMPLE_TYPE, 1000);
+	pdg_file_begin(&g, SAMPLE_TYPE | (chain ? 1u << 5 : 0), 1000);
 	/* attr.branch_sample_type: 104 (attrs) + 72 */
 	pdg_set64(&g, 104 + 72, BRANCH_ANY | (1u << 0) | (hw_idx ? BRANCH_HW_INDEX : 0));
 	pdg_comm(&g, PID, PID, "brwork", t);
@@ -171,7 +193,7 @@ int main(int argc, char **argv)
 			char *copy = strdup(argv[a]); /* parsing cuts the text */
 
 			t += 1000000;
-			if (!copy || add_sample(&g, copy, nr, hw_idx, t)) {
+			if (!copy || add_sample(&g, copy, nr, hw_idx, chain, t)) {
 				fprintf(stderr, "brgen: bad SAMPLE '%s'\n", argv[a]);
 				return 2;
 			}

@@ -146,6 +146,15 @@ void anl_machine_preload_kernel(struct anl_machine *m);
 /* ELF virtual address of map-relative @addr in @dso. */
 uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr);
 
+/*
+ * Up to @len bytes of @dso's file from map-relative @addr (a file offset)
+ * into @buf, and in *@is64 whether it is 64-bit code: the count, 0 when
+ * there are none to read (the kernel's and JIT code have no file here, a
+ * changed object no copy).
+ */
+size_t anl_dso_read(struct anl_machine *m, struct anl_dso *dso, uint64_t addr, void *buf,
+		    size_t len, bool *is64);
+
 /* Statistics for --stats. */
 struct anl_stats {
 	uint64_t nr_records[128];

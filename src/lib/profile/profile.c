@@ -16,6 +16,8 @@
 
 static const char *const key_names[SONDE_PROFILE_KEY_MAX] = {
 	"comm", "pid", "tid", "dso", "sym", "cpu", "srcline",
+	"dso_from", "dso_to", "symbol_from", "symbol_to", "srcline_from", "srcline_to",
+	"addr_from", "addr_to", "cycles", "mispredict", "in_tx", "abort",
 };
 
 int sonde_profile_key__parse(const char *name)
@@ -55,7 +57,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	int max_stack;
 
 	if (opts) {
-		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, max_stacks))) {
+		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, branch_history))) {
 			errno = EINVAL;
 			return NULL;
 		}
@@ -68,6 +70,14 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
+	if (o.branches) {
+		/* The histogram of branches has keys of its own. */
+		if (prof_brhist_new(p, o.keys, o.nr_keys)) {
+			free(p);
+			return NULL;
+		}
+		o.keys = NULL;
+	}
 	if (!o.keys || !o.nr_keys) {
 		static const enum sonde_profile_key def[] = {
 			SONDE_PROFILE_KEY_COMM, SONDE_PROFILE_KEY_DSO, SONDE_PROFILE_KEY_SYM,
@@ -77,7 +87,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 		o.nr_keys = 3;
 	}
 	for (size_t i = 0; i < o.nr_keys; i++) {
-		if ((unsigned)o.keys[i] >= SONDE_PROFILE_KEY_MAX) {
+		if ((unsigned)o.keys[i] >= SONDE_PROFILE_KEY_BRANCH_FIRST) {
 			free(p);
 			errno = EINVAL;
 			return NULL;
@@ -87,6 +97,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 		p->keys[o.keys[i]] = true;
 	}
 	p->callchains = o.callchains;
+	p->branch_history = o.branch_history;
 	p->timeline = o.timeline;
 	p->trees = o.call_trees && o.callchains;
 	p->caller = o.caller_order;
@@ -99,6 +110,8 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 		anl_machine_free(p->m);
 		p->m = NULL;
 	}
+	/* perf's max_stack counts the frames after the sample's own */
+	p->chain_max_stack = max_stack > 1 ? max_stack - 1 : 1;
 	p->stacks = p->m ? anl_stacks_new(p->m, max_stack) : NULL;
 	if (!p->stacks) {
 		sonde_profile__free(p);
@@ -141,7 +154,9 @@ void sonde_profile__free(struct sonde_profile *p)
 {
 	if (!p)
 		return;
+	prof_brhist_free(p);
 	prof_hist_free(p);
+	prof_chains_free(p);
 	hashtab_free(&p->ents);
 	hashtab_free(&p->kids);
 	while (p->gblocks) {
@@ -409,38 +424,57 @@ static struct anl_stack *sample_stack(struct sonde_profile *p, const struct prof
 				p->callchains);
 }
 
-/* Filters, resolves and counts one sample of event @ei. 1 if counted. */
-static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const struct pdr_sample *s)
+/*
+ * The time and CPU filters choose the samples the profile is about: its
+ * totals (and so the shares) are of that slice, as in perf; pid, tid and
+ * comm only hide entries of the whole.
+ */
+bool prof_in_slice(const struct sonde_profile *p, uint64_t time, uint32_t cpu)
+{
+	if (p->nr_f_time && !time_ok(p, time))
+		return false;
+	return !p->f_cpu ||
+	       (cpu < PROF_MAX_CPUS && (p->f_cpu[cpu / 8] & (1 << (cpu % 8))));
+}
+
+bool prof_thread_shown(struct sonde_profile *p, int32_t pid, int32_t tid, const char *comm)
+{
+	if (p->nr_f_pid && !int_in(p->f_pid, p->nr_f_pid, pid))
+		return false;
+	if (p->nr_f_tid && !int_in(p->f_tid, p->nr_f_tid, tid))
+		return false;
+	if (p->nr_f_comm) {
+		if (!comm)
+			comm = anl_thread_findnew(p->m, pid, tid)->comm;
+		if (!str_in(p->f_comm, p->nr_f_comm, comm))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Filters, resolves and counts one sample of event @ei (@rec: decoded,
+ * for branch history). 1 if counted.
+ */
+static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const struct pdr_sample *s,
+		      const struct sonde_record *rec)
 {
 	struct prof_event *ev = &p->evs[ei];
 	struct anl_thread *t;
 	struct anl_stack *st;
 	struct prof_group *g;
 
-	/*
-	 * The time and CPU filters choose the samples the profile is about:
-	 * its totals (and so the shares) are of that slice, as in perf;
-	 * pid, tid and comm only hide entries of the whole.
-	 */
-	if (p->nr_f_time && !time_ok(p, s->time))
-		return 0;
-	if (p->f_cpu && (s->cpu >= PROF_MAX_CPUS || !(p->f_cpu[s->cpu / 8] & (1 << (s->cpu % 8)))))
+	if (!prof_in_slice(p, s->time, s->cpu))
 		return 0;
 	ev->stats.samples++;
 	ev->stats.period += s->period;
-	if (p->nr_f_pid && !int_in(p->f_pid, p->nr_f_pid, (int32_t)s->pid))
+	if (!prof_thread_shown(p, (int32_t)s->pid, (int32_t)s->tid, NULL))
 		return 0;
-	if (p->nr_f_tid && !int_in(p->f_tid, p->nr_f_tid, (int32_t)s->tid))
-		return 0;
-	if (p->nr_f_comm) {
-		t = anl_thread_findnew(p->m, (int32_t)s->pid, (int32_t)s->tid);
-		if (!str_in(p->f_comm, p->nr_f_comm, t->comm))
-			return 0;
-	}
-	if (ev->fmt.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
+	if ((ev->fmt.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN) || p->branch_history)
 		p->have_callchains = true;
 	prof_unbound(p); /* before the stack: a transient one would not last */
-	st = sample_stack(p, ev, misc, s, &t);
+	st = p->branch_history && rec ? prof_chain_stack(p, ei, misc, s, rec, &t)
+				      : sample_stack(p, ev, misc, s, &t);
 	g = prof_group_get(p, ei, t->comm,
 			   p->keys[SONDE_PROFILE_KEY_PID] ? t->pid : 0,
 			   p->keys[SONDE_PROFILE_KEY_PID] || p->keys[SONDE_PROFILE_KEY_TID] ? t->tid : 0,
@@ -547,8 +581,10 @@ int sonde_profile__add_record(struct sonde_profile *p, int event, const struct s
 	ei = prof_route(p, event, rec);
 	if (ei < 0)
 		return ei;
+	if (p->brhist)
+		return prof_brhist_add(p, ei, rec);
 	prof_sample_view(&p->evs[ei], &rec->sample, &s);
-	return add_sample(p, ei, rec->misc, &s);
+	return add_sample(p, ei, rec->misc, &s, rec);
 }
 
 static int synth_record(const struct sonde_record *rec, void *arg)
@@ -623,9 +659,24 @@ int sonde_profile__add_perfdata_record(struct sonde_profile *p, struct sonde_per
 	a = pdr_attr_get(r, ai);
 	if (!a || ai >= p->nr_evs)
 		return -ENOENT;
+	if (p->brhist) {
+		struct sonde_record d;
+
+		if (sonde_record__decode(&p->evs[ai].fmt, rec->hdr, rec->size, &d) ||
+		    d.type != SONDE_PERF_RECORD_SAMPLE)
+			return -SONDE_ERR_FORMAT;
+		return prof_brhist_add(p, ai, &d);
+	}
 	if (pdr_parse_sample(r, a, (const uint8_t *)rec->hdr, rec->size, &smp))
 		return -SONDE_ERR_FORMAT;
-	return add_sample(p, ai, rec->misc, &smp);
+	if (p->branch_history) { /* the branch stack: what the fast parse skips */
+		struct sonde_record d;
+
+		if (sonde_record__decode(&p->evs[ai].fmt, rec->hdr, rec->size, &d))
+			return -SONDE_ERR_FORMAT;
+		return add_sample(p, ai, rec->misc, &smp, &d);
+	}
+	return add_sample(p, ai, rec->misc, &smp, NULL);
 }
 
 int64_t sonde_profile__add_reader(struct sonde_profile *p, struct sonde_perfdata_reader *r)

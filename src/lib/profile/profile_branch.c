@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * Branch stacks of samples, resolved: the source and target of every
- * entry named like a frame, for `script -F brstack*` and `report
- * --branch-stack`. An entry is looked up where the sample ran first; a
+ * entry named like a frame, for `script -F brstack*` and the histogram
+ * of branches (profile_brhist.c). An entry is looked up where the sample ran first; a
  * branch may cross into the other space (a syscall, an interrupt), so an
  * address no map of that space holds is tried in the other, as perf's
  * thread__find_symbol_fb() does.
@@ -20,8 +20,8 @@ static bool kernel_half(uint64_t addr)
 	return addr >> 63;
 }
 
-static void resolve_branch_addr(struct sonde_profile *p, struct anl_thread *t, bool kernel,
-				uint64_t addr, struct anl_frame *out)
+void prof_branch_resolve(struct sonde_profile *p, struct anl_thread *t, bool kernel,
+			 uint64_t addr, struct anl_frame *out)
 {
 	struct anl_loc loc;
 
@@ -79,8 +79,8 @@ int sonde_profile__sample_branches(struct sonde_profile *p, int ev,
 		struct anl_frame *fr = &p->br_frames[2 * i];
 
 		memcpy(&buf[i].entry, &ss->branch.entries[i], sizeof(buf[i].entry));
-		resolve_branch_addr(p, t, kernel, buf[i].entry.from, &fr[0]);
-		resolve_branch_addr(p, t, kernel, buf[i].entry.to, &fr[1]);
+		prof_branch_resolve(p, t, kernel, buf[i].entry.from, &fr[0]);
+		prof_branch_resolve(p, t, kernel, buf[i].entry.to, &fr[1]);
 		buf[i].from = (const struct sonde_profile_frame *)&fr[0];
 		buf[i].to = (const struct sonde_profile_frame *)&fr[1];
 	}

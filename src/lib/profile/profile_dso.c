@@ -708,6 +708,24 @@ uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr)
 	return dso->sdso ? sonde_dso__offset_to_vaddr(dso->sdso, addr) : addr;
 }
 
+size_t anl_dso_read(struct anl_machine *m, struct anl_dso *dso, uint64_t addr, void *buf,
+		    size_t len, bool *is64)
+{
+	ssize_t n;
+
+	if (dso->kernel || dso->jit)
+		return 0;
+	if (!dso->loaded)
+		dso_load(m, dso);
+	if (!dso->sdso || dso->stale)
+		return 0;
+	n = sonde_dso__read(dso->sdso, addr, buf, len);
+	if (n <= 0)
+		return 0;
+	*is64 = sonde_dso__elf_class(dso->sdso) == 64;
+	return (size_t)n;
+}
+
 const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso *dso,
 				     const struct anl_sym *base, const char *name)
 {

@@ -30,7 +30,7 @@ static bool key_eq(const struct prof_key *a, const struct prof_key *b)
 	       a->sym_iname == b->sym_iname && a->addr == b->addr && a->srcline == b->srcline;
 }
 
-/* perf's srcline: the line table's answer, else sym+offset or dso[addr]. */
+/* perf's srcline: the line table's answer, else sym+offset or dso[addr], "??:0" outside any object. */
 static const char *srcline(struct sonde_profile *p, struct anl_dso *dso,
 			   const struct anl_sym *sym, uint64_t addr)
 {
@@ -45,7 +45,7 @@ static const char *srcline(struct sonde_profile *p, struct anl_dso *dso,
 	else if (dso)
 		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso->short_name, addr);
 	else
-		snprintf(buf, sizeof(buf), "[unknown]");
+		snprintf(buf, sizeof(buf), "??:0");
 	return anl_intern(p->m, buf, strlen(buf));
 }
 
@@ -136,6 +136,7 @@ struct tree_job {
 	const struct anl_frame *frames; /* the stack's: kept here, as the
 					 * group and stack are far in memory
 					 * by the time the job runs */
+	const struct prof_hop *hops;	/* branch history's, or NULL */
 	uint64_t period, nr;
 	uint32_t ent; /* the entry's seq */
 	int16_t from, count; /* a stack has at most 127 * 8 + 8 frames */
@@ -160,8 +161,9 @@ static void job_add(struct sonde_profile *p, struct tree_jobs *j, const struct p
 		j->v = v;
 		j->cap = cap;
 	}
-	j->v[j->nr++] = (struct tree_job){ g->st->frames, g->period, g->nr, (uint32_t)e->seq,
-					   (int16_t)from,
+	j->v[j->nr++] = (struct tree_job){ g->st->frames,
+					   p->branch_history ? prof_chain_hops(g->st) : NULL,
+					   g->period, g->nr, (uint32_t)e->seq, (int16_t)from,
 					   (int16_t)(p->caller ? from + 1 : n - from) };
 }
 
@@ -197,7 +199,7 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g,
 	if (!g->period && !g->nr)
 		return;
 	/* The sample's whole chain: outermost first in caller order. */
-	if (tree)
+	if (tree && n) /* branch history's chain may be empty: no path */
 		job_add(p, jobs, g, e0, p->caller ? n - 1 : 0);
 	if (!p->children)
 		return;
@@ -269,8 +271,8 @@ static void build_trees(struct sonde_profile *p, struct tree_jobs *j)
 			__builtin_prefetch(sorted[i + 8].frames + sorted[i + 8].from);
 		if (i && t->ent != sorted[i - 1].ent)
 			prof_tree_next_entry(p);
-		prof_tree_add(p, ents[t->ent], t->frames, t->from, p->caller ? -1 : 1, t->count,
-			      t->period, t->nr);
+		prof_tree_add(p, ents[t->ent], t->frames, t->hops, t->from, p->caller ? -1 : 1,
+			      t->count, t->period, t->nr);
 	}
 	prof_tree_next_entry(p);
 	free(sorted);

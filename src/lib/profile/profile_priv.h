@@ -52,6 +52,7 @@ struct sonde_profile_node {
 	struct sonde_profile_node *child, *sibling;
 	struct sonde_profile_node *parent; /* NULL for an entry's root */
 	uint32_t nr_children;
+	uint32_t br; /* branch history: its counts in p->brnodes (index + 1) */
 };
 
 struct prof_key {
@@ -140,6 +141,15 @@ struct sonde_profile {
 	uint64_t lost_records, lost, lost_samples;
 	struct anl_frame *br_frames; /* sonde_profile__sample_branches()' answer */
 	size_t cap_br_frames;
+	struct prof_brhist *brhist; /* the histogram of branches (opts.branches) */
+	struct anl_frame code_frame; /* sonde_profile__resolve()'s answer */
+
+	/* branch history (opts.branch_history, profile_brchain.c) */
+	bool branch_history;
+	int chain_max_stack;	     /* perf's max_stack: branches and callchain frames */
+	struct hashtab chains;	     /* of struct prof_chain */
+	struct prof_brnode *brnodes; /* the trees' nodes' branch counts */
+	size_t nr_brnodes, cap_brnodes;
 
 	/* sample groups */
 	struct hashtab groups; /* of struct prof_group */
@@ -181,15 +191,48 @@ int prof_route(const struct sonde_profile *p, int event, const struct sonde_reco
 /* A reader's events that arrived since (pipes): made the profile's. */
 int prof_sync_reader(struct sonde_profile *p);
 
+/* A sample at @time on @cpu ((uint32_t)-1: unknown) is in the time and cpu slice. */
+bool prof_in_slice(const struct sonde_profile *p, uint64_t time, uint32_t cpu);
+/* The pid, tid and comm filters show the thread (@comm NULL: looked up). */
+bool prof_thread_shown(struct sonde_profile *p, int32_t pid, int32_t tid, const char *comm);
+
+/* profile_branch.c: one branch address resolved like a frame. */
+void prof_branch_resolve(struct sonde_profile *p, struct anl_thread *t, bool kernel,
+			 uint64_t addr, struct anl_frame *out);
+
+/* profile_brchain.c: branch history (opts.branch_history). */
+struct prof_hop;
+/* The stack of a sample whose branches start its call chain (perf's order). */
+struct anl_stack *prof_chain_stack(struct sonde_profile *p, int ei, uint16_t misc,
+				   const struct pdr_sample *s, const struct sonde_record *rec,
+				   struct anl_thread **tp);
+/* Its frames' branch parts, one per frame. */
+const struct prof_hop *prof_chain_hops(const struct anl_stack *st);
+/* A path of @nr samples went through @node at frame @fr, @hops[@i] (@made: it made the node). */
+void prof_chain_count(struct sonde_profile *p, struct sonde_profile_node *node,
+		      const struct anl_frame *fr, const struct prof_hop *hops, int i, uint64_t nr,
+		      bool made);
+/* The trees are gone: so are their counts. */
+void prof_chain_nodes_reset(struct sonde_profile *p);
+void prof_chains_free(struct sonde_profile *p);
+
+/* profile_brhist.c: the histogram of branches (opts.branches). */
+struct prof_brhist;
+/* Sets it up for @keys (NULL/0: perf's default). 0, or -1 with errno (EINVAL, ENOMEM). */
+int prof_brhist_new(struct sonde_profile *p, const enum sonde_profile_key *keys, size_t nr);
+void prof_brhist_free(struct sonde_profile *p);
+/* Counts the branches of a decoded sample of event @ei: 1 if it was in the slice. */
+int prof_brhist_add(struct sonde_profile *p, int ei, const struct sonde_record *rec);
+
 /* profile_hist.c: the entries, (re)made from the groups when dirty. */
 void prof_hist_build(struct sonde_profile *p);
 void prof_hist_free(struct sonde_profile *p);
 bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k);
 
-/* profile_tree.c: call trees of the entries. */
+/* profile_tree.c: call trees of the entries (@hops: branch history's, or NULL). */
 void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
-		   const struct anl_frame *frames, int from, int dir, int count, uint64_t period,
-		   uint64_t nr);
+		   const struct anl_frame *frames, const struct prof_hop *hops, int from, int dir,
+		   int count, uint64_t period, uint64_t nr);
 /*
  * The tree of the last entry is complete: its index of wide nodes goes.
  * prof_tree_add() then takes one entry's paths after another's, never

@@ -8,11 +8,20 @@
 #include <string.h>
 #include "profile_priv.h"
 
-static bool frame_match(const struct sonde_profile_node *n, const struct anl_frame *fr)
+static bool frame_match(const struct sonde_profile *p, const struct sonde_profile_node *n,
+			const struct anl_frame *fr)
 {
+	if (p->branch_history) /* perf's CCKEY_ADDRESS */
+		return n->dso == fr->dso && n->ip == fr->ip;
 	if (n->sym && fr->sym)
 		return n->sym == fr->sym;
 	return !n->sym && !fr->sym && n->ip == fr->ip;
+}
+
+/* What a node is matched by (its hash key): the function, else the address. */
+static const struct anl_sym *match_sym(const struct sonde_profile *p, const struct anl_sym *sym)
+{
+	return p->branch_history ? NULL : sym;
 }
 
 /*
@@ -64,13 +73,13 @@ static struct sonde_profile_node *child_find(struct sonde_profile *p,
 
 	if (n->nr_children < NODE_INDEX_MIN) {
 		for (c = n->child; c; c = c->sibling)
-			if (frame_match(c, fr))
+			if (frame_match(p, c, fr))
 				return c;
 		return NULL;
 	}
-	for (c = hashtab_probe_first(&p->kids, kid_hash(n, fr->sym, fr->ip), &probe); c;
-	     c = hashtab_probe_next(&p->kids, &probe))
-		if (c->parent == n && frame_match(c, fr))
+	for (c = hashtab_probe_first(&p->kids, kid_hash(n, match_sym(p, fr->sym), fr->ip), &probe);
+	     c; c = hashtab_probe_next(&p->kids, &probe))
+		if (c->parent == n && frame_match(p, c, fr))
 			return c;
 	return NULL;
 }
@@ -84,18 +93,18 @@ static void child_link(struct sonde_profile *p, struct sonde_profile_node *n,
 	n->child = c;
 	if (++n->nr_children == NODE_INDEX_MIN) {
 		for (struct sonde_profile_node *k = n->child; k; k = k->sibling)
-			if (hashtab_insert(&p->kids, kid_hash(n, k->sym, k->ip), k))
+			if (hashtab_insert(&p->kids, kid_hash(n, match_sym(p, k->sym), k->ip), k))
 				abort();
 	} else if (n->nr_children > NODE_INDEX_MIN) {
-		if (hashtab_insert(&p->kids, kid_hash(n, c->sym, c->ip), c))
+		if (hashtab_insert(&p->kids, kid_hash(n, match_sym(p, c->sym), c->ip), c))
 			abort();
 	}
 }
 
 /* Adds one path (frames[from] stepping by dir, count frames) with weight. */
 void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
-		   const struct anl_frame *frames, int from, int dir, int count, uint64_t period,
-		   uint64_t nr)
+		   const struct anl_frame *frames, const struct prof_hop *hops, int from, int dir,
+		   int count, uint64_t period, uint64_t nr)
 {
 	struct sonde_profile_node *n;
 
@@ -107,6 +116,7 @@ void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
 	for (int i = 0, idx = from; i < count; i++, idx += dir) {
 		const struct anl_frame *fr = &frames[idx];
 		struct sonde_profile_node *c = child_find(p, n, fr);
+		bool made = !c;
 
 		if (!c) {
 			c = node_new(p);
@@ -115,6 +125,8 @@ void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
 			c->ip = fr->ip;
 			child_link(p, n, c);
 		}
+		if (hops)
+			prof_chain_count(p, c, fr, hops, idx, nr, made);
 		c->cumul += period; /* the path runs through every node on it */
 		c->nr_cumul += nr;
 		n = c;
@@ -134,6 +146,7 @@ void prof_tree_next_entry(struct sonde_profile *p)
 void prof_trees_free(struct sonde_profile *p)
 {
 	hashtab_free(&p->kids);
+	prof_chain_nodes_reset(p);
 	while (p->nodes) {
 		struct prof_node_pool *pool = p->nodes;
 
@@ -142,9 +155,10 @@ void prof_trees_free(struct sonde_profile *p)
 	}
 }
 
+/* Ties go by address: the function's, or the frame's where nodes are addresses. */
 static uint64_t node_addr(const struct sonde_profile_node *n)
 {
-	return n->sym ? n->sym->start : n->ip;
+	return n->sym && !n->br ? n->sym->start : n->ip;
 }
 
 static int weight_cmp(const void *pa, const void *pb)

@@ -533,6 +533,66 @@ size_t sonde_dso__symbols(struct sonde_dso *dso,
 	return dso->nr;
 }
 
+/* The file image the symbols were read from, NULL with an error in *@err. */
+static const char *dso_image(struct sonde_dso *dso, size_t *size, int *err)
+{
+	const char *img;
+
+	*err = 0;
+	if (!dso) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	if (dso->kind != SONDE_DSO_ELF) {
+		*err = -EOPNOTSUPP;
+		return NULL;
+	}
+	*err = dso_ensure_loaded(dso);
+	if (dso->status == SONDE_DSO_BUILD_ID_MISMATCH)
+		*err = -ESTALE;
+	if (*err || !dso->elf) {
+		*err = *err ? *err : -ENOENT;
+		return NULL;
+	}
+	/* libelf maps the whole file (ELF_C_READ_MMAP), or holds the image. */
+	img = elf_rawfile(dso->elf, size);
+	if (!img)
+		*err = -EIO;
+	return img;
+}
+
+ssize_t sonde_dso__read(struct sonde_dso *dso, uint64_t offset, void *buf, size_t len)
+{
+	size_t size, n;
+	const char *img;
+	int err;
+
+	if (!buf && len)
+		return -EINVAL;
+	img = dso_image(dso, &size, &err);
+	if (!img)
+		return err;
+	if (offset >= size)
+		return 0;
+	n = size - offset < len ? size - offset : len;
+	memcpy(buf, img + offset, n);
+	return (ssize_t)n;
+}
+
+int sonde_dso__elf_class(struct sonde_dso *dso)
+{
+	size_t size;
+	int err;
+
+	if (!dso_image(dso, &size, &err))
+		return err;
+	switch (gelf_getclass(dso->elf)) {
+	case ELFCLASS64: return 64;
+	case ELFCLASS32: return 32;
+	default: return -SONDE_ERR_FORMAT;
+	}
+}
+
 int sonde_dso__build_id(struct sonde_dso *dso, uint8_t *buf, size_t size)
 {
 	size_t n;
