@@ -635,6 +635,8 @@ static bool id_in_list(const char *list, uint32_t id)
 {
 	char buf[16];
 
+	if (!list)
+		return true; /* no --pid/--tid: no number to format per sample */
 	snprintf(buf, sizeof(buf), "%d", (int32_t)id);
 	return in_list(list, buf);
 }
