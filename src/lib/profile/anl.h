@@ -164,6 +164,12 @@ struct anl_frame {
 	uint64_t ip;
 	bool kernel;
 	bool unwound; /* from the DWARF unwinder (perf expands inlines there) */
+	/*
+	 * 1 + the address's offset into sym, made once per resolution (the
+	 * file offset to ELF address step costs more than printing it); 0:
+	 * not known, ask anl_dso_vaddr().
+	 */
+	uint32_t sym_off1;
 };
 
 /* Private callchain marker: the user frames that follow were DWARF-unwound. */

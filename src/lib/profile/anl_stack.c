@@ -32,6 +32,7 @@ struct stack_chunk {
 struct loc_cached {
 	const struct anl_proc *proc; /* NULL: empty (no space, nothing to cache) */
 	uint32_t gen;
+	uint32_t sym_off1; /* anl_frame's */
 	struct anl_loc loc;
 };
 
@@ -165,26 +166,43 @@ void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, voi
 		fn(s, arg);
 }
 
-/* anl_resolve() through the cache of recent answers. */
+/* anl_frame's sym_off1 for @loc. */
+static uint32_t loc_sym_off1(const struct anl_loc *loc)
+{
+	uint64_t off;
+
+	if (!loc->sym)
+		return 0;
+	off = (loc->dso ? anl_dso_vaddr(loc->dso, loc->addr) : loc->addr) - loc->sym->start;
+	return off < UINT32_MAX ? (uint32_t)off + 1 : 0;
+}
+
+/* anl_resolve() through the cache of recent answers; the frame at @fr. */
 static void resolve(struct anl_stacks *c, struct anl_thread *t, bool kernel, uint64_t ip,
-		    struct anl_loc *loc)
+		    struct anl_frame *fr)
 {
 	const struct anl_proc *p = kernel ? c->m->kproc : (t ? t->proc : NULL);
-	struct loc_cached *e;
+	struct loc_cached *e, tmp;
 
 	if (!p) {
-		anl_resolve(c->m, t, kernel, ip, loc);
-		return;
+		e = &tmp;
+	} else {
+		e = &c->locs[(hashtab_mix((uintptr_t)p, ip) >> 20) & (LOC_CACHE_SIZE - 1)];
+		if (e->proc == p && e->gen == p->gen && e->loc.ip == ip &&
+		    e->loc.kernel == kernel)
+			goto out;
 	}
-	e = &c->locs[(hashtab_mix((uintptr_t)p, ip) >> 20) & (LOC_CACHE_SIZE - 1)];
-	if (e->proc == p && e->gen == p->gen && e->loc.ip == ip && e->loc.kernel == kernel) {
-		*loc = e->loc;
-		return;
-	}
-	anl_resolve(c->m, t, kernel, ip, loc);
+	anl_resolve(c->m, t, kernel, ip, &e->loc);
 	e->proc = p;
-	e->gen = p->gen;
-	e->loc = *loc;
+	e->gen = p ? p->gen : 0;
+	e->sym_off1 = loc_sym_off1(&e->loc);
+out:
+	fr->dso = e->loc.dso;
+	fr->sym = e->loc.sym;
+	fr->addr = e->loc.addr;
+	fr->ip = ip;
+	fr->kernel = kernel;
+	fr->sym_off1 = e->sym_off1;
 }
 
 /*
@@ -343,24 +361,13 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	s->priv = NULL;
 	s->priv2 = 0;
 	s->transient = transient;
-	{
-		struct anl_loc loc;
-
-		resolve(c, t, kernel, ip, &loc);
-		c->tmp[nf].dso = loc.dso;
-		c->tmp[nf].sym = loc.sym;
-		c->tmp[nf].addr = loc.addr;
-		c->tmp[nf].ip = ip;
-		c->tmp[nf].kernel = kernel;
-		c->tmp[nf].unwound = false;
-		nf++;
-	}
+	resolve(c, t, kernel, ip, &c->tmp[nf]);
+	c->tmp[nf++].unwound = false;
 	{
 		bool k = kernel, skip = false, first = true, unwound = false;
 
 		for (uint64_t i = 0; i < nr && nf < (size_t)c->max_stack; i++) {
 			uint64_t w = pdr_h64(callchain + i * 8);
-			struct anl_loc loc;
 
 			if (w >= (uint64_t)SONDE_PERF_CONTEXT_MAX) {
 				skip = false;
@@ -385,14 +392,8 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 					continue; /* the sample ip again */
 				}
 			}
-			resolve(c, t, k, w, &loc);
-			c->tmp[nf].dso = loc.dso;
-			c->tmp[nf].sym = loc.sym;
-			c->tmp[nf].addr = loc.addr;
-			c->tmp[nf].ip = w;
-			c->tmp[nf].kernel = k;
-			c->tmp[nf].unwound = unwound;
-			nf++;
+			resolve(c, t, k, w, &c->tmp[nf]);
+			c->tmp[nf++].unwound = unwound;
 		}
 	}
 	s->self = c->tmp[0];
