@@ -99,7 +99,6 @@ struct script {
 	bool *fmt_ok;
 	int nr_fmts;
 	struct stack_text *texts; /* SCRIPT_MAX_STACKS, by stack id */
-	struct outbuf once; /* the text of a stack not kept */
 	size_t nr_texts;
 	struct frame_text *lines; /* FRAME_LINES, by frame_key() */
 	struct line_part heads[HEAD_PARTS]; /* by tid */
@@ -122,20 +121,25 @@ struct stack_text {
 };
 
 /*
- * One frame line as printed, and what it was made from: a name is
- * compared by pointer (the profile's strings live as long as it does).
- * Distinct stacks share most of their frames.
+ * One frame line as printed, keyed by what it is made from: symbol and
+ * object (compared by pointer: the profile's strings live as long as it
+ * does), the map-relative address (the ip without an object), which with
+ * them fixes the offset, and the fields. Distinct stacks share most of
+ * their frames. The text is kept in the slot: copying a fixed-size block
+ * costs less than a call to copy a short string.
  */
+#define FRAME_TEXT 112
+
 struct frame_text {
 	const char *sym, *dso;
-	uint64_t shown, off; /* the address printed, the offset into sym */
+	uint64_t addr;
 	unsigned fields;
 	bool inlined;
-	char *buf; /* NULL: empty */
-	size_t len, cap;
+	uint8_t len; /* 0: empty */
+	char txt[FRAME_TEXT];
 };
 
-#define FRAME_LINES 4096
+#define FRAME_LINES 8192
 
 /* The sample fields script prints, with perf's values for absent ones. */
 struct smp {
@@ -303,56 +307,66 @@ static void frame_line(struct outbuf *o, const frame_t *fr, unsigned f)
 	ob_putc(o, '\n');
 }
 
-/* frame_line() through a direct-mapped cache of recent lines. */
-static void frame_line_cached(struct script *s, struct outbuf *o, const frame_t *fr, unsigned f)
+/* The slot of frame @fr's line in s->lines, filled; NULL: print it uncached. */
+static const struct frame_text *frame_text(struct script *s, const frame_t *fr, unsigned f)
 {
 	const char *sym = sonde_profile_frame__sym(fr), *dso = sonde_profile_frame__dso(fr);
-	uint64_t shown = !(f & F_IP) ? 0 : dso ? sonde_profile_frame__addr(fr)
-					       : sonde_profile_frame__ip(fr);
-	uint64_t off = sym && (f & F_SYMOFF) ? sonde_profile_frame__sym_offset(fr) : 0;
+	uint64_t addr = dso ? sonde_profile_frame__addr(fr) : sonde_profile_frame__ip(fr);
 	bool inl = (f & F_DSO) && (sonde_profile_frame__kind(fr) & SONDE_PROFILE_FRAME_INLINED);
-	uint64_t h = ((uintptr_t)sym ^ (shown * 0x9e3779b97f4a7c15ULL) ^ off) * 0xff51afd7ed558ccdULL;
+	uint64_t h = ((uintptr_t)sym ^ (addr * 0x9e3779b97f4a7c15ULL) ^ (uintptr_t)dso) *
+		     0xff51afd7ed558ccdULL;
 	struct frame_text *c;
 	struct outbuf tmp;
+	char buf[FRAME_TEXT * 2];
 
-	if (!s->lines && !(s->lines = calloc(FRAME_LINES, sizeof(*s->lines)))) {
-		frame_line(o, fr, f);
-		return;
-	}
-	c = &s->lines[(h >> 32) & (FRAME_LINES - 1)];
-	if (!c->buf || c->sym != sym || c->dso != dso || c->shown != shown || c->off != off ||
-	    c->inlined != inl || c->fields != f) {
-		if (c->buf)
-			tmp = (struct outbuf){ .buf = c->buf, .cap = c->cap, .fd = -1 };
-		else
-			ob_init_mem(&tmp);
-		frame_line(&tmp, fr, f);
-		*c = (struct frame_text){ sym, dso, shown, off, f, inl, tmp.buf, tmp.len, tmp.cap };
-	}
-	ob_write(o, c->buf, c->len);
+	if (!s->lines && !(s->lines = calloc(FRAME_LINES, sizeof(*s->lines))))
+		return NULL;
+	c = &s->lines[(h >> 40) & (FRAME_LINES - 1)];
+	if (c->len && c->sym == sym && c->dso == dso && c->addr == addr && c->inlined == inl &&
+	    c->fields == f)
+		return c;
+	/* A line longer than a slot is printed each time (ob_* never grow buf). */
+	if (strlen(sym ? sym : "") + strlen(dso ? dso : "") + 64 > sizeof(buf))
+		return NULL;
+	tmp = (struct outbuf){ .buf = buf, .cap = sizeof(buf), .fd = -1 };
+	frame_line(&tmp, fr, f);
+	if (tmp.len > FRAME_TEXT)
+		return NULL;
+	*c = (struct frame_text){ .sym = sym, .dso = dso, .addr = addr, .fields = f,
+				  .inlined = inl, .len = (uint8_t)tmp.len };
+	memcpy(c->txt, buf, tmp.len);
+	return c;
 }
 
-/* A stack's frame lines and the empty line after them. */
+/* A stack's frame lines, and with @blank the empty line after them. */
 static void render_stack(struct script *s, struct outbuf *o, const struct sonde_profile_stack *st,
-			 unsigned f)
+			 unsigned f, bool blank)
 {
-	for (uint32_t i = 0; i < sonde_profile_stack__nr_frames(st); i++) {
-		const frame_t *fr = sonde_profile_stack__frame(st, i);
+	uint32_t n = sonde_profile_stack__nr_frames(st);
 
-		if (f & F_SRCLINE) {
-			frame_line(o, fr, f);
-			put_srcline(s, o, fr);
-		} else {
-			frame_line_cached(s, o, fr, f);
+	for (uint32_t i = 0; i < n; i++) {
+		const frame_t *fr = sonde_profile_stack__frame(st, i);
+		const struct frame_text *c = (f & F_SRCLINE) ? NULL : frame_text(s, fr, f);
+
+		if (c) {
+			/* A whole slot's worth: a fixed copy, then only len counts. */
+			ob_reserve(o, FRAME_TEXT);
+			memcpy(o->buf + o->len, c->txt, FRAME_TEXT);
+			o->len += c->len;
+			continue;
 		}
+		frame_line(o, fr, f);
+		if (f & F_SRCLINE)
+			put_srcline(s, o, fr);
 	}
-	ob_putc(o, '\n');
+	if (blank)
+		ob_putc(o, '\n');
 }
 
 /*
- * Renders a stack's frame lines once; cached by stack id. The profile
- * numbers the stacks it keeps 0..SCRIPT_MAX_STACKS-1; one it does not
- * keep (id UINT32_MAX) is rendered for its sample only.
+ * A kept stack's frame lines, rendered once; cached by stack id (the
+ * profile numbers the stacks it keeps 0..SCRIPT_MAX_STACKS-1). NULL for
+ * one it does not keep (id UINT32_MAX): that one is rendered in place.
  */
 static const char *stack_text(struct script *s, const struct sonde_profile_stack *st, unsigned f,
 			      size_t *len)
@@ -361,20 +375,13 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 	struct stack_text *c;
 	struct outbuf tmp;
 
+	if (id >= SCRIPT_MAX_STACKS)
+		return NULL;
 	if (!s->texts) {
 		s->texts = calloc(SCRIPT_MAX_STACKS, sizeof(*s->texts));
-		if (!s->texts) {
-			*len = 0;
-			return "";
-		}
+		if (!s->texts)
+			return NULL;
 		s->nr_texts = SCRIPT_MAX_STACKS;
-		ob_init_mem(&s->once);
-	}
-	if (id >= SCRIPT_MAX_STACKS) {
-		s->once.len = 0;
-		render_stack(s, &s->once, st, f);
-		*len = s->once.len;
-		return s->once.buf;
 	}
 	c = &s->texts[id];
 	if (c->buf && c->id == id && c->fields == f) {
@@ -386,7 +393,7 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 	} else {
 		ob_init_mem(&tmp);
 	}
-	render_stack(s, &tmp, st, f);
+	render_stack(s, &tmp, st, f, true);
 	c->buf = tmp.buf;
 	c->cap = tmp.cap;
 	c->len = tmp.len;
@@ -613,12 +620,15 @@ static void print_sample_text(struct script *s, const struct sonde_perfdata_reco
 		return;
 	}
 	if (chain) {
-		size_t len;
+		size_t len = 0;
 		const char *txt = stack_text(s, st, f, &len);
 
 		/* The frame lines, then the rest of the sample before its blank line. */
 		ob_putc(o, '\n');
-		ob_write(o, txt, len ? len - 1 : 0);
+		if (txt)
+			ob_write(o, txt, len ? len - 1 : 0);
+		else
+			render_stack(s, o, st, f, false);
 		end_line(s, o, f);
 		return;
 	}
@@ -1012,10 +1022,6 @@ int cmd_script(int argc, const char **argv)
 	for (size_t i = 0; i < s.nr_texts; i++)
 		free(s.texts[i].buf);
 	free(s.texts);
-	if (s.nr_texts)
-		ob_free(&s.once);
-	for (size_t i = 0; s.lines && i < FRAME_LINES; i++)
-		free(s.lines[i].buf);
 	free(s.lines);
 	free(s.br);
 	brstackoff_free(s.bo);
