@@ -324,11 +324,16 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	if (nr > SONDE_PERF_MAX_STACK_DEPTH * 2)
 		nr = SONDE_PERF_MAX_STACK_DEPTH * 2;
 	h = hashtab_mix(h, ip_key);
+	/*
+	 * Every sample hashes its whole chain: a multiply per word is enough
+	 * to spread it, and the end mixes the lot once.
+	 */
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t w;
 
 		memcpy(&w, callchain + i * 8, 8);
-		h = hashtab_mix(h, w);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
 	}
 	h = hashtab_mix(h, nr);
 	/* Equal 64-bit hashes are compared in full: the slot holds the hash. */
