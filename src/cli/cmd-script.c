@@ -394,6 +394,15 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 		ob_init_mem(&tmp);
 	}
 	render_stack(s, &tmp, st, f, true);
+	/* Up to 16384 of these stay: the doubling's slack would be a third. */
+	if (tmp.cap - tmp.len > 64) {
+		char *b = realloc(tmp.buf, tmp.len);
+
+		if (b) {
+			tmp.buf = b;
+			tmp.cap = tmp.len;
+		}
+	}
 	c->buf = tmp.buf;
 	c->cap = tmp.cap;
 	c->len = tmp.len;
