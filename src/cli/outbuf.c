@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include "outbuf.h"
 
-#define OB_CHUNK (1 << 20)
+#define OB_CHUNK (64 << 10)
 
 void ob_init_fd(struct outbuf *o, int fd)
 {
