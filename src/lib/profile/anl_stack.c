@@ -16,9 +16,11 @@
 #define ANL_TMP_FRAMES (SONDE_PERF_MAX_STACK_DEPTH * 8 + 8)
 
 /*
- * Recent resolutions, direct-mapped by address: distinct stacks share most
- * of their frames, and a symbol table's binary search misses the cache at
- * every step. An answer holds while its address space is unchanged.
+ * Recent resolutions, by address in sets of two: distinct stacks share
+ * most of their frames, and a symbol table's binary search misses the
+ * cache at every step. An answer holds while its address space is
+ * unchanged. (Direct-mapped, a few thousand hot addresses collided often
+ * enough that one lookup in twenty searched the symbol table again.)
  */
 #define LOC_CACHE_SIZE 8192
 
@@ -187,10 +189,16 @@ static void resolve(struct anl_stacks *c, struct anl_thread *t, bool kernel, uin
 	if (!p) {
 		e = &tmp;
 	} else {
-		e = &c->locs[(hashtab_mix((uintptr_t)p, ip) >> 20) & (LOC_CACHE_SIZE - 1)];
+		e = &c->locs[(hashtab_mix((uintptr_t)p, ip) >> 20) & (LOC_CACHE_SIZE - 2)];
 		if (e->proc == p && e->gen == p->gen && e->loc.ip == ip &&
 		    e->loc.kernel == kernel)
 			goto out;
+		if (e[1].proc == p && e[1].gen == p->gen && e[1].loc.ip == ip &&
+		    e[1].loc.kernel == kernel) {
+			e++;
+			goto out;
+		}
+		e[1] = e[0]; /* the newest answer first, the older one kept */
 	}
 	anl_resolve(c->m, t, kernel, ip, &e->loc);
 	e->proc = p;
