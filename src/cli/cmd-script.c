@@ -321,10 +321,12 @@ static const struct frame_text *frame_text(struct script *s, const frame_t *fr, 
 
 	if (!s->lines && !(s->lines = calloc(FRAME_LINES, sizeof(*s->lines))))
 		return NULL;
-	c = &s->lines[(h >> 40) & (FRAME_LINES - 1)];
-	if (c->len && c->sym == sym && c->dso == dso && c->addr == addr && c->inlined == inl &&
-	    c->fields == f)
-		return c;
+	/* Sets of two, the newest first: direct-mapped, one in twenty collided. */
+	c = &s->lines[(h >> 40) & (FRAME_LINES - 2)];
+	for (int w = 0; w < 2; w++)
+		if (c[w].len && c[w].sym == sym && c[w].dso == dso && c[w].addr == addr &&
+		    c[w].inlined == inl && c[w].fields == f)
+			return &c[w];
 	/* A line longer than a slot is printed each time (ob_* never grow buf). */
 	if (strlen(sym ? sym : "") + strlen(dso ? dso : "") + 64 > sizeof(buf))
 		return NULL;
@@ -332,6 +334,7 @@ static const struct frame_text *frame_text(struct script *s, const frame_t *fr, 
 	frame_line(&tmp, fr, f);
 	if (tmp.len > FRAME_TEXT)
 		return NULL;
+	c[1] = c[0];
 	*c = (struct frame_text){ .sym = sym, .dso = dso, .addr = addr, .fields = f,
 				  .inlined = inl, .len = (uint8_t)tmp.len };
 	memcpy(c->txt, buf, tmp.len);
