@@ -12,8 +12,11 @@
 #                         4 kHz (~40k samples). Some minutes on 2 cores.
 #   SIZE=full             1M samples; 20k, 100k and 1M distinct stacks; xz
 #                         at 20 kHz (~200k samples or more). Much longer:
-#                         perf needs minutes and gigabytes per run.
-#   RUNS=3                runs per tool and mode
+#                         perf needs minutes and gigabytes per run, so it
+#                         runs once (PERF_RUNS=1) and is stopped after
+#                         PERF_TIMEOUT=1200 s (the ratio is then a bound).
+#   RUNS=3                runs per tool and mode (sonde; perf too in quick)
+#   PERF_RUNS, PERF_TIMEOUT  see above (quick: RUNS, none)
 #   PERF_MEM_KB           ulimit -v for every run (default: 3/4 of the
 #                         memory available), so perf cannot take the host down
 set -u
@@ -34,7 +37,11 @@ if [ ! -x /usr/bin/time ]; then
 fi
 case $SIZE in
 quick) NR=200000 STACKS="20000 100000" XZ_FREQ=4000 ;;
-full) NR=1000000 STACKS="20000 100000 1000000" XZ_FREQ=20000 ;;
+full)
+	NR=1000000 STACKS="20000 100000 1000000" XZ_FREQ=20000
+	: "${PERF_RUNS:=1}" "${PERF_TIMEOUT:=1200}"
+	export PERF_RUNS PERF_TIMEOUT
+	;;
 *) echo "SIZE must be quick or full"; exit 2 ;;
 esac
 : "${PERF_MEM_KB:=$(awk '/MemAvailable/ { print int($2 * 3 / 4) }' /proc/meminfo)}"
@@ -55,7 +62,7 @@ three_modes() {
 	SCRIPT_CPU=$S_CPU
 }
 
-echo "== distinct-stack benchmark ($SIZE): $RUNS runs each, $(nproc) CPUs, ulimit -v $PERF_MEM_KB kB"
+echo "== distinct-stack benchmark ($SIZE): $RUNS runs each (perf ${PERF_RUNS:-$RUNS}${PERF_TIMEOUT:+, at most ${PERF_TIMEOUT}s}), $(nproc) CPUs, ulimit -v $PERF_MEM_KB kB"
 declare -A cpu # "mode:stacks" -> sonde's median cpu seconds
 for ns in $STACKS; do
 	f=$WORK/stacks-$NR-$ns.data

@@ -2,7 +2,9 @@
 /*
  * sonde export: a perf.data file's profile in another tool's format
  * (sonde/export.h). The output file appears complete or not at all: it is
- * written beside its final name and renamed into place on success.
+ * written beside its final name (a symlink's target) and renamed into
+ * place on success. An output that is not a file (/dev/null, a FIFO, a
+ * terminal) is written in place: a rename would replace it by a file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -73,16 +75,36 @@ static void recording_time(const struct prof_load *pl, const char *input,
 	}
 }
 
+/* Writes the export to @path itself: a device, FIFO or socket. */
+static int export_in_place(struct sonde_profile *p, enum sonde_export_format fmt,
+			   const char *path, const struct sonde_export_opts *o)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	err = sonde_profile__export(p, fmt, write_fd, &fd, o);
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
 static int export_to(struct sonde_profile *p, enum sonde_export_format fmt, const char *output,
 		     const struct sonde_export_opts *o)
 {
-	char tmp[PATH_MAX];
+	char tmp[PATH_MAX], target[PATH_MAX];
+	struct stat sb;
 	int fd, err;
 
 	if (!strcmp(output, "-")) {
 		fd = 1;
 		return sonde_profile__export(p, fmt, write_fd, &fd, o);
 	}
+	if (!stat(output, &sb) && !S_ISREG(sb.st_mode))
+		return export_in_place(p, fmt, output, o);
+	/* A symlink stays one: the file it names is replaced. */
+	if (!lstat(output, &sb) && S_ISLNK(sb.st_mode) && realpath(output, target))
+		output = target;
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", output) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
 	fd = mkstemp(tmp);

@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include "outbuf.h"
 
-#define OB_CHUNK (1 << 20)
+#define OB_CHUNK (64 << 10)
 
 void ob_init_fd(struct outbuf *o, int fd)
 {
@@ -55,7 +55,7 @@ void ob_free(struct outbuf *o)
 	o->buf = NULL;
 }
 
-void ob_reserve(struct outbuf *o, size_t n)
+void ob_grow(struct outbuf *o, size_t n)
 {
 	if (o->len + n <= o->cap)
 		return;
@@ -71,12 +71,6 @@ void ob_reserve(struct outbuf *o, size_t n)
 		abort();
 }
 
-void ob_write(struct outbuf *o, const void *p, size_t n)
-{
-	ob_reserve(o, n);
-	memcpy(o->buf + o->len, p, n);
-	o->len += n;
-}
 
 void ob_hex(struct outbuf *o, uint64_t v, int width)
 {

@@ -23,8 +23,8 @@ void ob_init_fd(struct outbuf *o, int fd);
 void ob_init_mem(struct outbuf *o);
 void ob_flush(struct outbuf *o);
 void ob_free(struct outbuf *o);
-void ob_reserve(struct outbuf *o, size_t n);
-void ob_write(struct outbuf *o, const void *p, size_t n);
+/* Makes room (flushing or growing) for @n more bytes; ob_reserve() when needed. */
+void ob_grow(struct outbuf *o, size_t n);
 void ob_hex(struct outbuf *o, uint64_t v, int width);
 void ob_dec(struct outbuf *o, uint64_t v);
 void ob_dec_pad(struct outbuf *o, int64_t v, int width, bool right);
@@ -41,10 +41,24 @@ void ob_json_u64(struct outbuf *o, uint64_t v);
 __attribute__((format(printf, 2, 3)))
 void ob_printf(struct outbuf *o, const char *fmt, ...);
 
+/* Room for @n more bytes: inline, as script asks it for every line it copies. */
+static inline void ob_reserve(struct outbuf *o, size_t n)
+{
+	if (o->len + n > o->cap)
+		ob_grow(o, n);
+}
+
+static inline void ob_write(struct outbuf *o, const void *p, size_t n)
+{
+	ob_reserve(o, n);
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+}
+
 static inline void ob_putc(struct outbuf *o, char c)
 {
 	if (o->len + 1 > o->cap)
-		ob_reserve(o, 1);
+		ob_grow(o, 1);
 	o->buf[o->len++] = c;
 }
 

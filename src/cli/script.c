@@ -67,6 +67,21 @@ static const struct {
 	{ "brstackinsnlen", F_BRSTACKINSNLEN },
 };
 
+/*
+ * A sample line's text that repeats: what comes before its time (comm,
+ * pid/tid, cpu: one per thread and CPU) and after it (period, event), as
+ * last printed. Formatting those numbers was a fifth of script's time.
+ */
+struct line_part {
+	const void *ptr; /* comm or event name: the profile's, reader's strings */
+	uint64_t a, b;
+	unsigned fields;
+	uint8_t len; /* 0: empty */
+	char txt[119];
+};
+
+#define HEAD_PARTS 64
+
 struct script {
 	const char *input;
 	const char *fields;
@@ -88,9 +103,12 @@ struct script {
 	bool *fmt_ok;
 	int nr_fmts;
 	struct stack_text *texts; /* SCRIPT_MAX_STACKS, by stack id */
-	struct outbuf once; /* the text of a stack not kept */
 	size_t nr_texts;
 	struct frame_text *lines; /* FRAME_LINES, by frame_key() */
+	struct line_part heads[HEAD_PARTS]; /* by tid */
+	struct line_part tail;		    /* period and event */
+	uint64_t sec;			    /* the seconds of sec_txt */
+	char sec_txt[24];		    /* "%5lu." as last printed, or "" */
 	const struct sonde_record *cur; /* the sample being printed */
 	int cur_ev;
 	struct sonde_profile_branch *br; /* its branch stack, -F brstack* */
@@ -108,20 +126,25 @@ struct stack_text {
 };
 
 /*
- * One frame line as printed, and what it was made from: a name is
- * compared by pointer (the profile's strings live as long as it does).
- * Distinct stacks share most of their frames.
+ * One frame line as printed, keyed by what it is made from: symbol and
+ * object (compared by pointer: the profile's strings live as long as it
+ * does), the map-relative address (the ip without an object), which with
+ * them fixes the offset, and the fields. Distinct stacks share most of
+ * their frames. The text is kept in the slot: copying a fixed-size block
+ * costs less than a call to copy a short string.
  */
+#define FRAME_TEXT 112
+
 struct frame_text {
 	const char *sym, *dso;
-	uint64_t shown, off; /* the address printed, the offset into sym */
+	uint64_t addr;
 	unsigned fields;
 	bool inlined;
-	char *buf; /* NULL: empty */
-	size_t len, cap;
+	uint8_t len; /* 0: empty */
+	char txt[FRAME_TEXT];
 };
 
-#define FRAME_LINES 4096
+#define FRAME_LINES 8192
 
 /* The sample fields script prints, with perf's values for absent ones. */
 struct smp {
@@ -291,57 +314,69 @@ static void frame_line(struct outbuf *o, const frame_t *fr, unsigned f)
 	ob_putc(o, '\n');
 }
 
-/* frame_line() through a direct-mapped cache of recent lines. */
-static void frame_line_cached(struct script *s, struct outbuf *o, const frame_t *fr, unsigned f)
+/* The slot of frame @fr's line in s->lines, filled; NULL: print it uncached. */
+static const struct frame_text *frame_text(struct script *s, const frame_t *fr, unsigned f)
 {
 	const char *sym = sonde_profile_frame__sym(fr), *dso = sonde_profile_frame__dso(fr);
-	uint64_t shown = !(f & F_IP) ? 0 : dso ? sonde_profile_frame__addr(fr)
-					       : sonde_profile_frame__ip(fr);
-	uint64_t off = sym && (f & F_SYMOFF) ? sonde_profile_frame__sym_offset(fr) : 0;
+	uint64_t addr = dso ? sonde_profile_frame__addr(fr) : sonde_profile_frame__ip(fr);
 	bool inl = (f & F_DSO) && (sonde_profile_frame__kind(fr) & SONDE_PROFILE_FRAME_INLINED);
-	uint64_t h = ((uintptr_t)sym ^ (shown * 0x9e3779b97f4a7c15ULL) ^ off) * 0xff51afd7ed558ccdULL;
+	uint64_t h = ((uintptr_t)sym ^ (addr * 0x9e3779b97f4a7c15ULL) ^ (uintptr_t)dso) *
+		     0xff51afd7ed558ccdULL;
 	struct frame_text *c;
 	struct outbuf tmp;
+	char buf[FRAME_TEXT * 2];
 
-	if (!s->lines && !(s->lines = calloc(FRAME_LINES, sizeof(*s->lines)))) {
-		frame_line(o, fr, f);
-		return;
-	}
-	c = &s->lines[(h >> 32) & (FRAME_LINES - 1)];
-	if (!c->buf || c->sym != sym || c->dso != dso || c->shown != shown || c->off != off ||
-	    c->inlined != inl || c->fields != f) {
-		if (c->buf)
-			tmp = (struct outbuf){ .buf = c->buf, .cap = c->cap, .fd = -1 };
-		else
-			ob_init_mem(&tmp);
-		frame_line(&tmp, fr, f);
-		*c = (struct frame_text){ sym, dso, shown, off, f, inl, tmp.buf, tmp.len, tmp.cap };
-	}
-	ob_write(o, c->buf, c->len);
+	if (!s->lines && !(s->lines = calloc(FRAME_LINES, sizeof(*s->lines))))
+		return NULL;
+	/* Sets of two, the newest first: direct-mapped, one in twenty collided. */
+	c = &s->lines[(h >> 40) & (FRAME_LINES - 2)];
+	for (int w = 0; w < 2; w++)
+		if (c[w].len && c[w].sym == sym && c[w].dso == dso && c[w].addr == addr &&
+		    c[w].inlined == inl && c[w].fields == f)
+			return &c[w];
+	/* A line longer than a slot is printed each time (ob_* never grow buf). */
+	if (strlen(sym ? sym : "") + strlen(dso ? dso : "") + 64 > sizeof(buf))
+		return NULL;
+	tmp = (struct outbuf){ .buf = buf, .cap = sizeof(buf), .fd = -1 };
+	frame_line(&tmp, fr, f);
+	if (tmp.len > FRAME_TEXT)
+		return NULL;
+	c[1] = c[0];
+	*c = (struct frame_text){ .sym = sym, .dso = dso, .addr = addr, .fields = f,
+				  .inlined = inl, .len = (uint8_t)tmp.len };
+	memcpy(c->txt, buf, tmp.len);
+	return c;
 }
 
-/* A stack's frame lines and the empty line after them. */
+/* A stack's frame lines, and with @blank the empty line after them. */
 static void render_stack(struct script *s, struct outbuf *o, const struct sonde_profile_stack *st,
-			 unsigned f)
+			 unsigned f, bool blank)
 {
-	for (uint32_t i = 0; i < sonde_profile_stack__nr_frames(st); i++) {
-		const frame_t *fr = sonde_profile_stack__frame(st, i);
+	uint32_t n = sonde_profile_stack__nr_frames(st);
 
-		if (f & F_SRCLINE) {
-			frame_line(o, fr, f);
-			if (put_srcline(s, o, fr, ""))
-				ob_putc(o, '\n');
-		} else {
-			frame_line_cached(s, o, fr, f);
+	for (uint32_t i = 0; i < n; i++) {
+		const frame_t *fr = sonde_profile_stack__frame(st, i);
+		const struct frame_text *c = (f & F_SRCLINE) ? NULL : frame_text(s, fr, f);
+
+		if (c) {
+			/* A whole slot's worth: a fixed copy, then only len counts. */
+			ob_reserve(o, FRAME_TEXT);
+			memcpy(o->buf + o->len, c->txt, FRAME_TEXT);
+			o->len += c->len;
+			continue;
 		}
+		frame_line(o, fr, f);
+		if ((f & F_SRCLINE) && put_srcline(s, o, fr, ""))
+			ob_putc(o, '\n');
 	}
-	ob_putc(o, '\n');
+	if (blank)
+		ob_putc(o, '\n');
 }
 
 /*
- * Renders a stack's frame lines once; cached by stack id. The profile
- * numbers the stacks it keeps 0..SCRIPT_MAX_STACKS-1; one it does not
- * keep (id UINT32_MAX) is rendered for its sample only.
+ * A kept stack's frame lines, rendered once; cached by stack id (the
+ * profile numbers the stacks it keeps 0..SCRIPT_MAX_STACKS-1). NULL for
+ * one it does not keep (id UINT32_MAX): that one is rendered in place.
  */
 static const char *stack_text(struct script *s, const struct sonde_profile_stack *st, unsigned f,
 			      size_t *len)
@@ -350,20 +385,13 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 	struct stack_text *c;
 	struct outbuf tmp;
 
+	if (id >= SCRIPT_MAX_STACKS)
+		return NULL;
 	if (!s->texts) {
 		s->texts = calloc(SCRIPT_MAX_STACKS, sizeof(*s->texts));
-		if (!s->texts) {
-			*len = 0;
-			return "";
-		}
+		if (!s->texts)
+			return NULL;
 		s->nr_texts = SCRIPT_MAX_STACKS;
-		ob_init_mem(&s->once);
-	}
-	if (id >= SCRIPT_MAX_STACKS) {
-		s->once.len = 0;
-		render_stack(s, &s->once, st, f);
-		*len = s->once.len;
-		return s->once.buf;
 	}
 	c = &s->texts[id];
 	if (c->buf && c->id == id && c->fields == f) {
@@ -375,7 +403,16 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 	} else {
 		ob_init_mem(&tmp);
 	}
-	render_stack(s, &tmp, st, f);
+	render_stack(s, &tmp, st, f, true);
+	/* Up to 16384 of these stay: the doubling's slack would be a third. */
+	if (tmp.cap - tmp.len > 64) {
+		char *b = realloc(tmp.buf, tmp.len);
+
+		if (b) {
+			tmp.buf = b;
+			tmp.cap = tmp.len;
+		}
+	}
 	c->buf = tmp.buf;
 	c->cap = tmp.cap;
 	c->len = tmp.len;
@@ -454,12 +491,52 @@ static void end_line(struct script *s, struct outbuf *o, unsigned f)
 	ob_putc(o, '\n');
 }
 
-static void print_sample_text(struct script *s, const struct sonde_perfdata_record *rec,
-			      const struct smp *smp, const char *comm,
-			      const struct sonde_profile_stack *st, unsigned f, bool chain)
-{
-	struct outbuf *o = &s->out;
+/*
+ * Room for a line part rendered into @o: from here on no ob_* call of it
+ * flushes (each reserves what it writes), so it can be copied out after.
+ */
+#define PART_ROOM 512
 
+/* Where a part starts in @o, or SIZE_MAX when it may not fit in one buffer. */
+static size_t part_begin(struct outbuf *o, size_t longest)
+{
+	if (longest > PART_ROOM)
+		return SIZE_MAX;
+	ob_reserve(o, PART_ROOM);
+	return o->len;
+}
+
+/* Keeps what was written since @start as @lp's text, if it fits. */
+static void part_keep(struct line_part *lp, const struct outbuf *o, size_t start)
+{
+	size_t n = o->len - start;
+
+	lp->len = 0;
+	if (start == SIZE_MAX || !n || n > sizeof(lp->txt))
+		return;
+	memcpy(lp->txt, o->buf + start, n);
+	lp->len = (uint8_t)n;
+}
+
+static bool part_is(const struct line_part *lp, const void *ptr, uint64_t a, uint64_t b,
+		    unsigned f)
+{
+	return lp->len && lp->ptr == ptr && lp->a == a && lp->b == b && lp->fields == f;
+}
+
+static void part_set_key(struct line_part *lp, const void *ptr, uint64_t a, uint64_t b,
+			 unsigned f)
+{
+	lp->ptr = ptr;
+	lp->a = a;
+	lp->b = b;
+	lp->fields = f;
+}
+
+/* comm, pid/tid and cpu, as perf prints them before the time. */
+static void put_head(struct outbuf *o, const struct smp *smp, const char *comm, unsigned f,
+		     bool chain)
+{
 	if (f & F_COMM) {
 		if (chain && (f & F_IP)) {
 			ob_puts(o, comm);
@@ -486,24 +563,69 @@ static void print_sample_text(struct script *s, const struct sonde_perfdata_reco
 		ob_dec_zpad(o, smp->cpu, 3);
 		ob_puts(o, "] ");
 	}
-	if (f & F_TIME) {
-		ob_dec_pad(o, (int64_t)(smp->time / 1000000000ULL), 5, true);
-		ob_putc(o, '.');
-		if (s->ns)
-			ob_dec_zpad(o, smp->time % 1000000000ULL, 9);
-		else
-			ob_dec_zpad(o, (smp->time % 1000000000ULL) / 1000, 6);
-		ob_puts(o, ": ");
+}
+
+/* "%5lu.%06lu: " (or nanoseconds with --ns); the seconds as last printed. */
+static void put_time(struct script *s, struct outbuf *o, uint64_t t)
+{
+	uint64_t sec = t / 1000000000ULL;
+
+	if (!s->sec_txt[0] || s->sec != sec) {
+		snprintf(s->sec_txt, sizeof(s->sec_txt), "%5" PRIu64 ".", sec);
+		s->sec = sec;
 	}
-	if (f & F_PERIOD) {
-		ob_dec_pad(o, (int64_t)smp->period, 10, true);
-		ob_putc(o, ' ');
+	ob_puts(o, s->sec_txt);
+	if (s->ns)
+		ob_dec_zpad(o, t % 1000000000ULL, 9);
+	else
+		ob_dec_zpad(o, (t % 1000000000ULL) / 1000, 6);
+	ob_puts(o, ": ");
+}
+
+static void print_sample_text(struct script *s, const struct sonde_perfdata_record *rec,
+			      const struct smp *smp, const char *comm,
+			      const struct sonde_profile_stack *st, unsigned f, bool chain)
+{
+	struct outbuf *o = &s->out;
+	bool chain_ip = chain && (f & F_IP);
+	struct line_part *lp = &s->heads[smp->tid % HEAD_PARTS];
+	uint64_t ids = (uint64_t)smp->pid << 32 | smp->tid;
+
+	if (part_is(lp, comm, ids, (uint64_t)smp->cpu << 1 | chain_ip, f)) {
+		ob_write(o, lp->txt, lp->len);
+	} else {
+		size_t start = part_begin(o, strlen(comm) + 64);
+
+		put_head(o, smp, comm, f, chain);
+		part_keep(lp, o, start);
+		part_set_key(lp, comm, ids, (uint64_t)smp->cpu << 1 | chain_ip, f);
 	}
-	if (f & F_EVENT) {
+	if (f & F_TIME)
+		put_time(s, o, smp->time);
+	if (f & (F_PERIOD | F_EVENT)) {
 		/* perf right-aligns event names to the longest one in the file */
-		ob_pad_str(o, sonde_perfdata_reader__event_name(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0),
-			   event_width(s), true);
-		ob_puts(o, ": ");
+		int ai = rec->attr_idx >= 0 ? rec->attr_idx : 0;
+		const char *ev = sonde_perfdata_reader__event_name(s->r, ai);
+		int w = event_width(s);
+		uint64_t key = (uint64_t)w << 32 | (uint32_t)ai;
+
+		lp = &s->tail;
+		if (part_is(lp, ev, smp->period, key, f)) {
+			ob_write(o, lp->txt, lp->len);
+		} else {
+			size_t start = part_begin(o, strlen(ev) + (size_t)w + 32);
+
+			if (f & F_PERIOD) {
+				ob_dec_pad(o, (int64_t)smp->period, 10, true);
+				ob_putc(o, ' ');
+			}
+			if (f & F_EVENT) {
+				ob_pad_str(o, ev, w, true);
+				ob_puts(o, ": ");
+			}
+			part_keep(lp, o, start);
+			part_set_key(lp, ev, smp->period, key, f);
+		}
 	}
 	if (f & F_ADDR) {
 		ob_hex(o, smp->addr, 16);
@@ -527,12 +649,15 @@ static void print_sample_text(struct script *s, const struct sonde_perfdata_reco
 		return;
 	}
 	if (chain) {
-		size_t len;
+		size_t len = 0;
 		const char *txt = stack_text(s, st, f, &len);
 
 		/* The frame lines, then the rest of the sample before its blank line. */
 		ob_putc(o, '\n');
-		ob_write(o, txt, len ? len - 1 : 0);
+		if (txt)
+			ob_write(o, txt, len ? len - 1 : 0);
+		else
+			render_stack(s, o, st, f, false);
 		end_line(s, o, f);
 		return;
 	}
@@ -654,6 +779,8 @@ static bool id_in_list(const char *list, uint32_t id)
 {
 	char buf[16];
 
+	if (!list)
+		return true; /* no --pid/--tid: no number to format per sample */
 	snprintf(buf, sizeof(buf), "%d", (int32_t)id);
 	return in_list(list, buf);
 }
@@ -926,10 +1053,6 @@ int cmd_script(int argc, const char **argv)
 	for (size_t i = 0; i < s.nr_texts; i++)
 		free(s.texts[i].buf);
 	free(s.texts);
-	if (s.nr_texts)
-		ob_free(&s.once);
-	for (size_t i = 0; s.lines && i < FRAME_LINES; i++)
-		free(s.lines[i].buf);
 	free(s.lines);
 	free(s.br);
 	brstackoff_free(s.bo);

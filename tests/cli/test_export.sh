@@ -80,6 +80,26 @@ else
 fi
 expect_fail "export: a missing directory is an error" "nodir/x" \
 	"$SONDE" export --format folded -i cc.data -o nodir/x
+# Not a file: written in place, never replaced by one (-o /dev/null once
+# turned the machine's /dev/null into a regular file).
+mkfifo out.fifo
+timeout 60 cat out.fifo >fifo.folded &
+reader=$!
+"$SONDE" export --format folded -i cc.data -o out.fifo 2>fifo.err
+wait "$reader"
+if [ -p out.fifo ] && cmp -s fifo.folded perf.folded; then
+	pass "export: -o FIFO writes through the FIFO, which stays one"
+else
+	fail "export: -o FIFO: $( [ -p out.fifo ] || echo 'no longer a FIFO; ')$(head -c 200 fifo.err)"
+fi
+ln -s perf.folded link.folded
+echo old >perf.folded
+"$SONDE" export --format folded -i cc.data -o link.folded 2>/dev/null
+if [ -L link.folded ] && cmp -s perf.folded stdout.folded; then
+	pass "export: -o SYMLINK replaces the file it names, the link stays"
+else
+	fail "export: -o SYMLINK: $( [ -L link.folded ] || echo 'no longer a symlink; ')$(head -c 80 perf.folded)"
+fi
 
 # ---- pprof ----
 expect_ok "pprof: default output name" "$SONDE" export --format pprof -i cc.data

@@ -210,6 +210,79 @@ static void test_trees(void **state)
 	free(g.buf);
 }
 
+/* Every node's total is its self plus its children's; each child knows it. */
+static size_t check_tree(const struct sonde_profile_node *n)
+{
+	size_t nr = sonde_profile_node__nr_children(n), count = 1;
+	const struct sonde_profile_node **v = calloc(nr + 1, sizeof(*v));
+	uint64_t sum = 0, nr_sum = 0;
+
+	assert_non_null(v);
+	assert_int_equal(sonde_profile_node__children(n, 0, SONDE_PROFILE_BY_ADDR_DESC, v, nr),
+			 nr);
+	for (size_t i = 0; i < nr; i++) {
+		assert_ptr_equal(sonde_profile_node__parent(v[i]), n);
+		sum += sonde_profile_node__total(v[i]);
+		nr_sum += sonde_profile_node__nr_total(v[i]);
+		count += check_tree(v[i]);
+	}
+	assert_int_equal(sonde_profile_node__total(n), sonde_profile_node__self(n) + sum);
+	assert_int_equal(sonde_profile_node__nr_total(n), sonde_profile_node__nr_self(n) + nr_sum);
+	free(v);
+	return count;
+}
+
+/*
+ * Trees of thousands of nodes (the node array grows, and is moved, many
+ * times while they are built), wide ones (their children are indexed)
+ * and frames without a symbol (matched by ip): links and weights hold.
+ */
+static void test_trees_many(void **state)
+{
+	static const enum sonde_profile_key keys[] = { SONDE_PROFILE_KEY_SYM };
+	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 1, .callchains = true,
+		   .call_trees = true, .caller_order = true);
+	struct sonde_profile *p = sonde_profile__new(&po);
+	struct sonde_perfdata_reader *r;
+	struct pdgen g = { 0 };
+	size_t nodes = 0, n;
+	uint64_t total = 0;
+
+	(void)state;
+	pdg_file_begin(&g, ST_IP | ST_TID | ST_TIME | ST_PERIOD | ST_CALLCHAIN, 100);
+	pdg_comm(&g, (uint32_t)pid, (uint32_t)pid, "work", 0);
+	for (uint64_t i = 0; i < 3000; i++) {
+		uint64_t chain[6];
+
+		for (int d = 0; d < 6; d++) /* no map here: every frame by its ip */
+			chain[d] = 0x500000 + ((i * (uint64_t)(d + 3)) % (uint64_t)(5 + 9 * d)) * 16;
+		pdg_sample(&g, (uint32_t)pid, (uint32_t)pid, 1 + i, chain[0], 1 + i % 7, chain, 6);
+		total += 1 + i % 7;
+	}
+	pdg_file_end(&g, 1, 3000);
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(p);
+	assert_non_null(r);
+	assert_true(sonde_profile__add_reader(p, r) >= 0);
+	sonde_profile__set_children(p, true);
+	n = sonde_profile__nr_entries(p, 0);
+	assert_true(n > 20);
+	for (size_t i = 0; i < n; i++) {
+		const struct sonde_profile_entry *e = sonde_profile__entry(p, 0, i);
+		const struct sonde_profile_node *root = sonde_profile_entry__tree(e);
+
+		assert_non_null(root);
+		assert_null(sonde_profile_node__parent(root));
+		assert_int_equal(sonde_profile_node__total(root), sonde_profile_entry__children(e));
+		assert_true(sonde_profile_node__total(root) <= total);
+		nodes += check_tree(root);
+	}
+	assert_true(nodes > 5000);
+	sonde_profile__free(p);
+	sonde_perfdata_reader__free(r);
+	free(g.buf);
+}
+
 static void test_filters(void **state)
 {
 	static const enum sonde_profile_key keys[] = { SONDE_PROFILE_KEY_SYM };
@@ -813,6 +886,7 @@ int main(void)
 		cmocka_unit_test(test_self_histogram),
 		cmocka_unit_test(test_children_and_keys),
 		cmocka_unit_test(test_trees),
+		cmocka_unit_test(test_trees_many),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_foreach_stack),
 		cmocka_unit_test(test_max_stack),

@@ -459,7 +459,7 @@ static int scan(struct sonde_perfdata_reader *r)
  * file if a caller touches an old record again (so pointers stay valid);
  * swapped files are skipped because their pages were rewritten in place.
  */
-#define PDR_DROP_STEP (32ULL << 20)
+#define PDR_DROP_STEP (4ULL << 20)
 
 static void drop_consumed(struct sonde_perfdata_reader *r)
 {

@@ -176,6 +176,12 @@ struct anl_frame {
 	uint64_t ip;
 	bool kernel;
 	bool unwound; /* from the DWARF unwinder (perf expands inlines there) */
+	/*
+	 * 1 + the address's offset into sym, made once per resolution (the
+	 * file offset to ELF address step costs more than printing it); 0:
+	 * not known, ask anl_dso_vaddr().
+	 */
+	uint32_t sym_off1;
 };
 
 /* Private callchain marker: the user frames that follow were DWARF-unwound. */
@@ -192,6 +198,7 @@ struct anl_stack {
 	struct anl_frame self;	  /* the sample ip itself, never expanded */
 	void *priv; /* for the command that owns the cache */
 	uint64_t priv2;
+	void *group; /* the profile's last sample group of this stack */
 	bool transient; /* beyond the cache's limit: not kept */
 };
 

@@ -41,7 +41,9 @@ struct anl_machine {
 	struct hashtab procs;	 /* the live process of each pid */
 	struct anl_proc *all_procs; /* every process ever made, to free their maps */
 	struct hashtab threads;	 /* the live thread of each tid */
-	struct anl_thread *last_thread;
+	/* Threads met lately, by tid: samples of a few threads interleave. */
+#define ANL_RECENT_THREADS 64
+	struct anl_thread *recent[ANL_RECENT_THREADS];
 	struct anl_proc *kproc; /* kernel maps (pid -1) */
 	struct anl_dso *dsos[ANL_DSO_BUCKETS];
 	struct anl_dso *kdso;	/* [kernel.kallsyms], symbols from kallsyms */

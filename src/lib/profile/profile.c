@@ -333,6 +333,13 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 	if (s && s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
 	    s->cpu == cpu && s->ev == ev)
 		return s;
+	/* The stack was just found, so its line is at hand; the table's is not. */
+	s = st->group;
+	if (s && s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
+	    s->cpu == cpu && s->ev == ev) {
+		p->last_group = s;
+		return s;
+	}
 	h = group_hash(ev, comm, pid, tid, cpu, st);
 	for (s = hashtab_probe_first(&p->groups, h, &probe); s;
 	     s = hashtab_probe_next(&p->groups, &probe))
@@ -363,6 +370,7 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 		prof_unbound(p);
 	}
 	p->last_group = s;
+	st->group = s;
 	return s;
 }
 

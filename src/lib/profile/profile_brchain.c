@@ -429,10 +429,11 @@ void prof_chain_count(struct sonde_profile *p, struct sonde_profile_node *node,
 		      bool made)
 {
 	const struct prof_hop *h = &hops[i];
+	uint32_t *br = &p->node_br[node - p->node_v];
 	struct prof_brnode *bn;
 	struct sonde_profile_node_branch *c;
 
-	if (!node->br) {
+	if (!*br) {
 		if (p->nr_brnodes == p->cap_brnodes) {
 			size_t cap = p->cap_brnodes ? p->cap_brnodes * 2 : 1024;
 			struct prof_brnode *v = realloc(p->brnodes, cap * sizeof(*v));
@@ -445,9 +446,10 @@ void prof_chain_count(struct sonde_profile *p, struct sonde_profile_node *node,
 		bn = &p->brnodes[p->nr_brnodes++];
 		memset(bn, 0, sizeof(*bn));
 		bn->addr = fr->addr;
-		node->br = (uint32_t)p->nr_brnodes;
+		*br = (uint32_t)p->nr_brnodes;
+		node->has_br = 1;
 	}
-	bn = &p->brnodes[node->br - 1];
+	bn = &p->brnodes[*br - 1];
 	c = &bn->c;
 	if (!h->branch || !nr)
 		return;
@@ -472,7 +474,12 @@ void prof_chain_count(struct sonde_profile *p, struct sonde_profile_node *node,
 static const struct prof_brnode *brnode(const struct sonde_profile *p,
 					const struct sonde_profile_node *n)
 {
-	return p && n && n->br && n->br <= p->nr_brnodes ? &p->brnodes[n->br - 1] : NULL;
+	uint32_t br;
+
+	if (!p || !n || !p->node_br || n < p->node_v || n >= p->node_v + p->nr_nodes)
+		return NULL;
+	br = p->node_br[n - p->node_v];
+	return br && br <= p->nr_brnodes ? &p->brnodes[br - 1] : NULL;
 }
 
 int sonde_profile_node__branch(struct sonde_profile *p, const struct sonde_profile_node *n,
@@ -499,18 +506,19 @@ const char *sonde_profile_node__srcline(struct sonde_profile *p, const struct so
 	struct prof_brnode *bn = (struct prof_brnode *)brnode(p, n);
 	char buf[256];
 
-	if (!bn || !n->dso)
+	if (!bn || !n->fr || !n->fr->dso)
 		return NULL;
 	if (bn->srcline_done)
 		return bn->srcline;
 	bn->srcline_done = true;
-	bn->srcline = n->dso->kernel ? NULL : anl_dso_srcline(p->m, n->dso, bn->addr);
+	bn->srcline = n->fr->dso->kernel ? NULL : anl_dso_srcline(p->m, n->fr->dso, bn->addr);
 	if (bn->srcline)
 		return bn->srcline;
-	if (n->sym)
-		snprintf(buf, sizeof(buf), "+%" PRIu64, anl_dso_vaddr(n->dso, bn->addr) - n->sym->start);
+	if (n->fr->sym)
+		snprintf(buf, sizeof(buf), "+%" PRIu64,
+			 anl_dso_vaddr(n->fr->dso, bn->addr) - n->fr->sym->start);
 	else
-		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", n->dso->short_name, bn->addr);
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", n->fr->dso->short_name, bn->addr);
 	bn->srcline = anl_intern(p->m, buf, strlen(buf));
 	return bn->srcline;
 }

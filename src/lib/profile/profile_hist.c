@@ -275,6 +275,7 @@ static void build_trees(struct sonde_profile *p, struct tree_jobs *j)
 			      t->count, t->period, t->nr);
 	}
 	prof_tree_next_entry(p);
+	prof_trees_done(p, ents, p->nr_ents);
 	free(sorted);
 	free(start);
 	free(ents);

@@ -224,13 +224,14 @@ static struct anl_thread *thread_new(struct anl_machine *m, int32_t pid, int32_t
 	t->proc = proc_find(m, pid, true);
 	/* Out of memory: the thread works, later records just miss it. */
 	(void)hashtab_insert(&m->threads, id_hash(tid), t);
-	m->last_thread = t;
+	m->recent[(uint32_t)tid % ANL_RECENT_THREADS] = t; /* never the thread it replaced */
 	return t;
 }
 
 struct anl_thread *anl_thread_findnew(struct anl_machine *m, int32_t pid, int32_t tid)
 {
-	struct anl_thread *t = m->last_thread;
+	struct anl_thread **slot = &m->recent[(uint32_t)tid % ANL_RECENT_THREADS];
+	struct anl_thread *t = *slot;
 
 	if (t && t->tid == tid && (t->pid == pid || pid == -1))
 		return t;
@@ -241,7 +242,7 @@ struct anl_thread *anl_thread_findnew(struct anl_machine *m, int32_t pid, int32_
 	}
 	if (!t)
 		t = thread_new(m, pid, tid);
-	m->last_thread = t;
+	*slot = t;
 	return t;
 }
 

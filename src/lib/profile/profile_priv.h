@@ -41,18 +41,23 @@ struct prof_group_block {
 	struct prof_group v[PROF_GROUP_BLOCK];
 };
 
-/* One node of an entry's call tree (uncompressed trie). */
+/*
+ * One node of an entry's call tree (uncompressed trie). Children mode
+ * makes about 80 nodes per distinct 12-frame stack, millions in a big
+ * profile: a node is kept to 48 bytes. What it shows (symbol, object,
+ * ip) is read from the frame of the first path through it, which lives
+ * as long as the profile; its self weight is its total less its
+ * children's; its links are offsets in the profile's one node array.
+ */
 struct sonde_profile_node {
-	const struct anl_sym *sym; /* match by symbol when known ... */
-	struct anl_dso *dso;
-	uint64_t ip;		   /* ... else by raw ip */
-	uint64_t hit;		   /* period of paths ending here */
-	uint64_t cumul;		   /* hit + everything below (kept as paths are added) */
-	uint64_t nr_hit, nr_cumul; /* the same in samples (perf's -g ...,count) */
-	struct sonde_profile_node *child, *sibling;
-	struct sonde_profile_node *parent; /* NULL for an entry's root */
-	uint32_t nr_children;
-	uint32_t br; /* branch history: its counts in p->brnodes (index + 1) */
+	uintptr_t key;		    /* what paths match on: the symbol, else the ip */
+	const struct anl_frame *fr; /* NULL at an entry's root */
+	uint64_t cumul;		    /* period of the paths through here */
+	uint64_t nr_cumul;	    /* the same in samples (perf's -g ...,count) */
+	int32_t child, sibling, parent; /* nodes at these offsets from this one; 0: none */
+	uint32_t nr_children : 30;
+	uint32_t by_ip : 1;  /* key is a raw ip: no symbol, or branch history */
+	uint32_t has_br : 1; /* branch history counted it (p->node_br) */
 };
 
 struct prof_key {
@@ -80,23 +85,10 @@ struct sonde_profile_entry {
 	uint64_t nr_self;
 	uint64_t base_self, base_nr_self; /* the baseline's self weight and samples */
 	uint32_t max_depth; /* longest call tree path (children ordering) */
+	uint32_t root;	    /* chain's index + 1 while the trees are built */
 	uint64_t seq;	    /* creation order: deterministic last tie-break */
 	struct sonde_profile_node *chain; /* root (no symbol), NULL without trees */
 	uint64_t expanded;  /* last sample group counted here (+1): one count each */
-};
-
-/*
- * Call tree nodes, allocated in blocks and freed with the histogram. The
- * blocks double up to PROF_NODE_BLOCK_MAX nodes: a small profile stays
- * small, and a big one (millions of nodes) makes few allocations.
- */
-#define PROF_NODE_BLOCK_MIN 256
-#define PROF_NODE_BLOCK_MAX (1u << 16)
-
-struct prof_node_pool {
-	struct prof_node_pool *prev;
-	size_t used, cap;
-	struct sonde_profile_node v[];
 };
 
 struct prof_event {
@@ -149,6 +141,7 @@ struct sonde_profile {
 	int chain_max_stack;	     /* perf's max_stack: branches and callchain frames */
 	struct hashtab chains;	     /* of struct prof_chain */
 	struct prof_brnode *brnodes; /* the trees' nodes' branch counts */
+	uint32_t *node_br;	     /* per tree node: its brnodes index + 1; 0: none */
 	size_t nr_brnodes, cap_brnodes;
 
 	/* sample groups */
@@ -165,8 +158,10 @@ struct sonde_profile {
 	bool dirty;
 	struct hashtab ents;	/* of struct sonde_profile_entry, by prof_key */
 	size_t nr_ents;
-	struct hashtab kids;	/* children of wide nodes of the tree being built */
-	struct prof_node_pool *nodes; /* every tree node, freed at once */
+	struct hashtab kids;	/* children of wide nodes of the tree being built
+				 * (their index + 1: the array moves as it grows) */
+	struct sonde_profile_node *node_v; /* every tree node, one array */
+	size_t nr_nodes, cap_nodes;
 };
 
 #define prof_mix hashtab_mix
@@ -239,6 +234,8 @@ void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
  * back to an entry done before.
  */
 void prof_tree_next_entry(struct sonde_profile *p);
+/* Every tree is complete: the entries get their roots' addresses. */
+void prof_trees_done(struct sonde_profile *p, struct sonde_profile_entry **ents, size_t nr);
 /* Frees every tree node of @p. */
 void prof_trees_free(struct sonde_profile *p);
 

@@ -15,9 +15,11 @@
 #define ANL_TMP_FRAMES (SONDE_PERF_MAX_STACK_DEPTH * 8 + 8)
 
 /*
- * Recent resolutions, direct-mapped by address: distinct stacks share most
- * of their frames, and a symbol table's binary search misses the cache at
- * every step. An answer holds while its address space is unchanged.
+ * Recent resolutions, by address in sets of two: distinct stacks share
+ * most of their frames, and a symbol table's binary search misses the
+ * cache at every step. An answer holds while its address space is
+ * unchanged. (Direct-mapped, a few thousand hot addresses collided often
+ * enough that one lookup in twenty searched the symbol table again.)
  */
 #define LOC_CACHE_SIZE 8192
 
@@ -31,6 +33,7 @@ struct stack_chunk {
 struct loc_cached {
 	const struct anl_proc *proc; /* NULL: empty (no space, nothing to cache) */
 	uint32_t gen;
+	uint32_t sym_off1; /* anl_frame's */
 	struct anl_loc loc;
 };
 
@@ -164,26 +167,49 @@ void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, voi
 		fn(s, arg);
 }
 
-/* anl_resolve() through the cache of recent answers. */
+/* anl_frame's sym_off1 for @loc. */
+static uint32_t loc_sym_off1(const struct anl_loc *loc)
+{
+	uint64_t off;
+
+	if (!loc->sym)
+		return 0;
+	off = (loc->dso ? anl_dso_vaddr(loc->dso, loc->addr) : loc->addr) - loc->sym->start;
+	return off < UINT32_MAX ? (uint32_t)off + 1 : 0;
+}
+
+/* anl_resolve() through the cache of recent answers; the frame at @fr. */
 static void resolve(struct anl_stacks *c, struct anl_thread *t, bool kernel, uint64_t ip,
-		    struct anl_loc *loc)
+		    struct anl_frame *fr)
 {
 	const struct anl_proc *p = kernel ? c->m->kproc : (t ? t->proc : NULL);
-	struct loc_cached *e;
+	struct loc_cached *e, tmp;
 
 	if (!p) {
-		anl_resolve(c->m, t, kernel, ip, loc);
-		return;
+		e = &tmp;
+	} else {
+		e = &c->locs[(hashtab_mix((uintptr_t)p, ip) >> 20) & (LOC_CACHE_SIZE - 2)];
+		if (e->proc == p && e->gen == p->gen && e->loc.ip == ip &&
+		    e->loc.kernel == kernel)
+			goto out;
+		if (e[1].proc == p && e[1].gen == p->gen && e[1].loc.ip == ip &&
+		    e[1].loc.kernel == kernel) {
+			e++;
+			goto out;
+		}
+		e[1] = e[0]; /* the newest answer first, the older one kept */
 	}
-	e = &c->locs[(hashtab_mix((uintptr_t)p, ip) >> 20) & (LOC_CACHE_SIZE - 1)];
-	if (e->proc == p && e->gen == p->gen && e->loc.ip == ip && e->loc.kernel == kernel) {
-		*loc = e->loc;
-		return;
-	}
-	anl_resolve(c->m, t, kernel, ip, loc);
+	anl_resolve(c->m, t, kernel, ip, &e->loc);
 	e->proc = p;
-	e->gen = p->gen;
-	e->loc = *loc;
+	e->gen = p ? p->gen : 0;
+	e->sym_off1 = loc_sym_off1(&e->loc);
+out:
+	fr->dso = e->loc.dso;
+	fr->sym = e->loc.sym;
+	fr->addr = e->loc.addr;
+	fr->ip = ip;
+	fr->kernel = kernel;
+	fr->sym_off1 = e->sym_off1;
 }
 
 /*
@@ -305,11 +331,16 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	if (nr > SONDE_PERF_MAX_STACK_DEPTH * 2)
 		nr = SONDE_PERF_MAX_STACK_DEPTH * 2;
 	h = hashtab_mix(h, ip_key);
+	/*
+	 * Every sample hashes its whole chain: a multiply per word is enough
+	 * to spread it, and the end mixes the lot once.
+	 */
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t w;
 
 		memcpy(&w, callchain + i * 8, 8);
-		h = hashtab_mix(h, w);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
 	}
 	h = hashtab_mix(h, nr);
 	/* Equal 64-bit hashes are compared in full: the slot holds the hash. */
@@ -341,25 +372,15 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 		memcpy(s->raw + 1, callchain, nr * 8);
 	s->priv = NULL;
 	s->priv2 = 0;
+	s->group = NULL;
 	s->transient = transient;
-	{
-		struct anl_loc loc;
-
-		resolve(c, t, kernel, ip, &loc);
-		c->tmp[nf].dso = loc.dso;
-		c->tmp[nf].sym = loc.sym;
-		c->tmp[nf].addr = loc.addr;
-		c->tmp[nf].ip = ip;
-		c->tmp[nf].kernel = kernel;
-		c->tmp[nf].unwound = false;
-		nf++;
-	}
+	resolve(c, t, kernel, ip, &c->tmp[nf]);
+	c->tmp[nf++].unwound = false;
 	{
 		bool k = kernel, skip = false, first = true, unwound = false;
 
 		for (uint64_t i = 0; i < nr && nf < (size_t)c->max_stack; i++) {
 			uint64_t w = pdr_h64(callchain + i * 8);
-			struct anl_loc loc;
 
 			if (w >= (uint64_t)SONDE_PERF_CONTEXT_MAX) {
 				skip = false;
@@ -384,14 +405,8 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 					continue; /* the sample ip again */
 				}
 			}
-			resolve(c, t, k, w, &loc);
-			c->tmp[nf].dso = loc.dso;
-			c->tmp[nf].sym = loc.sym;
-			c->tmp[nf].addr = loc.addr;
-			c->tmp[nf].ip = w;
-			c->tmp[nf].kernel = k;
-			c->tmp[nf].unwound = unwound;
-			nf++;
+			resolve(c, t, k, w, &c->tmp[nf]);
+			c->tmp[nf++].unwound = unwound;
 		}
 	}
 	s->self = c->tmp[0];

@@ -94,6 +94,8 @@ uint64_t sonde_profile_frame__sym_offset(const struct sonde_profile_frame *f)
 
 	if (!fr->sym)
 		return 0;
+	if (fr->sym_off1)
+		return fr->sym_off1 - 1;
 	return (fr->dso ? anl_dso_vaddr(fr->dso, fr->addr) : fr->addr) - fr->sym->start;
 }
 
@@ -266,6 +268,7 @@ static void import_frame(struct anl_machine *m, const struct anl_frame *fr, stru
 	*out = *fr;
 	out->sym = NULL;
 	out->dso = NULL;
+	out->sym_off1 = 0; /* the symbol is looked up again */
 	if (!fr->dso)
 		return;
 	out->dso = anl_dso_findnew(m, fr->dso->name, strlen(fr->dso->name), fr->dso->kernel);

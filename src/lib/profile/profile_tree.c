@@ -8,20 +8,24 @@
 #include <string.h>
 #include "profile_priv.h"
 
-static bool frame_match(const struct sonde_profile *p, const struct sonde_profile_node *n,
-			const struct anl_frame *fr)
+/*
+ * What a path's frame matches nodes on: its symbol when known, else its
+ * ip; with branch history, always its object and ip (perf's
+ * CCKEY_ADDRESS: the object is compared in node_match()).
+ */
+static bool frame_by_ip(const struct sonde_profile *p, const struct anl_frame *fr)
 {
-	if (p->branch_history) /* perf's CCKEY_ADDRESS */
-		return n->dso == fr->dso && n->ip == fr->ip;
-	if (n->sym && fr->sym)
-		return n->sym == fr->sym;
-	return !n->sym && !fr->sym && n->ip == fr->ip;
+	return p->branch_history || !fr->sym;
 }
 
-/* What a node is matched by (its hash key): the function, else the address. */
-static const struct anl_sym *match_sym(const struct sonde_profile *p, const struct anl_sym *sym)
+static uintptr_t frame_key(const struct sonde_profile *p, const struct anl_frame *fr)
 {
-	return p->branch_history ? NULL : sym;
+	return frame_by_ip(p, fr) ? (uintptr_t)fr->ip : (uintptr_t)fr->sym;
+}
+
+static struct sonde_profile_node *rel(const struct sonde_profile_node *n, int32_t off)
+{
+	return off ? (struct sonde_profile_node *)(uintptr_t)(n + off) : NULL;
 }
 
 /*
@@ -30,74 +34,92 @@ static const struct anl_sym *match_sym(const struct sonde_profile *p, const stru
  */
 #define NODE_INDEX_MIN 2
 
-/* A child's key in p->kids: its parent and what frame_match() compares. */
-static uint64_t kid_hash(const struct sonde_profile_node *parent, const struct anl_sym *sym,
-			 uint64_t ip)
+/* A child's key in p->kids: its parent's index and what it matches on. */
+static uint64_t kid_hash(size_t parent, uintptr_t key, bool by_ip)
 {
-	return hashtab_mix(hashtab_mix((uintptr_t)parent, sym ? (uintptr_t)sym : ip), !sym);
+	return hashtab_mix(hashtab_mix(parent, key), by_ip);
 }
 
-static struct prof_node_pool *pool_new(size_t cap)
+/* A new node's index; the array doubles (a big one is moved, not copied). */
+static size_t node_new(struct sonde_profile *p)
 {
-	struct prof_node_pool *pool =
-		malloc(sizeof(*pool) + cap * sizeof(struct sonde_profile_node));
+	if (p->nr_nodes == p->cap_nodes) {
+		size_t cap = p->cap_nodes ? p->cap_nodes * 2 : 256;
+		struct sonde_profile_node *v;
 
-	if (!pool)
-		abort();
-	pool->used = 0;
-	pool->cap = cap;
-	return pool;
-}
-
-static struct sonde_profile_node *node_new(struct sonde_profile *p)
-{
-	struct prof_node_pool *pool = p->nodes;
-
-	if (!pool || pool->used == pool->cap) {
-		size_t cap = pool ? pool->cap * 2 : PROF_NODE_BLOCK_MIN;
-
-		pool = pool_new(cap < PROF_NODE_BLOCK_MAX ? cap : PROF_NODE_BLOCK_MAX);
-		pool->prev = p->nodes;
-		p->nodes = pool;
-	}
-	return memset(&pool->v[pool->used++], 0, sizeof(struct sonde_profile_node));
-}
-
-/* The child of @n that @fr continues into, or NULL. */
-static struct sonde_profile_node *child_find(struct sonde_profile *p,
-					     struct sonde_profile_node *n,
-					     const struct anl_frame *fr)
-{
-	struct hashtab_probe probe;
-	struct sonde_profile_node *c;
-
-	if (n->nr_children < NODE_INDEX_MIN) {
-		for (c = n->child; c; c = c->sibling)
-			if (frame_match(p, c, fr))
-				return c;
-		return NULL;
-	}
-	for (c = hashtab_probe_first(&p->kids, kid_hash(n, match_sym(p, fr->sym), fr->ip), &probe);
-	     c; c = hashtab_probe_next(&p->kids, &probe))
-		if (c->parent == n && frame_match(p, c, fr))
-			return c;
-	return NULL;
-}
-
-/* Links @c first among @n's children (the print order), indexed when wide. */
-static void child_link(struct sonde_profile *p, struct sonde_profile_node *n,
-		       struct sonde_profile_node *c)
-{
-	c->sibling = n->child;
-	c->parent = n;
-	n->child = c;
-	if (++n->nr_children == NODE_INDEX_MIN) {
-		for (struct sonde_profile_node *k = n->child; k; k = k->sibling)
-			if (hashtab_insert(&p->kids, kid_hash(n, match_sym(p, k->sym), k->ip), k))
-				abort();
-	} else if (n->nr_children > NODE_INDEX_MIN) {
-		if (hashtab_insert(&p->kids, kid_hash(n, match_sym(p, c->sym), c->ip), c))
+		if (cap > INT32_MAX) /* offsets between nodes are 32-bit */
 			abort();
+		v = realloc(p->node_v, cap * sizeof(*v));
+		if (!v)
+			abort();
+		p->node_v = v;
+		if (p->branch_history) { /* the nodes' branch counts, beside them */
+			uint32_t *b = realloc(p->node_br, cap * sizeof(*b));
+
+			if (!b)
+				abort();
+			memset(b + p->cap_nodes, 0, (cap - p->cap_nodes) * sizeof(*b));
+			p->node_br = b;
+		}
+		p->cap_nodes = cap;
+	}
+	memset(&p->node_v[p->nr_nodes], 0, sizeof(*p->node_v));
+	return p->nr_nodes++;
+}
+
+static bool node_match(const struct sonde_profile *p, const struct sonde_profile_node *c,
+		       uintptr_t key, bool by_ip, const struct anl_frame *fr)
+{
+	return c->key == key && c->by_ip == by_ip && (!p->branch_history || c->fr->dso == fr->dso);
+}
+
+/* The index of the child of node @n that @fr continues into, or 0 (never a child). */
+static size_t child_find(struct sonde_profile *p, size_t n, const struct anl_frame *fr)
+{
+	const struct sonde_profile_node *v = p->node_v, *c;
+	uintptr_t key = frame_key(p, fr);
+	bool by_ip = frame_by_ip(p, fr);
+	struct hashtab_probe probe;
+	void *k;
+
+	if (v[n].nr_children < NODE_INDEX_MIN) {
+		for (c = rel(&v[n], v[n].child); c; c = rel(c, c->sibling))
+			if (node_match(p, c, key, by_ip, fr))
+				return (size_t)(c - v);
+		return 0;
+	}
+	for (k = hashtab_probe_first(&p->kids, kid_hash(n, key, by_ip), &probe); k;
+	     k = hashtab_probe_next(&p->kids, &probe)) {
+		size_t i = (size_t)(uintptr_t)k - 1;
+
+		if (rel(&v[i], v[i].parent) == &v[n] && node_match(p, &v[i], key, by_ip, fr))
+			return i;
+	}
+	return 0;
+}
+
+static void kid_index(struct sonde_profile *p, size_t n, size_t c)
+{
+	const struct sonde_profile_node *k = &p->node_v[c];
+
+	if (hashtab_insert(&p->kids, kid_hash(n, k->key, k->by_ip), (void *)(uintptr_t)(c + 1)))
+		abort();
+}
+
+/* Links node @c first among @n's children (the print order), indexed when wide. */
+static void child_link(struct sonde_profile *p, size_t n, size_t c)
+{
+	struct sonde_profile_node *v = p->node_v;
+	ptrdiff_t first = v[n].child ? (ptrdiff_t)n + v[n].child : (ptrdiff_t)c;
+
+	v[c].sibling = (int32_t)(first - (ptrdiff_t)c);
+	v[c].parent = (int32_t)((ptrdiff_t)n - (ptrdiff_t)c);
+	v[n].child = (int32_t)((ptrdiff_t)c - (ptrdiff_t)n);
+	if (++v[n].nr_children == NODE_INDEX_MIN) {
+		for (const struct sonde_profile_node *k = &v[c]; k; k = rel(k, k->sibling))
+			kid_index(p, n, (size_t)(k - v));
+	} else if (v[n].nr_children > NODE_INDEX_MIN) {
+		kid_index(p, n, c);
 	}
 }
 
@@ -106,33 +128,32 @@ void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
 		   const struct anl_frame *frames, const struct prof_hop *hops, int from, int dir,
 		   int count, uint64_t period, uint64_t nr)
 {
-	struct sonde_profile_node *n;
+	size_t n;
 
-	if (!e->chain)
-		e->chain = node_new(p);
-	n = e->chain;
-	n->cumul += period;
-	n->nr_cumul += nr;
+	if (!e->root)
+		e->root = (uint32_t)node_new(p) + 1;
+	n = e->root - 1;
+	p->node_v[n].cumul += period;
+	p->node_v[n].nr_cumul += nr;
 	for (int i = 0, idx = from; i < count; i++, idx += dir) {
 		const struct anl_frame *fr = &frames[idx];
-		struct sonde_profile_node *c = child_find(p, n, fr);
+		size_t c = child_find(p, n, fr);
 		bool made = !c;
 
 		if (!c) {
 			c = node_new(p);
-			c->sym = fr->sym;
-			c->dso = fr->dso;
-			c->ip = fr->ip;
+			p->node_v[c].key = frame_key(p, fr);
+			p->node_v[c].by_ip = frame_by_ip(p, fr);
+			p->node_v[c].fr = fr;
 			child_link(p, n, c);
 		}
 		if (hops)
-			prof_chain_count(p, c, fr, hops, idx, nr, made);
-		c->cumul += period; /* the path runs through every node on it */
-		c->nr_cumul += nr;
+			prof_chain_count(p, &p->node_v[c], fr, hops, idx, nr, made);
+		/* the path runs through every node on it; self is what stays */
+		p->node_v[c].cumul += period;
+		p->node_v[c].nr_cumul += nr;
 		n = c;
 	}
-	n->hit += period;
-	n->nr_hit += nr;
 	if ((uint32_t)count > e->max_depth)
 		e->max_depth = (uint32_t)count;
 }
@@ -143,22 +164,28 @@ void prof_tree_next_entry(struct sonde_profile *p)
 	hashtab_free(&p->kids);
 }
 
+void prof_trees_done(struct sonde_profile *p, struct sonde_profile_entry **ents, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (ents[i] && ents[i]->root)
+			ents[i]->chain = &p->node_v[ents[i]->root - 1];
+}
+
 void prof_trees_free(struct sonde_profile *p)
 {
 	hashtab_free(&p->kids);
 	prof_chain_nodes_reset(p);
-	while (p->nodes) {
-		struct prof_node_pool *pool = p->nodes;
-
-		p->nodes = pool->prev;
-		free(pool);
-	}
+	free(p->node_br);
+	p->node_br = NULL;
+	free(p->node_v);
+	p->node_v = NULL;
+	p->nr_nodes = p->cap_nodes = 0;
 }
 
 /* Ties go by address: the function's, or the frame's where nodes are addresses. */
 static uint64_t node_addr(const struct sonde_profile_node *n)
 {
-	return n->sym && !n->br ? n->sym->start : n->ip;
+	return n->fr->sym && !n->has_br ? n->fr->sym->start : n->fr->ip;
 }
 
 static int weight_cmp(const void *pa, const void *pb)
@@ -193,7 +220,7 @@ size_t sonde_profile_node__children(const struct sonde_profile_node *n, uint64_t
 	v = malloc((n->nr_children + 1) * sizeof(*v));
 	if (!v)
 		return 0;
-	for (const struct sonde_profile_node *c = n->child; c; c = c->sibling)
+	for (const struct sonde_profile_node *c = rel(n, n->child); c; c = rel(c, c->sibling))
 		if (order == SONDE_PROFILE_BY_ADDR_DESC || (c->cumul >= min && c->cumul))
 			v[k++] = c;
 	qsort(v, k, sizeof(*v), order == SONDE_PROFILE_BY_ADDR_DESC ? addr_desc_cmp : weight_cmp);
@@ -210,12 +237,26 @@ size_t sonde_profile_node__nr_children(const struct sonde_profile_node *n)
 
 const struct sonde_profile_node *sonde_profile_node__parent(const struct sonde_profile_node *n)
 {
-	return n ? n->parent : NULL;
+	return n ? rel(n, n->parent) : NULL;
+}
+
+/* What ends at @n: its paths less those that go on into a child. */
+static void node_self(const struct sonde_profile_node *n, uint64_t *period, uint64_t *nr)
+{
+	*period = n->cumul;
+	*nr = n->nr_cumul;
+	for (const struct sonde_profile_node *c = rel(n, n->child); c; c = rel(c, c->sibling)) {
+		*period -= c->cumul;
+		*nr -= c->nr_cumul;
+	}
 }
 
 uint64_t sonde_profile_node__self(const struct sonde_profile_node *n)
 {
-	return n->hit;
+	uint64_t period, nr;
+
+	node_self(n, &period, &nr);
+	return period;
 }
 
 uint64_t sonde_profile_node__total(const struct sonde_profile_node *n)
@@ -225,7 +266,10 @@ uint64_t sonde_profile_node__total(const struct sonde_profile_node *n)
 
 uint64_t sonde_profile_node__nr_self(const struct sonde_profile_node *n)
 {
-	return n->nr_hit;
+	uint64_t period, nr;
+
+	node_self(n, &period, &nr);
+	return nr;
 }
 
 uint64_t sonde_profile_node__nr_total(const struct sonde_profile_node *n)
@@ -235,20 +279,20 @@ uint64_t sonde_profile_node__nr_total(const struct sonde_profile_node *n)
 
 const char *sonde_profile_node__sym(const struct sonde_profile_node *n)
 {
-	return n->sym ? n->sym->name : NULL;
+	return n->fr && n->fr->sym ? n->fr->sym->name : NULL;
 }
 
 bool sonde_profile_node__inlined(const struct sonde_profile_node *n)
 {
-	return n->sym && n->sym->inlined;
+	return n->fr && n->fr->sym && n->fr->sym->inlined;
 }
 
 uint64_t sonde_profile_node__ip(const struct sonde_profile_node *n)
 {
-	return n->ip;
+	return n->fr ? n->fr->ip : 0;
 }
 
 const char *sonde_profile_node__dso(const struct sonde_profile_node *n)
 {
-	return n->dso ? n->dso->name : NULL;
+	return n->fr && n->fr->dso ? n->fr->dso->name : NULL;
 }
