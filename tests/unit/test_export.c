@@ -336,7 +336,7 @@ static void test_firefox(void **state)
 	assert_non_null(strstr(m.buf, "\"preprocessedProfileVersion\":49"));
 	assert_non_null(strstr(m.buf, "\"version\":24"));
 	/* stacks main(0) <- a(1) <- b(2) <- c(3); times in ms from the first sample */
-	assert_non_null(strstr(m.buf, "\"samples\":{\"length\":5,\"weightType\":\"samples\",\"weight\":null,\"stack\":[3,3,3,2,1],\"time\":[0.000000,0.000001,0.000002,0.000003,0.000004]}"));
+	assert_non_null(strstr(m.buf, "\"samples\":{\"length\":5,\"weightType\":\"samples\",\"weight\":null,\"stack\":[3,3,3,2,1],\"time\":[0,0.000001,0.000002,0.000003,0.000004]}"));
 	assert_non_null(strstr(m.buf, "\"samples\":{\"length\":1,"));
 	/* the second thread belongs to the process its main thread names */
 	assert_non_null(strstr(m.buf, "\"name\":\"other\",\"isMainThread\":false"));
