@@ -710,6 +710,19 @@ SONDE_API int sonde_profile__merge(struct sonde_profile *dst, struct sonde_profi
 SONDE_API int sonde_profile__add_baseline(struct sonde_profile *p, struct sonde_profile *base);
 
 /**
+ * @brief **sonde_profile__set_baseline()** makes event @p base_ev of
+ * @p base the baseline of event @p ev of @p p, in place of the baseline
+ * that event had: one event paired with another whatever their names, as
+ * perf diff pairs events by their attr type and config. Stacks and
+ * entries pair as with sonde_profile__add_baseline(); the other events
+ * are not changed, and @p base is not.
+ * @return 0, -EINVAL (NULL, @p p == @p base, an event out of range),
+ * -ENOMEM.
+ */
+SONDE_API int sonde_profile__set_baseline(struct sonde_profile *p, int ev,
+					  struct sonde_profile *base, int base_ev);
+
+/**
  * @brief **sonde_profile__baseline_stats()** fills @p out for event @p ev
  * with the baseline's counts (all 0 without sonde_profile__add_baseline()).
  * @return 0, or -EINVAL if @p ev is out of range.

@@ -62,11 +62,11 @@ fi
 # per thread as report --tid counts them, times inside the recording.
 "$SONDE" report -i "$TMP/thr.data" --json --no-children -g none --sort tid >"$TMP/tids.json" 2>/dev/null
 if python3 - "$TMP/t.html" "$TMP/tids.json" >"$TMP/tl.out" 2>&1 <<'PY'
-import base64, gzip, json, re, sys
+import base64, json, re, sys, zlib
 page = open(sys.argv[1]).read()
 tl = json.loads(re.search(r'<script id="sonde-timeline" type="application/json">(.*?)</script>', page, re.S).group(1))
 data = json.loads(re.search(r'<script id="sonde-data" type="application/json">(.*?)</script>', page, re.S).group(1))
-u, j, n = gzip.decompress(base64.b64decode(tl['gz'])), 0, tl['samples']
+u, j, n = zlib.decompress(base64.b64decode(tl['zlib'])), 0, tl['samples']
 def varint():
     global j
     v = s = 0
@@ -77,9 +77,14 @@ t, times = 0, []
 for _ in range(n):
     z = varint(); t += -(z + 1) // 2 if z & 1 else z // 2; times.append(t)
 lanes = [varint() for _ in range(n)]
-w = tl['leafBytes']
-leaves = [sum(u[j + k * n + i] << (8 * k) for k in range(w)) for i in range(n)]
-assert j + w * n == len(u), (j, w, n, len(u))
+# leaf numbers: planes of 8 bits, then 1, 2 or 4 packed low bits first
+leaves, shift = [0] * n, 0
+for w in tl['leafPlanes']:
+    for i in range(n):
+        b = u[j + i * w // 8] >> (i * w % 8) & ((1 << w) - 1)
+        leaves[i] |= b << shift
+    j += (n * w + 7) // 8; shift += w
+assert j == len(u), (j, n, len(u))
 # leaf numbers count the nodes where samples end (4-number nodes with samples)
 nodes, k, ends = data['nodes'], 0, 0
 while k < len(nodes):

@@ -273,7 +273,7 @@ static void test_firefox(void **state)
 	assert_non_null(strstr(m.buf, "\"preprocessedProfileVersion\":49"));
 	assert_non_null(strstr(m.buf, "\"version\":24"));
 	/* stacks main(0) <- a(1) <- b(2) <- c(3); times in ms from the first sample */
-	assert_non_null(strstr(m.buf, "\"samples\":{\"length\":5,\"weightType\":\"samples\",\"weight\":null,\"stack\":[3,3,3,2,1],\"time\":[0.000000,0.000001,0.000002,0.000003,0.000004]}"));
+	assert_non_null(strstr(m.buf, "\"samples\":{\"length\":5,\"weightType\":\"samples\",\"weight\":null,\"stack\":[3,3,3,2,1],\"time\":[0,0.000001,0.000002,0.000003,0.000004]}"));
 	assert_non_null(strstr(m.buf, "\"samples\":{\"length\":1,"));
 	/* the second thread belongs to the process its main thread names */
 	assert_non_null(strstr(m.buf, "\"name\":\"other\",\"isMainThread\":false"));
@@ -305,18 +305,47 @@ static size_t unbase64(const char *s, size_t n, uint8_t *out)
  * the lanes (threads by pid, tid) and the columns: time deltas (all 0
  * here: the samples are 1..6 ns apart), lanes, and leaf numbers in the
  * page's depth-first order (children by name): main;fa 0, main;fa;fb 1,
- * main;fa;fb;fc 2, main;fc 3.
+ * main;fa;fb;fc 2, main;fc 3, in one plane of 2 bits.
+ */
+/* The page's timeline columns, inflated into @raw; their length. */
+static size_t timeline_raw(const char *page, uint8_t *raw, size_t cap)
+{
+	uint8_t zb[4096];
+	const char *b64 = strstr(page, "\"zlib\":\""), *end;
+	z_stream z = { 0 };
+	size_t n;
+
+	assert_non_null(b64);
+	b64 += 8;
+	end = strchr(b64, '"');
+	assert_true(end && (size_t)(end - b64) * 3 / 4 < sizeof(zb));
+	n = unbase64(b64, (size_t)(end - b64), zb);
+	assert_int_equal(inflateInit2(&z, 15), Z_OK); /* zlib */
+	z.next_in = zb;
+	z.avail_in = (uInt)n;
+	z.next_out = raw;
+	z.avail_out = (uInt)cap;
+	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+	inflateEnd(&z);
+	return cap - z.avail_out;
+}
+
+/*
+ * The HTML page's timeline: null without the profile's timeline; else
+ * the lanes (threads by pid, tid) and the columns: time deltas (all 0
+ * here: the samples are 1..6 ns apart), lanes, and leaf numbers in the
+ * page's depth-first order (children by name): main;fa 0, main;fa;fb 1,
+ * main;fa;fb;fc 2, main;fc 3, in one plane of 2 bits.
  */
 static void test_html_timeline(void **state)
 {
-	const uint8_t want[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 1, 0, 3 };
+	/* leaves 2, 2, 2, 1, 0, 3 in 2 bits each, low first: 0x6a, 0x0c */
+	const uint8_t want[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0x6a, 0x0c };
 	char lanes[128];
-	uint8_t gz[512], raw[64];
-	const char *tl, *b64, *end;
+	uint8_t raw[64];
+	const char *tl;
 	struct fixture f;
-	z_stream z = { 0 };
 	struct mem m;
-	size_t n;
 	int ret;
 
 	(void)state;
@@ -334,25 +363,74 @@ static void test_html_timeline(void **state)
 	assert_non_null(tl);
 	snprintf(lanes, sizeof(lanes), "\"lanes\":[[%d,%d,5,\"work\"],[%d,%d,1,\"other\"]]", pid, pid,
 		 pid, pid + 1);
-	assert_non_null(strstr(tl, "{\"samples\":6,\"t0us\":0,\"t1us\":0,\"leafBytes\":1,"));
+	assert_non_null(strstr(tl, "{\"samples\":6,\"t0us\":0,\"t1us\":0,\"leafPlanes\":[2],"));
 	assert_non_null(strstr(tl, lanes));
-	b64 = strstr(tl, "\"gz\":\"");
-	assert_non_null(b64);
-	b64 += 6;
-	end = strchr(b64, '"');
-	assert_true(end && (size_t)(end - b64) * 3 / 4 < sizeof(gz));
-	n = unbase64(b64, (size_t)(end - b64), gz);
-	assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK); /* gzip */
-	z.next_in = gz;
-	z.avail_in = (uInt)n;
-	z.next_out = raw;
-	z.avail_out = sizeof(raw);
-	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
-	assert_int_equal(sizeof(raw) - z.avail_out, sizeof(want));
+	assert_int_equal(timeline_raw(tl, raw, sizeof(raw)), sizeof(want));
 	assert_memory_equal(raw, want, sizeof(want));
-	inflateEnd(&z);
 	free(m.buf);
 	unload(&f);
+}
+
+/*
+ * 130 threads met in the reverse of their (pid, tid) order: the lanes
+ * are listed by tid and the lane column says each sample's rank, two
+ * varint bytes from 128 on.
+ */
+static void test_html_timeline_lanes(void **state)
+{
+	static const enum sonde_profile_key keys[] = {
+		SONDE_PROFILE_KEY_COMM, SONDE_PROFILE_KEY_PID, SONDE_PROFILE_KEY_TID,
+	};
+	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 3, .callchains = true,
+		   .timeline = true);
+	const uint64_t a[] = { F_A + 8, F_MAIN + 8 };
+	const uint32_t nt = 130, base = (uint32_t)pid + 1000;
+	struct sonde_perfdata_reader *r;
+	struct sonde_profile *p;
+	uint8_t raw[512], want[512];
+	size_t nw = 0;
+	char first[96];
+	struct pdgen g;
+	struct mem m;
+	int ret;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	pdg_file_begin(&g, ST_IP | ST_TID | ST_TIME | ST_PERIOD | ST_CALLCHAIN, 100);
+	pdg_mmap(&g, (uint32_t)pid, BASE, 0x1000, 0, "//anon", 0);
+	for (uint32_t k = 0; k < nt; k++) {
+		pdg_comm(&g, (uint32_t)pid, base + nt - 1 - k, "w", 0);
+		pdg_sample(&g, (uint32_t)pid, base + nt - 1 - k, 1 + k, a[0], 100, a, 2);
+	}
+	pdg_file_end(&g, 1, nt);
+	p = sonde_profile__new(&po);
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(p);
+	assert_non_null(r);
+	assert_int_equal(sonde_profile__add_reader(p, r), (int)nt);
+	m = export(p, SONDE_EXPORT_HTML, &ret);
+	assert_int_equal(ret, 0);
+	snprintf(first, sizeof(first), "\"leafPlanes\":[1],\"lanes\":[[%d,%u,1,\"w\"],[%d,%u,1,",
+		 pid, base, pid, base + 1);
+	assert_non_null(strstr(m.buf, first));
+	memset(want, 0, nt); /* the times: all in one microsecond */
+	nw = nt;
+	for (uint32_t k = 0; k < nt; k++) {
+		uint32_t rank = nt - 1 - k;
+
+		if (rank >= 128)
+			want[nw++] = (uint8_t)(rank | 0x80), want[nw++] = (uint8_t)(rank >> 7);
+		else
+			want[nw++] = (uint8_t)rank;
+	}
+	memset(want + nw, 0, (nt + 7) / 8); /* one leaf: a 1-bit plane of zeros */
+	nw += (nt + 7) / 8;
+	assert_int_equal(timeline_raw(m.buf, raw, sizeof(raw)), nw);
+	assert_memory_equal(raw, want, nw);
+	free(m.buf);
+	sonde_profile__free(p);
+	sonde_perfdata_reader__free(r);
+	free(g.buf);
 }
 
 static void test_errors(void **state)
@@ -417,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_speedscope),
 		cmocka_unit_test(test_firefox),
 		cmocka_unit_test(test_html_timeline),
+		cmocka_unit_test(test_html_timeline_lanes),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_names),
 	};

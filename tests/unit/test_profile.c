@@ -564,6 +564,66 @@ static void test_baseline(void **state)
 	free(g2.buf);
 }
 
+/*
+ * perf diff's pairing: one event with another whatever their names
+ * (events matched by attr type and config), its baseline replaced, not
+ * added to; the other events keep theirs.
+ */
+static void test_set_baseline(void **state)
+{
+	static const enum sonde_profile_key keys[] = { SONDE_PROFILE_KEY_SYM };
+	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 1, .callchains = true);
+	const char *work[] = { "work" };
+	SONDE_OPTS(sonde_profile_filter, only_work, .comms = work, .nr_comms = 1);
+	struct sonde_perfdata_reader *r1, *r2;
+	struct pdgen g1, g2;
+	struct sonde_profile *a = load(&po, NULL, &r1, &g1);
+	struct sonde_profile *b = load(&po, &only_work, &r2, &g2);
+	struct sonde_profile *c = sonde_profile__new(&po);
+	struct sonde_profile_event_stats base, st;
+	const struct sonde_profile_entry *e;
+
+	(void)state;
+	assert_int_equal(sonde_profile__merge(c, b, 1), 0);
+	assert_int_equal(sonde_profile__set_baseline(c, 0, c, 0), -EINVAL);
+	assert_int_equal(sonde_profile__set_baseline(NULL, 0, a, 0), -EINVAL);
+	assert_int_equal(sonde_profile__set_baseline(c, 1, a, 0), -EINVAL);
+	assert_int_equal(sonde_profile__set_baseline(c, 0, a, 1), -EINVAL);
+	assert_int_equal(sonde_profile__set_baseline(c, 0, a, 0), 0);
+	assert_int_equal(sonde_profile_entry__baseline(find(c, "fc")), 350);
+	/* again, from b: replaced (300), where add_baseline would make 650 */
+	assert_int_equal(sonde_profile__set_baseline(c, 0, b, 0), 0);
+	assert_int_equal(sonde_profile_entry__baseline(find(c, "fc")), 300);
+	assert_int_equal(sonde_profile_entry__baseline(find(c, "fa")), 200);
+	sonde_profile__event_stats(b, 0, &st);
+	assert_int_equal(sonde_profile__baseline_stats(c, 0, &base), 0);
+	assert_int_equal(base.period, st.period);
+	/* A second event of another name takes a's first event: no event is
+	 * made by name, and event 0 keeps b's baseline. */
+	assert_int_equal(sonde_profile__add_event(c, sonde_perfdata_reader__attr(r1, 0), NULL, 0,
+						  "renamed"), 1);
+	assert_int_equal(sonde_profile__set_baseline(c, 1, a, 0), 0);
+	assert_int_equal(sonde_profile__nr_events(c), 2);
+	assert_int_equal(sonde_profile__nr_entries(c, 1), 3);
+	for (size_t i = 0; i < 3; i++) { /* baseline only: all at self 0 */
+		e = sonde_profile__entry(c, 1, i);
+		if (!strcmp(sonde_profile_entry__sym(e), "fc"))
+			break;
+	}
+	assert_string_equal(sonde_profile_entry__sym(e), "fc");
+	assert_int_equal(sonde_profile_entry__self(e), 0);
+	assert_int_equal(sonde_profile_entry__baseline(e), 350);
+	assert_int_equal(sonde_profile_entry__baseline(find(c, "fc")), 300);
+	assert_int_equal(sonde_profile_entry__self(find(c, "fc")), 300);
+	sonde_profile__free(c);
+	sonde_profile__free(a);
+	sonde_profile__free(b);
+	sonde_perfdata_reader__free(r1);
+	sonde_perfdata_reader__free(r2);
+	free(g1.buf);
+	free(g2.buf);
+}
+
 /* Records built by hand, as from a live ring: routed by sample id. */
 static void test_records(void **state)
 {
@@ -892,6 +952,7 @@ int main(void)
 		cmocka_unit_test(test_max_stack),
 		cmocka_unit_test(test_merge_subtract),
 		cmocka_unit_test(test_baseline),
+		cmocka_unit_test(test_set_baseline),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_max_stacks),
 		cmocka_unit_test(test_opts),

@@ -3,6 +3,7 @@
  * sonde_profile__export(): checks the options, sets up buffered output and
  * hands the profile to the format's function.
  */
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,33 +111,79 @@ void export_printf(const struct export_ctx *x, const char *fmt, ...)
 	}
 }
 
-/* Decimal digits of @v at the end of @buf (24 bytes); returns the first. */
-static char *u64_digits(uint64_t v, char *end)
+char *export_room_slow(const struct export_ctx *x, size_t n)
 {
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return end;
+	struct export_out *o = x->out;
+
+	if (o->err || n > o->cap)
+		return NULL;
+	if (o->cap - o->len < n)
+		out_flush(o);
+	return o->err ? NULL : o->buf + o->len;
+}
+
+/* "00" to "99": two digits a step halve the divisions. */
+static const char digits2[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* Two digits at a time, backwards from @q; 32-bit steps are cheaper. */
+static void digits_back(char *q, uint64_t v)
+{
+	uint32_t w;
+
+	while (v > UINT32_MAX) {
+		memcpy(q -= 2, digits2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	for (w = (uint32_t)v; w >= 100; w /= 100)
+		memcpy(q -= 2, digits2 + 2 * (w % 100), 2);
+	if (w >= 10)
+		memcpy(q - 2, digits2 + 2 * w, 2);
+	else
+		q[-1] = (char)('0' + w);
+}
+
+char *export_fmt_u64(char *p, uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+		1000000000000ull, 10000000000000ull, 100000000000000ull,
+		1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull,
+	};
+	/* digits: log10(2) ~ 1233 / 4096 of the bits, then one check */
+	unsigned int t = (unsigned int)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+	unsigned int n = t + 1 - ((v | 1) < pow10[t]);
+
+	digits_back(p + n, v);
+	return p + n;
 }
 
 void export_u64(const struct export_ctx *x, uint64_t v)
 {
-	char buf[24], *p = u64_digits(v, buf + sizeof(buf));
+	char *p = export_room(x, EXPORT_U64_MAX);
 
-	export_put(x, p, (size_t)(buf + sizeof(buf) - p));
+	if (p)
+		export_commit(x, (size_t)(export_fmt_u64(p, v) - p));
 }
 
-void export_ms(const struct export_ctx *x, uint64_t ns)
+char *export_fmt_ms_frac(char *p, uint32_t frac)
 {
-	char buf[40], *end = buf + sizeof(buf), *p = end - 6;
-	uint64_t frac = ns % 1000000;
+	uint64_t w;
 
-	for (int i = 5; i >= 0; i--, frac /= 10)
-		p[i] = (char)('0' + frac % 10);
-	*--p = '.';
-	p = u64_digits(ns / 1000000, p);
-	export_put(x, p, (size_t)(end - p));
+	if (!frac)
+		return p;
+	*p++ = '.';
+	memcpy(p, digits2 + 2 * (frac / 10000), 2);
+	memcpy(p + 2, digits2 + 2 * (frac / 100 % 100), 2);
+	memcpy(p + 4, digits2 + 2 * (frac % 100), 2);
+	/* less the trailing zeros: the last byte of the six that is not '0' */
+	memcpy(&w, p, sizeof(w));
+	w = (le64toh(w) ^ 0x3030303030303030ull) & 0xffffffffffffull;
+	return p + (63 - __builtin_clzll(w)) / 8 + 1;
 }
 
 void export_json_str(const struct export_ctx *x, const char *s)

@@ -38,9 +38,31 @@ void export_put(const struct export_ctx *x, const void *buf, size_t len);
 void export_puts(const struct export_ctx *x, const char *s);
 void export_printf(const struct export_ctx *x, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* @v in decimal; @ns as milliseconds with 6 decimals (JSON numbers). */
+/* @v in decimal. */
 void export_u64(const struct export_ctx *x, uint64_t v);
-void export_ms(const struct export_ctx *x, uint64_t ns);
+
+/*
+ * Writing in place, for the columns of a million numbers: export_room()
+ * gives room for @n bytes (at most the buffer, 256 KiB) at the end of the
+ * output, NULL after an error; export_commit() then appends the @n
+ * written there. The formatters write at @p and return the end.
+ */
+#define EXPORT_U64_MAX 20 /* digits of UINT64_MAX */
+char *export_room_slow(const struct export_ctx *x, size_t n);
+static inline char *export_room(const struct export_ctx *x, size_t n)
+{
+	struct export_out *o = x->out;
+
+	return !o->err && o->cap - o->len >= n ? o->buf + o->len : export_room_slow(x, n);
+}
+static inline void export_commit(const struct export_ctx *x, size_t n)
+{
+	x->out->len += n;
+}
+char *export_fmt_u64(char *p, uint64_t v);
+/* @frac ns (< 1 ms) as the decimals of a number of milliseconds: "."
+ * and up to 6 digits, no trailing zeros; nothing for 0. Needs 8 bytes. */
+char *export_fmt_ms_frac(char *p, uint32_t frac);
 /* @s as a JSON string, quotes included (NULL: null). */
 void export_json_str(const struct export_ctx *x, const char *s);
 

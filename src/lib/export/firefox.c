@@ -98,6 +98,8 @@ struct ff_thread {
 	struct col frame_addr, frame_depth, frame_func, frame_cat;
 	struct tmap stack_ix;	       /* stacks by prefix and frame */
 	struct col stack_prefix, stack_frame, stack_cat;
+	uint32_t *samples;	       /* its samples' timeline indexes, in order */
+	size_t nr_samples, cap_samples;
 	bool oom;
 };
 
@@ -212,6 +214,7 @@ static void thread_free(struct ff_thread *t)
 	tmap_free(&t->stack_ix);
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		free(cols[i]->v);
+	free(t->samples);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -221,12 +224,20 @@ static void put_col(const struct export_ctx *x, const char *name, const struct c
 {
 	export_printf(x, ",\"%s\":[", name);
 	for (size_t i = 0; i < c->nr; i++) {
+		char *p = export_room(x, EXPORT_U64_MAX + 1), *q;
+
+		if (!p)
+			return;
+		q = p;
 		if (i)
-			export_put(x, ",", 1);
-		if (c->v[i] < 0)
-			export_puts(x, "null");
-		else
-			export_u64(x, (uint64_t)c->v[i]);
+			*q++ = ',';
+		if (c->v[i] < 0) {
+			memcpy(q, "null", 4);
+			q += 4;
+		} else {
+			q = export_fmt_u64(q, (uint64_t)c->v[i]);
+		}
+		export_commit(x, (size_t)(q - p));
 	}
 	export_put(x, "]", 1);
 }
@@ -234,11 +245,18 @@ static void put_col(const struct export_ctx *x, const char *name, const struct c
 /* A column of @n copies of @v. */
 static void put_same(const struct export_ctx *x, const char *name, const char *v, size_t n)
 {
+	size_t len = strlen(v);
+
 	export_printf(x, ",\"%s\":[", name);
 	for (size_t i = 0; i < n; i++) {
+		char *p = export_room(x, len + 1);
+
+		if (!p)
+			return;
 		if (i)
-			export_put(x, ",", 1);
-		export_puts(x, v);
+			*p++ = ',';
+		memcpy(p, v, len);
+		export_commit(x, len + (i > 0));
 	}
 	export_put(x, "]", 1);
 }
@@ -289,31 +307,77 @@ static void put_tables(const struct export_ctx *x, const struct ff_thread *t)
 }
 
 /*
- * The thread of samples tl[idx[from..to)]. @memo holds each sample
- * group's leaf stack once made (-1 before), by the group's creation
- * number: a group is one thread's.
+ * A sample group's stack in its thread's stack table, and that index as
+ * text with the comma before it: a million samples copy a few thousand
+ * numbers.
  */
-static int put_thread(struct sonde_profile *p, const struct export_ctx *x, const size_t *idx,
-		      size_t from, size_t to, uint64_t t0, bool first, int64_t *memo)
+struct ff_gstack {
+	uint32_t thread; /* its thread + 1; 0 not seen yet; UINT32_MAX not shown */
+	uint32_t stack;
+	uint8_t len;
+	char txt[11];
+};
+
+/* The profile's samples as the threads' tables and sample lists. */
+struct ff_threads {
+	struct ff_thread *v;
+	size_t nr;	 /* made in v */
+	struct tmap ids; /* (pid, tid) -> index in v */
+	struct ff_gstack *memo; /* by sample group creation number */
+	uint64_t t0;		/* the first sample's time */
+};
+
+/* The samples of thread @t as the stack column: each one's stack index. */
+static void put_stacks(const struct export_ctx *x, const struct sonde_profile *p,
+		       const struct ff_thread *t, const struct ff_gstack *memo)
 {
-	struct ff_thread t = { 0 };
-	struct col stacks = { 0 };
-	const struct prof_group *g0 = p->tl[idx[from]].g;
-	int ret = -ENOMEM;
+	for (size_t i = 0; i < t->nr_samples; i++) {
+		const struct ff_gstack *m = &memo[p->tl[t->samples[i]].g->seq];
+		char *b = export_room(x, sizeof(m->txt));
 
-	for (size_t i = from; i < to; i++) {
-		const struct prof_group *g = p->tl[idx[i]].g;
-		int64_t s = memo[g->seq];
-
-		if (s < 0)
-			s = memo[g->seq] = group_stack(&t, g);
-		if (s < 0 || col_add(&stacks, s))
-			goto out;
+		if (!b)
+			return;
+		memcpy(b, m->txt + !i, sizeof(m->txt) - 1);
+		export_commit(x, m->len - !i);
 	}
-	if (t.oom)
-		goto out;
+}
+
+/*
+ * The samples' times, in ms from the first sample. The whole
+ * milliseconds change every few samples: their digits are made once.
+ */
+static void put_times(const struct export_ctx *x, const struct sonde_profile *p,
+		      const struct ff_thread *t, uint64_t t0)
+{
+	char ms_txt[1 + EXPORT_U64_MAX]; /* ",<ms>" */
+	size_t ms_len = 0;
+	uint64_t ms_now = UINT64_MAX;
+
+	ms_txt[0] = ',';
+	for (size_t i = 0; i < t->nr_samples; i++) {
+		uint64_t ns = p->tl[t->samples[i]].time - t0, ms = ns / 1000000;
+		char *b = export_room(x, sizeof(ms_txt) + 9), *q; /* "." and 8 */
+
+		if (!b)
+			return;
+		if (ms != ms_now) {
+			ms_len = (size_t)(export_fmt_u64(ms_txt + 1, ms) - ms_txt);
+			ms_now = ms;
+		}
+		memcpy(b, ms_txt + !i, sizeof(ms_txt) - 1);
+		q = export_fmt_ms_frac(b + ms_len - !i, (uint32_t)(ns % 1000000));
+		export_commit(x, (size_t)(q - b));
+	}
+}
+
+/* Thread @t's tables and samples; @first: the first thread written. */
+static void put_thread(struct sonde_profile *p, const struct export_ctx *x,
+		       const struct ff_threads *th, const struct ff_thread *t, bool first)
+{
+	const struct prof_group *g0 = p->tl[t->samples[0]].g;
+
 	export_puts(x, first ? "{" : ",{");
-	put_tables(x, &t);
+	put_tables(x, t);
 	export_puts(x, ",\"markers\":{\"length\":0,\"category\":[],\"data\":[],\"endTime\":[],\"name\":[],\"phase\":[],\"startTime\":[]}");
 	export_puts(x, ",\"name\":");
 	export_json_str(x, g0->comm ? g0->comm : "");
@@ -326,112 +390,108 @@ static int put_thread(struct sonde_profile *p, const struct export_ctx *x, const
 				   : sonde_profile__sample_comm(p, g0->pid, g0->pid));
 	export_printf(x, ",\"processShutdownTime\":null,\"processStartupTime\":0,\"processType\":\"default\",\"registerTime\":0,\"tid\":%d,\"unregisterTime\":null",
 		      g0->tid);
-	export_printf(x, ",\"samples\":{\"length\":%zu,\"weightType\":\"samples\",\"weight\":null", to - from);
-	put_col(x, "stack", &stacks);
-	export_puts(x, ",\"time\":[");
-	for (size_t i = from; i < to; i++) {
-		if (i > from)
-			export_put(x, ",", 1);
-		export_ms(x, p->tl[idx[i]].time - t0);
-	}
+	export_printf(x, ",\"samples\":{\"length\":%zu,\"weightType\":\"samples\",\"weight\":null,\"stack\":[",
+		      t->nr_samples);
+	put_stacks(x, p, t, th->memo);
+	export_puts(x, "],\"time\":[");
+	put_times(x, p, t, th->t0);
 	export_puts(x, "]}}");
-	ret = 0;
-out:
-	free(stacks.v);
-	thread_free(&t);
-	return ret;
 }
 
-/* The samples' thread numbers, by (pid, tid) in order; *nr_threads gets their count. */
-static uint32_t *thread_numbers(const struct sonde_profile *p, const size_t *idx, size_t n,
-				size_t *nr_threads)
+/* Threads by (pid, tid), as samply lists them. */
+static int cmp_thread_key(const void *pa, const void *pb, void *ctx)
 {
-	struct tmap threads = { 0 };
-	uint32_t *num = malloc((n + 1) * sizeof(*num));
-	/* each group's thread + 1: one hash lookup a group, not a sample */
-	uint32_t *memo = calloc(prof_nr_groups(p) + 1, sizeof(*memo));
-	uint32_t *rank = NULL;
-	size_t nt;
+	const struct tmap *m = ctx;
+	const uint64_t *a = m->k[*(const uint32_t *)pa], *b = m->k[*(const uint32_t *)pb];
 
-	if (!num || !memo)
-		goto fail;
-	for (size_t i = 0; i < n; i++) {
-		const struct prof_group *g = p->tl[idx[i]].g;
-		bool added;
-		int64_t t = (int64_t)memo[g->seq] - 1;
+	if ((int32_t)a[0] != (int32_t)b[0])
+		return (int32_t)a[0] < (int32_t)b[0] ? -1 : 1;
+	if ((int32_t)a[1] != (int32_t)b[1])
+		return (int32_t)a[1] < (int32_t)b[1] ? -1 : 1;
+	return 0;
+}
 
-		if (t < 0) {
-			t = tmap_get(&threads, (uint64_t)(uint32_t)g->pid, (uint64_t)(uint32_t)g->tid, 0,
-				     &added);
-			if (t < 0)
-				goto fail;
-			memo[g->seq] = (uint32_t)t + 1;
+/* The thread of @g + 1, a new one made on first sight. 0 on ENOMEM. */
+static uint32_t thread_of(struct ff_threads *th, const struct prof_group *g)
+{
+	bool added;
+	int64_t k = tmap_get(&th->ids, (uint64_t)(uint32_t)g->pid, (uint64_t)(uint32_t)g->tid, 0,
+			     &added);
+
+	if (k < 0 || k >= UINT32_MAX - 1)
+		return 0;
+	if (!added)
+		return (uint32_t)k + 1;
+	if (!(th->nr & (th->nr - 1))) { /* 0, 1, 2, 4, ...: double */
+		struct ff_thread *v = realloc(th->v, (th->nr ? 2 * th->nr : 1) * sizeof(*v));
+
+		if (!v)
+			return 0;
+		th->v = v;
+	}
+	memset(&th->v[th->nr++], 0, sizeof(th->v[k]));
+	return (uint32_t)k + 1;
+}
+
+/* Appends timeline sample @i to @t. */
+static int add_sample(struct ff_thread *t, size_t i)
+{
+	if (t->nr_samples == t->cap_samples) {
+		size_t cap = t->cap_samples ? 2 * t->cap_samples : 1024;
+		uint32_t *v = realloc(t->samples, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		t->samples = v;
+		t->cap_samples = cap;
+	}
+	t->samples[t->nr_samples++] = (uint32_t)i;
+	return 0;
+}
+
+/*
+ * One pass over the samples of event x->ev that report would count:
+ * each thread gets its list of them and, once per sample group, the
+ * group's stack in its tables.
+ */
+static int by_thread(struct sonde_profile *p, const struct export_ctx *x, struct ff_threads *th)
+{
+	th->memo = calloc(prof_nr_groups(p) + 1, sizeof(*th->memo));
+	th->t0 = UINT64_MAX;
+	if (!th->memo)
+		return -ENOMEM;
+	if (p->nr_tl > UINT32_MAX)
+		return -EOVERFLOW;
+	for (size_t i = 0; i < p->nr_tl; i++) {
+		const struct prof_group *g = p->tl[i].g;
+		struct ff_gstack *m = &th->memo[g->seq];
+
+		if (!m->thread) {
+			int64_t sk;
+
+			m->thread = UINT32_MAX;
+			if (g->ev != x->ev || !export_stack_visible(p, (const void *)g->st))
+				continue;
+			m->thread = thread_of(th, g);
+			if (!m->thread)
+				return -ENOMEM;
+			sk = group_stack(&th->v[m->thread - 1], g);
+			if (sk < 0 || sk >= UINT32_MAX)
+				return -ENOMEM;
+			m->stack = (uint32_t)sk;
+			m->txt[0] = ',';
+			m->len = (uint8_t)(export_fmt_u64(m->txt + 1, (uint64_t)sk) - m->txt);
 		}
-		num[i] = (uint32_t)t;
+		if (m->thread == UINT32_MAX)
+			continue;
+		if (add_sample(&th->v[m->thread - 1], i))
+			return -ENOMEM;
+		if (p->tl[i].time < th->t0)
+			th->t0 = p->tl[i].time;
 	}
-	free(memo);
-	memo = NULL;
-	/* Threads in (pid, tid) order, as samply lists them. */
-	nt = threads.nr;
-	rank = malloc((nt + 1) * sizeof(*rank));
-	if (!rank)
-		goto fail;
-	for (size_t i = 0; i < nt; i++) {
-		rank[i] = 0;
-		for (size_t j = 0; j < nt; j++) /* few threads: a counting rank */
-			if ((int32_t)threads.k[j][0] < (int32_t)threads.k[i][0] ||
-			    ((int32_t)threads.k[j][0] == (int32_t)threads.k[i][0] &&
-			     (int32_t)threads.k[j][1] < (int32_t)threads.k[i][1]))
-				rank[i]++;
-	}
-	for (size_t i = 0; i < n; i++)
-		num[i] = rank[num[i]];
-	free(rank);
-	tmap_free(&threads);
-	*nr_threads = nt;
-	return num;
-fail:
-	free(num);
-	free(memo);
-	tmap_free(&threads);
-	return NULL;
-}
-
-/* Orders @idx by thread, in recording order within one (a counting sort). */
-static int by_thread(const struct sonde_profile *p, size_t *idx, size_t n, size_t **starts,
-		     size_t *nr_threads)
-{
-	uint32_t *num = thread_numbers(p, idx, n, nr_threads);
-	size_t *out, *pos;
-
-	if (!num)
-		return -ENOMEM;
-	out = malloc((n + 1) * sizeof(*out));
-	pos = calloc(*nr_threads + 1, sizeof(*pos));
-	if (!out || !pos) {
-		free(num);
-		free(out);
-		free(pos);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++)
-		pos[num[i] + 1]++;
-	for (size_t t = 0; t < *nr_threads; t++)
-		pos[t + 1] += pos[t];
-	*starts = malloc((*nr_threads + 1) * sizeof(**starts));
-	if (!*starts) {
-		free(num);
-		free(out);
-		free(pos);
-		return -ENOMEM;
-	}
-	memcpy(*starts, pos, (*nr_threads + 1) * sizeof(*pos));
-	for (size_t i = 0; i < n; i++)
-		out[pos[num[i]]++] = idx[i];
-	memcpy(idx, out, n * sizeof(*idx));
-	free(num);
-	free(out);
-	free(pos);
+	for (size_t k = 0; k < th->nr; k++)
+		if (th->v[k].oom)
+			return -ENOMEM;
 	return 0;
 }
 
@@ -460,51 +520,42 @@ static void put_meta(const struct export_ctx *x, struct sonde_profile *p)
 	export_puts(x, ",\"usesOnlyOneStackType\":true,\"doesNotUseFrameImplementation\":true,\"sourceCodeIsNotOnSearchfox\":true,\"markerSchema\":[]}");
 }
 
+static int noop_stack(const struct sonde_profile_stack *st, uint64_t w, uint64_t n, void *arg)
+{
+	(void)st, (void)w, (void)n, (void)arg;
+	return 0;
+}
+
 int export_firefox(struct sonde_profile *p, const struct export_ctx *x)
 {
-	struct export_group *g;
-	size_t *idx, *starts = NULL, n = 0, ng, nt = 0;
-	int64_t *memo;
-	uint64_t t0 = UINT64_MAX;
-	int ret = 0;
+	struct ff_threads th = { 0 };
+	uint32_t *order = NULL;
+	int ret;
 
 	if (!p->timeline)
 		return -EINVAL;
 	/* Finishes the stacks (inline frames) and gives them ids. */
-	g = export_groups(p, x, &ng);
-	if (!g)
-		return -ENOMEM;
-	free(g);
-	idx = malloc((p->nr_tl + 1) * sizeof(*idx));
-	if (!idx)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->nr_tl; i++) {
-		const struct prof_group *pg = p->tl[i].g;
-
-		if (pg->ev != x->ev ||
-		    !export_stack_visible(p, (const struct sonde_profile_stack *)pg->st))
-			continue;
-		idx[n++] = i;
-		if (p->tl[i].time < t0)
-			t0 = p->tl[i].time;
-	}
-	ret = by_thread(p, idx, n, &starts, &nt);
-	if (ret) {
-		free(idx);
-		return ret;
-	}
+	ret = sonde_profile__foreach_stack(p, x->ev, noop_stack, NULL);
+	if (!ret)
+		ret = by_thread(p, x, &th);
+	if (!ret && !(order = malloc((th.ids.nr + 1) * sizeof(*order))))
+		ret = -ENOMEM;
+	if (ret)
+		goto out;
+	for (uint32_t k = 0; k < th.ids.nr; k++)
+		order[k] = k;
+	qsort_r(order, th.ids.nr, sizeof(*order), cmp_thread_key, &th.ids);
 	put_meta(x, p);
 	export_puts(x, ",\"libs\":[],\"threads\":[");
-	memo = malloc((prof_nr_groups(p) + 1) * sizeof(*memo));
-	if (!memo)
-		ret = -ENOMEM;
-	for (size_t i = 0; memo && i < prof_nr_groups(p); i++)
-		memo[i] = -1;
-	for (size_t t = 0; t < nt && !ret; t++)
-		ret = put_thread(p, x, idx, starts[t], starts[t + 1], t0, t == 0, memo);
-	free(memo);
+	for (size_t k = 0; k < th.ids.nr; k++)
+		put_thread(p, x, &th, &th.v[order[k]], k == 0);
 	export_puts(x, "],\"pages\":[],\"profilerOverhead\":[],\"counters\":[]}\n");
-	free(starts);
-	free(idx);
+out:
+	for (size_t k = 0; k < th.nr; k++)
+		thread_free(&th.v[k]);
+	free(th.v);
+	tmap_free(&th.ids);
+	free(th.memo);
+	free(order);
 	return ret;
 }

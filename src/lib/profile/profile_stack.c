@@ -417,9 +417,11 @@ static int map_events(struct sonde_profile *dst, struct sonde_profile *src, bool
 
 /*
  * @src's samples times @factor into @dst's own weights, or (@as_base)
- * into its baseline weights.
+ * into its baseline weights; with @pair ({ src event, dst event }) only
+ * that event's, into that one.
  */
-static int merge(struct sonde_profile *dst, struct sonde_profile *src, int factor, bool as_base)
+static int merge(struct sonde_profile *dst, struct sonde_profile *src, int factor, bool as_base,
+		 const int *pair)
 {
 	struct import_ctx c = { 0 };
 	struct ptrmap map = { 0 };
@@ -433,11 +435,17 @@ static int merge(struct sonde_profile *dst, struct sonde_profile *src, int facto
 	evmap = calloc((size_t)src->nr_evs + 1, sizeof(*evmap));
 	if (!evmap)
 		return -ENOMEM;
-	ret = map_events(dst, src, as_base, evmap);
+	for (int i = 0; pair && i < src->nr_evs; i++)
+		evmap[i] = i == pair[0] ? pair[1] : -1;
+	ret = pair ? 0 : map_events(dst, src, as_base, evmap);
 	if (ret < 0)
 		goto out;
 	for (int i = 0; i < src->nr_evs; i++) {
-		struct prof_event *d = &dst->evs[evmap[i]];
+		struct prof_event *d;
+
+		if (evmap[i] < 0)
+			continue;
+		d = &dst->evs[evmap[i]];
 
 		stats_add(as_base ? &d->base_stats : &d->stats, &src->evs[i].stats, factor);
 	}
@@ -463,7 +471,11 @@ static int merge(struct sonde_profile *dst, struct sonde_profile *src, int facto
 		struct prof_group *d;
 		struct anl_stack *st;
 		bool found;
-		size_t *slot = ptrmap_slot(&map, g->st, &found);
+		size_t *slot;
+
+		if (evmap[g->ev] < 0)
+			continue;
+		slot = ptrmap_slot(&map, g->st, &found);
 
 		if (!slot) {
 			ret = -ENOMEM;
@@ -495,12 +507,34 @@ int sonde_profile__merge(struct sonde_profile *dst, struct sonde_profile *src, i
 {
 	if (!dst || !src || dst == src || !factor)
 		return -EINVAL;
-	return merge(dst, src, factor, false);
+	return merge(dst, src, factor, false, NULL);
 }
 
 int sonde_profile__add_baseline(struct sonde_profile *p, struct sonde_profile *base)
 {
 	if (!p || !base || p == base)
 		return -EINVAL;
-	return merge(p, base, 1, true);
+	return merge(p, base, 1, true, NULL);
+}
+
+int sonde_profile__set_baseline(struct sonde_profile *p, int ev, struct sonde_profile *base,
+				int base_ev)
+{
+	const int pair[2] = { base_ev, ev };
+	struct prof_group **v;
+	size_t n;
+
+	if (!p || !base || p == base || ev < 0 || ev >= p->nr_evs || base_ev < 0 ||
+	    base_ev >= base->nr_evs)
+		return -EINVAL;
+	/* the event's baseline so far goes: groups left with no weight at all
+	 * make no entry */
+	v = prof_groups_sorted(p, &n);
+	for (size_t i = 0; i < n; i++)
+		if (v[i]->ev == ev)
+			v[i]->base_period = v[i]->base_nr = 0;
+	free(v);
+	memset(&p->evs[ev].base_stats, 0, sizeof(p->evs[ev].base_stats));
+	p->dirty = true;
+	return merge(p, base, 1, true, pair);
 }

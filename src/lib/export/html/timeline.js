@@ -1,6 +1,6 @@
 // sonde's HTML profile: the timeline of samples per thread and the
-// thread filter. The samples come as gzip'd varint columns (time delta in
-// microseconds, zigzag; lane; leaf number in byte planes), inflated with
+// thread filter. The samples come as deflated (zlib) varint columns (time delta in
+// microseconds, zigzag; lane; leaf number in bit planes), inflated with
 // the browser's own DecompressionStream. A drag selects a time range, the lane checkboxes
 // and the command menu select threads; either calls refilter() so every
 // view shows only those samples.
@@ -43,9 +43,9 @@ function makeTimeline(T, leafNode, refilter, api) {
   clearBtn.addEventListener('click', () => clear());
 
   async function load() {
-    const b64 = atob(T.gz), raw = new Uint8Array(b64.length);
+    const b64 = atob(T.zlib), raw = new Uint8Array(b64.length);
     for (let i = 0; i < raw.length; i++) raw[i] = b64.charCodeAt(i);
-    const stream = new Blob([raw]).stream().pipeThrough(new DecompressionStream('gzip'));
+    const stream = new Blob([raw]).stream().pipeThrough(new DecompressionStream('deflate'));
     const u = new Uint8Array(await new Response(stream).arrayBuffer());
     const n = T.samples;
     time = new Float64Array(n); lane = new Uint32Array(n); leaf = new Uint32Array(n);
@@ -53,9 +53,16 @@ function makeTimeline(T, leafNode, refilter, api) {
     const next = () => { let v = 0, m = 1, b; do { b = u[j++]; v += (b & 127) * m; m *= 128; } while (b & 128); return v; };
     for (let i = 0, t = 0; i < n; i++) { const z = next(); t += z % 2 ? -(z + 1) / 2 : z / 2; time[i] = t; }
     for (let i = 0; i < n; i++) lane[i] = next();
-    // Leaf numbers in byte planes; number k is the k-th node (in order)
-    // where samples end.
-    for (let p = 0; p < T.leafBytes; p++, j += n) for (let i = 0; i < n; i++) leaf[i] += u[j + i] * 2 ** (8 * p);
+    // Leaf numbers in planes of 8 bits (a byte each), then 1, 2 or 4 (a
+    // value in each, packed low bits first); number k is the k-th node
+    // (in order) where samples end.
+    let shift = 0;
+    for (const w of T.leafPlanes) {
+      const m = 2 ** shift, mask = (1 << w) - 1, per = 8 / w;
+      if (w === 8) for (let i = 0; i < n; i++) leaf[i] += u[j + i] * m;
+      else for (let i = 0; i < n; i++) leaf[i] += (u[j + Math.floor(i / per)] >> (i % per * w) & mask) * m;
+      j += Math.ceil(n * w / 8); shift += w;
+    }
     for (let i = 0; i < n; i++) leaf[i] = leafNode[leaf[i]];
     if (j !== u.length) throw new Error('timeline: ' + (u.length - j) + ' bytes left over');
     draw();
