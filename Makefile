@@ -78,7 +78,7 @@ $(BUILD)/obj/%.o: %.c
 
 $(HTML_ASSETS_C): $(foreach a,$(HTML_ASSETS),$(word 2,$(subst :, ,$(a)))) Makefile
 	@mkdir -p $(dir $@)
-	@{ echo '#include <stddef.h>'; echo '#include "html_assets.h"'; \
+	@{ echo '#include <stddef.h>'; echo '#include "export_priv.h"'; \
 	  for a in $(HTML_ASSETS); do n=$${a%%:*}; f=$${a#*:}; \
 	    echo "const unsigned char export_asset_$$n[] = {"; xxd -i < $$f; echo ', 0 };'; \
 	    echo "const size_t export_asset_$${n}_len = sizeof(export_asset_$$n) - 1;"; \

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/sonde.h"
-#include "dwcache.h"
+#include "sym_priv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

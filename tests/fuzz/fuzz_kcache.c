@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/sonde.h"
-#include "ktab.h"
+#include "sym_priv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

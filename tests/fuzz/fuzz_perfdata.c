@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/sonde.h"
-#include "perfdata_read.h"
-#include "anl.h"
+#include "perfdata_priv.h"
+#include "profile_priv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "sym_internal.h"
+#include "sym_priv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -22,10 +22,8 @@
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "core_priv.h"
-#include "dwcache.h"
-#include "kcache.h"
-#include "anl_priv.h"
-#include "sym_internal.h"
+#include "sym_priv.h"
+#include "profile_priv.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wformat-truncation"

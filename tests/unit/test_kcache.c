@@ -20,9 +20,8 @@
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "core_priv.h"
-#include "kcache.h"
-#include "ktab.h"
-#include "anl.h"
+#include "sym_priv.h"
+#include "profile_priv.h"
 
 /* Paths here are short; truncation checks would only add noise. */
 #if defined(__GNUC__) && !defined(__clang__)

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "anl_priv.h"
-#include "sym_internal.h"
+#include "profile_priv.h"
+#include "sym_priv.h"
 
 static char libc_path[4096];
 

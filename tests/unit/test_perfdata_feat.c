@@ -14,7 +14,7 @@
 #include <string.h>
 #include "sonde/sonde.h"
 #include "core_priv.h"
-#include "perfdata_read.h"
+#include "perfdata_priv.h"
 #include "pdgen.h"
 #include "report_feat.h"
 

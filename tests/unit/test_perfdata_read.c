@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "core_priv.h"
-#include "perfdata_read.h"
-#include "anl.h"
+#include "perfdata_priv.h"
+#include "profile_priv.h"
 #include "pdgen.h"
 #include "pdseen.h"
 

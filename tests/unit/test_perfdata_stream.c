@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "core_priv.h"
-#include "perfdata_read.h"
+#include "perfdata_priv.h"
 #include "pdgen.h"
 
 #define ST_BASIC ((1u << 0) | (1u << 1) | (1u << 2) | (1u << 8))

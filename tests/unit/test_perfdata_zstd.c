@@ -19,7 +19,7 @@
 #include <zstd.h>
 #include "sonde/sonde.h"
 #include "core_priv.h"
-#include "perfdata_read.h"
+#include "perfdata_priv.h"
 #include "pdgen.h"
 #include "pdseen.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * profile_rb.h, the red-black tree behind perf's row orders: after every
+ * The red-black (profile_rb.c) tree behind perf's row orders: after every
  * insertion the tree is a valid red-black tree (a black root, no red node
  * with a red child, one black height) and walks in the order the caller's
  * comparison chose; and it rotates as the kernel's rbtree does, which
@@ -12,7 +12,7 @@
 #include <cmocka.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "profile_rb.h"
+#include "profile_priv.h"
 
 struct item {
 	struct prof_rb rb;

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "sonde/sonde.h"
-#include "anl_priv.h"
+#include "profile_priv.h"
 
 #define USER SONDE_PERF_RECORD_MISC_USER
 

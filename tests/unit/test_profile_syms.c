@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "anl_priv.h"
-#include "sym_internal.h"
+#include "profile_priv.h"
+#include "sym_priv.h"
 
 static void test_rust_names(void **state)
 {

@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <libelf.h>
 #include <gelf.h>
-#include "sym_plt.h"
+#include "sym_priv.h"
 #include "sonde/symbols.h"
 
 #if defined(__GNUC__) && !defined(__clang__)

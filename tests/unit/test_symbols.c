@@ -20,8 +20,7 @@
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "core_priv.h"
-#include "sym_internal.h"
-#include "ktab.h"
+#include "sym_priv.h"
 
 /* Paths here are short; truncation checks would only add noise. */
 #if defined(__GNUC__) && !defined(__clang__)

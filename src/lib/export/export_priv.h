@@ -1,10 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
-/*
- * Internals of the export layer (include/sonde/export.h): the context one
- * export runs with, buffered output through the caller's write callback,
- * the profile's samples per thread, and one function per format (one file
- * each: folded.c, pprof.c, speedscope.c, firefox.c, svg.c, html.c).
- */
+/* The export layer's private declarations, shared by its files only. */
 #ifndef SONDE_EXPORT_PRIV_H
 #define SONDE_EXPORT_PRIV_H
 
@@ -13,8 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "sonde/export.h"
+#include "sonde/profile.h"
 #include "core_priv.h"
 
+/*
+ * Internals of the export layer (include/sonde/export.h): the context one
+ * export runs with, buffered output through the caller's write callback,
+ * the profile's samples per thread, and one function per format (one file
+ * each: folded.c, pprof.c, speedscope.c, firefox.c, svg.c, html.c).
+ */
 /* Output buffered in front of the caller's callback. */
 struct export_out {
 	sonde_export_write_fn write;
@@ -120,5 +122,103 @@ int export_html(struct sonde_profile *p, const struct export_ctx *x);
 int export_pprof(struct sonde_profile *p, const struct export_ctx *x);
 int export_speedscope(struct sonde_profile *p, const struct export_ctx *x);
 int export_firefox(struct sonde_profile *p, const struct export_ctx *x);
+
+/*
+ * The flame tree both pictures draw (private): a string table, the
+ * distinct frames (function, object, kind, source line) and the merged
+ * stacks as a table of nodes with a parent index, root first. A node's
+ * parent always has a smaller index, so one backward pass sums totals.
+ * Built from sonde_profile__foreach_stack(), outermost caller at depth 1.
+ * Column 0 holds the profile's weights; column 1 a diff's base profile.
+ */
+struct flame_frame {
+	uint32_t name, dso, src; /* string table indexes (0: "") */
+	uint32_t kind;		 /* SONDE_PROFILE_FRAME_* */
+};
+
+struct flame_pkey {
+	const char *name, *dso;
+	uint32_t kind, frame;
+};
+
+struct flame_node {
+	uint32_t parent; /* node 0 is the root and its own parent */
+	uint32_t frame;	 /* unused for the root */
+	uint32_t depth;
+	uint64_t self[2], total[2]; /* weight per column */
+	uint64_t samples[2];	    /* samples ending here per column */
+	uint64_t total_samples[2];  /* samples here and below */
+};
+
+struct flame {
+	char **strs;
+	uint32_t nr_strs, cap_strs;
+	struct flame_frame *frames;
+	uint32_t nr_frames, cap_frames;
+	struct flame_node *nodes;
+	uint32_t nr_nodes, cap_nodes;
+	uint32_t max_depth;
+	struct hashtab str_ht, frame_ht, node_ht;
+	/* (name, object pointer, kind) -> frame: the profile interns its
+	 * strings, so most frames are found without hashing their text. */
+	struct flame_pkey *pkeys;
+	uint32_t nr_pkeys, cap_pkeys;
+	struct hashtab pkey_ht;
+	struct sonde_profile *p; /* the profile being added (srclines) */
+	int col;
+	/* column 0's leaf node by stack id (UINT32_MAX: none), for the
+	 * samples of the HTML timeline */
+	uint32_t *leaves;
+	uint32_t nr_leaves, cap_leaves;
+};
+
+/* An empty tree holding only the root. 0 or -ENOMEM. */
+int flame_init(struct flame *fl);
+void flame_free(struct flame *fl);
+/* Adds every stack of event @ev of @p into column @col. 0 or -errno. */
+int flame_add_profile(struct flame *fl, struct sonde_profile *p, int ev, int col);
+/* Sums self weights into totals (after the last flame_add_profile()). */
+void flame_finish(struct flame *fl);
+/*
+ * The tree of event @ev of @p in column 0 and, when @baseline is not NULL,
+ * of @baseline in column 1 (diffs), finished. 0, or -errno with nothing
+ * left to free; on success flame_free() it.
+ */
+int flame_build(struct flame *fl, struct sonde_profile *p,
+		struct sonde_profile *baseline, int ev);
+/*
+ * Children of every node, sorted by function name (as flamegraph.pl
+ * draws them): node i's are @kids[@first[i] .. @first[i + 1]). Both
+ * arrays are malloc'd for the caller to free. 0 or -ENOMEM.
+ */
+int flame_children(const struct flame *fl, uint32_t **first, uint32_t **kids);
+
+/*
+ * The HTML profile's timeline (private): each sample's time, thread and
+ * flame node, written into the page's data for its time and thread
+ * filters.
+ */
+/*
+ * Writes the timeline's JSON object for the samples of event x->ev that
+ * @fl holds (@pos: each node's depth-first position in the page), or
+ * null when @p kept no timeline (sonde_profile_opts.timeline) or has no
+ * such sample. 0 or -errno.
+ */
+int html_timeline_put(struct sonde_profile *p, const struct export_ctx *x, const struct flame *fl,
+		      const uint32_t *pos);
+
+/*
+ * The HTML page's sources (html/page.html, flame.css, flame.js, timeline.js) as bytes,
+ * made at build time by the Makefile (xxd -i) into $(BUILD)/gen, so the
+ * page stays editable as ordinary files and ships inside libsonde.
+ */
+extern const unsigned char export_asset_page[];
+extern const size_t export_asset_page_len;
+extern const unsigned char export_asset_css[];
+extern const size_t export_asset_css_len;
+extern const unsigned char export_asset_js[];
+extern const size_t export_asset_js_len;
+extern const unsigned char export_asset_tljs[];
+extern const size_t export_asset_tljs_len;
 
 #endif /* SONDE_EXPORT_PRIV_H */

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export_priv.h"
-#include "flame.h"
 
 #define IDX(v) ((uint32_t)((uintptr_t)(v) - 1))
 #define VAL(i) ((void *)((uintptr_t)(i) + 1))

@@ -14,9 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export_priv.h"
-#include "flame.h"
-#include "html_assets.h"
-#include "html_timeline.h"
 
 /* A JSON string safe inside <script>: '<' is escaped, so no "</script>". */
 static void put_json_str(const struct export_ctx *o, const char *s)

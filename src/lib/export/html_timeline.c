@@ -16,7 +16,6 @@
 #include <string.h>
 #include <zlib.h>
 #include "export_priv.h"
-#include "html_timeline.h"
 #include "profile_priv.h"
 
 /* A lane: one thread under one command (a thread that execs gets two). */

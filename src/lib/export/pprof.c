@@ -15,7 +15,7 @@
 #include <zlib.h>
 #include "export_priv.h"
 #include "core_priv.h"
-#include "perfdata_read.h"
+#include "perfdata_priv.h"
 #include "profile_priv.h"
 
 /* ---- protobuf wire format ---- */

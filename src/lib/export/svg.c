@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export_priv.h"
-#include "flame.h"
 
 #define SVG_WIDTH 1200.0
 #define SVG_ROW 16

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include "sonde/sys.h"
 #include "core_priv.h"
-#include "perfdata_read.h"
+#include "perfdata_priv.h"
 
 #define PERF_MAGIC2 0x32454c4946524550ULL /* "PERFILE2" little-endian */
 #define PERF_MAGIC2_SWAPPED 0x50455246494c4532ULL

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "core_priv.h"
-#include "perfdata_read.h"
+#include "perfdata_priv.h"
 
 /* Smaller files are mapped faster than a thread starts paying off. */
 #define AHEAD_MIN_DATA (32ULL << 20)

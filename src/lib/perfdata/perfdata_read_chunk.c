@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core_priv.h"
-#include "perfdata_read.h"
+#include "perfdata_priv.h"
 
 #define SLAB_SIZE (256u << 10)
 

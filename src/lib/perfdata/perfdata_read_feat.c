@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core_priv.h"
-#include "perfdata_read.h"
+#include "perfdata_priv.h"
 
 struct cur {
 	struct sonde_perfdata_reader *r;

@@ -8,7 +8,7 @@
  */
 #include <errno.h>
 #include "core_priv.h"
-#include "perfdata_read.h"
+#include "perfdata_priv.h"
 
 /* The feature bit set and @r valid: what each small getter checks first. */
 static int has(const struct sonde_perfdata_reader *r, int feat)

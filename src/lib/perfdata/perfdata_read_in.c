@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "core_priv.h"
-#include "perfdata_read.h"
+#include "perfdata_priv.h"
 
 #define PERF_MAGIC2 0x32454c4946524550ULL
 #define PERF_MAGIC2_SWAPPED 0x50455246494c4532ULL

@@ -4,7 +4,7 @@
  * (sonde report's --stats and --time, a pipe reader that stops on a
  * signal): counts by record type, the sample time span, streaming hooks.
  */
-#include "perfdata_read.h"
+#include "perfdata_priv.h"
 
 uint64_t sonde_perfdata_reader__nr_records(const struct sonde_perfdata_reader *r,
 					   uint32_t type)

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 #include "core_priv.h"
-#include "perfdata_read.h"
+#include "perfdata_priv.h"
 
 int pdr_parse_sample(const struct sonde_perfdata_reader *r, const struct pdr_attr *a,
 		     const uint8_t *rec, uint16_t size, struct pdr_sample *s)

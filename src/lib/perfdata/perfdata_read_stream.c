@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "core_priv.h"
-#include "perfdata_read.h"
+#include "perfdata_priv.h"
 
 static int qent_cmp(const void *a, const void *b)
 {

@@ -30,7 +30,7 @@
 #include <string.h>
 #include <zstd.h>
 #include "core_priv.h"
-#include "perfdata_read.h"
+#include "perfdata_priv.h"
 
 #define ZMIN_LIMIT (1ULL << 20)
 #define ZMAX_LIMIT (256ULL << 20)

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "perfdata_write.h"
+#include "perfdata_priv.h"
 #include "core_priv.h"
 
 static const char *tracefs_root(void)

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "perfdata_write.h"
+#include "perfdata_priv.h"
 #include "core_priv.h"
 
 /*

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sonde/ring.h"
-#include "perfdata_write.h"
+#include "perfdata_priv.h"
 #include "core_priv.h"
 
 #define AUXTRACE_HDR 48

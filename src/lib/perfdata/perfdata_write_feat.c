@@ -10,7 +10,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-#include "perfdata_write.h"
+#include "perfdata_priv.h"
 #include "core_priv.h"
 
 const int pw_file_feats[] = {

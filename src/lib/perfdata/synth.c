@@ -20,8 +20,8 @@
 #include "sonde/record.h"
 #include "sonde/symbols.h"
 #include "core_priv.h"
-#include "perfdata_write.h"
-#include "sym_internal.h"
+#include "perfdata_priv.h"
+#include "sym_priv.h"
 
 struct synth {
 	/* The sink: a writer, or else a callback. */

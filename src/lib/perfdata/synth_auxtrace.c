@@ -24,7 +24,7 @@
 #include "sonde/pmu.h"
 #include "sonde/ring.h"
 #include "sonde/synth.h"
-#include "perfdata_write.h"
+#include "perfdata_priv.h"
 #include "core_priv.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>

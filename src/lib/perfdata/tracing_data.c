@@ -9,7 +9,7 @@
 #include <string.h>
 #include "sonde/perfdata_reader.h"
 #include "core_priv.h"
-#include "perfdata_read.h"
+#include "perfdata_priv.h"
 
 struct cur {
 	const uint8_t *p;

@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core_priv.h"
-#include "perfdata_read.h"
-#include "perfdata_write.h"
+#include "perfdata_priv.h"
 #include "profile_priv.h"
 
 #define PROF_MAX_CPUS 4096

@@ -10,8 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "perfdata_read.h"
-#include "anl_priv.h"
+#include "perfdata_priv.h"
 #include "profile_priv.h"
 
 /* perf's machine__kernel_ip() without a kernel map: the upper half. */

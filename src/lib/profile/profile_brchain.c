@@ -23,9 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "anl_priv.h"
-#include "perfdata_read.h"
 #include "profile_priv.h"
+#include "perfdata_priv.h"
 
 /* perf's PERF_MAX_BRANCH_DEPTH: a longer stack is corrupted. */
 #define MAX_BRANCH_DEPTH 127

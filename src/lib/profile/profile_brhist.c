@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "profile_priv.h"
-#include "profile_rb.h"
 
 struct sonde_profile_branch_entry {
 	struct prof_rb in;  /* the event's rows as branches arrive */

@@ -6,7 +6,7 @@
  * first lookup that lands on it. ELF objects, the vdso and JIT perf maps
  * come from the symbolizer (include/sonde/symbols.h), under its naming
  * policy (perf's); names are interned here in the form perf shows them.
- * Kernel addresses are looked up in the symbolizer's kernel table (ktab.h)
+ * Kernel addresses are looked up in the symbolizer's kernel table (sym_priv.h)
  * of the kernel that fits the recording.
  */
 #include <stdio.h>
@@ -15,10 +15,8 @@
 #include <errno.h>
 #include <unistd.h>
 #include "core_priv.h"
-#include "anl_priv.h"
-#include "dwcache.h"
-#include "ktab.h"
-#include "sym_internal.h"
+#include "profile_priv.h"
+#include "sym_priv.h"
 #include "sonde/synth.h"
 
 /* Interned: symbol names live as long as the machine. */
@@ -143,7 +141,7 @@ static void dso_open_dwarf(struct anl_dso *dso, bool background)
 #endif
 }
 
-/* @d's DWARF answer cache (dwcache.h), opened on first use; NULL: none. */
+/* @d's DWARF answer cache (sym_priv.h), opened on first use; NULL: none. */
 static struct dwc_store *dso_dwc(struct anl_machine *m, struct anl_dso *d)
 {
 	if (!d->dwc_tried) {
@@ -225,7 +223,7 @@ static struct sym_dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso)
 	return dso->dwarf;
 }
 
-/* What the cache (dwcache.h) keeps: bump DWC_MAGIC when it changes. */
+/* What the cache (sym_priv.h) keeps: bump DWC_MAGIC when it changes. */
 static const char *dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
 	struct sym_dwarf *dw = dso_dwarf(m, dso);
@@ -251,7 +249,7 @@ const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t
 	return sl;
 }
 
-/* What the cache (dwcache.h) keeps: bump DWC_MAGIC when it changes. */
+/* What the cache (sym_priv.h) keeps: bump DWC_MAGIC when it changes. */
 static int dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		       const char **names, int max)
 {

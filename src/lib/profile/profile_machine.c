@@ -10,10 +10,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "core_priv.h"
-#include "anl.h"
-#include "anl_priv.h"
-#include "kcache.h"
-#include "sym_internal.h"
+#include "profile_priv.h"
+#include "sym_priv.h"
 #include "sonde/unwind.h"
 
 /* pids and tids: the table's Fibonacci hashing spreads them. */

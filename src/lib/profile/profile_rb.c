@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-only
-/* Red-black insertion and in-order walk (profile_rb.h). */
-#include "profile_rb.h"
+/* Red-black insertion and in-order walk (profile_priv.h). */
+#include "profile_priv.h"
 
 /* @x's parent link (or the root) now points at @y. */
 static void replace_child(struct prof_rb_root *t, struct prof_rb *x, struct prof_rb *y)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core_priv.h"
-#include "anl_priv.h"
+#include "profile_priv.h"
 #include "sonde/unwind.h"
 
 /* Room for a full chain where every frame expands into a few inlines. */

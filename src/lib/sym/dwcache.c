@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * The DWARF answer cache file format (dwcache.h): encoder, validator and
+ * The DWARF answer cache file format (sym_priv.h): encoder, validator and
  * lookups straight on the (mapped) file.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core_priv.h"
-#include "dwcache.h"
-#include "kcache.h"
+#include "sym_priv.h"
 
 /*
  * Layout, host byte order (the file never leaves this machine):

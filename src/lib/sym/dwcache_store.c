@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * The DWARF answers of one object across runs (dwcache.h): the answers of
+ * The DWARF answers of one object across runs (sym_priv.h): the answers of
  * earlier runs (a mapped file found by the object's build id) are looked
  * up first, and the answers this run had to compute are merged into the
  * file when the store is closed. Objects without a build id are not
@@ -13,9 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core_priv.h"
-#include "dwcache.h"
-#include "kcache.h"
-#include "sym_internal.h"
+#include "sym_priv.h"
 
 #define DWC_FILE_MAX (64u << 20)
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * The per-user cache files (see kcache.h): key, checked read and map,
+ * The per-user cache files (see sym_priv.h): key, checked read and map,
  * atomic write, stale-file removal, the tables' common header.
  */
 #include <dirent.h>
@@ -13,8 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core_priv.h"
-#include "kcache.h"
-#include "sym_internal.h"
+#include "sym_priv.h"
 
 uint64_t kcache_hash(uint64_t h, const void *p, size_t n)
 {

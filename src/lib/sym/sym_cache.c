@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core_priv.h"
-#include "ktab.h"
-#include "sym_internal.h"
+#include "sym_priv.h"
 
 #define CACHE_BUCKETS 1024
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core_priv.h"
-#include "sym_internal.h"
+#include "sym_priv.h"
 
 typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf, size_t *n,
 				 int *status);

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core_priv.h"
-#include "sym_internal.h"
+#include "sym_priv.h"
 
 struct sym_dwarf {
 	char *path;

@@ -13,8 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core_priv.h"
-#include "sym_internal.h"
-#include "sym_plt.h"
+#include "sym_priv.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3

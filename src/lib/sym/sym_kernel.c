@@ -5,7 +5,7 @@
  * and the kallsyms copy perf record keeps of it in the build-id cache.
  * One answer for the symbolizer, the report model and the perf.data
  * writer. And the symbolizer's kernel object, loaded from the kernel
- * table (ktab.h) that fits.
+ * table (sym_priv.h) that fits.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,8 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "core_priv.h"
-#include "ktab.h"
-#include "sym_internal.h"
+#include "sym_priv.h"
 
 int sym_kernel_build_id(const char *notes_path, uint8_t *out, size_t size)
 {

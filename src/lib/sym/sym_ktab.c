@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * The kernel's function table (ktab.h): one encoding, made from kallsyms
+ * The kernel's function table (sym_priv.h): one encoding, made from kallsyms
  * text or a finished symbol array, written as the cache file, checked
  * once when read back, and searched where it lies.
  */
@@ -10,9 +10,7 @@
 #include <unistd.h>
 #include <gelf.h>
 #include "core_priv.h"
-#include "kcache.h"
-#include "ktab.h"
-#include "sym_internal.h"
+#include "sym_priv.h"
 
 /*
  * Layout, host byte order (the file never leaves this machine):

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sym_plt.h"
+#include "sym_priv.h"
 
 struct plt_rel {
 	uint64_t slot;

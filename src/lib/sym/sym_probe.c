@@ -7,7 +7,7 @@
 #include <string.h>
 #include "sonde/symbols.h"
 #include "core_priv.h"
-#include "sym_internal.h"
+#include "sym_priv.h"
 
 int sonde_dso__vaddr_to_offset(struct sonde_dso *dso, uint64_t vaddr,
 			       uint64_t *offset)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sym_internal.h"
+#include "sym_priv.h"
 
 struct sbuf {
 	char *s;

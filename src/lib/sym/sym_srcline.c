@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core_priv.h"
-#include "sym_internal.h"
+#include "sym_priv.h"
 
 /* The debug info of @dso, opened once; NULL (and *@err) when unusable. */
 static struct sym_dwarf *dso_dwarf(struct sonde_dso *dso, int *err)

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sym_internal.h"
+#include "sym_priv.h"
 
 /*
  * perf's choice among the symbols at one address (choose_best_symbol() in

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core_priv.h"
-#include "sym_internal.h"
+#include "sym_priv.h"
 
 /* 64 MiB: far above any real kallsyms (~20 MB) or JIT map. */
 

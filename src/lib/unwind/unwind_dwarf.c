@@ -16,7 +16,7 @@
 #include "sonde/abi.h"
 #include "sonde/unwind.h"
 #include "core_priv.h"
-#include "sym_internal.h"
+#include "sym_priv.h"
 #include "unwind_priv.h"
 
 struct uw_module {

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
-/* Private layout of the symbolizer (include/sonde/symbols.h). */
-#ifndef SONDE_SYM_INTERNAL_H
-#define SONDE_SYM_INTERNAL_H
+/* The sym layer's private declarations, shared by its files only. */
+#ifndef SONDE_SYM_PRIV_H
+#define SONDE_SYM_PRIV_H
 
+#include <gelf.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <gelf.h>
 #include "sonde/symbols.h"
 
+/* Private layout of the symbolizer (include/sonde/symbols.h). */
 #define SYM_BUILD_ID_MAX 64
 #define SYM_MAX_LOADS 32
 
@@ -57,7 +59,7 @@ struct sonde_dso {
 
 	/* Text tables (perf maps): names point into this buffer. */
 	char *text;
-	/* The kernel's: names point into its table (ktab.h); owned. */
+	/* The kernel's: names point into its table (sym_priv.h); owned. */
 	struct sym_ktab *ktab;
 	/* In-memory ELF image (the vdso) instead of a file; owned. */
 	char *mem;
@@ -281,4 +283,269 @@ typedef const char *(*sym_dwarf_name_fn)(void *ctx, const char *raw, bool linkag
 int sym_dwarf_inlines(struct sym_dwarf *d, uint64_t va, const char **names,
 		      int max, sym_dwarf_name_fn fn, void *ctx);
 
-#endif /* SONDE_SYM_INTERNAL_H */
+/*
+ * PLT entries as symbols ("name@plt"), decoded from the relocations that
+ * fill their GOT slots, for the symbolizer's ELF tables (sym_elf.c).
+ */
+struct sym_plt_entry {
+	uint64_t start;		/* ELF vaddr */
+	uint64_t size;
+	const char *name;	/* .dynsym name (raw, may be mangled) or "" */
+	uint64_t addend;	/* for unnamed (IRELATIVE) slots */
+	uint64_t slot;		/* the GOT slot the stub jumps through */
+};
+
+/*
+ * The PLT stubs of @p elf (the runtime file, not a debug file: those have
+ * .plt as NOBITS): .plt entries after its header and, on x86, the .plt.sec
+ * stubs that IBT binaries call instead. Entry i belongs to the relocation
+ * with the i-th lowest GOT slot. Names point into @p elf's string table.
+ * @return the number of entries, *@p out malloc'd (NULL when 0), or -errno.
+ */
+int sym_plt_entries(Elf *elf, struct sym_plt_entry **out);
+
+/*
+ * Writes the display name of @p e ("name@plt", or "*ABS*+0x<addend>@plt"
+ * for a slot with no symbol) into @p buf, with @p name replacing e->name
+ * when not NULL (a demangled form). Returns snprintf's result.
+ */
+int sym_plt_name(const struct sym_plt_entry *e, const char *name, char *buf,
+		 size_t size);
+
+/*
+ * The kernel's function table (sym_ktab.c), for the public symbolizer's
+ * kernel object and the report model alike: kallsyms (or a vmlinux's
+ * symbols) finished once, in one format that is both what lookups search
+ * and the per-user cache file (sym_priv.h). A cached table is mapped and
+ * searched in place: nothing is parsed or copied, and a name is read only
+ * when a lookup lands on it.
+ */
+struct sym_ktab;
+
+/*
+ * A table of @p nr finished symbols (sorted, one per start, sized), its
+ * names and modules copied. 0 or -errno.
+ */
+int sym_ktab_new(const struct sonde_symbol *syms, size_t nr,
+		 struct sym_ktab **out);
+
+/*
+ * The kallsyms text @p buf (@p len bytes, NUL-terminated, cut up in
+ * place) finished as perf 6.1 does (sym_parse_kallsyms()); when no
+ * function has an address, an empty table that says it was hidden
+ * (sym_ktab_hidden()). 0 or -errno.
+ */
+int sym_ktab_parse(char *buf, size_t len, struct sym_ktab **out);
+
+/* The kallsyms text file @p path, as sym_ktab_parse(); else -errno. */
+int sym_ktab_read(const char *path, struct sym_ktab **out);
+
+/*
+ * This boot's kallsyms @p path (/proc/kallsyms) through the cache in
+ * @p cache_dir (NULL or "": none): the cached table when it is valid and
+ * ours, else @p path read and the table stored for the next run (never an
+ * empty or hidden one). Returns as sym_ktab_read().
+ */
+int sym_ktab_this_boot(const char *cache_dir, const char *path,
+		       struct sym_ktab **out);
+
+/*
+ * The kernel ELF image @p path (a vmlinux): its function symbols (.symtab,
+ * else .dynsym) moved by @p text - its _text when @p text is set (where
+ * the recorded kernel had _text: KASLR). With @p wlen its build id must
+ * be @p want, else -ESTALE; either way @p have (SYM_BUILD_ID_MAX bytes)
+ * gets the id it has, *@p hlen its size (0: none). -errno when it cannot
+ * be opened, -SONDE_ERR_FORMAT when it is not ELF, -ENODATA without
+ * (readable) function symbols.
+ */
+int sym_ktab_vmlinux(const char *path, const uint8_t *want, size_t wlen,
+		     uint64_t text, uint8_t *have, size_t *hlen,
+		     struct sym_ktab **out);
+
+void sym_ktab_free(struct sym_ktab *kt);
+size_t sym_ktab_nr(const struct sym_ktab *kt);
+/* Whether @p kt is a cache file's mapping (it was not read from text). */
+bool sym_ktab_cached(const struct sym_ktab *kt);
+/* Whether @p kt is empty because kallsyms showed only zero addresses. */
+bool sym_ktab_hidden(const struct sym_ktab *kt);
+
+/* sym_table_index() on @p kt: the index covering @p addr, or SIZE_MAX. */
+size_t sym_ktab_find(const struct sym_ktab *kt, uint64_t addr);
+/* Entry @p i (< sym_ktab_nr()); its names point into @p kt. */
+void sym_ktab_get(const struct sym_ktab *kt, size_t i, struct sonde_symbol *out);
+
+/*
+ * The format, exposed for the cache's tests and fuzzing: @p syms (a
+ * finished table) encoded into *@p buf (malloc'd, *@p len bytes); and
+ * the checks a buffer passes before anything reads it: 0 and *@p nr, or
+ * -SONDE_ERR_FORMAT (errno set) for anything malformed.
+ */
+int sym_ktab_encode(const struct sonde_symbol *syms, size_t nr, void **buf,
+		    size_t *len);
+int sym_ktab_check(const void *buf, size_t len, size_t *nr);
+/*
+ * A checked copy of @p buf (@p len bytes) as a table: 0, or the
+ * sym_ktab_check() error.
+ */
+int sym_ktab_load(const void *buf, size_t len, struct sym_ktab **out);
+
+/*
+ * The per-user cache files: the one module under the kernel table
+ * (ksymtab, sym_ktab.c) and the DWARF answers (dwcache_store.c).
+ * Generating /proc/kallsyms costs the kernel tens of milliseconds per read (it formats ~100k
+ * lines); a private copy keyed by what moves kernel symbols skips that on
+ * later runs. Same trade-off as perf's kallsyms copy in ~/.debug.
+ */
+/*
+ * Where the inputs of the cache key come from. NULL members take the
+ * /proc defaults (boot id, /proc/modules, kptr_restrict); tests point them
+ * elsewhere.
+ */
+struct kcache_src {
+	const char *boot_id;
+	const char *modules;
+	const char *kptr_restrict;
+};
+
+/*
+ * The cache file name in @p dir for @p tag (one per format: the kernel
+ * table's is "ksymtab") keyed by boot id, module list, kptr_restrict and euid.
+ * Returns false when there is no boot id to key on or the name is too long.
+ */
+bool kcache_path(const char *dir, const char *tag,
+		 const struct kcache_src *src, char *out, size_t size);
+
+/*
+ * The default cache directory: $XDG_CACHE_HOME/sonde (when absolute), else
+ * $HOME/.cache/sonde. False when neither is set.
+ */
+bool kcache_default_dir(char *out, size_t size);
+
+/*
+ * Maps cache file @p path read-only, but only a regular file (no
+ * symlink) owned by the effective uid with no group or other permission
+ * bits (else -EPERM), under @p max bytes (else -EFBIG), not empty (else
+ * -ENODATA); undo with kcache_unmap(). Our writers replace files by
+ * rename, never in place, so a mapping stays whole.
+ */
+int kcache_map(const char *path, size_t max, const void **map, size_t *len);
+void kcache_unmap(const void *map, size_t len);
+
+/*
+ * Writes @p buf as @p path atomically (a 0600 temporary file renamed over
+ * it), creating @p dir 0700 when missing. A directory that is not ours or
+ * is open to others is refused (-EPERM). 0 or -errno.
+ */
+int kcache_write(const char *dir, const char *path, const void *buf,
+		 size_t len);
+
+/*
+ * Removes the other files of this user named "<@p tag>-...-<euid>" in
+ * @p dir, all but @p path: each key change would otherwise leave
+ * megabytes behind.
+ */
+void kcache_remove_stale(const char *dir, const char *path, const char *tag);
+
+/*
+ * kcache_write() with the stale-file rule explicit: after the rename,
+ * other files of this user named "<@p stale>-...-<euid>" are removed
+ * (none when @p stale is NULL). kcache_write() takes the part of the file
+ * name before its first '-' as @p stale.
+ */
+int kcache_write_as(const char *dir, const char *path, const void *buf,
+		    size_t len, const char *stale);
+
+/*
+ * Both cache table formats (the kernel table in sym_ktab.c, the DWARF
+ * answers in dwcache.c) start alike: u8 magic[8], u64 nr entries, u64
+ * names_len, then nr fixed-size entries and names_len bytes of names,
+ * filling the file.
+ */
+#define KCACHE_TAB_HDR 24u
+void kcache_tab_header(uint8_t *buf, const char *magic, uint64_t nr,
+		       uint64_t names_len);
+/*
+ * Checks @p magic and that header, entries of @p ent bytes and names add
+ * up to exactly @p len (without overflowing): 0 with *@p nr and
+ * *@p names_len, or -SONDE_ERR_FORMAT (errno set).
+ */
+int kcache_tab_header_check(const uint8_t *buf, size_t len, const char *magic,
+			    size_t ent, uint64_t *nr, uint64_t *names_len);
+
+/* FNV-1a over @p n bytes, from KCACHE_HASH_INIT: the cache keys' hash. */
+#define KCACHE_HASH_INIT 1469598103934665603ULL
+uint64_t kcache_hash(uint64_t h, const void *p, size_t n);
+
+/*
+ * The DWARF answer cache file format: what the report model asked an
+ * object's debug info about its addresses (the functions inlined there,
+ * the source line), kept in the per-user cache directory (sym_priv.h) under
+ * the object's build id, so that a later run need not open, and
+ * decompress, the debug info at all (glibc's costs ~30 ms of zlib).
+ */
+/* What was asked about an address. */
+enum dwc_kind {
+	DWC_INLINES = 0, /* anl_dso_inlines(): names, innermost first */
+	DWC_SRCLINE = 1, /* anl_dso_srcline(): one "file:line", or none */
+};
+
+/* Most names one answer may hold (anl_dso_inlines() keeps 8). */
+#define DWC_MAX_NAMES 32
+
+/* One answer: @p nr names for (@p vaddr, @p kind). */
+struct dwc_ans {
+	uint64_t vaddr; /* ELF virtual address in the object */
+	uint8_t kind;
+	uint8_t nr;
+	const char *names[DWC_MAX_NAMES];
+};
+
+/*
+ * Encodes @p nr answers, sorted by (vaddr, kind) without repeats, into a
+ * malloc'd *@p buf. 0 or -errno (-EINVAL for unsorted input).
+ */
+int dwc_encode(const struct dwc_ans *ans, size_t nr, void **buf, size_t *len);
+
+/*
+ * Validates @p buf (magic, exact sizes, strictly sorted keys, known kinds,
+ * every name inside the buffer and NUL-terminated): 0 and *@p nr answers,
+ * or -SONDE_ERR_FORMAT (errno set). Only then may dwc_get() and
+ * dwc_find() read it; names point into @p buf.
+ */
+int dwc_check(const void *buf, size_t len, size_t *nr);
+void dwc_get(const void *buf, size_t i, struct dwc_ans *out);
+
+/* Index of the answer for (@p vaddr, @p kind) in a checked @p buf, or -1. */
+long dwc_find(const void *buf, size_t nr, uint64_t vaddr, int kind);
+
+/*
+ * The answers of one object across runs (dwcache_store.c), in the cache
+ * directory @p dir under the build id of @p obj (its debug info read from
+ * @p dbg, NULL: @p obj itself): NULL when @p obj has no build id (then
+ * nothing is cached) or without memory. Not thread-safe: one user.
+ */
+struct dwc_store;
+struct dwc_store *dwc_store_open(const char *dir, const char *obj,
+				 const char *dbg);
+/* Where dwc_store_lookup() found an answer. */
+enum dwc_found {
+	DWC_MISS = 0,
+	DWC_FROM_RUN = 1,  /* added this run: names are the caller's own */
+	DWC_FROM_FILE = 2, /* from the file: names point into its mapping */
+};
+/*
+ * The answer for (@p vaddr, @p kind) into *@p out (NULL: only whether
+ * there is one). Names from the file live until dwc_store_close().
+ */
+int dwc_store_lookup(struct dwc_store *st, uint64_t vaddr, int kind,
+		     struct dwc_ans *out);
+/*
+ * Records what the debug info answered on a miss; @p names are kept as
+ * pointers and must live until dwc_store_close().
+ */
+void dwc_store_add(struct dwc_store *st, uint64_t vaddr, int kind,
+		   const char *const *names, int nr);
+/* Merges this run's answers into the file and frees @p st (NULL: no-op). */
+void dwc_store_close(struct dwc_store *st, const char *obj);
+
+#endif /* SONDE_SYM_PRIV_H */
