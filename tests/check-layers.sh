@@ -84,6 +84,13 @@ while read -r h; do
 	echo "  $h has the name of public header sonde/$(basename "$h")"
 	clash=1
 done < <(find src/lib -mindepth 2 -name '*.h')
+# One private header per layer, named after it.
+while read -r h; do
+	layer=${h#src/lib/}; layer=${layer%%/*}
+	[ "$(basename "$h")" = "${layer}_priv.h" ] && continue
+	echo "  $h: a layer's one private header is ${layer}_priv.h"
+	clash=1
+done < <(find src/lib -mindepth 2 -maxdepth 2 -name '*.h')
 
 # One file naming convention for C: lowercase words and underscores.
 names=0
@@ -136,9 +143,9 @@ else
 	rc=1
 fi
 if [ $clash = 0 ]; then
-	echo "PASS: no private header of libsonde has a public header's name"
+	echo "PASS: each layer has one private header, <layer>_priv.h, no public header's name"
 else
-	echo "FAIL: no private header of libsonde has a public header's name"
+	echo "FAIL: each layer has one private header, <layer>_priv.h, no public header's name"
 	rc=1
 fi
 if [ $names = 0 ]; then

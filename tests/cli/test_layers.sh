@@ -60,6 +60,12 @@ echo '/* shadow */' >"$TMP/tree/src/lib/ring/ring.h"
 check "layers: a private header named like a public one fails" check-layers.sh 1 \
 	"src/lib/ring/ring.h has the name of public header sonde/ring.h"
 
+# A second private header in a layer.
+fresh
+echo '/* more */' >"$TMP/tree/src/lib/count/count_extra.h"
+check "layers: a second private header in a layer fails" check-layers.sh 1 \
+	"src/lib/count/count_extra.h: a layer's one private header is count_priv.h"
+
 # A file name against the convention.
 fresh
 echo 'int y;' >"$TMP/tree/src/lib/ring/ring-extra.c"
