@@ -344,6 +344,16 @@ int rec_aux_attrs(struct rec_state *s)
 		return 129;
 	if (a->sample)
 		s->aux_overwrite = true;
+	/*
+	 * perf's intel_pt wakes the reader at a quarter of a full-trace area
+	 * (aux_watermark; the kernel's default is half), for room to spare
+	 * before the area fills and the tracer stops.
+	 */
+	if (a->type == SONDE_AUXTRACE_INTEL_PT && !a->snapshot && !a->sample) {
+		size_t aw = s->aux_pages * (size_t)page_size() / 4;
+
+		aux->attr.aux_watermark = aw > UINT32_MAX ? UINT32_MAX : (uint32_t)aw;
+	}
 	return 0;
 }
 

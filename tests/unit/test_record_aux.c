@@ -324,6 +324,7 @@ static void test_record_full_trace(void **state)
 		assert_false(f->attr.freq);
 		assert_int_equal(f->aux_len, AREA);
 		assert_true(f->aux_prot & PROT_WRITE);
+		assert_int_equal(f->attr.aux_watermark, AREA / 4);
 	}
 
 	scan(path, &s);
@@ -683,6 +684,8 @@ static void test_record_unknown_layout(void **state)
 	assert_int_equal(s.info_priv[5], 0); /* not a snapshot */
 	assert_int_equal(s.info_priv[6], 1); /* per-CPU areas */
 	assert_int_equal(s.nr_auxtrace, 2);
+	/* perf sets aux_watermark for intel_pt only. */
+	assert_int_equal(fa.fd[pmu.aux_fds[0]].attr.aux_watermark, 0);
 	check_with_readers(path, false, NULL);
 	fake_aux_sysfs_remove();
 	unlink(path);
