@@ -429,7 +429,7 @@ static size_t text_len(const char *s, uint16_t room)
 	return room ? strnlen(s, room) : strlen(s);
 }
 
-/* COMM/FORK/MMAP/MMAP2 change the machine; LOST records are counted. */
+/* COMM/FORK/MMAP/MMAP2 change the machine; LOST and AUX records are counted. */
 static void apply(struct anl_machine *m, const struct sonde_record *d)
 {
 	switch (d->type) {
@@ -463,6 +463,11 @@ static void apply(struct anl_machine *m, const struct sonde_record *d)
 	case SONDE_PERF_RECORD_LOST_SAMPLES:
 		m->stats.lost_samples += d->lost_samples.lost;
 		break;
+	case SONDE_PERF_RECORD_AUX:
+		m->stats.aux_truncated += !!(d->aux.flags & SONDE_PERF_AUX_FLAG_TRUNCATED);
+		m->stats.aux_partial += !!(d->aux.flags & SONDE_PERF_AUX_FLAG_PARTIAL);
+		m->stats.aux_collision += !!(d->aux.flags & SONDE_PERF_AUX_FLAG_COLLISION);
+		break;
 	default:
 		break;
 	}
@@ -492,6 +497,7 @@ void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_read
 	case SONDE_PERF_RECORD_MMAP2:
 	case SONDE_PERF_RECORD_LOST:
 	case SONDE_PERF_RECORD_LOST_SAMPLES:
+	case SONDE_PERF_RECORD_AUX:
 		break;
 	default:
 		return;

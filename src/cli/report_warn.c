@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: LGPL-2.1-only
+/*
+ * sonde report's end-of-load warnings about AUX area data, in perf 6.1's
+ * words and on perf's conditions (perf_session__warn_about_errors()): AUX
+ * records flagged TRUNCATED (the area was full, data lost), PARTIAL (gaps,
+ * as a KVM guest in the background causes) and COLLISION.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include "report_cli.h"
+
+/* perf's sysfs__read_bool(): Y, y or 1 is true. */
+static bool kvm_vmm_exclusive(void)
+{
+	FILE *f = fopen("/sys/module/kvm_intel/parameters/vmm_exclusive", "re");
+	int c = f ? fgetc(f) : EOF;
+
+	if (f)
+		fclose(f);
+	return c == 'Y' || c == 'y' || c == '1';
+}
+
+void report_warn_aux(const struct sonde_profile *p)
+{
+	struct sonde_profile_aux_stats st;
+	unsigned int nr;
+
+	sonde_profile__aux_stats(p, &st);
+	/* perf counts records in an unsigned int. */
+	nr = (unsigned int)st.records;
+	if (st.truncated)
+		fprintf(stderr, "Warning:\nAUX data lost %" PRIu64 " times out of %u!\n\n",
+			st.truncated, nr);
+	if (st.partial)
+		fprintf(stderr, "Warning:\nAUX data had gaps in it %" PRIu64 " times out of %u!\n\n"
+			"Are you running a KVM guest in the background?%s\n\n",
+			st.partial, nr,
+			kvm_vmm_exclusive() ?
+			"\nReloading kvm_intel module with vmm_exclusive=0\n"
+			"will reduce the gaps to only guest's timeslices." : "");
+	if (st.collision)
+		fprintf(stderr, "Warning:\nAUX data detected collision  %" PRIu64 " times out of %u!\n\n",
+			st.collision, nr);
+}
