@@ -6,8 +6,10 @@
  * exclude_user/exclude_kernel, exclude_callchain_kernel/user,
  * wakeup_events and watermark, task and inherit_stat on an inherited
  * event (FORK, EXIT, READ at a child's exit), mmap_data, context_switch in
- * CPU-wide mode (SWITCH_CPU_WIDE). Each skips with the reason where the
- * machine lacks what it needs (a second CPU, tracepoints, permission).
+ * CPU-wide mode (SWITCH_CPU_WIDE), cgroup with PERF_SAMPLE_CGROUP (a
+ * CGROUP record whose id the samples of its tasks carry). Each skips with
+ * the reason where the machine lacks what it needs (a second CPU,
+ * tracepoints, cgroup2, permission).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
@@ -588,6 +591,139 @@ static void test_switch_cpu_wide(void **state)
 	close(fd);
 }
 
+/* The cgroup2 directory this process is in, from /proc/self/cgroup. */
+static int own_cgroup2(char *path, size_t len)
+{
+	static const char *const roots[] = { "/sys/fs/cgroup/unified",
+					     "/sys/fs/cgroup" };
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	char line[512], rel[480] = "";
+	struct stat st;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3))
+			sscanf(line + 3, "%479s", rel);
+	if (f)
+		fclose(f);
+	if (!rel[0])
+		return -ENOENT;
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, len, "%s%s/cgroup.procs", roots[i], rel);
+		if (!stat(path, &st)) {
+			snprintf(path, len, "%s%s", roots[i], strcmp(rel, "/") ? rel : "");
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+struct cgroup_seen {
+	const char *name; /* the new group's last path element */
+	uint64_t id;      /* its CGROUP record's id, 0 before */
+	pid_t child;
+	int records, samples, in_group;
+};
+
+static void cgroup_records(const struct sonde_record *r, void *ctx)
+{
+	struct cgroup_seen *s = ctx;
+
+	if (r->type == SONDE_PERF_RECORD_CGROUP && r->cgroup.path) {
+		const char *slash = strrchr(r->cgroup.path, '/');
+
+		if (slash && !strcmp(slash + 1, s->name)) {
+			s->records++;
+			s->id = r->cgroup.id;
+		}
+	}
+	if (r->type == SONDE_PERF_RECORD_SAMPLE && r->sample.pid == (uint32_t)s->child) {
+		s->samples++;
+		s->in_group += s->id && r->sample.cgroup == s->id;
+	}
+}
+
+/*
+ * cgroup: a new cgroup gives a CGROUP record (id and path); samples with
+ * PERF_SAMPLE_CGROUP carry the id of their task's cgroup, which is that
+ * record's id once a child has moved in (the man page's match).
+ */
+static void test_cgroup_record_and_sample(void **state)
+{
+	struct sonde_perf_event_attr a = task_clock();
+	struct cgroup_seen s = { 0 };
+	char dir[600], procs[640], name[64];
+	struct sonde_record_fmt fmt;
+	struct sonde_ring *r;
+	int fd, go[2], status;
+	size_t n;
+
+	(void)state;
+	a.sample_period = 1000000; /* 1 ms of CPU */
+	a.sample_type = SONDE_PERF_SAMPLE_TID | SONDE_PERF_SAMPLE_CGROUP;
+	a.cgroup = 1;
+	a.inherit = 1;
+	a.sample_id_all = 1;
+	a.disabled = 1;
+	if (own_cgroup2(dir, sizeof(dir)) || !pin(0)) {
+		printf("SKIP: cgroup records: no cgroup2 group of ours, or cpu 0\n");
+		skip();
+	}
+	fd = open_or_skip(&a, 0, 0, "task-clock with cgroup records on cpu 0");
+	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &a), 0);
+	r = sonde_ring__new(fd, NULL);
+	assert_non_null(r);
+	snprintf(name, sizeof(name), "sonde-cgrec-%d", getpid());
+	s.name = name;
+	n = strlen(dir);
+	snprintf(dir + n, sizeof(dir) - n, "/%s", name);
+	sonde_perf_event_ioc_enable(fd, false);
+	if (mkdir(dir, 0755)) {
+		printf("SKIP: cannot make cgroup2 group %s: %s\n", dir, strerror(errno));
+		sonde_ring__free(r);
+		close(fd);
+		unpin();
+		skip();
+	}
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", dir);
+	assert_int_equal(pipe(go), 0);
+	s.child = fork();
+	assert_true(s.child >= 0);
+	if (s.child == 0) {
+		FILE *f = fopen(procs, "w");
+		char c;
+
+		close(go[1]);
+		if (!f || fprintf(f, "%d\n", getpid()) < 0 || fclose(f))
+			_exit(2);
+		if (read(go[0], &c, 1) != 1)
+			_exit(3);
+		burn(30000000);
+		_exit(0);
+	}
+	close(go[0]);
+	assert_int_equal(write(go[1], "g", 1), 1);
+	close(go[1]);
+	assert_int_equal(waitpid(s.child, &status, 0), s.child);
+	sonde_perf_event_ioc_disable(fd, false);
+	unpin();
+	rmdir(dir);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 2) {
+		printf("SKIP: cannot move a task into %s\n", dir);
+		sonde_ring__free(r);
+		close(fd);
+		skip();
+	}
+	assert_int_equal(WEXITSTATUS(status), 0);
+	drain(r, &fmt, cgroup_records, &s);
+	sonde_ring__free(r);
+	close(fd);
+	assert_int_equal(s.records, 1);
+	assert_true(s.id != 0);
+	assert_true(s.samples > 0);
+	assert_int_equal(s.in_group, s.samples);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -598,6 +734,7 @@ int main(void)
 		cmocka_unit_test(test_inherit_task_and_stat),
 		cmocka_unit_test(test_mmap_data),
 		cmocka_unit_test(test_switch_cpu_wide),
+		cmocka_unit_test(test_cgroup_record_and_sample),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
