@@ -518,6 +518,17 @@ static void test_msg_man_page_cases(void **state)
 	fail_open(EINVAL, &a, 0, -1, msg, sizeof(msg));
 	HAS("exclusive is allowed on a group leader only");
 	a = hw_attr();
+	a.__reserved_1 = 1;
+	fail_open(EINVAL, &a, 0, -1, msg, sizeof(msg));
+	HAS("reserved flag bits");
+	a = hw_attr();
+	a.read_format = 1ULL << 9;
+	fail_open(EINVAL, &a, 0, -1, msg, sizeof(msg));
+	HAS("read_format 0x200 has unknown bits");
+	a = hw_attr();
+	fail_open(ENFILE, &a, 0, -1, msg, sizeof(msg));
+	HAS("fs.file-max");
+	a = hw_attr();
 	a.sample_type = SONDE_PERF_SAMPLE_STACK_USER;
 	fail_open(ENOSYS, &a, 0, -1, msg, sizeof(msg));
 	HAS("PERF_SAMPLE_STACK_USER");
