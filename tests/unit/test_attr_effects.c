@@ -5,8 +5,8 @@
  * open, ring and record decoder: the pid/cpu pairs of perf_event_open(2),
  * exclude_user/exclude_kernel, exclude_callchain_kernel/user,
  * wakeup_events and watermark, task and inherit_stat on an inherited
- * event (FORK, EXIT, READ at a child's exit), mmap_data, context_switch in
- * CPU-wide mode (SWITCH_CPU_WIDE), cgroup with PERF_SAMPLE_CGROUP (a
+ * event (FORK, EXIT, READ at a child's exit), mmap_data, context_switch
+ * (SWITCH on a task, SWITCH_CPU_WIDE on a CPU), cgroup with PERF_SAMPLE_CGROUP (a
  * CGROUP record whose id the samples of its tasks carry). Each skips with
  * the reason where the machine lacks what it needs (a second CPU,
  * tracepoints, cgroup2, permission).
@@ -530,6 +530,7 @@ static void test_mmap_data(void **state)
 }
 
 struct switch_seen {
+	uint32_t want, other_type; /* the record type expected, the other */
 	int in, out, other;
 };
 
@@ -537,18 +538,56 @@ static void switch_records(const struct sonde_record *r, void *ctx)
 {
 	struct switch_seen *s = ctx;
 
-	if (r->type == SONDE_PERF_RECORD_SWITCH) {
+	if (r->type == s->other_type) {
 		s->other++;
 		return;
 	}
-	if (r->type != SONDE_PERF_RECORD_SWITCH_CPU_WIDE)
+	if (r->type != s->want)
 		return;
 	assert_true(r->has_sample_id);
-	assert_int_equal(r->sample_id.cpu, 0);
+	if (r->type == SONDE_PERF_RECORD_SWITCH_CPU_WIDE)
+		assert_int_equal(r->sample_id.cpu, 0);
+	else
+		assert_int_equal(r->sample_id.tid, (uint32_t)gettid());
 	if (r->misc & SONDE_PERF_RECORD_MISC_SWITCH_OUT)
 		s->out++;
 	else
 		s->in++;
+}
+
+/* context_switch on a task's event: SWITCH records, both directions. */
+static void test_switch_task(void **state)
+{
+	struct sonde_perf_event_attr a = {
+		.type = SONDE_PERF_TYPE_SOFTWARE,
+		.config = SONDE_PERF_COUNT_SW_DUMMY,
+		.size = sizeof(a),
+		.context_switch = 1,
+		.sample_id_all = 1,
+		.sample_type = SONDE_PERF_SAMPLE_TID,
+		.disabled = 1,
+	};
+	struct switch_seen s = { .want = SONDE_PERF_RECORD_SWITCH,
+				 .other_type = SONDE_PERF_RECORD_SWITCH_CPU_WIDE };
+	struct sonde_record_fmt fmt;
+	struct sonde_ring *r;
+	int fd;
+
+	(void)state;
+	fd = open_or_skip(&a, 0, -1, "dummy event of this thread");
+	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &a), 0);
+	r = sonde_ring__new(fd, NULL);
+	assert_non_null(r);
+	sonde_perf_event_ioc_enable(fd, false);
+	for (int i = 0; i < 5; i++)
+		usleep(1000); /* off CPU and back: switches out and in */
+	sonde_perf_event_ioc_disable(fd, false);
+	drain(r, &fmt, switch_records, &s);
+	assert_true(s.out >= 5);
+	assert_true(s.in >= 5);
+	assert_int_equal(s.other, 0);
+	sonde_ring__free(r);
+	close(fd);
 }
 
 /* context_switch on a CPU-wide event: SWITCH_CPU_WIDE, both directions. */
@@ -564,7 +603,8 @@ static void test_switch_cpu_wide(void **state)
 		.disabled = 1,
 	};
 	SONDE_OPTS(sonde_ring_opts, ro, .data_pages = 64);
-	struct switch_seen s = { 0 };
+	struct switch_seen s = { .want = SONDE_PERF_RECORD_SWITCH_CPU_WIDE,
+				 .other_type = SONDE_PERF_RECORD_SWITCH };
 	struct sonde_record_fmt fmt;
 	struct sonde_ring *r;
 	int fd;
@@ -733,6 +773,7 @@ int main(void)
 		cmocka_unit_test(test_wakeup_events_and_watermark),
 		cmocka_unit_test(test_inherit_task_and_stat),
 		cmocka_unit_test(test_mmap_data),
+		cmocka_unit_test(test_switch_task),
 		cmocka_unit_test(test_switch_cpu_wide),
 		cmocka_unit_test(test_cgroup_record_and_sample),
 	};
