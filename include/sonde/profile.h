@@ -338,6 +338,13 @@ struct sonde_profile_aux_stats {
 SONDE_API void sonde_profile__aux_stats(const struct sonde_profile *p,
 					struct sonde_profile_aux_stats *out);
 
+/**
+ * @brief **sonde_profile__proc_map_timeouts()**: MMAP2 records marked
+ * PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT, each a process whose
+ * /proc/PID/maps the recorder gave up reading (perf's --proc-map-timeout).
+ */
+SONDE_API uint64_t sonde_profile__proc_map_timeouts(const struct sonde_profile *p);
+
 /** @brief **sonde_profile__has_callchains()**: a counted sample carried a callchain. */
 SONDE_API bool sonde_profile__has_callchains(const struct sonde_profile *p);
 

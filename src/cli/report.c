@@ -451,7 +451,7 @@ int cmd_report(int argc, const char **argv)
 				rp.input, chunks, chunks == 1 ? "" : "s", lost);
 		/* perf's --stats tool does not count them: no warning there. */
 		if (!rp.quiet && !rp.stats)
-			report_warn_aux(rp.prof);
+			report_warn_recording(rp.prof);
 	}
 	ob_init_fd(&rp.out, 1);
 	if (rp.stats)

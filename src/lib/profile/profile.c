@@ -760,6 +760,11 @@ void sonde_profile__aux_stats(const struct sonde_profile *p,
 	out->collision = st->aux_collision;
 }
 
+uint64_t sonde_profile__proc_map_timeouts(const struct sonde_profile *p)
+{
+	return p ? anl_machine_stats(p->m)->proc_map_timeouts : 0;
+}
+
 bool sonde_profile__has_callchains(const struct sonde_profile *p)
 {
 	return p && p->have_callchains;

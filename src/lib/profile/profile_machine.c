@@ -449,6 +449,10 @@ static void apply(struct anl_machine *m, const struct sonde_record *d)
 		break;
 	case SONDE_PERF_RECORD_MMAP:
 	case SONDE_PERF_RECORD_MMAP2:
+		/* perf counts MMAP2 only: its synthesizer writes no MMAP. */
+		if (d->type == SONDE_PERF_RECORD_MMAP2 &&
+		    (d->misc & SONDE_PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT))
+			m->stats.proc_map_timeouts++;
 		if (!d->mmap.filename)
 			return;
 		do_mmap(m, (int32_t)d->mmap.pid, (int32_t)d->mmap.tid, d->mmap.addr, d->mmap.len,
