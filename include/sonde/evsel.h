@@ -85,7 +85,9 @@ SONDE_API int sonde_evsel__id(const struct sonde_evsel *evsel, int cpu_idx,
 /**
  * @brief **sonde_evsel__read()** reads one fd and decodes it. For a group
  * read (read_format GROUP) this event's own entry is returned.
- * @return 0, or -errno (-EBADF when that fd is not open).
+ * @return 0, or -errno (-EBADF when that fd is not open; -ENODATA when
+ * the kernel reads end of file: a pinned event it could not schedule,
+ * in error state until enabled again).
  */
 SONDE_API int sonde_evsel__read(const struct sonde_evsel *evsel, int cpu_idx,
 				int thread_idx, struct sonde_count *c);

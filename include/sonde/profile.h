@@ -320,6 +320,31 @@ SONDE_API int sonde_profile__event_stats(struct sonde_profile *p, int ev,
 SONDE_API void sonde_profile__lost(const struct sonde_profile *p, uint64_t *lost_records,
 				   uint64_t *lost, uint64_t *lost_samples);
 
+/* What the AUX records of a recording say (sonde_profile__aux_stats()). */
+struct sonde_profile_aux_stats {
+	uint64_t records;   /* PERF_RECORD_AUX records */
+	uint64_t truncated; /* with PERF_AUX_FLAG_TRUNCATED: data lost, area full */
+	uint64_t partial;   /* with PERF_AUX_FLAG_PARTIAL: gaps in the data */
+	uint64_t collision; /* with PERF_AUX_FLAG_COLLISION: a sample collided */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[2];
+};
+
+/**
+ * @brief **sonde_profile__aux_stats()** fills @p out with the AUX records
+ * read so far and how many carry each flag, for perf's "AUX data lost N
+ * times out of M" warnings.
+ */
+SONDE_API void sonde_profile__aux_stats(const struct sonde_profile *p,
+					struct sonde_profile_aux_stats *out);
+
+/**
+ * @brief **sonde_profile__proc_map_timeouts()**: MMAP2 records marked
+ * PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT, each a process whose
+ * /proc/PID/maps the recorder gave up reading (perf's --proc-map-timeout).
+ */
+SONDE_API uint64_t sonde_profile__proc_map_timeouts(const struct sonde_profile *p);
+
 /** @brief **sonde_profile__has_callchains()**: a counted sample carried a callchain. */
 SONDE_API bool sonde_profile__has_callchains(const struct sonde_profile *p);
 

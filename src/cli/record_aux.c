@@ -8,6 +8,8 @@
  * the areas (mapped for overwrite) only on SIGUSR2 and, with -Se, at the
  * end; --aux-sample has the AUX event's group members sample its area
  * instead (PERF_SAMPLE_AUX), and the areas themselves are not stored.
+ * A full-trace tracer the kernel stopped on a full area is enabled again
+ * after each read of its area.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -35,6 +37,8 @@ struct rec_aux {
 	uint32_t sample_size;  /* --aux-sample's size, 0 without it */
 	uint64_t bytes;        /* AUX data written */
 	uint64_t records;
+	bool *read_ring;       /* by ring: this pass read its area */
+	int nr_rings;
 };
 
 static long page_size(void)
@@ -344,6 +348,16 @@ int rec_aux_attrs(struct rec_state *s)
 		return 129;
 	if (a->sample)
 		s->aux_overwrite = true;
+	/*
+	 * perf's intel_pt wakes the reader at a quarter of a full-trace area
+	 * (aux_watermark; the kernel's default is half), for room to spare
+	 * before the area fills and the tracer stops.
+	 */
+	if (a->type == SONDE_AUXTRACE_INTEL_PT && !a->snapshot && !a->sample) {
+		size_t aw = s->aux_pages * (size_t)page_size() / 4;
+
+		aux->attr.aux_watermark = aw > UINT32_MAX ? UINT32_MAX : (uint32_t)aw;
+	}
 	return 0;
 }
 
@@ -419,7 +433,29 @@ static int write_span(const struct sonde_aux_span *span,
 		s->aux->bytes += span->size;
 		s->aux->records++;
 	}
+	if (!err && where->ring >= 0 && where->ring < s->aux->nr_rings)
+		s->aux->read_ring[where->ring] = true;
 	return err;
+}
+
+/*
+ * The kernel disables a tracer that finds its area full
+ * (perf_aux_output_begin()). Once a pass has read an area and given the
+ * room back (aux_tail), start its tracer again on that ring's CPU, as
+ * perf's read_finish does. The ring's fd is the AUX event's: its group
+ * comes first.
+ */
+static void restart_read_tracers(struct rec_state *s)
+{
+	struct rec_aux *a = s->aux;
+
+	for (int i = 0; i < a->nr_rings; i++) {
+		struct sonde_ring *r = a->read_ring[i] ? sonde_evlist__ring(s->list, i) : NULL;
+
+		a->read_ring[i] = false;
+		if (r && !a->snapshot && !s->stopping)
+			sonde_perf_event_ioc_enable(sonde_ring__fd(r), false);
+	}
 }
 
 static void aux_event_enable(struct rec_state *s, bool on)
@@ -449,14 +485,25 @@ void rec_aux_read(struct rec_state *s, bool snapshot)
 		if (!s->stopping)
 			aux_event_enable(s, false);
 	}
+	if (!a->read_ring) {
+		a->nr_rings = sonde_evlist__nr_rings(s->list);
+		a->read_ring = calloc(a->nr_rings > 0 ? (size_t)a->nr_rings : 1, sizeof(bool));
+		if (!a->read_ring) {
+			s->werr = -ENOMEM;
+			return;
+		}
+	}
 	n = sonde_evlist__read_aux_spans(s->list, &ro, write_span, s);
 	if (a->snapshot && !s->stopping)
 		aux_event_enable(s, true);
+	restart_read_tracers(s);
 	if (n < 0)
 		s->werr = (int)n;
 }
 
 void rec_aux_free(struct rec_aux *a)
 {
+	if (a)
+		free(a->read_ring);
 	free(a);
 }

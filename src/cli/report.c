@@ -449,6 +449,9 @@ int cmd_report(int argc, const char **argv)
 			fprintf(stderr, "sonde report: warning: %s: %" PRIu64 " LOST record%s: %" PRIu64
 				" records were dropped while recording (ring buffer full: record with a larger -m or a lower -F/-c rate)\n",
 				rp.input, chunks, chunks == 1 ? "" : "s", lost);
+		/* perf's --stats tool does not count them: no warning there. */
+		if (!rp.quiet && !rp.stats)
+			report_warn_recording(rp.prof);
 	}
 	ob_init_fd(&rp.out, 1);
 	if (rp.stats)

@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include "sonde/sonde.h"
+#include "fake_kernel.h"
 
 #define ENA SONDE_PERF_FORMAT_TOTAL_TIME_ENABLED
 #define RUN SONDE_PERF_FORMAT_TOTAL_TIME_RUNNING
@@ -98,6 +100,44 @@ static void test_scale_edges(void **state)
 	assert_true(sum.flags & SONDE_COUNT_SCALED);
 }
 
+/*
+ * A pinned event the PMU cannot keep on reads end of file (the fake
+ * kernel's fds are /dev/null, which reads that too): -ENODATA, not a
+ * corrupt read, and stat shows it not counted.
+ */
+static void test_pinned_error_state(void **state)
+{
+	struct sonde_perf_event_attr a = {
+		.type = SONDE_PERF_TYPE_HARDWARE,
+		.size = sizeof(a),
+		.pinned = 1,
+		.read_format = ENA | RUN,
+	};
+	struct sonde_evlist *l = sonde_evlist__new();
+	struct sonde_stat_reader *r;
+	struct sonde_stat_count out[1];
+	struct sonde_count c;
+
+	(void)state;
+	fake_kernel_install(&era_5_12);
+	assert_non_null(l);
+	assert_int_equal(sonde_evlist__add(l, &a, "pinned", -1), 0);
+	assert_int_equal(sonde_evlist__set_maps(l, sonde_cpu_map__new_any(),
+						sonde_thread_map__new_self()), 0);
+	assert_int_equal(sonde_evlist__open(l, NULL), 0);
+	assert_int_equal(sonde_evsel__read(sonde_evlist__evsel(l, 0), 0, 0, &c),
+			 -ENODATA);
+	assert_int_equal(sonde_evsel__read_total(sonde_evlist__evsel(l, 0), &c),
+			 -ENODATA);
+	r = sonde_stat_reader__new(l, SONDE_STAT_AGGR_GLOBAL, 1);
+	assert_non_null(r);
+	assert_int_equal(sonde_stat_reader__read(r, l, 0, out), 0);
+	assert_int_equal(out[0].status, SONDE_STAT_NOT_COUNTED);
+	sonde_stat_reader__free(r);
+	sonde_evlist__free(l);
+	sonde_sys_set_ops(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -105,6 +145,7 @@ int main(void)
 		cmocka_unit_test(test_single_subsets),
 		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_scale_edges),
+		cmocka_unit_test(test_pinned_error_state),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,6 +94,17 @@ static void test_other_terms(void **state)
 	a = apply("task-clock/aux-sample-size=4096/", 0, BASE, 0);
 	assert_int_equal(a->aux_sample_size, 4096);
 	assert_true(a->sample_type & SONDE_PERF_SAMPLE_AUX);
+	/* aux-action: the AUX tracer's pause/resume bits (Linux 6.13). */
+	a = apply("task-clock/aux-action=start-paused/", 0, BASE, 0);
+	assert_int_equal(a->aux_start_paused, 1);
+	assert_int_equal(a->aux_pause | a->aux_resume, 0);
+	a = apply("task-clock/aux-action=pause/", 0, BASE, 0);
+	assert_int_equal(a->aux_pause, 1);
+	assert_int_equal(a->aux_start_paused | a->aux_resume, 0);
+	a = apply("task-clock/aux-action=resume/", 0, BASE, 0);
+	assert_int_equal(a->aux_resume, 1);
+	assert_int_equal(a->aux_action, 4);
+	apply("task-clock/aux-action=sideways/", 0, BASE, -EINVAL);
 	a = apply("task-clock/overwrite/", 0, BASE, 0);
 	assert_int_equal(a->write_backward, 1);
 	a = apply("task-clock/no-inherit/", 0, BASE, 0);

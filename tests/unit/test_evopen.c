@@ -492,6 +492,72 @@ static void test_msg_enospc_eintr_efault(void **state)
 	HAS("attr.size claims");
 }
 
+/*
+ * The man page's other errors: EBADF (group_fd, cgroup fd), EINTR for a
+ * uprobe ftrace holds, ENOSYS for user stacks, E2BIG for sizes out of
+ * range, EINVAL for pid -1 with cpu -1 and pinned members, EPERM for a
+ * breakpoint on a kernel address.
+ */
+static void test_msg_man_page_cases(void **state)
+{
+	struct sonde_perf_event_attr a = hw_attr();
+	char msg[1024];
+
+	(void)state;
+	fail_open(EBADF, &a, 0, -1, msg, sizeof(msg));
+	HAS("group_fd");
+	HAS("PERF_FLAG_PID_CGROUP");
+	fail_open(EINVAL, &a, -1, -1, msg, sizeof(msg));
+	HAS("pid -1 with cpu -1");
+	assert_null(strstr(msg, "config"));
+	a.pinned = 1;
+	fail_open(EINVAL, &a, 0, -1, msg, sizeof(msg));
+	HAS("pinned is allowed on a group leader only");
+	a = hw_attr();
+	a.exclusive = 1;
+	fail_open(EINVAL, &a, 0, -1, msg, sizeof(msg));
+	HAS("exclusive is allowed on a group leader only");
+	a = hw_attr();
+	a.__reserved_1 = 1;
+	fail_open(EINVAL, &a, 0, -1, msg, sizeof(msg));
+	HAS("reserved flag bits");
+	a = hw_attr();
+	a.read_format = 1ULL << 9;
+	fail_open(EINVAL, &a, 0, -1, msg, sizeof(msg));
+	HAS("read_format 0x200 has unknown bits");
+	a = hw_attr();
+	fail_open(ENFILE, &a, 0, -1, msg, sizeof(msg));
+	HAS("fs.file-max");
+	a = hw_attr();
+	a.sample_type = SONDE_PERF_SAMPLE_STACK_USER;
+	fail_open(ENOSYS, &a, 0, -1, msg, sizeof(msg));
+	HAS("PERF_SAMPLE_STACK_USER");
+	assert_null(strstr(msg, "CONFIG_PERF_EVENTS"));
+	a = hw_attr();
+	a.type = SONDE_PERF_TYPE_TRACEPOINT;
+	fail_open(EINTR, &a, 0, -1, msg, sizeof(msg));
+	HAS("ftrace");
+	a = hw_attr();
+	fail_open(EINTR, &a, 0, -1, msg, sizeof(msg));
+	assert_null(strstr(msg, "ftrace"));
+	a.size = 32;
+	assert_true(sonde_open_error_describe(-E2BIG, &a, 0, -1, msg, sizeof(msg)) > 0);
+	HAS("smaller than the first published");
+	a.size = 1u << 20;
+	assert_true(sonde_open_error_describe(-E2BIG, &a, 0, -1, msg, sizeof(msg)) > 0);
+	HAS("larger than a page");
+	a = (struct sonde_perf_event_attr){
+		.type = SONDE_PERF_TYPE_BREAKPOINT,
+		.size = sizeof(a),
+		.bp_type = SONDE_HW_BREAKPOINT_W,
+		.bp_addr = sizeof(long) == 8 ? 0xffffffff81000000ULL : 0xc1000000ULL,
+		.bp_len = 4,
+	};
+	fail_open(EPERM, &a, 0, -1, msg, sizeof(msg));
+	HAS("kernel address");
+	HAS("CAP_SYS_ADMIN");
+}
+
 /* The rules of sigtrap, remove_on_exec and inherit_thread (Linux 5.13). */
 static void test_msg_sigtrap_rules(void **state)
 {
@@ -687,6 +753,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_msg_not_supported, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_emfile, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_enospc_eintr_efault, msg_setup, msg_teardown),
+		cmocka_unit_test_setup_teardown(test_msg_man_page_cases, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_sigtrap_rules, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_esrch_ebusy_eoverflow, msg_setup, msg_teardown),
 		cmocka_unit_test_setup_teardown(test_msg_einval_fields, msg_setup, msg_teardown),

@@ -717,6 +717,51 @@ static void test_unknown_type_passes_through(void **state)
 	assert_memory_equal(b, out, 24);
 }
 
+/*
+ * The header's misc bits reach the caller as the kernel wrote them and go
+ * back out unchanged: every CPU mode (guest ones too), EXACT_IP (bit 14 of
+ * a sample), EXT_RESERVED, PROC_MAP_PARSE_TIMEOUT (perf's, on MMAP) and
+ * bit 13 (MMAP_DATA / COMM_EXEC / SWITCH_OUT by record type).
+ */
+static void test_misc_bits_kept(void **state)
+{
+	static const uint16_t flags[] = {
+		0, SONDE_PERF_RECORD_MISC_EXACT_IP, SONDE_PERF_RECORD_MISC_EXT_RESERVED,
+		SONDE_PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT,
+		SONDE_PERF_RECORD_MISC_MMAP_DATA,
+	};
+	static const uint32_t types[] = {
+		SONDE_PERF_RECORD_SAMPLE, SONDE_PERF_RECORD_MMAP,
+		SONDE_PERF_RECORD_COMM, SONDE_PERF_RECORD_SWITCH,
+	};
+	struct sonde_record_fmt fmt = { .sample_type = SONDE_PERF_SAMPLE_IP };
+
+	(void)state;
+	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+		for (uint16_t mode = 0; mode <= SONDE_PERF_RECORD_MISC_CPUMODE_MASK; mode++) {
+			for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
+				uint8_t b[48] = { 0 }, out[48];
+				uint16_t misc = (uint16_t)(mode | flags[f]);
+				uint16_t size = types[t] == SONDE_PERF_RECORD_SWITCH ? 8 :
+						types[t] == SONDE_PERF_RECORD_SAMPLE ? 16 :
+						types[t] == SONDE_PERF_RECORD_COMM ? 24 : 48;
+				struct sonde_record d;
+
+				hdr(b, types[t], size);
+				memcpy(b + 4, &misc, 2);
+				if (types[t] == SONDE_PERF_RECORD_COMM)
+					memcpy(b + 16, "x", 2);
+				if (types[t] == SONDE_PERF_RECORD_MMAP)
+					memcpy(b + 40, "/a", 3);
+				assert_int_equal(sonde_record__decode(&fmt, b, size, &d), 0);
+				assert_int_equal(d.misc, misc);
+				assert_int_equal(sonde_record__encode(&fmt, &d, out, sizeof(out)), size);
+				assert_memory_equal(b, out, size);
+			}
+		}
+	}
+}
+
 static void test_id_lookup(void **state)
 {
 	fx_build();
@@ -922,6 +967,7 @@ int main(void)
 		cmocka_unit_test(test_bitfields_from_big_endian),
 		cmocka_unit_test(test_corrupt_records),
 		cmocka_unit_test(test_unknown_type_passes_through),
+		cmocka_unit_test(test_misc_bits_kept),
 		cmocka_unit_test(test_encode_refuses_inconsistent_records),
 		cmocka_unit_test(test_mmap2_build_id_bit_without_attr),
 		cmocka_unit_test(test_id_lookup),

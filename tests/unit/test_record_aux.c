@@ -28,6 +28,8 @@ static struct pmu_sim {
 	int aux_fds[8];
 	int nr_aux_fds;
 	int disables;   /* DISABLE ioctls on the first AUX fd */
+	bool stopped;   /* the first area filled: the kernel stopped its tracer */
+	int restarts;   /* ENABLEs that restarted it after its area was read */
 	char mark[128]; /* made at the first snapshot, for the workload */
 	bool overwrite; /* the PMU gives aux_head as an offset in the area */
 	pid_t pid;
@@ -324,6 +326,7 @@ static void test_record_full_trace(void **state)
 		assert_false(f->attr.freq);
 		assert_int_equal(f->aux_len, AREA);
 		assert_true(f->aux_prot & PROT_WRITE);
+		assert_int_equal(f->attr.aux_watermark, AREA / 4);
 	}
 
 	scan(path, &s);
@@ -659,6 +662,170 @@ static void test_record_aux_usage(void **state)
 }
 
 /* A tracer without a perf layout here: UNKNOWN and the generic words. */
+/*
+ * CPU 0's area fills: the kernel truncates (AUX record flag) and disables
+ * the tracer. Once record has read the area it must enable the tracer
+ * again, which then writes 500 more bytes.
+ */
+static void pmu_full_area(int fd)
+{
+	struct sonde_record rec;
+	int n = pmu.nr_aux_fds++;
+
+	pmu.aux_fds[n] = fd;
+	pmu.pid = fa.fd[fd].pid;
+	if (n)
+		return;
+	memset(&rec, 0, sizeof(rec));
+	fake_aux_write(fd, 0, AREA, 1, AREA);
+	rec.type = SONDE_PERF_RECORD_AUX;
+	rec.aux.aux_size = AREA;
+	rec.aux.flags = SONDE_PERF_AUX_FLAG_TRUNCATED;
+	fake_aux_put(fd, &rec);
+	pmu.stopped = true;
+}
+
+static void pmu_restart(int fd, unsigned long req)
+{
+	struct sonde_record rec;
+
+	if (req != SONDE_PERF_EVENT_IOC_ENABLE || !pmu.nr_aux_fds ||
+	    fd != pmu.aux_fds[0] || !pmu.stopped ||
+	    fake_aux_pc(fd)->aux_tail != AREA)
+		return;
+	pmu.stopped = false;
+	pmu.restarts++;
+	memset(&rec, 0, sizeof(rec));
+	fake_aux_write(fd, AREA, 500, 7, AREA + 500);
+	rec.type = SONDE_PERF_RECORD_AUX;
+	rec.aux.aux_size = 500;
+	rec.aux.flags = SONDE_PERF_AUX_FLAG_PARTIAL | SONDE_PERF_AUX_FLAG_COLLISION;
+	fake_aux_put(fd, &rec);
+}
+
+/* sonde report in this process: what it says on stderr (malloc'd). */
+static char *sonde_report_stderr(const char *path)
+{
+	const char *argv[] = { "report", "--stdio", "-i", path, NULL };
+	char tmp[] = "/tmp/sonde-auxerr-XXXXXX";
+	int fd = mkstemp(tmp), saved_out, saved_err, null = open("/dev/null", O_WRONLY);
+	char *err;
+	long len;
+	FILE *f;
+
+	assert_true(fd >= 0 && null >= 0);
+	fflush(stdout);
+	fflush(stderr);
+	saved_out = dup(1);
+	saved_err = dup(2);
+	dup2(null, 1);
+	dup2(fd, 2);
+	assert_int_equal(cmd_report(4, argv), 0);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, 1);
+	dup2(saved_err, 2);
+	close(saved_out);
+	close(saved_err);
+	close(null);
+	close(fd);
+	f = fopen(tmp, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	err = calloc(1, (size_t)len + 1);
+	assert_int_equal(fread(err, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	unlink(tmp);
+	return err;
+}
+
+/* The "Warning:" blocks about AUX data in @text, in order (malloc'd). */
+static char *aux_warnings(const char *text)
+{
+	char *out = calloc(1, strlen(text) + 1);
+	const char *w = text;
+
+	assert_non_null(out);
+	while ((w = strstr(w, "Warning:\nAUX data"))) {
+		const char *end = strstr(w + 1, "Warning:\n");
+
+		end = end ? end : w + strlen(w);
+		strncat(out, w, (size_t)(end - w));
+		w = end;
+	}
+	return out;
+}
+
+static void test_record_restarts_stopped_tracer(void **state)
+{
+	char dir[] = "/tmp/sonde-auxfull-XXXXXX", path[64];
+	const char *argv[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
+			       "-o", path, "--", "true", NULL };
+	unsigned char data[AREA];
+	struct seen s;
+
+	(void)state;
+	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/full.data", dir);
+	memset(&pmu, 0, sizeof(pmu));
+	fake_aux_sysfs();
+	fake_aux_install();
+	fa.on_aux_map = pmu_full_area;
+	fa.on_ioctl = pmu_restart;
+	assert_int_equal(cmd_record(11, argv), 0);
+	sonde_sys_set_ops(NULL);
+	/* perf intel_pt's wakeup at a quarter of a full-trace area. */
+	assert_int_equal(fa.fd[pmu.aux_fds[0]].attr.aux_watermark, AREA / 4);
+	assert_int_equal(pmu.restarts, 1);
+	scan(path, &s);
+	assert_int_equal(s.nr_aux, 2);
+	assert_int_equal(s.nr_auxtrace, 2);
+	assert_int_equal(s.at[0].cpu, 0);
+	assert_int_equal(s.at[0].offset, 0);
+	assert_int_equal(s.at[0].size, AREA);
+	file_bytes(path, s.at_off[0] + 48, data, AREA);
+	assert_pattern(data, AREA, 1);
+	/* What the restarted tracer wrote. */
+	assert_int_equal(s.at[1].cpu, 0);
+	assert_int_equal(s.at[1].offset, AREA);
+	assert_int_equal(s.at[1].size, 504);
+	file_bytes(path, s.at_off[1] + 48, data, 500);
+	assert_pattern(data, 500, 7);
+	/* report says what the AUX records' flags say, as perf 6.1 does. */
+	{
+		char *err = sonde_report_stderr(path), *ours = aux_warnings(err);
+
+		assert_non_null(strstr(ours, "Warning:\nAUX data lost 1 times out of 2!\n\n"));
+		assert_non_null(strstr(ours, "Warning:\nAUX data had gaps in it 1 times out of 2!\n\n"
+					     "Are you running a KVM guest in the background?"));
+		assert_non_null(strstr(ours, "Warning:\nAUX data detected collision  1 times out of 2!\n\n"));
+		if (have_perf()) {
+			char cmd[256], *perf_err, *theirs;
+			int st;
+
+			snprintf(cmd, sizeof(cmd), "perf report -f --stdio -i %s 2>&1 >/dev/null", path);
+			perf_err = run(cmd, &st);
+			theirs = aux_warnings(perf_err);
+			assert_string_equal(ours, theirs);
+			free(perf_err);
+			free(theirs);
+		} else {
+			print_message("SKIP (part): perf is not installed, no comparison\n");
+		}
+		free(err);
+		free(ours);
+	}
+	fake_aux_sysfs_remove();
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_record_unknown_layout(void **state)
 {
 	char dir[] = "/tmp/sonde-auxetm-XXXXXX", path[64];
@@ -683,6 +850,8 @@ static void test_record_unknown_layout(void **state)
 	assert_int_equal(s.info_priv[5], 0); /* not a snapshot */
 	assert_int_equal(s.info_priv[6], 1); /* per-CPU areas */
 	assert_int_equal(s.nr_auxtrace, 2);
+	/* perf sets aux_watermark for intel_pt only. */
+	assert_int_equal(fa.fd[pmu.aux_fds[0]].attr.aux_watermark, 0);
 	check_with_readers(path, false, NULL);
 	fake_aux_sysfs_remove();
 	unlink(path);
@@ -697,6 +866,7 @@ int main(void)
 		cmocka_unit_test(test_record_snapshot),
 		cmocka_unit_test(test_record_aux_sample),
 		cmocka_unit_test(test_record_aux_usage),
+		cmocka_unit_test(test_record_restarts_stopped_tracer),
 		cmocka_unit_test(test_record_unknown_layout),
 	};
 

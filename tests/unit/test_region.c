@@ -135,6 +135,7 @@ static int setup(void **state)
 		if (!fk.page[i])
 			return -1;
 		fk.page[i]->index = (uint32_t)i + 1;
+		fk.page[i]->cap_bit0_is_deprecated = 1;
 		fk.page[i]->cap_user_rdpmc = 1;
 		fk.page[i]->pmc_width = 48;
 		fk.page[i]->time_enabled = fk.page[i]->time_running = 5000;

@@ -34,6 +34,8 @@ static int sim_paused;
 static int sim_pause_calls;
 static int sim_set_output_to = -1;
 static unsigned char *sim_aux;
+/* The kernel's data_offset / data_size (4.1+); 0 for an older kernel. */
+static uint64_t sim_kdata_offset, sim_kdata_size;
 
 static void *sim_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		      off_t off)
@@ -50,6 +52,8 @@ static void *sim_mmap(void *addr, size_t len, int prot, int flags, int fd,
 	sim_len = len;
 	sim_base = aligned_alloc((size_t)sim_psz, len);
 	memset(sim_base, 0, len);
+	((struct sonde_perf_event_mmap_page *)sim_base)->data_offset = sim_kdata_offset;
+	((struct sonde_perf_event_mmap_page *)sim_base)->data_size = sim_kdata_size;
 	return sim_base;
 }
 
@@ -223,6 +227,47 @@ static void test_forward_consume_mid_pass(void **state)
 	sonde_ring__read_done(r);
 	assert_int_equal(sim_pc()->data_tail, 72);
 	sonde_ring__free(r);
+}
+
+/*
+ * data_offset / data_size (Linux 4.1+): the ring reads where the kernel
+ * says the data area is, and refuses an area outside its mapping.
+ */
+static void test_kernel_data_area(void **state)
+{
+	SONDE_OPTS(sonde_ring_opts, o, .data_pages = 4);
+	struct sonde_perf_event_header h = { .type = 9, .misc = 7, .size = 16 };
+	const struct sonde_perf_event_header *ev;
+	struct sonde_ring *r;
+
+	(void)state;
+	sim_kdata_offset = 3 * (uint64_t)sim_psz;
+	sim_kdata_size = (uint64_t)sim_psz;
+	r = sonde_ring__new(3, &o);
+	assert_non_null(r);
+	assert_int_equal(sonde_ring__data_size(r), sim_psz);
+	/* The record sits where the kernel said, at the wrap of its size. */
+	memcpy(sim_base + 4 * sim_psz - 8, &h, 8);
+	sim_pc()->data_tail = (uint64_t)sim_psz - 8;
+	sim_pc()->data_head = (uint64_t)sim_psz + 8;
+	assert_int_equal(sonde_ring__read_init(r), 16);
+	assert_int_equal(sonde_ring__read_event(r, &ev), 1);
+	assert_int_equal(ev->misc, 7);
+	assert_int_equal(ev->size, 16);
+	sonde_ring__read_done(r);
+	sonde_ring__free(r);
+
+	/* Past the mapping, or not a power of two: refused. */
+	sim_kdata_offset = 4 * (uint64_t)sim_psz;
+	sim_kdata_size = 2 * (uint64_t)sim_psz;
+	errno = 0;
+	assert_null(sonde_ring__new(3, &o));
+	assert_int_equal(errno, EINVAL);
+	sim_kdata_offset = (uint64_t)sim_psz;
+	sim_kdata_size = 3 * (uint64_t)sim_psz;
+	assert_null(sonde_ring__new(3, &o));
+	assert_int_equal(errno, EINVAL);
+	sim_kdata_offset = sim_kdata_size = 0;
 }
 
 /* A record whose size runs past data_head is refused, never misread. */
@@ -585,6 +630,10 @@ static void test_real_shared_ring(void **state)
 	assert_true(task_fd >= 0);
 	r = sonde_ring__new(cpu_fd, &o);
 	assert_non_null(r);
+	/* This kernel says where its data area is: after the control page. */
+	assert_int_equal(sonde_ring__control(r)->data_offset, sysconf(_SC_PAGESIZE));
+	assert_int_equal(sonde_ring__control(r)->data_size, sonde_ring__data_size(r));
+	assert_int_equal(sonde_ring__control(r)->cap_bit0_is_deprecated, 1);
 	assert_int_equal(sonde_ring__add_event(r, task_fd), 0);
 	ioctl(cpu_fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
 	ioctl(task_fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
@@ -727,6 +776,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_forward_every_wrap_offset,
 						setup_sim, teardown_sim),
 		cmocka_unit_test_setup_teardown(test_forward_consume_mid_pass,
+						setup_sim, teardown_sim),
+		cmocka_unit_test_setup_teardown(test_kernel_data_area,
 						setup_sim, teardown_sim),
 		cmocka_unit_test_setup_teardown(test_forward_corrupt_header,
 						setup_sim, teardown_sim),

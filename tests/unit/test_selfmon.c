@@ -92,6 +92,7 @@ static int setup(void **state)
 	sonde_sys_set_ops(&ops);
 	selfmon_set_tsc(fake_tsc);
 	memset(&page, 0, sizeof(page));
+	page.pc.cap_bit0_is_deprecated = 1; /* every kernel since 3.12 */
 	rdpmc_calls = read_calls = 0;
 	bump_lock_once = false;
 	list = sonde_evlist__new();
@@ -281,6 +282,20 @@ static void test_fallbacks_to_read(void **state)
 	assert_int_equal(sonde_evsel__read_self(sonde_evlist__evsel(list, 0), &c), 0);
 	assert_int_equal(read_calls, 2);
 	assert_int_equal(rdpmc_calls, 0);
+	/*
+	 * A 3.4-3.11 page: cap_bit0 (cap_usr_time and cap_usr_rdpmc in one
+	 * bit), no cap_bit0_is_deprecated. Even bits that look set are not
+	 * trusted.
+	 */
+	page.pc.index = 2;
+	page.pc.cap_bit0 = 1;
+	page.pc.cap_bit0_is_deprecated = 0;
+	assert_int_equal(sonde_evsel__read_self(sonde_evlist__evsel(list, 0), &c), 0);
+	assert_int_equal(read_calls, 3);
+	assert_int_equal(rdpmc_calls, 0);
+	page.pc.cap_bit0_is_deprecated = 1;
+	assert_int_equal(sonde_evsel__read_self(sonde_evlist__evsel(list, 0), &c), 1);
+	assert_int_equal(rdpmc_calls, 1);
 }
 
 static void test_real_software_event(void **state)

@@ -139,6 +139,13 @@ static void describe_event(struct msg *m, const struct sonde_perf_event_attr *a)
 		add(m, "the event");
 }
 
+/* Where the kernel lives: the top half of the address space. */
+static bool kernel_address(uint64_t addr)
+{
+	return sizeof(long) == 8 ? addr >= 0xffff800000000000ULL :
+				   addr >= 0xc0000000ULL;
+}
+
 /* A user-only software event on ourselves: allowed at level 2. */
 static bool user_only_opens(void)
 {
@@ -170,6 +177,14 @@ static void describe_perm(struct msg *m, const struct sonde_perf_event_attr *a,
 
 	add(m, "permission denied for ");
 	describe_event(m, a);
+	/* hw_breakpoint_arch_parse(): the trap path is CAP_SYS_ADMIN's only. */
+	if (a && a->type == SONDE_PERF_TYPE_BREAKPOINT && kernel_address(a->bp_addr)) {
+		add(m, ": a breakpoint on a kernel address (%#llx) needs "
+		    "CAP_SYS_ADMIN, whatever kernel.perf_event_paranoid says; "
+		    "watch a user-space address instead.",
+		    (unsigned long long)a->bp_addr);
+		return;
+	}
 	if (!have_level) {
 		add(m, ": %s is unreadable, so perf events may be disabled. "
 		    "Run with CAP_PERFMON (Linux 5.8+) or CAP_SYS_ADMIN.",
@@ -215,7 +230,10 @@ static void describe_perm(struct msg *m, const struct sonde_perf_event_attr *a,
 	add(m, ".");
 	if (geteuid() == 0 && level < 3)
 		add(m, " (Already root: a security module such as SELinux, or "
-		    "kernel lockdown, may be refusing it.)");
+		    "kernel lockdown, may be refusing it%s.)",
+		    a && (a->exclude_idle || a->exclude_hv) ?
+		    "; or this architecture's PMU refuses the exclude_idle / "
+		    "exclude_hv setting, which some say with EPERM" : "");
 }
 
 /* The attr field that starts at byte @off, for E2BIG messages. */
@@ -248,6 +266,19 @@ static void describe_e2big(struct msg *m, const struct sonde_perf_event_attr *a)
 	uint32_t ksize = sonde_event_open_kernel_attr_size();
 	const unsigned char *p = (const unsigned char *)a;
 
+	if (a && a->size && a->size < SONDE_PERF_ATTR_SIZE_VER0) {
+		add(m, "attr.size %u is smaller than the first published "
+		    "perf_event_attr (%d bytes, PERF_ATTR_SIZE_VER0): set it "
+		    "to sizeof(struct sonde_perf_event_attr).",
+		    (unsigned int)a->size, SONDE_PERF_ATTR_SIZE_VER0);
+		return;
+	}
+	if (a && a->size > (uint32_t)sysconf(_SC_PAGESIZE)) {
+		add(m, "attr.size %u is larger than a page, which the kernel "
+		    "refuses: set it to sizeof(struct sonde_perf_event_attr).",
+		    (unsigned int)a->size);
+		return;
+	}
 	add(m, "the kernel does not know the full perf_event_attr");
 	if (!a || !ksize) {
 		add(m, " (it wanted a smaller or differently sized attr): "
@@ -334,6 +365,12 @@ static void describe_einval(struct msg *m, const struct sonde_perf_event_attr *a
 	uint64_t missing = sonde_event_open_missing();
 	long v;
 
+	if (pid == -1 && cpu == -1) {
+		add(m, "pid -1 with cpu -1 (every task on every CPU) is no "
+		    "target perf_event_open takes: give a task (pid >= 0) or "
+		    "a CPU (cpu >= 0), one event per CPU for system-wide.");
+		return;
+	}
 	add(m, "the kernel rejected an attribute of ");
 	describe_event(m, a);
 	if (!a) {
@@ -428,6 +465,14 @@ static void describe_einval(struct msg *m, const struct sonde_perf_event_attr *a
 		    "instead.");
 		return;
 	}
+	if (a->pinned || a->exclusive) {
+		add(m, ": %s is allowed on a group leader only (group_fd -1): "
+		    "if this event joins a group, clear it; otherwise config "
+		    "%#llx is not a valid %s event.",
+		    a->pinned ? "pinned" : "exclusive",
+		    (unsigned long long)a->config, type_name(a->type));
+		return;
+	}
 	add(m, ": most likely config %#llx is not a valid %s event, or a "
 	    "flag this kernel does not support is set.",
 	    (unsigned long long)a->config, type_name(a->type));
@@ -508,6 +553,13 @@ int sonde_open_error_describe(int err, const struct sonde_perf_event_attr *attr,
 		describe_perm(&m, attr, pid, cpu);
 		break;
 	case ENOSYS:
+		if (attr && (attr->sample_type & SONDE_PERF_SAMPLE_STACK_USER)) {
+			add(&m, "user stack sampling (PERF_SAMPLE_STACK_USER, "
+			    "DWARF call graphs) is not supported by this "
+			    "architecture or kernel: record frame-pointer call "
+			    "chains instead (call-graph=fp).");
+			break;
+		}
 		add(&m, "perf_event_open is not available: the kernel was "
 		    "built without CONFIG_PERF_EVENTS, or perf events are "
 		    "blocked in this container (a seccomp filter returning "
@@ -593,6 +645,17 @@ int sonde_open_error_describe(int err, const struct sonde_perf_event_attr *attr,
 		    "waited for the target task (for instance one in the "
 		    "middle of an exec); the kernel does not restart it: "
 		    "call it again.");
+		/* probe_event_enable(): one trace_uprobe, perf's or ftrace's. */
+		if (!attr || attr->type == SONDE_PERF_TYPE_TRACEPOINT)
+			add(&m, " For a uprobe tracepoint, EINTR also means "
+			    "ftrace (tracefs) has the probe enabled: perf and "
+			    "ftrace cannot share one; disable it in tracefs.");
+		break;
+	case EBADF:
+		add(&m, "a file descriptor given with the event is not valid: "
+		    "the group leader's (group_fd) is closed or no perf "
+		    "event, or for a cgroup event (PERF_FLAG_PID_CGROUP) "
+		    "pid %d is no open cgroup directory.", (int)pid);
 		break;
 	case EFAULT:
 		add(&m, "the kernel could not read the attr (EFAULT): the "

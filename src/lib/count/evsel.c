@@ -106,6 +106,15 @@ static int read_fd(const struct sonde_evsel *e, int fd, int pos,
 		ret = -errno;
 		goto out;
 	}
+	/*
+	 * End of file: a pinned event the PMU could not keep on is in error
+	 * state and reads nothing until it is enabled again (perf_event_open(2),
+	 * "pinned"). Say so rather than call the empty read corrupt.
+	 */
+	if (got == 0) {
+		ret = -ENODATA;
+		goto out;
+	}
 	if (!(rf & SONDE_PERF_FORMAT_GROUP)) {
 		ret = sonde_count__decode(buf, (size_t)got, rf, out, n_out);
 	} else if (out && n_out) {

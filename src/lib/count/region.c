@@ -64,7 +64,9 @@ static void setup_rdpmc(struct sonde_region *r)
 			return;
 		}
 		r->pages[i] = e->mmap_page;
-		if (!r->pages[i] || !r->pages[i]->cap_user_rdpmc)
+		/* As selfmon_read(): only a 3.12+ page's bits say anything. */
+		if (!r->pages[i] || !r->pages[i]->cap_bit0_is_deprecated ||
+		    !r->pages[i]->cap_user_rdpmc)
 			r->rdpmc_ok = false;
 	}
 }

@@ -52,6 +52,13 @@ int selfmon_read(const volatile struct sonde_perf_event_mmap_page *pc,
 	/* No reader in this build: cap_user_rdpmc promises nothing we can use. */
 	if (!rdpmc)
 		return 0;
+	/*
+	 * Linux 3.4 to 3.11 put cap_usr_time and cap_usr_rdpmc both in bit 0
+	 * (cap_bit0); 3.12 split them and sets cap_bit0_is_deprecated. Without
+	 * it no capability bit means what it says: read(2).
+	 */
+	if (!pc->cap_bit0_is_deprecated)
+		return 0;
 	do {
 		seq = pc->lock;
 		barrier();

@@ -4,8 +4,9 @@
  * sampling tool (perf's evsel__apply_config_terms and the sample_read /
  * precise_max parts of evsel__config), applied to the attr the tool has
  * built: call-graph, stack-size, max-stack, inherit/no-inherit,
- * overwrite/no-overwrite, aux-output, aux-sample-size, branch_type, and
- * the S and P modifiers. The parser keeps them aside (a counting tool
+ * overwrite/no-overwrite, aux-output, aux-sample-size, aux-action (newer
+ * perf's: attr.aux_action, Linux 6.13), branch_type, and the S and P
+ * modifiers. The parser keeps them aside (a counting tool
  * ignores them, as perf stat does); this is where they take effect.
  */
 #include <stdlib.h>
@@ -225,6 +226,20 @@ int sonde_evspec_list__apply_terms(const struct sonde_evspec_list *l, size_t i,
 		a->aux_sample_size = (uint32_t)n;
 		if (n)
 			a->sample_type |= SONDE_PERF_SAMPLE_AUX;
+	}
+	/*
+	 * Pause and resume an AUX tracer from an event of its group (Linux
+	 * 6.13): newer perf's spelling. The kernel checks the grouping.
+	 */
+	if ((v = term(ev, "aux-action"))) {
+		if (!strcmp(v, "start-paused"))
+			a->aux_start_paused = 1;
+		else if (!strcmp(v, "pause"))
+			a->aux_pause = 1;
+		else if (!strcmp(v, "resume"))
+			a->aux_resume = 1;
+		else
+			return lib_err(EINVAL);
 	}
 	if ((v = term(ev, "branch_type"))) {
 		err = sonde_branch_sample_type__parse(v, &n);

@@ -23,8 +23,8 @@ const char ev_common_terms[] =
 static const char *const tool_terms[] = {
 	"call-graph", "stack-size", "max-stack", "max-events", "inherit",
 	"no-inherit", "overwrite", "no-overwrite", "percore", "aux-output",
-	"aux-sample-size", "metric-id", "driver-config", "branch_type", "time",
-	NULL,
+	"aux-sample-size", "aux-action", "metric-id", "driver-config",
+	"branch_type", "time", NULL,
 };
 
 /* The subset perf allows on tracepoints. */

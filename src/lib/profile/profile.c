@@ -750,6 +750,28 @@ void sonde_profile__lost(const struct sonde_profile *p, uint64_t *lost_records, 
 		*lost_samples = st->lost_samples;
 }
 
+void sonde_profile__aux_stats(const struct sonde_profile *p,
+			      struct sonde_profile_aux_stats *out)
+{
+	const struct anl_stats *st;
+
+	if (!out)
+		return;
+	memset(out, 0, sizeof(*out));
+	if (!p)
+		return;
+	st = anl_machine_stats(p->m);
+	out->records = st->nr_records[SONDE_PERF_RECORD_AUX];
+	out->truncated = st->aux_truncated;
+	out->partial = st->aux_partial;
+	out->collision = st->aux_collision;
+}
+
+uint64_t sonde_profile__proc_map_timeouts(const struct sonde_profile *p)
+{
+	return p ? anl_machine_stats(p->m)->proc_map_timeouts : 0;
+}
+
 bool sonde_profile__has_callchains(const struct sonde_profile *p)
 {
 	return p && p->have_callchains;

@@ -428,7 +428,7 @@ static size_t text_len(const char *s, uint16_t room)
 	return room ? strnlen(s, room) : strlen(s);
 }
 
-/* COMM/FORK/MMAP/MMAP2 change the machine; LOST records are counted. */
+/* COMM/FORK/MMAP/MMAP2 change the machine; LOST and AUX records are counted. */
 static void apply(struct anl_machine *m, const struct sonde_record *d)
 {
 	switch (d->type) {
@@ -448,6 +448,10 @@ static void apply(struct anl_machine *m, const struct sonde_record *d)
 		break;
 	case SONDE_PERF_RECORD_MMAP:
 	case SONDE_PERF_RECORD_MMAP2:
+		/* perf counts MMAP2 only: its synthesizer writes no MMAP. */
+		if (d->type == SONDE_PERF_RECORD_MMAP2 &&
+		    (d->misc & SONDE_PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT))
+			m->stats.proc_map_timeouts++;
 		if (!d->mmap.filename)
 			return;
 		do_mmap(m, (int32_t)d->mmap.pid, (int32_t)d->mmap.tid, d->mmap.addr, d->mmap.len,
@@ -461,6 +465,11 @@ static void apply(struct anl_machine *m, const struct sonde_record *d)
 		break;
 	case SONDE_PERF_RECORD_LOST_SAMPLES:
 		m->stats.lost_samples += d->lost_samples.lost;
+		break;
+	case SONDE_PERF_RECORD_AUX:
+		m->stats.aux_truncated += !!(d->aux.flags & SONDE_PERF_AUX_FLAG_TRUNCATED);
+		m->stats.aux_partial += !!(d->aux.flags & SONDE_PERF_AUX_FLAG_PARTIAL);
+		m->stats.aux_collision += !!(d->aux.flags & SONDE_PERF_AUX_FLAG_COLLISION);
 		break;
 	default:
 		break;
@@ -491,6 +500,7 @@ void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_read
 	case SONDE_PERF_RECORD_MMAP2:
 	case SONDE_PERF_RECORD_LOST:
 	case SONDE_PERF_RECORD_LOST_SAMPLES:
+	case SONDE_PERF_RECORD_AUX:
 		break;
 	default:
 		return;

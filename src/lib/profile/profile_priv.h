@@ -188,6 +188,9 @@ struct anl_stats {
 	uint64_t lost;		/* from LOST records */
 	uint64_t lost_samples; /* from LOST_SAMPLES records */
 	uint64_t bad_records;  /* side-band records the codec rejected */
+	/* AUX records by flag: TRUNCATED, PARTIAL, COLLISION */
+	uint64_t aux_truncated, aux_partial, aux_collision;
+	uint64_t proc_map_timeouts; /* MMAP2 flagged PROC_MAP_PARSE_TIMEOUT */
 };
 struct anl_stats *anl_machine_stats(struct anl_machine *m);
 

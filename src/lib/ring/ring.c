@@ -95,6 +95,30 @@ struct sonde_ring *sonde_ring__new(int fd, const struct sonde_ring_opts *opts)
 	r->base = base;
 	r->data = (unsigned char *)base + r->page_size;
 	r->size = pages * r->page_size;
+	/*
+	 * Since 4.1 the control page says where the data area is
+	 * (data_offset, data_size); older kernels leave both 0 and put it
+	 * right after the page. Take the kernel's word when it gives one.
+	 */
+	{
+		const struct sonde_perf_event_mmap_page *pc = base;
+
+		if (pc->data_size) {
+			if (!is_pow2(pc->data_size) || pc->data_offset < r->page_size ||
+			    pc->data_offset > r->map_len ||
+			    pc->data_size > r->map_len - pc->data_offset) {
+				pr_warn("ring: the kernel's data area (offset %llu, %llu bytes) is not in the %zu-byte mapping\n",
+					(unsigned long long)pc->data_offset,
+					(unsigned long long)pc->data_size, r->map_len);
+				sonde_sys_ops()->munmap(base, r->map_len);
+				free(r->bounce);
+				free(r);
+				return lib_err_ptr(EINVAL);
+			}
+			r->data = (unsigned char *)base + pc->data_offset;
+			r->size = pc->data_size;
+		}
+	}
 	r->mask = r->size - 1;
 	return r;
 }
