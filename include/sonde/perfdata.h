@@ -161,7 +161,7 @@ SONDE_API int sonde_perfdata_writer__write(struct sonde_perfdata_writer *w,
  * @brief **sonde_perfdata_writer__writev()** appends the whole records
  * held in @p iovcnt buffers, in order; a record may be split between two
  * buffers (as a ring's wrap splits it). They are counted as
- * sonde_perfdata_writer__write() counts them. A batch of 32 KiB or more is
+ * sonde_perfdata_writer__write() counts them. A batch of 64 KiB or more is
  * written with writev(2) straight from @p iov, after what the writer had
  * buffered, so the caller's memory (a ring: sonde_evlist__push_records())
  * is never copied; a smaller one is buffered. When the call returns 0
