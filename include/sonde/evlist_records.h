@@ -65,17 +65,16 @@ SONDE_API int64_t sonde_evlist__read_records(struct sonde_evlist *list,
 typedef int (*sonde_evlist_span_fn)(const struct iovec *iov, int iovcnt,
 				    void *ctx);
 
-/* The run length after which push_records stores and frees ring space. */
-#define SONDE_EVLIST_PUSH_SPAN (64 * 1024)
-
 struct sonde_evlist_push_opts {
 	size_t sz;
 	/* As in sonde_evlist_read_opts. */
 	bool snapshot;
 	/*
-	 * Store a run once it holds this many bytes (0: SONDE_EVLIST_PUSH_SPAN),
-	 * and give its ring space back: longer runs mean fewer writes, but
-	 * the kernel cannot reuse the space while one is being written.
+	 * Store a run once it holds this many bytes and give its ring space
+	 * back; 0: no limit, a ring's whole pass is one run, as perf writes
+	 * it. Shorter runs give the kernel space back sooner but cost a
+	 * write(2) each, which on ext4 outweighs the copy they save below
+	 * some 64 KiB.
 	 */
 	size_t max_span;
 	/*

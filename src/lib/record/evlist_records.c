@@ -6,6 +6,7 @@
  * list, so no tool above has to know these details.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/uio.h>
 #include "sonde/evlist_records.h"
@@ -179,7 +180,7 @@ int64_t sonde_evlist__push_records(struct sonde_evlist *l,
 	look = OPTS_GET(opts, look, NULL);
 	max = OPTS_GET(opts, max_span, 0);
 	if (!max)
-		max = SONDE_EVLIST_PUSH_SPAN;
+		max = SIZE_MAX; /* a pass never holds more than its ring */
 	track = tracking_attr(l);
 	for (int i = 0; i < sonde_evlist__nr_rings(l) && !ret; i++) {
 		struct sonde_ring *r = sonde_evlist__ring(l, i);
