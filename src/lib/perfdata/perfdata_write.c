@@ -699,56 +699,86 @@ int sonde_perfdata_writer__write(struct sonde_perfdata_writer *w,
 	return err < 0 ? lib_err(err) : 0;
 }
 
-/* Copies @len bytes at offset @off of the stream held by @iov into @dst. */
-static void iov_read(const struct iovec *iov, int n, size_t off, void *dst,
-		     size_t len)
+/* A place in the stream held by an iovec array. */
+struct iov_pos {
+	const struct iovec *iov;
+	int n;
+	int i;      /* the buffer it is in */
+	size_t in;  /* bytes into that buffer */
+};
+
+/* Copies @len bytes from @at on into @dst, across buffers. */
+static void iov_copy(struct iov_pos at, void *dst, size_t len)
 {
 	unsigned char *d = dst;
 
-	for (int i = 0; i < n && len; i++) {
-		size_t take;
+	for (; at.i < at.n && len; at.i++, at.in = 0) {
+		size_t take = at.iov[at.i].iov_len - at.in;
 
-		if (off >= iov[i].iov_len) {
-			off -= iov[i].iov_len;
-			continue;
-		}
-		take = iov[i].iov_len - off;
 		if (take > len)
 			take = len;
-		memcpy(d, (const unsigned char *)iov[i].iov_base + off, take);
+		memcpy(d, (const unsigned char *)at.iov[at.i].iov_base + at.in, take);
 		d += take;
 		len -= take;
-		off = 0;
 	}
+}
+
+static void iov_skip(struct iov_pos *at, size_t len)
+{
+	while (at->i < at->n && len >= at->iov[at->i].iov_len - at->in) {
+		len -= at->iov[at->i].iov_len - at->in;
+		at->i++;
+		at->in = 0;
+	}
+	at->in += len;
 }
 
 /*
  * Walks the records of @iov: checks that they are whole (sizes >= 8 that
- * add up to @total) and, with @w, counts each for the stats from a copy of
- * its first bytes. Returns 0 or -EINVAL.
+ * add up to @total) and counts each for the stats, in place where its
+ * first bytes lie aligned in one buffer, else from a copy of them. On
+ * -EINVAL the stats are as they were.
  */
-static int walk_records(struct sonde_perfdata_writer *w,
-			const struct iovec *iov, int n, size_t total)
+static int account_records(struct sonde_perfdata_writer *w,
+			   const struct iovec *iov, int n, size_t total)
 {
+	struct sonde_perfdata_writer_stats was = w->st;
+	struct iov_pos at = { .iov = iov, .n = n };
 	_Alignas(8) unsigned char head[64];
 	size_t off = 0;
 
 	while (off < total) {
+		const struct sonde_perf_event_header *ev;
 		struct sonde_perf_event_header h;
+		const unsigned char *p;
+		size_t avail, want;
 
+		iov_skip(&at, 0); /* off an exhausted buffer */
 		if (total - off < sizeof(h))
-			return -EINVAL;
-		iov_read(iov, n, off, &h, sizeof(h));
+			goto bad;
+		p = (const unsigned char *)iov[at.i].iov_base + at.in;
+		avail = iov[at.i].iov_len - at.in;
+		if (avail >= sizeof(h))
+			memcpy(&h, p, sizeof(h));
+		else
+			iov_copy(at, &h, sizeof(h));
 		if (h.size < sizeof(h) || h.size > total - off)
-			return -EINVAL;
-		if (w) {
-			iov_read(iov, n, off, head,
-				 h.size < sizeof(head) ? h.size : sizeof(head));
-			account(w, (const void *)head);
+			goto bad;
+		want = h.size < sizeof(head) ? h.size : sizeof(head);
+		if (avail >= want && !((uintptr_t)p & 7)) {
+			ev = (const void *)p;
+		} else {
+			iov_copy(at, head, want);
+			ev = (const void *)head;
 		}
+		account(w, ev);
+		iov_skip(&at, h.size);
 		off += h.size;
 	}
 	return 0;
+bad:
+	w->st = was;
+	return -EINVAL;
 }
 
 int sonde_perfdata_writer__writev(struct sonde_perfdata_writer *w,
@@ -766,11 +796,10 @@ int sonde_perfdata_writer__writev(struct sonde_perfdata_writer *w,
 	}
 	if (!total)
 		return 0;
-	if (walk_records(NULL, iov, iovcnt, total))
-		return lib_err(EINVAL);
 	if (w->err)
 		return lib_err(w->err);
-	walk_records(w, iov, iovcnt, total);
+	if (account_records(w, iov, iovcnt, total))
+		return lib_err(EINVAL);
 	w->dirty_round = true;
 	if (total < DIRECT_MIN) {
 		for (int i = 0; i < iovcnt && !err; i++)
