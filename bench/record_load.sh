@@ -52,7 +52,9 @@ samples() {
 cal=$(elapsed "$T/cal")
 ITER=$(awk -v c="$cal" -v w="$WORK_MS" 'BEGIN { n = int(400 * w / (c > 0 ? c : 1)); print n < 400 ? 400 : n }')
 
-echo "record under load: -a, 2 busy threads ($ITER iterations, ~${WORK_MS} ms alone), median of $REPEAT runs${MMAP:+, -m $MMAP}"
+# The machine may be shared: say how busy it was, before and after.
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+echo "record under load: -a, 2 busy threads ($ITER iterations, ~${WORK_MS} ms alone), median of $REPEAT runs${MMAP:+, -m $MMAP}; load average $(loadavg) on $(nproc) CPUs"
 printf "%-6s %-6s | %10s %10s | %7s %7s | %8s %8s | %s\n" freq chain "lost sonde" "lost perf" \
 	"lost% s" "lost% p" "slow s" "slow p" "samples sonde/perf (perf runs failed)"
 for f in $FREQS; do
@@ -101,3 +103,4 @@ for f in $FREQS; do
 			"$(median <"$T/c.sn")" "$(median <"$T/c.pn")" "$(wc -l <"$T/c.pfail")"
 	done
 done
+echo "load average at the end: $(loadavg)"

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 #include "sonde/common.h"
 #include "sonde/abi.h"
 
@@ -52,6 +53,58 @@ struct sonde_evlist_read_opts {
 SONDE_API int64_t sonde_evlist__read_records(struct sonde_evlist *list,
 					     const struct sonde_evlist_read_opts *opts,
 					     sonde_evlist_record_fn fn,
+					     void *ctx);
+
+/*
+ * Stores a run of whole records, in stream order, held in @p iovcnt (1 or
+ * 2) buffers: a ring's own memory, two where the run wraps the buffer end
+ * (a record may be split between them), or the copy of a repaired record.
+ * Valid only during the call. Return 0 once every byte is stored (the
+ * ring space is given back then); non-zero stops the pass.
+ */
+typedef int (*sonde_evlist_span_fn)(const struct iovec *iov, int iovcnt,
+				    void *ctx);
+
+struct sonde_evlist_push_opts {
+	size_t sz;
+	/* As in sonde_evlist_read_opts. */
+	bool snapshot;
+	/*
+	 * Store a run once it holds this many bytes and give its ring space
+	 * back; 0: no limit, a ring's whole pass is one run, as perf writes
+	 * it. Shorter runs give the kernel space back sooner but cost a
+	 * write(2) each, which on ext4 outweighs the copy they save below
+	 * some 64 KiB.
+	 */
+	size_t max_span;
+	/*
+	 * Sees each record (repaired, contiguous) before the run that holds
+	 * it is stored, valid during the call; NULL: none. Non-zero stops
+	 * the pass as @span's would.
+	 */
+	sonde_evlist_record_fn look;
+	size_t : 0;
+};
+#define sonde_evlist_push_opts__last_field look
+
+/**
+ * @brief **sonde_evlist__push_records()** makes the pass of
+ * sonde_evlist__read_records() without copying the records: runs of
+ * records as the kernel wrote them reach @p span straight from the ring's
+ * memory, and their space goes back to the kernel only after @p span
+ * returned 0, so nothing is freed before it is stored. A record the
+ * library repairs (the MMAP2 build-id mark) reaches @p span alone, from
+ * its repaired copy, after the run before it. The bytes stored are those
+ * read_records would hand, in the same order.
+ * Not thread-safe against other calls on the same list.
+ * @return the number of records passed, or the first non-zero value of
+ * @p span or @p opts->look (the run not yet stored then stays in its ring
+ * and a later pass passes it again), or -errno (-EINVAL: not mapped, no
+ * @p span).
+ */
+SONDE_API int64_t sonde_evlist__push_records(struct sonde_evlist *list,
+					     const struct sonde_evlist_push_opts *opts,
+					     sonde_evlist_span_fn span,
 					     void *ctx);
 
 /**

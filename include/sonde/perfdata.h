@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 #include "sonde/common.h"
 #include "sonde/abi.h"
 #include "sonde/perfdata_feat.h"
@@ -155,6 +156,23 @@ SONDE_API int sonde_perfdata_writer__begin(struct sonde_perfdata_writer *w);
  */
 SONDE_API int sonde_perfdata_writer__write(struct sonde_perfdata_writer *w,
 					   const struct sonde_perf_event_header *ev);
+
+/**
+ * @brief **sonde_perfdata_writer__writev()** appends the whole records
+ * held in @p iovcnt buffers, in order; a record may be split between two
+ * buffers (as a ring's wrap splits it). They are counted as
+ * sonde_perfdata_writer__write() counts them. A batch of 64 KiB or more is
+ * written with writev(2) straight from @p iov, after what the writer had
+ * buffered, so the caller's memory (a ring: sonde_evlist__push_records())
+ * is never copied; a smaller one is buffered. When the call returns 0
+ * every byte is written or buffered, and the caller may reuse its
+ * memory; short writes and EINTR are retried.
+ * @return 0, -EINVAL when the buffers do not hold whole records (nothing
+ * is written then), or -errno as sonde_perfdata_writer__write().
+ */
+SONDE_API int sonde_perfdata_writer__writev(struct sonde_perfdata_writer *w,
+					    const struct iovec *iov,
+					    int iovcnt);
 
 /**
  * @brief **sonde_perfdata_writer__finish_round()** marks the end of a drain

@@ -12,6 +12,10 @@
  *		use(ev);                   // valid until the next call
  *	sonde_ring__read_done(r);          // publish data_tail (release)
  *
+ * sonde_ring__pending() shows where the records handed so far lie in the
+ * ring, so that they can be written out without a copy before
+ * sonde_ring__consume() gives their space back.
+ *
  * In overwrite mode (attr.write_backward = 1, read-only mapping) the kernel
  * never waits for us; read_init pauses the output and takes a snapshot of
  * the newest records, read_event hands them newest first, and read_done
@@ -23,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 #include "sonde/common.h"
 #include "sonde/abi.h"
 
@@ -113,6 +118,21 @@ SONDE_API int sonde_ring__read_event(struct sonde_ring *r,
  * overwrite mode.
  */
 SONDE_API void sonde_ring__consume(struct sonde_ring *r);
+
+/**
+ * @brief **sonde_ring__pending()** the first @p len bytes (all of them
+ * when fewer) of the records handed since the pass began or since the
+ * last sonde_ring__consume(), where they lie in the ring: one buffer in
+ * @p iov, or two where they wrap the end of the data area. A writer can
+ * store them straight from the ring (writev(2)) and consume afterwards,
+ * without copying them first. Bytes a bad record header made the pass
+ * skip are never part of them.
+ * The buffers are the ring's own memory, valid until the next consume or
+ * read_done.
+ * @return how many buffers were filled: 0 (nothing pending), 1 or 2.
+ */
+SONDE_API int sonde_ring__pending(const struct sonde_ring *r, size_t len,
+				  struct iovec iov[2]);
 
 /**
  * @brief **sonde_ring__read_done()** ends a pass: publishes data_tail with

@@ -374,11 +374,32 @@ static int write_record(const struct sonde_perf_event_header *ev, void *ctx)
 	return sonde_perfdata_writer__write(s->w, ev);
 }
 
-/* One pass over the rings; the overwrite ones only for a snapshot. */
+static int look_record(const struct sonde_perf_event_header *ev, void *ctx)
+{
+	struct rec_state *s = ctx;
+
+	rec_bids_note(s->bids, ev);
+	return 0;
+}
+
+static int write_span(const struct iovec *iov, int iovcnt, void *ctx)
+{
+	struct rec_state *s = ctx;
+
+	return sonde_perfdata_writer__writev(s->w, iov, iovcnt);
+}
+
+/*
+ * One pass over the rings; the overwrite ones only for a snapshot. The
+ * records go to the file straight from the rings, as perf writes them:
+ * at high rates of large (DWARF) samples, copying them first cost CPU
+ * the drain could not spare.
+ */
 size_t rec_drain(struct rec_state *s, bool snapshot)
 {
-	SONDE_OPTS(sonde_evlist_read_opts, ro, .snapshot = snapshot);
-	int64_t n = sonde_evlist__read_records(s->list, &ro, write_record, s);
+	SONDE_OPTS(sonde_evlist_push_opts, po, .snapshot = snapshot,
+		   .look = s->bids ? look_record : NULL);
+	int64_t n = sonde_evlist__push_records(s->list, &po, write_span, s);
 
 	if (n < 0)
 		s->werr = (int)n;

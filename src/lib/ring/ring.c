@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include "sonde/ring.h"
 #include "sonde/sys.h"
@@ -31,6 +32,12 @@ struct sonde_ring {
 	/* Current pass: bytes [pos, end) of the stream remain. */
 	uint64_t pos;
 	uint64_t end;
+	/*
+	 * Records [tail, handed) were handed and not yet given back; handed
+	 * stays put when a bad header makes pos skip the rest of a pass.
+	 */
+	uint64_t tail;
+	uint64_t handed;
 	/* Overwrite mode: where the previous snapshot started. */
 	uint64_t prev_start;
 	unsigned char *bounce;
@@ -226,7 +233,7 @@ int64_t sonde_ring__read_init(struct sonde_ring *r)
 			/* The kernel keeps both 8-byte aligned: never misread. */
 			pr_warn("ring: misaligned data_head %llu / data_tail %llu; skipping\n",
 				(unsigned long long)head, (unsigned long long)r->pos);
-			r->pos = head;
+			r->pos = r->tail = r->handed = head;
 			return 0;
 		}
 		if (head - r->pos > r->size) {
@@ -237,6 +244,7 @@ int64_t sonde_ring__read_init(struct sonde_ring *r)
 				(unsigned long long)r->size);
 			r->pos = head;
 		}
+		r->tail = r->handed = r->pos;
 		return (int64_t)(r->end - r->pos);
 	}
 	if (!r->paused) {
@@ -253,6 +261,7 @@ int64_t sonde_ring__read_init(struct sonde_ring *r)
 		r->end = r->prev_start;
 	r->prev_start = head;
 	r->have_prev = true;
+	r->tail = r->handed = r->pos;
 	return (int64_t)(r->end - r->pos);
 }
 
@@ -279,6 +288,7 @@ int sonde_ring__read_event(struct sonde_ring *r,
 		*ev = (const void *)r->bounce;
 	}
 	r->pos += h.size;
+	r->handed = r->pos;
 	return 1;
 corrupt:
 	pr_warn("ring: bad record header (size %u) at offset %llu with %llu bytes left; skipping the rest of this pass\n",
@@ -295,6 +305,29 @@ void sonde_ring__consume(struct sonde_ring *r)
 
 	if (!r->overwrite)
 		__atomic_store_n(&pc->data_tail, r->pos, __ATOMIC_RELEASE);
+	r->tail = r->handed = r->pos;
+}
+
+int sonde_ring__pending(const struct sonde_ring *r, size_t len,
+			struct iovec iov[2])
+{
+	uint64_t off = r->tail & r->mask, first;
+
+	if (len > r->handed - r->tail)
+		len = (size_t)(r->handed - r->tail);
+	if (!len)
+		return 0;
+	first = r->size - off;
+	iov[0].iov_base = r->data + off;
+	if (len <= first) {
+		iov[0].iov_len = len;
+		return 1;
+	}
+	/* The run wraps the buffer end: its rest starts the data area. */
+	iov[0].iov_len = (size_t)first;
+	iov[1].iov_base = r->data;
+	iov[1].iov_len = len - (size_t)first;
+	return 2;
 }
 
 void sonde_ring__read_done(struct sonde_ring *r)
