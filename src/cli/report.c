@@ -19,7 +19,7 @@
 #include "report_branch.h"
 
 /* perf's default keys of --mem-mode. */
-static const char mem_sort[] = "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked";
+static const char mem_sort[] = "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,local_p_stage_cyc";
 
 static int add_key(struct report *rp, enum sonde_profile_key k)
 {

@@ -174,8 +174,8 @@ static void lvl_text(union sonde_perf_mem_data_src d, char *buf, size_t sz)
 		"Remote Cache (2 hops)", "I/O", "Uncached",
 	};
 	static const char *const lvlnum[16] = {
-		[0x0a] = "CXL", [0x0b] = "I/O", [0x0c] = "Any cache", [0x0d] = "LFB/MAB",
-		[0x0e] = "RAM", [0x0f] = "PMEM",
+		[0x09] = "CXL", [0x0a] = "I/O", [0x0b] = "Any cache", [0x0c] = "LFB/MAB",
+		[0x0d] = "RAM", [0x0e] = "PMEM", [0x0f] = "N/A",
 	};
 	static const char *const hops[] = {
 		"N/A", "core, same node", "node, same socket", "socket, same board", "board",
