@@ -68,16 +68,62 @@ enum sonde_profile_key {
 	SONDE_PROFILE_KEY_MISPREDICT,	/* "mispredict": predicted or not */
 	SONDE_PROFILE_KEY_IN_TX,	/* "in_tx": in a transaction */
 	SONDE_PROFILE_KEY_ABORT,	/* "abort": a transaction abort */
+	/*
+	 * More of perf 6.1's keys (its sort.c), for the usual histogram.
+	 * Their values are read with sonde_profile_entry__keys().
+	 */
+	SONDE_PROFILE_KEY_PARENT,	  /* "parent": the first caller matching opts.parent */
+	SONDE_PROFILE_KEY_SOCKET,	  /* "socket": the CPU's socket (the file's CPU_TOPOLOGY) */
+	SONDE_PROFILE_KEY_SRCFILE,	  /* "srcfile": the source file of srcline, "" without one */
+	SONDE_PROFILE_KEY_SYM_SIZE,	  /* "symbol_size": the function's size */
+	SONDE_PROFILE_KEY_DSO_SIZE,	  /* "dso_size": the size of the object's map */
+	SONDE_PROFILE_KEY_LOCAL_WEIGHT,	  /* "local_weight": the sample's weight */
+	SONDE_PROFILE_KEY_WEIGHT,	  /* "weight": the same, shown times the samples */
+	SONDE_PROFILE_KEY_TRANSACTION,	  /* "transaction": PERF_SAMPLE_TRANSACTION flags */
+	SONDE_PROFILE_KEY_TRACE,	  /* "trace": a tracepoint sample's text (not filled yet: N/A) */
+	SONDE_PROFILE_KEY_CGROUP,	  /* "cgroup": PERF_SAMPLE_CGROUP, named by CGROUP records */
+	SONDE_PROFILE_KEY_CGROUP_ID,	  /* "cgroup_id": the thread's cgroup namespace (dev, inode) */
+	SONDE_PROFILE_KEY_IPC_NULL,	  /* "ipc_null": the function, shown as perf's "-" IPC */
+	SONDE_PROFILE_KEY_TIME,		  /* "time": sample time, cut to opts.time_quantum */
+	SONDE_PROFILE_KEY_CODE_PAGE_SIZE, /* "code_page_size": PERF_SAMPLE_CODE_PAGE_SIZE */
+	SONDE_PROFILE_KEY_LOCAL_INS_LAT,  /* "local_ins_lat": the weight's instruction latency */
+	SONDE_PROFILE_KEY_INS_LAT,	  /* "ins_lat": the same, shown times the samples */
+	SONDE_PROFILE_KEY_LOCAL_P_STAGE_CYC, /* "local_p_stage_cyc": the weight's third part */
+	SONDE_PROFILE_KEY_P_STAGE_CYC,	  /* "p_stage_cyc": the same, shown times the samples */
+	SONDE_PROFILE_KEY_ADDR,		  /* "addr": the sampled address */
+	/*
+	 * Memory keys, for a profile of memory accesses (opts.mem_mode),
+	 * perf's --mem-mode sort names: the sample's data address (ADDR),
+	 * its source (DATA_SRC) and physical address and page size.
+	 */
+	SONDE_PROFILE_KEY_SYM_DADDR,	  /* "symbol_daddr": the data address resolved */
+	SONDE_PROFILE_KEY_SYM_IADDR,	  /* "symbol_iaddr": the code address resolved */
+	SONDE_PROFILE_KEY_DSO_DADDR,	  /* "dso_daddr": the object holding the data */
+	SONDE_PROFILE_KEY_LOCKED,	  /* "locked": a locked access */
+	SONDE_PROFILE_KEY_TLB,		  /* "tlb": the TLB access */
+	SONDE_PROFILE_KEY_MEM,		  /* "mem": the memory level */
+	SONDE_PROFILE_KEY_SNOOP,	  /* "snoop": the snoop result */
+	SONDE_PROFILE_KEY_DCACHELINE,	  /* "dcacheline": the data's cache line */
+	SONDE_PROFILE_KEY_PHYS_DADDR,	  /* "phys_daddr": the data's physical address */
+	SONDE_PROFILE_KEY_DATA_PAGE_SIZE, /* "data_page_size": the data's page size */
+	SONDE_PROFILE_KEY_BLOCKED,	  /* "blocked": what blocked the access */
 	SONDE_PROFILE_KEY_MAX,
 };
 
-/* The first branch key: keys from here on need opts.branches. */
+/* The branch keys, from the first to the last: they need opts.branches. */
 #define SONDE_PROFILE_KEY_BRANCH_FIRST SONDE_PROFILE_KEY_DSO_FROM
+#define SONDE_PROFILE_KEY_BRANCH_LAST SONDE_PROFILE_KEY_ABORT
+/* The memory keys, from the first to the last: they need opts.mem_mode. */
+#define SONDE_PROFILE_KEY_MEM_FIRST SONDE_PROFILE_KEY_SYM_DADDR
+#define SONDE_PROFILE_KEY_MEM_LAST SONDE_PROFILE_KEY_BLOCKED
 
 /**
  * @brief **sonde_profile_key__parse()** maps a perf --sort name ("comm",
  * "command", "pid", "tid", "dso", "sym", "symbol", "cpu", "srcline", and
- * the branch keys' names above) to its key.
+ * the other keys' names above) to its key. Like perf, a name may be cut
+ * short: the first key of perf's tables (its usual keys, then the branch
+ * keys, then the memory keys) that starts with it, in any case, is taken
+ * ("sym" is "symbol", "srcf" is "srcfile").
  * @return the key, or -EINVAL for a name perf's report sorting does not know
  * here.
  */
@@ -146,9 +192,25 @@ struct sonde_profile_opts {
 	 * (sonde_profile_node__branch()). Needs call_trees.
 	 */
 	bool branch_history;
+	/*
+	 * A profile of memory accesses, perf report's --mem-mode: a sample
+	 * weighs its weight (PERF_SAMPLE_WEIGHT, 1 where that is 0) instead
+	 * of its period, and the memory keys may be used. Needs samples that
+	 * carry DATA_SRC for the data source keys, ADDR for the data address.
+	 */
+	bool mem_mode;
+	/*
+	 * The parent key's pattern, perf's -p: a POSIX extended regular
+	 * expression; the parent is the first function of the sample's
+	 * call chain, from the sample outwards, whose name matches.
+	 * NULL: perf's default, "^sys_|^do_page_fault". Copied.
+	 */
+	const char *parent;
+	/* The time key's step in ns (perf's --time-quantum); 0: 100 ms. */
+	uint64_t time_quantum;
 	size_t : 0;
 };
-#define sonde_profile_opts__last_field branch_history
+#define sonde_profile_opts__last_field time_quantum
 
 /* [start, end) in sample time (ns); 0 leaves that side open. */
 struct sonde_profile_time_range {
@@ -399,6 +461,55 @@ SONDE_API uint64_t sonde_profile_entry__addr(const struct sonde_profile_entry *e
 SONDE_API bool sonde_profile_entry__kernel(const struct sonde_profile_entry *e);
 /** @brief **sonde_profile_entry__srcline()**: "file.c:12" (or perf's fallback), NULL unless a key. */
 SONDE_API const char *sonde_profile_entry__srcline(const struct sonde_profile_entry *e);
+
+/*
+ * The values of an entry's other keys (sonde_profile_entry__keys()): each
+ * field is set when its key is one of the profile's, zero otherwise. The
+ * "weight" keys (weight, ins_lat, p_stage_cyc) hold one sample's value;
+ * perf shows the global ones times sonde_profile_entry__samples().
+ */
+struct sonde_profile_entry_keys {
+	const char *parent;	 /* parent: the function, NULL for perf's "[other]" */
+	int32_t socket;		 /* socket: -1 unknown */
+	const char *srcfile;	 /* srcfile: "" without line info */
+	uint64_t sym_size;	 /* symbol_size */
+	bool has_sym;		 /* symbol_size: a function was found */
+	uint64_t dso_size;	 /* dso_size: the map's size */
+	bool has_dso;		 /* dso_size: an object was found */
+	uint64_t weight;	 /* local_weight, weight */
+	uint32_t ins_lat;	 /* local_ins_lat, ins_lat (WEIGHT_STRUCT's var2) */
+	uint32_t p_stage_cyc;	 /* local_p_stage_cyc, p_stage_cyc (its var3) */
+	uint64_t transaction;	 /* transaction: PERF_TXN_* flags and abort code */
+	const char *trace;	 /* trace: the tracepoint's text; NULL (not filled yet) */
+	uint64_t cgroup;	 /* cgroup: the id, 0 without one */
+	const char *cgroup_name; /* cgroup: its path from a CGROUP record, NULL unknown */
+	uint64_t cgroup_dev;	 /* cgroup_id: the namespace's device */
+	uint64_t cgroup_ino;	 /* cgroup_id: its inode */
+	uint64_t time;		 /* time: ns, cut to the quantum */
+	uint64_t code_page_size; /* code_page_size */
+	uint64_t addr;		 /* addr: the sampled address (not map-relative) */
+	/* the memory keys */
+	union sonde_perf_mem_data_src data_src; /* locked, tlb, mem, snoop, blocked */
+	uint64_t daddr;		 /* symbol_daddr: the data address */
+	const struct sonde_profile_frame *data; /* symbol_daddr, dso_daddr, dcacheline: it resolved */
+	uint64_t iaddr;		 /* symbol_iaddr: the code address */
+	const struct sonde_profile_frame *code; /* symbol_iaddr: it resolved */
+	uint64_t dcacheline;	 /* dcacheline: the line's address in its map */
+	char dcacheline_level;	 /* dcacheline: perf's level, 's' shared, 'X' no map */
+	uint64_t phys_addr;	 /* phys_daddr */
+	uint64_t data_page_size; /* data_page_size */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[8];
+};
+
+/**
+ * @brief **sonde_profile_entry__keys()** fills @p out with the values of
+ * entry @p e's keys beyond the ones with getters of their own. The
+ * strings and frames belong to the profile.
+ * @return 0, -EINVAL for NULL.
+ */
+SONDE_API int sonde_profile_entry__keys(const struct sonde_profile_entry *e,
+					struct sonde_profile_entry_keys *out);
 
 /* ---- call trees ---- */
 

@@ -18,36 +18,93 @@
 #include "report_cli.h"
 #include "report_branch.h"
 
-static int parse_sort(struct report *rp)
+/* perf's default keys of --mem-mode. */
+static const char mem_sort[] = "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,local_p_stage_cyc";
+
+static int add_key(struct report *rp, enum sonde_profile_key k)
+{
+	for (int i = 0; i < rp->nr_keys; i++)
+		if (rp->keys[i] == k)
+			return 0; /* perf takes a key once */
+	if (rp->nr_keys < RK_MAX)
+		rp->keys[rp->nr_keys++] = k;
+	return 0;
+}
+
+static int parse_sort(struct report *rp, const char *user_sort)
 {
 	char *copy = strdup(rp->sort), *tok, *save = NULL;
 
 	if (!copy)
 		return -ENOMEM;
 	rp->nr_keys = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		int k;
 
-		while (*tok == ' ')
-			tok++;
 		if (!strcmp(tok, "overhead") || !strcmp(tok, "overhead_children"))
 			continue;
+#if !defined(__powerpc__) && !defined(__powerpc64__)
+		/* perf drops the keys of powerpc's pipeline stage cycles elsewhere */
+		if (!strcmp(tok, "p_stage_cyc") || !strcmp(tok, "local_p_stage_cyc"))
+			continue;
+#endif
 		k = sonde_profile_key__parse(tok);
-		if (k < 0) {
-			fprintf(stderr, "sonde report: --sort: unknown key '%s' (known: comm, pid, tid, dso, sym, cpu, srcline)\n",
+		if (k >= SONDE_PROFILE_KEY_MEM_FIRST && k <= SONDE_PROFILE_KEY_MEM_LAST &&
+		    !rp->mem_mode) {
+			fprintf(stderr, "sonde report: --sort: '%s' is a memory key: it needs --mem-mode\n",
 				tok);
 			free(copy);
 			return -EINVAL;
 		}
-		if (rp->nr_keys < RK_MAX)
-			rp->keys[rp->nr_keys++] = (enum sonde_profile_key)k;
+		if (k < 0) {
+			fprintf(stderr, "sonde report: --sort: unknown key '%s' (known: perf 6.1's sort keys: comm, pid, tid, dso, sym, cpu, srcline, parent, socket, srcfile, symbol_size, dso_size, local_weight, weight, transaction, cgroup, cgroup_id, time, code_page_size, local_ins_lat, ins_lat, p_stage_cyc, addr; with --mem-mode symbol_daddr, symbol_iaddr, dso_daddr, locked, tlb, mem, snoop, dcacheline, phys_daddr, data_page_size, blocked)\n",
+				tok);
+			free(copy);
+			return -EINVAL;
+		}
+		add_key(rp, (enum sonde_profile_key)k);
 	}
 	free(copy);
+	/* Like perf: a sort naming "symbol" gets its (empty) IPC column,
+	 * and -p a parent column after it. */
+	if (rp->nr_keys && user_sort && strstr(user_sort, "symbol"))
+		add_key(rp, SONDE_PROFILE_KEY_IPC_NULL);
+	if (rp->nr_keys && rp->parent)
+		add_key(rp, SONDE_PROFILE_KEY_PARENT);
 	if (!rp->nr_keys) {
 		fprintf(stderr, "sonde report: --sort: no keys given\n");
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* perf's --time-quantum: a number of ns, s, ms or us. */
+static int time_quantum_cb(const struct option *opt, const char *arg, bool unset)
+{
+	struct report *rp = opt->value;
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+	} units[] = { { "", 1 }, { "s", 1000000000 }, { "ms", 1000000 }, { "us", 1000 }, { "ns", 1 } };
+	unsigned long long v;
+	char *end;
+
+	if (unset) {
+		rp->time_quantum = 0;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	while (end != arg && *end == ' ')
+		end++;
+	for (size_t i = 0; end != arg && !errno && v && i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit)) {
+			rp->time_quantum = v * units[i].ns;
+			return 0;
+		}
+	fprintf(stderr, "sonde report: --time-quantum: '%s' is not a time above 0 (N, Ns, Nms, Nus, Nns)\n",
+		arg);
+	return -EINVAL;
 }
 
 static bool has_key(const struct report *rp, enum sonde_profile_key k)
@@ -181,7 +238,8 @@ static int new_profile(struct report *rp)
 {
 	SONDE_OPTS(sonde_profile_opts, po,
 		   .keys = rp->keys, .nr_keys = (size_t)rp->nr_keys,
-		   .callchains = rp->children || rp->graph_on,
+		   /* perf finds the parent in the callchain whatever -g says */
+		   .callchains = rp->children || rp->graph_on || has_key(rp, SONDE_PROFILE_KEY_PARENT),
 		   .call_trees = rp->graph_on,
 		   .caller_order = rp->graph_caller,
 		   /* --max-stack counts the callers, the profile every frame. */
@@ -189,7 +247,9 @@ static int new_profile(struct report *rp)
 									 : SONDE_PROFILE_MAX_FRAMES,
 		   .no_inline = !rp->inline_frames,
 		   .cache = rp->cache,
-		   .kallsyms = rp->kallsyms, .vmlinux = rp->vmlinux);
+		   .kallsyms = rp->kallsyms, .vmlinux = rp->vmlinux,
+		   .mem_mode = rp->mem_mode, .parent = rp->parent,
+		   .time_quantum = rp->time_quantum);
 
 	if (rp->branch)
 		report_branch_opts(rp->branch, &po);
@@ -255,6 +315,17 @@ static int pick_branch_mode(struct report *rp, const char *user_sort)
 	return rp->branch ? 0 : -1;
 }
 
+/* Like perf, --mem-mode wants samples of memory accesses (a pipe says later). */
+static bool mem_data(struct report *rp)
+{
+	if (sonde_perfdata_reader__is_pipe(rp->r))
+		return true;
+	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(rp->r); i++)
+		if (sonde_perfdata_reader__attr(rp->r, i)->sample_type & SONDE_PERF_SAMPLE_DATA_SRC)
+			return true;
+	return false;
+}
+
 int cmd_report(int argc, const char **argv)
 {
 	struct report rp = {
@@ -309,6 +380,12 @@ int cmd_report(int argc, const char **argv)
 		OPT_CALLBACK_NOOPT('b', "branch-stack", &rp,
 				   "branches of the samples' branch stacks by source and target (default for files that have them)",
 				   branch_stack_cb),
+		OPT_BOOLEAN(0, "mem-mode", &rp.mem_mode,
+			    "memory accesses: samples weigh their weight, the memory keys may be used (sort local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked)"),
+		OPT_STRING('p', "parent", &rp.parent, "regex",
+			   "the parent key's pattern (default ^sys_|^do_page_fault); adds the parent key"),
+		OPT_CALLBACK(0, "time-quantum", &rp, "time",
+			     "the time key's step: N ns, or Ns, Nms, Nus (default 100ms)", time_quantum_cb),
 		OPT_BOOLEAN(0, "branch-history", &rp.branch_history,
 			    "the samples' branches as the start of their call graphs, with their flags (sort srcline,symbol,dso)"),
 		OPT_END(),
@@ -343,11 +420,30 @@ int cmd_report(int argc, const char **argv)
 		if (!rp.sort)
 			rp.sort = "srcline,symbol,dso";
 	}
+	if (rp.mem_mode && (rp.branch_mode == 1 || rp.branch_history)) {
+		fprintf(stderr, "sonde report: --mem-mode: branch and mem mode do not go together\n");
+		return 129;
+	}
+	if (rp.sort && strstr(rp.sort, "ipc")) {
+		fprintf(stderr, "sonde report: --sort: perf's ipc keys are not sort keys of their own: a sort naming \"symbol\" gets the IPC column\n");
+		return 129;
+	}
+	if (rp.mem_mode) {
+		rp.branch_mode = 0;
+		if (!rp.sort)
+			rp.sort = mem_sort;
+	}
 	user_sort = rp.sort;
 	/* Branch keys are checked once the file says which mode it is. */
 	if (!rp.sort || rp.branch_mode == 1 || report_branch_sort_named(rp.sort))
 		rp.sort = "comm,dso,sym";
-	if (parse_sort(&rp) || prof_load_parse(&rp.ld, "sonde report")) {
+	/* perf's header names the sort it took, the IPC column included */
+	if (rp.mem_mode && user_sort != mem_sort && strstr(user_sort, "symbol"))
+		snprintf(rp.mem_sort, sizeof(rp.mem_sort), "%s,ipc_null", user_sort);
+	else
+		snprintf(rp.mem_sort, sizeof(rp.mem_sort), "%s", rp.sort);
+	if (parse_sort(&rp, user_sort == mem_sort ? NULL : user_sort) ||
+	    prof_load_parse(&rp.ld, "sonde report")) {
 		free_report(&rp);
 		return 129;
 	}
@@ -394,7 +490,12 @@ int cmd_report(int argc, const char **argv)
 		free_report(&rp);
 		return 1;
 	}
-	rp.ipc_null = !rp.branch && user_sort && strstr(user_sort, "symbol");
+	if (rp.mem_mode && !mem_data(&rp)) {
+		fprintf(stderr, "sonde report: --mem-mode: %s has no memory data (PERF_SAMPLE_DATA_SRC): record with -d\n",
+			rp.input);
+		free_report(&rp);
+		return 1;
+	}
 	/* Children mode is the default when the file has callchains. */
 	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(rp.r); i++)
 		if (sonde_perfdata_reader__attr(rp.r, i)->sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
@@ -404,6 +505,8 @@ int cmd_report(int argc, const char **argv)
 	rp.children = rp.have_callchains && !rp.no_children;
 	if (rp.children_flag)
 		rp.children = true;
+	if (rp.mem_mode) /* perf's memory samples are no callchain entries */
+		rp.children = false;
 	if (!rp.graph_set)
 		rp.graph_on = true;
 	/* Like perf: caller order in children mode unless -g names one. */

@@ -16,7 +16,7 @@
 #include "report_branch.h"
 
 /* The keys branch mode takes: the comm and the branch keys. */
-#define NR_BKEYS (SONDE_PROFILE_KEY_MAX - SONDE_PROFILE_KEY_BRANCH_FIRST + 1)
+#define NR_BKEYS (SONDE_PROFILE_KEY_BRANCH_LAST - SONDE_PROFILE_KEY_BRANCH_FIRST + 2)
 
 struct report_branch {
 	enum sonde_profile_key keys[NR_BKEYS];
@@ -64,7 +64,9 @@ bool report_branch_sort_named(const char *sort)
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		while (*tok == ' ')
 			tok++;
-		if (sonde_profile_key__parse(tok) >= SONDE_PROFILE_KEY_BRANCH_FIRST)
+		int k = sonde_profile_key__parse(tok);
+
+		if (k >= SONDE_PROFILE_KEY_BRANCH_FIRST && k <= SONDE_PROFILE_KEY_BRANCH_LAST)
 			named = true;
 	}
 	free(copy);
@@ -89,7 +91,8 @@ struct report_branch *report_branch_new(const char *sort)
 		if (!strcmp(tok, "overhead"))
 			continue;
 		k = sonde_profile_key__parse(tok);
-		if (k != SONDE_PROFILE_KEY_COMM && k < SONDE_PROFILE_KEY_BRANCH_FIRST) {
+		if (k != SONDE_PROFILE_KEY_COMM &&
+		    (k < SONDE_PROFILE_KEY_BRANCH_FIRST || k > SONDE_PROFILE_KEY_BRANCH_LAST)) {
 			fprintf(stderr, "sonde report: --sort: '%s' is not a branch key (with --branch-stack: comm, dso_from, dso_to, symbol_from, symbol_to, srcline_from, srcline_to, addr_from, addr_to, cycles, mispredict, in_tx, abort)\n",
 				tok);
 			goto fail;

@@ -70,15 +70,13 @@ struct report {
 	/* --branch-stack: 1 asked, 0 --no-branch-stack, -1 if the file has them */
 	int branch_mode;
 	bool branch_history; /* --branch-history: branches start the call graphs */
-	/*
-	 * perf's "IPC   [IPC Coverage]" column: a --sort naming "symbol"
-	 * outside branch mode gets it, "-" without the annotation data.
-	 */
-	bool ipc_null;
 	struct report_branch *branch; /* the branch histogram in branch mode */
+	/* --mem-mode: samples weigh their weight, the memory keys */
+	bool mem_mode;
+	char mem_sort[512];	  /* the sort it took, as its header says it */
+	const char *parent;	  /* -p: the parent key's regex */
+	uint64_t time_quantum;	  /* --time-quantum, ns (0: perf's 100 ms) */
 };
-
-#define IPC_NULL_TITLE "IPC   [IPC Coverage]"
 
 int report_parse_graph(struct report *rp, const char *arg);
 void report_print(struct report *rp);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "report_cli.h"
 #include "report_branch.h"
+#include "report_keys.h"
 
 typedef struct sonde_profile_entry entry_t;
 typedef struct sonde_profile_node node_t;
@@ -56,12 +57,23 @@ static void sym_text(const entry_t *e, char *buf, size_t sz)
 		snprintf(buf, sz, "[%c] %016" PRIx64, level, addr);
 }
 
-static const char *const col_titles[RK_MAX] = {
+static const char *const col_titles[RK_SRCLINE + 1] = {
 	"Command", "Pid:Command", "Tid", "Shared Object", "Symbol", "CPU", "Source:Line",
 };
 
+static const char *col_title(enum sonde_profile_key k)
+{
+	return k <= RK_SRCLINE ? col_titles[k] : report_key_title(k);
+}
+
+/* perf's text of the cell fills its column even as the last one */
+static bool col_pads(enum sonde_profile_key k)
+{
+	return k == RK_DSO || k == RK_COMM || (k > RK_SRCLINE && report_key_pads(k));
+}
+
 static void cell_text(const struct report *rp, const entry_t *e, enum sonde_profile_key key,
-		      char *buf, size_t sz)
+		      int width, char *buf, size_t sz)
 {
 	const char *comm = sonde_profile_entry__comm(e);
 
@@ -90,7 +102,7 @@ static void cell_text(const struct report *rp, const entry_t *e, enum sonde_prof
 		snprintf(buf, sz, "%s", sonde_profile_entry__srcline(e));
 		break;
 	default:
-		buf[0] = 0;
+		report_key_text(e, key, width, buf, sz);
 	}
 }
 
@@ -489,7 +501,11 @@ static void print_event(struct report *rp, int attr)
 	if (rp->ld.time)
 		ob_printf(o, " (time slices: %s)", rp->ld.time);
 	ob_putc(o, '\n');
-	ob_printf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+	if (rp->mem_mode)
+		ob_printf(o, "# Total weight : %" PRIu64 "\n# Sort order   : %s\n#\n", total,
+			  rp->mem_sort);
+	else
+		ob_printf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
 	rp->pid_comm_width = (int)strlen("Command");
 	for (size_t j = 0; j < n; j++) {
 		const char *c = sonde_profile_entry__comm(sonde_profile__entry(rp->prof, attr, j));
@@ -498,12 +514,18 @@ static void print_event(struct report *rp, int attr)
 			rp->pid_comm_width = (int)strlen(c);
 	}
 	for (int i = 0; i < rp->nr_keys; i++)
-		width[i] = (int)strlen(col_titles[rp->keys[i]]);
+		width[i] = (int)strlen(col_title(rp->keys[i]));
 	for (size_t j = 0; j < n; j++)
 		for (int i = 0; i < rp->nr_keys; i++) {
 			const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
 			int l;
 
+			if (rp->keys[i] > RK_SRCLINE) { /* perf's widths, not the texts' */
+				l = report_key_len(e, rp->keys[i]);
+				if (l > width[i])
+					width[i] = l;
+				continue;
+			}
 			if (rp->keys[i] == RK_CPU)
 				continue; /* perf keeps it 3 wide; -001 overflows */
 			/* perf: an entry without a symbol makes room for an
@@ -511,7 +533,7 @@ static void print_event(struct report *rp, int attr)
 			if (rp->keys[i] == RK_DSO && !sonde_profile_entry__sym(e) && !rp->ld.f.nr_dsos &&
 			    width[i] < 16)
 				width[i] = 16;
-			cell_text(rp, e, rp->keys[i], buf, sizeof(buf));
+			cell_text(rp, e, rp->keys[i], 0, buf, sizeof(buf));
 			l = (int)strlen(buf);
 			if (l > width[i])
 				width[i] = l;
@@ -525,10 +547,8 @@ static void print_event(struct report *rp, int attr)
 		if (rp->keys[i] == RK_PID) /* aligned on the ':' of the cells */
 			ob_printf(o, "  %7s:%-*s", "Pid", width[i] - 8, "Command");
 		else
-			ob_printf(o, "  %-*s", width[i], col_titles[rp->keys[i]]);
+			ob_printf(o, "  %-*s", width[i], col_title(rp->keys[i]));
 	}
-	if (rp->ipc_null)
-		ob_printf(o, "  %s", IPC_NULL_TITLE);
 	ob_puts(o, "\n# ........");
 	if (rp->children)
 		ob_puts(o, "  ........");
@@ -539,8 +559,6 @@ static void print_event(struct report *rp, int attr)
 		for (int k = 0; k < width[i]; k++)
 			ob_putc(o, '.');
 	}
-	if (rp->ipc_null)
-		ob_printf(o, "  %.*s", (int)strlen(IPC_NULL_TITLE), "....................");
 	ob_puts(o, "\n#\n");
 	for (size_t j = 0; j < n; j++) {
 		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
@@ -559,17 +577,14 @@ static void print_event(struct report *rp, int attr)
 		for (int i = 0; i < rp->nr_keys; i++) {
 			if (rp->elide[rp->keys[i]])
 				continue;
-			cell_text(rp, e, rp->keys[i], buf, sizeof(buf));
+			cell_text(rp, e, rp->keys[i], width[i], buf, sizeof(buf));
 			ob_puts(o, "  ");
 			/* perf pads a last object or command column, not a symbol or line */
-			if (i + 1 == rp->nr_keys && !rp->ipc_null && rp->keys[i] != RK_DSO &&
-			    rp->keys[i] != RK_COMM)
+			if (i + 1 == rp->nr_keys && !col_pads(rp->keys[i]))
 				ob_puts(o, buf);
 			else
 				ob_pad_str(o, buf, width[i], false);
 		}
-		if (rp->ipc_null) /* perf's "%-5s %2s" of "-", "-" in the title's width */
-			ob_printf(o, "  %-*s", (int)strlen(IPC_NULL_TITLE), "-      -");
 		ob_putc(o, '\n');
 		if (!rp->graph_on || !rp->have_callchains)
 			;

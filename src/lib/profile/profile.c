@@ -7,29 +7,67 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "core_priv.h"
 #include "perfdata_priv.h"
 #include "profile_priv.h"
 
 #define PROF_MAX_CPUS 4096
 
-static const char *const key_names[SONDE_PROFILE_KEY_MAX] = {
-	"comm", "pid", "tid", "dso", "sym", "cpu", "srcline",
-	"dso_from", "dso_to", "symbol_from", "symbol_to", "srcline_from", "srcline_to",
-	"addr_from", "addr_to", "cycles", "mispredict", "in_tx", "abort",
+#define K(name) SONDE_PROFILE_KEY_##name
+
+/*
+ * perf 6.1's sort names in the order of its tables (sort.c: the usual
+ * keys, the output columns, the branch keys, the memory keys), which is
+ * the order a shortened name is looked up in. -1: a column of perf's
+ * that is no key here (a name that reaches it first is refused).
+ */
+static const struct {
+	const char *name;
+	int key;
+} perf_keys[] = {
+	{ "pid", K(PID) }, { "comm", K(COMM) }, { "dso", K(DSO) }, { "symbol", K(SYM) },
+	{ "parent", K(PARENT) }, { "cpu", K(CPU) }, { "socket", K(SOCKET) },
+	{ "srcline", K(SRCLINE) }, { "srcfile", K(SRCFILE) },
+	{ "local_weight", K(LOCAL_WEIGHT) }, { "weight", K(WEIGHT) },
+	{ "transaction", K(TRANSACTION) }, { "trace", K(TRACE) },
+	{ "symbol_size", K(SYM_SIZE) }, { "dso_size", K(DSO_SIZE) }, { "cgroup", K(CGROUP) },
+	{ "cgroup_id", K(CGROUP_ID) }, { "ipc_null", K(IPC_NULL) }, { "time", K(TIME) },
+	{ "code_page_size", K(CODE_PAGE_SIZE) }, { "local_ins_lat", K(LOCAL_INS_LAT) },
+	{ "ins_lat", K(INS_LAT) }, { "local_p_stage_cyc", K(LOCAL_P_STAGE_CYC) },
+	{ "p_stage_cyc", K(P_STAGE_CYC) }, { "addr", K(ADDR) },
+	{ "overhead", -1 }, { "overhead_sys", -1 }, { "overhead_us", -1 },
+	{ "overhead_guest_sys", -1 }, { "overhead_guest_us", -1 }, { "overhead_children", -1 },
+	{ "sample", -1 }, { "period", -1 },
+	{ "dso_from", K(DSO_FROM) }, { "dso_to", K(DSO_TO) }, { "symbol_from", K(SYM_FROM) },
+	{ "symbol_to", K(SYM_TO) }, { "mispredict", K(MISPREDICT) }, { "in_tx", K(IN_TX) },
+	{ "abort", K(ABORT) }, { "cycles", K(CYCLES) }, { "srcline_from", K(SRCLINE_FROM) },
+	{ "srcline_to", K(SRCLINE_TO) }, { "ipc_lbr", -1 }, { "addr_from", K(ADDR_FROM) },
+	{ "addr_to", K(ADDR_TO) },
+	{ "symbol_daddr", K(SYM_DADDR) }, { "symbol_iaddr", K(SYM_IADDR) },
+	{ "dso_daddr", K(DSO_DADDR) }, { "locked", K(LOCKED) }, { "tlb", K(TLB) },
+	{ "mem", K(MEM) }, { "snoop", K(SNOOP) }, { "dcacheline", K(DCACHELINE) },
+	{ "phys_daddr", K(PHYS_DADDR) }, { "data_page_size", K(DATA_PAGE_SIZE) },
+	{ "blocked", K(BLOCKED) },
 };
 
 int sonde_profile_key__parse(const char *name)
 {
-	if (!name)
+	size_t n = name ? strlen(name) : 0;
+
+	if (!n)
 		return -EINVAL;
-	if (!strcmp(name, "symbol"))
-		name = "sym";
-	else if (!strcmp(name, "command"))
-		name = "comm";
-	for (int i = 0; i < SONDE_PROFILE_KEY_MAX; i++)
-		if (!strcmp(name, key_names[i]))
-			return i;
+	/* sonde's own names: a tid key, and perf's older spellings */
+	if (!strcasecmp(name, "tid"))
+		return K(TID);
+	if (!strcasecmp(name, "sym"))
+		return K(SYM);
+	if (!strcasecmp(name, "command"))
+		return K(COMM);
+	/* like perf: the first name that starts with it, in any case */
+	for (size_t i = 0; i < sizeof(perf_keys) / sizeof(perf_keys[0]); i++)
+		if (!strncasecmp(name, perf_keys[i].name, n))
+			return perf_keys[i].key >= 0 ? perf_keys[i].key : -EINVAL;
 	return -EINVAL;
 }
 
@@ -56,13 +94,13 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	int max_stack;
 
 	if (opts) {
-		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, branch_history))) {
+		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, time_quantum))) {
 			errno = EINVAL;
 			return NULL;
 		}
 		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	}
-	if (o.max_stack < 0) {
+	if (o.max_stack < 0 || (o.mem_mode && o.branches)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -86,7 +124,9 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 		o.nr_keys = 3;
 	}
 	for (size_t i = 0; i < o.nr_keys; i++) {
-		if ((unsigned)o.keys[i] >= SONDE_PROFILE_KEY_BRANCH_FIRST) {
+		if ((unsigned)o.keys[i] >= SONDE_PROFILE_KEY_MAX ||
+		    (o.keys[i] >= K(BRANCH_FIRST) && o.keys[i] <= K(BRANCH_LAST)) ||
+		    (o.keys[i] >= K(MEM_FIRST) && o.keys[i] <= K(MEM_LAST) && !o.mem_mode)) {
 			free(p);
 			errno = EINVAL;
 			return NULL;
@@ -94,6 +134,14 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 		if (p->nr_keys < SONDE_PROFILE_KEY_MAX)
 			p->order[p->nr_keys++] = o.keys[i];
 		p->keys[o.keys[i]] = true;
+	}
+	if (prof_keys_new(p, &o)) {
+		int err = errno;
+
+		prof_keys_free(p);
+		free(p);
+		errno = err;
+		return NULL;
 	}
 	p->callchains = o.callchains;
 	p->branch_history = o.branch_history;
@@ -155,6 +203,7 @@ void sonde_profile__free(struct sonde_profile *p)
 		return;
 	prof_brhist_free(p);
 	prof_hist_free(p);
+	prof_keys_free(p);
 	prof_chains_free(p);
 	hashtab_free(&p->ents);
 	hashtab_free(&p->kids);
@@ -323,27 +372,30 @@ static void prof_unbound(struct sonde_profile *p)
 }
 
 struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
-				  int32_t tid, int32_t cpu, struct anl_stack *st)
+				  int32_t tid, int32_t cpu, struct anl_stack *st,
+				  const struct prof_xkey *x)
 {
 	struct prof_group *s = p->last_group;
 	struct hashtab_probe probe;
 	uint64_t h;
 
 	if (s && s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
-	    s->cpu == cpu && s->ev == ev)
+	    s->cpu == cpu && s->ev == ev && s->x == x)
 		return s;
 	/* The stack was just found, so its line is at hand; the table's is not. */
 	s = st->group;
 	if (s && s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
-	    s->cpu == cpu && s->ev == ev) {
+	    s->cpu == cpu && s->ev == ev && s->x == x) {
 		p->last_group = s;
 		return s;
 	}
 	h = group_hash(ev, comm, pid, tid, cpu, st);
+	if (x)
+		h = hashtab_mix(h, (uintptr_t)x);
 	for (s = hashtab_probe_first(&p->groups, h, &probe); s;
 	     s = hashtab_probe_next(&p->groups, &probe))
 		if (s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
-		    s->cpu == cpu && s->ev == ev)
+		    s->cpu == cpu && s->ev == ev && s->x == x)
 			break;
 	if (!s) {
 		if (!p->gblocks || p->gblocks->used == PROF_GROUP_BLOCK) {
@@ -363,6 +415,7 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 		s->tid = tid;
 		s->cpu = cpu;
 		s->st = st;
+		s->x = x;
 		s->seq = hashtab_count(&p->groups);
 		if (hashtab_insert(&p->groups, h, s))
 			abort();
@@ -470,11 +523,13 @@ static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const stru
 	struct anl_thread *t;
 	struct anl_stack *st;
 	struct prof_group *g;
+	/* perf's --mem-mode weighs a sample by its cost (profile_keys.c) */
+	uint64_t period = p->mem_mode && rec ? prof_keys_mem_cost(rec) : s->period;
 
 	if (!prof_in_slice(p, s->time, s->cpu))
 		return 0;
 	ev->stats.samples++;
-	ev->stats.period += s->period;
+	ev->stats.period += period;
 	if (!prof_thread_shown(p, (int32_t)s->pid, (int32_t)s->tid, NULL))
 		return 0;
 	if ((ev->fmt.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN) || p->branch_history)
@@ -485,8 +540,9 @@ static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const stru
 	g = prof_group_get(p, ei, t->comm,
 			   p->keys[SONDE_PROFILE_KEY_PID] ? t->pid : 0,
 			   p->keys[SONDE_PROFILE_KEY_PID] || p->keys[SONDE_PROFILE_KEY_TID] ? t->tid : 0,
-			   p->keys[SONDE_PROFILE_KEY_CPU] ? (int32_t)s->cpu : 0, st);
-	g->period += s->period;
+			   p->keys[SONDE_PROFILE_KEY_CPU] ? (int32_t)s->cpu : 0, st,
+			   p->kx_sample && rec ? prof_keys_sample(p, ei, misc, rec, t) : NULL);
+	g->period += period;
 	g->nr++;
 	p->dirty = true;
 	if (p->timeline) {
@@ -578,6 +634,7 @@ int sonde_profile__add_record(struct sonde_profile *p, int event, const struct s
 		return -EINVAL;
 	if (rec->type != SONDE_PERF_RECORD_SAMPLE) {
 		anl_machine_process_record(p->m, rec);
+		prof_keys_record(p, rec);
 		if (rec->type == SONDE_PERF_RECORD_LOST_SAMPLES) {
 			ei = prof_route(p, event, rec);
 			if (ei >= 0)
@@ -658,6 +715,14 @@ int sonde_profile__add_perfdata_record(struct sonde_profile *p, struct sonde_per
 	ai = rec->attr_idx >= 0 ? rec->attr_idx : 0;
 	if (rec->type != SONDE_PERF_RECORD_SAMPLE) {
 		anl_machine_process(p->m, r, rec);
+		if (p->kx && (rec->type == SONDE_PERF_RECORD_CGROUP ||
+			      rec->type == SONDE_PERF_RECORD_NAMESPACES) && p->nr_evs) {
+			struct sonde_record d;
+
+			if (!sonde_record__decode(&p->evs[ai < p->nr_evs ? ai : 0].fmt, rec->hdr,
+						  rec->size, &d))
+				prof_keys_record(p, &d);
+		}
 		if (rec->type == SONDE_PERF_RECORD_LOST_SAMPLES && rec->size >= 16 &&
 		    ai < p->nr_evs)
 			p->evs[ai].stats.lost_samples += pdr_h64((const uint8_t *)rec->hdr + 8);
@@ -676,7 +741,7 @@ int sonde_profile__add_perfdata_record(struct sonde_profile *p, struct sonde_per
 	}
 	if (pdr_parse_sample(r, a, (const uint8_t *)rec->hdr, rec->size, &smp))
 		return -SONDE_ERR_FORMAT;
-	if (p->branch_history) { /* the branch stack: what the fast parse skips */
+	if (p->branch_history || p->kx_sample) { /* what the fast parse skips */
 		struct sonde_record d;
 
 		if (sonde_record__decode(&p->evs[ai].fmt, rec->hdr, rec->size, &d))

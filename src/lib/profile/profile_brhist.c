@@ -72,7 +72,7 @@ int prof_brhist_new(struct sonde_profile *p, const enum sonde_profile_key *keys,
 		nr = sizeof(def) / sizeof(def[0]);
 	}
 	for (size_t i = 0; i < nr; i++)
-		if ((unsigned)keys[i] >= SONDE_PROFILE_KEY_MAX ||
+		if ((unsigned)keys[i] > SONDE_PROFILE_KEY_BRANCH_LAST ||
 		    (keys[i] < SONDE_PROFILE_KEY_BRANCH_FIRST && keys[i] != SONDE_PROFILE_KEY_COMM)) {
 			errno = EINVAL;
 			return -1;

@@ -19,7 +19,7 @@ static uint64_t key_hash(const struct prof_key *k)
 	h = prof_mix(h, (uint64_t)(uint32_t)k->cpu);
 	h = prof_mix(h, (uintptr_t)k->dso_id);
 	h = prof_mix(h, k->sym ? k->sym_start ^ (uintptr_t)k->sym_iname : k->addr);
-	return prof_mix(h, (uintptr_t)k->srcline);
+	return prof_mix(h, (uintptr_t)k->srcline ^ (uintptr_t)k->x);
 }
 
 static bool key_eq(const struct prof_key *a, const struct prof_key *b)
@@ -27,7 +27,8 @@ static bool key_eq(const struct prof_key *a, const struct prof_key *b)
 	return a->ev == b->ev && a->comm == b->comm && a->pid == b->pid &&
 	       a->tid == b->tid && a->cpu == b->cpu && a->dso_id == b->dso_id &&
 	       !a->sym == !b->sym && a->sym_start == b->sym_start && a->sym_end == b->sym_end &&
-	       a->sym_iname == b->sym_iname && a->addr == b->addr && a->srcline == b->srcline;
+	       a->sym_iname == b->sym_iname && a->addr == b->addr && a->srcline == b->srcline &&
+	       a->x == b->x;
 }
 
 /* perf's srcline: the line table's answer, else sym+offset or dso[addr], "??:0" outside any object. */
@@ -82,6 +83,7 @@ static void make_key(struct sonde_profile *p, const struct prof_group *g,
 		k->sym_end = k->sym->end;
 		k->sym_iname = k->sym->inlined ? k->sym->name : NULL;
 	}
+	k->x = p->kx_frame ? prof_keys_frame(p, g, fr) : g->x;
 }
 
 static struct sonde_profile_entry *entry_get(struct sonde_profile *p, const struct prof_key *k)
@@ -205,6 +207,8 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g,
 		return;
 	e0->children += g->period;
 	e0->expanded = mark;
+	if (g->x && !prof_keys_dedup(p, g->x))
+		mark = 0; /* perf counts such a sample at every frame */
 	/*
 	 * In display order, like perf: outermost caller first in caller order,
 	 * so a recursive function gets the graph of its first occurrence.
@@ -225,7 +229,7 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g,
 			k.addr = fr->ip;
 		e = entry_get(p, &k);
 		/* A recursive stack counts once per entry, as in perf. */
-		if (e->expanded == mark)
+		if (e->expanded == mark && mark)
 			continue;
 		e->expanded = mark;
 		e->children += g->period;
@@ -364,6 +368,7 @@ static int key_cmp(const struct sonde_profile *p, const struct sonde_profile_ent
 			c = strcmp(a->k.srcline, b->k.srcline);
 			break;
 		default:
+			c = prof_keys_cmp(p, p->order[i], a, b);
 			break;
 		}
 		if (c)

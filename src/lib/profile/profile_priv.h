@@ -389,10 +389,10 @@ const struct anl_map *anl_maps_find(const struct anl_proc *p, uint64_t ip);
  */
 /* The samples of one (event, comm, pid, tid, cpu, stack). */
 struct prof_group {
-	int ev;
 	const char *comm;
-	int32_t pid, tid, cpu;
+	int32_t ev, pid, tid, cpu;
 	struct anl_stack *st;
+	const struct prof_xkey *x; /* the sample's values of the other keys, or NULL */
 	uint64_t period, nr;
 	uint64_t seq; /* first sample: entries are created in time order */
 	uint64_t base_period, base_nr; /* a baseline's (sonde_profile__add_baseline()) */
@@ -449,6 +449,7 @@ struct prof_key {
 	const char *dso_id;
 	uint64_t sym_start, sym_end;
 	const char *sym_iname;
+	const struct prof_xkey *x; /* the other keys' values (profile_keys.c), or NULL */
 };
 
 struct sonde_profile_entry {
@@ -516,6 +517,12 @@ struct sonde_profile {
 	uint32_t *node_br;	     /* per tree node: its brnodes index + 1; 0: none */
 	size_t nr_brnodes, cap_brnodes;
 
+	/* the keys past perf's first seven, and --mem-mode (profile_keys.c) */
+	struct prof_keys *kx; /* NULL: none of them set */
+	bool kx_sample;	      /* some read the decoded sample: decode every one */
+	bool kx_frame;	      /* some read the frame: an entry's value per frame */
+	bool mem_mode;
+
 	/* sample groups */
 	struct hashtab groups; /* of struct prof_group */
 	struct prof_group_block *gblocks;
@@ -541,7 +548,8 @@ struct sonde_profile {
 /* profile.c: sample groups (abort on OOM, as the machine's arena does). */
 size_t prof_nr_groups(const struct sonde_profile *p);
 struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
-				  int32_t tid, int32_t cpu, struct anl_stack *st);
+				  int32_t tid, int32_t cpu, struct anl_stack *st,
+				  const struct prof_xkey *x);
 /* The groups in creation order (caller frees the array), count in *nr. */
 struct prof_group **prof_groups_sorted(struct sonde_profile *p, size_t *nr);
 int prof_event_new(struct sonde_profile *p, const struct sonde_perf_event_attr *attr,
@@ -590,6 +598,33 @@ int prof_brhist_new(struct sonde_profile *p, const enum sonde_profile_key *keys,
 void prof_brhist_free(struct sonde_profile *p);
 /* Counts the branches of a decoded sample of event @ei: 1 if it was in the slice. */
 int prof_brhist_add(struct sonde_profile *p, int ei, const struct sonde_record *rec);
+
+/*
+ * profile_keys.c: the keys past perf's first seven (sonde_profile_entry__keys()):
+ * what a sample carries (weight, data source, addresses, cgroup, time...)
+ * and what a frame shows (source file, sizes, address, parent), each
+ * interned as one struct prof_xkey whose pointer entries compare.
+ */
+struct prof_xkey;
+struct prof_keys;
+/* Sets them up for @o's keys. 0, or -1 with errno (EINVAL, ENOMEM). */
+int prof_keys_new(struct sonde_profile *p, const struct sonde_profile_opts *o);
+void prof_keys_free(struct sonde_profile *p);
+/* The weight a sample of @rec counts in mem mode: its weight, or 1. */
+uint64_t prof_keys_mem_cost(const struct sonde_record *rec);
+/* The values of a sample (@rec decoded) of event @ei in thread @t (p->kx_sample). */
+const struct prof_xkey *prof_keys_sample(struct sonde_profile *p, int ei, uint16_t misc,
+					 const struct sonde_record *rec, struct anl_thread *t);
+/* The values an entry of @g at frame @fr compares (p->kx_frame). */
+const struct prof_xkey *prof_keys_frame(struct sonde_profile *p, const struct prof_group *g,
+					const struct anl_frame *fr);
+/* Children mode counts a sample once per entry (else once per chain frame, as perf 6.1). */
+bool prof_keys_dedup(const struct sonde_profile *p, const struct prof_xkey *x);
+/* Side-band the keys read: CGROUP names, NAMESPACES of threads. */
+void prof_keys_record(struct sonde_profile *p, const struct sonde_record *rec);
+/* perf's order of two entries by key @key, for the keys profile_keys.c holds. */
+int prof_keys_cmp(const struct sonde_profile *p, enum sonde_profile_key key,
+		  const struct sonde_profile_entry *a, const struct sonde_profile_entry *b);
 
 /* profile_hist.c: the entries, (re)made from the groups when dirty. */
 void prof_hist_build(struct sonde_profile *p);

@@ -485,7 +485,7 @@ static int merge(struct sonde_profile *dst, struct sonde_profile *src, int facto
 		st = (struct anl_stack *)(uintptr_t)*slot;
 		d = prof_group_get(dst, evmap[g->ev],
 				   g->comm ? anl_intern(dst->m, g->comm, strlen(g->comm)) : NULL,
-				   g->pid, g->tid, g->cpu, st);
+				   g->pid, g->tid, g->cpu, st, NULL);
 		if (as_base)
 			weight_add(&d->base_period, &d->base_nr, g, factor);
 		else
