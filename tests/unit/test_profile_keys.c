@@ -230,10 +230,12 @@ static void test_parse(void **state)
 static void test_refused(void **state)
 {
 	static const enum sonde_profile_key k[] = { K(TLB) };
+	/* a named array: a compound literal in SONDE_OPTS's statement
+	 * expression would end with it */
+	static const enum sonde_profile_key parent[] = { K(PARENT) };
 	SONDE_OPTS(sonde_profile_opts, po, .keys = k, .nr_keys = 1);
 	SONDE_OPTS(sonde_profile_opts, both, .branches = true, .mem_mode = true);
-	SONDE_OPTS(sonde_profile_opts, bad_re, .keys = (const enum sonde_profile_key[]){ K(PARENT) },
-		   .nr_keys = 1, .parent = "(");
+	SONDE_OPTS(sonde_profile_opts, bad_re, .keys = parent, .nr_keys = 1, .parent = "(");
 
 	(void)state;
 	errno = 0;
