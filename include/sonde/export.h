@@ -82,9 +82,12 @@ struct sonde_export_opts {
 	 * from it to the exported profile (grown red, shrunk blue); the
 	 * other formats have no differential view and say -EOPNOTSUPP. */
 	struct sonde_profile *baseline;
+	/* The baseline's event drawn against @event (default 0): callers pair
+	 * events as they see fit, e.g. by attr type and config as perf diff. */
+	int baseline_event;
 	size_t : 0;
 };
-#define sonde_export_opts__last_field baseline
+#define sonde_export_opts__last_field baseline_event
 
 /**
  * @brief **sonde_profile__export()** writes event @p opts->event of @p p in

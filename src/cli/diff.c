@@ -152,10 +152,22 @@ static int print_tables(struct diff_table *t, struct prof_load *pl, bool relativ
 	return ret;
 }
 
-static int diff_html(struct prof_load *pl)
+/* OLD's first event against NEW's event of its type and config, as the
+ * text table pairs them. */
+static int diff_html(struct prof_load *pl, const char *const *paths)
 {
-	SONDE_OPTS(sonde_export_opts, eo, .baseline = pl[0].p);
-	int ret = sonde_profile__export(pl[1].p, SONDE_EXPORT_HTML, write_stdout, NULL, &eo);
+	const struct sonde_perf_event_attr *a = sonde_perfdata_reader__attr(pl[0].r, 0);
+	const char *name = sonde_profile__event_name(pl[0].p, 0);
+	int ev = a ? event_match(&pl[1], a) : -1;
+	int ret;
+
+	if (ev < 0) {
+		fprintf(stderr, "sonde diff: --format html: %s has no event like %s's '%s'\n",
+			paths[1], paths[0], name ? name : "");
+		return 1;
+	}
+	SONDE_OPTS(sonde_export_opts, eo, .event = ev, .baseline = pl[0].p, .baseline_event = 0);
+	ret = sonde_profile__export(pl[1].p, SONDE_EXPORT_HTML, write_stdout, NULL, &eo);
 
 	if (ret) {
 		char buf[128];
@@ -250,7 +262,7 @@ int cmd_diff(int argc, const char **argv)
 	if (ret)
 		goto out;
 	if (!strcmp(format, "html")) {
-		ret = diff_html(pl);
+		ret = diff_html(pl, paths);
 		goto out;
 	}
 	ret = print_tables(&t, pl, relative);

@@ -6,7 +6,8 @@
 # and numbers when perf is installed: one table per event (a second
 # recording of two events), with every -c method, with -p, -F, -b, -o
 # and a third file (45%), and events paired by type and config when the
-# new file names them otherwise (task-clock:u).
+# new file names them otherwise (task-clock:u), in the table and the
+# differential page.
 source "$(dirname "$0")/lib.sh"
 W="$HELPERS/diff_workload"
 
@@ -67,6 +68,12 @@ if "$SONDE" record -g -e task-clock,page-faults -o old2.data -- "$W" 20 300 >/de
 		else
 			fail "diff: task-clock not paired with task-clock:u: $(grep shifted "$TMP/out" | head -1)"
 		fi
+		# The differential page pairs them the same way: OLD's first event
+		# (task-clock) against NEW's second (task-clock:u), not NEW's first.
+		expect_ok "diff: html of events of other names" \
+			"$SONDE" diff --format html old2.data new3.data
+		contains "diff: html: task-clock drawn against task-clock:u" \
+			'<title>[^<]*task-clock:u' "$TMP/out"
 	else
 		skip "diff: cannot record page-faults:u,task-clock:u: $(tail -c 300 rec2.err)"
 	fi

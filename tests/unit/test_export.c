@@ -463,6 +463,16 @@ static void test_errors(void **state)
 		assert_int_equal(sonde_profile__export(f.p, SONDE_EXPORT_PPROF, write_mem, &m, &eo),
 				 -EOPNOTSUPP);
 	}
+	{
+		/* the baseline has one event: its event 1 is refused */
+		SONDE_OPTS(sonde_export_opts, eo, .baseline = f.p, .baseline_event = 1);
+
+		assert_int_equal(sonde_profile__export(f.p, SONDE_EXPORT_SVG, write_mem, &m, &eo),
+				 -EINVAL);
+		eo.baseline_event = -1;
+		assert_int_equal(sonde_profile__export(f.p, SONDE_EXPORT_HTML, write_mem, &m, &eo),
+				 -EINVAL);
+	}
 	/* a newer caller's opts: zero past the known fields is fine, else not */
 	memset(&big, 0, sizeof(big));
 	big.o.sz = sizeof(big);

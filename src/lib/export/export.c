@@ -272,6 +272,9 @@ int sonde_profile__export(struct sonde_profile *p, enum sonde_export_format fmt,
 		return -EOPNOTSUPP;
 	if (x.opts.baseline && fmt != SONDE_EXPORT_HTML && fmt != SONDE_EXPORT_SVG)
 		return -EOPNOTSUPP;
+	if (x.opts.baseline && (x.opts.baseline_event < 0 ||
+				x.opts.baseline_event >= sonde_profile__nr_events(x.opts.baseline)))
+		return -EINVAL;
 	x.event_name = sonde_profile__event_name(p, x.ev);
 	if (!x.event_name)
 		x.event_name = "";

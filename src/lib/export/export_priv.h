@@ -181,11 +181,11 @@ int flame_add_profile(struct flame *fl, struct sonde_profile *p, int ev, int col
 void flame_finish(struct flame *fl);
 /*
  * The tree of event @ev of @p in column 0 and, when @baseline is not NULL,
- * of @baseline in column 1 (diffs), finished. 0, or -errno with nothing
- * left to free; on success flame_free() it.
+ * of its event @base_ev in column 1 (diffs), finished. 0, or -errno with
+ * nothing left to free; on success flame_free() it.
  */
-int flame_build(struct flame *fl, struct sonde_profile *p,
-		struct sonde_profile *baseline, int ev);
+int flame_build(struct flame *fl, struct sonde_profile *p, int ev,
+		struct sonde_profile *baseline, int base_ev);
 /*
  * Children of every node, sorted by function name (as flamegraph.pl
  * draws them): node i's are @kids[@first[i] .. @first[i + 1]). Both

@@ -247,8 +247,8 @@ void flame_finish(struct flame *fl)
 	}
 }
 
-int flame_build(struct flame *fl, struct sonde_profile *p,
-		struct sonde_profile *baseline, int ev)
+int flame_build(struct flame *fl, struct sonde_profile *p, int ev,
+		struct sonde_profile *baseline, int base_ev)
 {
 	int err = flame_init(fl);
 
@@ -256,7 +256,7 @@ int flame_build(struct flame *fl, struct sonde_profile *p,
 		return err;
 	err = flame_add_profile(fl, p, ev, 0);
 	if (!err && baseline)
-		err = flame_add_profile(fl, baseline, ev, 1);
+		err = flame_add_profile(fl, baseline, base_ev, 1);
 	if (err) {
 		flame_free(fl);
 		return err;

@@ -220,7 +220,7 @@ int export_html(struct sonde_profile *p, const struct export_ctx *x)
 
 	if (!p || !x)
 		return -EINVAL;
-	err = flame_build(&fl, p, x->opts.baseline, x->ev);
+	err = flame_build(&fl, p, x->ev, x->opts.baseline, x->opts.baseline_event);
 	if (err)
 		return err;
 	err = put_page(x, p, &fl, x->title, x->event_name);

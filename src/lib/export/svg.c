@@ -170,7 +170,7 @@ int export_svg(struct sonde_profile *p, const struct export_ctx *x)
 
 	if (!p || !x)
 		return -EINVAL;
-	err = flame_build(&fl, p, x->opts.baseline, x->ev);
+	err = flame_build(&fl, p, x->ev, x->opts.baseline, x->opts.baseline_event);
 	if (err)
 		return err;
 	err = flame_children(&fl, &first, &kids);
