@@ -61,6 +61,13 @@ struct uw_cfi {
 	struct hashtab by_key;	/* of rule index + 1, as a pointer */
 	struct cfi_rule *rules;
 	size_t count, cap;
+	/* Modules asked whether they may have .debug_frame, and the answer. */
+	struct frame_known {
+		Dwfl_Module *mod;
+		bool possible;
+	} *known;
+	size_t nr_known, known_cap;
+	size_t dwarf_loads;
 };
 
 struct uw_cfi *uw_cfi_new(void)
@@ -74,6 +81,7 @@ void uw_cfi_free(struct uw_cfi *c)
 		return;
 	hashtab_free(&c->by_key);
 	free(c->rules);
+	free(c->known);
 	free(c);
 }
 
@@ -86,9 +94,23 @@ void uw_cfi_flush(struct uw_cfi *c)
 	c->count = 0;
 }
 
+void uw_cfi_reset(struct uw_cfi *c)
+{
+	if (!c)
+		return;
+	uw_cfi_flush(c);
+	/* The old Dwfl's modules are freed: their addresses mean nothing. */
+	c->nr_known = 0;
+}
+
 size_t uw_cfi_count(const struct uw_cfi *c)
 {
 	return c ? c->count : 0;
+}
+
+size_t uw_cfi_dwarf_loads(const struct uw_cfi *c)
+{
+	return c ? c->dwarf_loads : 0;
 }
 
 /* Classifies a register rule as libdwfl's handle_cfi would evaluate it. */
@@ -150,8 +172,39 @@ static bool rule_from_cfi(Dwarf_CFI *cfi, Dwarf_Addr pc, struct cfi_rule *r)
 	return true;
 }
 
+/*
+ * dwfl_module_dwarf_cfi(), but NULL without loading the module's DWARF
+ * when it cannot hold a .debug_frame (asked once per module).
+ */
+static Dwarf_CFI *debug_frame(struct uw_cfi *c, Dwfl_Module *mod,
+			      Dwarf_Addr *bias)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_known && c->known[i].mod != mod; i++)
+		;
+	if (i == c->nr_known) {
+		if (c->nr_known == c->known_cap) {
+			size_t ncap = c->known_cap ? c->known_cap * 2 : 16;
+			struct frame_known *nk = realloc(c->known, ncap * sizeof(*nk));
+
+			/* Without memory: libdwfl answers, as it always may. */
+			if (!nk)
+				return dwfl_module_dwarf_cfi(mod, bias);
+			c->known = nk;
+			c->known_cap = ncap;
+		}
+		c->known[i].mod = mod;
+		c->known[i].possible = uw_debug_frame_possible(mod);
+		c->nr_known++;
+		c->dwarf_loads += c->known[i].possible;
+	}
+	return c->known[i].possible ? dwfl_module_dwarf_cfi(mod, bias) : NULL;
+}
+
 /* Compiles the rule for lookup address @p a, as __libdwfl_frame_unwind. */
-static void compile(Dwfl *dwfl, uint64_t a, struct cfi_rule *r)
+static void compile(struct uw_cfi *c, Dwfl *dwfl, uint64_t a,
+		    struct cfi_rule *r)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, a);
 	Dwarf_Addr bias = 0;
@@ -162,7 +215,7 @@ static void compile(Dwfl *dwfl, uint64_t a, struct cfi_rule *r)
 		cfi = dwfl_module_eh_cfi(mod, &bias);
 		if (cfi && rule_from_cfi(cfi, a - bias, r))
 			return;
-		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		cfi = debug_frame(c, mod, &bias);
 		if (cfi && rule_from_cfi(cfi, a - bias, r))
 			return;
 	}
@@ -192,7 +245,7 @@ static const struct cfi_rule *lookup(struct uw_cfi *c, Dwfl *dwfl, uint64_t a)
 	if (hashtab_insert(&c->by_key, key, (void *)(uintptr_t)(c->count + 1)))
 		return NULL;
 	r = &c->rules[c->count++];
-	compile(dwfl, a, r);
+	compile(c, dwfl, a, r);
 	return r;
 }
 

@@ -241,6 +241,7 @@ void unwinder_counts(const struct sonde_unwinder *uw, struct uw_counts *c)
 	c->fast = uw->nr_fast;
 	c->slow = uw->nr_slow;
 	c->rules = uw_cfi_count(uw->cfi);
+	c->dwarf_loads = uw_cfi_dwarf_loads(uw->cfi);
 }
 
 /*
@@ -317,7 +318,7 @@ static int rebuild_dwfl(struct sonde_unwinder *uw)
 		dwfl_report_end(uw->dwfl, NULL, NULL);
 	dwfl_end(uw->dwfl);
 	uw->dwfl = n;
-	uw_cfi_flush(uw->cfi);
+	uw_cfi_reset(uw->cfi);
 	uw->reporting = false;
 	uw->attached = false;
 	uw->rebuild = false;
