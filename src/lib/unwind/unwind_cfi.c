@@ -50,6 +50,20 @@ struct cfi_rule {
 	uint8_t ra, sp, bp;	/* enum rule_kind */
 	bool fallback;		/* this PC needs libdwfl */
 	bool no_cfi;		/* no row here: the frame-pointer step */
+	/*
+	 * The shape of nearly every frame: a CFA, the return address saved
+	 * at CFA + off, RSP = CFA + off, RBP the same or saved. Walked
+	 * without the general rule evaluation.
+	 */
+	bool plain;
+};
+
+/* Recently used rules, direct-mapped by key: most frames stop here. */
+#define RECENT_BITS 10
+
+struct recent {
+	uint64_t key;		/* 0: empty (keys are lookup address + 1) */
+	uint32_t idx;		/* into rules */
 };
 
 /*
@@ -61,6 +75,7 @@ struct uw_cfi {
 	struct hashtab by_key;	/* of rule index + 1, as a pointer */
 	struct cfi_rule *rules;
 	size_t count, cap;
+	struct recent recent[1u << RECENT_BITS];
 	/* Modules asked whether they may have .debug_frame, and the answer. */
 	struct frame_known {
 		Dwfl_Module *mod;
@@ -91,6 +106,7 @@ void uw_cfi_flush(struct uw_cfi *c)
 	if (!c || !c->count)
 		return;
 	hashtab_clear(&c->by_key);
+	memset(c->recent, 0, sizeof(c->recent));
 	c->count = 0;
 }
 
@@ -168,6 +184,8 @@ static bool rule_from_cfi(Dwarf_CFI *cfi, Dwarf_Addr pc, struct cfi_rule *r)
 	r->bp = classify(fr, DW_RBP, &r->bp_off);
 	if (ra != DW_RA || signal || r->ra == RK_OTHER)
 		r->fallback = true;
+	r->plain = !r->fallback && r->cfa_reg != CFA_NONE && r->ra == RK_AT &&
+		   r->sp == RK_VAL && (r->bp == RK_SAME || r->bp == RK_AT);
 	free(fr);
 	return true;
 }
@@ -222,15 +240,19 @@ static void compile(struct uw_cfi *c, Dwfl *dwfl, uint64_t a,
 	r->no_cfi = true;
 }
 
-static const struct cfi_rule *lookup(struct uw_cfi *c, Dwfl *dwfl, uint64_t a)
+static const struct cfi_rule *lookup_slow(struct uw_cfi *c, Dwfl *dwfl,
+					  uint64_t a, struct recent *e)
 {
 	uint64_t key = a + 1;
 	struct hashtab_probe pr;
 	void *v = hashtab_probe_first(&c->by_key, key, &pr);
 	struct cfi_rule *r;
 
-	if (v)
-		return &c->rules[(uintptr_t)v - 1];
+	if (v) {
+		e->key = key;
+		e->idx = (uint32_t)((uintptr_t)v - 1);
+		return &c->rules[e->idx];
+	}
 	if (c->count >= UW_CFI_MAX_RULES)
 		uw_cfi_flush(c);	/* start over rather than grow */
 	if (c->count == c->cap) {
@@ -246,7 +268,21 @@ static const struct cfi_rule *lookup(struct uw_cfi *c, Dwfl *dwfl, uint64_t a)
 		return NULL;
 	r = &c->rules[c->count++];
 	compile(c, dwfl, a, r);
+	e->key = key;
+	e->idx = (uint32_t)(c->count - 1);
 	return r;
+}
+
+static inline const struct cfi_rule *lookup(struct uw_cfi *c, Dwfl *dwfl,
+					    uint64_t a)
+{
+	uint64_t key = a + 1;
+	struct recent *e = &c->recent[(key * 0x9e3779b97f4a7c15ULL) >>
+				      (64 - RECENT_BITS)];
+
+	if (e->key == key)
+		return &c->rules[e->idx];
+	return lookup_slow(c, dwfl, a, e);
 }
 
 /* A register of the frame being unwound. */
@@ -258,11 +294,11 @@ struct reg {
 enum { REG_UNSET, REG_SET, REG_UNKNOWN };
 
 /* libdwfl's memory_read callback: the stack copy, else the mapped files. */
-static bool read8(Dwfl *dwfl, const struct uw_cfi_sample *s, uint64_t addr,
-		  uint64_t *val)
+static inline __attribute__((always_inline)) bool
+read8(Dwfl *dwfl, const struct uw_cfi_sample *s, uint64_t addr, uint64_t *val)
 {
-	if (addr >= s->sp && s->stack_size >= 8 &&
-	    addr - s->sp <= s->stack_size - 8) {
+	if (addr >= s->sp &&
+	    addr - s->sp < (s->stack_size >= 8 ? s->stack_size - 7 : 0)) {
 		memcpy(val, s->stack + (addr - s->sp), 8);
 		return true;
 	}
@@ -273,9 +309,9 @@ static bool read8(Dwfl *dwfl, const struct uw_cfi_sample *s, uint64_t addr,
  * The caller's value of a register under rule @p kind. @p cfa_ok false:
  * the CFA did not evaluate, so CFA-relative rules fail.
  */
-static struct reg recover(Dwfl *dwfl, const struct uw_cfi_sample *s,
-			  uint8_t kind, uint64_t off, bool cfa_ok,
-			  uint64_t cfa, struct reg same)
+static inline __attribute__((always_inline)) struct reg
+recover(Dwfl *dwfl, const struct uw_cfi_sample *s, uint8_t kind, uint64_t off,
+	bool cfa_ok, uint64_t cfa, struct reg same)
 {
 	struct reg r = { 0, REG_UNSET };
 
@@ -331,11 +367,14 @@ static int fp_step(Dwfl *dwfl, const struct uw_cfi_sample *s, struct reg *sp,
 	return 1;
 }
 
-int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *s,
+int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *sa,
 		  uint64_t *ips, size_t max)
 {
+	/* A local copy: stores to @p ips cannot change it, no reloads. */
+	const struct uw_cfi_sample sample = *sa, *s = &sample;
 	struct reg sp = { s->sp, REG_SET }, bp = { s->bp, REG_SET }, cr, ra;
 	uint64_t pc = s->ip, cfa = 0;
+	uint64_t warm = s->stack_size < 1024 ? s->stack_size : 1024;
 	bool initial = true, cfa_ok;
 	size_t n = 0;
 
@@ -345,7 +384,7 @@ int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *s,
 	 * The walk reads the copy at addresses it learns one load at a time:
 	 * start the cache misses of its first lines together instead.
 	 */
-	for (uint64_t off = 0; off < s->stack_size && off < 1024; off += 64)
+	for (uint64_t off = 0; off < warm; off += 64)
 		__builtin_prefetch(s->stack + off);
 	for (;;) {
 		/* Callers: the row of the call instruction, not the next. */
@@ -369,6 +408,23 @@ int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *s,
 			continue;
 		}
 
+		cr = r->cfa_reg == DW_RSP ? sp : bp;
+		if (r->plain && cr.state == REG_SET) {
+			/* What the general rules below give for this shape. */
+			cfa = cr.val + r->cfa_off;
+			if (!read8(dwfl, s, cfa + r->ra_off, &pc) || !pc)
+				return (int)n;	/* outermost frame, or lost */
+			sp = (struct reg){ cfa + r->sp_off, REG_SET };
+			if (r->bp == RK_AT) {
+				uint64_t v;
+
+				bp = read8(dwfl, s, cfa + r->bp_off, &v) ?
+					     (struct reg){ v, REG_SET } :
+					     (struct reg){ 0, REG_UNSET };
+			}
+			initial = false;
+			continue;
+		}
 		cfa_ok = false;
 		if (r->cfa_reg != CFA_NONE) {
 			cr = r->cfa_reg == DW_RSP ? sp : bp;
