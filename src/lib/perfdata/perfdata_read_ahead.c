@@ -242,3 +242,31 @@ void pdr_ahead_stop(struct sonde_perfdata_reader *r)
 	free(a);
 	r->ahead = NULL;
 }
+
+/*
+ * Big records (DWARF samples carry a stack copy of KiBs) are read at a
+ * few spots each: the header and sample fields, the registers, the top
+ * of the stack copy, its size at the end. Each is a cache miss that the
+ * hardware prefetcher, which follows runs of lines, does not foresee.
+ * Started one record ahead, they overlap with the work on this one; the
+ * header they need comes in one record earlier still. Small records
+ * (a frame-pointer recording's) are left to the hardware.
+ */
+void pdr_prefetch_next(const struct sonde_perfdata_reader *r)
+{
+	const uint8_t *p;
+	uint64_t off;
+	uint16_t size;
+
+	if (r->q_head + 1 < r->q_ready)
+		__builtin_prefetch(pdr_rec_at(r, r->q[r->q_head + 1].off, &off));
+	if (r->q_head >= r->q_ready)
+		return;
+	p = pdr_rec_at(r, r->q[r->q_head].off, &off);
+	memcpy(&size, p + 6, 2);
+	if (size < PDR_PREFETCH_MIN_SIZE)
+		return;
+	for (unsigned int k = 64; k < AHEAD_HEAD_BYTES * 2; k += 64)
+		__builtin_prefetch(p + k);
+	__builtin_prefetch(p + size - 1);
+}

@@ -519,6 +519,8 @@ int pdr_stream_next(struct sonde_perfdata_reader *r, struct sonde_perfdata_recor
 	memcpy(&rec->size, p + 6, 2);
 	rec->time = e->time;
 	rec->attr_idx = e->attr_idx;
+	if (rec->size >= PDR_PREFETCH_MIN_SIZE)
+		pdr_prefetch_next(r);
 	if (rec->time > r->last_time)
 		r->last_time = rec->time;
 	return 1;
