@@ -293,16 +293,23 @@ struct reg {
 
 enum { REG_UNSET, REG_SET, REG_UNKNOWN };
 
+/* Where one walk reads memory: the sample's stack copy, else the files. */
+struct mem {
+	Dwfl *dwfl;
+	const uint8_t *stack;	/* copied from address sp */
+	uint64_t sp;
+	uint64_t room;		/* 8-byte loads start below sp + room */
+};
+
 /* libdwfl's memory_read callback: the stack copy, else the mapped files. */
 static inline __attribute__((always_inline)) bool
-read8(Dwfl *dwfl, const struct uw_cfi_sample *s, uint64_t addr, uint64_t *val)
+read8(const struct mem *m, uint64_t addr, uint64_t *val)
 {
-	if (addr >= s->sp &&
-	    addr - s->sp < (s->stack_size >= 8 ? s->stack_size - 7 : 0)) {
-		memcpy(val, s->stack + (addr - s->sp), 8);
+	if (addr >= m->sp && addr - m->sp < m->room) {
+		memcpy(val, m->stack + (addr - m->sp), 8);
 		return true;
 	}
-	return uw_read_from_elf(dwfl, addr, val);
+	return uw_read_from_elf(m->dwfl, addr, val);
 }
 
 /*
@@ -310,7 +317,7 @@ read8(Dwfl *dwfl, const struct uw_cfi_sample *s, uint64_t addr, uint64_t *val)
  * the CFA did not evaluate, so CFA-relative rules fail.
  */
 static inline __attribute__((always_inline)) struct reg
-recover(Dwfl *dwfl, const struct uw_cfi_sample *s, uint8_t kind, uint64_t off,
+recover(const struct mem *m, uint8_t kind, uint64_t off,
 	bool cfa_ok, uint64_t cfa, struct reg same)
 {
 	struct reg r = { 0, REG_UNSET };
@@ -319,7 +326,7 @@ recover(Dwfl *dwfl, const struct uw_cfi_sample *s, uint8_t kind, uint64_t off,
 	case RK_SAME:
 		return same;
 	case RK_AT:
-		if (cfa_ok && read8(dwfl, s, cfa + off, &r.val))
+		if (cfa_ok && read8(m, cfa + off, &r.val))
 			r.state = REG_SET;
 		break;
 	case RK_VAL:
@@ -344,7 +351,7 @@ recover(Dwfl *dwfl, const struct uw_cfi_sample *s, uint8_t kind, uint64_t off,
  * the stack pointer would not move up (not a frame chain but stray data).
  * @return 1 stepped, 0 the walk ends, -1 a register only libdwfl knows.
  */
-static int fp_step(Dwfl *dwfl, const struct uw_cfi_sample *s, struct reg *sp,
+static int fp_step(const struct mem *m, struct reg *sp,
 		   struct reg *bp, uint64_t *pc)
 {
 	uint64_t fp = bp->val, old_sp = 0, prev = 0, ret;
@@ -355,9 +362,9 @@ static int fp_step(Dwfl *dwfl, const struct uw_cfi_sample *s, struct reg *sp,
 		return 0;
 	if (sp->state == REG_SET)
 		old_sp = sp->val;
-	if (!read8(dwfl, s, fp, &prev))
+	if (!read8(m, fp, &prev))
 		prev = 0;
-	if (!read8(dwfl, s, fp + 8, &ret))
+	if (!read8(m, fp + 8, &ret))
 		return 0;
 	if (old_sp >= fp + 16)
 		return 0;
@@ -367,11 +374,14 @@ static int fp_step(Dwfl *dwfl, const struct uw_cfi_sample *s, struct reg *sp,
 	return 1;
 }
 
-int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *sa,
+int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *s,
 		  uint64_t *ips, size_t max)
 {
-	/* A local copy: stores to @p ips cannot change it, no reloads. */
-	const struct uw_cfi_sample sample = *sa, *s = &sample;
+	/* Local: stores to @p ips cannot change it, no reloads. */
+	const struct mem mem = {
+		.dwfl = dwfl, .stack = s->stack, .sp = s->sp,
+		.room = s->stack_size >= 8 ? s->stack_size - 7 : 0,
+	}, *m = &mem;
 	struct reg sp = { s->sp, REG_SET }, bp = { s->bp, REG_SET }, cr, ra;
 	uint64_t pc = s->ip, cfa = 0;
 	uint64_t warm = s->stack_size < 1024 ? s->stack_size : 1024;
@@ -400,7 +410,7 @@ int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *sa,
 		if (n >= max)
 			return (int)n;
 		if (r->no_cfi) {
-			int st = fp_step(dwfl, s, &sp, &bp, &pc);
+			int st = fp_step(m, &sp, &bp, &pc);
 
 			if (st <= 0)
 				return st < 0 ? UW_CFI_FALLBACK : (int)n;
@@ -412,13 +422,13 @@ int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *sa,
 		if (r->plain && cr.state == REG_SET) {
 			/* What the general rules below give for this shape. */
 			cfa = cr.val + r->cfa_off;
-			if (!read8(dwfl, s, cfa + r->ra_off, &pc) || !pc)
+			if (!read8(m, cfa + r->ra_off, &pc) || !pc)
 				return (int)n;	/* outermost frame, or lost */
 			sp = (struct reg){ cfa + r->sp_off, REG_SET };
 			if (r->bp == RK_AT) {
 				uint64_t v;
 
-				bp = read8(dwfl, s, cfa + r->bp_off, &v) ?
+				bp = read8(m, cfa + r->bp_off, &v) ?
 					     (struct reg){ v, REG_SET } :
 					     (struct reg){ 0, REG_UNSET };
 			}
@@ -434,12 +444,12 @@ int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *sa,
 			cfa = cr.val + r->cfa_off;
 		}
 		/* RA "same value": this frame's RIP, which is its PC. */
-		ra = recover(dwfl, s, r->ra, r->ra_off, cfa_ok, cfa,
+		ra = recover(m, r->ra, r->ra_off, cfa_ok, cfa,
 			     (struct reg){ pc, REG_SET });
 		if (ra.state != REG_SET || !ra.val)
 			return (int)n;	/* outermost frame, or lost */
-		sp = recover(dwfl, s, r->sp, r->sp_off, cfa_ok, cfa, sp);
-		bp = recover(dwfl, s, r->bp, r->bp_off, cfa_ok, cfa, bp);
+		sp = recover(m, r->sp, r->sp_off, cfa_ok, cfa, sp);
+		bp = recover(m, r->bp, r->bp_off, cfa_ok, cfa, bp);
 		pc = ra.val;
 		initial = false;
 	}
