@@ -342,6 +342,8 @@ static void test_read_ahead(void **state)
 	assert_int_equal(ea, 0);
 	assert_int_equal(n, 20000 + 1);
 	assert_true(a->dropped > 0); /* releases went through the thread */
+	/* Whole 2 MiB blocks: never half of a PMD-mapped folio. */
+	assert_int_equal(a->dropped % (2u << 20), 0);
 	sonde_perfdata_reader__free(a);
 	sonde_perfdata_reader__free(b);
 
@@ -351,6 +353,66 @@ static void test_read_ahead(void **state)
 	for (int i = 0; i < 1000; i++)
 		assert_int_equal(sonde_perfdata_reader__next(a, &ra), 1);
 	sonde_perfdata_reader__free(a);
+	unlink(path);
+	free(g.buf);
+}
+
+/* The kernel's VmFlags of the mapping of @p path (smaps), or "". */
+static void vm_flags(const char *path, char *out, size_t size)
+{
+	char line[4352];
+	bool in = false;
+	FILE *f = fopen("/proc/self/smaps", "re");
+
+	assert_non_null(f);
+	out[0] = 0;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line), k = strlen(path);
+
+		if (strchr(line, '-') && strchr(line, '-') < strchr(line, ' '))
+			in = n > k && !strncmp(line + n - 1 - k, path, k);
+		else if (in && !strncmp(line, "VmFlags:", 8)) {
+			size_t m = strlen(line + 8) < size ? strlen(line + 8) : size - 1;
+
+			memcpy(out, line + 8, m);
+			out[m] = 0;
+		}
+	}
+	fclose(f);
+}
+
+/*
+ * A file is mapped so that what readahead brings from disk comes in huge
+ * folios (one PMD maps 2 MiB), and reclaim does not take its pages first
+ * as it does for MADV_SEQUENTIAL mappings; without THP in the kernel,
+ * sequential readahead as before.
+ */
+static void test_file_mapping_advice(void **state)
+{
+	char path[] = "/tmp/sonde-advice-XXXXXX", flags[512];
+	struct sonde_perfdata_reader *r;
+	struct pdgen g;
+	int fd;
+	FILE *f;
+
+	(void)state;
+	build(&g, false, false);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_int_equal(fwrite(g.buf, 1, g.len, f), g.len);
+	assert_int_equal(fclose(f), 0);
+	r = sonde_perfdata_reader__open(path, NULL);
+	assert_non_null(r);
+	vm_flags(path, flags, sizeof(flags));
+	assert_non_null(strstr(flags, " rd"));
+	if (access("/sys/kernel/mm/transparent_hugepage", F_OK) == 0) {
+		assert_non_null(strstr(flags, " hg"));
+		assert_null(strstr(flags, " sr"));
+	} else {
+		assert_non_null(strstr(flags, " sr"));
+	}
+	sonde_perfdata_reader__free(r);
 	unlink(path);
 	free(g.buf);
 }
@@ -411,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_every_prefix),
 		cmocka_unit_test(test_unordered),
 		cmocka_unit_test(test_read_ahead),
+		cmocka_unit_test(test_file_mapping_advice),
 		cmocka_unit_test(test_round_runs),
 	};
 

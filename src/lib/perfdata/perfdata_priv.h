@@ -196,6 +196,12 @@ void pdr_ahead_progress_slow(struct sonde_perfdata_reader *r);
 bool pdr_ahead_drop(struct sonde_perfdata_reader *r, uint64_t from,
 		    uint64_t to);
 void pdr_ahead_stop(struct sonde_perfdata_reader *r);
+/*
+ * Starts the cache misses of the next records handed out; called after
+ * a record of at least PDR_PREFETCH_MIN_SIZE bytes.
+ */
+#define PDR_PREFETCH_MIN_SIZE 512u
+void pdr_prefetch_next(const struct sonde_perfdata_reader *r);
 static inline void pdr_ahead_progress(struct sonde_perfdata_reader *r)
 {
 	if (r->ahead && r->pos >= r->ahead_next)

@@ -398,7 +398,16 @@ sonde_perfdata_reader__open(const char *path, const struct sonde_perfdata_reader
 			free(r);
 			return lib_err_ptr(err);
 		}
-		madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+		/*
+		 * What readahead brings from disk for this mapping comes in
+		 * 2 MiB folios, which this and later readers map with one
+		 * entry each instead of 512 (a 200 MB file: ~1 ms of page
+		 * faults and unmapping instead of ~15-30). Not sequential
+		 * too: reclaim would then take these pages first, and the
+		 * next report reads the same file. Without THP, as before.
+		 */
+		if (madvise(m, (size_t)st.st_size, MADV_HUGEPAGE))
+			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
 		r->base = m;
 		r->len = (uint64_t)st.st_size;
 		r->mapped = true;

@@ -455,11 +455,16 @@ static int scan(struct sonde_perfdata_reader *r)
 
 /*
  * Peak RSS: pages of the mapping below every record still queued have been
- * handed out and are released every 32 MiB. They fault back in from the
+ * handed out and are released every 4 MiB. They fault back in from the
  * file if a caller touches an old record again (so pointers stay valid);
  * swapped files are skipped because their pages were rewritten in place.
  */
 #define PDR_DROP_STEP (4ULL << 20)
+/*
+ * Released in whole 2 MiB blocks: a range ending inside a folio mapped
+ * with one PMD entry unmaps all of it, the part still ahead included.
+ */
+#define PDR_DROP_ALIGN (2ULL << 20)
 
 static void drop_consumed(struct sonde_perfdata_reader *r)
 {
@@ -470,7 +475,7 @@ static void drop_consumed(struct sonde_perfdata_reader *r)
 	for (size_t i = r->q_head; i < r->q_len; i++)
 		if (r->q[i].off < low)
 			low = r->q[i].off;
-	low &= ~(page - 1);
+	low &= ~(PDR_DROP_ALIGN - 1);
 	if (low > r->dropped + page) {
 		uint64_t from = r->dropped & ~(page - 1);
 
@@ -514,6 +519,8 @@ int pdr_stream_next(struct sonde_perfdata_reader *r, struct sonde_perfdata_recor
 	memcpy(&rec->size, p + 6, 2);
 	rec->time = e->time;
 	rec->attr_idx = e->attr_idx;
+	if (rec->size >= PDR_PREFETCH_MIN_SIZE)
+		pdr_prefetch_next(r);
 	if (rec->time > r->last_time)
 		r->last_time = rec->time;
 	return 1;
