@@ -12,6 +12,7 @@
 #include "sonde/record.h"
 #include "sonde/perfdata.h"
 #include "sonde/synth.h"
+#include "record_priv.h"
 
 /* Private state of the perf.data reader and its decoding helpers. */
 #define PDR_MAX_ATTRS 4096
@@ -31,6 +32,8 @@ struct pdr_attr {
 	int16_t trailer_id_off;
 	/* Offset of the id in a SAMPLE body, or -1. */
 	int16_t sample_id_off;
+	/* Where a SAMPLE's fields sit, if its layout is the usual one. */
+	struct sample_plan plan;
 };
 
 struct pdr_qent {

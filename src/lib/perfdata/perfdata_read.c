@@ -51,7 +51,7 @@ static uint8_t rev8(uint8_t b)
 	return (uint8_t)((b & 0xaa) >> 1 | (b & 0x55) << 1);
 }
 
-static void attr_swap(uint8_t *p, size_t size)
+static void file_attr_swap(uint8_t *p, size_t size)
 {
 	size_t off = 0;
 
@@ -93,6 +93,7 @@ void pdr_attr_layout(struct pdr_attr *a)
 	memset(&a->fmt, 0, sizeof(a->fmt));
 	/* Unknown sample_type bits: the codec refuses; later records fail. */
 	sonde_record_fmt__from_attr(&a->fmt, &a->attr);
+	sample_plan_make(&a->fmt, &a->plan);
 	a->trailer_size = 0;
 	a->trailer_time_off = -1;
 	a->trailer_id_off = -1;
@@ -158,7 +159,7 @@ int pdr_add_attr(struct sonde_perfdata_reader *r, uint64_t off, uint32_t avail,
 	/* Newer attrs than ours: the fields we know come first, keep those. */
 	memcpy(buf, pdr_ptr(r, off), size < sizeof(buf) ? size : sizeof(buf));
 	if (r->swap)
-		attr_swap(buf, size < sizeof(buf) ? size : sizeof(buf));
+		file_attr_swap(buf, size < sizeof(buf) ? size : sizeof(buf));
 	na = realloc(r->attrs, (r->nr_attrs + 1) * sizeof(*na));
 	if (!na)
 		return -ENOMEM;
