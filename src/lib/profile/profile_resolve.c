@@ -392,7 +392,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 		memcpy(s->raw + 1, callchain, nr * 8);
 	s->priv = NULL;
 	s->priv2 = 0;
-	s->group = NULL;
+	s->group[0] = s->group[1] = NULL;
 	s->transient = transient;
 	resolve(c, t, kernel, ip, &c->tmp[nf]);
 	c->tmp[nf++].unwound = false;
