@@ -395,6 +395,51 @@ static void test_round_runs(void **state)
 	free(g.buf);
 }
 
+/*
+ * Rounds filled in order, with now and then a record that is late (before
+ * the last ones of the round before, after what that round released):
+ * the queue skips sorting what came in order and reuses the room of what
+ * it handed out, and must still hand out every record in time order,
+ * across the queue's growth and its moves.
+ */
+static void test_rounds_in_order_and_late(void **state)
+{
+	struct sonde_perfdata_record rec;
+	struct sonde_perfdata_reader *r;
+	struct pdgen g;
+	uint64_t last = 0, n = 0, want = 0, t = 1000;
+	int err;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	pdg_file_begin(&g, ST_BASIC, 1000);
+	for (unsigned int j = 0; j < 200; j++) {
+		unsigned int per = 50 + (j * 37) % 900;
+
+		if (j % 3 == 1) { /* late: between the last round's two halves */
+			pdg_sample(&g, 42, 42, t - 5 * per, 0x401000, 1000, NULL, 0);
+			want++;
+		}
+		for (unsigned int i = 0; i < per; i++, want++)
+			pdg_sample(&g, 42, 42, t += 10, 0x401000, 1000, NULL, 0);
+		pdg_round(&g);
+	}
+	pdg_file_end(&g, 1, t);
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(r);
+	while ((err = sonde_perfdata_reader__next(r, &rec)) > 0) {
+		if (rec.type != SONDE_PERF_RECORD_SAMPLE)
+			continue;
+		assert_true(rec.time >= last);
+		last = rec.time;
+		n++;
+	}
+	assert_int_equal(err, 0);
+	assert_int_equal(n, want);
+	sonde_perfdata_reader__free(r);
+	free(g.buf);
+}
+
 /* The fields of a pdr_sample, one by one (its padding is nobody's). */
 static void same_sample(const struct pdr_sample *x, const struct pdr_sample *y)
 {
@@ -505,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_read_ahead),
 		cmocka_unit_test(test_round_runs),
 		cmocka_unit_test(test_sample_plan_same_as_codec),
+		cmocka_unit_test(test_rounds_in_order_and_late),
 	};
 
 	sonde_set_print(NULL);

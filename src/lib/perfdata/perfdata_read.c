@@ -98,6 +98,11 @@ void pdr_attr_layout(struct pdr_attr *a)
 	a->trailer_time_off = -1;
 	a->trailer_id_off = -1;
 	a->sample_id_off = -1;
+	a->sample_time_off = -1;
+	if (st & SONDE_PERF_SAMPLE_TIME)
+		a->sample_time_off = (int16_t)(8 + 8 * (!!(st & SONDE_PERF_SAMPLE_IDENTIFIER) +
+							!!(st & SONDE_PERF_SAMPLE_IP) +
+							!!(st & SONDE_PERF_SAMPLE_TID)));
 	if (st & SONDE_PERF_SAMPLE_IDENTIFIER)
 		a->sample_id_off = 0;
 	else if (st & SONDE_PERF_SAMPLE_ID) {
