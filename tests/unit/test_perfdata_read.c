@@ -342,6 +342,8 @@ static void test_read_ahead(void **state)
 	assert_int_equal(ea, 0);
 	assert_int_equal(n, 20000 + 1);
 	assert_true(a->dropped > 0); /* releases went through the thread */
+	/* Whole 2 MiB blocks: never half of a PMD-mapped folio. */
+	assert_int_equal(a->dropped % (2u << 20), 0);
 	sonde_perfdata_reader__free(a);
 	sonde_perfdata_reader__free(b);
 
@@ -351,6 +353,66 @@ static void test_read_ahead(void **state)
 	for (int i = 0; i < 1000; i++)
 		assert_int_equal(sonde_perfdata_reader__next(a, &ra), 1);
 	sonde_perfdata_reader__free(a);
+	unlink(path);
+	free(g.buf);
+}
+
+/* The kernel's VmFlags of the mapping of @p path (smaps), or "". */
+static void vm_flags(const char *path, char *out, size_t size)
+{
+	char line[4352];
+	bool in = false;
+	FILE *f = fopen("/proc/self/smaps", "re");
+
+	assert_non_null(f);
+	out[0] = 0;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line), k = strlen(path);
+
+		if (strchr(line, '-') && strchr(line, '-') < strchr(line, ' '))
+			in = n > k && !strncmp(line + n - 1 - k, path, k);
+		else if (in && !strncmp(line, "VmFlags:", 8)) {
+			size_t m = strlen(line + 8) < size ? strlen(line + 8) : size - 1;
+
+			memcpy(out, line + 8, m);
+			out[m] = 0;
+		}
+	}
+	fclose(f);
+}
+
+/*
+ * A file is mapped so that what readahead brings from disk comes in huge
+ * folios (one PMD maps 2 MiB), and reclaim does not take its pages first
+ * as it does for MADV_SEQUENTIAL mappings; without THP in the kernel,
+ * sequential readahead as before.
+ */
+static void test_file_mapping_advice(void **state)
+{
+	char path[] = "/tmp/sonde-advice-XXXXXX", flags[512];
+	struct sonde_perfdata_reader *r;
+	struct pdgen g;
+	int fd;
+	FILE *f;
+
+	(void)state;
+	build(&g, false, false);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_int_equal(fwrite(g.buf, 1, g.len, f), g.len);
+	assert_int_equal(fclose(f), 0);
+	r = sonde_perfdata_reader__open(path, NULL);
+	assert_non_null(r);
+	vm_flags(path, flags, sizeof(flags));
+	assert_non_null(strstr(flags, " rd"));
+	if (access("/sys/kernel/mm/transparent_hugepage", F_OK) == 0) {
+		assert_non_null(strstr(flags, " hg"));
+		assert_null(strstr(flags, " sr"));
+	} else {
+		assert_non_null(strstr(flags, " sr"));
+	}
+	sonde_perfdata_reader__free(r);
 	unlink(path);
 	free(g.buf);
 }
@@ -395,6 +457,143 @@ static void test_round_runs(void **state)
 	free(g.buf);
 }
 
+/*
+ * Rounds filled in order, with now and then a record that is late (before
+ * the last ones of the round before, after what that round released):
+ * the queue skips sorting what came in order and reuses the room of what
+ * it handed out, and must still hand out every record in time order,
+ * across the queue's growth and its moves.
+ */
+static void test_rounds_in_order_and_late(void **state)
+{
+	struct sonde_perfdata_record rec;
+	struct sonde_perfdata_reader *r;
+	struct pdgen g;
+	uint64_t last = 0, n = 0, want = 0, t = 1000;
+	int err;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	pdg_file_begin(&g, ST_BASIC, 1000);
+	for (unsigned int j = 0; j < 200; j++) {
+		unsigned int per = 50 + (j * 37) % 900;
+
+		if (j % 3 == 1) { /* late: between the last round's two halves */
+			pdg_sample(&g, 42, 42, t - 5 * per, 0x401000, 1000, NULL, 0);
+			want++;
+		}
+		for (unsigned int i = 0; i < per; i++, want++)
+			pdg_sample(&g, 42, 42, t += 10, 0x401000, 1000, NULL, 0);
+		pdg_round(&g);
+	}
+	pdg_file_end(&g, 1, t);
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(r);
+	while ((err = sonde_perfdata_reader__next(r, &rec)) > 0) {
+		if (rec.type != SONDE_PERF_RECORD_SAMPLE)
+			continue;
+		assert_true(rec.time >= last);
+		last = rec.time;
+		n++;
+	}
+	assert_int_equal(err, 0);
+	assert_int_equal(n, want);
+	sonde_perfdata_reader__free(r);
+	free(g.buf);
+}
+
+/* The fields of a pdr_sample, one by one (its padding is nobody's). */
+static void same_sample(const struct pdr_sample *x, const struct pdr_sample *y)
+{
+	assert_int_equal(x->ip, y->ip);
+	assert_int_equal(x->pid, y->pid);
+	assert_int_equal(x->tid, y->tid);
+	assert_int_equal(x->time, y->time);
+	assert_int_equal(x->addr, y->addr);
+	assert_int_equal(x->id, y->id);
+	assert_int_equal(x->stream_id, y->stream_id);
+	assert_int_equal(x->cpu, y->cpu);
+	assert_int_equal(x->period, y->period);
+	assert_int_equal(x->nr_callchain, y->nr_callchain);
+	assert_ptr_equal(x->callchain, y->callchain);
+	assert_int_equal(x->raw_size, y->raw_size);
+	assert_ptr_equal(x->raw, y->raw);
+	assert_int_equal(x->regs_abi, y->regs_abi);
+	assert_int_equal(x->regs_mask, y->regs_mask);
+	assert_ptr_equal(x->regs, y->regs);
+	assert_int_equal(x->nr_regs, y->nr_regs);
+	assert_int_equal(x->stack_size, y->stack_size);
+	assert_int_equal(x->stack_dyn_size, y->stack_dyn_size);
+	assert_ptr_equal(x->stack, y->stack);
+}
+
+/*
+ * The reports read samples of the usual layout straight from the attr's
+ * plan: for every subset of the fixed fields, with and without a
+ * callchain, with and without PERIOD's fallback to the attr's period,
+ * that must give what the codec's walk gives, and a sample a word too
+ * long must still be refused.
+ */
+static void test_sample_plan_same_as_codec(void **state)
+{
+	static const uint64_t fixed[] = {
+		SONDE_PERF_SAMPLE_IDENTIFIER, SONDE_PERF_SAMPLE_IP, SONDE_PERF_SAMPLE_TID,
+		SONDE_PERF_SAMPLE_TIME, SONDE_PERF_SAMPLE_ADDR, SONDE_PERF_SAMPLE_ID,
+		SONDE_PERF_SAMPLE_STREAM_ID, SONDE_PERF_SAMPLE_CPU, SONDE_PERF_SAMPLE_PERIOD,
+	};
+	static const uint64_t ips[] = { SONDE_PERF_CONTEXT_USER, 0x401000, 0x402000 };
+	uint8_t buf[256];
+
+	(void)state;
+	for (unsigned int m = 0; m < 1u << 9; m++) {
+		for (int chain = 0; chain < 3; chain++) {
+			struct pdr_attr a, walk;
+			struct sonde_record in;
+			struct pdr_sample fast, slow;
+			int n;
+
+			memset(&a, 0, sizeof(a));
+			for (int b = 0; b < 9; b++)
+				if (m & (1u << b))
+					a.attr.sample_type |= fixed[b];
+			if (chain)
+				a.attr.sample_type |= SONDE_PERF_SAMPLE_CALLCHAIN;
+			a.attr.freq = m & 1;
+			a.attr.sample_period = 4000;
+			a.attr.sample_id_all = 1;
+			pdr_attr_layout(&a);
+			assert_true(a.plan.fixed);
+			walk = a;
+			walk.plan.fixed = false; /* what the codec says */
+			memset(&in, 0, sizeof(in));
+			in.type = SONDE_PERF_RECORD_SAMPLE;
+			in.sample.identifier = 7;
+			in.sample.ip = 0x401234;
+			in.sample.pid = 42;
+			in.sample.tid = 43;
+			in.sample.time = 1000 + m;
+			in.sample.addr = 0xdead0000;
+			in.sample.id = 9;
+			in.sample.stream_id = 11;
+			in.sample.cpu = 3;
+			in.sample.period = 100000;
+			in.sample.callchain.nr = chain == 2 ? 3 : 0;
+			in.sample.callchain.ips = ips;
+			n = sonde_record__encode(&a.fmt, &in, buf, sizeof(buf) - 8);
+			assert_true(n >= 8);
+			memset(&fast, 0x5a, sizeof(fast));
+			assert_int_equal(pdr_parse_sample(NULL, &a, buf, (uint16_t)n, &fast), 0);
+			assert_int_equal(pdr_parse_sample(NULL, &walk, buf, (uint16_t)n, &slow), 0);
+			same_sample(&fast, &slow);
+			/* A word more than the fields: refused either way. */
+			memset(buf + n, 0, 8);
+			memcpy(buf + 6, &(uint16_t){ (uint16_t)(n + 8) }, 2);
+			assert_int_equal(pdr_parse_sample(NULL, &a, buf, (uint16_t)(n + 8), &fast),
+					 -SONDE_ERR_FORMAT);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -411,7 +610,10 @@ int main(void)
 		cmocka_unit_test(test_every_prefix),
 		cmocka_unit_test(test_unordered),
 		cmocka_unit_test(test_read_ahead),
+		cmocka_unit_test(test_file_mapping_advice),
 		cmocka_unit_test(test_round_runs),
+		cmocka_unit_test(test_sample_plan_same_as_codec),
+		cmocka_unit_test(test_rounds_in_order_and_late),
 	};
 
 	sonde_set_print(NULL);

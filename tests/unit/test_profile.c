@@ -795,6 +795,61 @@ static void test_max_stacks(void **state)
 	sonde_profile__free(p);
 }
 
+/*
+ * One stack sampled in three threads in turn, in runs and alternating: a
+ * stack remembers its last groups (one per thread here), and each sample
+ * must still count in its own thread's group.
+ */
+static void test_groups_of_one_stack(void **state)
+{
+	static const enum sonde_profile_key keys[] = { SONDE_PROFILE_KEY_COMM,
+						       SONDE_PROFILE_KEY_TID,
+						       SONDE_PROFILE_KEY_SYM };
+	static const char order[] = "0101202122000111210120";
+	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 3, .callchains = true);
+	struct sonde_perf_event_attr attr;
+	struct sonde_profile *p = live_profile(&po, &attr);
+	uint64_t want[3] = { 0 }, got[3] = { 0 };
+	size_t n;
+
+	(void)state;
+	/* Threads of one name, told apart by their tids only. */
+	for (uint32_t k = 1; k < 3; k++) {
+		struct sonde_record rec;
+
+		memset(&rec, 0, sizeof(rec));
+		rec.type = SONDE_PERF_RECORD_COMM;
+		rec.comm.pid = (uint32_t)pid;
+		rec.comm.tid = (uint32_t)pid + k;
+		rec.comm.comm = "work";
+		assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
+	}
+	for (const char *c = order; *c; c++) {
+		struct sonde_record rec;
+		uint64_t chain[2];
+		int k = *c - '0';
+
+		leaf_sample(&rec, &attr, F_B + 4, chain);
+		rec.sample.tid = (uint32_t)pid + (uint32_t)k;
+		rec.sample.period = 1ULL << (8 * k); /* each thread its own byte */
+		want[k] += rec.sample.period;
+		assert_int_equal(sonde_profile__add_record(p, 0, &rec), 1);
+	}
+	n = sonde_profile__nr_entries(p, 0);
+	assert_int_equal(n, 3);
+	for (size_t i = 0; i < n; i++) {
+		const struct sonde_profile_entry *e = sonde_profile__entry(p, 0, i);
+		int k = sonde_profile_entry__tid(e) - pid;
+
+		assert_true(k >= 0 && k < 3);
+		assert_string_equal(sonde_profile_entry__sym(e), "fb");
+		assert_string_equal(sonde_profile_entry__comm(e), "work");
+		got[k] += sonde_profile_entry__self(e);
+	}
+	assert_memory_equal(got, want, sizeof(got));
+	sonde_profile__free(p);
+}
+
 static volatile uint64_t live_sink;
 static volatile long live_ms = 150; /* not a constant: no clone of live_hot */
 
@@ -955,6 +1010,7 @@ int main(void)
 		cmocka_unit_test(test_set_baseline),
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_max_stacks),
+		cmocka_unit_test(test_groups_of_one_stack),
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_live_ring),
 	};

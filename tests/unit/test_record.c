@@ -596,6 +596,107 @@ static void test_corrupt_records(void **state)
 }
 
 /*
+ * The usual layouts (fixed fields, then at most a callchain) are read
+ * straight from a plan: every subset of the fixed fields, with and without
+ * a callchain, must decode to exactly the sample encoded (absent fields 0,
+ * the rest of the struct cleared), and a record a word longer than its
+ * fields must still be refused where the walk refuses it.
+ */
+static void test_usual_layouts_read_straight(void **state)
+{
+	static const uint64_t fixed[] = {
+		SONDE_PERF_SAMPLE_IDENTIFIER, SONDE_PERF_SAMPLE_IP, SONDE_PERF_SAMPLE_TID,
+		SONDE_PERF_SAMPLE_TIME, SONDE_PERF_SAMPLE_ADDR, SONDE_PERF_SAMPLE_ID,
+		SONDE_PERF_SAMPLE_STREAM_ID, SONDE_PERF_SAMPLE_CPU, SONDE_PERF_SAMPLE_PERIOD,
+	};
+	static const uint64_t ips[] = { SONDE_PERF_CONTEXT_USER, 0x401000, 0x402000 };
+	uint8_t buf[256];
+
+	for (unsigned int m = 0; m < 1u << 9; m++) {
+		for (int chain = 0; chain < 3; chain++) {
+			struct sonde_record_fmt fmt = { 0 };
+			struct sonde_record in, d;
+			struct sample_plan pl;
+			uint64_t nr;
+			int n;
+
+			for (int b = 0; b < 9; b++)
+				if (m & (1u << b))
+					fmt.sample_type |= fixed[b];
+			if (chain)
+				fmt.sample_type |= SONDE_PERF_SAMPLE_CALLCHAIN;
+			memset(&in, 0, sizeof(in));
+			in.type = SONDE_PERF_RECORD_SAMPLE;
+			in.sample.sample_type = fmt.sample_type;
+			/* Distinct values, present or not: absent ones must read 0. */
+			in.sample.identifier = 0x1111;
+			in.sample.ip = 0x401234;
+			in.sample.pid = 42;
+			in.sample.tid = 43;
+			in.sample.time = 123456789;
+			in.sample.addr = 0xdead0000;
+			in.sample.id = 0x2222;
+			in.sample.stream_id = 0x3333;
+			in.sample.cpu = 3;
+			in.sample.cpu_res = 0;
+			in.sample.period = 100000;
+			if (chain) {
+				in.sample.callchain.nr = chain == 1 ? 0 : 3;
+				in.sample.callchain.ips = ips;
+			}
+			n = sonde_record__encode(&fmt, &in, buf, sizeof(buf) - 8);
+			assert_true(n >= 8);
+			sample_plan_make(&fmt, &pl);
+			assert_true(pl.fixed);
+			assert_true(sample_plan_fits(&pl, buf, (size_t)n, &nr));
+			assert_int_equal(nr, in.sample.callchain.nr);
+			memset(&d, 0xa5, sizeof(d));
+			assert_int_equal(sonde_record__decode(&fmt, buf, (size_t)n, &d), 0);
+			/* What the encoder did not write reads as 0 after decoding. */
+			for (int b = 0; b < 9; b++) {
+				if (m & (1u << b))
+					continue;
+				switch (b) {
+				case 0: in.sample.identifier = 0; break;
+				case 1: in.sample.ip = 0; break;
+				case 2: in.sample.pid = in.sample.tid = 0; break;
+				case 3: in.sample.time = 0; break;
+				case 4: in.sample.addr = 0; break;
+				case 5: in.sample.id = 0; break;
+				case 6: in.sample.stream_id = 0; break;
+				case 7: in.sample.cpu = 0; break;
+				case 8: in.sample.period = 0; break;
+				}
+			}
+			if (chain)
+				in.sample.callchain.ips = (const uint64_t *)(const void *)
+							  (buf + pl.chain + 8);
+			if (memcmp(&d.sample, &in.sample, sizeof(in.sample)))
+				fail_msg("sample_type %#llx chain %d decodes otherwise",
+					 (unsigned long long)fmt.sample_type, chain);
+			assert_int_equal(d.size, n);
+			assert_false(d.has_sample_id);
+			assert_null(d.err_what);
+			/* A word more than the fields: the walk says what is left. */
+			memset(buf + n, 0, 8);
+			memcpy(buf + 6, &(uint16_t){ (uint16_t)(n + 8) }, 2);
+			assert_false(sample_plan_fits(&pl, buf, (size_t)n + 8, &nr));
+			expect_bad(&fmt, buf, (size_t)n + 8, (uint32_t)n, "bytes left");
+		}
+	}
+	/* Any field past the usual ones: no plan, the walk reads it. */
+	{
+		struct sonde_record_fmt fmt = {
+			.sample_type = SONDE_PERF_SAMPLE_IP | SONDE_PERF_SAMPLE_RAW,
+		};
+		struct sample_plan pl;
+
+		sample_plan_make(&fmt, &pl);
+		assert_false(pl.fixed);
+	}
+}
+
+/*
  * An event without attr.build_id can get MMAP2 records whose misc says
  * build id while the body is maj/min/ino (kernel quirk, seen on 6.18).
  */
@@ -966,6 +1067,7 @@ int main(void)
 		cmocka_unit_test(test_swap_every_type),
 		cmocka_unit_test(test_bitfields_from_big_endian),
 		cmocka_unit_test(test_corrupt_records),
+		cmocka_unit_test(test_usual_layouts_read_straight),
 		cmocka_unit_test(test_unknown_type_passes_through),
 		cmocka_unit_test(test_misc_bits_kept),
 		cmocka_unit_test(test_encode_refuses_inconsistent_records),

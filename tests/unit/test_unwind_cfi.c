@@ -96,10 +96,16 @@ __asm__(
 	"nop\nnop\nret\n"
 	".cfi_endproc\n"
 	".size t_sig_fn, .-t_sig_fn\n"
+	/* No CFI at all: .eh_frame has no row for it. */
+	".p2align 4\n"
+	".globl t_nocfi_fn\n.hidden t_nocfi_fn\n.type t_nocfi_fn,@function\n"
+	"t_nocfi_fn:\n"
+	"nop\nnop\nret\n"
+	".size t_nocfi_fn, .-t_nocfi_fn\n"
 	".previous\n");
 
 extern const char t_rbp_fn[], t_rbp_body[], t_mid_fn[], t_mid_ret[],
-	t_top_fn[], t_top_ret[], t_plt_fn[], t_sig_fn[];
+	t_top_fn[], t_top_ret[], t_plt_fn[], t_sig_fn[], t_nocfi_fn[];
 
 #define A(sym) ((uint64_t)(uintptr_t)(sym))
 
@@ -121,8 +127,42 @@ struct both {
 	struct uw_counts cf;
 };
 
-/* Unwinds @p t through the fast path and through libdwfl alone. */
-static void unwind_both(const struct synth *t, size_t max, struct both *b)
+/* Maps this program's executable mappings as the file @p path. */
+static void add_self_as(struct sonde_unwinder *uw, const char *path)
+{
+	char exe[PATH_MAX], line[4352];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *f = fopen("/proc/self/maps", "re");
+	int added = 0;
+
+	assert_true(n > 0);
+	exe[n] = 0;
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, off;
+		char perms[8];
+		int pos = 0;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
+			   perms, &off, &pos) < 4 || !pos || perms[2] != 'x')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		if (strcmp(line + pos, exe))
+			continue;
+		assert_int_equal(sonde_unwinder__add_map(uw, start, end - start,
+							 off, path), 0);
+		added++;
+	}
+	fclose(f);
+	assert_true(added >= 1);
+}
+
+/*
+ * Unwinds @p t through the fast path and through libdwfl alone, with this
+ * process's mappings, or only this program's as the file @p as if not NULL.
+ */
+static void unwind_both_as(const struct synth *t, size_t max, struct both *b,
+			   const char *as)
 {
 	struct sonde_unwind_sample s = {
 		.tid = getpid(), .abi = SONDE_PERF_SAMPLE_REGS_ABI_64,
@@ -134,8 +174,13 @@ static void unwind_both(const struct synth *t, size_t max, struct both *b)
 
 	assert_non_null(f);
 	assert_non_null(sl);
-	assert_true(sonde_unwinder__add_proc_maps(f, getpid()) >= 1);
-	assert_true(sonde_unwinder__add_proc_maps(sl, getpid()) >= 1);
+	if (as) {
+		add_self_as(f, as);
+		add_self_as(sl, as);
+	} else {
+		assert_true(sonde_unwinder__add_proc_maps(f, getpid()) >= 1);
+		assert_true(sonde_unwinder__add_proc_maps(sl, getpid()) >= 1);
+	}
 	unwinder_set_mode(f, UW_MODE_AUTO);
 	unwinder_set_mode(sl, UW_MODE_SLOW);
 	b->nf = sonde_unwinder__unwind(f, &s, b->fast, max);
@@ -145,6 +190,11 @@ static void unwind_both(const struct synth *t, size_t max, struct both *b)
 	sonde_unwinder__free(sl);
 	assert_int_equal(b->nf, b->ns);
 	assert_memory_equal(b->fast, b->slow, (size_t)b->nf * 8);
+}
+
+static void unwind_both(const struct synth *t, size_t max, struct both *b)
+{
+	unwind_both_as(t, max, b, NULL);
 }
 
 /* rbp_fn (CFA on RBP) <- mid_fn <- top_fn (RA undefined). */
@@ -304,6 +354,67 @@ static void test_frame_pointer_step(void **state)
 	unwind_both(&t, 64, &b);
 	assert_int_equal(b.cf.fast, 1);
 	assert_int_equal(b.nf, 1);
+}
+
+/*
+ * A PC .eh_frame does not cover, in an object whose separate debug file
+ * (found by its debuglink, sections compressed, as distributions ship
+ * them) has no .debug_frame: libdwfl's frame-pointer step, decided
+ * without loading that DWARF. This program itself (DWARF in the file, no
+ * debug file looked for) leaves the question to libdwfl.
+ */
+static void test_no_debug_frame_no_dwarf_load(void **state)
+{
+	char dir[] = "/tmp/sonde-uwcfi-XXXXXX", exe[PATH_MAX];
+	char bin[64], dbg[80], cmd[2 * PATH_MAX + 512];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct synth t;
+	struct both b;
+
+	assert_true(n > 0);
+	exe[n] = 0;
+	if (system("objcopy --version >/dev/null 2>&1")) {
+		printf("SKIP: objcopy is not installed\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(bin, sizeof(bin), "%s/subject", dir);
+	snprintf(dbg, sizeof(dbg), "%s.debug", bin);
+	snprintf(cmd, sizeof(cmd),
+		 "objcopy --only-keep-debug --compress-debug-sections=zlib '%s' '%s' &&"
+		 " objcopy --strip-all --add-gnu-debuglink='%s' '%s' '%s'",
+		 exe, dbg, dbg, exe, bin);
+	assert_int_equal(system(cmd), 0);
+
+	memset(&t, 0, sizeof(t));
+	t.regs[0] = FAKE_SP + 16;		/* RBP */
+	t.regs[1] = FAKE_SP;
+	t.regs[2] = A(t_nocfi_fn) + 1;
+	t.stack[3] = A(t_top_ret);		/* above the saved RBP (0) */
+	t.stack_size = 8 * 8;
+	unwind_both_as(&t, 64, &b, bin);
+	assert_int_equal(b.nf, 2);
+	assert_int_equal(b.fast[1], A(t_top_ret) - 1);
+	assert_int_equal(b.cf.fast, 1);
+	assert_int_equal(b.cf.dwarf_loads, 0);
+
+	/* A debug file with a .debug_frame section (empty): libdwfl decides. */
+	snprintf(cmd, sizeof(cmd),
+		 "objcopy --add-section .debug_frame=/dev/null '%s' '%s.f' &&"
+		 " mv '%s.f' '%s' &&"
+		 " objcopy --strip-all --add-gnu-debuglink='%s' '%s' '%s'",
+		 dbg, dbg, dbg, dbg, dbg, exe, bin);
+	assert_int_equal(system(cmd), 0);
+	unwind_both_as(&t, 64, &b, bin);
+	assert_int_equal(b.nf, 2);
+	assert_int_equal(b.cf.dwarf_loads, 1);
+
+	unwind_both(&t, 64, &b);
+	assert_int_equal(b.nf, 2);
+	assert_int_equal(b.cf.dwarf_loads, 1);
+	unlink(bin);
+	unlink(dbg);
+	rmdir(dir);
 }
 
 /* Garbage PCs by the million: the rule table starts over, never grows. */
@@ -510,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_max_frames),
 		cmocka_unit_test(test_expression_falls_back),
 		cmocka_unit_test(test_frame_pointer_step),
+		cmocka_unit_test(test_no_debug_frame_no_dwarf_load),
 		cmocka_unit_test(test_rule_table_bounded),
 		cmocka_unit_test(test_real_samples_agree),
 	};

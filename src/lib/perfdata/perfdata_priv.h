@@ -12,6 +12,7 @@
 #include "sonde/record.h"
 #include "sonde/perfdata.h"
 #include "sonde/synth.h"
+#include "record_priv.h"
 
 /* Private state of the perf.data reader and its decoding helpers. */
 #define PDR_MAX_ATTRS 4096
@@ -31,6 +32,10 @@ struct pdr_attr {
 	int16_t trailer_id_off;
 	/* Offset of the id in a SAMPLE body, or -1. */
 	int16_t sample_id_off;
+	/* Offset of the time in a SAMPLE record (header included), or -1. */
+	int16_t sample_time_off;
+	/* Where a SAMPLE's fields sit, if its layout is the usual one. */
+	struct sample_plan plan;
 };
 
 struct pdr_qent {
@@ -125,6 +130,7 @@ struct sonde_perfdata_reader {
 	size_t q_tmp_cap;
 	size_t q_len, q_cap, q_head; /* q[q_head..q_ready) are deliverable */
 	size_t q_ready;
+	bool q_unsorted; /* an entry was queued before an earlier one's time */
 	uint64_t max_time;	  /* largest time queued so far */
 	uint64_t prev_round_max; /* max_time at the previous round marker */
 	uint64_t last_time;
@@ -196,6 +202,12 @@ void pdr_ahead_progress_slow(struct sonde_perfdata_reader *r);
 bool pdr_ahead_drop(struct sonde_perfdata_reader *r, uint64_t from,
 		    uint64_t to);
 void pdr_ahead_stop(struct sonde_perfdata_reader *r);
+/*
+ * Starts the cache misses of the next records handed out; called after
+ * a record of at least PDR_PREFETCH_MIN_SIZE bytes.
+ */
+#define PDR_PREFETCH_MIN_SIZE 512u
+void pdr_prefetch_next(const struct sonde_perfdata_reader *r);
 static inline void pdr_ahead_progress(struct sonde_perfdata_reader *r)
 {
 	if (r->ahead && r->pos >= r->ahead_next)

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * Read-ahead for big mapped files: a helper thread walks the record chain
- * a few MiB ahead of the scanner and touches each record's header, first
- * lines and last line. The page faults (the kernel mapping ~120k pages of
- * page cache for a 500 MB file, fault-around 16 at a time) and the DRAM
- * misses of the first touch then happen on the other core, and the
- * scanner finds the lines in the shared L3. The same thread releases the
- * pages the reader is done with (MADV_DONTNEED zaps cost as much as the
- * faults). Only reads the mapping: no reader state but the positions
- * handed over under the lock.
+ * Read-ahead for big mapped files: a helper thread maps the pages of the
+ * file a few MiB ahead of the scanner, one touch per fault-around window.
+ * The page faults (the kernel mapping ~120k pages of page cache for a
+ * 500 MB file in 4 KiB folios, 16 at a time) then happen on the other
+ * core. The same thread releases the pages the reader is done with
+ * (MADV_DONTNEED zaps cost as much as the faults). Only reads the
+ * mapping: no reader state but the positions handed over under the lock.
+ * The lines the reader will read are prefetched by the reader itself
+ * (pdr_prefetch_next() below): into its own cache, a record ahead.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,16 +20,14 @@
 
 /* Smaller files are mapped faster than a thread starts paying off. */
 #define AHEAD_MIN_DATA (32ULL << 20)
-/* How far ahead of the scanner: lines touched must still be in L3. */
+/* How far ahead of the scanner pages are mapped. */
 #define AHEAD_WINDOW (16ULL << 20)
 /* Scanner progress is handed over, and pages mapped, by this many bytes. */
 #define AHEAD_STEP (1ULL << 20)
 /* Closer to the scanner than this, the scanner maps pages itself. */
 #define AHEAD_LEAD (2ULL << 20)
-/* Records smaller than this on average are not walked. */
-#define AHEAD_WALK_MIN 1024u
-/* Lines touched at the start of a record: header, ids, regs, stack top. */
-#define AHEAD_HEAD_BYTES 512u
+/* Lines prefetched at the start of a record: header, ids, regs, stack top. */
+#define PREFETCH_HEAD_BYTES 1024u
 
 struct pdr_ahead {
 	pthread_t thread;
@@ -47,45 +45,11 @@ static uint8_t touch(const uint8_t *p)
 	return *(const volatile uint8_t *)p;
 }
 
-/* Where the record at @p off ends (skipping a trailing blob), or 0. */
-static uint64_t next_record(const struct pdr_ahead *a, uint64_t off,
-			    unsigned int *sink)
-{
-	const uint8_t *p = a->base + off;
-	uint64_t left = a->data_end - off, next, blob = 0;
-	uint32_t type;
-	uint16_t size;
-
-	if (left < 8)
-		return 0;
-	memcpy(&type, p, 4);
-	memcpy(&size, p + 6, 2);
-	if (size < 8 || size > left)
-		return 0; /* the scanner reports it */
-	for (uint32_t k = 64; k < size && k < AHEAD_HEAD_BYTES; k += 64)
-		*sink += touch(p + k);
-	*sink += touch(p + size - 1);
-	/* Records that announce bytes after them (not swapped: host order). */
-	if (type == SONDE_PERF_RECORD_HEADER_TRACING_DATA && size >= 12) {
-		uint32_t v;
-
-		memcpy(&v, p + 8, 4);
-		blob = v;
-	} else if (type == SONDE_PERF_RECORD_AUXTRACE && size >= 16) {
-		memcpy(&blob, p + 8, 8);
-	}
-	next = off + size;
-	if (blob > a->data_end - next)
-		return 0;
-	return next + blob;
-}
-
 /*
  * Maps [from, to): one touch per 64 KiB-aligned block, since a fault maps
  * the whole aligned fault-around window (64 KiB by default) of pages in
  * the page cache; touching every page would cost a TLB and cache miss per
  * page for nothing. Pages it leaves out are faulted in by the scanner.
- * Works from any offset, unlike the record walk.
  */
 #define AHEAD_FAULT_AROUND (64u << 10)
 
@@ -107,19 +71,14 @@ static void populate(const struct pdr_ahead *a, uint64_t from, uint64_t to,
 }
 
 /*
- * Two frontiers: pages are mapped from pop (which jumps ahead when the
- * scanner catches up, so that the two threads never fault on the same page
- * table: they would contend on its lock), and the record walk, which
- * restarts at the scanner's last record boundary when it falls behind,
- * touches only lines of pages already mapped (after a jump, it waits for
- * the scanner to cross the gap). walk == 0: nowhere to walk for now.
+ * Pages are mapped from pop, which jumps ahead when the scanner catches
+ * up, so that the two threads never fault on the same page table: they
+ * would contend on its lock.
  */
 static void *ahead_thread(void *arg)
 {
 	struct pdr_ahead *a = arg;
-	uint64_t walk = a->data_off, pop = a->data_off, gap_end = 0;
-	uint64_t from, to, pos, bytes = 0, recs = 0;
-	bool walking = true;
+	uint64_t pop = a->data_off, from, to, pos;
 	unsigned int sink = 0;
 
 	for (;;) {
@@ -146,28 +105,10 @@ static void *ahead_thread(void *arg)
 				MADV_DONTNEED);
 		if (!work)
 			continue;
-		if (pop < pos + AHEAD_LEAD) {
-			/* The scanner maps the gap; the walk waits past it. */
+		if (pop < pos + AHEAD_LEAD)
 			pop = (pos + 2 * AHEAD_LEAD) & ~(uint64_t)4095;
-			gap_end = pop;
-		}
 		populate(a, pop, pop + AHEAD_STEP, &sink);
 		pop += AHEAD_STEP;
-		if (walk < pos && walking)
-			walk = pos >= gap_end ? pos : 0;
-		while (walk && walk < pop && walk < a->data_end) {
-			uint64_t next = next_record(a, walk, &sink);
-
-			if (next)
-				bytes += next - walk, recs++;
-			walk = next;
-		}
-		/*
-		 * Small records share lines and pages, which the hardware
-		 * prefetcher follows: walking them only costs CPU.
-		 */
-		if (recs >= 64 && bytes / recs < AHEAD_WALK_MIN)
-			walking = false, walk = 0;
 	}
 	return (void *)(uintptr_t)(sink & 1);
 }
@@ -241,4 +182,32 @@ void pdr_ahead_stop(struct sonde_perfdata_reader *r)
 	pthread_cond_destroy(&a->cond);
 	free(a);
 	r->ahead = NULL;
+}
+
+/*
+ * Big records (DWARF samples carry a stack copy of KiBs) are read at a
+ * few spots each: the header and sample fields, the registers, the top
+ * of the stack copy, its size at the end. Each is a cache miss that the
+ * hardware prefetcher, which follows runs of lines, does not foresee.
+ * Started one record ahead, they overlap with the work on this one; the
+ * header they need comes in one record earlier still. Small records
+ * (a frame-pointer recording's) are left to the hardware.
+ */
+void pdr_prefetch_next(const struct sonde_perfdata_reader *r)
+{
+	const uint8_t *p;
+	uint64_t off;
+	uint16_t size;
+
+	if (r->q_head + 1 < r->q_ready)
+		__builtin_prefetch(pdr_rec_at(r, r->q[r->q_head + 1].off, &off));
+	if (r->q_head >= r->q_ready)
+		return;
+	p = pdr_rec_at(r, r->q[r->q_head].off, &off);
+	memcpy(&size, p + 6, 2);
+	if (size < PDR_PREFETCH_MIN_SIZE)
+		return;
+	for (unsigned int k = 64; k < PREFETCH_HEAD_BYTES; k += 64)
+		__builtin_prefetch(p + k);
+	__builtin_prefetch(p + size - 1);
 }

@@ -34,18 +34,21 @@ static inline bool qent_less(const struct pdr_qent *x, const struct pdr_qent *y)
 #define PDR_MAX_RUNS 64
 
 /*
- * Sorts q[0..n). A round holds one ascending run per CPU ring buffer
+ * Sorts q[lo..n). A round holds one ascending run per CPU ring buffer
  * (plus the sorted rest of the previous round), so the runs already there
  * are merged pairwise, O(n log runs), rather than sorted from scratch.
- * Many short runs (or no memory for the merge buffer): qsort.
+ * Many short runs (or no memory for the merge buffer): qsort. Entries
+ * below @lo were handed out: the merge may leave anything there.
  */
-static void sort_queue(struct sonde_perfdata_reader *r, size_t n)
+static void sort_queue(struct sonde_perfdata_reader *r, size_t lo, size_t n)
 {
 	size_t runs[PDR_MAX_RUNS + 1], nr = 1;
 	struct pdr_qent *src = r->q, *dst, *tmp;
 
-	runs[0] = 0;
-	for (size_t i = 1; i < n; i++) {
+	if (n - lo < 2)
+		return;
+	runs[0] = lo;
+	for (size_t i = lo + 1; i < n; i++) {
 		if (!qent_less(&src[i], &src[i - 1]))
 			continue;
 		if (nr == PDR_MAX_RUNS)
@@ -67,9 +70,9 @@ static void sort_queue(struct sonde_perfdata_reader *r, size_t n)
 		size_t m = 0;
 
 		for (size_t k = 0; k < nr; k += 2) {
-			size_t lo = runs[k], mid = runs[k + 1];
+			size_t from = runs[k], mid = runs[k + 1];
 			size_t hi = k + 2 <= nr ? runs[k + 2] : n;
-			size_t a = lo, b = mid, o = lo;
+			size_t a = from, b = mid, o = from;
 
 			if (k + 1 == nr)
 				hi = mid = n;
@@ -78,7 +81,7 @@ static void sort_queue(struct sonde_perfdata_reader *r, size_t n)
 			memcpy(dst + o, src + a, (mid - a) * sizeof(*dst));
 			o += mid - a;
 			memcpy(dst + o, src + b, (hi - b) * sizeof(*dst));
-			runs[m++] = lo;
+			runs[m++] = from;
 		}
 		runs[m] = n;
 		nr = m;
@@ -97,27 +100,27 @@ static void sort_queue(struct sonde_perfdata_reader *r, size_t n)
 	}
 	return;
 fallback:
-	qsort(src, n, sizeof(*src), qent_cmp);
+	qsort(src + lo, n - lo, sizeof(*src), qent_cmp);
 }
 
+/*
+ * Releases the entries up to @limit. The queue stays where it is (the
+ * entries before q_head were handed out; push() reclaims their room), and
+ * a queue filled in order, as files of one ring or already sorted ones
+ * are, is not looked through for runs to merge.
+ */
 static void flush(struct sonde_perfdata_reader *r, uint64_t limit)
 {
-	struct pdr_qent *q = r->q;
-	size_t n, lo, hi;
+	const struct pdr_qent *q;
+	size_t lo, hi;
 
-	/* Everything before q_head was handed out: compact. */
-	if (r->q_head) {
-		memmove(q, q + r->q_head, (r->q_len - r->q_head) * sizeof(*q));
-		r->q_len -= r->q_head;
-		r->q_ready -= r->q_head;
-		r->q_head = 0;
-	}
-	n = r->q_len;
-	sort_queue(r, n);
+	if (r->q_unsorted)
+		sort_queue(r, r->q_head, r->q_len);
+	r->q_unsorted = false;
 	q = r->q;
 	/* First entry with time > limit. */
-	lo = 0;
-	hi = n;
+	lo = r->q_head;
+	hi = r->q_len;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -131,6 +134,15 @@ static void flush(struct sonde_perfdata_reader *r, uint64_t limit)
 
 static int push(struct sonde_perfdata_reader *r, uint64_t time, uint64_t off, int attr_idx)
 {
+	struct pdr_qent *e;
+
+	if (r->q_len == r->q_cap && r->q_head >= r->q_cap / 4 * 3) {
+		/* Mostly handed out: move the rest down, at most a quarter. */
+		memmove(r->q, r->q + r->q_head, (r->q_len - r->q_head) * sizeof(*r->q));
+		r->q_len -= r->q_head;
+		r->q_ready -= r->q_head;
+		r->q_head = 0;
+	}
 	if (r->q_len == r->q_cap) {
 		size_t cap = r->q_cap ? r->q_cap * 2 : 4096;
 		struct pdr_qent *nq = realloc(r->q, cap * sizeof(*nq));
@@ -140,9 +152,12 @@ static int push(struct sonde_perfdata_reader *r, uint64_t time, uint64_t off, in
 		r->q = nq;
 		r->q_cap = cap;
 	}
-	r->q[r->q_len].time = time;
-	r->q[r->q_len].off = off;
-	r->q[r->q_len].attr_idx = attr_idx;
+	e = &r->q[r->q_len];
+	e->time = time;
+	e->off = off;
+	e->attr_idx = attr_idx;
+	if (r->q_len > r->q_head && qent_less(e, e - 1))
+		r->q_unsorted = true;
 	r->q_len++;
 	if (time > r->max_time)
 		r->max_time = time;
@@ -167,19 +182,8 @@ static void classify(struct sonde_perfdata_reader *r, const uint8_t *p, uint32_t
 		    8u + a0->sample_id_off + 8 <= size)
 			idx = pdr_attr_of_id(r, pdr_rd64(r, p + 8 + a0->sample_id_off));
 		a = pdr_attr_get(r, idx >= 0 ? idx : 0);
-		if (a->attr.sample_type & SONDE_PERF_SAMPLE_TIME) {
-			uint64_t st = a->attr.sample_type;
-			unsigned toff = 8;
-
-			if (st & SONDE_PERF_SAMPLE_IDENTIFIER)
-				toff += 8;
-			if (st & SONDE_PERF_SAMPLE_IP)
-				toff += 8;
-			if (st & SONDE_PERF_SAMPLE_TID)
-				toff += 8;
-			if (toff + 8u <= size)
-				*time = pdr_rd64(r, p + toff);
-		}
+		if (a->sample_time_off > 0 && a->sample_time_off + 8u <= size)
+			*time = pdr_rd64(r, p + a->sample_time_off);
 	} else {
 		if (r->nr_attrs > 1 && a0->trailer_id_off > 0 &&
 		    8u + a0->trailer_size <= size)
@@ -455,11 +459,16 @@ static int scan(struct sonde_perfdata_reader *r)
 
 /*
  * Peak RSS: pages of the mapping below every record still queued have been
- * handed out and are released every 32 MiB. They fault back in from the
+ * handed out and are released every 4 MiB. They fault back in from the
  * file if a caller touches an old record again (so pointers stay valid);
  * swapped files are skipped because their pages were rewritten in place.
  */
 #define PDR_DROP_STEP (4ULL << 20)
+/*
+ * Released in whole 2 MiB blocks: a range ending inside a folio mapped
+ * with one PMD entry unmaps all of it, the part still ahead included.
+ */
+#define PDR_DROP_ALIGN (2ULL << 20)
 
 static void drop_consumed(struct sonde_perfdata_reader *r)
 {
@@ -470,7 +479,7 @@ static void drop_consumed(struct sonde_perfdata_reader *r)
 	for (size_t i = r->q_head; i < r->q_len; i++)
 		if (r->q[i].off < low)
 			low = r->q[i].off;
-	low &= ~(page - 1);
+	low &= ~(PDR_DROP_ALIGN - 1);
 	if (low > r->dropped + page) {
 		uint64_t from = r->dropped & ~(page - 1);
 
@@ -514,6 +523,8 @@ int pdr_stream_next(struct sonde_perfdata_reader *r, struct sonde_perfdata_recor
 	memcpy(&rec->size, p + 6, 2);
 	rec->time = e->time;
 	rec->attr_idx = e->attr_idx;
+	if (rec->size >= PDR_PREFETCH_MIN_SIZE)
+		pdr_prefetch_next(r);
 	if (rec->time > r->last_time)
 		r->last_time = rec->time;
 	return 1;

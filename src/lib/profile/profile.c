@@ -382,12 +382,19 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 	if (s && s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
 	    s->cpu == cpu && s->ev == ev && s->x == x)
 		return s;
-	/* The stack was just found, so its line is at hand; the table's is not. */
-	s = st->group;
-	if (s && s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
-	    s->cpu == cpu && s->ev == ev && s->x == x) {
-		p->last_group = s;
-		return s;
+	/*
+	 * The stack was just found, so its line is at hand; the table's is
+	 * not. Two: a stack's samples often come from two threads in turn.
+	 */
+	for (int i = 0; i < 2; i++) {
+		s = st->group[i];
+		if (s && s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
+		    s->cpu == cpu && s->ev == ev && s->x == x) {
+			st->group[i] = st->group[0];
+			st->group[0] = s;
+			p->last_group = s;
+			return s;
+		}
 	}
 	h = group_hash(ev, comm, pid, tid, cpu, st);
 	if (x)
@@ -422,7 +429,8 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 		prof_unbound(p);
 	}
 	p->last_group = s;
-	st->group = s;
+	st->group[1] = st->group[0];
+	st->group[0] = s;
 	return s;
 }
 

@@ -228,7 +228,7 @@ struct anl_stack {
 	struct anl_frame self;	  /* the sample ip itself, never expanded */
 	void *priv; /* for the command that owns the cache */
 	uint64_t priv2;
-	void *group; /* the profile's last sample group of this stack */
+	void *group[2]; /* the profile's last two sample groups of this stack */
 	bool transient; /* beyond the cache's limit: not kept */
 };
 

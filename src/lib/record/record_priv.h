@@ -197,6 +197,53 @@ static inline void wc_u64s(struct wcur *w, const void *src, size_t n)
 static inline void wc_zero(struct wcur *w, size_t n) { wc_bytes(w, NULL, n); }
 static inline void wc_pad8(struct wcur *w) { wc_zero(w, (8 - (w->off & 7)) & 7); }
 
+/*
+ * The usual sample (perf record with or without -g, -a, more events):
+ * fields at fixed places, then at most a callchain, nothing after it. A
+ * plan of where each field sits lets a reader check a sample's size once
+ * and read its fields straight, rather than walk the layout field by field
+ * with a bounds check each. Any other layout, or a sample whose size does
+ * not fit the plan exactly, takes the walk (which says what is wrong).
+ */
+struct sample_plan {
+	bool fixed; /* the layout is the usual one: the offsets hold */
+	/* Offsets from the record start (header included); 0: absent. */
+	uint8_t identifier, ip, tid, time, addr, id, stream_id, cpu, period;
+	uint8_t chain; /* the callchain's nr, or 0 */
+	uint8_t head;  /* bytes before the callchain's entries (or all of them) */
+};
+
+void sample_plan_make(const struct sonde_record_fmt *fmt, struct sample_plan *pl);
+
+/*
+ * Does the sample record at @rec, of header.size @size (all readable), fill
+ * @pl's layout exactly? *@nr: its callchain's length (0 without one).
+ */
+static inline bool sample_plan_fits(const struct sample_plan *pl, const uint8_t *rec,
+				    size_t size, uint64_t *nr)
+{
+	size_t rest;
+
+	*nr = 0;
+	if (!pl->fixed || size < pl->head)
+		return false;
+	rest = size - pl->head;
+	if (!pl->chain)
+		return !rest;
+	memcpy(nr, rec + pl->chain, 8);
+	return !(rest % 8) && *nr == rest / 8;
+}
+
+/* The u64 at @off of @rec, or 0 for an absent field (@off 0). */
+static inline uint64_t sample_plan_u64(const uint8_t *rec, uint8_t off)
+{
+	uint64_t v = 0;
+
+	if (off)
+		memcpy(&v, rec + off, 8);
+	return v;
+}
+
 /* sample_decode.c / sample_encode.c */
 int read_values_walk(struct rcur *c, uint64_t read_format,
 		     struct sonde_read_values *rv);

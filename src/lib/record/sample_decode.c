@@ -119,13 +119,96 @@ static int branch_walk(struct rcur *c, const struct sonde_record_fmt *fmt,
 	return 0;
 }
 
+/* The fields that sit at fixed places, in their order in a sample. */
+#define PLAN_FIXED_TYPES                                                      \
+	(SONDE_PERF_SAMPLE_IDENTIFIER | SONDE_PERF_SAMPLE_IP |                \
+	 SONDE_PERF_SAMPLE_TID | SONDE_PERF_SAMPLE_TIME |                      \
+	 SONDE_PERF_SAMPLE_ADDR | SONDE_PERF_SAMPLE_ID |                       \
+	 SONDE_PERF_SAMPLE_STREAM_ID | SONDE_PERF_SAMPLE_CPU |                 \
+	 SONDE_PERF_SAMPLE_PERIOD)
+
+void sample_plan_make(const struct sonde_record_fmt *fmt, struct sample_plan *pl)
+{
+	uint64_t st = fmt->sample_type;
+	uint8_t off = 8;
+
+	memset(pl, 0, sizeof(*pl));
+	if (st & ~(PLAN_FIXED_TYPES | SONDE_PERF_SAMPLE_CALLCHAIN))
+		return;
+	/* Each fixed field is one u64 (TID and CPU: two u32s). */
+#define PLAN_FIELD(bit, field)		\
+	if (st & (bit)) {		\
+		pl->field = off;	\
+		off += 8;		\
+	}
+	PLAN_FIELD(SONDE_PERF_SAMPLE_IDENTIFIER, identifier)
+	PLAN_FIELD(SONDE_PERF_SAMPLE_IP, ip)
+	PLAN_FIELD(SONDE_PERF_SAMPLE_TID, tid)
+	PLAN_FIELD(SONDE_PERF_SAMPLE_TIME, time)
+	PLAN_FIELD(SONDE_PERF_SAMPLE_ADDR, addr)
+	PLAN_FIELD(SONDE_PERF_SAMPLE_ID, id)
+	PLAN_FIELD(SONDE_PERF_SAMPLE_STREAM_ID, stream_id)
+	PLAN_FIELD(SONDE_PERF_SAMPLE_CPU, cpu)
+	PLAN_FIELD(SONDE_PERF_SAMPLE_PERIOD, period)
+	PLAN_FIELD(SONDE_PERF_SAMPLE_CALLCHAIN, chain)
+#undef PLAN_FIELD
+	pl->head = off;
+	pl->fixed = true;
+}
+
+/* A sample of the usual layout (sample_plan_fits() held), every field set. */
+static void sample_fill(const struct sample_plan *pl, uint64_t st, const uint8_t *rec,
+			uint64_t nr, struct sonde_sample *s)
+{
+	/* What the usual layout lacks, from the read values on. */
+	memset(&s->read, 0, sizeof(*s) - offsetof(struct sonde_sample, read));
+	s->sample_type = st;
+	s->identifier = sample_plan_u64(rec, pl->identifier);
+	s->ip = sample_plan_u64(rec, pl->ip);
+	s->pid = s->tid = 0;
+	if (pl->tid) {
+		memcpy(&s->pid, rec + pl->tid, 4);
+		memcpy(&s->tid, rec + pl->tid + 4, 4);
+	}
+	s->time = sample_plan_u64(rec, pl->time);
+	s->addr = sample_plan_u64(rec, pl->addr);
+	s->id = sample_plan_u64(rec, pl->id);
+	s->stream_id = sample_plan_u64(rec, pl->stream_id);
+	s->cpu = s->cpu_res = 0;
+	if (pl->cpu) {
+		memcpy(&s->cpu, rec + pl->cpu, 4);
+		memcpy(&s->cpu_res, rec + pl->cpu + 4, 4);
+	}
+	s->period = sample_plan_u64(rec, pl->period);
+	if (pl->chain) {
+		s->callchain.nr = nr;
+		s->callchain.ips = (const uint64_t *)(const void *)(rec + pl->chain + 8);
+	}
+}
+
 int sample_walk(struct rcur *c, const struct sonde_record_fmt *fmt,
 		struct sonde_sample *s)
 {
 	uint64_t st = fmt->sample_type;
 	int err = 0;
 
-	/* record_walk() zeroed the record, the sample with it. */
+	/*
+	 * The usual layout, when the record fits it exactly, is read straight;
+	 * swap mode walks (it rewrites every field in place).
+	 */
+	if (!c->swap && c->off == 8 && !(st & ~(PLAN_FIXED_TYPES | SONDE_PERF_SAMPLE_CALLCHAIN))) {
+		struct sample_plan pl;
+		uint64_t nr;
+
+		sample_plan_make(fmt, &pl);
+		if (sample_plan_fits(&pl, c->base, c->end, &nr)) {
+			sample_fill(&pl, st, c->base, nr, s);
+			c->off = c->end;
+			return 0;
+		}
+	}
+	/* record_walk() left the sample to its walk: a field absent reads 0. */
+	memset(s, 0, sizeof(*s));
 	s->sample_type = st;
 	if (st & SONDE_PERF_SAMPLE_IDENTIFIER)
 		err = rc_u64(c, &s->identifier, "identifier");

@@ -50,6 +50,20 @@ struct cfi_rule {
 	uint8_t ra, sp, bp;	/* enum rule_kind */
 	bool fallback;		/* this PC needs libdwfl */
 	bool no_cfi;		/* no row here: the frame-pointer step */
+	/*
+	 * The shape of nearly every frame: a CFA, the return address saved
+	 * at CFA + off, RSP = CFA + off, RBP the same or saved. Walked
+	 * without the general rule evaluation.
+	 */
+	bool plain;
+};
+
+/* Recently used rules, direct-mapped by key: most frames stop here. */
+#define RECENT_BITS 10
+
+struct recent {
+	uint64_t key;		/* 0: empty (keys are lookup address + 1) */
+	uint32_t idx;		/* into rules */
 };
 
 /*
@@ -61,6 +75,14 @@ struct uw_cfi {
 	struct hashtab by_key;	/* of rule index + 1, as a pointer */
 	struct cfi_rule *rules;
 	size_t count, cap;
+	struct recent recent[1u << RECENT_BITS];
+	/* Modules asked whether they may have .debug_frame, and the answer. */
+	struct frame_known {
+		Dwfl_Module *mod;
+		bool possible;
+	} *known;
+	size_t nr_known, known_cap;
+	size_t dwarf_loads;
 };
 
 struct uw_cfi *uw_cfi_new(void)
@@ -74,6 +96,7 @@ void uw_cfi_free(struct uw_cfi *c)
 		return;
 	hashtab_free(&c->by_key);
 	free(c->rules);
+	free(c->known);
 	free(c);
 }
 
@@ -83,12 +106,27 @@ void uw_cfi_flush(struct uw_cfi *c)
 	if (!c || !c->count)
 		return;
 	hashtab_clear(&c->by_key);
+	memset(c->recent, 0, sizeof(c->recent));
 	c->count = 0;
+}
+
+void uw_cfi_reset(struct uw_cfi *c)
+{
+	if (!c)
+		return;
+	uw_cfi_flush(c);
+	/* The old Dwfl's modules are freed: their addresses mean nothing. */
+	c->nr_known = 0;
 }
 
 size_t uw_cfi_count(const struct uw_cfi *c)
 {
 	return c ? c->count : 0;
+}
+
+size_t uw_cfi_dwarf_loads(const struct uw_cfi *c)
+{
+	return c ? c->dwarf_loads : 0;
 }
 
 /* Classifies a register rule as libdwfl's handle_cfi would evaluate it. */
@@ -146,12 +184,45 @@ static bool rule_from_cfi(Dwarf_CFI *cfi, Dwarf_Addr pc, struct cfi_rule *r)
 	r->bp = classify(fr, DW_RBP, &r->bp_off);
 	if (ra != DW_RA || signal || r->ra == RK_OTHER)
 		r->fallback = true;
+	r->plain = !r->fallback && r->cfa_reg != CFA_NONE && r->ra == RK_AT &&
+		   r->sp == RK_VAL && (r->bp == RK_SAME || r->bp == RK_AT);
 	free(fr);
 	return true;
 }
 
+/*
+ * dwfl_module_dwarf_cfi(), but NULL without loading the module's DWARF
+ * when it cannot hold a .debug_frame (asked once per module).
+ */
+static Dwarf_CFI *debug_frame(struct uw_cfi *c, Dwfl_Module *mod,
+			      Dwarf_Addr *bias)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_known && c->known[i].mod != mod; i++)
+		;
+	if (i == c->nr_known) {
+		if (c->nr_known == c->known_cap) {
+			size_t ncap = c->known_cap ? c->known_cap * 2 : 16;
+			struct frame_known *nk = realloc(c->known, ncap * sizeof(*nk));
+
+			/* Without memory: libdwfl answers, as it always may. */
+			if (!nk)
+				return dwfl_module_dwarf_cfi(mod, bias);
+			c->known = nk;
+			c->known_cap = ncap;
+		}
+		c->known[i].mod = mod;
+		c->known[i].possible = uw_debug_frame_possible(mod);
+		c->nr_known++;
+		c->dwarf_loads += c->known[i].possible;
+	}
+	return c->known[i].possible ? dwfl_module_dwarf_cfi(mod, bias) : NULL;
+}
+
 /* Compiles the rule for lookup address @p a, as __libdwfl_frame_unwind. */
-static void compile(Dwfl *dwfl, uint64_t a, struct cfi_rule *r)
+static void compile(struct uw_cfi *c, Dwfl *dwfl, uint64_t a,
+		    struct cfi_rule *r)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, a);
 	Dwarf_Addr bias = 0;
@@ -162,22 +233,26 @@ static void compile(Dwfl *dwfl, uint64_t a, struct cfi_rule *r)
 		cfi = dwfl_module_eh_cfi(mod, &bias);
 		if (cfi && rule_from_cfi(cfi, a - bias, r))
 			return;
-		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		cfi = debug_frame(c, mod, &bias);
 		if (cfi && rule_from_cfi(cfi, a - bias, r))
 			return;
 	}
 	r->no_cfi = true;
 }
 
-static const struct cfi_rule *lookup(struct uw_cfi *c, Dwfl *dwfl, uint64_t a)
+static const struct cfi_rule *lookup_slow(struct uw_cfi *c, Dwfl *dwfl,
+					  uint64_t a, struct recent *e)
 {
 	uint64_t key = a + 1;
 	struct hashtab_probe pr;
 	void *v = hashtab_probe_first(&c->by_key, key, &pr);
 	struct cfi_rule *r;
 
-	if (v)
-		return &c->rules[(uintptr_t)v - 1];
+	if (v) {
+		e->key = key;
+		e->idx = (uint32_t)((uintptr_t)v - 1);
+		return &c->rules[e->idx];
+	}
 	if (c->count >= UW_CFI_MAX_RULES)
 		uw_cfi_flush(c);	/* start over rather than grow */
 	if (c->count == c->cap) {
@@ -192,8 +267,22 @@ static const struct cfi_rule *lookup(struct uw_cfi *c, Dwfl *dwfl, uint64_t a)
 	if (hashtab_insert(&c->by_key, key, (void *)(uintptr_t)(c->count + 1)))
 		return NULL;
 	r = &c->rules[c->count++];
-	compile(dwfl, a, r);
+	compile(c, dwfl, a, r);
+	e->key = key;
+	e->idx = (uint32_t)(c->count - 1);
 	return r;
+}
+
+static inline const struct cfi_rule *lookup(struct uw_cfi *c, Dwfl *dwfl,
+					    uint64_t a)
+{
+	uint64_t key = a + 1;
+	struct recent *e = &c->recent[(key * 0x9e3779b97f4a7c15ULL) >>
+				      (64 - RECENT_BITS)];
+
+	if (e->key == key)
+		return &c->rules[e->idx];
+	return lookup_slow(c, dwfl, a, e);
 }
 
 /* A register of the frame being unwound. */
@@ -204,25 +293,32 @@ struct reg {
 
 enum { REG_UNSET, REG_SET, REG_UNKNOWN };
 
+/* Where one walk reads memory: the sample's stack copy, else the files. */
+struct mem {
+	Dwfl *dwfl;
+	const uint8_t *stack;	/* copied from address sp */
+	uint64_t sp;
+	uint64_t room;		/* 8-byte loads start below sp + room */
+};
+
 /* libdwfl's memory_read callback: the stack copy, else the mapped files. */
-static bool read8(Dwfl *dwfl, const struct uw_cfi_sample *s, uint64_t addr,
-		  uint64_t *val)
+static inline __attribute__((always_inline)) bool
+read8(const struct mem *m, uint64_t addr, uint64_t *val)
 {
-	if (addr >= s->sp && s->stack_size >= 8 &&
-	    addr - s->sp <= s->stack_size - 8) {
-		memcpy(val, s->stack + (addr - s->sp), 8);
+	if (addr >= m->sp && addr - m->sp < m->room) {
+		memcpy(val, m->stack + (addr - m->sp), 8);
 		return true;
 	}
-	return uw_read_from_elf(dwfl, addr, val);
+	return uw_read_from_elf(m->dwfl, addr, val);
 }
 
 /*
  * The caller's value of a register under rule @p kind. @p cfa_ok false:
  * the CFA did not evaluate, so CFA-relative rules fail.
  */
-static struct reg recover(Dwfl *dwfl, const struct uw_cfi_sample *s,
-			  uint8_t kind, uint64_t off, bool cfa_ok,
-			  uint64_t cfa, struct reg same)
+static inline __attribute__((always_inline)) struct reg
+recover(const struct mem *m, uint8_t kind, uint64_t off,
+	bool cfa_ok, uint64_t cfa, struct reg same)
 {
 	struct reg r = { 0, REG_UNSET };
 
@@ -230,7 +326,7 @@ static struct reg recover(Dwfl *dwfl, const struct uw_cfi_sample *s,
 	case RK_SAME:
 		return same;
 	case RK_AT:
-		if (cfa_ok && read8(dwfl, s, cfa + off, &r.val))
+		if (cfa_ok && read8(m, cfa + off, &r.val))
 			r.state = REG_SET;
 		break;
 	case RK_VAL:
@@ -255,7 +351,7 @@ static struct reg recover(Dwfl *dwfl, const struct uw_cfi_sample *s,
  * the stack pointer would not move up (not a frame chain but stray data).
  * @return 1 stepped, 0 the walk ends, -1 a register only libdwfl knows.
  */
-static int fp_step(Dwfl *dwfl, const struct uw_cfi_sample *s, struct reg *sp,
+static int fp_step(const struct mem *m, struct reg *sp,
 		   struct reg *bp, uint64_t *pc)
 {
 	uint64_t fp = bp->val, old_sp = 0, prev = 0, ret;
@@ -266,9 +362,9 @@ static int fp_step(Dwfl *dwfl, const struct uw_cfi_sample *s, struct reg *sp,
 		return 0;
 	if (sp->state == REG_SET)
 		old_sp = sp->val;
-	if (!read8(dwfl, s, fp, &prev))
+	if (!read8(m, fp, &prev))
 		prev = 0;
-	if (!read8(dwfl, s, fp + 8, &ret))
+	if (!read8(m, fp + 8, &ret))
 		return 0;
 	if (old_sp >= fp + 16)
 		return 0;
@@ -281,8 +377,14 @@ static int fp_step(Dwfl *dwfl, const struct uw_cfi_sample *s, struct reg *sp,
 int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *s,
 		  uint64_t *ips, size_t max)
 {
+	/* Local: stores to @p ips cannot change it, no reloads. */
+	const struct mem mem = {
+		.dwfl = dwfl, .stack = s->stack, .sp = s->sp,
+		.room = s->stack_size >= 8 ? s->stack_size - 7 : 0,
+	}, *m = &mem;
 	struct reg sp = { s->sp, REG_SET }, bp = { s->bp, REG_SET }, cr, ra;
 	uint64_t pc = s->ip, cfa = 0;
+	uint64_t warm = s->stack_size < 1024 ? s->stack_size : 1024;
 	bool initial = true, cfa_ok;
 	size_t n = 0;
 
@@ -292,7 +394,7 @@ int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *s,
 	 * The walk reads the copy at addresses it learns one load at a time:
 	 * start the cache misses of its first lines together instead.
 	 */
-	for (uint64_t off = 0; off < s->stack_size && off < 1024; off += 64)
+	for (uint64_t off = 0; off < warm; off += 64)
 		__builtin_prefetch(s->stack + off);
 	for (;;) {
 		/* Callers: the row of the call instruction, not the next. */
@@ -308,7 +410,7 @@ int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *s,
 		if (n >= max)
 			return (int)n;
 		if (r->no_cfi) {
-			int st = fp_step(dwfl, s, &sp, &bp, &pc);
+			int st = fp_step(m, &sp, &bp, &pc);
 
 			if (st <= 0)
 				return st < 0 ? UW_CFI_FALLBACK : (int)n;
@@ -316,6 +418,23 @@ int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *s,
 			continue;
 		}
 
+		cr = r->cfa_reg == DW_RSP ? sp : bp;
+		if (r->plain && cr.state == REG_SET) {
+			/* What the general rules below give for this shape. */
+			cfa = cr.val + r->cfa_off;
+			if (!read8(m, cfa + r->ra_off, &pc) || !pc)
+				return (int)n;	/* outermost frame, or lost */
+			sp = (struct reg){ cfa + r->sp_off, REG_SET };
+			if (r->bp == RK_AT) {
+				uint64_t v;
+
+				bp = read8(m, cfa + r->bp_off, &v) ?
+					     (struct reg){ v, REG_SET } :
+					     (struct reg){ 0, REG_UNSET };
+			}
+			initial = false;
+			continue;
+		}
 		cfa_ok = false;
 		if (r->cfa_reg != CFA_NONE) {
 			cr = r->cfa_reg == DW_RSP ? sp : bp;
@@ -325,12 +444,12 @@ int uw_cfi_unwind(struct uw_cfi *c, Dwfl *dwfl, const struct uw_cfi_sample *s,
 			cfa = cr.val + r->cfa_off;
 		}
 		/* RA "same value": this frame's RIP, which is its PC. */
-		ra = recover(dwfl, s, r->ra, r->ra_off, cfa_ok, cfa,
+		ra = recover(m, r->ra, r->ra_off, cfa_ok, cfa,
 			     (struct reg){ pc, REG_SET });
 		if (ra.state != REG_SET || !ra.val)
 			return (int)n;	/* outermost frame, or lost */
-		sp = recover(dwfl, s, r->sp, r->sp_off, cfa_ok, cfa, sp);
-		bp = recover(dwfl, s, r->bp, r->bp_off, cfa_ok, cfa, bp);
+		sp = recover(m, r->sp, r->sp_off, cfa_ok, cfa, sp);
+		bp = recover(m, r->bp, r->bp_off, cfa_ok, cfa, bp);
 		pc = ra.val;
 		initial = false;
 	}

@@ -41,6 +41,11 @@ struct sonde_unwinder {
 	struct uw_module *mods;
 	size_t nr_mods, cap_mods;
 
+	/* Where IP, SP and BP sit in the registers of samples of this mask. */
+	uint64_t slots_mask;
+	int slot_ip, slot_sp, slot_bp;	/* -1: not sampled */
+	bool slots_known;
+
 	/* The sample being unwound. */
 	const struct sonde_unwind_sample *cur;
 	uint64_t sp;
@@ -73,6 +78,24 @@ static bool perf_reg(const struct sonde_unwind_sample *s, unsigned int r,
 	if (idx >= s->nr_regs)
 		return false;
 	*val = s->regs[idx];
+	return true;
+}
+
+/* Index of perf register @p r among the sampled ones, or -1. */
+static int reg_slot(uint64_t mask, unsigned int r)
+{
+	if (!(mask & (1ULL << r)))
+		return -1;
+	return __builtin_popcountll(mask & ((1ULL << r) - 1));
+}
+
+/* perf_reg() for a slot reg_slot() found: false (and 0) if absent. */
+static bool reg_at(const struct sonde_unwind_sample *s, int slot, uint64_t *val)
+{
+	*val = 0;
+	if (slot < 0 || (uint32_t)slot >= s->nr_regs)
+		return false;
+	*val = s->regs[slot];
 	return true;
 }
 
@@ -241,6 +264,7 @@ void unwinder_counts(const struct sonde_unwinder *uw, struct uw_counts *c)
 	c->fast = uw->nr_fast;
 	c->slow = uw->nr_slow;
 	c->rules = uw_cfi_count(uw->cfi);
+	c->dwarf_loads = uw_cfi_dwarf_loads(uw->cfi);
 }
 
 /*
@@ -317,7 +341,7 @@ static int rebuild_dwfl(struct sonde_unwinder *uw)
 		dwfl_report_end(uw->dwfl, NULL, NULL);
 	dwfl_end(uw->dwfl);
 	uw->dwfl = n;
-	uw_cfi_flush(uw->cfi);
+	uw_cfi_reset(uw->cfi);
 	uw->reporting = false;
 	uw->attached = false;
 	uw->rebuild = false;
@@ -565,8 +589,15 @@ int sonde_unwinder__unwind(struct sonde_unwinder *uw,
 		return lib_err(ENODATA);
 	if (s->abi != SONDE_PERF_SAMPLE_REGS_ABI_64)
 		return lib_err(EOPNOTSUPP);
-	if (!perf_reg(s, SONDE_PERF_REG_X86_IP, &ip) ||
-	    !perf_reg(s, SONDE_PERF_REG_X86_SP, &uw->sp) ||
+	/* Every sample of a recording has the same mask: count bits once. */
+	if (!uw->slots_known || uw->slots_mask != s->regs_mask) {
+		uw->slot_ip = reg_slot(s->regs_mask, SONDE_PERF_REG_X86_IP);
+		uw->slot_sp = reg_slot(s->regs_mask, SONDE_PERF_REG_X86_SP);
+		uw->slot_bp = reg_slot(s->regs_mask, SONDE_PERF_REG_X86_BP);
+		uw->slots_mask = s->regs_mask;
+		uw->slots_known = true;
+	}
+	if (!reg_at(s, uw->slot_ip, &ip) || !reg_at(s, uw->slot_sp, &uw->sp) ||
 	    (s->stack_size && !s->stack))
 		return lib_err(EINVAL);
 	if (!max)
@@ -592,7 +623,7 @@ int sonde_unwinder__unwind(struct sonde_unwinder *uw,
 		cs.ip = ip;
 		cs.sp = uw->sp;
 		/* Unsampled registers read as 0, as libdwfl is given them. */
-		perf_reg(s, SONDE_PERF_REG_X86_BP, &cs.bp);
+		reg_at(s, uw->slot_bp, &cs.bp);
 		cs.stack = s->stack;
 		cs.stack_size = s->stack ? s->stack_size : 0;
 		n = uw_cfi_unwind(uw->cfi, uw->dwfl, &cs, ips, max);

@@ -21,6 +21,7 @@ enum uw_mode {
 struct uw_counts {
 	uint64_t fast, slow;
 	uint64_t rules;		/* distinct PCs looked up in libdw */
+	uint64_t dwarf_loads;	/* modules whose DWARF was loaded for .debug_frame */
 };
 
 void unwinder_set_mode(struct sonde_unwinder *uw, enum uw_mode mode);
@@ -28,6 +29,13 @@ void unwinder_counts(const struct sonde_unwinder *uw, struct uw_counts *c);
 
 /* Reads 8 bytes at @p addr from the file image of the module holding it. */
 bool uw_read_from_elf(Dwfl *dwfl, uint64_t addr, uint64_t *val);
+
+/*
+ * False when libdwfl's dwfl_module_dwarf_cfi(@p mod) is certainly NULL
+ * (no .debug_frame in the module or its debug file), found without
+ * loading the DWARF; true when it may not be (unwind_debug_frame.c).
+ */
+bool uw_debug_frame_possible(Dwfl_Module *mod);
 
 /* Rules per PC, compiled from the modules' CFI once. */
 struct uw_cfi;
@@ -39,6 +47,10 @@ struct uw_cfi *uw_cfi_new(void);
 void uw_cfi_free(struct uw_cfi *c);
 /* Forget every rule: the Dwfl or its modules changed. */
 void uw_cfi_flush(struct uw_cfi *c);
+/* Forget the rules and what is known of each module: a new Dwfl. */
+void uw_cfi_reset(struct uw_cfi *c);
+/* Modules whose DWARF the rules had libdwfl load (for .debug_frame). */
+size_t uw_cfi_dwarf_loads(const struct uw_cfi *c);
 size_t uw_cfi_count(const struct uw_cfi *c);
 
 /* The registers and stack copy of one sample (x86-64). */
