@@ -101,6 +101,12 @@ expect_ok "diff: --sort sym" "$SONDE" diff --sort sym old.data new.data
 contains "diff: --sort sym has one key column" '^# Baseline  Delta Abs  Symbol' "$TMP/out"
 expect_fail "diff: unknown sort key" "unknown key 'nosuch'" \
 	"$SONDE" diff --sort nosuch old.data new.data
+# report's other keys have no diff column: refused, not a crash (time,
+# parent) or a false "out of memory" (dso_from, mem).
+for k in time parent dso_from mem; do
+	expect_fail "diff: --sort $k refused" "sort: '$k' is not a key sonde diff shows" \
+		"$SONDE" diff --sort "comm,$k" old.data new.data
+done
 expect_fail "diff: missing file" "nosuch.data" "$SONDE" diff old.data nosuch.data
 
 if ! have_perf; then
