@@ -82,6 +82,11 @@ expect_fail "script -F brstackinsn without branch stacks" "do not carry it.*reco
 	"$SONDE" script -F brstackinsn -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
 expect_fail "report --branch-history without branch stacks or callchains" "no branch stacks or callchains" \
 	"$SONDE" report --branch-history -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-file.data"
+# Callchains and no branch stacks: the chains alone (no memcpy from a
+# NULL branch stack, which the SAN build stops on).
+expect_ok "report --branch-history with callchains only" \
+	"$SONDE" report --branch-history --stdio -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
+contains "report --branch-history with callchains only: a call graph" '^ +---0x' "$TMP/out"
 expect_fail "report -b without branch stacks" "has no branch stacks" \
 	"$SONDE" report -b -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
 expect_fail "report -b --sort sym" "not a branch key" "$SONDE" report -b -s sym -i "$F"

@@ -308,7 +308,8 @@ static uint64_t *chain_key(const struct sonde_sample *ss, bool has_chain, size_t
 	if (!k)
 		return NULL;
 	k[0] = nb;
-	memcpy(k + 1, ss->branch.entries, nb * sizeof(*k));
+	if (nb) /* a sample without a branch stack has no entries pointer */
+		memcpy(k + 1, ss->branch.entries, nb * sizeof(*k));
 	k[1 + nb] = nc;
 	if (nc)
 		memcpy(k + 2 + nb, ss->callchain.ips, nc * sizeof(*k));
