@@ -276,10 +276,18 @@ static int64_t user_record(struct sonde_perfdata_reader *r, uint64_t off,
 		/* The blob follows the record in the stream. */
 		return blob;
 	}
-	case SONDE_PERF_RECORD_AUXTRACE:
+	case SONDE_PERF_RECORD_AUXTRACE: {
+		uint64_t len;
+
 		if (size < 16)
 			return pdr_fail(r, off, "AUXTRACE record too short");
-		return (int64_t)pdr_rd64(r, p + 8);
+		/* A negative skip would read as an error code, unsaid. */
+		len = pdr_rd64(r, p + 8);
+		if (len > INT64_MAX)
+			return pdr_fail(r, off, "AUXTRACE record announces %llu bytes of data",
+					(unsigned long long)len);
+		return (int64_t)len;
+	}
 	case SONDE_PERF_RECORD_FINISHED_ROUND:
 		pdr_stream_round(r);
 		return 0;
