@@ -152,6 +152,11 @@ else
 		"$SONDE" script -i "$FW" -F brstackinsn --max-blocks 1 >"$TMP/w1.txt" 2>&1
 		[ "$(grep -c 'insn:' "$TMP/w1.txt")" -lt "$(grep -c 'insn:' "$TMP/w.txt")" ] &&
 			pass "script --max-blocks: fewer blocks" || fail "script --max-blocks 1 printed as many instructions"
+		# The largest count is every block (its + 1 once overflowed an int).
+		"$SONDE" script -i "$FW" -F brstackinsn --max-blocks 2147483647 >"$TMP/wmax.txt" 2>&1 &&
+			cmp -s "$TMP/w.txt" "$TMP/wmax.txt" &&
+			pass "script --max-blocks 2147483647: every block" ||
+			fail "script --max-blocks 2147483647: $(head -c 300 "$TMP/wmax.txt")"
 	else
 		fail "brgen (walk): $(head -c 300 "$TMP/err")"
 		FW=
