@@ -101,6 +101,10 @@ expect_ok "diff: --sort sym" "$SONDE" diff --sort sym old.data new.data
 contains "diff: --sort sym has one key column" '^# Baseline  Delta Abs  Symbol' "$TMP/out"
 expect_fail "diff: unknown sort key" "unknown key 'nosuch'" \
 	"$SONDE" diff --sort nosuch old.data new.data
+# wdiff's products wrap in 64 bits as perf's do (no signed overflow,
+# which the SAN build stops on).
+expect_ok "diff: wdiff with the largest weights" \
+	"$SONDE" diff -c wdiff:9223372036854775807,-9223372036854775808 -F old.data new.data
 # report's other keys have no diff column: refused, not a crash (time,
 # parent) or a false "out of memory" (dso_from, mem).
 for k in time parent dso_from mem; do
