@@ -418,8 +418,8 @@ static void cell(const struct diff_table *t, const struct diff_row *r, const str
 	case C_VALUE:
 		value_text(t, r, c->file, buf, sz);
 		break;
-	case C_FORMULA:
-		formula_text(t, r, c->file, base_total, buf, sz);
+	case C_FORMULA: /* perf prints it from a buffer of its column's width */
+		formula_text(t, r, c->file, base_total, buf, sz < FORMULA_WIDTH ? sz : FORMULA_WIDTH);
 		break;
 	case C_PERIOD:
 		if (r->side[c->file].has)

@@ -145,7 +145,8 @@ squeeze() { tr -s ' ' | sed -E 's/ $//; s/\[\.\] (_init|[A-Za-z0-9_.]+@plt)$/[.]
 for args in "-p old.data new.data" "-F old.data new.data" "-b -p -F old.data new.data" \
 	"old.data new.data mid.data" "-p -F -c ratio old.data new.data mid.data" \
 	"-o 2 -c wdiff:1,2 old.data new.data mid.data" "-o 0 -b old.data new.data mid.data" \
-	"old2.data new3.data" "-c wdiff:2,1 -p old2.data new3.data"; do
+	"old2.data new3.data" "-c wdiff:2,1 -p old2.data new3.data" \
+	"-c wdiff:9223372036854775807,-9223372036854775808 -F old.data new.data"; do
 	for f in $args; do [[ $f != *.data || -s $f ]] || continue 2; done
 	# shellcheck disable=SC2086 # the options' words
 	"$SONDE" diff $args 2>/dev/null | squeeze >s.opt
