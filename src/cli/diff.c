@@ -36,6 +36,13 @@ static int parse_sort(struct diff_table *t, const char *sort)
 			ret = -EINVAL;
 			break;
 		}
+		/* The table has columns for perf's first seven keys only. */
+		if (k > SONDE_PROFILE_KEY_SRCLINE) {
+			fprintf(stderr, "sonde diff: --sort: '%s' is not a key sonde diff shows (comm, pid, tid, dso, sym, cpu, srcline)\n",
+				tok);
+			ret = -EINVAL;
+			break;
+		}
 		t->keys[t->nr_keys++] = (enum sonde_profile_key)k;
 	}
 	free(copy);

@@ -218,7 +218,9 @@ static void compute(const struct diff_table *t, struct diff_row *r, size_t f)
 		s->value = (double)s->period / (double)(r->base_period ? r->base_period : 1);
 		break;
 	case DIFF_WDIFF:
-		s->value = (double)((int64_t)s->period * t->w2 - (int64_t)r->base_period * t->w1);
+		/* perf's s64 products, which wrap: computed unsigned, no overflow */
+		s->value = (double)(int64_t)(s->period * (uint64_t)t->w2 -
+					     r->base_period * (uint64_t)t->w1);
 		break;
 	default:
 		s->value = share(s->period, t->totals[f]) -
@@ -416,8 +418,8 @@ static void cell(const struct diff_table *t, const struct diff_row *r, const str
 	case C_VALUE:
 		value_text(t, r, c->file, buf, sz);
 		break;
-	case C_FORMULA:
-		formula_text(t, r, c->file, base_total, buf, sz);
+	case C_FORMULA: /* perf prints it from a buffer of its column's width */
+		formula_text(t, r, c->file, base_total, buf, sz < FORMULA_WIDTH ? sz : FORMULA_WIDTH);
 		break;
 	case C_PERIOD:
 		if (r->side[c->file].has)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,10 +32,29 @@ static int add_key(struct report *rp, enum sonde_profile_key k)
 	return 0;
 }
 
+/* -p's pattern, checked here: the profile would only say EINVAL. */
+static int check_parent(const char *re)
+{
+	char msg[128];
+	regex_t r;
+	int err = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
+
+	if (!err) {
+		regfree(&r);
+		return 0;
+	}
+	regerror(err, &r, msg, sizeof(msg));
+	fprintf(stderr, "sonde report: -p: invalid regex '%s': %s\n", re, msg);
+	return -EINVAL;
+}
+
 static int parse_sort(struct report *rp, const char *user_sort)
 {
-	char *copy = strdup(rp->sort), *tok, *save = NULL;
+	char *copy, *tok, *save = NULL;
 
+	if (rp->parent && check_parent(rp->parent))
+		return -EINVAL;
+	copy = strdup(rp->sort);
 	if (!copy)
 		return -ENOMEM;
 	rp->nr_keys = 0;

@@ -178,7 +178,8 @@ void brstackinsn_put(struct outbuf *o, struct sonde_profile *p, int32_t pid, int
 	w.tid = tid;
 	w.opts = opts;
 	nr = n > 64 * 1024 ? 64 * 1024 : (int)n;
-	if (opts->max_blocks > 0 && nr > opts->max_blocks + 1)
+	/* nr - 1 blocks at most: no + 1 on a max_blocks of INT_MAX */
+	if (opts->max_blocks > 0 && nr - 1 > opts->max_blocks)
 		nr = opts->max_blocks + 1;
 	ob_putc(o, '\n');
 	/* The first branch's source, whose block began before the stack. */

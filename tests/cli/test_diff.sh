@@ -108,6 +108,16 @@ expect_ok "diff: --sort sym" "$SONDE" diff --sort sym old.data new.data
 contains "diff: --sort sym has one key column" '^# Baseline  Delta Abs  Symbol' "$TMP/out"
 expect_fail "diff: unknown sort key" "unknown key 'nosuch'" \
 	"$SONDE" diff --sort nosuch old.data new.data
+# wdiff's products wrap in 64 bits as perf's do (no signed overflow,
+# which the SAN build stops on).
+expect_ok "diff: wdiff with the largest weights" \
+	"$SONDE" diff -c wdiff:9223372036854775807,-9223372036854775808 -F old.data new.data
+# report's other keys have no diff column: refused, not a crash (time,
+# parent) or a false "out of memory" (dso_from, mem).
+for k in time parent dso_from mem; do
+	expect_fail "diff: --sort $k refused" "sort: '$k' is not a key sonde diff shows" \
+		"$SONDE" diff --sort "comm,$k" old.data new.data
+done
 expect_fail "diff: missing file" "nosuch.data" "$SONDE" diff old.data nosuch.data
 
 if ! have_perf; then
@@ -142,7 +152,8 @@ squeeze() { tr -s ' ' | sed -E 's/ $//; s/\[\.\] (_init|[A-Za-z0-9_.]+@plt)$/[.]
 for args in "-p old.data new.data" "-F old.data new.data" "-b -p -F old.data new.data" \
 	"old.data new.data mid.data" "-p -F -c ratio old.data new.data mid.data" \
 	"-o 2 -c wdiff:1,2 old.data new.data mid.data" "-o 0 -b old.data new.data mid.data" \
-	"old2.data new3.data" "-c wdiff:2,1 -p old2.data new3.data"; do
+	"old2.data new3.data" "-c wdiff:2,1 -p old2.data new3.data" \
+	"-c wdiff:9223372036854775807,-9223372036854775808 -F old.data new.data"; do
 	for f in $args; do [[ $f != *.data || -s $f ]] || continue 2; done
 	# shellcheck disable=SC2086 # the options' words
 	"$SONDE" diff $args 2>/dev/null | squeeze >s.opt

@@ -105,6 +105,7 @@ fi
 expect_ok "--sort pid,cpu,srcline" "$SONDE" report --no-children --sort pid,cpu,srcline -i "$C/perf-file.data"
 contains "pid column" 'Pid:Command' "$TMP/out"
 expect_fail "bad sort key" "unknown key 'bogus'" "$SONDE" report --sort comm,bogus -i "$C/perf-file.data"
+expect_fail "bad -p regex" "-p: invalid regex '\\('" "$SONDE" report -p '(' -i "$C/perf-file.data"
 expect_fail "bad --time" "--time: cannot parse" "$SONDE" report --time nonsense -i "$C/perf-file.data"
 expect_fail "bad --cpu" "--cpu: cannot parse" "$SONDE" report --cpu 1-x -i "$C/perf-file.data"
 expect_fail "negative --max-stack" "--max-stack: expected 0 or more" "$SONDE" report --max-stack -1 -i "$C/perf-file.data"

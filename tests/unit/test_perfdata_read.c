@@ -201,6 +201,40 @@ static void test_bad_record_size(void **state)
 	free(g.buf);
 }
 
+/*
+ * An AUXTRACE record whose data size does not fit an int64_t: an error
+ * at the record's offset, in files and pipes (the size once came back
+ * as a negative skip, read as an error code, and the reader stopped
+ * there saying nothing).
+ */
+static void test_auxtrace_size_overflow(void **state)
+{
+	for (int pipe = 0; pipe < 2; pipe++) {
+		struct pdgen g;
+		struct sonde_perfdata_reader *r;
+		struct pdg_seen s;
+		const char *err;
+		char want[64];
+		size_t off;
+
+		build(&g, pipe, false);
+		off = g.data_off + 40; /* the MMAP record becomes an AUXTRACE */
+		g.buf[off] = SONDE_PERF_RECORD_AUXTRACE;
+		memset(g.buf + off + 1, 0, 3);
+		pdg_set64(&g, off + 8, 1ULL << 63);
+		r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+		assert_non_null(r);
+		assert_true(pdg_drain(r, &s) < 0);
+		err = sonde_perfdata_reader__error(r);
+		assert_non_null(err);
+		snprintf(want, sizeof(want), "byte offset %zu:", off);
+		assert_non_null(strstr(err, want));
+		assert_non_null(strstr(err, "AUXTRACE"));
+		sonde_perfdata_reader__free(r);
+		free(g.buf);
+	}
+}
+
 static void test_bad_header(void **state)
 {
 	struct pdgen g;
@@ -605,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_model_swapped),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_bad_record_size),
+		cmocka_unit_test(test_auxtrace_size_overflow),
 		cmocka_unit_test(test_bad_header),
 		cmocka_unit_test(test_data_past_eof),
 		cmocka_unit_test(test_every_prefix),

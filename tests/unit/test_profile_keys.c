@@ -143,6 +143,39 @@ static void test_sample_values(void **state)
 	sonde_profile__free(p);
 }
 
+/*
+ * cgroup_id from a NAMESPACES record whose links are not 8-byte aligned,
+ * as in a pipe file after a FEATURE record of odd size: read, not loaded
+ * through a misaligned pointer (which the SAN build stops on).
+ */
+static void test_cgroup_id_unaligned(void **state)
+{
+	static const enum sonde_profile_key k[] = { K(CGROUP_ID) };
+	struct sonde_profile *p = new_profile(k, 1, false);
+	uint64_t words[1 + 2 * 7];
+	struct sonde_perf_ns_link_info l[7];
+	struct sonde_record rec;
+
+	(void)state;
+	for (int i = 0; i < 7; i++)
+		l[i] = (struct sonde_perf_ns_link_info){ .dev = 0x10 + (uint64_t)i,
+							  .ino = 0xf000 + (uint64_t)i };
+	memcpy((char *)words + 4, l, sizeof(l));
+	memset(&rec, 0, sizeof(rec));
+	rec.type = SONDE_PERF_RECORD_NAMESPACES;
+	rec.namespaces.pid = rec.namespaces.tid = (uint32_t)pid;
+	rec.namespaces.nr = 7;
+	rec.namespaces.link = (const void *)((char *)words + 4);
+	assert_true(sonde_profile__add_record(p, 0, &rec) >= 0);
+	add(p, &samples[0]);
+	sonde_profile__set_children(p, false);
+	assert_int_equal(sonde_profile__nr_entries(p, 0), 1);
+	/* the cgroup namespace's link, index 6 */
+	assert_int_equal(keys_of(p, 0).cgroup_dev, 0x16);
+	assert_int_equal(keys_of(p, 0).cgroup_ino, 0xf006);
+	sonde_profile__free(p);
+}
+
 /* --mem-mode: a sample weighs its weight; memory keys compare their own bits only */
 static void test_mem_mode(void **state)
 {
@@ -253,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_weight),	   cmocka_unit_test(test_sample_values),
 		cmocka_unit_test(test_mem_mode),   cmocka_unit_test(test_frame_keys),
 		cmocka_unit_test(test_parse),	   cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_cgroup_id_unaligned),
 	};
 
 	return cmocka_run_group_tests(tests, pf_setup, pf_teardown);

@@ -136,7 +136,8 @@ static int push(struct sonde_perfdata_reader *r, uint64_t time, uint64_t off, in
 {
 	struct pdr_qent *e;
 
-	if (r->q_len == r->q_cap && r->q_head >= r->q_cap / 4 * 3) {
+	/* q_head 0: nothing to move (and no queue yet on the first push). */
+	if (r->q_len == r->q_cap && r->q_head && r->q_head >= r->q_cap / 4 * 3) {
 		/* Mostly handed out: move the rest down, at most a quarter. */
 		memmove(r->q, r->q + r->q_head, (r->q_len - r->q_head) * sizeof(*r->q));
 		r->q_len -= r->q_head;
@@ -275,10 +276,18 @@ static int64_t user_record(struct sonde_perfdata_reader *r, uint64_t off,
 		/* The blob follows the record in the stream. */
 		return blob;
 	}
-	case SONDE_PERF_RECORD_AUXTRACE:
+	case SONDE_PERF_RECORD_AUXTRACE: {
+		uint64_t len;
+
 		if (size < 16)
 			return pdr_fail(r, off, "AUXTRACE record too short");
-		return (int64_t)pdr_rd64(r, p + 8);
+		/* A negative skip would read as an error code, unsaid. */
+		len = pdr_rd64(r, p + 8);
+		if (len > INT64_MAX)
+			return pdr_fail(r, off, "AUXTRACE record announces %llu bytes of data",
+					(unsigned long long)len);
+		return (int64_t)len;
+	}
 	case SONDE_PERF_RECORD_FINISHED_ROUND:
 		pdr_stream_round(r);
 		return 0;

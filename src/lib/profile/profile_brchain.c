@@ -191,15 +191,31 @@ static void chain_frame(struct builder *b, bool kernel, uint64_t addr, struct an
 	to_frame(&loc, addr, f);
 }
 
+/*
+ * Word @i of a callchain. A record need not start 8-byte aligned (perf
+ * pads no FEATURE record of a pipe file), so the arrays the decoder
+ * points into are read with memcpy (sonde/record.h).
+ */
+static uint64_t ip_at(const uint64_t *ips, int64_t i)
+{
+	uint64_t v;
+
+	memcpy(&v, (const uint8_t *)ips + i * 8, 8);
+	return v;
+}
+
 /* perf's find_prev_cpumode(): the marker that rules the entries before @ent. */
 static void prev_mode(const uint64_t *ips, int64_t ent, bool *kernel)
 {
-	while (--ent >= 0)
-		if (ips[ent] >= CONTEXT_MAX) {
-			if (ips[ent] == CONTEXT_KERNEL || ips[ent] == CONTEXT_USER)
-				*kernel = ips[ent] == CONTEXT_KERNEL;
+	while (--ent >= 0) {
+		uint64_t ip = ip_at(ips, ent);
+
+		if (ip >= CONTEXT_MAX) {
+			if (ip == CONTEXT_KERNEL || ip == CONTEXT_USER)
+				*kernel = ip == CONTEXT_KERNEL;
 			return;
 		}
+	}
 }
 
 /* The frames in perf's cursor order, then stored for the tree's direction. */
@@ -218,17 +234,20 @@ static int build(struct builder *b, const struct sonde_sample *ss, bool has_chai
 
 		nr = (int)ss->branch.nr < max_stack ? (int)ss->branch.nr : max_stack;
 		for (int i = 0; i < nr; i++) {
+			uint64_t call;
+
 			if (caller) {
-				be[i] = entries[ss->branch.nr - (uint64_t)i - 1];
+				memcpy(&be[i], &entries[ss->branch.nr - (uint64_t)i - 1], sizeof(be[i]));
 				continue;
 			}
-			be[i] = entries[i];
+			memcpy(&be[i], &entries[i], sizeof(be[i]));
 			/* A return address is a call's source plus its length (< 8). */
 			if (!ips || first_call >= chain_nr)
 				continue;
-			if (ips[first_call] >= CONTEXT_MAX)
+			call = ip_at(ips, first_call);
+			if (call >= CONTEXT_MAX)
 				first_call++;
-			else if (be[i].from < ips[first_call] && be[i].from >= ips[first_call] - 8)
+			else if (be[i].from < call && be[i].from >= call - 8)
 				first_call++;
 		}
 		memset(it, 0, sizeof(it));
@@ -257,7 +276,7 @@ static int build(struct builder *b, const struct sonde_sample *ss, bool has_chai
 		prev_mode(ips, (int64_t)ss->callchain.nr - first_call, &kernel);
 	for (int64_t i = first_call, n = 0; i < chain_nr && n < max_stack; i++) {
 		int64_t j = caller ? (int64_t)ss->callchain.nr - i - 1 : i;
-		uint64_t ip = ips[j];
+		uint64_t ip = ip_at(ips, j);
 		struct prof_hop h = { 0 };
 		struct anl_frame f;
 
@@ -308,7 +327,8 @@ static uint64_t *chain_key(const struct sonde_sample *ss, bool has_chain, size_t
 	if (!k)
 		return NULL;
 	k[0] = nb;
-	memcpy(k + 1, ss->branch.entries, nb * sizeof(*k));
+	if (nb) /* a sample without a branch stack has no entries pointer */
+		memcpy(k + 1, ss->branch.entries, nb * sizeof(*k));
 	k[1 + nb] = nc;
 	if (nc)
 		memcpy(k + 2 + nb, ss->callchain.ips, nc * sizeof(*k));

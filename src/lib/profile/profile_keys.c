@@ -283,8 +283,12 @@ void prof_keys_record(struct sonde_profile *p, const struct sonde_record *rec)
 		/* perf keeps the thread's latest; a short record has no cgroup link */
 		n->dev = n->ino = 0;
 		if (r->nr > CGROUP_NS_INDEX && r->link) {
-			n->dev = r->link[CGROUP_NS_INDEX].dev;
-			n->ino = r->link[CGROUP_NS_INDEX].ino;
+			struct sonde_perf_ns_link_info l;
+
+			/* a pipe file's records need not be aligned (sonde/record.h) */
+			memcpy(&l, &r->link[CGROUP_NS_INDEX], sizeof(l));
+			n->dev = l.dev;
+			n->ino = l.ino;
 		}
 	}
 }
