@@ -388,7 +388,8 @@ int rec_aux_begin(struct rec_state *s)
 				      sonde_cpu_map__cpu(sonde_evlist__cpus(s->list), 0) >= 0,
 			   .have_sched_switch = a->type == SONDE_AUXTRACE_INTEL_PT ?
 						(s->o->all_cpus ? 3 : 2) : 0,
-			   .filter = s->o->evs.ev[a->ev].filter);
+			   .filter = s->o->evs.ev[a->ev].filter,
+			   .cpus = sonde_evlist__cpus(s->list));
 
 		type = sonde_perfdata_writer__synth_auxtrace_info(s->w, &io);
 	}

@@ -661,7 +661,6 @@ static void test_record_aux_usage(void **state)
 	fake_aux_sysfs_remove();
 }
 
-/* A tracer without a perf layout here: UNKNOWN and the generic words. */
 /*
  * CPU 0's area fills: the kernel truncates (AUX record flag) and disables
  * the tracer. Once record has read the area it must enable the tracer
@@ -826,16 +825,36 @@ static void test_record_restarts_stopped_tracer(void **state)
 	rmdir(dir);
 }
 
-static void test_record_unknown_layout(void **state)
+/*
+ * cs_etm: perf 6.1's AUXTRACE_INFO with each CPU's ETM registers, read
+ * from the fake sysfs (fake_aux.h: CPU 0 an ETMv4, CPU 1 an ETE, any
+ * other CPU none, which perf writes as an ETMv3 block of zeros).
+ */
+static void test_record_cs_etm(void **state)
 {
 	char dir[] = "/tmp/sonde-auxetm-XXXXXX", path[64];
-	const char *argv[] = { "record", "-q", "-N", "-e", "cs_etm//", "-m", ",2",
+	const char *argv[] = { "record", "-q", "-N", "-e",
+			       "cs_etm/cycacc,timestamp,contextid/", "-m", ",2",
 			       "-o", path, "--", "true", NULL };
+	const uint64_t cfg = 1ULL << 12 | 1ULL << 14 | 1ULL << 28;
+	const uint64_t v4[] = {
+		0x4040404040404040ULL, 0, 7,
+		1 << 4 | 1 << 6 | 1 << 11, /* TRCCONFIGR: cycacc, ctxtid, ts */
+		0x10, 0x28000ea1, 0x4100f424, 0x20001088, 0, 0xcc,
+	};
+	const uint64_t ete[] = {
+		0x5050505050505050ULL, 1, 8, 1 << 4 | 1 << 6 | 1 << 11, 0x12,
+		0x28002ea1, 0x4100fff0, 0x20001088,
+		0xffffffff80000001ULL, /* perf passes the u32 through an int */
+		0xcc, 0x47725a13,
+	};
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct seen s;
+	uint64_t at;
 
 	(void)state;
-	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
+	if (!four_k_pages() || ncpu < 2 || ncpu > 16) {
+		print_message("SKIP: needs 4 KiB pages and 2 to 16 online CPUs\n");
 		skip();
 	}
 	assert_non_null(mkdtemp(dir));
@@ -843,16 +862,52 @@ static void test_record_unknown_layout(void **state)
 	memset(&pmu, 0, sizeof(pmu));
 	fake_aux_sysfs();
 	assert_int_equal(run_record(11, argv), 0);
+	assert_int_equal(fa.fd[pmu.aux_fds[0]].attr.config, cfg);
 	scan(path, &s);
-	assert_int_equal(s.info_type, SONDE_AUXTRACE_UNKNOWN);
-	assert_int_equal(s.nr_priv, 7);
-	assert_int_equal(s.info_priv[0], FAKE_ETM_TYPE);
-	assert_int_equal(s.info_priv[5], 0); /* not a snapshot */
-	assert_int_equal(s.info_priv[6], 1); /* per-CPU areas */
+	assert_int_equal(s.info_type, SONDE_AUXTRACE_CS_ETM);
+	assert_true(s.info_at < s.first_auxtrace_at);
+	assert_int_equal(s.nr_priv, 3 + 10 + 11 + (uint64_t)(ncpu - 2) * 7);
+	assert_int_equal(s.info_priv[0], 1);                                /* version */
+	assert_int_equal(s.info_priv[1], (uint64_t)FAKE_ETM_TYPE << 32 | (uint64_t)ncpu);
+	assert_int_equal(s.info_priv[2], 0);                                /* no snapshot */
+	for (size_t i = 0; i < 10; i++)
+		if (s.info_priv[3 + i] != v4[i])
+			fail_msg("ETMv4 word %zu: %#jx, want %#jx", i,
+				 (uintmax_t)s.info_priv[3 + i], (uintmax_t)v4[i]);
+	for (size_t i = 0; i < 11; i++)
+		if (s.info_priv[13 + i] != ete[i])
+			fail_msg("ETE word %zu: %#jx, want %#jx", i,
+				 (uintmax_t)s.info_priv[13 + i], (uintmax_t)ete[i]);
+	/* No ETM files: perf's ETMv3 block, ETMCR the raw config, zeros. */
+	for (at = 24; at < s.nr_priv; at += 7) {
+		uint64_t cpu = (at - 24) / 7 + 2;
+
+		assert_int_equal(s.info_priv[at], 0x3030303030303030ULL);
+		assert_int_equal(s.info_priv[at + 1], cpu);
+		assert_int_equal(s.info_priv[at + 2], 4);
+		assert_int_equal(s.info_priv[at + 3], cfg);
+		assert_int_equal(s.info_priv[at + 4], 0x10 + cpu * 2);
+		assert_int_equal(s.info_priv[at + 5], 0);
+		assert_int_equal(s.info_priv[at + 6], 0);
+	}
 	assert_int_equal(s.nr_auxtrace, 2);
 	/* perf sets aux_watermark for intel_pt only. */
 	assert_int_equal(fa.fd[pmu.aux_fds[0]].attr.aux_watermark, 0);
-	check_with_readers(path, false, NULL);
+	/* OpenCSD names the decoder it made last (ETE, or ETMV3 on a third CPU). */
+	check_with_readers(path, true, " Trace data: size 0xbb8 bytes");
+	if (have_perf()) {
+		char cmd[256], *out;
+		int st;
+
+		/* perf's own reading of the blocks, register by register. */
+		snprintf(cmd, sizeof(cmd), "perf script -f -D -i %s 2>&1", path);
+		out = run(cmd, &st);
+		assert_non_null(strstr(out, "\tMagic number\t\t       4040404040404040\n"
+					    "\tCPU\t\t\t       0\n"));
+		assert_non_null(strstr(out, "\tTRCIDR8\t\t\t       ffffffff80000001\n"));
+		assert_non_null(strstr(out, "\tTRCDEVARCH                     47725a13\n"));
+		free(out);
+	}
 	fake_aux_sysfs_remove();
 	unlink(path);
 	rmdir(dir);
@@ -867,7 +922,7 @@ int main(void)
 		cmocka_unit_test(test_record_aux_sample),
 		cmocka_unit_test(test_record_aux_usage),
 		cmocka_unit_test(test_record_restarts_stopped_tracer),
-		cmocka_unit_test(test_record_unknown_layout),
+		cmocka_unit_test(test_record_cs_etm),
 	};
 
 	/* The snapshot test's workload signals us; record installs the
