@@ -154,6 +154,15 @@ SONDE_API long sonde_pmu__read_file(const struct sonde_pmu *pmu,
 SONDE_API int sonde_pmu_name__auxtrace_type(const char *name);
 
 /**
+ * @brief **sonde_pmu_name__aux_alignment()** the size of the records the
+ * AUX area tracer named @p name writes, where perf stores only whole ones
+ * (its auxtrace alignment): 24 for intel_bts (from, to, flags: one
+ * branch), 0 for the others (a byte stream).
+ * @return the size, 0, or -EINVAL for NULL.
+ */
+SONDE_API int sonde_pmu_name__aux_alignment(const char *name);
+
+/**
  * @brief **sonde_pmu__default_config()** the config perf starts an event
  * of @p pmu from before its terms (which then replace the bits they name
  * instead of adding to them): for intel_pt "tsc,mtc,mtc_period=P,

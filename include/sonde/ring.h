@@ -194,9 +194,16 @@ struct sonde_ring_aux_opts {
 	bool snapshot;
 	/* Snapshot: at most this many of the newest bytes; 0 = no limit. */
 	size_t snapshot_size;
+	/*
+	 * The tracer writes records of this size (sonde_pmu_name__aux_alignment():
+	 * intel_bts's 24-byte branch records); 0 or 1 = bytes. As perf does,
+	 * the span's first part ends at its last whole record: the bytes
+	 * after it are left out of the span but read all the same.
+	 */
+	size_t alignment;
 	size_t : 0;
 };
-#define sonde_ring_aux_opts__last_field snapshot_size
+#define sonde_ring_aux_opts__last_field alignment
 
 /**
  * @brief **sonde_ring__aux_read_span()** hands the new AUX bytes (from
@@ -205,6 +212,7 @@ struct sonde_ring_aux_opts {
  * (release) unless @p cb returned non-zero. With @p opts->snapshot, see
  * sonde_ring_aux_opts. The span's data is the AUX mapping itself: use it
  * inside @p cb only.
+ * @p cb is not called when no byte is left to hand over.
  * @return bytes handed over, or -errno (-ENODEV without an AUX area) / the
  * callback's negative value (-ECANCELED for a positive one).
  */

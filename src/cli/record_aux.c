@@ -4,7 +4,8 @@
  * arm_spe_N, hisi_ptt*), as perf record does it: the AUX event first (its
  * fd owns each ring, and the AUX area hangs off the ring), a dummy:u event
  * for the side band, an AUX area per ring, the AUXTRACE_INFO record before
- * any data, and each pass's new AUX bytes as AUXTRACE records. -S reads
+ * any data, and each pass's new AUX bytes as AUXTRACE records (intel_bts:
+ * whole branch records only, as perf stores them). -S reads
  * the areas (mapped for overwrite) only on SIGUSR2 and, with -Se, at the
  * end; --aux-sample has the AUX event's group members sample its area
  * instead (PERF_SAMPLE_AUX), and the areas themselves are not stored.
@@ -33,6 +34,7 @@ struct rec_aux {
 	bool snapshot;         /* -S */
 	bool snapshot_on_exit; /* -Se */
 	size_t snapshot_size;  /* bytes per area per snapshot */
+	size_t alignment;      /* whole records of this size (intel_bts) */
 	bool sample;           /* --aux-sample or aux-sample-size terms */
 	uint32_t sample_size;  /* --aux-sample's size, 0 without it */
 	uint64_t bytes;        /* AUX data written */
@@ -232,6 +234,8 @@ int rec_aux_check(struct rec_state *s)
 		return 1;
 	a->ev = ev;
 	a->pmu = sonde_evspec_list__pmu(o->evs.ev[ev].spec, o->evs.ev[ev].spec_idx);
+	err = sonde_pmu_name__aux_alignment(a->pmu);
+	a->alignment = err > 0 ? (size_t)err : 0;
 	if (ev) {
 		fprintf(stderr, "sonde record: the AUX area event '%s' must lead its group: its fd holds the AUX area\n",
 			o->evs.ev[ev].name);
@@ -477,6 +481,7 @@ void rec_aux_read(struct rec_state *s, bool snapshot)
 
 	if (!a || a->sample || s->werr)
 		return;
+	ro.alignment = a->alignment;
 	if (a->snapshot) {
 		if (!snapshot || (s->stopping && !a->snapshot_on_exit))
 			return;

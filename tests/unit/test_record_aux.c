@@ -826,6 +826,48 @@ static void test_record_restarts_stopped_tracer(void **state)
 }
 
 /*
+ * intel_bts writes 24-byte branch records: as perf does, each span's
+ * first part ends at its last whole record. CPU 0's span wraps: its first
+ * part (7000..8191) loses 1192 % 24 = 16 bytes before the area's end,
+ * the second (0..1807) is kept; CPU 1's 100 bytes lose 100 % 24 = 4.
+ */
+static void test_record_bts_whole_records(void **state)
+{
+	char dir[] = "/tmp/sonde-auxbts-XXXXXX", path[64];
+	const char *argv[] = { "record", "-q", "-N", "-e", "intel_bts//", "-m", ",2",
+			       "-o", path, "--", "true", NULL };
+	unsigned char data[AREA];
+	struct seen s;
+
+	(void)state;
+	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/bts.data", dir);
+	memset(&pmu, 0, sizeof(pmu));
+	fake_aux_sysfs();
+	assert_int_equal(run_record(11, argv), 0);
+	scan(path, &s);
+	assert_int_equal(s.info_type, SONDE_AUXTRACE_INTEL_BTS);
+	assert_int_equal(s.nr_auxtrace, 2);
+	assert_int_equal(s.at[0].offset, 7000);
+	assert_int_equal(s.at[0].size, 1176 + 1808);
+	file_bytes(path, s.at_off[0] + 48, data, 1176 + 1808);
+	assert_pattern(data, 1176, 1);
+	assert_pattern(data + 1176, 1808, 1 + 1192);
+	assert_int_equal(s.at[1].offset, 0);
+	assert_int_equal(s.at[1].size, 96);
+	file_bytes(path, s.at_off[1] + 48, data, 96);
+	assert_pattern(data, 96, 50);
+	check_with_readers(path, true, ". ... Intel BTS data: size 2984 bytes");
+	fake_aux_sysfs_remove();
+	unlink(path);
+	rmdir(dir);
+}
+
+/*
  * cs_etm: perf 6.1's AUXTRACE_INFO with each CPU's ETM registers, read
  * from the fake sysfs (fake_aux.h: CPU 0 an ETMv4, CPU 1 an ETE, any
  * other CPU none, which perf writes as an ETMv3 block of zeros).
@@ -922,6 +964,7 @@ int main(void)
 		cmocka_unit_test(test_record_aux_sample),
 		cmocka_unit_test(test_record_aux_usage),
 		cmocka_unit_test(test_record_restarts_stopped_tracer),
+		cmocka_unit_test(test_record_bts_whole_records),
 		cmocka_unit_test(test_record_cs_etm),
 	};
 

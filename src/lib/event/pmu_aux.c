@@ -36,6 +36,17 @@ int sonde_pmu_name__auxtrace_type(const char *name)
 	return -ENOENT;
 }
 
+/* intel_bts writes struct { u64 from, to, misc; } per branch. */
+#define BTS_RECORD_SIZE 24
+
+int sonde_pmu_name__aux_alignment(const char *name)
+{
+	if (!name)
+		return lib_err(EINVAL);
+	return sonde_pmu_name__auxtrace_type(name) == SONDE_AUXTRACE_INTEL_BTS ?
+	       BTS_RECORD_SIZE : 0;
+}
+
 /* perf's choice among the values a cap allows: @target or the nearest. */
 static int pick_bit(unsigned long bits, int target)
 {

@@ -431,7 +431,7 @@ int64_t sonde_ring__aux_read_span(struct sonde_ring *r,
 	struct sonde_perf_event_mmap_page *pc;
 	struct sonde_aux_span sp;
 	uint64_t head, end, n, off;
-	size_t limit;
+	size_t limit, align;
 	bool snapshot;
 	int err;
 
@@ -442,6 +442,7 @@ int64_t sonde_ring__aux_read_span(struct sonde_ring *r,
 	pc = r->base;
 	snapshot = OPTS_GET(opts, snapshot, false);
 	limit = OPTS_GET(opts, snapshot_size, 0);
+	align = OPTS_GET(opts, alignment, 0);
 	head = __atomic_load_n(&pc->aux_head, __ATOMIC_ACQUIRE);
 	end = snapshot ? aux_snapshot(r, head, &n) : aux_forward(r, head, &n);
 	if (snapshot && limit && n > limit)
@@ -456,13 +457,25 @@ int64_t sonde_ring__aux_read_span(struct sonde_ring *r,
 	sp.data[0] = (unsigned char *)r->aux + off;
 	sp.len[1] = (size_t)(n - sp.len[0]);
 	sp.data[1] = sp.len[1] ? r->aux : NULL;
-	err = cb(&sp, ctx);
+	/*
+	 * Whole records only, as perf cuts them: the first part loses the
+	 * bytes past its last whole record (with intel_bts, what the PMU
+	 * left unused before the area's end, or a record still being
+	 * written). They count as read all the same.
+	 */
+	if (align) {
+		size_t cut = sp.len[0] % align;
+
+		sp.len[0] -= cut;
+		sp.size -= cut;
+	}
+	err = sp.size ? cb(&sp, ctx) : 0;
 	if (err)
 		return err < 0 ? err : -ECANCELED;
 	/* The kernel ignores aux_tail in overwrite mode: leave it. */
 	if (!snapshot)
 		__atomic_store_n(&pc->aux_tail, head, __ATOMIC_RELEASE);
-	return (int64_t)n;
+	return (int64_t)sp.size;
 }
 
 struct aux_parts {
