@@ -163,6 +163,21 @@ SONDE_API int sonde_pmu_name__auxtrace_type(const char *name);
 SONDE_API int sonde_pmu_name__aux_alignment(const char *name);
 
 /**
+ * @brief **sonde_pmu__aux_snapshot_ref_size()** the size of the reference
+ * buffer perf 6.1 keeps per AUX area to tell a wrapped snapshot of
+ * @p pmu's event (config @p config, an area of @p area_size bytes, record
+ * -S @p snapshot_size, 0 when not given) in large areas, for
+ * sonde_ring_aux_opts.snapshot_ref_size: for intel_pt with a snapshot size
+ * over 64 KiB, two PSB periods (from the psb_period term) up to 256 KiB,
+ * if less than the area and half the snapshot size.
+ * @return the size, or 0 where perf keeps none (other PMUs, NULL).
+ */
+SONDE_API size_t sonde_pmu__aux_snapshot_ref_size(const struct sonde_pmu *pmu,
+						  uint64_t config,
+						  size_t area_size,
+						  size_t snapshot_size);
+
+/**
  * @brief **sonde_pmu__default_config()** the config perf starts an event
  * of @p pmu from before its terms (which then replace the bits they name
  * instead of adding to them): for intel_pt "tsc,mtc,mtc_period=P,

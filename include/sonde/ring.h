@@ -201,9 +201,21 @@ struct sonde_ring_aux_opts {
 	 * after it are left out of the span but read all the same.
 	 */
 	size_t alignment;
+	/*
+	 * Snapshot: perf's intel_pt reference buffer of this many bytes
+	 * (sonde_pmu__aux_snapshot_ref_size(); 0 = none, the rule above).
+	 * Each snapshot then asks afresh whether the area wrapped: the head
+	 * inside the area's last @snapshot_ref_size bytes, or those bytes
+	 * unlike the copy the ring took at the previous snapshot (the bytes
+	 * before the head then, as perf 6.1 takes them). Not wrapped: the
+	 * bytes since the previous snapshot, across the area's end if need
+	 * be. Taken at the ring's first snapshot; ignored unless smaller
+	 * than the area.
+	 */
+	size_t snapshot_ref_size;
 	size_t : 0;
 };
-#define sonde_ring_aux_opts__last_field alignment
+#define sonde_ring_aux_opts__last_field snapshot_ref_size
 
 /**
  * @brief **sonde_ring__aux_read_span()** hands the new AUX bytes (from

@@ -35,6 +35,8 @@ struct rec_aux {
 	bool snapshot_on_exit; /* -Se */
 	size_t snapshot_size;  /* bytes per area per snapshot */
 	size_t alignment;      /* whole records of this size (intel_bts) */
+	size_t asked_size;     /* -S's size as given (0: none) */
+	size_t ref_size;       /* intel_pt's snapshot reference buffer */
 	bool sample;           /* --aux-sample or aux-sample-size terms */
 	uint32_t sample_size;  /* --aux-sample's size, 0 without it */
 	uint64_t bytes;        /* AUX data written */
@@ -158,7 +160,7 @@ static int parse_snapshot(struct rec_aux *a, const char *arg)
 			arg);
 		return -EINVAL;
 	}
-	a->snapshot_size = (size_t)sz;
+	a->snapshot_size = a->asked_size = (size_t)sz;
 	return 0;
 }
 
@@ -374,6 +376,25 @@ int rec_aux_mapped(struct rec_state *s)
 	return -EOPNOTSUPP;
 }
 
+/*
+ * perf's intel_pt keeps a reference copy per area to tell a wrapped
+ * snapshot when -S asks for more than 64 KiB (the event's config as
+ * opened: its psb_period).
+ */
+static void snapshot_ref_size(struct rec_state *s, struct rec_aux *a)
+{
+	struct sonde_pmus *pmus;
+
+	if (!a->snapshot || !a->asked_size)
+		return;
+	pmus = sonde_pmus__load(NULL);
+	a->ref_size = sonde_pmu__aux_snapshot_ref_size(
+		pmus ? sonde_pmus__find(pmus, a->pmu) : NULL,
+		s->o->evs.ev[a->ev].attr.config,
+		s->aux_pages * (size_t)page_size(), a->asked_size);
+	sonde_pmus__free(pmus);
+}
+
 int rec_aux_begin(struct rec_state *s)
 {
 	struct rec_aux *a = s->aux;
@@ -382,6 +403,7 @@ int rec_aux_begin(struct rec_state *s)
 
 	if (!a)
 		return 0;
+	snapshot_ref_size(s, a);
 	r = sonde_evlist__ring(s->list, 0);
 	{
 		SONDE_OPTS(sonde_auxtrace_info_opts, io,
@@ -487,6 +509,7 @@ void rec_aux_read(struct rec_state *s, bool snapshot)
 			return;
 		ro.snapshot = true;
 		ro.snapshot_size = a->snapshot_size;
+		ro.snapshot_ref_size = a->ref_size;
 		/* The PMU would write under the copy: stop it meanwhile. */
 		if (!s->stopping)
 			aux_event_enable(s, false);

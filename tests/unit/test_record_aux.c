@@ -564,6 +564,130 @@ static void test_record_snapshot(void **state)
 	rmdir(dir);
 }
 
+/*
+ * perf's intel_pt reference buffer: -Se131072 on a 128 KiB area (over
+ * 64 KiB, so perf keeps 2 PSB periods, 4 KiB here, per area). Three
+ * snapshots (two SIGUSR2, one at the end); the PMU gives aux_head as an
+ * offset in the area and writes, while record has it stopped: 500 bytes;
+ * then 100; then almost a whole area, wrapping to offset 1000.
+ */
+#define BIG (128 * 1024)
+
+static void pmu_ref_ioctl(int fd, unsigned long req)
+{
+	char mark[160];
+	FILE *f;
+
+	if (!pmu.nr_aux_fds || fd != pmu.aux_fds[0] ||
+	    req != SONDE_PERF_EVENT_IOC_DISABLE)
+		return;
+	switch (++pmu.disables) {
+	case 1:
+		fake_aux_write(fd, 1000, 500, 3 + 1000, 1500);
+		break;
+	case 2:
+		fake_aux_write(fd, 1500, 100, 3 + 1500, 1600);
+		break;
+	case 3:
+		fake_aux_write(fd, 1600, BIG - 600, 11, 1000);
+		break;
+	default:
+		return;
+	}
+	snprintf(mark, sizeof(mark), "%s%d", pmu.mark, pmu.disables);
+	f = fopen(mark, "w");
+	if (f)
+		fclose(f);
+}
+
+static void record_ref(const char *opt, const char *path, struct seen *s)
+{
+	char sh[512];
+	const char *argv[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",32",
+			       opt, "-o", path, "--", "sh", "-c", sh, NULL };
+
+	snprintf(sh, sizeof(sh),
+		 "kill -USR2 $PPID; while [ ! -e %s1 ]; do sleep 0.01; done; "
+		 "kill -USR2 $PPID; while [ ! -e %s2 ]; do sleep 0.01; done",
+		 pmu.mark, pmu.mark);
+	fake_aux_install();
+	fa.on_aux_map = pmu_snapshot_map;
+	fa.on_ioctl = pmu_ref_ioctl;
+	assert_int_equal(cmd_record(14, argv), 0);
+	sonde_sys_set_ops(NULL);
+	assert_int_equal(pmu.disables, 3);
+	scan(path, s);
+	assert_int_equal(s->nr_auxtrace, 3);
+	/* The first snapshot: 1500 bytes, not wrapped either way. */
+	assert_int_equal(s->at[0].offset, 0);
+	assert_int_equal(s->at[0].size, 1504);
+	/* The last: wrapped either way, the whole area from the head on. */
+	assert_int_equal(s->at[2].offset, 1000);
+	assert_int_equal(s->at[2].size, BIG);
+}
+
+static void unlink_marks(void)
+{
+	char mark[160];
+
+	for (int i = 1; i <= 3; i++) {
+		snprintf(mark, sizeof(mark), "%s%d", pmu.mark, i);
+		unlink(mark);
+	}
+}
+
+static void test_record_snapshot_ref(void **state)
+{
+	char dir[] = "/tmp/sonde-auxref-XXXXXX", path[64];
+	unsigned char *data = malloc(BIG);
+	struct seen s;
+
+	(void)state;
+	if (!four_k_pages()) {
+		print_message("SKIP: needs 4 KiB pages\n");
+		skip();
+	}
+	assert_non_null(data);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/ref.data", dir);
+	snprintf(pmu.mark, sizeof(pmu.mark), "%s/mark", dir);
+	fake_aux_sysfs();
+
+	/* -S without a size: no reference buffer; the second snapshot is the
+	 * 100 new bytes (the area has not wrapped). */
+	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
+	record_ref("-Se", path, &s);
+	assert_int_equal(s.at[1].offset, 1500);
+	assert_int_equal(s.at[1].size, 104);
+	unlink(path);
+	unlink_marks();
+
+	/*
+	 * -Se131072: perf's reference buffer. The second snapshot finds the
+	 * area's last 4 KiB unlike its copy (the bytes before the first
+	 * snapshot's head: perf 6.1 compares the same region every time), so
+	 * it counts as wrapped and stores the whole area, oldest byte after
+	 * the head first, as perf does.
+	 */
+	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
+	record_ref("-Se131072", path, &s);
+	assert_int_equal(s.at[1].offset, 1600);
+	assert_int_equal(s.at[1].size, BIG);
+	file_bytes(path, s.at_off[1] + 48, data, BIG);
+	for (size_t i = 0; i < BIG - 1600; i++)
+		if (data[i])
+			fail_msg("byte %zu of the area after the head: %u, want 0", i, data[i]);
+	assert_pattern(data + BIG - 1600, 1600, 3);
+	file_bytes(path, s.at_off[2] + 48, data, BIG);
+	assert_pattern(data + BIG - 1000, 1000, (unsigned)(11 + BIG - 1600));
+	check_with_readers(path, true, ". ... Intel Processor Trace data: size 131072 bytes");
+	unlink(path);
+	unlink_marks();
+	free(data);
+	fake_aux_sysfs_remove();
+	rmdir(dir);
+}
+
 /* --aux-sample: the group's other events sample the area; no AUXTRACE. */
 static void test_record_aux_sample(void **state)
 {
@@ -961,6 +1085,7 @@ int main(void)
 		cmocka_unit_test(test_record_full_trace),
 		cmocka_unit_test(test_record_pipe),
 		cmocka_unit_test(test_record_snapshot),
+		cmocka_unit_test(test_record_snapshot_ref),
 		cmocka_unit_test(test_record_aux_sample),
 		cmocka_unit_test(test_record_aux_usage),
 		cmocka_unit_test(test_record_restarts_stopped_tracer),

@@ -271,10 +271,43 @@ static void test_layouts(void **state)
 	rmdir(dir);
 }
 
+/* perf's intel_pt snapshot reference buffer size, from the fake sysfs. */
+static void test_snapshot_ref_size(void **state)
+{
+	struct sonde_pmus *pmus;
+	const struct sonde_pmu *pt, *bts;
+	const uint64_t psb3 = 3ULL << 24, psb7 = 7ULL << 24;
+
+	(void)state;
+	fake_aux_sysfs();
+	pmus = sonde_pmus__load(NULL);
+	assert_non_null(pmus);
+	pt = sonde_pmus__find(pmus, "intel_pt");
+	bts = sonde_pmus__find(pmus, "intel_bts");
+	assert_non_null(pt);
+	assert_non_null(bts);
+	/* Two PSB periods: 2 KiB << psb_period, twice. */
+	assert_int_equal(sonde_pmu__aux_snapshot_ref_size(pt, 0, 1 << 20, 1 << 20), 4096);
+	assert_int_equal(sonde_pmu__aux_snapshot_ref_size(pt, psb3, 1 << 20, 1 << 20), 32768);
+	/* At most 256 KiB. */
+	assert_int_equal(sonde_pmu__aux_snapshot_ref_size(pt, psb7, 1 << 20, 1 << 20), 262144);
+	/* Only over 64 KiB of snapshot, under half of it and under the area. */
+	assert_int_equal(sonde_pmu__aux_snapshot_ref_size(pt, psb3, 1 << 20, 65536), 0);
+	assert_int_equal(sonde_pmu__aux_snapshot_ref_size(pt, psb3, 1 << 20, 65537), 0);
+	assert_int_equal(sonde_pmu__aux_snapshot_ref_size(pt, psb3, 32768, 1 << 20), 0);
+	assert_int_equal(sonde_pmu__aux_snapshot_ref_size(pt, psb3, 1 << 20, 0), 0);
+	/* intel_pt only. */
+	assert_int_equal(sonde_pmu__aux_snapshot_ref_size(bts, 0, 1 << 20, 1 << 20), 0);
+	assert_int_equal(sonde_pmu__aux_snapshot_ref_size(NULL, 0, 1 << 20, 1 << 20), 0);
+	sonde_pmus__free(pmus);
+	fake_aux_sysfs_remove();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layouts),
+		cmocka_unit_test(test_snapshot_ref_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
