@@ -243,6 +243,11 @@ int rec_aux_check(struct rec_state *s)
 			o->evs.ev[ev].name);
 		return 129;
 	}
+	/* perf's rule: its decoder takes intel_bts from one thread's area. */
+	if (type == SONDE_AUXTRACE_INTEL_BTS && !o->per_thread) {
+		fprintf(stderr, "sonde record: intel_bts does not support per-cpu recording: add --per-thread\n");
+		return 129;
+	}
 	if (o->aux_snapshot && parse_snapshot(a, o->aux_snapshot))
 		return 129;
 	if (o->aux_sample && *o->aux_sample) {
@@ -317,6 +322,12 @@ static int aux_sample_attrs(struct rec_state *s)
 	return 0;
 }
 
+/* --per-thread on a task: an AUX area per thread, on any CPU. */
+static bool per_thread_areas(const struct rec_state *s)
+{
+	return s->o->per_thread && s->per_task;
+}
+
 int rec_aux_attrs(struct rec_state *s)
 {
 	struct rec_opts *o = s->o;
@@ -344,11 +355,15 @@ int rec_aux_attrs(struct rec_state *s)
 	/*
 	 * Per-CPU areas: the decoders take the CPU of ITRACE_START, AUX and
 	 * switch records from their sample_id, the time of the side band.
+	 * An area per thread (--per-thread) is one thread's trace: perf
+	 * adds neither.
 	 */
-	aux->attr.sample_type |= SONDE_PERF_SAMPLE_CPU;
-	track->attr.sample_type |= SONDE_PERF_SAMPLE_CPU | SONDE_PERF_SAMPLE_TIME;
+	if (!per_thread_areas(s)) {
+		aux->attr.sample_type |= SONDE_PERF_SAMPLE_CPU;
+		track->attr.sample_type |= SONDE_PERF_SAMPLE_CPU | SONDE_PERF_SAMPLE_TIME;
+	}
 	/* intel_pt in per-CPU areas tells threads apart by switch events. */
-	if (a->type == SONDE_AUXTRACE_INTEL_PT)
+	if (a->type == SONDE_AUXTRACE_INTEL_PT && !per_thread_areas(s))
 		track->attr.context_switch = 1;
 	if (aux_sample_attrs(s))
 		return 129;
@@ -412,8 +427,9 @@ int rec_aux_begin(struct rec_state *s)
 			   .snapshot = a->snapshot,
 			   .per_cpu = sonde_cpu_map__nr(sonde_evlist__cpus(s->list)) > 0 &&
 				      sonde_cpu_map__cpu(sonde_evlist__cpus(s->list), 0) >= 0,
-			   .have_sched_switch = a->type == SONDE_AUXTRACE_INTEL_PT ?
-						(s->o->all_cpus ? 3 : 2) : 0,
+			   .have_sched_switch = a->type != SONDE_AUXTRACE_INTEL_PT ||
+						per_thread_areas(s) ? 0 :
+						s->o->all_cpus ? 3 : 2,
 			   .filter = s->o->evs.ev[a->ev].filter,
 			   .cpus = sonde_evlist__cpus(s->list));
 
