@@ -177,6 +177,26 @@ SONDE_API size_t sonde_pmu__aux_snapshot_ref_size(const struct sonde_pmu *pmu,
 						  size_t area_size,
 						  size_t snapshot_size);
 
+struct sonde_cpu_map;
+
+/**
+ * @brief **sonde_pmu__aux_per_cpu_config()** adds to @p config what perf
+ * 6.1 adds to the event of AUX area tracer @p pmu recorded in per-CPU
+ * areas on @p cpus: for cs_etm the context ID (the config's own
+ * contextid bits 14/15 if set, else the PMU's contextid term) and global
+ * timestamps (bit 28), which the decoder needs to tell threads apart and
+ * order the CPUs, once every CPU's ETM (its cpuN/trcidr/ files) is an
+ * ETMv4 or ETE that has them (TRCIDR2 context ID sizes, TRCIDR0 TSSIZE).
+ * On failure a message naming the CPU goes into @p err (may be NULL).
+ * @return 0 with *@p config updated; -ENOENT for a PMU perf adds nothing
+ * to; -EOPNOTSUPP when a CPU's ETM lacks them (perf then refuses to
+ * record), -EIO for an unreadable register, -EINVAL.
+ */
+SONDE_API int sonde_pmu__aux_per_cpu_config(const struct sonde_pmu *pmu,
+					    const struct sonde_cpu_map *cpus,
+					    uint64_t *config, char *err,
+					    size_t errlen);
+
 /**
  * @brief **sonde_pmu__default_config()** the config perf starts an event
  * of @p pmu from before its terms (which then replace the bits they name

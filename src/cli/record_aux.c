@@ -328,6 +328,29 @@ static bool per_thread_areas(const struct rec_state *s)
 	return s->o->per_thread && s->per_task;
 }
 
+/*
+ * cs_etm in per-CPU areas: context IDs and timestamps on, once each
+ * CPU's ETM is known to have them, as perf does (it refuses otherwise).
+ */
+static int per_cpu_config(struct rec_state *s, struct sonde_perf_event_attr *attr)
+{
+	struct sonde_cpu_map *cpus = sonde_cpu_map__new(s->o->cpus);
+	struct sonde_pmus *pmus = sonde_pmus__load(NULL);
+	const struct sonde_pmu *pmu = pmus ? sonde_pmus__find(pmus, s->aux->pmu) : NULL;
+	char err[256] = "";
+	int r = pmu && cpus ?
+		sonde_pmu__aux_per_cpu_config(pmu, cpus, &attr->config, err, sizeof(err)) :
+		-ENOENT;
+
+	sonde_cpu_map__free(cpus);
+	sonde_pmus__free(pmus);
+	if (r >= 0 || r == -ENOENT)
+		return 0;
+	fprintf(stderr, "sonde record: %s: %s; record per thread (--per-thread) or on other CPUs (-C)\n",
+		s->aux->pmu, err[0] ? err : strerror(-r));
+	return r;
+}
+
 int rec_aux_attrs(struct rec_state *s)
 {
 	struct rec_opts *o = s->o;
@@ -365,6 +388,8 @@ int rec_aux_attrs(struct rec_state *s)
 	/* intel_pt in per-CPU areas tells threads apart by switch events. */
 	if (a->type == SONDE_AUXTRACE_INTEL_PT && !per_thread_areas(s))
 		track->attr.context_switch = 1;
+	if (!per_thread_areas(s) && per_cpu_config(s, &aux->attr))
+		return 1;
 	if (aux_sample_attrs(s))
 		return 129;
 	if (a->sample)

@@ -138,7 +138,7 @@ static void set_online(const char *path, const char *list)
 
 /*
  * cs_etm, header version 1: per CPU an ETMv4 (CPU 0), ETE (CPU 1) or
- * ETMv3 (CPU 2: mgmt/etmccer, mgmt/etmidr) block, word by word as
+ * ETMv3 (CPU 2: mgmt/etmccer, mgmt/etmidr; CPU 3: none) block, word by word as
  * perf 6.1's cs_etm_info_fill() writes it.
  */
 static void test_cs_etm(const char *path)
@@ -148,7 +148,7 @@ static void test_cs_etm(const char *path)
 	struct sonde_cpu_map *one;
 	struct info in;
 	static const uint64_t want[] = {
-		1, (uint64_t)FAKE_ETM_TYPE << 32 | 3, 1,
+		1, (uint64_t)FAKE_ETM_TYPE << 32 | 4, 1,
 		0x4040404040404040ULL, 0, 7, 1 << 3 | 1 << 7 | 1 << 12 | 1 << 15,
 		0x10, 0x28000ea1, 0x4100f424, 0x20001088, 0, 0xcc,
 		0x5050505050505050ULL, 1, 8, 1 << 3 | 1 << 7 | 1 << 12 | 1 << 15,
@@ -156,6 +156,9 @@ static void test_cs_etm(const char *path)
 		0xcc, 0x47725a13,
 		0x3030303030303030ULL, 2, 4, 1ULL << 8 | 1ULL << 15 | 1ULL << 29,
 		0x14, 0x8000a1, 0x410fb764,
+		/* CPU 3 has no ETM files: an ETMv3 block of zeros, as perf's. */
+		0x3030303030303030ULL, 3, 4, 1ULL << 8 | 1ULL << 15 | 1ULL << 29,
+		0x16, 0, 0,
 	};
 
 	assert_true(fd >= 0);
@@ -165,7 +168,7 @@ static void test_cs_etm(const char *path)
 	/* branch_broadcast, contextid2 (VMID), retstack: ETMv4 bits 3, 7|15, 12. */
 	etm_config = 1ULL << 8 | 1ULL << 15 | 1ULL << 29;
 	snapshot = true;
-	set_online(online, "0-2");
+	set_online(online, "0-3");
 	assert_int_equal(synth(path, FAKE_ETM_TYPE, NULL, &in), SONDE_AUXTRACE_CS_ETM);
 	assert_int_equal(in.nr, sizeof(want) / sizeof(want[0]));
 	for (size_t i = 0; i < in.nr; i++)
@@ -303,11 +306,77 @@ static void test_snapshot_ref_size(void **state)
 	fake_aux_sysfs_remove();
 }
 
+/*
+ * What perf adds to cs_etm in per-CPU areas, after its checks of each
+ * CPU's ETM: contextid (the PMU's term unless asked) and timestamps.
+ */
+static void test_etm_per_cpu_config(void **state)
+{
+	struct sonde_pmus *pmus;
+	const struct sonde_pmu *etm, *pt;
+	struct sonde_cpu_map *c0, *c1;
+	char err[256];
+	uint64_t config;
+
+	(void)state;
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		print_message("SKIP: needs two online CPUs\n");
+		skip();
+	}
+	fake_aux_sysfs();
+	pmus = sonde_pmus__load(NULL);
+	assert_non_null(pmus);
+	etm = sonde_pmus__find(pmus, "cs_etm");
+	pt = sonde_pmus__find(pmus, "intel_pt");
+	c0 = sonde_cpu_map__new("0-1");
+	c1 = sonde_cpu_map__new("1");
+	assert_non_null(etm);
+	assert_non_null(c0);
+	assert_non_null(c1);
+	config = 1ULL << 12;
+	if (sonde_pmu__aux_per_cpu_config(etm, c0, &config, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(config, 1ULL << 12 | 1ULL << 14 | 1ULL << 28);
+	/* The user's contextid2 stands (TRCIDR2: VMIDOPT 1, VMIDSIZE 4)... */
+	config = 1ULL << 15;
+	assert_int_equal(sonde_pmu__aux_per_cpu_config(etm, c1, &config, err, sizeof(err)), 0);
+	assert_int_equal(config, 1ULL << 15 | 1ULL << 28);
+	/* ...unless the ETM has no VMID option. */
+	fake_aux_put_file("bus/event_source/devices/cs_etm/cpu1/trcidr/trcidr2", "0x00001088\n");
+	config = 1ULL << 15;
+	assert_int_equal(sonde_pmu__aux_per_cpu_config(etm, c1, &config, err, sizeof(err)),
+			 -EOPNOTSUPP);
+	assert_non_null(strstr(err, "CONTEXTIDR_EL2 isn't supported (CPU 1)"));
+	assert_int_equal(config, 1ULL << 15);
+	fake_aux_put_file("bus/event_source/devices/cs_etm/cpu1/trcidr/trcidr2", "0x20001088\n");
+	/* No global timestamps on CPU 1: refused, config untouched. */
+	fake_aux_put_file("bus/event_source/devices/cs_etm/cpu1/trcidr/trcidr0", "0x00002ea1\n");
+	config = 0;
+	assert_int_equal(sonde_pmu__aux_per_cpu_config(etm, c0, &config, err, sizeof(err)),
+			 -EOPNOTSUPP);
+	assert_non_null(strstr(err, "CPU 1's ETM has no global timestamps"));
+	assert_int_equal(config, 0);
+	/* No context ID on CPU 1 (TRCIDR2.CIDSIZE 0), checked first. */
+	fake_aux_put_file("bus/event_source/devices/cs_etm/cpu1/trcidr/trcidr2", "0x20001008\n");
+	assert_int_equal(sonde_pmu__aux_per_cpu_config(etm, c1, &config, err, sizeof(err)),
+			 -EOPNOTSUPP);
+	assert_non_null(strstr(err, "CONTEXTIDR_EL1 isn't supported (CPU 1)"));
+	assert_int_equal(sonde_pmu__aux_per_cpu_config(etm, c1, &config, NULL, 0), -EOPNOTSUPP);
+	/* Other tracers: nothing perf adds. */
+	assert_int_equal(sonde_pmu__aux_per_cpu_config(pt, c0, &config, err, sizeof(err)), -ENOENT);
+	assert_int_equal(sonde_pmu__aux_per_cpu_config(NULL, c0, &config, err, sizeof(err)), -EINVAL);
+	sonde_cpu_map__free(c0);
+	sonde_cpu_map__free(c1);
+	sonde_pmus__free(pmus);
+	fake_aux_sysfs_remove();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layouts),
 		cmocka_unit_test(test_snapshot_ref_size),
+		cmocka_unit_test(test_etm_per_cpu_config),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
