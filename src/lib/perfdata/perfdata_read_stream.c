@@ -136,7 +136,8 @@ static int push(struct sonde_perfdata_reader *r, uint64_t time, uint64_t off, in
 {
 	struct pdr_qent *e;
 
-	if (r->q_len == r->q_cap && r->q_head >= r->q_cap / 4 * 3) {
+	/* (Not before the first allocation: memmove of a NULL queue is UB.) */
+	if (r->q_cap && r->q_len == r->q_cap && r->q_head >= r->q_cap / 4 * 3) {
 		/* Mostly handed out: move the rest down, at most a quarter. */
 		memmove(r->q, r->q + r->q_head, (r->q_len - r->q_head) * sizeof(*r->q));
 		r->q_len -= r->q_head;
