@@ -154,6 +154,50 @@ SONDE_API long sonde_pmu__read_file(const struct sonde_pmu *pmu,
 SONDE_API int sonde_pmu_name__auxtrace_type(const char *name);
 
 /**
+ * @brief **sonde_pmu_name__aux_alignment()** the size of the records the
+ * AUX area tracer named @p name writes, where perf stores only whole ones
+ * (its auxtrace alignment): 24 for intel_bts (from, to, flags: one
+ * branch), 0 for the others (a byte stream).
+ * @return the size, 0, or -EINVAL for NULL.
+ */
+SONDE_API int sonde_pmu_name__aux_alignment(const char *name);
+
+/**
+ * @brief **sonde_pmu__aux_snapshot_ref_size()** the size of the reference
+ * buffer perf 6.1 keeps per AUX area to tell a wrapped snapshot of
+ * @p pmu's event (config @p config, an area of @p area_size bytes, record
+ * -S @p snapshot_size, 0 when not given) in large areas, for
+ * sonde_ring_aux_opts.snapshot_ref_size: for intel_pt with a snapshot size
+ * over 64 KiB, two PSB periods (from the psb_period term) up to 256 KiB,
+ * if less than the area and half the snapshot size.
+ * @return the size, or 0 where perf keeps none (other PMUs, NULL).
+ */
+SONDE_API size_t sonde_pmu__aux_snapshot_ref_size(const struct sonde_pmu *pmu,
+						  uint64_t config,
+						  size_t area_size,
+						  size_t snapshot_size);
+
+struct sonde_cpu_map;
+
+/**
+ * @brief **sonde_pmu__aux_per_cpu_config()** adds to @p config what perf
+ * 6.1 adds to the event of AUX area tracer @p pmu recorded in per-CPU
+ * areas on @p cpus: for cs_etm the context ID (the config's own
+ * contextid bits 14/15 if set, else the PMU's contextid term) and global
+ * timestamps (bit 28), which the decoder needs to tell threads apart and
+ * order the CPUs, once every CPU's ETM (its cpuN/trcidr/ files) is an
+ * ETMv4 or ETE that has them (TRCIDR2 context ID sizes, TRCIDR0 TSSIZE).
+ * On failure a message naming the CPU goes into @p err (may be NULL).
+ * @return 0 with *@p config updated; -ENOENT for a PMU perf adds nothing
+ * to; -EOPNOTSUPP when a CPU's ETM lacks them (perf then refuses to
+ * record), -EIO for an unreadable register, -EINVAL.
+ */
+SONDE_API int sonde_pmu__aux_per_cpu_config(const struct sonde_pmu *pmu,
+					    const struct sonde_cpu_map *cpus,
+					    uint64_t *config, char *err,
+					    size_t errlen);
+
+/**
  * @brief **sonde_pmu__default_config()** the config perf starts an event
  * of @p pmu from before its terms (which then replace the bits they name
  * instead of adding to them): for intel_pt "tsc,mtc,mtc_period=P,

@@ -194,9 +194,28 @@ struct sonde_ring_aux_opts {
 	bool snapshot;
 	/* Snapshot: at most this many of the newest bytes; 0 = no limit. */
 	size_t snapshot_size;
+	/*
+	 * The tracer writes records of this size (sonde_pmu_name__aux_alignment():
+	 * intel_bts's 24-byte branch records); 0 or 1 = bytes. As perf does,
+	 * the span's first part ends at its last whole record: the bytes
+	 * after it are left out of the span but read all the same.
+	 */
+	size_t alignment;
+	/*
+	 * Snapshot: perf's intel_pt reference buffer of this many bytes
+	 * (sonde_pmu__aux_snapshot_ref_size(); 0 = none, the rule above).
+	 * Each snapshot then asks afresh whether the area wrapped: the head
+	 * inside the area's last @snapshot_ref_size bytes, or those bytes
+	 * unlike the copy the ring took at the previous snapshot (the bytes
+	 * before the head then, as perf 6.1 takes them). Not wrapped: the
+	 * bytes since the previous snapshot, across the area's end if need
+	 * be. Taken at the ring's first snapshot; ignored unless smaller
+	 * than the area.
+	 */
+	size_t snapshot_ref_size;
 	size_t : 0;
 };
-#define sonde_ring_aux_opts__last_field snapshot_size
+#define sonde_ring_aux_opts__last_field snapshot_ref_size
 
 /**
  * @brief **sonde_ring__aux_read_span()** hands the new AUX bytes (from
@@ -205,6 +224,7 @@ struct sonde_ring_aux_opts {
  * (release) unless @p cb returned non-zero. With @p opts->snapshot, see
  * sonde_ring_aux_opts. The span's data is the AUX mapping itself: use it
  * inside @p cb only.
+ * @p cb is not called when no byte is left to hand over.
  * @return bytes handed over, or -errno (-ENODEV without an AUX area) / the
  * callback's negative value (-ECANCELED for a positive one).
  */

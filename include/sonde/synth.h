@@ -20,6 +20,8 @@
 extern "C" {
 #endif
 
+struct sonde_cpu_map;
+
 struct sonde_synth_opts {
 	size_t sz;
 	/* Also non-executable file maps (MISC_MMAP_DATA): DWARF unwinding
@@ -85,9 +87,12 @@ struct sonde_auxtrace_info_opts {
 	const char *filter;
 	/* Where the PMUs are: NULL means $SONDE_SYSFS_ROOT or /sys. */
 	const char *sysfs_root;
+	/* cs_etm: the CPUs the AUX event was opened on, whose ETM registers
+	 * go in; NULL or any-CPU (areas per thread): every online CPU. */
+	const struct sonde_cpu_map *cpus;
 	size_t : 0;
 };
-#define sonde_auxtrace_info_opts__last_field sysfs_root
+#define sonde_auxtrace_info_opts__last_field cpus
 
 /**
  * @brief **sonde_perfdata_writer__synth_auxtrace_info()** writes to @p w
@@ -95,14 +100,19 @@ struct sonde_auxtrace_info_opts {
  * area tracer whose PMU has @p opts->attr's type in sysfs, in perf 6.1's
  * layout for it: intel_pt (17 words and the filter string; TSC conversion,
  * config bits from the PMU's formats, CPUID 0x15, max_nonturbo_ratio),
- * intel_bts (6 words), arm_spe (2), hisi_ptt (1). Any other tracer
- * (cs_etm...) gets type SONDE_AUXTRACE_UNKNOWN and 7 words: PMU type,
+ * intel_bts (6 words), arm_spe (2), hisi_ptt (1), cs_etm (header version
+ * 1: 3 words, then per CPU of @p opts->cpus the ETE, ETMv4 or ETMv3
+ * register block: magic, CPU, count, the config and trace ID, the ID
+ * registers read from the PMU's cpuN/trcidr/ and cpuN/mgmt/ files, 0
+ * where unreadable). Any other tracer
+ * gets type SONDE_AUXTRACE_UNKNOWN and 7 words: PMU type,
  * time_shift, time_mult, time_zero, cap_user_time_zero, snapshot,
  * per-CPU, what only the recording machine knows; perf counts such data
  * but refuses to decode it. Marks the file as holding AUX data (the
  * AUXTRACE feature, perf's index of AUXTRACE records).
  * @return the type written (enum sonde_auxtrace_type, >= 0), or -errno:
- * -ENOENT when no AUX area tracer in sysfs has that PMU type, -EINVAL.
+ * -ENOENT when no AUX area tracer in sysfs has that PMU type, -E2BIG when
+ * cs_etm's blocks do not fit one record (about 740 CPUs), -EINVAL.
  */
 SONDE_API int
 sonde_perfdata_writer__synth_auxtrace_info(struct sonde_perfdata_writer *w,

@@ -242,6 +242,12 @@ static int check_options(struct rec_opts *o, struct rec_state *s, int nargs,
 		usage_with_options_fp(record_usage, opts, false);
 		return 129;
 	}
+	/* perf's target rule: CPUs win over per-thread rings. */
+	if (o->per_thread && (o->all_cpus || o->cpus)) {
+		if (!o->quiet)
+			fprintf(stderr, "Warning:\nSYSTEM/CPU switch overriding PER-THREAD\n");
+		o->per_thread = false;
+	}
 	if (o->call_graph) {
 		if (!strcmp(o->call_graph, "fp")) {
 			o->callchain = true;
@@ -312,6 +318,8 @@ static void set_signals(void)
 {
 	struct sigaction sa = { 0 }, old_hup;
 
+	/* A new recording (the tests run several in one process). */
+	done = child_exited = snapshot_req = 0;
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -561,6 +569,8 @@ int cmd_record(int argc, const char **argv)
 		OPT_STRING('C', "cpu", &o.cpus, "<cpus>", "only these CPUs (with -a), e.g. 0,2-3"),
 		OPT_BOOLEAN(0, "switch-events", &o.switch_events, "record context switches"),
 		OPT_BOOLEAN(0, "inherit", &o.inherit, "follow child tasks (--no-inherit: do not)"),
+		OPT_BOOLEAN(0, "per-thread", &o.per_thread,
+			    "a ring buffer (and AUX area) per thread instead of per CPU; no inherit"),
 		OPT_BOOLEAN(0, "overwrite", &o.overwrite,
 			    "flight recorder: keep only the newest data, snapshot on SIGUSR2 and at exit"),
 		OPT_BOOLEAN('q', "quiet", &o.quiet, "no summary, warnings or word on the workload's status"),

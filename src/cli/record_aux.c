@@ -4,7 +4,8 @@
  * arm_spe_N, hisi_ptt*), as perf record does it: the AUX event first (its
  * fd owns each ring, and the AUX area hangs off the ring), a dummy:u event
  * for the side band, an AUX area per ring, the AUXTRACE_INFO record before
- * any data, and each pass's new AUX bytes as AUXTRACE records. -S reads
+ * any data, and each pass's new AUX bytes as AUXTRACE records (intel_bts:
+ * whole branch records only, as perf stores them). -S reads
  * the areas (mapped for overwrite) only on SIGUSR2 and, with -Se, at the
  * end; --aux-sample has the AUX event's group members sample its area
  * instead (PERF_SAMPLE_AUX), and the areas themselves are not stored.
@@ -33,6 +34,9 @@ struct rec_aux {
 	bool snapshot;         /* -S */
 	bool snapshot_on_exit; /* -Se */
 	size_t snapshot_size;  /* bytes per area per snapshot */
+	size_t alignment;      /* whole records of this size (intel_bts) */
+	size_t asked_size;     /* -S's size as given (0: none) */
+	size_t ref_size;       /* intel_pt's snapshot reference buffer */
 	bool sample;           /* --aux-sample or aux-sample-size terms */
 	uint32_t sample_size;  /* --aux-sample's size, 0 without it */
 	uint64_t bytes;        /* AUX data written */
@@ -156,7 +160,7 @@ static int parse_snapshot(struct rec_aux *a, const char *arg)
 			arg);
 		return -EINVAL;
 	}
-	a->snapshot_size = (size_t)sz;
+	a->snapshot_size = a->asked_size = (size_t)sz;
 	return 0;
 }
 
@@ -232,9 +236,16 @@ int rec_aux_check(struct rec_state *s)
 		return 1;
 	a->ev = ev;
 	a->pmu = sonde_evspec_list__pmu(o->evs.ev[ev].spec, o->evs.ev[ev].spec_idx);
+	err = sonde_pmu_name__aux_alignment(a->pmu);
+	a->alignment = err > 0 ? (size_t)err : 0;
 	if (ev) {
 		fprintf(stderr, "sonde record: the AUX area event '%s' must lead its group: its fd holds the AUX area\n",
 			o->evs.ev[ev].name);
+		return 129;
+	}
+	/* perf's rule: its decoder takes intel_bts from one thread's area. */
+	if (type == SONDE_AUXTRACE_INTEL_BTS && !o->per_thread) {
+		fprintf(stderr, "sonde record: intel_bts does not support per-cpu recording: add --per-thread\n");
 		return 129;
 	}
 	if (o->aux_snapshot && parse_snapshot(a, o->aux_snapshot))
@@ -311,6 +322,35 @@ static int aux_sample_attrs(struct rec_state *s)
 	return 0;
 }
 
+/* --per-thread on a task: an AUX area per thread, on any CPU. */
+static bool per_thread_areas(const struct rec_state *s)
+{
+	return s->o->per_thread && s->per_task;
+}
+
+/*
+ * cs_etm in per-CPU areas: context IDs and timestamps on, once each
+ * CPU's ETM is known to have them, as perf does (it refuses otherwise).
+ */
+static int per_cpu_config(struct rec_state *s, struct sonde_perf_event_attr *attr)
+{
+	struct sonde_cpu_map *cpus = sonde_cpu_map__new(s->o->cpus);
+	struct sonde_pmus *pmus = sonde_pmus__load(NULL);
+	const struct sonde_pmu *pmu = pmus ? sonde_pmus__find(pmus, s->aux->pmu) : NULL;
+	char err[256] = "";
+	int r = pmu && cpus ?
+		sonde_pmu__aux_per_cpu_config(pmu, cpus, &attr->config, err, sizeof(err)) :
+		-ENOENT;
+
+	sonde_cpu_map__free(cpus);
+	sonde_pmus__free(pmus);
+	if (r >= 0 || r == -ENOENT)
+		return 0;
+	fprintf(stderr, "sonde record: %s: %s; record per thread (--per-thread) or on other CPUs (-C)\n",
+		s->aux->pmu, err[0] ? err : strerror(-r));
+	return r;
+}
+
 int rec_aux_attrs(struct rec_state *s)
 {
 	struct rec_opts *o = s->o;
@@ -338,12 +378,18 @@ int rec_aux_attrs(struct rec_state *s)
 	/*
 	 * Per-CPU areas: the decoders take the CPU of ITRACE_START, AUX and
 	 * switch records from their sample_id, the time of the side band.
+	 * An area per thread (--per-thread) is one thread's trace: perf
+	 * adds neither.
 	 */
-	aux->attr.sample_type |= SONDE_PERF_SAMPLE_CPU;
-	track->attr.sample_type |= SONDE_PERF_SAMPLE_CPU | SONDE_PERF_SAMPLE_TIME;
+	if (!per_thread_areas(s)) {
+		aux->attr.sample_type |= SONDE_PERF_SAMPLE_CPU;
+		track->attr.sample_type |= SONDE_PERF_SAMPLE_CPU | SONDE_PERF_SAMPLE_TIME;
+	}
 	/* intel_pt in per-CPU areas tells threads apart by switch events. */
-	if (a->type == SONDE_AUXTRACE_INTEL_PT)
+	if (a->type == SONDE_AUXTRACE_INTEL_PT && !per_thread_areas(s))
 		track->attr.context_switch = 1;
+	if (!per_thread_areas(s) && per_cpu_config(s, &aux->attr))
+		return 1;
 	if (aux_sample_attrs(s))
 		return 129;
 	if (a->sample)
@@ -370,6 +416,25 @@ int rec_aux_mapped(struct rec_state *s)
 	return -EOPNOTSUPP;
 }
 
+/*
+ * perf's intel_pt keeps a reference copy per area to tell a wrapped
+ * snapshot when -S asks for more than 64 KiB (the event's config as
+ * opened: its psb_period).
+ */
+static void snapshot_ref_size(struct rec_state *s, struct rec_aux *a)
+{
+	struct sonde_pmus *pmus;
+
+	if (!a->snapshot || !a->asked_size)
+		return;
+	pmus = sonde_pmus__load(NULL);
+	a->ref_size = sonde_pmu__aux_snapshot_ref_size(
+		pmus ? sonde_pmus__find(pmus, a->pmu) : NULL,
+		s->o->evs.ev[a->ev].attr.config,
+		s->aux_pages * (size_t)page_size(), a->asked_size);
+	sonde_pmus__free(pmus);
+}
+
 int rec_aux_begin(struct rec_state *s)
 {
 	struct rec_aux *a = s->aux;
@@ -378,6 +443,7 @@ int rec_aux_begin(struct rec_state *s)
 
 	if (!a)
 		return 0;
+	snapshot_ref_size(s, a);
 	r = sonde_evlist__ring(s->list, 0);
 	{
 		SONDE_OPTS(sonde_auxtrace_info_opts, io,
@@ -386,9 +452,11 @@ int rec_aux_begin(struct rec_state *s)
 			   .snapshot = a->snapshot,
 			   .per_cpu = sonde_cpu_map__nr(sonde_evlist__cpus(s->list)) > 0 &&
 				      sonde_cpu_map__cpu(sonde_evlist__cpus(s->list), 0) >= 0,
-			   .have_sched_switch = a->type == SONDE_AUXTRACE_INTEL_PT ?
-						(s->o->all_cpus ? 3 : 2) : 0,
-			   .filter = s->o->evs.ev[a->ev].filter);
+			   .have_sched_switch = a->type != SONDE_AUXTRACE_INTEL_PT ||
+						per_thread_areas(s) ? 0 :
+						s->o->all_cpus ? 3 : 2,
+			   .filter = s->o->evs.ev[a->ev].filter,
+			   .cpus = sonde_evlist__cpus(s->list));
 
 		type = sonde_perfdata_writer__synth_auxtrace_info(s->w, &io);
 	}
@@ -476,11 +544,13 @@ void rec_aux_read(struct rec_state *s, bool snapshot)
 
 	if (!a || a->sample || s->werr)
 		return;
+	ro.alignment = a->alignment;
 	if (a->snapshot) {
 		if (!snapshot || (s->stopping && !a->snapshot_on_exit))
 			return;
 		ro.snapshot = true;
 		ro.snapshot_size = a->snapshot_size;
+		ro.snapshot_ref_size = a->ref_size;
 		/* The PMU would write under the copy: stop it meanwhile. */
 		if (!s->stopping)
 			aux_event_enable(s, false);

@@ -64,6 +64,7 @@ struct rec_opts {
 	uint64_t branch_stack; /* -b / -j: branch_sample_type, 0 = none */
 	int clockid;           /* -k: the clock samples carry, -1 = perf's */
 	bool inherit;
+	bool per_thread;  /* --per-thread: a ring (and AUX area) per thread */
 	bool overwrite;
 	bool quiet;
 	bool bad_event;   /* an -e did not parse (already reported) */

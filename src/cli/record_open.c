@@ -100,7 +100,8 @@ void rec_setup_attrs(struct rec_state *s)
 		/* LOST: the kernel's per-event drop count, saved at the end. */
 		a->read_format = SONDE_PERF_FORMAT_ID | SONDE_PERF_FORMAT_LOST;
 		a->exclude_guest = 1;
-		a->inherit = s->per_task && o->inherit;
+		/* The kernel maps no per-thread ring of an inherited event. */
+		a->inherit = s->per_task && o->inherit && !o->per_thread;
 		a->write_backward = o->overwrite && i != track;
 		/*
 		 * Wake at a quarter full rather than the kernel's half: more
@@ -173,7 +174,9 @@ static int open_list(struct rec_state *s)
 				sonde_evlist__evsel(s->list, r), true)) < 0)
 			return r;
 	}
-	cpus = sonde_cpu_map__new(o->cpus);
+	/* --per-thread: on any CPU, one ring per thread (perf's dummy map). */
+	cpus = o->per_thread && s->per_task ? sonde_cpu_map__new_any() :
+	       sonde_cpu_map__new(o->cpus);
 	threads = s->per_task ?
 		  sonde_thread_map__new_array(s->tids, (int)s->nr_tids) :
 		  sonde_thread_map__new_any();

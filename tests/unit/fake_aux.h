@@ -2,7 +2,8 @@
 /*
  * A simulated kernel with AUX area PMUs, for sonde record through the
  * syscall seam on machines without one: a fake sysfs shows intel_pt (type
- * FAKE_PT_TYPE, its real format bits and caps), cs_etm, intel_bts,
+ * FAKE_PT_TYPE, its real format bits and caps), cs_etm (formats, an ETMv4
+ * on CPU 0 and an ETE on CPU 1), intel_bts,
  * arm_spe_0 and hisi_ptt0_2;
  * perf_event_open hands out /dev/null fds and remembers each attr; mmap
  * gives anonymous memory for rings and AUX areas (an AUX area only for an
@@ -92,6 +93,27 @@ static inline void fake_aux_sysfs(void)
 		{ "caps/mtc", "1\n" }, { "caps/psb_cyc", "1\n" },
 		{ "max_nonturbo_ratio", "24\n" },
 	};
+	/*
+	 * cs_etm as on an Arm board: CPU 0 an ETMv4 (Cortex-A72's ID
+	 * registers), CPU 1 an ETE (TRCDEVARCH architecture 5, part 0xA13,
+	 * TRCIDR8 with bit 31 set); other CPUs have no ETM files.
+	 */
+	static const char *const etm[][2] = {
+		{ "type", "78\n" }, { "format/branch_broadcast", "config:8\n" },
+		{ "format/cycacc", "config:12\n" }, { "format/contextid", "config:14\n" },
+		{ "format/timestamp", "config:28\n" }, { "format/retstack", "config:29\n" },
+		{ "cpu0/trcidr/trcidr0", "0x28000ea1\n" },
+		{ "cpu0/trcidr/trcidr1", "0x4100f424\n" },
+		{ "cpu0/trcidr/trcidr2", "0x20001088\n" },
+		{ "cpu0/trcidr/trcidr8", "0x0\n" },
+		{ "cpu0/mgmt/trcauthstatus", "0xcc\n" },
+		{ "cpu1/trcidr/trcidr0", "0x28002ea1\n" },
+		{ "cpu1/trcidr/trcidr1", "0x4100fff0\n" },
+		{ "cpu1/trcidr/trcidr2", "0x20001088\n" },
+		{ "cpu1/trcidr/trcidr8", "0x80000001\n" },
+		{ "cpu1/mgmt/trcauthstatus", "0xcc\n" },
+		{ "cpu1/mgmt/trcdevarch", "0x47725a13\n" },
+	};
 	char rel[128];
 
 	snprintf(fa.sysfs, sizeof(fa.sysfs), "/tmp/sonde-fakeaux-XXXXXX");
@@ -102,7 +124,11 @@ static inline void fake_aux_sysfs(void)
 			 pt[i][0]);
 		fake_aux_put_file(rel, pt[i][1]);
 	}
-	fake_aux_put_file("bus/event_source/devices/cs_etm/type", "78\n");
+	for (size_t i = 0; i < sizeof(etm) / sizeof(etm[0]); i++) {
+		snprintf(rel, sizeof(rel), "bus/event_source/devices/cs_etm/%s",
+			 etm[i][0]);
+		fake_aux_put_file(rel, etm[i][1]);
+	}
 	fake_aux_put_file("bus/event_source/devices/intel_bts/type", "79\n");
 	fake_aux_put_file("bus/event_source/devices/arm_spe_0/type", "80\n");
 	fake_aux_put_file("bus/event_source/devices/hisi_ptt0_2/type", "81\n");

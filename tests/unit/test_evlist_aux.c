@@ -375,6 +375,51 @@ static void test_aux_spans(void **state)
 	sonde_evlist__free(l);
 }
 
+/*
+ * opts.alignment (intel_bts's 24-byte records): the span's first part
+ * ends at its last whole record, the cut bytes are consumed all the same,
+ * and a span with no whole record calls no one.
+ */
+static void test_aux_alignment(void **state)
+{
+	SONDE_OPTS(sonde_evlist_mmap_opts, mo, .data_pages = 1, .aux_pages = 2);
+	SONDE_OPTS(sonde_ring_aux_opts, ro, .alignment = 24);
+	struct spans s = { 0 };
+	struct sonde_evlist *l;
+	int fd1;
+
+	(void)state;
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		printf("SKIP: needs two online CPUs\n");
+		skip();
+	}
+	assert_int_equal(sonde_pmu_name__aux_alignment("intel_bts"), 24);
+	assert_int_equal(sonde_pmu_name__aux_alignment("intel_pt"), 0);
+	assert_int_equal(sonde_pmu_name__aux_alignment("cpu"), 0);
+	assert_int_equal(sonde_pmu_name__aux_alignment(NULL), -EINVAL);
+	l = aux_list(true);
+	assert_int_equal(sonde_evlist__mmap(l, &mo), 0);
+	fd1 = sonde_evsel__fd(sonde_evlist__evsel(l, 0), 1, 0);
+	/* 200 bytes before the end (8 records and 8 bytes cut), 108 after it. */
+	pmu_writes(fd1, 2 * (uint64_t)psz - 200, 308, 7);
+	assert_int_equal(sonde_evlist__read_aux_spans(l, &ro, on_span, &s), 192 + 108);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.sp[0].offset, 2 * psz - 200);
+	assert_int_equal(s.sp[0].len[0], 192);
+	assert_int_equal(s.sp[0].len[1], 108);
+	assert_int_equal(s.sp[0].size, 300);
+	assert_int_equal(((struct sonde_perf_event_mmap_page *)fk.base[fd1])->aux_tail,
+			 2 * psz + 108);
+	/* 20 bytes: no whole record, nothing handed over, still consumed. */
+	pmu_writes(fd1, 2 * (uint64_t)psz + 108, 20, 9);
+	s.n = 0;
+	assert_int_equal(sonde_evlist__read_aux_spans(l, &ro, on_span, &s), 0);
+	assert_int_equal(s.n, 0);
+	assert_int_equal(((struct sonde_perf_event_mmap_page *)fk.base[fd1])->aux_tail,
+			 2 * psz + 128);
+	sonde_evlist__free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +428,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_no_aux_pmu, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_aux_spans, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_aux_alignment, setup,
 						teardown),
 	};
 

@@ -564,6 +564,130 @@ static void test_record_snapshot(void **state)
 	rmdir(dir);
 }
 
+/*
+ * perf's intel_pt reference buffer: -Se131072 on a 128 KiB area (over
+ * 64 KiB, so perf keeps 2 PSB periods, 4 KiB here, per area). Three
+ * snapshots (two SIGUSR2, one at the end); the PMU gives aux_head as an
+ * offset in the area and writes, while record has it stopped: 500 bytes;
+ * then 100; then almost a whole area, wrapping to offset 1000.
+ */
+#define BIG (128 * 1024)
+
+static void pmu_ref_ioctl(int fd, unsigned long req)
+{
+	char mark[160];
+	FILE *f;
+
+	if (!pmu.nr_aux_fds || fd != pmu.aux_fds[0] ||
+	    req != SONDE_PERF_EVENT_IOC_DISABLE)
+		return;
+	switch (++pmu.disables) {
+	case 1:
+		fake_aux_write(fd, 1000, 500, 3 + 1000, 1500);
+		break;
+	case 2:
+		fake_aux_write(fd, 1500, 100, 3 + 1500, 1600);
+		break;
+	case 3:
+		fake_aux_write(fd, 1600, BIG - 600, 11, 1000);
+		break;
+	default:
+		return;
+	}
+	snprintf(mark, sizeof(mark), "%s%d", pmu.mark, pmu.disables);
+	f = fopen(mark, "w");
+	if (f)
+		fclose(f);
+}
+
+static void record_ref(const char *opt, const char *path, struct seen *s)
+{
+	char sh[512];
+	const char *argv[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",32",
+			       opt, "-o", path, "--", "sh", "-c", sh, NULL };
+
+	snprintf(sh, sizeof(sh),
+		 "kill -USR2 $PPID; while [ ! -e %s1 ]; do sleep 0.01; done; "
+		 "kill -USR2 $PPID; while [ ! -e %s2 ]; do sleep 0.01; done",
+		 pmu.mark, pmu.mark);
+	fake_aux_install();
+	fa.on_aux_map = pmu_snapshot_map;
+	fa.on_ioctl = pmu_ref_ioctl;
+	assert_int_equal(cmd_record(14, argv), 0);
+	sonde_sys_set_ops(NULL);
+	assert_int_equal(pmu.disables, 3);
+	scan(path, s);
+	assert_int_equal(s->nr_auxtrace, 3);
+	/* The first snapshot: 1500 bytes, not wrapped either way. */
+	assert_int_equal(s->at[0].offset, 0);
+	assert_int_equal(s->at[0].size, 1504);
+	/* The last: wrapped either way, the whole area from the head on. */
+	assert_int_equal(s->at[2].offset, 1000);
+	assert_int_equal(s->at[2].size, BIG);
+}
+
+static void unlink_marks(void)
+{
+	char mark[160];
+
+	for (int i = 1; i <= 3; i++) {
+		snprintf(mark, sizeof(mark), "%s%d", pmu.mark, i);
+		unlink(mark);
+	}
+}
+
+static void test_record_snapshot_ref(void **state)
+{
+	char dir[] = "/tmp/sonde-auxref-XXXXXX", path[64];
+	unsigned char *data = malloc(BIG);
+	struct seen s;
+
+	(void)state;
+	if (!four_k_pages()) {
+		print_message("SKIP: needs 4 KiB pages\n");
+		skip();
+	}
+	assert_non_null(data);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/ref.data", dir);
+	snprintf(pmu.mark, sizeof(pmu.mark), "%s/mark", dir);
+	fake_aux_sysfs();
+
+	/* -S without a size: no reference buffer; the second snapshot is the
+	 * 100 new bytes (the area has not wrapped). */
+	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
+	record_ref("-Se", path, &s);
+	assert_int_equal(s.at[1].offset, 1500);
+	assert_int_equal(s.at[1].size, 104);
+	unlink(path);
+	unlink_marks();
+
+	/*
+	 * -Se131072: perf's reference buffer. The second snapshot finds the
+	 * area's last 4 KiB unlike its copy (the bytes before the first
+	 * snapshot's head: perf 6.1 compares the same region every time), so
+	 * it counts as wrapped and stores the whole area, oldest byte after
+	 * the head first, as perf does.
+	 */
+	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
+	record_ref("-Se131072", path, &s);
+	assert_int_equal(s.at[1].offset, 1600);
+	assert_int_equal(s.at[1].size, BIG);
+	file_bytes(path, s.at_off[1] + 48, data, BIG);
+	for (size_t i = 0; i < BIG - 1600; i++)
+		if (data[i])
+			fail_msg("byte %zu of the area after the head: %u, want 0", i, data[i]);
+	assert_pattern(data + BIG - 1600, 1600, 3);
+	file_bytes(path, s.at_off[2] + 48, data, BIG);
+	assert_pattern(data + BIG - 1000, 1000, (unsigned)(11 + BIG - 1600));
+	check_with_readers(path, true, ". ... Intel Processor Trace data: size 131072 bytes");
+	unlink(path);
+	unlink_marks();
+	free(data);
+	fake_aux_sysfs_remove();
+	rmdir(dir);
+}
+
 /* --aux-sample: the group's other events sample the area; no AUXTRACE. */
 static void test_record_aux_sample(void **state)
 {
@@ -661,7 +785,6 @@ static void test_record_aux_usage(void **state)
 	fake_aux_sysfs_remove();
 }
 
-/* A tracer without a perf layout here: UNKNOWN and the generic words. */
 /*
  * CPU 0's area fills: the kernel truncates (AUX record flag) and disables
  * the tracer. Once record has read the area it must enable the tracer
@@ -826,11 +949,208 @@ static void test_record_restarts_stopped_tracer(void **state)
 	rmdir(dir);
 }
 
-static void test_record_unknown_layout(void **state)
+/*
+ * --per-thread: one ring, and AUX area, per thread on any CPU (perf's
+ * per-thread mmaps): no inherit, no CPU in the samples, no switch events,
+ * AUXTRACE_INFO says per-thread areas, each AUXTRACE record names its
+ * thread and CPU -1.
+ */
+static void check_per_thread(const char *path, int nthreads, const pid_t *tids)
 {
-	char dir[] = "/tmp/sonde-auxetm-XXXXXX", path[64];
-	const char *argv[] = { "record", "-q", "-N", "-e", "cs_etm//", "-m", ",2",
-			       "-o", path, "--", "true", NULL };
+	struct seen s;
+
+	assert_int_equal(pmu.nr_aux_fds, nthreads);
+	for (int i = 0; i < nthreads; i++) {
+		const struct fake_aux_fd *f = &fa.fd[pmu.aux_fds[i]];
+
+		assert_int_equal(f->cpu, -1);
+		assert_int_equal(f->pid, tids[i]);
+		assert_false(f->attr.inherit);
+		assert_int_equal(f->attr.sample_type & SONDE_PERF_SAMPLE_CPU, 0);
+	}
+	for (int fd = 0; fd < FAKE_AUX_MAXFD; fd++)
+		if (fa.fd[fd].open && fa.fd[fd].attr.context_switch)
+			fail_msg("fd %d records context switches", fd);
+	scan(path, &s);
+	assert_int_equal(s.info_type, SONDE_AUXTRACE_INTEL_PT);
+	assert_int_equal(s.info_priv[7], 0); /* no switch events */
+	assert_int_equal(s.info_priv[9], 0); /* per-thread areas */
+	assert_int_equal(s.nr_auxtrace, nthreads);
+	for (int i = 0; i < nthreads; i++) {
+		assert_int_equal(s.at[i].idx, i);
+		assert_int_equal(s.at[i].tid, (uint32_t)tids[i]);
+		assert_int_equal(s.at[i].cpu, UINT32_MAX);
+	}
+	assert_int_equal(s.at[0].offset, 7000);
+	assert_int_equal(s.at[0].size, 3000);
+	if (nthreads > 1)
+		assert_int_equal(s.at[1].size, 104);
+	check_with_readers(path, true, ". ... Intel Processor Trace data: size 3000 bytes");
+	if (have_perf()) {
+		char cmd[256], *out, want[64];
+		int st;
+
+		snprintf(cmd, sizeof(cmd), "perf script -f -D -i %s 2>&1", path);
+		out = run(cmd, &st);
+		assert_non_null(strstr(out, "  Per-cpu maps        0\n"));
+		snprintf(want, sizeof(want), "tid: %d  cpu: -1", (int)tids[0]);
+		assert_non_null(strstr(out, want));
+		free(out);
+	}
+}
+
+/* The threads to record: stop the recording once it has begun. */
+static void stop_on_enable(int fd, unsigned long req)
+{
+	if (req == SONDE_PERF_EVENT_IOC_ENABLE && pmu.nr_aux_fds &&
+	    fd == pmu.aux_fds[0] && !pmu.restarts++)
+		raise(SIGINT);
+}
+
+/*
+ * record --per-thread -t of two threads (children that wait), stopped
+ * by a SIGINT once the events are enabled; the PMU as pmu_full_trace():
+ * the first area's data wraps, the second has 100 bytes.
+ */
+static void record_two_threads(const char *event, const char *path, pid_t *kids)
+{
+	char tids[64];
+	const char *argv[] = { "record", "-q", "-N", "-e", event, "-m", ",2",
+			       "--per-thread", "-t", tids, "-o", path, NULL };
+
+	for (int i = 0; i < 2; i++) {
+		kids[i] = fork();
+		assert_true(kids[i] >= 0);
+		if (!kids[i]) {
+			pause();
+			_exit(0);
+		}
+	}
+	snprintf(tids, sizeof(tids), "%d,%d", (int)kids[0], (int)kids[1]);
+	memset(&pmu, 0, sizeof(pmu));
+	fake_aux_install();
+	fa.on_aux_map = pmu_full_trace;
+	fa.on_ioctl = stop_on_enable;
+	assert_int_equal(cmd_record(12, argv), 0);
+	sonde_sys_set_ops(NULL);
+	for (int i = 0; i < 2; i++) {
+		kill(kids[i], SIGKILL);
+		waitpid(kids[i], NULL, 0);
+	}
+}
+
+static void test_record_per_thread(void **state)
+{
+	char dir[] = "/tmp/sonde-auxthr-XXXXXX", path[64];
+	const char *wl[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
+			     "--per-thread", "-o", path, "--", "true", NULL };
+	pid_t kids[2];
+
+	(void)state;
+	if (!four_k_pages()) {
+		print_message("SKIP: needs 4 KiB pages\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/thr.data", dir);
+	fake_aux_sysfs();
+
+	/* The workload: its one thread. */
+	memset(&pmu, 0, sizeof(pmu));
+	assert_int_equal(run_record(12, wl), 0);
+	check_per_thread(path, 1, &pmu.pid);
+	unlink(path);
+
+	/* -t with two threads: two areas. */
+	record_two_threads("intel_pt//", path, kids);
+	check_per_thread(path, 2, kids);
+	unlink(path);
+
+	/* With -a or -C, CPUs win, as in perf (said, unless -q). */
+	{
+		const char *ca[] = { "record", "-N", "-e", "intel_pt//", "-m", ",2",
+				     "--per-thread", "-a", "-o", path, "--", "true", NULL };
+		struct seen s;
+
+		memset(&pmu, 0, sizeof(pmu));
+		assert_int_equal(run_record(12, ca), 0);
+		assert_int_equal(fa.fd[pmu.aux_fds[0]].cpu, 0);
+		scan(path, &s);
+		assert_int_equal(s.info_priv[9], 1); /* per-CPU areas */
+		unlink(path);
+	}
+	fake_aux_sysfs_remove();
+	rmdir(dir);
+}
+
+/*
+ * intel_bts writes 24-byte branch records: as perf does, each span's
+ * first part ends at its last whole record. The first thread's span wraps: its first
+ * part (7000..8191) loses 1192 % 24 = 16 bytes before the area's end,
+ * the second (0..1807) is kept; CPU 1's 100 bytes lose 100 % 24 = 4.
+ */
+static void test_record_bts_whole_records(void **state)
+{
+	char dir[] = "/tmp/sonde-auxbts-XXXXXX", path[64];
+	const char *percpu[] = { "record", "-q", "-e", "intel_bts//", "-o", path,
+				 "--", "true", NULL };
+	unsigned char data[AREA];
+	struct seen s;
+	pid_t kids[2];
+
+	(void)state;
+	if (!four_k_pages()) {
+		print_message("SKIP: needs 4 KiB pages\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/bts.data", dir);
+	fake_aux_sysfs();
+	/* perf's intel_bts takes areas per thread only. */
+	memset(&pmu, 0, sizeof(pmu));
+	assert_int_equal(run_record(8, percpu), 129);
+	record_two_threads("intel_bts//", path, kids);
+	scan(path, &s);
+	assert_int_equal(s.info_type, SONDE_AUXTRACE_INTEL_BTS);
+	assert_int_equal(s.nr_auxtrace, 2);
+	assert_int_equal(s.at[0].offset, 7000);
+	assert_int_equal(s.at[0].size, 1176 + 1808);
+	file_bytes(path, s.at_off[0] + 48, data, 1176 + 1808);
+	assert_pattern(data, 1176, 1);
+	assert_pattern(data + 1176, 1808, 1 + 1192);
+	assert_int_equal(s.at[1].offset, 0);
+	assert_int_equal(s.at[1].size, 96);
+	file_bytes(path, s.at_off[1] + 48, data, 96);
+	assert_pattern(data, 96, 50);
+	check_with_readers(path, true, ". ... Intel BTS data: size 2984 bytes");
+	fake_aux_sysfs_remove();
+	unlink(path);
+	rmdir(dir);
+}
+
+/*
+ * cs_etm on CPUs 0 and 1 of the fake sysfs (fake_aux.h: an ETMv4 and an
+ * ETE): perf 6.1's AUXTRACE_INFO with each CPU's ETM registers, and the
+ * context ID and timestamps perf turns on in per-CPU areas.
+ */
+static void test_record_cs_etm(void **state)
+{
+	char dir[] = "/tmp/sonde-auxetm-XXXXXX", path[64], from[400], to[420];
+	const char *argv[] = { "record", "-q", "-N", "-e", "cs_etm/cycacc/", "-C", "0,1",
+			       "-m", ",2", "-o", path, "--", "true", NULL };
+	/* cycacc as asked; contextid and timestamp added for per-CPU areas. */
+	const uint64_t cfg = 1ULL << 12 | 1ULL << 14 | 1ULL << 28;
+	const uint64_t v4[] = {
+		0x4040404040404040ULL, 0, 7,
+		1 << 4 | 1 << 6 | 1 << 11, /* TRCCONFIGR: cycacc, ctxtid, ts */
+		0x10, 0x28000ea1, 0x4100f424, 0x20001088, 0, 0xcc,
+	};
+	const uint64_t ete[] = {
+		0x5050505050505050ULL, 1, 8, 1 << 4 | 1 << 6 | 1 << 11, 0x12,
+		0x28002ea1, 0x4100fff0, 0x20001088,
+		0xffffffff80000001ULL, /* perf passes the u32 through an int */
+		0xcc, 0x47725a13,
+	};
 	struct seen s;
 
 	(void)state;
@@ -842,19 +1162,72 @@ static void test_record_unknown_layout(void **state)
 	snprintf(path, sizeof(path), "%s/etm.data", dir);
 	memset(&pmu, 0, sizeof(pmu));
 	fake_aux_sysfs();
-	assert_int_equal(run_record(11, argv), 0);
+	assert_int_equal(run_record(13, argv), 0);
+	assert_int_equal(fa.fd[pmu.aux_fds[0]].attr.config, cfg);
+	assert_true(fa.fd[pmu.aux_fds[0]].attr.sample_type & SONDE_PERF_SAMPLE_CPU);
 	scan(path, &s);
-	assert_int_equal(s.info_type, SONDE_AUXTRACE_UNKNOWN);
-	assert_int_equal(s.nr_priv, 7);
-	assert_int_equal(s.info_priv[0], FAKE_ETM_TYPE);
-	assert_int_equal(s.info_priv[5], 0); /* not a snapshot */
-	assert_int_equal(s.info_priv[6], 1); /* per-CPU areas */
+	assert_int_equal(s.info_type, SONDE_AUXTRACE_CS_ETM);
+	assert_true(s.info_at < s.first_auxtrace_at);
+	assert_int_equal(s.nr_priv, 3 + 10 + 11);
+	assert_int_equal(s.info_priv[0], 1);                                /* version */
+	assert_int_equal(s.info_priv[1], (uint64_t)FAKE_ETM_TYPE << 32 | 2); /* 2 CPUs */
+	assert_int_equal(s.info_priv[2], 0);                                /* no snapshot */
+	for (size_t i = 0; i < 10; i++)
+		if (s.info_priv[3 + i] != v4[i])
+			fail_msg("ETMv4 word %zu: %#jx, want %#jx", i,
+				 (uintmax_t)s.info_priv[3 + i], (uintmax_t)v4[i]);
+	for (size_t i = 0; i < 11; i++)
+		if (s.info_priv[13 + i] != ete[i])
+			fail_msg("ETE word %zu: %#jx, want %#jx", i,
+				 (uintmax_t)s.info_priv[13 + i], (uintmax_t)ete[i]);
 	assert_int_equal(s.nr_auxtrace, 2);
 	/* perf sets aux_watermark for intel_pt only. */
 	assert_int_equal(fa.fd[pmu.aux_fds[0]].attr.aux_watermark, 0);
-	check_with_readers(path, false, NULL);
-	fake_aux_sysfs_remove();
+	/* OpenCSD names the decoder it made last. */
+	check_with_readers(path, true, "CoreSight ETE Trace data: size 0xbb8 bytes");
+	if (have_perf()) {
+		char cmd[256], *out;
+		int st;
+
+		/* perf's own reading of the blocks, register by register. */
+		snprintf(cmd, sizeof(cmd), "perf script -f -D -i %s 2>&1", path);
+		out = run(cmd, &st);
+		assert_non_null(strstr(out, "\tMagic number\t\t       4040404040404040\n"
+					    "\tCPU\t\t\t       0\n"));
+		assert_non_null(strstr(out, "\tTRCCONFIGR\t\t       850\n"));
+		assert_non_null(strstr(out, "\tTRCIDR8\t\t\t       ffffffff80000001\n"));
+		assert_non_null(strstr(out, "\tTRCDEVARCH                     47725a13\n"));
+		free(out);
+	}
 	unlink(path);
+
+	/* CPU 1 without an ETMv4 (no trcidr/): perf refuses per-CPU areas... */
+	snprintf(from, sizeof(from), "%s/bus/event_source/devices/cs_etm/cpu1/trcidr", fa.sysfs);
+	snprintf(to, sizeof(to), "%s.off", from);
+	assert_int_equal(rename(from, to), 0);
+	memset(&pmu, 0, sizeof(pmu));
+	{
+		/* A fresh argv: the option parser reorders the one it had. */
+		const char *again[] = { "record", "-q", "-N", "-e", "cs_etm//", "-C", "0,1",
+					"-m", ",2", "-o", path, "--", "true", NULL };
+
+		assert_int_equal(run_record(13, again), 1);
+	}
+	assert_int_equal(access(path, F_OK), -1);
+	/* ...but areas per thread need neither context IDs nor timestamps. */
+	{
+		const char *pt[] = { "record", "-q", "-N", "-e", "cs_etm//", "--per-thread",
+				     "-m", ",2", "-o", path, "--", "true", NULL };
+
+		memset(&pmu, 0, sizeof(pmu));
+		assert_int_equal(run_record(12, pt), 0);
+		assert_int_equal(fa.fd[pmu.aux_fds[0]].attr.config, 0);
+		scan(path, &s);
+		assert_int_equal(s.info_type, SONDE_AUXTRACE_CS_ETM);
+		unlink(path);
+	}
+	assert_int_equal(rename(to, from), 0);
+	fake_aux_sysfs_remove();
 	rmdir(dir);
 }
 
@@ -864,10 +1237,13 @@ int main(void)
 		cmocka_unit_test(test_record_full_trace),
 		cmocka_unit_test(test_record_pipe),
 		cmocka_unit_test(test_record_snapshot),
+		cmocka_unit_test(test_record_snapshot_ref),
 		cmocka_unit_test(test_record_aux_sample),
 		cmocka_unit_test(test_record_aux_usage),
 		cmocka_unit_test(test_record_restarts_stopped_tracer),
-		cmocka_unit_test(test_record_unknown_layout),
+		cmocka_unit_test(test_record_per_thread),
+		cmocka_unit_test(test_record_bts_whole_records),
+		cmocka_unit_test(test_record_cs_etm),
 	};
 
 	/* The snapshot test's workload signals us; record installs the

@@ -36,6 +36,56 @@ int sonde_pmu_name__auxtrace_type(const char *name)
 	return -ENOENT;
 }
 
+/* intel_bts writes struct { u64 from, to, misc; } per branch. */
+#define BTS_RECORD_SIZE 24
+
+int sonde_pmu_name__aux_alignment(const char *name)
+{
+	if (!name)
+		return lib_err(EINVAL);
+	return sonde_pmu_name__auxtrace_type(name) == SONDE_AUXTRACE_INTEL_BTS ?
+	       BTS_RECORD_SIZE : 0;
+}
+
+/* The value of a config term: its mask's bits gathered, low bit first. */
+static uint64_t term_value(const struct sonde_pmu *pmu, const char *name,
+			   uint64_t config)
+{
+	const struct sonde_pmu_format *f = sonde_pmu__find_format(pmu, name);
+	uint64_t v = 0;
+	int k = 0;
+
+	if (!f || f->field != SONDE_PMU_CONFIG)
+		return 0;
+	for (int b = 0; b < 64; b++)
+		if (f->bits >> b & 1)
+			v |= (config >> b & 1) << k++;
+	return v;
+}
+
+/*
+ * perf's intel_pt_snapshot_ref_buf_size(): two PSB periods (2 KiB << the
+ * psb_period term), at most 256 KiB, for a -S size over 64 KiB, when that
+ * is less than the area and than half the snapshot size.
+ */
+size_t sonde_pmu__aux_snapshot_ref_size(const struct sonde_pmu *pmu,
+					uint64_t config, size_t area_size,
+					size_t snapshot_size)
+{
+	uint64_t psb, ref;
+
+	if (!pmu || strcmp(sonde_pmu__name(pmu), "intel_pt") ||
+	    snapshot_size <= 64 * 1024)
+		return 0;
+	psb = term_value(pmu, "psb_period", config);
+	ref = psb < 8 ? (2048ULL << psb) * 2 : 256 * 1024;
+	if (ref > 256 * 1024)
+		ref = 256 * 1024;
+	if (ref >= area_size || ref >= snapshot_size / 2)
+		return 0;
+	return (size_t)ref;
+}
+
 /* perf's choice among the values a cap allows: @target or the nearest. */
 static int pick_bit(unsigned long bits, int target)
 {

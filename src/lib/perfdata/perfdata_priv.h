@@ -491,6 +491,14 @@ struct sonde_perfdata_writer {
 int pw_out(struct sonde_perfdata_writer *w, const void *src, size_t len);
 /* perfdata_write_aux.c: the AUXTRACE index feature, and freeing it. */
 bool pw_auxtrace_feature(struct sonde_perfdata_writer *w, struct dbuf *b);
+/*
+ * cs_etm's AUXTRACE_INFO words in perf 6.1's layout (synth_auxtrace_etm.c):
+ * *@out (malloc'd, the caller frees) holds *@nr words. 0 or -errno.
+ */
+struct sonde_pmu;
+int auxtrace_cs_etm_words(const struct sonde_pmu *pmu,
+			  const struct sonde_auxtrace_info_opts *o,
+			  uint64_t **out, size_t *nr);
 void pw_aux_free(struct sonde_perfdata_writer *w);
 
 /* Builds the payload of feature @feat, or returns false if it is not set. */

@@ -7,8 +7,9 @@
  * out as perf 6.1's recording code for that tracer lays them out, because
  * perf's decoder for the type reads them by position.
  *
- * For a tracer whose layout this file does not know (cs_etm needs the ETM
- * registers of every CPU; new PMUs), the record says UNKNOWN and holds the
+ * cs_etm's layout (per-CPU ETM registers) is in synth_auxtrace_etm.c.
+ * For a tracer whose layout these files do not know (new PMUs), the record
+ * says UNKNOWN and holds the
  * facts every perf layout starts from: PMU type, time_shift, time_mult,
  * time_zero, cap_user_time_zero (intel_bts's first five words), then
  * snapshot mode and per-CPU areas. perf refuses UNKNOWN when it decodes
@@ -167,8 +168,8 @@ int sonde_perfdata_writer__synth_auxtrace_info(struct sonde_perfdata_writer *w,
 	const struct sonde_pmu *pmu;
 	struct sonde_pmus *pmus;
 	struct tsc t;
-	uint64_t *rec;
-	size_t nr;
+	uint64_t *rec, *etm = NULL;
+	size_t nr, etm_nr = 0;
 	int type, err;
 
 	if (!w || !OPTS_VALID(o, sonde_auxtrace_info_opts))
@@ -189,9 +190,15 @@ int sonde_perfdata_writer__synth_auxtrace_info(struct sonde_perfdata_writer *w,
 		sonde_pmus__free(pmus);
 		return lib_err(ENOENT);
 	}
+	if (type == SONDE_AUXTRACE_CS_ETM &&
+	    (err = auxtrace_cs_etm_words(pmu, o, &etm, &etm_nr))) {
+		sonde_pmus__free(pmus);
+		return lib_err(-err);
+	}
 	/* Header, type + reserved, words, the filter string. */
-	rec = calloc(2 + PT_PRIV_MAX + FILTER_MAX / 8 + 1, sizeof(uint64_t));
+	rec = calloc(2 + PT_PRIV_MAX + FILTER_MAX / 8 + 1 + etm_nr, sizeof(uint64_t));
 	if (!rec) {
+		free(etm);
 		sonde_pmus__free(pmus);
 		return lib_err(ENOMEM);
 	}
@@ -212,11 +219,16 @@ int sonde_perfdata_writer__synth_auxtrace_info(struct sonde_perfdata_writer *w,
 		rec[2] = sonde_pmu__type(pmu);
 		nr = PTT_PRIV_MAX;
 		break;
+	case SONDE_AUXTRACE_CS_ETM:
+		memcpy(rec + 2, etm, etm_nr * sizeof(uint64_t));
+		nr = etm_nr;
+		break;
 	default:
 		type = SONDE_AUXTRACE_UNKNOWN;
 		nr = generic(pmu, &t, o, rec + 2, GENERIC_PRIV_MAX);
 		break;
 	}
+	free(etm);
 	sonde_pmus__free(pmus);
 	{
 		struct sonde_perf_event_header *h = (void *)rec;

@@ -47,6 +47,9 @@ struct sonde_ring {
 	 * is known to have wrapped (then every snapshot is the whole area). */
 	uint64_t aux_prev;
 	bool aux_wrapped;
+	/* intel_pt's reference buffer for large areas (see ref_wrapped()). */
+	unsigned char *aux_ref;
+	size_t aux_ref_size;
 };
 
 static bool is_pow2(size_t n)
@@ -141,6 +144,7 @@ void sonde_ring__free(struct sonde_ring *r)
 	if (r->base)
 		sonde_sys_ops()->munmap(r->base, r->map_len);
 	free(r->bounce);
+	free(r->aux_ref);
 	free(r);
 }
 
@@ -397,23 +401,73 @@ static bool aux_reached_end(const struct sonde_ring *r)
 }
 
 /*
+ * perf's intel_pt reference buffer (intel_pt_find_snapshot() with
+ * -S SIZE over 64 KiB): a snapshot counts as wrapped when the head lies
+ * inside the area's last @ref bytes, or those bytes differ from the
+ * reference copy; then the copy takes the @ref bytes before the head
+ * (the part before offset 0 first, the area's end after it, as perf
+ * copies them). The region compared never moves (perf 6.1 sets its
+ * offset once), so after the first snapshot the copy seldom matches and
+ * nearly every snapshot stores the whole area, as perf's do.
+ */
+static bool ref_wrapped(struct sonde_ring *r, uint64_t h)
+{
+	const unsigned char *d = r->aux;
+	size_t len = r->aux_len, ref = r->aux_ref_size, at = len - ref;
+	bool wrapped = (h > at && h < len) ||
+		       memcmp(r->aux_ref, d + at, ref) != 0;
+
+	if (h >= ref) {
+		memcpy(r->aux_ref, d + h - ref, ref);
+	} else {
+		memcpy(r->aux_ref, d, (size_t)h);
+		memcpy(r->aux_ref + h, d + len - (ref - h), ref - (size_t)h);
+	}
+	return wrapped;
+}
+
+/* The reference copy of @ref bytes, zero like the new area; 0 = none. */
+static int aux_ref_setup(struct sonde_ring *r, size_t ref)
+{
+	if (r->aux_ref || !ref || ref >= r->aux_len)
+		return 0;
+	r->aux_ref = calloc(1, ref);
+	if (!r->aux_ref)
+		return lib_err(ENOMEM);
+	r->aux_ref_size = ref;
+	return 0;
+}
+
+/*
  * A snapshot of an overwrite area: in overwrite mode the PMU driver says
  * what aux_head is (a running position or an offset inside the area), so
  * the area counts as wrapped once the head went back, moved by the area's
  * size or more, or the PMU wrote near its end; from then on every snapshot
  * is the whole area, newest byte last. Before that, the bytes since the
- * previous snapshot.
+ * previous snapshot. With a reference buffer (intel_pt, large areas) the
+ * question is asked again at each snapshot, by ref_wrapped().
  */
 static uint64_t aux_snapshot(struct sonde_ring *r, uint64_t head, uint64_t *n)
 {
-	uint64_t prev = r->aux_prev;
+	uint64_t prev = r->aux_prev, mask = r->aux_len - 1;
+	bool wrapped;
 
 	r->aux_prev = head;
-	if (!r->aux_wrapped &&
-	    (head < prev || head - prev >= r->aux_len || head >= r->aux_len ||
-	     aux_reached_end(r)))
-		r->aux_wrapped = true;
-	if (!r->aux_wrapped) {
+	if (r->aux_ref) {
+		wrapped = ref_wrapped(r, head & mask);
+		if (!wrapped) {
+			/* Offsets in the area: the new bytes may cross its end. */
+			*n = ((head & mask) - (prev & mask)) & mask;
+			return (prev & mask) + *n;
+		}
+	} else {
+		if (!r->aux_wrapped &&
+		    (head < prev || head - prev >= r->aux_len ||
+		     head >= r->aux_len || aux_reached_end(r)))
+			r->aux_wrapped = true;
+		wrapped = r->aux_wrapped;
+	}
+	if (!wrapped) {
 		*n = head - prev;
 		return head;
 	}
@@ -431,7 +485,7 @@ int64_t sonde_ring__aux_read_span(struct sonde_ring *r,
 	struct sonde_perf_event_mmap_page *pc;
 	struct sonde_aux_span sp;
 	uint64_t head, end, n, off;
-	size_t limit;
+	size_t limit, align;
 	bool snapshot;
 	int err;
 
@@ -442,6 +496,9 @@ int64_t sonde_ring__aux_read_span(struct sonde_ring *r,
 	pc = r->base;
 	snapshot = OPTS_GET(opts, snapshot, false);
 	limit = OPTS_GET(opts, snapshot_size, 0);
+	align = OPTS_GET(opts, alignment, 0);
+	if (snapshot && (err = aux_ref_setup(r, OPTS_GET(opts, snapshot_ref_size, 0))))
+		return err;
 	head = __atomic_load_n(&pc->aux_head, __ATOMIC_ACQUIRE);
 	end = snapshot ? aux_snapshot(r, head, &n) : aux_forward(r, head, &n);
 	if (snapshot && limit && n > limit)
@@ -456,13 +513,25 @@ int64_t sonde_ring__aux_read_span(struct sonde_ring *r,
 	sp.data[0] = (unsigned char *)r->aux + off;
 	sp.len[1] = (size_t)(n - sp.len[0]);
 	sp.data[1] = sp.len[1] ? r->aux : NULL;
-	err = cb(&sp, ctx);
+	/*
+	 * Whole records only, as perf cuts them: the first part loses the
+	 * bytes past its last whole record (with intel_bts, what the PMU
+	 * left unused before the area's end, or a record still being
+	 * written). They count as read all the same.
+	 */
+	if (align) {
+		size_t cut = sp.len[0] % align;
+
+		sp.len[0] -= cut;
+		sp.size -= cut;
+	}
+	err = sp.size ? cb(&sp, ctx) : 0;
 	if (err)
 		return err < 0 ? err : -ECANCELED;
 	/* The kernel ignores aux_tail in overwrite mode: leave it. */
 	if (!snapshot)
 		__atomic_store_n(&pc->aux_tail, head, __ATOMIC_RELEASE);
-	return (int64_t)n;
+	return (int64_t)sp.size;
 }
 
 struct aux_parts {
