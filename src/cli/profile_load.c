@@ -164,13 +164,18 @@ int prof_load_new_profile(struct prof_load *pl, const struct sonde_profile_opts 
 		   .dsos = (const char *const *)f->dsos, .nr_dsos = f->nr_dsos,
 		   .syms = (const char *const *)f->syms, .nr_syms = f->nr_syms);
 
+	int err;
+
+	errno = 0;
 	pl->p = sonde_profile__new(po);
-	if (!pl->p || sonde_profile__set_filter(pl->p, &pf)) {
+	if (!pl->p)
+		return errno ? -errno : -ENOMEM;
+	err = sonde_profile__set_filter(pl->p, &pf);
+	if (err) {
 		sonde_profile__free(pl->p);
 		pl->p = NULL;
-		return -ENOMEM;
 	}
-	return 0;
+	return err;
 }
 
 int prof_load_read(struct prof_load *pl,
@@ -212,8 +217,12 @@ int prof_load(struct prof_load *pl, const char *cmd, const char *path)
 		return 129;
 	if (prof_load_open(pl, cmd, path) || prof_load_resolve(pl, cmd, path))
 		return 1;
-	if (prof_load_new_profile(pl, &po)) {
-		fprintf(stderr, "%s: out of memory\n", cmd);
+	err = prof_load_new_profile(pl, &po);
+	if (err) {
+		char buf[128];
+
+		fprintf(stderr, "%s: cannot make the profile: %s\n", cmd,
+			sonde_strerror(-err, buf, sizeof(buf)));
 		return 1;
 	}
 	if (sonde_perfdata_reader__error(pl->r))

@@ -61,7 +61,8 @@ struct prof_load {
  * option error); prof_load_open() opens @path into pl->r (0 or -errno);
  * prof_load_resolve() checks -C and places percent --time slices once
  * the file is open (0 or -errno); prof_load_new_profile() makes pl->p
- * with the filters (0 or -ENOMEM, not printed); prof_load_read() feeds
+ * with the filters (0 or -errno: -ENOMEM, -EINVAL for options the
+ * profile refuses; not printed); prof_load_read() feeds
  * it every record, and @each (may be NULL) after it (the reader's 0 or
  * negative error, not printed).
  */

@@ -270,12 +270,14 @@ static int new_profile(struct report *rp)
 		   .kallsyms = rp->kallsyms, .vmlinux = rp->vmlinux,
 		   .mem_mode = rp->mem_mode, .parent = rp->parent,
 		   .time_quantum = rp->time_quantum);
+	int err;
 
 	if (rp->branch)
 		report_branch_opts(rp->branch, &po);
 	po.branch_history = rp->branch_history;
-	if (prof_load_new_profile(&rp->ld, &po))
-		return -ENOMEM;
+	err = prof_load_new_profile(&rp->ld, &po);
+	if (err)
+		return err;
 	rp->prof = rp->ld.p;
 	return 0;
 }
@@ -537,8 +539,12 @@ int cmd_report(int argc, const char **argv)
 		rp.graph_caller = true;
 	if (rp.json)
 		rp.graph_on = false;
-	if (new_profile(&rp)) {
-		fprintf(stderr, "sonde report: out of memory\n");
+	err = new_profile(&rp);
+	if (err) {
+		char buf[128];
+
+		fprintf(stderr, "sonde report: cannot make the profile: %s\n",
+			sonde_strerror(-err, buf, sizeof(buf)));
 		free_report(&rp);
 		return 1;
 	}
