@@ -51,7 +51,24 @@ static void sym_text(const entry_t *e, char *buf, size_t sz)
 	} else if (sym)
 		snprintf(buf, sz, "[%c] %s%s", level, sym,
 			 sonde_profile_entry__inlined(e) ? " (inlined)" : "");
-	else if (addr)
+	else if (sz >= 24) {
+		/* "[.] 0x%016lx" (no 0x for 0) by hand: a stripped object
+		 * makes an entry per address, each formatted twice */
+		static const char hex[] = "0123456789abcdef";
+		char *q = buf;
+
+		*q++ = '[';
+		*q++ = level;
+		*q++ = ']';
+		*q++ = ' ';
+		if (addr) {
+			*q++ = '0';
+			*q++ = 'x';
+		}
+		for (int sh = 60; sh >= 0; sh -= 4)
+			*q++ = hex[(addr >> sh) & 0xf];
+		*q = 0;
+	} else if (addr)
 		snprintf(buf, sz, "[%c] 0x%016" PRIx64, level, addr);
 	else
 		snprintf(buf, sz, "[%c] %016" PRIx64, level, addr);
