@@ -341,8 +341,9 @@ static int key_cmp(const struct sonde_profile *p, const struct sonde_profile_ent
 		int c = 0;
 
 		switch (p->order[i]) {
-		case SONDE_PROFILE_KEY_COMM:
-			c = strcmp(a->k.comm ? a->k.comm : "", b->k.comm ? b->k.comm : "");
+		case SONDE_PROFILE_KEY_COMM: /* interned: one pointer per name */
+			if (a->k.comm != b->k.comm)
+				c = strcmp(a->k.comm ? a->k.comm : "", b->k.comm ? b->k.comm : "");
 			break;
 		case SONDE_PROFILE_KEY_PID:
 			c = (a->k.pid > b->k.pid) - (a->k.pid < b->k.pid);
@@ -354,11 +355,12 @@ static int key_cmp(const struct sonde_profile *p, const struct sonde_profile_ent
 			c = (a->k.cpu > b->k.cpu) - (a->k.cpu < b->k.cpu);
 			break;
 		case SONDE_PROFILE_KEY_DSO:
-			c = strcmp(dso_name(&a->k), dso_name(&b->k));
+			if (a->k.dso != b->k.dso)
+				c = strcmp(dso_name(&a->k), dso_name(&b->k));
 			break;
 		case SONDE_PROFILE_KEY_SYM:
 			if (a->k.sym && b->k.sym)
-				c = strcmp(a->k.sym->name, b->k.sym->name);
+				c = a->k.sym == b->k.sym ? 0 : strcmp(a->k.sym->name, b->k.sym->name);
 			else if (a->k.sym || b->k.sym)
 				c = a->k.sym ? -1 : 1;
 			else
