@@ -337,16 +337,24 @@ static void graph_rec(struct gctx *g, const node_t *parent, uint64_t total,
 static void print_graph(struct report *rp, const entry_t *e, uint64_t total)
 {
 	struct gctx g = { .rp = rp, .o = &rp->out };
-	const node_t *root = sonde_profile_entry__tree(e), *sub = root;
+	const node_t *root, *sub;
 	uint64_t parent_total = rp->children ? sonde_profile_entry__children(e)
 					     : sonde_profile_entry__self(e);
 	size_t nr;
 	const node_t **v;
 	int lm = 0;
 
+	g.min_abs = (uint64_t)((double)total * rp->graph_threshold / 100.0);
+	/*
+	 * No path of a tree weighs more than its entry: below the threshold
+	 * (of the total, not fractal) nothing shows, and the tree, made at
+	 * its first query, is never made.
+	 */
+	if (!rp->graph_fractal && g.min_abs && parent_total < g.min_abs)
+		return;
+	root = sub = sonde_profile_entry__tree(e);
 	if (!root)
 		return;
-	g.min_abs = (uint64_t)((double)total * rp->graph_threshold / 100.0);
 	v = kids(root, rp->graph_fractal ? (uint64_t)((double)parent_total * rp->graph_threshold / 100.0)
 					 : g.min_abs, &nr);
 	/* perf takes the "---" form when the root has one child before the
