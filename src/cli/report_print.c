@@ -532,17 +532,24 @@ static void print_event(struct report *rp, int attr)
 	else
 		ob_printf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
 	rp->pid_comm_width = (int)strlen("Command");
-	for (size_t j = 0; j < n; j++) {
-		const char *c = sonde_profile_entry__comm(sonde_profile__entry(rp->prof, attr, j));
+	/* only a pid column shows it: a pass less over the entries without */
+	for (int i = 0; i < rp->nr_keys; i++)
+		if (rp->keys[i] == RK_PID) {
+			for (size_t j = 0; j < n; j++) {
+				const char *c = sonde_profile_entry__comm(
+					sonde_profile__entry(rp->prof, attr, j));
 
-		if (c && (int)strlen(c) > rp->pid_comm_width)
-			rp->pid_comm_width = (int)strlen(c);
-	}
+				if (c && (int)strlen(c) > rp->pid_comm_width)
+					rp->pid_comm_width = (int)strlen(c);
+			}
+			break;
+		}
 	for (int i = 0; i < rp->nr_keys; i++)
 		width[i] = (int)strlen(col_title(rp->keys[i]));
-	for (size_t j = 0; j < n; j++)
+	for (size_t j = 0; j < n; j++) {
+		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
+
 		for (int i = 0; i < rp->nr_keys; i++) {
-			const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
 			int l;
 
 			if (rp->keys[i] > RK_SRCLINE) { /* perf's widths, not the texts' */
@@ -563,6 +570,7 @@ static void print_event(struct report *rp, int attr)
 			if (l > width[i])
 				width[i] = l;
 		}
+	}
 	ob_printf(o, "# %8s", pct_title);
 	if (rp->children)
 		ob_printf(o, "  %8s", "Self");
