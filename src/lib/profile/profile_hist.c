@@ -86,6 +86,32 @@ static void make_key(struct sonde_profile *p, const struct prof_group *g,
 	k->x = p->kx_frame ? prof_keys_frame(p, g, fr) : g->x;
 }
 
+static struct sonde_profile_entry *entry_at(const struct sonde_profile *p, size_t seq)
+{
+	return &p->ent_blocks[seq / PROF_ENTRY_BLOCK][seq % PROF_ENTRY_BLOCK];
+}
+
+static struct sonde_profile_entry *entry_new(struct sonde_profile *p)
+{
+	size_t b = p->nr_ents / PROF_ENTRY_BLOCK;
+
+	if (p->nr_ents % PROF_ENTRY_BLOCK == 0) {
+		if (b == p->cap_ent_blocks) {
+			size_t cap = b ? 2 * b : 16;
+			struct sonde_profile_entry **v = realloc(p->ent_blocks, cap * sizeof(*v));
+
+			if (!v)
+				abort();
+			p->ent_blocks = v;
+			p->cap_ent_blocks = cap;
+		}
+		p->ent_blocks[b] = malloc(PROF_ENTRY_BLOCK * sizeof(*p->ent_blocks[b]));
+		if (!p->ent_blocks[b])
+			abort();
+	}
+	return entry_at(p, p->nr_ents);
+}
+
 static struct sonde_profile_entry *entry_get(struct sonde_profile *p, const struct prof_key *k)
 {
 	uint64_t h = key_hash(k);
@@ -96,8 +122,9 @@ static struct sonde_profile_entry *entry_get(struct sonde_profile *p, const stru
 	     e = hashtab_probe_next(&p->ents, &probe))
 		if (key_eq(&e->k, k))
 			return e;
-	e = calloc(1, sizeof(*e));
-	if (!e || hashtab_insert(&p->ents, h, e))
+	e = entry_new(p);
+	memset(e, 0, sizeof(*e));
+	if (hashtab_insert(&p->ents, h, e))
 		abort();
 	e->k = *k;
 	e->seq = p->nr_ents++;
@@ -271,8 +298,7 @@ static void run_jobs(struct sonde_profile *p, struct sonde_profile_entry *e, siz
 static void sort_jobs(struct sonde_profile *p, struct tree_jobs *j)
 {
 	struct sonde_profile_entry **ents;
-	size_t *start, pos = 0;
-	struct sonde_profile_entry *e;
+	size_t *start;
 
 	if (!j->nr)
 		return;
@@ -298,8 +324,8 @@ static void sort_jobs(struct sonde_profile *p, struct tree_jobs *j)
 	ents = malloc(p->nr_ents * sizeof(*ents));
 	if (!ents)
 		abort();
-	while ((e = hashtab_next(&p->ents, &pos)))
-		ents[e->seq] = e;
+	for (size_t i = 0; i < p->nr_ents; i++)
+		ents[i] = entry_at(p, i);
 	for (size_t i = 0; i < p->nr_ents; i++) {
 		run_jobs(p, ents[i], start[i], start[i + 1]);
 		prof_tree_next_entry(p);
@@ -337,11 +363,11 @@ static void tree_build(struct sonde_profile *p, struct sonde_profile_entry *e)
 
 void prof_hist_free(struct sonde_profile *p)
 {
-	size_t pos = 0;
-	struct sonde_profile_entry *e;
-
-	while ((e = hashtab_next(&p->ents, &pos)))
-		free(e);
+	for (size_t b = 0; b * PROF_ENTRY_BLOCK < p->nr_ents; b++)
+		free(p->ent_blocks[b]);
+	free(p->ent_blocks);
+	p->ent_blocks = NULL;
+	p->cap_ent_blocks = 0;
 	hashtab_free(&p->ents);
 	prof_jobs_free(p);
 	prof_trees_free(p);
@@ -458,9 +484,8 @@ static int entry_cmp(const void *pa, const void *pb, void *arg)
 /* The visible entries of event @ei with weight, sorted (made once). */
 static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 {
-	struct sonde_profile_entry *e;
 	struct prof_event *ev;
-	size_t n = 0, pos = 0;
+	size_t n = 0;
 
 	if (!p || ei < 0 || ei >= p->nr_evs)
 		return NULL;
@@ -474,17 +499,15 @@ static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 	/*
 	 * The tie rules (perf's) are not a total order, so the result depends
 	 * on the input order: make that the creation order, not hash order,
-	 * which moves with the addresses of symbols from run to run. The
-	 * seqs are 0..nr_ents-1: each entry goes to its own slot.
+	 * which moves with the addresses of symbols from run to run.
 	 */
-	memset(ev->sorted, 0, (p->nr_ents + 1) * sizeof(*ev->sorted));
-	while ((e = hashtab_next(&p->ents, &pos)))
+	for (size_t i = 0; i < p->nr_ents; i++) {
+		struct sonde_profile_entry *e = entry_at(p, i);
+
 		if (e->k.ev == ei && prof_entry_visible(p, &e->k) &&
 		    ((p->children ? e->children : e->self) || e->base_self))
-			ev->sorted[e->seq] = e;
-	for (size_t i = 0; i < p->nr_ents; i++)
-		if (ev->sorted[i])
-			ev->sorted[n++] = ev->sorted[i];
+			ev->sorted[n++] = e;
+	}
 	qsort_r(ev->sorted, n, sizeof(*ev->sorted), entry_cmp, p);
 	ev->nr_sorted = n;
 	return ev;

@@ -465,6 +465,12 @@ struct sonde_profile_entry {
 	struct sonde_profile *owner; /* builds the tree at its first query */
 };
 
+/*
+ * Entries are made in blocks, in seq order: no allocation each, and a
+ * pass over them in creation order reads memory in order.
+ */
+#define PROF_ENTRY_BLOCK 4096
+
 struct prof_event {
 	char *name;
 	struct sonde_perf_event_attr attr;
@@ -538,6 +544,9 @@ struct sonde_profile {
 	bool dirty;
 	struct hashtab ents;	/* of struct sonde_profile_entry, by prof_key */
 	size_t nr_ents;
+	struct sonde_profile_entry **ent_blocks; /* the entries by seq, in blocks
+						  * of PROF_ENTRY_BLOCK */
+	size_t cap_ent_blocks;
 	struct hashtab kids;	/* children of wide nodes of the tree being built
 				 * (their index + 1: the array moves as it grows) */
 	struct sonde_profile_node *node_v; /* the tree being built; with branch
