@@ -508,6 +508,17 @@ static struct sonde_profile_event_stats event_stats(struct report *rp, int attr)
 	return st;
 }
 
+/*
+ * The sorted entries lie anywhere in memory: with tens of thousands
+ * (a stripped object's addresses), a pass waits on each one unless the
+ * ones a few rows ahead are already on their way.
+ */
+static void prefetch_entry(struct report *rp, int attr, size_t j, size_t n)
+{
+	if (j < n)
+		__builtin_prefetch(sonde_profile__entry(rp->prof, attr, j));
+}
+
 static void print_event(struct report *rp, int attr)
 {
 	struct outbuf *o = &rp->out;
@@ -549,6 +560,7 @@ static void print_event(struct report *rp, int attr)
 	for (size_t j = 0; j < n; j++) {
 		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
 
+		prefetch_entry(rp, attr, j + 8, n);
 		for (int i = 0; i < rp->nr_keys; i++) {
 			int l;
 
@@ -595,9 +607,13 @@ static void print_event(struct report *rp, int attr)
 	ob_puts(o, "\n#\n");
 	for (size_t j = 0; j < n; j++) {
 		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
-		uint64_t self = sonde_profile_entry__self(e);
-		uint64_t main = rp->children ? sonde_profile_entry__children(e) : self;
-		double main_pct = total ? (double)main * 100.0 / (double)total : 0;
+		uint64_t self, main;
+		double main_pct;
+
+		prefetch_entry(rp, attr, j + 8, n);
+		self = sonde_profile_entry__self(e);
+		main = rp->children ? sonde_profile_entry__children(e) : self;
+		main_pct = total ? (double)main * 100.0 / (double)total : 0;
 
 		if (rp->percent_limit > 0 && main_pct < rp->percent_limit)
 			continue;
