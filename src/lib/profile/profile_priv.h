@@ -230,6 +230,7 @@ struct anl_stack {
 	uint64_t priv2;
 	void *group[2]; /* the profile's last two sample groups of this stack */
 	bool transient; /* beyond the cache's limit: not kept */
+	bool many_groups; /* more than two: the profile's table holds them all */
 };
 
 struct anl_stacks;
@@ -531,7 +532,8 @@ struct sonde_profile {
 	bool mem_mode;
 
 	/* sample groups */
-	struct hashtab groups; /* of struct prof_group */
+	struct hashtab groups; /* of struct prof_group whose stack has more than two */
+	size_t nr_groups;
 	struct prof_group_block *gblocks;
 	struct prof_group *last_group;
 
