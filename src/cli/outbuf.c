@@ -75,28 +75,45 @@ void ob_grow(struct outbuf *o, size_t n)
 void ob_hex(struct outbuf *o, uint64_t v, int width)
 {
 	static const char dig[] = "0123456789abcdef";
-	char tmp[16];
-	int n = 0;
+	/* the digit count from the highest set bit, then written in place */
+	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+	char *q;
 
-	do {
-		tmp[n++] = dig[v & 15];
-		v >>= 4;
-	} while (v);
 	ob_reserve(o, (size_t)(n > width ? n : width));
 	for (int i = n; i < width; i++)
 		o->buf[o->len++] = ' ';
-	while (n)
-		o->buf[o->len++] = tmp[--n];
+	q = o->buf + o->len + n;
+	o->len += (size_t)n;
+	while (n--) {
+		*--q = dig[v & 15];
+		v >>= 4;
+	}
 }
 
+/* "00".."99": two digits a division (script prints a time per sample). */
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
+				  "25262728293031323334353637383940414243444546474849"
+				  "50515253545556575859606162636465666768697071727374"
+				  "75767778798081828384858687888990919293949596979899";
+
+/* The digits of @v in @tmp, lowest first; their count. */
 static int utoa(char *tmp, uint64_t v)
 {
 	int n = 0;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		tmp[n++] = digit_pairs[d + 1];
+		tmp[n++] = digit_pairs[d];
+	}
+	if (v >= 10) {
+		tmp[n++] = digit_pairs[v * 2 + 1];
+		tmp[n++] = digit_pairs[v * 2];
+	} else {
+		tmp[n++] = (char)('0' + v);
+	}
 	return n;
 }
 
