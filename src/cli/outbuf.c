@@ -165,14 +165,16 @@ void ob_pad_str(struct outbuf *o, const char *s, int width, bool right)
 	size_t pad = (int)l < width ? (size_t)width - l : 0;
 
 	ob_reserve(o, l + pad);
-	if (right)
-		for (size_t i = 0; i < pad; i++)
-			o->buf[o->len++] = ' ';
+	if (right) {
+		memset(o->buf + o->len, ' ', pad);
+		o->len += pad;
+	}
 	memcpy(o->buf + o->len, s, l);
 	o->len += l;
-	if (!right)
-		for (size_t i = 0; i < pad; i++)
-			o->buf[o->len++] = ' ';
+	if (!right) {
+		memset(o->buf + o->len, ' ', pad);
+		o->len += pad;
+	}
 }
 
 void ob_json_str(struct outbuf *o, const char *s)

@@ -123,6 +123,41 @@ static void cell_text(const struct report *rp, const entry_t *e, enum sonde_prof
 	}
 }
 
+/*
+ * The length of cell_text()'s text (at most @sz - 1), counted without
+ * making it where that is cheap: the width pass sees every entry, and a
+ * stripped object makes one per address.
+ */
+static int cell_len(const struct report *rp, const entry_t *e, enum sonde_profile_key key,
+		    char *buf, size_t sz)
+{
+	const char *sym, *comm;
+	size_t l;
+
+	switch (key) {
+	case RK_COMM:
+		comm = sonde_profile_entry__comm(e);
+		l = strlen(comm ? comm : "(null)");
+		break;
+	case RK_DSO:
+		l = strlen(dso_name(e));
+		break;
+	case RK_SYM:
+		sym = sonde_profile_entry__sym(e);
+		if (!sym && sz >= 24) /* "[.] 0x" and 16 digits, no 0x for 0 */
+			return sonde_profile_entry__addr(e) ? 22 : 20;
+		if (sym && sz > 4) {
+			l = 4 + strlen(sym) + (sonde_profile_entry__inlined(e) ? strlen(" (inlined)") : 0);
+			break;
+		}
+		/* fall through */
+	default:
+		cell_text(rp, e, key, 0, buf, sz);
+		return (int)strlen(buf);
+	}
+	return (int)(l < sz - 1 ? l : sz - 1);
+}
+
 static unsigned long convert_unit(unsigned long v, char *unit)
 {
 	*unit = ' ';
@@ -577,8 +612,7 @@ static void print_event(struct report *rp, int attr)
 			if (rp->keys[i] == RK_DSO && !sonde_profile_entry__sym(e) && !rp->ld.f.nr_dsos &&
 			    width[i] < 16)
 				width[i] = 16;
-			cell_text(rp, e, rp->keys[i], 0, buf, sizeof(buf));
-			l = (int)strlen(buf);
+			l = cell_len(rp, e, rp->keys[i], buf, sizeof(buf));
 			if (l > width[i])
 				width[i] = l;
 		}

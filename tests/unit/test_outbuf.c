@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * The output buffer's number formatting (script prints a time, an
- * address and a period per sample through it): the same text as printf
- * for every digit count, padding and the extremes.
+ * The output buffer's formatting (script prints a time, an address and a
+ * period per sample through it, report a padded cell per column): the
+ * same text as printf for every digit count, padding and the extremes.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -105,11 +105,35 @@ static void test_hex(void **state)
 	ob_free(&o);
 }
 
+static void test_pad_str(void **state)
+{
+	static const char *const strs[] = { "", "x", "liblzma.so.5.4.1", "[kernel.kallsyms]" };
+	struct outbuf o;
+	char want[64];
+
+	(void)state;
+	ob_init_mem(&o);
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		for (int w = 0; w <= 24; w++) {
+			size_t at = o.len;
+
+			ob_pad_str(&o, strs[i], w, false);
+			snprintf(want, sizeof(want), "%-*s", w, strs[i]);
+			assert_string_equal(since(&o, at), want);
+			at = o.len;
+			ob_pad_str(&o, strs[i], w, true);
+			snprintf(want, sizeof(want), "%*s", w, strs[i]);
+			assert_string_equal(since(&o, at), want);
+		}
+	ob_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decimal),
 		cmocka_unit_test(test_hex),
+		cmocka_unit_test(test_pad_str),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
