@@ -117,14 +117,19 @@ static int utoa(char *tmp, uint64_t v)
 	return n;
 }
 
+/* How many decimal digits @v has. */
+static int dec_digits(uint64_t v)
+{
+	int n = 1;
+
+	for (uint64_t p = 10; n < 20 && v >= p; p *= 10)
+		n++;
+	return n;
+}
+
 void ob_dec(struct outbuf *o, uint64_t v)
 {
-	char tmp[24];
-	int n = utoa(tmp, v);
-
-	ob_reserve(o, (size_t)n);
-	while (n)
-		o->buf[o->len++] = tmp[--n];
+	ob_dec_zpad(o, v, 0);
 }
 
 void ob_dec_pad(struct outbuf *o, int64_t v, int width, bool right)
@@ -147,16 +152,31 @@ void ob_dec_pad(struct outbuf *o, int64_t v, int width, bool right)
 			o->buf[o->len++] = ' ';
 }
 
+/* Written where it goes, last digit first: no copy turned around. */
 void ob_dec_zpad(struct outbuf *o, uint64_t v, int width)
 {
-	char tmp[24];
-	int n = utoa(tmp, v);
+	int n = dec_digits(v), len = n > width ? n : width;
+	char *start, *q;
 
-	ob_reserve(o, (size_t)(n > width ? n : width));
-	for (int i = n; i < width; i++)
-		o->buf[o->len++] = '0';
-	while (n)
-		o->buf[o->len++] = tmp[--n];
+	ob_reserve(o, (size_t)len);
+	start = o->buf + o->len;
+	q = start + len;
+	o->len += (size_t)len;
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		*--q = digit_pairs[d + 1];
+		*--q = digit_pairs[d];
+	}
+	if (v >= 10) {
+		*--q = digit_pairs[v * 2 + 1];
+		*--q = digit_pairs[v * 2];
+	} else {
+		*--q = (char)('0' + v);
+	}
+	while (q > start)
+		*--q = '0';
 }
 
 void ob_pad_str(struct outbuf *o, const char *s, int width, bool right)
