@@ -75,39 +75,61 @@ void ob_grow(struct outbuf *o, size_t n)
 void ob_hex(struct outbuf *o, uint64_t v, int width)
 {
 	static const char dig[] = "0123456789abcdef";
-	char tmp[16];
-	int n = 0;
+	/* the digit count from the highest set bit, then written in place */
+	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+	char *q;
 
-	do {
-		tmp[n++] = dig[v & 15];
-		v >>= 4;
-	} while (v);
 	ob_reserve(o, (size_t)(n > width ? n : width));
 	for (int i = n; i < width; i++)
 		o->buf[o->len++] = ' ';
-	while (n)
-		o->buf[o->len++] = tmp[--n];
+	q = o->buf + o->len + n;
+	o->len += (size_t)n;
+	while (n--) {
+		*--q = dig[v & 15];
+		v >>= 4;
+	}
 }
 
+/* "00".."99": two digits a division (script prints a time per sample). */
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
+				  "25262728293031323334353637383940414243444546474849"
+				  "50515253545556575859606162636465666768697071727374"
+				  "75767778798081828384858687888990919293949596979899";
+
+/* The digits of @v in @tmp, lowest first; their count. */
 static int utoa(char *tmp, uint64_t v)
 {
 	int n = 0;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		tmp[n++] = digit_pairs[d + 1];
+		tmp[n++] = digit_pairs[d];
+	}
+	if (v >= 10) {
+		tmp[n++] = digit_pairs[v * 2 + 1];
+		tmp[n++] = digit_pairs[v * 2];
+	} else {
+		tmp[n++] = (char)('0' + v);
+	}
+	return n;
+}
+
+/* How many decimal digits @v has. */
+static int dec_digits(uint64_t v)
+{
+	int n = 1;
+
+	for (uint64_t p = 10; n < 20 && v >= p; p *= 10)
+		n++;
 	return n;
 }
 
 void ob_dec(struct outbuf *o, uint64_t v)
 {
-	char tmp[24];
-	int n = utoa(tmp, v);
-
-	ob_reserve(o, (size_t)n);
-	while (n)
-		o->buf[o->len++] = tmp[--n];
+	ob_dec_zpad(o, v, 0);
 }
 
 void ob_dec_pad(struct outbuf *o, int64_t v, int width, bool right)
@@ -130,16 +152,31 @@ void ob_dec_pad(struct outbuf *o, int64_t v, int width, bool right)
 			o->buf[o->len++] = ' ';
 }
 
+/* Written where it goes, last digit first: no copy turned around. */
 void ob_dec_zpad(struct outbuf *o, uint64_t v, int width)
 {
-	char tmp[24];
-	int n = utoa(tmp, v);
+	int n = dec_digits(v), len = n > width ? n : width;
+	char *start, *q;
 
-	ob_reserve(o, (size_t)(n > width ? n : width));
-	for (int i = n; i < width; i++)
-		o->buf[o->len++] = '0';
-	while (n)
-		o->buf[o->len++] = tmp[--n];
+	ob_reserve(o, (size_t)len);
+	start = o->buf + o->len;
+	q = start + len;
+	o->len += (size_t)len;
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		*--q = digit_pairs[d + 1];
+		*--q = digit_pairs[d];
+	}
+	if (v >= 10) {
+		*--q = digit_pairs[v * 2 + 1];
+		*--q = digit_pairs[v * 2];
+	} else {
+		*--q = (char)('0' + v);
+	}
+	while (q > start)
+		*--q = '0';
 }
 
 void ob_pad_str(struct outbuf *o, const char *s, int width, bool right)
@@ -148,14 +185,16 @@ void ob_pad_str(struct outbuf *o, const char *s, int width, bool right)
 	size_t pad = (int)l < width ? (size_t)width - l : 0;
 
 	ob_reserve(o, l + pad);
-	if (right)
-		for (size_t i = 0; i < pad; i++)
-			o->buf[o->len++] = ' ';
+	if (right) {
+		memset(o->buf + o->len, ' ', pad);
+		o->len += pad;
+	}
 	memcpy(o->buf + o->len, s, l);
 	o->len += l;
-	if (!right)
-		for (size_t i = 0; i < pad; i++)
-			o->buf[o->len++] = ' ';
+	if (!right) {
+		memset(o->buf + o->len, ' ', pad);
+		o->len += pad;
+	}
 }
 
 void ob_json_str(struct outbuf *o, const char *s)

@@ -51,7 +51,24 @@ static void sym_text(const entry_t *e, char *buf, size_t sz)
 	} else if (sym)
 		snprintf(buf, sz, "[%c] %s%s", level, sym,
 			 sonde_profile_entry__inlined(e) ? " (inlined)" : "");
-	else if (addr)
+	else if (sz >= 24) {
+		/* "[.] 0x%016lx" (no 0x for 0) by hand: a stripped object
+		 * makes an entry per address, each formatted twice */
+		static const char hex[] = "0123456789abcdef";
+		char *q = buf;
+
+		*q++ = '[';
+		*q++ = level;
+		*q++ = ']';
+		*q++ = ' ';
+		if (addr) {
+			*q++ = '0';
+			*q++ = 'x';
+		}
+		for (int sh = 60; sh >= 0; sh -= 4)
+			*q++ = hex[(addr >> sh) & 0xf];
+		*q = 0;
+	} else if (addr)
 		snprintf(buf, sz, "[%c] 0x%016" PRIx64, level, addr);
 	else
 		snprintf(buf, sz, "[%c] %016" PRIx64, level, addr);
@@ -104,6 +121,41 @@ static void cell_text(const struct report *rp, const entry_t *e, enum sonde_prof
 	default:
 		report_key_text(e, key, width, buf, sz);
 	}
+}
+
+/*
+ * The length of cell_text()'s text (at most @sz - 1), counted without
+ * making it where that is cheap: the width pass sees every entry, and a
+ * stripped object makes one per address.
+ */
+static int cell_len(const struct report *rp, const entry_t *e, enum sonde_profile_key key,
+		    char *buf, size_t sz)
+{
+	const char *sym, *comm;
+	size_t l;
+
+	switch (key) {
+	case RK_COMM:
+		comm = sonde_profile_entry__comm(e);
+		l = strlen(comm ? comm : "(null)");
+		break;
+	case RK_DSO:
+		l = strlen(dso_name(e));
+		break;
+	case RK_SYM:
+		sym = sonde_profile_entry__sym(e);
+		if (!sym && sz >= 24) /* "[.] 0x" and 16 digits, no 0x for 0 */
+			return sonde_profile_entry__addr(e) ? 22 : 20;
+		if (sym && sz > 4) {
+			l = 4 + strlen(sym) + (sonde_profile_entry__inlined(e) ? strlen(" (inlined)") : 0);
+			break;
+		}
+		/* fall through */
+	default:
+		cell_text(rp, e, key, 0, buf, sz);
+		return (int)strlen(buf);
+	}
+	return (int)(l < sz - 1 ? l : sz - 1);
 }
 
 static unsigned long convert_unit(unsigned long v, char *unit)
@@ -320,16 +372,24 @@ static void graph_rec(struct gctx *g, const node_t *parent, uint64_t total,
 static void print_graph(struct report *rp, const entry_t *e, uint64_t total)
 {
 	struct gctx g = { .rp = rp, .o = &rp->out };
-	const node_t *root = sonde_profile_entry__tree(e), *sub = root;
+	const node_t *root, *sub;
 	uint64_t parent_total = rp->children ? sonde_profile_entry__children(e)
 					     : sonde_profile_entry__self(e);
 	size_t nr;
 	const node_t **v;
 	int lm = 0;
 
+	g.min_abs = (uint64_t)((double)total * rp->graph_threshold / 100.0);
+	/*
+	 * No path of a tree weighs more than its entry: below the threshold
+	 * (of the total, not fractal) nothing shows, and the tree, made at
+	 * its first query, is never made.
+	 */
+	if (!rp->graph_fractal && g.min_abs && parent_total < g.min_abs)
+		return;
+	root = sub = sonde_profile_entry__tree(e);
 	if (!root)
 		return;
-	g.min_abs = (uint64_t)((double)total * rp->graph_threshold / 100.0);
 	v = kids(root, rp->graph_fractal ? (uint64_t)((double)parent_total * rp->graph_threshold / 100.0)
 					 : g.min_abs, &nr);
 	/* perf takes the "---" form when the root has one child before the
@@ -483,6 +543,17 @@ static struct sonde_profile_event_stats event_stats(struct report *rp, int attr)
 	return st;
 }
 
+/*
+ * The sorted entries lie anywhere in memory: with tens of thousands
+ * (a stripped object's addresses), a pass waits on each one unless the
+ * ones a few rows ahead are already on their way.
+ */
+static void prefetch_entry(struct report *rp, int attr, size_t j, size_t n)
+{
+	if (j < n)
+		__builtin_prefetch(sonde_profile__entry(rp->prof, attr, j));
+}
+
 static void print_event(struct report *rp, int attr)
 {
 	struct outbuf *o = &rp->out;
@@ -507,17 +578,25 @@ static void print_event(struct report *rp, int attr)
 	else
 		ob_printf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
 	rp->pid_comm_width = (int)strlen("Command");
-	for (size_t j = 0; j < n; j++) {
-		const char *c = sonde_profile_entry__comm(sonde_profile__entry(rp->prof, attr, j));
+	/* only a pid column shows it: a pass less over the entries without */
+	for (int i = 0; i < rp->nr_keys; i++)
+		if (rp->keys[i] == RK_PID) {
+			for (size_t j = 0; j < n; j++) {
+				const char *c = sonde_profile_entry__comm(
+					sonde_profile__entry(rp->prof, attr, j));
 
-		if (c && (int)strlen(c) > rp->pid_comm_width)
-			rp->pid_comm_width = (int)strlen(c);
-	}
+				if (c && (int)strlen(c) > rp->pid_comm_width)
+					rp->pid_comm_width = (int)strlen(c);
+			}
+			break;
+		}
 	for (int i = 0; i < rp->nr_keys; i++)
 		width[i] = (int)strlen(col_title(rp->keys[i]));
-	for (size_t j = 0; j < n; j++)
+	for (size_t j = 0; j < n; j++) {
+		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
+
+		prefetch_entry(rp, attr, j + 8, n);
 		for (int i = 0; i < rp->nr_keys; i++) {
-			const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
 			int l;
 
 			if (rp->keys[i] > RK_SRCLINE) { /* perf's widths, not the texts' */
@@ -533,11 +612,11 @@ static void print_event(struct report *rp, int attr)
 			if (rp->keys[i] == RK_DSO && !sonde_profile_entry__sym(e) && !rp->ld.f.nr_dsos &&
 			    width[i] < 16)
 				width[i] = 16;
-			cell_text(rp, e, rp->keys[i], 0, buf, sizeof(buf));
-			l = (int)strlen(buf);
+			l = cell_len(rp, e, rp->keys[i], buf, sizeof(buf));
 			if (l > width[i])
 				width[i] = l;
 		}
+	}
 	ob_printf(o, "# %8s", pct_title);
 	if (rp->children)
 		ob_printf(o, "  %8s", "Self");
@@ -562,9 +641,13 @@ static void print_event(struct report *rp, int attr)
 	ob_puts(o, "\n#\n");
 	for (size_t j = 0; j < n; j++) {
 		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
-		uint64_t self = sonde_profile_entry__self(e);
-		uint64_t main = rp->children ? sonde_profile_entry__children(e) : self;
-		double main_pct = total ? (double)main * 100.0 / (double)total : 0;
+		uint64_t self, main;
+		double main_pct;
+
+		prefetch_entry(rp, attr, j + 8, n);
+		self = sonde_profile_entry__self(e);
+		main = rp->children ? sonde_profile_entry__children(e) : self;
+		main_pct = total ? (double)main * 100.0 / (double)total : 0;
 
 		if (rp->percent_limit > 0 && main_pct < rp->percent_limit)
 			continue;

@@ -232,21 +232,42 @@ static size_t check_tree(const struct sonde_profile_node *n)
 	return count;
 }
 
+/* A tree's shape in one number: its nodes' totals and depths mixed. */
+static uint64_t tree_sig(const struct sonde_profile_node *n, uint64_t depth)
+{
+	size_t nr = sonde_profile_node__nr_children(n);
+	const struct sonde_profile_node **v = calloc(nr + 1, sizeof(*v));
+	uint64_t h = sonde_profile_node__total(n) * 1000003u + depth * 31u +
+		     sonde_profile_node__ip(n);
+
+	assert_non_null(v);
+	sonde_profile_node__children(n, 0, SONDE_PROFILE_BY_ADDR_DESC, v, nr);
+	for (size_t i = 0; i < nr; i++)
+		h = h * 6364136223846793005u + tree_sig(v[i], depth + 1);
+	free(v);
+	return h;
+}
+
 /*
  * Trees of thousands of nodes (the node array grows, and is moved, many
  * times while they are built), wide ones (their children are indexed)
  * and frames without a symbol (matched by ip): links and weights hold.
+ * Each tree is made at its first query: the trees asked first stay where
+ * they are while the others are made, and asked in another order (a
+ * second profile of the same records) they come out the same.
  */
 static void test_trees_many(void **state)
 {
 	static const enum sonde_profile_key keys[] = { SONDE_PROFILE_KEY_SYM };
 	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 1, .callchains = true,
 		   .call_trees = true, .caller_order = true);
-	struct sonde_profile *p = sonde_profile__new(&po);
+	struct sonde_profile *p = sonde_profile__new(&po), *q = sonde_profile__new(&po);
 	struct sonde_perfdata_reader *r;
 	struct pdgen g = { 0 };
 	size_t nodes = 0, n;
 	uint64_t total = 0;
+	const struct sonde_profile_node **roots;
+	uint64_t *sigs;
 
 	(void)state;
 	pdg_file_begin(&g, ST_IP | ST_TID | ST_TIME | ST_PERIOD | ST_CALLCHAIN, 100);
@@ -267,6 +288,10 @@ static void test_trees_many(void **state)
 	sonde_profile__set_children(p, true);
 	n = sonde_profile__nr_entries(p, 0);
 	assert_true(n > 20);
+	roots = calloc(n, sizeof(*roots));
+	sigs = calloc(n, sizeof(*sigs));
+	assert_non_null(roots);
+	assert_non_null(sigs);
 	for (size_t i = 0; i < n; i++) {
 		const struct sonde_profile_entry *e = sonde_profile__entry(p, 0, i);
 		const struct sonde_profile_node *root = sonde_profile_entry__tree(e);
@@ -276,9 +301,30 @@ static void test_trees_many(void **state)
 		assert_int_equal(sonde_profile_node__total(root), sonde_profile_entry__children(e));
 		assert_true(sonde_profile_node__total(root) <= total);
 		nodes += check_tree(root);
+		roots[i] = root;
+		sigs[i] = tree_sig(root, 0);
 	}
 	assert_true(nodes > 5000);
+	for (size_t i = 0; i < n; i++) { /* made once, never moved */
+		assert_ptr_equal(sonde_profile_entry__tree(sonde_profile__entry(p, 0, i)), roots[i]);
+		assert_int_equal(tree_sig(roots[i], 0), sigs[i]);
+	}
+	assert_non_null(q);
+	/* a second profile of the same records, its trees asked in reverse */
 	sonde_profile__free(p);
+	p = NULL;
+	sonde_perfdata_reader__free(r);
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(r);
+	assert_true(sonde_profile__add_reader(q, r) >= 0);
+	sonde_profile__set_children(q, true);
+	assert_int_equal(sonde_profile__nr_entries(q, 0), n);
+	for (size_t i = n; i-- > 0;)
+		assert_int_equal(tree_sig(sonde_profile_entry__tree(sonde_profile__entry(q, 0, i)), 0),
+				 sigs[i]);
+	free(roots);
+	free(sigs);
+	sonde_profile__free(q);
 	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }

@@ -4,7 +4,8 @@
  * stack, anything that tells them apart (a callchain word, the address
  * space) does not; many distinct stacks are all found again; a bounded
  * cache keeps its first stacks and makes later ones transient, in one
- * scratch area that the next transient stack reuses.
+ * scratch area that the next transient stack reuses. The profile's sample
+ * groups of one stack.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "sonde/sonde.h"
+#include "pdgen.h"
 #include "profile_priv.h"
 
 #define USER SONDE_PERF_RECORD_MISC_USER
@@ -118,12 +120,67 @@ static void test_bounded(void **state)
 	anl_machine_free(m);
 }
 
+/*
+ * The samples of one stack from five threads in turn (a stack keeps its
+ * last two groups; the profile's table takes a stack's groups from its
+ * third on): one group per thread whatever the order, each with its own
+ * weight, and stacks of one or two threads never enter the table.
+ */
+static void test_groups_of_a_stack(void **state)
+{
+	static const enum sonde_profile_key keys[] = { SONDE_PROFILE_KEY_TID };
+	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 1, .callchains = true);
+	struct sonde_profile *p = sonde_profile__new(&po);
+	struct sonde_perfdata_reader *r;
+	struct pdgen g = { 0 };
+	uint64_t chain[3] = { 0x401000, 0x402000, 0x403000 }, t = 1;
+	static const uint32_t order[] = { 1, 2, 1, 3, 2, 4, 1, 5, 5, 3, 4, 2, 1 };
+
+	(void)state;
+	assert_non_null(p);
+	pdg_file_begin(&g, SONDE_PERF_SAMPLE_IP | SONDE_PERF_SAMPLE_TID | SONDE_PERF_SAMPLE_TIME |
+				   SONDE_PERF_SAMPLE_PERIOD | SONDE_PERF_SAMPLE_CALLCHAIN,
+		       1);
+	for (uint32_t tid = 1; tid <= 5; tid++)
+		pdg_comm(&g, 100, 100 + tid, "work", 0);
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		pdg_sample(&g, 100, 100 + order[i], t++, chain[0], order[i], chain, 3);
+	/* two stacks of one and two threads */
+	chain[2] = 0x404000;
+	pdg_sample(&g, 100, 101, t++, chain[0], 1, chain, 3);
+	chain[2] = 0x405000;
+	pdg_sample(&g, 100, 101, t++, chain[0], 1, chain, 3);
+	pdg_sample(&g, 100, 102, t++, chain[0], 2, chain, 3);
+	pdg_sample(&g, 100, 101, t++, chain[0], 1, chain, 3);
+	pdg_file_end(&g, 1, t);
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(r);
+	assert_true(sonde_profile__add_reader(p, r) >= 0);
+	assert_int_equal(prof_nr_groups(p), 5 + 1 + 2);
+	assert_int_equal(hashtab_count(&p->groups), 5);
+	assert_int_equal(sonde_profile__nr_entries(p, 0), 5);
+	for (size_t i = 0; i < 5; i++) {
+		const struct sonde_profile_entry *e = sonde_profile__entry(p, 0, i);
+		int32_t tid = sonde_profile_entry__tid(e) - 100;
+		uint64_t want = 0;
+
+		for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+			want += order[k] == (uint32_t)tid ? (uint64_t)tid : 0;
+		want += tid == 1 ? 3 : tid == 2 ? 2 : 0;
+		assert_int_equal(sonde_profile_entry__self(e), want);
+	}
+	sonde_profile__free(p);
+	sonde_perfdata_reader__free(r);
+	free(g.buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hash_consing),
 		cmocka_unit_test(test_many_distinct),
 		cmocka_unit_test(test_bounded),
+		cmocka_unit_test(test_groups_of_a_stack),
 	};
 
 	sonde_set_print(NULL);

@@ -359,7 +359,25 @@ static uint64_t group_hash(int ev, const char *comm, int32_t pid, int32_t tid, i
 
 size_t prof_nr_groups(const struct sonde_profile *p)
 {
-	return hashtab_count(&p->groups);
+	return p->nr_groups;
+}
+
+static bool group_is(const struct prof_group *s, int ev, const char *comm, int32_t pid,
+		     int32_t tid, int32_t cpu, const struct anl_stack *st,
+		     const struct prof_xkey *x)
+{
+	return s->st == st && s->comm == comm && s->pid == pid && s->tid == tid && s->cpu == cpu &&
+	       s->ev == ev && s->x == x;
+}
+
+static void group_index(struct sonde_profile *p, struct prof_group *s)
+{
+	uint64_t h = group_hash(s->ev, s->comm, s->pid, s->tid, s->cpu, s->st);
+
+	if (s->x)
+		h = hashtab_mix(h, (uintptr_t)s->x);
+	if (hashtab_insert(&p->groups, h, s))
+		abort();
 }
 
 /* A counted sample's group holds its stack: opts.max_stacks no longer applies. */
@@ -371,6 +389,12 @@ static void prof_unbound(struct sonde_profile *p)
 	}
 }
 
+/*
+ * A stack's last two groups hang on it; the table holds only the groups
+ * of stacks that have more (a stack has one or two in most profiles:
+ * one a thread), so that a profile of a million distinct stacks does
+ * not index a million groups it never looks up.
+ */
 struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
 				  int32_t tid, int32_t cpu, struct anl_stack *st,
 				  const struct prof_xkey *x)
@@ -379,8 +403,7 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 	struct hashtab_probe probe;
 	uint64_t h;
 
-	if (s && s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
-	    s->cpu == cpu && s->ev == ev && s->x == x)
+	if (s && group_is(s, ev, comm, pid, tid, cpu, st, x))
 		return s;
 	/*
 	 * The stack was just found, so its line is at hand; the table's is
@@ -388,22 +411,27 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 	 */
 	for (int i = 0; i < 2; i++) {
 		s = st->group[i];
-		if (s && s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
-		    s->cpu == cpu && s->ev == ev && s->x == x) {
+		if (s && group_is(s, ev, comm, pid, tid, cpu, st, x)) {
 			st->group[i] = st->group[0];
 			st->group[0] = s;
 			p->last_group = s;
 			return s;
 		}
 	}
-	h = group_hash(ev, comm, pid, tid, cpu, st);
-	if (x)
-		h = hashtab_mix(h, (uintptr_t)x);
-	for (s = hashtab_probe_first(&p->groups, h, &probe); s;
-	     s = hashtab_probe_next(&p->groups, &probe))
-		if (s->st == st && s->comm == comm && s->pid == pid && s->tid == tid &&
-		    s->cpu == cpu && s->ev == ev && s->x == x)
-			break;
+	s = NULL;
+	if (st->many_groups) {
+		h = group_hash(ev, comm, pid, tid, cpu, st);
+		if (x)
+			h = hashtab_mix(h, (uintptr_t)x);
+		for (s = hashtab_probe_first(&p->groups, h, &probe); s;
+		     s = hashtab_probe_next(&p->groups, &probe))
+			if (group_is(s, ev, comm, pid, tid, cpu, st, x))
+				break;
+	} else if (st->group[1]) { /* a third: the stack's groups go in the table */
+		group_index(p, st->group[0]);
+		group_index(p, st->group[1]);
+		st->many_groups = true;
+	}
 	if (!s) {
 		if (!p->gblocks || p->gblocks->used == PROF_GROUP_BLOCK) {
 			struct prof_group_block *b = malloc(sizeof(*b));
@@ -423,9 +451,9 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 		s->cpu = cpu;
 		s->st = st;
 		s->x = x;
-		s->seq = hashtab_count(&p->groups);
-		if (hashtab_insert(&p->groups, h, s))
-			abort();
+		s->seq = p->nr_groups++;
+		if (st->many_groups)
+			group_index(p, s);
 		prof_unbound(p);
 	}
 	p->last_group = s;
@@ -436,7 +464,7 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 
 struct prof_group **prof_groups_sorted(struct sonde_profile *p, size_t *nr)
 {
-	size_t n = hashtab_count(&p->groups);
+	size_t n = p->nr_groups;
 	struct prof_group **v = malloc((n + 1) * sizeof(*v));
 
 	if (!v)

@@ -86,6 +86,32 @@ static void make_key(struct sonde_profile *p, const struct prof_group *g,
 	k->x = p->kx_frame ? prof_keys_frame(p, g, fr) : g->x;
 }
 
+static struct sonde_profile_entry *entry_at(const struct sonde_profile *p, size_t seq)
+{
+	return &p->ent_blocks[seq / PROF_ENTRY_BLOCK][seq % PROF_ENTRY_BLOCK];
+}
+
+static struct sonde_profile_entry *entry_new(struct sonde_profile *p)
+{
+	size_t b = p->nr_ents / PROF_ENTRY_BLOCK;
+
+	if (p->nr_ents % PROF_ENTRY_BLOCK == 0) {
+		if (b == p->cap_ent_blocks) {
+			size_t cap = b ? 2 * b : 16;
+			struct sonde_profile_entry **v = realloc(p->ent_blocks, cap * sizeof(*v));
+
+			if (!v)
+				abort();
+			p->ent_blocks = v;
+			p->cap_ent_blocks = cap;
+		}
+		p->ent_blocks[b] = malloc(PROF_ENTRY_BLOCK * sizeof(*p->ent_blocks[b]));
+		if (!p->ent_blocks[b])
+			abort();
+	}
+	return entry_at(p, p->nr_ents);
+}
+
 static struct sonde_profile_entry *entry_get(struct sonde_profile *p, const struct prof_key *k)
 {
 	uint64_t h = key_hash(k);
@@ -96,11 +122,13 @@ static struct sonde_profile_entry *entry_get(struct sonde_profile *p, const stru
 	     e = hashtab_probe_next(&p->ents, &probe))
 		if (key_eq(&e->k, k))
 			return e;
-	e = calloc(1, sizeof(*e));
-	if (!e || hashtab_insert(&p->ents, h, e))
+	e = entry_new(p);
+	memset(e, 0, sizeof(*e));
+	if (hashtab_insert(&p->ents, h, e))
 		abort();
 	e->k = *k;
 	e->seq = p->nr_ents++;
+	e->owner = p;
 	return e;
 }
 
@@ -131,42 +159,44 @@ bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k)
 /*
  * A path to add to an entry's call tree: the frames of @g's stack from
  * @from, toward the outermost caller in caller order, else to the sample.
- * The trees are built after every group is expanded, one entry at a time,
- * so that an entry's nodes are near each other in memory and in cache.
+ * The paths are sorted by entry once every group is expanded; a tree is
+ * built from its entry's paths at its first query (most entries of a
+ * profile with many distinct stacks are below every threshold that shows
+ * a graph), into one array, so that its nodes are near each other.
  */
-struct tree_job {
-	const struct anl_frame *frames; /* the stack's: kept here, as the
-					 * group and stack are far in memory
-					 * by the time the job runs */
-	const struct prof_hop *hops;	/* branch history's, or NULL */
-	uint64_t period, nr;
+struct prof_tree_job {
+	const struct anl_frame *frames; /* the group's stack's: a job reaches
+					 * both without a load to wait for */
+	const struct prof_group *g;
 	uint32_t ent; /* the entry's seq */
 	int16_t from, count; /* a stack has at most 127 * 8 + 8 frames */
 };
 
 struct tree_jobs {
-	struct tree_job *v;
+	struct prof_tree_job *v;
 	size_t nr, cap;
 };
 
 static void job_add(struct sonde_profile *p, struct tree_jobs *j, const struct prof_group *g,
-		    const struct sonde_profile_entry *e, int from)
+		    struct sonde_profile_entry *e, int from)
 {
 	int n = (int)g->st->nr_frames;
+	int count = p->caller ? from + 1 : n - from;
 
 	if (j->nr == j->cap) {
 		size_t cap = j->cap ? j->cap * 2 : 4096;
-		struct tree_job *v = realloc(j->v, cap * sizeof(*v));
+		struct prof_tree_job *v = realloc(j->v, cap * sizeof(*v));
 
 		if (!v)
 			abort();
 		j->v = v;
 		j->cap = cap;
 	}
-	j->v[j->nr++] = (struct tree_job){ g->st->frames,
-					   p->branch_history ? prof_chain_hops(g->st) : NULL,
-					   g->period, g->nr, (uint32_t)e->seq, (int16_t)from,
-					   (int16_t)(p->caller ? from + 1 : n - from) };
+	j->v[j->nr++] = (struct prof_tree_job){ g->st->frames, g, (uint32_t)e->seq,
+						(int16_t)from, (int16_t)count };
+	/* the sort's tie-break needs it before any tree is built */
+	if ((uint32_t)count > e->max_depth)
+		e->max_depth = (uint32_t)count;
 }
 
 static void expand_group(struct sonde_profile *p, const struct prof_group *g,
@@ -239,60 +269,107 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g,
 	}
 }
 
+/* Adds the paths of jobs [@from, @to) (one entry's) to its tree. */
+static void run_jobs(struct sonde_profile *p, struct sonde_profile_entry *e, size_t from,
+		     size_t to)
+{
+	const struct prof_tree_job *v = p->jobs;
+
+	for (size_t i = from; i < to; i++) {
+		const struct prof_group *g = v[i].g;
+
+		if (i + 8 < to) { /* the groups and stacks of a tree are far apart */
+			__builtin_prefetch(v[i + 8].g);
+			__builtin_prefetch(v[i + 8].frames + v[i + 8].from);
+		}
+		prof_tree_add(p, e, v[i].frames, p->branch_history ? prof_chain_hops(g->st) : NULL,
+			      v[i].from, p->caller ? -1 : 1, v[i].count, g->period, g->nr);
+	}
+}
+
 /*
- * Runs the jobs entry by entry (a counting sort by entry, stable, so each
- * tree sees its paths in the order expand_group() made them and comes out
- * as if they had been added right away).
+ * Sorts the jobs by entry (a counting sort, stable, so each tree sees its
+ * paths in the order expand_group() made them and comes out as if they
+ * had been added right away) into p->jobs, p->job_start[seq] the first
+ * of entry seq's. Branch history's trees are built right away (their
+ * branch counts sit beside the nodes of one array); the others at their
+ * first query.
  */
-static void build_trees(struct sonde_profile *p, struct tree_jobs *j)
+static void sort_jobs(struct sonde_profile *p, struct tree_jobs *j)
 {
 	struct sonde_profile_entry **ents;
-	struct tree_job *sorted;
-	size_t *start, pos = 0;
-	struct sonde_profile_entry *e;
+	size_t *start;
 
 	if (!j->nr)
 		return;
-	ents = malloc(p->nr_ents * sizeof(*ents));
 	start = calloc(p->nr_ents + 1, sizeof(*start));
-	sorted = malloc(j->nr * sizeof(*sorted));
-	if (!ents || !start || !sorted)
+	p->jobs = malloc(j->nr * sizeof(*p->jobs));
+	if (!start || !p->jobs)
 		abort();
-	while ((e = hashtab_next(&p->ents, &pos)))
-		ents[e->seq] = e;
 	for (size_t i = 0; i < j->nr; i++)
 		start[j->v[i].ent + 1]++;
 	for (size_t i = 0; i < p->nr_ents; i++)
 		start[i + 1] += start[i];
 	for (size_t i = 0; i < j->nr; i++)
-		sorted[start[j->v[i].ent]++] = j->v[i];
+		p->jobs[start[j->v[i].ent]++] = j->v[i];
 	free(j->v);
 	j->v = NULL;
-	for (size_t i = 0; i < j->nr; i++) {
-		const struct tree_job *t = &sorted[i];
-
-		if (i + 8 < j->nr) /* the frames of a job soon to run are elsewhere */
-			__builtin_prefetch(sorted[i + 8].frames + sorted[i + 8].from);
-		if (i && t->ent != sorted[i - 1].ent)
-			prof_tree_next_entry(p);
-		prof_tree_add(p, ents[t->ent], t->frames, t->hops, t->from, p->caller ? -1 : 1,
-			      t->count, t->period, t->nr);
+	/* start[i] is now the end of entry i's jobs: shift it to the start */
+	memmove(start + 1, start, p->nr_ents * sizeof(*start));
+	start[0] = 0;
+	p->job_start = start;
+	p->nr_jobs = j->nr;
+	if (!p->branch_history)
+		return;
+	ents = malloc(p->nr_ents * sizeof(*ents));
+	if (!ents)
+		abort();
+	for (size_t i = 0; i < p->nr_ents; i++)
+		ents[i] = entry_at(p, i);
+	for (size_t i = 0; i < p->nr_ents; i++) {
+		run_jobs(p, ents[i], start[i], start[i + 1]);
+		prof_tree_next_entry(p);
 	}
-	prof_tree_next_entry(p);
 	prof_trees_done(p, ents, p->nr_ents);
-	free(sorted);
-	free(start);
 	free(ents);
+	prof_jobs_free(p);
+}
+
+void prof_jobs_free(struct sonde_profile *p)
+{
+	free(p->jobs);
+	p->jobs = NULL;
+	free(p->job_start);
+	p->job_start = NULL;
+	p->nr_jobs = 0;
+}
+
+/* Builds entry @e's tree from its jobs, once. */
+static void tree_build(struct sonde_profile *p, struct sonde_profile_entry *e)
+{
+	size_t from = p->job_start[e->seq], to = p->job_start[e->seq + 1];
+
+	size_t max = 1; /* the root, then a node at most per frame */
+
+	if (from == to)
+		return;
+	for (size_t i = from; i < to; i++)
+		max += (size_t)p->jobs[i].count;
+	prof_tree_begin(p, max);
+	run_jobs(p, e, from, to);
+	prof_tree_next_entry(p);
+	e->chain = prof_tree_keep(p, e);
 }
 
 void prof_hist_free(struct sonde_profile *p)
 {
-	size_t pos = 0;
-	struct sonde_profile_entry *e;
-
-	while ((e = hashtab_next(&p->ents, &pos)))
-		free(e);
+	for (size_t b = 0; b * PROF_ENTRY_BLOCK < p->nr_ents; b++)
+		free(p->ent_blocks[b]);
+	free(p->ent_blocks);
+	p->ent_blocks = NULL;
+	p->cap_ent_blocks = 0;
 	hashtab_free(&p->ents);
+	prof_jobs_free(p);
 	prof_trees_free(p);
 	p->nr_ents = 0;
 	for (int i = 0; i < p->nr_evs; i++) {
@@ -324,7 +401,7 @@ void prof_hist_build(struct sonde_profile *p)
 		if (v[i]->period || v[i]->nr || v[i]->base_period || v[i]->base_nr)
 			expand_group(p, v[i], &jobs);
 	free(v);
-	build_trees(p, &jobs);
+	sort_jobs(p, &jobs);
 }
 
 /* ---- sorting ---- */
@@ -341,8 +418,9 @@ static int key_cmp(const struct sonde_profile *p, const struct sonde_profile_ent
 		int c = 0;
 
 		switch (p->order[i]) {
-		case SONDE_PROFILE_KEY_COMM:
-			c = strcmp(a->k.comm ? a->k.comm : "", b->k.comm ? b->k.comm : "");
+		case SONDE_PROFILE_KEY_COMM: /* interned: one pointer per name */
+			if (a->k.comm != b->k.comm)
+				c = strcmp(a->k.comm ? a->k.comm : "", b->k.comm ? b->k.comm : "");
 			break;
 		case SONDE_PROFILE_KEY_PID:
 			c = (a->k.pid > b->k.pid) - (a->k.pid < b->k.pid);
@@ -354,11 +432,12 @@ static int key_cmp(const struct sonde_profile *p, const struct sonde_profile_ent
 			c = (a->k.cpu > b->k.cpu) - (a->k.cpu < b->k.cpu);
 			break;
 		case SONDE_PROFILE_KEY_DSO:
-			c = strcmp(dso_name(&a->k), dso_name(&b->k));
+			if (a->k.dso != b->k.dso)
+				c = strcmp(dso_name(&a->k), dso_name(&b->k));
 			break;
 		case SONDE_PROFILE_KEY_SYM:
 			if (a->k.sym && b->k.sym)
-				c = strcmp(a->k.sym->name, b->k.sym->name);
+				c = a->k.sym == b->k.sym ? 0 : strcmp(a->k.sym->name, b->k.sym->name);
 			else if (a->k.sym || b->k.sym)
 				c = a->k.sym ? -1 : 1;
 			else
@@ -405,9 +484,8 @@ static int entry_cmp(const void *pa, const void *pb, void *arg)
 /* The visible entries of event @ei with weight, sorted (made once). */
 static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 {
-	struct sonde_profile_entry *e;
 	struct prof_event *ev;
-	size_t n = 0, pos = 0;
+	size_t n = 0;
 
 	if (!p || ei < 0 || ei >= p->nr_evs)
 		return NULL;
@@ -421,17 +499,15 @@ static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 	/*
 	 * The tie rules (perf's) are not a total order, so the result depends
 	 * on the input order: make that the creation order, not hash order,
-	 * which moves with the addresses of symbols from run to run. The
-	 * seqs are 0..nr_ents-1: each entry goes to its own slot.
+	 * which moves with the addresses of symbols from run to run.
 	 */
-	memset(ev->sorted, 0, (p->nr_ents + 1) * sizeof(*ev->sorted));
-	while ((e = hashtab_next(&p->ents, &pos)))
+	for (size_t i = 0; i < p->nr_ents; i++) {
+		struct sonde_profile_entry *e = entry_at(p, i);
+
 		if (e->k.ev == ei && prof_entry_visible(p, &e->k) &&
 		    ((p->children ? e->children : e->self) || e->base_self))
-			ev->sorted[e->seq] = e;
-	for (size_t i = 0; i < p->nr_ents; i++)
-		if (ev->sorted[i])
-			ev->sorted[n++] = ev->sorted[i];
+			ev->sorted[n++] = e;
+	}
 	qsort_r(ev->sorted, n, sizeof(*ev->sorted), entry_cmp, p);
 	ev->nr_sorted = n;
 	return ev;
@@ -535,5 +611,10 @@ uint32_t sonde_profile_entry__depth(const struct sonde_profile_entry *e)
 
 const struct sonde_profile_node *sonde_profile_entry__tree(const struct sonde_profile_entry *e)
 {
+	struct sonde_profile *p = e->owner;
+
+	/* A query of one thread at a time: the tree is made at the first. */
+	if (!e->chain && p->jobs)
+		tree_build(p, (struct sonde_profile_entry *)(uintptr_t)e);
 	return e->chain;
 }

@@ -230,6 +230,7 @@ struct anl_stack {
 	uint64_t priv2;
 	void *group[2]; /* the profile's last two sample groups of this stack */
 	bool transient; /* beyond the cache's limit: not kept */
+	bool many_groups; /* more than two: the profile's table holds them all */
 };
 
 struct anl_stacks;
@@ -462,7 +463,14 @@ struct sonde_profile_entry {
 	uint64_t seq;	    /* creation order: deterministic last tie-break */
 	struct sonde_profile_node *chain; /* root (no symbol), NULL without trees */
 	uint64_t expanded;  /* last sample group counted here (+1): one count each */
+	struct sonde_profile *owner; /* builds the tree at its first query */
 };
+
+/*
+ * Entries are made in blocks, in seq order: no allocation each, and a
+ * pass over them in creation order reads memory in order.
+ */
+#define PROF_ENTRY_BLOCK 4096
 
 struct prof_event {
 	char *name;
@@ -524,7 +532,8 @@ struct sonde_profile {
 	bool mem_mode;
 
 	/* sample groups */
-	struct hashtab groups; /* of struct prof_group */
+	struct hashtab groups; /* of struct prof_group whose stack has more than two */
+	size_t nr_groups;
 	struct prof_group_block *gblocks;
 	struct prof_group *last_group;
 
@@ -537,10 +546,19 @@ struct sonde_profile {
 	bool dirty;
 	struct hashtab ents;	/* of struct sonde_profile_entry, by prof_key */
 	size_t nr_ents;
+	struct sonde_profile_entry **ent_blocks; /* the entries by seq, in blocks
+						  * of PROF_ENTRY_BLOCK */
+	size_t cap_ent_blocks;
 	struct hashtab kids;	/* children of wide nodes of the tree being built
 				 * (their index + 1: the array moves as it grows) */
-	struct sonde_profile_node *node_v; /* every tree node, one array */
+	struct sonde_profile_node *node_v; /* the tree being built; with branch
+					    * history, every tree node */
 	size_t nr_nodes, cap_nodes;
+	/* the paths of the trees not yet built, by entry (profile_hist.c) */
+	struct prof_tree_job *jobs;
+	size_t nr_jobs;
+	size_t *job_start; /* entry seq's first job; [nr_ents]: nr_jobs */
+	struct prof_node_chunk *node_chunks; /* the built trees' nodes */
 };
 
 #define prof_mix hashtab_mix
@@ -643,6 +661,17 @@ void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
 void prof_tree_next_entry(struct sonde_profile *p);
 /* Every tree is complete: the entries get their roots' addresses. */
 void prof_trees_done(struct sonde_profile *p, struct sonde_profile_entry **ents, size_t nr);
+/*
+ * Entry @e's tree is built next, of at most @max nodes: node_v points at
+ * room for them where the tree stays (its nodes reach each other by
+ * offsets, so it is never moved); prof_tree_keep() closes it and returns
+ * its root.
+ */
+void prof_tree_begin(struct sonde_profile *p, size_t max);
+struct sonde_profile_node *prof_tree_keep(struct sonde_profile *p,
+					  const struct sonde_profile_entry *e);
+/* Frees the paths of the trees not yet built. */
+void prof_jobs_free(struct sonde_profile *p);
 /* Frees every tree node of @p. */
 void prof_trees_free(struct sonde_profile *p);
 

@@ -393,6 +393,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	s->priv = NULL;
 	s->priv2 = 0;
 	s->group[0] = s->group[1] = NULL;
+	s->many_groups = false;
 	s->transient = transient;
 	resolve(c, t, kernel, ip, &c->tmp[nf]);
 	c->tmp[nf++].unwound = false;

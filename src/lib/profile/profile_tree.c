@@ -171,8 +171,56 @@ void prof_trees_done(struct sonde_profile *p, struct sonde_profile_entry **ents,
 			ents[i]->chain = &p->node_v[ents[i]->root - 1];
 }
 
+/* Built trees, one after another; a tree never spans two chunks. */
+struct prof_node_chunk {
+	struct prof_node_chunk *prev;
+	size_t used, cap;
+	struct sonde_profile_node v[];
+};
+
+#define NODE_CHUNK_MIN 16384
+
+void prof_tree_begin(struct sonde_profile *p, size_t max)
+{
+	struct prof_node_chunk *c = p->node_chunks;
+
+	if (!c || c->cap - c->used < max) {
+		/* room never written to costs no memory: the rest of a
+		 * chunk made for a bound holds the trees that follow */
+		size_t cap = max > NODE_CHUNK_MIN ? max : NODE_CHUNK_MIN;
+
+		c = malloc(sizeof(*c) + cap * sizeof(c->v[0]));
+		if (!c)
+			abort();
+		c->prev = p->node_chunks;
+		c->used = 0;
+		c->cap = cap;
+		p->node_chunks = c;
+	}
+	p->node_v = &c->v[c->used];
+	p->nr_nodes = 0;
+	p->cap_nodes = max;
+}
+
+struct sonde_profile_node *prof_tree_keep(struct sonde_profile *p,
+					  const struct sonde_profile_entry *e)
+{
+	struct sonde_profile_node *root = e->root ? &p->node_v[e->root - 1] : NULL;
+
+	p->node_chunks->used += p->nr_nodes;
+	p->node_v = NULL;
+	p->nr_nodes = p->cap_nodes = 0;
+	return root;
+}
+
 void prof_trees_free(struct sonde_profile *p)
 {
+	while (p->node_chunks) {
+		struct prof_node_chunk *c = p->node_chunks;
+
+		p->node_chunks = c->prev;
+		free(c);
+	}
 	hashtab_free(&p->kids);
 	prof_chain_nodes_reset(p);
 	free(p->node_br);
