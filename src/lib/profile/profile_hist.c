@@ -354,7 +354,11 @@ static int key_cmp(const struct sonde_profile *p, const struct sonde_profile_ent
 			c = (a->k.cpu > b->k.cpu) - (a->k.cpu < b->k.cpu);
 			break;
 		case SONDE_PROFILE_KEY_DSO:
-			c = strcmp(dso_name(&a->k), dso_name(&b->k));
+			/* perf's cmp_null(): no object after every named one */
+			if (!a->k.dso != !b->k.dso)
+				c = a->k.dso ? -1 : 1;
+			else
+				c = strcmp(dso_name(&a->k), dso_name(&b->k));
 			break;
 		case SONDE_PROFILE_KEY_SYM:
 			if (a->k.sym && b->k.sym)
