@@ -673,12 +673,41 @@ static void dso_load(struct anl_machine *m, struct anl_dso *d)
 		d->dbg_path = anl_intern(m, symfile, strlen(symfile));
 }
 
+const struct anl_sym *anl_ksym_add(struct anl_machine *m, struct anl_dso *d, uint64_t start,
+				   uint64_t end, const char *name)
+{
+	struct anl_ksym **link = &d->ksyms, *k;
+
+	for (; *link; link = &(*link)->next)
+		if ((*link)->sym.start == start && (*link)->sym.end == end &&
+		    (*link)->sym.name == name)
+			return &(*link)->sym;
+	k = anl_alloc(m, sizeof(*k));
+	memset(k, 0, sizeof(*k));
+	k->sym.start = start;
+	k->sym.end = end;
+	k->sym.name = name;
+	*link = k;
+	return &k->sym;
+}
+
+/* perf's lookup in its tree of them: the first one registered wins. */
+static const struct anl_sym *ksym_find(const struct anl_dso *d, uint64_t addr)
+{
+	for (const struct anl_ksym *k = d->ksyms; k; k = k->next)
+		if (addr >= k->sym.start && addr < k->sym.end)
+			return &k->sym;
+	return NULL;
+}
+
 const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *dso,
 				       uint64_t addr)
 {
 	const struct sonde_symbol *s;
 	size_t i;
 
+	if (dso->ksym)
+		return ksym_find(dso, addr);
 	if (dso->kernel) {
 		/* Every kernel object is looked up in the one kernel table. */
 		struct anl_dso *k = anl_kernel_dso(m);
