@@ -11,13 +11,13 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "builtin.h"
+#include "cli_run.h"
 
 static char path[64];
 
@@ -140,76 +140,6 @@ static void write_file(bool tracked)
 	assert_int_equal(sonde_perfdata_writer__finish(w), 0);
 }
 
-/* cmd_report() or cmd_script() on the file in this process: standard output (malloc'd). */
-static char *run(int (*cmd)(int, const char **), const char *const *args)
-{
-	const char *argv[16];
-	char tmp[] = "/tmp/sonde-ksym-out-XXXXXX";
-	int fd = mkstemp(tmp), null = open("/dev/null", O_WRONLY), so, se, argc = 0;
-	char *out;
-	long len;
-	FILE *f;
-
-	for (; args[argc]; argc++)
-		argv[argc] = args[argc];
-	argv[argc++] = "-f";
-	argv[argc++] = "-i";
-	argv[argc++] = path;
-	argv[argc] = NULL;
-	assert_true(fd >= 0 && null >= 0);
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	dup2(fd, 1);
-	dup2(null, 2);
-	assert_int_equal(cmd(argc, argv), 0);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	close(null);
-	close(fd);
-	f = fopen(tmp, "r");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	out = calloc(1, (size_t)len + 1);
-	assert_int_equal(fread(out, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	unlink(tmp);
-	return out;
-}
-
-/* @cmd's standard output (malloc'd), NULL without perf. */
-static char *perf_out(const char *cmd)
-{
-	char line[512], buf[4096];
-	size_t n, len = 0;
-	char *out = calloc(1, 1);
-	FILE *p;
-
-	if (system("command -v perf >/dev/null 2>&1")) {
-		free(out);
-		return NULL;
-	}
-	snprintf(line, sizeof(line), "%s -f -i %s 2>/dev/null", cmd, path);
-	p = popen(line, "r");
-	assert_non_null(p);
-	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
-		out = realloc(out, len + n + 1);
-		assert_non_null(out);
-		memcpy(out + len, buf, n);
-		len += n;
-		out[len] = 0;
-	}
-	pclose(p);
-	return out;
-}
-
 /* The rows of a --stdio report: its lines not starting with '#'. */
 static char *rows(const char *report)
 {
@@ -288,9 +218,9 @@ static void test_script_names(void **state)
 
 	(void)state;
 	make_file(true);
-	ours = run(cmd_script, args);
+	ours = cr_run(cmd_script, args, path, 1);
 	assert_string_equal(ours, script_text);
-	theirs = perf_out("perf script");
+	theirs = cr_perf("perf script", path, false);
 	if (theirs) {
 		assert_string_equal(ours, theirs);
 		free(theirs);
@@ -308,10 +238,10 @@ static void test_report_rows(void **state)
 
 	(void)state;
 	make_file(true);
-	ours = run(cmd_report, args);
+	ours = cr_run(cmd_report, args, path, 1);
 	ours_rows = rows(ours);
 	assert_string_equal(ours_rows, report_rows);
-	theirs = perf_out("perf report --stdio");
+	theirs = cr_perf("perf report --stdio", path, false);
 	if (theirs) {
 		char *theirs_rows = rows(theirs);
 
@@ -333,7 +263,7 @@ static void test_export_folded(void **state)
 
 	(void)state;
 	make_file(true);
-	ours = run(cmd_export, args);
+	ours = cr_run(cmd_export, args, path, 1);
 	assert_string_equal(ours, "bpfload;[unknown] 6\n"
 				  "bpfload;" PROG_NAME " 7\n"
 				  "bpfload;" PROG2_NAME " 1\n"
