@@ -402,6 +402,35 @@ static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t st
 		sonde_unwinder__add_map(p->uw, nm.start, nm.end - nm.start, nm.pgoff, fn);
 }
 
+/*
+ * perf 6.1's machine__process_text_poke(): the new bytes of a kernel
+ * TEXT_POKE go into the data cache of the object mapped there. perf can
+ * read back only what it has a file for, or out-of-line code (zeros but
+ * for the pokes); sonde reads no kernel file, so it keeps the pokes of
+ * out-of-line code, for sonde_profile__read_code() (brstackinsn).
+ */
+static void do_text_poke(struct anl_machine *m, uint16_t misc,
+			 const struct sonde_record_text_poke *tp)
+{
+	const struct anl_map *map;
+	struct anl_poke *pk, **link;
+
+	if (!tp->new_len || !tp->bytes ||
+	    (misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK) != SONDE_PERF_RECORD_MISC_KERNEL)
+		return;
+	map = anl_maps_find(m->kproc, tp->addr);
+	if (!map || !map->dso->ool)
+		return;
+	pk = anl_alloc(m, sizeof(*pk) + tp->new_len);
+	pk->off = tp->addr - map->start + map->pgoff;
+	pk->len = tp->new_len;
+	pk->next = NULL;
+	memcpy(pk->bytes, tp->bytes + tp->old_len, tp->new_len);
+	for (link = &map->dso->pokes; *link; link = &(*link)->next)
+		;
+	*link = pk;
+}
+
 static void do_fork(struct anl_machine *m, int32_t pid, int32_t ppid, int32_t tid,
 		    int32_t ptid)
 {
@@ -470,6 +499,10 @@ static void do_ksymbol(struct anl_machine *m, const struct sonde_record_ksymbol 
 			return;
 		d->ksym = true;
 		d->loaded = true;
+		if (k->ksym_type == SONDE_PERF_RECORD_KSYMBOL_TYPE_OOL && !d->ool) {
+			d->ool = true;
+			d->ool_len = k->len;
+		}
 		nm.dso = d;
 		anl_maps_insert(p, &nm);
 		map = anl_maps_find(p, k->addr);
@@ -513,6 +546,9 @@ static void apply(struct anl_machine *m, const struct sonde_record *d)
 	case SONDE_PERF_RECORD_KSYMBOL:
 		do_ksymbol(m, &d->ksymbol);
 		break;
+	case SONDE_PERF_RECORD_TEXT_POKE:
+		do_text_poke(m, d->misc, &d->text_poke);
+		break;
 	case SONDE_PERF_RECORD_LOST:
 		m->stats.lost += d->lost.lost;
 		break;
@@ -555,6 +591,7 @@ void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_read
 	case SONDE_PERF_RECORD_LOST_SAMPLES:
 	case SONDE_PERF_RECORD_AUX:
 	case SONDE_PERF_RECORD_KSYMBOL:
+	case SONDE_PERF_RECORD_TEXT_POKE:
 		break;
 	default:
 		return;

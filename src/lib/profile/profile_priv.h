@@ -80,7 +80,21 @@ struct anl_dso {
 	 */
 	bool ksym;
 	struct anl_ksym *ksyms;
+	/*
+	 * Out-of-line code (KSYMBOL_TYPE_OOL): @ool_len bytes that read as
+	 * zeros but where TEXT_POKE records wrote, as perf's data cache of it.
+	 */
+	bool ool;
+	uint32_t ool_len;
+	struct anl_poke *pokes; /* in the order they came */
 	struct anl_dso *next;
+};
+
+struct anl_poke {
+	uint64_t off; /* from the object's start */
+	uint16_t len;
+	struct anl_poke *next;
+	unsigned char bytes[];
 };
 
 struct anl_ksym {
@@ -156,7 +170,7 @@ int anl_machine_set_kernel_symbols(struct anl_machine *m, const char *kallsyms,
 /* Interned string: equal strings give the same pointer. */
 const char *anl_intern(struct anl_machine *m, const char *s, size_t len);
 
-/* Applies COMM/FORK/EXIT/MMAP/MMAP2/KSYMBOL records; ignores the rest. */
+/* Applies COMM/FORK/EXIT/MMAP/MMAP2/KSYMBOL/TEXT_POKE records; ignores the rest. */
 void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_reader *r,
 			 const struct sonde_perfdata_record *rec);
 /* The same for a record decoded by the caller (a live ring, a pipe). */
