@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * The /proc maps synthesizer's time limit (sonde_synth_opts'
- * proc_map_timeout_ns), as perf 6.1's:
+ * proc_map_timeout_ns, sonde record --proc-map-timeout), as perf 6.1's:
  * after each line read, past the limit, that line's MMAP2 is written
  * marked PROC_MAP_PARSE_TIMEOUT and the process's other lines are not;
  * report then warns as perf report does. Time is the seam's clock_ns,
@@ -11,9 +11,11 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "builtin.h"
@@ -158,10 +160,119 @@ static void test_synth_limit(void **state)
 	rmdir(dir);
 }
 
+/* sonde record -p PID --proc-map-timeout MS [-q]: its exit and standard error. */
+static int record_pid(const char *path, pid_t pid, const char *ms, bool quiet, char **err)
+{
+	char pidbuf[16], tmp[] = "/tmp/sonde-pmt-err-XXXXXX";
+	const char *argv[16];
+	int argc = 0, fd = mkstemp(tmp), se, ret;
+	FILE *f;
+
+	snprintf(pidbuf, sizeof(pidbuf), "%d", (int)pid);
+	argv[argc++] = "record";
+	if (quiet)
+		argv[argc++] = "-q";
+	if (ms) {
+		argv[argc++] = "--proc-map-timeout";
+		argv[argc++] = ms;
+	}
+	argv[argc++] = "-B";
+	argv[argc++] = "-p";
+	argv[argc++] = pidbuf;
+	argv[argc++] = "-e";
+	argv[argc++] = "cpu-clock";
+	argv[argc++] = "-o";
+	argv[argc++] = path;
+	argv[argc++] = "--";
+	argv[argc++] = "true";
+	argv[argc] = NULL;
+	assert_true(fd >= 0);
+	fflush(stderr);
+	se = dup(2);
+	dup2(fd, 2);
+	use_step_clock();
+	ret = cmd_record(argc, argv);
+	sonde_sys_set_ops(NULL);
+	fflush(stderr);
+	dup2(se, 2);
+	close(se);
+	close(fd);
+	f = fopen(tmp, "r");
+	assert_non_null(f);
+	*err = cr_slurp(f);
+	fclose(f);
+	unlink(tmp);
+	return ret;
+}
+
+static pid_t child;
+
+/* The child pauses until killed here, even when an assertion failed. */
+static int kill_child(void **state)
+{
+	int st;
+
+	(void)state;
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, &st, 0);
+	}
+	child = 0;
+	return 0;
+}
+
+static void test_record_option(void **state)
+{
+	char dir[] = "/tmp/sonde-pmt-XXXXXX", path[64], want[160], *err;
+	struct maps_seen seen;
+	int ret;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/r.data", dir);
+	child = fork();
+	assert_true(child >= 0);
+	if (!child) {
+		for (;;)
+			pause();
+	}
+	ret = record_pid(path, child, "2", false, &err);
+	if (ret && !strstr(err, "time out")) {
+		print_message("SKIP: record could not sample process %d here (exit %d): %s\n",
+			      (int)child, ret, err);
+		free(err);
+		unlink(path);
+		rmdir(dir);
+		skip();
+	}
+	assert_int_equal(ret, 0);
+	/* perf record's own words, once for the process. */
+	snprintf(want, sizeof(want),
+		 "Reading /proc/%d/task/%d/maps time out. You may want to increase the time limit by --proc-map-timeout\n",
+		 (int)child, (int)child);
+	assert_non_null(strstr(err, want));
+	assert_null(strstr(strstr(err, want) + strlen(want), "time out"));
+	free(err);
+	seen = maps_of(path, child);
+	assert_int_equal(seen.marked, 1);
+	assert_true(seen.last_marked);
+	assert_true(seen.mmap2 <= 3);
+	/* The default, 500 ms, is far from 2 ms a line here; -q says nothing. */
+	assert_int_equal(record_pid(path, child, NULL, true, &err), 0);
+	assert_string_equal(err, "");
+	free(err);
+	seen = maps_of(path, child);
+	assert_int_equal(seen.marked, 0);
+	assert_true(seen.mmap2 >= 2);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_synth_limit),
+		cmocka_unit_test_teardown(test_record_option, kill_child),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
