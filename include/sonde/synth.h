@@ -29,9 +29,21 @@ struct sonde_synth_opts {
 	bool data_maps;
 	/* MMAP2 with device/inode instead of build ids read from the files. */
 	bool no_build_ids;
+	/*
+	 * Give up a process's /proc/PID/maps once more than this many
+	 * nanoseconds have passed since its reading began (perf's
+	 * --proc-map-timeout): the MMAP2 of the line read then is written
+	 * whatever it maps, marked PROC_MAP_PARSE_TIMEOUT, and the lines
+	 * after it are not. 0: no limit. Measured on the seam's clock_ns
+	 * (sonde/sys.h).
+	 */
+	uint64_t proc_map_timeout_ns;
+	/* Told of each process given up (NULL: nobody), with @p ctx. */
+	void (*on_timeout)(pid_t pid, void *ctx);
+	void *ctx;
 	size_t : 0;
 };
-#define sonde_synth_opts__last_field no_build_ids
+#define sonde_synth_opts__last_field ctx
 
 /**
  * @brief **sonde_perfdata_writer__synth_kernel()** writes to @p w the MMAP

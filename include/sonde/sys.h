@@ -37,8 +37,13 @@ struct sonde_sys_ops {
 	 * mmap page sets cap_user_rdpmc.
 	 */
 	uint64_t (*rdpmc)(unsigned int counter);
+	/*
+	 * CLOCK_MONOTONIC now, in nanoseconds: the clock the /proc maps
+	 * synthesizer's time limit (sonde_synth_opts) is measured on.
+	 */
+	uint64_t (*clock_ns)(void);
 	/* Room for hooks to come: leave it NULL (the real calls). */
-	void (*reserved[4])(void);
+	void (*reserved[3])(void);
 };
 
 /**

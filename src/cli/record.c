@@ -531,7 +531,7 @@ static int finish(struct rec_state *s, int *status)
 int cmd_record(int argc, const char **argv)
 {
 	struct rec_opts o = { .output = NULL, .freq = 4000, .inherit = true,
-			      .clockid = -1 };
+			      .clockid = -1, .proc_map_timeout = 500 };
 	struct rec_state s = { .o = &o };
 	struct option opts[] = {
 		OPT_CALLBACK('e', "event", &o, "<event>",
@@ -568,6 +568,8 @@ int cmd_record(int argc, const char **argv)
 		OPT_BOOLEAN('a', "all-cpus", &o.all_cpus, "system-wide from all CPUs"),
 		OPT_STRING('C', "cpu", &o.cpus, "<cpus>", "only these CPUs (with -a), e.g. 0,2-3"),
 		OPT_BOOLEAN(0, "switch-events", &o.switch_events, "record context switches"),
+		OPT_UINTEGER(0, "proc-map-timeout", &o.proc_map_timeout, "<ms>",
+			     "give up a running process's /proc maps after ms (default 500)"),
 		OPT_BOOLEAN(0, "inherit", &o.inherit, "follow child tasks (--no-inherit: do not)"),
 		OPT_BOOLEAN(0, "per-thread", &o.per_thread,
 			    "a ring buffer (and AUX area) per thread instead of per CPU; no inherit"),

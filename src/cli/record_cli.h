@@ -58,6 +58,7 @@ struct rec_opts {
 	unsigned int freq;
 	const char *freq_str;
 	uint64_t period;
+	unsigned int proc_map_timeout; /* ms a process's /proc maps may take (perf's 500) */
 	bool all_cpus;
 	bool callchain;
 	bool switch_events;

@@ -12,6 +12,16 @@
 #include <sys/stat.h>
 #include "record_cli.h"
 
+/* perf record's words when a process's maps took too long (not with -q). */
+static void map_timeout_warn(pid_t pid, void *ctx)
+{
+	const struct rec_opts *o = ctx;
+
+	if (!o->quiet)
+		fprintf(stderr, "Reading /proc/%d/task/%d/maps time out. You may want to increase the time limit by --proc-map-timeout\n",
+			(int)pid, (int)pid);
+}
+
 int rec_file_begin(struct rec_state *s, char **cmdline)
 {
 	struct rec_opts *o = s->o;
@@ -73,8 +83,12 @@ int rec_file_begin(struct rec_state *s, char **cmdline)
 		return err;
 	{
 		const struct sonde_perf_event_attr *track = &o->evs.ev[0].attr;
+		/* perf's 0 ms gives up at the first line: a nanosecond does too. */
 		SONDE_OPTS(sonde_synth_opts, so,
-			   .data_maps = o->evs.ev[0].attr.sample_stack_user != 0);
+			   .data_maps = o->evs.ev[0].attr.sample_stack_user != 0,
+			   .proc_map_timeout_ns = o->proc_map_timeout ?
+						  o->proc_map_timeout * 1000000ull : 1,
+			   .on_timeout = map_timeout_warn, .ctx = o);
 
 		for (size_t i = 0; i < o->evs.nr; i++)
 			if (o->evs.ev[i].attr.mmap)

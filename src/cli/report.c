@@ -17,6 +17,7 @@
 #include "builtin.h"
 #include "options.h"
 #include "report_cli.h"
+#include "profile_warn.h"
 #include "report_branch.h"
 
 /* perf's default keys of --mem-mode. */
@@ -580,7 +581,7 @@ int cmd_report(int argc, const char **argv)
 				rp.input, chunks, chunks == 1 ? "" : "s", lost);
 		/* perf's --stats tool does not count them: no warning there. */
 		if (!rp.quiet && !rp.stats)
-			report_warn_recording(rp.prof);
+			profile_warn_recording(rp.prof);
 	}
 	ob_init_fd(&rp.out, 1);
 	if (rp.stats)

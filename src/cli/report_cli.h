@@ -84,8 +84,5 @@ void report_print_json(struct report *rp);
 void report_print_header(struct report *rp);
 void report_print_buildids(struct report *rp);
 void report_print_stats(struct report *rp);
-/* report_warn.c: perf's warnings about AUX data lost, with gaps or
- * collided, and about process maps not read (PROC_MAP_PARSE_TIMEOUT). */
-void report_warn_recording(const struct sonde_profile *p);
 
 #endif /* SONDE_CLI_REPORT_CLI_H */

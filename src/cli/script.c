@@ -18,6 +18,7 @@
 #include "sonde/record.h"
 #include "outbuf.h"
 #include "profile_load.h"
+#include "profile_warn.h"
 #include "sample_slice.h"
 #include "script_trace.h"
 #include "branch_text.h"
@@ -1038,6 +1039,9 @@ int cmd_script(int argc, const char **argv)
 			break;
 	}
 	ob_flush(&s.out);
+	/* perf script ends with perf report's warnings about the recording. */
+	if (!bad_field)
+		profile_warn_recording(s.prof);
 	if (bad_field) {
 		ret = 1;
 	} else if (err < 0) {

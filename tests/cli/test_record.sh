@@ -14,6 +14,7 @@ expect_fail "record: unknown event is pointed at" '\\___ unknown event' "$SONDE"
 expect_fail "record: bad call-graph mode" "fp or dwarf" "$SONDE" record --call-graph lbr -- true
 expect_fail "record: -m not a power of two" "power-of-two" "$SONDE" record -m 3 -- true
 expect_fail "record: CPU list out of range" "CPU [0-9]+ is not online" "$SONDE" record -C 0-4095 -e cpu-clock -- true
+expect_fail "record: --proc-map-timeout takes milliseconds" "proc-map-timeout. expects a number" "$SONDE" record --proc-map-timeout soon -- true
 expect_fail "record: CPU list with a column" "column 1: expected a CPU number" "$SONDE" record -C x -e cpu-clock -- true
 expect_fail "record: -F 0 refused" "frequency in Hz" "$SONDE" record -F 0 -- true
 expect_fail "record: missing command" "cannot run" "$SONDE" record -o x.data -e task-clock -- /nonexistent/cmd

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * sonde report's warnings about what a recording could not keep, on
+ * sonde report's and sonde script's warnings about what a recording could not keep, on
  * files written here: MMAP2 records marked PROC_MAP_PARSE_TIMEOUT (perf's
  * synthesizer gave up reading a process's maps) and AUX records flagged
  * TRUNCATED / PARTIAL / COLLISION. The text must be perf 6.1's, on perf's
@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "builtin.h"
+#include "cli_run.h"
 
 static char path[64];
 
@@ -61,7 +62,27 @@ static void put_sample(struct sonde_perfdata_writer *w,
 	assert_int_equal(sonde_perfdata_writer__write(w, (void *)buf), 0);
 }
 
-/* A file: @timeouts MMAP2 records of 3 marked, and a few samples. */
+/* An AUX record of 100 with @flags. */
+static void put_aux(struct sonde_perfdata_writer *w, const struct sonde_record_fmt *fmt,
+		    uint64_t flags)
+{
+	_Alignas(8) unsigned char buf[256];
+	struct sonde_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = SONDE_PERF_RECORD_AUX;
+	r.aux.aux_offset = 0;
+	r.aux.aux_size = 4096;
+	r.aux.flags = flags;
+	r.sample_id.pid = r.sample_id.tid = 100;
+	assert_true(sonde_record__encode(fmt, &r, buf, sizeof(buf)) > 0);
+	assert_int_equal(sonde_perfdata_writer__write(w, (void *)buf), 0);
+}
+
+static uint64_t aux_flags[8];
+static int nr_aux;
+
+/* A file: @timeouts MMAP2 records of 3 marked, aux_flags' AUX records, a few samples. */
 static void write_file(int timeouts)
 {
 	const char *argv[] = { "sonde", "record", NULL };
@@ -89,72 +110,12 @@ static void write_file(int timeouts)
 			  (uint16_t)(SONDE_PERF_RECORD_MISC_USER |
 				     (i < timeouts ? SONDE_PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT : 0)),
 			  "/bin/true");
+	for (int i = 0; i < nr_aux; i++)
+		put_aux(w, &fmt, aux_flags[i]);
 	for (int i = 0; i < 5; i++)
 		put_sample(w, &fmt, 1000 + (uint64_t)i);
 	assert_int_equal(sonde_perfdata_writer__finish_round(w), 0);
 	assert_int_equal(sonde_perfdata_writer__finish(w), 0);
-}
-
-/* sonde report with @opt in this process: its standard error (malloc'd). */
-static char *report_stderr(const char *opt)
-{
-	const char *argv[] = { "report", opt, "-f", "-i", path, NULL };
-	char tmp[] = "/tmp/sonde-warn-err-XXXXXX";
-	int fd = mkstemp(tmp), null = open("/dev/null", O_WRONLY), so, se;
-	char *err;
-	long len;
-	FILE *f;
-
-	assert_true(fd >= 0 && null >= 0);
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	dup2(null, 1);
-	dup2(fd, 2);
-	assert_int_equal(cmd_report(5, argv), 0);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	close(null);
-	close(fd);
-	f = fopen(tmp, "r");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	err = calloc(1, (size_t)len + 1);
-	assert_int_equal(fread(err, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	unlink(tmp);
-	return err;
-}
-
-/* perf report's standard error on @path (malloc'd), or NULL without perf. */
-static char *perf_stderr(const char *opt)
-{
-	char cmd[256], buf[4096];
-	size_t n, len = 0;
-	char *out = calloc(1, 1);
-	FILE *p;
-
-	if (system("command -v perf >/dev/null 2>&1"))
-		return NULL;
-	snprintf(cmd, sizeof(cmd), "perf report %s -f -i %s 2>&1 >/dev/null", opt, path);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
-		out = realloc(out, len + n + 1);
-		assert_non_null(out);
-		memcpy(out + len, buf, n);
-		len += n;
-		out[len] = 0;
-	}
-	pclose(p);
-	return out;
 }
 
 static const char timeout_text[] =
@@ -165,31 +126,101 @@ static const char timeout_text[] =
 	"to a file.\nThe time limit to process proc map is too short?\n"
 	"Increase it by --proc-map-timeout\n";
 
-static void test_proc_map_timeout(void **state)
+static void make_dir(char *dir)
 {
-	char dir[] = "/tmp/sonde-warn-XXXXXX";
-	char *ours, *theirs;
-
-	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/t.data", dir);
-	write_file(2);
-	ours = report_stderr("--stdio");
-	assert_non_null(strstr(ours, timeout_text));
-	theirs = perf_stderr("--stdio");
+}
+
+/* @cmd's stderr on the file holds @want; perf's (@perf_cmd) too. */
+static void check_warns(int (*cmd)(int, const char **), const char *const *args,
+			const char *perf_cmd, const char *want)
+{
+	char *ours = cr_run(cmd, args, path, 2), *theirs;
+
+	if (!strstr(ours, want))
+		fail_msg("%s says: '%s'", args[0], ours);
+	theirs = cr_perf(perf_cmd, path, true);
 	if (theirs) {
-		if (!strstr(theirs, timeout_text))
-			fail_msg("perf report says otherwise: %s", theirs);
+		if (!strstr(theirs, want))
+			fail_msg("%s says otherwise: %s", perf_cmd, theirs);
 		free(theirs);
 	} else {
 		print_message("SKIP (part): perf is not installed, no comparison\n");
 	}
 	free(ours);
+}
+
+static const char *const report_args[] = { "report", "--stdio", NULL };
+static const char *const script_args[] = { "script", NULL };
+
+static void test_proc_map_timeout(void **state)
+{
+	char dir[] = "/tmp/sonde-warn-XXXXXX";
+	char *ours;
+
+	(void)state;
+	make_dir(dir);
+	nr_aux = 0;
+	write_file(2);
+	check_warns(cmd_report, report_args, "perf report --stdio", timeout_text);
 	/* Nothing marked: no warning. */
 	write_file(0);
-	ours = report_stderr("--stdio");
+	ours = cr_run(cmd_report, report_args, path, 2);
 	assert_null(strstr(ours, "map information files"));
 	free(ours);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* perf script prints what perf report prints, at the end of its output. */
+static void test_script_proc_map_timeout(void **state)
+{
+	char dir[] = "/tmp/sonde-warn-XXXXXX";
+	char *ours;
+
+	(void)state;
+	make_dir(dir);
+	nr_aux = 0;
+	write_file(2);
+	check_warns(cmd_script, script_args, "perf script", timeout_text);
+	write_file(0);
+	ours = cr_run(cmd_script, script_args, path, 2);
+	assert_null(strstr(ours, "map information files"));
+	free(ours);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_script_aux(void **state)
+{
+	char dir[] = "/tmp/sonde-warn-XXXXXX";
+	char *ours;
+
+	(void)state;
+	make_dir(dir);
+	aux_flags[0] = SONDE_PERF_AUX_FLAG_TRUNCATED;
+	aux_flags[1] = SONDE_PERF_AUX_FLAG_PARTIAL | SONDE_PERF_AUX_FLAG_COLLISION;
+	aux_flags[2] = 0;
+	nr_aux = 3;
+	write_file(0);
+	check_warns(cmd_script, script_args, "perf script",
+		    "Warning:\nAUX data lost 1 times out of 3!\n\n");
+	check_warns(cmd_script, script_args, "perf script",
+		    "Warning:\nAUX data had gaps in it 1 times out of 3!\n\n"
+		    "Are you running a KVM guest in the background?");
+	check_warns(cmd_script, script_args, "perf script",
+		    "Warning:\nAUX data detected collision  1 times out of 3!\n\n");
+	/* report says the same (test_record_aux checks it on a recording) */
+	check_warns(cmd_report, report_args, "perf report --stdio",
+		    "Warning:\nAUX data lost 1 times out of 3!\n\n");
+	/* No flag: nothing said. */
+	aux_flags[0] = aux_flags[1] = 0;
+	write_file(0);
+	ours = cr_run(cmd_script, script_args, path, 2);
+	assert_null(strstr(ours, "AUX data"));
+	free(ours);
+	nr_aux = 0;
 	unlink(path);
 	rmdir(dir);
 }
@@ -198,6 +229,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_proc_map_timeout),
+		cmocka_unit_test(test_script_proc_map_timeout),
+		cmocka_unit_test(test_script_aux),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

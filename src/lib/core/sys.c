@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include "sonde/sys.h"
 #include "core_priv.h"
@@ -22,6 +23,14 @@ static int real_ioctl(int fd, unsigned long request, unsigned long arg)
 static int real_prctl(int option, unsigned long arg2)
 {
 	return prctl(option, arg2, 0, 0, 0);
+}
+
+static uint64_t real_clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /*
@@ -53,6 +62,7 @@ static uint64_t real_rdpmc(unsigned int counter)
 	.close = close,                                 \
 	.prctl = real_prctl,                            \
 	.rdpmc = REAL_RDPMC,                            \
+	.clock_ns = real_clock_ns,                      \
 }
 
 static struct sonde_sys_ops real_ops = REAL_OPS;
@@ -74,6 +84,7 @@ void sonde_sys_set_ops(const struct sonde_sys_ops *ops)
 	FILL(close);
 	FILL(prctl);
 	FILL(rdpmc);
+	FILL(clock_ns);
 }
 
 void sys_set_arch_rdpmc(uint64_t (*rdpmc)(unsigned int counter))

@@ -19,6 +19,7 @@
 #include "sonde/synth.h"
 #include "sonde/record.h"
 #include "sonde/symbols.h"
+#include "sonde/sys.h"
 #include "core_priv.h"
 #include "perfdata_priv.h"
 #include "sym_priv.h"
@@ -31,6 +32,9 @@ struct synth {
 	void *arg;
 	bool data_maps;
 	bool build_ids;
+	uint64_t timeout_ns; /* 0: none */
+	void (*on_timeout)(pid_t pid, void *ctx);
+	void *ctx;
 	struct hashtab bids; /* of struct bid_cache, by path: one read per file */
 };
 
@@ -194,10 +198,18 @@ static void synth_done(struct synth *s)
 	hashtab_free(&s->bids);
 }
 
-/* One MMAP2 per executable mapping of /proc/PID/maps. */
+/*
+ * One MMAP2 per executable mapping of /proc/PID/maps. With a time limit,
+ * as perf 6.1's perf_event__synthesize_mmap_events(): once it is past
+ * (checked after each line read), that line's record is written marked
+ * PROC_MAP_PARSE_TIMEOUT whatever it maps, and reading stops.
+ */
 static int synth_maps(struct synth *s, pid_t pid)
 {
 	char path[64], line[4352];
+	uint64_t (*clock_ns)(void) = sonde_sys_ops()->clock_ns;
+	uint64_t t0 = s->timeout_ns ? clock_ns() : 0;
+	bool late = false;
 	FILE *f;
 	int err = 0;
 
@@ -205,7 +217,7 @@ static int synth_maps(struct synth *s, pid_t pid)
 	f = fopen(path, "r");
 	if (!f)
 		return 0; /* gone already, or a kernel thread */
-	while (!err && fgets(line, sizeof(line), f)) {
+	while (!err && !late && fgets(line, sizeof(line), f)) {
 		unsigned long long start, end, pgoff, ino;
 		unsigned int maj, min;
 		char perms[8], *name;
@@ -220,11 +232,17 @@ static int synth_maps(struct synth *s, pid_t pid)
 			continue;
 		name = line + pos;
 		name[strcspn(name, "\n")] = 0;
-		if (perms[2] != 'x' && (!s->data_maps || name[0] != '/'))
+		late = s->timeout_ns && clock_ns() - t0 > s->timeout_ns;
+		if (late) {
+			rec.misc |= SONDE_PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT;
+			if (s->on_timeout)
+				s->on_timeout(pid, s->ctx);
+		} else if (perms[2] != 'x' && (!s->data_maps || name[0] != '/')) {
 			continue;
+		}
 		if (!*name)
 			name = "//anon";
-		if (perms[2] != 'x')
+		if (perms[2] != 'x' && !late)
 			rec.misc |= SONDE_PERF_RECORD_MISC_MMAP_DATA;
 		m->pid = m->tid = (uint32_t)pid;
 		m->addr = start;
@@ -306,6 +324,15 @@ int sonde_kernel_build_id(uint8_t *id, size_t size)
 	return n > 0 ? n : 0;
 }
 
+static void synth_opts(struct synth *s, const struct sonde_synth_opts *opts)
+{
+	s->data_maps = OPTS_GET(opts, data_maps, false);
+	s->build_ids = !OPTS_GET(opts, no_build_ids, false);
+	s->timeout_ns = OPTS_GET(opts, proc_map_timeout_ns, 0);
+	s->on_timeout = OPTS_GET(opts, on_timeout, NULL);
+	s->ctx = OPTS_GET(opts, ctx, NULL);
+}
+
 static int synth_init(struct synth *s, struct sonde_perfdata_writer *w,
 		      const struct sonde_perf_event_attr *attr,
 		      const struct sonde_synth_opts *opts)
@@ -315,8 +342,7 @@ static int synth_init(struct synth *s, struct sonde_perfdata_writer *w,
 	memset(s, 0, sizeof(*s));
 	hashtab_init(&s->bids);
 	s->w = w;
-	s->data_maps = OPTS_GET(opts, data_maps, false);
-	s->build_ids = !OPTS_GET(opts, no_build_ids, false);
+	synth_opts(s, opts);
 	return sonde_record_fmt__from_attr(&s->fmt, attr);
 }
 
@@ -373,8 +399,7 @@ int perfdata_synth(enum perfdata_synth_what what, pid_t pid, const struct sonde_
 	hashtab_init(&s.bids);
 	s.fn = fn;
 	s.arg = arg;
-	s.data_maps = OPTS_GET(opts, data_maps, false);
-	s.build_ids = !OPTS_GET(opts, no_build_ids, false);
+	synth_opts(&s, opts);
 	switch (what) {
 	case PERFDATA_SYNTH_KERNEL:
 		err = synth_kernel(&s);

@@ -317,6 +317,7 @@ int prof_event_new(struct sonde_profile *p, const struct sonde_perf_event_attr *
 	ev = &p->evs[p->nr_evs];
 	memset(ev, 0, sizeof(*ev));
 	ev->attr = *attr;
+	p->m->ksym_tracked |= attr->ksymbol;
 	ev->fmt = *fmt;
 	ev->name = strdup(name ? name : "");
 	if (nr_ids) {

@@ -673,12 +673,41 @@ static void dso_load(struct anl_machine *m, struct anl_dso *d)
 		d->dbg_path = anl_intern(m, symfile, strlen(symfile));
 }
 
+const struct anl_sym *anl_ksym_add(struct anl_machine *m, struct anl_dso *d, uint64_t start,
+				   uint64_t end, const char *name)
+{
+	struct anl_ksym **link = &d->ksyms, *k;
+
+	for (; *link; link = &(*link)->next)
+		if ((*link)->sym.start == start && (*link)->sym.end == end &&
+		    (*link)->sym.name == name)
+			return &(*link)->sym;
+	k = anl_alloc(m, sizeof(*k));
+	memset(k, 0, sizeof(*k));
+	k->sym.start = start;
+	k->sym.end = end;
+	k->sym.name = name;
+	*link = k;
+	return &k->sym;
+}
+
+/* perf's lookup in its tree of them: the first one registered wins. */
+static const struct anl_sym *ksym_find(const struct anl_dso *d, uint64_t addr)
+{
+	for (const struct anl_ksym *k = d->ksyms; k; k = k->next)
+		if (addr >= k->sym.start && addr < k->sym.end)
+			return &k->sym;
+	return NULL;
+}
+
 const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *dso,
 				       uint64_t addr)
 {
 	const struct sonde_symbol *s;
 	size_t i;
 
+	if (dso->ksym)
+		return ksym_find(dso, addr);
 	if (dso->kernel) {
 		/* Every kernel object is looked up in the one kernel table. */
 		struct anl_dso *k = anl_kernel_dso(m);
@@ -706,11 +735,35 @@ uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr)
 	return dso->sdso ? sonde_dso__offset_to_vaddr(dso->sdso, addr) : addr;
 }
 
+/* Out-of-line code as perf reads it: zeros, and the pokes over them in order. */
+static size_t ool_read(const struct anl_dso *d, uint64_t addr, void *buf, size_t len,
+		       bool *is64)
+{
+	unsigned char *out = buf;
+
+	if (addr >= d->ool_len)
+		return 0;
+	if (len > d->ool_len - addr)
+		len = (size_t)(d->ool_len - addr);
+	memset(out, 0, len);
+	for (const struct anl_poke *pk = d->pokes; pk; pk = pk->next) {
+		uint64_t from = pk->off > addr ? pk->off : addr;
+		uint64_t to = pk->off + pk->len < addr + len ? pk->off + pk->len : addr + len;
+
+		if (from < to)
+			memcpy(out + (from - addr), pk->bytes + (from - pk->off), (size_t)(to - from));
+	}
+	*is64 = sizeof(void *) == 8; /* perf's dso->is_64_bit for an object with no file */
+	return len;
+}
+
 size_t anl_dso_read(struct anl_machine *m, struct anl_dso *dso, uint64_t addr, void *buf,
 		    size_t len, bool *is64)
 {
 	ssize_t n;
 
+	if (dso->ool)
+		return ool_read(dso, addr, buf, len, is64);
 	if (dso->kernel || dso->jit)
 		return 0;
 	if (!dso->loaded)

@@ -432,7 +432,10 @@ static int key_cmp(const struct sonde_profile *p, const struct sonde_profile_ent
 			c = (a->k.cpu > b->k.cpu) - (a->k.cpu < b->k.cpu);
 			break;
 		case SONDE_PROFILE_KEY_DSO:
-			if (a->k.dso != b->k.dso)
+			/* perf's cmp_null(): no object after every named one */
+			if (!a->k.dso != !b->k.dso)
+				c = a->k.dso ? -1 : 1;
+			else if (a->k.dso != b->k.dso)
 				c = strcmp(dso_name(&a->k), dso_name(&b->k));
 			break;
 		case SONDE_PROFILE_KEY_SYM:

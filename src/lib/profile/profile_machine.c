@@ -345,6 +345,15 @@ const struct anl_map *anl_maps_find(const struct anl_proc *p, uint64_t ip)
 	return NULL;
 }
 
+void anl_maps_remove(struct anl_proc *p, const struct anl_map *map)
+{
+	size_t i = (size_t)(map - p->maps);
+
+	memmove(&p->maps[i], &p->maps[i + 1], (p->nr_maps - i - 1) * sizeof(*p->maps));
+	p->nr_maps--;
+	p->gen++;
+}
+
 static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t start,
 		    uint64_t len, uint64_t pgoff, const char *fn, size_t fnlen,
 		    uint16_t misc, bool exec, const struct sonde_record_mmap *mm)
@@ -393,6 +402,35 @@ static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t st
 		sonde_unwinder__add_map(p->uw, nm.start, nm.end - nm.start, nm.pgoff, fn);
 }
 
+/*
+ * perf 6.1's machine__process_text_poke(): the new bytes of a kernel
+ * TEXT_POKE go into the data cache of the object mapped there. perf can
+ * read back only what it has a file for, or out-of-line code (zeros but
+ * for the pokes); sonde reads no kernel file, so it keeps the pokes of
+ * out-of-line code, for sonde_profile__read_code() (brstackinsn).
+ */
+static void do_text_poke(struct anl_machine *m, uint16_t misc,
+			 const struct sonde_record_text_poke *tp)
+{
+	const struct anl_map *map;
+	struct anl_poke *pk, **link;
+
+	if (!tp->new_len || !tp->bytes ||
+	    (misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK) != SONDE_PERF_RECORD_MISC_KERNEL)
+		return;
+	map = anl_maps_find(m->kproc, tp->addr);
+	if (!map || !map->dso->ool)
+		return;
+	pk = anl_alloc(m, sizeof(*pk) + tp->new_len);
+	pk->off = tp->addr - map->start + map->pgoff;
+	pk->len = tp->new_len;
+	pk->next = NULL;
+	memcpy(pk->bytes, tp->bytes + tp->old_len, tp->new_len);
+	for (link = &map->dso->pokes; *link; link = &(*link)->next)
+		;
+	*link = pk;
+}
+
 static void do_fork(struct anl_machine *m, int32_t pid, int32_t ppid, int32_t tid,
 		    int32_t ptid)
 {
@@ -428,6 +466,51 @@ static size_t text_len(const char *s, uint16_t room)
 	return room ? strnlen(s, room) : strlen(s);
 }
 
+/*
+ * perf 6.1's machine__process_ksymbol(): a register outside every kernel
+ * map makes a map [addr, addr + len) of an object named by the record,
+ * and inside a KSYMBOL's map adds the symbol at that map's start (so the
+ * symbol that came first keeps naming the addresses both cover); an
+ * unregister removes the map holding the address. Inside the kernel's
+ * own map perf adds or deletes a symbol at the map's start, whatever the
+ * record's address, which would only misname the kernel's first
+ * function: that case is left alone, and so are module maps on register.
+ */
+static void do_ksymbol(struct anl_machine *m, const struct sonde_record_ksymbol *k)
+{
+	struct anl_proc *p = m->kproc;
+	const struct anl_map *map = anl_maps_find(p, k->addr);
+	struct anl_dso *kdso = anl_kernel_dso(m), *d;
+	const char *name;
+
+	if (k->flags & SONDE_PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) {
+		if (map && map->dso != kdso)
+			anl_maps_remove(p, map);
+		return;
+	}
+	if (!k->name)
+		return;
+	name = anl_intern(m, k->name, text_len(k->name, k->name_size));
+	if (!map) {
+		struct anl_map nm = { .start = k->addr, .end = k->addr + k->len };
+
+		d = anl_dso_findnew(m, name, strlen(name), true);
+		if (d == kdso || (d->loaded && !d->ksym) || nm.end <= nm.start)
+			return;
+		d->ksym = true;
+		d->loaded = true;
+		if (k->ksym_type == SONDE_PERF_RECORD_KSYMBOL_TYPE_OOL && !d->ool) {
+			d->ool = true;
+			d->ool_len = k->len;
+		}
+		nm.dso = d;
+		anl_maps_insert(p, &nm);
+		map = anl_maps_find(p, k->addr);
+	}
+	if (map && map->dso->ksym)
+		(void)anl_ksym_add(m, map->dso, map->pgoff, map->pgoff + k->len, name);
+}
+
 /* COMM/FORK/MMAP/MMAP2 change the machine; LOST and AUX records are counted. */
 static void apply(struct anl_machine *m, const struct sonde_record *d)
 {
@@ -459,6 +542,12 @@ static void apply(struct anl_machine *m, const struct sonde_record *d)
 			text_len(d->mmap.filename, d->mmap.filename_size), d->misc,
 			d->type == SONDE_PERF_RECORD_MMAP || (d->mmap.prot & PROT_EXEC),
 			&d->mmap);
+		break;
+	case SONDE_PERF_RECORD_KSYMBOL:
+		do_ksymbol(m, &d->ksymbol);
+		break;
+	case SONDE_PERF_RECORD_TEXT_POKE:
+		do_text_poke(m, d->misc, &d->text_poke);
 		break;
 	case SONDE_PERF_RECORD_LOST:
 		m->stats.lost += d->lost.lost;
@@ -501,6 +590,8 @@ void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_read
 	case SONDE_PERF_RECORD_LOST:
 	case SONDE_PERF_RECORD_LOST_SAMPLES:
 	case SONDE_PERF_RECORD_AUX:
+	case SONDE_PERF_RECORD_KSYMBOL:
+	case SONDE_PERF_RECORD_TEXT_POKE:
 		break;
 	default:
 		return;
@@ -525,8 +616,8 @@ void anl_resolve(struct anl_machine *m, struct anl_thread *t, bool kernel,
 	loc->kernel = kernel;
 	loc->sym = NULL;
 	loc->map = map;
-	if (kernel && !map) {
-		/* No kernel MMAP in the file: kallsyms still names it. */
+	if (kernel && !map && !m->ksym_tracked) {
+		/* No map for it in the file: kallsyms still names it. */
 		loc->dso = anl_kernel_dso(m);
 		loc->addr = ip;
 		loc->sym = anl_dso_find_sym(m, loc->dso, ip);
@@ -539,6 +630,6 @@ void anl_resolve(struct anl_machine *m, struct anl_thread *t, bool kernel,
 		return;
 	}
 	loc->dso = map->dso;
-	loc->addr = map->dso->kernel ? ip : ip - map->start + map->pgoff;
+	loc->addr = map->dso->kernel && !map->dso->ksym ? ip : ip - map->start + map->pgoff;
 	loc->sym = anl_dso_find_sym(m, map->dso, loc->addr);
 }

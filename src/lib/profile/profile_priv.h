@@ -73,7 +73,33 @@ struct anl_dso {
 	bool dwarf_tried;
 	struct dwc_store *dwc; /* DWARF answer cache (sym_priv.h), or NULL */
 	bool dwc_tried;
+	/*
+	 * Made by a KSYMBOL record (a BPF program, a trampoline, out-of-line
+	 * kernel code): addressed from its map's start as perf does, its
+	 * symbols only the records', in the order they came.
+	 */
+	bool ksym;
+	struct anl_ksym *ksyms;
+	/*
+	 * Out-of-line code (KSYMBOL_TYPE_OOL): @ool_len bytes that read as
+	 * zeros but where TEXT_POKE records wrote, as perf's data cache of it.
+	 */
+	bool ool;
+	uint32_t ool_len;
+	struct anl_poke *pokes; /* in the order they came */
 	struct anl_dso *next;
+};
+
+struct anl_poke {
+	uint64_t off; /* from the object's start */
+	uint16_t len;
+	struct anl_poke *next;
+	unsigned char bytes[];
+};
+
+struct anl_ksym {
+	struct anl_sym sym;
+	struct anl_ksym *next;
 };
 
 struct anl_map {
@@ -144,7 +170,7 @@ int anl_machine_set_kernel_symbols(struct anl_machine *m, const char *kallsyms,
 /* Interned string: equal strings give the same pointer. */
 const char *anl_intern(struct anl_machine *m, const char *s, size_t len);
 
-/* Applies COMM/FORK/EXIT/MMAP/MMAP2 records; ignores the rest. */
+/* Applies COMM/FORK/EXIT/MMAP/MMAP2/KSYMBOL/TEXT_POKE records; ignores the rest. */
 void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_reader *r,
 			 const struct sonde_perfdata_record *rec);
 /* The same for a record decoded by the caller (a live ring, a pipe). */
@@ -347,6 +373,12 @@ struct anl_machine {
 	struct hashtab isyms; /* of struct anl_isym: symbols of inlined functions */
 	struct hashtab inls;  /* of struct anl_inl: anl_dso_inlines() answers */
 	bool kallsyms_warned;
+	/*
+	 * The recording asked for KSYMBOL records (perf's always do): its
+	 * maps describe the kernel's code, and an address outside them stays
+	 * unnamed as in perf. Otherwise the kernel's table still names it.
+	 */
+	bool ksym_tracked;
 	bool kthread_running; /* kallsyms loading on a second core */
 	pthread_t kthread;
 	char *kcache_dir; /* cache directory (sym_priv.h); NULL: none */
@@ -380,6 +412,15 @@ const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso
 const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d);
 void anl_maps_insert(struct anl_proc *p, const struct anl_map *nm);
 const struct anl_map *anl_maps_find(const struct anl_proc *p, uint64_t ip);
+/* Removes @map (one of @p's, from anl_maps_find()). */
+void anl_maps_remove(struct anl_proc *p, const struct anl_map *map);
+
+/*
+ * The symbol [@start, @end) named @name (interned) of KSYMBOL object @d,
+ * added after the others unless one the same is there already.
+ */
+const struct anl_sym *anl_ksym_add(struct anl_machine *m, struct anl_dso *d, uint64_t start,
+				   uint64_t end, const char *name);
 
 /*
  * Internals of struct sonde_profile (include/sonde/profile.h), shared by

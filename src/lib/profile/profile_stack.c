@@ -271,6 +271,14 @@ static void import_frame(struct anl_machine *m, const struct anl_frame *fr, stru
 	if (!fr->dso)
 		return;
 	out->dso = anl_dso_findnew(m, fr->dso->name, strlen(fr->dso->name), fr->dso->kernel);
+	if (fr->dso->ksym && out->dso != anl_kernel_dso(m)) {
+		/* Its symbols were the records' of the other file: taken along. */
+		out->dso->ksym = out->dso->loaded = true;
+		if (fr->sym)
+			out->sym = anl_ksym_add(m, out->dso, fr->sym->start, fr->sym->end,
+						anl_intern(m, fr->sym->name, strlen(fr->sym->name)));
+		return;
+	}
 	if (!fr->sym)
 		return;
 	if (fr->sym->inlined) {

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * sonde report's end-of-load warnings about what the recording could not
- * keep, in perf 6.1's words and on perf's conditions
- * (perf_session__warn_about_errors()): AUX records flagged TRUNCATED (the
+ * The end-of-load warnings of sonde report and sonde script about what
+ * the recording could not keep, in perf 6.1's words and on perf's
+ * conditions (perf_session__warn_about_errors(), which perf report and
+ * perf script both print): AUX records flagged TRUNCATED (the
  * area was full, data lost), PARTIAL (gaps, as a KVM guest in the
  * background causes) and COLLISION; MMAP2 records marked
  * PROC_MAP_PARSE_TIMEOUT (processes whose maps were not all read).
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include "report_cli.h"
+#include "profile_warn.h"
 
 /* perf's sysfs__read_bool(): Y, y or 1 is true. */
 static bool kvm_vmm_exclusive(void)
@@ -22,7 +23,7 @@ static bool kvm_vmm_exclusive(void)
 	return c == 'Y' || c == 'y' || c == '1';
 }
 
-void report_warn_recording(const struct sonde_profile *p)
+void profile_warn_recording(const struct sonde_profile *p)
 {
 	struct sonde_profile_aux_stats st;
 	uint64_t timeouts = sonde_profile__proc_map_timeouts(p);
