@@ -140,20 +140,36 @@ static bool str_in(char *const *list, size_t nr, const char *s)
 	return false;
 }
 
-bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k)
+static bool dso_sym_visible(const struct sonde_profile *p, const struct anl_dso *dso,
+			    const struct anl_sym *sym)
 {
 	if (p->nr_f_dso) {
-		const char *dn = k->dso ? k->dso->short_name : "[unknown]";
-		const char *ln = k->dso ? k->dso->name : "[unknown]";
+		const char *dn = dso ? dso->short_name : "[unknown]";
+		const char *ln = dso ? dso->name : "[unknown]";
 
 		if (!str_in(p->f_dso, p->nr_f_dso, dn) && !str_in(p->f_dso, p->nr_f_dso, ln))
 			return false;
 	}
 	if (p->nr_f_sym) {
-		if (!k->sym || !str_in(p->f_sym, p->nr_f_sym, k->sym->name))
+		if (!sym || !str_in(p->f_sym, p->nr_f_sym, sym->name))
 			return false;
 	}
 	return true;
+}
+
+bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k)
+{
+	return dso_sym_visible(p, k->dso, k->sym);
+}
+
+/* An entry's key holds the filtered object and symbol, or only the
+ * samples that reached it can tell. */
+static bool entry_shown(const struct sonde_profile *p, const struct sonde_profile_entry *e)
+{
+	if (!p->children && ((p->nr_f_dso && !p->keys[SONDE_PROFILE_KEY_DSO]) ||
+			     (p->nr_f_sym && !p->keys[SONDE_PROFILE_KEY_SYM])))
+		return e->shown;
+	return prof_entry_visible(p, &e->k);
 }
 
 /*
@@ -209,19 +225,29 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g,
 	struct sonde_profile_entry *e0;
 	struct prof_event *ev = &p->evs[g->ev];
 	char level;
-	bool tree = p->trees && p->have_callchains;
+	bool tree = p->trees && p->have_callchains, self_visible;
 
 	/* Self goes to the sample's own symbol, not to what is inlined there. */
 	make_key(p, g, &st->self, &k0);
 	level = k0.level;
-	if (!prof_entry_visible(p, &k0) && !p->children)
+	/*
+	 * --dsos and --symbols keep a sample by its own object and symbol, as
+	 * perf's machine__resolve() does, whether or not they are sort keys
+	 * (without them the key holds neither). Children mode keeps to the
+	 * entries' keys: perf's entries there take the filter bits of the
+	 * sample that made them first, an order this profile does not keep.
+	 */
+	self_visible = p->children ? prof_entry_visible(p, &k0)
+				   : dso_sym_visible(p, st->self.dso, st->self.sym);
+	if (!self_visible && !p->children)
 		return;
 	e0 = entry_get(p, &k0);
 	e0->self += g->period;
 	e0->nr_self += g->nr;
 	e0->base_self += g->base_period;
 	e0->base_nr_self += g->base_nr;
-	if (prof_entry_visible(p, &k0)) {
+	if (self_visible) {
+		e0->shown = 1;
 		ev->stats.filtered_samples += g->nr;
 		ev->stats.filtered_period += g->period;
 		ev->base_stats.filtered_samples += g->base_nr;
@@ -507,7 +533,7 @@ static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 	for (size_t i = 0; i < p->nr_ents; i++) {
 		struct sonde_profile_entry *e = entry_at(p, i);
 
-		if (e->k.ev == ei && prof_entry_visible(p, &e->k) &&
+		if (e->k.ev == ei && entry_shown(p, e) &&
 		    ((p->children ? e->children : e->self) || e->base_self))
 			ev->sorted[n++] = e;
 	}

@@ -499,7 +499,10 @@ struct sonde_profile_entry {
 	uint64_t self, children;
 	uint64_t nr_self;
 	uint64_t base_self, base_nr_self; /* the baseline's self weight and samples */
-	uint32_t max_depth; /* longest call tree path (children ordering) */
+	uint32_t max_depth : 31; /* longest call tree path (children ordering) */
+	/* a sample --dsos/--symbols keep counts here: what decides, without
+	 * children, when the filtered object or symbol is not a key */
+	uint32_t shown : 1;
 	uint32_t root;	    /* chain's index + 1 while the trees are built */
 	uint64_t seq;	    /* creation order: deterministic last tie-break */
 	struct sonde_profile_node *chain; /* root (no symbol), NULL without trees */
