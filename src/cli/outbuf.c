@@ -89,42 +89,53 @@ void ob_hex(struct outbuf *o, uint64_t v, int width)
 		o->buf[o->len++] = tmp[--n];
 }
 
-static int utoa(char *tmp, uint64_t v)
-{
-	int n = 0;
+/* "00".."99": two digits per division by 100 (script prints a time per line). */
+static const char dec_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return n;
+/* Writes @v's digits to end in @end; returns where they start. */
+static char *utoa_end(char *end, uint64_t v)
+{
+	while (v >= 100) {
+		end -= 2;
+		memcpy(end, dec_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		end -= 2;
+		memcpy(end, dec_pairs + 2 * v, 2);
+	} else {
+		*--end = (char)('0' + v);
+	}
+	return end;
 }
 
 void ob_dec(struct outbuf *o, uint64_t v)
 {
 	char tmp[24];
-	int n = utoa(tmp, v);
+	char *p = utoa_end(tmp + sizeof(tmp), v);
 
-	ob_reserve(o, (size_t)n);
-	while (n)
-		o->buf[o->len++] = tmp[--n];
+	ob_write(o, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 void ob_dec_pad(struct outbuf *o, int64_t v, int width, bool right)
 {
 	char tmp[24];
 	bool neg = v < 0;
-	int n = utoa(tmp, neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
-	int len = n + neg;
+	char *p = utoa_end(tmp + sizeof(tmp), neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
+	int len;
 
+	if (neg)
+		*--p = '-';
+	len = (int)(tmp + sizeof(tmp) - p);
 	ob_reserve(o, (size_t)(len > width ? len : width));
 	if (right)
 		for (int i = len; i < width; i++)
 			o->buf[o->len++] = ' ';
-	if (neg)
-		o->buf[o->len++] = '-';
-	while (n)
-		o->buf[o->len++] = tmp[--n];
+	memcpy(o->buf + o->len, p, (size_t)len);
+	o->len += (size_t)len;
 	if (!right)
 		for (int i = len; i < width; i++)
 			o->buf[o->len++] = ' ';
@@ -132,14 +143,16 @@ void ob_dec_pad(struct outbuf *o, int64_t v, int width, bool right)
 
 void ob_dec_zpad(struct outbuf *o, uint64_t v, int width)
 {
-	char tmp[24];
-	int n = utoa(tmp, v);
+	char tmp[48];
+	char *end = tmp + sizeof(tmp), *p = utoa_end(end, v);
 
-	ob_reserve(o, (size_t)(n > width ? n : width));
-	for (int i = n; i < width; i++)
-		o->buf[o->len++] = '0';
-	while (n)
-		o->buf[o->len++] = tmp[--n];
+	/* Zeros beyond the buffer's room first (no caller asks that many). */
+	for (int i = (int)(end - tmp); i < width; i++)
+		ob_putc(o, '0');
+	/* The zeros go in front, in the same buffer: one copy out. */
+	while (end - p < width && p > tmp)
+		*--p = '0';
+	ob_write(o, p, (size_t)(end - p));
 }
 
 void ob_pad_str(struct outbuf *o, const char *s, int width, bool right)
