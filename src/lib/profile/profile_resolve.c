@@ -328,9 +328,9 @@ static inline uint64_t chain_rot(uint64_t h)
 	return (h << 23) | (h >> 41);
 }
 
-static inline uint64_t chain_hash(uint64_t h, const uint8_t *chain, uint64_t nr)
+static inline uint64_t chain_hash(uint64_t h, uint64_t g, const uint8_t *chain, uint64_t nr)
 {
-	uint64_t g = nr, i;
+	uint64_t i;
 
 	for (i = 0; i + 2 <= nr; i += 2) {
 		uint64_t w[2];
@@ -377,8 +377,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	uint32_t gen = proc ? proc->gen : 0, kgen = m->kproc->gen;
 	bool kernel = (misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK) ==
 		      SONDE_PERF_RECORD_MISC_KERNEL;
-	uint64_t h = hashtab_mix((uintptr_t)proc, ((uint64_t)gen << 32) | kgen);
-	uint64_t ip_key = ip ^ ((uint64_t)kernel << 63);
+	uint64_t ip_key = ip ^ ((uint64_t)kernel << 63), h;
 	struct hashtab_probe probe;
 	struct anl_stack *s;
 	size_t nf = 0;
@@ -387,7 +386,9 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	(void)r; /* records are in host order by now */
 	if (nr > SONDE_PERF_MAX_STACK_DEPTH * 2)
 		nr = SONDE_PERF_MAX_STACK_DEPTH * 2;
-	h = chain_hash(hashtab_mix(h, ip_key), callchain, nr);
+	/* The lanes start from the rest of the key: one mix at the end for all. */
+	h = chain_hash((uintptr_t)proc ^ (ip_key * CHAIN_K1),
+		       (((uint64_t)gen << 32) | kgen) ^ (nr * CHAIN_K0), callchain, nr);
 	/* Equal 64-bit hashes are compared in full: the slot holds the hash. */
 	for (s = hashtab_probe_first(&c->tab, h, &probe); s;
 	     s = hashtab_probe_next(&c->tab, &probe)) {
