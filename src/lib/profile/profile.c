@@ -563,11 +563,13 @@ static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const stru
 	/* perf's --mem-mode weighs a sample by its cost (profile_keys.c) */
 	uint64_t period = p->mem_mode && rec ? prof_keys_mem_cost(rec) : s->period;
 
-	if (!prof_in_slice(p, s->time, s->cpu))
+	/* Most reports filter nothing: no call per sample to learn that. */
+	if ((p->nr_f_time || p->f_cpu) && !prof_in_slice(p, s->time, s->cpu))
 		return 0;
 	ev->stats.samples++;
 	ev->stats.period += period;
-	if (!prof_thread_shown(p, (int32_t)s->pid, (int32_t)s->tid, NULL))
+	if ((p->nr_f_pid || p->nr_f_tid || p->nr_f_comm) &&
+	    !prof_thread_shown(p, (int32_t)s->pid, (int32_t)s->tid, NULL))
 		return 0;
 	if ((ev->fmt.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN) || p->branch_history)
 		p->have_callchains = true;
@@ -746,7 +748,11 @@ int sonde_profile__add_perfdata_record(struct sonde_profile *p, struct sonde_per
 
 	if (!p || !rec)
 		return -EINVAL;
-	err = p->reader == r ? sync_events(p, r) : sonde_profile__set_reader(p, r);
+	/* The reader met a new attr (pipe mode) only when its count grew. */
+	if (p->reader != r)
+		err = sonde_profile__set_reader(p, r);
+	else
+		err = p->nr_evs < r->nr_attrs ? sync_events(p, r) : 0;
 	if (err)
 		return err;
 	ai = rec->attr_idx >= 0 ? rec->attr_idx : 0;
