@@ -627,11 +627,8 @@ int cmd_record(int argc, const char **argv)
 	err = rec_setup_rings(&s);
 	if (!err)
 		err = rec_file_begin(&s, cmdline);
-	if (!err) {
-		/* After the fork: the workload keeps its own slice. */
-		rec_short_slice();
+	if (!err)
 		err = start_workload(&s, cmd, &wstatus);
-	}
 	if (err)
 		goto out;
 	record_loop(&s, &status);

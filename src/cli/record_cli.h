@@ -158,11 +158,4 @@ int rec_aux_begin(struct rec_state *s);
 void rec_aux_read(struct rec_state *s, bool snapshot);
 void rec_aux_free(struct rec_aux *a);
 
-/*
- * record_sched.c: asks the kernel for the shortest time slice for the
- * calling thread (the reader), so that it runs soon after a wakeup. Call
- * it after the workload is forked: the workload keeps its own slice.
- */
-void rec_short_slice(void);
-
 #endif /* SONDE_CLI_RECORD_CLI_H */
