@@ -16,6 +16,22 @@
 # Goal: sonde loses no more than perf in any cell, none where perf loses
 # none. Usage: bench/record_load.sh   (QUICK=1: 2 runs, 10 and 50 kHz;
 # REPEAT, FREQS, MODES, SECONDS_OF_WORK override; MMAP=-m value for both)
+#
+# What decides the cells (2026-11-28, 2-CPU VM, Linux 6.18, perf 6.1):
+# both tools map 128 data pages per CPU (perf 6.1 as root, -g dwarf too:
+# 129-page mmaps in strace), read each ring whole per pass and write it
+# with plain write(2)s: no aio, no reader threads, no priority change;
+# perf wakes at half a ring (watermark 0), sonde at a quarter. At 50 kHz
+# with DWARF neither reader ever sleeps (0-6 voluntary switches in 1.5 s):
+# both are starved of CPU, 50 kHz sampling's timer interrupts make every
+# write cost about 4x (1.1-1.3 ms/MB for a bare writer against 0.27
+# unsampled), and the lost share follows the CPU the scheduler happens to
+# give each reader, at the same ms/MB. Below that the reader sleeps
+# between wakeups and the losses come from the time a woken reader waits
+# behind the busy threads: a 100 us sched_setattr slice helped at 10 kHz
+# DWARF but hurt 25 kHz DWARF and 50 kHz fp, and was dropped; writes
+# held back to page boundaries saved 2% of write(2) time (not kept).
+# The last medians are in README.
 set -u
 : "${SONDE:=$PWD/build/sonde}" "${HELPERS:=$PWD/build/helpers}"
 W=$HELPERS/callchain_workload
