@@ -41,6 +41,13 @@ struct rec_bids {
 	struct bid_map *maps;
 	size_t nr_maps, cap_maps;
 	bool sorted;
+	/*
+	 * Samples whose ip is in [same_lo, same_hi) hit what the last one
+	 * hit, already marked: a busy thread's samples land in one mapping,
+	 * and the search per sample cost a tenth of the reader's CPU at
+	 * 50 kHz. Empty (lo == hi) after a mapping is added.
+	 */
+	uint64_t same_lo, same_hi;
 	int ip_idx;   /* u64 index of the sample ip in a SAMPLE body, -1: none */
 	bool all;     /* --buildid-all: every object mapped, hit or not */
 	bool vdso_hit;
@@ -123,6 +130,7 @@ static void add_map(struct rec_bids *b, uint64_t start, uint64_t end, int fi)
 		.start = start, .end = end, .file = (uint32_t)fi,
 	};
 	b->sorted = false;
+	b->same_lo = b->same_hi = 0;
 }
 
 static void note_mmap2(struct rec_bids *b, const struct sonde_perf_event_header *ev)
@@ -184,6 +192,8 @@ static void note_sample(struct rec_bids *b, const struct sonde_perf_event_header
 	    !b->nr_maps)
 		return;
 	memcpy(&ip, (const uint8_t *)(ev + 1) + 8 * b->ip_idx, 8);
+	if (ip >= b->same_lo && ip < b->same_hi)
+		return;
 	if (!b->sorted) {
 		qsort(b->maps, b->nr_maps, sizeof(*b->maps), map_cmp);
 		b->sorted = true;
@@ -207,6 +217,15 @@ static void note_sample(struct rec_bids *b, const struct sonde_perf_event_header
 			b->vdso_hit = true;
 		else
 			b->files[m->file].hit = true;
+		/*
+		 * The last mapping starting at or below ip: any ip from its
+		 * start up to its end or the next start finds it again.
+		 */
+		if (i + 1 == lo) {
+			b->same_lo = m->start;
+			b->same_hi = lo < b->nr_maps && b->maps[lo].start < m->end ?
+				     b->maps[lo].start : m->end;
+		}
 		break;
 	}
 }
