@@ -7,7 +7,8 @@
  * its size, no more than the area (or the limit), and the read returns
  * what it handed over.
  * Input: u8 flags (bit 0 snapshot, bit 1 two pages, bits 2-3 reference
- * size 0/64/512/4096, bits 4-5 alignment 0/1/8/24, bit 6 a size limit),
+ * size 0/64/512/4096, bits 4-5 alignment 0/1/8/24, bit 6 a size limit,
+ * bit 7 the cs_etm wrap check),
  * u8 reads, u16 limit, then per read: u64 aux_head, u16 offset and u8
  * value the PMU writes before it; the rest fills the area.
  */
@@ -125,7 +126,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		SONDE_OPTS(sonde_ring_aux_opts, ao, .snapshot = snapshot,
 			   .snapshot_size = flags & 0x40 ? limit : 0,
 			   .snapshot_ref_size = refs[(flags >> 2) & 3],
-			   .alignment = aligns[(flags >> 4) & 3]);
+			   .alignment = aligns[(flags >> 4) & 3],
+			   .snapshot_tail = flags & 0x80 ? 512 : 0);
 		uint64_t head;
 		uint16_t at;
 		uint64_t want = 0;
