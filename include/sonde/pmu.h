@@ -163,6 +163,16 @@ SONDE_API int sonde_pmu_name__auxtrace_type(const char *name);
 SONDE_API int sonde_pmu_name__aux_alignment(const char *name);
 
 /**
+ * @brief **sonde_pmu_name__aux_snapshot_tail()** how perf 6.1 tells a
+ * wrapped snapshot area of the AUX area tracer named @p name, for
+ * sonde_ring_aux_opts.snapshot_tail: 512 for cs_etm and arm_spe_N (written
+ * bytes in the area's last 512 bytes past the head), 0 for the others (the
+ * last 4 KiB).
+ * @return 512 or 0 (also for NULL or a PMU that is no AUX area tracer).
+ */
+SONDE_API size_t sonde_pmu_name__aux_snapshot_tail(const char *name);
+
+/**
  * @brief **sonde_pmu__aux_snapshot_ref_size()** the size of the reference
  * buffer perf 6.1 keeps per AUX area to tell a wrapped snapshot of
  * @p pmu's event (config @p config, an area of @p area_size bytes, record

@@ -187,8 +187,8 @@ struct sonde_ring_aux_opts {
 	 * kernel ignores it in that mode) and the span is the bytes written
 	 * since the previous snapshot, or the whole area, newest byte last,
 	 * once it has wrapped (the head went back or moved by the area's size
-	 * or more, or the PMU wrote into the area's last 4 KiB, which the
-	 * kernel zeroes at mapping: perf's rule for intel_pt and intel_bts).
+	 * or more, or the PMU wrote near the area's end, which the kernel
+	 * zeroes at mapping: see @snapshot_tail).
 	 * Stop the AUX event around the read, or the PMU writes under it.
 	 */
 	bool snapshot;
@@ -213,9 +213,17 @@ struct sonde_ring_aux_opts {
 	 * than the area.
 	 */
 	size_t snapshot_ref_size;
+	/*
+	 * Snapshot without a reference buffer: where written bytes show the
+	 * PMU went all around the area. 0: its last 4 KiB (perf's intel_pt
+	 * and intel_bts); N: its last N bytes, from the head on if the head
+	 * lies among them (perf's cs_etm and arm_spe: 512,
+	 * sonde_pmu_name__aux_snapshot_tail()).
+	 */
+	size_t snapshot_tail;
 	size_t : 0;
 };
-#define sonde_ring_aux_opts__last_field snapshot_ref_size
+#define sonde_ring_aux_opts__last_field snapshot_tail
 
 /**
  * @brief **sonde_ring__aux_read_span()** hands the new AUX bytes (from

@@ -37,6 +37,7 @@ struct rec_aux {
 	size_t alignment;      /* whole records of this size (intel_bts) */
 	size_t asked_size;     /* -S's size as given (0: none) */
 	size_t ref_size;       /* intel_pt's snapshot reference buffer */
+	size_t snapshot_tail;  /* where a wrapped snapshot area shows it */
 	bool sample;           /* --aux-sample or aux-sample-size terms */
 	uint32_t sample_size;  /* --aux-sample's size, 0 without it */
 	uint64_t bytes;        /* AUX data written */
@@ -238,6 +239,7 @@ int rec_aux_check(struct rec_state *s)
 	a->pmu = sonde_evspec_list__pmu(o->evs.ev[ev].spec, o->evs.ev[ev].spec_idx);
 	err = sonde_pmu_name__aux_alignment(a->pmu);
 	a->alignment = err > 0 ? (size_t)err : 0;
+	a->snapshot_tail = sonde_pmu_name__aux_snapshot_tail(a->pmu);
 	if (ev) {
 		fprintf(stderr, "sonde record: the AUX area event '%s' must lead its group: its fd holds the AUX area\n",
 			o->evs.ev[ev].name);
@@ -551,6 +553,7 @@ void rec_aux_read(struct rec_state *s, bool snapshot)
 		ro.snapshot = true;
 		ro.snapshot_size = a->snapshot_size;
 		ro.snapshot_ref_size = a->ref_size;
+		ro.snapshot_tail = a->snapshot_tail;
 		/* The PMU would write under the copy: stop it meanwhile. */
 		if (!s->stopping)
 			aux_event_enable(s, false);

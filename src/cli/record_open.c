@@ -102,6 +102,13 @@ void rec_setup_attrs(struct rec_state *s)
 		a->exclude_guest = 1;
 		/* The kernel maps no per-thread ring of an inherited event. */
 		a->inherit = s->per_task && o->inherit && !o->per_thread;
+		/*
+		 * perf 6.1's evsel__config() times samples only with inherit,
+		 * CPUs or per-CPU rings (or -T, which sonde lacks): per-thread
+		 * rings of a task have none of them.
+		 */
+		if (o->per_thread && !a->inherit)
+			a->sample_type &= ~(uint64_t)SONDE_PERF_SAMPLE_TIME;
 		a->write_backward = o->overwrite && i != track;
 		/*
 		 * Wake at a quarter full rather than the kernel's half: more

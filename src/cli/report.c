@@ -556,7 +556,13 @@ int cmd_report(int argc, const char **argv)
 		fprintf(stderr, "sonde report: %s: interrupted: reporting the %llu bytes read so far\n",
 			rp.input, (unsigned long long)sonde_perfdata_reader__progress(rp.r));
 	rp.have_callchains = sonde_profile__has_callchains(rp.prof);
-	if (sonde_perfdata_reader__is_pipe(rp.r) && !rp.have_callchains && !rp.children_flag)
+	/*
+	 * perf 6.1 decides on children mode before it reads a pipe's attrs:
+	 * with no event known yet it finds no callchains and cancels the
+	 * Children column, even under --children. The call order it chose
+	 * for children mode (caller) stays.
+	 */
+	if (sonde_perfdata_reader__is_pipe(rp.r))
 		rp.children = false;
 	if (err < 0) {
 		rp.load_error = sonde_perfdata_reader__error(rp.r);

@@ -688,6 +688,84 @@ static void test_record_snapshot_ref(void **state)
 	rmdir(dir);
 }
 
+/*
+ * Where a snapshot area shows it wrapped, by PMU as perf 6.1 looks: the
+ * PMU gives aux_head as an offset; 0..999 are there at the start, it
+ * writes 1000..4999 before the SIGUSR2 snapshot (into the area's last
+ * 4 KiB, not its last 512 bytes) and 5000..7999 before the one at the
+ * end (the head within the last 512 bytes, nothing written past it).
+ */
+static void pmu_tail_ioctl(int fd, unsigned long req)
+{
+	FILE *f;
+
+	if (!pmu.nr_aux_fds || fd != pmu.aux_fds[0] ||
+	    req != SONDE_PERF_EVENT_IOC_DISABLE)
+		return;
+	if (++pmu.disables == 1) {
+		fake_aux_write(fd, 1000, 4000, 3 + 1000, 5000);
+		f = fopen(pmu.mark, "w");
+		if (f)
+			fclose(f);
+	} else if (pmu.disables == 2) {
+		fake_aux_write(fd, 5000, 3000, 3 + 5000, 8000);
+	}
+}
+
+static void record_tail(const char *ev, const char *path, struct seen *s)
+{
+	char sh[256];
+	const char *argv[] = { "record", "-q", "-N", "-e", ev, "-C", "0", "-m", ",2",
+			       "-Se", "-o", path, "--", "sh", "-c", sh, NULL };
+
+	snprintf(sh, sizeof(sh),
+		 "kill -USR2 $PPID; while [ ! -e %s ]; do sleep 0.01; done", pmu.mark);
+	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
+	fake_aux_install();
+	fa.on_aux_map = pmu_snapshot_map;
+	fa.on_ioctl = pmu_tail_ioctl;
+	assert_int_equal(cmd_record(16, argv), 0);
+	sonde_sys_set_ops(NULL);
+	assert_int_equal(pmu.disables, 2);
+	scan(path, s);
+	assert_int_equal(s->nr_auxtrace, 2);
+	unlink(path);
+	unlink(pmu.mark);
+}
+
+static void test_record_snapshot_tail(void **state)
+{
+	char dir[] = "/tmp/sonde-auxtail-XXXXXX", path[64];
+	const char *arm[] = { "cs_etm//", "arm_spe_0//" };
+	struct seen s;
+
+	(void)state;
+	if (!four_k_pages()) {
+		print_message("SKIP: needs 4 KiB pages\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/tail.data", dir);
+	snprintf(pmu.mark, sizeof(pmu.mark), "%s/mark", dir);
+	fake_aux_sysfs();
+	/* cs_etm_buffer_has_wrapped(), arm_spe_buffer_has_wrapped(): the
+	 * last 512 bytes past the head are zero, so neither has wrapped. */
+	for (int i = 0; i < 2; i++) {
+		record_tail(arm[i], path, &s);
+		assert_int_equal(s.info_type, i ? SONDE_AUXTRACE_ARM_SPE : SONDE_AUXTRACE_CS_ETM);
+		assert_int_equal(s.at[0].offset, 0);
+		assert_int_equal(s.at[0].size, 5000);
+		assert_int_equal(s.at[1].offset, 5000);
+		assert_int_equal(s.at[1].size, 3000);
+	}
+	/* intel_pt looks at the last 4 KiB: wrapped at the first snapshot. */
+	record_tail("intel_pt//", path, &s);
+	assert_int_equal(s.at[0].offset, 5000);
+	assert_int_equal(s.at[0].size, AREA);
+	fake_aux_sysfs_remove();
+	rmdir(dir);
+}
+
 /* --aux-sample: the group's other events sample the area; no AUXTRACE. */
 static void test_record_aux_sample(void **state)
 {
@@ -1238,6 +1316,7 @@ int main(void)
 		cmocka_unit_test(test_record_pipe),
 		cmocka_unit_test(test_record_snapshot),
 		cmocka_unit_test(test_record_snapshot_ref),
+		cmocka_unit_test(test_record_snapshot_tail),
 		cmocka_unit_test(test_record_aux_sample),
 		cmocka_unit_test(test_record_aux_usage),
 		cmocka_unit_test(test_record_restarts_stopped_tracer),

@@ -47,6 +47,18 @@ int sonde_pmu_name__aux_alignment(const char *name)
 	       BTS_RECORD_SIZE : 0;
 }
 
+/*
+ * perf's cs_etm and arm_spe look for a wrapped snapshot area in its last
+ * 512 bytes past the head (cs_etm_buffer_has_wrapped(),
+ * arm_spe_buffer_has_wrapped()); intel_pt and intel_bts in the last 4 KiB.
+ */
+size_t sonde_pmu_name__aux_snapshot_tail(const char *name)
+{
+	int type = name ? sonde_pmu_name__auxtrace_type(name) : -ENOENT;
+
+	return type == SONDE_AUXTRACE_CS_ETM || type == SONDE_AUXTRACE_ARM_SPE ? 512 : 0;
+}
+
 /* The value of a config term: its mask's bits gathered, low bit first. */
 static uint64_t term_value(const struct sonde_pmu *pmu, const char *name,
 			   uint64_t config)

@@ -421,28 +421,6 @@ void prof_chain_nodes_reset(struct sonde_profile *p)
 	p->nr_brnodes = 0;
 }
 
-/* perf's branch_type_count() into a node's counts, @n times. */
-static void count_type(struct sonde_profile_node_branch *c, const struct sonde_perf_branch_entry *f,
-		       uint64_t from, uint64_t to, uint64_t n)
-{
-	if (f->type == SONDE_PERF_BR_UNKNOWN || !from)
-		return;
-	if (f->type == SONDE_PERF_BR_EXTEND_ABI)
-		c->new_types[f->new_type & 7] += n;
-	else
-		c->types[f->type] += n;
-	if (f->type == SONDE_PERF_BR_COND) {
-		if (to > from)
-			c->cond_fwd += n;
-		else
-			c->cond_bwd += n;
-	}
-	if ((from & ~(uint64_t)0x1fffff) != (to & ~(uint64_t)0x1fffff))
-		c->cross_2m += n;
-	else if ((from & ~(uint64_t)0xfff) != (to & ~(uint64_t)0xfff))
-		c->cross_4k += n;
-}
-
 void prof_chain_count(struct sonde_profile *p, struct sonde_profile_node *node,
 		      const struct anl_frame *fr, const struct prof_hop *hops, int i, uint64_t nr,
 		      bool made)
@@ -479,7 +457,7 @@ void prof_chain_count(struct sonde_profile *p, struct sonde_profile_node *node,
 			c->predicted += nr;
 		if (h->br.abort)
 			c->aborts += nr;
-		count_type(c, &h->br, h->from, fr->ip, nr);
+		prof_brtype_count(PROF_BRTYPE_CTR(c), &h->br, h->from, fr->ip, nr);
 	} else {
 		/* fill_node() makes a source's node without counting it in from_count */
 		c->target = false;

@@ -320,25 +320,30 @@ static brow_t *row_findnew(struct sonde_profile *p, struct prof_brev *ev, brow_t
 	return e;
 }
 
-/* perf's branch_type_count(), on the flags of the row's first branch. */
-static void count_type(struct sonde_profile_branch_stats *st, const struct sonde_perf_branch_entry *f)
+/*
+ * perf's branch_type_count(): branch @f from @from to @to, @n times, into
+ * an event's branch stats or a branch tree node's counts (the same
+ * counters in two public structs).
+ */
+void prof_brtype_count(struct prof_brtype_ctr c, const struct sonde_perf_branch_entry *f,
+		       uint64_t from, uint64_t to, uint64_t n)
 {
-	if (f->type == SONDE_PERF_BR_UNKNOWN || !f->from)
+	if (f->type == SONDE_PERF_BR_UNKNOWN || !from)
 		return;
 	if (f->type == SONDE_PERF_BR_EXTEND_ABI)
-		st->new_types[f->new_type & 7]++;
+		c.new_types[f->new_type & 7] += n;
 	else
-		st->types[f->type]++;
+		c.types[f->type] += n;
 	if (f->type == SONDE_PERF_BR_COND) {
-		if (f->to > f->from)
-			st->cond_fwd++;
+		if (to > from)
+			*c.cond_fwd += n;
 		else
-			st->cond_bwd++;
+			*c.cond_bwd += n;
 	}
-	if ((f->from & ~(uint64_t)0x1fffff) != (f->to & ~(uint64_t)0x1fffff))
-		st->cross_2m++;
-	else if ((f->from & ~(uint64_t)0xfff) != (f->to & ~(uint64_t)0xfff))
-		st->cross_4k++;
+	if ((from & ~(uint64_t)0x1fffff) != (to & ~(uint64_t)0x1fffff))
+		*c.cross_2m += n;
+	else if ((from & ~(uint64_t)0xfff) != (to & ~(uint64_t)0xfff))
+		*c.cross_4k += n;
 }
 
 int prof_brhist_add(struct sonde_profile *p, int ei, const struct sonde_record *rec)
@@ -389,7 +394,9 @@ int prof_brhist_add(struct sonde_profile *p, int ei, const struct sonde_record *
 			return -ENOMEM;
 		e->count++;
 		ev->stats.branches++;
-		count_type(&ev->stats, &e->br.entry);
+		/* on the flags of the row's first branch, as perf counts */
+		prof_brtype_count(PROF_BRTYPE_CTR(&ev->stats), &e->br.entry,
+				  e->br.entry.from, e->br.entry.to, 1);
 		free(ev->rows); /* the order is made again at the next query */
 		ev->rows = NULL;
 	}

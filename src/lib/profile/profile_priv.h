@@ -660,6 +660,16 @@ int prof_brhist_new(struct sonde_profile *p, const enum sonde_profile_key *keys,
 void prof_brhist_free(struct sonde_profile *p);
 /* Counts the branches of a decoded sample of event @ei: 1 if it was in the slice. */
 int prof_brhist_add(struct sonde_profile *p, int ei, const struct sonde_record *rec);
+/* The branch-type counters of sonde_profile_branch_stats or of
+ * sonde_profile_node_branch (same names in both), for prof_brtype_count(). */
+struct prof_brtype_ctr {
+	uint64_t *types, *new_types, *cond_fwd, *cond_bwd, *cross_4k, *cross_2m;
+};
+#define PROF_BRTYPE_CTR(s)                                                        \
+	((struct prof_brtype_ctr){ (s)->types, (s)->new_types, &(s)->cond_fwd,    \
+				   &(s)->cond_bwd, &(s)->cross_4k, &(s)->cross_2m })
+void prof_brtype_count(struct prof_brtype_ctr c, const struct sonde_perf_branch_entry *f,
+		       uint64_t from, uint64_t to, uint64_t n);
 
 /*
  * profile_keys.c: the keys past perf's first seven (sonde_profile_entry__keys()):

@@ -384,15 +384,26 @@ static uint64_t aux_forward(struct sonde_ring *r, uint64_t head, uint64_t *n)
 }
 
 /*
- * The kernel zeroes a new AUX area: written bytes in its last 4 KiB mean
- * the PMU has been through all of it, which is how perf's intel_pt and
- * intel_bts tell a snapshot area that wrapped when the PMU gives aux_head
- * as an offset inside the area.
+ * The kernel zeroes a new AUX area: written bytes near its end mean the
+ * PMU has been through all of it, which is how perf tells a snapshot area
+ * that wrapped when the PMU gives aux_head as an offset inside the area.
+ * perf's intel_pt and intel_bts look at the last 4 KiB (@tail 0); its
+ * cs_etm and arm_spe at the last @tail bytes from the head on, if the
+ * head lies among them (@head < the area here).
  */
-static bool aux_reached_end(const struct sonde_ring *r)
+static bool aux_reached_end(const struct sonde_ring *r, size_t tail,
+			    uint64_t head)
 {
 	const uint64_t *w = r->aux;
-	size_t nw = r->aux_len / 8, from = nw > 512 ? nw - 512 : 0;
+	size_t nw = r->aux_len / 8, from;
+
+	if (!tail) {
+		from = nw > 512 ? nw - 512 : 0;
+	} else {
+		from = r->aux_len > tail ? (r->aux_len - tail) / 8 : 0;
+		if (head / 8 > from)
+			from = (size_t)(head / 8);
+	}
 
 	for (size_t i = from; i < nw; i++)
 		if (w[i])
@@ -442,12 +453,14 @@ static int aux_ref_setup(struct sonde_ring *r, size_t ref)
  * A snapshot of an overwrite area: in overwrite mode the PMU driver says
  * what aux_head is (a running position or an offset inside the area), so
  * the area counts as wrapped once the head went back, moved by the area's
- * size or more, or the PMU wrote near its end; from then on every snapshot
+ * size or more, or the PMU wrote near its end (aux_reached_end()); from
+ * then on every snapshot
  * is the whole area, newest byte last. Before that, the bytes since the
  * previous snapshot. With a reference buffer (intel_pt, large areas) the
  * question is asked again at each snapshot, by ref_wrapped().
  */
-static uint64_t aux_snapshot(struct sonde_ring *r, uint64_t head, uint64_t *n)
+static uint64_t aux_snapshot(struct sonde_ring *r, uint64_t head, size_t tail,
+			     uint64_t *n)
 {
 	uint64_t prev = r->aux_prev, mask = r->aux_len - 1;
 	bool wrapped;
@@ -463,7 +476,7 @@ static uint64_t aux_snapshot(struct sonde_ring *r, uint64_t head, uint64_t *n)
 	} else {
 		if (!r->aux_wrapped &&
 		    (head < prev || head - prev >= r->aux_len ||
-		     head >= r->aux_len || aux_reached_end(r)))
+		     head >= r->aux_len || aux_reached_end(r, tail, head)))
 			r->aux_wrapped = true;
 		wrapped = r->aux_wrapped;
 	}
@@ -500,7 +513,8 @@ int64_t sonde_ring__aux_read_span(struct sonde_ring *r,
 	if (snapshot && (err = aux_ref_setup(r, OPTS_GET(opts, snapshot_ref_size, 0))))
 		return err;
 	head = __atomic_load_n(&pc->aux_head, __ATOMIC_ACQUIRE);
-	end = snapshot ? aux_snapshot(r, head, &n) : aux_forward(r, head, &n);
+	end = snapshot ? aux_snapshot(r, head, OPTS_GET(opts, snapshot_tail, 0), &n)
+		       : aux_forward(r, head, &n);
 	if (snapshot && limit && n > limit)
 		n = limit;
 	if (!n)
