@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
+#include "cgroup_dir.h"
 
 static volatile uint64_t sink;
 
@@ -634,32 +635,6 @@ static void test_switch_cpu_wide(void **state)
 	assert_int_equal(s.other, 0);
 	sonde_ring__free(r);
 	close(fd);
-}
-
-/* The cgroup2 directory this process is in, from /proc/self/cgroup. */
-static int own_cgroup2(char *path, size_t len)
-{
-	static const char *const roots[] = { "/sys/fs/cgroup/unified",
-					     "/sys/fs/cgroup" };
-	FILE *f = fopen("/proc/self/cgroup", "r");
-	char line[512], rel[480] = "";
-	struct stat st;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "0::", 3))
-			sscanf(line + 3, "%479s", rel);
-	if (f)
-		fclose(f);
-	if (!rel[0])
-		return -ENOENT;
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(path, len, "%s%s/cgroup.procs", roots[i], rel);
-		if (!stat(path, &st)) {
-			snprintf(path, len, "%s%s", roots[i], strcmp(rel, "/") ? rel : "");
-			return 0;
-		}
-	}
-	return -ENOENT;
 }
 
 struct cgroup_seen {

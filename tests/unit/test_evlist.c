@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "count_priv.h"
+#include "cgroup_dir.h"
 
 static struct sonde_perf_event_attr sw(uint64_t config)
 {
@@ -419,32 +420,6 @@ static void test_cpu_clock_per_cpu(void **state)
 	assert_int_equal(sonde_evlist__target_cpus(l, "0,9999"), -ERANGE);
 	assert_int_equal(sonde_evlist__target_cpus(l, "0-"), -EINVAL);
 	sonde_evlist__free(l);
-}
-
-/* The cgroup2 directory this process is in, from /proc/self/cgroup. */
-static int own_cgroup2(char *path, size_t len)
-{
-	static const char *const roots[] = { "/sys/fs/cgroup/unified",
-					     "/sys/fs/cgroup" };
-	FILE *f = fopen("/proc/self/cgroup", "r");
-	char line[512], rel[480] = "";
-	struct stat st;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "0::", 3))
-			sscanf(line + 3, "%479s", rel);
-	if (f)
-		fclose(f);
-	if (!rel[0])
-		return -ENOENT;
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(path, len, "%s%s/cgroup.procs", roots[i], rel);
-		if (!stat(path, &st)) {
-			snprintf(path, len, "%s%s", roots[i], rel);
-			return 0;
-		}
-	}
-	return -ENOENT;
 }
 
 static void test_cgroup_target(void **state)
