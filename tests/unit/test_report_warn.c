@@ -154,42 +154,40 @@ static void check_warns(int (*cmd)(int, const char **), const char *const *args,
 static const char *const report_args[] = { "report", "--stdio", NULL };
 static const char *const script_args[] = { "script", NULL };
 
-static void test_proc_map_timeout(void **state)
+/*
+ * A file with MMAP2 records marked PROC_MAP_PARSE_TIMEOUT gets perf's
+ * warning from @cmd, as from @perf_cmd; a file without them, none.
+ */
+static void proc_map_timeout_case(int (*cmd)(int, const char **), const char *const *args,
+				  const char *perf_cmd)
 {
 	char dir[] = "/tmp/sonde-warn-XXXXXX";
 	char *ours;
 
-	(void)state;
 	make_dir(dir);
 	nr_aux = 0;
 	write_file(2);
-	check_warns(cmd_report, report_args, "perf report --stdio", timeout_text);
+	check_warns(cmd, args, perf_cmd, timeout_text);
 	/* Nothing marked: no warning. */
 	write_file(0);
-	ours = cr_run(cmd_report, report_args, path, 2);
+	ours = cr_run(cmd, args, path, 2);
 	assert_null(strstr(ours, "map information files"));
 	free(ours);
 	unlink(path);
 	rmdir(dir);
 }
 
+static void test_proc_map_timeout(void **state)
+{
+	(void)state;
+	proc_map_timeout_case(cmd_report, report_args, "perf report --stdio");
+}
+
 /* perf script prints what perf report prints, at the end of its output. */
 static void test_script_proc_map_timeout(void **state)
 {
-	char dir[] = "/tmp/sonde-warn-XXXXXX";
-	char *ours;
-
 	(void)state;
-	make_dir(dir);
-	nr_aux = 0;
-	write_file(2);
-	check_warns(cmd_script, script_args, "perf script", timeout_text);
-	write_file(0);
-	ours = cr_run(cmd_script, script_args, path, 2);
-	assert_null(strstr(ours, "map information files"));
-	free(ours);
-	unlink(path);
-	rmdir(dir);
+	proc_map_timeout_case(cmd_script, script_args, "perf script");
 }
 
 static void test_script_aux(void **state)
