@@ -74,6 +74,19 @@ static inline char *cr_run(int (*cmd)(int, const char **), const char *const *ar
 	return out;
 }
 
+/* @cmd run by the shell: its standard output (malloc'd); pclose()'s
+ * status in @status. */
+static inline char *cr_shell(const char *cmd, int *status)
+{
+	FILE *p = popen(cmd, "r");
+	char *out;
+
+	assert_non_null(p);
+	out = cr_slurp(p);
+	*status = pclose(p);
+	return out;
+}
+
 /*
  * "@perf_cmd -f -i @file" run by the shell: its standard output, or its
  * standard error when @err (malloc'd); NULL when perf is not installed.
@@ -81,18 +94,13 @@ static inline char *cr_run(int (*cmd)(int, const char **), const char *const *ar
 static inline char *cr_perf(const char *perf_cmd, const char *file, bool err)
 {
 	char line[512];
-	char *out;
-	FILE *p;
+	int status;
 
 	if (system("command -v perf >/dev/null 2>&1"))
 		return NULL;
 	snprintf(line, sizeof(line), err ? "%s -f -i %s 2>&1 >/dev/null" : "%s -f -i %s 2>/dev/null",
 		 perf_cmd, file);
-	p = popen(line, "r");
-	assert_non_null(p);
-	out = cr_slurp(p);
-	pclose(p);
-	return out;
+	return cr_shell(line, &status);
 }
 
 #endif /* SONDE_TEST_CLI_RUN_H */

@@ -44,6 +44,7 @@
 #include "sonde/synth.h"
 #include "sonde/sys.h"
 #include "sonde/cpumap.h"
+#include "cli_run.h"
 
 #define PERF "/usr/bin/perf"
 #define HOT 20
@@ -338,30 +339,6 @@ static void write_cell(struct cell *c)
 
 /* ---- readers ---- */
 
-static char *run(const char *cmd, int *rc)
-{
-	FILE *p = popen(cmd, "r");
-	char *out = NULL;
-	size_t len = 0, cap = 0, n;
-	char buf[4096];
-
-	assert_non_null(p);
-	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
-		if (len + n + 1 > cap) {
-			cap = (len + n + 1) * 2;
-			out = realloc(out, cap);
-			assert_non_null(out);
-		}
-		memcpy(out + len, buf, n);
-		len += n;
-	}
-	if (!out)
-		out = calloc(1, 1);
-	out[len] = 0;
-	*rc = pclose(p);
-	return out;
-}
-
 /* "# Samples: N  of event 'x'" then the first row's last word. */
 static void parse_report(const char *out, struct result *res)
 {
@@ -446,7 +423,7 @@ static void check(const struct cell *c, const char *reader, const char *cmd,
 {
 	struct result res;
 	int rc;
-	char *out = run(cmd, &rc);
+	char *out = cr_shell(cmd, &rc);
 	bool ok;
 
 	if (report)

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include "fake_aux.h"
 #include "builtin.h"
+#include "cli_run.h"
 
 #define AREA 8192 /* -m ,2 with 4 KiB pages */
 
@@ -196,32 +197,6 @@ static void assert_pattern(const unsigned char *p, size_t len, unsigned seed)
 				 (unsigned char)(seed + i));
 }
 
-/* Runs @cmd, returns its output (malloc'd) and exit status. */
-static char *run(const char *cmd, int *status)
-{
-	FILE *p = popen(cmd, "r");
-	char *out = NULL;
-	size_t len = 0, cap = 0, n;
-	char buf[4096];
-
-	assert_non_null(p);
-	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
-		if (len + n + 1 > cap) {
-			cap = (len + n + 1) * 2;
-			out = realloc(out, cap);
-			assert_non_null(out);
-		}
-		memcpy(out + len, buf, n);
-		len += n;
-	}
-	*status = pclose(p);
-	if (!out)
-		out = calloc(1, 1);
-	else
-		out[len] = 0;
-	return out;
-}
-
 /* sonde report with @args in this process, stdout into a string. */
 static char *sonde_report(const char **argv, int argc, int *ret)
 {
@@ -276,13 +251,13 @@ static void check_with_readers(const char *path, bool decodable,
 		return;
 	}
 	snprintf(cmd, sizeof(cmd), "perf report -f --stats -i %s 2>/dev/null", path);
-	theirs = run(cmd, &st);
+	theirs = cr_shell(cmd, &st);
 	assert_int_equal(st, 0);
 	assert_string_equal(ours, theirs);
 	free(theirs);
 	free(ours);
 	snprintf(cmd, sizeof(cmd), "perf script -f -D -i %s 2>&1", path);
-	theirs = run(cmd, &st);
+	theirs = cr_shell(cmd, &st);
 	if (decodable) {
 		if (st)
 			fail_msg("perf script -D failed: %.2000s", theirs);
@@ -378,12 +353,12 @@ static void test_record_full_trace(void **state)
 		int st;
 
 		snprintf(cmd, sizeof(cmd), "perf script -f -i %s 2>&1", path);
-		out = run(cmd, &st);
+		out = cr_shell(cmd, &st);
 		assert_null(strstr(out, "failed to process"));
 		free(out);
 		/* The same data in a file perf wrote (its own AUXTRACE index). */
 		snprintf(cmd, sizeof(cmd), "perf inject -f -i %s -o %s.perf 2>&1", path, path);
-		free(run(cmd, &st));
+		free(cr_shell(cmd, &st));
 		assert_int_equal(st, 0);
 		snprintf(cmd, sizeof(cmd), "%s.perf", path);
 		check_with_readers(cmd, true, ". ... Intel Processor Trace data: size 3000 bytes");
@@ -434,12 +409,12 @@ static void test_record_pipe(void **state)
 	assert_non_null(strstr(ours, "        AUXTRACE events:          2"));
 	if (have_perf()) {
 		snprintf(cmd, sizeof(cmd), "cat %s | perf report -f --stats -i - 2>/dev/null", path);
-		theirs = run(cmd, &st);
+		theirs = cr_shell(cmd, &st);
 		assert_int_equal(st, 0);
 		assert_string_equal(ours, theirs);
 		free(theirs);
 		snprintf(cmd, sizeof(cmd), "cat %s | perf script -f -D -i - 2>&1", path);
-		theirs = run(cmd, &st);
+		theirs = cr_shell(cmd, &st);
 		assert_int_equal(st, 0);
 		assert_null(strstr(theirs, "failed to process"));
 		assert_non_null(strstr(theirs, "PERF_RECORD_AUXTRACE_INFO type: 1"));
@@ -1011,7 +986,7 @@ static void test_record_restarts_stopped_tracer(void **state)
 			int st;
 
 			snprintf(cmd, sizeof(cmd), "perf report -f --stdio -i %s 2>&1 >/dev/null", path);
-			perf_err = run(cmd, &st);
+			perf_err = cr_shell(cmd, &st);
 			theirs = aux_warnings(perf_err);
 			assert_string_equal(ours, theirs);
 			free(perf_err);
@@ -1069,7 +1044,7 @@ static void check_per_thread(const char *path, int nthreads, const pid_t *tids)
 		int st;
 
 		snprintf(cmd, sizeof(cmd), "perf script -f -D -i %s 2>&1", path);
-		out = run(cmd, &st);
+		out = cr_shell(cmd, &st);
 		assert_non_null(strstr(out, "  Per-cpu maps        0\n"));
 		snprintf(want, sizeof(want), "tid: %d  cpu: -1", (int)tids[0]);
 		assert_non_null(strstr(out, want));
@@ -1269,7 +1244,7 @@ static void test_record_cs_etm(void **state)
 
 		/* perf's own reading of the blocks, register by register. */
 		snprintf(cmd, sizeof(cmd), "perf script -f -D -i %s 2>&1", path);
-		out = run(cmd, &st);
+		out = cr_shell(cmd, &st);
 		assert_non_null(strstr(out, "\tMagic number\t\t       4040404040404040\n"
 					    "\tCPU\t\t\t       0\n"));
 		assert_non_null(strstr(out, "\tTRCCONFIGR\t\t       850\n"));
