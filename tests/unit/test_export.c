@@ -282,6 +282,58 @@ static void test_firefox(void **state)
 	unload(&f);
 }
 
+/*
+ * The timeline keeps the low half of each time and the high half where it
+ * changes: times across 2^32 ns boundaries, forth and back, and two
+ * threads that each see only some of the changes, come out whole.
+ */
+static void test_firefox_times_past_32_bits(void **state)
+{
+	static const enum sonde_profile_key keys[] = {
+		SONDE_PROFILE_KEY_COMM, SONDE_PROFILE_KEY_PID, SONDE_PROFILE_KEY_TID,
+	};
+	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 3, .callchains = true,
+		   .timeline = true);
+	const uint64_t a[] = { F_A + 8, F_MAIN + 8 }, t = (5ull << 32) - 1000;
+	/* thread: 0 the main one, 1 the other; time from t */
+	const struct {
+		int thread;
+		uint64_t dt;
+	} s[] = {
+		{ 0, 0 }, { 1, 2000 }, { 0, 100 }, { 1, (1ull << 33) + 7 }, { 0, (1ull << 33) + 2000 },
+	};
+	struct sonde_perfdata_reader *r;
+	struct sonde_profile *p;
+	struct pdgen g;
+	struct mem m;
+	int ret;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	pdg_file_begin(&g, ST_IP | ST_TID | ST_TIME | ST_PERIOD | ST_CALLCHAIN, 100);
+	pdg_comm(&g, (uint32_t)pid, (uint32_t)pid, "work", 0);
+	pdg_comm(&g, (uint32_t)pid, (uint32_t)pid + 1, "other", 0);
+	pdg_mmap(&g, (uint32_t)pid, BASE, 0x1000, 0, "//anon", 0);
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		pdg_sample(&g, (uint32_t)pid, (uint32_t)(pid + s[i].thread), t + s[i].dt, a[0], 100,
+			   a, 2);
+	pdg_file_end(&g, t, t + s[4].dt);
+	p = sonde_profile__new(&po);
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(p);
+	assert_non_null(r);
+	assert_int_equal(sonde_profile__add_reader(p, r), 5);
+	m = export(p, SONDE_EXPORT_FIREFOX, &ret);
+	assert_int_equal(ret, 0);
+	/* in ms from the earliest, t */
+	assert_non_null(strstr(m.buf, "\"time\":[0,0.0001,8589.936592]"));
+	assert_non_null(strstr(m.buf, "\"time\":[0.002,8589.934599]"));
+	free(m.buf);
+	sonde_profile__free(p);
+	sonde_perfdata_reader__free(r);
+	free(g.buf);
+}
+
 static size_t unbase64(const char *s, size_t n, uint8_t *out)
 {
 	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -504,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_pprof),
 		cmocka_unit_test(test_speedscope),
 		cmocka_unit_test(test_firefox),
+		cmocka_unit_test(test_firefox_times_past_32_bits),
 		cmocka_unit_test(test_html_timeline),
 		cmocka_unit_test(test_html_timeline_lanes),
 		cmocka_unit_test(test_errors),
