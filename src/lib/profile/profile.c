@@ -550,21 +550,24 @@ bool prof_thread_shown(struct sonde_profile *p, int32_t pid, int32_t tid, const 
 	return true;
 }
 
-/* Appends a counted sample to the timeline (struct prof_tl). */
-static void timeline_add(struct sonde_profile *p, uint64_t time, const struct prof_group *g)
+/* timeline_add()'s other cases: growing, a new high half, too many. */
+static void timeline_add_slow(struct sonde_profile *p, uint64_t time, const struct prof_group *g)
 {
-	uint64_t hi = time >> 32, last = p->nr_tl_hi ? p->tl_hi[p->nr_tl_hi - 1].hi : 0;
+	uint64_t hi = time >> 32;
 
 	if (p->tl_overflow || p->nr_tl >= UINT32_MAX || g->seq >= UINT32_MAX) {
 		p->tl_overflow = true;
 		return;
 	}
-	if ((p->nr_tl + 1) * sizeof(*p->tl) > p->tl_mem.size) {
+	if (p->nr_tl == p->tl_room) {
 		if (bigalloc_reserve(&p->tl_mem, (p->nr_tl + 1) * sizeof(*p->tl)))
 			abort(); /* as the groups do on OOM */
 		p->tl = p->tl_mem.p;
+		p->tl_room = p->tl_mem.size / sizeof(*p->tl);
+		if (p->tl_room > UINT32_MAX) /* the limit: caught above, off the fast path */
+			p->tl_room = UINT32_MAX;
 	}
-	if (hi != last) {
+	if (hi != p->tl_last_hi) {
 		if (p->nr_tl_hi == p->cap_tl_hi) {
 			size_t cap = p->cap_tl_hi ? 2 * p->cap_tl_hi : 16;
 			struct prof_tl_hi *v = realloc(p->tl_hi, cap * sizeof(*v));
@@ -575,8 +578,18 @@ static void timeline_add(struct sonde_profile *p, uint64_t time, const struct pr
 			p->cap_tl_hi = cap;
 		}
 		p->tl_hi[p->nr_tl_hi++] = (struct prof_tl_hi){ p->nr_tl, hi };
+		p->tl_last_hi = hi;
 	}
 	p->tl[p->nr_tl++] = (struct prof_tl){ (uint32_t)time, (uint32_t)g->seq };
+}
+
+/* Appends a counted sample to the timeline (struct prof_tl). */
+static inline void timeline_add(struct sonde_profile *p, uint64_t time, const struct prof_group *g)
+{
+	if (p->nr_tl < p->tl_room && time >> 32 == p->tl_last_hi && !(g->seq >> 32))
+		p->tl[p->nr_tl++] = (struct prof_tl){ (uint32_t)time, (uint32_t)g->seq };
+	else
+		timeline_add_slow(p, time, g);
 }
 
 /*

@@ -596,10 +596,11 @@ struct sonde_profile {
 	bool timeline;
 	bool tl_overflow;	/* more than 2^32 samples or groups: not kept */
 	struct prof_tl *tl;	/* in tl_mem: a few huge pages, not thousands of pages */
-	size_t nr_tl;
+	size_t nr_tl, tl_room;	/* records, and room for them in tl_mem */
 	struct bigalloc tl_mem;
 	struct prof_tl_hi *tl_hi;
 	size_t nr_tl_hi, cap_tl_hi;
+	uint64_t tl_last_hi;	/* the high half of the last time */
 
 	/* the histogram, made from the groups at the first query */
 	bool dirty;
