@@ -328,26 +328,45 @@ struct ff_threads {
 	uint64_t t0;		/* the first sample's time */
 };
 
-/* The samples of thread @t as the stack column: each one's stack index. */
+/* Samples written between two checks for room in the output buffer. */
+#define FF_BATCH 4096
+
+/*
+ * The samples of thread @t as the stack column: each one's stack index,
+ * in batches of room, each copied with its comma (the first one's left
+ * out after).
+ */
 static void put_stacks(const struct export_ctx *x, const struct sonde_profile *p,
 		       const struct ff_threads *th, const struct ff_thread *t)
 {
 	const uint32_t *ord = (const uint32_t *)th->order.p + t->first;
+	const struct prof_tl *tl = p->tl;
 
-	for (size_t i = 0; i < t->nr_samples; i++) {
-		const struct ff_gstack *m = &th->memo[p->tl[ord[i]].group];
-		char *b = export_room(x, sizeof(m->txt));
+	for (size_t i = 0; i < t->nr_samples;) {
+		size_t end = t->nr_samples - i < FF_BATCH ? t->nr_samples : i + FF_BATCH;
+		char *b = export_room(x, (end - i) * sizeof(th->memo->txt)), *q;
 
 		if (!b)
 			return;
-		memcpy(b, m->txt + !i, sizeof(m->txt) - 1);
-		export_commit(x, m->len - !i);
+		q = b;
+		for (; i < end; i++) {
+			const struct ff_gstack *m = &th->memo[tl[ord[i]].group];
+
+			memcpy(q, m->txt, sizeof(m->txt));
+			q += m->len;
+		}
+		if (end <= FF_BATCH) { /* the first batch: no comma before the first */
+			memmove(b, b + 1, (size_t)(q - b - 1));
+			q--;
+		}
+		export_commit(x, (size_t)(q - b));
 	}
 }
 
 /*
- * The samples' times, in ms from the first sample. The whole
- * milliseconds change every few samples: their digits are made once.
+ * The samples' times, in ms from the first sample, in batches as the
+ * stacks. The whole milliseconds change every few samples: their digits
+ * are made once.
  */
 static void put_times(const struct export_ctx *x, const struct sonde_profile *p,
 		      const struct ff_threads *th, const struct ff_thread *t)
@@ -360,18 +379,28 @@ static void put_times(const struct export_ctx *x, const struct sonde_profile *p,
 
 	prof_tl_clock_init(&clk, p);
 	ms_txt[0] = ',';
-	for (size_t i = 0; i < t->nr_samples; i++) {
-		uint64_t ns = prof_tl_time(&clk, p, ord[i]) - th->t0, ms = ns / 1000000;
-		char *b = export_room(x, sizeof(ms_txt) + 9), *q; /* "." and 8 */
+	for (size_t i = 0; i < t->nr_samples;) {
+		size_t end = t->nr_samples - i < FF_BATCH ? t->nr_samples : i + FF_BATCH;
+		/* a sample: the comma and ms, then "." and 6 digits written as 8 */
+		char *b = export_room(x, (end - i) * (sizeof(ms_txt) + 8)), *q;
 
 		if (!b)
 			return;
-		if (ms != ms_now) {
-			ms_len = (size_t)(export_fmt_u64(ms_txt + 1, ms) - ms_txt);
-			ms_now = ms;
+		q = b;
+		for (; i < end; i++) {
+			uint64_t ns = prof_tl_time(&clk, p, ord[i]) - th->t0, ms = ns / 1000000;
+
+			if (ms != ms_now) {
+				ms_len = (size_t)(export_fmt_u64(ms_txt + 1, ms) - ms_txt);
+				ms_now = ms;
+			}
+			memcpy(q, ms_txt, sizeof(ms_txt));
+			q = export_fmt_ms_frac(q + ms_len, (uint32_t)(ns % 1000000));
 		}
-		memcpy(b, ms_txt + !i, sizeof(ms_txt) - 1);
-		q = export_fmt_ms_frac(b + ms_len - !i, (uint32_t)(ns % 1000000));
+		if (end <= FF_BATCH) {
+			memmove(b, b + 1, (size_t)(q - b - 1));
+			q--;
+		}
 		export_commit(x, (size_t)(q - b));
 	}
 }
