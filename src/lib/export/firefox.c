@@ -363,10 +363,23 @@ static void put_stacks(const struct export_ctx *x, const struct sonde_profile *p
 	}
 }
 
+/* Adds one to the @len - 1 digits after @txt's comma; false when they are all 9s. */
+static bool ms_inc(char *txt, size_t len)
+{
+	char *d = txt + len - 1;
+
+	for (; *d == '9'; d--)
+		*d = '0';
+	if (d == txt) /* 99...9: one digit more, left to the caller */
+		return false;
+	(*d)++;
+	return true;
+}
+
 /*
  * The samples' times, in ms from the first sample, in batches as the
  * stacks. The whole milliseconds change every few samples: their digits
- * are made once.
+ * are made once, mostly by counting up the ones before.
  */
 static void put_times(const struct export_ctx *x, const struct sonde_profile *p,
 		      const struct ff_threads *th, const struct ff_thread *t)
@@ -391,7 +404,8 @@ static void put_times(const struct export_ctx *x, const struct sonde_profile *p,
 			uint64_t ns = prof_tl_time(&clk, p, ord[i]) - th->t0, ms = ns / 1000000;
 
 			if (ms != ms_now) {
-				ms_len = (size_t)(export_fmt_u64(ms_txt + 1, ms) - ms_txt);
+				if (!ms_len || ms != ms_now + 1 || !ms_inc(ms_txt, ms_len))
+					ms_len = (size_t)(export_fmt_u64(ms_txt + 1, ms) - ms_txt);
 				ms_now = ms;
 			}
 			memcpy(q, ms_txt, sizeof(ms_txt));

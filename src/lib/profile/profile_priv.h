@@ -629,6 +629,7 @@ size_t prof_nr_groups(const struct sonde_profile *p);
 /* Reads the timeline's times: prof_tl_time() at rising indexes. */
 struct prof_tl_clock {
 	const struct prof_tl_hi *next, *end;
+	size_t next_at; /* next->at, SIZE_MAX past the end: one compare a sample */
 	uint64_t hi;
 };
 
@@ -636,6 +637,7 @@ static inline void prof_tl_clock_init(struct prof_tl_clock *c, const struct sond
 {
 	c->next = p->tl_hi;
 	c->end = p->tl_hi + p->nr_tl_hi;
+	c->next_at = p->nr_tl_hi ? p->tl_hi[0].at : SIZE_MAX;
 	c->hi = 0;
 }
 
@@ -643,8 +645,11 @@ static inline void prof_tl_clock_init(struct prof_tl_clock *c, const struct sond
 static inline uint64_t prof_tl_time(struct prof_tl_clock *c, const struct sonde_profile *p,
 				    size_t i)
 {
-	while (c->next < c->end && c->next->at <= i)
-		c->hi = (c->next++)->hi << 32;
+	if (i >= c->next_at) {
+		while (c->next < c->end && c->next->at <= i)
+			c->hi = (c->next++)->hi << 32;
+		c->next_at = c->next < c->end ? c->next->at : SIZE_MAX;
+	}
 	return c->hi | p->tl[i].time_lo;
 }
 struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
