@@ -163,7 +163,7 @@ struct sonde_profile_opts {
 	 * build-id cache, or not at all. */
 	const char *vmlinux;
 	/* Keep every counted sample's time and thread, in order, for views
-	 * over time (export's firefox and html timelines): 16 bytes a sample.
+	 * over time (export's firefox and html timelines): 8 bytes a sample.
 	 * Merged profiles have none. */
 	bool timeline;
 	/* Distinct stacks kept for sonde_profile__sample_stack(); 0: no bound.

@@ -18,6 +18,7 @@
 #include <zlib.h>
 #include "sonde/sonde.h"
 #include "profile_fixture.h"
+#include "export_priv.h"
 
 struct fixture {
 	struct pdgen g;
@@ -282,6 +283,118 @@ static void test_firefox(void **state)
 	unload(&f);
 }
 
+/*
+ * The timeline keeps the low half of each time and the high half where it
+ * changes: times across 2^32 ns boundaries, forth and back, and two
+ * threads that each see only some of the changes, come out whole.
+ */
+static void test_firefox_times_past_32_bits(void **state)
+{
+	static const enum sonde_profile_key keys[] = {
+		SONDE_PROFILE_KEY_COMM, SONDE_PROFILE_KEY_PID, SONDE_PROFILE_KEY_TID,
+	};
+	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 3, .callchains = true,
+		   .timeline = true);
+	const uint64_t a[] = { F_A + 8, F_MAIN + 8 }, t = (5ull << 32) - 1000;
+	/* thread: 0 the main one, 1 the other; time from t */
+	const struct {
+		int thread;
+		uint64_t dt;
+	} s[] = {
+		{ 0, 0 }, { 1, 2000 }, { 0, 100 }, { 1, (1ull << 33) + 7 }, { 0, (1ull << 33) + 2000 },
+	};
+	struct sonde_perfdata_reader *r;
+	struct sonde_profile *p;
+	struct pdgen g;
+	struct mem m;
+	int ret;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	pdg_file_begin(&g, ST_IP | ST_TID | ST_TIME | ST_PERIOD | ST_CALLCHAIN, 100);
+	pdg_comm(&g, (uint32_t)pid, (uint32_t)pid, "work", 0);
+	pdg_comm(&g, (uint32_t)pid, (uint32_t)pid + 1, "other", 0);
+	pdg_mmap(&g, (uint32_t)pid, BASE, 0x1000, 0, "//anon", 0);
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		pdg_sample(&g, (uint32_t)pid, (uint32_t)(pid + s[i].thread), t + s[i].dt, a[0], 100,
+			   a, 2);
+	pdg_file_end(&g, t, t + s[4].dt);
+	p = sonde_profile__new(&po);
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(p);
+	assert_non_null(r);
+	assert_int_equal(sonde_profile__add_reader(p, r), 5);
+	m = export(p, SONDE_EXPORT_FIREFOX, &ret);
+	assert_int_equal(ret, 0);
+	/* in ms from the earliest, t */
+	assert_non_null(strstr(m.buf, "\"time\":[0,0.0001,8589.936592]"));
+	assert_non_null(strstr(m.buf, "\"time\":[0.002,8589.934599]"));
+	free(m.buf);
+	sonde_profile__free(p);
+	sonde_perfdata_reader__free(r);
+	free(g.buf);
+}
+
+/* Every fraction of a millisecond against printf's digits, trailing zeros cut. */
+static void test_fmt_ms_frac(void **state)
+{
+	char got[16], want[16];
+
+	(void)state;
+	assert_ptr_equal(export_fmt_ms_frac(got, 0), got);
+	for (uint32_t f = 1; f < 1000000; f++) {
+		char *end = export_fmt_ms_frac(got, f);
+		size_t n = (size_t)snprintf(want, sizeof(want), ".%06u", f);
+
+		while (want[n - 1] == '0')
+			n--;
+		if ((size_t)(end - got) != n || memcmp(got, want, n))
+			fail_msg("%u: \"%.*s\", not \"%.*s\"", f, (int)(end - got), got, (int)n, want);
+	}
+}
+
+/*
+ * Firefox's whole milliseconds are counted up from the sample before's
+ * digits: across 9 -> 10 and 99 -> 100 (one digit more) and 1099 -> 1100.
+ */
+static void test_firefox_ms_digits(void **state)
+{
+	static const enum sonde_profile_key keys[] = {
+		SONDE_PROFILE_KEY_COMM, SONDE_PROFILE_KEY_PID, SONDE_PROFILE_KEY_TID,
+	};
+	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 3, .callchains = true,
+		   .timeline = true);
+	const uint64_t a[] = { F_A + 8, F_MAIN + 8 }, t = 1000000000;
+	const uint64_t us[] = { 0, 9500, 10500, 99500, 100500, 1099500, 1100500, 1101500 };
+	const int n = (int)(sizeof(us) / sizeof(us[0]));
+	struct sonde_perfdata_reader *r;
+	struct sonde_profile *p;
+	struct pdgen g;
+	struct mem m;
+	int ret;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	pdg_file_begin(&g, ST_IP | ST_TID | ST_TIME | ST_PERIOD | ST_CALLCHAIN, 100);
+	pdg_comm(&g, (uint32_t)pid, (uint32_t)pid, "work", 0);
+	pdg_mmap(&g, (uint32_t)pid, BASE, 0x1000, 0, "//anon", 0);
+	for (int i = 0; i < n; i++)
+		pdg_sample(&g, (uint32_t)pid, (uint32_t)pid, t + us[i] * 1000, a[0], 100, a, 2);
+	pdg_file_end(&g, t, t + us[n - 1] * 1000);
+	p = sonde_profile__new(&po);
+	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
+	assert_non_null(p);
+	assert_non_null(r);
+	assert_int_equal(sonde_profile__add_reader(p, r), n);
+	m = export(p, SONDE_EXPORT_FIREFOX, &ret);
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(m.buf, "\"time\":[0,9.5,10.5,99.5,100.5,1099.5,1100.5,1101.5]"));
+	free(m.buf);
+	sonde_profile__free(p);
+	sonde_perfdata_reader__free(r);
+	free(g.buf);
+}
+
 static size_t unbase64(const char *s, size_t n, uint8_t *out)
 {
 	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -504,6 +617,9 @@ int main(void)
 		cmocka_unit_test(test_pprof),
 		cmocka_unit_test(test_speedscope),
 		cmocka_unit_test(test_firefox),
+		cmocka_unit_test(test_firefox_times_past_32_bits),
+		cmocka_unit_test(test_firefox_ms_digits),
+		cmocka_unit_test(test_fmt_ms_frac),
 		cmocka_unit_test(test_html_timeline),
 		cmocka_unit_test(test_html_timeline_lanes),
 		cmocka_unit_test(test_errors),

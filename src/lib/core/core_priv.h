@@ -2,7 +2,7 @@
 /*
  * The core layer's private header, for every layer of libsonde: logging,
  * opts validation, error returns, the CPU and thread maps' layout, bounded
- * sysfs reads, and the one hash table.
+ * sysfs reads, the one hash table, and big arrays in huge pages.
  */
 #ifndef SONDE_CORE_PRIV_H
 #define SONDE_CORE_PRIV_H
@@ -236,5 +236,25 @@ static inline void *hashtab_next(const struct hashtab *t, size_t *pos)
 			return t->slots[(*pos)++].val;
 	return NULL;
 }
+
+/* ---- big arrays in huge pages (bigalloc.c) ---- */
+
+/*
+ * A growable block for arrays of millions of entries (a profile's
+ * timeline, an export's per-thread sample order): its own anonymous
+ * mapping, 2 MB aligned and advised for transparent huge pages from 2 MB
+ * on, so a few faults fill it instead of one per 4 kB page. Growing keeps
+ * the contents (the pages move, nothing is copied); new bytes read as
+ * zero. A zeroed struct is empty. Not for small arrays: 64 kB at least.
+ */
+struct bigalloc {
+	void *p;
+	size_t size; /* bytes mapped at p */
+};
+
+/* Room for at least @need bytes (at least twice the old size). 0 or -ENOMEM (unchanged). */
+int bigalloc_reserve(struct bigalloc *b, size_t need);
+/* Unmaps @b and leaves it empty. */
+void bigalloc_free(struct bigalloc *b);
 
 #endif /* SONDE_CORE_PRIV_H */

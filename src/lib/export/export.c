@@ -123,7 +123,7 @@ char *export_room_slow(const struct export_ctx *x, size_t n)
 }
 
 /* "00" to "99": two digits a step halve the divisions. */
-static const char digits2[201] =
+const char export_digits2[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
@@ -134,13 +134,13 @@ static void digits_back(char *q, uint64_t v)
 	uint32_t w;
 
 	while (v > UINT32_MAX) {
-		memcpy(q -= 2, digits2 + 2 * (v % 100), 2);
+		memcpy(q -= 2, export_digits2 + 2 * (v % 100), 2);
 		v /= 100;
 	}
 	for (w = (uint32_t)v; w >= 100; w /= 100)
-		memcpy(q -= 2, digits2 + 2 * (w % 100), 2);
+		memcpy(q -= 2, export_digits2 + 2 * (w % 100), 2);
 	if (w >= 10)
-		memcpy(q - 2, digits2 + 2 * w, 2);
+		memcpy(q - 2, export_digits2 + 2 * w, 2);
 	else
 		q[-1] = (char)('0' + w);
 }
@@ -168,22 +168,6 @@ void export_u64(const struct export_ctx *x, uint64_t v)
 
 	if (p)
 		export_commit(x, (size_t)(export_fmt_u64(p, v) - p));
-}
-
-char *export_fmt_ms_frac(char *p, uint32_t frac)
-{
-	uint64_t w;
-
-	if (!frac)
-		return p;
-	*p++ = '.';
-	memcpy(p, digits2 + 2 * (frac / 10000), 2);
-	memcpy(p + 2, digits2 + 2 * (frac / 100 % 100), 2);
-	memcpy(p + 4, digits2 + 2 * (frac % 100), 2);
-	/* less the trailing zeros: the last byte of the six that is not '0' */
-	memcpy(&w, p, sizeof(w));
-	w = (le64toh(w) ^ 0x3030303030303030ull) & 0xffffffffffffull;
-	return p + (63 - __builtin_clzll(w)) / 8 + 1;
 }
 
 void export_json_str(const struct export_ctx *x, const char *s)

@@ -3,10 +3,12 @@
 #ifndef SONDE_EXPORT_PRIV_H
 #define SONDE_EXPORT_PRIV_H
 
+#include <endian.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "sonde/export.h"
 #include "sonde/profile.h"
 #include "core_priv.h"
@@ -62,9 +64,41 @@ static inline void export_commit(const struct export_ctx *x, size_t n)
 	x->out->len += n;
 }
 char *export_fmt_u64(char *p, uint64_t v);
-/* @frac ns (< 1 ms) as the decimals of a number of milliseconds: "."
- * and up to 6 digits, no trailing zeros; nothing for 0. Needs 8 bytes. */
-char *export_fmt_ms_frac(char *p, uint32_t frac);
+/* "00", "01", ... "99" */
+extern const char export_digits2[201];
+
+/*
+ * @frac ns (< 1 ms) as the decimals of a number of milliseconds: "."
+ * and up to 6 digits, no trailing zeros; nothing for 0. Needs 8 bytes.
+ * Inline: firefox's time column calls it once a sample.
+ */
+static inline char *export_fmt_ms_frac(char *p, uint32_t frac)
+{
+	/* frac / 10^4 as a 48-bit fixed point number: each digit pair is
+	 * then a multiply by 100, exact for every frac < 10^6 */
+	const uint64_t low = ((uint64_t)1 << 48) - 1;
+	uint64_t y = (uint64_t)frac * 28147497672ull, w, z;
+	uint16_t d[3];
+
+	if (!frac)
+		return p;
+	memcpy(&d[0], export_digits2 + 2 * (y >> 48), 2);
+	y = (y & low) * 100;
+	memcpy(&d[1], export_digits2 + 2 * (y >> 48), 2);
+	y = (y & low) * 100;
+	memcpy(&d[2], export_digits2 + 2 * (y >> 48), 2);
+	/*
+	 * "." and the six digits as one little-endian word, stored once; the
+	 * trailing zeros are found in it rather than read back from memory
+	 * (a load over fresh narrower stores stalls)
+	 */
+	w = '.' | (uint64_t)le16toh(d[0]) << 8 | (uint64_t)le16toh(d[1]) << 24 |
+	    (uint64_t)le16toh(d[2]) << 40;
+	z = (w ^ 0x0030303030303000ull) & 0x00ffffffffffff00ull; /* digits not '0' */
+	w = htole64(w);
+	memcpy(p, &w, sizeof(w));
+	return p + (63 - __builtin_clzll(z)) / 8 + 1;
+}
 /* @s as a JSON string, quotes included (NULL: null). */
 void export_json_str(const struct export_ctx *x, const char *s);
 

@@ -98,8 +98,8 @@ struct ff_thread {
 	struct col frame_addr, frame_depth, frame_func, frame_cat;
 	struct tmap stack_ix;	       /* stacks by prefix and frame */
 	struct col stack_prefix, stack_frame, stack_cat;
-	uint32_t *samples;	       /* its samples' timeline indexes, in order */
-	size_t nr_samples, cap_samples;
+	const struct prof_group *g0;   /* its first sample's: names the thread */
+	size_t first, nr_samples;      /* its samples in ff_threads.order */
 	bool oom;
 };
 
@@ -214,7 +214,6 @@ static void thread_free(struct ff_thread *t)
 	tmap_free(&t->stack_ix);
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		free(cols[i]->v);
-	free(t->samples);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -324,48 +323,98 @@ struct ff_threads {
 	size_t nr;	 /* made in v */
 	struct tmap ids; /* (pid, tid) -> index in v */
 	struct ff_gstack *memo; /* by sample group creation number */
+	struct bigalloc order;	/* uint32_t timeline indexes, thread by thread,
+				 * each thread's in time order */
 	uint64_t t0;		/* the first sample's time */
 };
 
-/* The samples of thread @t as the stack column: each one's stack index. */
+/* Samples written between two checks for room in the output buffer. */
+#define FF_BATCH 4096
+
+/*
+ * The samples of thread @t as the stack column: each one's stack index,
+ * in batches of room, each copied with its comma (the first one's left
+ * out after).
+ */
 static void put_stacks(const struct export_ctx *x, const struct sonde_profile *p,
-		       const struct ff_thread *t, const struct ff_gstack *memo)
+		       const struct ff_threads *th, const struct ff_thread *t)
 {
-	for (size_t i = 0; i < t->nr_samples; i++) {
-		const struct ff_gstack *m = &memo[p->tl[t->samples[i]].g->seq];
-		char *b = export_room(x, sizeof(m->txt));
+	const uint32_t *ord = (const uint32_t *)th->order.p + t->first;
+	const struct prof_tl *tl = p->tl;
+
+	for (size_t i = 0; i < t->nr_samples;) {
+		size_t end = t->nr_samples - i < FF_BATCH ? t->nr_samples : i + FF_BATCH;
+		char *b = export_room(x, (end - i) * sizeof(th->memo->txt)), *q;
 
 		if (!b)
 			return;
-		memcpy(b, m->txt + !i, sizeof(m->txt) - 1);
-		export_commit(x, m->len - !i);
+		q = b;
+		for (; i < end; i++) {
+			const struct ff_gstack *m = &th->memo[tl[ord[i]].group];
+
+			memcpy(q, m->txt, sizeof(m->txt));
+			q += m->len;
+		}
+		if (end <= FF_BATCH) { /* the first batch: no comma before the first */
+			memmove(b, b + 1, (size_t)(q - b - 1));
+			q--;
+		}
+		export_commit(x, (size_t)(q - b));
 	}
 }
 
+/* Adds one to the @len - 1 digits after @txt's comma; false when they are all 9s. */
+static bool ms_inc(char *txt, size_t len)
+{
+	char *d = txt + len - 1;
+
+	for (; *d == '9'; d--)
+		*d = '0';
+	if (d == txt) /* 99...9: one digit more, left to the caller */
+		return false;
+	(*d)++;
+	return true;
+}
+
 /*
- * The samples' times, in ms from the first sample. The whole
- * milliseconds change every few samples: their digits are made once.
+ * The samples' times, in ms from the first sample, in batches as the
+ * stacks. The whole milliseconds change every few samples: their digits
+ * are made once, mostly by counting up the ones before.
  */
 static void put_times(const struct export_ctx *x, const struct sonde_profile *p,
-		      const struct ff_thread *t, uint64_t t0)
+		      const struct ff_threads *th, const struct ff_thread *t)
 {
+	const uint32_t *ord = (const uint32_t *)th->order.p + t->first;
 	char ms_txt[1 + EXPORT_U64_MAX]; /* ",<ms>" */
 	size_t ms_len = 0;
 	uint64_t ms_now = UINT64_MAX;
+	struct prof_tl_clock clk;
 
+	prof_tl_clock_init(&clk, p);
 	ms_txt[0] = ',';
-	for (size_t i = 0; i < t->nr_samples; i++) {
-		uint64_t ns = p->tl[t->samples[i]].time - t0, ms = ns / 1000000;
-		char *b = export_room(x, sizeof(ms_txt) + 9), *q; /* "." and 8 */
+	for (size_t i = 0; i < t->nr_samples;) {
+		size_t end = t->nr_samples - i < FF_BATCH ? t->nr_samples : i + FF_BATCH;
+		/* a sample: the comma and ms, then "." and 6 digits written as 8 */
+		char *b = export_room(x, (end - i) * (sizeof(ms_txt) + 8)), *q;
 
 		if (!b)
 			return;
-		if (ms != ms_now) {
-			ms_len = (size_t)(export_fmt_u64(ms_txt + 1, ms) - ms_txt);
-			ms_now = ms;
+		q = b;
+		for (; i < end; i++) {
+			uint64_t ns = prof_tl_time(&clk, p, ord[i]) - th->t0, ms = ns / 1000000;
+
+			if (ms != ms_now) {
+				if (!ms_len || ms != ms_now + 1 || !ms_inc(ms_txt, ms_len))
+					ms_len = (size_t)(export_fmt_u64(ms_txt + 1, ms) - ms_txt);
+				ms_now = ms;
+			}
+			memcpy(q, ms_txt, sizeof(ms_txt));
+			q = export_fmt_ms_frac(q + ms_len, (uint32_t)(ns % 1000000));
 		}
-		memcpy(b, ms_txt + !i, sizeof(ms_txt) - 1);
-		q = export_fmt_ms_frac(b + ms_len - !i, (uint32_t)(ns % 1000000));
+		if (end <= FF_BATCH) {
+			memmove(b, b + 1, (size_t)(q - b - 1));
+			q--;
+		}
 		export_commit(x, (size_t)(q - b));
 	}
 }
@@ -374,7 +423,7 @@ static void put_times(const struct export_ctx *x, const struct sonde_profile *p,
 static void put_thread(struct sonde_profile *p, const struct export_ctx *x,
 		       const struct ff_threads *th, const struct ff_thread *t, bool first)
 {
-	const struct prof_group *g0 = p->tl[t->samples[0]].g;
+	const struct prof_group *g0 = t->g0;
 
 	export_puts(x, first ? "{" : ",{");
 	put_tables(x, t);
@@ -392,9 +441,9 @@ static void put_thread(struct sonde_profile *p, const struct export_ctx *x,
 		      g0->tid);
 	export_printf(x, ",\"samples\":{\"length\":%zu,\"weightType\":\"samples\",\"weight\":null,\"stack\":[",
 		      t->nr_samples);
-	put_stacks(x, p, t, th->memo);
+	put_stacks(x, p, th, t);
 	export_puts(x, "],\"time\":[");
-	put_times(x, p, t, th->t0);
+	put_times(x, p, th, t);
 	export_puts(x, "]}}");
 }
 
@@ -433,40 +482,34 @@ static uint32_t thread_of(struct ff_threads *th, const struct prof_group *g)
 	return (uint32_t)k + 1;
 }
 
-/* Appends timeline sample @i to @t. */
-static int add_sample(struct ff_thread *t, size_t i)
-{
-	if (t->nr_samples == t->cap_samples) {
-		size_t cap = t->cap_samples ? 2 * t->cap_samples : 1024;
-		uint32_t *v = realloc(t->samples, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		t->samples = v;
-		t->cap_samples = cap;
-	}
-	t->samples[t->nr_samples++] = (uint32_t)i;
-	return 0;
-}
-
 /*
- * One pass over the samples of event x->ev that report would count:
- * each thread gets its list of them and, once per sample group, the
- * group's stack in its tables.
+ * Two passes over the samples of event x->ev that report would count.
+ * The first gives each thread, once per sample group, the group's stack
+ * in its tables, and counts each thread's samples; the second lists the
+ * samples thread by thread in th->order, one huge-page block sized once.
  */
 static int by_thread(struct sonde_profile *p, const struct export_ctx *x, struct ff_threads *th)
 {
+	struct prof_tl_clock clk;
+	struct prof_group **gv;
+	uint32_t *order;
+	size_t ng, at = 0;
+
+	if (p->tl_overflow || p->nr_tl > UINT32_MAX)
+		return -EOVERFLOW;
 	th->memo = calloc(prof_nr_groups(p) + 1, sizeof(*th->memo));
 	th->t0 = UINT64_MAX;
 	if (!th->memo)
 		return -ENOMEM;
-	if (p->nr_tl > UINT32_MAX)
-		return -EOVERFLOW;
+	gv = prof_groups_sorted(p, &ng);
+	prof_tl_clock_init(&clk, p);
 	for (size_t i = 0; i < p->nr_tl; i++) {
-		const struct prof_group *g = p->tl[i].g;
-		struct ff_gstack *m = &th->memo[g->seq];
+		struct ff_gstack *m = &th->memo[p->tl[i].group];
+		uint64_t time = prof_tl_time(&clk, p, i);
 
 		if (!m->thread) {
+			const struct prof_group *g = gv[p->tl[i].group];
+			struct ff_thread *t;
 			int64_t sk;
 
 			m->thread = UINT32_MAX;
@@ -474,25 +517,47 @@ static int by_thread(struct sonde_profile *p, const struct export_ctx *x, struct
 				continue;
 			m->thread = thread_of(th, g);
 			if (!m->thread)
-				return -ENOMEM;
-			sk = group_stack(&th->v[m->thread - 1], g);
+				goto oom;
+			t = &th->v[m->thread - 1];
+			if (!t->g0)
+				t->g0 = g;
+			sk = group_stack(t, g);
 			if (sk < 0 || sk >= UINT32_MAX)
-				return -ENOMEM;
+				goto oom;
 			m->stack = (uint32_t)sk;
 			m->txt[0] = ',';
 			m->len = (uint8_t)(export_fmt_u64(m->txt + 1, (uint64_t)sk) - m->txt);
 		}
 		if (m->thread == UINT32_MAX)
 			continue;
-		if (add_sample(&th->v[m->thread - 1], i))
-			return -ENOMEM;
-		if (p->tl[i].time < th->t0)
-			th->t0 = p->tl[i].time;
+		th->v[m->thread - 1].nr_samples++;
+		if (time < th->t0)
+			th->t0 = time;
 	}
-	for (size_t k = 0; k < th->nr; k++)
+	free(gv);
+	for (size_t k = 0; k < th->nr; k++) {
 		if (th->v[k].oom)
 			return -ENOMEM;
+		th->v[k].first = at;
+		at += th->v[k].nr_samples;
+		th->v[k].nr_samples = 0; /* counted again as placed */
+	}
+	if (bigalloc_reserve(&th->order, at * sizeof(*order)))
+		return -ENOMEM;
+	order = th->order.p;
+	for (size_t i = 0; i < p->nr_tl; i++) {
+		const struct ff_gstack *m = &th->memo[p->tl[i].group];
+		struct ff_thread *t;
+
+		if (m->thread == UINT32_MAX)
+			continue;
+		t = &th->v[m->thread - 1];
+		order[t->first + t->nr_samples++] = (uint32_t)i;
+	}
 	return 0;
+oom:
+	free(gv);
+	return -ENOMEM;
 }
 
 static void put_meta(const struct export_ctx *x, struct sonde_profile *p)
@@ -556,6 +621,7 @@ out:
 	free(th.v);
 	tmap_free(&th.ids);
 	free(th.memo);
+	bigalloc_free(&th.order);
 	free(order);
 	return ret;
 }

@@ -342,6 +342,9 @@ static int encode(struct sonde_profile *p, const struct export_ctx *x, const str
 		  const uint32_t *leaf, struct lanes *l, struct tl_cols *c)
 {
 	struct tl_group *memo = calloc(prof_nr_groups(p) + 1, sizeof(*memo));
+	struct prof_tl_clock clk;
+	struct prof_group **gv = NULL;
+	size_t ng;
 	uint8_t *plane[4], *bits, acc = 0, first[10], *tp, *lp;
 	uint64_t prev = 0, first_us = 0, t0 = UINT64_MAX, t1 = 0;
 	unsigned int bytes = c->np - (c->widths[c->np - 1] < 8), pw = c->widths[c->np - 1];
@@ -349,6 +352,12 @@ static int encode(struct sonde_profile *p, const struct export_ctx *x, const str
 	size_t n = 0;
 	int err = -ENOMEM;
 
+	if (p->tl_overflow) {
+		err = -EOVERFLOW;
+		goto out;
+	}
+	gv = prof_groups_sorted(p, &ng);
+	prof_tl_clock_init(&clk, p);
 	if (!memo || reserve(&c->times, p->nr_tl * 10 + sizeof(first)) ||
 	    reserve(&c->lanes, p->nr_tl * 5 + 1))
 		goto out;
@@ -363,12 +372,12 @@ static int encode(struct sonde_profile *p, const struct export_ctx *x, const str
 	lp = c->lanes.v;
 	err = 0;
 	for (size_t i = 0; i < p->nr_tl; i++) {
-		const struct prof_group *g = p->tl[i].g;
-		struct tl_group *m = &memo[g->seq];
-		uint64_t us = p->tl[i].time / 1000;
+		uint32_t seq = p->tl[i].group;
+		struct tl_group *m = &memo[seq];
+		uint64_t us = prof_tl_time(&clk, p, i) / 1000;
 		uint32_t lf;
 
-		if (!m->lane && (err = classify(p, x, fl, leaf, l, g, m)))
+		if (!m->lane && (err = classify(p, x, fl, leaf, l, gv[seq], m)))
 			goto out;
 		if (m->lane == UINT32_MAX)
 			continue;
@@ -417,6 +426,7 @@ static int encode(struct sonde_profile *p, const struct export_ctx *x, const str
 		memcpy(c->times.v + c->times_at, first, fb.nr);
 	}
 out:
+	free(gv);
 	free(memo);
 	return err;
 }

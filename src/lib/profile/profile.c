@@ -214,7 +214,8 @@ void sonde_profile__free(struct sonde_profile *p)
 		free(b);
 	}
 	hashtab_free(&p->groups);
-	free(p->tl);
+	bigalloc_free(&p->tl_mem);
+	free(p->tl_hi);
 	for (int i = 0; i < p->nr_evs; i++) {
 		free(p->evs[i].name);
 		free(p->evs[i].ids);
@@ -549,6 +550,48 @@ bool prof_thread_shown(struct sonde_profile *p, int32_t pid, int32_t tid, const 
 	return true;
 }
 
+/* timeline_add()'s other cases: growing, a new high half, too many. */
+static void timeline_add_slow(struct sonde_profile *p, uint64_t time, const struct prof_group *g)
+{
+	uint64_t hi = time >> 32;
+
+	if (p->tl_overflow || p->nr_tl >= UINT32_MAX || g->seq >= UINT32_MAX) {
+		p->tl_overflow = true;
+		return;
+	}
+	if (p->nr_tl == p->tl_room) {
+		if (bigalloc_reserve(&p->tl_mem, (p->nr_tl + 1) * sizeof(*p->tl)))
+			abort(); /* as the groups do on OOM */
+		p->tl = p->tl_mem.p;
+		p->tl_room = p->tl_mem.size / sizeof(*p->tl);
+		if (p->tl_room > UINT32_MAX) /* the limit: caught above, off the fast path */
+			p->tl_room = UINT32_MAX;
+	}
+	if (hi != p->tl_last_hi) {
+		if (p->nr_tl_hi == p->cap_tl_hi) {
+			size_t cap = p->cap_tl_hi ? 2 * p->cap_tl_hi : 16;
+			struct prof_tl_hi *v = realloc(p->tl_hi, cap * sizeof(*v));
+
+			if (!v)
+				abort();
+			p->tl_hi = v;
+			p->cap_tl_hi = cap;
+		}
+		p->tl_hi[p->nr_tl_hi++] = (struct prof_tl_hi){ p->nr_tl, hi };
+		p->tl_last_hi = hi;
+	}
+	p->tl[p->nr_tl++] = (struct prof_tl){ (uint32_t)time, (uint32_t)g->seq };
+}
+
+/* Appends a counted sample to the timeline (struct prof_tl). */
+static inline void timeline_add(struct sonde_profile *p, uint64_t time, const struct prof_group *g)
+{
+	if (p->nr_tl < p->tl_room && time >> 32 == p->tl_last_hi && !(g->seq >> 32))
+		p->tl[p->nr_tl++] = (struct prof_tl){ (uint32_t)time, (uint32_t)g->seq };
+	else
+		timeline_add_slow(p, time, g);
+}
+
 /*
  * Filters, resolves and counts one sample of event @ei (@rec: decoded,
  * for branch history). 1 if counted.
@@ -584,18 +627,8 @@ static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const stru
 	g->period += period;
 	g->nr++;
 	p->dirty = true;
-	if (p->timeline) {
-		if (p->nr_tl == p->cap_tl) {
-			size_t cap = p->cap_tl ? p->cap_tl * 2 : 4096;
-			struct prof_tl *tl = realloc(p->tl, cap * sizeof(*tl));
-
-			if (!tl)
-				abort(); /* as the groups do on OOM */
-			p->tl = tl;
-			p->cap_tl = cap;
-		}
-		p->tl[p->nr_tl++] = (struct prof_tl){ s->time, g };
-	}
+	if (p->timeline)
+		timeline_add(p, s->time, g);
 	return 1;
 }
 

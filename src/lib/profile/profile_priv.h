@@ -443,10 +443,21 @@ struct prof_group {
 /* Sample groups, allocated in blocks: one per distinct stack and thread keys. */
 #define PROF_GROUP_BLOCK 4096
 
-/* One counted sample of a timeline (opts.timeline): when, and its group. */
+/*
+ * One counted sample of a timeline (opts.timeline), 8 bytes for the
+ * millions of a long recording: its group's seq and the low half of its
+ * time. The high half is in the profile's tl_hi where it changes (every
+ * 4.3 s of recording): read the times in order through a prof_tl_clock.
+ */
 struct prof_tl {
-	uint64_t time;
-	struct prof_group *g;
+	uint32_t time_lo;
+	uint32_t group;
+};
+
+/* From timeline sample @at on (until the next one), the times' high half is @hi. */
+struct prof_tl_hi {
+	size_t at;
+	uint64_t hi;
 };
 
 struct prof_group_block {
@@ -583,8 +594,13 @@ struct sonde_profile {
 
 	/* every counted sample in order, with opts.timeline */
 	bool timeline;
-	struct prof_tl *tl;
-	size_t nr_tl, cap_tl;
+	bool tl_overflow;	/* more than 2^32 samples or groups: not kept */
+	struct prof_tl *tl;	/* in tl_mem: a few huge pages, not thousands of pages */
+	size_t nr_tl, tl_room;	/* records, and room for them in tl_mem */
+	struct bigalloc tl_mem;
+	struct prof_tl_hi *tl_hi;
+	size_t nr_tl_hi, cap_tl_hi;
+	uint64_t tl_last_hi;	/* the high half of the last time */
 
 	/* the histogram, made from the groups at the first query */
 	bool dirty;
@@ -609,6 +625,33 @@ struct sonde_profile {
 
 /* profile.c: sample groups (abort on OOM, as the machine's arena does). */
 size_t prof_nr_groups(const struct sonde_profile *p);
+
+/* Reads the timeline's times: prof_tl_time() at rising indexes. */
+struct prof_tl_clock {
+	const struct prof_tl_hi *next, *end;
+	size_t next_at; /* next->at, SIZE_MAX past the end: one compare a sample */
+	uint64_t hi;
+};
+
+static inline void prof_tl_clock_init(struct prof_tl_clock *c, const struct sonde_profile *p)
+{
+	c->next = p->tl_hi;
+	c->end = p->tl_hi + p->nr_tl_hi;
+	c->next_at = p->nr_tl_hi ? p->tl_hi[0].at : SIZE_MAX;
+	c->hi = 0;
+}
+
+/* The time of timeline sample @i, no lower than the @i of the call before. */
+static inline uint64_t prof_tl_time(struct prof_tl_clock *c, const struct sonde_profile *p,
+				    size_t i)
+{
+	if (i >= c->next_at) {
+		while (c->next < c->end && c->next->at <= i)
+			c->hi = (c->next++)->hi << 32;
+		c->next_at = c->next < c->end ? c->next->at : SIZE_MAX;
+	}
+	return c->hi | p->tl[i].time_lo;
+}
 struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
 				  int32_t tid, int32_t cpu, struct anl_stack *st,
 				  const struct prof_xkey *x);
