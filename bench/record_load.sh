@@ -82,6 +82,45 @@ EOS
 chmod +x "$T/runw"
 RUNW=$T/runw
 
+# Each recorder run starts from the same clean disk: the files of the
+# run before (up to GBs at 50 kHz DWARF, and their .old) removed and the
+# dirty pages written back. Otherwise their writeback and the freeing of
+# their blocks run during the next recording and steal its CPU: which
+# tool paid depended on the order of the runs, not on the tool.
+clean_disk() {
+	rm -f "$T"/s.data "$T"/s.data.old "$T"/p.data "$T"/p.data.old
+	sync
+}
+# The workload's parent is the recorder: its threads' CPU time is read
+# just before the workload ends. Each file is measured right after its
+# run, before the next run's clean_disk removes it.
+run_sonde() {
+	clean_disk
+	"$SONDE" record -q -a -F "$f" "${cg[@]}" ${MMAP:+-m "$MMAP"} \
+		-o "$T/s.data" -- $RUNW "$T/s.cpu" "$W" -n "$ITER" 2 2>"$T/s.err" >/dev/null
+	elapsed "$T/s.err" >>"$T/c.s"
+	lost "$T/s.data" >>"$T/c.sl"
+	cpu_per_mb "$T/s.cpu" "$T/s.data" >>"$T/c.sc"
+	samples "$T/s.data" >>"$T/c.sn"
+}
+run_perf() {
+	clean_disk
+	perf record -q -a -F "$f" "${cg[@]}" ${MMAP:+-m "$MMAP"} \
+		-o "$T/p.data" -- $RUNW "$T/p.cpu" "$W" -n "$ITER" 2 2>"$T/p.err" >/dev/null
+	pst=$?
+	elapsed "$T/p.err" >>"$T/c.p"
+	# perf 6.1 aborts now and then under DWARF load: such a run has no
+	# perf numbers (counted, not hidden).
+	if [ "$pst" = 0 ]; then
+		lost "$T/p.data" >>"$T/c.pl"
+		samples "$T/p.data" >>"$T/c.pn"
+		cpu_per_mb "$T/p.cpu" "$T/p.data" >>"$T/c.pc"
+	else
+		echo x >>"$T/c.pfail"
+		grep -v '^elapsed_ms' "$T/p.err" | tail -2 | sed 's/^/  perf: /' >&2
+	fi
+}
+
 # Fixed work of about WORK_MS on this machine, measured alone.
 "$W" -n 400 2 2>"$T/cal"
 cal=$(elapsed "$T/cal")
@@ -105,27 +144,12 @@ for f in $FREQS; do
 			# Interleaved, so drift in machine load hits all alike.
 			"$W" -n "$ITER" 2 2>"$T/b.err"
 			elapsed "$T/b.err" >>"$T/c.base"
-			# The workload's parent is the recorder: its threads' CPU
-			# time is read just before the workload ends.
-			"$SONDE" record -q -a -F "$f" "${cg[@]}" ${MMAP:+-m "$MMAP"} \
-				-o "$T/s.data" -- $RUNW "$T/s.cpu" "$W" -n "$ITER" 2 2>"$T/s.err" >/dev/null
-			elapsed "$T/s.err" >>"$T/c.s"
-			perf record -q -a -F "$f" "${cg[@]}" ${MMAP:+-m "$MMAP"} \
-				-o "$T/p.data" -- $RUNW "$T/p.cpu" "$W" -n "$ITER" 2 2>"$T/p.err" >/dev/null
-			pst=$?
-			elapsed "$T/p.err" >>"$T/c.p"
-			lost "$T/s.data" >>"$T/c.sl"
-			cpu_per_mb "$T/s.cpu" "$T/s.data" >>"$T/c.sc"
-			samples "$T/s.data" >>"$T/c.sn"
-			# perf 6.1 aborts now and then under DWARF load: such a
-			# run has no perf numbers (counted, not hidden).
-			if [ "$pst" = 0 ]; then
-				lost "$T/p.data" >>"$T/c.pl"
-				samples "$T/p.data" >>"$T/c.pn"
-				cpu_per_mb "$T/p.cpu" "$T/p.data" >>"$T/c.pc"
+			# Alternate which recorder goes first: whatever one run
+			# leaves behind falls on each tool as often.
+			if ((i % 2)); then
+				run_sonde; run_perf
 			else
-				echo x >>"$T/c.pfail"
-				grep -v '^elapsed_ms' "$T/p.err" | tail -2 | sed 's/^/  perf: /' >&2
+				run_perf; run_sonde
 			fi
 			tail -1 "$T/c.sl" | paste - <(tail -1 "$T/c.sn") |
 				awk '{t = $1 + $2; print t ? 100 * $1 / t : 0}' >>"$T/c.sp"

@@ -470,10 +470,19 @@ int cmd_report(int argc, const char **argv)
 		free_report(&rp);
 		return 129;
 	}
-	/* Like perf: a key filtered to one value moves above the table. */
-	rp.elide[RK_COMM] = rp.ld.f.nr_comms == 1 && has_key(&rp, RK_COMM);
-	rp.elide[RK_DSO] = rp.ld.f.nr_dsos == 1 && has_key(&rp, RK_DSO);
-	rp.elide[RK_SYM] = rp.ld.f.nr_syms == 1 && has_key(&rp, RK_SYM);
+	/*
+	 * Like perf: a key filtered to one value is named above the table
+	 * and its column hidden, unless that would hide every column.
+	 */
+	rp.one_value[RK_COMM] = rp.ld.f.nr_comms == 1 && has_key(&rp, RK_COMM);
+	rp.one_value[RK_DSO] = rp.ld.f.nr_dsos == 1 && has_key(&rp, RK_DSO);
+	rp.one_value[RK_SYM] = rp.ld.f.nr_syms == 1 && has_key(&rp, RK_SYM);
+	for (int i = 0; i < rp.nr_keys; i++) {
+		if (!rp.one_value[rp.keys[i]]) {
+			memcpy(rp.elide, rp.one_value, sizeof(rp.elide));
+			break;
+		}
+	}
 	rp.ld.check_owner = !rp.force;
 	rp.ld.quiet = rp.quiet;
 	if (prof_load_open(&rp.ld, "sonde report", rp.input)) {

@@ -38,7 +38,8 @@ struct report {
 	bool buildid_list;
 	const char *percentage;
 	bool relative;
-	bool elide[RK_MAX]; /* column filtered to one value: shown above the table */
+	bool elide[RK_MAX]; /* column filtered to one value: hidden */
+	bool one_value[RK_MAX]; /* filtered to one value: named above the table */
 	int max_stack;
 
 	enum sonde_profile_key keys[RK_MAX];

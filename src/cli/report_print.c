@@ -688,12 +688,17 @@ void report_print(struct report *rp)
 
 	if (!rp->header)
 		ob_puts(&rp->out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
-	if (rp->elide[RK_COMM])
-		ob_printf(&rp->out, "# comm: %s\n", rp->ld.f.comms[0]);
-	if (rp->elide[RK_DSO])
-		ob_printf(&rp->out, "# dso: %s\n", rp->ld.f.dsos[0]);
-	if (rp->elide[RK_SYM])
-		ob_printf(&rp->out, "# symbol: %s\n", rp->ld.f.syms[0]);
+	/* In sort-key order, as perf names them. */
+	for (int i = 0; i < rp->nr_keys; i++) {
+		if (!rp->one_value[rp->keys[i]])
+			continue;
+		if (rp->keys[i] == RK_COMM)
+			ob_printf(&rp->out, "# comm: %s\n", rp->ld.f.comms[0]);
+		else if (rp->keys[i] == RK_DSO)
+			ob_printf(&rp->out, "# dso: %s\n", rp->ld.f.dsos[0]);
+		else if (rp->keys[i] == RK_SYM)
+			ob_printf(&rp->out, "# symbol: %s\n", rp->ld.f.syms[0]);
+	}
 	/* Like perf: the samples LOST_SAMPLES records count (LOST ones are
 	 * chunks of any record type, reported on stderr instead). */
 	sonde_profile__lost(rp->prof, NULL, NULL, &lost_samples);

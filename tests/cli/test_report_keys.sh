@@ -72,6 +72,12 @@ done
 # when they are not sort keys.
 same "--sort sym --dsos report_workload --no-children" \
 	--sort sym --dsos report_workload --no-children -g none
+# Keys filtered to one value are named above the table, in sort-key
+# order; their columns stay when hiding them would leave none.
+same "--sort dso --dsos report_workload (the only column stays)" \
+	--sort dso --dsos report_workload --no-children -g none
+same "--sort dso,comm with both filtered to one value" \
+	--sort dso,comm --dsos report_workload --comms report_workload --no-children -g none
 # Children mode: perf counts a sample whose value is not 0 at every frame.
 for k in socket cgroup cgroup_id time weight code_page_size comm,time; do
 	same "--sort $k (children)" --sort "$k" -g none

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -411,6 +412,42 @@ static void test_full_disk_keeps_rounds(void **state)
 	free(got);
 }
 
+/*
+ * On ext4 a file past a few MB gets its blocks reserved ahead of the
+ * writes (cheaper writes for a recorder's drain loop), and the blocks
+ * past the data are given back at close; the bytes are the reference's.
+ */
+static void test_space_reserved_ahead_on_ext4(void **state)
+{
+	struct sonde_perfdata_writer *w;
+	struct statfs fs;
+	struct stat sb;
+	int rounds = 0;
+
+	(void)state;
+	if (statfs(dir, &fs) || fs.f_type != 0xEF53) {
+		print_message("SKIP: %s is not on ext4, where space is reserved ahead\n", dir);
+		skip();
+	}
+	w = new_writer(ref_path, -1, false);
+	for (int k = 0; k < 7; k++)
+		write_per_record(w);
+	assert_int_equal(sonde_perfdata_writer__finish(w), 0);
+
+	w = new_writer(got_path, -1, false);
+	do {
+		assert_int_equal(write_batched(w, 416 << 10), 0);
+		assert_int_equal(stat(got_path, &sb), 0);
+	} while (++rounds < 7);
+	/* Over 9 MB written, the reservation reaches 16 MB. */
+	assert_true(sb.st_size > (9 << 20));
+	assert_true((uint64_t)sb.st_blocks * 512 >= (uint64_t)sb.st_size + (4 << 20));
+	assert_int_equal(sonde_perfdata_writer__finish(w), 0);
+	assert_int_equal(stat(got_path, &sb), 0);
+	assert_true((uint64_t)sb.st_blocks * 512 < (uint64_t)sb.st_size + (256 << 10));
+	assert_same_files();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,6 +458,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refuses_partial_records,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_full_disk_keeps_rounds,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_space_reserved_ahead_on_ext4,
 						setup, teardown),
 	};
 

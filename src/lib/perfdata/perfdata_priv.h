@@ -485,8 +485,18 @@ struct sonde_perfdata_writer {
 
 	struct sonde_perfdata_writer_stats st;
 	struct pw_aux aux;
+	/* Blocks reserved ahead of the data (perfdata_write_space.c). */
+	bool reserve;          /* a file where reserving pays */
+	uint64_t reserved;     /* file bytes reserved so far */
 };
 
+/*
+ * perfdata_write_space.c: disk space reserved ahead of the writes where
+ * that saves the writer CPU (ext4), and given back at close.
+ */
+void pw_space_init(struct sonde_perfdata_writer *w);
+void pw_space_reserve(struct sonde_perfdata_writer *w, uint64_t end);
+int pw_space_trim(struct sonde_perfdata_writer *w);
 /* Appends @len bytes to the output (perfdata_write.c's buffered writer). */
 int pw_out(struct sonde_perfdata_writer *w, const void *src, size_t len);
 /* perfdata_write_aux.c: the AUXTRACE index feature, and freeing it. */

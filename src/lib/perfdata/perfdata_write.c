@@ -130,6 +130,7 @@ sonde_perfdata_writer__new(const char *path,
 			return lib_err_ptr(err);
 		}
 		w->own_fd = true;
+		pw_space_init(w);
 		return w;
 	}
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -145,6 +146,7 @@ sonde_perfdata_writer__new(const char *path,
 	 */
 	if (fstat(w->fd, &st) || !S_ISREG(st.st_mode))
 		return w;
+	pw_space_init(w);
 	/* An existing file keeps its mode on O_TRUNC: samples hold stacks. */
 	if (fchmod(w->fd, 0600))
 		pr_debug("fchmod %s: %s\n", path, strerror(errno));
@@ -418,6 +420,13 @@ static int flush_with(struct sonde_perfdata_writer *w, const struct iovec *more,
 		return w->err;
 	if (w->buf_len)
 		v[cnt++] = (struct iovec){ .iov_base = w->buf, .iov_len = w->buf_len };
+	if (w->reserve) {
+		uint64_t end = w->flushed + w->buf_len;
+
+		for (int i = 0; i < n; i++)
+			end += more[i].iov_len;
+		pw_space_reserve(w, end);
+	}
 	if (cnt + n <= WRITEV_MAX) {
 		for (int i = 0; i < n; i++)
 			v[cnt++] = more[i];
@@ -950,6 +959,9 @@ static int close_file(struct sonde_perfdata_writer *w)
 	}
 	if (pwrite_all(w->fd, &h, sizeof(h), 0))
 		goto remove;
+	/* Complete either way: unreturned blocks only waste some space. */
+	if (pw_space_trim(w))
+		pr_debug("perf.data writer: reserved blocks kept: %s\n", strerror(errno));
 	return err;
 remove:
 	if (w->path) {
