@@ -31,6 +31,14 @@
 # behind the busy threads: a 100 us sched_setattr slice helped at 10 kHz
 # DWARF but hurt 25 kHz DWARF and 50 kHz fp, and was dropped; writes
 # held back to page boundaries saved 2% of write(2) time (not kept).
+# Nearly all of either reader's CPU is ext4's buffered write path (97%
+# in a cpu-clock profile of each): sonde reserves the file's blocks
+# ahead (perfdata_write_space.c), 15% less CPU per MB than before at
+# 25 kHz DWARF. Also tried (2026-11-28, not kept): the reader at nice
+# -5 (fewer losses at 25 kHz DWARF, but it takes CPU from the workload:
+# perf leaves that to -r/--realtime, and so does sonde); slices of 0.3-1
+# ms (no better than perf's); -o /dev/null still lost samples at 25 kHz
+# DWARF, so a reader thread that only copies would not get to none.
 # The last medians are in README.
 set -u
 : "${SONDE:=$PWD/build/sonde}" "${HELPERS:=$PWD/build/helpers}"

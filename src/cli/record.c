@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,6 +288,11 @@ static int check_options(struct rec_opts *o, struct rec_state *s, int nargs,
 			max_rate);
 		o->freq = (unsigned int)max_rate;
 	}
+	if (o->realtime && (int)o->realtime > sched_get_priority_max(SCHED_FIFO)) {
+		fprintf(stderr, "sonde record: -r wants a SCHED_FIFO priority from 1 to %d, got %u\n",
+			sched_get_priority_max(SCHED_FIFO), o->realtime);
+		return 129;
+	}
 	s->data_pages = 128;
 	if (o->mmap_pages) {
 		/* -m DATA[,AUX]: either may be left out ("-m ,64"). */
@@ -398,6 +404,23 @@ static int setup_targets(struct rec_state *s, const char **cmd, int nargs)
 			return err;
 	}
 	return 0;
+}
+
+/*
+ * -r: the recorder (not the workload, forked before) runs at a SCHED_FIFO
+ * priority, as perf's -r does: its reader then runs as soon as a ring
+ * wakes it, at the cost of the CPU it takes from everything else.
+ */
+static int set_realtime(const struct rec_opts *o)
+{
+	struct sched_param sp = { .sched_priority = (int)o->realtime };
+
+	if (!o->realtime || !sched_setscheduler(0, SCHED_FIFO, &sp))
+		return 0;
+	fprintf(stderr, "sonde record: cannot run at SCHED_FIFO priority %u: %s%s\n",
+		o->realtime, strerror(errno),
+		errno == EPERM ? " (needs CAP_SYS_NICE, or RLIMIT_RTPRIO as high: ulimit -r)" : "");
+	return -errno;
 }
 
 /* Lets the workload exec; a failed exec abandons the new file. */
@@ -575,6 +598,8 @@ int cmd_record(int argc, const char **argv)
 			    "a ring buffer (and AUX area) per thread instead of per CPU; no inherit"),
 		OPT_BOOLEAN(0, "overwrite", &o.overwrite,
 			    "flight recorder: keep only the newest data, snapshot on SIGUSR2 and at exit"),
+		OPT_UINTEGER('r', "realtime", &o.realtime, "<prio>",
+			     "run the recorder (not the workload) at this SCHED_FIFO priority"),
 		OPT_BOOLEAN('q', "quiet", &o.quiet, "no summary, warnings or word on the workload's status"),
 		OPT_INCR('v', "verbose", &o.verbose, "more messages"),
 		OPT_BOOLEAN('B', "no-buildid", &o.no_buildid,
@@ -637,6 +662,8 @@ int cmd_record(int argc, const char **argv)
 		sonde_perf_event_attr__fprintf(stderr, &o.evs.ev[i].attr);
 	}
 	err = rec_setup_rings(&s);
+	if (!err)
+		err = set_realtime(&o);
 	if (!err)
 		err = rec_file_begin(&s, cmdline);
 	if (!err)

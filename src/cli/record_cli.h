@@ -59,6 +59,7 @@ struct rec_opts {
 	const char *freq_str;
 	uint64_t period;
 	unsigned int proc_map_timeout; /* ms a process's /proc maps may take (perf's 500) */
+	unsigned int realtime; /* -r: SCHED_FIFO priority of the recorder, 0: none */
 	bool all_cpus;
 	bool callchain;
 	bool switch_events;

@@ -205,6 +205,29 @@ else
 	skip "record: unprivileged fallback not checked (needs root, user nobody, paranoid >= 2)"
 fi
 
+# -r: the recorder runs at SCHED_FIFO, the workload (forked before) does
+# not; a priority out of range is refused before anything runs.
+if [ "$(id -u)" = 0 ] && command -v chrt >/dev/null; then
+	"$SONDE" record -q -r 3 -o rt.data -e task-clock -- \
+		sh -c 'chrt -p $PPID; chrt -p $$' >rt.out 2>rt.err
+	if grep -q "^pid [0-9]*'s current scheduling policy: SCHED_FIFO" rt.out &&
+	   grep -q "current scheduling priority: 3" rt.out &&
+	   [ "$(grep -c SCHED_OTHER rt.out)" = 1 ] && [ -s rt.data ]; then
+		pass "record -r: recorder at SCHED_FIFO 3, workload not"
+	else
+		fail "record -r: $(tr '\n' '|' <rt.out) $(head -c 200 rt.err)"
+	fi
+else
+	skip "record -r: needs root and chrt to set and see SCHED_FIFO"
+fi
+"$SONDE" record -r 100 -o rt100.data -- true 2>rt100.err
+st=$?
+if [ "$st" = 129 ] && grep -q "SCHED_FIFO priority from 1 to" rt100.err && ! [ -e rt100.data ]; then
+	pass "record -r 100: refused with the range"
+else
+	fail "record -r 100: exit $st, $(head -c 200 rt100.err)"
+fi
+
 # Pipe: straight into perf, and saved then read as a file.
 "$SONDE" record -o - -e task-clock -- "$W" 300 2>pipe.err >pipe.data
 samples=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' pipe.err)
