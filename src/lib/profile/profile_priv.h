@@ -440,8 +440,12 @@ struct prof_group {
 	uint64_t base_period, base_nr; /* a baseline's (sonde_profile__add_baseline()) */
 };
 
-/* Sample groups, allocated in blocks: one per distinct stack and thread keys. */
-#define PROF_GROUP_BLOCK 4096
+/*
+ * Sample groups, allocated in blocks (from p->group_mem, where a small
+ * profile's few fit in its first small block): one per distinct stack
+ * and thread keys.
+ */
+#define PROF_GROUP_BLOCK 1024
 
 /* One counted sample of a timeline (opts.timeline): when, and its group. */
 struct prof_tl {
@@ -512,9 +516,10 @@ struct sonde_profile_entry {
 
 /*
  * Entries are made in blocks, in seq order: no allocation each, and a
- * pass over them in creation order reads memory in order.
+ * pass over them in creation order reads memory in order. The blocks
+ * come from p->ent_mem, one after another in its huge pages.
  */
-#define PROF_ENTRY_BLOCK 4096
+#define PROF_ENTRY_BLOCK 1024
 
 struct prof_event {
 	char *name;
@@ -579,6 +584,7 @@ struct sonde_profile {
 	struct hashtab groups; /* of struct prof_group whose stack has more than two */
 	size_t nr_groups;
 	struct prof_group_block *gblocks;
+	struct hugearena group_mem; /* the blocks' */
 	struct prof_group *last_group;
 
 	/* every counted sample in order, with opts.timeline */
@@ -593,6 +599,7 @@ struct sonde_profile {
 	struct sonde_profile_entry **ent_blocks; /* the entries by seq, in blocks
 						  * of PROF_ENTRY_BLOCK */
 	size_t cap_ent_blocks;
+	struct hugearena ent_mem; /* the blocks' */
 	struct hashtab kids;	/* children of wide nodes of the tree being built
 				 * (their index + 1: the array moves as it grows) */
 	struct sonde_profile_node *node_v; /* the tree being built; with branch
@@ -602,6 +609,7 @@ struct sonde_profile {
 	struct prof_tree_job *jobs;
 	size_t nr_jobs;
 	size_t *job_start; /* entry seq's first job; [nr_ents]: nr_jobs */
+	size_t nr_job_start; /* nr_ents + 1 when they were sorted */
 	struct prof_node_chunk *node_chunks; /* the built trees' nodes */
 };
 
