@@ -554,7 +554,8 @@ static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 		    ((p->children ? e->children : e->self) || e->base_self))
 			ev->sorted[n++] = e;
 	}
-	qsort_r(ev->sorted, n, sizeof(*ev->sorted), entry_cmp, p);
+	if (!prof_sort_entries(p, ev->sorted, n))
+		qsort_r(ev->sorted, n, sizeof(*ev->sorted), entry_cmp, p);
 	ev->nr_sorted = n;
 	return ev;
 }

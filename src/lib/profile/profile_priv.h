@@ -711,6 +711,14 @@ void prof_hist_build(struct sonde_profile *p);
 void prof_hist_free(struct sonde_profile *p);
 bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k);
 
+/*
+ * profile_sort.c: @ents (@n entries in seq order) sorted as entry_cmp()
+ * and qsort_r() sort them, from ranks made once; false (@ents unchanged)
+ * when a sort key is not one it ranks, or out of memory.
+ */
+bool prof_sort_entries(const struct sonde_profile *p, struct sonde_profile_entry **ents,
+		       size_t n);
+
 /* profile_tree.c: call trees of the entries (@hops: branch history's, or NULL). */
 void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
 		   const struct anl_frame *frames, const struct prof_hop *hops, int from, int dir,
