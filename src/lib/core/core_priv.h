@@ -115,6 +115,13 @@ int sysfs_devices_dir(const char *root, char *buf, size_t size);
 #define HUGEMEM_MIN ((size_t)1 << 20)
 void *hugemem_alloc(size_t n);
 void hugemem_free(void *p, size_t n);
+/*
+ * Faults in the pages of [@p, @p + @n) at once (one system call, no trap
+ * each), for a table about to be touched all over: a fresh page read
+ * before it is written faults twice (the zero page, then its own).
+ * Best effort; nothing below 64 kB.
+ */
+void hugemem_populate(void *p, size_t n);
 
 /*
  * A bump allocator over hugemem blocks for objects that live as long

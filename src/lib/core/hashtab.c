@@ -75,6 +75,7 @@ int hashtab_reserve(struct hashtab *t, size_t n)
 		*t = old;
 		return -ENOMEM;
 	}
+	hugemem_populate(t->slots, slots_bytes(cap));
 	while (((size_t)1 << bits) < cap)
 		bits++;
 	t->mask = cap - 1;

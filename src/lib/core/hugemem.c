@@ -70,6 +70,21 @@ void hugemem_free(void *p, size_t n)
 		free(p);
 }
 
+/* Below this a table's pages are few: the system call would cost more. */
+#define POPULATE_MIN ((size_t)64 << 10)
+
+void hugemem_populate(void *p, size_t n)
+{
+	size_t page = 4096;
+	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
+	uintptr_t hi = ((uintptr_t)p + n) & ~(uintptr_t)(page - 1);
+
+	if (HUGEMEM_HEAP_ONLY || n < POPULATE_MIN || hi <= lo)
+		return;
+	/* Linux 5.14 on; where it is refused, the pages fault one by one. */
+	(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+}
+
 /* ---- the arena ---- */
 
 struct hugearena_chunk {

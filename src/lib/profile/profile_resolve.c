@@ -93,6 +93,8 @@ struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack)
 		anl_stacks_free(c);
 		return NULL;
 	}
+	/* every new stack reads a set of it first */
+	hugemem_populate(c->locs, LOC_CACHE_SIZE * sizeof(*c->locs));
 	return c;
 }
 
