@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "builtin.h"
 #include "options.h"
 #include "sonde/perfdata_reader.h"
@@ -105,6 +106,7 @@ struct script {
 	int nr_fmts;
 	struct stack_text *texts; /* SCRIPT_MAX_STACKS, by stack id */
 	size_t nr_texts;
+	struct outbuf text_tmp; /* where a stack's text is made (buf NULL: not yet) */
 	struct frame_text *lines; /* FRAME_LINES, by frame_key() */
 	struct line_part heads[HEAD_PARTS]; /* by tid */
 	struct line_part tail;		    /* period and event */
@@ -315,6 +317,21 @@ static void frame_line(struct outbuf *o, const frame_t *fr, unsigned f)
 	ob_putc(o, '\n');
 }
 
+/*
+ * A zeroed cache array that is read all over before it is written: its
+ * pages faulted in at once (a fresh page read first faults twice).
+ */
+static void *cache_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+	uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t hi = ((uintptr_t)p + n * size) & ~(uintptr_t)4095;
+
+	if (p && hi > lo) /* best effort: Linux 5.14 on */
+		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+	return p;
+}
+
 /* The slot of frame @fr's line in s->lines, filled; NULL: print it uncached. */
 static const struct frame_text *frame_text(struct script *s, const frame_t *fr, unsigned f)
 {
@@ -327,7 +344,7 @@ static const struct frame_text *frame_text(struct script *s, const frame_t *fr, 
 	struct outbuf tmp;
 	char buf[FRAME_TEXT * 2];
 
-	if (!s->lines && !(s->lines = calloc(FRAME_LINES, sizeof(*s->lines))))
+	if (!s->lines && !(s->lines = cache_calloc(FRAME_LINES, sizeof(*s->lines))))
 		return NULL;
 	/* Sets of two, the newest first: direct-mapped, one in twenty collided. */
 	c = &s->lines[(h >> 40) & (FRAME_LINES - 2)];
@@ -384,12 +401,12 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 {
 	uint32_t id = sonde_profile_stack__id(st);
 	struct stack_text *c;
-	struct outbuf tmp;
+	struct outbuf *tmp;
 
 	if (id >= SCRIPT_MAX_STACKS)
 		return NULL;
 	if (!s->texts) {
-		s->texts = calloc(SCRIPT_MAX_STACKS, sizeof(*s->texts));
+		s->texts = cache_calloc(SCRIPT_MAX_STACKS, sizeof(*s->texts));
 		if (!s->texts)
 			return NULL;
 		s->nr_texts = SCRIPT_MAX_STACKS;
@@ -399,28 +416,27 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 		*len = c->len;
 		return c->buf;
 	}
-	if (c->buf) {
-		tmp = (struct outbuf){ .buf = c->buf, .cap = c->cap, .fd = -1 };
-	} else {
-		ob_init_mem(&tmp);
-	}
-	render_stack(s, &tmp, st, f, true);
-	/* Up to 16384 of these stay: the doubling's slack would be a third. */
-	if (tmp.cap - tmp.len > 64) {
-		char *b = realloc(tmp.buf, tmp.len);
+	/* Made in one buffer, then kept at its size: one allocation a stack. */
+	if (!s->text_tmp.buf)
+		ob_init_mem(&s->text_tmp);
+	tmp = &s->text_tmp;
+	tmp->len = 0;
+	render_stack(s, tmp, st, f, true);
+	if (!c->buf || c->cap < tmp->len) {
+		char *b = malloc(tmp->len ? tmp->len : 1);
 
-		if (b) {
-			tmp.buf = b;
-			tmp.cap = tmp.len;
-		}
+		if (!b)
+			return NULL;
+		free(c->buf);
+		c->buf = b;
+		c->cap = tmp->len;
 	}
-	c->buf = tmp.buf;
-	c->cap = tmp.cap;
-	c->len = tmp.len;
+	memcpy(c->buf, tmp->buf, tmp->len);
+	c->len = tmp->len;
 	c->id = id;
 	c->fields = f;
-	*len = tmp.len;
-	return tmp.buf;
+	*len = c->len;
+	return c->buf;
 }
 
 static int event_width(struct script *s)
@@ -1057,6 +1073,8 @@ int cmd_script(int argc, const char **argv)
 	for (size_t i = 0; i < s.nr_texts; i++)
 		free(s.texts[i].buf);
 	free(s.texts);
+	if (s.text_tmp.buf)
+		ob_free(&s.text_tmp);
 	free(s.lines);
 	free(s.br);
 	brstackoff_free(s.bo);
