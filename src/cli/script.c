@@ -107,6 +107,7 @@ struct script {
 	struct stack_text *texts; /* SCRIPT_MAX_STACKS, by stack id */
 	size_t nr_texts;
 	struct outbuf text_tmp; /* where a stack's text is made (buf NULL: not yet) */
+	struct text_chunk *text_mem; /* where it is kept: the newest chunk */
 	struct frame_text *lines; /* FRAME_LINES, by frame_key() */
 	struct line_part heads[HEAD_PARTS]; /* by tid */
 	struct line_part tail;		    /* period and event */
@@ -121,6 +122,18 @@ struct script {
 };
 
 /* A stack's frame lines, rendered once for one field set. */
+/*
+ * The kept stacks' texts, one after another in chunks faulted in at once
+ * (up to 16384 of them, a few MB: page by page, a fault every 20 texts).
+ */
+struct text_chunk {
+	struct text_chunk *prev;
+	size_t used, cap;
+	char buf[];
+};
+
+#define TEXT_CHUNK ((size_t)1 << 20)
+
 struct stack_text {
 	char *buf; /* NULL: empty */
 	size_t len, cap;
@@ -332,6 +345,25 @@ static void *cache_calloc(size_t n, size_t size)
 	return p;
 }
 
+/* Room for a kept stack's text of @n bytes, or NULL. */
+static char *text_alloc(struct script *s, size_t n)
+{
+	struct text_chunk *c = s->text_mem;
+
+	if (!c || c->cap - c->used < n) {
+		size_t cap = n > TEXT_CHUNK ? n : TEXT_CHUNK;
+
+		c = cache_calloc(1, sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->prev = s->text_mem;
+		c->cap = cap;
+		s->text_mem = c;
+	}
+	c->used += n;
+	return c->buf + c->used - n;
+}
+
 /* The slot of frame @fr's line in s->lines, filled; NULL: print it uncached. */
 static const struct frame_text *frame_text(struct script *s, const frame_t *fr, unsigned f)
 {
@@ -423,11 +455,10 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 	tmp->len = 0;
 	render_stack(s, tmp, st, f, true);
 	if (!c->buf || c->cap < tmp->len) {
-		char *b = malloc(tmp->len ? tmp->len : 1);
+		char *b = text_alloc(s, tmp->len);
 
 		if (!b)
 			return NULL;
-		free(c->buf);
 		c->buf = b;
 		c->cap = tmp->len;
 	}
@@ -1070,8 +1101,12 @@ int cmd_script(int argc, const char **argv)
 		ret = 1;
 	}
 	script_trace_free(s.trace);
-	for (size_t i = 0; i < s.nr_texts; i++)
-		free(s.texts[i].buf);
+	while (s.text_mem) {
+		struct text_chunk *c = s.text_mem;
+
+		s.text_mem = c->prev;
+		free(c);
+	}
 	free(s.texts);
 	if (s.text_tmp.buf)
 		ob_free(&s.text_tmp);
