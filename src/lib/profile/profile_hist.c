@@ -502,7 +502,7 @@ static int key_cmp(const struct sonde_profile *p, const struct sonde_profile_ent
 	return 0;
 }
 
-static int entry_cmp(const void *pa, const void *pb, void *arg)
+int prof_entry_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct sonde_profile *p = arg;
 	const struct sonde_profile_entry *a = *(const struct sonde_profile_entry *const *)pa;
@@ -555,7 +555,7 @@ static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 			ev->sorted[n++] = e;
 	}
 	if (!prof_sort_entries(p, ev->sorted, n))
-		qsort_r(ev->sorted, n, sizeof(*ev->sorted), entry_cmp, p);
+		qsort_r(ev->sorted, n, sizeof(*ev->sorted), prof_entry_cmp, p);
 	ev->nr_sorted = n;
 	return ev;
 }

@@ -712,9 +712,16 @@ void prof_hist_free(struct sonde_profile *p);
 bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k);
 
 /*
- * profile_sort.c: @ents (@n entries in seq order) sorted as entry_cmp()
- * and qsort_r() sort them, from ranks made once; false (@ents unchanged)
- * when a sort key is not one it ranks, or out of memory.
+ * perf's order of two entries (pointers to struct sonde_profile_entry
+ * pointers; @arg the profile), for qsort_r(): not a total order when
+ * entries of two comms tie, so the result depends on the sort's steps.
+ */
+int prof_entry_cmp(const void *pa, const void *pb, void *arg);
+
+/*
+ * profile_sort.c: @ents (@n entries in seq order) sorted as qsort_r()
+ * with prof_entry_cmp() sorts them, from ranks made once; false (@ents
+ * unchanged) when a sort key is not one it ranks, or out of memory.
  */
 bool prof_sort_entries(const struct sonde_profile *p, struct sonde_profile_entry **ents,
 		       size_t n);

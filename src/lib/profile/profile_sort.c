@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * The histogram's sort, fast: perf's order of entries (profile_hist.c's
- * entry_cmp()) from numbers made once per entry. With many distinct
+ * prof_entry_cmp()) from numbers made once per entry. With many distinct
  * stacks most entries tie on weight, depth and self, so nearly every
  * comparison went on to the keys, reading two far apart entries and
  * comparing names: three quarters of the sort's time on one recording.
@@ -31,7 +31,7 @@ struct sorter {
 	bool children, caller;
 };
 
-/* entry_cmp() of entries @a and @b (their seq order is their index order). */
+/* prof_entry_cmp() of entries @a and @b (their seq order is their index order). */
 static inline int rec_cmp(const struct sorter *s, uint32_t a, uint32_t b)
 {
 	const struct sort_rec *x = &s->rec[a], *y = &s->rec[b];
