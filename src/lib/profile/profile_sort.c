@@ -161,16 +161,19 @@ static bool ranker_finish(struct ranker *r)
 		free(sorted);
 		return false;
 	}
+	r->nr_ranks = 0;
+	if (!r->nr) { /* no entry has one (no symbols at all) */
+		free(sorted);
+		return true;
+	}
 	memcpy(sorted, r->v, r->nr * sizeof(*sorted));
 	qsort(sorted, r->nr, sizeof(*sorted), r->cmp);
-	r->nr_ranks = 0;
 	for (size_t i = 0; i < r->nr; i++) {
 		if (i && r->cmp(&sorted[i - 1], &sorted[i]))
 			r->nr_ranks++;
 		r->rank[sorted[i].at] = r->nr_ranks;
 	}
-	if (r->nr)
-		r->nr_ranks++;
+	r->nr_ranks++;
 	free(sorted);
 	return true;
 }
