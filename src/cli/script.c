@@ -123,8 +123,8 @@ struct script {
 
 /* A stack's frame lines, rendered once for one field set. */
 /*
- * The kept stacks' texts, one after another in chunks faulted in at once
- * (up to 16384 of them, a few MB: page by page, a fault every 20 texts).
+ * The kept stacks' texts that do not fit their slot, one after another
+ * in chunks faulted in at once (page by page, a fault every 20 texts).
  */
 struct text_chunk {
 	struct text_chunk *prev;
@@ -134,11 +134,16 @@ struct text_chunk {
 
 #define TEXT_CHUNK ((size_t)1 << 20)
 
+/*
+ * A kept stack's text, in its slot when it fits (most do: a few frames):
+ * a sample of it then reads one place, not an index and a text elsewhere.
+ */
+#define TEXT_SLOT 256
 struct stack_text {
-	char *buf; /* NULL: empty */
-	size_t len, cap;
-	uint32_t id;
+	char *buf; /* NULL: empty; else txt, or a chunk's room */
+	uint32_t len, cap;
 	unsigned fields;
+	char txt[TEXT_SLOT - 8 - 3 * 4];
 };
 
 /*
@@ -444,7 +449,7 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 		s->nr_texts = SCRIPT_MAX_STACKS;
 	}
 	c = &s->texts[id];
-	if (c->buf && c->id == id && c->fields == f) {
+	if (c->buf && c->fields == f) {
 		*len = c->len;
 		return c->buf;
 	}
@@ -454,17 +459,20 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 	tmp = &s->text_tmp;
 	tmp->len = 0;
 	render_stack(s, tmp, st, f, true);
-	if (!c->buf || c->cap < tmp->len) {
+	if (tmp->len > UINT32_MAX)
+		return NULL;
+	if (tmp->len <= sizeof(c->txt)) {
+		c->buf = c->txt;
+	} else if (!c->buf || c->buf == c->txt || c->cap < tmp->len) {
 		char *b = text_alloc(s, tmp->len);
 
 		if (!b)
 			return NULL;
 		c->buf = b;
-		c->cap = tmp->len;
+		c->cap = (uint32_t)tmp->len;
 	}
 	memcpy(c->buf, tmp->buf, tmp->len);
-	c->len = tmp->len;
-	c->id = id;
+	c->len = (uint32_t)tmp->len;
 	c->fields = f;
 	*len = c->len;
 	return c->buf;
