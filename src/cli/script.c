@@ -106,9 +106,11 @@ struct script {
 	int nr_fmts;
 	struct stack_text *texts; /* SCRIPT_MAX_STACKS, by stack id */
 	size_t nr_texts;
+	size_t texts_ready; /* slots faulted in, from the first */
 	struct outbuf text_tmp; /* where a stack's text is made (buf NULL: not yet) */
 	struct text_chunk *text_mem; /* where it is kept: the newest chunk */
 	struct frame_text *lines; /* FRAME_LINES, by frame_key() */
+	size_t nr_lines_made;
 	struct line_part heads[HEAD_PARTS]; /* by tid */
 	struct line_part tail;		    /* period and event */
 	uint64_t sec;			    /* the seconds of sec_txt */
@@ -122,23 +124,21 @@ struct script {
 };
 
 /* A stack's frame lines, rendered once for one field set. */
-/*
- * The kept stacks' texts that do not fit their slot, one after another
- * in chunks faulted in at once (page by page, a fault every 20 texts).
- */
+/* The kept stacks' texts that do not fit their slot, one after another. */
 struct text_chunk {
 	struct text_chunk *prev;
 	size_t used, cap;
 	char buf[];
 };
 
-#define TEXT_CHUNK ((size_t)1 << 20)
+#define TEXT_CHUNK ((size_t)64 << 10)
 
 /*
  * A kept stack's text, in its slot when it fits (most do: a few frames):
  * a sample of it then reads one place, not an index and a text elsewhere.
  */
 #define TEXT_SLOT 256
+#define TEXT_READY 256 /* slots */
 struct stack_text {
 	char *buf; /* NULL: empty; else txt, or a chunk's room */
 	uint32_t len, cap;
@@ -336,18 +336,17 @@ static void frame_line(struct outbuf *o, const frame_t *fr, unsigned f)
 }
 
 /*
- * A zeroed cache array that is read all over before it is written: its
- * pages faulted in at once (a fresh page read first faults twice).
+ * Faults in the pages of [@p, @p + @n) at once (best effort: Linux 5.14
+ * on), for a cache read all over before it is written: a fresh page read
+ * first faults twice. Only once a run is big enough to fill it.
  */
-static void *cache_calloc(size_t n, size_t size)
+static void populate(void *p, size_t n)
 {
-	void *p = calloc(n, size);
 	uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-	uintptr_t hi = ((uintptr_t)p + n * size) & ~(uintptr_t)4095;
+	uintptr_t hi = ((uintptr_t)p + n) & ~(uintptr_t)4095;
 
-	if (p && hi > lo) /* best effort: Linux 5.14 on */
+	if (hi > lo)
 		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
-	return p;
 }
 
 /* Room for a kept stack's text of @n bytes, or NULL. */
@@ -358,9 +357,10 @@ static char *text_alloc(struct script *s, size_t n)
 	if (!c || c->cap - c->used < n) {
 		size_t cap = n > TEXT_CHUNK ? n : TEXT_CHUNK;
 
-		c = cache_calloc(1, sizeof(*c) + cap);
+		c = malloc(sizeof(*c) + cap);
 		if (!c)
 			return NULL;
+		c->used = 0;
 		c->prev = s->text_mem;
 		c->cap = cap;
 		s->text_mem = c;
@@ -381,7 +381,7 @@ static const struct frame_text *frame_text(struct script *s, const frame_t *fr, 
 	struct outbuf tmp;
 	char buf[FRAME_TEXT * 2];
 
-	if (!s->lines && !(s->lines = cache_calloc(FRAME_LINES, sizeof(*s->lines))))
+	if (!s->lines && !(s->lines = calloc(FRAME_LINES, sizeof(*s->lines))))
 		return NULL;
 	/* Sets of two, the newest first: direct-mapped, one in twenty collided. */
 	c = &s->lines[(h >> 40) & (FRAME_LINES - 2)];
@@ -396,6 +396,9 @@ static const struct frame_text *frame_text(struct script *s, const frame_t *fr, 
 	frame_line(&tmp, fr, f);
 	if (tmp.len > FRAME_TEXT)
 		return NULL;
+	/* Many lines made: it will be read all over. */
+	if (++s->nr_lines_made == 16)
+		populate(s->lines, FRAME_LINES * sizeof(*s->lines));
 	c[1] = c[0];
 	*c = (struct frame_text){ .sym = sym, .dso = dso, .addr = addr, .fields = f,
 				  .inlined = inl, .len = (uint8_t)tmp.len };
@@ -443,10 +446,18 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 	if (id >= SCRIPT_MAX_STACKS)
 		return NULL;
 	if (!s->texts) {
-		s->texts = cache_calloc(SCRIPT_MAX_STACKS, sizeof(*s->texts));
+		s->texts = calloc(SCRIPT_MAX_STACKS, sizeof(*s->texts));
 		if (!s->texts)
 			return NULL;
 		s->nr_texts = SCRIPT_MAX_STACKS;
+	}
+	/*
+	 * Ids are given in the order stacks are first met: the slots fill
+	 * from the first, 64 kB faulted in at a time before they are read.
+	 */
+	while (id >= s->texts_ready) {
+		populate(&s->texts[s->texts_ready], TEXT_READY * sizeof(*s->texts));
+		s->texts_ready += TEXT_READY;
 	}
 	c = &s->texts[id];
 	if (c->buf && c->fields == f) {

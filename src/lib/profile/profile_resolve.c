@@ -41,6 +41,7 @@ struct anl_stacks {
 	struct anl_stack **pending; /* new stacks not expanded yet */
 	size_t nr_pending, cap_pending;
 	struct loc_cached *locs; /* LOC_CACHE_SIZE entries */
+	size_t nr_made; /* stacks made, kept or not */
 	/* The stacks' own memory, so that a bounded cache can drop it at once. */
 	struct hugearena arena;
 	struct hugearena scratch; /* the transient stacks' */
@@ -93,8 +94,6 @@ struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack)
 		anl_stacks_free(c);
 		return NULL;
 	}
-	/* every new stack reads a set of it first */
-	hugemem_populate(c->locs, LOC_CACHE_SIZE * sizeof(*c->locs));
 	return c;
 }
 
@@ -357,6 +356,8 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 			return s;
 	}
 	/* A new stack: resolve every frame once. */
+	if (++c->nr_made == 16) /* many more to come: read all over */
+		hugemem_populate(c->locs, LOC_CACHE_SIZE * sizeof(*c->locs));
 	if (c->limit && hashtab_count(&c->tab) >= c->limit) {
 		transient = true;
 		use_scratch(c);
