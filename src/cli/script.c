@@ -826,10 +826,11 @@ static void print_sample_json(struct script *s, const struct sonde_perfdata_reco
 /* Is @v in the comma separated list @list? (NULL list = everything) */
 static bool in_list(const char *list, const char *v)
 {
-	size_t n = strlen(v);
+	size_t n;
 
 	if (!list)
-		return true;
+		return true; /* no -c: nothing to measure per sample */
+	n = strlen(v);
 	for (const char *p = list; *p;) {
 		size_t l = strcspn(p, ",");
 
