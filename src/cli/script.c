@@ -132,6 +132,7 @@ struct text_chunk {
 };
 
 #define TEXT_CHUNK ((size_t)64 << 10)
+#define TEXT_CHUNK_MAX ((size_t)1 << 20)
 
 /*
  * A kept stack's text, in its slot when it fits (most do: a few frames):
@@ -355,11 +356,14 @@ static char *text_alloc(struct script *s, size_t n)
 	struct text_chunk *c = s->text_mem;
 
 	if (!c || c->cap - c->used < n) {
-		size_t cap = n > TEXT_CHUNK ? n : TEXT_CHUNK;
+		/* a first small chunk, then 1 MB ones that will fill: faulted in at once */
+		size_t want = c ? TEXT_CHUNK_MAX : TEXT_CHUNK, cap = n > want ? n : want;
 
 		c = malloc(sizeof(*c) + cap);
 		if (!c)
 			return NULL;
+		if (s->text_mem)
+			populate(c, sizeof(*c) + cap);
 		c->used = 0;
 		c->prev = s->text_mem;
 		c->cap = cap;
