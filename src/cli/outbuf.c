@@ -117,14 +117,20 @@ static int utoa(char *tmp, uint64_t v)
 	return n;
 }
 
-/* How many decimal digits @v has. */
+/* How many decimal digits @v has: from its bit length, then one check. */
 static int dec_digits(uint64_t v)
 {
-	int n = 1;
+	static const uint64_t pow10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL,
+	};
+	/* 1233 / 4096 ~ log10(2): bits * that is the digit count or one more */
+	int n = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
 
-	for (uint64_t p = 10; n < 20 && v >= p; p *= 10)
-		n++;
-	return n;
+	return n + 1 - (n && v < pow10[n]);
 }
 
 void ob_dec(struct outbuf *o, uint64_t v)

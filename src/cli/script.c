@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "builtin.h"
 #include "options.h"
 #include "sonde/perfdata_reader.h"
@@ -105,7 +106,11 @@ struct script {
 	int nr_fmts;
 	struct stack_text *texts; /* SCRIPT_MAX_STACKS, by stack id */
 	size_t nr_texts;
+	size_t texts_ready; /* slots faulted in, from the first */
+	struct outbuf text_tmp; /* where a stack's text is made (buf NULL: not yet) */
+	struct text_chunk *text_mem; /* where it is kept: the newest chunk */
 	struct frame_text *lines; /* FRAME_LINES, by frame_key() */
+	size_t nr_lines_made;
 	struct line_part heads[HEAD_PARTS]; /* by tid */
 	struct line_part tail;		    /* period and event */
 	uint64_t sec;			    /* the seconds of sec_txt */
@@ -119,11 +124,27 @@ struct script {
 };
 
 /* A stack's frame lines, rendered once for one field set. */
+/* The kept stacks' texts that do not fit their slot, one after another. */
+struct text_chunk {
+	struct text_chunk *prev;
+	size_t used, cap;
+	char buf[];
+};
+
+#define TEXT_CHUNK ((size_t)64 << 10)
+#define TEXT_CHUNK_MAX ((size_t)1 << 20)
+
+/*
+ * A kept stack's text, in its slot when it fits (most do: a few frames):
+ * a sample of it then reads one place, not an index and a text elsewhere.
+ */
+#define TEXT_SLOT 256
+#define TEXT_READY 256 /* slots */
 struct stack_text {
-	char *buf; /* NULL: empty */
-	size_t len, cap;
-	uint32_t id;
+	char *buf; /* NULL: empty; else txt, or a chunk's room */
+	uint32_t len, cap;
 	unsigned fields;
+	char txt[TEXT_SLOT - 8 - 3 * 4];
 };
 
 /*
@@ -315,6 +336,43 @@ static void frame_line(struct outbuf *o, const frame_t *fr, unsigned f)
 	ob_putc(o, '\n');
 }
 
+/*
+ * Faults in the pages of [@p, @p + @n) at once (best effort: Linux 5.14
+ * on), for a cache read all over before it is written: a fresh page read
+ * first faults twice. Only once a run is big enough to fill it.
+ */
+static void populate(void *p, size_t n)
+{
+	uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t hi = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+}
+
+/* Room for a kept stack's text of @n bytes, or NULL. */
+static char *text_alloc(struct script *s, size_t n)
+{
+	struct text_chunk *c = s->text_mem;
+
+	if (!c || c->cap - c->used < n) {
+		/* a first small chunk, then 1 MB ones that will fill: faulted in at once */
+		size_t want = c ? TEXT_CHUNK_MAX : TEXT_CHUNK, cap = n > want ? n : want;
+
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		if (s->text_mem)
+			populate(c, sizeof(*c) + cap);
+		c->used = 0;
+		c->prev = s->text_mem;
+		c->cap = cap;
+		s->text_mem = c;
+	}
+	c->used += n;
+	return c->buf + c->used - n;
+}
+
 /* The slot of frame @fr's line in s->lines, filled; NULL: print it uncached. */
 static const struct frame_text *frame_text(struct script *s, const frame_t *fr, unsigned f)
 {
@@ -342,6 +400,9 @@ static const struct frame_text *frame_text(struct script *s, const frame_t *fr, 
 	frame_line(&tmp, fr, f);
 	if (tmp.len > FRAME_TEXT)
 		return NULL;
+	/* Many lines made: it will be read all over. */
+	if (++s->nr_lines_made == 16)
+		populate(s->lines, FRAME_LINES * sizeof(*s->lines));
 	c[1] = c[0];
 	*c = (struct frame_text){ .sym = sym, .dso = dso, .addr = addr, .fields = f,
 				  .inlined = inl, .len = (uint8_t)tmp.len };
@@ -384,7 +445,7 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 {
 	uint32_t id = sonde_profile_stack__id(st);
 	struct stack_text *c;
-	struct outbuf tmp;
+	struct outbuf *tmp;
 
 	if (id >= SCRIPT_MAX_STACKS)
 		return NULL;
@@ -394,33 +455,42 @@ static const char *stack_text(struct script *s, const struct sonde_profile_stack
 			return NULL;
 		s->nr_texts = SCRIPT_MAX_STACKS;
 	}
+	/*
+	 * Ids are given in the order stacks are first met: the slots fill
+	 * from the first, 64 kB faulted in at a time before they are read.
+	 */
+	while (id >= s->texts_ready) {
+		populate(&s->texts[s->texts_ready], TEXT_READY * sizeof(*s->texts));
+		s->texts_ready += TEXT_READY;
+	}
 	c = &s->texts[id];
-	if (c->buf && c->id == id && c->fields == f) {
+	if (c->buf && c->fields == f) {
 		*len = c->len;
 		return c->buf;
 	}
-	if (c->buf) {
-		tmp = (struct outbuf){ .buf = c->buf, .cap = c->cap, .fd = -1 };
-	} else {
-		ob_init_mem(&tmp);
-	}
-	render_stack(s, &tmp, st, f, true);
-	/* Up to 16384 of these stay: the doubling's slack would be a third. */
-	if (tmp.cap - tmp.len > 64) {
-		char *b = realloc(tmp.buf, tmp.len);
+	/* Made in one buffer, then kept at its size: one allocation a stack. */
+	if (!s->text_tmp.buf)
+		ob_init_mem(&s->text_tmp);
+	tmp = &s->text_tmp;
+	tmp->len = 0;
+	render_stack(s, tmp, st, f, true);
+	if (tmp->len > UINT32_MAX)
+		return NULL;
+	if (tmp->len <= sizeof(c->txt)) {
+		c->buf = c->txt;
+	} else if (!c->buf || c->buf == c->txt || c->cap < tmp->len) {
+		char *b = text_alloc(s, tmp->len);
 
-		if (b) {
-			tmp.buf = b;
-			tmp.cap = tmp.len;
-		}
+		if (!b)
+			return NULL;
+		c->buf = b;
+		c->cap = (uint32_t)tmp->len;
 	}
-	c->buf = tmp.buf;
-	c->cap = tmp.cap;
-	c->len = tmp.len;
-	c->id = id;
+	memcpy(c->buf, tmp->buf, tmp->len);
+	c->len = (uint32_t)tmp->len;
 	c->fields = f;
-	*len = tmp.len;
-	return tmp.buf;
+	*len = c->len;
+	return c->buf;
 }
 
 static int event_width(struct script *s)
@@ -760,10 +830,11 @@ static void print_sample_json(struct script *s, const struct sonde_perfdata_reco
 /* Is @v in the comma separated list @list? (NULL list = everything) */
 static bool in_list(const char *list, const char *v)
 {
-	size_t n = strlen(v);
+	size_t n;
 
 	if (!list)
-		return true;
+		return true; /* no -c: nothing to measure per sample */
+	n = strlen(v);
 	for (const char *p = list; *p;) {
 		size_t l = strcspn(p, ",");
 
@@ -1054,9 +1125,15 @@ int cmd_script(int argc, const char **argv)
 		ret = 1;
 	}
 	script_trace_free(s.trace);
-	for (size_t i = 0; i < s.nr_texts; i++)
-		free(s.texts[i].buf);
+	while (s.text_mem) {
+		struct text_chunk *c = s.text_mem;
+
+		s.text_mem = c->prev;
+		free(c);
+	}
 	free(s.texts);
+	if (s.text_tmp.buf)
+		ob_free(&s.text_tmp);
 	free(s.lines);
 	free(s.br);
 	brstackoff_free(s.bo);

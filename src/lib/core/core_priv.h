@@ -99,6 +99,52 @@ char *sysfs_trim(char *s);
 /* Directory holding the PMUs for @root (NULL: $SONDE_SYSFS_ROOT or /sys). */
 int sysfs_devices_dir(const char *root, char *buf, size_t size);
 
+/* ---- big tables on huge pages (hugemem.c) ---- */
+
+/*
+ * Zeroed memory for big tables that are filled soon after: from
+ * HUGEMEM_MIN up, whole 2 MB pages at a 2 MB boundary, advised
+ * MADV_HUGEPAGE, so that where transparent huge pages are on ("always"
+ * or "madvise") the kernel faults 2 MB at once instead of 512 small
+ * pages (each fault costs microseconds, more on a VM). Smaller blocks,
+ * and every block in a sanitizer build, come from calloc. Free with
+ * hugemem_free() and the size asked for. NULL with errno ENOMEM.
+ * Room never touched costs no memory, but the first touch of a 2 MB
+ * page zeroes all of it: for tables that fill most of what they ask.
+ */
+#define HUGEMEM_MIN ((size_t)1 << 20)
+void *hugemem_alloc(size_t n);
+void hugemem_free(void *p, size_t n);
+/*
+ * Faults in the pages of [@p, @p + @n) at once (one system call, no trap
+ * each), for a table about to be touched all over: a fresh page read
+ * before it is written faults twice (the zero page, then its own).
+ * Best effort; nothing below 64 kB.
+ */
+void hugemem_populate(void *p, size_t n);
+
+/*
+ * A bump allocator over hugemem blocks for objects that live as long
+ * as it does: a first block of 256 kB, then whole huge pages, each block
+ * twice the last up to 64 MB. A zeroed struct is an empty arena.
+ */
+struct hugearena_chunk;
+struct hugearena {
+	struct hugearena_chunk *chunk; /* the newest */
+	size_t next;		       /* the size of the next block (0: the first's) */
+};
+
+void hugearena_init(struct hugearena *a);
+/*
+ * @n bytes, 16-byte aligned; zeroed unless the arena was reset since.
+ * NULL with errno ENOMEM.
+ */
+void *hugearena_alloc(struct hugearena *a, size_t n);
+/* Forgets every allocation, keeping the newest block (not zeroed again). */
+void hugearena_reset(struct hugearena *a);
+/* Frees every block: an empty arena again. */
+void hugearena_free(struct hugearena *a);
+
 /* ---- the one hash table ---- */
 
 /*

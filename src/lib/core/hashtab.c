@@ -17,9 +17,16 @@ uint64_t hashtab_bytes_hash(const void *p, size_t n)
 	return h;
 }
 
+/* A big table takes huge pages: it is filled at random, every page soon. */
+static size_t slots_bytes(size_t cap)
+{
+	return cap * sizeof(struct hashtab_slot);
+}
+
 void hashtab_free(struct hashtab *t)
 {
-	free(t->slots);
+	if (t->slots)
+		hugemem_free(t->slots, slots_bytes(t->mask + 1));
 	hashtab_init(t);
 }
 
@@ -63,11 +70,12 @@ int hashtab_reserve(struct hashtab *t, size_t n)
 		return -ENOMEM;
 	if (cap <= old_cap)
 		return 0;
-	t->slots = calloc(cap, sizeof(*t->slots));
+	t->slots = hugemem_alloc(slots_bytes(cap));
 	if (!t->slots) {
 		*t = old;
 		return -ENOMEM;
 	}
+	hugemem_populate(t->slots, slots_bytes(cap));
 	while (((size_t)1 << bits) < cap)
 		bits++;
 	t->mask = cap - 1;
@@ -75,7 +83,8 @@ int hashtab_reserve(struct hashtab *t, size_t n)
 	for (size_t i = 0; i < old_cap; i++)
 		if (old.slots[i].val)
 			place(t, old.slots[i].hash, old.slots[i].val);
-	free(old.slots);
+	if (old.slots)
+		hugemem_free(old.slots, slots_bytes(old_cap));
 	return 0;
 }
 

@@ -207,12 +207,7 @@ void sonde_profile__free(struct sonde_profile *p)
 	prof_chains_free(p);
 	hashtab_free(&p->ents);
 	hashtab_free(&p->kids);
-	while (p->gblocks) {
-		struct prof_group_block *b = p->gblocks;
-
-		p->gblocks = b->prev;
-		free(b);
-	}
+	hugearena_free(&p->group_mem);
 	hashtab_free(&p->groups);
 	bigalloc_free(&p->tl_mem);
 	free(p->tl_hi);
@@ -436,7 +431,7 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 	}
 	if (!s) {
 		if (!p->gblocks || p->gblocks->used == PROF_GROUP_BLOCK) {
-			struct prof_group_block *b = malloc(sizeof(*b));
+			struct prof_group_block *b = hugearena_alloc(&p->group_mem, sizeof(*b));
 
 			if (!b)
 				abort();

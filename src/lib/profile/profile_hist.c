@@ -105,7 +105,8 @@ static struct sonde_profile_entry *entry_new(struct sonde_profile *p)
 			p->ent_blocks = v;
 			p->cap_ent_blocks = cap;
 		}
-		p->ent_blocks[b] = malloc(PROF_ENTRY_BLOCK * sizeof(*p->ent_blocks[b]));
+		p->ent_blocks[b] = hugearena_alloc(&p->ent_mem,
+						   PROF_ENTRY_BLOCK * sizeof(*p->ent_blocks[b]));
 		if (!p->ent_blocks[b])
 			abort();
 	}
@@ -199,20 +200,31 @@ static void job_add(struct sonde_profile *p, struct tree_jobs *j, const struct p
 	int n = (int)g->st->nr_frames;
 	int count = p->caller ? from + 1 : n - from;
 
-	if (j->nr == j->cap) {
-		size_t cap = j->cap ? j->cap * 2 : 4096;
-		struct prof_tree_job *v = realloc(j->v, cap * sizeof(*v));
-
-		if (!v)
-			abort();
-		j->v = v;
-		j->cap = cap;
-	}
+	if (j->nr == j->cap) /* jobs_bound() is one */
+		abort();
 	j->v[j->nr++] = (struct prof_tree_job){ g->st->frames, g, (uint32_t)e->seq,
 						(int16_t)from, (int16_t)count };
 	/* the sort's tie-break needs it before any tree is built */
 	if ((uint32_t)count > e->max_depth)
 		e->max_depth = (uint32_t)count;
+}
+
+/*
+ * The most jobs expand_group() makes of groups @v: one for the sample's
+ * own entry, and in children mode one per frame. Known before, the array
+ * is made once, at its size, instead of doubling (each copy a fresh
+ * round of page faults).
+ */
+static size_t jobs_bound(const struct sonde_profile *p, struct prof_group *const *v, size_t n)
+{
+	size_t nr = 0;
+
+	if (!p->trees || !p->have_callchains)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i]->st->nr_frames)
+			nr += p->children ? 1 + (size_t)v[i]->st->nr_frames : 1;
+	return nr;
 }
 
 static void expand_group(struct sonde_profile *p, const struct prof_group *g,
@@ -326,10 +338,13 @@ static void sort_jobs(struct sonde_profile *p, struct tree_jobs *j)
 	struct sonde_profile_entry **ents;
 	size_t *start;
 
-	if (!j->nr)
+	if (!j->nr) {
+		hugemem_free(j->v, j->cap * sizeof(*j->v));
 		return;
-	start = calloc(p->nr_ents + 1, sizeof(*start));
-	p->jobs = malloc(j->nr * sizeof(*p->jobs));
+	}
+	p->nr_job_start = p->nr_ents + 1;
+	start = hugemem_alloc(p->nr_job_start * sizeof(*start));
+	p->jobs = hugemem_alloc(j->nr * sizeof(*p->jobs));
 	if (!start || !p->jobs)
 		abort();
 	for (size_t i = 0; i < j->nr; i++)
@@ -338,7 +353,7 @@ static void sort_jobs(struct sonde_profile *p, struct tree_jobs *j)
 		start[i + 1] += start[i];
 	for (size_t i = 0; i < j->nr; i++)
 		p->jobs[start[j->v[i].ent]++] = j->v[i];
-	free(j->v);
+	hugemem_free(j->v, j->cap * sizeof(*j->v));
 	j->v = NULL;
 	/* start[i] is now the end of entry i's jobs: shift it to the start */
 	memmove(start + 1, start, p->nr_ents * sizeof(*start));
@@ -363,11 +378,11 @@ static void sort_jobs(struct sonde_profile *p, struct tree_jobs *j)
 
 void prof_jobs_free(struct sonde_profile *p)
 {
-	free(p->jobs);
+	hugemem_free(p->jobs, p->nr_jobs * sizeof(*p->jobs));
 	p->jobs = NULL;
-	free(p->job_start);
+	hugemem_free(p->job_start, p->nr_job_start * sizeof(*p->job_start));
 	p->job_start = NULL;
-	p->nr_jobs = 0;
+	p->nr_jobs = p->nr_job_start = 0;
 }
 
 /* Builds entry @e's tree from its jobs, once. */
@@ -389,8 +404,7 @@ static void tree_build(struct sonde_profile *p, struct sonde_profile_entry *e)
 
 void prof_hist_free(struct sonde_profile *p)
 {
-	for (size_t b = 0; b * PROF_ENTRY_BLOCK < p->nr_ents; b++)
-		free(p->ent_blocks[b]);
+	hugearena_free(&p->ent_mem);
 	free(p->ent_blocks);
 	p->ent_blocks = NULL;
 	p->cap_ent_blocks = 0;
@@ -423,6 +437,9 @@ void prof_hist_build(struct sonde_profile *p)
 		p->evs[i].base_stats.filtered_period = 0;
 	}
 	v = prof_groups_sorted(p, &n);
+	jobs.cap = jobs_bound(p, v, n);
+	if (jobs.cap && !(jobs.v = hugemem_alloc(jobs.cap * sizeof(*jobs.v))))
+		abort();
 	for (size_t i = 0; i < n; i++)
 		if (v[i]->period || v[i]->nr || v[i]->base_period || v[i]->base_nr)
 			expand_group(p, v[i], &jobs);
@@ -485,7 +502,7 @@ static int key_cmp(const struct sonde_profile *p, const struct sonde_profile_ent
 	return 0;
 }
 
-static int entry_cmp(const void *pa, const void *pb, void *arg)
+int prof_entry_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct sonde_profile *p = arg;
 	const struct sonde_profile_entry *a = *(const struct sonde_profile_entry *const *)pa;
@@ -537,7 +554,8 @@ static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 		    ((p->children ? e->children : e->self) || e->base_self))
 			ev->sorted[n++] = e;
 	}
-	qsort_r(ev->sorted, n, sizeof(*ev->sorted), entry_cmp, p);
+	if (!prof_sort_entries(p, ev->sorted, n))
+		qsort_r(ev->sorted, n, sizeof(*ev->sorted), prof_entry_cmp, p);
 	ev->nr_sorted = n;
 	return ev;
 }

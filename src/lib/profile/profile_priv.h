@@ -440,8 +440,12 @@ struct prof_group {
 	uint64_t base_period, base_nr; /* a baseline's (sonde_profile__add_baseline()) */
 };
 
-/* Sample groups, allocated in blocks: one per distinct stack and thread keys. */
-#define PROF_GROUP_BLOCK 4096
+/*
+ * Sample groups, allocated in blocks (from p->group_mem, where a small
+ * profile's few fit in its first small block): one per distinct stack
+ * and thread keys.
+ */
+#define PROF_GROUP_BLOCK 1024
 
 /*
  * One counted sample of a timeline (opts.timeline), 8 bytes for the
@@ -523,9 +527,10 @@ struct sonde_profile_entry {
 
 /*
  * Entries are made in blocks, in seq order: no allocation each, and a
- * pass over them in creation order reads memory in order.
+ * pass over them in creation order reads memory in order. The blocks
+ * come from p->ent_mem, one after another in its huge pages.
  */
-#define PROF_ENTRY_BLOCK 4096
+#define PROF_ENTRY_BLOCK 1024
 
 struct prof_event {
 	char *name;
@@ -590,6 +595,7 @@ struct sonde_profile {
 	struct hashtab groups; /* of struct prof_group whose stack has more than two */
 	size_t nr_groups;
 	struct prof_group_block *gblocks;
+	struct hugearena group_mem; /* the blocks' */
 	struct prof_group *last_group;
 
 	/* every counted sample in order, with opts.timeline */
@@ -609,6 +615,7 @@ struct sonde_profile {
 	struct sonde_profile_entry **ent_blocks; /* the entries by seq, in blocks
 						  * of PROF_ENTRY_BLOCK */
 	size_t cap_ent_blocks;
+	struct hugearena ent_mem; /* the blocks' */
 	struct hashtab kids;	/* children of wide nodes of the tree being built
 				 * (their index + 1: the array moves as it grows) */
 	struct sonde_profile_node *node_v; /* the tree being built; with branch
@@ -618,6 +625,7 @@ struct sonde_profile {
 	struct prof_tree_job *jobs;
 	size_t nr_jobs;
 	size_t *job_start; /* entry seq's first job; [nr_ents]: nr_jobs */
+	size_t nr_job_start; /* nr_ents + 1 when they were sorted */
 	struct prof_node_chunk *node_chunks; /* the built trees' nodes */
 };
 
@@ -745,6 +753,21 @@ int prof_keys_cmp(const struct sonde_profile *p, enum sonde_profile_key key,
 void prof_hist_build(struct sonde_profile *p);
 void prof_hist_free(struct sonde_profile *p);
 bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k);
+
+/*
+ * perf's order of two entries (pointers to struct sonde_profile_entry
+ * pointers; @arg the profile), for qsort_r(): not a total order when
+ * entries of two comms tie, so the result depends on the sort's steps.
+ */
+int prof_entry_cmp(const void *pa, const void *pb, void *arg);
+
+/*
+ * profile_sort.c: @ents (@n entries in seq order) sorted as qsort_r()
+ * with prof_entry_cmp() sorts them, from ranks made once; false (@ents
+ * unchanged) when a sort key is not one it ranks, or out of memory.
+ */
+bool prof_sort_entries(const struct sonde_profile *p, struct sonde_profile_entry **ents,
+		       size_t n);
 
 /* profile_tree.c: call trees of the entries (@hops: branch history's, or NULL). */
 void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,

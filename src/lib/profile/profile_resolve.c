@@ -23,13 +23,6 @@
  */
 #define LOC_CACHE_SIZE 8192
 
-/* The stacks' own memory, so that a bounded cache can drop it at once. */
-struct stack_chunk {
-	struct stack_chunk *next;
-	size_t size, used;
-	_Alignas(16) unsigned char data[];
-};
-
 struct loc_cached {
 	const struct anl_proc *proc; /* NULL: empty (no space, nothing to cache) */
 	uint32_t gen;
@@ -48,52 +41,18 @@ struct anl_stacks {
 	struct anl_stack **pending; /* new stacks not expanded yet */
 	size_t nr_pending, cap_pending;
 	struct loc_cached *locs; /* LOC_CACHE_SIZE entries */
-	struct stack_chunk *arena;
-	struct stack_chunk *scratch; /* the transient stacks' arena */
+	size_t nr_made; /* stacks made, kept or not */
+	/* The stacks' own memory, so that a bounded cache can drop it at once. */
+	struct hugearena arena;
+	struct hugearena scratch; /* the transient stacks' */
 	size_t limit; /* 0, or the count beyond which stacks are transient */
 };
 
 static void *stack_alloc(struct anl_stacks *c, size_t n)
 {
-	struct stack_chunk *k = c->arena;
-	void *p;
+	void *p = hugearena_alloc(&c->arena, n);
 
-	n = (n + 15) & ~(size_t)15;
-	if (!k || k->used + n > k->size) {
-		size_t sz = n > (1 << 20) ? n : (1 << 20);
-
-		k = malloc(sizeof(*k) + sz);
-		if (!k)
-			return anl_alloc(c->m, n); /* the machine's: its policy */
-		k->size = sz;
-		k->used = 0;
-		k->next = c->arena;
-		c->arena = k;
-	}
-	p = k->data + k->used;
-	k->used += n;
-	return p;
-}
-
-/* Frees the chunks after @k (older ones): @k alone stays. */
-static void stack_arena_free_rest(struct stack_chunk *k)
-{
-	while (k->next) {
-		struct stack_chunk *n = k->next;
-
-		k->next = n->next;
-		free(n);
-	}
-}
-
-static void stack_arena_free(struct anl_stacks *c)
-{
-	while (c->arena) {
-		struct stack_chunk *k = c->arena;
-
-		c->arena = k->next;
-		free(k);
-	}
+	return p ? p : anl_alloc(c->m, n); /* the machine's: its policy */
 }
 
 void anl_stacks_set_limit(struct anl_stacks *c, size_t max)
@@ -104,7 +63,7 @@ void anl_stacks_set_limit(struct anl_stacks *c, size_t max)
 /* Swaps the arena for the scratch one: a transient stack's memory. */
 static void use_scratch(struct anl_stacks *c)
 {
-	struct stack_chunk *k = c->arena;
+	struct hugearena k = c->arena;
 
 	c->arena = c->scratch;
 	c->scratch = k;
@@ -146,9 +105,8 @@ void anl_stacks_free(struct anl_stacks *c)
 	free(c->tmp);
 	free(c->locs);
 	free(c->pending);
-	stack_arena_free(c);
-	use_scratch(c);
-	stack_arena_free(c);
+	hugearena_free(&c->arena);
+	hugearena_free(&c->scratch);
 	free(c);
 }
 
@@ -398,14 +356,14 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 			return s;
 	}
 	/* A new stack: resolve every frame once. */
+	if (++c->nr_made == 16) /* many more to come: read all over */
+		hugemem_populate(c->locs, LOC_CACHE_SIZE * sizeof(*c->locs));
 	if (c->limit && hashtab_count(&c->tab) >= c->limit) {
 		transient = true;
 		use_scratch(c);
 		/* The last transient stack is done with unless it awaits finish. */
-		if (c->arena && !c->nr_pending) {
-			stack_arena_free_rest(c->arena);
-			c->arena->used = 0;
-		}
+		if (!c->nr_pending)
+			hugearena_reset(&c->arena);
 	}
 	s = stack_alloc(c, sizeof(*s));
 	s->proc = proc;

@@ -178,7 +178,18 @@ struct prof_node_chunk {
 	struct sonde_profile_node v[];
 };
 
-#define NODE_CHUNK_MIN 16384
+/*
+ * The first chunk holds this many nodes (768 kB: a small profile's
+ * trees); the later ones at least a huge page's worth (core_priv.h).
+ */
+#define NODE_CHUNK_FIRST 16384
+#define NODE_CHUNK_MIN ((((size_t)2 << 20) - sizeof(struct prof_node_chunk)) / \
+			sizeof(struct sonde_profile_node))
+
+static size_t node_chunk_bytes(size_t cap)
+{
+	return sizeof(struct prof_node_chunk) + cap * sizeof(struct sonde_profile_node);
+}
 
 void prof_tree_begin(struct sonde_profile *p, size_t max)
 {
@@ -187,9 +198,10 @@ void prof_tree_begin(struct sonde_profile *p, size_t max)
 	if (!c || c->cap - c->used < max) {
 		/* room never written to costs no memory: the rest of a
 		 * chunk made for a bound holds the trees that follow */
-		size_t cap = max > NODE_CHUNK_MIN ? max : NODE_CHUNK_MIN;
+		size_t min = c ? NODE_CHUNK_MIN : NODE_CHUNK_FIRST;
+		size_t cap = max > min ? max : min;
 
-		c = malloc(sizeof(*c) + cap * sizeof(c->v[0]));
+		c = hugemem_alloc(node_chunk_bytes(cap));
 		if (!c)
 			abort();
 		c->prev = p->node_chunks;
@@ -219,7 +231,7 @@ void prof_trees_free(struct sonde_profile *p)
 		struct prof_node_chunk *c = p->node_chunks;
 
 		p->node_chunks = c->prev;
-		free(c);
+		hugemem_free(c, node_chunk_bytes(c->cap));
 	}
 	hashtab_free(&p->kids);
 	prof_chain_nodes_reset(p);
