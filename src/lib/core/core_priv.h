@@ -283,7 +283,7 @@ static inline void *hashtab_next(const struct hashtab *t, size_t *pos)
 	return NULL;
 }
 
-/* ---- big arrays in huge pages (bigalloc.c) ---- */
+/* ---- growable big arrays in huge pages (hugemem.c) ---- */
 
 /*
  * A growable block for arrays of millions of entries (a profile's

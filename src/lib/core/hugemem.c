@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * Big tables on transparent huge pages, see core_priv.h. A fault costs
+ * Big tables, arenas and growable arrays on transparent huge pages, see
+ * core_priv.h. A fault costs
  * microseconds on a VM, and a profile of 100k distinct stacks touches tens
  * of MB: in 4 kB pages that was a third of `sonde report`'s time.
  */
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "core_priv.h"
 
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -36,25 +38,39 @@ static size_t huge_len(size_t n)
 	return n > SIZE_MAX - HUGE_PAGE ? 0 : (n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 }
 
-void *hugemem_alloc(size_t n)
+/*
+ * @len fresh zero bytes (a multiple of @align, a power of two and of the
+ * page size) at an @align boundary: one @align more is mapped, so that a
+ * boundary lies inside, and the slack on either side unmapped.
+ */
+static void *map_aligned(size_t len, size_t align)
 {
-	size_t len = huge_len(n), head;
 	unsigned char *m, *a;
+	size_t head;
 
-	if (!mapped(n))
-		return calloc(1, n ? n : 1);
-	if (!len || len > SIZE_MAX - HUGE_PAGE)
-		return lib_err_ptr(ENOMEM);
-	/* One huge page more than asked, so that a 2 MB boundary lies inside. */
-	m = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-		 0);
+	if (len > SIZE_MAX - align)
+		return NULL;
+	m = mmap(NULL, len + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
-		return lib_err_ptr(ENOMEM);
-	a = (unsigned char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+		return NULL;
+	a = (unsigned char *)(((uintptr_t)m + align - 1) & ~(uintptr_t)(align - 1));
 	head = (size_t)(a - m);
 	if (head)
 		munmap(m, head);
-	munmap(a + len, HUGE_PAGE - head);
+	munmap(a + len, align - head);
+	return a;
+}
+
+void *hugemem_alloc(size_t n)
+{
+	size_t len = huge_len(n);
+	void *a;
+
+	if (!mapped(n))
+		return calloc(1, n ? n : 1);
+	a = len ? map_aligned(len, HUGE_PAGE) : NULL;
+	if (!a)
+		return lib_err_ptr(ENOMEM);
 	/* Advice only: without huge pages the block still works, in small ones. */
 	(void)madvise(a, len, MADV_HUGEPAGE);
 	return a;
@@ -157,4 +173,47 @@ void hugearena_free(struct hugearena *a)
 		hugemem_free(c, c->size);
 	}
 	hugearena_init(a);
+}
+
+/* ---- growable arrays ---- */
+
+#define GROW_MIN ((size_t)64 << 10)
+
+int bigalloc_reserve(struct bigalloc *b, size_t need)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), size = b->size ? b->size : GROW_MIN;
+	bool huge;
+	char *n;
+
+	if (need <= b->size)
+		return 0;
+	while (size < need) {
+		if (size > SIZE_MAX / 4)
+			return -ENOMEM;
+		size *= 2;
+	}
+	huge = size >= HUGE_PAGE;
+	size = (size + (huge ? HUGE_PAGE : page) - 1) & ~((huge ? HUGE_PAGE : page) - 1);
+	n = map_aligned(size, huge ? HUGE_PAGE : page);
+	if (!n)
+		return -ENOMEM;
+	/* the old pages move over (no copy, no new faults); else copy them */
+	if (b->size && mremap(b->p, b->size, b->size, MREMAP_MAYMOVE | MREMAP_FIXED, n) == MAP_FAILED) {
+		memcpy(n, b->p, b->size);
+		munmap(b->p, b->size);
+	}
+	/* a hint only: where THP is off this is plain memory */
+	if (huge)
+		(void)madvise(n, size, MADV_HUGEPAGE);
+	b->p = n;
+	b->size = size;
+	return 0;
+}
+
+void bigalloc_free(struct bigalloc *b)
+{
+	if (b->size)
+		munmap(b->p, b->size);
+	b->p = NULL;
+	b->size = 0;
 }
