@@ -130,6 +130,13 @@ void rec_setup_attrs(struct rec_state *s)
 			a->mmap_data = o->call_graph && !strncmp(o->call_graph, "dwarf", 5);
 			a->build_id = getenv("SONDE_NO_BUILDID") ? 0 : 1;
 			a->context_switch = o->switch_events;
+			/*
+			 * Kernel symbols that come and go (BPF programs,
+			 * trampolines): the profile names samples in them from
+			 * these records, as perf does from its own. Kernels
+			 * before 5.1 lose the bit in the open's fallback.
+			 */
+			a->ksymbol = 1;
 		}
 		/* The event's own terms and :S/:P last, as perf does. */
 		if (e->spec) {

@@ -25,6 +25,32 @@ if [ "$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null)" = 0 ]; then
 	exit 0
 fi
 
+# sonde record asks for KSYMBOL records too: its own file names the
+# program (before, every sample in it stayed a bare address), and perf
+# reads the same names from that file.
+"$SONDE" record -q -e cpu-clock -c 100000 -o "$TMP/sbpf.data" -- "$W" 200000 \
+	>/dev/null 2>"$TMP/serr"
+"$SONDE" script -i "$TMP/sbpf.data" 2>/dev/null | grep '_sonde_spin' >"$TMP/ss.s"
+"$SONDE" script -i "$TMP/sbpf.data" 2>/dev/null >"$TMP/ss.all"
+sn=$(grep -Ec ' bpf_prog_[0-9a-f]{16}_sonde_spin\+0x[0-9a-f]+ \(bpf_prog_[0-9a-f]{16}_sonde_spin\)$' "$TMP/ss.s")
+sout=$(grep -Ec ':  ffffffff(a|b|c|d|e)[0-9a-f]{7} ' "$TMP/ss.all")
+if [ "$sn" -gt 0 ] && [ "$sn" = "$(wc -l <"$TMP/ss.s")" ]; then
+	pass "ksymbol: sonde's own recording names $sn samples in the BPF program"
+elif [ "$sn" = 0 ] && [ "$sout" = 0 ]; then
+	skip "ksymbol: no sample of sonde's recording landed in JITed code"
+else
+	fail "ksymbol: sonde's recording: $sn samples named, $sout in the BPF area: $(head -c 300 "$TMP/serr")"
+fi
+perf script -f -i "$TMP/sbpf.data" 2>/dev/null | grep '_sonde_spin' >"$TMP/sp.s"
+rc=${PIPESTATUS[0]}
+if [ "$rc" -ge 128 ]; then
+	skip "ksymbol: perf script crashed on sonde's file (exit $rc): no comparison"
+elif [ "$sn" -gt 0 ] && cmp -s "$TMP/sp.s" "$TMP/ss.s"; then
+	pass "ksymbol: perf script names the same $sn samples in sonde's file"
+elif [ "$sn" -gt 0 ]; then
+	fail "ksymbol: perf script on sonde's file differs: $(diff "$TMP/sp.s" "$TMP/ss.s" | head -4)"
+fi
+
 # -B: perf 6.1's build-id pass at the end sometimes aborts; not needed here.
 if ! perf record -q -B -e cpu-clock -c 100000 -o "$TMP/bpf.data" -- "$W" 200000 \
 	>/dev/null 2>"$TMP/err"; then
