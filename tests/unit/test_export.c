@@ -284,55 +284,68 @@ static void test_firefox(void **state)
 }
 
 /*
- * The timeline keeps the low half of each time and the high half where it
- * changes: times across 2^32 ns boundaries, forth and back, and two
- * threads that each see only some of the changes, come out whole.
+ * The firefox text of a profile of @n samples of one stack at times @t0 +
+ * @dt[i] ns, in the main thread (@tid_off[i] 0, comm "work") or another
+ * (1, comm "other"); @tid_off NULL: all in the main one. Freed by the caller.
  */
-static void test_firefox_times_past_32_bits(void **state)
+static char *firefox_of_times(uint64_t t0, const uint64_t *dt, const int *tid_off, int n)
 {
 	static const enum sonde_profile_key keys[] = {
 		SONDE_PROFILE_KEY_COMM, SONDE_PROFILE_KEY_PID, SONDE_PROFILE_KEY_TID,
 	};
 	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 3, .callchains = true,
 		   .timeline = true);
-	const uint64_t a[] = { F_A + 8, F_MAIN + 8 }, t = (5ull << 32) - 1000;
-	/* thread: 0 the main one, 1 the other; time from t */
-	const struct {
-		int thread;
-		uint64_t dt;
-	} s[] = {
-		{ 0, 0 }, { 1, 2000 }, { 0, 100 }, { 1, (1ull << 33) + 7 }, { 0, (1ull << 33) + 2000 },
-	};
+	const uint64_t a[] = { F_A + 8, F_MAIN + 8 };
 	struct sonde_perfdata_reader *r;
 	struct sonde_profile *p;
 	struct pdgen g;
 	struct mem m;
+	uint64_t last = 0;
 	int ret;
 
-	(void)state;
 	memset(&g, 0, sizeof(g));
 	pdg_file_begin(&g, ST_IP | ST_TID | ST_TIME | ST_PERIOD | ST_CALLCHAIN, 100);
 	pdg_comm(&g, (uint32_t)pid, (uint32_t)pid, "work", 0);
-	pdg_comm(&g, (uint32_t)pid, (uint32_t)pid + 1, "other", 0);
+	if (tid_off)
+		pdg_comm(&g, (uint32_t)pid, (uint32_t)pid + 1, "other", 0);
 	pdg_mmap(&g, (uint32_t)pid, BASE, 0x1000, 0, "//anon", 0);
-	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
-		pdg_sample(&g, (uint32_t)pid, (uint32_t)(pid + s[i].thread), t + s[i].dt, a[0], 100,
-			   a, 2);
-	pdg_file_end(&g, t, t + s[4].dt);
+	for (int i = 0; i < n; i++) {
+		pdg_sample(&g, (uint32_t)pid, (uint32_t)(pid + (tid_off ? tid_off[i] : 0)),
+			   t0 + dt[i], a[0], 100, a, 2);
+		if (dt[i] > last)
+			last = dt[i];
+	}
+	pdg_file_end(&g, t0, t0 + last);
 	p = sonde_profile__new(&po);
 	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
 	assert_non_null(p);
 	assert_non_null(r);
-	assert_int_equal(sonde_profile__add_reader(p, r), 5);
+	assert_int_equal(sonde_profile__add_reader(p, r), n);
 	m = export(p, SONDE_EXPORT_FIREFOX, &ret);
 	assert_int_equal(ret, 0);
-	/* in ms from the earliest, t */
-	assert_non_null(strstr(m.buf, "\"time\":[0,0.0001,8589.936592]"));
-	assert_non_null(strstr(m.buf, "\"time\":[0.002,8589.934599]"));
-	free(m.buf);
 	sonde_profile__free(p);
 	sonde_perfdata_reader__free(r);
 	free(g.buf);
+	return m.buf;
+}
+
+/*
+ * The timeline keeps the low half of each time and the high half where it
+ * changes: times across 2^32 ns boundaries, forth and back, and two
+ * threads that each see only some of the changes, come out whole.
+ */
+static void test_firefox_times_past_32_bits(void **state)
+{
+	static const uint64_t dt[] = { 0, 2000, 100, (1ull << 33) + 7, (1ull << 33) + 2000 };
+	static const int thread[] = { 0, 1, 0, 1, 0 };
+	char *text;
+
+	(void)state;
+	text = firefox_of_times((5ull << 32) - 1000, dt, thread, 5);
+	/* in ms from the earliest */
+	assert_non_null(strstr(text, "\"time\":[0,0.0001,8589.936592]"));
+	assert_non_null(strstr(text, "\"time\":[0.002,8589.934599]"));
+	free(text);
 }
 
 /* Every fraction of a millisecond against printf's digits, trailing zeros cut. */
@@ -359,40 +372,16 @@ static void test_fmt_ms_frac(void **state)
  */
 static void test_firefox_ms_digits(void **state)
 {
-	static const enum sonde_profile_key keys[] = {
-		SONDE_PROFILE_KEY_COMM, SONDE_PROFILE_KEY_PID, SONDE_PROFILE_KEY_TID,
-	};
-	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 3, .callchains = true,
-		   .timeline = true);
-	const uint64_t a[] = { F_A + 8, F_MAIN + 8 }, t = 1000000000;
-	const uint64_t us[] = { 0, 9500, 10500, 99500, 100500, 1099500, 1100500, 1101500 };
-	const int n = (int)(sizeof(us) / sizeof(us[0]));
-	struct sonde_perfdata_reader *r;
-	struct sonde_profile *p;
-	struct pdgen g;
-	struct mem m;
-	int ret;
+	static const uint64_t us[] = { 0, 9500, 10500, 99500, 100500, 1099500, 1100500, 1101500 };
+	uint64_t dt[sizeof(us) / sizeof(us[0])];
+	char *text;
 
 	(void)state;
-	memset(&g, 0, sizeof(g));
-	pdg_file_begin(&g, ST_IP | ST_TID | ST_TIME | ST_PERIOD | ST_CALLCHAIN, 100);
-	pdg_comm(&g, (uint32_t)pid, (uint32_t)pid, "work", 0);
-	pdg_mmap(&g, (uint32_t)pid, BASE, 0x1000, 0, "//anon", 0);
-	for (int i = 0; i < n; i++)
-		pdg_sample(&g, (uint32_t)pid, (uint32_t)pid, t + us[i] * 1000, a[0], 100, a, 2);
-	pdg_file_end(&g, t, t + us[n - 1] * 1000);
-	p = sonde_profile__new(&po);
-	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
-	assert_non_null(p);
-	assert_non_null(r);
-	assert_int_equal(sonde_profile__add_reader(p, r), n);
-	m = export(p, SONDE_EXPORT_FIREFOX, &ret);
-	assert_int_equal(ret, 0);
-	assert_non_null(strstr(m.buf, "\"time\":[0,9.5,10.5,99.5,100.5,1099.5,1100.5,1101.5]"));
-	free(m.buf);
-	sonde_profile__free(p);
-	sonde_perfdata_reader__free(r);
-	free(g.buf);
+	for (size_t i = 0; i < sizeof(us) / sizeof(us[0]); i++)
+		dt[i] = us[i] * 1000;
+	text = firefox_of_times(1000000000, dt, NULL, (int)(sizeof(dt) / sizeof(dt[0])));
+	assert_non_null(strstr(text, "\"time\":[0,9.5,10.5,99.5,100.5,1099.5,1100.5,1101.5]"));
+	free(text);
 }
 
 static size_t unbase64(const char *s, size_t n, uint8_t *out)
