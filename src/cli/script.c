@@ -123,7 +123,6 @@ struct script {
 	int max_blocks;	       /* --max-blocks, for -F brstackinsn */
 };
 
-/* A stack's frame lines, rendered once for one field set. */
 /* The kept stacks' texts that do not fit their slot, one after another. */
 struct text_chunk {
 	struct text_chunk *prev;
@@ -140,6 +139,7 @@ struct text_chunk {
  */
 #define TEXT_SLOT 256
 #define TEXT_READY 256 /* slots */
+/* A stack's frame lines, rendered once for one field set. */
 struct stack_text {
 	char *buf; /* NULL: empty; else txt, or a chunk's room */
 	uint32_t len, cap;

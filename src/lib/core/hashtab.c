@@ -17,7 +17,7 @@ uint64_t hashtab_bytes_hash(const void *p, size_t n)
 	return h;
 }
 
-/* A big table takes huge pages: it is filled at random, every page soon. */
+/* The slots' bytes: hugemem_free() takes the size hugemem_alloc() got. */
 static size_t slots_bytes(size_t cap)
 {
 	return cap * sizeof(struct hashtab_slot);
@@ -70,6 +70,7 @@ int hashtab_reserve(struct hashtab *t, size_t n)
 		return -ENOMEM;
 	if (cap <= old_cap)
 		return 0;
+	/* A big table takes huge pages: it is filled at random, every page soon. */
 	t->slots = hugemem_alloc(slots_bytes(cap));
 	if (!t->slots) {
 		*t = old;
