@@ -114,6 +114,21 @@ if [ -x "$HELPERS/report_workload" ]; then
 	done
 	echo "file: $DW (--call-graph dwarf, ${n:-?} samples)"
 	[ "${n:-0}" -ge 20000 ] || echo "WARNING: fewer than 20k samples"
+	# Both tools map the file, and what a fault costs depends on how big
+	# the page-cache folios holding it are: large when the kernel read
+	# them in (read-ahead), as small as the recorder's writes when it was
+	# just written, and a mix after memory pressure has split or evicted
+	# some. A reused file would be timed in whatever state the last hours
+	# left it (sonde 36 to 75 ms on the same file). So the file is put in
+	# one defined state, the one after a reboot or eviction: written
+	# back, dropped from the page cache, read once by cat. Both tools see
+	# the same pages.
+	sync "$DW"
+	python3 -c 'import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$DW"
+	cat "$DW" >/dev/null
+	echo "page cache: $DW dropped and read back once by cat (the state after a reboot)"
 	# Steady state: sonde keeps kernel symbols and DWARF inline answers in
 	# ~/.cache/sonde between runs, as perf keeps kallsyms copies in
 	# ~/.debug. The first run on a machine fills them: shown apart.
