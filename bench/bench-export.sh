@@ -52,7 +52,7 @@ for f in $FORMATS; do
 done
 
 echo "== export benchmark: $RUNS rounds, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "file: $DATA ($(du -m "$DATA" | cut -f1) MB, $NR samples, 12-frame fp callchains)"
+echo "file: $DATA ($(du -mL "$DATA" | cut -f1) MB, $NR samples, 12-frame fp callchains)"
 declare -a walls cpus
 for ((r = 0; r < RUNS; r++)); do
 	for k in "${!cmds[@]}"; do

@@ -81,7 +81,7 @@ pair() {
 
 echo "== report/script benchmark: $RUNS runs each, $(nproc) CPUs"
 if [ -z "${DWARF_ONLY:-}" ]; then
-echo "file: $DATA ($(du -m "$DATA" | cut -f1) MB, $NR samples, 12-frame fp callchains)"
+echo "file: $DATA ($(du -mL "$DATA" | cut -f1) MB, $NR samples, 12-frame fp callchains)"
 pair "report, default (children) mode" 5 100 \
 	"$SONDE report -i $DATA" "perf report -f --stdio -i $DATA"
 pair "report --no-children" 5 12 \

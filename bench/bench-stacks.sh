@@ -68,7 +68,7 @@ for ns in $STACKS; do
 	f=$WORK/stacks-$NR-$ns.data
 	[ -s "$f" ] || "$WORK/gen_perfdata" "$f" "$NR" 12 "$ns" each || exit 1
 	echo
-	echo "file: $f ($(du -m "$f" | cut -f1) MB, $NR samples, $ns distinct 12-frame fp stacks)"
+	echo "file: $f ($(du -mL "$f" | cut -f1) MB, $NR samples, $ns distinct 12-frame fp stacks)"
 	three_modes "$f"
 	cpu[children:$ns]=$CHILDREN_CPU
 	cpu[no-children:$ns]=$NO_CHILDREN_CPU
