@@ -76,6 +76,12 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
+# The command sees the library as any user does: public headers only, so
+# a private include fails to compile, whatever path it takes.
+$(BUILD)/obj/src/cli/%.o: src/cli/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out $(LIB_INC),$(ALL_CFLAGS)) -MMD -MP -c $< -o $@
+
 $(HTML_ASSETS_C): $(foreach a,$(HTML_ASSETS),$(word 2,$(subst :, ,$(a)))) Makefile
 	@mkdir -p $(dir $@)
 	@{ echo '#include <stddef.h>'; echo '#include "export_priv.h"'; \

@@ -51,6 +51,14 @@ unknown=0
 check_file() { # FILE LAYER
 	local f=$1 own=$2 inc to
 	while read -r inc; do
+		# Headers are named, never reached by a path: "../x/y.h" would
+		# pass the name lookups below while including any layer.
+		case $inc in
+		*..* | /*)
+			echo "  $f includes $inc: include headers by name, not by path"
+			bad=1
+			continue ;;
+		esac
 		case $inc in
 		sonde/*) to=${public[${inc#sonde/}]:-} ;;
 		*) to=${private[$inc]:-} ;;

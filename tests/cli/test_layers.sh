@@ -103,6 +103,31 @@ echo '#include "core_priv.h"' >>"$TMP/tree/src/cli/main.c"
 check "cli includes: main.c including core_priv.h fails" check-cli-includes.sh 1 \
 	"src/cli/main.c includes core_priv.h"
 
+# The same reached by a path: the file exists, the name lookups would not
+# see it (found by an audit: both checks passed it).
+fresh
+echo '#include "../lib/core/core_priv.h"' >>"$TMP/tree/src/cli/evname.c"
+check "cli includes: a private header reached by a path fails" check-cli-includes.sh 1 \
+	"src/cli/evname.c includes ../lib/core/core_priv.h"
+fresh
+echo '#include "../profile/profile_priv.h"' >>"$TMP/tree/src/lib/core/log.c"
+check "layers: a core file including ../profile/profile_priv.h fails" check-layers.sh 1 \
+	"src/lib/core/log.c includes ../profile/profile_priv.h: include headers by name"
+
+# The command is compiled without the library's folders on the include
+# path: a private header by name does not compile.
+if command -v "${CC:-cc}" >/dev/null; then
+	flags=$(make -s -C "$ROOT" -n BUILD=build "build/obj/src/cli/evname.o" -W src/cli/evname.c 2>/dev/null |
+		grep -m1 -o -- ' -I[^ ]*' | tr -d '\n')
+	if [ "$flags" = " -Iinclude" ]; then
+		pass "cli build: only include/ on the command's include path"
+	else
+		fail "cli build: the command's include path is '$flags', not ' -Iinclude'"
+	fi
+else
+	skip "cli build: no C compiler"
+fi
+
 # The docs name the tree as it is: each layer in README's layout and in
 # architecture.md's table, each folder README's layout names exists.
 layout=$(sed -n '/^## Layout/,/^## /p' "$ROOT/README.md")
