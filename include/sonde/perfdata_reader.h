@@ -322,6 +322,7 @@ sonde_perfdata_reader__build_id(const struct sonde_perfdata_reader *r, size_t id
 /* One CPU's ids in CPU_TOPOLOGY. */
 struct sonde_feat_cpu_ids {
 	int32_t core, socket, die; /* die: 0 without die lists */
+	int32_t reserved;	   /* room for a field to come; zero */
 };
 
 struct sonde_feat_cpu_topology {

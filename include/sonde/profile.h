@@ -694,6 +694,8 @@ struct sonde_profile_branch {
 	const struct sonde_profile_frame *from; /* where the branch was taken */
 	const struct sonde_profile_frame *to;	/* where it went */
 	struct sonde_perf_branch_entry entry;	/* addresses and flags as recorded */
+	/* Room for fields to come (callers size the array); zeroed. */
+	uint64_t reserved[2];
 };
 
 /**

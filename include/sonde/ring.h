@@ -250,7 +250,12 @@ struct sonde_time_conv {
 	uint32_t time_mult;
 	uint16_t time_shift;
 	bool cap_user_time_short;
+	/* Room for fields to come (the caller allocates it); zeroed. */
+	uint8_t reserved[1 + 4 * 8];
 };
+#ifndef __cplusplus
+_Static_assert(sizeof(struct sonde_time_conv) == 64, "sonde_time_conv: ABI size");
+#endif
 
 /**
  * @brief **sonde_mmap_page__time_conv()** reads the conversion fields of

@@ -49,7 +49,12 @@ struct sonde_symbol {
 	const char *module;	/* kernel module name, NULL for vmlinux/ELF */
 	uint8_t binding;	/* enum sonde_sym_binding */
 	uint8_t size_synth;	/* 1 when size was synthesized */
+	/* Room for fields to come, in what was padding: arrays keep their stride. */
+	uint8_t reserved[6];
 };
+#ifndef __cplusplus
+_Static_assert(sizeof(struct sonde_symbol) == 40, "sonde_symbol: ABI size");
+#endif
 
 enum sonde_dso_kind {
 	SONDE_DSO_ELF = 0,

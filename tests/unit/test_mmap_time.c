@@ -47,8 +47,12 @@ static void test_formulas(void **state)
 	{
 		/* The fields themselves, as AUXTRACE_INFO stores them. */
 		struct sonde_time_conv tc;
+		static const uint8_t zero[sizeof(tc.reserved)];
 
+		memset(&tc, 0xff, sizeof(tc));
 		assert_int_equal(sonde_mmap_page__time_conv(&page.pc, &tc), 0);
+		/* The room for fields to come reads zero, whatever was there. */
+		assert_memory_equal(tc.reserved, zero, sizeof(zero));
 		assert_int_equal(tc.time_zero, 1000000);
 		assert_int_equal(tc.time_mult, 1500);
 		assert_int_equal(tc.time_shift, 10);

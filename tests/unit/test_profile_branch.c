@@ -75,7 +75,9 @@ static void test_records(void **state)
 	assert_string_equal(sonde_profile_frame__sym(b[0].from), "fa");
 	assert_null(b[1].from);
 
+	memset(b, 0xff, sizeof(b));
 	assert_int_equal(sonde_profile__sample_branches(p, 0, &rec, b, 3), 3);
+	assert_int_equal(b[2].reserved[0] | b[2].reserved[1], 0); /* room: zeroed */
 	assert_string_equal(sonde_profile_frame__sym(b[0].from), "fa");
 	assert_int_equal(sonde_profile_frame__sym_offset(b[0].from), 0x10);
 	assert_string_equal(sonde_profile_frame__sym(b[0].to), "fb");

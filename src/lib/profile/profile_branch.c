@@ -77,6 +77,7 @@ int sonde_profile__sample_branches(struct sonde_profile *p, int ev,
 	for (size_t i = 0; i < n; i++) {
 		struct anl_frame *fr = &p->br_frames[2 * i];
 
+		memset(&buf[i], 0, sizeof(buf[i]));
 		memcpy(&buf[i].entry, &ss->branch.entries[i], sizeof(buf[i].entry));
 		prof_branch_resolve(p, t, kernel, buf[i].entry.from, &fr[0]);
 		prof_branch_resolve(p, t, kernel, buf[i].entry.to, &fr[1]);

@@ -6,6 +6,7 @@
  * page's seqlock, as perf_event_open(2) gives the formulas. This is how a
  * program relates its own rdtsc readings to the TIME of samples.
  */
+#include <string.h>
 #include "sonde/ring.h"
 #include "core_priv.h"
 
@@ -97,6 +98,7 @@ int sonde_mmap_page__time_conv(const struct sonde_perf_event_mmap_page *pc,
 	err = load(pc, &t);
 	if (err)
 		return lib_err(err);
+	memset(tc, 0, sizeof(*tc));
 	tc->time_zero = t.zero;
 	tc->time_cycles = t.cycles;
 	tc->time_mask = t.mask;
