@@ -14,7 +14,7 @@ struct sonde_symcache {
 	struct hashtab dsos;	/* ELF DSOs and recorded vdsos, by path + build id */
 	struct sonde_dso *kernel;
 	struct sonde_dso *vdso;
-	struct sonde_dso *jits;		/* chained through ->next */
+	struct hashtab jits;	/* JIT perf maps, by pid */
 	struct sonde_symcache_opts opts;
 	char *root_dir, *debug_dir, *kallsyms_path, *jit_dir, *notes_path;
 	char *buildid_dir;
@@ -75,7 +75,7 @@ char *sym_default_buildid_dir(void)
 
 void sonde_symcache__free(struct sonde_symcache *c)
 {
-	struct sonde_dso *d, *next;
+	struct sonde_dso *d;
 	size_t pos = 0;
 
 	if (!c)
@@ -83,10 +83,10 @@ void sonde_symcache__free(struct sonde_symcache *c)
 	while ((d = hashtab_next(&c->dsos, &pos)))
 		sonde_dso__put(d);
 	hashtab_free(&c->dsos);
-	for (d = c->jits; d; d = next) {
-		next = d->next;
+	pos = 0;
+	while ((d = hashtab_next(&c->jits, &pos)))
 		sonde_dso__put(d);
-	}
+	hashtab_free(&c->jits);
 	sonde_dso__put(c->kernel);
 	sonde_dso__put(c->vdso);
 	free(c->root_dir);
@@ -295,22 +295,27 @@ struct sonde_dso *sonde_symcache__vdso(struct sonde_symcache *c)
 
 struct sonde_dso *sonde_symcache__jit(struct sonde_symcache *c, pid_t pid)
 {
+	uint64_t h = hashtab_mix(0, (uint64_t)pid);
+	struct hashtab_probe probe;
 	struct sonde_dso *d;
 	char path[64];
 
 	if (!c || pid <= 0)
 		return lib_err_ptr(EINVAL);
 	pthread_mutex_lock(&c->lock);
-	for (d = c->jits; d; d = d->next)
+	for (d = hashtab_probe_first(&c->jits, h, &probe); d;
+	     d = hashtab_probe_next(&c->jits, &probe))
 		if (d->pid == pid)
 			break;
 	if (!d) {
 		snprintf(path, sizeof(path), "perf-%d.map", (int)pid);
 		d = dso_new(c, SONDE_DSO_JIT, path);
-		if (d) {
+		if (d)
 			d->pid = pid;
-			d->next = c->jits;
-			c->jits = d;
+		/* As for ELF objects: never a handle the next ask would not return. */
+		if (d && hashtab_insert(&c->jits, h, d)) {
+			sonde_dso__put(d);
+			d = NULL;
 		}
 	}
 	if (d)
