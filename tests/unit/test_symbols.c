@@ -1083,6 +1083,59 @@ static void test_threads(void **state)
 	sonde_symcache__free(c);
 }
 
+/* Enough DSOs to grow the cache's table a few times, asked from two threads. */
+#define MANY_DSOS 3000
+static struct sonde_symcache *many_cache;
+
+static void *ask_many(void *arg)
+{
+	struct sonde_dso **out = arg;
+	const uint8_t bid[4] = { 1, 2, 3, 4 };
+	char path[64];
+
+	for (int i = 0; i < MANY_DSOS; i++) {
+		snprintf(path, sizeof(path), "/nonexistent/lib%d.so", i);
+		/* The same path with and without a build id: two DSOs. */
+		out[2 * i] = sonde_symcache__dso(many_cache, path, NULL, 0);
+		out[2 * i + 1] = sonde_symcache__dso(many_cache, path, bid, sizeof(bid));
+	}
+	return NULL;
+}
+
+/* Every (path, build id) is one handle, whichever thread asked first. */
+static void test_many_dsos_threads(void **state)
+{
+	static struct sonde_dso *a[2 * MANY_DSOS], *b[2 * MANY_DSOS];
+	const uint8_t bid[4] = { 1, 2, 3, 4 }, other[4] = { 1, 2, 3, 5 };
+	struct sonde_dso *d;
+	pthread_t t1, t2;
+
+	many_cache = sonde_symcache__new(NULL);
+	assert_non_null(many_cache);
+	assert_int_equal(pthread_create(&t1, NULL, ask_many, a), 0);
+	assert_int_equal(pthread_create(&t2, NULL, ask_many, b), 0);
+	pthread_join(t1, NULL);
+	pthread_join(t2, NULL);
+	for (int i = 0; i < 2 * MANY_DSOS; i++) {
+		assert_non_null(a[i]);
+		assert_ptr_equal(a[i], b[i]);
+		if (i % 2)
+			assert_ptr_not_equal(a[i], a[i - 1]);
+	}
+	d = sonde_symcache__dso(many_cache, "/nonexistent/lib1234.so", bid, sizeof(bid));
+	assert_ptr_equal(d, a[2 * 1234 + 1]);
+	sonde_dso__put(d);
+	d = sonde_symcache__dso(many_cache, "/nonexistent/lib1234.so", other, sizeof(other));
+	assert_ptr_not_equal(d, a[2 * 1234 + 1]);
+	assert_ptr_not_equal(d, a[2 * 1234]);
+	sonde_dso__put(d);
+	for (int i = 0; i < 2 * MANY_DSOS; i++) {
+		sonde_dso__put(a[i]);
+		sonde_dso__put(b[i]);
+	}
+	sonde_symcache__free(many_cache);
+}
+
 /* Table rules on a hand-made array. */
 static void test_table_rules(void **state)
 {
@@ -1154,6 +1207,7 @@ int main(void)
 		cmocka_unit_test(test_demangle_perf),
 		cmocka_unit_test(test_srcline_inlines),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_many_dsos_threads),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -49,15 +49,17 @@ static const char *base_name(const char *s)
 struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t len,
 				bool kernel)
 {
-	const char *in;
+	struct hashtab_probe probe;
 	struct anl_dso *d;
-	size_t b;
+	const char *in;
+	uint64_t h;
 
 	if (kernel && len >= 17 && !strncmp(name, "[kernel.kallsyms]", 17))
 		len = 17; /* "[kernel.kallsyms]_text" and friends */
 	in = anl_intern(m, name, len);
-	b = ((uintptr_t)in >> 4) & (ANL_DSO_BUCKETS - 1);
-	for (d = m->dsos[b]; d; d = d->next)
+	h = hashtab_mix((uintptr_t)in, kernel);
+	for (d = hashtab_probe_first(&m->dsos, h, &probe); d;
+	     d = hashtab_probe_next(&m->dsos, &probe))
 		if (d->name == in && d->kernel == kernel)
 			return d;
 	d = anl_alloc(m, sizeof(*d));
@@ -85,8 +87,10 @@ struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t 
 		d->short_name = in[0] == '[' ? in : base_name(in);
 	}
 	d->short_key = anl_intern(m, d->short_name, strlen(d->short_name));
-	d->next = m->dsos[b];
-	m->dsos[b] = d;
+	d->next_made = m->all_dsos;
+	m->all_dsos = d;
+	/* Out of memory: the DSO works, a later lookup just makes another. */
+	(void)hashtab_insert(&m->dsos, h, d);
 	return d;
 }
 
@@ -102,14 +106,14 @@ static void kernel_wait(struct anl_machine *m);
 void anl_dsos_free(struct anl_machine *m)
 {
 	kernel_wait(m);
-	for (size_t i = 0; i < ANL_DSO_BUCKETS; i++)
-		for (struct anl_dso *d = m->dsos[i]; d; d = d->next) {
-			sym_dwarf_close(d->dwarf);
-			dwc_store_close(d->dwc, d->name);
-			free(d->syms);
-			sonde_dso__put(d->sdso);
-			sym_ktab_free(d->ktab);
-		}
+	for (struct anl_dso *d = m->all_dsos; d; d = d->next_made) {
+		sym_dwarf_close(d->dwarf);
+		dwc_store_close(d->dwc, d->name);
+		free(d->syms);
+		sonde_dso__put(d->sdso);
+		sym_ktab_free(d->ktab);
+	}
+	hashtab_free(&m->dsos);
 	sonde_symcache__free(m->symcache);
 }
 

@@ -77,6 +77,7 @@ struct anl_machine *anl_machine_new(void)
 	hashtab_init(&m->threads);
 	hashtab_init(&m->isyms);
 	hashtab_init(&m->inls);
+	hashtab_init(&m->dsos);
 	m->kproc = anl_alloc(m, sizeof(*m->kproc));
 	memset(m->kproc, 0, sizeof(*m->kproc));
 	m->kproc->pid = -1;

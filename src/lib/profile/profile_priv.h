@@ -87,7 +87,7 @@ struct anl_dso {
 	bool ool;
 	uint32_t ool_len;
 	struct anl_poke *pokes; /* in the order they came */
-	struct anl_dso *next;
+	struct anl_dso *next_made; /* the machine's list of every DSO */
 };
 
 struct anl_poke {
@@ -329,7 +329,6 @@ const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t
 uint64_t anl_stacks_unwind_failures(const struct anl_stacks *c);
 
 /* Internals shared by the anl_*.c files (machine, dsos, symbols). */
-#define ANL_DSO_BUCKETS 256
 
 struct anl_chunk {
 	struct anl_chunk *next;
@@ -367,7 +366,8 @@ struct anl_machine {
 #define ANL_RECENT_THREADS 64
 	struct anl_thread *recent[ANL_RECENT_THREADS];
 	struct anl_proc *kproc; /* kernel maps (pid -1) */
-	struct anl_dso *dsos[ANL_DSO_BUCKETS];
+	struct hashtab dsos;	 /* by interned name and kernel flag */
+	struct anl_dso *all_dsos; /* every DSO made, to free them (the table may miss one) */
 	struct anl_dso *kdso;	/* [kernel.kallsyms], symbols from kallsyms */
 	struct anl_stats stats;
 	struct hashtab isyms; /* of struct anl_isym: symbols of inlined functions */

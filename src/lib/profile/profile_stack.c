@@ -151,69 +151,21 @@ const char *sonde_profile__kernel_sym(struct sonde_profile *p, uint64_t addr, ui
 	return sym ? sym->name : NULL;
 }
 
-/* ---- pointer -> slot map for the walks below ---- */
-
-struct ptrmap {
-	const void **keys;
-	size_t *vals;
-	size_t mask, nr;
-};
-
-static size_t *ptrmap_slot(struct ptrmap *m, const void *k, bool *found)
-{
-	size_t i;
-
-	if (m->nr * 2 >= m->mask) {
-		size_t nmask = m->mask ? m->mask * 2 + 1 : 255;
-		const void **nk = calloc(nmask + 1, sizeof(*nk));
-		size_t *nv = calloc(nmask + 1, sizeof(*nv));
-
-		if (!nk || !nv) {
-			free(nk);
-			free(nv);
-			return NULL;
-		}
-		for (size_t j = 0; m->keys && j <= m->mask; j++) {
-			if (!m->keys[j])
-				continue;
-			i = prof_mix((uintptr_t)m->keys[j], 0) & nmask;
-			while (nk[i])
-				i = (i + 1) & nmask;
-			nk[i] = m->keys[j];
-			nv[i] = m->vals[j];
-		}
-		free(m->keys);
-		free(m->vals);
-		m->keys = nk;
-		m->vals = nv;
-		m->mask = nmask;
-	}
-	i = prof_mix((uintptr_t)k, 0) & m->mask;
-	while (m->keys[i] && m->keys[i] != k)
-		i = (i + 1) & m->mask;
-	*found = m->keys[i] != NULL;
-	if (!*found) {
-		m->keys[i] = k;
-		m->nr++;
-	}
-	return &m->vals[i];
-}
-
-static void ptrmap_free(struct ptrmap *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
-
+/* One stack's weight summed over its groups. */
 struct stack_sum {
 	struct anl_stack *st;
 	uint64_t weight, nr;
 };
 
+static uint64_t stack_ptr_hash(const struct anl_stack *st)
+{
+	return prof_mix((uintptr_t)st, 0);
+}
+
 int sonde_profile__foreach_stack(struct sonde_profile *p, int ev, sonde_profile__stack_fn fn,
 				 void *arg)
 {
-	struct ptrmap map = { 0 };
+	struct hashtab by_stack; /* of struct stack_sum */
 	struct stack_sum *sums;
 	struct prof_group **v;
 	size_t n, nr_sums = 0;
@@ -228,24 +180,30 @@ int sonde_profile__foreach_stack(struct sonde_profile *p, int ev, sonde_profile_
 		free(v);
 		return -ENOMEM;
 	}
+	hashtab_init(&by_stack);
 	for (size_t i = 0; i < n; i++) {
-		bool found;
-		size_t *slot;
+		uint64_t h = stack_ptr_hash(v[i]->st);
+		struct hashtab_probe probe;
+		struct stack_sum *sum;
 
 		if (v[i]->ev != ev || (!v[i]->period && !v[i]->nr))
 			continue;
-		slot = ptrmap_slot(&map, v[i]->st, &found);
-		if (!slot) {
-			ret = -ENOMEM;
-			goto out;
+		for (sum = hashtab_probe_first(&by_stack, h, &probe); sum;
+		     sum = hashtab_probe_next(&by_stack, &probe))
+			if (sum->st == v[i]->st)
+				break;
+		if (!sum) {
+			sum = &sums[nr_sums];
+			if (hashtab_insert(&by_stack, h, sum)) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			nr_sums++;
+			sum->st = v[i]->st;
+			sum->weight = sum->nr = 0;
 		}
-		if (!found) {
-			*slot = nr_sums++;
-			sums[*slot].st = v[i]->st;
-			sums[*slot].weight = sums[*slot].nr = 0;
-		}
-		sums[*slot].weight += v[i]->period;
-		sums[*slot].nr += v[i]->nr;
+		sum->weight += v[i]->period;
+		sum->nr += v[i]->nr;
 	}
 	for (size_t i = 0; i < nr_sums && !ret; i++) {
 		stack_id(p, sums[i].st);
@@ -253,7 +211,7 @@ int sonde_profile__foreach_stack(struct sonde_profile *p, int ev, sonde_profile_
 			 arg);
 	}
 out:
-	ptrmap_free(&map);
+	hashtab_free(&by_stack);
 	free(sums);
 	free(v);
 	return ret;
@@ -321,18 +279,26 @@ static bool frames_eq(const struct anl_stack *a, const struct anl_stack *b)
 
 struct import_ctx {
 	struct anl_machine *m;
-	struct anl_stack **tab; /* by frames_hash: stacks of dst by content */
-	size_t mask;
-	bool oom;
+	struct hashtab by_frames; /* stacks of dst by content (frames_hash) */
 };
+
+static uint64_t stack_hash(const struct anl_stack *st)
+{
+	return frames_hash(&st->self, st->frames, st->nr_frames);
+}
 
 static void content_add(struct import_ctx *c, struct anl_stack *st)
 {
-	size_t i = frames_hash(&st->self, st->frames, st->nr_frames) & c->mask;
+	uint64_t h = stack_hash(st);
+	struct hashtab_probe probe;
+	struct anl_stack *e;
 
-	while (c->tab[i] && c->tab[i] != st)
-		i = (i + 1) & c->mask;
-	c->tab[i] = st;
+	for (e = hashtab_probe_first(&c->by_frames, h, &probe); e;
+	     e = hashtab_probe_next(&c->by_frames, &probe))
+		if (e == st)
+			return;
+	/* Room was reserved for every stack: this cannot fail. */
+	(void)hashtab_insert(&c->by_frames, h, st);
 }
 
 static void content_add_cb(struct anl_stack *st, void *arg)
@@ -344,22 +310,30 @@ static void content_add_cb(struct anl_stack *st, void *arg)
 static struct anl_stack *import_stack(struct import_ctx *c, const struct anl_stack *st)
 {
 	struct anl_stack tmp = { 0 }, *s;
-	size_t i;
+	struct hashtab_probe probe;
+	uint64_t h;
 
 	tmp.nr_frames = st->nr_frames;
 	tmp.frames = anl_alloc(c->m, (st->nr_frames + 1) * sizeof(*tmp.frames));
 	for (uint32_t k = 0; k < st->nr_frames; k++)
 		import_frame(c->m, &st->frames[k], &tmp.frames[k]);
 	import_frame(c->m, &st->self, &tmp.self);
-	i = frames_hash(&tmp.self, tmp.frames, tmp.nr_frames) & c->mask;
-	for (; c->tab[i]; i = (i + 1) & c->mask)
-		if (frames_eq(c->tab[i], &tmp))
-			return c->tab[i];
+	h = stack_hash(&tmp);
+	for (s = hashtab_probe_first(&c->by_frames, h, &probe); s;
+	     s = hashtab_probe_next(&c->by_frames, &probe))
+		if (frames_eq(s, &tmp))
+			return s;
 	s = anl_alloc(c->m, sizeof(*s));
 	*s = tmp;
-	c->tab[i] = s;
+	(void)hashtab_insert(&c->by_frames, h, s); /* reserved, as above */
 	return s;
 }
+
+/* A stack of the merged profile and the one it was imported as. */
+struct stack_import {
+	const struct anl_stack *src;
+	struct anl_stack *dst;
+};
 
 /* @a - @b, stopping at 0 */
 static uint64_t sub0(uint64_t a, uint64_t b)
@@ -431,12 +405,15 @@ static int merge(struct sonde_profile *dst, struct sonde_profile *src, int facto
 		 const int *pair)
 {
 	struct import_ctx c = { 0 };
-	struct ptrmap map = { 0 };
+	struct hashtab imported; /* of struct stack_import, by src stack */
+	struct stack_import *imp = NULL;
 	struct prof_group **v;
+	size_t n, nr_imp = 0;
 	int *evmap;
-	size_t n;
 	int ret;
 
+	hashtab_init(&c.by_frames);
+	hashtab_init(&imported);
 	anl_stacks_finish(src->stacks);
 	anl_stacks_finish(dst->stacks);
 	evmap = calloc((size_t)src->nr_evs + 1, sizeof(*evmap));
@@ -456,13 +433,14 @@ static int merge(struct sonde_profile *dst, struct sonde_profile *src, int facto
 
 		stats_add(as_base ? &d->base_stats : &d->stats, &src->evs[i].stats, factor);
 	}
-	/* Room for every stack and group of dst plus every group of src, half full. */
+	/*
+	 * Room for every stack and group of dst plus every group of src: the
+	 * table never grows, and growing could reorder stacks of equal content,
+	 * whose first one an import must keep finding.
+	 */
 	c.m = dst->m;
-	for (c.mask = 255; c.mask < 2 * (anl_stacks_count(dst->stacks) + prof_nr_groups(dst) +
-					 prof_nr_groups(src));)
-		c.mask = c.mask * 2 + 1;
-	c.tab = calloc(c.mask + 1, sizeof(*c.tab));
-	if (!c.tab) {
+	if (hashtab_reserve(&c.by_frames, anl_stacks_count(dst->stacks) + prof_nr_groups(dst) +
+						  prof_nr_groups(src))) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -473,27 +451,38 @@ static int merge(struct sonde_profile *dst, struct sonde_profile *src, int facto
 		content_add(&c, v[i]->st);
 	free(v);
 	v = prof_groups_sorted(src, &n);
+	imp = malloc((n + 1) * sizeof(*imp));
+	if (!imp) {
+		free(v);
+		ret = -ENOMEM;
+		goto out;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct prof_group *g = v[i];
+		uint64_t h = stack_ptr_hash(g->st);
+		struct hashtab_probe probe;
+		struct stack_import *e;
 		struct prof_group *d;
-		struct anl_stack *st;
-		bool found;
-		size_t *slot;
 
 		if (evmap[g->ev] < 0)
 			continue;
-		slot = ptrmap_slot(&map, g->st, &found);
-
-		if (!slot) {
-			ret = -ENOMEM;
-			break;
+		for (e = hashtab_probe_first(&imported, h, &probe); e;
+		     e = hashtab_probe_next(&imported, &probe))
+			if (e->src == g->st)
+				break;
+		if (!e) {
+			e = &imp[nr_imp];
+			if (hashtab_insert(&imported, h, e)) {
+				ret = -ENOMEM;
+				break;
+			}
+			nr_imp++;
+			e->src = g->st;
+			e->dst = import_stack(&c, g->st);
 		}
-		if (!found)
-			*slot = (uintptr_t)import_stack(&c, g->st);
-		st = (struct anl_stack *)(uintptr_t)*slot;
 		d = prof_group_get(dst, evmap[g->ev],
 				   g->comm ? anl_intern(dst->m, g->comm, strlen(g->comm)) : NULL,
-				   g->pid, g->tid, g->cpu, st, NULL);
+				   g->pid, g->tid, g->cpu, e->dst, NULL);
 		if (as_base)
 			weight_add(&d->base_period, &d->base_nr, g, factor);
 		else
@@ -503,9 +492,10 @@ static int merge(struct sonde_profile *dst, struct sonde_profile *src, int facto
 		dst->have_callchains = true;
 	dst->dirty = true;
 	free(v);
-	free(c.tab);
 out:
-	ptrmap_free(&map);
+	hashtab_free(&c.by_frames);
+	hashtab_free(&imported);
+	free(imp);
 	free(evmap);
 	return ret;
 }

@@ -9,14 +9,12 @@
 #include "core_priv.h"
 #include "sym_priv.h"
 
-#define CACHE_BUCKETS 1024
-
 struct sonde_symcache {
-	pthread_mutex_t lock;
-	struct sonde_dso *buckets[CACHE_BUCKETS];
+	pthread_mutex_t lock; /* guards the tables below: lookups come from any thread */
+	struct hashtab dsos;	/* ELF DSOs and recorded vdsos, by path + build id */
 	struct sonde_dso *kernel;
 	struct sonde_dso *vdso;
-	struct sonde_dso *jits;		/* chained through ->next */
+	struct hashtab jits;	/* JIT perf maps, by pid */
 	struct sonde_symcache_opts opts;
 	char *root_dir, *debug_dir, *kallsyms_path, *jit_dir, *notes_path;
 	char *buildid_dir;
@@ -77,21 +75,18 @@ char *sym_default_buildid_dir(void)
 
 void sonde_symcache__free(struct sonde_symcache *c)
 {
-	struct sonde_dso *d, *next;
-	size_t i;
+	struct sonde_dso *d;
+	size_t pos = 0;
 
 	if (!c)
 		return;
-	for (i = 0; i < CACHE_BUCKETS; i++) {
-		for (d = c->buckets[i]; d; d = next) {
-			next = d->next;
-			sonde_dso__put(d);
-		}
-	}
-	for (d = c->jits; d; d = next) {
-		next = d->next;
+	while ((d = hashtab_next(&c->dsos, &pos)))
 		sonde_dso__put(d);
-	}
+	hashtab_free(&c->dsos);
+	pos = 0;
+	while ((d = hashtab_next(&c->jits, &pos)))
+		sonde_dso__put(d);
+	hashtab_free(&c->jits);
 	sonde_dso__put(c->kernel);
 	sonde_dso__put(c->vdso);
 	free(c->root_dir);
@@ -136,16 +131,30 @@ static struct sonde_dso *dso_new(struct sonde_symcache *c, int kind,
 	return d;
 }
 
-static uint32_t hash_key(const char *path, const uint8_t *bid, size_t n)
+static uint64_t hash_key(const char *path, const uint8_t *bid, size_t n)
 {
-	uint32_t h = 2166136261u;
-	size_t i;
+	return hashtab_mix(hashtab_bytes_hash(path, strlen(path)), hashtab_bytes_hash(bid, n));
+}
 
-	for (; *path; path++)
-		h = (h ^ (uint8_t)*path) * 16777619u;
-	for (i = 0; i < n; i++)
-		h = (h ^ bid[i]) * 16777619u;
-	return h;
+/* Is @d the DSO of @path with build id @bid (@n bytes, 0: none asked)? */
+static bool dso_is(const struct sonde_dso *d, const char *path, const uint8_t *bid, size_t n)
+{
+	return d->want_bid_size == n && (!n || !memcmp(d->want_bid, bid, n)) &&
+	       !strcmp(d->path, path);
+}
+
+/* The cached DSO of (@path, @bid) under @h; with @mem only an in-memory image (a vdso). */
+static struct sonde_dso *cache_find(struct sonde_symcache *c, uint64_t h, const char *path,
+				    const uint8_t *bid, size_t n, bool mem)
+{
+	struct hashtab_probe probe;
+	struct sonde_dso *d;
+
+	for (d = hashtab_probe_first(&c->dsos, h, &probe); d;
+	     d = hashtab_probe_next(&c->dsos, &probe))
+		if ((!mem || d->mem) && dso_is(d, path, bid, n))
+			return d;
+	return NULL;
 }
 
 struct sonde_dso *sonde_symcache__dso(struct sonde_symcache *c,
@@ -154,37 +163,32 @@ struct sonde_dso *sonde_symcache__dso(struct sonde_symcache *c,
 				      size_t build_id_size)
 {
 	struct sonde_dso *d;
-	uint32_t b;
+	uint64_t h;
 
 	if (!c || !path || (build_id_size && !build_id))
 		return lib_err_ptr(EINVAL);
 	if (build_id_size > SYM_BUILD_ID_MAX)
 		build_id_size = SYM_BUILD_ID_MAX;
-	b = hash_key(path, build_id, build_id_size) % CACHE_BUCKETS;
+	h = hash_key(path, build_id, build_id_size);
 	pthread_mutex_lock(&c->lock);
-	for (d = c->buckets[b]; d; d = d->next) {
-		if (d->want_bid_size == build_id_size &&
-		    (!build_id_size ||
-		     !memcmp(d->want_bid, build_id, build_id_size)) &&
-		    !strcmp(d->path, path)) {
-			sonde_dso__get(d);
-			pthread_mutex_unlock(&c->lock);
-			return d;
+	d = cache_find(c, h, path, build_id, build_id_size, false);
+	if (!d) {
+		d = dso_new(c, SONDE_DSO_ELF, path);
+		if (d) {
+			if (build_id_size)
+				memcpy(d->want_bid, build_id, build_id_size);
+			d->want_bid_size = build_id_size;
+		}
+		/* Not cached, not handed out: the next ask must get the same handle. */
+		if (d && hashtab_insert(&c->dsos, h, d)) {
+			sonde_dso__put(d);
+			d = NULL;
 		}
 	}
-	d = dso_new(c, SONDE_DSO_ELF, path);
-	if (!d) {
-		pthread_mutex_unlock(&c->lock);
-		return lib_err_ptr(ENOMEM);
-	}
-	if (build_id_size)
-		memcpy(d->want_bid, build_id, build_id_size);
-	d->want_bid_size = build_id_size;
-	d->next = c->buckets[b];
-	c->buckets[b] = d;
-	sonde_dso__get(d);	/* one for the cache, one for the caller */
+	if (d)
+		sonde_dso__get(d); /* the cache keeps its own */
 	pthread_mutex_unlock(&c->lock);
-	return d;
+	return d ? d : lib_err_ptr(ENOMEM);
 }
 
 struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *c)
@@ -248,7 +252,8 @@ static struct sonde_dso *vdso_new(struct sonde_symcache *c, int *err)
 struct sonde_dso *sym_symcache_vdso(struct sonde_symcache *c,
 				    const uint8_t *bid, size_t bid_size)
 {
-	struct sonde_dso *d = NULL, **slot;
+	struct sonde_dso *d;
+	uint64_t h = 0;
 	int err = 0;
 
 	if (!c || (bid_size && !bid))
@@ -256,26 +261,26 @@ struct sonde_dso *sym_symcache_vdso(struct sonde_symcache *c,
 	if (bid_size > SYM_BUILD_ID_MAX)
 		bid_size = SYM_BUILD_ID_MAX;
 	pthread_mutex_lock(&c->lock);
-	/* One per recorded id (in the hash chains), one without. */
-	slot = &c->vdso;
+	/* One per recorded id (in the path table, as "[vdso]"), one without. */
 	if (bid_size) {
-		slot = &c->buckets[hash_key("[vdso]", bid, bid_size) % CACHE_BUCKETS];
-		for (d = *slot; d; d = d->next)
-			if (d->mem && d->want_bid_size == bid_size &&
-			    !memcmp(d->want_bid, bid, bid_size))
-				break;
+		h = hash_key("[vdso]", bid, bid_size);
+		d = cache_find(c, h, "[vdso]", bid, bid_size, true);
 	} else {
-		d = *slot;
+		d = c->vdso;
 	}
 	if (!d) {
 		d = vdso_new(c, &err);
 		if (d && bid_size) {
 			memcpy(d->want_bid, bid, bid_size);
 			d->want_bid_size = bid_size;
-			d->next = *slot;
+			if (hashtab_insert(&c->dsos, h, d)) {
+				sonde_dso__put(d);
+				d = NULL;
+				err = -ENOMEM;
+			}
+		} else if (d) {
+			c->vdso = d;
 		}
-		if (d)
-			*slot = d;
 	}
 	if (d)
 		sonde_dso__get(d);
@@ -290,22 +295,27 @@ struct sonde_dso *sonde_symcache__vdso(struct sonde_symcache *c)
 
 struct sonde_dso *sonde_symcache__jit(struct sonde_symcache *c, pid_t pid)
 {
+	uint64_t h = hashtab_mix(0, (uint64_t)pid);
+	struct hashtab_probe probe;
 	struct sonde_dso *d;
 	char path[64];
 
 	if (!c || pid <= 0)
 		return lib_err_ptr(EINVAL);
 	pthread_mutex_lock(&c->lock);
-	for (d = c->jits; d; d = d->next)
+	for (d = hashtab_probe_first(&c->jits, h, &probe); d;
+	     d = hashtab_probe_next(&c->jits, &probe))
 		if (d->pid == pid)
 			break;
 	if (!d) {
 		snprintf(path, sizeof(path), "perf-%d.map", (int)pid);
 		d = dso_new(c, SONDE_DSO_JIT, path);
-		if (d) {
+		if (d)
 			d->pid = pid;
-			d->next = c->jits;
-			c->jits = d;
+		/* As for ELF objects: never a handle the next ask would not return. */
+		if (d && hashtab_insert(&c->jits, h, d)) {
+			sonde_dso__put(d);
+			d = NULL;
 		}
 	}
 	if (d)

@@ -69,8 +69,6 @@ struct sonde_dso {
 	pthread_mutex_t dwarf_lock;
 	struct sym_dwarf *dwarf;
 	bool dwarf_tried;
-
-	struct sonde_dso *next;		/* cache hash chain */
 };
 
 /* Owned by sym_table.c: sort, pick one symbol per address, synth sizes. */
