@@ -385,6 +385,75 @@ SONDE_API int sonde_dso__elf_class(struct sonde_dso *dso);
  */
 SONDE_API int sonde_elf_build_id(const char *path, uint8_t *buf, size_t size);
 
+/* Where and what sonde_buildid_cache_add*() read and write. */
+struct sonde_buildid_cache_opts {
+	size_t sz;
+	/*
+	 * perf's build-id cache directory; NULL = $PERF_BUILDID_DIR, else
+	 * $HOME/.debug (perf's order). Created when missing.
+	 */
+	const char *dir;
+	/* sonde_buildid_cache_add_kallsyms(): NULL = "/proc/kallsyms". */
+	const char *kallsyms_path;
+	/*
+	 * sonde_buildid_cache_add_kallsyms(): the kernel's notes, its build
+	 * id; NULL = "/sys/kernel/notes".
+	 */
+	const char *kernel_notes_path;
+	size_t : 0;
+};
+#define sonde_buildid_cache_opts__last_field kernel_notes_path
+
+/**
+ * @brief **sonde_buildid_cache_add()** adds the ELF file @p path to perf's
+ * build-id cache as perf record does: DIR/PATH/HEX/elf (a hard link when
+ * the file system allows, else a copy with the file's mode) and the link
+ * DIR/.build-id/xx/rest -> ../../PATH/HEX, where HEX is the file's
+ * build id. That is where sonde_symcache__dso() and perf report find the
+ * recorded build after the file changes or goes. An entry already there
+ * is kept. Thread-safe; nothing is retained.
+ * @param path an absolute path without "." or ".." components.
+ * @param build_id the id the recording saw (perf.data pads ids with zeros
+ * to 20 bytes), which the file must still have; NULL (@p build_id_size 0)
+ * takes the file's own.
+ * @param opts NULL or sonde_buildid_cache_opts (only .dir applies).
+ * @return 0, or -errno: -EINVAL (bad path or opts), -ENOENT (no such
+ * file, or no cache directory: neither $PERF_BUILDID_DIR nor $HOME),
+ * -SONDE_ERR_FORMAT (not ELF), -ENODATA (the file has no build id),
+ * -ESTALE (the file is another build now), or what writing failed with.
+ */
+SONDE_API int sonde_buildid_cache_add(const char *path, const uint8_t *build_id,
+				      size_t build_id_size,
+				      const struct sonde_buildid_cache_opts *opts);
+
+/**
+ * @brief **sonde_buildid_cache_add_kallsyms()** adds the running kernel's
+ * kallsyms (opts.kallsyms_path, under the build id of
+ * opts.kernel_notes_path) to perf's build-id cache as perf record does:
+ * DIR/[kernel.kallsyms]/HEX/kallsyms and its .build-id link, which a
+ * report of a recording from this kernel reads when it runs under
+ * another one (sonde_symcache__set_kernel_build_id()). Read once per
+ * kernel build: a copy already there is kept. Thread-safe.
+ * @return 0, or -errno: -ENODATA (no kernel build id), -EACCES (every
+ * address is zero: a hidden table is no copy), -ENOENT (no cache
+ * directory, no kallsyms file), or what reading or writing failed with.
+ */
+SONDE_API int
+sonde_buildid_cache_add_kallsyms(const struct sonde_buildid_cache_opts *opts);
+
+/**
+ * @brief **sonde_buildid_cache_add_vdso()** adds the calling process's
+ * vdso image (the kernel's, as sonde_symcache__vdso() reads it) to perf's
+ * build-id cache as perf record does: DIR/[vdso]/HEX/vdso and its
+ * .build-id link, where a report under another kernel finds the
+ * recorded vdso. A copy already there is kept. Thread-safe.
+ * @param opts NULL or sonde_buildid_cache_opts (only .dir applies).
+ * @return 0, or -errno: -ENOENT (no vdso, or no cache directory),
+ * -ENODATA (the vdso has no build id), or what writing failed with.
+ */
+SONDE_API int
+sonde_buildid_cache_add_vdso(const struct sonde_buildid_cache_opts *opts);
+
 /**
  * @brief **sonde_dso__srcline()** writes the source line of ELF virtual
  * address @p vaddr of an ELF DSO as "file:line" (the file's base name, as

@@ -3,7 +3,9 @@
  * sonde record: the build ids of the objects the samples hit, as perf
  * record writes them into HEADER_BUILD_ID, and perf's build-id cache
  * ($PERF_BUILDID_DIR or ~/.debug) filled with those objects so that a
- * report after a rebuild still finds the recorded code.
+ * report after a rebuild still finds the recorded code. Which objects is
+ * the command's policy, kept here; the cache's layout is the library's
+ * (sonde_buildid_cache_add*(), beside the reader).
  *
  * perf reads the whole file again at the end to mark hits; here the
  * records are looked at on their way to the file: MMAP2 records (with
@@ -13,14 +15,9 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 #include "record_cli.h"
 
 struct bid_file {
@@ -297,263 +294,70 @@ void rec_bids_note_all(struct rec_bids *b)
 		closedir(dir);
 }
 
-/* ---- perf's build-id cache ---- */
-
-static void hex(const uint8_t *id, size_t n, char *out)
-{
-	for (size_t i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", id[i]);
-	out[2 * n] = 0;
-}
-
-/* mkdir -p of the directory part of @path (up to its last '/'). */
-static int mkdir_parents(const char *path)
-{
-	char buf[PATH_MAX];
-	char *s;
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (s = buf + 1; (s = strchr(s, '/')); s++) {
-		*s = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*s = '/';
-	}
-	return 0;
-}
-
-/* Writes @len bytes at @data to a new file @to (mode @mode). */
-static int write_new(const char *to, const void *data, size_t len, mode_t mode)
-{
-	char tmp[PATH_MAX];
-	int fd, err = 0;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", to, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-	if (fd < 0)
-		return -errno;
-	for (const char *p = data; len;) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -EIO;
-			break;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, to))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
-}
-
-static int read_all(const char *path, char **buf, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *b = malloc(cap);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || !b) {
-		int err = fd < 0 ? -errno : -ENOMEM;
-
-		free(b);
-		if (fd >= 0)
-			close(fd);
-		return err;
-	}
-	for (;;) {
-		ssize_t got;
-
-		if (n == cap) {
-			char *nb = realloc(b, cap * 2);
-
-			if (!nb) {
-				free(b);
-				close(fd);
-				return -ENOMEM;
-			}
-			b = nb;
-			cap *= 2;
-		}
-		got = read(fd, b + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		n += (size_t)got;
-	}
-	close(fd);
-	*buf = b;
-	*len = n;
-	return 0;
-}
+/* ---- perf's build-id cache: the library writes it ---- */
 
 /*
- * DIR/NAME/HEX/FILE holding the object (a hard link to @src when the file
- * system allows, else a copy; @data/@len instead of a file), and the link
- * DIR/.build-id/xx/rest -> ../../NAME/HEX perf looks objects up by.
+ * The vdso's build id (this process's: the workload's kernel) into the
+ * header and, with @p cache, its image into the build-id cache.
  */
-static int cache_add(const char *dir, const char *name, const char *hexid,
-		     const char *file, const char *src, const void *data,
-		     size_t len)
-{
-	char obj[PATH_MAX], link_path[PATH_MAX], target[PATH_MAX];
-	char *buf = NULL;
-	struct stat st;
-	int err;
-
-	if (name[0] == '/')
-		name++; /* DIR/usr/lib/x.so/ID: the path below DIR */
-	if (snprintf(obj, sizeof(obj), "%s/%s/%s/%s", dir, name, hexid, file) >= (int)sizeof(obj) ||
-	    snprintf(link_path, sizeof(link_path), "%s/.build-id/%.2s/%s", dir, hexid,
-		     hexid + 2) >= (int)sizeof(link_path) ||
-	    snprintf(target, sizeof(target), "../../%s/%s", name, hexid) >= (int)sizeof(target))
-		return -ENAMETOOLONG;
-	err = mkdir_parents(obj);
-	if (err)
-		return err;
-	if (lstat(obj, &st)) {
-		if (src && !link(src, obj)) {
-			err = 0;
-		} else if (src) {
-			struct stat sst;
-
-			err = read_all(src, &buf, &len);
-			if (!err)
-				err = write_new(obj, buf, len,
-						!stat(src, &sst) ? (sst.st_mode & 0777) : 0644);
-			free(buf);
-		} else {
-			err = write_new(obj, data, len, 0644);
-		}
-		if (err)
-			return err;
-	}
-	err = mkdir_parents(link_path);
-	if (err)
-		return err;
-	if (symlink(target, link_path) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-/* $PERF_BUILDID_DIR, else $HOME/.debug (perf's order); NULL without either. */
-static char *cache_dir(void)
-{
-	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
-	char *dir = NULL;
-
-	if (env && *env)
-		return strdup(env);
-	if (!home || !*home || asprintf(&dir, "%s/.debug", home) < 0)
-		return NULL;
-	return dir;
-}
-
-/* /proc/kallsyms, if it shows addresses (a hidden table is no copy). */
-static void cache_kallsyms(const char *dir, const char *hexid)
-{
-	char *buf = NULL, *p, path[PATH_MAX];
-	size_t len = 0;
-	bool nonzero = false;
-
-	/* Once per kernel build, as perf: reading kallsyms costs ~40 ms. */
-	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms", dir, hexid);
-	if (!access(path, F_OK) || read_all("/proc/kallsyms", &buf, &len))
-		return;
-	for (p = buf; p < buf + len && !nonzero;) {
-		char *nl = memchr(p, '\n', (size_t)(buf + len - p));
-
-		nonzero = strtoull(p, NULL, 16) != 0;
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	if (nonzero)
-		(void)cache_add(dir, "[kernel.kallsyms]", hexid, "kallsyms", NULL, buf, len);
-	free(buf);
-}
-
-/* This process's vdso image and build id (same kernel as the workload). */
-static void add_vdso(struct sonde_perfdata_writer *w, const char *dir)
+static void add_vdso(struct sonde_perfdata_writer *w,
+		     const struct sonde_buildid_cache_opts *cache)
 {
 	struct sonde_symcache *c = sonde_symcache__new(NULL);
 	struct sonde_dso *d = c ? sonde_symcache__vdso(c) : NULL;
 	uint8_t id[20];
-	char hexid[41], line[512];
 	int n = d ? sonde_dso__build_id(d, id, sizeof(id)) : 0;
-	unsigned long long start, end;
-	FILE *f;
 
 	sonde_dso__put(d);
 	sonde_symcache__free(c);
 	if (n <= 0)
 		return;
 	sonde_perfdata_writer__add_build_id(w, "[vdso]", id, (size_t)n, false);
-	if (!dir || !(f = fopen("/proc/self/maps", "re")))
-		return;
-	hex(id, (size_t)n, hexid);
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "[vdso]") &&
-		    sscanf(line, "%llx-%llx", &start, &end) == 2 && end > start &&
-		    end - start < (16u << 20)) {
-			(void)cache_add(dir, "[vdso]", hexid, "vdso", NULL,
-					(const void *)(uintptr_t)start, end - start);
-			break;
-		}
-	fclose(f);
+	if (cache)
+		(void)sonde_buildid_cache_add_vdso(cache);
 }
 
 void rec_bids_finish(struct rec_bids *b, struct sonde_perfdata_writer *w,
 		     bool fill_cache, bool verbose)
 {
-	char *dir = fill_cache ? cache_dir() : NULL;
+	SONDE_OPTS(sonde_buildid_cache_opts, copts);
+	const struct sonde_buildid_cache_opts *cache = fill_cache ? &copts : NULL;
 	uint8_t kid[20], id[20];
-	char hexid[41];
 	int kl = sonde_kernel_build_id(kid, sizeof(kid));
 
 	/* The kernel first, as perf lists it. */
 	if (kl > 0) {
 		sonde_perfdata_writer__add_build_id(w, "[kernel.kallsyms]", kid, (size_t)kl, true);
-		if (dir) {
-			hex(kid, (size_t)kl, hexid);
-			cache_kallsyms(dir, hexid);
-		}
+		if (cache)
+			(void)sonde_buildid_cache_add_kallsyms(cache);
 	}
 	for (size_t i = 0; b && i < b->nr_files; i++) {
 		struct bid_file *f = &b->files[i];
-		int n;
+		const uint8_t *want = f->id;
+		size_t len = f->id_len;
+		int err;
 
 		if (!f->hit)
 			continue;
-		/* What is there now: cached only when it is what was mapped. */
-		n = sonde_elf_build_id(f->path, id, sizeof(id));
-		if (f->id_len) {
-			sonde_perfdata_writer__add_build_id(w, f->path, f->id, f->id_len, false);
-			if (n != f->id_len || memcmp(id, f->id, f->id_len))
-				continue; /* changed during the recording */
-		} else if (n > 0) {
-			sonde_perfdata_writer__add_build_id(w, f->path, id, (size_t)n, false);
-		} else {
-			continue;
+		if (!len) { /* none in the MMAP2 record: the file's */
+			err = sonde_elf_build_id(f->path, id, sizeof(id));
+			if (err <= 0)
+				continue;
+			want = id;
+			len = (size_t)err;
 		}
-		if (!dir)
+		sonde_perfdata_writer__add_build_id(w, f->path, want, len, false);
+		if (!cache)
 			continue;
-		hex(id, (size_t)n, hexid);
-		n = cache_add(dir, f->path, hexid, "elf", f->path, NULL, 0);
-		if (n && verbose)
-			fprintf(stderr, "sonde record: cannot add %s to the build-id cache %s: %s\n",
-				f->path, dir, strerror(-n));
+		/* -ESTALE: the file changed during the recording, not cached. */
+		err = sonde_buildid_cache_add(f->path, want, len, cache);
+		if (err && err != -ESTALE && verbose) {
+			char ebuf[128];
+
+			fprintf(stderr, "sonde record: cannot add %s to the build-id cache: %s\n",
+				f->path, sonde_strerror(err, ebuf, sizeof(ebuf)));
+		}
 	}
 	if (b && b->vdso_hit)
-		add_vdso(w, dir);
-	free(dir);
+		add_vdso(w, cache);
 }

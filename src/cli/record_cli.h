@@ -133,7 +133,8 @@ int rec_file_begin(struct rec_state *s, char **cmdline);
  * record_buildid.c: the build ids of the objects hit by samples, noted
  * from the records on their way to the file; _finish() adds them (and the
  * kernel's) to the writer's HEADER_BUILD_ID and, when @fill_cache, puts
- * the objects in perf's build-id cache ($PERF_BUILDID_DIR or ~/.debug).
+ * the objects in perf's build-id cache ($PERF_BUILDID_DIR or ~/.debug)
+ * through the library (sonde_buildid_cache_add*()).
  */
 struct rec_bids;
 struct rec_bids *rec_bids_new(const struct rec_opts *o);

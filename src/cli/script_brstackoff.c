@@ -9,12 +9,11 @@
  * file is gone always does. Kernel and JIT addresses print as they are
  * (their maps are identity maps).
  */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "branch_text.h"
 #include "script_brstackoff.h"
+#include "sonde/symbols.h"
 
 /* Objects by their name pointer (the profile interns them). */
 struct obj {
@@ -58,18 +57,17 @@ static struct obj *obj_of(struct brstackoff *bo, const char *name)
 	return &bo->v[bo->nr++];
 }
 
-/* Would perf's load succeed: is @path an ELF file we can read? */
+/*
+ * Would perf's load succeed: is @path an ELF file we can read? The
+ * library's answer, from the opening its symbolizer loads with (libelf
+ * takes the header whole, as perf's does, not only the magic); the build
+ * id itself is not wanted.
+ */
 static bool elf_loadable(const char *path)
 {
-	unsigned char h[4];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	bool ok;
+	uint8_t id[20];
 
-	if (fd < 0)
-		return false;
-	ok = read(fd, h, sizeof(h)) == (ssize_t)sizeof(h) && !memcmp(h, "\177ELF", 4);
-	close(fd);
-	return ok;
+	return sonde_elf_build_id(path, id, sizeof(id)) >= 0;
 }
 
 void brstackoff_loaded(struct brstackoff *bo, const struct sonde_profile_frame *fr)

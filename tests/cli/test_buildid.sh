@@ -119,6 +119,13 @@ if [ -n "$id" ] && cmp -s "$copy" "$P" &&
 else
 	fail "record: no cache copy at $copy: $(cd "$HOME" && find .debug | head -20)"
 fi
+# perf reads the cache sonde filled (the library's writer) as its own.
+if have_perf; then
+	HOME="$HOME" perf buildid-cache -l >"$TMP/bc.list" 2>&1
+	grep -qx "$id $P" "$TMP/bc.list" &&
+		pass "record: perf buildid-cache -l lists the program sonde cached" ||
+		fail "record: perf buildid-cache -l: $(head -5 "$TMP/bc.list")"
+fi
 if HOME="$EMPTY" "$SONDE" record -q -N -e cpu-clock -o "$TMP/n.data" -- "$P" >/dev/null 2>&1 &&
    [ ! -e "$EMPTY/.debug" ] && [ -n "$(bid_of "$TMP/n.data" "$P")" ]; then
 	pass "record -N: build ids written, the cache left alone"
@@ -193,6 +200,15 @@ if prog_rows "$TMP/c.rep" | grep -q ' hot$' && ! grep -q newfn "$TMP/c.rep" &&
 	pass "rebuilt, cached copy: named from the recorded build"
 else
 	fail "rebuilt, cached copy: $(prog_rows "$TMP/c.rep" | head -3) $(head -c 300 "$TMP/c.err")"
+fi
+if have_perf; then
+	perf report -i "$TMP/r.data" --no-children --sort dso,sym --stdio \
+		>"$TMP/pc.rep" 2>/dev/null
+	if prog_rows "$TMP/pc.rep" | grep -q ' hot$' && ! grep -q newfn "$TMP/pc.rep"; then
+		pass "rebuilt, cached copy: perf report names it from sonde's copy too"
+	else
+		fail "rebuilt, cached copy: perf report: $(prog_rows "$TMP/pc.rep" | head -3)"
+	fi
 fi
 # DWARF unwinding reads the recorded copy's CFI (the new file has none
 # for hot and main): hot's callers are found.

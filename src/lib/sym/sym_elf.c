@@ -125,6 +125,23 @@ int sonde_elf_build_id(const char *path, uint8_t *buf, size_t size)
 	return n;
 }
 
+int sym_mem_build_id(char *image, size_t len, uint8_t *buf, size_t size)
+{
+	Elf *elf;
+	int n;
+
+	elf_lib_init();
+	elf = elf_memory(image, len);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		return lib_err(SONDE_ERR_FORMAT);
+	}
+	n = sym_elf_build_id(elf, buf, size);
+	elf_end(elf);
+	return n;
+}
+
 static Elf_Scn *find_section(Elf *elf, Elf64_Word type, const char *name)
 {
 	Elf_Scn *scn = NULL;

@@ -178,6 +178,11 @@ int sym_read_file(const char *path, char **buf, size_t *len, size_t max);
  */
 int sym_elf_build_id(Elf *elf, uint8_t *buf, size_t size);
 /*
+ * sym_elf_build_id() of the ELF image @p image (@p len bytes in memory);
+ * -SONDE_ERR_FORMAT when it is not ELF.
+ */
+int sym_mem_build_id(char *image, size_t len, uint8_t *buf, size_t size);
+/*
  * The separate debug file (with .symtab) of @p elf, the file @p file:
  * ROOT DEBUGDIR/.build-id/xx/yyyy.debug by @p bid, else by .gnu_debuglink
  * (DIR/name, DIR/.debug/name, ROOT DEBUGDIR/DIR/name; its build id, when
