@@ -150,6 +150,17 @@ static int open_event(struct sonde_perf_event_attr *attr, const char **dropped)
 	return fd;
 }
 
+/* Skips the test, saying why, where the kernel refused @what's event. */
+static void skip_if_refused(int fd, const char *what)
+{
+	char why[128];
+
+	if (fd >= 0)
+		return;
+	printf("SKIP: %s: %s\n", what, sonde_strerror(fd, why, sizeof(why)));
+	skip();
+}
+
 static void test_kernel_records(void **state)
 {
 	struct sonde_perf_event_attr attr = { .size = sizeof(attr) };
@@ -161,7 +172,6 @@ static void test_kernel_records(void **state)
 	static struct seen seen;
 	uint64_t my_id = 0, head, tail, total = 0;
 	uint8_t *data, rec[65536], out[65536];
-	char why[128];
 	int fd;
 
 	attr.type = SONDE_PERF_TYPE_SOFTWARE;
@@ -199,11 +209,7 @@ static void test_kernel_records(void **state)
 	attr.wakeup_events = 1;
 
 	fd = open_event(&attr, &dropped);
-	if (fd < 0) {
-		printf("SKIP: cpu-clock sampling event: %s\n",
-		       sonde_strerror(fd, why, sizeof(why)));
-		skip();
-	}
+	skip_if_refused(fd, "cpu-clock sampling event");
 	if (dropped)
 		printf("note: kernel refused the full attr; dropped %s\n", dropped);
 	else
@@ -403,11 +409,7 @@ static void test_tracepoint_raw_samples(void **state)
 	attr.sample_id_all = 1;
 	attr.disabled = 1;
 	fd = sonde_perf_event_open(&attr, 0, -1, -1, 0);
-	if (fd < 0) {
-		printf("SKIP: tracepoint event: %s\n",
-		       sonde_strerror(fd, why, sizeof(why)));
-		skip();
-	}
+	skip_if_refused(fd, "tracepoint event");
 	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
 	pc = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
 				   MAP_SHARED, fd, 0);
@@ -466,11 +468,7 @@ static void test_breakpoint_addr_samples(void **state)
 	attr.exclude_kernel = 1;
 	attr.disabled = 1;
 	fd = sonde_perf_event_open(&attr, 0, -1, -1, 0);
-	if (fd < 0) {
-		printf("SKIP: breakpoint event: %s\n",
-		       sonde_strerror(fd, why, sizeof(why)));
-		skip();
-	}
+	skip_if_refused(fd, "breakpoint event");
 	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
 	pc = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
 				   MAP_SHARED, fd, 0);
@@ -568,7 +566,6 @@ static void test_group_read_samples(void **state)
 	struct sonde_perf_event_mmap_page *pc;
 	struct sonde_record_fmt fmt;
 	struct grp_seen seen = { 0 };
-	char why[128];
 	int lead, sib;
 
 	attr.type = SONDE_PERF_TYPE_SOFTWARE;
@@ -586,11 +583,7 @@ static void test_group_read_samples(void **state)
 		attr.read_format &= ~(uint64_t)SONDE_PERF_FORMAT_LOST;
 		lead = sonde_perf_event_open(&attr, 0, -1, -1, 0);
 	}
-	if (lead < 0) {
-		printf("SKIP: group leader: %s\n",
-		       sonde_strerror(lead, why, sizeof(why)));
-		skip();
-	}
+	skip_if_refused(lead, "group leader");
 	seen.read_format = attr.read_format;
 	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
 	attr.config = SONDE_PERF_COUNT_SW_TASK_CLOCK;
@@ -644,7 +637,6 @@ static void test_lost_records(void **state)
 	struct sonde_perf_event_mmap_page *pc;
 	struct sonde_record_fmt fmt;
 	struct lost_seen seen = { 0 };
-	char why[128];
 	int fd;
 
 	attr.type = SONDE_PERF_TYPE_SOFTWARE;
@@ -656,11 +648,7 @@ static void test_lost_records(void **state)
 	attr.sample_id_all = 1;
 	attr.disabled = 1;
 	fd = sonde_perf_event_open(&attr, 0, -1, -1, 0);
-	if (fd < 0) {
-		printf("SKIP: cpu-clock event: %s\n",
-		       sonde_strerror(fd, why, sizeof(why)));
-		skip();
-	}
+	skip_if_refused(fd, "cpu-clock event");
 	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
 	assert_int_equal(sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ID,
 						(unsigned long)&seen.id), 0);
