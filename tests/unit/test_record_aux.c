@@ -46,6 +46,45 @@ static bool four_k_pages(void)
 	return sysconf(_SC_PAGESIZE) == 4096;
 }
 
+/* A test's directory under /tmp and the file it records there. */
+struct scratch {
+	char dir[64];
+	char path[96];
+};
+
+/*
+ * Skips unless pages are 4 KiB (the areas' sizes below assume them) and,
+ * with @two_cpus, two CPUs are online. Then makes @tmpl's directory, names
+ * @file in it, resets the PMU (its mark file in the directory) and builds
+ * the fake sysfs.
+ */
+static void scratch_begin(struct scratch *t, const char *tmpl, const char *file,
+			  bool two_cpus)
+{
+	if (two_cpus && (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2)) {
+		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
+		skip();
+	}
+	if (!four_k_pages()) {
+		print_message("SKIP: needs 4 KiB pages\n");
+		skip();
+	}
+	snprintf(t->dir, sizeof(t->dir), "%s", tmpl);
+	assert_non_null(mkdtemp(t->dir));
+	snprintf(t->path, sizeof(t->path), "%s/%s", t->dir, file);
+	memset(&pmu, 0, sizeof(pmu));
+	snprintf(pmu.mark, sizeof(pmu.mark), "%s/mark", t->dir);
+	fake_aux_sysfs();
+}
+
+/* Undoes scratch_begin(), the recorded file included. */
+static void scratch_end(struct scratch *t)
+{
+	fake_aux_sysfs_remove();
+	unlink(t->path);
+	rmdir(t->dir);
+}
+
 /* Full trace: CPU 0's area wraps (7000..10000), CPU 1 has 100 bytes. */
 static void pmu_full_trace(int fd)
 {
@@ -272,7 +311,8 @@ static void check_with_readers(const char *path, bool decodable,
 
 static void test_record_full_trace(void **state)
 {
-	char dir[] = "/tmp/sonde-auxrec-XXXXXX", path[64];
+	struct scratch t;
+	const char *path = t.path;
 	const char *argv[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
 			       "-o", path, "--", "true", NULL };
 	unsigned char data[AREA];
@@ -281,14 +321,7 @@ static void test_record_full_trace(void **state)
 	int ret, nidx;
 
 	(void)state;
-	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/pt.data", dir);
-	memset(&pmu, 0, sizeof(pmu));
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxrec-XXXXXX", "pt.data", true);
 	ret = run_record(11, argv);
 	assert_int_equal(ret, 0);
 	assert_int_equal(pmu.nr_aux_fds, 2);
@@ -364,9 +397,7 @@ static void test_record_full_trace(void **state)
 		check_with_readers(cmd, true, ". ... Intel Processor Trace data: size 3000 bytes");
 		unlink(cmd);
 	}
-	fake_aux_sysfs_remove();
-	unlink(path);
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /*
@@ -377,22 +408,16 @@ static void test_record_full_trace(void **state)
  */
 static void test_record_pipe(void **state)
 {
-	char dir[] = "/tmp/sonde-auxpipe-XXXXXX", path[64], cmd[256];
+	struct scratch t;
+	const char *path = t.path;
 	const char *argv[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
 			       "-o", "-", "--", "true", NULL };
 	const char *stats[] = { "report", "--stats", "-i", path, NULL };
-	char *ours, *theirs;
+	char cmd[256], *ours, *theirs;
 	int fd, saved, ret, st;
 
 	(void)state;
-	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/pipe.data", dir);
-	memset(&pmu, 0, sizeof(pmu));
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxpipe-XXXXXX", "pipe.data", true);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	assert_true(fd >= 0);
 	fflush(stdout);
@@ -425,9 +450,7 @@ static void test_record_pipe(void **state)
 		print_message("SKIP (part): perf is not installed\n");
 	}
 	free(ours);
-	fake_aux_sysfs_remove();
-	unlink(path);
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /*
@@ -485,19 +508,13 @@ static void record_snapshot(const char *opt, const char *path, struct seen *s)
 
 static void test_record_snapshot(void **state)
 {
-	char dir[] = "/tmp/sonde-auxsnap-XXXXXX", path[64];
+	struct scratch t;
+	const char *path = t.path;
 	unsigned char data[AREA];
 	struct seen s;
 
 	(void)state;
-	if (!four_k_pages()) {
-		print_message("SKIP: needs 4 KiB pages\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/snap.data", dir);
-	snprintf(pmu.mark, sizeof(pmu.mark), "%s/mark", dir);
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxsnap-XXXXXX", "snap.data", false);
 
 	/* -Se: the SIGUSR2 snapshot, then the whole area at the end. */
 	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
@@ -533,10 +550,8 @@ static void test_record_snapshot(void **state)
 	assert_int_equal(s.at[0].size, 1000);
 	file_bytes(path, s.at_off[0] + 48, data, 1000);
 	assert_pattern(data, 1000, 3 + 500);
-	unlink(path);
 	unlink(pmu.mark);
-	fake_aux_sysfs_remove();
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /*
@@ -613,20 +628,15 @@ static void unlink_marks(void)
 
 static void test_record_snapshot_ref(void **state)
 {
-	char dir[] = "/tmp/sonde-auxref-XXXXXX", path[64];
-	unsigned char *data = malloc(BIG);
+	struct scratch t;
+	const char *path = t.path;
+	unsigned char *data;
 	struct seen s;
 
 	(void)state;
-	if (!four_k_pages()) {
-		print_message("SKIP: needs 4 KiB pages\n");
-		skip();
-	}
+	scratch_begin(&t, "/tmp/sonde-auxref-XXXXXX", "ref.data", false);
+	data = malloc(BIG);
 	assert_non_null(data);
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/ref.data", dir);
-	snprintf(pmu.mark, sizeof(pmu.mark), "%s/mark", dir);
-	fake_aux_sysfs();
 
 	/* -S without a size: no reference buffer; the second snapshot is the
 	 * 100 new bytes (the area has not wrapped). */
@@ -656,11 +666,9 @@ static void test_record_snapshot_ref(void **state)
 	file_bytes(path, s.at_off[2] + 48, data, BIG);
 	assert_pattern(data + BIG - 1000, 1000, (unsigned)(11 + BIG - 1600));
 	check_with_readers(path, true, ". ... Intel Processor Trace data: size 131072 bytes");
-	unlink(path);
 	unlink_marks();
 	free(data);
-	fake_aux_sysfs_remove();
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /*
@@ -710,19 +718,13 @@ static void record_tail(const char *ev, const char *path, struct seen *s)
 
 static void test_record_snapshot_tail(void **state)
 {
-	char dir[] = "/tmp/sonde-auxtail-XXXXXX", path[64];
+	struct scratch t;
+	const char *path = t.path;
 	const char *arm[] = { "cs_etm//", "arm_spe_0//" };
 	struct seen s;
 
 	(void)state;
-	if (!four_k_pages()) {
-		print_message("SKIP: needs 4 KiB pages\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/tail.data", dir);
-	snprintf(pmu.mark, sizeof(pmu.mark), "%s/mark", dir);
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxtail-XXXXXX", "tail.data", false);
 	/* cs_etm_buffer_has_wrapped(), arm_spe_buffer_has_wrapped(): the
 	 * last 512 bytes past the head are zero, so neither has wrapped. */
 	for (int i = 0; i < 2; i++) {
@@ -737,14 +739,14 @@ static void test_record_snapshot_tail(void **state)
 	record_tail("intel_pt//", path, &s);
 	assert_int_equal(s.at[0].offset, 5000);
 	assert_int_equal(s.at[0].size, AREA);
-	fake_aux_sysfs_remove();
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /* --aux-sample: the group's other events sample the area; no AUXTRACE. */
 static void test_record_aux_sample(void **state)
 {
-	char dir[] = "/tmp/sonde-auxsmp-XXXXXX", path[64];
+	struct scratch t;
+	const char *path = t.path;
 	const char *argv[] = { "record", "-q", "-N", "-e", "{intel_pt//,cpu-clock}",
 			       "--aux-sample=8192", "-m", ",2", "-o", path, "--",
 			       "true", NULL };
@@ -753,14 +755,7 @@ static void test_record_aux_sample(void **state)
 	struct seen s;
 
 	(void)state;
-	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/smp.data", dir);
-	memset(&pmu, 0, sizeof(pmu));
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxsmp-XXXXXX", "smp.data", true);
 	assert_int_equal(run_record(12, argv), 0);
 	/* Samples copy from the area: mapped for overwrite, as perf does. */
 	assert_int_equal(pmu.nr_aux_fds, 2);
@@ -797,10 +792,8 @@ static void test_record_aux_sample(void **state)
 		assert_int_equal(sonde_perfdata_reader__group(r, 0)->leader, 0);
 		assert_int_equal(sonde_perfdata_reader__group(r, 0)->nr_members, 2);
 		sonde_perfdata_reader__free(r);
-		unlink(path);
 	}
-	fake_aux_sysfs_remove();
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /* Misuse gets perf's answers and exit 129, before anything is opened. */
@@ -936,21 +929,15 @@ static char *aux_warnings(const char *text)
 
 static void test_record_restarts_stopped_tracer(void **state)
 {
-	char dir[] = "/tmp/sonde-auxfull-XXXXXX", path[64];
+	struct scratch t;
+	const char *path = t.path;
 	const char *argv[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
 			       "-o", path, "--", "true", NULL };
 	unsigned char data[AREA];
 	struct seen s;
 
 	(void)state;
-	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/full.data", dir);
-	memset(&pmu, 0, sizeof(pmu));
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxfull-XXXXXX", "full.data", true);
 	fake_aux_install();
 	fa.on_aux_map = pmu_full_area;
 	fa.on_ioctl = pmu_restart;
@@ -997,9 +984,7 @@ static void test_record_restarts_stopped_tracer(void **state)
 		free(err);
 		free(ours);
 	}
-	fake_aux_sysfs_remove();
-	unlink(path);
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /*
@@ -1094,22 +1079,16 @@ static void record_two_threads(const char *event, const char *path, pid_t *kids)
 
 static void test_record_per_thread(void **state)
 {
-	char dir[] = "/tmp/sonde-auxthr-XXXXXX", path[64];
+	struct scratch t;
+	const char *path = t.path;
 	const char *wl[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
 			     "--per-thread", "-o", path, "--", "true", NULL };
 	pid_t kids[2];
 
 	(void)state;
-	if (!four_k_pages()) {
-		print_message("SKIP: needs 4 KiB pages\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/thr.data", dir);
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxthr-XXXXXX", "thr.data", false);
 
 	/* The workload: its one thread. */
-	memset(&pmu, 0, sizeof(pmu));
 	assert_int_equal(run_record(12, wl), 0);
 	check_per_thread(path, 1, &pmu.pid);
 	unlink(path);
@@ -1130,10 +1109,8 @@ static void test_record_per_thread(void **state)
 		assert_int_equal(fa.fd[pmu.aux_fds[0]].cpu, 0);
 		scan(path, &s);
 		assert_int_equal(s.info_priv[9], 1); /* per-CPU areas */
-		unlink(path);
 	}
-	fake_aux_sysfs_remove();
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /*
@@ -1144,7 +1121,8 @@ static void test_record_per_thread(void **state)
  */
 static void test_record_bts_whole_records(void **state)
 {
-	char dir[] = "/tmp/sonde-auxbts-XXXXXX", path[64];
+	struct scratch t;
+	const char *path = t.path;
 	const char *percpu[] = { "record", "-q", "-e", "intel_bts//", "-o", path,
 				 "--", "true", NULL };
 	unsigned char data[AREA];
@@ -1152,15 +1130,8 @@ static void test_record_bts_whole_records(void **state)
 	pid_t kids[2];
 
 	(void)state;
-	if (!four_k_pages()) {
-		print_message("SKIP: needs 4 KiB pages\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/bts.data", dir);
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxbts-XXXXXX", "bts.data", false);
 	/* perf's intel_bts takes areas per thread only. */
-	memset(&pmu, 0, sizeof(pmu));
 	assert_int_equal(run_record(8, percpu), 129);
 	record_two_threads("intel_bts//", path, kids);
 	scan(path, &s);
@@ -1176,9 +1147,7 @@ static void test_record_bts_whole_records(void **state)
 	file_bytes(path, s.at_off[1] + 48, data, 96);
 	assert_pattern(data, 96, 50);
 	check_with_readers(path, true, ". ... Intel BTS data: size 2984 bytes");
-	fake_aux_sysfs_remove();
-	unlink(path);
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /*
@@ -1188,7 +1157,9 @@ static void test_record_bts_whole_records(void **state)
  */
 static void test_record_cs_etm(void **state)
 {
-	char dir[] = "/tmp/sonde-auxetm-XXXXXX", path[64], from[400], to[420];
+	struct scratch t;
+	const char *path = t.path;
+	char from[400], to[420];
 	const char *argv[] = { "record", "-q", "-N", "-e", "cs_etm/cycacc/", "-C", "0,1",
 			       "-m", ",2", "-o", path, "--", "true", NULL };
 	/* cycacc as asked; contextid and timestamp added for per-CPU areas. */
@@ -1207,14 +1178,7 @@ static void test_record_cs_etm(void **state)
 	struct seen s;
 
 	(void)state;
-	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/etm.data", dir);
-	memset(&pmu, 0, sizeof(pmu));
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxetm-XXXXXX", "etm.data", true);
 	assert_int_equal(run_record(13, argv), 0);
 	assert_int_equal(fa.fd[pmu.aux_fds[0]].attr.config, cfg);
 	assert_true(fa.fd[pmu.aux_fds[0]].attr.sample_type & SONDE_PERF_SAMPLE_CPU);
@@ -1277,11 +1241,9 @@ static void test_record_cs_etm(void **state)
 		assert_int_equal(fa.fd[pmu.aux_fds[0]].attr.config, 0);
 		scan(path, &s);
 		assert_int_equal(s.info_type, SONDE_AUXTRACE_CS_ETM);
-		unlink(path);
 	}
 	assert_int_equal(rename(to, from), 0);
-	fake_aux_sysfs_remove();
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 int main(void)
