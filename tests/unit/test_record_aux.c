@@ -113,15 +113,26 @@ static void pmu_full_trace(int fd)
 	}
 }
 
-static int run_record(int argc, const char **argv)
+/*
+ * cmd_record through the simulated kernel, the PMU moving in @on_map and
+ * @on_ioctl (either may be NULL); the real system calls back after it.
+ */
+static int record_with(void (*on_map)(int fd), void (*on_ioctl)(int fd, unsigned long req),
+		       int argc, const char **argv)
 {
 	int ret;
 
 	fake_aux_install();
-	fa.on_aux_map = pmu_full_trace;
+	fa.on_aux_map = on_map;
+	fa.on_ioctl = on_ioctl;
 	ret = cmd_record(argc, argv);
 	sonde_sys_set_ops(NULL);
 	return ret;
+}
+
+static int run_record(int argc, const char **argv)
+{
+	return record_with(pmu_full_trace, NULL, argc, argv);
 }
 
 /* Reads @len bytes at @off of @path. */
@@ -489,16 +500,10 @@ static void record_snapshot(const char *opt, const char *path, struct seen *s)
 	char sh[256];
 	const char *argv[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
 			       opt, "-o", path, "--", "sh", "-c", sh, NULL };
-	int ret;
 
 	snprintf(sh, sizeof(sh),
 		 "kill -USR2 $PPID; while [ ! -e %s ]; do sleep 0.01; done", pmu.mark);
-	fake_aux_install();
-	fa.on_aux_map = pmu_snapshot_map;
-	fa.on_ioctl = pmu_snapshot_ioctl;
-	ret = cmd_record(14, argv);
-	sonde_sys_set_ops(NULL);
-	assert_int_equal(ret, 0);
+	assert_int_equal(record_with(pmu_snapshot_map, pmu_snapshot_ioctl, 14, argv), 0);
 	assert_int_equal(fa.fd[pmu.aux_fds[0]].aux_prot & PROT_WRITE, 0);
 	scan(path, s);
 	assert_int_equal(s->info_type, SONDE_AUXTRACE_INTEL_PT);
@@ -600,11 +605,7 @@ static void record_ref(const char *opt, const char *path, struct seen *s)
 		 "kill -USR2 $PPID; while [ ! -e %s1 ]; do sleep 0.01; done; "
 		 "kill -USR2 $PPID; while [ ! -e %s2 ]; do sleep 0.01; done",
 		 pmu.mark, pmu.mark);
-	fake_aux_install();
-	fa.on_aux_map = pmu_snapshot_map;
-	fa.on_ioctl = pmu_ref_ioctl;
-	assert_int_equal(cmd_record(14, argv), 0);
-	sonde_sys_set_ops(NULL);
+	assert_int_equal(record_with(pmu_snapshot_map, pmu_ref_ioctl, 14, argv), 0);
 	assert_int_equal(pmu.disables, 3);
 	scan(path, s);
 	assert_int_equal(s->nr_auxtrace, 3);
@@ -704,11 +705,7 @@ static void record_tail(const char *ev, const char *path, struct seen *s)
 	snprintf(sh, sizeof(sh),
 		 "kill -USR2 $PPID; while [ ! -e %s ]; do sleep 0.01; done", pmu.mark);
 	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
-	fake_aux_install();
-	fa.on_aux_map = pmu_snapshot_map;
-	fa.on_ioctl = pmu_tail_ioctl;
-	assert_int_equal(cmd_record(16, argv), 0);
-	sonde_sys_set_ops(NULL);
+	assert_int_equal(record_with(pmu_snapshot_map, pmu_tail_ioctl, 16, argv), 0);
 	assert_int_equal(pmu.disables, 2);
 	scan(path, s);
 	assert_int_equal(s->nr_auxtrace, 2);
@@ -822,9 +819,7 @@ static void test_record_aux_usage(void **state)
 		int ret;
 
 		memcpy(argv, bad[i], sizeof(bad[i]));
-		fake_aux_install();
-		ret = cmd_record(argc[i], argv);
-		sonde_sys_set_ops(NULL);
+		ret = record_with(NULL, NULL, argc[i], argv);
 		if (ret != 129)
 			fail_msg("case %zu: exit %d, want 129", i, ret);
 	}
@@ -938,11 +933,7 @@ static void test_record_restarts_stopped_tracer(void **state)
 
 	(void)state;
 	scratch_begin(&t, "/tmp/sonde-auxfull-XXXXXX", "full.data", true);
-	fake_aux_install();
-	fa.on_aux_map = pmu_full_area;
-	fa.on_ioctl = pmu_restart;
-	assert_int_equal(cmd_record(11, argv), 0);
-	sonde_sys_set_ops(NULL);
+	assert_int_equal(record_with(pmu_full_area, pmu_restart, 11, argv), 0);
 	/* perf intel_pt's wakeup at a quarter of a full-trace area. */
 	assert_int_equal(fa.fd[pmu.aux_fds[0]].attr.aux_watermark, AREA / 4);
 	assert_int_equal(pmu.restarts, 1);
@@ -1066,11 +1057,7 @@ static void record_two_threads(const char *event, const char *path, pid_t *kids)
 	}
 	snprintf(tids, sizeof(tids), "%d,%d", (int)kids[0], (int)kids[1]);
 	memset(&pmu, 0, sizeof(pmu));
-	fake_aux_install();
-	fa.on_aux_map = pmu_full_trace;
-	fa.on_ioctl = stop_on_enable;
-	assert_int_equal(cmd_record(12, argv), 0);
-	sonde_sys_set_ops(NULL);
+	assert_int_equal(record_with(pmu_full_trace, stop_on_enable, 12, argv), 0);
 	for (int i = 0; i < 2; i++) {
 		kill(kids[i], SIGKILL);
 		waitpid(kids[i], NULL, 0);
