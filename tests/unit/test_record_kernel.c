@@ -45,6 +45,24 @@ static void spin_ms(int ms)
 	} while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
 }
 
+/* @fd's event enabled while this thread spins @ms of CPU time. */
+static void spin_enabled(int fd, int ms)
+{
+	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
+	spin_ms(ms);
+	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_DISABLE, 0);
+}
+
+/* The id the kernel gave @fd's event: what its records carry. */
+static uint64_t event_id(int fd)
+{
+	uint64_t id = 0;
+
+	assert_int_equal(sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ID,
+						(unsigned long)&id), 0);
+	return id;
+}
+
 static void *thread_fn(void *arg)
 {
 	spin_ms(5);
@@ -215,8 +233,7 @@ static void test_kernel_records(void **state)
 	else
 		printf("# sample_type 0x%llx\n", (unsigned long long)attr.sample_type);
 	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
-	assert_int_equal(sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ID,
-						(unsigned long)&my_id), 0);
+	my_id = event_id(fd);
 	pc = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
 				   MAP_SHARED, fd, 0);
 	if (pc == MAP_FAILED) {
@@ -607,14 +624,10 @@ static void test_group_read_samples(void **state)
 	attr.disabled = 0;
 	sib = sonde_perf_event_open(&attr, 0, -1, lead, 0);
 	assert_true(sib >= 0);
-	assert_int_equal(sonde_sys_ops()->ioctl(lead, SONDE_PERF_EVENT_IOC_ID,
-						(unsigned long)&seen.ids[0]), 0);
-	assert_int_equal(sonde_sys_ops()->ioctl(sib, SONDE_PERF_EVENT_IOC_ID,
-						(unsigned long)&seen.ids[1]), 0);
+	seen.ids[0] = event_id(lead);
+	seen.ids[1] = event_id(sib);
 	ring_map(&ring, lead, 8);
-	sonde_sys_ops()->ioctl(lead, SONDE_PERF_EVENT_IOC_ENABLE, 0);
-	spin_ms(30);
-	sonde_sys_ops()->ioctl(lead, SONDE_PERF_EVENT_IOC_DISABLE, 0);
+	spin_enabled(lead, 30);
 	ring_drain(&ring, &fmt, grp_check, &seen);
 	assert_true(seen.samples >= 5);
 	ring_unmap(&ring);
@@ -661,17 +674,12 @@ static void test_lost_records(void **state)
 	fd = sonde_perf_event_open(&attr, 0, -1, -1, 0);
 	skip_if_refused(fd, "cpu-clock event");
 	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
-	assert_int_equal(sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ID,
-						(unsigned long)&seen.id), 0);
+	seen.id = event_id(fd);
 	ring_map(&ring, fd, 1);
-	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
-	spin_ms(30);
-	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_DISABLE, 0);
+	spin_enabled(fd, 30);
 	/* Drain once: the kernel writes LOST when room frees up again. */
 	ring_drain(&ring, &fmt, lost_check, &seen);
-	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
-	spin_ms(5);
-	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_DISABLE, 0);
+	spin_enabled(fd, 5);
 	ring_drain(&ring, &fmt, lost_check, &seen);
 	printf("# %llu samples kept, %llu lost\n",
 	       (unsigned long long)seen.samples, (unsigned long long)seen.lost);
