@@ -352,6 +352,22 @@ static void ring_unmap(struct ring *ring)
 }
 
 /*
+ * @attr's event on this thread, skipped as @what where the kernel refuses
+ * it, with its records' format in @fmt and a ring of @data_pages on it.
+ */
+static int open_ring(struct sonde_perf_event_attr *attr, const char *what,
+		     struct sonde_record_fmt *fmt, struct ring *ring,
+		     size_t data_pages)
+{
+	int fd = sonde_perf_event_open(attr, 0, -1, -1, 0);
+
+	skip_if_refused(fd, what);
+	assert_int_equal(sonde_record_fmt__from_attr(fmt, attr), 0);
+	ring_map(ring, fd, data_pages);
+	return fd;
+}
+
+/*
  * Minimal ring reader for the tests below: every record is copied out (ring
  * wrap undone), decoded, re-encoded to the kernel's bytes, then handed to
  * @fn. Returns the number of records.
@@ -448,10 +464,7 @@ static void test_tracepoint_raw_samples(void **state)
 			   SONDE_PERF_SAMPLE_RAW;
 	attr.sample_id_all = 1;
 	attr.disabled = 1;
-	fd = sonde_perf_event_open(&attr, 0, -1, -1, 0);
-	skip_if_refused(fd, "tracepoint event");
-	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
-	ring_map(&ring, fd, 8);
+	fd = open_ring(&attr, "tracepoint event", &fmt, &ring, 8);
 	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
 	for (int i = 0; i < 10; i++)
 		sink += (uint64_t)getppid();
@@ -503,10 +516,7 @@ static void test_breakpoint_addr_samples(void **state)
 			   SONDE_PERF_SAMPLE_TID | SONDE_PERF_SAMPLE_ADDR;
 	attr.exclude_kernel = 1;
 	attr.disabled = 1;
-	fd = sonde_perf_event_open(&attr, 0, -1, -1, 0);
-	skip_if_refused(fd, "breakpoint event");
-	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
-	ring_map(&ring, fd, 8);
+	fd = open_ring(&attr, "breakpoint event", &fmt, &ring, 8);
 	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
 	for (int i = 0; i < 5; i++)
 		watched = (uint64_t)i;
@@ -671,11 +681,8 @@ static void test_lost_records(void **state)
 			   SONDE_PERF_SAMPLE_CALLCHAIN;
 	attr.sample_id_all = 1;
 	attr.disabled = 1;
-	fd = sonde_perf_event_open(&attr, 0, -1, -1, 0);
-	skip_if_refused(fd, "cpu-clock event");
-	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
+	fd = open_ring(&attr, "cpu-clock event", &fmt, &ring, 1);
 	seen.id = event_id(fd);
-	ring_map(&ring, fd, 1);
 	spin_enabled(fd, 30);
 	/* Drain once: the kernel writes LOST when room frees up again. */
 	ring_drain(&ring, &fmt, lost_check, &seen);
