@@ -247,32 +247,39 @@ static void assert_pattern(const unsigned char *p, size_t len, unsigned seed)
 				 (unsigned char)(seed + i));
 }
 
-/* sonde report with @args in this process, stdout into a string. */
-static char *sonde_report(const char **argv, int argc, int *ret)
+/*
+ * sonde report or script (argv[0]) in this process: what it writes to
+ * @fd (malloc'd), its exit status in @ret. With @fd 1 its standard error
+ * stays the test's; with 2 its standard output is discarded.
+ */
+static char *sonde_output(const char **argv, int argc, int fd, int *ret)
 {
-	char path[] = "/tmp/sonde-auxrep-XXXXXX";
-	int fd = mkstemp(path), saved;
+	char path[] = "/tmp/sonde-auxout-XXXXXX";
+	int t = mkstemp(path), null = open("/dev/null", O_WRONLY), so, se;
 	char *out;
-	long len;
 	FILE *f;
 
-	assert_true(fd >= 0);
+	assert_true(t >= 0 && null >= 0);
 	fflush(stdout);
-	saved = dup(1);
-	dup2(fd, 1);
+	fflush(stderr);
+	so = dup(1);
+	se = dup(2);
+	dup2(fd == 1 ? t : null, 1);
+	if (fd == 2)
+		dup2(t, 2);
 	*ret = strcmp(argv[0], "script") ? cmd_report(argc, argv) :
 					    cmd_script(argc, argv);
 	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	close(fd);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	close(null);
+	close(t);
 	f = fopen(path, "r");
 	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	out = calloc(1, (size_t)len + 1);
-	assert_int_equal(fread(out, 1, (size_t)len, f), (size_t)len);
+	out = cr_slurp(f);
 	fclose(f);
 	unlink(path);
 	return out;
@@ -288,12 +295,12 @@ static void check_with_readers(const char *path, bool decodable,
 	char cmd[512], *ours, *theirs;
 	int ret, st;
 
-	ours = sonde_report(stats, 4, &ret);
+	ours = sonde_output(stats, 4, 1, &ret);
 	assert_int_equal(ret, 0);
 	assert_non_null(strstr(ours, "AUXTRACE events:"));
-	free(sonde_report(script, 3, &ret));
+	free(sonde_output(script, 3, 1, &ret));
 	assert_int_equal(ret, 0);
-	free(sonde_report(rep, 4, &ret));
+	free(sonde_output(rep, 4, 1, &ret));
 	assert_int_equal(ret, 0);
 	if (!have_perf()) {
 		print_message("SKIP (part): perf is not installed, no comparison\n");
@@ -440,7 +447,7 @@ static void test_record_pipe(void **state)
 	dup2(saved, 1);
 	close(saved);
 	assert_int_equal(ret, 0);
-	ours = sonde_report(stats, 4, &ret);
+	ours = sonde_output(stats, 4, 1, &ret);
 	assert_int_equal(ret, 0);
 	assert_non_null(strstr(ours, "        AUXTRACE events:          2"));
 	if (have_perf()) {
@@ -871,37 +878,11 @@ static void pmu_restart(int fd, unsigned long req)
 static char *sonde_report_stderr(const char *path)
 {
 	const char *argv[] = { "report", "--stdio", "-i", path, NULL };
-	char tmp[] = "/tmp/sonde-auxerr-XXXXXX";
-	int fd = mkstemp(tmp), saved_out, saved_err, null = open("/dev/null", O_WRONLY);
 	char *err;
-	long len;
-	FILE *f;
+	int ret;
 
-	assert_true(fd >= 0 && null >= 0);
-	fflush(stdout);
-	fflush(stderr);
-	saved_out = dup(1);
-	saved_err = dup(2);
-	dup2(null, 1);
-	dup2(fd, 2);
-	assert_int_equal(cmd_report(4, argv), 0);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(saved_out, 1);
-	dup2(saved_err, 2);
-	close(saved_out);
-	close(saved_err);
-	close(null);
-	close(fd);
-	f = fopen(tmp, "r");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	err = calloc(1, (size_t)len + 1);
-	assert_int_equal(fread(err, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	unlink(tmp);
+	err = sonde_output(argv, 4, 2, &ret);
+	assert_int_equal(ret, 0);
 	return err;
 }
 
