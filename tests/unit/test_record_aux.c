@@ -247,6 +247,25 @@ static void assert_pattern(const unsigned char *p, size_t len, unsigned seed)
 				 (unsigned char)(seed + i));
 }
 
+/* Reads @len bytes of the data after AUXTRACE record @i (48 bytes) of @path. */
+static void auxtrace_data(const char *path, const struct seen *s, int i, void *buf,
+			  size_t len)
+{
+	file_bytes(path, s->at_off[i] + 48, buf, len);
+}
+
+/* AUXTRACE record @i's first @len bytes of data are the PMU's from @seed. */
+static void assert_auxtrace_pattern(const char *path, const struct seen *s, int i,
+				    size_t len, unsigned seed)
+{
+	unsigned char *data = malloc(len);
+
+	assert_non_null(data);
+	auxtrace_data(path, s, i, data, len);
+	assert_pattern(data, len, seed);
+	free(data);
+}
+
 /*
  * sonde report or script (argv[0]) in this process: what it writes to
  * @fd (malloc'd), its exit status in @ret. With @fd 1 its standard error
@@ -381,13 +400,12 @@ static void test_record_full_trace(void **state)
 	assert_int_equal(s.at[0].cpu, 0);
 	assert_int_equal(s.at[0].idx, 0);
 	assert_int_equal(s.at[0].tid, (uint32_t)pmu.pid);
-	file_bytes(path, s.at_off[0] + 48, data, 3000);
-	assert_pattern(data, 3000, 1);
+	assert_auxtrace_pattern(path, &s, 0, 3000, 1);
 	assert_int_equal(s.at[1].offset, 0);
 	assert_int_equal(s.at[1].size, 104); /* 100, padded to 8 */
 	assert_int_equal(s.at[1].cpu, 1);
 	assert_int_equal(s.at[1].idx, 1);
-	file_bytes(path, s.at_off[1] + 48, data, 104);
+	auxtrace_data(path, &s, 1, data, 104);
 	assert_pattern(data, 100, 50);
 	/* The index perf's decoders use: each AUXTRACE record, 48 bytes. */
 	nidx = auxtrace_index(path, ent, 8);
@@ -522,7 +540,6 @@ static void test_record_snapshot(void **state)
 {
 	struct scratch t;
 	const char *path = t.path;
-	unsigned char data[AREA];
 	struct seen s;
 
 	(void)state;
@@ -535,13 +552,11 @@ static void test_record_snapshot(void **state)
 	assert_int_equal(s.nr_auxtrace, 2);
 	assert_int_equal(s.at[0].offset, 0);
 	assert_int_equal(s.at[0].size, 1504);
-	file_bytes(path, s.at_off[0] + 48, data, 1500);
-	assert_pattern(data, 1500, 3);
+	assert_auxtrace_pattern(path, &s, 0, 1500, 3);
 	/* Wrapped: the area, oldest byte (just after the head) first. */
 	assert_int_equal(s.at[1].offset, 1500);
 	assert_int_equal(s.at[1].size, AREA);
-	file_bytes(path, s.at_off[1] + 48, data, AREA);
-	assert_pattern(data, AREA, 9);
+	assert_auxtrace_pattern(path, &s, 1, AREA, 9);
 	check_with_readers(path, true, ". ... Intel Processor Trace data: size 8192 bytes");
 	unlink(path);
 	unlink(pmu.mark);
@@ -560,8 +575,7 @@ static void test_record_snapshot(void **state)
 	assert_int_equal(s.nr_auxtrace, 1);
 	assert_int_equal(s.at[0].offset, 500);
 	assert_int_equal(s.at[0].size, 1000);
-	file_bytes(path, s.at_off[0] + 48, data, 1000);
-	assert_pattern(data, 1000, 3 + 500);
+	assert_auxtrace_pattern(path, &s, 0, 1000, 3 + 500);
 	unlink(pmu.mark);
 	scratch_end(&t);
 }
@@ -666,12 +680,12 @@ static void test_record_snapshot_ref(void **state)
 	record_ref("-Se131072", path, &s);
 	assert_int_equal(s.at[1].offset, 1600);
 	assert_int_equal(s.at[1].size, BIG);
-	file_bytes(path, s.at_off[1] + 48, data, BIG);
+	auxtrace_data(path, &s, 1, data, BIG);
 	for (size_t i = 0; i < BIG - 1600; i++)
 		if (data[i])
 			fail_msg("byte %zu of the area after the head: %u, want 0", i, data[i]);
 	assert_pattern(data + BIG - 1600, 1600, 3);
-	file_bytes(path, s.at_off[2] + 48, data, BIG);
+	auxtrace_data(path, &s, 2, data, BIG);
 	assert_pattern(data + BIG - 1000, 1000, (unsigned)(11 + BIG - 1600));
 	check_with_readers(path, true, ". ... Intel Processor Trace data: size 131072 bytes");
 	unlink_marks();
@@ -909,7 +923,6 @@ static void test_record_restarts_stopped_tracer(void **state)
 	const char *path = t.path;
 	const char *argv[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
 			       "-o", path, "--", "true", NULL };
-	unsigned char data[AREA];
 	struct seen s;
 
 	(void)state;
@@ -924,14 +937,12 @@ static void test_record_restarts_stopped_tracer(void **state)
 	assert_int_equal(s.at[0].cpu, 0);
 	assert_int_equal(s.at[0].offset, 0);
 	assert_int_equal(s.at[0].size, AREA);
-	file_bytes(path, s.at_off[0] + 48, data, AREA);
-	assert_pattern(data, AREA, 1);
+	assert_auxtrace_pattern(path, &s, 0, AREA, 1);
 	/* What the restarted tracer wrote. */
 	assert_int_equal(s.at[1].cpu, 0);
 	assert_int_equal(s.at[1].offset, AREA);
 	assert_int_equal(s.at[1].size, 504);
-	file_bytes(path, s.at_off[1] + 48, data, 500);
-	assert_pattern(data, 500, 7);
+	assert_auxtrace_pattern(path, &s, 1, 500, 7);
 	/* report says what the AUX records' flags say, as perf 6.1 does. */
 	{
 		char *err = sonde_report_stderr(path), *ours = aux_warnings(err);
@@ -1107,13 +1118,12 @@ static void test_record_bts_whole_records(void **state)
 	assert_int_equal(s.nr_auxtrace, 2);
 	assert_int_equal(s.at[0].offset, 7000);
 	assert_int_equal(s.at[0].size, 1176 + 1808);
-	file_bytes(path, s.at_off[0] + 48, data, 1176 + 1808);
+	auxtrace_data(path, &s, 0, data, 1176 + 1808);
 	assert_pattern(data, 1176, 1);
 	assert_pattern(data + 1176, 1808, 1 + 1192);
 	assert_int_equal(s.at[1].offset, 0);
 	assert_int_equal(s.at[1].size, 96);
-	file_bytes(path, s.at_off[1] + 48, data, 96);
-	assert_pattern(data, 96, 50);
+	assert_auxtrace_pattern(path, &s, 1, 96, 50);
 	check_with_readers(path, true, ". ... Intel BTS data: size 2984 bytes");
 	scratch_end(&t);
 }
