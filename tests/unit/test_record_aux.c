@@ -304,6 +304,16 @@ static char *sonde_output(const char **argv, int argc, int fd, int *ret)
 	return out;
 }
 
+/* perf script (-D when @dump) on @path: what it prints on stdout and
+ * stderr (malloc'd); pclose()'s status in @st. */
+static char *perf_script(const char *path, bool dump, int *st)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "perf script -f%s -i %s 2>&1", dump ? " -D" : "", path);
+	return cr_shell(cmd, st);
+}
+
 /* perf and sonde agree on report --stats; perf script -D decodes it all. */
 static void check_with_readers(const char *path, bool decodable,
 			       const char *want_dump)
@@ -332,8 +342,7 @@ static void check_with_readers(const char *path, bool decodable,
 	assert_string_equal(ours, theirs);
 	free(theirs);
 	free(ours);
-	snprintf(cmd, sizeof(cmd), "perf script -f -D -i %s 2>&1", path);
-	theirs = cr_shell(cmd, &st);
+	theirs = perf_script(path, true, &st);
 	if (decodable) {
 		if (st)
 			fail_msg("perf script -D failed: %.2000s", theirs);
@@ -421,8 +430,7 @@ static void test_record_full_trace(void **state)
 		char cmd[256], *out;
 		int st;
 
-		snprintf(cmd, sizeof(cmd), "perf script -f -i %s 2>&1", path);
-		out = cr_shell(cmd, &st);
+		out = perf_script(path, false, &st);
 		assert_null(strstr(out, "failed to process"));
 		free(out);
 		/* The same data in a file perf wrote (its own AUXTRACE index). */
@@ -1008,11 +1016,10 @@ static void check_per_thread(const char *path, int nthreads, const pid_t *tids)
 		assert_int_equal(s.at[1].size, 104);
 	check_with_readers(path, true, ". ... Intel Processor Trace data: size 3000 bytes");
 	if (have_perf()) {
-		char cmd[256], *out, want[64];
+		char *out, want[64];
 		int st;
 
-		snprintf(cmd, sizeof(cmd), "perf script -f -D -i %s 2>&1", path);
-		out = cr_shell(cmd, &st);
+		out = perf_script(path, true, &st);
 		assert_non_null(strstr(out, "  Per-cpu maps        0\n"));
 		snprintf(want, sizeof(want), "tid: %d  cpu: -1", (int)tids[0]);
 		assert_non_null(strstr(out, want));
@@ -1181,12 +1188,11 @@ static void test_record_cs_etm(void **state)
 	/* OpenCSD names the decoder it made last. */
 	check_with_readers(path, true, "CoreSight ETE Trace data: size 0xbb8 bytes");
 	if (have_perf()) {
-		char cmd[256], *out;
+		char *out;
 		int st;
 
 		/* perf's own reading of the blocks, register by register. */
-		snprintf(cmd, sizeof(cmd), "perf script -f -D -i %s 2>&1", path);
-		out = cr_shell(cmd, &st);
+		out = perf_script(path, true, &st);
 		assert_non_null(strstr(out, "\tMagic number\t\t       4040404040404040\n"
 					    "\tCPU\t\t\t       0\n"));
 		assert_non_null(strstr(out, "\tTRCCONFIGR\t\t       850\n"));
