@@ -20,6 +20,21 @@
 
 #define BIT(f) (1ULL << (f))
 
+/*
+ * What modern_attr() asks that each era's kernel lacks: the features
+ * after 4.14, plus those after 3.7, plus those after 2.6.32.
+ */
+#define LACKS_4_14 (BIT(SONDE_ATTR_FEAT_READ_LOST) | BIT(SONDE_ATTR_FEAT_BUILD_ID) | \
+	BIT(SONDE_ATTR_FEAT_TEXT_POKE) | BIT(SONDE_ATTR_FEAT_CGROUP) | \
+	BIT(SONDE_ATTR_FEAT_KSYMBOL) | BIT(SONDE_ATTR_FEAT_BPF_EVENT))
+#define LACKS_3_7 (LACKS_4_14 | \
+	BIT(SONDE_ATTR_FEAT_NAMESPACES) | BIT(SONDE_ATTR_FEAT_CONTEXT_SWITCH) | \
+	BIT(SONDE_ATTR_FEAT_CLOCKID) | BIT(SONDE_ATTR_FEAT_COMM_EXEC) | \
+	BIT(SONDE_ATTR_FEAT_CLOEXEC) | BIT(SONDE_ATTR_FEAT_SAMPLE_IDENTIFIER) | \
+	BIT(SONDE_ATTR_FEAT_MMAP2))
+#define LACKS_2_6_32 (LACKS_3_7 | \
+	BIT(SONDE_ATTR_FEAT_EXCLUDE_GUEST) | BIT(SONDE_ATTR_FEAT_SAMPLE_ID_ALL))
+
 /* An attr asking for everything a 6.x kernel offers a counting user. */
 static struct sonde_perf_event_attr modern_attr(void)
 {
@@ -83,14 +98,7 @@ static void check_second_open_is_direct(struct sonde_perf_event_attr *a,
 static void test_era_2_6_32(void **state)
 {
 	struct sonde_perf_event_attr a = modern_attr(), b = modern_attr();
-	uint64_t want = BIT(SONDE_ATTR_FEAT_READ_LOST) | BIT(SONDE_ATTR_FEAT_BUILD_ID) |
-		BIT(SONDE_ATTR_FEAT_TEXT_POKE) | BIT(SONDE_ATTR_FEAT_CGROUP) |
-		BIT(SONDE_ATTR_FEAT_KSYMBOL) | BIT(SONDE_ATTR_FEAT_BPF_EVENT) |
-		BIT(SONDE_ATTR_FEAT_NAMESPACES) | BIT(SONDE_ATTR_FEAT_CONTEXT_SWITCH) |
-		BIT(SONDE_ATTR_FEAT_CLOCKID) | BIT(SONDE_ATTR_FEAT_COMM_EXEC) |
-		BIT(SONDE_ATTR_FEAT_CLOEXEC) | BIT(SONDE_ATTR_FEAT_SAMPLE_IDENTIFIER) |
-		BIT(SONDE_ATTR_FEAT_MMAP2) | BIT(SONDE_ATTR_FEAT_EXCLUDE_GUEST) |
-		BIT(SONDE_ATTR_FEAT_SAMPLE_ID_ALL);
+	uint64_t want = LACKS_2_6_32;
 	int fd;
 
 	fake_kernel_install(&era_2_6_32);
@@ -122,13 +130,7 @@ static void test_era_2_6_32(void **state)
 static void test_era_3_7_strict_size(void **state)
 {
 	struct sonde_perf_event_attr a = modern_attr(), b = modern_attr();
-	uint64_t want = BIT(SONDE_ATTR_FEAT_READ_LOST) | BIT(SONDE_ATTR_FEAT_BUILD_ID) |
-		BIT(SONDE_ATTR_FEAT_TEXT_POKE) | BIT(SONDE_ATTR_FEAT_CGROUP) |
-		BIT(SONDE_ATTR_FEAT_KSYMBOL) | BIT(SONDE_ATTR_FEAT_BPF_EVENT) |
-		BIT(SONDE_ATTR_FEAT_NAMESPACES) | BIT(SONDE_ATTR_FEAT_CONTEXT_SWITCH) |
-		BIT(SONDE_ATTR_FEAT_CLOCKID) | BIT(SONDE_ATTR_FEAT_COMM_EXEC) |
-		BIT(SONDE_ATTR_FEAT_CLOEXEC) | BIT(SONDE_ATTR_FEAT_SAMPLE_IDENTIFIER) |
-		BIT(SONDE_ATTR_FEAT_MMAP2);
+	uint64_t want = LACKS_3_7;
 	int fd;
 
 	fake_kernel_install(&era_3_7);
@@ -147,10 +149,8 @@ static void test_era_3_7_strict_size(void **state)
 static void test_era_4_14_keeps_what_it_knows(void **state)
 {
 	struct sonde_perf_event_attr a = modern_attr(), b;
-	uint64_t want = BIT(SONDE_ATTR_FEAT_READ_LOST) | BIT(SONDE_ATTR_FEAT_BUILD_ID) |
-		BIT(SONDE_ATTR_FEAT_TEXT_POKE) | BIT(SONDE_ATTR_FEAT_CGROUP) |
-		BIT(SONDE_ATTR_FEAT_KSYMBOL) | BIT(SONDE_ATTR_FEAT_BPF_EVENT) |
-		BIT(SONDE_ATTR_FEAT_WEIGHT_STRUCT) | BIT(SONDE_ATTR_FEAT_PAGE_SIZE);
+	uint64_t want = LACKS_4_14 | BIT(SONDE_ATTR_FEAT_WEIGHT_STRUCT) |
+		BIT(SONDE_ATTR_FEAT_PAGE_SIZE);
 	int fd;
 
 	a.sample_type |= SONDE_PERF_SAMPLE_WEIGHT_STRUCT |
