@@ -171,21 +171,32 @@ static void test_era_4_14_keeps_what_it_knows(void **state)
 	check_second_open_is_direct(&b, want);
 }
 
+/*
+ * @era lacks feature @feat, which @a needs: EOPNOTSUPP, the feature marked
+ * missing and named (@name) in the message; then, known, refused without
+ * a system call.
+ */
+static void check_refused(const struct fake_era *era, struct sonde_perf_event_attr *a,
+			  enum sonde_attr_feature feat, const char *name)
+{
+	char msg[512];
+
+	fake_kernel_install(era);
+	assert_int_equal(sonde_event_open(a, 0, -1, -1, 0), -EOPNOTSUPP);
+	assert_true(sonde_event_open_missing() & BIT(feat));
+	sonde_open_error_describe(-EOPNOTSUPP, a, 0, -1, msg, sizeof(msg));
+	assert_non_null(strstr(msg, name));
+	fk.calls = 0;
+	assert_int_equal(sonde_event_open(a, 0, -1, -1, 0), -EOPNOTSUPP);
+	assert_int_equal(fk.calls, 0);
+}
+
 static void test_required_feature_not_dropped(void **state)
 {
 	struct sonde_perf_event_attr a = modern_attr();
-	char msg[512];
 
 	a.write_backward = 1;
-	fake_kernel_install(&era_3_7);
-	assert_int_equal(sonde_event_open(&a, 0, -1, -1, 0), -EOPNOTSUPP);
-	assert_true(sonde_event_open_missing() & BIT(SONDE_ATTR_FEAT_WRITE_BACKWARD));
-	sonde_open_error_describe(-EOPNOTSUPP, &a, 0, -1, msg, sizeof(msg));
-	assert_non_null(strstr(msg, "write_backward"));
-	/* Known now: refused without a system call. */
-	fk.calls = 0;
-	assert_int_equal(sonde_event_open(&a, 0, -1, -1, 0), -EOPNOTSUPP);
-	assert_int_equal(fk.calls, 0);
+	check_refused(&era_3_7, &a, SONDE_ATTR_FEAT_WRITE_BACKWARD, "write_backward");
 }
 
 static int nr_warnings;
@@ -240,18 +251,10 @@ static void test_era_5_12_drops_5_13_flags(void **state)
 static void test_era_5_12_refuses_sigtrap(void **state)
 {
 	struct sonde_perf_event_attr a = modern_attr();
-	char msg[512];
 
 	a.sigtrap = 1;
 	a.remove_on_exec = 1;
-	fake_kernel_install(&era_5_12);
-	assert_int_equal(sonde_event_open(&a, 0, -1, -1, 0), -EOPNOTSUPP);
-	assert_true(sonde_event_open_missing() & BIT(SONDE_ATTR_FEAT_SIGTRAP));
-	sonde_open_error_describe(-EOPNOTSUPP, &a, 0, -1, msg, sizeof(msg));
-	assert_non_null(strstr(msg, "sigtrap"));
-	fk.calls = 0;
-	assert_int_equal(sonde_event_open(&a, 0, -1, -1, 0), -EOPNOTSUPP);
-	assert_int_equal(fk.calls, 0);
+	check_refused(&era_5_12, &a, SONDE_ATTR_FEAT_SIGTRAP, "sigtrap");
 }
 
 static void test_e2big_nonzero_field(void **state)
