@@ -31,9 +31,10 @@ static struct pmu_sim {
 	int disables;   /* DISABLE ioctls on the first AUX fd */
 	bool stopped;   /* the first area filled: the kernel stopped its tracer */
 	int restarts;   /* ENABLEs that restarted it after its area was read */
-	char mark[128]; /* made at the first snapshot, for the workload */
 	bool overwrite; /* the PMU gives aux_head as an offset in the area */
 	pid_t pid;
+	/* Last: record_with() resets all before it, a test names it once. */
+	char mark[128]; /* made at the first snapshot, for the workload */
 } pmu;
 
 static bool have_perf(void)
@@ -55,8 +56,7 @@ struct scratch {
 /*
  * Skips unless pages are 4 KiB (the areas' sizes below assume them) and,
  * with @two_cpus, two CPUs are online. Then makes @tmpl's directory, names
- * @file in it, resets the PMU (its mark file in the directory) and builds
- * the fake sysfs.
+ * @file and the PMU's mark file in it, and builds the fake sysfs.
  */
 static void scratch_begin(struct scratch *t, const char *tmpl, const char *file,
 			  bool two_cpus)
@@ -72,7 +72,6 @@ static void scratch_begin(struct scratch *t, const char *tmpl, const char *file,
 	snprintf(t->dir, sizeof(t->dir), "%s", tmpl);
 	assert_non_null(mkdtemp(t->dir));
 	snprintf(t->path, sizeof(t->path), "%s/%s", t->dir, file);
-	memset(&pmu, 0, sizeof(pmu));
 	snprintf(pmu.mark, sizeof(pmu.mark), "%s/mark", t->dir);
 	fake_aux_sysfs();
 }
@@ -114,14 +113,16 @@ static void pmu_full_trace(int fd)
 }
 
 /*
- * cmd_record through the simulated kernel, the PMU moving in @on_map and
- * @on_ioctl (either may be NULL); the real system calls back after it.
+ * cmd_record through the simulated kernel, the PMU (reset, but for its
+ * mark) moving in @on_map and @on_ioctl (either may be NULL); the real
+ * system calls back after it.
  */
 static int record_with(void (*on_map)(int fd), void (*on_ioctl)(int fd, unsigned long req),
 		       int argc, const char **argv)
 {
 	int ret;
 
+	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
 	fake_aux_install();
 	fa.on_aux_map = on_map;
 	fa.on_ioctl = on_ioctl;
@@ -554,7 +555,6 @@ static void test_record_snapshot(void **state)
 	scratch_begin(&t, "/tmp/sonde-auxsnap-XXXXXX", "snap.data", false);
 
 	/* -Se: the SIGUSR2 snapshot, then the whole area at the end. */
-	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
 	record_snapshot("-Se", path, &s);
 	assert_int_equal(pmu.disables, 2);
 	assert_int_equal(s.nr_auxtrace, 2);
@@ -570,7 +570,6 @@ static void test_record_snapshot(void **state)
 	unlink(pmu.mark);
 
 	/* -S: the SIGUSR2 snapshot only. */
-	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
 	record_snapshot("-S", path, &s);
 	assert_int_equal(s.nr_auxtrace, 1);
 	assert_int_equal(s.at[0].size, 1504);
@@ -578,7 +577,6 @@ static void test_record_snapshot(void **state)
 	unlink(pmu.mark);
 
 	/* -S with a size: the newest 1000 bytes of the snapshot. */
-	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
 	record_snapshot("-S1000", path, &s);
 	assert_int_equal(s.nr_auxtrace, 1);
 	assert_int_equal(s.at[0].offset, 500);
@@ -670,7 +668,6 @@ static void test_record_snapshot_ref(void **state)
 
 	/* -S without a size: no reference buffer; the second snapshot is the
 	 * 100 new bytes (the area has not wrapped). */
-	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
 	record_ref("-Se", path, &s);
 	assert_int_equal(s.at[1].offset, 1500);
 	assert_int_equal(s.at[1].size, 104);
@@ -684,7 +681,6 @@ static void test_record_snapshot_ref(void **state)
 	 * it counts as wrapped and stores the whole area, oldest byte after
 	 * the head first, as perf does.
 	 */
-	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
 	record_ref("-Se131072", path, &s);
 	assert_int_equal(s.at[1].offset, 1600);
 	assert_int_equal(s.at[1].size, BIG);
@@ -733,7 +729,6 @@ static void record_tail(const char *ev, const char *path, struct seen *s)
 
 	snprintf(sh, sizeof(sh),
 		 "kill -USR2 $PPID; while [ ! -e %s ]; do sleep 0.01; done", pmu.mark);
-	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
 	assert_int_equal(record_with(pmu_snapshot_map, pmu_tail_ioctl, 16, argv), 0);
 	assert_int_equal(pmu.disables, 2);
 	scan(path, s);
@@ -807,7 +802,6 @@ static void test_record_aux_sample(void **state)
 					"intel_pt//,cpu-clock/aux-sample-size=64/",
 					"-m", ",2", "-o", path, "--", "true", NULL };
 
-		memset(&pmu, 0, sizeof(pmu));
 		assert_int_equal(run_record(11, argv2), 0);
 		r = sonde_perfdata_reader__open(path, NULL);
 		assert_non_null(r);
@@ -1055,7 +1049,6 @@ static void record_two_threads(const char *event, const char *path, pid_t *kids)
 		}
 	}
 	snprintf(tids, sizeof(tids), "%d,%d", (int)kids[0], (int)kids[1]);
-	memset(&pmu, 0, sizeof(pmu));
 	assert_int_equal(record_with(pmu_full_trace, stop_on_enable, 12, argv), 0);
 	for (int i = 0; i < 2; i++) {
 		kill(kids[i], SIGKILL);
@@ -1090,7 +1083,6 @@ static void test_record_per_thread(void **state)
 				     "--per-thread", "-a", "-o", path, "--", "true", NULL };
 		struct seen s;
 
-		memset(&pmu, 0, sizeof(pmu));
 		assert_int_equal(run_record(12, ca), 0);
 		assert_int_equal(fa.fd[pmu.aux_fds[0]].cpu, 0);
 		scan(path, &s);
@@ -1206,7 +1198,6 @@ static void test_record_cs_etm(void **state)
 	snprintf(from, sizeof(from), "%s/bus/event_source/devices/cs_etm/cpu1/trcidr", fa.sysfs);
 	snprintf(to, sizeof(to), "%s.off", from);
 	assert_int_equal(rename(from, to), 0);
-	memset(&pmu, 0, sizeof(pmu));
 	{
 		/* A fresh argv: the option parser reorders the one it had. */
 		const char *again[] = { "record", "-q", "-N", "-e", "cs_etm//", "-C", "0,1",
@@ -1220,7 +1211,6 @@ static void test_record_cs_etm(void **state)
 		const char *pt[] = { "record", "-q", "-N", "-e", "cs_etm//", "--per-thread",
 				     "-m", ",2", "-o", path, "--", "true", NULL };
 
-		memset(&pmu, 0, sizeof(pmu));
 		assert_int_equal(run_record(12, pt), 0);
 		assert_int_equal(fa.fd[pmu.aux_fds[0]].attr.config, 0);
 		scan(path, &s);
