@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "sonde/sonde.h"
+#include "fuzz_sys.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -27,22 +28,10 @@ static void *fake_mmap(void *addr, size_t len, int prot, int flags, int fd,
 	return area;
 }
 
-static int fake_munmap(void *addr, size_t len)
-{
-	(void)addr; (void)len;
-	return 0;
-}
-
-static int fake_ioctl(int fd, unsigned long req, unsigned long arg)
-{
-	(void)fd; (void)req; (void)arg;
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const struct sonde_sys_ops ops = {
-		.mmap = fake_mmap, .munmap = fake_munmap, .ioctl = fake_ioctl,
+		.mmap = fake_mmap, .munmap = fuzz_munmap, .ioctl = fuzz_ioctl,
 	};
 	struct sonde_perf_event_mmap_page *pc = (void *)area;
 	const struct sonde_perf_event_header *ev;

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "sonde/sonde.h"
+#include "fuzz_sys.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -39,18 +40,6 @@ static void *fake_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		return MAP_FAILED;
 	aux_len = len;
 	return aux;
-}
-
-static int fake_munmap(void *addr, size_t len)
-{
-	(void)addr; (void)len;
-	return 0;
-}
-
-static int fake_ioctl(int fd, unsigned long req, unsigned long arg)
-{
-	(void)fd; (void)req; (void)arg;
-	return 0;
 }
 
 struct seen {
@@ -85,7 +74,7 @@ static int check_span(const struct sonde_aux_span *sp, void *ctx)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const struct sonde_sys_ops ops = {
-		.mmap = fake_mmap, .munmap = fake_munmap, .ioctl = fake_ioctl,
+		.mmap = fake_mmap, .munmap = fuzz_munmap, .ioctl = fuzz_ioctl,
 	};
 	static const size_t refs[] = { 0, 64, 512, 4096 };
 	static const size_t aligns[] = { 0, 1, 8, 24 };

@@ -20,6 +20,21 @@
 
 #define BIT(f) (1ULL << (f))
 
+/*
+ * What modern_attr() asks that each era's kernel lacks: the features
+ * after 4.14, plus those after 3.7, plus those after 2.6.32.
+ */
+#define LACKS_4_14 (BIT(SONDE_ATTR_FEAT_READ_LOST) | BIT(SONDE_ATTR_FEAT_BUILD_ID) | \
+	BIT(SONDE_ATTR_FEAT_TEXT_POKE) | BIT(SONDE_ATTR_FEAT_CGROUP) | \
+	BIT(SONDE_ATTR_FEAT_KSYMBOL) | BIT(SONDE_ATTR_FEAT_BPF_EVENT))
+#define LACKS_3_7 (LACKS_4_14 | \
+	BIT(SONDE_ATTR_FEAT_NAMESPACES) | BIT(SONDE_ATTR_FEAT_CONTEXT_SWITCH) | \
+	BIT(SONDE_ATTR_FEAT_CLOCKID) | BIT(SONDE_ATTR_FEAT_COMM_EXEC) | \
+	BIT(SONDE_ATTR_FEAT_CLOEXEC) | BIT(SONDE_ATTR_FEAT_SAMPLE_IDENTIFIER) | \
+	BIT(SONDE_ATTR_FEAT_MMAP2))
+#define LACKS_2_6_32 (LACKS_3_7 | \
+	BIT(SONDE_ATTR_FEAT_EXCLUDE_GUEST) | BIT(SONDE_ATTR_FEAT_SAMPLE_ID_ALL))
+
 /* An attr asking for everything a 6.x kernel offers a counting user. */
 static struct sonde_perf_event_attr modern_attr(void)
 {
@@ -83,14 +98,7 @@ static void check_second_open_is_direct(struct sonde_perf_event_attr *a,
 static void test_era_2_6_32(void **state)
 {
 	struct sonde_perf_event_attr a = modern_attr(), b = modern_attr();
-	uint64_t want = BIT(SONDE_ATTR_FEAT_READ_LOST) | BIT(SONDE_ATTR_FEAT_BUILD_ID) |
-		BIT(SONDE_ATTR_FEAT_TEXT_POKE) | BIT(SONDE_ATTR_FEAT_CGROUP) |
-		BIT(SONDE_ATTR_FEAT_KSYMBOL) | BIT(SONDE_ATTR_FEAT_BPF_EVENT) |
-		BIT(SONDE_ATTR_FEAT_NAMESPACES) | BIT(SONDE_ATTR_FEAT_CONTEXT_SWITCH) |
-		BIT(SONDE_ATTR_FEAT_CLOCKID) | BIT(SONDE_ATTR_FEAT_COMM_EXEC) |
-		BIT(SONDE_ATTR_FEAT_CLOEXEC) | BIT(SONDE_ATTR_FEAT_SAMPLE_IDENTIFIER) |
-		BIT(SONDE_ATTR_FEAT_MMAP2) | BIT(SONDE_ATTR_FEAT_EXCLUDE_GUEST) |
-		BIT(SONDE_ATTR_FEAT_SAMPLE_ID_ALL);
+	uint64_t want = LACKS_2_6_32;
 	int fd;
 
 	fake_kernel_install(&era_2_6_32);
@@ -122,13 +130,7 @@ static void test_era_2_6_32(void **state)
 static void test_era_3_7_strict_size(void **state)
 {
 	struct sonde_perf_event_attr a = modern_attr(), b = modern_attr();
-	uint64_t want = BIT(SONDE_ATTR_FEAT_READ_LOST) | BIT(SONDE_ATTR_FEAT_BUILD_ID) |
-		BIT(SONDE_ATTR_FEAT_TEXT_POKE) | BIT(SONDE_ATTR_FEAT_CGROUP) |
-		BIT(SONDE_ATTR_FEAT_KSYMBOL) | BIT(SONDE_ATTR_FEAT_BPF_EVENT) |
-		BIT(SONDE_ATTR_FEAT_NAMESPACES) | BIT(SONDE_ATTR_FEAT_CONTEXT_SWITCH) |
-		BIT(SONDE_ATTR_FEAT_CLOCKID) | BIT(SONDE_ATTR_FEAT_COMM_EXEC) |
-		BIT(SONDE_ATTR_FEAT_CLOEXEC) | BIT(SONDE_ATTR_FEAT_SAMPLE_IDENTIFIER) |
-		BIT(SONDE_ATTR_FEAT_MMAP2);
+	uint64_t want = LACKS_3_7;
 	int fd;
 
 	fake_kernel_install(&era_3_7);
@@ -147,10 +149,8 @@ static void test_era_3_7_strict_size(void **state)
 static void test_era_4_14_keeps_what_it_knows(void **state)
 {
 	struct sonde_perf_event_attr a = modern_attr(), b;
-	uint64_t want = BIT(SONDE_ATTR_FEAT_READ_LOST) | BIT(SONDE_ATTR_FEAT_BUILD_ID) |
-		BIT(SONDE_ATTR_FEAT_TEXT_POKE) | BIT(SONDE_ATTR_FEAT_CGROUP) |
-		BIT(SONDE_ATTR_FEAT_KSYMBOL) | BIT(SONDE_ATTR_FEAT_BPF_EVENT) |
-		BIT(SONDE_ATTR_FEAT_WEIGHT_STRUCT) | BIT(SONDE_ATTR_FEAT_PAGE_SIZE);
+	uint64_t want = LACKS_4_14 | BIT(SONDE_ATTR_FEAT_WEIGHT_STRUCT) |
+		BIT(SONDE_ATTR_FEAT_PAGE_SIZE);
 	int fd;
 
 	a.sample_type |= SONDE_PERF_SAMPLE_WEIGHT_STRUCT |
@@ -171,21 +171,32 @@ static void test_era_4_14_keeps_what_it_knows(void **state)
 	check_second_open_is_direct(&b, want);
 }
 
+/*
+ * @era lacks feature @feat, which @a needs: EOPNOTSUPP, the feature marked
+ * missing and named (@name) in the message; then, known, refused without
+ * a system call.
+ */
+static void check_refused(const struct fake_era *era, struct sonde_perf_event_attr *a,
+			  enum sonde_attr_feature feat, const char *name)
+{
+	char msg[512];
+
+	fake_kernel_install(era);
+	assert_int_equal(sonde_event_open(a, 0, -1, -1, 0), -EOPNOTSUPP);
+	assert_true(sonde_event_open_missing() & BIT(feat));
+	sonde_open_error_describe(-EOPNOTSUPP, a, 0, -1, msg, sizeof(msg));
+	assert_non_null(strstr(msg, name));
+	fk.calls = 0;
+	assert_int_equal(sonde_event_open(a, 0, -1, -1, 0), -EOPNOTSUPP);
+	assert_int_equal(fk.calls, 0);
+}
+
 static void test_required_feature_not_dropped(void **state)
 {
 	struct sonde_perf_event_attr a = modern_attr();
-	char msg[512];
 
 	a.write_backward = 1;
-	fake_kernel_install(&era_3_7);
-	assert_int_equal(sonde_event_open(&a, 0, -1, -1, 0), -EOPNOTSUPP);
-	assert_true(sonde_event_open_missing() & BIT(SONDE_ATTR_FEAT_WRITE_BACKWARD));
-	sonde_open_error_describe(-EOPNOTSUPP, &a, 0, -1, msg, sizeof(msg));
-	assert_non_null(strstr(msg, "write_backward"));
-	/* Known now: refused without a system call. */
-	fk.calls = 0;
-	assert_int_equal(sonde_event_open(&a, 0, -1, -1, 0), -EOPNOTSUPP);
-	assert_int_equal(fk.calls, 0);
+	check_refused(&era_3_7, &a, SONDE_ATTR_FEAT_WRITE_BACKWARD, "write_backward");
 }
 
 static int nr_warnings;
@@ -240,18 +251,10 @@ static void test_era_5_12_drops_5_13_flags(void **state)
 static void test_era_5_12_refuses_sigtrap(void **state)
 {
 	struct sonde_perf_event_attr a = modern_attr();
-	char msg[512];
 
 	a.sigtrap = 1;
 	a.remove_on_exec = 1;
-	fake_kernel_install(&era_5_12);
-	assert_int_equal(sonde_event_open(&a, 0, -1, -1, 0), -EOPNOTSUPP);
-	assert_true(sonde_event_open_missing() & BIT(SONDE_ATTR_FEAT_SIGTRAP));
-	sonde_open_error_describe(-EOPNOTSUPP, &a, 0, -1, msg, sizeof(msg));
-	assert_non_null(strstr(msg, "sigtrap"));
-	fk.calls = 0;
-	assert_int_equal(sonde_event_open(&a, 0, -1, -1, 0), -EOPNOTSUPP);
-	assert_int_equal(fk.calls, 0);
+	check_refused(&era_5_12, &a, SONDE_ATTR_FEAT_SIGTRAP, "sigtrap");
 }
 
 static void test_e2big_nonzero_field(void **state)

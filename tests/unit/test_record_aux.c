@@ -31,9 +31,10 @@ static struct pmu_sim {
 	int disables;   /* DISABLE ioctls on the first AUX fd */
 	bool stopped;   /* the first area filled: the kernel stopped its tracer */
 	int restarts;   /* ENABLEs that restarted it after its area was read */
-	char mark[128]; /* made at the first snapshot, for the workload */
 	bool overwrite; /* the PMU gives aux_head as an offset in the area */
 	pid_t pid;
+	/* Last: record_with() resets all before it, a test names it once. */
+	char mark[128]; /* made at the first snapshot, for the workload */
 } pmu;
 
 static bool have_perf(void)
@@ -44,6 +45,43 @@ static bool have_perf(void)
 static bool four_k_pages(void)
 {
 	return sysconf(_SC_PAGESIZE) == 4096;
+}
+
+/* A test's directory under /tmp and the file it records there. */
+struct scratch {
+	char dir[64];
+	char path[96];
+};
+
+/*
+ * Skips unless pages are 4 KiB (the areas' sizes below assume them) and,
+ * with @two_cpus, two CPUs are online. Then makes @tmpl's directory, names
+ * @file and the PMU's mark file in it, and builds the fake sysfs.
+ */
+static void scratch_begin(struct scratch *t, const char *tmpl, const char *file,
+			  bool two_cpus)
+{
+	if (two_cpus && (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2)) {
+		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
+		skip();
+	}
+	if (!four_k_pages()) {
+		print_message("SKIP: needs 4 KiB pages\n");
+		skip();
+	}
+	snprintf(t->dir, sizeof(t->dir), "%s", tmpl);
+	assert_non_null(mkdtemp(t->dir));
+	snprintf(t->path, sizeof(t->path), "%s/%s", t->dir, file);
+	snprintf(pmu.mark, sizeof(pmu.mark), "%s/mark", t->dir);
+	fake_aux_sysfs();
+}
+
+/* Undoes scratch_begin(), the recorded file included. */
+static void scratch_end(struct scratch *t)
+{
+	fake_aux_sysfs_remove();
+	unlink(t->path);
+	rmdir(t->dir);
 }
 
 /* Full trace: CPU 0's area wraps (7000..10000), CPU 1 has 100 bytes. */
@@ -74,15 +112,28 @@ static void pmu_full_trace(int fd)
 	}
 }
 
-static int run_record(int argc, const char **argv)
+/*
+ * cmd_record through the simulated kernel, the PMU (reset, but for its
+ * mark) moving in @on_map and @on_ioctl (either may be NULL); the real
+ * system calls back after it.
+ */
+static int record_with(void (*on_map)(int fd), void (*on_ioctl)(int fd, unsigned long req),
+		       int argc, const char **argv)
 {
 	int ret;
 
+	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
 	fake_aux_install();
-	fa.on_aux_map = pmu_full_trace;
+	fa.on_aux_map = on_map;
+	fa.on_ioctl = on_ioctl;
 	ret = cmd_record(argc, argv);
 	sonde_sys_set_ops(NULL);
 	return ret;
+}
+
+static int run_record(int argc, const char **argv)
+{
+	return record_with(pmu_full_trace, NULL, argc, argv);
 }
 
 /* Reads @len bytes at @off of @path. */
@@ -197,35 +248,71 @@ static void assert_pattern(const unsigned char *p, size_t len, unsigned seed)
 				 (unsigned char)(seed + i));
 }
 
-/* sonde report with @args in this process, stdout into a string. */
-static char *sonde_report(const char **argv, int argc, int *ret)
+/* Reads @len bytes of the data after AUXTRACE record @i (48 bytes) of @path. */
+static void auxtrace_data(const char *path, const struct seen *s, int i, void *buf,
+			  size_t len)
 {
-	char path[] = "/tmp/sonde-auxrep-XXXXXX";
-	int fd = mkstemp(path), saved;
+	file_bytes(path, s->at_off[i] + 48, buf, len);
+}
+
+/* AUXTRACE record @i's first @len bytes of data are the PMU's from @seed. */
+static void assert_auxtrace_pattern(const char *path, const struct seen *s, int i,
+				    size_t len, unsigned seed)
+{
+	unsigned char *data = malloc(len);
+
+	assert_non_null(data);
+	auxtrace_data(path, s, i, data, len);
+	assert_pattern(data, len, seed);
+	free(data);
+}
+
+/*
+ * sonde report or script (argv[0]) in this process: what it writes to
+ * @fd (malloc'd), its exit status in @ret. With @fd 1 its standard error
+ * stays the test's; with 2 its standard output is discarded.
+ */
+static char *sonde_output(const char **argv, int argc, int fd, int *ret)
+{
+	char path[] = "/tmp/sonde-auxout-XXXXXX";
+	int t = mkstemp(path), null = open("/dev/null", O_WRONLY), so, se;
 	char *out;
-	long len;
 	FILE *f;
 
-	assert_true(fd >= 0);
+	assert_true(t >= 0 && null >= 0);
 	fflush(stdout);
-	saved = dup(1);
-	dup2(fd, 1);
+	fflush(stderr);
+	so = dup(1);
+	se = dup(2);
+	dup2(fd == 1 ? t : null, 1);
+	if (fd == 2)
+		dup2(t, 2);
 	*ret = strcmp(argv[0], "script") ? cmd_report(argc, argv) :
 					    cmd_script(argc, argv);
 	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	close(fd);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	close(null);
+	close(t);
 	f = fopen(path, "r");
 	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	out = calloc(1, (size_t)len + 1);
-	assert_int_equal(fread(out, 1, (size_t)len, f), (size_t)len);
+	out = cr_slurp(f);
 	fclose(f);
 	unlink(path);
 	return out;
+}
+
+/* perf script (-D when @dump) on @path: what it prints on stdout and
+ * stderr (malloc'd); pclose()'s status in @st. */
+static char *perf_script(const char *path, bool dump, int *st)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "perf script -f%s -i %s 2>&1", dump ? " -D" : "", path);
+	return cr_shell(cmd, st);
 }
 
 /* perf and sonde agree on report --stats; perf script -D decodes it all. */
@@ -238,12 +325,12 @@ static void check_with_readers(const char *path, bool decodable,
 	char cmd[512], *ours, *theirs;
 	int ret, st;
 
-	ours = sonde_report(stats, 4, &ret);
+	ours = sonde_output(stats, 4, 1, &ret);
 	assert_int_equal(ret, 0);
 	assert_non_null(strstr(ours, "AUXTRACE events:"));
-	free(sonde_report(script, 3, &ret));
+	free(sonde_output(script, 3, 1, &ret));
 	assert_int_equal(ret, 0);
-	free(sonde_report(rep, 4, &ret));
+	free(sonde_output(rep, 4, 1, &ret));
 	assert_int_equal(ret, 0);
 	if (!have_perf()) {
 		print_message("SKIP (part): perf is not installed, no comparison\n");
@@ -256,8 +343,7 @@ static void check_with_readers(const char *path, bool decodable,
 	assert_string_equal(ours, theirs);
 	free(theirs);
 	free(ours);
-	snprintf(cmd, sizeof(cmd), "perf script -f -D -i %s 2>&1", path);
-	theirs = cr_shell(cmd, &st);
+	theirs = perf_script(path, true, &st);
 	if (decodable) {
 		if (st)
 			fail_msg("perf script -D failed: %.2000s", theirs);
@@ -272,7 +358,8 @@ static void check_with_readers(const char *path, bool decodable,
 
 static void test_record_full_trace(void **state)
 {
-	char dir[] = "/tmp/sonde-auxrec-XXXXXX", path[64];
+	struct scratch t;
+	const char *path = t.path;
 	const char *argv[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
 			       "-o", path, "--", "true", NULL };
 	unsigned char data[AREA];
@@ -281,14 +368,7 @@ static void test_record_full_trace(void **state)
 	int ret, nidx;
 
 	(void)state;
-	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/pt.data", dir);
-	memset(&pmu, 0, sizeof(pmu));
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxrec-XXXXXX", "pt.data", true);
 	ret = run_record(11, argv);
 	assert_int_equal(ret, 0);
 	assert_int_equal(pmu.nr_aux_fds, 2);
@@ -330,13 +410,12 @@ static void test_record_full_trace(void **state)
 	assert_int_equal(s.at[0].cpu, 0);
 	assert_int_equal(s.at[0].idx, 0);
 	assert_int_equal(s.at[0].tid, (uint32_t)pmu.pid);
-	file_bytes(path, s.at_off[0] + 48, data, 3000);
-	assert_pattern(data, 3000, 1);
+	assert_auxtrace_pattern(path, &s, 0, 3000, 1);
 	assert_int_equal(s.at[1].offset, 0);
 	assert_int_equal(s.at[1].size, 104); /* 100, padded to 8 */
 	assert_int_equal(s.at[1].cpu, 1);
 	assert_int_equal(s.at[1].idx, 1);
-	file_bytes(path, s.at_off[1] + 48, data, 104);
+	auxtrace_data(path, &s, 1, data, 104);
 	assert_pattern(data, 100, 50);
 	/* The index perf's decoders use: each AUXTRACE record, 48 bytes. */
 	nidx = auxtrace_index(path, ent, 8);
@@ -352,8 +431,7 @@ static void test_record_full_trace(void **state)
 		char cmd[256], *out;
 		int st;
 
-		snprintf(cmd, sizeof(cmd), "perf script -f -i %s 2>&1", path);
-		out = cr_shell(cmd, &st);
+		out = perf_script(path, false, &st);
 		assert_null(strstr(out, "failed to process"));
 		free(out);
 		/* The same data in a file perf wrote (its own AUXTRACE index). */
@@ -364,9 +442,7 @@ static void test_record_full_trace(void **state)
 		check_with_readers(cmd, true, ". ... Intel Processor Trace data: size 3000 bytes");
 		unlink(cmd);
 	}
-	fake_aux_sysfs_remove();
-	unlink(path);
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /*
@@ -377,22 +453,16 @@ static void test_record_full_trace(void **state)
  */
 static void test_record_pipe(void **state)
 {
-	char dir[] = "/tmp/sonde-auxpipe-XXXXXX", path[64], cmd[256];
+	struct scratch t;
+	const char *path = t.path;
 	const char *argv[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
 			       "-o", "-", "--", "true", NULL };
 	const char *stats[] = { "report", "--stats", "-i", path, NULL };
-	char *ours, *theirs;
+	char cmd[256], *ours, *theirs;
 	int fd, saved, ret, st;
 
 	(void)state;
-	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/pipe.data", dir);
-	memset(&pmu, 0, sizeof(pmu));
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxpipe-XXXXXX", "pipe.data", true);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	assert_true(fd >= 0);
 	fflush(stdout);
@@ -404,7 +474,7 @@ static void test_record_pipe(void **state)
 	dup2(saved, 1);
 	close(saved);
 	assert_int_equal(ret, 0);
-	ours = sonde_report(stats, 4, &ret);
+	ours = sonde_output(stats, 4, 1, &ret);
 	assert_int_equal(ret, 0);
 	assert_non_null(strstr(ours, "        AUXTRACE events:          2"));
 	if (have_perf()) {
@@ -425,9 +495,7 @@ static void test_record_pipe(void **state)
 		print_message("SKIP (part): perf is not installed\n");
 	}
 	free(ours);
-	fake_aux_sysfs_remove();
-	unlink(path);
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /*
@@ -466,16 +534,10 @@ static void record_snapshot(const char *opt, const char *path, struct seen *s)
 	char sh[256];
 	const char *argv[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
 			       opt, "-o", path, "--", "sh", "-c", sh, NULL };
-	int ret;
 
 	snprintf(sh, sizeof(sh),
 		 "kill -USR2 $PPID; while [ ! -e %s ]; do sleep 0.01; done", pmu.mark);
-	fake_aux_install();
-	fa.on_aux_map = pmu_snapshot_map;
-	fa.on_ioctl = pmu_snapshot_ioctl;
-	ret = cmd_record(14, argv);
-	sonde_sys_set_ops(NULL);
-	assert_int_equal(ret, 0);
+	assert_int_equal(record_with(pmu_snapshot_map, pmu_snapshot_ioctl, 14, argv), 0);
 	assert_int_equal(fa.fd[pmu.aux_fds[0]].aux_prot & PROT_WRITE, 0);
 	scan(path, s);
 	assert_int_equal(s->info_type, SONDE_AUXTRACE_INTEL_PT);
@@ -485,40 +547,29 @@ static void record_snapshot(const char *opt, const char *path, struct seen *s)
 
 static void test_record_snapshot(void **state)
 {
-	char dir[] = "/tmp/sonde-auxsnap-XXXXXX", path[64];
-	unsigned char data[AREA];
+	struct scratch t;
+	const char *path = t.path;
 	struct seen s;
 
 	(void)state;
-	if (!four_k_pages()) {
-		print_message("SKIP: needs 4 KiB pages\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/snap.data", dir);
-	snprintf(pmu.mark, sizeof(pmu.mark), "%s/mark", dir);
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxsnap-XXXXXX", "snap.data", false);
 
 	/* -Se: the SIGUSR2 snapshot, then the whole area at the end. */
-	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
 	record_snapshot("-Se", path, &s);
 	assert_int_equal(pmu.disables, 2);
 	assert_int_equal(s.nr_auxtrace, 2);
 	assert_int_equal(s.at[0].offset, 0);
 	assert_int_equal(s.at[0].size, 1504);
-	file_bytes(path, s.at_off[0] + 48, data, 1500);
-	assert_pattern(data, 1500, 3);
+	assert_auxtrace_pattern(path, &s, 0, 1500, 3);
 	/* Wrapped: the area, oldest byte (just after the head) first. */
 	assert_int_equal(s.at[1].offset, 1500);
 	assert_int_equal(s.at[1].size, AREA);
-	file_bytes(path, s.at_off[1] + 48, data, AREA);
-	assert_pattern(data, AREA, 9);
+	assert_auxtrace_pattern(path, &s, 1, AREA, 9);
 	check_with_readers(path, true, ". ... Intel Processor Trace data: size 8192 bytes");
 	unlink(path);
 	unlink(pmu.mark);
 
 	/* -S: the SIGUSR2 snapshot only. */
-	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
 	record_snapshot("-S", path, &s);
 	assert_int_equal(s.nr_auxtrace, 1);
 	assert_int_equal(s.at[0].size, 1504);
@@ -526,17 +577,13 @@ static void test_record_snapshot(void **state)
 	unlink(pmu.mark);
 
 	/* -S with a size: the newest 1000 bytes of the snapshot. */
-	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
 	record_snapshot("-S1000", path, &s);
 	assert_int_equal(s.nr_auxtrace, 1);
 	assert_int_equal(s.at[0].offset, 500);
 	assert_int_equal(s.at[0].size, 1000);
-	file_bytes(path, s.at_off[0] + 48, data, 1000);
-	assert_pattern(data, 1000, 3 + 500);
-	unlink(path);
+	assert_auxtrace_pattern(path, &s, 0, 1000, 3 + 500);
 	unlink(pmu.mark);
-	fake_aux_sysfs_remove();
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /*
@@ -585,11 +632,7 @@ static void record_ref(const char *opt, const char *path, struct seen *s)
 		 "kill -USR2 $PPID; while [ ! -e %s1 ]; do sleep 0.01; done; "
 		 "kill -USR2 $PPID; while [ ! -e %s2 ]; do sleep 0.01; done",
 		 pmu.mark, pmu.mark);
-	fake_aux_install();
-	fa.on_aux_map = pmu_snapshot_map;
-	fa.on_ioctl = pmu_ref_ioctl;
-	assert_int_equal(cmd_record(14, argv), 0);
-	sonde_sys_set_ops(NULL);
+	assert_int_equal(record_with(pmu_snapshot_map, pmu_ref_ioctl, 14, argv), 0);
 	assert_int_equal(pmu.disables, 3);
 	scan(path, s);
 	assert_int_equal(s->nr_auxtrace, 3);
@@ -613,24 +656,18 @@ static void unlink_marks(void)
 
 static void test_record_snapshot_ref(void **state)
 {
-	char dir[] = "/tmp/sonde-auxref-XXXXXX", path[64];
-	unsigned char *data = malloc(BIG);
+	struct scratch t;
+	const char *path = t.path;
+	unsigned char *data;
 	struct seen s;
 
 	(void)state;
-	if (!four_k_pages()) {
-		print_message("SKIP: needs 4 KiB pages\n");
-		skip();
-	}
+	scratch_begin(&t, "/tmp/sonde-auxref-XXXXXX", "ref.data", false);
+	data = malloc(BIG);
 	assert_non_null(data);
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/ref.data", dir);
-	snprintf(pmu.mark, sizeof(pmu.mark), "%s/mark", dir);
-	fake_aux_sysfs();
 
 	/* -S without a size: no reference buffer; the second snapshot is the
 	 * 100 new bytes (the area has not wrapped). */
-	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
 	record_ref("-Se", path, &s);
 	assert_int_equal(s.at[1].offset, 1500);
 	assert_int_equal(s.at[1].size, 104);
@@ -644,23 +681,20 @@ static void test_record_snapshot_ref(void **state)
 	 * it counts as wrapped and stores the whole area, oldest byte after
 	 * the head first, as perf does.
 	 */
-	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
 	record_ref("-Se131072", path, &s);
 	assert_int_equal(s.at[1].offset, 1600);
 	assert_int_equal(s.at[1].size, BIG);
-	file_bytes(path, s.at_off[1] + 48, data, BIG);
+	auxtrace_data(path, &s, 1, data, BIG);
 	for (size_t i = 0; i < BIG - 1600; i++)
 		if (data[i])
 			fail_msg("byte %zu of the area after the head: %u, want 0", i, data[i]);
 	assert_pattern(data + BIG - 1600, 1600, 3);
-	file_bytes(path, s.at_off[2] + 48, data, BIG);
+	auxtrace_data(path, &s, 2, data, BIG);
 	assert_pattern(data + BIG - 1000, 1000, (unsigned)(11 + BIG - 1600));
 	check_with_readers(path, true, ". ... Intel Processor Trace data: size 131072 bytes");
-	unlink(path);
 	unlink_marks();
 	free(data);
-	fake_aux_sysfs_remove();
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /*
@@ -695,12 +729,7 @@ static void record_tail(const char *ev, const char *path, struct seen *s)
 
 	snprintf(sh, sizeof(sh),
 		 "kill -USR2 $PPID; while [ ! -e %s ]; do sleep 0.01; done", pmu.mark);
-	memset(&pmu, 0, offsetof(struct pmu_sim, mark));
-	fake_aux_install();
-	fa.on_aux_map = pmu_snapshot_map;
-	fa.on_ioctl = pmu_tail_ioctl;
-	assert_int_equal(cmd_record(16, argv), 0);
-	sonde_sys_set_ops(NULL);
+	assert_int_equal(record_with(pmu_snapshot_map, pmu_tail_ioctl, 16, argv), 0);
 	assert_int_equal(pmu.disables, 2);
 	scan(path, s);
 	assert_int_equal(s->nr_auxtrace, 2);
@@ -710,19 +739,13 @@ static void record_tail(const char *ev, const char *path, struct seen *s)
 
 static void test_record_snapshot_tail(void **state)
 {
-	char dir[] = "/tmp/sonde-auxtail-XXXXXX", path[64];
+	struct scratch t;
+	const char *path = t.path;
 	const char *arm[] = { "cs_etm//", "arm_spe_0//" };
 	struct seen s;
 
 	(void)state;
-	if (!four_k_pages()) {
-		print_message("SKIP: needs 4 KiB pages\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/tail.data", dir);
-	snprintf(pmu.mark, sizeof(pmu.mark), "%s/mark", dir);
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxtail-XXXXXX", "tail.data", false);
 	/* cs_etm_buffer_has_wrapped(), arm_spe_buffer_has_wrapped(): the
 	 * last 512 bytes past the head are zero, so neither has wrapped. */
 	for (int i = 0; i < 2; i++) {
@@ -737,14 +760,14 @@ static void test_record_snapshot_tail(void **state)
 	record_tail("intel_pt//", path, &s);
 	assert_int_equal(s.at[0].offset, 5000);
 	assert_int_equal(s.at[0].size, AREA);
-	fake_aux_sysfs_remove();
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /* --aux-sample: the group's other events sample the area; no AUXTRACE. */
 static void test_record_aux_sample(void **state)
 {
-	char dir[] = "/tmp/sonde-auxsmp-XXXXXX", path[64];
+	struct scratch t;
+	const char *path = t.path;
 	const char *argv[] = { "record", "-q", "-N", "-e", "{intel_pt//,cpu-clock}",
 			       "--aux-sample=8192", "-m", ",2", "-o", path, "--",
 			       "true", NULL };
@@ -753,14 +776,7 @@ static void test_record_aux_sample(void **state)
 	struct seen s;
 
 	(void)state;
-	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/smp.data", dir);
-	memset(&pmu, 0, sizeof(pmu));
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxsmp-XXXXXX", "smp.data", true);
 	assert_int_equal(run_record(12, argv), 0);
 	/* Samples copy from the area: mapped for overwrite, as perf does. */
 	assert_int_equal(pmu.nr_aux_fds, 2);
@@ -786,7 +802,6 @@ static void test_record_aux_sample(void **state)
 					"intel_pt//,cpu-clock/aux-sample-size=64/",
 					"-m", ",2", "-o", path, "--", "true", NULL };
 
-		memset(&pmu, 0, sizeof(pmu));
 		assert_int_equal(run_record(11, argv2), 0);
 		r = sonde_perfdata_reader__open(path, NULL);
 		assert_non_null(r);
@@ -797,10 +812,8 @@ static void test_record_aux_sample(void **state)
 		assert_int_equal(sonde_perfdata_reader__group(r, 0)->leader, 0);
 		assert_int_equal(sonde_perfdata_reader__group(r, 0)->nr_members, 2);
 		sonde_perfdata_reader__free(r);
-		unlink(path);
 	}
-	fake_aux_sysfs_remove();
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /* Misuse gets perf's answers and exit 129, before anything is opened. */
@@ -829,9 +842,7 @@ static void test_record_aux_usage(void **state)
 		int ret;
 
 		memcpy(argv, bad[i], sizeof(bad[i]));
-		fake_aux_install();
-		ret = cmd_record(argc[i], argv);
-		sonde_sys_set_ops(NULL);
+		ret = record_with(NULL, NULL, argc[i], argv);
 		if (ret != 129)
 			fail_msg("case %zu: exit %d, want 129", i, ret);
 	}
@@ -883,37 +894,11 @@ static void pmu_restart(int fd, unsigned long req)
 static char *sonde_report_stderr(const char *path)
 {
 	const char *argv[] = { "report", "--stdio", "-i", path, NULL };
-	char tmp[] = "/tmp/sonde-auxerr-XXXXXX";
-	int fd = mkstemp(tmp), saved_out, saved_err, null = open("/dev/null", O_WRONLY);
 	char *err;
-	long len;
-	FILE *f;
+	int ret;
 
-	assert_true(fd >= 0 && null >= 0);
-	fflush(stdout);
-	fflush(stderr);
-	saved_out = dup(1);
-	saved_err = dup(2);
-	dup2(null, 1);
-	dup2(fd, 2);
-	assert_int_equal(cmd_report(4, argv), 0);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(saved_out, 1);
-	dup2(saved_err, 2);
-	close(saved_out);
-	close(saved_err);
-	close(null);
-	close(fd);
-	f = fopen(tmp, "r");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	err = calloc(1, (size_t)len + 1);
-	assert_int_equal(fread(err, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	unlink(tmp);
+	err = sonde_output(argv, 4, 2, &ret);
+	assert_int_equal(ret, 0);
 	return err;
 }
 
@@ -936,26 +921,15 @@ static char *aux_warnings(const char *text)
 
 static void test_record_restarts_stopped_tracer(void **state)
 {
-	char dir[] = "/tmp/sonde-auxfull-XXXXXX", path[64];
+	struct scratch t;
+	const char *path = t.path;
 	const char *argv[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
 			       "-o", path, "--", "true", NULL };
-	unsigned char data[AREA];
 	struct seen s;
 
 	(void)state;
-	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/full.data", dir);
-	memset(&pmu, 0, sizeof(pmu));
-	fake_aux_sysfs();
-	fake_aux_install();
-	fa.on_aux_map = pmu_full_area;
-	fa.on_ioctl = pmu_restart;
-	assert_int_equal(cmd_record(11, argv), 0);
-	sonde_sys_set_ops(NULL);
+	scratch_begin(&t, "/tmp/sonde-auxfull-XXXXXX", "full.data", true);
+	assert_int_equal(record_with(pmu_full_area, pmu_restart, 11, argv), 0);
 	/* perf intel_pt's wakeup at a quarter of a full-trace area. */
 	assert_int_equal(fa.fd[pmu.aux_fds[0]].attr.aux_watermark, AREA / 4);
 	assert_int_equal(pmu.restarts, 1);
@@ -965,14 +939,12 @@ static void test_record_restarts_stopped_tracer(void **state)
 	assert_int_equal(s.at[0].cpu, 0);
 	assert_int_equal(s.at[0].offset, 0);
 	assert_int_equal(s.at[0].size, AREA);
-	file_bytes(path, s.at_off[0] + 48, data, AREA);
-	assert_pattern(data, AREA, 1);
+	assert_auxtrace_pattern(path, &s, 0, AREA, 1);
 	/* What the restarted tracer wrote. */
 	assert_int_equal(s.at[1].cpu, 0);
 	assert_int_equal(s.at[1].offset, AREA);
 	assert_int_equal(s.at[1].size, 504);
-	file_bytes(path, s.at_off[1] + 48, data, 500);
-	assert_pattern(data, 500, 7);
+	assert_auxtrace_pattern(path, &s, 1, 500, 7);
 	/* report says what the AUX records' flags say, as perf 6.1 does. */
 	{
 		char *err = sonde_report_stderr(path), *ours = aux_warnings(err);
@@ -997,9 +969,7 @@ static void test_record_restarts_stopped_tracer(void **state)
 		free(err);
 		free(ours);
 	}
-	fake_aux_sysfs_remove();
-	unlink(path);
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /*
@@ -1040,11 +1010,10 @@ static void check_per_thread(const char *path, int nthreads, const pid_t *tids)
 		assert_int_equal(s.at[1].size, 104);
 	check_with_readers(path, true, ". ... Intel Processor Trace data: size 3000 bytes");
 	if (have_perf()) {
-		char cmd[256], *out, want[64];
+		char *out, want[64];
 		int st;
 
-		snprintf(cmd, sizeof(cmd), "perf script -f -D -i %s 2>&1", path);
-		out = cr_shell(cmd, &st);
+		out = perf_script(path, true, &st);
 		assert_non_null(strstr(out, "  Per-cpu maps        0\n"));
 		snprintf(want, sizeof(want), "tid: %d  cpu: -1", (int)tids[0]);
 		assert_non_null(strstr(out, want));
@@ -1080,12 +1049,7 @@ static void record_two_threads(const char *event, const char *path, pid_t *kids)
 		}
 	}
 	snprintf(tids, sizeof(tids), "%d,%d", (int)kids[0], (int)kids[1]);
-	memset(&pmu, 0, sizeof(pmu));
-	fake_aux_install();
-	fa.on_aux_map = pmu_full_trace;
-	fa.on_ioctl = stop_on_enable;
-	assert_int_equal(cmd_record(12, argv), 0);
-	sonde_sys_set_ops(NULL);
+	assert_int_equal(record_with(pmu_full_trace, stop_on_enable, 12, argv), 0);
 	for (int i = 0; i < 2; i++) {
 		kill(kids[i], SIGKILL);
 		waitpid(kids[i], NULL, 0);
@@ -1094,22 +1058,16 @@ static void record_two_threads(const char *event, const char *path, pid_t *kids)
 
 static void test_record_per_thread(void **state)
 {
-	char dir[] = "/tmp/sonde-auxthr-XXXXXX", path[64];
+	struct scratch t;
+	const char *path = t.path;
 	const char *wl[] = { "record", "-q", "-N", "-e", "intel_pt//", "-m", ",2",
 			     "--per-thread", "-o", path, "--", "true", NULL };
 	pid_t kids[2];
 
 	(void)state;
-	if (!four_k_pages()) {
-		print_message("SKIP: needs 4 KiB pages\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/thr.data", dir);
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxthr-XXXXXX", "thr.data", false);
 
 	/* The workload: its one thread. */
-	memset(&pmu, 0, sizeof(pmu));
 	assert_int_equal(run_record(12, wl), 0);
 	check_per_thread(path, 1, &pmu.pid);
 	unlink(path);
@@ -1125,15 +1083,12 @@ static void test_record_per_thread(void **state)
 				     "--per-thread", "-a", "-o", path, "--", "true", NULL };
 		struct seen s;
 
-		memset(&pmu, 0, sizeof(pmu));
 		assert_int_equal(run_record(12, ca), 0);
 		assert_int_equal(fa.fd[pmu.aux_fds[0]].cpu, 0);
 		scan(path, &s);
 		assert_int_equal(s.info_priv[9], 1); /* per-CPU areas */
-		unlink(path);
 	}
-	fake_aux_sysfs_remove();
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /*
@@ -1144,7 +1099,8 @@ static void test_record_per_thread(void **state)
  */
 static void test_record_bts_whole_records(void **state)
 {
-	char dir[] = "/tmp/sonde-auxbts-XXXXXX", path[64];
+	struct scratch t;
+	const char *path = t.path;
 	const char *percpu[] = { "record", "-q", "-e", "intel_bts//", "-o", path,
 				 "--", "true", NULL };
 	unsigned char data[AREA];
@@ -1152,15 +1108,8 @@ static void test_record_bts_whole_records(void **state)
 	pid_t kids[2];
 
 	(void)state;
-	if (!four_k_pages()) {
-		print_message("SKIP: needs 4 KiB pages\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/bts.data", dir);
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxbts-XXXXXX", "bts.data", false);
 	/* perf's intel_bts takes areas per thread only. */
-	memset(&pmu, 0, sizeof(pmu));
 	assert_int_equal(run_record(8, percpu), 129);
 	record_two_threads("intel_bts//", path, kids);
 	scan(path, &s);
@@ -1168,17 +1117,14 @@ static void test_record_bts_whole_records(void **state)
 	assert_int_equal(s.nr_auxtrace, 2);
 	assert_int_equal(s.at[0].offset, 7000);
 	assert_int_equal(s.at[0].size, 1176 + 1808);
-	file_bytes(path, s.at_off[0] + 48, data, 1176 + 1808);
+	auxtrace_data(path, &s, 0, data, 1176 + 1808);
 	assert_pattern(data, 1176, 1);
 	assert_pattern(data + 1176, 1808, 1 + 1192);
 	assert_int_equal(s.at[1].offset, 0);
 	assert_int_equal(s.at[1].size, 96);
-	file_bytes(path, s.at_off[1] + 48, data, 96);
-	assert_pattern(data, 96, 50);
+	assert_auxtrace_pattern(path, &s, 1, 96, 50);
 	check_with_readers(path, true, ". ... Intel BTS data: size 2984 bytes");
-	fake_aux_sysfs_remove();
-	unlink(path);
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 /*
@@ -1188,7 +1134,9 @@ static void test_record_bts_whole_records(void **state)
  */
 static void test_record_cs_etm(void **state)
 {
-	char dir[] = "/tmp/sonde-auxetm-XXXXXX", path[64], from[400], to[420];
+	struct scratch t;
+	const char *path = t.path;
+	char from[400], to[420];
 	const char *argv[] = { "record", "-q", "-N", "-e", "cs_etm/cycacc/", "-C", "0,1",
 			       "-m", ",2", "-o", path, "--", "true", NULL };
 	/* cycacc as asked; contextid and timestamp added for per-CPU areas. */
@@ -1207,14 +1155,7 @@ static void test_record_cs_etm(void **state)
 	struct seen s;
 
 	(void)state;
-	if (!four_k_pages() || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		print_message("SKIP: needs 4 KiB pages and two online CPUs\n");
-		skip();
-	}
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/etm.data", dir);
-	memset(&pmu, 0, sizeof(pmu));
-	fake_aux_sysfs();
+	scratch_begin(&t, "/tmp/sonde-auxetm-XXXXXX", "etm.data", true);
 	assert_int_equal(run_record(13, argv), 0);
 	assert_int_equal(fa.fd[pmu.aux_fds[0]].attr.config, cfg);
 	assert_true(fa.fd[pmu.aux_fds[0]].attr.sample_type & SONDE_PERF_SAMPLE_CPU);
@@ -1239,12 +1180,11 @@ static void test_record_cs_etm(void **state)
 	/* OpenCSD names the decoder it made last. */
 	check_with_readers(path, true, "CoreSight ETE Trace data: size 0xbb8 bytes");
 	if (have_perf()) {
-		char cmd[256], *out;
+		char *out;
 		int st;
 
 		/* perf's own reading of the blocks, register by register. */
-		snprintf(cmd, sizeof(cmd), "perf script -f -D -i %s 2>&1", path);
-		out = cr_shell(cmd, &st);
+		out = perf_script(path, true, &st);
 		assert_non_null(strstr(out, "\tMagic number\t\t       4040404040404040\n"
 					    "\tCPU\t\t\t       0\n"));
 		assert_non_null(strstr(out, "\tTRCCONFIGR\t\t       850\n"));
@@ -1258,7 +1198,6 @@ static void test_record_cs_etm(void **state)
 	snprintf(from, sizeof(from), "%s/bus/event_source/devices/cs_etm/cpu1/trcidr", fa.sysfs);
 	snprintf(to, sizeof(to), "%s.off", from);
 	assert_int_equal(rename(from, to), 0);
-	memset(&pmu, 0, sizeof(pmu));
 	{
 		/* A fresh argv: the option parser reorders the one it had. */
 		const char *again[] = { "record", "-q", "-N", "-e", "cs_etm//", "-C", "0,1",
@@ -1272,16 +1211,13 @@ static void test_record_cs_etm(void **state)
 		const char *pt[] = { "record", "-q", "-N", "-e", "cs_etm//", "--per-thread",
 				     "-m", ",2", "-o", path, "--", "true", NULL };
 
-		memset(&pmu, 0, sizeof(pmu));
 		assert_int_equal(run_record(12, pt), 0);
 		assert_int_equal(fa.fd[pmu.aux_fds[0]].attr.config, 0);
 		scan(path, &s);
 		assert_int_equal(s.info_type, SONDE_AUXTRACE_CS_ETM);
-		unlink(path);
 	}
 	assert_int_equal(rename(to, from), 0);
-	fake_aux_sysfs_remove();
-	rmdir(dir);
+	scratch_end(&t);
 }
 
 int main(void)

@@ -45,6 +45,24 @@ static void spin_ms(int ms)
 	} while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
 }
 
+/* @fd's event enabled while this thread spins @ms of CPU time. */
+static void spin_enabled(int fd, int ms)
+{
+	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
+	spin_ms(ms);
+	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_DISABLE, 0);
+}
+
+/* The id the kernel gave @fd's event: what its records carry. */
+static uint64_t event_id(int fd)
+{
+	uint64_t id = 0;
+
+	assert_int_equal(sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ID,
+						(unsigned long)&id), 0);
+	return id;
+}
+
 static void *thread_fn(void *arg)
 {
 	spin_ms(5);
@@ -150,6 +168,17 @@ static int open_event(struct sonde_perf_event_attr *attr, const char **dropped)
 	return fd;
 }
 
+/* Skips the test, saying why, where the kernel refused @what's event. */
+static void skip_if_refused(int fd, const char *what)
+{
+	char why[128];
+
+	if (fd >= 0)
+		return;
+	printf("SKIP: %s: %s\n", what, sonde_strerror(fd, why, sizeof(why)));
+	skip();
+}
+
 static void test_kernel_records(void **state)
 {
 	struct sonde_perf_event_attr attr = { .size = sizeof(attr) };
@@ -161,7 +190,6 @@ static void test_kernel_records(void **state)
 	static struct seen seen;
 	uint64_t my_id = 0, head, tail, total = 0;
 	uint8_t *data, rec[65536], out[65536];
-	char why[128];
 	int fd;
 
 	attr.type = SONDE_PERF_TYPE_SOFTWARE;
@@ -199,18 +227,13 @@ static void test_kernel_records(void **state)
 	attr.wakeup_events = 1;
 
 	fd = open_event(&attr, &dropped);
-	if (fd < 0) {
-		printf("SKIP: cpu-clock sampling event: %s\n",
-		       sonde_strerror(fd, why, sizeof(why)));
-		skip();
-	}
+	skip_if_refused(fd, "cpu-clock sampling event");
 	if (dropped)
 		printf("note: kernel refused the full attr; dropped %s\n", dropped);
 	else
 		printf("# sample_type 0x%llx\n", (unsigned long long)attr.sample_type);
 	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
-	assert_int_equal(sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ID,
-						(unsigned long)&my_id), 0);
+	my_id = event_id(fd);
 	pc = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
 				   MAP_SHARED, fd, 0);
 	if (pc == MAP_FAILED) {
@@ -305,19 +328,60 @@ static void test_kernel_records(void **state)
 	close(fd);
 }
 
+/* A ring the tests below map on an event: its control page, then data. */
+struct ring {
+	struct sonde_perf_event_mmap_page *pc;
+	const uint8_t *data;
+	size_t data_size;
+};
+
+static void ring_map(struct ring *ring, int fd, size_t data_pages)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	ring->data_size = page * data_pages;
+	ring->pc = sonde_sys_ops()->mmap(NULL, page + ring->data_size,
+					 PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	assert_true(ring->pc != MAP_FAILED);
+	ring->data = (const uint8_t *)ring->pc + page;
+}
+
+static void ring_unmap(struct ring *ring)
+{
+	munmap(ring->pc, (size_t)sysconf(_SC_PAGESIZE) + ring->data_size);
+}
+
+/*
+ * @attr's event on this thread, skipped as @what where the kernel refuses
+ * it, with its records' format in @fmt and a ring of @data_pages on it.
+ */
+static int open_ring(struct sonde_perf_event_attr *attr, const char *what,
+		     struct sonde_record_fmt *fmt, struct ring *ring,
+		     size_t data_pages)
+{
+	int fd = sonde_perf_event_open(attr, 0, -1, -1, 0);
+
+	skip_if_refused(fd, what);
+	assert_int_equal(sonde_record_fmt__from_attr(fmt, attr), 0);
+	ring_map(ring, fd, data_pages);
+	return fd;
+}
+
 /*
  * Minimal ring reader for the tests below: every record is copied out (ring
  * wrap undone), decoded, re-encoded to the kernel's bytes, then handed to
  * @fn. Returns the number of records.
  */
-static unsigned int ring_drain(struct sonde_perf_event_mmap_page *pc,
-			       size_t data_size, const struct sonde_record_fmt *fmt,
+static unsigned int ring_drain(const struct ring *ring,
+			       const struct sonde_record_fmt *fmt,
 			       void (*fn)(const struct sonde_record *, void *),
 			       void *ctx)
 {
 	static uint64_t rec[65536 / 8];
 	static uint8_t out[65536];
-	const uint8_t *data = (const uint8_t *)pc + sysconf(_SC_PAGESIZE);
+	struct sonde_perf_event_mmap_page *pc = ring->pc;
+	const uint8_t *data = ring->data;
+	size_t data_size = ring->data_size;
 	uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = pc->data_tail;
 	unsigned int n = 0;
@@ -378,10 +442,8 @@ static void tp_check(const struct sonde_record *r, void *ctx)
 static void test_tracepoint_raw_samples(void **state)
 {
 	struct sonde_perf_event_attr attr = { .size = sizeof(attr) };
-	long page = sysconf(_SC_PAGESIZE);
-	size_t map_len = (size_t)page * 9;
-	struct sonde_perf_event_mmap_page *pc;
 	struct sonde_record_fmt fmt;
+	struct ring ring;
 	struct tp_seen seen = { 0 };
 	char why[128];
 	int64_t id = sonde_tracepoint__id(NULL, "syscalls", "sys_enter_getppid");
@@ -402,23 +464,14 @@ static void test_tracepoint_raw_samples(void **state)
 			   SONDE_PERF_SAMPLE_RAW;
 	attr.sample_id_all = 1;
 	attr.disabled = 1;
-	fd = sonde_perf_event_open(&attr, 0, -1, -1, 0);
-	if (fd < 0) {
-		printf("SKIP: tracepoint event: %s\n",
-		       sonde_strerror(fd, why, sizeof(why)));
-		skip();
-	}
-	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
-	pc = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
-				   MAP_SHARED, fd, 0);
-	assert_true(pc != MAP_FAILED);
+	fd = open_ring(&attr, "tracepoint event", &fmt, &ring, 8);
 	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
 	for (int i = 0; i < 10; i++)
 		sink += (uint64_t)getppid();
 	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_DISABLE, 0);
-	ring_drain(pc, (size_t)page * 8, &fmt, tp_check, &seen);
+	ring_drain(&ring, &fmt, tp_check, &seen);
 	assert_int_equal(seen.samples, 10);
-	munmap(pc, map_len);
+	ring_unmap(&ring);
 	close(fd);
 }
 
@@ -444,10 +497,8 @@ static void bp_check(const struct sonde_record *r, void *ctx)
 static void test_breakpoint_addr_samples(void **state)
 {
 	struct sonde_perf_event_attr attr = { .size = sizeof(attr) };
-	long page = sysconf(_SC_PAGESIZE);
-	size_t map_len = (size_t)page * 9;
-	struct sonde_perf_event_mmap_page *pc;
 	struct sonde_record_fmt fmt;
+	struct ring ring;
 	struct bp_seen seen = { 0 };
 	char why[256];
 	int fd;
@@ -465,23 +516,14 @@ static void test_breakpoint_addr_samples(void **state)
 			   SONDE_PERF_SAMPLE_TID | SONDE_PERF_SAMPLE_ADDR;
 	attr.exclude_kernel = 1;
 	attr.disabled = 1;
-	fd = sonde_perf_event_open(&attr, 0, -1, -1, 0);
-	if (fd < 0) {
-		printf("SKIP: breakpoint event: %s\n",
-		       sonde_strerror(fd, why, sizeof(why)));
-		skip();
-	}
-	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
-	pc = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
-				   MAP_SHARED, fd, 0);
-	assert_true(pc != MAP_FAILED);
+	fd = open_ring(&attr, "breakpoint event", &fmt, &ring, 8);
 	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
 	for (int i = 0; i < 5; i++)
 		watched = (uint64_t)i;
 	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_DISABLE, 0);
-	ring_drain(pc, (size_t)page * 8, &fmt, bp_check, &seen);
+	ring_drain(&ring, &fmt, bp_check, &seen);
 	assert_int_equal(seen.samples, 5);
-	munmap(pc, map_len);
+	ring_unmap(&ring);
 	close(fd);
 }
 
@@ -563,12 +605,9 @@ static void grp_check(const struct sonde_record *r, void *ctx)
 static void test_group_read_samples(void **state)
 {
 	struct sonde_perf_event_attr attr = { .size = sizeof(attr) };
-	long page = sysconf(_SC_PAGESIZE);
-	size_t map_len = (size_t)page * 9;
-	struct sonde_perf_event_mmap_page *pc;
 	struct sonde_record_fmt fmt;
+	struct ring ring;
 	struct grp_seen seen = { 0 };
-	char why[128];
 	int lead, sib;
 
 	attr.type = SONDE_PERF_TYPE_SOFTWARE;
@@ -586,11 +625,7 @@ static void test_group_read_samples(void **state)
 		attr.read_format &= ~(uint64_t)SONDE_PERF_FORMAT_LOST;
 		lead = sonde_perf_event_open(&attr, 0, -1, -1, 0);
 	}
-	if (lead < 0) {
-		printf("SKIP: group leader: %s\n",
-		       sonde_strerror(lead, why, sizeof(why)));
-		skip();
-	}
+	skip_if_refused(lead, "group leader");
 	seen.read_format = attr.read_format;
 	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
 	attr.config = SONDE_PERF_COUNT_SW_TASK_CLOCK;
@@ -599,19 +634,13 @@ static void test_group_read_samples(void **state)
 	attr.disabled = 0;
 	sib = sonde_perf_event_open(&attr, 0, -1, lead, 0);
 	assert_true(sib >= 0);
-	assert_int_equal(sonde_sys_ops()->ioctl(lead, SONDE_PERF_EVENT_IOC_ID,
-						(unsigned long)&seen.ids[0]), 0);
-	assert_int_equal(sonde_sys_ops()->ioctl(sib, SONDE_PERF_EVENT_IOC_ID,
-						(unsigned long)&seen.ids[1]), 0);
-	pc = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
-				   MAP_SHARED, lead, 0);
-	assert_true(pc != MAP_FAILED);
-	sonde_sys_ops()->ioctl(lead, SONDE_PERF_EVENT_IOC_ENABLE, 0);
-	spin_ms(30);
-	sonde_sys_ops()->ioctl(lead, SONDE_PERF_EVENT_IOC_DISABLE, 0);
-	ring_drain(pc, (size_t)page * 8, &fmt, grp_check, &seen);
+	seen.ids[0] = event_id(lead);
+	seen.ids[1] = event_id(sib);
+	ring_map(&ring, lead, 8);
+	spin_enabled(lead, 30);
+	ring_drain(&ring, &fmt, grp_check, &seen);
 	assert_true(seen.samples >= 5);
-	munmap(pc, map_len);
+	ring_unmap(&ring);
 	close(sib);
 	close(lead);
 }
@@ -639,12 +668,9 @@ static void lost_check(const struct sonde_record *r, void *ctx)
 static void test_lost_records(void **state)
 {
 	struct sonde_perf_event_attr attr = { .size = sizeof(attr) };
-	long page = sysconf(_SC_PAGESIZE);
-	size_t map_len = (size_t)page * 2;
-	struct sonde_perf_event_mmap_page *pc;
 	struct sonde_record_fmt fmt;
+	struct ring ring;
 	struct lost_seen seen = { 0 };
-	char why[128];
 	int fd;
 
 	attr.type = SONDE_PERF_TYPE_SOFTWARE;
@@ -655,31 +681,17 @@ static void test_lost_records(void **state)
 			   SONDE_PERF_SAMPLE_CALLCHAIN;
 	attr.sample_id_all = 1;
 	attr.disabled = 1;
-	fd = sonde_perf_event_open(&attr, 0, -1, -1, 0);
-	if (fd < 0) {
-		printf("SKIP: cpu-clock event: %s\n",
-		       sonde_strerror(fd, why, sizeof(why)));
-		skip();
-	}
-	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
-	assert_int_equal(sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ID,
-						(unsigned long)&seen.id), 0);
-	pc = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
-				   MAP_SHARED, fd, 0);
-	assert_true(pc != MAP_FAILED);
-	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
-	spin_ms(30);
-	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_DISABLE, 0);
+	fd = open_ring(&attr, "cpu-clock event", &fmt, &ring, 1);
+	seen.id = event_id(fd);
+	spin_enabled(fd, 30);
 	/* Drain once: the kernel writes LOST when room frees up again. */
-	ring_drain(pc, (size_t)page, &fmt, lost_check, &seen);
-	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_ENABLE, 0);
-	spin_ms(5);
-	sonde_sys_ops()->ioctl(fd, SONDE_PERF_EVENT_IOC_DISABLE, 0);
-	ring_drain(pc, (size_t)page, &fmt, lost_check, &seen);
+	ring_drain(&ring, &fmt, lost_check, &seen);
+	spin_enabled(fd, 5);
+	ring_drain(&ring, &fmt, lost_check, &seen);
 	printf("# %llu samples kept, %llu lost\n",
 	       (unsigned long long)seen.samples, (unsigned long long)seen.lost);
 	assert_true(seen.lost > 0);
-	munmap(pc, map_len);
+	ring_unmap(&ring);
 	close(fd);
 }
 
@@ -703,13 +715,10 @@ static int open_dummy(bool build_id)
  */
 static void test_mmap2_inode_despite_misc_bit(void **state)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	size_t map_len = (size_t)page * 9;
 	/* Events sit on both sides of ours, whichever way the kernel walks. */
 	int with = open_dummy(true), without = open_dummy(false);
 	int with2 = open_dummy(true);
-	struct sonde_perf_event_mmap_page *pc;
-	void *pw, *pw2;
+	struct ring ours, rw, rw2;
 	struct sonde_perf_event_attr attr = { .size = sizeof(attr) };
 	struct sonde_record_fmt fmt;
 	uint64_t tail = 0, head;
@@ -734,15 +743,10 @@ static void test_mmap2_inode_despite_misc_bit(void **state)
 	assert_int_equal(sonde_record_fmt__from_attr(&fmt, &attr), 0);
 	/* Straight from the ring: the misc bit cannot be trusted. */
 	fmt.mmap2_build_id = SONDE_RECORD_BUILD_ID_OFF;
-	pc = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
-				   MAP_SHARED, without, 0);
-	assert_true(pc != MAP_FAILED);
+	ring_map(&ours, without, 8);
 	/* The others need rings too, or the kernel skips them early. */
-	pw = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
-				   MAP_SHARED, with, 0);
-	pw2 = sonde_sys_ops()->mmap(NULL, map_len, PROT_READ | PROT_WRITE,
-				    MAP_SHARED, with2, 0);
-	assert_true(pw != MAP_FAILED && pw2 != MAP_FAILED);
+	ring_map(&rw, with, 8);
+	ring_map(&rw2, with2, 8);
 	fd = open("/proc/self/exe", O_RDONLY);
 	assert_true(fd >= 0);
 	assert_int_equal(fstat(fd, &st), 0);
@@ -750,9 +754,9 @@ static void test_mmap2_inode_despite_misc_bit(void **state)
 	assert_true(m != MAP_FAILED);
 	munmap(m, 4096);
 	close(fd);
-	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	head = __atomic_load_n(&ours.pc->data_head, __ATOMIC_ACQUIRE);
 	while (tail < head) {
-		const uint8_t *ring = (const uint8_t *)pc + page + tail % ((size_t)page * 8);
+		const uint8_t *ring = ours.data + tail % ours.data_size;
 		static uint64_t rec[65536 / 8];
 		struct sonde_record r, r2;
 		uint16_t size;
@@ -783,9 +787,9 @@ static void test_mmap2_inode_despite_misc_bit(void **state)
 	if (quirk)
 		printf("# kernel quirk present: MMAP2 misc has the build-id bit "
 		       "on an event without attr.build_id\n");
-	munmap(pc, map_len);
-	munmap(pw, map_len);
-	munmap(pw2, map_len);
+	ring_unmap(&ours);
+	ring_unmap(&rw);
+	ring_unmap(&rw2);
 	close(with);
 	close(with2);
 	close(without);
