@@ -24,7 +24,7 @@ ifeq ($(findstring clang,$(shell $(CC) --version 2>/dev/null | head -1)),)
 WARN += -Wformat-signedness
 endif
 OPT ?= -O2 -g
-# src/lib is one folder per layer, lowest first; tests/check-layers.sh
+# src/lib is one folder per layer, lowest first; tests/check_layers.sh
 # fails the build's check when a file includes a header of a higher layer.
 LAYERS := core event ring count stat record sym unwind perfdata profile export
 LIB_INC := -Isrc/lib $(addprefix -Isrc/lib/,$(LAYERS))
@@ -130,12 +130,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(STATIC_LIB) $(CLI_LIB)
 	$(CC) $(ALL_CFLAGS) -Wno-unused-parameter -Itests/unit -Isrc/cli -MMD -MP $< \
 		$(LDFLAGS) -o $@ $(CLI_LIB) $(STATIC_LIB) -lcmocka $(LIBS)
 
-# Unit tests on the public API only (tests/unit-public.sh) are built a
+# Unit tests on the public API only (tests/unit_public.sh) are built a
 # second time against libsonde.so, without src/lib on the include path:
 # a symbol the version map misses fails them. SONDE_TEST_SHARED tells a
 # slow test that this build is about linking, to run its cases once.
 UNIT_SHARED_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests-shared/%,\
-	$(shell tests/unit-public.sh))
+	$(shell tests/unit_public.sh))
 tests: $(UNIT_SHARED_BINS)
 $(BUILD)/tests-shared/%: tests/unit/%.c $(SHARED_LIB)
 	@mkdir -p $(dir $@)
@@ -212,14 +212,14 @@ demo: deps
 
 # Whole suite: normal build, then ASan+UBSan build, then fuzz smoke runs.
 check: deps
-	@tests/run-all.sh
+	@tests/run_all.sh
 
 # One pass in $(BUILD) without the sanitizer round (for quick iteration).
 check-fast: all tests examples helpers
-	@tests/check-layers.sh $(BUILD)
-	@tests/check-cli-includes.sh
-	@tests/check-abi.sh $(BUILD)
-	@tests/run-suite.sh $(BUILD)
+	@tests/check_layers.sh $(BUILD)
+	@tests/check_cli_includes.sh
+	@tests/check_abi.sh $(BUILD)
+	@tests/run_suite.sh $(BUILD)
 
 # Longer fuzzing than check's smoke run (10 s per target): FUZZ_SECONDS
 # per target (default 300); FUZZ_MERGE=1 folds new coverage into the
@@ -229,7 +229,7 @@ fuzz:
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(BUILD)-fuzz
 
 bench: all helpers
-	@bench/run-all.sh $(BUILD)
+	@bench/run_all.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/sonde $(DESTDIR)$(PREFIX)/lib \

@@ -10,7 +10,7 @@
  * "random" (the default) draws each sample's stack at random, so some
  * stacks never show when NR_STACKS is near NR_SAMPLES; "each" walks the
  * stacks in a scattered order, so that min(NR_SAMPLES, NR_STACKS) distinct
- * stacks appear: what the scaling benchmark (bench/bench-stacks.sh) needs.
+ * stacks appear: what the scaling benchmark (bench/bench_stacks.sh) needs.
  */
 #include <fcntl.h>
 #include <gelf.h>

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-only
 # Side-by-side timing helpers for the bench scripts (sourced, not run;
-# not a .sh, so that bench/run-all.sh does not run it as a benchmark).
+# not a .sh, so that bench/run_all.sh does not run it as a benchmark).
 # Needs RUNS and WORK set, /usr/bin/time installed.
 #
 #   measure NAME CMD...   sets MED (median wall s), CPU (median user+sys s),

@@ -1,18 +1,18 @@
 # SPDX-License-Identifier: LGPL-2.1-only
 # Shared helpers for the end-to-end tests of the sonde command. Every check
-# prints one PASS/FAIL/SKIP line; run-suite.sh counts them.
+# prints one PASS/FAIL/SKIP line; run_suite.sh counts them.
 : "${SONDE:?SONDE must point at the sonde binary}"
 TMP=$(mktemp -d)
 
 # Every wait of a test is bounded. A watchdog ends the whole script (and
 # what it started) after CLI_TEST_TIMEOUT seconds; commands that run until
 # a signal or an event go through bounded/interrupt_after with their own,
-# shorter limit. tests/run-suite.sh runs each script as the leader of its
+# shorter limit. tests/run_suite.sh runs each script as the leader of its
 # own process group, which the watchdog ends whole.
 CLI_TEST_TIMEOUT=${CLI_TEST_TIMEOUT:-300}
 cli_watchdog() {
 	local target=$$ start
-	# Leader of its group (run-suite.sh): end the group, else the script.
+	# Leader of its group (run_suite.sh): end the group, else the script.
 	[ "$(ps -o pgid= -p $$ | tr -d ' ')" = "$$" ] && target=-$$
 	# The start time tells this script from a later process with its pid
 	# (the watchdog outlives a script that was SIGKILLed).

@@ -7,7 +7,7 @@
 # waits for, and sonde spins forever (issue 11). And a test killed on
 # timeout must not leave what it started running.
 source "$(dirname "$0")/lib.sh"
-source "$(dirname "$0")/../run-group.sh"
+source "$(dirname "$0")/../run_group.sh"
 
 # A target that logs the signals it gets (python: a handler is installed
 # even though a background job starts with SIGINT ignored).

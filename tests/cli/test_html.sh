@@ -125,7 +125,7 @@ diff_pts=$(awk -v a="$(share_of "$TMP/new.data")" -v b="$(share_of "$TMP/base.da
 # frames every demo profile shows, outermost first
 cat >"$TMP/want.json" <<JSON
 { "html": "$TMP/p.html", "svg": "$TMP/p.svg", "diff": "$TMP/d.html",
-  "shot": "$B/artifacts/html-profile.png",
+  "shot": "$B/artifacts/html_profile.png",
   "sonde": "$SONDE", "data": "$F",
   "threads": { "html": "$TMP/t.html", "data": "$TMP/thr.data", "shot": "$B/artifacts/html-threads-phone.png" },
   "frames": ["all", "main", "$top_sym"],

@@ -18,8 +18,8 @@ if have_perf; then
 			case $spec in *:*:*|sched*|raw_sys*) [ -d /sys/kernel/tracing/events ] || continue ;; esac
 			case $spec in msr*|tsc|TSC) [ -d /sys/bus/event_source/devices/msr ] || continue ;; esac
 			total=$((total + 1))
-			a=$(perf stat -vv -e "$spec" true 2>&1 | "$G/filter-attr.sh" "$n")
-			b=$("$SONDE" list --attr "$spec" 2>&1 | "$G/filter-attr.sh")
+			a=$(perf stat -vv -e "$spec" true 2>&1 | "$G/filter_attr.sh" "$n")
+			b=$("$SONDE" list --attr "$spec" 2>&1 | "$G/filter_attr.sh")
 			if [ "$a" != "$b" ]; then
 				bad=$((bad + 1))
 				echo "  differs: $spec"; diff <(echo "$a") <(echo "$b") | head -6

@@ -11,7 +11,7 @@ while IFS= read -r spec; do
 	case $spec in \#*|'') continue ;; esac
 	echo "### $spec"
 	"$SONDE" record -v -e "$spec" -o "$TMP/t.data" true 2>&1 |
-		"$G/filter-record-attr.sh"
+		"$G/filter_record_attr.sh"
 done <"$G/record-specs.txt" >"$TMP/sonde.attr"
 if diff -u "$G/perf61-record.attr" "$TMP/sonde.attr" >"$TMP/diff"; then
 	pass "record terms: attrs match perf record 6.1 ($(grep -c '^###' "$G/perf61-record.attr") specs)"
@@ -44,7 +44,7 @@ while IFS= read -r args; do
 	echo "### $args"
 	# shellcheck disable=SC2086 # the options are words
 	"$SONDE" record -vv $args -e task-clock -o "$TMP/b.data" true 2>&1 |
-		"$G/filter-record-attr.sh"
+		"$G/filter_record_attr.sh"
 done <"$G/record-options.txt" >"$TMP/branch.attr"
 if diff -u "$G/perf61-record-options.attr" "$TMP/branch.attr" >"$TMP/diff"; then
 	pass "record -b/-j/-k: attrs match perf record 6.1 ($(grep -c '^###' "$G/perf61-record-options.attr") option sets)"

@@ -3,12 +3,12 @@
  * The event-spec parser against perf 6.1's golden file: every spec of
  * tests/golden/evparse/specs.txt must give the attrs perf 6.1 built
  * (perf61.attr, made by regen.sh from perf stat -vv), compared field by
- * field after the filter of filter-attr.sh (perf stat's own counting
+ * field after the filter of filter_attr.sh (perf stat's own counting
  * fields left out). One process for all 362 specs: tests/cli/test_list.sh
  * ran `sonde list --attr` once per spec, a minute of process start-ups
  * under ASan; it still compares that command with the live perf.
  *
- * Run from the source tree (run-suite.sh does); elsewhere it skips.
+ * Run from the source tree (run_suite.sh does); elsewhere it skips.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,7 +23,7 @@
 
 #define DIR "tests/golden/evparse/"
 
-/* The fields filter-attr.sh drops: perf stat sets them for counting. */
+/* The fields filter_attr.sh drops: perf stat sets them for counting. */
 static bool dropped(const char *line)
 {
 	static const char *const names[] = {
@@ -42,7 +42,7 @@ static bool dropped(const char *line)
 	return false;
 }
 
-/* filter-attr.sh on @in (sonde_perf_event_attr__fprintf's text), to @out. */
+/* filter_attr.sh on @in (sonde_perf_event_attr__fprintf's text), to @out. */
 static void filter(const char *in, FILE *out)
 {
 	bool inblk = false;

@@ -12,7 +12,7 @@ dump_all() {
 	while IFS=$'\t' read -r n spec; do
 		case $n in \#*|'') continue ;; esac
 		echo "### $spec"
-		"$PERF" stat -vv -e "$spec" true 2>&1 | "$DIR/filter-attr.sh" "$n"
+		"$PERF" stat -vv -e "$spec" true 2>&1 | "$DIR/filter_attr.sh" "$n"
 	done <"$DIR/specs.txt"
 }
 dump_all >"$DIR/perf61.attr"
@@ -23,7 +23,7 @@ dump_record() {
 		case $spec in \#*|'') continue ;; esac
 		echo "### $spec"
 		"$PERF" record -vv -e "$spec" -o "$TMPD/x.data" true 2>&1 |
-			"$DIR/filter-record-attr.sh"
+			"$DIR/filter_record_attr.sh"
 	done <"$DIR/record-specs.txt"
 }
 TMPD=$(mktemp -d)
@@ -37,7 +37,7 @@ dump_options() {
 		echo "### $args"
 		# shellcheck disable=SC2086 # the options are words
 		"$PERF" record -vv $args -e task-clock -o "$TMPD/x.data" true 2>&1 |
-			"$DIR/filter-record-attr.sh"
+			"$DIR/filter_record_attr.sh"
 	done <"$DIR/record-options.txt"
 }
 TMPD=$(mktemp -d)

@@ -4,7 +4,7 @@
 // into a linear pass over typed arrays, which keeps 1M nodes smooth.
 'use strict';
 (function () {
-  // Phase times for bench/bench-html.sh (ms since navigation start).
+  // Phase times for bench/bench_html.sh (ms since navigation start).
   const phases = { start: performance.now() };
   const D = JSON.parse(document.getElementById('sonde-data').textContent);
   phases.parsed = performance.now();

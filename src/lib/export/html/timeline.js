@@ -19,7 +19,7 @@ function makeTimeline(T, leafNode, refilter, api) {
   const on = new Uint8Array(nl).fill(1);
   let bins = null, nb = 0, peak = null;
   // readyMs: when the samples were decoded (ms since navigation start);
-  // filterMs: what the last range or thread change took (bench-html.sh).
+  // filterMs: what the last range or thread change took (bench_html.sh).
   const state = api.timeline = { samples: T.samples, lanes: T.lanes.length, ready: false, shown: T.samples,
     readyMs: 0, filterMs: 0 };
 

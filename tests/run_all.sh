@@ -28,13 +28,13 @@ if make -s -j"$JOBS" all tests examples helpers; then
 		echo "0 1 0" >>"$RESULTS"
 	fi
 	step "tests (build${shared_cli:+, sonde on libsonde.so})"
-	SONDE_CLI=$shared_cli tests/run-suite.sh build plain
+	SONDE_CLI=$shared_cli tests/run_suite.sh build plain
 	step "ABI export check"
-	if tests/check-abi.sh build; then echo "1 0 0" >>"$RESULTS"; else echo "0 1 0" >>"$RESULTS"; fi
+	if tests/check_abi.sh build; then echo "1 0 0" >>"$RESULTS"; else echo "0 1 0" >>"$RESULTS"; fi
 	step "layer check"
-	if tests/check-layers.sh build; then echo "1 0 0" >>"$RESULTS"; else echo "0 1 0" >>"$RESULTS"; fi
+	if tests/check_layers.sh build; then echo "1 0 0" >>"$RESULTS"; else echo "0 1 0" >>"$RESULTS"; fi
 	step "CLI include check"
-	if tests/check-cli-includes.sh; then echo "1 0 0" >>"$RESULTS"; else echo "0 1 0" >>"$RESULTS"; fi
+	if tests/check_cli_includes.sh; then echo "1 0 0" >>"$RESULTS"; else echo "0 1 0" >>"$RESULTS"; fi
 else
 	echo "FAIL: build"; build_failed=1
 fi
@@ -54,7 +54,7 @@ step "build (ASan+UBSan)"
 if make -s -j"$JOBS" SAN=1 BUILD=build-san all tests examples helpers; then
 	step "tests (ASan+UBSan)"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-		tests/run-suite.sh build-san sanitized
+		tests/run_suite.sh build-san sanitized
 else
 	echo "FAIL: sanitizer build"; build_failed=1
 fi

@@ -8,7 +8,7 @@ BUILD=${1:-build}
 LABEL=${2:-$BUILD}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-source tests/run-group.sh
+source tests/run_group.sh
 pass=0 fail=0 skip=0
 failed_names=()
 

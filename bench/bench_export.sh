@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-only
 # sonde export in every format against sonde report and perf's own folded
 # output, side by side in one run, on the generated 1M-sample file with
-# 12-frame fp callchains (bench/gen_perfdata, as bench-report.sh makes it).
+# 12-frame fp callchains (bench/gen_perfdata, as bench_report.sh makes it).
 # The commands take turns, RUNS rounds of all of them, so a change in the
 # machine's load falls on each alike. Prints the median wall and CPU
 # (user + sys, to the microsecond) time of each, the ratios and the

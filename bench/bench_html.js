@@ -5,7 +5,7 @@
 // the median time of a zoom (click handler: layout, draw, breadcrumb);
 // with a timeline, when its samples were decoded and what a drag over
 // the middle fifth took (every view made again from the kept samples).
-//   node bench/bench-html.js PAGE.html [ZOOMS]
+//   node bench/bench_html.js PAGE.html [ZOOMS]
 'use strict';
 const fs = require('fs');
 const os = require('os');

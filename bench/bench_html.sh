@@ -39,7 +39,7 @@ echo "profile: $NR samples, $(wc -l <"$WORK/html.folded") distinct stacks"
 awk -v h="$html" -v g="$fgz" 'BEGIN { printf "size: html %.2f MB, gzipped folded %.2f MB, ratio %.2fx (target <= 3x)\n", h / 1e6, g / 1e6, h / g }'
 
 for i in $(seq "$RUNS"); do
-	node "$ROOT/bench/bench-html.js" "$WORK/html.html" 21 || { echo "FAIL: page load"; exit 1; }
+	node "$ROOT/bench/bench_html.js" "$WORK/html.html" 21 || { echo "FAIL: page load"; exit 1; }
 done >"$WORK/html.runs"
 median() { # FIELD
 	sed -n 's/.*"'"$1"'":\([0-9.]*\).*/\1/p' "$WORK/html.runs" | sort -n |

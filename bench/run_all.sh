@@ -6,7 +6,7 @@ BUILD=${1:-build}
 cd "$(dirname "$0")/.."
 export SONDE="$PWD/$BUILD/sonde" HELPERS="$PWD/$BUILD/helpers" BUILD_DIR="$PWD/$BUILD"
 for b in bench/*.sh; do
-	[ "$b" = bench/run-all.sh ] && continue
+	[ "$b" = bench/run_all.sh ] && continue
 	echo "== $b"
 	bash "$b" || echo "bench $b failed (exit $?)"
 done

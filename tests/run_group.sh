@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-only
-# Sourced by run-suite.sh (and its own test): run one test as the leader of
+# Sourced by run_suite.sh (and its own test): run one test as the leader of
 # a new process group and end the whole group when it is done or overdue,
 # so that nothing a test started (a stuck sonde below a script) outlives it.
 

@@ -4,7 +4,7 @@
 # layer and of the layers below it, never of a layer above (docs/architecture.md).
 # Layers are the folders of src/lib, lowest first (Makefile's LAYERS); every
 # public header belongs to the layer whose code implements it. Calls go
-# the same way: given a build (tests/check-layers.sh [BUILD], default
+# the same way: given a build (tests/check_layers.sh [BUILD], default
 # build), no object of a layer may use a symbol defined in a layer above.
 # A private header's name must not be a public one's (which one an include
 # means would hang on the include path). C file names follow one
@@ -64,7 +64,7 @@ check_file() { # FILE LAYER
 		*) to=${private[$inc]:-} ;;
 		esac
 		if [ -z "$to" ]; then
-			[[ $inc == sonde/* ]] && { echo "  $f: $inc has no layer in tests/check-layers.sh"; unknown=1; }
+			[[ $inc == sonde/* ]] && { echo "  $f: $inc has no layer in tests/check_layers.sh"; unknown=1; }
 			continue
 		fi
 		if [ "${rank[$to]}" -gt "${rank[$own]}" ]; then
@@ -80,7 +80,7 @@ for l in $LAYERS; do
 done
 for h in include/sonde/*.h; do
 	b=$(basename "$h")
-	[ -n "${public[$b]:-}" ] || { echo "  $h has no layer in tests/check-layers.sh"; unknown=1; continue; }
+	[ -n "${public[$b]:-}" ] || { echo "  $h has no layer in tests/check_layers.sh"; unknown=1; continue; }
 	check_file "$h" "${public[$b]}"
 done
 stray=$(find src/lib -maxdepth 1 -name '*.[ch]')
@@ -107,6 +107,14 @@ while read -r f; do
 	names=1
 done < <(find src include tests/unit tests/helpers tests/fuzz examples bench \
 	-name '*.[ch]' 2>/dev/null | grep -v '/[a-z0-9_]*\.[ch]$')
+# Scripts, pages and docs too; man pages keep man's sonde-<command>.1.
+while read -r f; do
+	echo "  $f: a file name is lowercase words joined by underscores"
+	names=1
+done < <(find src include tests bench scripts docs examples -type f \
+	\( -name '*.sh' -o -name '*.bash' -o -name '*.py' -o -name '*.js' -o \
+	-name '*.md' -o -name '*.html' -o -name '*.css' -o -name '*.png' \) \
+	-not -path '*/node_modules/*' 2>/dev/null | grep -v '/[a-z0-9_]*\.[a-z]*$')
 
 # Calls: the layer of every global symbol the build defines, then every
 # object's undefined symbols against it (the HTML assets are export's).
@@ -157,9 +165,9 @@ else
 	rc=1
 fi
 if [ $names = 0 ]; then
-	echo "PASS: C file names are lowercase words joined by underscores"
+	echo "PASS: file names are lowercase words joined by underscores"
 else
-	echo "FAIL: C file names are lowercase words joined by underscores"
+	echo "FAIL: file names are lowercase words joined by underscores"
 	rc=1
 fi
 if [ $checked_calls = 0 ]; then
