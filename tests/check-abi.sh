@@ -18,8 +18,10 @@ if grep -qv '^sonde_' <<<"$exported"; then
 	bad=1
 fi
 # sonde_ is the exported prefix: an internal function of the static
-# library must not wear it (it would read as API and clash with users').
-internal=$(nm --defined-only "$BUILD/libsonde.a" 2>/dev/null | awk '$2 ~ /[TDBR]/ {print $3}' |
+# library, or a static one (lowercase nm type), must not wear it (it would
+# read as API and clash with users'). clang names a function's local
+# static "function.var": that is the function's name, not a new one.
+internal=$(nm --defined-only "$BUILD/libsonde.a" 2>/dev/null | awk '$2 ~ /[TDBRtdbr]/ && $3 !~ /\./ {print $3}' |
 	grep '^sonde_' | sort -u | comm -23 - <(echo "$exported"))
 if [ -n "$internal" ]; then
 	echo "FAIL: internal symbols with the exported prefix sonde_:"; sed 's/^/  /' <<<"$internal"
