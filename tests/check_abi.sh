@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-only
 # The shared library exports exactly the symbols the version map lists, and
-# each one starts with sonde_.
+# each one starts with sonde_ and is named in libsonde(3).
 set -u
 BUILD=${1:-build}
 so=$(ls "$BUILD"/libsonde.so.*.*.* | head -1)
@@ -18,11 +18,22 @@ if grep -qv '^sonde_' <<<"$exported"; then
 	bad=1
 fi
 # sonde_ is the exported prefix: an internal function of the static
-# library must not wear it (it would read as API and clash with users').
-internal=$(nm --defined-only "$BUILD/libsonde.a" 2>/dev/null | awk '$2 ~ /[TDBR]/ {print $3}' |
+# library, or a static one (lowercase nm type), must not wear it (it would
+# read as API and clash with users'). clang names a function's local
+# static "function.var": that is the function's name, not a new one.
+internal=$(nm --defined-only "$BUILD/libsonde.a" 2>/dev/null | awk '$2 ~ /[TDBRtdbr]/ && $3 !~ /\./ {print $3}' |
 	grep '^sonde_' | sort -u | comm -23 - <(echo "$exported"))
 if [ -n "$internal" ]; then
 	echo "FAIL: internal symbols with the exported prefix sonde_:"; sed 's/^/  /' <<<"$internal"
+	bad=1
+fi
+# Every export is API a user can only learn from libsonde(3): each must be
+# named in bold there (a synopsis prototype or a .B/.BI/.BR/.RB line).
+man=docs/man/libsonde.3
+named=$(grep -E '^\.(B|BI|BR|RB)[[:space:]]' "$man" | grep -o 'sonde_[A-Za-z0-9_]*' | sort -u)
+undoc=$(comm -23 <(echo "$exported") <(echo "$named"))
+if [ -n "$undoc" ]; then
+	echo "FAIL: exported symbols not named in $man:"; sed 's/^/  /' <<<"$undoc"
 	bad=1
 fi
 [ $bad = 0 ] && echo "PASS: $(wc -l <<<"$exported") exported symbols, all versioned"

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "core_priv.h"
 
-static const char *const sonde_errstr[] = {
+static const char *const errstr_table[] = {
 	[SONDE_ERR_FORMAT - SONDE_ERR_START] = "Corrupt or truncated data",
 	[SONDE_ERR_ATTR_SIZE - SONDE_ERR_START] =
 		"perf_event_attr is newer than this library understands",
@@ -20,7 +20,7 @@ const char *sonde_strerror(int err, char *buf, size_t size)
 	if (err < 0)
 		err = -err;
 	if (err >= SONDE_ERR_START && err < SONDE_ERR_END) {
-		snprintf(buf, size, "%s", sonde_errstr[err - SONDE_ERR_START]);
+		snprintf(buf, size, "%s", errstr_table[err - SONDE_ERR_START]);
 	} else {
 		char tmp[128];
 		/* GNU strerror_r may return a static string instead of filling tmp. */
