@@ -33,6 +33,16 @@ static int add_key(struct report *rp, enum sonde_profile_key k)
 	return 0;
 }
 
+/* An output field among the sort keys: a column, once, where it stands. */
+static void add_field(struct report *rp, int kind)
+{
+	for (int i = 0; i < rp->nr_fields; i++)
+		if ((int)rp->fields[i].kind == kind)
+			return;
+	rp->fields[rp->nr_fields].kind = kind;
+	rp->fields[rp->nr_fields++].at = rp->nr_keys;
+}
+
 /* -p's pattern, checked here: the profile would only say EINVAL. */
 static int check_parent(const char *re)
 {
@@ -59,11 +69,16 @@ static int parse_sort(struct report *rp, const char *user_sort)
 	if (!copy)
 		return -ENOMEM;
 	rp->nr_keys = 0;
+	rp->nr_fields = 0;
 	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		int k;
 
 		if (!strcmp(tok, "overhead") || !strcmp(tok, "overhead_children"))
 			continue;
+		if (!strcmp(tok, "sample") || !strcmp(tok, "period")) {
+			add_field(rp, tok[0] == 's' ? RF_SAMPLE : RF_PERIOD);
+			continue;
+		}
 #if !defined(__powerpc__) && !defined(__powerpc64__)
 		/* perf drops the keys of powerpc's pipeline stage cycles elsewhere */
 		if (!strcmp(tok, "p_stage_cyc") || !strcmp(tok, "local_p_stage_cyc"))
@@ -78,7 +93,7 @@ static int parse_sort(struct report *rp, const char *user_sort)
 			return -EINVAL;
 		}
 		if (k < 0) {
-			fprintf(stderr, "sonde report: --sort: unknown key '%s' (known: perf 6.1's sort keys: comm, pid, tid, dso, sym, cpu, srcline, parent, socket, srcfile, symbol_size, dso_size, local_weight, weight, transaction, cgroup, cgroup_id, time, code_page_size, local_ins_lat, ins_lat, p_stage_cyc, addr; with --mem-mode symbol_daddr, symbol_iaddr, dso_daddr, locked, tlb, mem, snoop, dcacheline, phys_daddr, data_page_size, blocked)\n",
+			fprintf(stderr, "sonde report: --sort: unknown key '%s' (known: perf 6.1's sort keys: comm, pid, tid, dso, sym, cpu, srcline, parent, socket, srcfile, symbol_size, dso_size, local_weight, weight, transaction, cgroup, cgroup_id, time, code_page_size, local_ins_lat, ins_lat, p_stage_cyc, addr; the columns sample, period; with --mem-mode symbol_daddr, symbol_iaddr, dso_daddr, locked, tlb, mem, snoop, dcacheline, phys_daddr, data_page_size, blocked)\n",
 				tok);
 			free(copy);
 			return -EINVAL;

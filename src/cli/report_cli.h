@@ -77,6 +77,13 @@ struct report {
 	char mem_sort[512];	  /* the sort it took, as its header says it */
 	const char *parent;	  /* -p: the parent key's regex */
 	uint64_t time_quantum;	  /* --time-quantum, ns (0: perf's 100 ms) */
+	/* --sort's output fields "sample" and "period": perf shows them as
+	 * columns where they stand among the keys (before keys[at]). */
+	struct {
+		enum { RF_SAMPLE, RF_PERIOD } kind;
+		int at;
+	} fields[2];
+	int nr_fields;
 };
 
 int report_parse_graph(struct report *rp, const char *arg);

@@ -554,6 +554,38 @@ static void prefetch_entry(struct report *rp, int attr, size_t j, size_t n)
 		__builtin_prefetch(sonde_profile__entry(rp->prof, attr, j));
 }
 
+/*
+ * The output fields (--sort sample, period) standing before key @at
+ * (rp->nr_keys: after the last one): perf's 12-wide right-aligned
+ * columns. @e NULL prints the titles, @dots the header's dots.
+ */
+static void put_fields(struct report *rp, int at, const entry_t *e, bool dots)
+{
+	struct outbuf *o = &rp->out;
+
+	for (int f = 0; f < rp->nr_fields; f++) {
+		bool sample = rp->fields[f].kind == RF_SAMPLE;
+
+		if (rp->fields[f].at != at)
+			continue;
+		if (dots)
+			ob_puts(o, "  ............");
+		else if (!e)
+			ob_printf(o, "  %12s", sample ? "Samples" : "Period");
+		else
+			ob_printf(o, "  %12" PRIu64,
+				  sample ? sonde_profile_entry__samples(e) : sonde_profile_entry__self(e));
+	}
+}
+
+static bool field_last(const struct report *rp)
+{
+	for (int f = 0; f < rp->nr_fields; f++)
+		if (rp->fields[f].at == rp->nr_keys)
+			return true;
+	return false;
+}
+
 static void print_event(struct report *rp, int attr)
 {
 	struct outbuf *o = &rp->out;
@@ -565,6 +597,7 @@ static void print_event(struct report *rp, int attr)
 	char unit, buf[4096];
 	unsigned long ns = convert_unit((unsigned long)nr, &unit);
 	const char *pct_title = rp->children ? "Children" : "Overhead";
+	bool last_field = field_last(rp);
 
 	ob_printf(o, "# Samples: %lu%c of event '%s'", ns, unit,
 		  sonde_perfdata_reader__event_name(rp->r, attr));
@@ -621,6 +654,7 @@ static void print_event(struct report *rp, int attr)
 	if (rp->children)
 		ob_printf(o, "  %8s", "Self");
 	for (int i = 0; i < rp->nr_keys; i++) {
+		put_fields(rp, i, NULL, false);
 		if (rp->elide[rp->keys[i]])
 			continue;
 		if (rp->keys[i] == RK_PID) /* aligned on the ':' of the cells */
@@ -628,16 +662,19 @@ static void print_event(struct report *rp, int attr)
 		else
 			ob_printf(o, "  %-*s", width[i], col_title(rp->keys[i]));
 	}
+	put_fields(rp, rp->nr_keys, NULL, false);
 	ob_puts(o, "\n# ........");
 	if (rp->children)
 		ob_puts(o, "  ........");
 	for (int i = 0; i < rp->nr_keys; i++) {
+		put_fields(rp, i, NULL, true);
 		if (rp->elide[rp->keys[i]])
 			continue;
 		ob_puts(o, "  ");
 		for (int k = 0; k < width[i]; k++)
 			ob_putc(o, '.');
 	}
+	put_fields(rp, rp->nr_keys, NULL, true);
 	ob_puts(o, "\n#\n");
 	for (size_t j = 0; j < n; j++) {
 		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
@@ -658,16 +695,18 @@ static void print_event(struct report *rp, int attr)
 			put_pct(o, total ? (double)self * 100.0 / (double)total : 0.0, 7);
 		}
 		for (int i = 0; i < rp->nr_keys; i++) {
+			put_fields(rp, i, e, false);
 			if (rp->elide[rp->keys[i]])
 				continue;
 			cell_text(rp, e, rp->keys[i], width[i], buf, sizeof(buf));
 			ob_puts(o, "  ");
 			/* perf pads a last object or command column, not a symbol or line */
-			if (i + 1 == rp->nr_keys && !col_pads(rp->keys[i]))
+			if (i + 1 == rp->nr_keys && !last_field && !col_pads(rp->keys[i]))
 				ob_puts(o, buf);
 			else
 				ob_pad_str(o, buf, width[i], false);
 		}
+		put_fields(rp, rp->nr_keys, e, false);
 		ob_putc(o, '\n');
 		if (!rp->graph_on || !rp->have_callchains)
 			;

@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-only
+# perf 6.1's output fields "sample" and "period" among --sort's keys: a
+# 12-wide Samples or Period column where the field stands, the entry's
+# own samples and period (its self, with --children too). perf is the
+# oracle, byte for byte but for its closing tip, on a recording of page
+# faults (user-space rows: no kernel symbols to differ by kernel). No
+# symbol key: perf names one of libc's PLT entries "@plt", sonde
+# "__tunable_get_val@plt", a difference of its own.
+. "$(dirname "$0")/lib.sh"
+
+W=$HELPERS/report_workload
+[ -x "$W" ] || { skip "report fields: $W not built (make helpers)"; exit 0; }
+command -v perf >/dev/null || { skip "report fields: perf is not installed"; exit 0; }
+F=$TMP/fields.data
+if ! perf record -q -o "$F" -e page-faults -c 1 -g "$W" >/dev/null 2>"$TMP/rec.err"; then
+	skip "report fields: perf record cannot record page faults here: $(head -c 200 "$TMP/rec.err")"
+	exit 0
+fi
+
+# perf's report without the tip it closes with.
+perf_report() {
+	perf report -i "$F" --stdio "$@" 2>/dev/null |
+		python3 -c 'import re,sys; sys.stdout.write(re.sub(r"#\n# \(Tip: .*\)\n#\n$", "", sys.stdin.read()))'
+}
+
+same() { # NAME ARGS...
+	local name=$1; shift
+	perf_report "$@" >"$TMP/perf.out"
+	if ! "$SONDE" report -i "$F" --stdio "$@" >"$TMP/sonde.out" 2>"$TMP/err"; then
+		fail "$name: sonde failed: $(head -c 300 "$TMP/err")"; return
+	fi
+	if ! grep -q '%' "$TMP/perf.out"; then
+		fail "$name: perf printed no rows"; return
+	fi
+	if cmp -s "$TMP/perf.out" "$TMP/sonde.out"; then
+		pass "$name: as perf prints it"
+	else
+		fail "$name: differs from perf: $(diff "$TMP/perf.out" "$TMP/sonde.out" | head -6 | tr '\n' '|')"
+	fi
+}
+
+for k in comm,sample sample,comm dso,period period,dso comm,period,sample,dso \
+	comm,dso,sample,period comm,sample,sample; do
+	same "--sort $k --no-children" --sort "$k" --no-children -g none
+	same "--sort $k (children)" --sort "$k" --children -g none
+done
