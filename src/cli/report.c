@@ -43,6 +43,33 @@ static void add_field(struct report *rp, int kind)
 	rp->fields[rp->nr_fields++].at = rp->nr_keys;
 }
 
+/*
+ * -n and --show-total-period: the same columns, right after the overhead
+ * ones, Samples before Period, as perf puts them (once, even if --sort
+ * names them too).
+ */
+static void lead_fields(struct report *rp, bool nr_samples, bool total_period)
+{
+	int kinds[2], n = 0;
+
+	if (nr_samples)
+		kinds[n++] = RF_SAMPLE;
+	if (total_period)
+		kinds[n++] = RF_PERIOD;
+	for (int i = n - 1; i >= 0; i--) {
+		int f, j;
+
+		for (f = 0; f < rp->nr_fields && (int)rp->fields[f].kind != kinds[i]; f++)
+			;
+		if (f == rp->nr_fields)
+			rp->nr_fields++;
+		for (j = f; j > 0; j--)
+			rp->fields[j] = rp->fields[j - 1];
+		rp->fields[0].kind = kinds[i];
+		rp->fields[0].at = 0;
+	}
+}
+
 /* -p's pattern, checked here: the profile would only say EINVAL. */
 static int check_parent(const char *re)
 {
@@ -374,13 +401,15 @@ int cmd_report(int argc, const char **argv)
 		.cache = true,
 		.branch_mode = -1,
 	};
-	bool no_children = false;
+	bool no_children = false, nr_samples = false, total_period = false;
 	const char *user_sort;
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &rp.input, "file", "input file name (default perf.data, - for stdin)"),
 		OPT_STRING('s', "sort", &rp.sort, "keys", "sort by keys: comm, pid, tid, dso, sym, cpu, srcline (default comm,dso,sym)"),
 		OPT_BOOLEAN(0, "children", &rp.children_flag, "accumulate callchains of children into parent entries (default with callchains)"),
 		OPT_BOOLEAN(0, "no-children", &no_children, "do not accumulate children: one Overhead column"),
+		OPT_BOOLEAN('n', "show-nr-samples", &nr_samples, "show a Samples column"),
+		OPT_BOOLEAN(0, "show-total-period", &total_period, "show a Period column"),
 		OPT_CALLBACK('g', "call-graph", &rp, "print_type,threshold,order,value",
 			     "graph|fractal|flat|folded|none, threshold percent (0.5), caller|callee, percent|period|count", graph_cb),
 		OPT_STRING(0, "percentage", &rp.percentage, "relative|absolute",
@@ -485,6 +514,7 @@ int cmd_report(int argc, const char **argv)
 		free_report(&rp);
 		return 129;
 	}
+	lead_fields(&rp, nr_samples, total_period);
 	/*
 	 * Like perf: a key filtered to one value is named above the table
 	 * and its column hidden, unless that would hide every column.

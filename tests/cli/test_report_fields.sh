@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-only
-# perf 6.1's output fields "sample" and "period" among --sort's keys: a
-# 12-wide Samples or Period column where the field stands, the entry's
-# own samples and period (its self, with --children too). perf is the
+# perf 6.1's output fields "sample" and "period" among --sort's keys (and
+# -n, --show-total-period): a 12-wide Samples or Period column where the
+# field stands, the entry's own samples and period (its self, with --children too). perf is the
 # oracle, byte for byte but for its closing tip, on a recording of page
 # faults (user-space rows: no kernel symbols to differ by kernel). No
 # symbol key: perf names one of libc's PLT entries "@plt", sonde
@@ -44,4 +44,15 @@ for k in comm,sample sample,comm dso,period period,dso comm,period,sample,dso \
 	comm,dso,sample,period comm,sample,sample; do
 	same "--sort $k --no-children" --sort "$k" --no-children -g none
 	same "--sort $k (children)" --sort "$k" --children -g none
+done
+
+# -n and --show-total-period: the same columns first, Samples before
+# Period, once even when --sort names them too.
+for a in "-n --sort comm,dso" "--show-total-period --sort dso" \
+	"-n --show-total-period --sort comm,dso" \
+	"--show-total-period -n --sort comm,sample,dso" "-n --sort period,comm"; do
+	# shellcheck disable=SC2086
+	same "$a --no-children" $a --no-children -g none
+	# shellcheck disable=SC2086
+	same "$a (children)" $a --children -g none
 done
