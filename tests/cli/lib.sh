@@ -105,6 +105,12 @@ copy_sonde() {
 
 have_perf() { command -v perf >/dev/null 2>&1; }
 
+# perf report's "# (Tip: ...)" block, which sonde does not print, cut
+# from stdin: a random line between two "#" lines.
+perf_untip() {
+	python3 -c 'import re, sys; sys.stdout.write(re.sub(r"#\n# \(Tip:[^\n]*\n#\n", "", sys.stdin.read()))'
+}
+
 # have_cycles: the cycles event counts on this machine (a core PMU that
 # works: not in most VMs). perf is the judge when it is installed, not the
 # sonde under test; else whether a core PMU is listed.

@@ -189,13 +189,11 @@ if ! have_perf; then
 	skip "branch stacks: perf is not installed (apt-get install linux-perf): no comparison with perf"
 	exit 0
 fi
-# perf's report has a Tip block sonde leaves out (and ends without a newline).
-untip() { python3 -c 'import re, sys; sys.stdout.write(re.sub(r"#\n# \(Tip:[^\n]*\n#\n", "", sys.stdin.read()))'; }
 report_vs_perf() { # FILE ARGS...
 	local f=$1
 	shift
 	for args in "$@"; do
-		perf report -i "$f" --stdio $args 2>"$TMP/perr" | untip >"$TMP/p.txt"
+		perf report -i "$f" --stdio $args 2>"$TMP/perr" | perf_untip >"$TMP/p.txt"
 		"$SONDE" report -i "$f" $args >"$TMP/s.txt" 2>"$TMP/err"
 		if ! grep -q '^# Samples' "$TMP/p.txt"; then
 			skip "report $args: perf printed no report to compare ($(tail -c 200 "$TMP/perr" | tr "\n" " "))"

@@ -25,8 +25,7 @@ fi
 
 # perf's report without the tip it closes with.
 perf_report() {
-	perf report -i "$F" --stdio "$@" 2>/dev/null |
-		python3 -c 'import re,sys; sys.stdout.write(re.sub(r"#\n# \(Tip: .*\)\n#\n$", "", sys.stdin.read()))'
+	perf report -i "$F" --stdio "$@" 2>/dev/null | perf_untip
 }
 
 same() { # NAME ARGS...
