@@ -80,7 +80,7 @@ enum sonde_profile_key {
 	SONDE_PROFILE_KEY_LOCAL_WEIGHT,	  /* "local_weight": the sample's weight */
 	SONDE_PROFILE_KEY_WEIGHT,	  /* "weight": the same, shown times the samples */
 	SONDE_PROFILE_KEY_TRANSACTION,	  /* "transaction": PERF_SAMPLE_TRANSACTION flags */
-	SONDE_PROFILE_KEY_TRACE,	  /* "trace": a tracepoint sample's text (not filled yet: N/A) */
+	SONDE_PROFILE_KEY_TRACE,	  /* "trace": a tracepoint sample's text from its print fmt */
 	SONDE_PROFILE_KEY_CGROUP,	  /* "cgroup": PERF_SAMPLE_CGROUP, named by CGROUP records */
 	SONDE_PROFILE_KEY_CGROUP_ID,	  /* "cgroup_id": the thread's cgroup namespace (dev, inode) */
 	SONDE_PROFILE_KEY_IPC_NULL,	  /* "ipc_null": the function, shown as perf's "-" IPC */
@@ -480,7 +480,7 @@ struct sonde_profile_entry_keys {
 	uint32_t ins_lat;	 /* local_ins_lat, ins_lat (WEIGHT_STRUCT's var2) */
 	uint32_t p_stage_cyc;	 /* local_p_stage_cyc, p_stage_cyc (its var3) */
 	uint64_t transaction;	 /* transaction: PERF_TXN_* flags and abort code */
-	const char *trace;	 /* trace: the tracepoint's text; NULL (not filled yet) */
+	const char *trace;	 /* trace: the tracepoint's text; NULL for other events */
 	uint64_t cgroup;	 /* cgroup: the id, 0 without one */
 	const char *cgroup_name; /* cgroup: its path from a CGROUP record, NULL unknown */
 	uint64_t cgroup_dev;	 /* cgroup_id: the namespace's device */

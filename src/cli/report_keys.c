@@ -277,6 +277,7 @@ int report_key_len(const struct sonde_profile_entry *e, enum sonde_profile_key k
 	case K(SRCFILE): return v.srcfile ? (int)strlen(v.srcfile) : 0;
 	case K(LOCAL_WEIGHT): case K(WEIGHT): return 12;
 	case K(TRANSACTION): return v.transaction ? transaction_len() : 0;
+	case K(TRACE): return v.trace ? (int)strlen(v.trace) : 0;
 	case K(CGROUP):
 		return v.cgroup ? (int)strlen(v.cgroup_name ? v.cgroup_name : "unknown") : 6;
 	case K(CGROUP_ID): return 20;

@@ -15,9 +15,11 @@
  */
 #include <errno.h>
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "sonde/tracefs.h"
 #include "profile_priv.h"
 
 /* What the keys compare: zero where a key is not set (no padding bytes). */
@@ -31,6 +33,7 @@ struct prof_xid {
 	uint32_t dcl_mode, dcl_map;
 	/* of the frame */
 	const char *parent, *srcfile;
+	const char *trace; /* a tracepoint's text, interned */
 	uint64_t sym_size, dso_size, ip;
 	const char *ipc_dso, *ipc_iname;
 	uint64_t ipc_start, ipc_end, ipc_addr, ipc_sym;
@@ -48,6 +51,13 @@ struct prof_xshow {
 struct prof_xkey {
 	struct prof_xid id;
 	struct prof_xshow show;
+};
+
+/* An event's tracepoint print fmt, for the trace key: made at its first sample. */
+struct prof_tp {
+	struct sonde_tp_format *fmt;
+	struct sonde_tp_print *print;
+	bool tried;
 };
 
 struct prof_cgroup {
@@ -72,6 +82,8 @@ struct prof_keys {
 	struct hashtab ns;	/* of struct prof_ns, by tid: the cgroup namespace */
 	const struct prof_group *pg; /* the last group whose parent was found */
 	const char *parent;
+	struct prof_tp *tps;	/* by event index, for the trace key */
+	int nr_tps;
 };
 
 #define K(name) SONDE_PROFILE_KEY_##name
@@ -81,7 +93,7 @@ static const enum sonde_profile_key sample_keys[] = {
 	K(SOCKET), K(LOCAL_WEIGHT), K(WEIGHT), K(TRANSACTION), K(CGROUP), K(CGROUP_ID),
 	K(TIME), K(CODE_PAGE_SIZE), K(LOCAL_INS_LAT), K(INS_LAT), K(LOCAL_P_STAGE_CYC),
 	K(P_STAGE_CYC), K(SYM_DADDR), K(SYM_IADDR), K(DSO_DADDR), K(LOCKED), K(TLB), K(MEM),
-	K(SNOOP), K(DCACHELINE), K(PHYS_DADDR), K(DATA_PAGE_SIZE), K(BLOCKED),
+	K(SNOOP), K(DCACHELINE), K(PHYS_DADDR), K(DATA_PAGE_SIZE), K(BLOCKED), K(TRACE),
 };
 
 /* Keys whose value the entry's frame gives. */
@@ -172,6 +184,11 @@ void prof_keys_free(struct sonde_profile *p)
 	while ((v = hashtab_next(&kx->ns, &pos)))
 		free(v);
 	hashtab_free(&kx->ns);
+	for (int i = 0; i < kx->nr_tps; i++) {
+		sonde_tp_print__free(kx->tps[i].print);
+		sonde_tp_format__free(kx->tps[i].fmt);
+	}
+	free(kx->tps);
 	free(kx);
 	p->kx = NULL;
 }
@@ -352,6 +369,102 @@ static void memory_values(struct sonde_profile *p, const struct sonde_sample *s,
 		k->id.data_ps = s->data_page_size;
 }
 
+struct tp_find {
+	int64_t id;
+	struct sonde_tp_format *fmt;
+};
+
+static int tp_by_id(void *ctx, const char *sys, const char *text, size_t len)
+{
+	struct tp_find *f = ctx;
+	struct sonde_tp_format *fmt = sonde_tp_format__parse(text, len, NULL);
+
+	(void)sys;
+	if (fmt && sonde_tp_format__id(fmt) == f->id) {
+		f->fmt = fmt;
+		return 1;
+	}
+	sonde_tp_format__free(fmt);
+	return 0;
+}
+
+/*
+ * The print fmt of tracepoint event @ei: the recording's own (TRACING_DATA,
+ * by the attr's id), else this machine's tracefs by the event's name.
+ * NULL when neither has it or the fmt is not understood.
+ */
+static const struct sonde_tp_print *tp_print_of(struct sonde_profile *p, int ei)
+{
+	struct prof_keys *kx = p->kx;
+	const struct prof_event *ev = &p->evs[ei];
+	struct prof_tp *tp;
+
+	if (ev->attr.type != SONDE_PERF_TYPE_TRACEPOINT)
+		return NULL;
+	if (ei >= kx->nr_tps) {
+		struct prof_tp *v = realloc(kx->tps, (size_t)(ei + 1) * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		memset(v + kx->nr_tps, 0, (size_t)(ei + 1 - kx->nr_tps) * sizeof(*v));
+		kx->tps = v;
+		kx->nr_tps = ei + 1;
+	}
+	tp = &kx->tps[ei];
+	if (!tp->tried) {
+		struct tp_find f = { .id = (int64_t)ev->attr.config };
+		const void *td;
+		size_t len = 0;
+
+		tp->tried = true;
+		td = p->reader ? sonde_perfdata_reader__tracing_data(p->reader, &len) : NULL;
+		if (td)
+			sonde_tracing_data__for_each_format(td, len, tp_by_id, &f, NULL);
+		if (!f.fmt && ev->name && strchr(ev->name, ':')) {
+			char sys[256];
+			const char *colon = strchr(ev->name, ':');
+
+			snprintf(sys, sizeof(sys), "%.*s", (int)(colon - ev->name), ev->name);
+			f.fmt = sonde_tp_format__load(NULL, sys, colon + 1);
+			if (f.fmt && sonde_tp_format__id(f.fmt) != f.id) {
+				sonde_tp_format__free(f.fmt);
+				f.fmt = NULL;
+			}
+		}
+		tp->fmt = f.fmt;
+		tp->print = f.fmt ? sonde_tp_print__new(f.fmt, NULL) : NULL;
+	}
+	return tp->print;
+}
+
+/* perf's trace key: the tracepoint's print fmt on the sample's RAW data. */
+static const char *trace_text(struct sonde_profile *p, int ei, const struct sonde_sample *s)
+{
+	const struct sonde_tp_print *tp = tp_print_of(p, ei);
+	char buf[1024], *big = NULL;
+	const char *text;
+	int n;
+
+	if (!tp || !s->raw.data)
+		return NULL;
+	n = sonde_tp_print__format(tp, s->raw.data, s->raw.size, buf, sizeof(buf));
+	if (n < 0)
+		return NULL;
+	text = buf;
+	if ((size_t)n >= sizeof(buf)) {
+		big = malloc((size_t)n + 1);
+		if (!big || sonde_tp_print__format(tp, s->raw.data, s->raw.size, big,
+						   (size_t)n + 1) < 0) {
+			free(big);
+			return NULL;
+		}
+		text = big;
+	}
+	text = anl_intern(p->m, text, (size_t)n);
+	free(big);
+	return text;
+}
+
 const struct prof_xkey *prof_keys_sample(struct sonde_profile *p, int ei, uint16_t misc,
 					 const struct sonde_record *rec, struct anl_thread *t)
 {
@@ -394,6 +507,8 @@ const struct prof_xkey *prof_keys_sample(struct sonde_profile *p, int ei, uint16
 		k.id.time = s->time / p->kx->quantum * p->kx->quantum;
 	if (has[K(CODE_PAGE_SIZE)] && (type & SONDE_PERF_SAMPLE_CODE_PAGE_SIZE))
 		k.id.code_ps = s->code_page_size;
+	if (has[K(TRACE)] && (type & SONDE_PERF_SAMPLE_RAW))
+		k.id.trace = trace_text(p, ei, s);
 	if (memory_key(p))
 		memory_values(p, s, type, t, kernel, &k);
 	return intern(p, &k);
@@ -592,6 +707,8 @@ int prof_keys_cmp(const struct sonde_profile *p, enum sonde_profile_key key,
 		return num(b->p_stage, a->p_stage);
 	case K(TRANSACTION):
 		return s64_sign(b->transaction, a->transaction);
+	case K(TRACE):
+		return str(a->trace, b->trace);
 	case K(CGROUP):
 		return s64_sign(a->cgroup, b->cgroup);
 	case K(CGROUP_ID):
@@ -688,6 +805,7 @@ int sonde_profile_entry__keys(const struct sonde_profile_entry *e,
 	out->ins_lat = x->id.ins_lat;
 	out->p_stage_cyc = x->id.p_stage;
 	out->transaction = x->id.transaction;
+	out->trace = x->id.trace;
 	out->cgroup = x->id.cgroup;
 	out->cgroup_name = x->show.cgroup_name;
 	out->cgroup_dev = x->id.cg_dev;

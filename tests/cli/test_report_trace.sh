@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-only
+# perf's trace sort key: a tracepoint sample's text from its event's print
+# fmt (the recording's TRACING_DATA), N/A for other events. perf is the
+# oracle, byte for byte but for its closing tip: files perf recorded, a
+# pipe, and a file sonde recorded.
+. "$(dirname "$0")/lib.sh"
+
+have_perf || { skip "report trace: perf is not installed"; exit 0; }
+have_tracefs || { skip "report trace: no tracefs (mount -t tracefs nodev /sys/kernel/tracing as root)"; exit 0; }
+# A workload that is switched out a few times: sched_switch samples.
+WL=(sh -c 'for i in 1 2 3 4 5 6; do sleep 0.01; done')
+F=$TMP/trace.data
+if ! perf record -q -o "$F" -e sched:sched_switch -e sched:sched_wakeup -e task-clock \
+	-- "${WL[@]}" >/dev/null 2>"$TMP/rec.err"; then
+	skip "report trace: perf cannot record sched tracepoints here: $(head -c 200 "$TMP/rec.err")"
+	exit 0
+fi
+
+same() { # NAME FILE ARGS...
+	local name=$1 f=$2; shift 2
+	perf report -f -i "$f" --stdio "$@" 2>/dev/null | perf_untip >"$TMP/perf.out"
+	if ! "$SONDE" report -i "$f" --stdio "$@" >"$TMP/sonde.out" 2>"$TMP/err"; then
+		fail "$name: sonde failed: $(head -c 300 "$TMP/err")"; return
+	fi
+	if ! grep -q '==>' "$TMP/perf.out" && ! grep -q 'N/A' "$TMP/perf.out"; then
+		fail "$name: perf printed no trace text"; return
+	fi
+	if cmp -s "$TMP/perf.out" "$TMP/sonde.out"; then
+		pass "$name: as perf prints it"
+	else
+		fail "$name: differs from perf: $(diff "$TMP/perf.out" "$TMP/sonde.out" | head -6 | tr '\n' '|')"
+	fi
+}
+
+for s in trace comm,trace trace,comm; do
+	same "--sort $s" "$F" --sort "$s"
+	same "--sort $s --no-children" "$F" --sort "$s" --no-children
+done
+grep -q 'prev_comm=.* ==> next_comm=' "$TMP/sonde.out" &&
+	pass "trace: sched_switch rows show its print fmt's text" ||
+	fail "trace: no sched_switch text: $(head -c 300 "$TMP/sonde.out")"
+
+# The same through a pipe: TRACING_DATA arrives as a record.
+if perf record -q -o - -e sched:sched_switch -- "${WL[@]}" >"$TMP/pipe.data" 2>/dev/null; then
+	perf report -f -i - --stdio --sort trace <"$TMP/pipe.data" 2>/dev/null | perf_untip >"$TMP/perf.out"
+	"$SONDE" report -i - --stdio --sort trace <"$TMP/pipe.data" >"$TMP/sonde.out" 2>"$TMP/err"
+	cmp -s "$TMP/perf.out" "$TMP/sonde.out" && pass "trace: a pipe, as perf prints it" ||
+		fail "trace: a pipe differs from perf: $(diff "$TMP/perf.out" "$TMP/sonde.out" | head -6 | tr '\n' '|')"
+else
+	skip "trace: perf cannot record to a pipe here"
+fi
+
+# A file sonde recorded: perf and sonde agree on it too.
+if "$SONDE" record -q -o "$TMP/sonde.data" -e sched:sched_switch -- "${WL[@]}" >/dev/null 2>"$TMP/err"; then
+	same "sonde's recording, --sort trace" "$TMP/sonde.data" --sort trace
+else
+	fail "trace: sonde record -e sched:sched_switch failed: $(head -c 300 "$TMP/err")"
+fi
