@@ -580,7 +580,8 @@ int cmd_report(int argc, const char **argv)
 	if (sonde_perfdata_reader__is_pipe(rp.r))
 		rp.have_callchains = true; /* attrs arrive later; decided again below */
 	rp.children = rp.have_callchains && !rp.no_children;
-	if (rp.children_flag)
+	/* perf 6.1 silently drops --children when no event has callchains */
+	if (rp.children_flag && rp.have_callchains)
 		rp.children = true;
 	if (rp.mem_mode) /* perf's memory samples are no callchain entries */
 		rp.children = false;

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: LGPL-2.1-only
 # perf 6.1's output fields "sample" and "period" among --sort's keys (and
 # -n, --show-total-period): a 12-wide Samples or Period column where the
-# field stands, the entry's own samples and period (its self, with --children too). perf is the
-# oracle, byte for byte but for its closing tip, on a recording of page
-# faults (user-space rows: no kernel symbols to differ by kernel). No
-# symbol key: perf names one of libc's PLT entries "@plt", sonde
-# "__tunable_get_val@plt", a difference of its own.
+# field stands, the entry's own samples and period (its self, with
+# --children too). perf is the oracle, byte for byte but for its closing
+# tip, on a recording of page faults (user-space rows: no kernel symbols
+# to differ by kernel). No symbol key: perf names one of libc's PLT
+# entries "@plt", sonde "__tunable_get_val@plt", a difference of its own.
+# Last, --children on a file without callchains, which perf ignores.
 . "$(dirname "$0")/lib.sh"
 
 W=$HELPERS/report_workload
@@ -55,3 +56,12 @@ for a in "-n --sort comm,dso" "--show-total-period --sort dso" \
 	# shellcheck disable=SC2086
 	same "$a (children)" $a --children -g none
 done
+
+# Without callchains perf drops --children silently: one Overhead column.
+F=$TMP/flat.data
+if perf record -q -o "$F" -e page-faults -c 1 "$W" >/dev/null 2>"$TMP/rec.err"; then
+	same "--children without callchains" --children --sort comm,dso
+	same "--children -n without callchains" --children -n --sort dso
+else
+	skip "report fields: perf record without -g failed: $(head -c 200 "$TMP/rec.err")"
+fi
