@@ -208,9 +208,19 @@ struct sonde_profile_opts {
 	const char *parent;
 	/* The time key's step in ns (perf's --time-quantum); 0: 100 ms. */
 	uint64_t time_quantum;
+	/*
+	 * Where the weights stand in the histogram's order. 0 (the default):
+	 * first, the children weight (children mode) and then the self
+	 * weight, the keys breaking ties. k > 0: after the first k - 1 keys,
+	 * as perf sorts when its --sort names "overhead" (self) or
+	 * "overhead_children" there. -1: compared nowhere. Either set makes
+	 * the keys the order, the other weight at its own place (children
+	 * mode: children first unless children_at is set).
+	 */
+	int self_at, children_at;
 	size_t : 0;
 };
-#define sonde_profile_opts__last_field time_quantum
+#define sonde_profile_opts__last_field children_at
 
 /* [start, end) in sample time (ns); 0 leaves that side open. */
 struct sonde_profile_time_range {

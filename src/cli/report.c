@@ -97,11 +97,21 @@ static int parse_sort(struct report *rp, const char *user_sort)
 		return -ENOMEM;
 	rp->nr_keys = 0;
 	rp->nr_fields = 0;
+	rp->self_at = rp->children_at = 0;
 	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		int k;
 
-		if (!strcmp(tok, "overhead") || !strcmp(tok, "overhead_children"))
+		/* the weights' places in the order (perf's setup_overhead()) */
+		if (!strcmp(tok, "overhead")) {
+			if (!rp->self_at)
+				rp->self_at = rp->nr_keys + 1;
 			continue;
+		}
+		if (!strcmp(tok, "overhead_children")) {
+			if (!rp->children_at)
+				rp->children_at = rp->nr_keys + 1;
+			continue;
+		}
 		if (!strcmp(tok, "sample") || !strcmp(tok, "period")) {
 			add_field(rp, tok[0] == 's' ? RF_SAMPLE : RF_PERIOD);
 			continue;
@@ -128,6 +138,8 @@ static int parse_sort(struct report *rp, const char *user_sort)
 		add_key(rp, (enum sonde_profile_key)k);
 	}
 	free(copy);
+	if (user_sort && strstr(user_sort, "overhead") && !rp->self_at)
+		rp->self_at = -1;
 	/* Like perf: a sort naming "symbol" gets its (empty) IPC column,
 	 * and -p a parent column after it. */
 	if (rp->nr_keys && user_sort && strstr(user_sort, "symbol"))
@@ -312,7 +324,8 @@ static int new_profile(struct report *rp)
 		   .cache = rp->cache,
 		   .kallsyms = rp->kallsyms, .vmlinux = rp->vmlinux,
 		   .mem_mode = rp->mem_mode, .parent = rp->parent,
-		   .time_quantum = rp->time_quantum);
+		   .time_quantum = rp->time_quantum,
+		   .self_at = rp->self_at, .children_at = rp->children_at);
 	int err;
 
 	if (rp->branch)

@@ -84,6 +84,13 @@ struct report {
 		int at;
 	} fields[2];
 	int nr_fields;
+	/*
+	 * perf puts the self weight first unless --sort's text holds
+	 * "overhead" anywhere (a substring test), then the children weight
+	 * unless it holds "overhead_children": their places among the keys
+	 * (1 + the keys before them), -1 for none, 0 for perf's default.
+	 */
+	int self_at, children_at;
 };
 
 int report_parse_graph(struct report *rp, const char *arg);

@@ -57,6 +57,18 @@ for a in "-n --sort comm,dso" "--show-total-period --sort dso" \
 	same "$a (children)" $a --children -g none
 done
 
+# "overhead" and "overhead_children" in --sort: perf sorts by weight first
+# only when the list's text holds neither (a substring test), else by the
+# list in order, each weight where it is named.
+for k in comm,overhead dso,overhead,comm overhead,dso; do
+	same "--sort $k --no-children" --sort "$k" --no-children -g none
+	same "--sort $k (children)" --sort "$k" --children -g none
+done
+# (perf's --no-children shows a Children column for overhead_children.)
+for k in comm,dso,overhead_children overhead_children,comm dso,overhead_children,comm,overhead; do
+	same "--sort $k (children)" --sort "$k" --children -g none
+done
+
 # Without callchains perf drops --children silently: one Overhead column.
 F=$TMP/flat.data
 if perf record -q -o "$F" -e page-faults -c 1 "$W" >/dev/null 2>"$TMP/rec.err"; then

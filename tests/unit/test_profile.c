@@ -465,6 +465,24 @@ static void test_max_stack(void **state)
 	errno = 0;
 	assert_null(sonde_profile__new(&neg));
 	assert_int_equal(errno, EINVAL);
+	{
+		/* The weights' places: within the keys (+1), -1 or 0; beyond: refused. */
+		static const enum sonde_profile_key keys[] = { SONDE_PROFILE_KEY_COMM };
+		SONDE_OPTS(sonde_profile_opts, far, .keys = keys, .nr_keys = 1, .self_at = 3);
+		SONDE_OPTS(sonde_profile_opts, below, .keys = keys, .nr_keys = 1, .children_at = -2);
+		SONDE_OPTS(sonde_profile_opts, ok, .keys = keys, .nr_keys = 1, .self_at = 2,
+			   .children_at = -1);
+
+		errno = 0;
+		assert_null(sonde_profile__new(&far));
+		assert_int_equal(errno, EINVAL);
+		errno = 0;
+		assert_null(sonde_profile__new(&below));
+		assert_int_equal(errno, EINVAL);
+		p = sonde_profile__new(&ok);
+		assert_non_null(p);
+		sonde_profile__free(p);
+	}
 	/* The sample's own frame and one caller. */
 	p = load(&two, NULL, &r, &g);
 	assert_int_equal(sonde_profile__foreach_stack(p, 0, on_stack, &s), 0);

@@ -94,7 +94,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	int max_stack;
 
 	if (opts) {
-		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, time_quantum))) {
+		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, children_at))) {
 			errno = EINVAL;
 			return NULL;
 		}
@@ -148,6 +148,15 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	p->timeline = o.timeline;
 	p->trees = o.call_trees && o.callchains;
 	p->caller = o.caller_order;
+	if (o.self_at < -1 || o.children_at < -1 || o.self_at > (int)p->nr_keys + 1 ||
+	    o.children_at > (int)p->nr_keys + 1) {
+		prof_keys_free(p);
+		free(p);
+		errno = EINVAL;
+		return NULL;
+	}
+	p->self_at = o.self_at;
+	p->children_at = o.children_at;
 	max_stack = !o.max_stack ? SONDE_PERF_MAX_STACK_DEPTH + 1 :
 		    o.max_stack < SONDE_PROFILE_MAX_FRAMES ? o.max_stack : SONDE_PROFILE_MAX_FRAMES;
 	p->m = anl_machine_new();

@@ -454,52 +454,97 @@ static const char *dso_name(const struct prof_key *k)
 	return k->dso ? k->dso->short_name : "[unknown]";
 }
 
+/* Entries @a and @b by key @key alone, as perf's sort function for it. */
+static int key_cmp1(const struct sonde_profile *p, enum sonde_profile_key key,
+		    const struct sonde_profile_entry *a, const struct sonde_profile_entry *b)
+{
+	int c = 0;
+
+	switch (key) {
+	case SONDE_PROFILE_KEY_COMM: /* interned: one pointer per name */
+		if (a->k.comm != b->k.comm)
+			c = strcmp(a->k.comm ? a->k.comm : "", b->k.comm ? b->k.comm : "");
+		break;
+	case SONDE_PROFILE_KEY_PID:
+		c = (a->k.pid > b->k.pid) - (a->k.pid < b->k.pid);
+		break;
+	case SONDE_PROFILE_KEY_TID:
+		c = (a->k.tid > b->k.tid) - (a->k.tid < b->k.tid);
+		break;
+	case SONDE_PROFILE_KEY_CPU:
+		c = (a->k.cpu > b->k.cpu) - (a->k.cpu < b->k.cpu);
+		break;
+	case SONDE_PROFILE_KEY_DSO:
+		/* perf's cmp_null(): no object after every named one */
+		if (!a->k.dso != !b->k.dso)
+			c = a->k.dso ? -1 : 1;
+		else if (a->k.dso != b->k.dso)
+			c = strcmp(dso_name(&a->k), dso_name(&b->k));
+		break;
+	case SONDE_PROFILE_KEY_SYM:
+		if (a->k.sym && b->k.sym)
+			c = a->k.sym == b->k.sym ? 0 : strcmp(a->k.sym->name, b->k.sym->name);
+		else if (a->k.sym || b->k.sym)
+			c = a->k.sym ? -1 : 1;
+		else
+			c = (a->k.addr > b->k.addr) - (a->k.addr < b->k.addr);
+		break;
+	case SONDE_PROFILE_KEY_SRCLINE:
+		c = strcmp(a->k.srcline, b->k.srcline);
+		break;
+	default:
+		c = prof_keys_cmp(p, key, a, b);
+		break;
+	}
+	return c;
+}
+
 static int key_cmp(const struct sonde_profile *p, const struct sonde_profile_entry *a,
 		   const struct sonde_profile_entry *b)
 {
 	for (int i = 0; i < p->nr_keys; i++) {
-		int c = 0;
+		int c = key_cmp1(p, p->order[i], a, b);
 
-		switch (p->order[i]) {
-		case SONDE_PROFILE_KEY_COMM: /* interned: one pointer per name */
-			if (a->k.comm != b->k.comm)
-				c = strcmp(a->k.comm ? a->k.comm : "", b->k.comm ? b->k.comm : "");
-			break;
-		case SONDE_PROFILE_KEY_PID:
-			c = (a->k.pid > b->k.pid) - (a->k.pid < b->k.pid);
-			break;
-		case SONDE_PROFILE_KEY_TID:
-			c = (a->k.tid > b->k.tid) - (a->k.tid < b->k.tid);
-			break;
-		case SONDE_PROFILE_KEY_CPU:
-			c = (a->k.cpu > b->k.cpu) - (a->k.cpu < b->k.cpu);
-			break;
-		case SONDE_PROFILE_KEY_DSO:
-			/* perf's cmp_null(): no object after every named one */
-			if (!a->k.dso != !b->k.dso)
-				c = a->k.dso ? -1 : 1;
-			else if (a->k.dso != b->k.dso)
-				c = strcmp(dso_name(&a->k), dso_name(&b->k));
-			break;
-		case SONDE_PROFILE_KEY_SYM:
-			if (a->k.sym && b->k.sym)
-				c = a->k.sym == b->k.sym ? 0 : strcmp(a->k.sym->name, b->k.sym->name);
-			else if (a->k.sym || b->k.sym)
-				c = a->k.sym ? -1 : 1;
-			else
-				c = (a->k.addr > b->k.addr) - (a->k.addr < b->k.addr);
-			break;
-		case SONDE_PROFILE_KEY_SRCLINE:
-			c = strcmp(a->k.srcline, b->k.srcline);
-			break;
-		default:
-			c = prof_keys_cmp(p, p->order[i], a, b);
-			break;
-		}
 		if (c)
 			return c;
 	}
 	return 0;
+}
+
+/* perf's children weight compare: the deeper call graph first on a tie in caller order. */
+static int children_cmp(const struct sonde_profile *p, const struct sonde_profile_entry *a,
+			const struct sonde_profile_entry *b)
+{
+	if (a->children != b->children)
+		return a->children > b->children ? -1 : 1;
+	if (a->k.comm == b->k.comm && a->max_depth != b->max_depth)
+		return (a->max_depth > b->max_depth) == p->caller ? -1 : 1;
+	return 0;
+}
+
+/*
+ * The order when the weights have places among the keys (opts.self_at,
+ * children_at): perf's when its --sort names "overhead" or
+ * "overhead_children", which then take no first place.
+ */
+static int keyed_cmp(const struct sonde_profile *p, const struct sonde_profile_entry *a,
+		     const struct sonde_profile_entry *b)
+{
+	int c = 0;
+
+	if (p->children && !p->children_at)
+		c = children_cmp(p, a, b);
+	for (int i = 0; !c && i <= p->nr_keys; i++) {
+		if (p->self_at == i + 1 && a->self != b->self)
+			return a->self > b->self ? -1 : 1;
+		if (p->children && p->children_at == i + 1 && (c = children_cmp(p, a, b)))
+			return c;
+		if (i < p->nr_keys)
+			c = key_cmp1(p, p->order[i], a, b);
+	}
+	if (c)
+		return c;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 int prof_entry_cmp(const void *pa, const void *pb, void *arg)
@@ -510,6 +555,9 @@ int prof_entry_cmp(const void *pa, const void *pb, void *arg)
 	uint64_t va = p->children ? a->children : a->self;
 	uint64_t vb = p->children ? b->children : b->self;
 	int c;
+
+	if (p->self_at || p->children_at)
+		return keyed_cmp(p, a, b);
 
 	if (va != vb)
 		return va > vb ? -1 : 1;

@@ -550,6 +550,7 @@ struct sonde_profile {
 	enum sonde_profile_key order[SONDE_PROFILE_KEY_MAX];
 	int nr_keys;
 	bool callchains, trees, caller, children;
+	int self_at, children_at; /* opts: the weights' places in the order */
 
 	/* filters */
 	char **f_comm, **f_dso, **f_sym;
