@@ -169,8 +169,7 @@ void kcache_unmap(const void *map, size_t len)
 		munmap((void *)(uintptr_t)map, len);
 }
 
-/* mkdir -p of @p dir's missing components, each 0700. */
-static int make_dirs(const char *dir)
+int sym_make_dirs(const char *dir, mode_t mode)
 {
 	char tmp[4096];
 	size_t len = strlen(dir);
@@ -182,12 +181,29 @@ static int make_dirs(const char *dir)
 		if (*p != '/')
 			continue;
 		*p = 0;
-		if (mkdir(tmp, 0700) && errno != EEXIST)
+		if (mkdir(tmp, mode) && errno != EEXIST)
 			return -errno;
 		*p = '/';
 	}
-	if (mkdir(tmp, 0700) && errno != EEXIST)
+	if (mkdir(tmp, mode) && errno != EEXIST)
 		return -errno;
+	return 0;
+}
+
+int sym_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
 	return 0;
 }
 
@@ -225,10 +241,9 @@ int kcache_write_as(const char *dir, const char *path, const void *buf,
 {
 	char tmp[4096 + 16];
 	struct stat st;
-	size_t off = 0;
 	int fd, err;
 
-	err = make_dirs(dir);
+	err = sym_make_dirs(dir, 0700);
 	if (err)
 		return err;
 	if (lstat(dir, &st))
@@ -240,17 +255,8 @@ int kcache_write_as(const char *dir, const char *path, const void *buf,
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return -errno;
-	if (fchmod(fd, 0600))
+	if (fchmod(fd, 0600) || sym_write_all(fd, buf, len))
 		goto fail;
-	while (off < len) {
-		ssize_t n = write(fd, (const char *)buf + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			goto fail;
-		off += (size_t)n;
-	}
 	if (close(fd)) {
 		fd = -1;
 		goto fail;

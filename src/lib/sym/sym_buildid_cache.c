@@ -44,7 +44,7 @@ static int entry_init(struct entry *e, const char *dir, const char *name,
 	return 0;
 }
 
-/* mkdir -p of the directory part of @p path (up to its last '/'). */
+/* mkdir -p of the directory part of @p path (up to its last '/'), 0755 as perf's. */
 static int mkdir_parents(const char *path)
 {
 	char buf[PATH_MAX];
@@ -52,28 +52,11 @@ static int mkdir_parents(const char *path)
 
 	if ((size_t)snprintf(buf, sizeof(buf), "%s", path) >= sizeof(buf))
 		return -ENAMETOOLONG;
-	for (s = buf + 1; (s = strchr(s, '/')); s++) {
-		*s = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*s = '/';
-	}
-	return 0;
-}
-
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	s = strrchr(buf, '/');
+	if (!s || s == buf)
+		return 0;
+	*s = 0;
+	return sym_make_dirs(buf, 0755);
 }
 
 /* All of file @p src_fd, from its start, into @p fd. */
@@ -92,7 +75,7 @@ static int copy_fd(int fd, int src_fd)
 			return -errno;
 		if (!n)
 			return 0;
-		err = write_all(fd, buf, (size_t)n);
+		err = sym_write_all(fd, buf, (size_t)n);
 		if (err)
 			return err;
 		off += n;
@@ -120,7 +103,7 @@ static int write_obj(const struct entry *e, int src_fd, const void *data,
 		return -errno;
 	err = fchmod(fd, mode) ? -errno : 0;
 	if (!err)
-		err = src_fd >= 0 ? copy_fd(fd, src_fd) : write_all(fd, data, len);
+		err = src_fd >= 0 ? copy_fd(fd, src_fd) : sym_write_all(fd, data, len);
 	if (close(fd) && !err)
 		err = -errno;
 	if (!err && rename(tmp, e->obj))

@@ -434,6 +434,11 @@ bool kcache_default_dir(char *out, size_t size);
 int kcache_map(const char *path, size_t max, const void **map, size_t *len);
 void kcache_unmap(const void *map, size_t len);
 
+/* mkdir -p of @p dir, its missing components made with @p mode. 0 or -errno. */
+int sym_make_dirs(const char *dir, mode_t mode);
+/* All @p len bytes of @p buf to @p fd (EINTR retried). 0 or -errno (-EIO: no progress). */
+int sym_write_all(int fd, const void *buf, size_t len);
+
 /*
  * Writes @p buf as @p path atomically (a 0600 temporary file renamed over
  * it), creating @p dir 0700 when missing. A directory that is not ours or
