@@ -511,7 +511,11 @@ static int key_cmp(const struct sonde_profile *p, const struct sonde_profile_ent
 	return 0;
 }
 
-/* perf's children weight compare: the deeper call graph first on a tie in caller order. */
+/*
+ * perf's children weight compare. It breaks ties on the deepest call
+ * graph: the deeper first in caller order (a caller above its callee),
+ * the shallower in callee.
+ */
 static int children_cmp(const struct sonde_profile *p, const struct sonde_profile_entry *a,
 			const struct sonde_profile_entry *b)
 {
@@ -552,24 +556,16 @@ int prof_entry_cmp(const void *pa, const void *pb, void *arg)
 	const struct sonde_profile *p = arg;
 	const struct sonde_profile_entry *a = *(const struct sonde_profile_entry *const *)pa;
 	const struct sonde_profile_entry *b = *(const struct sonde_profile_entry *const *)pb;
-	uint64_t va = p->children ? a->children : a->self;
-	uint64_t vb = p->children ? b->children : b->self;
 	int c;
 
 	if (p->self_at || p->children_at)
 		return keyed_cmp(p, a, b);
-
-	if (va != vb)
-		return va > vb ? -1 : 1;
-	/*
-	 * perf breaks ties on the deepest call graph: the deeper first in
-	 * caller order (a caller above its callee), the shallower in callee.
-	 */
-	if (p->children && a->k.comm == b->k.comm && a->max_depth != b->max_depth)
-		return (a->max_depth > b->max_depth) == p->caller ? -1 : 1;
-	if (p->children && a->self != b->self)
-		return a->self > b->self ? -1 : 1;
-	c = key_cmp(p, a, b);
+	/* perf's default: the children weight (children mode), the self weight, the keys */
+	c = p->children ? children_cmp(p, a, b) : 0;
+	if (!c && a->self != b->self)
+		c = a->self > b->self ? -1 : 1;
+	if (!c)
+		c = key_cmp(p, a, b);
 	if (c)
 		return c;
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
