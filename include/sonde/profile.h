@@ -883,6 +883,43 @@ SONDE_API uint64_t sonde_profile_entry__baseline(const struct sonde_profile_entr
 /** @brief **sonde_profile_entry__baseline_samples()**: the baseline's samples in the entry. */
 SONDE_API uint64_t sonde_profile_entry__baseline_samples(const struct sonde_profile_entry *e);
 
+/**
+ * @brief **sonde_profile__add_column()** pairs event @p src_ev of @p src
+ * with event @p ev of @p p as one more column of that event's histogram:
+ * perf diff's table of a baseline (@p p) and several files, one column
+ * each. Stacks are matched as sonde_profile__merge() matches them, entries
+ * by the sort keys: the event's histogram then holds the entries of @p p
+ * and of every column, an entry that only columns have at a self weight
+ * of 0, sorted after the others. Column 0 is @p p's own weight; the
+ * columns added to an event are numbered from 1 in the order of the calls.
+ * Read an entry's with sonde_profile_entry__column() and the totals with
+ * sonde_profile__column_stats(). Columns weigh self only: children
+ * weights, call trees and the baseline stay @p p's own. @p src is not
+ * changed and may be freed afterwards (the columns keep copies).
+ * @return the column's number (1 or more), or -EINVAL (NULL, @p p == @p src,
+ * an event out of range), -ENOMEM.
+ */
+SONDE_API int sonde_profile__add_column(struct sonde_profile *p, int ev,
+					struct sonde_profile *src, int src_ev);
+
+/** @brief **sonde_profile__nr_columns()**: event @p ev's columns with its own (column 0): 1 + the columns added; 0 for an event out of range. */
+SONDE_API int sonde_profile__nr_columns(struct sonde_profile *p, int ev);
+
+/**
+ * @brief **sonde_profile__column_stats()** fills @p out for column @p col
+ * of event @p ev: the counts of the event it was paired with, its
+ * filtered ones by @p p's filters (column 0: sonde_profile__event_stats()).
+ * @return 0, or -EINVAL if @p ev or @p col is out of range.
+ */
+SONDE_API int sonde_profile__column_stats(struct sonde_profile *p, int ev, int col,
+					  struct sonde_profile_event_stats *out);
+
+/** @brief **sonde_profile_entry__column()**: column @p col's self weight (period) in the entry; 0 for a column its event does not have. */
+SONDE_API uint64_t sonde_profile_entry__column(const struct sonde_profile_entry *e, int col);
+/** @brief **sonde_profile_entry__column_samples()**: column @p col's samples in the entry; 0 for a column its event does not have. */
+SONDE_API uint64_t sonde_profile_entry__column_samples(const struct sonde_profile_entry *e,
+						      int col);
+
 #ifdef __cplusplus
 }
 #endif

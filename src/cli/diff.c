@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * sonde diff OLD NEW...: perf diff's table. Events pair as perf pairs
- * them, by attr type and config; each NEW profile takes OLD's event as
- * the baseline of its own (sonde_profile__set_baseline()), so the library
- * pairs the entries of both by perf diff's sort keys (default dso,sym);
- * diff_table.c computes each file's column, orders the rows as perf does
- * and prints one table per event of OLD. --format html draws the
+ * them, by attr type and config; each NEW profile's event becomes a
+ * column of OLD's (sonde_profile__add_column()), so the library pairs the
+ * entries of all by perf diff's sort keys (default dso,sym), and NEW is
+ * freed once paired; diff_table.c computes each file's column, orders the
+ * rows as perf does and prints one table per event of OLD. --format html draws the
  * differential flame graph of two files through the export layer, with
  * OLD as the baseline.
  */
@@ -99,55 +99,61 @@ static uint64_t total(const struct sonde_profile_event_stats *st, bool relative)
 	return relative ? st->filtered_period : st->period;
 }
 
-/* The table of OLD's event @ev: each file's paired event against it. */
-static int add_event(struct diff_table *t, struct prof_load *pl, int ev, bool relative)
+/*
+ * File @f as columns of OLD's histogram: each event of OLD takes the
+ * file's event of its type and config, as column cols[ev * nr_files + f]
+ * (left 0 when the file has none).
+ */
+static int pair_file(struct prof_load *pl, size_t f, size_t nr_files, int *cols)
 {
-	const struct sonde_perf_event_attr *a = sonde_perfdata_reader__attr(pl[0].r, ev);
-	struct sonde_profile_event_stats st;
-	size_t paired = 0;
-	int ret;
-
-	if (sonde_profile__event_stats(pl[0].p, ev, &st))
-		return 0;
-	t->base_total = total(&st, relative);
-	for (size_t f = 1; a && f < t->nr_files; f++) {
-		int fev = event_match(&pl[f], a);
-		size_t n;
+	for (int ev = 0; ev < sonde_profile__nr_events(pl[0].p); ev++) {
+		const struct sonde_perf_event_attr *a = sonde_perfdata_reader__attr(pl[0].r, ev);
+		int fev = a ? event_match(&pl[f], a) : -1;
+		int col;
 
 		if (fev < 0) /* a file without the event: its column stays blank */
 			continue;
-		ret = sonde_profile__set_baseline(pl[f].p, fev, pl[0].p, ev);
-		if (ret)
-			return ret;
-		n = sonde_profile__nr_entries(pl[f].p, fev);
-		for (size_t i = 0; i < n; i++)
-			if ((ret = diff_table_add(t, f, sonde_profile__entry(pl[f].p, fev, i))))
-				return ret;
-		sonde_profile__event_stats(pl[f].p, fev, &st);
-		t->totals[f] = total(&st, relative);
-		paired++;
-	}
-	if (!paired) { /* no file has it: OLD's entries alone */
-		size_t n = sonde_profile__nr_entries(pl[0].p, ev);
-
-		for (size_t i = 0; i < n; i++)
-			if ((ret = diff_table_add(t, 0, sonde_profile__entry(pl[0].p, ev, i))))
-				return ret;
+		col = sonde_profile__add_column(pl[0].p, ev, pl[f].p, fev);
+		if (col < 0)
+			return col;
+		cols[(size_t)ev * nr_files + f] = col;
 	}
 	return 0;
 }
 
+/* The table of OLD's event @ev: its entries, each file's in its column. */
+static int add_event(struct diff_table *t, struct sonde_profile *p, int ev, bool relative)
+{
+	struct sonde_profile_event_stats st;
+	size_t n;
+	int ret;
+
+	if (sonde_profile__event_stats(p, ev, &st))
+		return 0;
+	t->base_total = total(&st, relative);
+	for (size_t f = 1; f < t->nr_files; f++)
+		if (t->cols[f] && !sonde_profile__column_stats(p, ev, t->cols[f], &st))
+			t->totals[f] = total(&st, relative);
+	n = sonde_profile__nr_entries(p, ev);
+	for (size_t i = 0; i < n; i++)
+		if ((ret = diff_table_add(t, sonde_profile__entry(p, ev, i))))
+			return ret;
+	return 0;
+}
+
 /* One table per event of OLD, as perf diff prints them. */
-static int print_tables(struct diff_table *t, struct prof_load *pl, bool relative)
+static int print_tables(struct diff_table *t, struct sonde_profile *p, const int *cols,
+			bool relative)
 {
 	struct outbuf ob;
 	int ret = 0;
 
 	ob_init_fd(&ob, 1);
-	for (int ev = 0; ev < sonde_profile__nr_events(pl[0].p) && !ret; ev++) {
-		ret = add_event(t, pl, ev, relative);
+	for (int ev = 0; ev < sonde_profile__nr_events(p) && !ret; ev++) {
+		t->cols = cols + (size_t)ev * t->nr_files;
+		ret = add_event(t, p, ev, relative);
 		if (!ret)
-			diff_table_print(t, sonde_profile__event_name(pl[0].p, ev), ev == 0, &ob);
+			diff_table_print(t, sonde_profile__event_name(p, ev), ev == 0, &ob);
 		diff_table_clear(t);
 		if (!ret && ob.err)
 			ret = -ob.err;
@@ -191,6 +197,7 @@ int cmd_diff(int argc, const char **argv)
 {
 	struct prof_load opt = { 0 }, *pl = NULL;
 	struct diff_table t = { 0 };
+	int *cols = NULL;
 	const char *sort = "dso,sym", *format = "text", *comp = "delta-abs", *percentage = NULL;
 	bool force = false;
 	int order = 1;
@@ -210,7 +217,7 @@ int cmd_diff(int argc, const char **argv)
 	const char *const usage[] = { "sonde diff [<options>] [OLD.data [NEW.data...]]", NULL };
 	const char *defaults[2] = { "perf.data.old", "perf.data" };
 	const char **paths = defaults;
-	bool relative;
+	bool relative, text;
 	int n, ret = 0;
 	size_t loaded = 0;
 
@@ -221,7 +228,8 @@ int cmd_diff(int argc, const char **argv)
 		paths = argv;
 	t.nr_files = n > 1 ? (size_t)n : 2;
 	t.paths = paths;
-	if (strcmp(format, "text") && strcmp(format, "html")) {
+	text = !strcmp(format, "text");
+	if (!text && strcmp(format, "html")) {
 		fprintf(stderr, "sonde diff: --format '%s': expected text or html\n", format);
 		return 129;
 	}
@@ -260,19 +268,31 @@ int cmd_diff(int argc, const char **argv)
 	/* Every file takes the same filters and keys. */
 	opt.keys = t.keys;
 	opt.nr_keys = t.nr_keys;
-	opt.self_only = !strcmp(format, "text");
+	opt.self_only = text;
 	opt.check_owner = !force;
 	for (; loaded < t.nr_files && !ret; loaded++) {
 		pl[loaded] = opt;
 		ret = prof_load(&pl[loaded], "sonde diff", paths[loaded]);
+		if (ret || !text)
+			continue;
+		if (!loaded) {
+			cols = calloc((size_t)sonde_profile__nr_events(pl[0].p) * t.nr_files + 1,
+				      sizeof(*cols));
+			ret = cols ? 0 : -ENOMEM;
+		} else {
+			/* paired, the file's profile is OLD's columns: it can go */
+			ret = pair_file(pl, loaded, t.nr_files, cols);
+			prof_load_free(&pl[loaded]);
+		}
 	}
-	if (ret)
+	if (ret > 0)
 		goto out;
-	if (!strcmp(format, "html")) {
+	if (!ret && !text) {
 		ret = diff_html(pl, paths);
 		goto out;
 	}
-	ret = print_tables(&t, pl, relative);
+	if (!ret)
+		ret = print_tables(&t, pl[0].p, cols, relative);
 	if (ret) {
 		char buf[128];
 
@@ -281,6 +301,7 @@ int cmd_diff(int argc, const char **argv)
 	}
 out:
 	diff_table_free(&t);
+	free(cols);
 	for (size_t f = 0; f < loaded; f++)
 		prof_load_free(&pl[f]);
 	free(pl);

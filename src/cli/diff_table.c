@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * perf diff's table (diff_table.h). The library pairs each file's entries
- * with the baseline's (sonde_profile__set_baseline()); the rows of several
- * files meet here by their key columns' text. The order is perf's chain
- * of sort fields: the -o file's column (default the first file), the
+ * perf diff's table (diff_table.h). The library pairs the entries of
+ * every file with the baseline's (sonde_profile__add_column()): a row is
+ * one entry of the baseline's histogram. The order is perf's chain of
+ * sort fields: the -o file's column (default the first file), the
  * baseline's period, each file's column in turn, then the keys.
  */
 #include <errno.h>
@@ -71,18 +71,11 @@ static void cell_text(const struct sonde_profile_entry *e, enum sonde_profile_ke
 	}
 }
 
-static uint64_t hash_str(const char *s)
+int diff_table_add(struct diff_table *t, const struct sonde_profile_entry *e)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	char buf[4096];
+	struct diff_row *r;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-/* Room for one more row, the buckets at most half full. */
-static int grow(struct diff_table *t)
-{
 	if (t->nr == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 256;
 		struct diff_row *n = realloc(t->rows, cap * sizeof(*n));
@@ -92,116 +85,27 @@ static int grow(struct diff_table *t)
 		t->rows = n;
 		t->cap = cap;
 	}
-	if (2 * (t->nr + 1) > t->nr_buckets) {
-		size_t nb = t->nr_buckets ? t->nr_buckets * 2 : 512;
-		size_t *b = calloc(nb, sizeof(*b));
-
-		if (!b)
-			return -ENOMEM;
-		/* the first row of each key, which comes before the others of it */
-		for (size_t i = 0; i < t->nr; i++) {
-			size_t h;
-
-			for (h = hash_str(t->rows[i].key) & (nb - 1); b[h]; h = (h + 1) & (nb - 1)) {
-				if (!strcmp(t->rows[b[h] - 1].key, t->rows[i].key))
-					break;
-			}
-			if (!b[h])
-				b[h] = i + 1;
-		}
-		free(t->buckets);
-		t->buckets = b;
-		t->nr_buckets = nb;
-	}
-	return 0;
-}
-
-/*
- * The row @key pairs with in @file: the first of that key the file has
- * not filled yet, or a new one. NULL on ENOMEM.
- */
-static struct diff_row *row_for(struct diff_table *t, char *key, size_t file)
-{
-	struct diff_row *r, *last = NULL;
-	size_t h;
-
-	if (grow(t))
-		return NULL;
-	for (h = hash_str(key) & (t->nr_buckets - 1); t->buckets[h];
-	     h = (h + 1) & (t->nr_buckets - 1))
-		if (!strcmp(t->rows[t->buckets[h] - 1].key, key))
-			break;
-	for (size_t i = t->buckets[h]; i; i = t->rows[i - 1].next) {
-		last = &t->rows[i - 1];
-		if (!last->side[file].seen) {
-			free(key);
-			return last;
-		}
-	}
 	r = &t->rows[t->nr];
 	memset(r, 0, sizeof(*r));
 	r->side = calloc(t->nr_files, sizeof(*r->side));
-	if (!r->side) {
-		free(key);
-		return NULL;
-	}
-	r->key = key;
-	if (last)
-		last->next = t->nr + 1;
-	else
-		t->buckets[h] = t->nr + 1;
-	t->nr++;
-	return r;
-}
-
-int diff_table_add(struct diff_table *t, size_t file, const struct sonde_profile_entry *e)
-{
-	char buf[4096], *cells[DIFF_MAX_KEYS] = { 0 }, *key;
-	size_t len = 1;
-	struct diff_row *r;
-
+	if (!r->side)
+		return -ENOMEM;
+	t->nr++; /* the row is freed with the others from here on */
 	for (size_t k = 0; k < t->nr_keys; k++) {
 		cell_text(e, t->keys[k], buf, sizeof(buf));
-		cells[k] = strdup(buf);
-		if (!cells[k])
-			goto nomem;
-		len += strlen(buf) + 1;
+		r->cell[k] = strdup(buf);
+		if (!r->cell[k])
+			return -ENOMEM;
 	}
-	key = malloc(len);
-	if (!key)
-		goto nomem;
-	key[0] = 0;
-	for (size_t k = 0; k < t->nr_keys; k++) { /* the unit separator joins them */
-		strcat(key, cells[k]);
-		strcat(key, "\x1f");
+	r->has_base = sonde_profile_entry__samples(e) > 0;
+	r->base_period = sonde_profile_entry__self(e);
+	for (size_t f = 1; f < t->nr_files; f++) {
+		if (!t->cols[f])
+			continue;
+		r->side[f].has = sonde_profile_entry__column_samples(e, t->cols[f]) > 0;
+		r->side[f].period = sonde_profile_entry__column(e, t->cols[f]);
 	}
-	r = row_for(t, key, file);
-	if (!r)
-		goto nomem;
-	for (size_t k = 0; k < t->nr_keys; k++) {
-		if (r->cell[k])
-			free(cells[k]);
-		else
-			r->cell[k] = cells[k];
-	}
-	if (!file) { /* the baseline's own entry */
-		r->side[0].seen = true;
-		r->has_base = sonde_profile_entry__samples(e) > 0;
-		r->base_period = sonde_profile_entry__self(e);
-		return 0;
-	}
-	if (!r->has_base && sonde_profile_entry__baseline_samples(e)) {
-		r->has_base = true;
-		r->base_period = sonde_profile_entry__baseline(e);
-	}
-	r->side[file].seen = true;
-	r->side[file].has = sonde_profile_entry__samples(e) > 0;
-	r->side[file].period = sonde_profile_entry__self(e);
 	return 0;
-nomem:
-	for (size_t k = 0; k < t->nr_keys; k++)
-		free(cells[k]);
-	return -ENOMEM;
 }
 
 static double share(uint64_t period, uint64_t total)
@@ -432,7 +336,6 @@ static void free_row(struct diff_row *r)
 {
 	for (size_t k = 0; k < DIFF_MAX_KEYS; k++)
 		free(r->cell[k]);
-	free(r->key);
 	free(r->side);
 }
 
@@ -538,8 +441,6 @@ void diff_table_clear(struct diff_table *t)
 	for (size_t i = 0; i < t->nr; i++)
 		free_row(&t->rows[i]);
 	t->nr = 0;
-	if (t->buckets)
-		memset(t->buckets, 0, t->nr_buckets * sizeof(*t->buckets));
 	for (size_t f = 0; t->totals && f < t->nr_files; f++)
 		t->totals[f] = 0;
 	t->base_total = 0;
@@ -549,6 +450,5 @@ void diff_table_free(struct diff_table *t)
 {
 	diff_table_clear(t);
 	free(t->rows);
-	free(t->buckets);
 	free(t->totals);
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
 /*
  * perf diff's table for sonde diff: the entries of one event of a
- * baseline file and of one or more files paired with it, each file's
- * column computed (delta-abs, delta, ratio, wdiff), ordered and printed
- * as perf diff 6.1 does, with its period (-p) and formula (-F) columns.
+ * baseline profile, the files paired with it as its columns
+ * (sonde_profile__add_column()), each file's column computed (delta-abs,
+ * delta, ratio, wdiff), ordered and printed as perf diff 6.1 does, with
+ * its period (-p) and formula (-F) columns.
  */
 #ifndef SONDE_CLI_DIFF_TABLE_H
 #define SONDE_CLI_DIFF_TABLE_H
@@ -26,19 +27,17 @@ enum diff_compute {
 
 /* One file's side of a row. */
 struct diff_side {
-	bool seen;	 /* the file's entry was added here */
 	bool has;	 /* the file has samples there: perf's pair */
 	uint64_t period;
 	double value;	 /* the computed column */
 };
 
+/* One entry of the baseline's histogram. */
 struct diff_row {
 	char *cell[DIFF_MAX_KEYS]; /* the key columns' text */
-	char *key;		   /* the cells joined: rows of files pair by it */
 	bool has_base;		   /* the baseline has samples there */
 	uint64_t base_period;
-	struct diff_side *side;	   /* by file (0: only seen, for the baseline's own) */
-	size_t next;		   /* the next row of the same key + 1, 0 none */
+	struct diff_side *side;	   /* by file (0 unused) */
 };
 
 struct diff_table {
@@ -53,25 +52,23 @@ struct diff_table {
 	unsigned int order;	  /* -o: the file whose column sorts first; 0 none */
 	size_t nr_files;	  /* the baseline (0) and the files it is paired with */
 	const char *const *paths; /* for the list perf prints beyond two files */
-	/* one event's, set before diff_table_print() */
+	/* one event's, set before diff_table_add() */
+	const int *cols;	  /* each file's column in the baseline's histogram
+				   * by file index, 0: the file lacks the event */
 	uint64_t base_total;	  /* the baseline's total period (shares, deltas) */
 	uint64_t *totals;	  /* each file's, by file index (nr_files of them) */
 	/* the rows */
 	struct diff_row *rows;
 	size_t nr, cap;
-	size_t *buckets; /* row + 1 by key hash */
-	size_t nr_buckets;
 };
 
 /* Allocates the totals once nr_files is set. 0 or -ENOMEM. */
 int diff_table_init(struct diff_table *t);
 /*
- * Adds entry @e of file @file (1 ..): its samples and period, and the
- * baseline's (sonde_profile_entry__baseline()) in the row it pairs with;
- * with @file 0, @e is the baseline's own entry (a file without the
- * event). 0 or -ENOMEM.
+ * Adds entry @e of the baseline as a row: its own samples and period,
+ * and each file's in the file's column. 0 or -ENOMEM.
  */
-int diff_table_add(struct diff_table *t, size_t file, const struct sonde_profile_entry *e);
+int diff_table_add(struct diff_table *t, const struct sonde_profile_entry *e);
 /* Computes, orders and prints the rows under the event's header. */
 void diff_table_print(struct diff_table *t, const char *event, bool first, struct outbuf *ob);
 /* Drops the rows (for the next event); diff_table_free() drops all. */

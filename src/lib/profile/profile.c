@@ -212,6 +212,7 @@ void sonde_profile__free(struct sonde_profile *p)
 		return;
 	prof_brhist_free(p);
 	prof_hist_free(p);
+	prof_columns_reset(p, true);
 	prof_keys_free(p);
 	prof_chains_free(p);
 	hashtab_free(&p->ents);

@@ -265,6 +265,8 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g,
 		ev->base_stats.filtered_samples += g->base_nr;
 		ev->base_stats.filtered_period += g->base_period;
 	}
+	if (p->columns)
+		prof_columns_expand(p, g, e0, self_visible);
 	/* A stack only the baseline has: its self weight is all there is. */
 	if (!g->period && !g->nr)
 		return;
@@ -411,6 +413,7 @@ void prof_hist_free(struct sonde_profile *p)
 	hashtab_free(&p->ents);
 	prof_jobs_free(p);
 	prof_trees_free(p);
+	prof_columns_reset(p, false);
 	p->nr_ents = 0;
 	for (int i = 0; i < p->nr_evs; i++) {
 		free(p->evs[i].sorted);
@@ -441,7 +444,8 @@ void prof_hist_build(struct sonde_profile *p)
 	if (jobs.cap && !(jobs.v = hugemem_alloc(jobs.cap * sizeof(*jobs.v))))
 		abort();
 	for (size_t i = 0; i < n; i++)
-		if (v[i]->period || v[i]->nr || v[i]->base_period || v[i]->base_nr)
+		if (v[i]->period || v[i]->nr || v[i]->base_period || v[i]->base_nr ||
+		    (p->columns && prof_columns_group(p, v[i])))
 			expand_group(p, v[i], &jobs);
 	free(v);
 	sort_jobs(p, &jobs);
@@ -595,7 +599,8 @@ static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 		struct sonde_profile_entry *e = entry_at(p, i);
 
 		if (e->k.ev == ei && entry_shown(p, e) &&
-		    ((p->children ? e->children : e->self) || e->base_self))
+		    ((p->children ? e->children : e->self) || e->base_self ||
+		     (p->columns && prof_columns_entry(p, e))))
 			ev->sorted[n++] = e;
 	}
 	if (!prof_sort_entries(p, ev->sorted, n))

@@ -532,6 +532,27 @@ struct sonde_profile_entry {
  */
 #define PROF_ENTRY_BLOCK 1024
 
+/* A sample group's weight in one column (sonde_profile__add_column()). */
+struct prof_colw {
+	const struct prof_group *g;
+	uint64_t period, nr;
+};
+
+/*
+ * One column of an event's histogram: another profile's event, merged
+ * into groups of this one (so its entries pair with this one's by the
+ * sort keys) but weighed apart, per group, then per entry.
+ */
+struct prof_column {
+	struct sonde_profile_event_stats stats;
+	struct hashtab by_group; /* of struct prof_colw, by group address */
+	struct prof_colw *w;	 /* the records, allocated once: one per group of the source */
+	size_t nr_w, cap_w;
+	/* the entries' weights by entry seq, made with the histogram */
+	uint64_t *ent_period, *ent_nr;
+	size_t cap_ent;
+};
+
 struct prof_event {
 	char *name;
 	struct sonde_perf_event_attr attr;
@@ -541,6 +562,8 @@ struct prof_event {
 	struct sonde_profile_event_stats stats;
 	struct sonde_profile_event_stats base_stats; /* the baseline's */
 	struct sonde_profile_entry **sorted; /* NULL until queried */
+	struct prof_column *cols; /* column k (1 ..) at cols[k - 1] */
+	int nr_cols;
 	size_t nr_sorted;
 };
 
@@ -611,6 +634,7 @@ struct sonde_profile {
 
 	/* the histogram, made from the groups at the first query */
 	bool dirty;
+	bool columns;		/* some event has columns (profile_column.c) */
 	struct hashtab ents;	/* of struct sonde_profile_entry, by prof_key */
 	size_t nr_ents;
 	struct sonde_profile_entry **ent_blocks; /* the entries by seq, in blocks
@@ -749,6 +773,22 @@ void prof_keys_record(struct sonde_profile *p, const struct sonde_record *rec);
 /* perf's order of two entries by key @key, for the keys profile_keys.c holds. */
 int prof_keys_cmp(const struct sonde_profile *p, enum sonde_profile_key key,
 		  const struct sonde_profile_entry *a, const struct sonde_profile_entry *b);
+
+/* profile_column.c: the columns of events' histograms. */
+/* Room for the @n group records of @c's one merge. 0 or -ENOMEM. */
+int prof_column_reserve(struct prof_column *c, size_t n);
+/* Adds @period and @nr to @g's weight in @c (room reserved). 0 or -ENOMEM. */
+int prof_column_add(struct prof_column *c, const struct prof_group *g, uint64_t period,
+		    uint64_t nr);
+/* Group @g has weight in a column of its event. */
+bool prof_columns_group(const struct sonde_profile *p, const struct prof_group *g);
+/* @g's column weights into its entry @e; into the filtered counts when @visible. */
+void prof_columns_expand(struct sonde_profile *p, const struct prof_group *g,
+			 const struct sonde_profile_entry *e, bool visible);
+/* Entry @e has self weight in a column. */
+bool prof_columns_entry(const struct sonde_profile *p, const struct sonde_profile_entry *e);
+/* The histogram goes (@all: and the columns too, with the profile). */
+void prof_columns_reset(struct sonde_profile *p, bool all);
 
 /* profile_hist.c: the entries, (re)made from the groups when dirty. */
 void prof_hist_build(struct sonde_profile *p);

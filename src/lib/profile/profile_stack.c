@@ -398,11 +398,11 @@ static int map_events(struct sonde_profile *dst, struct sonde_profile *src, bool
 
 /*
  * @src's samples times @factor into @dst's own weights, or (@as_base)
- * into its baseline weights; with @pair ({ src event, dst event }) only
- * that event's, into that one.
+ * into its baseline weights, or into column @col; with @pair ({ src
+ * event, dst event }) only that event's, into that one.
  */
 static int merge(struct sonde_profile *dst, struct sonde_profile *src, int factor, bool as_base,
-		 const int *pair)
+		 const int *pair, struct prof_column *col)
 {
 	struct import_ctx c = { 0 };
 	struct hashtab imported; /* of struct stack_import, by src stack */
@@ -431,7 +431,8 @@ static int merge(struct sonde_profile *dst, struct sonde_profile *src, int facto
 			continue;
 		d = &dst->evs[evmap[i]];
 
-		stats_add(as_base ? &d->base_stats : &d->stats, &src->evs[i].stats, factor);
+		stats_add(col ? &col->stats : as_base ? &d->base_stats : &d->stats,
+			  &src->evs[i].stats, factor);
 	}
 	/*
 	 * Room for every stack and group of dst plus every group of src: the
@@ -452,7 +453,7 @@ static int merge(struct sonde_profile *dst, struct sonde_profile *src, int facto
 	free(v);
 	v = prof_groups_sorted(src, &n);
 	imp = malloc((n + 1) * sizeof(*imp));
-	if (!imp) {
+	if (!imp || (col && prof_column_reserve(col, n))) {
 		free(v);
 		ret = -ENOMEM;
 		goto out;
@@ -483,12 +484,15 @@ static int merge(struct sonde_profile *dst, struct sonde_profile *src, int facto
 		d = prof_group_get(dst, evmap[g->ev],
 				   g->comm ? anl_intern(dst->m, g->comm, strlen(g->comm)) : NULL,
 				   g->pid, g->tid, g->cpu, e->dst, NULL);
-		if (as_base)
+		if (col) {
+			if ((ret = prof_column_add(col, d, g->period, g->nr)))
+				break;
+		} else if (as_base)
 			weight_add(&d->base_period, &d->base_nr, g, factor);
 		else
 			weight_add(&d->period, &d->nr, g, factor);
 	}
-	if (src->have_callchains && !as_base)
+	if (src->have_callchains && !as_base && !col)
 		dst->have_callchains = true;
 	dst->dirty = true;
 	free(v);
@@ -504,14 +508,14 @@ int sonde_profile__merge(struct sonde_profile *dst, struct sonde_profile *src, i
 {
 	if (!dst || !src || dst == src || !factor)
 		return -EINVAL;
-	return merge(dst, src, factor, false, NULL);
+	return merge(dst, src, factor, false, NULL, NULL);
 }
 
 int sonde_profile__add_baseline(struct sonde_profile *p, struct sonde_profile *base)
 {
 	if (!p || !base || p == base)
 		return -EINVAL;
-	return merge(p, base, 1, true, NULL);
+	return merge(p, base, 1, true, NULL, NULL);
 }
 
 int sonde_profile__set_baseline(struct sonde_profile *p, int ev, struct sonde_profile *base,
@@ -533,5 +537,34 @@ int sonde_profile__set_baseline(struct sonde_profile *p, int ev, struct sonde_pr
 	free(v);
 	memset(&p->evs[ev].base_stats, 0, sizeof(p->evs[ev].base_stats));
 	p->dirty = true;
-	return merge(p, base, 1, true, pair);
+	return merge(p, base, 1, true, pair, NULL);
+}
+
+int sonde_profile__add_column(struct sonde_profile *p, int ev, struct sonde_profile *src,
+			      int src_ev)
+{
+	const int pair[2] = { src_ev, ev };
+	struct prof_event *e;
+	struct prof_column *cols;
+	int ret;
+
+	if (!p || !src || p == src || ev < 0 || ev >= p->nr_evs || src_ev < 0 ||
+	    src_ev >= src->nr_evs)
+		return -EINVAL;
+	e = &p->evs[ev];
+	cols = realloc(e->cols, ((size_t)e->nr_cols + 1) * sizeof(*cols));
+	if (!cols)
+		return -ENOMEM;
+	e->cols = cols;
+	memset(&cols[e->nr_cols], 0, sizeof(*cols));
+	hashtab_init(&cols[e->nr_cols].by_group);
+	ret = merge(p, src, 1, false, pair, &cols[e->nr_cols]);
+	if (ret) { /* no column: the groups the merge made weigh nothing */
+		hashtab_free(&cols[e->nr_cols].by_group);
+		free(cols[e->nr_cols].w);
+		return ret;
+	}
+	p->columns = true;
+	p->dirty = true;
+	return ++e->nr_cols;
 }
