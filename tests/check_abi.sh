@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-only
 # The shared library exports exactly the symbols the version map lists, and
-# each one starts with sonde_ and is named in libsonde(3).
+# each one starts with sonde_ and is named in libsonde(3); nothing that is
+# not exported wears sonde_ (internal symbols, public headers' statics).
 set -u
 BUILD=${1:-build}
 so=$(ls "$BUILD"/libsonde.so.*.*.* | head -1)
@@ -25,6 +26,17 @@ internal=$(nm --defined-only "$BUILD/libsonde.a" 2>/dev/null | awk '$2 ~ /[TDBRt
 	grep '^sonde_' | sort -u | comm -23 - <(echo "$exported"))
 if [ -n "$internal" ]; then
 	echo "FAIL: internal symbols with the exported prefix sonde_:"; sed 's/^/  /' <<<"$internal"
+	bad=1
+fi
+# Nor may a public header's static function or variable: compiled into
+# each user, it is never a symbol of the library, and the prefix would
+# promise one (the check reads the headers, as an unused static inline
+# leaves no symbol anywhere).
+hdr_static=$(perl -0777 -ne 's{/\*.*?\*/}{}gs; s{//[^\n]*}{}g;
+	print "$ARGV: $1\n" while /\bstatic\b[^;{}()]*?\b(sonde_\w+)\s*[(\[=]/g' include/sonde/*.h)
+if [ -n "$hdr_static" ]; then
+	echo "FAIL: static definitions with the exported prefix sonde_ in public headers:"
+	sed 's/^/  /' <<<"$hdr_static"
 	bad=1
 fi
 # Every export is API a user can only learn from libsonde(3): each must be

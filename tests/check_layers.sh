@@ -107,14 +107,22 @@ while read -r f; do
 	names=1
 done < <(find src include tests/unit tests/helpers tests/fuzz examples bench \
 	-name '*.[ch]' 2>/dev/null | grep -v '/[a-z0-9_]*\.[ch]$')
-# Scripts, pages and docs too; man pages keep man's sonde-<command>.1.
+# Scripts, pages, docs and the tests' stored output (golden .txt, .attr,
+# .buildids) too; man pages keep man's sonde-<command>.1.
 while read -r f; do
 	echo "  $f: a file name is lowercase words joined by underscores"
 	names=1
 done < <(find src include tests bench scripts docs examples -type f \
 	\( -name '*.sh' -o -name '*.bash' -o -name '*.py' -o -name '*.js' -o \
-	-name '*.md' -o -name '*.html' -o -name '*.css' -o -name '*.png' \) \
+	-name '*.md' -o -name '*.html' -o -name '*.css' -o -name '*.png' -o \
+	-name '*.txt' -o -name '*.attr' -o -name '*.buildids' \) \
 	-not -path '*/node_modules/*' 2>/dev/null | grep -v '/[a-z0-9_]*\.[a-z]*$')
+# And the folders that hold them (a golden file's folder is half its name).
+while read -r d; do
+	echo "  $d: a folder name is lowercase words joined by underscores"
+	names=1
+done < <(find src include tests bench scripts docs examples -mindepth 1 -type d \
+	-not -path '*/node_modules*' 2>/dev/null | grep -v '/[a-z0-9_]*$')
 
 # Calls: the layer of every global symbol the build defines, then every
 # object's undefined symbols against it (the HTML assets are export's).

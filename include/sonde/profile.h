@@ -222,10 +222,19 @@ struct sonde_profile_opts {
 };
 #define sonde_profile_opts__last_field children_at
 
-/* [start, end) in sample time (ns); 0 leaves that side open. */
+/*
+ * [start, end) in sample time (ns); 0 leaves that side open. The filter
+ * takes an array of these, so the size is the array's stride and ABI:
+ * fields to come take the reserved room, which callers leave zero.
+ */
 struct sonde_profile_time_range {
 	uint64_t start, end;
+	uint64_t reserved[2];
 };
+#ifndef __cplusplus
+_Static_assert(sizeof(struct sonde_profile_time_range) == 32,
+	       "sonde_profile_time_range: ABI size (the filter's array stride)");
+#endif
 
 /*
  * Which samples count. Every list that is set must match; NULL/0 matches

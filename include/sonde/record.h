@@ -86,7 +86,16 @@ struct sonde_sample_id {
 	uint64_t stream_id;	 /* STREAM_ID */
 	uint32_t cpu, cpu_res;	 /* CPU */
 	uint64_t identifier;	 /* IDENTIFIER */
+	/*
+	 * Room for fields to come: struct sonde_record embeds this ahead of
+	 * its union, so a field added without room would move the union.
+	 * The decoders zero it.
+	 */
+	uint64_t reserved[2];
 };
+#ifndef __cplusplus
+_Static_assert(sizeof(struct sonde_sample_id) == 64, "sonde_sample_id: ABI size");
+#endif
 
 /*
  * struct read_format, as in a sample (PERF_SAMPLE_READ) or PERF_RECORD_READ.

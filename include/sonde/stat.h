@@ -121,12 +121,14 @@ struct sonde_stat_table {
 	double wall_ns; /* elapsed (or the interval length) for CPUs utilized */
 };
 
-/** @brief **sonde_stat_table__cell()** @return the count of @p ev in unit @p aggr. */
-static inline const struct sonde_stat_count *
-sonde_stat_table__cell(const struct sonde_stat_table *t, int aggr, int ev)
-{
-	return &t->counts[aggr * t->nr_events + ev];
-}
+/**
+ * @brief **sonde_stat_table__cell()** finds the count of event @p ev in
+ * unit @p aggr, counts[aggr * nr_events + ev].
+ * @return a pointer into the caller's counts, or NULL with errno EINVAL
+ * (bad table size, no counts, an index out of range).
+ */
+SONDE_API const struct sonde_stat_count *
+sonde_stat_table__cell(const struct sonde_stat_table *t, int aggr, int ev);
 
 /* ---- Reading an event list into a table -------------------------------- */
 

@@ -111,6 +111,33 @@ perf_untip() {
 	python3 -c 'import re, sys; sys.stdout.write(re.sub(r"#\n# \(Tip:[^\n]*\n#\n", "", sys.stdin.read()))'
 }
 
+# report_same NAME FILE ARGS...: `sonde report -i FILE --stdio ARGS`
+# prints what perf's does, byte for byte but for perf's closing tip, and
+# perf printed rows. With $REPORT_CUT set, the lines that match that
+# extended regular expression go from both outputs first (rows the two
+# may tell apart for a reason of their own).
+report_same() {
+	local name=$1 file=$2 f; shift 2
+	perf report -i "$file" --stdio "$@" 2>/dev/null | perf_untip >"$TMP/perf.out"
+	if ! "$SONDE" report -i "$file" --stdio "$@" >"$TMP/sonde.out" 2>"$TMP/err"; then
+		fail "$name: sonde failed: $(head -c 300 "$TMP/err")"; return
+	fi
+	if ! grep -q '%' "$TMP/perf.out"; then
+		fail "$name: perf printed no rows"; return
+	fi
+	if [ -n "${REPORT_CUT:-}" ]; then
+		for f in perf sonde; do
+			grep -v -E -- "$REPORT_CUT" "$TMP/$f.out" >"$TMP/$f.cut"
+			mv "$TMP/$f.cut" "$TMP/$f.out"
+		done
+	fi
+	if cmp -s "$TMP/perf.out" "$TMP/sonde.out"; then
+		pass "$name: as perf prints it"
+	else
+		fail "$name: differs from perf: $(diff "$TMP/perf.out" "$TMP/sonde.out" | head -6 | tr '\n' '|')"
+	fi
+}
+
 # have_cycles: the cycles event counts on this machine (a core PMU that
 # works: not in most VMs). perf is the judge when it is installed, not the
 # sonde under test; else whether a core PMU is listed.

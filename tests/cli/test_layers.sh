@@ -79,6 +79,18 @@ echo 'true' >"$TMP/tree/bench/load-test.sh"
 check "layers: a script name with a hyphen fails" check_layers.sh 1 \
 	"bench/load-test.sh: a file name is lowercase words"
 
+# The tests' stored output too: a golden file, and a golden folder.
+fresh
+mkdir -p "$TMP/tree/tests/golden/report"
+echo '# perf output' >"$TMP/tree/tests/golden/report/perf-fp.txt"
+check "layers: a golden file name with a hyphen fails" check_layers.sh 1 \
+	"tests/golden/report/perf-fp.txt: a file name is lowercase words"
+fresh
+mkdir -p "$TMP/tree/tests/golden/report-header"
+echo '# perf output' >"$TMP/tree/tests/golden/report-header/perf_fp.attr"
+check "layers: a golden folder name with a hyphen fails" check_layers.sh 1 \
+	"tests/golden/report-header: a folder name is lowercase words"
+
 # A call up the layers without an include: objects of a core file that
 # declares and calls a function the profile layer defines.
 if command -v "${CC:-cc}" >/dev/null && command -v nm >/dev/null; then

@@ -11,7 +11,7 @@ G=$(cd "$(dirname "$0")/../golden/evparse" && pwd)
 if have_perf; then
 	have_tracefs || true
 	bad=0 total=0
-	for list in "$G/specs.txt" "$G/live-specs.txt"; do
+	for list in "$G/specs.txt" "$G/live_specs.txt"; do
 		while IFS=$'\t' read -r n spec; do
 			# The sweep is pinned by the golden file; live time is precious.
 			case $n in '# modifier sweep'*) break ;; \#*|'') continue ;; esac
@@ -46,7 +46,7 @@ while IFS= read -r spec; do
 	if have_perf && perf stat -e "$spec" true >/dev/null 2>&1; then
 		perf_ok+=("$spec")
 	fi
-done <"$G/bad-specs.txt"
+done <"$G/bad_specs.txt"
 if [ $rejected = $nbad ]; then pass "sonde rejects all $nbad bad specs"
 else fail "sonde rejects only $rejected of $nbad bad specs"; fi
 if have_perf; then

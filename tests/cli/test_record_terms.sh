@@ -12,9 +12,9 @@ while IFS= read -r spec; do
 	echo "### $spec"
 	"$SONDE" record -v -e "$spec" -o "$TMP/t.data" true 2>&1 |
 		"$G/filter_record_attr.sh"
-done <"$G/record-specs.txt" >"$TMP/sonde.attr"
-if diff -u "$G/perf61-record.attr" "$TMP/sonde.attr" >"$TMP/diff"; then
-	pass "record terms: attrs match perf record 6.1 ($(grep -c '^###' "$G/perf61-record.attr") specs)"
+done <"$G/record_specs.txt" >"$TMP/sonde.attr"
+if diff -u "$G/perf61_record.attr" "$TMP/sonde.attr" >"$TMP/diff"; then
+	pass "record terms: attrs match perf record 6.1 ($(grep -c '^###' "$G/perf61_record.attr") specs)"
 else
 	fail "record terms: attrs differ from perf record 6.1: $(head -40 "$TMP/diff")"
 fi
@@ -45,9 +45,9 @@ while IFS= read -r args; do
 	# shellcheck disable=SC2086 # the options are words
 	"$SONDE" record -vv $args -e task-clock -o "$TMP/b.data" true 2>&1 |
 		"$G/filter_record_attr.sh"
-done <"$G/record-options.txt" >"$TMP/branch.attr"
-if diff -u "$G/perf61-record-options.attr" "$TMP/branch.attr" >"$TMP/diff"; then
-	pass "record -b/-j/-k: attrs match perf record 6.1 ($(grep -c '^###' "$G/perf61-record-options.attr") option sets)"
+done <"$G/record_options.txt" >"$TMP/branch.attr"
+if diff -u "$G/perf61_record_options.attr" "$TMP/branch.attr" >"$TMP/diff"; then
+	pass "record -b/-j/-k: attrs match perf record 6.1 ($(grep -c '^###' "$G/perf61_record_options.attr") option sets)"
 else
 	fail "record -b/-j/-k: attrs differ from perf record 6.1: $(head -40 "$TMP/diff")"
 fi

@@ -19,31 +19,10 @@ if ! perf record -q -o "$F" -e page-faults -c 1 -g "$W" >/dev/null 2>"$TMP/rec.e
 	exit 0
 fi
 
-# perf's report without the tip it closes with.
-perf_report() {
-	perf report -i "$F" --stdio "$@" 2>/dev/null | perf_untip
-}
-
-same() { # NAME ARGS...
-	local name=$1; shift
-	perf_report "$@" >"$TMP/perf.out"
-	if ! "$SONDE" report -i "$F" --stdio "$@" >"$TMP/sonde.out" 2>"$TMP/err"; then
-		fail "$name: sonde failed: $(head -c 300 "$TMP/err")"; return
-	fi
-	if ! grep -q '%' "$TMP/perf.out"; then
-		fail "$name: perf printed no rows"; return
-	fi
-	if cmp -s "$TMP/perf.out" "$TMP/sonde.out"; then
-		pass "$name: as perf prints it"
-	else
-		fail "$name: differs from perf: $(diff "$TMP/perf.out" "$TMP/sonde.out" | head -6 | tr '\n' '|')"
-	fi
-}
-
 for k in comm,sample sample,comm dso,period period,dso comm,period,sample,dso \
 	comm,dso,sample,period comm,sample,sample; do
-	same "--sort $k --no-children" --sort "$k" --no-children -g none
-	same "--sort $k (children)" --sort "$k" --children -g none
+	report_same "--sort $k --no-children" "$F" --sort "$k" --no-children -g none
+	report_same "--sort $k (children)" "$F" --sort "$k" --children -g none
 done
 
 # -n and --show-total-period: the same columns first, Samples before
@@ -52,28 +31,28 @@ for a in "-n --sort comm,dso" "--show-total-period --sort dso" \
 	"-n --show-total-period --sort comm,dso" \
 	"--show-total-period -n --sort comm,sample,dso" "-n --sort period,comm"; do
 	# shellcheck disable=SC2086
-	same "$a --no-children" $a --no-children -g none
+	report_same "$a --no-children" "$F" $a --no-children -g none
 	# shellcheck disable=SC2086
-	same "$a (children)" $a --children -g none
+	report_same "$a (children)" "$F" $a --children -g none
 done
 
 # "overhead" and "overhead_children" in --sort: perf sorts by weight first
 # only when the list's text holds neither (a substring test), else by the
 # list in order, each weight where it is named.
 for k in comm,overhead dso,overhead,comm overhead,dso; do
-	same "--sort $k --no-children" --sort "$k" --no-children -g none
-	same "--sort $k (children)" --sort "$k" --children -g none
+	report_same "--sort $k --no-children" "$F" --sort "$k" --no-children -g none
+	report_same "--sort $k (children)" "$F" --sort "$k" --children -g none
 done
 # (perf's --no-children shows a Children column for overhead_children.)
 for k in comm,dso,overhead_children overhead_children,comm dso,overhead_children,comm,overhead; do
-	same "--sort $k (children)" --sort "$k" --children -g none
+	report_same "--sort $k (children)" "$F" --sort "$k" --children -g none
 done
 
 # Without callchains perf drops --children silently: one Overhead column.
 F=$TMP/flat.data
 if perf record -q -o "$F" -e page-faults -c 1 "$W" >/dev/null 2>"$TMP/rec.err"; then
-	same "--children without callchains" --children --sort comm,dso
-	same "--children -n without callchains" --children -n --sort dso
+	report_same "--children without callchains" "$F" --children --sort comm,dso
+	report_same "--children -n without callchains" "$F" --children -n --sort dso
 else
 	skip "report fields: perf record without -g failed: $(head -c 200 "$TMP/rec.err")"
 fi

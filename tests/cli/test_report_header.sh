@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-only
 # sonde report --header-only [-I] prints what perf 6.1's does, line for line:
 #  - against stored perf output for the committed corpus files (runs
-#    without perf; tests/golden/report-header/README lists the one
+#    without perf; tests/golden/report_header/README lists the one
 #    deliberate difference: perf 6.1 drops a feature of a byte-swapped pipe
 #    file that sonde reads);
 #  - live, against `perf report -f --header-only` on files recorded here:
@@ -11,18 +11,21 @@
 #    read from stdin), perf stat record (STAT) and -z (COMPRESSED).
 #    Identical text, no exceptions.
 source "$(dirname "$0")/lib.sh"
-G=$(cd "$(dirname "$0")/../golden/report-header" && pwd)
+G=$(cd "$(dirname "$0")/../golden/report_header" && pwd)
 C=$(cd "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata" && pwd)
 W="$HELPERS/report_workload"
 
 # perf prints the file's mtime as ctime(3) does.
 ctime_of() { LC_ALL=C date -r "$1" '+%a %b %e %H:%M:%S %Y'; }
 
+# NAME.txt is perf's header of the corpus file NAME (its hyphens made
+# underscores), NAME_show_info.txt the same with -I (--show-info).
 for g in "$G"/*.txt; do
 	b=$(basename "$g" .txt)
-	f=$C/${b%-I}.data
+	base=${b%_show_info}
+	f=$C/${base//_/-}.data
 	opt=()
-	[ "${b%-I}" != "$b" ] && opt=(-I)
+	[ "$base" != "$b" ] && opt=(-I)
 	if ! "$SONDE" report --header-only "${opt[@]}" -i "$f" >"$TMP/h.out" 2>"$TMP/h.err"; then
 		fail "golden $b: exit $?: $(head -c 300 "$TMP/h.err")"
 		continue
@@ -58,7 +61,7 @@ fi
 
 # --buildid-list: perf buildid-list's layout (stored perf output).
 if "$SONDE" report --buildid-list -i "$C/perf-file.data" >"$TMP/b.out" 2>&1 &&
-   [ -s "$TMP/b.out" ] && diff -u "$G/perf-file.buildids" "$TMP/b.out" >"$TMP/b.diff"; then
+   [ -s "$TMP/b.out" ] && diff -u "$G/perf_file.buildids" "$TMP/b.out" >"$TMP/b.diff"; then
 	pass "--buildid-list matches perf buildid-list"
 else
 	fail "--buildid-list differs from perf buildid-list: $(head -c 600 "$TMP/b.diff" "$TMP/b.out")"

@@ -23,69 +23,43 @@ if ! perf record -q -o "$F" -e page-faults -c 1 -d -W --transaction --phys-data 
 	exit 0
 fi
 
-# perf's report without the tip it closes with.
-perf_report() {
-	perf report -i "$F" --stdio "$@" 2>/dev/null | perf_untip
-}
-
-same() { # NAME ARGS...
-	local name=$1; shift
-	perf_report "$@" >"$TMP/perf.out"
-	if ! "$SONDE" report -i "$F" --stdio "$@" >"$TMP/sonde.out" 2>"$TMP/err"; then
-		fail "$name: sonde failed: $(head -c 300 "$TMP/err")"; return
-	fi
-	if ! grep -q '%' "$TMP/perf.out"; then
-		fail "$name: perf printed no rows"; return
-	fi
-	if [[ $name == *"but ld.so's rows"* ]]; then
-		# the rows of ld.so's sources and the header's dots (the column's
-		# width follows the longest name) go from both
-		for f in perf sonde; do
-			grep -v -E '^#|  (dl-[a-z-]+|rtld|get-dynamic-info|tls_get_addr)\.[chS]$' \
-				"$TMP/$f.out" >"$TMP/$f.cut"
-			mv "$TMP/$f.cut" "$TMP/$f.out"
-		done
-	fi
-	if cmp -s "$TMP/perf.out" "$TMP/sonde.out"; then
-		pass "$name: as perf prints it"
-	else
-		fail "$name: differs from perf: $(diff "$TMP/perf.out" "$TMP/sonde.out" | head -6 | tr '\n' '|')"
-	fi
-}
-
 for k in socket symbol_size local_weight weight transaction cgroup cgroup_id time \
 	code_page_size local_ins_lat ins_lat addr parent pid,time cpu,socket comm,cgroup,time \
 	comm,p_stage_cyc tim; do
-	same "--sort $k --no-children" --sort "$k" --no-children -g none
+	report_same "--sort $k --no-children" "$F" --sort "$k" --no-children -g none
 done
 # srcfile: perf asks binutils, whose DWARF 5 line tables name the CU's
 # own file where a row names the first file after it (ld.so's
 # dl-get-cpu-features.c for dl-cacheinfo.h, dl-error-minimal.c for
 # dl-error-skeleton.c: readelf and libdw agree with sonde). Rows of
 # ld.so's sources move with the samples that land there: compared
-# without them (the percentages and every other row stay as they are).
+# without them (the percentages and every other row stay as they are),
+# and without the header's dots (the column's width follows the longest
+# name).
+REPORT_CUT='^#|  (dl-[a-z-]+|rtld|get-dynamic-info|tls_get_addr)\.[chS]$'
 for k in srcfile srcf; do
-	same "--sort $k --no-children (but ld.so's rows)" --sort "$k" --no-children -g none
+	report_same "--sort $k --no-children (but ld.so's rows)" "$F" --sort "$k" --no-children -g none
 done
+REPORT_CUT=
 # --dsos and --symbols keep a sample by its own object and symbol, also
 # when they are not sort keys.
-same "--sort sym --dsos report_workload --no-children" \
+report_same "--sort sym --dsos report_workload --no-children" "$F" \
 	--sort sym --dsos report_workload --no-children -g none
 # Keys filtered to one value are named above the table, in sort-key
 # order; their columns stay when hiding them would leave none.
-same "--sort dso --dsos report_workload (the only column stays)" \
+report_same "--sort dso --dsos report_workload (the only column stays)" "$F" \
 	--sort dso --dsos report_workload --no-children -g none
-same "--sort dso,comm with both filtered to one value" \
+report_same "--sort dso,comm with both filtered to one value" "$F" \
 	--sort dso,comm --dsos report_workload --comms report_workload --no-children -g none
 # Children mode: perf counts a sample whose value is not 0 at every frame.
 for k in socket cgroup cgroup_id time weight code_page_size comm,time; do
-	same "--sort $k (children)" --sort "$k" -g none
+	report_same "--sort $k (children)" "$F" --sort "$k" -g none
 done
-same "--time-quantum 1ms" --sort time --time-quantum 1ms --no-children -g none
-same "-p '^_dl_'" --sort comm -p '^_dl_' --no-children -g none
-same "--mem-mode mem,snoop,tlb,locked,blocked" --mem-mode --sort mem,snoop,tlb,locked,blocked -g none
-same "--mem-mode phys_daddr,data_page_size" --mem-mode --sort phys_daddr,data_page_size -g none
-same "--mem-mode local_weight,mem,local_ins_lat" --mem-mode --sort local_weight,mem,local_ins_lat -g none
+report_same "--time-quantum 1ms" "$F" --sort time --time-quantum 1ms --no-children -g none
+report_same "-p '^_dl_'" "$F" --sort comm -p '^_dl_' --no-children -g none
+report_same "--mem-mode mem,snoop,tlb,locked,blocked" "$F" --mem-mode --sort mem,snoop,tlb,locked,blocked -g none
+report_same "--mem-mode phys_daddr,data_page_size" "$F" --mem-mode --sort phys_daddr,data_page_size -g none
+report_same "--mem-mode local_weight,mem,local_ins_lat" "$F" --mem-mode --sort local_weight,mem,local_ins_lat -g none
 
 expect_fail "a memory key without --mem-mode" "needs --mem-mode" \
 	"$SONDE" report -i "$F" --stdio --sort tlb

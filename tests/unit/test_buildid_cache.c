@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
+#include "unit_dirs.h"
 
 /* Paths here are short; truncation checks would only add noise. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -188,8 +189,7 @@ static void test_add_copy(void **state)
 	assert_true(so.st_ino != sb.st_ino || so.st_dev != sb.st_dev);
 	assert_int_equal(so.st_mode & 0777, sb.st_mode & 0777);
 	assert_true(same_bytes(obj, bin));
-	snprintf(obj, sizeof(obj), "rm -rf %s", dir);
-	assert_int_equal(system(obj), 0);
+	assert_int_equal(scratch_dir_remove(dir), 0);
 }
 
 /* What may not become an entry. */
@@ -351,29 +351,16 @@ static void test_add_vdso(void **state)
 
 static int setup(void **state)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
 	(void)state;
-	assert_true(n > 0);
-	exe[n] = 0;
-	*strrchr(exe, '/') = 0;
-	snprintf(helpers, sizeof(helpers), "%s/../helpers", exe);
-	if (!realpath(helpers, exe))
-		snprintf(exe, sizeof(exe), "/nonexistent");
-	snprintf(helpers, sizeof(helpers), "%s", exe);
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/sonde-bidcache-XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
+	helpers_dir(helpers, sizeof(helpers));
+	scratch_dir_make(tmpdir, sizeof(tmpdir), "bidcache");
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd) ? -1 : 0;
+	return scratch_dir_remove(tmpdir);
 }
 
 int main(void)

@@ -22,6 +22,7 @@
 #include "core_priv.h"
 #include "sym_priv.h"
 #include "profile_priv.h"
+#include "unit_dirs.h"
 
 /* Paths here are short; truncation checks would only add noise. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -746,18 +747,14 @@ static void test_env_off(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/sonde-kcache-XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
+	scratch_dir_make(tmpdir, sizeof(tmpdir), "kcache");
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return scratch_dir_remove(tmpdir);
 }
 
 int main(void)

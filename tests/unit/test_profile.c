@@ -336,11 +336,17 @@ static void test_filters(void **state)
 	const char *other[] = { "other" };
 	const char *fa[] = { "fa", "fb" };
 	const int32_t tids[] = { pid + 1 };
-	const struct sonde_profile_time_range times[] = { { 2, 5 } };
+	const struct sonde_profile_time_range times[] = { { .start = 2, .end = 5 } };
+	/* The same slice as an array of two (read at the struct's stride). */
+	const struct sonde_profile_time_range halves[] = {
+		{ .start = 4, .end = 5 }, { .start = 2, .end = 4 },
+	};
 	const char *nodso[] = { "[kernel.kallsyms]" };
 	SONDE_OPTS(sonde_profile_filter, by_comm, .comms = other, .nr_comms = 1);
 	SONDE_OPTS(sonde_profile_filter, by_tid, .tids = tids, .nr_tids = 1);
 	SONDE_OPTS(sonde_profile_filter, by_time, .times = times, .nr_times = 1);
+	SONDE_OPTS(sonde_profile_filter, by_halves, .times = halves, .nr_times = 2);
+	const struct sonde_profile_filter *by_times[] = { &by_time, &by_halves };
 	SONDE_OPTS(sonde_profile_filter, by_sym, .syms = fa, .nr_syms = 2);
 	SONDE_OPTS(sonde_profile_filter, by_dso, .dsos = nodso, .nr_dsos = 1);
 	struct sonde_profile_event_stats st;
@@ -367,17 +373,19 @@ static void test_filters(void **state)
 	free(g.buf);
 
 	/* [2, 5): two c<-b<-a samples and the b one. */
-	p = load(&po, &by_time, &r, &g);
-	assert_int_equal(sonde_profile_entry__self(find(p, "fc")), 200);
-	assert_int_equal(sonde_profile_entry__self(find(p, "fb")), 100);
-	assert_null(find(p, "fa"));
-	/* The time slice is what the totals are of, as in perf. */
-	sonde_profile__event_stats(p, 0, &st);
-	assert_int_equal(st.samples, 3);
-	assert_int_equal(st.period, 300);
-	sonde_profile__free(p);
-	sonde_perfdata_reader__free(r);
-	free(g.buf);
+	for (size_t i = 0; i < 2; i++) {
+		p = load(&po, by_times[i], &r, &g);
+		assert_int_equal(sonde_profile_entry__self(find(p, "fc")), 200);
+		assert_int_equal(sonde_profile_entry__self(find(p, "fb")), 100);
+		assert_null(find(p, "fa"));
+		/* The time slice is what the totals are of, as in perf. */
+		sonde_profile__event_stats(p, 0, &st);
+		assert_int_equal(st.samples, 3);
+		assert_int_equal(st.period, 300);
+		sonde_profile__free(p);
+		sonde_perfdata_reader__free(r);
+		free(g.buf);
+	}
 
 	p = load(&po, &by_sym, &r, &g);
 	assert_int_equal(sonde_profile__nr_entries(p, 0), 2);

@@ -892,7 +892,12 @@ static void test_id_lookup(void **state)
 			struct sonde_sample_id sid, want = { 0 };
 			struct sonde_record d;
 
+			/* The room for fields to come reads zero, whatever was there. */
+			memset(&d, 0xff, sizeof(d));
+			memset(&sid, 0xff, sizeof(sid));
 			assert_int_equal(sonde_record__decode(&c->fmt, buf, (size_t)n, &d), 0);
+			CHECK(!(d.sample_id.reserved[0] | d.sample_id.reserved[1]),
+			      "the trailer's room is not zeroed");
 			err = sonde_record__sample_id(&c->fmt, buf, (size_t)n, &sid);
 			if (sample) {
 				want.pid = d.sample.pid;

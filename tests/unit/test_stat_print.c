@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -531,6 +532,34 @@ static void test_header_footer(void **state)
 	free(s);
 }
 
+/* A cell is counts[aggr * nr_events + ev]; what lies outside is refused. */
+static void test_cell(void **state)
+{
+	static const struct sonde_stat_aggr two[] = { { .nr = 1 }, { .nr = 1 } };
+	struct sonde_stat_table t = basic;
+	struct sonde_stat_count cnt[6];
+	static const int bad[][2] = { { -1, 0 }, { 2, 0 }, { 0, -1 }, { 0, 3 } };
+
+	(void)state;
+	t.nr_aggr = 2;
+	t.aggr = two;
+	t.counts = cnt;
+	assert_ptr_equal(sonde_stat_table__cell(&t, 0, 0), &cnt[0]);
+	assert_ptr_equal(sonde_stat_table__cell(&t, 0, 2), &cnt[2]);
+	assert_ptr_equal(sonde_stat_table__cell(&t, 1, 1), &cnt[4]);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		assert_null(sonde_stat_table__cell(&t, bad[i][0], bad[i][1]));
+		assert_int_equal(errno, EINVAL);
+	}
+	t.sz = offsetof(struct sonde_stat_table, counts); /* too old to have counts */
+	assert_null(sonde_stat_table__cell(&t, 0, 0));
+	t.sz = sizeof(t);
+	t.counts = NULL;
+	assert_null(sonde_stat_table__cell(&t, 0, 0));
+	assert_null(sonde_stat_table__cell(NULL, 0, 0));
+}
+
 static void test_stats(void **state)
 {
 	struct stat_stats st = { 0 };
@@ -562,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_rates_and_ctx),
 		cmocka_unit_test(test_grouping),
 		cmocka_unit_test(test_header_footer),
+		cmocka_unit_test(test_cell),
 		cmocka_unit_test(test_stats),
 	};
 

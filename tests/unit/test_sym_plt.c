@@ -21,6 +21,7 @@
 #include <gelf.h>
 #include "sym_priv.h"
 #include "sonde/symbols.h"
+#include "unit_dirs.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -231,14 +232,8 @@ static void test_plt_symcache(void **state)
 
 static int setup(void **state)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
 	(void)state;
-	assert_true(n > 0);
-	exe[n] = 0;
-	*strrchr(exe, '/') = 0;
-	snprintf(helpers, sizeof(helpers), "%s/../helpers", exe);
+	helpers_dir(helpers, sizeof(helpers));
 	return 0;
 }
 

@@ -10,6 +10,22 @@
 #include "sonde/stat.h"
 #include "core_priv.h"
 
+/* The cell of an index already checked. */
+static const struct sonde_stat_count *cell(const struct sonde_stat_table *t,
+					   int aggr, int ev)
+{
+	return &t->counts[(size_t)aggr * (size_t)t->nr_events + (size_t)ev];
+}
+
+const struct sonde_stat_count *
+sonde_stat_table__cell(const struct sonde_stat_table *t, int aggr, int ev)
+{
+	if (!t || t->sz < offsetof(struct sonde_stat_table, counts) + sizeof(t->counts) ||
+	    !t->counts || ev < 0 || ev >= t->nr_events || aggr < 0 || aggr >= t->nr_aggr)
+		return lib_err_ptr(EINVAL);
+	return cell(t, aggr, ev);
+}
+
 /*
  * Mean of the counted events of @kind in unit @aggr and context @ctx.
  * Returns how many there were (0: the metric has no denominator).
@@ -21,7 +37,7 @@ static int shadow(const struct sonde_stat_table *t, int aggr, unsigned int ctx,
 	int n = 0;
 
 	for (int e = 0; e < t->nr_events; e++) {
-		const struct sonde_stat_count *c = sonde_stat_table__cell(t, aggr, e);
+		const struct sonde_stat_count *c = cell(t, aggr, e);
 		enum sonde_stat_kind k = t->events[e].kind;
 
 		if (t->events[e].ctx != ctx || c->status != SONDE_STAT_OK)
@@ -124,7 +140,7 @@ int sonde_stat_table__metrics(const struct sonde_stat_table *t, int aggr, int ev
 	    ev < 0 || ev >= t->nr_events || aggr < 0 || aggr >= t->nr_aggr)
 		return lib_err(EINVAL);
 	e = &t->events[ev];
-	c = sonde_stat_table__cell(t, aggr, ev);
+	c = cell(t, aggr, ev);
 	v = c->val;
 	memset(m, 0, 2 * sizeof(*m));
 	if (c->status != SONDE_STAT_OK)

@@ -24,12 +24,12 @@ dump_record() {
 		echo "### $spec"
 		"$PERF" record -vv -e "$spec" -o "$TMPD/x.data" true 2>&1 |
 			"$DIR/filter_record_attr.sh"
-	done <"$DIR/record-specs.txt"
+	done <"$DIR/record_specs.txt"
 }
 TMPD=$(mktemp -d)
-dump_record >"$DIR/perf61-record.attr"
+dump_record >"$DIR/perf61_record.attr"
 rm -rf "$TMPD"
-echo "wrote $DIR/perf61-record.attr ($(grep -c '^###' "$DIR/perf61-record.attr") specs)"
+echo "wrote $DIR/perf61_record.attr ($(grep -c '^###' "$DIR/perf61_record.attr") specs)"
 # Record options (-b, -j, -k) as perf record applies them to task-clock.
 dump_options() {
 	while IFS= read -r args; do
@@ -38,9 +38,9 @@ dump_options() {
 		# shellcheck disable=SC2086 # the options are words
 		"$PERF" record -vv $args -e task-clock -o "$TMPD/x.data" true 2>&1 |
 			"$DIR/filter_record_attr.sh"
-	done <"$DIR/record-options.txt"
+	done <"$DIR/record_options.txt"
 }
 TMPD=$(mktemp -d)
-dump_options >"$DIR/perf61-record-options.attr"
+dump_options >"$DIR/perf61_record_options.attr"
 rm -rf "$TMPD"
-echo "wrote $DIR/perf61-record-options.attr ($(grep -c '^###' "$DIR/perf61-record-options.attr") option sets)"
+echo "wrote $DIR/perf61_record_options.attr ($(grep -c '^###' "$DIR/perf61_record_options.attr") option sets)"
