@@ -4,8 +4,9 @@
  * recording's TRACING_DATA by the attr's id (file and pipe), else from
  * tracefs by name when the id there agrees (a fake tree through
  * SONDE_TRACEFS_ROOT), its print evaluator per %pS namer, kept by the
- * reader; and a corrupt TRACING_DATA, which must give a clear answer
- * (offset, SONDE_TP_BAD_TRACING_DATA, -SONDE_ERR_FORMAT) and no crash.
+ * reader; a corrupt TRACING_DATA, which must give a clear answer
+ * (offset, SONDE_TP_BAD_TRACING_DATA, -SONDE_ERR_FORMAT) and no crash;
+ * and the profile's trace key, from a reader and without one.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -163,15 +164,41 @@ static void tp_attr(struct sonde_perf_event_attr *a, uint64_t id)
 	a->size = sizeof(*a);
 	a->type = SONDE_PERF_TYPE_TRACEPOINT;
 	a->config = id;
-	a->sample_type = SONDE_PERF_SAMPLE_IP | SONDE_PERF_SAMPLE_TID |
-			 SONDE_PERF_SAMPLE_TIME | SONDE_PERF_SAMPLE_RAW;
+	a->sample_type = SONDE_PERF_SAMPLE_IDENTIFIER | SONDE_PERF_SAMPLE_IP |
+			 SONDE_PERF_SAMPLE_TID | SONDE_PERF_SAMPLE_TIME |
+			 SONDE_PERF_SAMPLE_RAW;
 	a->sample_period = 1;
 	a->sample_id_all = 1;
 }
 
+/* A sample of event id @id with raw_rec()'s data (RAW padded to 8 bytes). */
+struct tp_sample {
+	struct sonde_perf_event_header h;
+	uint64_t id, ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t raw_size;
+	uint8_t raw[28];
+};
+
+static void fill_sample(struct tp_sample *s, uint64_t id, uint64_t time)
+{
+	memset(s, 0, sizeof(*s));
+	s->h.type = SONDE_PERF_RECORD_SAMPLE;
+	s->h.misc = SONDE_PERF_RECORD_MISC_KERNEL;
+	s->h.size = sizeof(*s);
+	s->id = id;
+	s->ip = 0xffffffff81000000ULL;
+	s->pid = s->tid = 42;
+	s->time = time;
+	s->raw_size = sizeof(s->raw);
+	memcpy(s->raw, raw_rec(), 24);
+}
+
 /*
  * Events: 0 test:t1 (in the blob), 1 test:t2 (tracefs only), 2 test:t3
- * (tracefs has another id), 3 task-clock (no tracepoint), 4 more:t4.
+ * (tracefs has another id), 3 task-clock (no tracepoint), 4 more:t4; one
+ * sample of each tracepoint (sample id 100 + index).
  */
 static void write_perfdata(bool pipe, const struct blob *b)
 {
@@ -180,6 +207,7 @@ static void write_perfdata(bool pipe, const struct blob *b)
 	static const char *const names[] = { "test:t1", "test:t2", "test:t3" };
 	static const uint64_t ids[] = { 7, 8, 9 };
 	struct sonde_perf_event_attr a;
+	struct tp_sample smp;
 
 	assert_non_null(w);
 	for (int i = 0; i < 3; i++) {
@@ -191,8 +219,20 @@ static void write_perfdata(bool pipe, const struct blob *b)
 	assert_int_equal(sonde_perfdata_writer__add_event(w, &a, "task-clock"), 3);
 	tp_attr(&a, 10);
 	assert_int_equal(sonde_perfdata_writer__add_event(w, &a, "more:t4"), 4);
-	assert_int_equal(sonde_perfdata_writer__set_tracing_data(w, b->b, b->len), 0);
+	for (int i = 0; i < 5; i++) {
+		uint64_t id = 100 + (uint64_t)i;
+
+		assert_int_equal(sonde_perfdata_writer__add_ids(w, i, &id, 1), 0);
+	}
+	if (b->len)
+		assert_int_equal(sonde_perfdata_writer__set_tracing_data(w, b->b, b->len), 0);
 	assert_int_equal(sonde_perfdata_writer__begin(w), 0);
+	for (int i = 0; i < 5; i++) {
+		if (i == 3)
+			continue;
+		fill_sample(&smp, 100 + (uint64_t)i, 1000 + (uint64_t)i);
+		assert_int_equal(sonde_perfdata_writer__write(w, &smp.h), 0);
+	}
 	assert_int_equal(sonde_perfdata_writer__finish(w), 0);
 }
 
@@ -372,6 +412,77 @@ static void test_garbage(void **state)
 	sonde_perfdata_reader__free(r);
 }
 
+/* Event @ev's one histogram row's trace text, NULL without one. */
+static const char *trace_of(struct sonde_profile *p, int ev)
+{
+	const struct sonde_profile_entry *e = sonde_profile__entry(p, ev, 0);
+	struct sonde_profile_entry_keys k;
+
+	if (!e)
+		return "(no entry)";
+	assert_int_equal(sonde_profile_entry__keys(e, &k), 0);
+	return k.trace;
+}
+
+/* report's trace key: the reader's formats. */
+static void test_profile_reader(void **state)
+{
+	static const enum sonde_profile_key keys[] = { SONDE_PROFILE_KEY_TRACE };
+	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 1);
+	struct sonde_perfdata_reader *r;
+	struct sonde_profile *p;
+	struct blob b;
+
+	(void)state;
+	make_blob(&b, false);
+	write_perfdata(false, &b);
+	r = sonde_perfdata_reader__open(path, NULL);
+	assert_non_null(r);
+	p = sonde_profile__new(&po);
+	assert_non_null(p);
+	assert_int_equal(sonde_profile__add_reader(p, r), 4);
+	assert_string_equal(trace_of(p, 0), "a=5 f=0x1010");
+	assert_string_equal(trace_of(p, 1), "t2 a=5");
+	assert_null(trace_of(p, 2));
+	assert_string_equal(trace_of(p, 4), "t4 a=5");
+	sonde_profile__free(p);
+	sonde_perfdata_reader__free(r);
+}
+
+/* A profile fed by hand (a live ring): this machine's tracefs only. */
+static void test_profile_live(void **state)
+{
+	static const enum sonde_profile_key keys[] = { SONDE_PROFILE_KEY_TRACE };
+	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 1);
+	struct sonde_profile *p = sonde_profile__new(&po);
+	struct sonde_perf_event_attr a;
+	struct sonde_record rec;
+	const uint64_t id1 = 100, id2 = 101;
+
+	(void)state;
+	assert_non_null(p);
+	tp_attr(&a, 7); /* test:t1 is not in this tracefs */
+	assert_int_equal(sonde_profile__add_event(p, &a, &id1, 1, "test:t1"), 0);
+	tp_attr(&a, 8);
+	assert_int_equal(sonde_profile__add_event(p, &a, &id2, 1, "test:t2"), 1);
+	for (int ev = 0; ev < 2; ev++) {
+		memset(&rec, 0, sizeof(rec));
+		rec.type = SONDE_PERF_RECORD_SAMPLE;
+		rec.misc = SONDE_PERF_RECORD_MISC_KERNEL;
+		rec.sample.sample_type = a.sample_type;
+		rec.sample.id = ev ? id2 : id1;
+		rec.sample.ip = 0xffffffff81000000ULL;
+		rec.sample.pid = rec.sample.tid = 42;
+		rec.sample.period = 1;
+		rec.sample.raw.data = raw_rec();
+		rec.sample.raw.size = 24;
+		assert_int_equal(sonde_profile__add_record(p, ev, &rec), 1);
+	}
+	assert_null(trace_of(p, 0));
+	assert_string_equal(trace_of(p, 1), "t2 a=5");
+	sonde_profile__free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +491,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_no_tracing_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_profile_reader, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_profile_live, setup, teardown),
 	};
 
 	sonde_set_print(NULL);
