@@ -26,6 +26,7 @@
 #include "sonde/common.h"
 #include "sonde/perfdata_feat.h"
 #include "sonde/abi.h"
+#include "sonde/tracefs.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -527,6 +528,60 @@ typedef int (*sonde_tracing_format_fn)(void *ctx, const char *sys,
 SONDE_API int sonde_tracing_data__for_each_format(const void *data, size_t len,
 						  sonde_tracing_format_fn fn,
 						  void *ctx, size_t *err_off);
+
+
+/* What sonde_perfdata_reader__tp_format() returns on success (bits). */
+enum {
+	SONDE_TP_RECORDED = 0,	/* the format came from the recording */
+	SONDE_TP_TRACEFS = 1,	/* it came from this machine's tracefs */
+	/* OR'ed in: the recording's TRACING_DATA is corrupt; formats from
+	 * the corrupt spot on were not read (errbuf says where). */
+	SONDE_TP_BAD_TRACING_DATA = 2,
+};
+
+struct sonde_perfdata_tp_opts {
+	size_t sz;		/* sizeof(struct sonde_perfdata_tp_opts) */
+	sonde_tp_sym_fn sym;	/* names %pS/%ps for the evaluator; NULL: hex */
+	void *sym_ctx;		/* passed to @sym */
+	/* If set, receives what is wrong with the recording's TRACING_DATA
+	 * (with the byte offset inside it), or "" when nothing is. */
+	char *errbuf;
+	size_t errbuf_size;
+	size_t : 0;
+};
+#define sonde_perfdata_tp_opts__last_field errbuf_size
+
+/**
+ * @brief **sonde_perfdata_reader__tp_format()** finds the format of
+ * tracepoint event @p idx (attr.type PERF_TYPE_TRACEPOINT): the recording
+ * machine's, from the reader's TRACING_DATA by attr.config (the event id),
+ * else this machine's tracefs (sonde_tracefs__root()) by the event's
+ * "sys:name" when its ID there is the same one (the same kernel's
+ * numbering; another kernel's format is not guessed at). TRACING_DATA is
+ * untrusted: it is walked and parsed once per reader, on the first call
+ * that finds it (on a pipe, its record comes before the samples: call
+ * this when a sample needs it); a format that does not parse spoils only
+ * its own event. The answer for @p idx is decided by its first call and
+ * kept; evaluators are made once per @p idx and (sym, sym_ctx) pair.
+ * Not thread-safe, like the rest of the reader.
+ * @param opts may be NULL (addresses in hex, no error text).
+ * @param fmt receives the format; owned by the reader, valid until
+ * sonde_perfdata_reader__free().
+ * @param print may be NULL; receives the print fmt's evaluator
+ * (sonde_tp_print__new() with @p opts' sym), owned by the reader and
+ * valid until sonde_perfdata_reader__free(), or NULL when the print fmt
+ * is not understood (print the fields instead).
+ * @return SONDE_TP_RECORDED or SONDE_TP_TRACEFS, with
+ * SONDE_TP_BAD_TRACING_DATA OR'ed in when the blob is corrupt; or
+ * -EINVAL (no such event, not a tracepoint, bad arguments), -ENOENT
+ * (neither the recording nor this machine has it), -SONDE_ERR_FORMAT
+ * (the blob is corrupt and this machine does not have it either),
+ * -ENOMEM. @p fmt and @p print are NULL on error.
+ */
+SONDE_API int sonde_perfdata_reader__tp_format(struct sonde_perfdata_reader *r, int idx,
+					       const struct sonde_perfdata_tp_opts *opts,
+					       const struct sonde_tp_format **fmt,
+					       const struct sonde_tp_print **print);
 
 #ifdef __cplusplus
 }

@@ -707,9 +707,8 @@ static void print_sample_text(struct script *s, const struct sonde_perfdata_reco
 			sonde_perfdata_reader__attr(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0);
 
 		if (a && a->type == SONDE_PERF_TYPE_TRACEPOINT)
-			script_trace_fields(s->trace, o,
-					    sonde_perfdata_reader__event_name(s->r, rec->attr_idx >= 0 ? rec->attr_idx : 0),
-					    a->config, smp->raw, smp->raw_size);
+			script_trace_fields(s->trace, o, rec->attr_idx >= 0 ? rec->attr_idx : 0,
+					    smp->raw, smp->raw_size);
 		if (!(f & F_IP)) {
 			end_line(s, o, f);
 			return;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * Tracepoint text for sonde script: the event's print fmt evaluated on
- * the sample's RAW data (sonde_tp_print__format()), else "name=value" for every
- * non-common field. The format comes from the file's TRACING_DATA (the
- * recording kernel's, found by the attr.config id), else from this
- * machine's tracefs by the event's name when its ID matches attr.config
- * (same kernel); otherwise the fields are left out rather than decoded
- * wrongly.
+ * the sample's RAW data (sonde_tp_print__format()), else "name=value" for
+ * every non-common field. The format is the reader's
+ * (sonde_perfdata_reader__tp_format(): the recording's TRACING_DATA, else
+ * this machine's tracefs when the ids agree); otherwise the fields are
+ * left out rather than decoded wrongly.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,142 +16,29 @@
 #include "sonde/tracefs.h"
 #include "script_trace.h"
 
-struct trace_fmt {
-	const char *event; /* "sys:name" */
-	struct sonde_tp_format *fmt;
-	struct sonde_tp_print *print; /* its print fmt, when understood */
-	bool tried;
-};
-
 struct script_trace {
-	struct trace_fmt *v;
-	size_t n;
-	sonde_tp_sym_fn sym;
-	void *sym_ctx;
-	const struct sonde_perfdata_reader *r;
-	struct sonde_tp_format **rec;	/* from TRACING_DATA; taken when used */
-	size_t nr_rec;
-	bool rec_loaded;
+	struct sonde_perfdata_reader *r;
+	struct sonde_perfdata_tp_opts opts;
+	bool warned;
 };
 
-struct script_trace *script_trace_new(const struct sonde_perfdata_reader *r,
+struct script_trace *script_trace_new(struct sonde_perfdata_reader *r,
 				      sonde_tp_sym_fn sym, void *ctx)
 {
 	struct script_trace *t = calloc(1, sizeof(struct script_trace));
 
 	if (t) {
 		t->r = r;
-		t->sym = sym;
-		t->sym_ctx = ctx;
+		t->opts.sz = sizeof(t->opts);
+		t->opts.sym = sym;
+		t->opts.sym_ctx = ctx;
 	}
 	return t;
 }
 
-static int add_recorded(void *ctx, const char *sys, const char *text, size_t len)
-{
-	struct script_trace *t = ctx;
-	struct sonde_tp_format *fmt, **v;
-
-	(void)sys;
-	fmt = sonde_tp_format__parse(text, len, NULL);
-	if (!fmt)
-		return 0;	/* one bad format spoils only its event */
-	v = realloc(t->rec, (t->nr_rec + 1) * sizeof(*v));
-	if (!v) {
-		sonde_tp_format__free(fmt);
-		return -1;
-	}
-	t->rec = v;
-	v[t->nr_rec++] = fmt;
-	return 0;
-}
-
-/*
- * The recorded formats, read when the first tracepoint sample needs one
- * (a pipe's TRACING_DATA has been met by then).
- */
-static struct sonde_tp_format *recorded_fmt(struct script_trace *t, uint64_t id)
-{
-	const struct sonde_perfdata_reader *r = t->r;
-	const void *td;
-	size_t td_len = 0;
-
-	if (!t->rec_loaded && (td = sonde_perfdata_reader__tracing_data(r, &td_len))) {
-		t->rec_loaded = true;
-		if (sonde_tracing_data__for_each_format(td, td_len, add_recorded,
-							t, NULL) < 0)
-			fprintf(stderr, "sonde script: the file's tracing data is corrupt; "
-				"using this machine's tracepoint formats\n");
-	}
-	for (size_t i = 0; i < t->nr_rec; i++) {
-		struct sonde_tp_format *fmt = t->rec[i];
-
-		if (fmt && sonde_tp_format__id(fmt) == (int64_t)id) {
-			t->rec[i] = NULL;
-			return fmt;
-		}
-	}
-	return NULL;
-}
-
 void script_trace_free(struct script_trace *t)
 {
-	if (!t)
-		return;
-	for (size_t i = 0; i < t->n; i++) {
-		sonde_tp_print__free(t->v[i].print);
-		sonde_tp_format__free(t->v[i].fmt);
-	}
-	for (size_t i = 0; i < t->nr_rec; i++)
-		sonde_tp_format__free(t->rec[i]);
-	free(t->rec);
-	free(t->v);
 	free(t);
-}
-
-static struct trace_fmt *get_fmt(struct script_trace *t, const char *event,
-				 uint64_t id)
-{
-	struct trace_fmt *f = NULL, *nv;
-	char sys[256];
-	const char *colon = strchr(event, ':');
-
-	for (size_t i = 0; i < t->n; i++)
-		if (!strcmp(t->v[i].event, event))
-			f = &t->v[i];
-	if (!f) {
-		nv = realloc(t->v, (t->n + 1) * sizeof(*nv));
-		if (!nv)
-			return NULL;
-		t->v = nv;
-		f = &t->v[t->n++];
-		memset(f, 0, sizeof(*f));
-		f->event = event;
-	}
-	if (f->tried)
-		return f;
-	f->tried = true;
-	f->fmt = recorded_fmt(t, id);
-	if (f->fmt)
-		goto compile;
-	if (!colon || (size_t)(colon - event) >= sizeof(sys))
-		return f;
-	memcpy(sys, event, (size_t)(colon - event));
-	sys[colon - event] = 0;
-	f->fmt = sonde_tp_format__load(NULL, sys, colon + 1);
-	if (f->fmt && sonde_tp_format__id(f->fmt) != (int64_t)id) {
-		/* Another kernel's event numbering: do not guess. */
-		sonde_tp_format__free(f->fmt);
-		f->fmt = NULL;
-	}
-compile:
-	if (f->fmt) {
-		SONDE_OPTS(sonde_tp_print_opts, po, .sym = t->sym,
-			   .sym_ctx = t->sym_ctx);
-
-		f->print = sonde_tp_print__new(f->fmt, &po);
-	}
-	return f;
 }
 
 static uint64_t load_uint(const uint8_t *p, uint32_t size)
@@ -241,16 +128,23 @@ static bool put_print(const struct sonde_tp_print *p, struct outbuf *o,
 	return false;
 }
 
-void script_trace_fields(struct script_trace *t, struct outbuf *o, const char *event,
-			 uint64_t id, const uint8_t *raw, uint32_t raw_size)
+void script_trace_fields(struct script_trace *t, struct outbuf *o, int idx,
+			 const uint8_t *raw, uint32_t raw_size)
 {
-	struct trace_fmt *tf = raw ? get_fmt(t, event, id) : NULL;
-	struct sonde_tp_format *fmt = tf ? tf->fmt : NULL;
+	const struct sonde_tp_format *fmt = NULL;
+	const struct sonde_tp_print *print = NULL;
+	int rc = raw ? sonde_perfdata_reader__tp_format(t->r, idx, &t->opts, &fmt, &print) : -EINVAL;
 	size_t n = fmt ? sonde_tp_format__field_count(fmt) : 0;
 	bool first = true;
 
+	if (!t->warned && ((rc >= 0 && (rc & SONDE_TP_BAD_TRACING_DATA)) ||
+			   rc == -SONDE_ERR_FORMAT)) {
+		t->warned = true;
+		fprintf(stderr, "sonde script: the file's tracing data is corrupt; "
+			"using this machine's tracepoint formats\n");
+	}
 	/* As perf prints it; else every field as name=value. */
-	if (tf && tf->print && put_print(tf->print, o, raw, raw_size))
+	if (print && put_print(print, o, raw, raw_size))
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const struct sonde_tp_field *f = sonde_tp_format__field(fmt, i);

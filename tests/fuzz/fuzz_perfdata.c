@@ -3,7 +3,11 @@
  * Fuzz target for the perf.data reader: the input is a perf.data image
  * (file or pipe format, either byte order). Every record goes through the
  * sample decoder, the thread/map model and the stack cache, in time order
- * and (when the last input byte is odd) in file order too.
+ * and (when the last input byte is odd) in file order too. A tracepoint
+ * sample's RAW data is printed with the format the reader finds in the
+ * image's TRACING_DATA (sonde_perfdata_reader__tp_format(), as script and
+ * report's trace key do; tracefs is pointed at nothing, so only the
+ * image's formats are used).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -13,7 +17,17 @@
 #include "perfdata_priv.h"
 #include "profile_priv.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	/* The host's tracefs is not input: leave it out of the runs. */
+	setenv("SONDE_TRACEFS_ROOT", "/nonexistent/sonde-fuzz-tracefs", 1);
+	return 0;
+}
 
 struct src {
 	const uint8_t *p;
@@ -29,6 +43,33 @@ static ssize_t src_read(void *arg, void *buf, size_t n)
 	memcpy(buf, s->p + s->pos, n);
 	s->pos += n;
 	return (ssize_t)n;
+}
+
+static const char *fake_sym(void *ctx, uint64_t addr, uint64_t *off)
+{
+	(void)ctx;
+	*off = addr & 0xff;
+	return addr & 1 ? "f" : NULL;
+}
+
+/* A tracepoint sample's text, as script prints it. */
+static void trace_text(struct sonde_perfdata_reader *r, int idx, const struct pdr_sample *s)
+{
+	char err[96], out[256];
+	SONDE_OPTS(sonde_perfdata_tp_opts, o, .sym = fake_sym, .errbuf = err,
+		   .errbuf_size = sizeof(err));
+	const struct sonde_tp_format *fmt;
+	const struct sonde_tp_print *p;
+	int rc = sonde_perfdata_reader__tp_format(r, idx, &o, &fmt, &p);
+
+	if (rc < 0)
+		return;
+	(void)sonde_tp_format__field_count(fmt);
+	if (p && s->raw)
+		(void)sonde_tp_print__format(p, s->raw, s->raw_size, out, sizeof(out));
+	/* And without a namer: a second evaluator of the same format. */
+	if (sonde_perfdata_reader__tp_format(r, idx, NULL, &fmt, &p) != rc)
+		abort();
 }
 
 /* What a reader hands out, folded into one value, and how it ends. */
@@ -106,6 +147,8 @@ static void run(const uint8_t *data, size_t size, bool unordered)
 		}
 		if (!a || pdr_parse_sample(r, a, (const uint8_t *)rec.hdr, rec.size, &s))
 			continue;
+		if (a->attr.type == SONDE_PERF_TYPE_TRACEPOINT)
+			trace_text(r, rec.attr_idx >= 0 ? rec.attr_idx : 0, &s);
 		t = anl_thread_findnew(m, (int32_t)s.pid, (int32_t)s.tid);
 		anl_stack_get(st, r, t, rec.misc, s.ip, s.callchain, s.nr_callchain);
 	}

@@ -173,4 +173,12 @@ int ev_parse_probe(struct parser *p, size_t start, size_t wl);
  */
 int ev_hybrid_expand(struct parser *p, size_t idx, size_t col);
 
+/*
+ * Tracepoint "sys:name"'s format from this machine's tracefs, when its ID
+ * there is @id: a recording's numbering is this kernel's only then
+ * (tp_format.c). NULL + errno otherwise (ENOENT for another id).
+ */
+struct sonde_tp_format;
+struct sonde_tp_format *tp_format_this_kernel(const char *event, int64_t id);
+
 #endif /* SONDE_EVENT_PRIV_H */

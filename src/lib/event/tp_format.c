@@ -12,6 +12,7 @@
 #include <string.h>
 #include "sonde/tracefs.h"
 #include "core_priv.h"
+#include "event_priv.h"
 
 #define MAX_FORMAT_LEN (1u << 20)
 #define MAX_FIELDS 4096
@@ -293,6 +294,25 @@ struct sonde_tp_format *sonde_tp_format__load(const char *root, const char *sys,
 	}
 	fmt = sonde_tp_format__parse(buf, (size_t)n, NULL);
 	free(buf);
+	return fmt;
+}
+
+struct sonde_tp_format *tp_format_this_kernel(const char *event, int64_t id)
+{
+	const char *colon = event ? strchr(event, ':') : NULL;
+	struct sonde_tp_format *fmt;
+	char sys[256];
+
+	if (!colon || (size_t)(colon - event) >= sizeof(sys))
+		return lib_err_ptr(ENOENT);
+	memcpy(sys, event, (size_t)(colon - event));
+	sys[colon - event] = 0;
+	fmt = sonde_tp_format__load(NULL, sys, colon + 1);
+	if (fmt && sonde_tp_format__id(fmt) != id) {
+		/* Another kernel's event numbering: do not guess. */
+		sonde_tp_format__free(fmt);
+		return lib_err_ptr(ENOENT);
+	}
 	return fmt;
 }
 

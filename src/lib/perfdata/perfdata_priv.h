@@ -72,6 +72,7 @@ struct pdr_chunk {
 };
 
 struct pdr_in; /* incremental pipe input, perfdata_read_in.c */
+struct pdr_tp; /* tracepoint formats, perfdata_read_tp.c */
 
 struct sonde_perfdata_reader {
 	/*
@@ -139,6 +140,7 @@ struct sonde_perfdata_reader {
 	uint64_t nr_type[PDR_NR_TYPES]; /* records met in the stream, by type */
 	uint64_t tracing_off, tracing_len; /* TRACING_DATA blob in base, or 0 */
 	uint8_t *tracing_copy; /* a pipe's blob (the window moves on), or NULL */
+	struct pdr_tp *tp; /* its formats, parsed on demand */
 	uint64_t nr_compressed; /* COMPRESSED(2) records scanned */
 	struct pdr_comp_info comp;
 	struct pdr_zstd *zstd;
@@ -350,6 +352,8 @@ struct sonde_perfdata_reader *pdr_reader_finish(struct sonde_perfdata_reader *r,
  */
 void pdr_set_wait_hook(struct sonde_perfdata_reader *r, void (*fn)(void *), void *arg);
 void pdr_set_stop_flag(struct sonde_perfdata_reader *r, const volatile sig_atomic_t *stop);
+/* Frees what sonde_perfdata_reader__tp_format() kept (perfdata_read_tp.c). */
+void pdr_tp_free(struct sonde_perfdata_reader *r);
 /* The TRACING_DATA blob (file feature or pipe record), or NULL. */
 static inline const uint8_t *pdr_tracing_data(const struct sonde_perfdata_reader *r,
 					      size_t *len)

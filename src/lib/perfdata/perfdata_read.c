@@ -463,6 +463,7 @@ void sonde_perfdata_reader__free(struct sonde_perfdata_reader *r)
 	pdr_in_free(r);
 	pdr_chunks_free(r);
 	free(r->tracing_copy);
+	pdr_tp_free(r);
 	if (r->mapped)
 		munmap((void *)r->base, r->len);
 	else

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sonde/tracefs.h"
+#include "event_priv.h"
 #include "profile_priv.h"
 
 /* What the keys compare: zero where a key is not set (no padding bytes). */
@@ -53,10 +54,14 @@ struct prof_xkey {
 	struct prof_xshow show;
 };
 
-/* An event's tracepoint print fmt, for the trace key: made at its first sample. */
+/*
+ * An event's tracepoint print fmt, for the trace key, found at its first
+ * sample: the reader's, or made here (own) when there is no reader.
+ */
 struct prof_tp {
-	struct sonde_tp_format *fmt;
-	struct sonde_tp_print *print;
+	const struct sonde_tp_print *print;
+	struct sonde_tp_format *own;
+	struct sonde_tp_print *own_print;
 	bool tried;
 };
 
@@ -185,8 +190,8 @@ void prof_keys_free(struct sonde_profile *p)
 		free(v);
 	hashtab_free(&kx->ns);
 	for (int i = 0; i < kx->nr_tps; i++) {
-		sonde_tp_print__free(kx->tps[i].print);
-		sonde_tp_format__free(kx->tps[i].fmt);
+		sonde_tp_print__free(kx->tps[i].own_print);
+		sonde_tp_format__free(kx->tps[i].own);
 	}
 	free(kx->tps);
 	free(kx);
@@ -369,29 +374,11 @@ static void memory_values(struct sonde_profile *p, const struct sonde_sample *s,
 		k->id.data_ps = s->data_page_size;
 }
 
-struct tp_find {
-	int64_t id;
-	struct sonde_tp_format *fmt;
-};
-
-static int tp_by_id(void *ctx, const char *sys, const char *text, size_t len)
-{
-	struct tp_find *f = ctx;
-	struct sonde_tp_format *fmt = sonde_tp_format__parse(text, len, NULL);
-
-	(void)sys;
-	if (fmt && sonde_tp_format__id(fmt) == f->id) {
-		f->fmt = fmt;
-		return 1;
-	}
-	sonde_tp_format__free(fmt);
-	return 0;
-}
-
 /*
- * The print fmt of tracepoint event @ei: the recording's own (TRACING_DATA,
- * by the attr's id), else this machine's tracefs by the event's name.
- * NULL when neither has it or the fmt is not understood.
+ * The print fmt of tracepoint event @ei: the reader's answer (the
+ * recording's format, else this machine's), or for a profile fed without a
+ * reader this machine's tracefs by the event's name. NULL when neither has
+ * it or the fmt is not understood.
  */
 static const struct sonde_tp_print *tp_print_of(struct sonde_profile *p, int ei)
 {
@@ -412,27 +399,16 @@ static const struct sonde_tp_print *tp_print_of(struct sonde_profile *p, int ei)
 	}
 	tp = &kx->tps[ei];
 	if (!tp->tried) {
-		struct tp_find f = { .id = (int64_t)ev->attr.config };
-		const void *td;
-		size_t len = 0;
+		const struct sonde_tp_format *fmt;
 
 		tp->tried = true;
-		td = p->reader ? sonde_perfdata_reader__tracing_data(p->reader, &len) : NULL;
-		if (td)
-			sonde_tracing_data__for_each_format(td, len, tp_by_id, &f, NULL);
-		if (!f.fmt && ev->name && strchr(ev->name, ':')) {
-			char sys[256];
-			const char *colon = strchr(ev->name, ':');
-
-			snprintf(sys, sizeof(sys), "%.*s", (int)(colon - ev->name), ev->name);
-			f.fmt = sonde_tp_format__load(NULL, sys, colon + 1);
-			if (f.fmt && sonde_tp_format__id(f.fmt) != f.id) {
-				sonde_tp_format__free(f.fmt);
-				f.fmt = NULL;
-			}
+		if (p->reader) {
+			sonde_perfdata_reader__tp_format(p->reader, ei, NULL, &fmt, &tp->print);
+		} else {
+			tp->own = tp_format_this_kernel(ev->name, (int64_t)ev->attr.config);
+			tp->own_print = tp->own ? sonde_tp_print__new(tp->own, NULL) : NULL;
+			tp->print = tp->own_print;
 		}
-		tp->fmt = f.fmt;
-		tp->print = f.fmt ? sonde_tp_print__new(f.fmt, NULL) : NULL;
 	}
 	return tp->print;
 }

@@ -591,7 +591,7 @@ struct sonde_profile {
 	/* machine and stacks */
 	struct anl_machine *m;
 	struct anl_stacks *stacks;
-	const struct sonde_perfdata_reader *reader;
+	struct sonde_perfdata_reader *reader; /* its tracepoint formats serve too */
 	bool have_callchains;
 	bool bounded; /* opts.max_stacks in force: no sample counted yet */
 	uint32_t nr_stack_ids;
