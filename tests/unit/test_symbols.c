@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include "sonde/sonde.h"
 #include "core_priv.h"
 #include "sym_priv.h"
@@ -690,6 +691,98 @@ static void test_kernel_build_id(void **state)
 	sonde_symcache__free(c);
 }
 
+/*
+ * The kernel's source is chosen in one place: --kallsyms, then --vmlinux,
+ * then (another kernel by release) perf's copy or none, then this boot's.
+ */
+static void test_kernel_sources(void **state)
+{
+	char kpath[PATH_MAX], rpath[PATH_MAX], exe[PATH_MAX], rel[300];
+	const uint8_t bad[4] = { 0xde, 0xad, 0xbe, 0xee };
+	struct sonde_symcache *c;
+	struct sonde_dso *d;
+	struct utsname u;
+	uint8_t id[64];
+	ssize_t n;
+
+	(void)state;
+	assert_int_equal(uname(&u), 0);
+	snprintf(kpath, sizeof(kpath), "%s/kallsyms-this", tmpdir);
+	write_file(kpath, "ffffffff81000000 T this_kfunc\n");
+	snprintf(rpath, sizeof(rpath), "%s/kallsyms-rec", tmpdir);
+	write_file(rpath, "ffffffff81000000 T rec_kfunc\n");
+
+	/* Another release, no copy at hand: no names, never this kernel's. */
+	snprintf(rel, sizeof(rel), "%s-other", u.release);
+	SONDE_OPTS(sonde_symcache_opts, o, .kallsyms_path = kpath, .buildid_dir = "");
+	c = sonde_symcache__new(&o);
+	assert_int_equal(sonde_symcache__set_kernel_release(c, rel), 0);
+	d = sonde_symcache__kernel(c);
+	sonde_set_print(silent);
+	assert_int_equal(sonde_dso__load(d), -ESTALE);
+	sonde_set_print(NULL);
+	assert_int_equal(sonde_dso__status(d), SONDE_DSO_BUILD_ID_MISMATCH);
+	assert_int_equal(sonde_symcache__set_kernel_release(c, u.release), -EBUSY);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+	/* The running release: this kernel's kallsyms. */
+	c = sonde_symcache__new(&o);
+	assert_int_equal(sonde_symcache__set_kernel_release(c, u.release), 0);
+	d = sonde_symcache__kernel(c);
+	assert_int_equal(sonde_dso__load(d), 1);
+	assert_string_equal(sonde_dso__find(d, 0xffffffff81000001, NULL)->name, "this_kfunc");
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+
+	/* The recorded kernel's kallsyms wins, whatever the recording says. */
+	SONDE_OPTS(sonde_symcache_opts, o2, .kallsyms_path = kpath, .buildid_dir = "",
+		   .recorded_kallsyms_path = rpath, .vmlinux_path = "/nonexistent");
+	c = sonde_symcache__new(&o2);
+	assert_int_equal(sonde_symcache__set_kernel_release(c, rel), 0);
+	assert_int_equal(sonde_symcache__set_kernel_build_id(c, bad, 4), 0);
+	d = sonde_symcache__kernel(c);
+	assert_int_equal(sonde_dso__load(d), 1);
+	assert_string_equal(sonde_dso__find(d, 0xffffffff81000001, NULL)->name, "rec_kfunc");
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+
+	/* A vmlinux: an ELF image's symbols, its build id checked. */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(n > 0);
+	exe[n] = 0;
+	SONDE_OPTS(sonde_symcache_opts, o3, .kallsyms_path = kpath, .vmlinux_path = exe);
+	c = sonde_symcache__new(&o3);
+	assert_int_equal(sonde_symcache__set_kernel_text(c, 0), 0);
+	d = sonde_symcache__kernel(c);
+	assert_true(sonde_dso__load(d) > 10);
+	assert_string_equal(sonde_dso__symfile(d), exe);
+	assert_int_equal(sonde_symcache__set_kernel_text(c, 0), -EBUSY);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+	if (sonde_elf_build_id(exe, id, sizeof(id)) > 0) {
+		c = sonde_symcache__new(&o3);
+		id[0] ^= 1;
+		assert_int_equal(sonde_symcache__set_kernel_build_id(c, id, 20), 0);
+		d = sonde_symcache__kernel(c);
+		sonde_set_print(silent);
+		assert_int_equal(sonde_dso__load(d), -ESTALE);
+		sonde_set_print(NULL);
+		assert_int_equal(sonde_dso__status(d), SONDE_DSO_BUILD_ID_MISMATCH);
+		sonde_dso__put(d);
+		sonde_symcache__free(c);
+	}
+	/* Not ELF: refused as such. */
+	SONDE_OPTS(sonde_symcache_opts, o4, .kallsyms_path = kpath, .vmlinux_path = kpath);
+	c = sonde_symcache__new(&o4);
+	d = sonde_symcache__kernel(c);
+	sonde_set_print(silent);
+	assert_int_equal(sonde_dso__load(d), -SONDE_ERR_FORMAT);
+	sonde_set_print(NULL);
+	assert_int_equal(sonde_dso__status(d), SONDE_DSO_BAD_ELF);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
 static void test_real_kallsyms(void **state)
 {
 	struct sonde_symcache *c = sonde_symcache__new(NULL);
@@ -1199,6 +1292,7 @@ int main(void)
 		cmocka_unit_test(test_buildid_cache),
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kernel_build_id),
+		cmocka_unit_test(test_kernel_sources),
 		cmocka_unit_test(test_real_kallsyms),
 		cmocka_unit_test(test_kallsyms_cache),
 		cmocka_unit_test(test_perfmap),

@@ -6,8 +6,9 @@
  * first lookup that lands on it. ELF objects, the vdso and JIT perf maps
  * come from the symbolizer (include/sonde/symbols.h), under its naming
  * policy (perf's); names are interned here in the form perf shows them.
- * Kernel addresses are looked up in the symbolizer's kernel table (sym_priv.h)
- * of the kernel that fits the recording.
+ * Kernel addresses are looked up in the symbolizer's kernel object, which
+ * chooses the source that fits the recording (sym_kernel.c) from what the
+ * recording says of its kernel; its table is searched in place.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,17 +102,16 @@ struct anl_dso *anl_kernel_dso(struct anl_machine *m)
 	return m->kdso;
 }
 
-static void kernel_wait(struct anl_machine *m);
-
 void anl_dsos_free(struct anl_machine *m)
 {
-	kernel_wait(m);
+	/* A kernel table still loading finishes (and is cached) first. */
+	if (m->kprefetched)
+		(void)sonde_dso__load(m->kdso->sdso);
 	for (struct anl_dso *d = m->all_dsos; d; d = d->next_made) {
 		sym_dwarf_close(d->dwarf);
 		dwc_store_close(d->dwc, d->name);
 		free(d->syms);
 		sonde_dso__put(d->sdso);
-		sym_ktab_free(d->ktab);
 	}
 	hashtab_free(&m->dsos);
 	sonde_symcache__free(m->symcache);
@@ -399,69 +399,31 @@ const struct anl_sym *anl_dso_sym(struct anl_machine *m, struct anl_dso *d, size
 
 	if (a->name)
 		return a;
-	if (d->ktab)
-		sym_ktab_get(d->ktab, i, &s);
+	if (d->kernel)
+		sym_kernel_get(d->sdso, i, &s);
 	else
 		s = d->ssyms[i];
 	a->start = s.start;
 	a->end = s.start + s.size;
-	/* kallsyms names as they are, ELF and JIT names as perf shows them */
-	a->name = d->ktab && !d->ktab_shown ? s.name : shown_name(m, d, s.name);
+	/* kallsyms names as they are; ELF (a vmlinux's too) and JIT names as perf shows them */
+	a->name = d->kernel && !d->kelf ? s.name : shown_name(m, d, s.name);
 	return a;
 }
 
-/* @kt as @d's table; its entries are named by anl_dso_sym(). */
-static bool take_ktab(struct anl_dso *d, struct sym_ktab *kt)
-{
-	size_t nr = sym_ktab_nr(kt);
-
-	/* calloc'd: only the pages of the entries looked up are touched. */
-	d->syms = nr ? calloc(nr, sizeof(*d->syms)) : NULL;
-	if (!d->syms) {
-		sym_ktab_free(kt);
-		return false;
-	}
-	d->ktab = kt;
-	d->nr_syms = nr;
-	d->has_syms = true;
-	return true;
-}
-
 /*
- * @d's kernel table @kt from kallsyms file @path, or the warning why there
- * is none (reading it gave @err, or it showed no address).
+ * The symbolizer the machine's objects are loaded through, made on first
+ * use, with the report's kernel sources and cache directory.
  */
-static void kernel_table(struct anl_machine *m, struct anl_dso *d, const char *path,
-			 int err, struct sym_ktab *kt)
+static struct sonde_symcache *machine_symcache(struct anl_machine *m)
 {
-	bool proc = !strcmp(path, "/proc/kallsyms");
-
-	if (err) {
-		if (!proc)
-			pr_warn("%s: %s: kernel samples are shown by address\n", path,
-				strerror(-err));
-		return;
+	if (!m->symcache) {
+		SONDE_OPTS(sonde_symcache_opts, o, .buildid_dir = buildid_dir(m),
+			   .kallsyms_cache_dir = m->kcache_dir,
+			   .recorded_kallsyms_path = m->kallsyms_file,
+			   .vmlinux_path = m->vmlinux_file);
+		m->symcache = sonde_symcache__new(&o);
 	}
-	if (!sym_ktab_nr(kt)) {
-		if (!m->kallsyms_warned && proc)
-			pr_warn("kernel symbols are hidden (/proc/kallsyms shows zero addresses): run as root or set /proc/sys/kernel/kptr_restrict to 0\n");
-		else if (!m->kallsyms_warned)
-			pr_warn("%s has no kernel addresses: kernel samples are shown by address\n",
-				path);
-		m->kallsyms_warned = true;
-		sym_ktab_free(kt);
-		return;
-	}
-	(void)take_ktab(d, kt);
-}
-
-/* The kernel's symbols from the kallsyms text file @path (no cache). */
-static void read_kallsyms(struct anl_machine *m, struct anl_dso *d, const char *path)
-{
-	struct sym_ktab *kt = NULL;
-	int err = sym_ktab_read(path, &kt);
-
-	kernel_table(m, d, path, err, kt);
+	return m->symcache;
 }
 
 /* The kernel's build id recorded in the file (HEADER_BUILD_ID), if any. */
@@ -495,138 +457,63 @@ static uint64_t recorded_text(const struct anl_machine *m, const struct anl_dso 
 	return text;
 }
 
-/* Kernel symbols from the ELF image @path (--vmlinux) of the recorded kernel. */
-static void load_vmlinux(struct anl_machine *m, struct anl_dso *d, const char *path,
-			 const uint8_t *want, size_t wlen)
-{
-	uint8_t have[SYM_BUILD_ID_MAX];
-	char hw[41], hh[2 * SYM_BUILD_ID_MAX + 1];
-	struct sym_ktab *kt;
-	size_t hlen;
-	int err = sym_ktab_vmlinux(path, want, wlen, recorded_text(m, d), have, &hlen, &kt);
-
-	if (err == -SONDE_ERR_FORMAT) {
-		pr_warn("%s is not an ELF file: kernel samples are shown by address\n", path);
-	} else if (err == -ESTALE) {
-		sym_hex_id(want, wlen, hw);
-		sym_hex_id(have, hlen, hh);
-		pr_warn("%s is not the recorded kernel (build id %s, recorded %s): "
-			"kernel samples are shown by address\n", path, hh, hw);
-	} else if (err && err != -ENODATA) {
-		pr_warn("%s: %s: kernel samples are shown by address\n", path, strerror(-err));
-	} else if (!err && take_ktab(d, kt)) {
-		d->ktab_shown = true; /* ELF names, shown as perf shows them */
-	}
-}
-
 /*
- * The symbols of the recorded kernel when it is not the running one:
- * --kallsyms, --vmlinux, else the kallsyms copy perf record keeps in its
- * build-id cache; else none, and one warning saying why.
+ * The symbolizer's kernel object, told what the recording says of its
+ * kernel (its build id, its release): the symbolizer chooses the source
+ * (--kallsyms, --vmlinux, perf's copy, this boot's kallsyms) from that.
  */
-static bool load_other_kernel(struct anl_machine *m, struct anl_dso *d)
+static struct sonde_dso *kernel_sdso(struct anl_machine *m, struct anl_dso *k)
 {
+	struct sonde_symcache *c = machine_symcache(m);
+	const char *rel = m->reader ? m->reader->feat_str[SONDE_FEAT_OSRELEASE] : NULL;
 	uint8_t want[20];
 	size_t wlen = recorded_kernel_build_id(m, want);
-	const char *rel = m->reader ? m->reader->feat_str[SONDE_FEAT_OSRELEASE] : NULL;
-	char why[256], path[4096];
 
-	if (m->kallsyms_file) {
-		read_kallsyms(m, d, m->kallsyms_file);
-		return true;
-	}
-	if (m->vmlinux_file) {
-		load_vmlinux(m, d, m->vmlinux_file, want, wlen);
-		return true;
-	}
-	if (!sym_kernel_other(want, wlen, rel, why, sizeof(why)))
-		return false;
-	if (sym_kernel_recorded_kallsyms(buildid_dir(m), want, wlen, path, sizeof(path))) {
-		pr_debug("kernel symbols from the recorded copy %s\n", path);
-		read_kallsyms(m, d, path);
-		return true;
-	}
-	pr_warn("kernel samples are shown by address: the file was recorded under "
-		"another kernel (%s) and its symbols are not at hand: pass "
-		"--kallsyms or --vmlinux, or keep perf's build-id cache (%s)\n",
-		why, buildid_dir(m));
-	return true;
+	if (k->sdso || !c)
+		return k->sdso;
+	if (wlen)
+		(void)sonde_symcache__set_kernel_build_id(c, want, wlen);
+	if (rel && *rel)
+		(void)sonde_symcache__set_kernel_release(c, rel);
+	k->sdso = sonde_symcache__kernel(c);
+	return k->sdso;
 }
 
-/*
- * The kernel's symbols: the recorded kernel's when it is another (see
- * load_other_kernel()), else this boot's kallsyms through the cache.
- */
-static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
+/* The kernel's table, its entries named by anl_dso_sym() on first use. */
+static void kernel_load(struct anl_machine *m, struct anl_dso *k)
 {
-	struct sym_ktab *kt = NULL;
-	int err;
+	size_t nr;
 
-	if (load_other_kernel(m, d))
+	k->loaded = true;
+	if (!kernel_sdso(m, k))
 		return;
-	err = sym_ktab_this_boot(m->kcache_dir, "/proc/kallsyms", &kt);
-	kernel_table(m, d, "/proc/kallsyms", err, kt);
-}
-
-struct kload {
-	struct anl_machine *m;
-	struct anl_dso *d;
-};
-
-static void *kallsyms_thread(void *arg)
-{
-	struct kload *k = arg;
-
-	load_kallsyms(k->m, k->d);
-	free(k);
-	return NULL;
+	/* A vmlinux goes where the recorded kernel had _text: the maps say. */
+	if (m->vmlinux_file)
+		(void)sonde_symcache__set_kernel_text(m->symcache, recorded_text(m, k));
+	nr = sym_kernel_nr(k->sdso);
+	k->kelf = sym_kernel_elf_names(k->sdso);
+	/* calloc'd: only the pages of the entries looked up are touched. */
+	k->syms = nr ? calloc(nr, sizeof(*k->syms)) : NULL;
+	if (k->syms) {
+		k->nr_syms = nr;
+		k->has_syms = true;
+	}
 }
 
 void anl_machine_preload_kernel(struct anl_machine *m)
 {
 	struct anl_dso *k = anl_kernel_dso(m);
-	struct kload *arg;
 
 #ifdef SONDE_FUZZ
 	return;
 #endif
 	/*
-	 * --vmlinux reads the kernel maps, which this thread keeps changing:
+	 * A vmlinux is moved by the kernel maps, which are still being read:
 	 * that load waits for the first lookup.
 	 */
-	if (k->loaded || m->kthread_running || m->vmlinux_file)
+	if (k->loaded || m->kprefetched || m->vmlinux_file || !kernel_sdso(m, k))
 		return;
-	(void)buildid_dir(m); /* made here, not on both threads at once */
-	arg = malloc(sizeof(*arg));
-	if (!arg)
-		return;
-	arg->m = m;
-	arg->d = k;
-	k->loaded = true; /* lookups now wait for the thread instead */
-	if (pthread_create(&m->kthread, NULL, kallsyms_thread, arg)) {
-		free(arg);
-		k->loaded = false;
-		return;
-	}
-	m->kthread_running = true;
-}
-
-static void kernel_wait(struct anl_machine *m)
-{
-	if (m->kthread_running) {
-		pthread_join(m->kthread, NULL);
-		m->kthread_running = false;
-	}
-}
-
-/* The symbolizer the machine's objects are loaded through, made on first use. */
-static struct sonde_symcache *machine_symcache(struct anl_machine *m)
-{
-	if (!m->symcache) {
-		SONDE_OPTS(sonde_symcache_opts, o, .buildid_dir = buildid_dir(m));
-		m->symcache = sonde_symcache__new(&o);
-	}
-	return m->symcache;
+	m->kprefetched = !sonde_dso__prefetch(k->sdso);
 }
 
 /*
@@ -716,14 +603,16 @@ const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *ds
 		/* Every kernel object is looked up in the one kernel table. */
 		struct anl_dso *k = anl_kernel_dso(m);
 
-		kernel_wait(m);
 		if (!k->loaded) {
-			k->loaded = true;
 #ifndef SONDE_FUZZ
-			load_kallsyms(m, k);
+			kernel_load(m, k);
+#else
+			k->loaded = true;
 #endif
 		}
-		i = sym_ktab_find(k->ktab, addr);
+		if (!k->has_syms)
+			return NULL;
+		i = sym_kernel_find(k->sdso, addr);
 		return i == SIZE_MAX ? NULL : anl_dso_sym(m, k, i);
 	}
 	if (!dso->loaded)

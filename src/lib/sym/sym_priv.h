@@ -59,8 +59,19 @@ struct sonde_dso {
 
 	/* Text tables (perf maps): names point into this buffer. */
 	char *text;
-	/* The kernel's: names point into its table (sym_priv.h); owned. */
+	/*
+	 * The kernel's: names point into its table (sym_priv.h); owned.
+	 * Searched in place; syms is its copy, made on the first public
+	 * lookup that needs one (sym_kernel_syms()).
+	 */
 	struct sym_ktab *ktab;
+	atomic_bool ksyms_made;
+	bool ktab_elf;			/* from a vmlinux: names shown as an object's */
+	/* The kernel's sources and the recording's (sym_kernel.c); NULL: none. */
+	char *rec_kallsyms_path;
+	char *vmlinux_path;
+	char *osrelease;
+	uint64_t ktext;			/* where the recorded kernel had _text */
 	/* In-memory ELF image (the vdso) instead of a file; owned. */
 	char *mem;
 	size_t mem_size;
@@ -227,8 +238,8 @@ void sym_hex_id(const uint8_t *id, size_t n, char *out);
  * kallsyms would name its samples after the wrong functions; @p why gets
  * the reason.
  */
-bool sym_kernel_other(const uint8_t *want, size_t wlen, const char *osrelease,
-		      char *why, size_t size);
+bool sym_kernel_other(const char *notes_path, const uint8_t *want, size_t wlen,
+		      const char *osrelease, char *why, size_t size);
 /*
  * The kallsyms copy perf record keeps of kernel @p want in its build-id
  * cache @p buildid_dir (DIR/.build-id/xx/yyyy/kallsyms): true and its
@@ -236,6 +247,22 @@ bool sym_kernel_other(const uint8_t *want, size_t wlen, const char *osrelease,
  */
 bool sym_kernel_recorded_kallsyms(const char *buildid_dir, const uint8_t *want,
 				  size_t wlen, char *path, size_t size);
+
+/*
+ * The kernel DSO's table searched in place, for the report model, which
+ * names only the entries its samples land on (a copy of ~100k entries
+ * would cost more than its whole lookup work): the number of entries
+ * (loading the DSO, or waiting for its prefetch), the index of the one
+ * covering @p addr (SIZE_MAX: none) and entry @p i, its name raw.
+ * sym_kernel_elf_names(): whether those names come from an ELF image (a
+ * vmlinux) and show as an object's (sym_shown_name()), not as written.
+ */
+size_t sym_kernel_nr(struct sonde_dso *dso);
+size_t sym_kernel_find(struct sonde_dso *dso, uint64_t addr);
+void sym_kernel_get(struct sonde_dso *dso, size_t i, struct sonde_symbol *out);
+bool sym_kernel_elf_names(struct sonde_dso *dso);
+/* The loaded kernel DSO's syms, copied from its table once. 0 or -errno. */
+int sym_kernel_syms(struct sonde_dso *dso);
 
 /* Rust demanglers (sym_rust.c); NULL when @p name is not of that kind. */
 char *sym_rust_legacy_demangle(const char *name);
