@@ -514,12 +514,16 @@ sonde_buildid_cache_add_vdso(const struct sonde_buildid_cache_opts *opts);
  * @brief **sonde_dso__srcline()** writes the source line of ELF virtual
  * address @p vaddr of an ELF DSO as "file:line" (the file's base name, as
  * perf's srcline shows it) into @p buf (@p size bytes, NUL-terminated, cut
- * to fit). The debug info (the separate debug file when there is one, see
- * sonde_dso__symfile()) is opened on the first call and kept with the DSO.
+ * to fit). Each answer is kept with the DSO (and, with
+ * opts.dwarf_cache_dir, for later runs): the debug info (the separate
+ * debug file when there is one, see sonde_dso__symfile()) is opened only
+ * for a question no earlier one answered, and then kept with the DSO.
  * Thread-safe: lookups of one DSO take turns.
- * @return the length written, -ENOENT when no line covers @p vaddr,
- * -ENODATA when the object has no debug info, -EINVAL for a NULL argument
- * or a DSO that is not ELF, or the -errno of loading the DSO.
+ * @return the length written, -ENOENT when no line is known for @p vaddr,
+ * -ENODATA when the object has no debug info (a kept answer then says
+ * -ENOENT), -ESTALE when the file is another build than the recorded one
+ * (sonde_symcache__dso()'s build id), -EINVAL for a NULL argument or a DSO
+ * that is not ELF, or the -errno of loading the DSO.
  */
 SONDE_API int sonde_dso__srcline(struct sonde_dso *dso, uint64_t vaddr,
 				 char *buf, size_t size);
@@ -529,8 +533,9 @@ SONDE_API int sonde_dso__srcline(struct sonde_dso *dso, uint64_t vaddr,
  * virtual address @p vaddr, innermost first: each function inlined there,
  * then the function it was inlined into, ending with the enclosing
  * function, named as perf shows them (demangled, without parameters).
- * Up to @p max of them go into @p names as malloc'd strings the caller
- * frees. Thread-safe as sonde_dso__srcline().
+ * Up to @p max (at most 32) of them go into @p names as malloc'd strings
+ * the caller frees. Answers are kept as sonde_dso__srcline()'s; thread-safe
+ * as it.
  * @return how many, 0 without debug info there, or -errno (as
  * sonde_dso__srcline()).
  */

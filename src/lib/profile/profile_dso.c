@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * The report model's DSOs: display names, recorded build ids, DWARF
- * answers, and their symbols: the symbolizer's tables, loaded once per
+ * The report model's DSOs: display names, recorded build ids, the
+ * symbolizer's DWARF answers (interned), and their symbols: the symbolizer's tables, loaded once per
  * object on first use and searched there, each symbol named here on the
  * first lookup that lands on it. ELF objects, the vdso and JIT perf maps
  * come from the symbolizer (include/sonde/symbols.h), under its naming
@@ -107,9 +107,8 @@ void anl_dsos_free(struct anl_machine *m)
 	/* A kernel table still loading finishes (and is cached) first. */
 	if (m->kprefetched)
 		(void)sonde_dso__load(m->kdso->sdso);
+	/* The symbolizer's objects keep the DWARF answers: freed, they write them. */
 	for (struct anl_dso *d = m->all_dsos; d; d = d->next_made) {
-		sym_dwarf_close(d->dwarf);
-		dwc_store_close(d->dwc, d->name);
 		free(d->syms);
 		sonde_dso__put(d->sdso);
 	}
@@ -118,82 +117,10 @@ void anl_dsos_free(struct anl_machine *m)
 }
 
 /*
- * The name addr2line reports: the linkage name when there is one (asm
- * labels such as glibc's __GI_ aliases, C++ mangled names, demangled
- * here), else DW_AT_name; interned.
- */
-static const char *dwarf_name(void *ctx, const char *raw, bool linkage)
-{
-	struct anl_machine *m = ctx;
-
-	return linkage ? anl_sym_name(m, raw) : anl_intern(m, raw, strlen(raw));
-}
-
-/* The debug info of @dso (sym_dwarf.c), on a thread when @background. */
-static void dso_open_dwarf(struct anl_dso *dso, bool background)
-{
-	const char *path = dso->dbg_path ? dso->dbg_path : dso->name;
-
-	dso->dwarf_tried = true;
-#ifndef SONDE_FUZZ
-	/* Tests count these lines: a warm DWARF cache opens nothing. */
-	pr_debug("%s: opening its debug info %s\n", dso->name, path);
-	dso->dwarf = sym_dwarf_open(path, background);
-#else
-	(void)path;
-	(void)background;
-#endif
-}
-
-/* @d's DWARF answer cache (sym_priv.h), opened on first use; NULL: none. */
-static struct dwc_store *dso_dwc(struct anl_machine *m, struct anl_dso *d)
-{
-	if (!d->dwc_tried) {
-		d->dwc_tried = true;
-		if (m->kcache_dir && !d->kernel && !d->jit && !d->stale && d->name[0] == '/')
-			d->dwc = dwc_store_open(m->kcache_dir, d->name, d->dbg_path);
-	}
-	return d->dwc;
-}
-
-/*
- * The cached answer for (@va, @kind): up to @max names (interned) in
- * @names, or only whether there is one when @names is NULL.
- */
-static bool dwc_lookup(struct anl_machine *m, struct anl_dso *d, uint64_t va, int kind,
-		       const char **names, int max, int *nr)
-{
-	struct dwc_store *c = dso_dwc(m, d);
-	struct dwc_ans a;
-	int found, n;
-
-	if (!c)
-		return false;
-	found = dwc_store_lookup(c, va, kind, names ? &a : NULL);
-	if (found == DWC_MISS || !names)
-		return found != DWC_MISS;
-	n = a.nr < max ? a.nr : max;
-	for (int j = 0; j < n; j++)
-		names[j] = found == DWC_FROM_RUN ? a.names[j] :
-			   anl_intern(m, a.names[j], strlen(a.names[j]));
-	*nr = n;
-	return true;
-}
-
-/* What the debug info answered, kept for the next run (interned names). */
-static void dwc_add(struct anl_machine *m, struct anl_dso *d, uint64_t va, int kind,
-		   const char *const *names, int nr)
-{
-	struct dwc_store *c = dso_dwc(m, d);
-
-	if (c)
-		dwc_store_add(c, va, kind, names, nr);
-}
-
-/*
  * Whether @dso's debug info may answer: an object file (not the kernel, a
  * JIT map or the vdso), loaded, of the recorded build (another build's
- * answers would name other code).
+ * answers would name other code). The symbolizer's object holds the
+ * debug info and its answer cache (sym_srcline.c).
  */
 static bool debug_answers(struct anl_machine *m, struct anl_dso *dso)
 {
@@ -201,83 +128,38 @@ static bool debug_answers(struct anl_machine *m, struct anl_dso *dso)
 		return false;
 	if (!dso->loaded)
 		(void)anl_dso_find_sym(m, dso, 0);
-	return !dso->stale;
+	return dso->sdso && !dso->stale;
 }
 
 void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
-#ifdef SONDE_FUZZ
-	return;
-#endif
-	/* The load gives dbg_path. */
-	if (dso->dwarf_tried || !debug_answers(m, dso))
+	if (dso->dwarf_asked || !debug_answers(m, dso))
 		return;
-	/* Answered by the cache: the debug info may never be needed. */
-	if (dwc_lookup(m, dso, anl_dso_vaddr(dso, addr), DWC_INLINES, NULL, 0, NULL))
-		return;
-	dso_open_dwarf(dso, true);
-}
-
-static struct sym_dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso)
-{
-	if (!debug_answers(m, dso))
-		return NULL;
-	if (!dso->dwarf_tried)
-		dso_open_dwarf(dso, false);
-	return dso->dwarf;
-}
-
-/* What the cache (sym_priv.h) keeps: bump DWC_MAGIC when it changes. */
-static const char *dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
-{
-	struct sym_dwarf *dw = dso_dwarf(m, dso);
-	char buf[512];
-	int n = dw ? sym_dwarf_srcline(dw, anl_dso_vaddr(dso, addr), buf, sizeof(buf)) : -1;
-
-	return n < 0 ? NULL : anl_intern(m, buf, (size_t)n);
+	dso->dwarf_asked = sym_dso_prefetch_dwarf(dso->sdso, anl_dso_vaddr(dso, addr));
 }
 
 const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
-	const char *sl = NULL;
-	uint64_t va;
-	int n = 0;
+	const char *sl;
 
-	if (!debug_answers(m, dso))
+	if (!debug_answers(m, dso) ||
+	    sym_dso_srcline(dso->sdso, anl_dso_vaddr(dso, addr), &sl))
 		return NULL;
-	va = anl_dso_vaddr(dso, addr);
-	if (dwc_lookup(m, dso, va, DWC_SRCLINE, &sl, 1, &n))
-		return n ? sl : NULL;
-	sl = dso_srcline(m, dso, addr);
-	dwc_add(m, dso, va, DWC_SRCLINE, &sl, sl ? 1 : 0);
-	return sl;
+	return anl_intern(m, sl, strlen(sl));
 }
 
-/* What the cache (sym_priv.h) keeps: bump DWC_MAGIC when it changes. */
+/* The symbolizer's answer, its names interned (names compare by pointer). */
 static int dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		       const char **names, int max)
 {
-	struct sym_dwarf *dw = dso_dwarf(m, dso);
-
-	return dw ? sym_dwarf_inlines(dw, anl_dso_vaddr(dso, addr), names, max, dwarf_name,
-				      m) : 0;
-}
-
-/* dso_inlines() through the DWARF cache, for ANL_INL_MAX names. */
-static int cached_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
-			  const char **names)
-{
-	uint64_t va;
-	int n = 0;
+	int n;
 
 	if (!debug_answers(m, dso))
 		return 0;
-	va = anl_dso_vaddr(dso, addr);
-	if (dwc_lookup(m, dso, va, DWC_INLINES, names, ANL_INL_MAX, &n))
-		return n;
-	n = dso_inlines(m, dso, addr, names, ANL_INL_MAX);
-	dwc_add(m, dso, va, DWC_INLINES, names, n);
-	return n;
+	n = sym_dso_inlines(dso->sdso, anl_dso_vaddr(dso, addr), names, max);
+	for (int j = 0; j < n; j++)
+		names[j] = anl_intern(m, names[j], strlen(names[j]));
+	return n < 0 ? 0 : n;
 }
 
 /*
@@ -302,7 +184,7 @@ int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		e = anl_alloc(m, sizeof(*e));
 		e->dso = dso;
 		e->addr = addr;
-		e->nr = cached_inlines(m, dso, addr, e->names);
+		e->nr = dso_inlines(m, dso, addr, e->names, ANL_INL_MAX);
 		(void)hashtab_insert(&m->inls, h, e); /* no memory: asked again */
 	}
 	n = e->nr < max ? e->nr : max;
@@ -419,6 +301,7 @@ static struct sonde_symcache *machine_symcache(struct anl_machine *m)
 	if (!m->symcache) {
 		SONDE_OPTS(sonde_symcache_opts, o, .buildid_dir = buildid_dir(m),
 			   .kallsyms_cache_dir = m->kcache_dir,
+			   .dwarf_cache_dir = m->kcache_dir,
 			   .recorded_kallsyms_path = m->kallsyms_file,
 			   .vmlinux_path = m->vmlinux_file);
 		m->symcache = sonde_symcache__new(&o);
@@ -527,7 +410,6 @@ static void dso_load(struct anl_machine *m, struct anl_dso *d)
 	struct sonde_symcache *c;
 	uint8_t want[SYM_BUILD_ID_MAX];
 	const struct sonde_symbol *s;
-	const char *symfile;
 	size_t wlen, n;
 	int status;
 
@@ -559,9 +441,6 @@ static void dso_load(struct anl_machine *m, struct anl_dso *d)
 		d->nr_syms = n;
 		d->has_syms = true;
 	}
-	symfile = sonde_dso__symfile(d->sdso);
-	if (symfile && strcmp(symfile, d->name))
-		d->dbg_path = anl_intern(m, symfile, strlen(symfile));
 }
 
 const struct anl_sym *anl_ksym_add(struct anl_machine *m, struct anl_dso *d, uint64_t start,

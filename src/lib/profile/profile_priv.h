@@ -67,12 +67,8 @@ struct anl_dso {
 	struct sonde_dso *sdso; /* the symbolizer's object: symbols, layout */
 	const struct sonde_symbol *ssyms; /* its table (sdso's); the kernel's is
 					   * searched in place (sym_kernel_find()) */
-	const char *dbg_path; /* separate debug file, if one was found */
 	bool kelf;	      /* the kernel's names shown demangled (a vmlinux's) */
-	struct sym_dwarf *dwarf; /* for srclines and inline frames, lazily */
-	bool dwarf_tried;
-	struct dwc_store *dwc; /* DWARF answer cache (sym_priv.h), or NULL */
-	bool dwc_tried;
+	bool dwarf_asked;	/* its debug info is opening (or has none) */
 	/*
 	 * Made by a KSYMBOL record (a BPF program, a trampoline, out-of-line
 	 * kernel code): addressed from its map's start as perf does, its

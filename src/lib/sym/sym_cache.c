@@ -19,7 +19,7 @@ struct sonde_symcache {
 	char *root_dir, *debug_dir, *kallsyms_path, *jit_dir, *notes_path;
 	char *buildid_dir;
 	char *kcache_dir;
-	char *rec_kallsyms_path, *vmlinux_path; /* NULL: none */
+	char *rec_kallsyms_path, *vmlinux_path, *dwc_dir; /* NULL: none */
 };
 
 static char *dup_or(const char *s, const char *fallback)
@@ -61,6 +61,7 @@ sonde_symcache__new(const struct sonde_symcache_opts *opts)
 	c->kcache_dir = dup_or(OPTS_GET(opts, kallsyms_cache_dir, NULL), "");
 	if (!dup_opt(&c->rec_kallsyms_path, OPTS_GET(opts, recorded_kallsyms_path, NULL)) ||
 	    !dup_opt(&c->vmlinux_path, OPTS_GET(opts, vmlinux_path, NULL)) ||
+	    !dup_opt(&c->dwc_dir, OPTS_GET(opts, dwarf_cache_dir, NULL)) ||
 	    !c->root_dir || !c->debug_dir || !c->kallsyms_path || !c->jit_dir ||
 	    !c->notes_path || !c->buildid_dir || !c->kcache_dir) {
 		sonde_symcache__free(c);
@@ -108,6 +109,7 @@ void sonde_symcache__free(struct sonde_symcache *c)
 	free(c->kcache_dir);
 	free(c->rec_kallsyms_path);
 	free(c->vmlinux_path);
+	free(c->dwc_dir);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -134,7 +136,8 @@ static struct sonde_dso *dso_new(struct sonde_symcache *c, int kind,
 	d->jit_dir = strdup(c->jit_dir);
 	d->no_debug_files = c->opts.no_debug_files;
 	d->status = SONDE_DSO_NOT_LOADED;
-	if (!d->path || !d->root_dir || !d->debug_dir || !d->kallsyms_path ||
+	if (!dup_opt(&d->dwc_dir, c->dwc_dir) ||
+	    !d->path || !d->root_dir || !d->debug_dir || !d->kallsyms_path ||
 	    !d->notes_path || !d->buildid_dir || !d->kcache_dir ||
 	    !d->jit_dir) {
 		sonde_dso__put(d);
@@ -401,6 +404,8 @@ void sonde_dso__put(struct sonde_dso *dso)
 	if (!dso || atomic_fetch_sub_explicit(&dso->refcnt, 1,
 					      memory_order_acq_rel) != 1)
 		return;
+	/* First: the answers' cache file is written under its path. */
+	sym_dso_dwarf_free(dso);
 	if (dso->demangled) {
 		for (i = 0; i < dso->nr; i++) {
 			const char *s = atomic_load(&dso->demangled[i]);
@@ -430,7 +435,7 @@ void sonde_dso__put(struct sonde_dso *dso)
 	free(dso->rec_kallsyms_path);
 	free(dso->vmlinux_path);
 	free(dso->osrelease);
-	sym_dwarf_close(dso->dwarf);
+	free(dso->dwc_dir);
 	pthread_mutex_destroy(&dso->dwarf_lock);
 	pthread_mutex_destroy(&dso->lock);
 	free(dso);

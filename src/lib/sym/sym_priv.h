@@ -76,10 +76,17 @@ struct sonde_dso {
 	char *mem;
 	size_t mem_size;
 
-	/* Debug info for srclines and inlines (sym_srcline.c). */
+	/*
+	 * Debug info for srclines and inlines, and its one answer cache
+	 * (sym_srcline.c), under dwarf_lock.
+	 */
 	pthread_mutex_t dwarf_lock;
 	struct sym_dwarf *dwarf;
 	bool dwarf_tried;
+	char *dwc_dir;			/* where answers persist; NULL: memory only */
+	struct dwc_store *dwc;
+	bool dwc_tried;
+	struct sym_str *dwc_names;	/* this run's answer names, owned */
 };
 
 /* Owned by sym_table.c: sort, pick one symbol per address, synth sizes. */
@@ -314,6 +321,31 @@ int sym_dwarf_inlines(struct sym_dwarf *d, uint64_t va, const char **names,
 		      int max, sym_dwarf_name_fn fn, void *ctx);
 
 /*
+ * An ELF DSO's debug info answers through its answer cache
+ * (sym_srcline.c), for sonde_dso__srcline()/__inlines() and the report
+ * model alike; the returned names live as long as the DSO. The source
+ * line of ELF vaddr @p va into *@p out: 0, -ENOENT when none is known
+ * there (also, once asked, when the object has no debug info), -ENODATA
+ * without debug info, -ESTALE for an object of another build than the
+ * recorded one, -EINVAL for a DSO that is not ELF, or the load's -errno.
+ */
+int sym_dso_srcline(struct sonde_dso *dso, uint64_t va, const char **out);
+/*
+ * The functions at @p va, innermost first (sonde_dso__inlines()): at most
+ * @p max (and DWC_MAX_NAMES) into @p names; how many, or -errno as
+ * sym_dso_srcline().
+ */
+int sym_dso_inlines(struct sonde_dso *dso, uint64_t va, const char **names, int max);
+/*
+ * Opens the debug info on a thread now, unless the cache answers the
+ * inline question about @p va (then it may never be needed). Returns
+ * whether asking again is useless (opened, or nothing to open).
+ */
+bool sym_dso_prefetch_dwarf(struct sonde_dso *dso, uint64_t va);
+/* Writes the answers to their cache file, frees them and the debug info. */
+void sym_dso_dwarf_free(struct sonde_dso *dso);
+
+/*
  * PLT entries as symbols ("name@plt"), decoded from the relocations that
  * fill their GOT slots, for the symbolizer's ELF tables (sym_elf.c).
  */
@@ -520,11 +552,11 @@ uint64_t kcache_hash(uint64_t h, const void *p, size_t n);
  */
 /* What was asked about an address. */
 enum dwc_kind {
-	DWC_INLINES = 0, /* anl_dso_inlines(): names, innermost first */
-	DWC_SRCLINE = 1, /* anl_dso_srcline(): one "file:line", or none */
+	DWC_INLINES = 0, /* sym_dso_inlines(): names, innermost first */
+	DWC_SRCLINE = 1, /* sym_dso_srcline(): one "file:line", or none */
 };
 
-/* Most names one answer may hold (anl_dso_inlines() keeps 8). */
+/* Most names one answer may hold: sym_dso_inlines() keeps them all. */
 #define DWC_MAX_NAMES 32
 
 /* One answer: @p nr names for (@p vaddr, @p kind). */
@@ -556,8 +588,8 @@ long dwc_find(const void *buf, size_t nr, uint64_t vaddr, int kind);
 /*
  * The answers of one object across runs (dwcache_store.c), in the cache
  * directory @p dir under the build id of @p obj (its debug info read from
- * @p dbg, NULL: @p obj itself): NULL when @p obj has no build id (then
- * nothing is cached) or without memory. Not thread-safe: one user.
+ * @p dbg, NULL: @p obj itself); in memory only without @p dir or when
+ * @p obj has no build id. NULL without memory. Not thread-safe: one user.
  */
 struct dwc_store;
 struct dwc_store *dwc_store_open(const char *dir, const char *obj,
