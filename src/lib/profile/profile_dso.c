@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * The report model's DSOs: display names, recorded build ids, the
- * symbolizer's DWARF answers (interned), and their symbols: the symbolizer's tables, loaded once per
- * object on first use and searched there, each symbol named here on the
- * first lookup that lands on it. ELF objects, the vdso and JIT perf maps
+ * symbolizer's DWARF answers (interned), and their symbols: the
+ * symbolizer's tables, loaded once per object on first use and searched
+ * there, each symbol named here on the first lookup that lands on it.
+ * ELF objects, the vdso and JIT perf maps
  * come from the symbolizer (include/sonde/symbols.h), under its naming
  * policy (perf's); names are interned here in the form perf shows them.
  * Kernel addresses are looked up in the symbolizer's kernel object, which
