@@ -460,7 +460,8 @@ static int dso_ensure_loaded(struct sonde_dso *dso)
 		default:
 			err = sym_perfmap_load(dso);
 		}
-		if (dso->nr) {
+		/* The kernel's comes with its copy (sym_kernel_syms()), if ever. */
+		if (dso->nr && !dso->ktab) {
 			dso->demangled = calloc(dso->nr, sizeof(*dso->demangled));
 			if (!dso->demangled) {
 				err = -ENOMEM;

@@ -249,12 +249,16 @@ int sym_kernel_syms(struct sonde_dso *dso)
 	pthread_mutex_lock(&dso->lock);
 	if (!atomic_load_explicit(&dso->ksyms_made, memory_order_relaxed)) {
 		syms = malloc((dso->nr ? dso->nr : 1) * sizeof(*syms));
-		if (syms) {
+		dso->demangled = calloc(dso->nr ? dso->nr : 1, sizeof(*dso->demangled));
+		if (syms && dso->demangled) {
 			for (size_t i = 0; i < dso->nr; i++)
 				sym_ktab_get(dso->ktab, i, &syms[i]);
 			dso->syms = syms;
 			atomic_store_explicit(&dso->ksyms_made, true, memory_order_release);
 		} else {
+			free(syms);
+			free(dso->demangled);
+			dso->demangled = NULL;
 			err = -ENOMEM;
 		}
 	}
