@@ -83,6 +83,7 @@ struct sonde_dso {
 	pthread_mutex_t dwarf_lock;
 	struct sym_dwarf *dwarf;
 	bool dwarf_tried;
+	int dwarf_verdict;		/* whether it may answer, - 1; 0: not known */
 	char *dwc_dir;			/* where answers persist; NULL: memory only */
 	struct dwc_store *dwc;
 	bool dwc_tried;

@@ -37,7 +37,7 @@ static const char *keep(struct sonde_dso *dso, const char *s, size_t n)
  * Whether the debug info of @dso may answer: a file of the recorded build
  * (another build's lines would name other code), loaded. 0 or -errno.
  */
-static int usable(struct sonde_dso *dso)
+static int verdict(struct sonde_dso *dso)
 {
 	int n = sonde_dso__load(dso);
 
@@ -52,6 +52,14 @@ static int usable(struct sonde_dso *dso)
 	default:
 		return 0;
 	}
+}
+
+/* verdict(), found once: a report asks for every entry it prints. */
+static int usable(struct sonde_dso *dso)
+{
+	if (!dso->dwarf_verdict)
+		dso->dwarf_verdict = verdict(dso) - 1;
+	return dso->dwarf_verdict + 1;
 }
 
 /* The answer cache of @dso, made on first use; NULL only without memory. */
