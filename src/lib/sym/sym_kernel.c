@@ -51,8 +51,15 @@ void sym_hex_id(const uint8_t *id, size_t n, char *out)
 	out[2 * n] = 0;
 }
 
-bool sym_kernel_other(const char *notes_path, const uint8_t *want, size_t wlen,
-		      const char *osrelease, char *why, size_t size)
+/*
+ * Whether a recording ran under another kernel than the running one: its
+ * kernel build id @want (@wlen 0: none recorded) differs from the one in
+ * @notes_path (NULL: /sys/kernel/notes), or without ids its @osrelease
+ * (NULL: unknown). Then the running kernel's kallsyms would name its
+ * samples after the wrong functions; @why gets the reason.
+ */
+static bool kernel_other(const char *notes_path, const uint8_t *want, size_t wlen,
+			 const char *osrelease, char *why, size_t size)
 {
 	uint8_t have[SYM_BUILD_ID_MAX];
 	char hw[2 * SYM_BUILD_ID_MAX + 1], hh[2 * SYM_BUILD_ID_MAX + 1];
@@ -76,8 +83,13 @@ bool sym_kernel_other(const char *notes_path, const uint8_t *want, size_t wlen,
 	return false;
 }
 
-bool sym_kernel_recorded_kallsyms(const char *buildid_dir, const uint8_t *want,
-				  size_t wlen, char *path, size_t size)
+/*
+ * The kallsyms copy perf record keeps of kernel @want in its build-id
+ * cache @buildid_dir (DIR/.build-id/xx/yyyy/kallsyms): true and its path
+ * in @path when it is readable.
+ */
+static bool recorded_kallsyms(const char *buildid_dir, const uint8_t *want,
+			      size_t wlen, char *path, size_t size)
 {
 	char hw[2 * SYM_BUILD_ID_MAX + 1];
 	int n;
@@ -182,7 +194,7 @@ static int load_recorded_copy(struct sonde_dso *dso, const char *why)
 {
 	char path[4096];
 
-	if (sym_kernel_recorded_kallsyms(dso->buildid_dir, dso->want_bid,
+	if (recorded_kallsyms(dso->buildid_dir, dso->want_bid,
 					 dso->want_bid_size, path, sizeof(path))) {
 		pr_debug("kernel symbols from the recorded copy %s\n", path);
 		return read_text(dso, path, SONDE_DSO_BUILD_ID_MISMATCH);
@@ -199,14 +211,14 @@ int sym_kallsyms_load(struct sonde_dso *dso)
 {
 	bool proc = !strcmp(dso->kallsyms_path, "/proc/kallsyms");
 	struct sym_ktab *kt = NULL;
-	char why[256];
+	char why[512];
 	int err;
 
 	if (dso->rec_kallsyms_path)
 		return read_text(dso, dso->rec_kallsyms_path, SONDE_DSO_MISSING);
 	if (dso->vmlinux_path)
 		return load_vmlinux(dso);
-	if (sym_kernel_other(dso->notes_path, dso->want_bid, dso->want_bid_size,
+	if (kernel_other(dso->notes_path, dso->want_bid, dso->want_bid_size,
 			     dso->osrelease, why, sizeof(why)))
 		return load_recorded_copy(dso, why);
 	/* The cache holds this boot's /proc/kallsyms, no other file. */

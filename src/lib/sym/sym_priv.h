@@ -240,23 +240,6 @@ bool sym_same_build_id(const uint8_t *want, size_t wlen, const uint8_t *have,
 /* @p id in lower-case hex into @p out (2 * @p n + 1 bytes). */
 void sym_hex_id(const uint8_t *id, size_t n, char *out);
 /*
- * Whether a recording ran under another kernel than the running one: its
- * kernel build id @p want (@p wlen 0: none recorded) differs, or without
- * ids its @p osrelease (NULL: unknown). Then the running kernel's
- * kallsyms would name its samples after the wrong functions; @p why gets
- * the reason.
- */
-bool sym_kernel_other(const char *notes_path, const uint8_t *want, size_t wlen,
-		      const char *osrelease, char *why, size_t size);
-/*
- * The kallsyms copy perf record keeps of kernel @p want in its build-id
- * cache @p buildid_dir (DIR/.build-id/xx/yyyy/kallsyms): true and its
- * path in @p path when it is readable.
- */
-bool sym_kernel_recorded_kallsyms(const char *buildid_dir, const uint8_t *want,
-				  size_t wlen, char *path, size_t size);
-
-/*
  * The kernel DSO's table searched in place, for the report model, which
  * names only the entries its samples land on (a copy of ~100k entries
  * would cost more than its whole lookup work): the number of entries
