@@ -103,9 +103,32 @@ struct sonde_symcache_opts {
 	 * file.
 	 */
 	const char *kallsyms_cache_dir;
+	/*
+	 * The recorded kernel's kallsyms (perf report --kallsyms): the
+	 * kernel's symbols come from this file as it is, whatever kernel
+	 * runs, before any other source; NULL = none.
+	 */
+	const char *recorded_kallsyms_path;
+	/*
+	 * The recorded kernel's ELF image (perf report --vmlinux): unless
+	 * recorded_kallsyms_path is set, the kernel's symbols come from its
+	 * .symtab (else .dynsym), names shown as an object's, moved to
+	 * where the recording had _text (sonde_symcache__set_kernel_text());
+	 * an image whose build id is not the recorded one
+	 * (sonde_symcache__set_kernel_build_id()) is refused; NULL = none.
+	 */
+	const char *vmlinux_path;
+	/*
+	 * Directory (created 0700) where each object's debug info answers
+	 * (sonde_dso__srcline(), sonde_dso__inlines()) are kept under its
+	 * build id and where they were read from, so later runs need not
+	 * open the debug info; NULL = in memory only. `sonde report` keeps
+	 * the same files.
+	 */
+	const char *dwarf_cache_dir;
 	size_t : 0;
 };
-#define sonde_symcache_opts__last_field kallsyms_cache_dir
+#define sonde_symcache_opts__last_field dwarf_cache_dir
 
 /**
  * @brief **sonde_symcache__new()** creates an empty symbol cache.
@@ -139,10 +162,21 @@ sonde_symcache__dso(struct sonde_symcache *cache, const char *path,
 		    const uint8_t *build_id, size_t build_id_size);
 
 /**
- * @brief **sonde_symcache__kernel()** returns the kernel DSO built from
- * kallsyms (opts.kallsyms_path), taking a reference. Loaded lazily. When
- * every address is zero (restricted), the DSO is empty with status
- * SONDE_DSO_RESTRICTED and a warning says which setting to change.
+ * @brief **sonde_symcache__kernel()** returns the kernel DSO, taking a
+ * reference. Loaded lazily, from the one source that fits the recording,
+ * in this order: opts.recorded_kallsyms_path; opts.vmlinux_path; when the
+ * recording ran under another kernel (its build id, else its release,
+ * differs from the running kernel's: see
+ * sonde_symcache__set_kernel_build_id() and
+ * sonde_symcache__set_kernel_release()), the kallsyms copy perf record
+ * keeps of it in opts.buildid_dir, else none (status
+ * SONDE_DSO_BUILD_ID_MISMATCH and a warning saying why); else this
+ * kernel's kallsyms (opts.kallsyms_path, through
+ * opts.kallsyms_cache_dir). When every address is zero (restricted), the
+ * DSO is empty with status SONDE_DSO_RESTRICTED and a warning says which
+ * setting to change. A source that cannot be read leaves it empty with a
+ * warning (status SONDE_DSO_MISSING, or SONDE_DSO_BAD_ELF for a
+ * vmlinux_path that is not ELF).
  * @return a DSO (release with sonde_dso__put()), or NULL + errno.
  */
 SONDE_API struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *cache);
@@ -161,6 +195,28 @@ SONDE_API struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *cache)
 SONDE_API int sonde_symcache__set_kernel_build_id(struct sonde_symcache *cache,
 						  const uint8_t *build_id,
 						  size_t build_id_size);
+
+/**
+ * @brief **sonde_symcache__set_kernel_release()** gives the os release the
+ * recording ran under (perf.data's OSRELEASE feature, as `uname -r`
+ * prints it). When no kernel build id was given, a release other than the
+ * running kernel's means another kernel, as a build id mismatch does in
+ * sonde_symcache__set_kernel_build_id(). The string is copied.
+ * @return 0, -EINVAL, -ENOMEM, or -EBUSY when the kernel DSO is already
+ * loaded.
+ */
+SONDE_API int sonde_symcache__set_kernel_release(struct sonde_symcache *cache,
+						 const char *osrelease);
+
+/**
+ * @brief **sonde_symcache__set_kernel_text()** gives where the recorded
+ * kernel had _text (the start perf's [kernel.kallsyms]_text map was
+ * recorded with, its pgoff): the symbols of opts.vmlinux_path are moved
+ * by @p text minus the image's own _text (KASLR). 0 = as linked.
+ * @return 0, -EINVAL, or -EBUSY when the kernel DSO is already loaded.
+ */
+SONDE_API int sonde_symcache__set_kernel_text(struct sonde_symcache *cache,
+					      uint64_t text);
 
 /**
  * @brief **sonde_symcache__vdso()** returns a DSO for the vdso, taking a
@@ -458,12 +514,16 @@ sonde_buildid_cache_add_vdso(const struct sonde_buildid_cache_opts *opts);
  * @brief **sonde_dso__srcline()** writes the source line of ELF virtual
  * address @p vaddr of an ELF DSO as "file:line" (the file's base name, as
  * perf's srcline shows it) into @p buf (@p size bytes, NUL-terminated, cut
- * to fit). The debug info (the separate debug file when there is one, see
- * sonde_dso__symfile()) is opened on the first call and kept with the DSO.
+ * to fit). Each answer is kept with the DSO (and, with
+ * opts.dwarf_cache_dir, for later runs): the debug info (the separate
+ * debug file when there is one, see sonde_dso__symfile()) is opened only
+ * for a question no earlier one answered, and then kept with the DSO.
  * Thread-safe: lookups of one DSO take turns.
- * @return the length written, -ENOENT when no line covers @p vaddr,
- * -ENODATA when the object has no debug info, -EINVAL for a NULL argument
- * or a DSO that is not ELF, or the -errno of loading the DSO.
+ * @return the length written, -ENOENT when no line is known for @p vaddr,
+ * -ENODATA when the object has no debug info (a kept answer then says
+ * -ENOENT), -ESTALE when the file is another build than the recorded one
+ * (sonde_symcache__dso()'s build id), -EINVAL for a NULL argument or a DSO
+ * that is not ELF, or the -errno of loading the DSO.
  */
 SONDE_API int sonde_dso__srcline(struct sonde_dso *dso, uint64_t vaddr,
 				 char *buf, size_t size);
@@ -473,8 +533,9 @@ SONDE_API int sonde_dso__srcline(struct sonde_dso *dso, uint64_t vaddr,
  * virtual address @p vaddr, innermost first: each function inlined there,
  * then the function it was inlined into, ending with the enclosing
  * function, named as perf shows them (demangled, without parameters).
- * Up to @p max of them go into @p names as malloc'd strings the caller
- * frees. Thread-safe as sonde_dso__srcline().
+ * Up to @p max (at most 32) of them go into @p names as malloc'd strings
+ * the caller frees. Answers are kept as sonde_dso__srcline()'s; thread-safe
+ * as it.
  * @return how many, 0 without debug info there, or -errno (as
  * sonde_dso__srcline()).
  */

@@ -178,7 +178,7 @@ static char **answers(const char *dir, size_t n, bool *opened)
 			len += snprintf(buf + len, sizeof(buf) - (size_t)len, " %s", names[j]);
 		out[i] = strdup(buf);
 	}
-	*opened = d->dwarf_tried;
+	*opened = d->sdso && d->sdso->dwarf_tried;
 	anl_machine_free(m);
 	return out;
 }
@@ -454,7 +454,7 @@ static void test_stale_object(void **state)
 		assert_int_equal(anl_dso_inlines(m, d, addrs[i], names, 8), 0);
 		assert_null(anl_dso_srcline(m, d, addrs[i]));
 	}
-	assert_false(d->dwarf_tried);
+	assert_false(d->sdso && d->sdso->dwarf_tried);
 	anl_machine_free(m);
 }
 

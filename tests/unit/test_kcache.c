@@ -641,21 +641,21 @@ static void test_same_table(void **state)
 			assert_true(find_cache_file(dir, file, sizeof(file)));
 	}
 	assert_true(k[0]->has_syms);
-	assert_false(sym_ktab_cached(k[1]->ktab));
-	assert_true(sym_ktab_cached(k[2]->ktab));
+	assert_false(sym_ktab_cached(k[1]->sdso->ktab));
+	assert_true(sym_ktab_cached(k[2]->sdso->ktab));
 	for (int i = 1; i < 3; i++) {
-		assert_int_equal(sym_ktab_nr(k[i]->ktab), sym_ktab_nr(k[0]->ktab));
-		for (size_t j = 0; j < sym_ktab_nr(k[0]->ktab); j++) {
-			sym_ktab_get(k[0]->ktab, j, &a);
-			sym_ktab_get(k[i]->ktab, j, &b);
+		assert_int_equal(sym_ktab_nr(k[i]->sdso->ktab), sym_ktab_nr(k[0]->sdso->ktab));
+		for (size_t j = 0; j < sym_ktab_nr(k[0]->sdso->ktab); j++) {
+			sym_ktab_get(k[0]->sdso->ktab, j, &a);
+			sym_ktab_get(k[i]->sdso->ktab, j, &b);
 			assert_same_sym(&a, &b);
 		}
 	}
 	/* The report's lookups answer from that table. */
-	for (size_t j = 0; j < sym_ktab_nr(k[0]->ktab); j += 97) {
+	for (size_t j = 0; j < sym_ktab_nr(k[0]->sdso->ktab); j += 97) {
 		const struct anl_sym *s;
 
-		sym_ktab_get(k[0]->ktab, j, &a);
+		sym_ktab_get(k[0]->sdso->ktab, j, &a);
 		s = anl_dso_find_sym(m[2], k[2], a.start + a.size - 1);
 		assert_non_null(s);
 		assert_string_equal(s->name, a.name);
@@ -694,7 +694,7 @@ static void test_one_file(void **state)
 	m = anl_machine_new();
 	assert_int_equal(anl_machine_set_cache(m, dir), 0);
 	assert_string_equal(anl_dso_find_sym(m, anl_kernel_dso(m), addr)->name, s->name);
-	assert_true(sym_ktab_cached(anl_kernel_dso(m)->ktab));
+	assert_true(sym_ktab_cached(anl_kernel_dso(m)->sdso->ktab));
 	anl_machine_free(m);
 	sonde_dso__put(d);
 	sonde_symcache__free(c);

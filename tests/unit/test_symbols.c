@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include "sonde/sonde.h"
 #include "core_priv.h"
 #include "sym_priv.h"
@@ -690,6 +691,98 @@ static void test_kernel_build_id(void **state)
 	sonde_symcache__free(c);
 }
 
+/*
+ * The kernel's source is chosen in one place: --kallsyms, then --vmlinux,
+ * then (another kernel by release) perf's copy or none, then this boot's.
+ */
+static void test_kernel_sources(void **state)
+{
+	char kpath[PATH_MAX], rpath[PATH_MAX], exe[PATH_MAX], rel[300];
+	const uint8_t bad[4] = { 0xde, 0xad, 0xbe, 0xee };
+	struct sonde_symcache *c;
+	struct sonde_dso *d;
+	struct utsname u;
+	uint8_t id[64];
+	ssize_t n;
+
+	(void)state;
+	assert_int_equal(uname(&u), 0);
+	snprintf(kpath, sizeof(kpath), "%s/kallsyms-this", tmpdir);
+	write_file(kpath, "ffffffff81000000 T this_kfunc\n");
+	snprintf(rpath, sizeof(rpath), "%s/kallsyms-rec", tmpdir);
+	write_file(rpath, "ffffffff81000000 T rec_kfunc\n");
+
+	/* Another release, no copy at hand: no names, never this kernel's. */
+	snprintf(rel, sizeof(rel), "%s-other", u.release);
+	SONDE_OPTS(sonde_symcache_opts, o, .kallsyms_path = kpath, .buildid_dir = "");
+	c = sonde_symcache__new(&o);
+	assert_int_equal(sonde_symcache__set_kernel_release(c, rel), 0);
+	d = sonde_symcache__kernel(c);
+	sonde_set_print(silent);
+	assert_int_equal(sonde_dso__load(d), -ESTALE);
+	sonde_set_print(NULL);
+	assert_int_equal(sonde_dso__status(d), SONDE_DSO_BUILD_ID_MISMATCH);
+	assert_int_equal(sonde_symcache__set_kernel_release(c, u.release), -EBUSY);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+	/* The running release: this kernel's kallsyms. */
+	c = sonde_symcache__new(&o);
+	assert_int_equal(sonde_symcache__set_kernel_release(c, u.release), 0);
+	d = sonde_symcache__kernel(c);
+	assert_int_equal(sonde_dso__load(d), 1);
+	assert_string_equal(sonde_dso__find(d, 0xffffffff81000001, NULL)->name, "this_kfunc");
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+
+	/* The recorded kernel's kallsyms wins, whatever the recording says. */
+	SONDE_OPTS(sonde_symcache_opts, o2, .kallsyms_path = kpath, .buildid_dir = "",
+		   .recorded_kallsyms_path = rpath, .vmlinux_path = "/nonexistent");
+	c = sonde_symcache__new(&o2);
+	assert_int_equal(sonde_symcache__set_kernel_release(c, rel), 0);
+	assert_int_equal(sonde_symcache__set_kernel_build_id(c, bad, 4), 0);
+	d = sonde_symcache__kernel(c);
+	assert_int_equal(sonde_dso__load(d), 1);
+	assert_string_equal(sonde_dso__find(d, 0xffffffff81000001, NULL)->name, "rec_kfunc");
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+
+	/* A vmlinux: an ELF image's symbols, its build id checked. */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(n > 0);
+	exe[n] = 0;
+	SONDE_OPTS(sonde_symcache_opts, o3, .kallsyms_path = kpath, .vmlinux_path = exe);
+	c = sonde_symcache__new(&o3);
+	assert_int_equal(sonde_symcache__set_kernel_text(c, 0), 0);
+	d = sonde_symcache__kernel(c);
+	assert_true(sonde_dso__load(d) > 10);
+	assert_string_equal(sonde_dso__symfile(d), exe);
+	assert_int_equal(sonde_symcache__set_kernel_text(c, 0), -EBUSY);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+	if (sonde_elf_build_id(exe, id, sizeof(id)) > 0) {
+		c = sonde_symcache__new(&o3);
+		id[0] ^= 1;
+		assert_int_equal(sonde_symcache__set_kernel_build_id(c, id, 20), 0);
+		d = sonde_symcache__kernel(c);
+		sonde_set_print(silent);
+		assert_int_equal(sonde_dso__load(d), -ESTALE);
+		sonde_set_print(NULL);
+		assert_int_equal(sonde_dso__status(d), SONDE_DSO_BUILD_ID_MISMATCH);
+		sonde_dso__put(d);
+		sonde_symcache__free(c);
+	}
+	/* Not ELF: refused as such. */
+	SONDE_OPTS(sonde_symcache_opts, o4, .kallsyms_path = kpath, .vmlinux_path = kpath);
+	c = sonde_symcache__new(&o4);
+	d = sonde_symcache__kernel(c);
+	sonde_set_print(silent);
+	assert_int_equal(sonde_dso__load(d), -SONDE_ERR_FORMAT);
+	sonde_set_print(NULL);
+	assert_int_equal(sonde_dso__status(d), SONDE_DSO_BAD_ELF);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
 static void test_real_kallsyms(void **state)
 {
 	struct sonde_symcache *c = sonde_symcache__new(NULL);
@@ -951,6 +1044,90 @@ static bool addr2line_answer(FILE *f, char *out, size_t size, char *next,
 	return any;
 }
 
+/* "srcline: inline names" of @p n addresses of @p d, one string each. */
+static void dwarf_answers(struct sonde_dso *d, const uint64_t *addrs, size_t n,
+			  char out[][512])
+{
+	for (size_t i = 0; i < n; i++) {
+		char buf[256], *names[8];
+		int k = sonde_dso__inlines(d, addrs[i], names, 8);
+		int len = sonde_dso__srcline(d, addrs[i], buf, sizeof(buf));
+
+		len = snprintf(out[i], 512, "%s:", len > 0 ? buf : "(none)");
+		for (int j = 0; j < k; j++) {
+			len += snprintf(out[i] + len, 512 - (size_t)len, " %s", names[j]);
+			free(names[j]);
+		}
+	}
+}
+
+/*
+ * One DSO holds its debug info and its answer cache: asked again, an
+ * address is answered from memory; with dwarf_cache_dir a later cache
+ * answers the same without opening the debug info at all.
+ */
+static void test_srcline_cached(void **state)
+{
+	char bin[PATH_MAX], dir[PATH_MAX + 8], cmd[2 * PATH_MAX];
+	static char first[16][512], again[16][512];
+	const struct sonde_symbol *syms;
+	struct sonde_symcache *c;
+	struct sonde_dso *d;
+	uint64_t addrs[16] = { 0 };
+	uint8_t id[20];
+	size_t nr, n = 0;
+
+	(void)state;
+	if (!have_helper("symtest", bin, sizeof(bin)))
+		skip();
+	if (sonde_elf_build_id(bin, id, sizeof(id)) < 4) {
+		printf("SKIP: symtest has no build id to key its answers on\n");
+		skip();
+	}
+	snprintf(dir, sizeof(dir), "%s/dwc", tmpdir);
+	SONDE_OPTS(sonde_symcache_opts, o, .dwarf_cache_dir = dir);
+	c = sonde_symcache__new(&o);
+	d = sonde_symcache__dso(c, bin, NULL, 0);
+	nr = sonde_dso__symbols(d, &syms);
+	for (size_t i = 0; i < nr && n < 16; i++)
+		if (!syms[i].size_synth && syms[i].size > 8)
+			addrs[n++] = syms[i].start + syms[i].size / 2;
+	assert_true(n > 3);
+	dwarf_answers(d, addrs, n, first);
+	assert_true(d->dwarf_tried);
+	/* Kept: the store answers each question asked. */
+	for (size_t i = 0; i < n; i++) {
+		assert_int_not_equal(dwc_store_lookup(d->dwc, addrs[i], DWC_SRCLINE, NULL), DWC_MISS);
+		assert_int_not_equal(dwc_store_lookup(d->dwc, addrs[i], DWC_INLINES, NULL), DWC_MISS);
+	}
+	dwarf_answers(d, addrs, n, again);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(first[i], again[i]);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+	/* Written when the DSO went; the next run opens no debug info. */
+	snprintf(cmd, sizeof(cmd), "ls %s/dwarf-* >/dev/null 2>&1", dir);
+	assert_int_equal(system(cmd), 0);
+	c = sonde_symcache__new(&o);
+	d = sonde_symcache__dso(c, bin, NULL, 0);
+	dwarf_answers(d, addrs, n, again);
+	assert_false(d->dwarf_tried);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(first[i], again[i]);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+	/* No directory: the same answers, kept in memory only. */
+	c = sonde_symcache__new(NULL);
+	d = sonde_symcache__dso(c, bin, NULL, 0);
+	dwarf_answers(d, addrs, n, again);
+	assert_true(d->dwarf_tried);
+	assert_int_not_equal(dwc_store_lookup(d->dwc, addrs[0], DWC_INLINES, NULL), DWC_MISS);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(first[i], again[i]);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
 /* srcline and inline chains against binutils' addr2line on symtest. */
 static void test_srcline_inlines(void **state)
 {
@@ -1199,6 +1376,7 @@ int main(void)
 		cmocka_unit_test(test_buildid_cache),
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kernel_build_id),
+		cmocka_unit_test(test_kernel_sources),
 		cmocka_unit_test(test_real_kallsyms),
 		cmocka_unit_test(test_kallsyms_cache),
 		cmocka_unit_test(test_perfmap),
@@ -1206,6 +1384,7 @@ int main(void)
 		cmocka_unit_test(test_sym_name_jit),
 		cmocka_unit_test(test_demangle_perf),
 		cmocka_unit_test(test_srcline_inlines),
+		cmocka_unit_test(test_srcline_cached),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_many_dsos_threads),
 	};

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
- * The report model's DSOs: display names, recorded build ids, DWARF
- * answers, and their symbols: the symbolizer's tables, loaded once per
- * object on first use and searched there, each symbol named here on the
- * first lookup that lands on it. ELF objects, the vdso and JIT perf maps
+ * The report model's DSOs: display names, recorded build ids, the
+ * symbolizer's DWARF answers (interned), and their symbols: the
+ * symbolizer's tables, loaded once per object on first use and searched
+ * there, each symbol named here on the first lookup that lands on it.
+ * ELF objects, the vdso and JIT perf maps
  * come from the symbolizer (include/sonde/symbols.h), under its naming
  * policy (perf's); names are interned here in the form perf shows them.
- * Kernel addresses are looked up in the symbolizer's kernel table (sym_priv.h)
- * of the kernel that fits the recording.
+ * Kernel addresses are looked up in the symbolizer's kernel object, which
+ * chooses the source that fits the recording (sym_kernel.c) from what the
+ * recording says of its kernel; its table is searched in place.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,99 +103,25 @@ struct anl_dso *anl_kernel_dso(struct anl_machine *m)
 	return m->kdso;
 }
 
-static void kernel_wait(struct anl_machine *m);
-
 void anl_dsos_free(struct anl_machine *m)
 {
-	kernel_wait(m);
+	/* A kernel table still loading finishes (and is cached) first. */
+	if (m->kprefetched)
+		(void)sonde_dso__load(m->kdso->sdso);
+	/* The symbolizer's objects keep the DWARF answers: freed, they write them. */
 	for (struct anl_dso *d = m->all_dsos; d; d = d->next_made) {
-		sym_dwarf_close(d->dwarf);
-		dwc_store_close(d->dwc, d->name);
 		free(d->syms);
 		sonde_dso__put(d->sdso);
-		sym_ktab_free(d->ktab);
 	}
 	hashtab_free(&m->dsos);
 	sonde_symcache__free(m->symcache);
 }
 
 /*
- * The name addr2line reports: the linkage name when there is one (asm
- * labels such as glibc's __GI_ aliases, C++ mangled names, demangled
- * here), else DW_AT_name; interned.
- */
-static const char *dwarf_name(void *ctx, const char *raw, bool linkage)
-{
-	struct anl_machine *m = ctx;
-
-	return linkage ? anl_sym_name(m, raw) : anl_intern(m, raw, strlen(raw));
-}
-
-/* The debug info of @dso (sym_dwarf.c), on a thread when @background. */
-static void dso_open_dwarf(struct anl_dso *dso, bool background)
-{
-	const char *path = dso->dbg_path ? dso->dbg_path : dso->name;
-
-	dso->dwarf_tried = true;
-#ifndef SONDE_FUZZ
-	/* Tests count these lines: a warm DWARF cache opens nothing. */
-	pr_debug("%s: opening its debug info %s\n", dso->name, path);
-	dso->dwarf = sym_dwarf_open(path, background);
-#else
-	(void)path;
-	(void)background;
-#endif
-}
-
-/* @d's DWARF answer cache (sym_priv.h), opened on first use; NULL: none. */
-static struct dwc_store *dso_dwc(struct anl_machine *m, struct anl_dso *d)
-{
-	if (!d->dwc_tried) {
-		d->dwc_tried = true;
-		if (m->kcache_dir && !d->kernel && !d->jit && !d->stale && d->name[0] == '/')
-			d->dwc = dwc_store_open(m->kcache_dir, d->name, d->dbg_path);
-	}
-	return d->dwc;
-}
-
-/*
- * The cached answer for (@va, @kind): up to @max names (interned) in
- * @names, or only whether there is one when @names is NULL.
- */
-static bool dwc_lookup(struct anl_machine *m, struct anl_dso *d, uint64_t va, int kind,
-		       const char **names, int max, int *nr)
-{
-	struct dwc_store *c = dso_dwc(m, d);
-	struct dwc_ans a;
-	int found, n;
-
-	if (!c)
-		return false;
-	found = dwc_store_lookup(c, va, kind, names ? &a : NULL);
-	if (found == DWC_MISS || !names)
-		return found != DWC_MISS;
-	n = a.nr < max ? a.nr : max;
-	for (int j = 0; j < n; j++)
-		names[j] = found == DWC_FROM_RUN ? a.names[j] :
-			   anl_intern(m, a.names[j], strlen(a.names[j]));
-	*nr = n;
-	return true;
-}
-
-/* What the debug info answered, kept for the next run (interned names). */
-static void dwc_add(struct anl_machine *m, struct anl_dso *d, uint64_t va, int kind,
-		   const char *const *names, int nr)
-{
-	struct dwc_store *c = dso_dwc(m, d);
-
-	if (c)
-		dwc_store_add(c, va, kind, names, nr);
-}
-
-/*
  * Whether @dso's debug info may answer: an object file (not the kernel, a
  * JIT map or the vdso), loaded, of the recorded build (another build's
- * answers would name other code).
+ * answers would name other code). The symbolizer's object holds the
+ * debug info and its answer cache (sym_srcline.c).
  */
 static bool debug_answers(struct anl_machine *m, struct anl_dso *dso)
 {
@@ -201,83 +129,38 @@ static bool debug_answers(struct anl_machine *m, struct anl_dso *dso)
 		return false;
 	if (!dso->loaded)
 		(void)anl_dso_find_sym(m, dso, 0);
-	return !dso->stale;
+	return dso->sdso && !dso->stale;
 }
 
 void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
-#ifdef SONDE_FUZZ
-	return;
-#endif
-	/* The load gives dbg_path. */
-	if (dso->dwarf_tried || !debug_answers(m, dso))
+	if (dso->dwarf_asked || !debug_answers(m, dso))
 		return;
-	/* Answered by the cache: the debug info may never be needed. */
-	if (dwc_lookup(m, dso, anl_dso_vaddr(dso, addr), DWC_INLINES, NULL, 0, NULL))
-		return;
-	dso_open_dwarf(dso, true);
-}
-
-static struct sym_dwarf *dso_dwarf(struct anl_machine *m, struct anl_dso *dso)
-{
-	if (!debug_answers(m, dso))
-		return NULL;
-	if (!dso->dwarf_tried)
-		dso_open_dwarf(dso, false);
-	return dso->dwarf;
-}
-
-/* What the cache (sym_priv.h) keeps: bump DWC_MAGIC when it changes. */
-static const char *dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
-{
-	struct sym_dwarf *dw = dso_dwarf(m, dso);
-	char buf[512];
-	int n = dw ? sym_dwarf_srcline(dw, anl_dso_vaddr(dso, addr), buf, sizeof(buf)) : -1;
-
-	return n < 0 ? NULL : anl_intern(m, buf, (size_t)n);
+	dso->dwarf_asked = sym_dso_prefetch_dwarf(dso->sdso, anl_dso_vaddr(dso, addr));
 }
 
 const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
 {
-	const char *sl = NULL;
-	uint64_t va;
-	int n = 0;
+	const char *sl;
 
-	if (!debug_answers(m, dso))
+	if (!debug_answers(m, dso) ||
+	    sym_dso_srcline(dso->sdso, anl_dso_vaddr(dso, addr), &sl))
 		return NULL;
-	va = anl_dso_vaddr(dso, addr);
-	if (dwc_lookup(m, dso, va, DWC_SRCLINE, &sl, 1, &n))
-		return n ? sl : NULL;
-	sl = dso_srcline(m, dso, addr);
-	dwc_add(m, dso, va, DWC_SRCLINE, &sl, sl ? 1 : 0);
-	return sl;
+	return anl_intern(m, sl, strlen(sl));
 }
 
-/* What the cache (sym_priv.h) keeps: bump DWC_MAGIC when it changes. */
+/* The symbolizer's answer, its names interned (names compare by pointer). */
 static int dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		       const char **names, int max)
 {
-	struct sym_dwarf *dw = dso_dwarf(m, dso);
-
-	return dw ? sym_dwarf_inlines(dw, anl_dso_vaddr(dso, addr), names, max, dwarf_name,
-				      m) : 0;
-}
-
-/* dso_inlines() through the DWARF cache, for ANL_INL_MAX names. */
-static int cached_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
-			  const char **names)
-{
-	uint64_t va;
-	int n = 0;
+	int n;
 
 	if (!debug_answers(m, dso))
 		return 0;
-	va = anl_dso_vaddr(dso, addr);
-	if (dwc_lookup(m, dso, va, DWC_INLINES, names, ANL_INL_MAX, &n))
-		return n;
-	n = dso_inlines(m, dso, addr, names, ANL_INL_MAX);
-	dwc_add(m, dso, va, DWC_INLINES, names, n);
-	return n;
+	n = sym_dso_inlines(dso->sdso, anl_dso_vaddr(dso, addr), names, max);
+	for (int j = 0; j < n; j++)
+		names[j] = anl_intern(m, names[j], strlen(names[j]));
+	return n < 0 ? 0 : n;
 }
 
 /*
@@ -302,7 +185,7 @@ int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 		e = anl_alloc(m, sizeof(*e));
 		e->dso = dso;
 		e->addr = addr;
-		e->nr = cached_inlines(m, dso, addr, e->names);
+		e->nr = dso_inlines(m, dso, addr, e->names, ANL_INL_MAX);
 		(void)hashtab_insert(&m->inls, h, e); /* no memory: asked again */
 	}
 	n = e->nr < max ? e->nr : max;
@@ -399,69 +282,32 @@ const struct anl_sym *anl_dso_sym(struct anl_machine *m, struct anl_dso *d, size
 
 	if (a->name)
 		return a;
-	if (d->ktab)
-		sym_ktab_get(d->ktab, i, &s);
+	if (d->kernel)
+		sym_kernel_get(d->sdso, i, &s);
 	else
 		s = d->ssyms[i];
 	a->start = s.start;
 	a->end = s.start + s.size;
-	/* kallsyms names as they are, ELF and JIT names as perf shows them */
-	a->name = d->ktab && !d->ktab_shown ? s.name : shown_name(m, d, s.name);
+	/* kallsyms names as they are; ELF (a vmlinux's too) and JIT names as perf shows them */
+	a->name = d->kernel && !d->kelf ? s.name : shown_name(m, d, s.name);
 	return a;
 }
 
-/* @kt as @d's table; its entries are named by anl_dso_sym(). */
-static bool take_ktab(struct anl_dso *d, struct sym_ktab *kt)
-{
-	size_t nr = sym_ktab_nr(kt);
-
-	/* calloc'd: only the pages of the entries looked up are touched. */
-	d->syms = nr ? calloc(nr, sizeof(*d->syms)) : NULL;
-	if (!d->syms) {
-		sym_ktab_free(kt);
-		return false;
-	}
-	d->ktab = kt;
-	d->nr_syms = nr;
-	d->has_syms = true;
-	return true;
-}
-
 /*
- * @d's kernel table @kt from kallsyms file @path, or the warning why there
- * is none (reading it gave @err, or it showed no address).
+ * The symbolizer the machine's objects are loaded through, made on first
+ * use, with the report's kernel sources and cache directory.
  */
-static void kernel_table(struct anl_machine *m, struct anl_dso *d, const char *path,
-			 int err, struct sym_ktab *kt)
+static struct sonde_symcache *machine_symcache(struct anl_machine *m)
 {
-	bool proc = !strcmp(path, "/proc/kallsyms");
-
-	if (err) {
-		if (!proc)
-			pr_warn("%s: %s: kernel samples are shown by address\n", path,
-				strerror(-err));
-		return;
+	if (!m->symcache) {
+		SONDE_OPTS(sonde_symcache_opts, o, .buildid_dir = buildid_dir(m),
+			   .kallsyms_cache_dir = m->kcache_dir,
+			   .dwarf_cache_dir = m->kcache_dir,
+			   .recorded_kallsyms_path = m->kallsyms_file,
+			   .vmlinux_path = m->vmlinux_file);
+		m->symcache = sonde_symcache__new(&o);
 	}
-	if (!sym_ktab_nr(kt)) {
-		if (!m->kallsyms_warned && proc)
-			pr_warn("kernel symbols are hidden (/proc/kallsyms shows zero addresses): run as root or set /proc/sys/kernel/kptr_restrict to 0\n");
-		else if (!m->kallsyms_warned)
-			pr_warn("%s has no kernel addresses: kernel samples are shown by address\n",
-				path);
-		m->kallsyms_warned = true;
-		sym_ktab_free(kt);
-		return;
-	}
-	(void)take_ktab(d, kt);
-}
-
-/* The kernel's symbols from the kallsyms text file @path (no cache). */
-static void read_kallsyms(struct anl_machine *m, struct anl_dso *d, const char *path)
-{
-	struct sym_ktab *kt = NULL;
-	int err = sym_ktab_read(path, &kt);
-
-	kernel_table(m, d, path, err, kt);
+	return m->symcache;
 }
 
 /* The kernel's build id recorded in the file (HEADER_BUILD_ID), if any. */
@@ -495,138 +341,66 @@ static uint64_t recorded_text(const struct anl_machine *m, const struct anl_dso 
 	return text;
 }
 
-/* Kernel symbols from the ELF image @path (--vmlinux) of the recorded kernel. */
-static void load_vmlinux(struct anl_machine *m, struct anl_dso *d, const char *path,
-			 const uint8_t *want, size_t wlen)
-{
-	uint8_t have[SYM_BUILD_ID_MAX];
-	char hw[41], hh[2 * SYM_BUILD_ID_MAX + 1];
-	struct sym_ktab *kt;
-	size_t hlen;
-	int err = sym_ktab_vmlinux(path, want, wlen, recorded_text(m, d), have, &hlen, &kt);
-
-	if (err == -SONDE_ERR_FORMAT) {
-		pr_warn("%s is not an ELF file: kernel samples are shown by address\n", path);
-	} else if (err == -ESTALE) {
-		sym_hex_id(want, wlen, hw);
-		sym_hex_id(have, hlen, hh);
-		pr_warn("%s is not the recorded kernel (build id %s, recorded %s): "
-			"kernel samples are shown by address\n", path, hh, hw);
-	} else if (err && err != -ENODATA) {
-		pr_warn("%s: %s: kernel samples are shown by address\n", path, strerror(-err));
-	} else if (!err && take_ktab(d, kt)) {
-		d->ktab_shown = true; /* ELF names, shown as perf shows them */
-	}
-}
-
 /*
- * The symbols of the recorded kernel when it is not the running one:
- * --kallsyms, --vmlinux, else the kallsyms copy perf record keeps in its
- * build-id cache; else none, and one warning saying why.
+ * The symbolizer's kernel object, told what the recording says of its
+ * kernel (its build id, its release): the symbolizer chooses the source
+ * (--kallsyms, --vmlinux, perf's copy, this boot's kallsyms) from that.
  */
-static bool load_other_kernel(struct anl_machine *m, struct anl_dso *d)
+static struct sonde_dso *kernel_sdso(struct anl_machine *m, struct anl_dso *k)
 {
+	struct sonde_symcache *c = machine_symcache(m);
+	const char *rel = m->reader ? m->reader->feat_str[SONDE_FEAT_OSRELEASE] : NULL;
 	uint8_t want[20];
 	size_t wlen = recorded_kernel_build_id(m, want);
-	const char *rel = m->reader ? m->reader->feat_str[SONDE_FEAT_OSRELEASE] : NULL;
-	char why[256], path[4096];
 
-	if (m->kallsyms_file) {
-		read_kallsyms(m, d, m->kallsyms_file);
-		return true;
-	}
-	if (m->vmlinux_file) {
-		load_vmlinux(m, d, m->vmlinux_file, want, wlen);
-		return true;
-	}
-	if (!sym_kernel_other(want, wlen, rel, why, sizeof(why)))
-		return false;
-	if (sym_kernel_recorded_kallsyms(buildid_dir(m), want, wlen, path, sizeof(path))) {
-		pr_debug("kernel symbols from the recorded copy %s\n", path);
-		read_kallsyms(m, d, path);
-		return true;
-	}
-	pr_warn("kernel samples are shown by address: the file was recorded under "
-		"another kernel (%s) and its symbols are not at hand: pass "
-		"--kallsyms or --vmlinux, or keep perf's build-id cache (%s)\n",
-		why, buildid_dir(m));
-	return true;
+	if (k->sdso || !c)
+		return k->sdso;
+	if (wlen)
+		(void)sonde_symcache__set_kernel_build_id(c, want, wlen);
+	if (rel && *rel)
+		(void)sonde_symcache__set_kernel_release(c, rel);
+	k->sdso = sonde_symcache__kernel(c);
+	return k->sdso;
 }
 
-/*
- * The kernel's symbols: the recorded kernel's when it is another (see
- * load_other_kernel()), else this boot's kallsyms through the cache.
- */
-static void load_kallsyms(struct anl_machine *m, struct anl_dso *d)
+/* The kernel's table, its entries named by anl_dso_sym() on first use. */
+static void kernel_load(struct anl_machine *m, struct anl_dso *k)
 {
-	struct sym_ktab *kt = NULL;
-	int err;
+	size_t nr;
 
-	if (load_other_kernel(m, d))
+	k->loaded = true;
+#ifdef SONDE_FUZZ
+	return; /* fuzzed files must not be named from this host's kernel */
+#endif
+	if (!kernel_sdso(m, k))
 		return;
-	err = sym_ktab_this_boot(m->kcache_dir, "/proc/kallsyms", &kt);
-	kernel_table(m, d, "/proc/kallsyms", err, kt);
-}
-
-struct kload {
-	struct anl_machine *m;
-	struct anl_dso *d;
-};
-
-static void *kallsyms_thread(void *arg)
-{
-	struct kload *k = arg;
-
-	load_kallsyms(k->m, k->d);
-	free(k);
-	return NULL;
+	/* A vmlinux goes where the recorded kernel had _text: the maps say. */
+	if (m->vmlinux_file)
+		(void)sonde_symcache__set_kernel_text(m->symcache, recorded_text(m, k));
+	nr = sym_kernel_nr(k->sdso);
+	k->kelf = sym_kernel_elf_names(k->sdso);
+	/* calloc'd: only the pages of the entries looked up are touched. */
+	k->syms = nr ? calloc(nr, sizeof(*k->syms)) : NULL;
+	if (k->syms) {
+		k->nr_syms = nr;
+		k->has_syms = true;
+	}
 }
 
 void anl_machine_preload_kernel(struct anl_machine *m)
 {
 	struct anl_dso *k = anl_kernel_dso(m);
-	struct kload *arg;
 
 #ifdef SONDE_FUZZ
 	return;
 #endif
 	/*
-	 * --vmlinux reads the kernel maps, which this thread keeps changing:
+	 * A vmlinux is moved by the kernel maps, which are still being read:
 	 * that load waits for the first lookup.
 	 */
-	if (k->loaded || m->kthread_running || m->vmlinux_file)
+	if (k->loaded || m->kprefetched || m->vmlinux_file || !kernel_sdso(m, k))
 		return;
-	(void)buildid_dir(m); /* made here, not on both threads at once */
-	arg = malloc(sizeof(*arg));
-	if (!arg)
-		return;
-	arg->m = m;
-	arg->d = k;
-	k->loaded = true; /* lookups now wait for the thread instead */
-	if (pthread_create(&m->kthread, NULL, kallsyms_thread, arg)) {
-		free(arg);
-		k->loaded = false;
-		return;
-	}
-	m->kthread_running = true;
-}
-
-static void kernel_wait(struct anl_machine *m)
-{
-	if (m->kthread_running) {
-		pthread_join(m->kthread, NULL);
-		m->kthread_running = false;
-	}
-}
-
-/* The symbolizer the machine's objects are loaded through, made on first use. */
-static struct sonde_symcache *machine_symcache(struct anl_machine *m)
-{
-	if (!m->symcache) {
-		SONDE_OPTS(sonde_symcache_opts, o, .buildid_dir = buildid_dir(m));
-		m->symcache = sonde_symcache__new(&o);
-	}
-	return m->symcache;
+	m->kprefetched = !sonde_dso__prefetch(k->sdso);
 }
 
 /*
@@ -640,7 +414,6 @@ static void dso_load(struct anl_machine *m, struct anl_dso *d)
 	struct sonde_symcache *c;
 	uint8_t want[SYM_BUILD_ID_MAX];
 	const struct sonde_symbol *s;
-	const char *symfile;
 	size_t wlen, n;
 	int status;
 
@@ -672,9 +445,6 @@ static void dso_load(struct anl_machine *m, struct anl_dso *d)
 		d->nr_syms = n;
 		d->has_syms = true;
 	}
-	symfile = sonde_dso__symfile(d->sdso);
-	if (symfile && strcmp(symfile, d->name))
-		d->dbg_path = anl_intern(m, symfile, strlen(symfile));
 }
 
 const struct anl_sym *anl_ksym_add(struct anl_machine *m, struct anl_dso *d, uint64_t start,
@@ -716,14 +486,11 @@ const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *ds
 		/* Every kernel object is looked up in the one kernel table. */
 		struct anl_dso *k = anl_kernel_dso(m);
 
-		kernel_wait(m);
-		if (!k->loaded) {
-			k->loaded = true;
-#ifndef SONDE_FUZZ
-			load_kallsyms(m, k);
-#endif
-		}
-		i = sym_ktab_find(k->ktab, addr);
+		if (!k->loaded)
+			kernel_load(m, k);
+		if (!k->has_syms)
+			return NULL;
+		i = sym_kernel_find(k->sdso, addr);
 		return i == SIZE_MAX ? NULL : anl_dso_sym(m, k, i);
 	}
 	if (!dso->loaded)

@@ -62,17 +62,13 @@ struct anl_dso {
 	bool loaded;
 	bool has_syms;
 	struct anl_sym *syms;	/* syms[i]: entry i of the symbolizer's table
-				 * (ssyms or ktab), named on first use */
+				 * (ssyms, or the kernel's in place), named on first use */
 	size_t nr_syms;
 	struct sonde_dso *sdso; /* the symbolizer's object: symbols, layout */
-	const struct sonde_symbol *ssyms; /* its table (sdso's) */
-	const char *dbg_path; /* separate debug file, if one was found */
-	struct sym_ktab *ktab; /* or the kernel's table (sym_priv.h) */
-	bool ktab_shown;       /* its names shown demangled (a vmlinux's) */
-	struct sym_dwarf *dwarf; /* for srclines and inline frames, lazily */
-	bool dwarf_tried;
-	struct dwc_store *dwc; /* DWARF answer cache (sym_priv.h), or NULL */
-	bool dwc_tried;
+	const struct sonde_symbol *ssyms; /* its table (sdso's); the kernel's is
+					   * searched in place (sym_kernel_find()) */
+	bool kelf;	      /* the kernel's names shown demangled (a vmlinux's) */
+	bool dwarf_asked;	/* its debug info is opening (or has none) */
 	/*
 	 * Made by a KSYMBOL record (a BPF program, a trampoline, out-of-line
 	 * kernel code): addressed from its map's start as perf does, its
@@ -372,15 +368,13 @@ struct anl_machine {
 	struct anl_stats stats;
 	struct hashtab isyms; /* of struct anl_isym: symbols of inlined functions */
 	struct hashtab inls;  /* of struct anl_inl: anl_dso_inlines() answers */
-	bool kallsyms_warned;
 	/*
 	 * The recording asked for KSYMBOL records (perf's always do): its
 	 * maps describe the kernel's code, and an address outside them stays
 	 * unnamed as in perf. Otherwise the kernel's table still names it.
 	 */
 	bool ksym_tracked;
-	bool kthread_running; /* kallsyms loading on a second core */
-	pthread_t kthread;
+	bool kprefetched; /* the kernel's table loading on a second core */
 	char *kcache_dir; /* cache directory (sym_priv.h); NULL: none */
 	/* The file being read: its HEADER_BUILD_ID list checks objects. */
 	const struct sonde_perfdata_reader *reader;

@@ -18,7 +18,7 @@
  *   nr x { u64 vaddr; u32 name_off; u8 kind; u8 nr_names; u16 zero; }
  *   names          each answer's names back to back, NUL-terminated
  */
-#define DWC_MAGIC "SONDEDW1"
+#define DWC_MAGIC "SONDEDW2"
 #define DWC_HDR KCACHE_TAB_HDR
 #define DWC_ENT 16u
 

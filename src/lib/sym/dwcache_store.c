@@ -3,8 +3,8 @@
  * The DWARF answers of one object across runs (sym_priv.h): the answers of
  * earlier runs (a mapped file found by the object's build id) are looked
  * up first, and the answers this run had to compute are merged into the
- * file when the store is closed. Objects without a build id are not
- * cached.
+ * file when the store is closed. Without a directory, or for an object
+ * without a build id, the store keeps this run's answers in memory only.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -66,13 +66,13 @@ struct dwc_store *dwc_store_open(const char *dir, const char *obj,
 
 	if (!c)
 		return NULL;
-	if (!dwc_key(c, dir, obj, dbg ? dbg : obj)) {
+	hashtab_init(&c->added);
+	if (!dir || !dwc_key(c, dir, obj, dbg ? dbg : obj)) {
 		free(c->path);
 		free(c->dir);
-		free(c);
-		return NULL;
+		c->path = c->dir = NULL;
+		return c; /* memory only */
 	}
-	hashtab_init(&c->added);
 	if (kcache_map(c->path, DWC_FILE_MAX, &c->map, &c->map_len))
 		return c;
 	if (dwc_check(c->map, c->map_len, &c->nr)) {
@@ -198,9 +198,10 @@ void dwc_store_close(struct dwc_store *c, const char *obj)
 
 	if (!c)
 		return;
-	pr_debug("%s: DWARF cache %s: %llu hits, %llu misses\n", obj, c->path,
-		 (unsigned long long)c->hits, (unsigned long long)c->misses);
-	if (hashtab_count(&c->added))
+	if (c->path)
+		pr_debug("%s: DWARF cache %s: %llu hits, %llu misses\n", obj, c->path,
+			 (unsigned long long)c->hits, (unsigned long long)c->misses);
+	if (c->path && hashtab_count(&c->added))
 		dwc_write(c);
 	kcache_unmap(c->map, c->map_len);
 	while ((e = hashtab_next(&c->added, &pos)))

@@ -19,11 +19,19 @@ struct sonde_symcache {
 	char *root_dir, *debug_dir, *kallsyms_path, *jit_dir, *notes_path;
 	char *buildid_dir;
 	char *kcache_dir;
+	char *rec_kallsyms_path, *vmlinux_path, *dwc_dir; /* NULL: none */
 };
 
 static char *dup_or(const char *s, const char *fallback)
 {
 	return strdup(s ? s : fallback);
+}
+
+/* *@to = a copy of @s, or NULL for NULL; false without memory. */
+static bool dup_opt(char **to, const char *s)
+{
+	*to = s ? strdup(s) : NULL;
+	return !s || *to;
 }
 
 struct sonde_symcache *
@@ -51,7 +59,10 @@ sonde_symcache__new(const struct sonde_symcache_opts *opts)
 		c->buildid_dir = sym_default_buildid_dir();
 	}
 	c->kcache_dir = dup_or(OPTS_GET(opts, kallsyms_cache_dir, NULL), "");
-	if (!c->root_dir || !c->debug_dir || !c->kallsyms_path || !c->jit_dir ||
+	if (!dup_opt(&c->rec_kallsyms_path, OPTS_GET(opts, recorded_kallsyms_path, NULL)) ||
+	    !dup_opt(&c->vmlinux_path, OPTS_GET(opts, vmlinux_path, NULL)) ||
+	    !dup_opt(&c->dwc_dir, OPTS_GET(opts, dwarf_cache_dir, NULL)) ||
+	    !c->root_dir || !c->debug_dir || !c->kallsyms_path || !c->jit_dir ||
 	    !c->notes_path || !c->buildid_dir || !c->kcache_dir) {
 		sonde_symcache__free(c);
 		return lib_err_ptr(ENOMEM);
@@ -96,6 +107,9 @@ void sonde_symcache__free(struct sonde_symcache *c)
 	free(c->notes_path);
 	free(c->buildid_dir);
 	free(c->kcache_dir);
+	free(c->rec_kallsyms_path);
+	free(c->vmlinux_path);
+	free(c->dwc_dir);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -122,7 +136,8 @@ static struct sonde_dso *dso_new(struct sonde_symcache *c, int kind,
 	d->jit_dir = strdup(c->jit_dir);
 	d->no_debug_files = c->opts.no_debug_files;
 	d->status = SONDE_DSO_NOT_LOADED;
-	if (!d->path || !d->root_dir || !d->debug_dir || !d->kallsyms_path ||
+	if (!dup_opt(&d->dwc_dir, c->dwc_dir) ||
+	    !d->path || !d->root_dir || !d->debug_dir || !d->kallsyms_path ||
 	    !d->notes_path || !d->buildid_dir || !d->kcache_dir ||
 	    !d->jit_dir) {
 		sonde_dso__put(d);
@@ -198,8 +213,16 @@ struct sonde_dso *sonde_symcache__kernel(struct sonde_symcache *c)
 	if (!c)
 		return lib_err_ptr(EINVAL);
 	pthread_mutex_lock(&c->lock);
-	if (!c->kernel)
-		c->kernel = dso_new(c, SONDE_DSO_KERNEL, "[kernel.kallsyms]");
+	if (!c->kernel) {
+		d = dso_new(c, SONDE_DSO_KERNEL, "[kernel.kallsyms]");
+		/* The kernel's own sources (sym_kernel.c) */
+		if (d && (!dup_opt(&d->rec_kallsyms_path, c->rec_kallsyms_path) ||
+			  !dup_opt(&d->vmlinux_path, c->vmlinux_path))) {
+			sonde_dso__put(d);
+			d = NULL;
+		}
+		c->kernel = d;
+	}
 	d = c->kernel ? sonde_dso__get(c->kernel) : NULL;
 	pthread_mutex_unlock(&c->lock);
 	return d ? d : lib_err_ptr(ENOMEM);
@@ -229,6 +252,49 @@ int sonde_symcache__set_kernel_build_id(struct sonde_symcache *c,
 	pthread_mutex_unlock(&d->lock);
 	sonde_dso__put(d);
 	return err ? lib_err(err) : 0;
+}
+
+/* The recording's facts about its kernel, before the kernel DSO loads. */
+static int set_kernel(struct sonde_symcache *c, const char *osrelease, const uint64_t *text)
+{
+	struct sonde_dso *d = sonde_symcache__kernel(c);
+	char *rel = NULL;
+	int err = 0;
+
+	if (!d)
+		return lib_err(errno);
+	if (osrelease && !(rel = strdup(osrelease))) {
+		sonde_dso__put(d);
+		return lib_err(ENOMEM);
+	}
+	pthread_mutex_lock(&d->lock);
+	if (atomic_load(&d->loaded)) {
+		err = -EBUSY;
+	} else if (rel) {
+		free(d->osrelease);
+		d->osrelease = rel;
+		rel = NULL;
+	} else {
+		d->ktext = *text;
+	}
+	pthread_mutex_unlock(&d->lock);
+	free(rel);
+	sonde_dso__put(d);
+	return err ? lib_err(err) : 0;
+}
+
+int sonde_symcache__set_kernel_release(struct sonde_symcache *c, const char *osrelease)
+{
+	if (!c || !osrelease)
+		return lib_err(EINVAL);
+	return set_kernel(c, osrelease, NULL);
+}
+
+int sonde_symcache__set_kernel_text(struct sonde_symcache *c, uint64_t text)
+{
+	if (!c)
+		return lib_err(EINVAL);
+	return set_kernel(c, NULL, &text);
 }
 
 /* A dso of this process's vdso image (the same kernel's, perf assumes). */
@@ -338,6 +404,8 @@ void sonde_dso__put(struct sonde_dso *dso)
 	if (!dso || atomic_fetch_sub_explicit(&dso->refcnt, 1,
 					      memory_order_acq_rel) != 1)
 		return;
+	/* First: the answers' cache file is written under its path. */
+	sym_dso_dwarf_free(dso);
 	if (dso->demangled) {
 		for (i = 0; i < dso->nr; i++) {
 			const char *s = atomic_load(&dso->demangled[i]);
@@ -364,7 +432,10 @@ void sonde_dso__put(struct sonde_dso *dso)
 	free(dso->buildid_dir);
 	free(dso->kcache_dir);
 	free(dso->jit_dir);
-	sym_dwarf_close(dso->dwarf);
+	free(dso->rec_kallsyms_path);
+	free(dso->vmlinux_path);
+	free(dso->osrelease);
+	free(dso->dwc_dir);
 	pthread_mutex_destroy(&dso->dwarf_lock);
 	pthread_mutex_destroy(&dso->lock);
 	free(dso);
@@ -389,7 +460,8 @@ static int dso_ensure_loaded(struct sonde_dso *dso)
 		default:
 			err = sym_perfmap_load(dso);
 		}
-		if (dso->nr) {
+		/* The kernel's comes with its copy (sym_kernel_syms()), if ever. */
+		if (dso->nr && !dso->ktab) {
 			dso->demangled = calloc(dso->nr, sizeof(*dso->demangled));
 			if (!dso->demangled) {
 				err = -ENOMEM;
@@ -452,6 +524,8 @@ const struct sonde_symbol *sonde_dso__find(struct sonde_dso *dso,
 	if (!dso)
 		return lib_err_ptr(EINVAL);
 	dso_ensure_loaded(dso);
+	if (sym_kernel_syms(dso))
+		return lib_err_ptr(ENOMEM);
 	s = sym_table_find(dso->syms, dso->nr, addr);
 	if (!s)
 		return lib_err_ptr(ENOENT);
@@ -493,11 +567,11 @@ const char *sonde_dso__sym_name(struct sonde_dso *dso,
 	if (cur)
 		return cur;
 	/*
-	 * perf's names: an object's demangled, versioned ones
-	 * ("memcpy@@GLIBC_2.14") as they are; kallsyms and JIT maps' as
+	 * perf's names: an object's (a vmlinux's too) demangled, versioned
+	 * ones ("memcpy@@GLIBC_2.14") as they are; kallsyms and JIT maps' as
 	 * written.
 	 */
-	dm = sym_shown_name(sym->name, dso->kind != SONDE_DSO_ELF);
+	dm = sym_shown_name(sym->name, dso->kind != SONDE_DSO_ELF && !dso->ktab_elf);
 	want = dm ? dm : sym->name;
 	cur = NULL;
 	if (!atomic_compare_exchange_strong_explicit(&dso->demangled[i], &cur,
@@ -538,6 +612,8 @@ size_t sonde_dso__symbols(struct sonde_dso *dso,
 	if (!dso)
 		return 0;
 	dso_ensure_loaded(dso);
+	if (sym_kernel_syms(dso))
+		return 0;
 	*syms = dso->syms;
 	return dso->nr;
 }

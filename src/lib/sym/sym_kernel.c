@@ -3,9 +3,11 @@
  * Which kernel's symbols fit a recording: the running kernel's build id
  * (its /sys/kernel/notes), whether the recording ran under another kernel,
  * and the kallsyms copy perf record keeps of it in the build-id cache.
- * One answer for the symbolizer, the report model and the perf.data
- * writer. And the symbolizer's kernel object, loaded from the kernel
- * table (sym_priv.h) that fits.
+ * And the one choice of the kernel's symbol source, for the symbolizer's
+ * kernel object (sonde_symcache__kernel()) and through it the report
+ * model: --kallsyms, --vmlinux, perf's copy of the recorded kernel's
+ * kallsyms, or this boot's kallsyms, loaded into the kernel table
+ * (sym_priv.h) and searched there.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -49,12 +51,19 @@ void sym_hex_id(const uint8_t *id, size_t n, char *out)
 	out[2 * n] = 0;
 }
 
-bool sym_kernel_other(const uint8_t *want, size_t wlen, const char *osrelease,
-		      char *why, size_t size)
+/*
+ * Whether a recording ran under another kernel than the running one: its
+ * kernel build id @want (@wlen 0: none recorded) differs from the one in
+ * @notes_path (NULL: /sys/kernel/notes), or without ids its @osrelease
+ * (NULL: unknown). Then the running kernel's kallsyms would name its
+ * samples after the wrong functions; @why gets the reason.
+ */
+static bool kernel_other(const char *notes_path, const uint8_t *want, size_t wlen,
+			 const char *osrelease, char *why, size_t size)
 {
 	uint8_t have[SYM_BUILD_ID_MAX];
 	char hw[2 * SYM_BUILD_ID_MAX + 1], hh[2 * SYM_BUILD_ID_MAX + 1];
-	int n = wlen ? sym_kernel_build_id(NULL, have, sizeof(have)) : 0;
+	int n = wlen ? sym_kernel_build_id(notes_path, have, sizeof(have)) : 0;
 	struct utsname u;
 
 	if (wlen && n > 0) {
@@ -74,8 +83,13 @@ bool sym_kernel_other(const uint8_t *want, size_t wlen, const char *osrelease,
 	return false;
 }
 
-bool sym_kernel_recorded_kallsyms(const char *buildid_dir, const uint8_t *want,
-				  size_t wlen, char *path, size_t size)
+/*
+ * The kallsyms copy perf record keeps of kernel @want in its build-id
+ * cache @buildid_dir (DIR/.build-id/xx/yyyy/kallsyms): true and its path
+ * in @path when it is readable.
+ */
+static bool recorded_kallsyms(const char *buildid_dir, const uint8_t *want,
+			      size_t wlen, char *path, size_t size)
 {
 	char hw[2 * SYM_BUILD_ID_MAX + 1];
 	int n;
@@ -88,103 +102,178 @@ bool sym_kernel_recorded_kallsyms(const char *buildid_dir, const uint8_t *want,
 	return n > 0 && (size_t)n < size && !access(path, R_OK);
 }
 
-/* The recorded kernel must be the running one for kallsyms to apply. */
-static int check_kernel_build_id(struct sonde_dso *dso)
-{
-	uint8_t have[SYM_BUILD_ID_MAX];
-	int n;
-
-	if (!dso->want_bid_size)
-		return 0;
-	n = sym_kernel_build_id(dso->notes_path, have, sizeof(have));
-	if (n < 0)
-		pr_info("cannot read %s: kernel build id not checked\n",
-			dso->notes_path);
-	if (n <= 0)
-		return 0;
-	dso->bid_size = (size_t)n;
-	memcpy(dso->bid, have, (size_t)n);
-	if (sym_same_build_id(dso->want_bid, dso->want_bid_size, have, (size_t)n))
-		return 0;
-	return -ESTALE;
-}
-
-/* @p dso's symbols: every entry of @p kt, whose names they point into. */
+/* @p dso's symbols: the table @p kt, searched in place (sym_kernel_find()). */
 static int take_table(struct sonde_dso *dso, struct sym_ktab *kt)
 {
-	size_t nr = sym_ktab_nr(kt);
-
 	dso->ktab = kt;
-	dso->syms = malloc((nr ? nr : 1) * sizeof(*dso->syms));
-	if (!dso->syms) {
-		dso->status = SONDE_DSO_MISSING;
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < nr; i++)
-		sym_ktab_get(kt, i, &dso->syms[i]);
-	dso->nr = nr;
-	dso->status = nr ? SONDE_DSO_OK : SONDE_DSO_NO_SYMBOLS;
+	dso->nr = sym_ktab_nr(kt);
+	dso->status = dso->nr ? SONDE_DSO_OK : SONDE_DSO_NO_SYMBOLS;
 	return 0;
 }
 
 /*
- * The recording ran on another kernel: its kallsyms from the copy perf
- * record keeps in the build-id cache, else none and a warning.
+ * The kallsyms text file @p path: its table, or the warning why there is
+ * none (an unreadable /proc/kallsyms says nothing: kernel samples simply
+ * show by address). A failure leaves @p fail_status.
  */
-static int load_recorded_kallsyms(struct sonde_dso *dso)
+static int load_text(struct sonde_dso *dso, const char *path, struct sym_ktab *kt,
+		     int err, int fail_status)
 {
-	struct sym_ktab *kt;
-	char path[4096];
-	int err;
+	bool proc = !strcmp(path, "/proc/kallsyms");
 
-	if (!sym_kernel_recorded_kallsyms(dso->buildid_dir, dso->want_bid,
-					  dso->want_bid_size, path, sizeof(path))) {
-		pr_warn("the recording ran on another kernel (build id differs "
-			"from the running kernel's): kernel symbols from %s would "
-			"be wrong, not using them\n", dso->kallsyms_path);
-		dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
-		return -ESTALE;
-	}
-	pr_debug("kernel symbols from the recorded copy %s\n", path);
-	err = sym_ktab_read(path, &kt);
-	if (!err && sym_ktab_hidden(kt)) {
-		sym_ktab_free(kt);
-		err = -EACCES;
-	}
 	if (err) {
-		pr_warn("%s: %s: kernel symbols not used\n", path, strerror(-err));
-		dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
+		if (!proc)
+			pr_warn("%s: %s: kernel samples are shown by address\n", path,
+				strerror(-err));
+		dso->status = fail_status;
 		return err;
 	}
+	if (sym_ktab_hidden(kt)) {
+		sym_ktab_free(kt);
+		if (proc)
+			pr_warn("kernel symbols are hidden (/proc/kallsyms shows zero addresses): run as root or set /proc/sys/kernel/kptr_restrict to 0\n");
+		else
+			pr_warn("%s has no kernel addresses: kernel samples are shown by address\n",
+				path);
+		dso->status = fail_status == SONDE_DSO_MISSING ? SONDE_DSO_RESTRICTED
+							       : fail_status;
+		return -EACCES;
+	}
 	return take_table(dso, kt);
+}
+
+/* A kallsyms text file read as it is (no cache). */
+static int read_text(struct sonde_dso *dso, const char *path, int fail_status)
+{
+	struct sym_ktab *kt = NULL;
+	int err = sym_ktab_read(path, &kt);
+
+	return load_text(dso, path, kt, err, fail_status);
+}
+
+/* The kernel ELF image dso->vmlinux_path, of the recorded build. */
+static int load_vmlinux(struct sonde_dso *dso)
+{
+	const char *path = dso->vmlinux_path;
+	uint8_t have[SYM_BUILD_ID_MAX];
+	char hw[2 * SYM_BUILD_ID_MAX + 1], hh[2 * SYM_BUILD_ID_MAX + 1];
+	struct sym_ktab *kt = NULL;
+	size_t hlen;
+	int err = sym_ktab_vmlinux(path, dso->want_bid, dso->want_bid_size, dso->ktext,
+				   have, &hlen, &kt);
+
+	if (!err) {
+		dso->ktab_elf = true;
+		dso->symfile = strdup(path); /* NULL without memory: only not said */
+		return take_table(dso, kt);
+	}
+	dso->status = SONDE_DSO_MISSING;
+	if (err == -SONDE_ERR_FORMAT) {
+		pr_warn("%s is not an ELF file: kernel samples are shown by address\n", path);
+		dso->status = SONDE_DSO_BAD_ELF;
+	} else if (err == -ESTALE) {
+		sym_hex_id(dso->want_bid, dso->want_bid_size, hw);
+		sym_hex_id(have, hlen, hh);
+		pr_warn("%s is not the recorded kernel (build id %s, recorded %s): "
+			"kernel samples are shown by address\n", path, hh, hw);
+		dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
+	} else if (err == -ENODATA) {
+		dso->status = SONDE_DSO_NO_SYMBOLS;
+	} else {
+		pr_warn("%s: %s: kernel samples are shown by address\n", path, strerror(-err));
+	}
+	return err;
+}
+
+/*
+ * The recording ran on another kernel: its kallsyms from the copy perf
+ * record keeps in the build-id cache, else none and one warning saying why
+ * (@p why).
+ */
+static int load_recorded_copy(struct sonde_dso *dso, const char *why)
+{
+	char path[4096];
+
+	if (recorded_kallsyms(dso->buildid_dir, dso->want_bid,
+					 dso->want_bid_size, path, sizeof(path))) {
+		pr_debug("kernel symbols from the recorded copy %s\n", path);
+		return read_text(dso, path, SONDE_DSO_BUILD_ID_MISMATCH);
+	}
+	pr_warn("kernel samples are shown by address: the file was recorded under "
+		"another kernel (%s) and its symbols are not at hand: pass "
+		"--kallsyms or --vmlinux, or keep perf's build-id cache (%s)\n",
+		why, dso->buildid_dir);
+	dso->status = SONDE_DSO_BUILD_ID_MISMATCH;
+	return -ESTALE;
 }
 
 int sym_kallsyms_load(struct sonde_dso *dso)
 {
 	bool proc = !strcmp(dso->kallsyms_path, "/proc/kallsyms");
-	struct sym_ktab *kt;
+	struct sym_ktab *kt = NULL;
+	char why[512];
 	int err;
 
-	if (check_kernel_build_id(dso))
-		return load_recorded_kallsyms(dso);
+	if (dso->rec_kallsyms_path)
+		return read_text(dso, dso->rec_kallsyms_path, SONDE_DSO_MISSING);
+	if (dso->vmlinux_path)
+		return load_vmlinux(dso);
+	if (kernel_other(dso->notes_path, dso->want_bid, dso->want_bid_size,
+			     dso->osrelease, why, sizeof(why)))
+		return load_recorded_copy(dso, why);
 	/* The cache holds this boot's /proc/kallsyms, no other file. */
-	err = sym_ktab_this_boot(proc ? dso->kcache_dir : NULL,
-				 dso->kallsyms_path, &kt);
-	if (!err && sym_ktab_hidden(kt)) {
-		sym_ktab_free(kt);
-		pr_warn("kernel symbol addresses in %s are hidden (all zero): "
-			"run as root (CAP_SYSLOG), or set "
-			"'sysctl kernel.kptr_restrict=0' and "
-			"'sysctl kernel.perf_event_paranoid=1' (or lower); "
-			"kernel frames show as [unknown]\n",
-			dso->kallsyms_path);
-		dso->status = SONDE_DSO_RESTRICTED;
-		return -EACCES;
+	err = sym_ktab_this_boot(proc ? dso->kcache_dir : NULL, dso->kallsyms_path, &kt);
+	return load_text(dso, dso->kallsyms_path, kt, err, SONDE_DSO_MISSING);
+}
+
+static bool kernel_loaded(struct sonde_dso *dso)
+{
+	return dso->kind == SONDE_DSO_KERNEL && sonde_dso__load(dso) >= 0 && dso->ktab;
+}
+
+size_t sym_kernel_nr(struct sonde_dso *dso)
+{
+	return kernel_loaded(dso) ? dso->nr : 0;
+}
+
+size_t sym_kernel_find(struct sonde_dso *dso, uint64_t addr)
+{
+	return kernel_loaded(dso) ? sym_ktab_find(dso->ktab, addr) : SIZE_MAX;
+}
+
+void sym_kernel_get(struct sonde_dso *dso, size_t i, struct sonde_symbol *out)
+{
+	sym_ktab_get(dso->ktab, i, out);
+}
+
+bool sym_kernel_elf_names(struct sonde_dso *dso)
+{
+	return kernel_loaded(dso) && dso->ktab_elf;
+}
+
+int sym_kernel_syms(struct sonde_dso *dso)
+{
+	struct sonde_symbol *syms;
+	int err = 0;
+
+	if (!dso->ktab || atomic_load_explicit(&dso->ksyms_made, memory_order_acquire))
+		return 0;
+	pthread_mutex_lock(&dso->lock);
+	if (!atomic_load_explicit(&dso->ksyms_made, memory_order_relaxed)) {
+		syms = malloc((dso->nr ? dso->nr : 1) * sizeof(*syms));
+		dso->demangled = calloc(dso->nr ? dso->nr : 1, sizeof(*dso->demangled));
+		if (syms && dso->demangled) {
+			for (size_t i = 0; i < dso->nr; i++)
+				sym_ktab_get(dso->ktab, i, &syms[i]);
+			dso->syms = syms;
+			atomic_store_explicit(&dso->ksyms_made, true, memory_order_release);
+		} else {
+			free(syms);
+			free(dso->demangled);
+			dso->demangled = NULL;
+			err = -ENOMEM;
+		}
 	}
-	if (err) {
-		pr_warn("cannot read %s: %s\n", dso->kallsyms_path, strerror(-err));
-		dso->status = SONDE_DSO_MISSING;
-		return err;
-	}
-	return take_table(dso, kt);
+	pthread_mutex_unlock(&dso->lock);
+	return err;
 }

@@ -59,16 +59,35 @@ struct sonde_dso {
 
 	/* Text tables (perf maps): names point into this buffer. */
 	char *text;
-	/* The kernel's: names point into its table (sym_priv.h); owned. */
+	/*
+	 * The kernel's: names point into its table (sym_priv.h); owned.
+	 * Searched in place; syms is its copy, made on the first public
+	 * lookup that needs one (sym_kernel_syms()).
+	 */
 	struct sym_ktab *ktab;
+	atomic_bool ksyms_made;
+	bool ktab_elf;			/* from a vmlinux: names shown as an object's */
+	/* The kernel's sources and the recording's (sym_kernel.c); NULL: none. */
+	char *rec_kallsyms_path;
+	char *vmlinux_path;
+	char *osrelease;
+	uint64_t ktext;			/* where the recorded kernel had _text */
 	/* In-memory ELF image (the vdso) instead of a file; owned. */
 	char *mem;
 	size_t mem_size;
 
-	/* Debug info for srclines and inlines (sym_srcline.c). */
+	/*
+	 * Debug info for srclines and inlines, and its one answer cache
+	 * (sym_srcline.c), under dwarf_lock.
+	 */
 	pthread_mutex_t dwarf_lock;
 	struct sym_dwarf *dwarf;
 	bool dwarf_tried;
+	int dwarf_verdict;		/* whether it may answer, - 1; 0: not known */
+	char *dwc_dir;			/* where answers persist; NULL: memory only */
+	struct dwc_store *dwc;
+	bool dwc_tried;
+	struct sym_str *dwc_names;	/* this run's answer names, owned */
 };
 
 /* Owned by sym_table.c: sort, pick one symbol per address, synth sizes. */
@@ -221,21 +240,20 @@ bool sym_same_build_id(const uint8_t *want, size_t wlen, const uint8_t *have,
 /* @p id in lower-case hex into @p out (2 * @p n + 1 bytes). */
 void sym_hex_id(const uint8_t *id, size_t n, char *out);
 /*
- * Whether a recording ran under another kernel than the running one: its
- * kernel build id @p want (@p wlen 0: none recorded) differs, or without
- * ids its @p osrelease (NULL: unknown). Then the running kernel's
- * kallsyms would name its samples after the wrong functions; @p why gets
- * the reason.
+ * The kernel DSO's table searched in place, for the report model, which
+ * names only the entries its samples land on (a copy of ~100k entries
+ * would cost more than its whole lookup work): the number of entries
+ * (loading the DSO, or waiting for its prefetch), the index of the one
+ * covering @p addr (SIZE_MAX: none) and entry @p i, its name raw.
+ * sym_kernel_elf_names(): whether those names come from an ELF image (a
+ * vmlinux) and show as an object's (sym_shown_name()), not as written.
  */
-bool sym_kernel_other(const uint8_t *want, size_t wlen, const char *osrelease,
-		      char *why, size_t size);
-/*
- * The kallsyms copy perf record keeps of kernel @p want in its build-id
- * cache @p buildid_dir (DIR/.build-id/xx/yyyy/kallsyms): true and its
- * path in @p path when it is readable.
- */
-bool sym_kernel_recorded_kallsyms(const char *buildid_dir, const uint8_t *want,
-				  size_t wlen, char *path, size_t size);
+size_t sym_kernel_nr(struct sonde_dso *dso);
+size_t sym_kernel_find(struct sonde_dso *dso, uint64_t addr);
+void sym_kernel_get(struct sonde_dso *dso, size_t i, struct sonde_symbol *out);
+bool sym_kernel_elf_names(struct sonde_dso *dso);
+/* The loaded kernel DSO's syms, copied from its table once. 0 or -errno. */
+int sym_kernel_syms(struct sonde_dso *dso);
 
 /* Rust demanglers (sym_rust.c); NULL when @p name is not of that kind. */
 char *sym_rust_legacy_demangle(const char *name);
@@ -285,6 +303,31 @@ typedef const char *(*sym_dwarf_name_fn)(void *ctx, const char *raw, bool linkag
  */
 int sym_dwarf_inlines(struct sym_dwarf *d, uint64_t va, const char **names,
 		      int max, sym_dwarf_name_fn fn, void *ctx);
+
+/*
+ * An ELF DSO's debug info answers through its answer cache
+ * (sym_srcline.c), for sonde_dso__srcline()/__inlines() and the report
+ * model alike; the returned names live as long as the DSO. The source
+ * line of ELF vaddr @p va into *@p out: 0, -ENOENT when none is known
+ * there (also, once asked, when the object has no debug info), -ENODATA
+ * without debug info, -ESTALE for an object of another build than the
+ * recorded one, -EINVAL for a DSO that is not ELF, or the load's -errno.
+ */
+int sym_dso_srcline(struct sonde_dso *dso, uint64_t va, const char **out);
+/*
+ * The functions at @p va, innermost first (sonde_dso__inlines()): at most
+ * @p max (and DWC_MAX_NAMES) into @p names; how many, or -errno as
+ * sym_dso_srcline().
+ */
+int sym_dso_inlines(struct sonde_dso *dso, uint64_t va, const char **names, int max);
+/*
+ * Opens the debug info on a thread now, unless the cache answers the
+ * inline question about @p va (then it may never be needed). Returns
+ * whether asking again is useless (opened, or nothing to open).
+ */
+bool sym_dso_prefetch_dwarf(struct sonde_dso *dso, uint64_t va);
+/* Writes the answers to their cache file, frees them and the debug info. */
+void sym_dso_dwarf_free(struct sonde_dso *dso);
 
 /*
  * PLT entries as symbols ("name@plt"), decoded from the relocations that
@@ -493,11 +536,11 @@ uint64_t kcache_hash(uint64_t h, const void *p, size_t n);
  */
 /* What was asked about an address. */
 enum dwc_kind {
-	DWC_INLINES = 0, /* anl_dso_inlines(): names, innermost first */
-	DWC_SRCLINE = 1, /* anl_dso_srcline(): one "file:line", or none */
+	DWC_INLINES = 0, /* sym_dso_inlines(): names, innermost first */
+	DWC_SRCLINE = 1, /* sym_dso_srcline(): one "file:line", or none */
 };
 
-/* Most names one answer may hold (anl_dso_inlines() keeps 8). */
+/* Most names one answer may hold: sym_dso_inlines() keeps them all. */
 #define DWC_MAX_NAMES 32
 
 /* One answer: @p nr names for (@p vaddr, @p kind). */
@@ -529,8 +572,8 @@ long dwc_find(const void *buf, size_t nr, uint64_t vaddr, int kind);
 /*
  * The answers of one object across runs (dwcache_store.c), in the cache
  * directory @p dir under the build id of @p obj (its debug info read from
- * @p dbg, NULL: @p obj itself): NULL when @p obj has no build id (then
- * nothing is cached) or without memory. Not thread-safe: one user.
+ * @p dbg, NULL: @p obj itself); in memory only without @p dir or when
+ * @p obj has no build id. NULL without memory. Not thread-safe: one user.
  */
 struct dwc_store;
 struct dwc_store *dwc_store_open(const char *dir, const char *obj,
