@@ -143,7 +143,7 @@ $(BUILD)/tests-shared/%: tests/unit/%.c $(SHARED_LIB) $(CLI_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(LIB_INC),$(ALL_CFLAGS)) -Wno-unused-parameter \
 		-DSONDE_TEST_SHARED -Itests/unit -Isrc/cli -MMD -MP $< $(LDFLAGS) -o $@ \
-		$(CLI_LIB) -L$(BUILD) -Wl,-rpath,'$$ORIGIN/..' -lsonde -lcmocka -lz -lm -lpthread
+		$(CLI_LIB) -L$(BUILD) -Wl,-rpath,'$$ORIGIN/..' -lsonde -lcmocka -lz -lzstd -lm -lpthread
 
 $(BUILD)/examples/%: examples/%.c $(SHARED_LIB)
 	@mkdir -p $(dir $@)
