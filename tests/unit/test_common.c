@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * Error rendering, the syscall seam's table and the version, through the
- * public API (opts validation, internal: test_common_opts.c).
+ * public API (opts validation, internal: test_common_internal.c).
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-only
 /*
  * CPU maps of the machine's real online CPUs and thread maps, through the
- * public API (CPU lists against a made-up online list: test_cpumap_online.c).
+ * public API (CPU lists against a made-up online list: test_cpumap_internal.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
