@@ -135,10 +135,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(STATIC_LIB) $(CLI_LIB)
 # built a second time against libsonde.so, without src/lib on the include
 # path: a symbol the version map misses fails them. The command's objects
 # link there too, as in shared-cli. SONDE_TEST_SHARED tells a slow test
-# that this build is about linking, to run its cases once.
+# that this build is about linking, to run its cases once. The check fails
+# the build when a shared test reached a header of src/lib or a
+# static-only test does not say why ("Static-only: <reason>").
 UNIT_SHARED_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests-shared/%,\
 	$(shell tests/unit_public.sh))
-tests: $(UNIT_SHARED_BINS)
+tests: $(BUILD)/tests-shared/.checked
+$(BUILD)/tests-shared/.checked: $(UNIT_SHARED_BINS) $(UNIT_SRCS) tests/unit_public.sh
+	@tests/unit_public.sh --check $(BUILD)
+	@touch $@
 $(BUILD)/tests-shared/%: tests/unit/%.c $(SHARED_LIB) $(CLI_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(LIB_INC),$(ALL_CFLAGS)) -Wno-unused-parameter \
