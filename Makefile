@@ -130,18 +130,25 @@ $(BUILD)/tests/%: tests/unit/%.c $(STATIC_LIB) $(CLI_LIB)
 	$(CC) $(ALL_CFLAGS) -Wno-unused-parameter -Itests/unit -Isrc/cli -MMD -MP $< \
 		$(LDFLAGS) -o $@ $(CLI_LIB) $(STATIC_LIB) -lcmocka $(LIBS)
 
-# Unit tests on the public API only (tests/unit_public.sh) are built a
-# second time against libsonde.so, without src/lib on the include path:
-# a symbol the version map misses fails them. SONDE_TEST_SHARED tells a
-# slow test that this build is about linking, to run its cases once.
+# Unit tests on the public API (tests/unit_public.sh picks them by their
+# includes: "sonde/...", tests/unit helpers and src/cli's headers) are
+# built a second time against libsonde.so, without src/lib on the include
+# path: a symbol the version map misses fails them. The command's objects
+# link there too, as in shared-cli. SONDE_TEST_SHARED tells a slow test
+# that this build is about linking, to run its cases once. The check fails
+# the build when a shared test reached a header of src/lib or a
+# static-only test does not say why ("Static-only: <reason>").
 UNIT_SHARED_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests-shared/%,\
 	$(shell tests/unit_public.sh))
-tests: $(UNIT_SHARED_BINS)
-$(BUILD)/tests-shared/%: tests/unit/%.c $(SHARED_LIB)
+tests: $(BUILD)/tests-shared/.checked
+$(BUILD)/tests-shared/.checked: $(UNIT_SHARED_BINS) $(UNIT_SRCS) tests/unit_public.sh
+	@tests/unit_public.sh --check $(BUILD)
+	@touch $@
+$(BUILD)/tests-shared/%: tests/unit/%.c $(SHARED_LIB) $(CLI_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out $(LIB_INC),$(ALL_CFLAGS)) -Wno-unused-parameter \
-		-DSONDE_TEST_SHARED -Itests/unit -MMD -MP $< $(LDFLAGS) -o $@ -L$(BUILD) \
-		-Wl,-rpath,'$$ORIGIN/..' -lsonde -lcmocka -lz -lm -lpthread
+		-DSONDE_TEST_SHARED -Itests/unit -Isrc/cli -MMD -MP $< $(LDFLAGS) -o $@ \
+		$(CLI_LIB) -L$(BUILD) -Wl,-rpath,'$$ORIGIN/..' -lsonde -lcmocka -lz -lzstd -lm -lpthread
 
 $(BUILD)/examples/%: examples/%.c $(SHARED_LIB)
 	@mkdir -p $(dir $@)

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-only
-/* Big arrays in their own mappings: growth keeps contents, new bytes are zero, huge alignment. */
+/*
+ * Big arrays in their own mappings: growth keeps contents, new bytes are
+ * zero, huge alignment.
+ * Static-only: bigalloc_*() (core_priv.h) is the library's own allocator for
+ * big arrays; no public call hands one out.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

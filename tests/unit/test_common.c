@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-only
-/* Error rendering, opts validation and the syscall seam's table. */
+/*
+ * Error rendering, the syscall seam's table and the version, through the
+ * public API (opts validation, internal: test_common_internal.c).
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -7,7 +10,6 @@
 #include <errno.h>
 #include <string.h>
 #include "sonde/sonde.h"
-#include "core_priv.h"
 
 static void test_strerror_both_kinds(void **state)
 {
@@ -22,39 +24,6 @@ static void test_strerror_both_kinds(void **state)
 	/* Truncation still terminates. */
 	sonde_strerror(-ENOENT, buf, 5);
 	assert_int_equal(strlen(buf), 4);
-}
-
-struct demo_opts {
-	size_t sz;
-	int a;
-	int b;
-	size_t : 0;
-};
-#define demo_opts__last_field b
-
-static void test_opts_validation(void **state)
-{
-	struct {
-		struct demo_opts o;
-		int newer_field;
-	} big = { .o = { .sz = sizeof(big), .a = 1 } };
-	SONDE_OPTS(demo_opts, o, .a = 5);
-	struct demo_opts *none = NULL, *po = &o, *pbig = &big.o;
-
-	assert_int_equal(o.sz, sizeof(struct demo_opts));
-	assert_int_equal(o.a, 5);
-	assert_true(OPTS_VALID(po, demo_opts));
-	assert_true(OPTS_VALID(none, demo_opts));
-	assert_int_equal(OPTS_GET(none, a, 42), 42);
-	/* A newer caller that left its new field zero is fine... */
-	assert_true(OPTS_VALID(pbig, demo_opts));
-	/* ...but one that set it is refused. */
-	big.newer_field = 3;
-	sonde_set_print(NULL);
-	assert_false(OPTS_VALID(pbig, demo_opts));
-	/* sz smaller than the sz field itself is refused. */
-	o.sz = 2;
-	assert_false(OPTS_VALID(po, demo_opts));
 }
 
 static int fake_open_calls;
@@ -96,7 +65,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strerror_both_kinds),
-		cmocka_unit_test(test_opts_validation),
 		cmocka_unit_test(test_seam_replace_and_restore),
 		cmocka_unit_test(test_version),
 	};

@@ -7,6 +7,8 @@
  * with no cache, a cold and a warm one; a warm run never opens the debug
  * info; misses merged into the file; corrupt, group-readable and foreign
  * files ignored and rebuilt; the cache disabled.
+ * Static-only: the cache's encoder and reader (dwc_*) and the report model
+ * that uses it (anl_machine) are internal; no public call reads the file.
  */
 #include <stdarg.h>
 #include <stddef.h>

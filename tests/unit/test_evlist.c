@@ -21,7 +21,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "sonde/sonde.h"
-#include "count_priv.h"
 #include "cgroup_dir.h"
 
 static struct sonde_perf_event_attr sw(uint64_t config)
@@ -61,11 +60,15 @@ static void open_or_skip(struct sonde_evlist *l,
 	}
 }
 
+/*
+ * sonde_event_open() learns a kernel's gaps only from EINVAL and E2BIG;
+ * the fake kernels here fail with EMFILE, ENOENT and EACCES, so no case
+ * inherits a made-up kernel from another and none needs that cache reset.
+ */
 static int setup(void **state)
 {
 	sonde_set_print(NULL);
 	sonde_sys_set_ops(NULL);
-	evopen_reset_cache();
 	return 0;
 }
 
@@ -221,7 +224,7 @@ static void test_child_enable_on_exec(void **state)
 	assert_true(pid > 0);
 	assert_int_equal(sonde_thread_map__pid(sonde_evlist__threads(l), 0), pid);
 	open_or_skip(l, NULL);
-	assert_true(sonde_evlist__evsel(l, 0)->attr.enable_on_exec);
+	assert_true(sonde_evsel__attr(sonde_evlist__evsel(l, 0))->enable_on_exec);
 	/* Forked and waiting, but not exec'd: nothing counted yet. */
 	usleep(20000);
 	assert_int_equal(sonde_evsel__read_total(sonde_evlist__evsel(l, 0), &c), 0);

@@ -18,7 +18,6 @@
 #include <zlib.h>
 #include "sonde/sonde.h"
 #include "profile_fixture.h"
-#include "export_priv.h"
 
 struct fixture {
 	struct pdgen g;
@@ -348,24 +347,6 @@ static void test_firefox_times_past_32_bits(void **state)
 	free(text);
 }
 
-/* Every fraction of a millisecond against printf's digits, trailing zeros cut. */
-static void test_fmt_ms_frac(void **state)
-{
-	char got[16], want[16];
-
-	(void)state;
-	assert_ptr_equal(export_fmt_ms_frac(got, 0), got);
-	for (uint32_t f = 1; f < 1000000; f++) {
-		char *end = export_fmt_ms_frac(got, f);
-		size_t n = (size_t)snprintf(want, sizeof(want), ".%06u", f);
-
-		while (want[n - 1] == '0')
-			n--;
-		if ((size_t)(end - got) != n || memcmp(got, want, n))
-			fail_msg("%u: \"%.*s\", not \"%.*s\"", f, (int)(end - got), got, (int)n, want);
-	}
-}
-
 /*
  * Firefox's whole milliseconds are counted up from the sample before's
  * digits: across 9 -> 10 and 99 -> 100 (one digit more) and 1099 -> 1100.
@@ -608,7 +589,6 @@ int main(void)
 		cmocka_unit_test(test_firefox),
 		cmocka_unit_test(test_firefox_times_past_32_bits),
 		cmocka_unit_test(test_firefox_ms_digits),
-		cmocka_unit_test(test_fmt_ms_frac),
 		cmocka_unit_test(test_html_timeline),
 		cmocka_unit_test(test_html_timeline_lanes),
 		cmocka_unit_test(test_errors),

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-only
-/* The library's one hash table: insert, find, remove, growth, collisions. */
+/*
+ * The library's one hash table: insert, find, remove, growth, collisions.
+ * Static-only: hashtab_*() (core_priv.h) is internal; the public tables
+ * only use it.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

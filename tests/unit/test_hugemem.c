@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-only
-/* Big tables on huge pages: zeroed, aligned, advised; the arena over them. */
+/*
+ * Big tables on huge pages: zeroed, aligned, advised; the arena over them.
+ * Static-only: hugemem_*() and hugearena_*() (core_priv.h) are internal
+ * allocators.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -6,6 +6,8 @@
  * atomic replacement and stale file removal, the default directory, and
  * the report model and the public symbolizer using the one file (hit,
  * corrupt file rebuilt, disabled).
+ * Static-only: kcache_*() and sym_ktab_*() are internal, and so is the report
+ * model (anl_machine) whose use of the file it checks.
  */
 #include <stdarg.h>
 #include <stddef.h>

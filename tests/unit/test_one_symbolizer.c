@@ -4,6 +4,8 @@
  * load this machine's libc through the same loader and must agree on
  * every symbol's name and address range; the names are perf 6.1's (its
  * alias choice, versioned names as they are).
+ * Static-only: it compares the report model's private loader (anl_dso) with
+ * the public sonde_dso, and sym_table_finish()'s alias policies.
  */
 #include <stdarg.h>
 #include <stddef.h>

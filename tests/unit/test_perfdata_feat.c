@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "sonde/sonde.h"
-#include "core_priv.h"
-#include "perfdata_priv.h"
 #include "pdgen.h"
 #include "report_feat.h"
 

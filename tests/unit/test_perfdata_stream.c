@@ -4,6 +4,8 @@
  * the same records, offsets, times and errors as reading the whole image,
  * whatever the read sizes; records handed out round by round while the
  * stream is still open; memory held bounded by the queue, not the stream.
+ * Static-only: it reads through pdr_open_stream(), the private seam that
+ * sets every read's size; the public reader reads what a pipe gives.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -5,6 +5,7 @@
  * with a red child, one black height) and walks in the order the caller's
  * comparison chose; and it rotates as the kernel's rbtree does, which
  * decides what a lookup with a comparison that is not an order meets.
+ * Static-only: prof_rb_*() is the profile layer's internal tree.
  */
 #include <stdarg.h>
 #include <stddef.h>

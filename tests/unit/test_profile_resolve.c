@@ -6,6 +6,8 @@
  * cache keeps its first stacks and makes later ones transient, in one
  * scratch area that the next transient stack reuses. The profile's sample
  * groups of one stack.
+ * Static-only: the stack cache (anl_stacks_*) and the profile's group
+ * count are internal.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -6,6 +6,8 @@
  * and self across three comms, objects and no object, symbols and bare
  * addresses (where perf's rules are no total order, so the two sorts
  * must also make the same comparisons).
+ * Static-only: it compares prof_sort_entries() with perf's comparison
+ * (prof_entry_cmp) on internal entries; the public API sees the result only.
  */
 #include <stdarg.h>
 #include <stddef.h>

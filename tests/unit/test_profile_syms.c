@@ -6,6 +6,8 @@
  * JIT memory and its /tmp/perf-PID.map (owner checked), from a map file
  * written here; the build id a mapping was recorded with, against this
  * test program itself (its file, and its copy in a build-id cache).
+ * Static-only: the report model's symbol sources (anl_machine, anl_dso,
+ * sym_is_jit_memory) are internal.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -24,7 +24,6 @@
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "sonde/ring.h"
-#include "core_priv.h"
 
 /* ---- simulated kernel ---- */
 

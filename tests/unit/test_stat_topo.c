@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-only
-/* CPU topology from a fabricated sysfs tree, and the units built on it. */
+/*
+ * CPU topology from a fabricated sysfs tree, and the units built on it.
+ * Static-only: it asserts stat_topo_read()'s per-CPU fields and
+ * stat_aggr_build()'s units directly; the public sonde_stat_reader reads
+ * the same tree ($SONDE_SYSFS_ROOT) but shows unit ids and names only.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -6,6 +6,8 @@
  * after an endbr64 and a bnd prefix in IBT stubs), so this checks the
  * header size, the entry size, the .plt.sec layout and the slot order
  * independently of the decoder. Then the names through both loaders.
+ * Static-only: it checks the slots of sym_plt_entries(), the internal decoder;
+ * the public symcache shows the names alone.
  */
 #include <stdarg.h>
 #include <stddef.h>

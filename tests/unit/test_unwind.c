@@ -23,7 +23,8 @@
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "sonde/unwind.h"
-#include "core_priv.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wformat-truncation"

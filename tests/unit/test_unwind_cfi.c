@@ -5,6 +5,8 @@
  * hand-written CFI in this binary, then real REGS_USER + STACK_USER
  * samples of the report workload. Both ways must give the same addresses,
  * and the fast path must take the samples it models.
+ * Static-only: it forces the unwinder's private modes (unwinder_set_mode)
+ * and drives uw_cfi_*() against libdwfl.
  */
 #include <stdarg.h>
 #include <stddef.h>
