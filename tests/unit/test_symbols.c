@@ -855,89 +855,6 @@ static bool addr2line_answer(FILE *f, char *out, size_t size, char *next,
 }
 
 /* "srcline: inline names" of @p n addresses of @p d, one string each. */
-static void dwarf_answers(struct sonde_dso *d, const uint64_t *addrs, size_t n,
-			  char out[][512])
-{
-	for (size_t i = 0; i < n; i++) {
-		char buf[256], *names[8];
-		int k = sonde_dso__inlines(d, addrs[i], names, 8);
-		int len = sonde_dso__srcline(d, addrs[i], buf, sizeof(buf));
-
-		len = snprintf(out[i], 512, "%s:", len > 0 ? buf : "(none)");
-		for (int j = 0; j < k; j++) {
-			len += snprintf(out[i] + len, 512 - (size_t)len, " %s", names[j]);
-			free(names[j]);
-		}
-	}
-}
-
-/*
- * One DSO holds its debug info and its answer cache: asked again, an
- * address is answered from memory; with dwarf_cache_dir a later cache
- * answers the same without opening the debug info at all.
- */
-static void test_srcline_cached(void **state)
-{
-	char bin[PATH_MAX], dir[PATH_MAX + 8], cmd[2 * PATH_MAX];
-	static char first[16][512], again[16][512];
-	const struct sonde_symbol *syms;
-	struct sonde_symcache *c;
-	struct sonde_dso *d;
-	uint64_t addrs[16] = { 0 };
-	uint8_t id[20];
-	size_t nr, n = 0;
-
-	(void)state;
-	if (!have_helper("symtest", bin, sizeof(bin)))
-		skip();
-	if (sonde_elf_build_id(bin, id, sizeof(id)) < 4) {
-		printf("SKIP: symtest has no build id to key its answers on\n");
-		skip();
-	}
-	snprintf(dir, sizeof(dir), "%s/dwc", tmpdir);
-	SONDE_OPTS(sonde_symcache_opts, o, .dwarf_cache_dir = dir);
-	c = sonde_symcache__new(&o);
-	d = sonde_symcache__dso(c, bin, NULL, 0);
-	nr = sonde_dso__symbols(d, &syms);
-	for (size_t i = 0; i < nr && n < 16; i++)
-		if (!syms[i].size_synth && syms[i].size > 8)
-			addrs[n++] = syms[i].start + syms[i].size / 2;
-	assert_true(n > 3);
-	dwarf_answers(d, addrs, n, first);
-	assert_true(d->dwarf_tried);
-	/* Kept: the store answers each question asked. */
-	for (size_t i = 0; i < n; i++) {
-		assert_int_not_equal(dwc_store_lookup(d->dwc, addrs[i], DWC_SRCLINE, NULL), DWC_MISS);
-		assert_int_not_equal(dwc_store_lookup(d->dwc, addrs[i], DWC_INLINES, NULL), DWC_MISS);
-	}
-	dwarf_answers(d, addrs, n, again);
-	for (size_t i = 0; i < n; i++)
-		assert_string_equal(first[i], again[i]);
-	sonde_dso__put(d);
-	sonde_symcache__free(c);
-	/* Written when the DSO went; the next run opens no debug info. */
-	snprintf(cmd, sizeof(cmd), "ls %s/dwarf-* >/dev/null 2>&1", dir);
-	assert_int_equal(system(cmd), 0);
-	c = sonde_symcache__new(&o);
-	d = sonde_symcache__dso(c, bin, NULL, 0);
-	dwarf_answers(d, addrs, n, again);
-	assert_false(d->dwarf_tried);
-	for (size_t i = 0; i < n; i++)
-		assert_string_equal(first[i], again[i]);
-	sonde_dso__put(d);
-	sonde_symcache__free(c);
-	/* No directory: the same answers, kept in memory only. */
-	c = sonde_symcache__new(NULL);
-	d = sonde_symcache__dso(c, bin, NULL, 0);
-	dwarf_answers(d, addrs, n, again);
-	assert_true(d->dwarf_tried);
-	assert_int_not_equal(dwc_store_lookup(d->dwc, addrs[0], DWC_INLINES, NULL), DWC_MISS);
-	for (size_t i = 0; i < n; i++)
-		assert_string_equal(first[i], again[i]);
-	sonde_dso__put(d);
-	sonde_symcache__free(c);
-}
-
 /* srcline and inline chains against binutils' addr2line on symtest. */
 static void test_srcline_inlines(void **state)
 {
@@ -1164,7 +1081,6 @@ int main(void)
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_sym_name_jit),
 		cmocka_unit_test(test_srcline_inlines),
-		cmocka_unit_test(test_srcline_cached),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_many_dsos_threads),
 	};

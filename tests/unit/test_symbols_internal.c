@@ -3,10 +3,11 @@
  * The symbol layer's own tables and parsers (sym_priv.h), beside
  * test_symbols.c, which runs the symbolizer through the public API on both
  * libraries: the symbol table's rules, the kernel note parser, the kernel
- * table cache file (marked by rewriting it) and perf's demangled names.
- * Static-only: sym_table_finish(), sym_notes_build_id(), sym_ktab_*() and
- * sym_demangle_perf() are internal; the public API reaches them only
- * through whole objects, kernels and caches.
+ * table cache file (marked by rewriting it), perf's demangled names and
+ * the DSO's DWARF answer cache.
+ * Static-only: sym_table_finish(), sym_notes_build_id(), sym_ktab_*(),
+ * sym_demangle_perf() and the DSO's answer store are internal; the public
+ * API reaches them only through whole objects, kernels and caches.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 #include "sonde/sonde.h"
 #include "core_priv.h"
 #include "sym_priv.h"
+#include "unit_dirs.h"
 
 /* Paths here are short; truncation checks would only add noise. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -288,6 +290,93 @@ static void test_table_rules(void **state)
 	assert_null(sym_table_find(t, n, 0xff));
 }
 
+static void dwarf_answers(struct sonde_dso *d, const uint64_t *addrs, size_t n,
+			  char out[][512])
+{
+	for (size_t i = 0; i < n; i++) {
+		char buf[256], *names[8];
+		int k = sonde_dso__inlines(d, addrs[i], names, 8);
+		int len = sonde_dso__srcline(d, addrs[i], buf, sizeof(buf));
+
+		len = snprintf(out[i], 512, "%s:", len > 0 ? buf : "(none)");
+		for (int j = 0; j < k; j++) {
+			len += snprintf(out[i] + len, 512 - (size_t)len, " %s", names[j]);
+			free(names[j]);
+		}
+	}
+}
+
+/*
+ * One DSO holds its debug info and its answer cache: asked again, an
+ * address is answered from memory; with dwarf_cache_dir a later cache
+ * answers the same without opening the debug info at all.
+ */
+static void test_srcline_cached(void **state)
+{
+	char bin[2 * PATH_MAX], dir[PATH_MAX + 8], cmd[2 * PATH_MAX];
+	static char first[16][512], again[16][512];
+	const struct sonde_symbol *syms;
+	struct sonde_symcache *c;
+	struct sonde_dso *d;
+	uint64_t addrs[16] = { 0 };
+	uint8_t id[20];
+	size_t nr, n = 0;
+
+	(void)state;
+	helpers_dir(dir, sizeof(dir));
+	snprintf(bin, sizeof(bin), "%s/symtest", dir);
+	if (access(bin, R_OK)) {
+		printf("SKIP: %s not built (make helpers)\n", bin);
+		skip();
+	}
+	if (sonde_elf_build_id(bin, id, sizeof(id)) < 4) {
+		printf("SKIP: symtest has no build id to key its answers on\n");
+		skip();
+	}
+	snprintf(dir, sizeof(dir), "%s/dwc", tmpdir);
+	SONDE_OPTS(sonde_symcache_opts, o, .dwarf_cache_dir = dir);
+	c = sonde_symcache__new(&o);
+	d = sonde_symcache__dso(c, bin, NULL, 0);
+	nr = sonde_dso__symbols(d, &syms);
+	for (size_t i = 0; i < nr && n < 16; i++)
+		if (!syms[i].size_synth && syms[i].size > 8)
+			addrs[n++] = syms[i].start + syms[i].size / 2;
+	assert_true(n > 3);
+	dwarf_answers(d, addrs, n, first);
+	assert_true(d->dwarf_tried);
+	/* Kept: the store answers each question asked. */
+	for (size_t i = 0; i < n; i++) {
+		assert_int_not_equal(dwc_store_lookup(d->dwc, addrs[i], DWC_SRCLINE, NULL), DWC_MISS);
+		assert_int_not_equal(dwc_store_lookup(d->dwc, addrs[i], DWC_INLINES, NULL), DWC_MISS);
+	}
+	dwarf_answers(d, addrs, n, again);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(first[i], again[i]);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+	/* Written when the DSO went; the next run opens no debug info. */
+	snprintf(cmd, sizeof(cmd), "ls %s/dwarf-* >/dev/null 2>&1", dir);
+	assert_int_equal(system(cmd), 0);
+	c = sonde_symcache__new(&o);
+	d = sonde_symcache__dso(c, bin, NULL, 0);
+	dwarf_answers(d, addrs, n, again);
+	assert_false(d->dwarf_tried);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(first[i], again[i]);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+	/* No directory: the same answers, kept in memory only. */
+	c = sonde_symcache__new(NULL);
+	d = sonde_symcache__dso(c, bin, NULL, 0);
+	dwarf_answers(d, addrs, n, again);
+	assert_true(d->dwarf_tried);
+	assert_int_not_equal(dwc_store_lookup(d->dwc, addrs[0], DWC_INLINES, NULL), DWC_MISS);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(first[i], again[i]);
+	sonde_dso__put(d);
+	sonde_symcache__free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_build_id),
 		cmocka_unit_test(test_kallsyms_cache),
 		cmocka_unit_test(test_demangle_perf),
+		cmocka_unit_test(test_srcline_cached),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
