@@ -89,6 +89,7 @@ static int check_parent(const char *re)
 static int parse_sort(struct report *rp, const char *user_sort)
 {
 	char *copy, *tok, *save = NULL;
+	int placed = 0; /* weights placed among the keys so far */
 
 	if (rp->parent && check_parent(rp->parent))
 		return -EINVAL;
@@ -104,12 +105,12 @@ static int parse_sort(struct report *rp, const char *user_sort)
 		/* the weights' places in the order (perf's setup_overhead()) */
 		if (!strcmp(tok, "overhead")) {
 			if (!rp->self_at)
-				rp->self_at = rp->nr_keys + 1;
+				rp->self_at = rp->nr_keys + ++placed;
 			continue;
 		}
 		if (!strcmp(tok, "overhead_children")) {
 			if (!rp->children_at)
-				rp->children_at = rp->nr_keys + 1;
+				rp->children_at = rp->nr_keys + ++placed;
 			continue;
 		}
 		if (!strcmp(tok, "sample") || !strcmp(tok, "period")) {

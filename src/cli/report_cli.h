@@ -87,8 +87,8 @@ struct report {
 	/*
 	 * perf puts the self weight first unless --sort's text holds
 	 * "overhead" anywhere (a substring test), then the children weight
-	 * unless it holds "overhead_children": their places among the keys
-	 * (1 + the keys before them), -1 for none, 0 for perf's default.
+	 * unless it holds "overhead_children": their places in the list of
+	 * keys and weights, -1 for none, 0 for perf's default.
 	 */
 	int self_at, children_at;
 };
