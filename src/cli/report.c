@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 #include "builtin.h"
@@ -87,24 +88,29 @@ static int check_parent(const char *re)
 }
 
 /*
- * perf 6.1's output fields that --sort may name, RF_* by name: "overhead"
- * places the self weight (its column is always there); -1 for a key.
+ * perf 6.1's output fields that --sort may name, in the order of its
+ * table: like a key, a name may be cut short (the first that starts with
+ * it, in any case, unless a key comes first). The first, "overhead",
+ * places the self weight; its column is always there.
  */
-static int field_kind(const char *tok)
-{
-	static const struct {
-		const char *name;
-		int kind;
-	} names[] = {
-		{ "overhead", RF_PERIOD },	   { "overhead_sys", RF_SYS },
-		{ "overhead_us", RF_USR },	   { "overhead_guest_sys", RF_GUEST_SYS },
-		{ "overhead_guest_us", RF_GUEST_USR }, { "overhead_children", RF_CHILDREN },
-		{ "sample", RF_SAMPLE },	   { "period", RF_PERIOD },
-	};
+static const struct {
+	const char *name;
+	int kind;
+} out_fields[] = {
+	{ "overhead", RF_PERIOD },	       { "overhead_sys", RF_SYS },
+	{ "overhead_us", RF_USR },	       { "overhead_guest_sys", RF_GUEST_SYS },
+	{ "overhead_guest_us", RF_GUEST_USR }, { "overhead_children", RF_CHILDREN },
+	{ "sample", RF_SAMPLE },	       { "period", RF_PERIOD },
+};
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(tok, names[i].name))
-			return names[i].kind;
+/* The out_fields[] index of @tok, -1 for none. */
+static int out_field(const char *tok)
+{
+	size_t n = strlen(tok);
+
+	for (size_t i = 0; n && i < sizeof(out_fields) / sizeof(out_fields[0]); i++)
+		if (!strncasecmp(tok, out_fields[i].name, n))
+			return (int)i;
 	return -1;
 }
 
@@ -112,9 +118,13 @@ static int parse_sort(struct report *rp, const char *user_sort)
 {
 	char *copy, *tok, *save = NULL;
 	int placed = 0; /* weights placed among the keys so far */
-	/* perf's setup_overhead(): the self weight sorts first unless the
-	 * text holds "overhead" (a substring test); else where named */
+	/*
+	 * perf's setup_overhead(): the self weight sorts first unless the
+	 * text holds "overhead" (a substring test), and the children weight
+	 * before it unless it holds "overhead_children"; else where named.
+	 */
 	bool self_named = user_sort && strstr(user_sort, "overhead");
+	bool children_named = user_sort && strstr(user_sort, "overhead_children");
 
 	if (rp->parent && check_parent(rp->parent))
 		return -EINVAL;
@@ -126,27 +136,29 @@ static int parse_sort(struct report *rp, const char *user_sort)
 	rp->self_at = rp->children_at = rp->samples_at = 0;
 	memset(rp->mode_at, 0, sizeof(rp->mode_at));
 	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		int k, f = field_kind(tok);
+		int k, f;
 
-		if (f >= 0) {
-			int *at = f == RF_SAMPLE ? &rp->samples_at :
-				  f == RF_CHILDREN ? &rp->children_at :
-				  /* the period compares as the self weight does */
-				  f == RF_PERIOD ? &rp->self_at : &rp->mode_at[f - RF_SYS];
-
-			/* the place it sorts at, once; "overhead" is no column */
-			if (!*at && (f != RF_PERIOD || self_named))
-				*at = rp->nr_keys + ++placed;
-			if (strcmp(tok, "overhead"))
-				add_field(rp, f);
-			continue;
-		}
 #if !defined(__powerpc__) && !defined(__powerpc64__)
 		/* perf drops the keys of powerpc's pipeline stage cycles elsewhere */
 		if (!strcmp(tok, "p_stage_cyc") || !strcmp(tok, "local_p_stage_cyc"))
 			continue;
 #endif
 		k = sonde_profile_key__parse(tok);
+		if (k < 0 && (f = out_field(tok)) >= 0) {
+			int kind = out_fields[f].kind;
+			int *at = kind == RF_SAMPLE ? &rp->samples_at :
+				  kind == RF_CHILDREN ? &rp->children_at :
+				  /* the period compares as the self weight does */
+				  kind == RF_PERIOD ? &rp->self_at : &rp->mode_at[kind - RF_SYS];
+
+			/* the place it sorts at, once; "overhead" is no column */
+			if (!*at && (kind != RF_PERIOD || self_named) &&
+			    (kind != RF_CHILDREN || children_named))
+				*at = rp->nr_keys + ++placed;
+			if (f)
+				add_field(rp, kind);
+			continue;
+		}
 		if (k >= SONDE_PROFILE_KEY_MEM_FIRST && k <= SONDE_PROFILE_KEY_MEM_LAST &&
 		    !rp->mem_mode) {
 			fprintf(stderr, "sonde report: --sort: '%s' is a memory key: it needs --mem-mode\n",

@@ -4,12 +4,13 @@
 # and overhead_guest_us among --sort's keys: the self weight of the
 # samples taken in kernel, user, guest kernel and guest user mode (the
 # sample header's cpumode), a "sys", "usr", "guest sys" or "guest usr"
-# column where the field stands, and a sort key there; the list then
-# holds "overhead", so the self weight sorts where named or last. perf
-# is the oracle, byte for byte but for its closing tip, on cpu-clock
-# recordings of dd (perf's and sonde's), whose samples fall both in the
-# kernel (read, write) and in user space. No symbol key: the kernel's
-# rows would differ by this kernel's symbols, not by the columns.
+# column where the field stands (a name may be cut short), and a sort
+# key there; the list then holds "overhead", so the self weight sorts
+# where named or last. perf is the oracle, byte for byte but for its
+# closing tip, on cpu-clock recordings of dd (perf's and sonde's), whose
+# samples fall both in the kernel (read, write) and in user space. No
+# symbol key: the kernel's rows would differ by this kernel's symbols,
+# not by the columns.
 . "$(dirname "$0")/lib.sh"
 
 command -v perf >/dev/null || { skip "report cpumode: perf is not installed"; exit 0; }
@@ -33,7 +34,7 @@ compare() { # FILE WHO
 	for k in dso,overhead_sys,overhead_us overhead_sys,comm,dso comm,overhead_us,dso \
 		overhead_us,overhead_sys,dso dso,overhead_guest_sys,overhead_guest_us,overhead_sys \
 		sample,overhead_sys,dso comm,dso,period,overhead_sys overhead_sys,overhead_us \
-		pid,overhead_sys,overhead,dso overhead_children,overhead_sys,dso; do
+		pid,overhead_sys,overhead,dso overhead_children,overhead_sys,dso comm,overhead_s; do
 		for m in --no-children --children; do
 			perf report -f -i "$f" --stdio -g none $m --sort "$k" 2>/dev/null |
 				perf_untip >"$TMP/perf.out"

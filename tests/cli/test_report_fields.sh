@@ -73,8 +73,11 @@ for k in comm,dso,overhead_children overhead_children,comm dso,overhead_children
 	same "--sort $k (children)" --sort "$k" --children -g none
 done
 
-# Output fields only: perf's one row of every sample.
-for k in overhead sample,period overhead_children period,overhead; do
+# Output fields only: perf's one row of every sample. Names cut short
+# as perf takes them ("overhead_c" has no "overhead_children" in it: the
+# children weight stays first).
+for k in overhead sample,period overhead_children period,overhead over samp,peri \
+	dso,overhead_c; do
 	same "--sort $k --no-children" --sort "$k" --no-children -g none
 	same "--sort $k (children)" --sort "$k" --children -g none
 done
