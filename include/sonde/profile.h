@@ -209,18 +209,29 @@ struct sonde_profile_opts {
 	/* The time key's step in ns (perf's --time-quantum); 0: 100 ms. */
 	uint64_t time_quantum;
 	/*
-	 * Where the weights stand in the histogram's order. 0 (the default):
-	 * first, the children weight (children mode) and then the self
-	 * weight, the keys breaking ties. k > 0: after the first k - 1 keys,
-	 * as perf sorts when its --sort names "overhead" (self) or
-	 * "overhead_children" there. -1: compared nowhere. Either set makes
-	 * the keys the order, the other weight at its own place (children
-	 * mode: children first unless children_at is set).
+	 * Where the weights stand in the histogram's order, as perf sorts
+	 * when its --sort names "overhead" (self), "overhead_children",
+	 * "sample" (samples), "overhead_sys" (self in kernel mode),
+	 * "overhead_us" (user), "overhead_guest_sys", "overhead_guest_us".
+	 * All 0 (the default): the children weight (children mode), then
+	 * the self weight, then the keys. k > 0: after those, the weight is
+	 * the k-th compare, counting keys and placed weights (the keys fill
+	 * the places no weight takes, in their order); two weights at one
+	 * place are refused (EINVAL). 0 keeps the self and children weights
+	 * first, the others out of the order; -1 leaves any out. The
+	 * children weight compares only in children mode.
 	 */
 	int self_at, children_at;
+	int samples_at, sys_at, usr_at, guest_sys_at, guest_usr_at;
+	/*
+	 * No keys: one entry per event holds every sample, as perf's report
+	 * shows a --sort of output fields only ("overhead", "sample").
+	 * keys/nr_keys must be NULL/0.
+	 */
+	bool no_keys;
 	size_t : 0;
 };
-#define sonde_profile_opts__last_field children_at
+#define sonde_profile_opts__last_field no_keys
 
 /*
  * [start, end) in sample time (ns); 0 leaves that side open. The filter
@@ -458,6 +469,15 @@ SONDE_API const struct sonde_profile_entry *sonde_profile__entry(struct sonde_pr
 SONDE_API uint64_t sonde_profile_entry__self(const struct sonde_profile_entry *e);
 /** @brief **sonde_profile_entry__children()**: self plus what it called (children mode). */
 SONDE_API uint64_t sonde_profile_entry__children(const struct sonde_profile_entry *e);
+/**
+ * @brief **sonde_profile_entry__self_cpumode()**: the part of the self
+ * weight whose samples were taken in @p cpumode (their header's misc &
+ * SONDE_PERF_RECORD_MISC_CPUMODE_MASK): SONDE_PERF_RECORD_MISC_KERNEL,
+ * _USER, _GUEST_KERNEL or _GUEST_USER, perf's sys, usr, guest sys and
+ * guest usr columns. 0 for any other cpumode (perf splits no other).
+ */
+SONDE_API uint64_t sonde_profile_entry__self_cpumode(const struct sonde_profile_entry *e,
+						     unsigned cpumode);
 /** @brief **sonde_profile_entry__samples()**: samples in the entry itself. */
 SONDE_API uint64_t sonde_profile_entry__samples(const struct sonde_profile_entry *e);
 /** @brief **sonde_profile_entry__comm()**: the command, NULL unless a comm or pid key is set. */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 #include "builtin.h"
@@ -86,9 +87,44 @@ static int check_parent(const char *re)
 	return -EINVAL;
 }
 
+/*
+ * perf 6.1's output fields that --sort may name, in the order of its
+ * table: like a key, a name may be cut short (the first that starts with
+ * it, in any case, unless a key comes first). The first, "overhead",
+ * places the self weight; its column is always there.
+ */
+static const struct {
+	const char *name;
+	int kind;
+} out_fields[] = {
+	{ "overhead", RF_PERIOD },	       { "overhead_sys", RF_SYS },
+	{ "overhead_us", RF_USR },	       { "overhead_guest_sys", RF_GUEST_SYS },
+	{ "overhead_guest_us", RF_GUEST_USR }, { "overhead_children", RF_CHILDREN },
+	{ "sample", RF_SAMPLE },	       { "period", RF_PERIOD },
+};
+
+/* The out_fields[] index of @tok, -1 for none. */
+static int out_field(const char *tok)
+{
+	size_t n = strlen(tok);
+
+	for (size_t i = 0; n && i < sizeof(out_fields) / sizeof(out_fields[0]); i++)
+		if (!strncasecmp(tok, out_fields[i].name, n))
+			return (int)i;
+	return -1;
+}
+
 static int parse_sort(struct report *rp, const char *user_sort)
 {
 	char *copy, *tok, *save = NULL;
+	int placed = 0; /* weights placed among the keys so far */
+	/*
+	 * perf's setup_overhead(): the self weight sorts first unless the
+	 * text holds "overhead" (a substring test), and the children weight
+	 * before it unless it holds "overhead_children"; else where named.
+	 */
+	bool self_named = user_sort && strstr(user_sort, "overhead");
+	bool children_named = user_sort && strstr(user_sort, "overhead_children");
 
 	if (rp->parent && check_parent(rp->parent))
 		return -EINVAL;
@@ -97,31 +133,32 @@ static int parse_sort(struct report *rp, const char *user_sort)
 		return -ENOMEM;
 	rp->nr_keys = 0;
 	rp->nr_fields = 0;
-	rp->self_at = rp->children_at = 0;
+	rp->self_at = rp->children_at = rp->samples_at = 0;
+	memset(rp->mode_at, 0, sizeof(rp->mode_at));
 	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		int k;
+		int k, f;
 
-		/* the weights' places in the order (perf's setup_overhead()) */
-		if (!strcmp(tok, "overhead")) {
-			if (!rp->self_at)
-				rp->self_at = rp->nr_keys + 1;
-			continue;
-		}
-		if (!strcmp(tok, "overhead_children")) {
-			if (!rp->children_at)
-				rp->children_at = rp->nr_keys + 1;
-			continue;
-		}
-		if (!strcmp(tok, "sample") || !strcmp(tok, "period")) {
-			add_field(rp, tok[0] == 's' ? RF_SAMPLE : RF_PERIOD);
-			continue;
-		}
 #if !defined(__powerpc__) && !defined(__powerpc64__)
 		/* perf drops the keys of powerpc's pipeline stage cycles elsewhere */
 		if (!strcmp(tok, "p_stage_cyc") || !strcmp(tok, "local_p_stage_cyc"))
 			continue;
 #endif
 		k = sonde_profile_key__parse(tok);
+		if (k < 0 && (f = out_field(tok)) >= 0) {
+			int kind = out_fields[f].kind;
+			int *at = kind == RF_SAMPLE ? &rp->samples_at :
+				  kind == RF_CHILDREN ? &rp->children_at :
+				  /* the period compares as the self weight does */
+				  kind == RF_PERIOD ? &rp->self_at : &rp->mode_at[kind - RF_SYS];
+
+			/* the place it sorts at, once; "overhead" is no column */
+			if (!*at && (kind != RF_PERIOD || self_named) &&
+			    (kind != RF_CHILDREN || children_named))
+				*at = rp->nr_keys + ++placed;
+			if (f)
+				add_field(rp, kind);
+			continue;
+		}
 		if (k >= SONDE_PROFILE_KEY_MEM_FIRST && k <= SONDE_PROFILE_KEY_MEM_LAST &&
 		    !rp->mem_mode) {
 			fprintf(stderr, "sonde report: --sort: '%s' is a memory key: it needs --mem-mode\n",
@@ -130,7 +167,7 @@ static int parse_sort(struct report *rp, const char *user_sort)
 			return -EINVAL;
 		}
 		if (k < 0) {
-			fprintf(stderr, "sonde report: --sort: unknown key '%s' (known: perf 6.1's sort keys: comm, pid, tid, dso, sym, cpu, srcline, parent, socket, srcfile, symbol_size, dso_size, local_weight, weight, transaction, cgroup, cgroup_id, time, code_page_size, local_ins_lat, ins_lat, p_stage_cyc, addr; the columns sample, period; with --mem-mode symbol_daddr, symbol_iaddr, dso_daddr, locked, tlb, mem, snoop, dcacheline, phys_daddr, data_page_size, blocked)\n",
+			fprintf(stderr, "sonde report: --sort: unknown key '%s' (known: perf 6.1's sort keys: comm, pid, tid, dso, sym, cpu, srcline, parent, socket, srcfile, symbol_size, dso_size, local_weight, weight, transaction, cgroup, cgroup_id, time, code_page_size, local_ins_lat, ins_lat, p_stage_cyc, addr; the columns overhead, overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, overhead_children, sample, period; with --mem-mode symbol_daddr, symbol_iaddr, dso_daddr, locked, tlb, mem, snoop, dcacheline, phys_daddr, data_page_size, blocked)\n",
 				tok);
 			free(copy);
 			return -EINVAL;
@@ -138,18 +175,21 @@ static int parse_sort(struct report *rp, const char *user_sort)
 		add_key(rp, (enum sonde_profile_key)k);
 	}
 	free(copy);
-	if (user_sort && strstr(user_sort, "overhead") && !rp->self_at)
-		rp->self_at = -1;
 	/* Like perf: a sort naming "symbol" gets its (empty) IPC column,
 	 * and -p a parent column after it. */
 	if (rp->nr_keys && user_sort && strstr(user_sort, "symbol"))
 		add_key(rp, SONDE_PROFILE_KEY_IPC_NULL);
 	if (rp->nr_keys && rp->parent)
 		add_key(rp, SONDE_PROFILE_KEY_PARENT);
-	if (!rp->nr_keys) {
-		fprintf(stderr, "sonde report: --sort: no keys given\n");
-		return -EINVAL;
-	}
+	/*
+	 * perf appends the output columns the list does not name to its
+	 * sort: the self weight (the Overhead or Self column) comes last.
+	 */
+	if (self_named && !rp->self_at)
+		rp->self_at = rp->nr_keys + ++placed;
+	rp->nr_placed = placed;
+	/* Output fields alone: perf shows one row of every sample. */
+	rp->no_keys = !rp->nr_keys;
 	return 0;
 }
 
@@ -312,7 +352,7 @@ static void stop_on_signals(struct report *rp)
 static int new_profile(struct report *rp)
 {
 	SONDE_OPTS(sonde_profile_opts, po,
-		   .keys = rp->keys, .nr_keys = (size_t)rp->nr_keys,
+		   .keys = rp->no_keys ? NULL : rp->keys, .nr_keys = (size_t)rp->nr_keys,
 		   /* perf finds the parent in the callchain whatever -g says */
 		   .callchains = rp->children || rp->graph_on || has_key(rp, SONDE_PROFILE_KEY_PARENT),
 		   .call_trees = rp->graph_on,
@@ -325,7 +365,10 @@ static int new_profile(struct report *rp)
 		   .kallsyms = rp->kallsyms, .vmlinux = rp->vmlinux,
 		   .mem_mode = rp->mem_mode, .parent = rp->parent,
 		   .time_quantum = rp->time_quantum,
-		   .self_at = rp->self_at, .children_at = rp->children_at);
+		   .self_at = rp->self_at, .children_at = rp->children_at,
+		   .samples_at = rp->samples_at, .sys_at = rp->mode_at[0], .usr_at = rp->mode_at[1],
+		   .guest_sys_at = rp->mode_at[2], .guest_usr_at = rp->mode_at[3],
+		   .no_keys = rp->no_keys);
 	int err;
 
 	if (rp->branch)
@@ -528,6 +571,9 @@ int cmd_report(int argc, const char **argv)
 		return 129;
 	}
 	lead_fields(&rp, nr_samples, total_period);
+	/* -n's column, when the list places the weights, sorts after them all */
+	if (nr_samples && !rp.samples_at && rp.self_at)
+		rp.samples_at = rp.nr_keys + rp.nr_placed + 1;
 	/*
 	 * Like perf: a key filtered to one value is named above the table
 	 * and its column hidden, unless that would hide every column.

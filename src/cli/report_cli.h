@@ -77,20 +77,28 @@ struct report {
 	char mem_sort[512];	  /* the sort it took, as its header says it */
 	const char *parent;	  /* -p: the parent key's regex */
 	uint64_t time_quantum;	  /* --time-quantum, ns (0: perf's 100 ms) */
-	/* --sort's output fields "sample" and "period": perf shows them as
-	 * columns where they stand among the keys (before keys[at]). */
+	/*
+	 * --sort's output fields: perf shows them as columns where they
+	 * stand among the keys (before keys[at]): sample, period, the
+	 * self weight by cpumode, and without children mode overhead_children
+	 * (an N/A column).
+	 */
 	struct {
-		enum { RF_SAMPLE, RF_PERIOD } kind;
+		enum { RF_SAMPLE, RF_PERIOD, RF_CHILDREN, RF_SYS, RF_USR, RF_GUEST_SYS,
+		       RF_GUEST_USR, RF_NR } kind;
 		int at;
-	} fields[2];
+	} fields[RF_NR];
 	int nr_fields;
 	/*
-	 * perf puts the self weight first unless --sort's text holds
-	 * "overhead" anywhere (a substring test), then the children weight
-	 * unless it holds "overhead_children": their places among the keys
-	 * (1 + the keys before them), -1 for none, 0 for perf's default.
+	 * The weights' places in the order (sonde_profile_opts): perf puts
+	 * the self weight first unless --sort's text holds "overhead"
+	 * anywhere (a substring test), the children weight before it unless
+	 * it holds "overhead_children", and the output fields named in the
+	 * list where they stand; the columns it does not name sort last.
 	 */
-	int self_at, children_at;
+	int self_at, children_at, samples_at, mode_at[4];
+	int nr_placed; /* how many of them are placed */
+	bool no_keys; /* --sort named output fields only: one row */
 };
 
 int report_parse_graph(struct report *rp, const char *arg);

@@ -555,33 +555,66 @@ static void prefetch_entry(struct report *rp, int attr, size_t j, size_t n)
 }
 
 /*
- * The output fields (--sort sample, period) standing before key @at
- * (rp->nr_keys: after the last one): perf's 12-wide right-aligned
- * columns. @e NULL prints the titles, @dots the header's dots.
+ * An output field's column: overhead_children's only with --no-children
+ * (perf drops it with the Children column when a file has no callchains).
  */
-static void put_fields(struct report *rp, int at, const entry_t *e, bool dots)
+static bool field_shown(const struct report *rp, int f)
 {
+	return rp->fields[f].kind != RF_CHILDREN || rp->no_children;
+}
+
+/*
+ * The output fields (--sort sample, period, overhead_sys ...) standing
+ * before key @at (rp->nr_keys: after the last one), as perf prints them:
+ * counts 12 wide, shares 8 (guest ones 9), overhead_children's N/A.
+ * @e NULL prints the titles, @dots the header's dots; shares are of @total.
+ */
+static void put_fields(struct report *rp, int at, const entry_t *e, bool dots, uint64_t total)
+{
+	static const struct {
+		const char *title;
+		int width;
+		unsigned cpumode;
+	} col[RF_NR] = {
+		[RF_SAMPLE] = { "Samples", 12, 0 },
+		[RF_PERIOD] = { "Period", 12, 0 },
+		[RF_CHILDREN] = { "Children", 8, 0 },
+		[RF_SYS] = { "sys", 8, SONDE_PERF_RECORD_MISC_KERNEL },
+		[RF_USR] = { "usr", 8, SONDE_PERF_RECORD_MISC_USER },
+		[RF_GUEST_SYS] = { "guest sys", 9, SONDE_PERF_RECORD_MISC_GUEST_KERNEL },
+		[RF_GUEST_USR] = { "guest usr", 9, SONDE_PERF_RECORD_MISC_GUEST_USER },
+	};
 	struct outbuf *o = &rp->out;
 
 	for (int f = 0; f < rp->nr_fields; f++) {
-		bool sample = rp->fields[f].kind == RF_SAMPLE;
+		int kind = rp->fields[f].kind, w = col[kind].width;
 
-		if (rp->fields[f].at != at)
+		if (rp->fields[f].at != at || !field_shown(rp, f))
 			continue;
-		if (dots)
-			ob_puts(o, "  ............");
-		else if (!e)
-			ob_printf(o, "  %12s", sample ? "Samples" : "Period");
-		else
-			ob_printf(o, "  %12" PRIu64,
-				  sample ? sonde_profile_entry__samples(e) : sonde_profile_entry__self(e));
+		ob_puts(o, "  ");
+		if (dots) {
+			for (int i = 0; i < w; i++)
+				ob_putc(o, '.');
+		} else if (!e) {
+			ob_printf(o, "%*s", w, col[kind].title);
+		} else if (kind == RF_SAMPLE || kind == RF_PERIOD) {
+			ob_printf(o, "%*" PRIu64, w,
+				  kind == RF_SAMPLE ? sonde_profile_entry__samples(e)
+						    : sonde_profile_entry__self(e));
+		} else if (kind == RF_CHILDREN) {
+			ob_printf(o, "%*s", w, "N/A");
+		} else {
+			uint64_t v = sonde_profile_entry__self_cpumode(e, col[kind].cpumode);
+
+			put_pct(o, total ? (double)v * 100.0 / (double)total : 0.0, w - 1);
+		}
 	}
 }
 
 static bool field_last(const struct report *rp)
 {
 	for (int f = 0; f < rp->nr_fields; f++)
-		if (rp->fields[f].at == rp->nr_keys)
+		if (rp->fields[f].at == rp->nr_keys && field_shown(rp, f))
 			return true;
 	return false;
 }
@@ -654,7 +687,7 @@ static void print_event(struct report *rp, int attr)
 	if (rp->children)
 		ob_printf(o, "  %8s", "Self");
 	for (int i = 0; i < rp->nr_keys; i++) {
-		put_fields(rp, i, NULL, false);
+		put_fields(rp, i, NULL, false, total);
 		if (rp->elide[rp->keys[i]])
 			continue;
 		if (rp->keys[i] == RK_PID) /* aligned on the ':' of the cells */
@@ -662,19 +695,19 @@ static void print_event(struct report *rp, int attr)
 		else
 			ob_printf(o, "  %-*s", width[i], col_title(rp->keys[i]));
 	}
-	put_fields(rp, rp->nr_keys, NULL, false);
+	put_fields(rp, rp->nr_keys, NULL, false, total);
 	ob_puts(o, "\n# ........");
 	if (rp->children)
 		ob_puts(o, "  ........");
 	for (int i = 0; i < rp->nr_keys; i++) {
-		put_fields(rp, i, NULL, true);
+		put_fields(rp, i, NULL, true, total);
 		if (rp->elide[rp->keys[i]])
 			continue;
 		ob_puts(o, "  ");
 		for (int k = 0; k < width[i]; k++)
 			ob_putc(o, '.');
 	}
-	put_fields(rp, rp->nr_keys, NULL, true);
+	put_fields(rp, rp->nr_keys, NULL, true, total);
 	ob_puts(o, "\n#\n");
 	for (size_t j = 0; j < n; j++) {
 		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
@@ -695,7 +728,7 @@ static void print_event(struct report *rp, int attr)
 			put_pct(o, total ? (double)self * 100.0 / (double)total : 0.0, 7);
 		}
 		for (int i = 0; i < rp->nr_keys; i++) {
-			put_fields(rp, i, e, false);
+			put_fields(rp, i, e, false, total);
 			if (rp->elide[rp->keys[i]])
 				continue;
 			cell_text(rp, e, rp->keys[i], width[i], buf, sizeof(buf));
@@ -706,7 +739,7 @@ static void print_event(struct report *rp, int attr)
 			else
 				ob_pad_str(o, buf, width[i], false);
 		}
-		put_fields(rp, rp->nr_keys, e, false);
+		put_fields(rp, rp->nr_keys, e, false, total);
 		ob_putc(o, '\n');
 		if (!rp->graph_on || !rp->have_callchains)
 			;

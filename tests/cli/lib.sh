@@ -113,12 +113,12 @@ perf_untip() {
 
 # report_same NAME FILE ARGS...: `sonde report -i FILE --stdio ARGS`
 # prints what perf's does, byte for byte but for perf's closing tip, and
-# perf printed rows. With $REPORT_CUT set, the lines that match that
+# perf printed rows (perf reads with -f: files of other owners too). With $REPORT_CUT set, the lines that match that
 # extended regular expression go from both outputs first (rows the two
 # may tell apart for a reason of their own).
 report_same() {
 	local name=$1 file=$2 f; shift 2
-	perf report -i "$file" --stdio "$@" 2>/dev/null | perf_untip >"$TMP/perf.out"
+	perf report -f -i "$file" --stdio "$@" 2>/dev/null | perf_untip >"$TMP/perf.out"
 	if ! "$SONDE" report -i "$file" --stdio "$@" >"$TMP/sonde.out" 2>"$TMP/err"; then
 		fail "$name: sonde failed: $(head -c 300 "$TMP/err")"; return
 	fi

@@ -7,7 +7,8 @@
 # tip, on a recording of page faults (user-space rows: no kernel symbols
 # to differ by kernel). No symbol key: perf names one of libc's PLT
 # entries "@plt", sonde "__tunable_get_val@plt", a difference of its own.
-# Last, --children on a file without callchains, which perf ignores.
+# overhead_children, output fields alone (one row); last, --children on
+# a file without callchains, which perf ignores.
 . "$(dirname "$0")/lib.sh"
 
 W=$HELPERS/report_workload
@@ -43,16 +44,31 @@ for k in comm,overhead dso,overhead,comm overhead,dso; do
 	report_same "--sort $k --no-children" "$F" --sort "$k" --no-children -g none
 	report_same "--sort $k (children)" "$F" --sort "$k" --children -g none
 done
-# (perf's --no-children shows a Children column for overhead_children.)
-for k in comm,dso,overhead_children overhead_children,comm dso,overhead_children,comm,overhead; do
+# overhead_children: with --no-children perf shows an N/A Children column
+# where it stands. Two weights in a row compare in the list's order.
+for k in comm,dso,overhead_children overhead_children,comm dso,overhead_children,comm,overhead \
+	overhead_children,overhead,dso overhead,overhead_children,dso; do
+	report_same "--sort $k --no-children" "$F" --sort "$k" --no-children -g none
 	report_same "--sort $k (children)" "$F" --sort "$k" --children -g none
 done
+
+# Output fields only: perf's one row of every sample. Names cut short
+# as perf takes them ("overhead_c" has no "overhead_children" in it: the
+# children weight stays first).
+for k in overhead sample,period overhead_children period,overhead over samp,peri \
+	dso,overhead_c; do
+	report_same "--sort $k --no-children" "$F" --sort "$k" --no-children -g none
+	report_same "--sort $k (children)" "$F" --sort "$k" --children -g none
+done
+report_same "-n --sort overhead --no-children" "$F" -n --sort overhead --no-children -g none
 
 # Without callchains perf drops --children silently: one Overhead column.
 F=$TMP/flat.data
 if perf record -q -o "$F" -e page-faults -c 1 "$W" >/dev/null 2>"$TMP/rec.err"; then
 	report_same "--children without callchains" "$F" --children --sort comm,dso
 	report_same "--children -n without callchains" "$F" --children -n --sort dso
+	report_same "--children --sort overhead_children without callchains" "$F" --children \
+		--sort overhead_children,comm
 else
 	skip "report fields: perf record without -g failed: $(head -c 200 "$TMP/rec.err")"
 fi

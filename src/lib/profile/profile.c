@@ -94,13 +94,14 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	int max_stack;
 
 	if (opts) {
-		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, children_at))) {
+		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, no_keys))) {
 			errno = EINVAL;
 			return NULL;
 		}
 		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	}
-	if (o.max_stack < 0 || (o.mem_mode && o.branches)) {
+	if (o.max_stack < 0 || (o.mem_mode && o.branches) ||
+	    (o.no_keys && (o.keys || o.nr_keys || o.branches))) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -115,7 +116,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 		}
 		o.keys = NULL;
 	}
-	if (!o.keys || !o.nr_keys) {
+	if ((!o.keys || !o.nr_keys) && !o.no_keys) {
 		static const enum sonde_profile_key def[] = {
 			SONDE_PROFILE_KEY_COMM, SONDE_PROFILE_KEY_DSO, SONDE_PROFILE_KEY_SYM,
 		};
@@ -148,15 +149,12 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	p->timeline = o.timeline;
 	p->trees = o.call_trees && o.callchains;
 	p->caller = o.caller_order;
-	if (o.self_at < -1 || o.children_at < -1 || o.self_at > (int)p->nr_keys + 1 ||
-	    o.children_at > (int)p->nr_keys + 1) {
+	if (prof_order_new(p, &o)) {
 		prof_keys_free(p);
 		free(p);
 		errno = EINVAL;
 		return NULL;
 	}
-	p->self_at = o.self_at;
-	p->children_at = o.children_at;
 	max_stack = !o.max_stack ? SONDE_PERF_MAX_STACK_DEPTH + 1 :
 		    o.max_stack < SONDE_PROFILE_MAX_FRAMES ? o.max_stack : SONDE_PROFILE_MAX_FRAMES;
 	p->m = anl_machine_new();
@@ -371,10 +369,10 @@ size_t prof_nr_groups(const struct sonde_profile *p)
 
 static bool group_is(const struct prof_group *s, int ev, const char *comm, int32_t pid,
 		     int32_t tid, int32_t cpu, const struct anl_stack *st,
-		     const struct prof_xkey *x)
+		     const struct prof_xkey *x, unsigned cpumode)
 {
 	return s->st == st && s->comm == comm && s->pid == pid && s->tid == tid && s->cpu == cpu &&
-	       s->ev == ev && s->x == x;
+	       s->ev == ev && s->x == x && s->cpumode == cpumode;
 }
 
 static void group_index(struct sonde_profile *p, struct prof_group *s)
@@ -404,13 +402,13 @@ static void prof_unbound(struct sonde_profile *p)
  */
 struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
 				  int32_t tid, int32_t cpu, struct anl_stack *st,
-				  const struct prof_xkey *x)
+				  const struct prof_xkey *x, unsigned cpumode)
 {
 	struct prof_group *s = p->last_group;
 	struct hashtab_probe probe;
 	uint64_t h;
 
-	if (s && group_is(s, ev, comm, pid, tid, cpu, st, x))
+	if (s && group_is(s, ev, comm, pid, tid, cpu, st, x, cpumode))
 		return s;
 	/*
 	 * The stack was just found, so its line is at hand; the table's is
@@ -418,7 +416,7 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 	 */
 	for (int i = 0; i < 2; i++) {
 		s = st->group[i];
-		if (s && group_is(s, ev, comm, pid, tid, cpu, st, x)) {
+		if (s && group_is(s, ev, comm, pid, tid, cpu, st, x, cpumode)) {
 			st->group[i] = st->group[0];
 			st->group[0] = s;
 			p->last_group = s;
@@ -432,7 +430,7 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 			h = hashtab_mix(h, (uintptr_t)x);
 		for (s = hashtab_probe_first(&p->groups, h, &probe); s;
 		     s = hashtab_probe_next(&p->groups, &probe))
-			if (group_is(s, ev, comm, pid, tid, cpu, st, x))
+			if (group_is(s, ev, comm, pid, tid, cpu, st, x, cpumode))
 				break;
 	} else if (st->group[1]) { /* a third: the stack's groups go in the table */
 		group_index(p, st->group[0]);
@@ -458,6 +456,7 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 		s->cpu = cpu;
 		s->st = st;
 		s->x = x;
+		s->cpumode = cpumode & SONDE_PERF_RECORD_MISC_CPUMODE_MASK;
 		s->seq = p->nr_groups++;
 		if (st->many_groups)
 			group_index(p, s);
@@ -628,7 +627,8 @@ static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const stru
 			   p->keys[SONDE_PROFILE_KEY_PID] ? t->pid : 0,
 			   p->keys[SONDE_PROFILE_KEY_PID] || p->keys[SONDE_PROFILE_KEY_TID] ? t->tid : 0,
 			   p->keys[SONDE_PROFILE_KEY_CPU] ? (int32_t)s->cpu : 0, st,
-			   p->kx_sample && rec ? prof_keys_sample(p, ei, misc, rec, t) : NULL);
+			   p->kx_sample && rec ? prof_keys_sample(p, ei, misc, rec, t) : NULL,
+			   misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK);
 	g->period += period;
 	g->nr++;
 	p->dirty = true;

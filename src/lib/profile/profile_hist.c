@@ -31,6 +31,23 @@ static bool key_eq(const struct prof_key *a, const struct prof_key *b)
 	       a->x == b->x;
 }
 
+/* mode_self[]'s index of a cpumode (header misc & 7); -1: perf splits no such. */
+static int prof_mode_index(unsigned cpumode)
+{
+	switch (cpumode) {
+	case SONDE_PERF_RECORD_MISC_KERNEL:
+		return 0;
+	case SONDE_PERF_RECORD_MISC_USER:
+		return 1;
+	case SONDE_PERF_RECORD_MISC_GUEST_KERNEL:
+		return 2;
+	case SONDE_PERF_RECORD_MISC_GUEST_USER:
+		return 3;
+	default:
+		return -1;
+	}
+}
+
 /* perf's srcline: the line table's answer, else sym+offset or dso[addr], "??:0" outside any object. */
 static const char *srcline(struct sonde_profile *p, struct anl_dso *dso,
 			   const struct anl_sym *sym, uint64_t addr)
@@ -258,6 +275,8 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g,
 	e0->nr_self += g->nr;
 	e0->base_self += g->base_period;
 	e0->base_nr_self += g->base_nr;
+	if (prof_mode_index(g->cpumode) >= 0) /* perf's he_stat__add_cpumode_period() */
+		e0->mode_self[prof_mode_index(g->cpumode)] += g->period;
 	if (self_visible) {
 		e0->shown = 1;
 		ev->stats.filtered_samples += g->nr;
@@ -530,26 +549,79 @@ static int children_cmp(const struct sonde_profile *p, const struct sonde_profil
 	return 0;
 }
 
+int prof_order_new(struct sonde_profile *p, const struct sonde_profile_opts *o)
+{
+	const int at[PROF_NR_WEIGHTS] = {
+		[PROF_W_SELF] = o->self_at, [PROF_W_CHILDREN] = o->children_at,
+		[PROF_W_SAMPLES] = o->samples_at, [PROF_W_MODE + 0] = o->sys_at,
+		[PROF_W_MODE + 1] = o->usr_at, [PROF_W_MODE + 2] = o->guest_sys_at,
+		[PROF_W_MODE + 3] = o->guest_usr_at,
+	};
+	int placed = 0, key = 0;
+
+	for (int w = 0; w < PROF_NR_WEIGHTS; w++) {
+		if (at[w] < -1)
+			return -EINVAL;
+		placed += at[w] > 0;
+		p->keyed |= at[w] != 0;
+	}
+	p->children_first = at[PROF_W_CHILDREN] == 0;
+	p->self_first = at[PROF_W_SELF] == 0;
+	p->nr_steps = p->nr_keys + placed;
+	for (int i = 0; i < p->nr_steps; i++) {
+		int w = 0, n = 0;
+
+		for (int v = 0; v < PROF_NR_WEIGHTS; v++)
+			if (at[v] == i + 1) {
+				w = v;
+				n++;
+			}
+		if (n > 1 || (!n && key == p->nr_keys))
+			return -EINVAL; /* two at one place, or one past the end */
+		p->steps[i] = n ? (struct prof_step){ -1, (enum prof_weight)w }
+				: (struct prof_step){ (int)p->order[key++], PROF_W_SELF };
+	}
+	return 0;
+}
+
+static int u64_cmp_desc(uint64_t a, uint64_t b)
+{
+	return a == b ? 0 : a > b ? -1 : 1;
+}
+
 /*
- * The order when the weights have places among the keys (opts.self_at,
- * children_at): perf's when its --sort names "overhead" or
- * "overhead_children", which then take no first place.
+ * The order when opts place weights among the keys: perf's when its
+ * --sort names "overhead" or another output field, which then takes no
+ * first place.
  */
 static int keyed_cmp(const struct sonde_profile *p, const struct sonde_profile_entry *a,
 		     const struct sonde_profile_entry *b)
 {
-	int c = 0;
+	int c = p->children && p->children_first ? children_cmp(p, a, b) : 0;
 
-	if (p->children && !p->children_at)
-		c = children_cmp(p, a, b);
-	for (int i = 0; !c && i <= p->nr_keys; i++) {
-		if (p->self_at == i + 1 && a->self != b->self)
-			return a->self > b->self ? -1 : 1;
-		if (p->children && p->children_at == i + 1 && (c = children_cmp(p, a, b)))
-			return c;
-		if (i < p->nr_keys)
-			c = key_cmp1(p, p->order[i], a, b);
+	if (!c && p->self_first)
+		c = u64_cmp_desc(a->self, b->self);
+
+	for (int i = 0; !c && i < p->nr_steps; i++) {
+		const struct prof_step *s = &p->steps[i];
+
+		if (s->key == SONDE_PROFILE_KEY_SYM && !a->k.sym && !b->k.sym)
+			c = 0; /* perf's sort__sym_sort: no symbols tie (its
+				* collapse order, by address, decides last) */
+		else if (s->key >= 0)
+			c = key_cmp1(p, (enum sonde_profile_key)s->key, a, b);
+		else if (s->w == PROF_W_SELF)
+			c = u64_cmp_desc(a->self, b->self);
+		else if (s->w == PROF_W_CHILDREN)
+			c = p->children ? children_cmp(p, a, b) : 0;
+		else if (s->w == PROF_W_SAMPLES)
+			c = u64_cmp_desc(a->nr_self, b->nr_self);
+		else
+			c = u64_cmp_desc(a->mode_self[s->w - PROF_W_MODE],
+					 b->mode_self[s->w - PROF_W_MODE]);
 	}
+	if (!c)
+		c = key_cmp(p, a, b);
 	if (c)
 		return c;
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
@@ -562,7 +634,7 @@ int prof_entry_cmp(const void *pa, const void *pb, void *arg)
 	const struct sonde_profile_entry *b = *(const struct sonde_profile_entry *const *)pb;
 	int c;
 
-	if (p->self_at || p->children_at)
+	if (p->keyed)
 		return keyed_cmp(p, a, b);
 	/* perf's default: the children weight (children mode), the self weight, the keys */
 	c = p->children ? children_cmp(p, a, b) : 0;
@@ -628,6 +700,13 @@ const struct sonde_profile_entry *sonde_profile__entry(struct sonde_profile *p, 
 uint64_t sonde_profile_entry__self(const struct sonde_profile_entry *e)
 {
 	return e->self;
+}
+
+uint64_t sonde_profile_entry__self_cpumode(const struct sonde_profile_entry *e, unsigned cpumode)
+{
+	int i = prof_mode_index(cpumode);
+
+	return e && i >= 0 ? e->mode_self[i] : 0;
 }
 
 uint64_t sonde_profile_entry__children(const struct sonde_profile_entry *e)

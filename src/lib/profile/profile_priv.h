@@ -430,7 +430,8 @@ struct prof_group {
 	struct anl_stack *st;
 	const struct prof_xkey *x; /* the sample's values of the other keys, or NULL */
 	uint64_t period, nr;
-	uint64_t seq; /* first sample: entries are created in time order */
+	uint64_t seq : 61; /* first sample: entries are created in time order */
+	uint64_t cpumode : 3; /* the samples' (header misc): perf's sys/usr split */
 	uint64_t base_period, base_nr; /* a baseline's (sonde_profile__add_baseline()) */
 };
 
@@ -508,6 +509,7 @@ struct sonde_profile_entry {
 	uint64_t self, children;
 	uint64_t nr_self;
 	uint64_t base_self, base_nr_self; /* the baseline's self weight and samples */
+	uint64_t mode_self[4]; /* self by cpumode: kernel, user, guest kernel, guest user */
 	uint32_t max_depth : 31; /* longest call tree path (children ordering) */
 	/* a sample --dsos/--symbols keep counts here: what decides, without
 	 * children, when the filtered object or symbol is not a key */
@@ -561,13 +563,34 @@ struct prof_event {
 	size_t nr_sorted;
 };
 
+/* The weights opts may place among the keys (opts.self_at ...). */
+enum prof_weight {
+	PROF_W_SELF,
+	PROF_W_CHILDREN,
+	PROF_W_SAMPLES,
+	PROF_W_MODE, /* + 0..3: mode_self[] */
+	PROF_NR_WEIGHTS = PROF_W_MODE + 4,
+};
+
+/* One compare of the histogram's order: a key, or a weight (key < 0). */
+struct prof_step {
+	int key;
+	enum prof_weight w;
+};
+
 struct sonde_profile {
 	/* options */
 	bool keys[SONDE_PROFILE_KEY_MAX];
 	enum sonde_profile_key order[SONDE_PROFILE_KEY_MAX];
 	int nr_keys;
 	bool callchains, trees, caller, children;
-	int self_at, children_at; /* opts: the weights' places in the order */
+	/*
+	 * The order when opts place weights among the keys (prof_order_new()):
+	 * the children and self weights first unless placed, then these steps.
+	 */
+	bool keyed, children_first, self_first;
+	struct prof_step steps[SONDE_PROFILE_KEY_MAX + PROF_NR_WEIGHTS];
+	int nr_steps;
 
 	/* filters */
 	char **f_comm, **f_dso, **f_sym;
@@ -681,7 +704,7 @@ static inline uint64_t prof_tl_time(struct prof_tl_clock *c, const struct sonde_
 }
 struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
 				  int32_t tid, int32_t cpu, struct anl_stack *st,
-				  const struct prof_xkey *x);
+				  const struct prof_xkey *x, unsigned cpumode);
 /* The groups in creation order (caller frees the array), count in *nr. */
 struct prof_group **prof_groups_sorted(struct sonde_profile *p, size_t *nr);
 int prof_event_new(struct sonde_profile *p, const struct sonde_perf_event_attr *attr,
@@ -795,6 +818,8 @@ bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k)
  * entries of two comms tie, so the result depends on the sort's steps.
  */
 int prof_entry_cmp(const void *pa, const void *pb, void *arg);
+/* The order's steps from opts' weights' places (p->order set); -EINVAL. */
+int prof_order_new(struct sonde_profile *p, const struct sonde_profile_opts *o);
 
 /*
  * profile_sort.c: @ents (@n entries in seq order) sorted as qsort_r()

@@ -212,7 +212,7 @@ static bool keys_ranked(const struct sonde_profile *p)
 {
 	bool seen[SONDE_PROFILE_KEY_MAX] = { false };
 
-	if (p->self_at || p->children_at) /* the weights among the keys */
+	if (p->keyed) /* the weights among the keys */
 		return false;
 
 	for (int i = 0; i < p->nr_keys; i++) {
