@@ -8,7 +8,7 @@ C="$(dirname "$0")/../fuzz/corpus/fuzz_perfdata"
 
 # Without perf: the committed perf file, whose last 2 of 18 samples fall
 # after 3087.999800 (perf 6.1 prints exactly this header).
-expect_ok "--time open end" "$SONDE" report --no-children -g none --time 3087.999800, -i "$C/perf-fp.data"
+expect_ok "--time open end" "$SONDE" report --no-children -g none --time 3087.999800, -i "$C/perf_fp.data"
 contains "--time: the slice's sample count, and which slice" \
 	"^# Samples: 2  of event 'cpu-clock' \(time slices: 3087\.999800,\)$" "$TMP/out"
 contains "--time: the slice's event count" '^# Event count \(approx\.\): 100000$' "$TMP/out"
