@@ -113,17 +113,19 @@ perf_untip() {
 
 # report_same NAME FILE ARGS...: `sonde report -i FILE --stdio ARGS`
 # prints what perf's does, byte for byte but for perf's closing tip, and
-# perf printed rows. With $REPORT_CUT set, the lines that match that
-# extended regular expression go from both outputs first (rows the two
-# may tell apart for a reason of their own).
+# perf printed rows: lines with a '%', or with a match of $REPORT_ROWS (an
+# extended regular expression) when that is set. With $REPORT_CUT set,
+# the lines that match that extended regular expression go from both
+# outputs first (rows the two may tell apart for a reason of their own).
+# perf runs with -f: whose file it is has no part in what is compared.
 report_same() {
 	local name=$1 file=$2 f; shift 2
-	perf report -i "$file" --stdio "$@" 2>/dev/null | perf_untip >"$TMP/perf.out"
+	perf report -f -i "$file" --stdio "$@" 2>/dev/null | perf_untip >"$TMP/perf.out"
 	if ! "$SONDE" report -i "$file" --stdio "$@" >"$TMP/sonde.out" 2>"$TMP/err"; then
 		fail "$name: sonde failed: $(head -c 300 "$TMP/err")"; return
 	fi
-	if ! grep -q '%' "$TMP/perf.out"; then
-		fail "$name: perf printed no rows"; return
+	if ! grep -qE -- "${REPORT_ROWS:-%}" "$TMP/perf.out"; then
+		fail "$name: perf printed no rows${REPORT_ROWS:+ (/$REPORT_ROWS/)}"; return
 	fi
 	if [ -n "${REPORT_CUT:-}" ]; then
 		for f in perf sonde; do
