@@ -105,6 +105,13 @@ copy_sonde() {
 
 have_perf() { command -v perf >/dev/null 2>&1; }
 
+# perf_rec FILE ARGS...: `perf record -q -o FILE ARGS`, quiet; its exit
+# status, and its stderr in $TMP/rec.err for the line that says why not.
+perf_rec() {
+	local f=$1; shift
+	perf record -q -o "$f" "$@" >/dev/null 2>"$TMP/rec.err"
+}
+
 # perf report's "# (Tip: ...)" block, which sonde does not print, cut
 # from stdin: a random line between two "#" lines.
 perf_untip() {

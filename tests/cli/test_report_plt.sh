@@ -23,8 +23,7 @@ if command -v objdump >/dev/null &&
 fi
 
 F="$TMP/plt.data"
-if ! LD_BIND_NOT=1 perf record -q -e cpu-clock -F 4000 -g -o "$F" \
-	"$W" 2000000 >/dev/null 2>"$TMP/rec.err"; then
+if ! LD_BIND_NOT=1 perf_rec "$F" -e cpu-clock -F 4000 -g "$W" 2000000; then
 	skip "plt: perf record failed: $(head -c 300 "$TMP/rec.err")"
 	exit 0
 fi

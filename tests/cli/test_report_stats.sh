@@ -39,7 +39,7 @@ same() {
 # rec_same NAME FILE PERF-RECORD-ARGS...: records, then compares.
 rec_same() {
 	local name=$1 out=$2; shift 2
-	if perf record -q "$@" -o "$out" "$W" >/dev/null 2>"$TMP/rec.err"; then
+	if perf_rec "$out" "$@" "$W"; then
 		same "$name" "$out"
 	else
 		# perf 6.1 itself aborts now and then here (build-id.c assertion).
@@ -55,8 +55,7 @@ rec_same "zstd" "$TMP/z.data" -z -m 4 -e cpu-clock -c 20000 -g
 perf record -q -e cpu-clock -F 999 -g -o - "$W" 2>/dev/null >"$TMP/pipe.data"
 same "pipe file" "$TMP/pipe.data"
 same "pipe on stdin" "$TMP/pipe.data" stdin
-if perf record -q -e cpu-clock -c 20000 --call-graph dwarf,4096 -m 2 \
-	-o "$TMP/lost.data" "$W" >/dev/null 2>"$TMP/rec.err"; then
+if perf_rec "$TMP/lost.data" -e cpu-clock -c 20000 --call-graph dwarf,4096 -m 2 "$W"; then
 	if perf report -i "$TMP/lost.data" --stats 2>/dev/null | grep -q 'LOST'; then
 		same "lost samples" "$TMP/lost.data"
 		# The header counts LOST_SAMPLES only, as perf's does; LOST

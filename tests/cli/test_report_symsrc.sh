@@ -100,8 +100,7 @@ RS
 			skip "rust $v: rustc failed: $(head -c 200 "$TMP/rustc.err")"
 			continue
 		fi
-		if ! perf record -q -e cpu-clock -c 200000 -o "$TMP/rs_$v.data" \
-			"$TMP/rs_$v" >/dev/null 2>"$TMP/rec.err"; then
+		if ! perf_rec "$TMP/rs_$v.data" -e cpu-clock -c 200000 "$TMP/rs_$v"; then
 			skip "rust $v: perf record failed: $(head -c 200 "$TMP/rec.err")"
 			continue
 		fi

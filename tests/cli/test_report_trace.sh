@@ -11,8 +11,7 @@ have_tracefs || { skip "report trace: no tracefs (mount -t tracefs nodev /sys/ke
 # A workload that is switched out a few times: sched_switch samples.
 WL=(sh -c 'for i in 1 2 3 4 5 6; do sleep 0.01; done')
 F=$TMP/trace.data
-if ! perf record -q -o "$F" -e sched:sched_switch -e sched:sched_wakeup -e task-clock \
-	-- "${WL[@]}" >/dev/null 2>"$TMP/rec.err"; then
+if ! perf_rec "$F" -e sched:sched_switch -e sched:sched_wakeup -e task-clock -- "${WL[@]}"; then
 	skip "report trace: perf cannot record sched tracepoints here: $(head -c 200 "$TMP/rec.err")"
 	exit 0
 fi

@@ -29,7 +29,7 @@ stat_count() { awk -v n="$2" '$1 == n && $2 == "events:" { print $3; exit }' "$1
 
 # A 16 KiB ring buffer and 50k samples/s: many pushes, so many COMPRESSED
 # records and records that straddle two of them.
-if rec "$TMP/z.data" -z -m 4 -g -e cpu-clock -c 20000 -- "$W" single 150; then
+if perf_rec "$TMP/z.data" -z -m 4 -g -e cpu-clock -c 20000 -- "$W" single 150; then
 	check "perf record -z" "$TMP/z.data"
 	perf report -f --stats -i "$TMP/z.data" >"$TMP/perf.st" 2>/dev/null
 	"$SONDE" report --stats -i "$TMP/z.data" >"$TMP/sonde.st" 2>&1
@@ -55,7 +55,7 @@ else
 fi
 
 # Big records (4 KiB stack dumps) straddle COMPRESSED records more often.
-if rec "$TMP/zd.data" -z -m 8 --call-graph dwarf,4096 -e cpu-clock -c 500000 -- "$W" single 150; then
+if perf_rec "$TMP/zd.data" -z -m 8 --call-graph dwarf,4096 -e cpu-clock -c 500000 -- "$W" single 150; then
 	check "perf record -z, dwarf" "$TMP/zd.data"
 fi
 

@@ -27,7 +27,7 @@ fi
 W="$HELPERS/report_workload"
 [ -x "$W" ] || { skip "script filters: $W not built (make helpers)"; exit 0; }
 F=$TMP/a.data
-if ! perf record -q -a -g -o "$F" -e cpu-clock -c 100000 -- "$W" threads 200 >/dev/null 2>"$TMP/rec.err"; then
+if ! perf_rec "$F" -a -g -e cpu-clock -c 100000 -- "$W" threads 200; then
 	skip "script filters: perf record -a fails here: $(head -c 300 "$TMP/rec.err")"
 	exit 0
 fi
