@@ -105,6 +105,22 @@ copy_sonde() {
 
 have_perf() { command -v perf >/dev/null 2>&1; }
 
+# need_perf WHAT: ends the test with a SKIP line when perf is not
+# installed (WHAT names the checks that need it).
+need_perf() {
+	have_perf && return 0
+	skip "$1: perf is not installed (apt-get install linux-perf)"
+	exit 0
+}
+
+# need_helper WHAT PATH: ends the test with a SKIP line when the helper
+# program PATH (tests/helpers, `make helpers`) is not built.
+need_helper() {
+	[ -x "$2" ] && return 0
+	skip "$1: $2 not built (make helpers)"
+	exit 0
+}
+
 # perf_rec FILE ARGS...: `perf record -q -o FILE ARGS`, quiet; its exit
 # status, and its stderr in $TMP/rec.err for the line that says why not.
 perf_rec() {

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 
 W=$HELPERS/report_workload
-[ -x "$W" ] || { skip "report fields: $W not built (make helpers)"; exit 0; }
+need_helper "report fields" "$W"
 command -v perf >/dev/null || { skip "report fields: perf is not installed"; exit 0; }
 F=$TMP/fields.data
 if ! perf_rec "$F" -e page-faults -c 1 -g "$W"; then

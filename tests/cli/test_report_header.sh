@@ -67,14 +67,8 @@ else
 	fail "--buildid-list differs from perf buildid-list: $(head -c 600 "$TMP/b.diff" "$TMP/b.out")"
 fi
 
-if ! have_perf; then
-	skip "header vs perf: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
-if [ ! -x "$W" ]; then
-	skip "header vs perf: $W not built (make helpers)"
-	exit 0
-fi
+need_perf "header vs perf"
+need_helper "header vs perf" "$W"
 
 # same NAME FILE [< STDIN]: perf and sonde print the same header, with and
 # without -I.

@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 W=$HELPERS/report_workload
-[ -x "$W" ] || { skip "report keys: $W not built (make helpers)"; exit 0; }
+need_helper "report keys" "$W"
 command -v perf >/dev/null || { skip "report keys: perf is not installed"; exit 0; }
 F=$TMP/keys.data
 if ! perf_rec "$F" -e page-faults -c 1 -d -W --transaction --phys-data \

@@ -11,14 +11,8 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/perf_compare.sh"
 W="$HELPERS/report_workload"
 
-if ! have_perf; then
-	skip "perf agreement: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
-if [ ! -x "$W" ]; then
-	skip "perf agreement: $W not built (make helpers)"
-	exit 0
-fi
+need_perf "perf agreement"
+need_helper "perf agreement" "$W"
 
 if perf_rec "$TMP/fp.data" -g -e cpu-clock -c 200000 -- "$W" single 200; then
 	check "fp callchains" "$TMP/fp.data"

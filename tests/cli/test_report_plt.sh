@@ -9,14 +9,8 @@
 source "$(dirname "$0")/lib.sh"
 W="$HELPERS/plt_workload"
 
-if ! have_perf; then
-	skip "plt: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
-if [ ! -x "$W" ]; then
-	skip "plt: $W not built (make helpers)"
-	exit 0
-fi
+need_perf "plt"
+need_helper "plt" "$W"
 if command -v objdump >/dev/null &&
    ! objdump -d "$HELPERS/libplthot.so" | grep -q 'call.*<labs@plt>'; then
 	fail "plt: libplthot.so does not call labs through its .plt"

@@ -15,12 +15,9 @@ contains "--time: the slice's event count" '^# Event count \(approx\.\): 100000$
 sum=$(awk '/^ +[0-9.]+%  /{ s += $1 } END { printf "%.0f", s }' "$TMP/out")
 [ "$sum" = 100 ] && pass "--time: shares of the slice sum to 100%" || fail "--time: shares sum to $sum%"
 
-if ! have_perf; then
-	skip "report slices: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
+need_perf "report slices"
 W="$HELPERS/report_workload"
-[ -x "$W" ] || { skip "report slices: $W not built (make helpers)"; exit 0; }
+need_helper "report slices" "$W"
 F=$TMP/a.data
 if ! perf_rec "$F" -a -e cpu-clock -c 100000 -- "$W" threads 200; then
 	skip "report slices: perf record -a fails here: $(head -c 300 "$TMP/rec.err")"

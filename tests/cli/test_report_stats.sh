@@ -8,14 +8,8 @@
 source "$(dirname "$0")/lib.sh"
 W="$HELPERS/report_workload"
 
-if ! have_perf; then
-	skip "stats: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
-if [ ! -x "$W" ]; then
-	skip "stats: $W not built (make helpers)"
-	exit 0
-fi
+need_perf "stats"
+need_helper "stats" "$W"
 
 # same NAME FILE [stdin]: perf's and sonde's --stats output are identical.
 same() {

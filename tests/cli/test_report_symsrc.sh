@@ -7,10 +7,7 @@
 # .gnu_debuglink debug files.
 source "$(dirname "$0")/lib.sh"
 
-if ! have_perf; then
-	skip "symbol sources: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
+need_perf "symbol sources"
 # perf record fills a build-id cache in $HOME/.debug, which lib.sh keeps in
 # $TMP; changing HOME hides it below.
 

@@ -9,14 +9,8 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/perf_compare.sh"
 W="$HELPERS/report_workload"
 
-if ! have_perf; then
-	skip "perf -z agreement: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
-if [ ! -x "$W" ]; then
-	skip "perf -z agreement: $W not built (make helpers)"
-	exit 0
-fi
+need_perf "perf -z agreement"
+need_helper "perf -z agreement" "$W"
 
 # These recordings take ~7000 samples, so a few land in PLT stubs, which
 # perf names "x@plt" and sonde's symbolizer does not yet (it says _init or

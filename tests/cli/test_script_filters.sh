@@ -20,12 +20,9 @@ expect_fail "report -C on samples without CPU numbers" "carry no CPU number" \
 	"$SONDE" report -C 0 -i "$C/perf_fp.data"
 expect_fail "script --time nonsense" "--time: cannot parse" "$SONDE" script --time nonsense -i "$C/perf_fp.data"
 
-if ! have_perf; then
-	skip "script filters: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
+need_perf "script filters"
 W="$HELPERS/report_workload"
-[ -x "$W" ] || { skip "script filters: $W not built (make helpers)"; exit 0; }
+need_helper "script filters" "$W"
 F=$TMP/a.data
 if ! perf_rec "$F" -a -g -e cpu-clock -c 100000 -- "$W" threads 200; then
 	skip "script filters: perf record -a fails here: $(head -c 300 "$TMP/rec.err")"

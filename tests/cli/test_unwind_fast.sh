@@ -10,10 +10,7 @@ if ! have_perf; then
 	skip "fast unwind: perf is not installed, nothing records DWARF stacks"
 	exit 0
 fi
-if [ ! -x "$W" ]; then
-	skip "fast unwind: $W not built (make helpers)"
-	exit 0
-fi
+need_helper "fast unwind" "$W"
 
 # same NAME FILE: both unwinders, byte for byte, and the fast path's share.
 same() {
