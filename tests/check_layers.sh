@@ -8,7 +8,8 @@
 # build), no object of a layer may use a symbol defined in a layer above.
 # A private header's name must not be a public one's (which one an include
 # means would hang on the include path). C file names follow one
-# convention: lowercase words joined by underscores. Prints one PASS/FAIL
+# convention: lowercase words joined by underscores, and so do scripts,
+# docs, golden files and fuzz corpus files. Prints one PASS/FAIL
 # line per rule and exits non-zero on a violation.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -117,6 +118,12 @@ done < <(find src include tests bench scripts docs examples -type f \
 	-name '*.md' -o -name '*.html' -o -name '*.css' -o -name '*.png' -o \
 	-name '*.txt' -o -name '*.attr' -o -name '*.buildids' \) \
 	-not -path '*/node_modules/*' 2>/dev/null | grep -v '/[a-z0-9_]*\.[a-z]*$')
+# The fuzz targets' seeds of every kind (libFuzzer names the inputs it
+# adds by their SHA-1, which passes).
+while read -r f; do
+	echo "  $f: a corpus file name is lowercase words joined by underscores"
+	names=1
+done < <(find tests/fuzz/corpus -type f 2>/dev/null | grep -v '/[a-z0-9_]*\(\.[a-z]*\)\?$')
 # And the folders that hold them (a golden file's folder is half its name).
 while read -r d; do
 	echo "  $d: a folder name is lowercase words joined by underscores"

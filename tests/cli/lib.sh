@@ -105,6 +105,29 @@ copy_sonde() {
 
 have_perf() { command -v perf >/dev/null 2>&1; }
 
+# need_perf WHAT: ends the test with a SKIP line when perf is not
+# installed (WHAT names the checks that need it).
+need_perf() {
+	have_perf && return 0
+	skip "$1: perf is not installed (apt-get install linux-perf)"
+	exit 0
+}
+
+# need_helper WHAT PATH: ends the test with a SKIP line when the helper
+# program PATH (tests/helpers, `make helpers`) is not built.
+need_helper() {
+	[ -x "$2" ] && return 0
+	skip "$1: $2 not built (make helpers)"
+	exit 0
+}
+
+# perf_rec FILE ARGS...: `perf record -q -o FILE ARGS`, quiet; its exit
+# status, and its stderr in $TMP/rec.err for the line that says why not.
+perf_rec() {
+	local f=$1; shift
+	perf record -q -o "$f" "$@" >/dev/null 2>"$TMP/rec.err"
+}
+
 # perf report's "# (Tip: ...)" block, which sonde does not print, cut
 # from stdin: a random line between two "#" lines.
 perf_untip() {
@@ -113,17 +136,19 @@ perf_untip() {
 
 # report_same NAME FILE ARGS...: `sonde report -i FILE --stdio ARGS`
 # prints what perf's does, byte for byte but for perf's closing tip, and
-# perf printed rows (perf reads with -f: files of other owners too). With $REPORT_CUT set, the lines that match that
-# extended regular expression go from both outputs first (rows the two
-# may tell apart for a reason of their own).
+# perf printed rows: lines with a '%', or with a match of $REPORT_ROWS (an
+# extended regular expression) when that is set. With $REPORT_CUT set,
+# the lines that match that extended regular expression go from both
+# outputs first (rows the two may tell apart for a reason of their own).
+# perf runs with -f: whose file it is has no part in what is compared.
 report_same() {
 	local name=$1 file=$2 f; shift 2
 	perf report -f -i "$file" --stdio "$@" 2>/dev/null | perf_untip >"$TMP/perf.out"
 	if ! "$SONDE" report -i "$file" --stdio "$@" >"$TMP/sonde.out" 2>"$TMP/err"; then
 		fail "$name: sonde failed: $(head -c 300 "$TMP/err")"; return
 	fi
-	if ! grep -q '%' "$TMP/perf.out"; then
-		fail "$name: perf printed no rows"; return
+	if ! grep -qE -- "${REPORT_ROWS:-%}" "$TMP/perf.out"; then
+		fail "$name: perf printed no rows${REPORT_ROWS:+ (/$REPORT_ROWS/)}"; return
 	fi
 	if [ -n "${REPORT_CUT:-}" ]; then
 		for f in perf sonde; do

@@ -6,7 +6,7 @@
 #    kernel's symbols);
 #  - cmp_script: script: the same number of samples and the same symbol for
 #    >= 99% of frames;
-#  - check NAME FILE: both of them on one file; rec FILE ARGS: perf record.
+#  - check NAME FILE: both of them on one file (perf_rec of lib.sh records).
 
 # rows FILE: "event|key<TAB>pct" for user rows ([.]) of a --stdio report;
 # keys matching the regex $ROWS_IGNORE (if set) are left out.
@@ -113,9 +113,4 @@ check() {
 			{ fail "$name: sonde script failed: $(head -3 "$TMP/sonde.err")"; return; }
 		cmp_script "$name script" "$TMP/perf.scr" "$TMP/sonde.scr"
 	fi
-}
-
-rec() { # rec FILE perf-record-args...
-	local f=$1; shift
-	perf record -q -o "$f" "$@" >/dev/null 2>"$TMP/rec.err"
 }

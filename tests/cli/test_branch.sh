@@ -77,24 +77,24 @@ assert rows[1]["brstack"][2]["in_tx"] and rows[1]["brstack"][2]["abort"]
 PY
 then pass "script --json: branch stacks"; else fail "script --json: branch stacks: $(head -c 300 "$TMP/err")"; fi
 expect_fail "script -F brstack without branch stacks" "do not carry it.*record -b" \
-	"$SONDE" script -F brstack -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
+	"$SONDE" script -F brstack -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf_fp.data"
 expect_fail "script -F brstackinsn without branch stacks" "do not carry it.*record -b" \
-	"$SONDE" script -F brstackinsn -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
+	"$SONDE" script -F brstackinsn -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf_fp.data"
 expect_fail "report --branch-history without branch stacks or callchains" "no branch stacks or callchains" \
-	"$SONDE" report --branch-history -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-file.data"
+	"$SONDE" report --branch-history -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf_file.data"
 # Callchains and no branch stacks: the chains alone (no memcpy from a
 # NULL branch stack, which the SAN build stops on).
 expect_ok "report --branch-history with callchains only" \
-	"$SONDE" report --branch-history --stdio -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
+	"$SONDE" report --branch-history --stdio -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf_fp.data"
 contains "report --branch-history with callchains only: a call graph" '^ +---0x' "$TMP/out"
 # A pipe-format file read from disk: perf pads no FEATURE record, so the
 # samples start 4 bytes off alignment (the SAN build stops on a load
 # that is not a memcpy).
 expect_ok "report --branch-history on an unaligned pipe file" \
-	"$SONDE" report --branch-history --stdio -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-pipe.data"
+	"$SONDE" report --branch-history --stdio -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf_pipe.data"
 contains "report --branch-history on an unaligned pipe file: a call graph" '^ +---0x' "$TMP/out"
 expect_fail "report -b without branch stacks" "has no branch stacks" \
-	"$SONDE" report -b -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf-fp.data"
+	"$SONDE" report -b -i "$(dirname "$0")/../fuzz/corpus/fuzz_perfdata/perf_fp.data"
 expect_fail "report -b --sort sym" "not a branch key" "$SONDE" report -b -s sym -i "$F"
 # A --sort of the usual keys is the usual table, as before branch mode.
 "$SONDE" report -i "$F" -s sym >"$TMP/plain" 2>"$TMP/err"

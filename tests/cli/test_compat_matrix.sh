@@ -14,14 +14,8 @@ source "$(dirname "$0")/lib.sh"
 W="$HELPERS/report_workload"
 T=60 # seconds any one command may take
 
-if ! have_perf; then
-	skip "compat matrix: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
-if [ ! -x "$W" ]; then
-	skip "compat matrix: $W not built (make helpers)"
-	exit 0
-fi
+need_perf "compat matrix"
+need_helper "compat matrix" "$W"
 
 # "event count top" per event, sorted, from report --stdio.
 sum_report() {

@@ -11,10 +11,7 @@
 source "$(dirname "$0")/lib.sh"
 W="$HELPERS/diff_workload"
 
-if [ ! -x "$W" ]; then
-	skip "diff: $W not built (make helpers)"
-	exit 0
-fi
+need_helper "diff" "$W"
 cd "$TMP" || exit 1
 if ! "$SONDE" record -g -o old.data -- "$W" 20 600 >/dev/null 2>rec.err ||
 	! "$SONDE" record -g -o new.data -- "$W" 70 600 >/dev/null 2>>rec.err ||

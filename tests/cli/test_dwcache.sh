@@ -13,9 +13,8 @@ fi
 export XDG_CACHE_HOME="$TMP/xdg"
 unset SONDE_NO_CACHE SONDE_NO_KALLSYMS_CACHE SONDE_LOG_LEVEL
 D="$TMP/d.data"
-if ! perf record -q -o "$D" --call-graph dwarf -- "$HELPERS/report_workload" single 200 \
-	>/dev/null 2>"$TMP/err" || [ ! -s "$D" ]; then
-	skip "dwarf cache: perf cannot record here: $(head -c 300 "$TMP/err")"; exit 0
+if ! perf_rec "$D" --call-graph dwarf -- "$HELPERS/report_workload" single 200 || [ ! -s "$D" ]; then
+	skip "dwarf cache: perf cannot record here: $(head -c 300 "$TMP/rec.err")"; exit 0
 fi
 # run NAME ARGS...: the three outputs in $TMP/NAME.{r,n,s}, debug log in .log
 run() {

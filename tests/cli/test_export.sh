@@ -12,10 +12,7 @@ source "$(dirname "$0")/lib.sh"
 W="$HELPERS/callchain_workload"
 CHK="$(cd "$(dirname "$0")" && pwd)/export"
 
-if [ ! -x "$W" ]; then
-	skip "export: $W not built (make helpers)"
-	exit 0
-fi
+need_helper "export" "$W"
 cd "$TMP" || exit 1
 if ! "$SONDE" record -g -o cc.data -- "$W" 400 2 >/dev/null 2>rec.err; then
 	skip "export: sonde record cannot sample here: $(head -c 300 rec.err)"

@@ -5,7 +5,7 @@
 # first, and misplaced or unparsable filters are refused as perf does.
 . "$(dirname "$0")/lib.sh"
 BIN=$HELPERS/probe_calls
-[ -x "$BIN" ] || { skip "filter: $BIN not built (make helpers)"; exit 0; }
+need_helper "filter" "$BIN"
 TP=syscalls:sys_enter_close
 if ! have_tracefs || [ ! -d /sys/kernel/tracing/events/syscalls/sys_enter_close ]; then
 	skip "filter: no $TP tracepoint here"

@@ -13,9 +13,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B=${BUILD_DIR:-$ROOT/build}
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 
-if [ ! -x "$HELPERS/demo" ]; then
-	skip "html/svg: $HELPERS/demo not built (make helpers)"; exit 0
-fi
+need_helper "html/svg" "$HELPERS/demo"
 
 F=$TMP/perf.data
 if ! "$SONDE" record -q -g -o "$F" -- "$HELPERS/demo" 20 >/dev/null 2>"$TMP/rec.err"; then

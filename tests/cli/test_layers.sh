@@ -91,6 +91,13 @@ echo '# perf output' >"$TMP/tree/tests/golden/report-header/perf_fp.attr"
 check "layers: a golden folder name with a hyphen fails" check_layers.sh 1 \
 	"tests/golden/report-header: a folder name is lowercase words"
 
+# And a fuzz target's seed (the corpus files are named like golden files).
+fresh
+mkdir -p "$TMP/tree/tests/fuzz/corpus/fuzz_ring"
+echo 'seed' >"$TMP/tree/tests/fuzz/corpus/fuzz_ring/regress-short-head"
+check "layers: a corpus file name with a hyphen fails" check_layers.sh 1 \
+	"tests/fuzz/corpus/fuzz_ring/regress-short-head: a corpus file name is lowercase words"
+
 # A call up the layers without an include: objects of a core file that
 # declares and calls a function the profile layer defines.
 if command -v "${CC:-cc}" >/dev/null && command -v nm >/dev/null; then

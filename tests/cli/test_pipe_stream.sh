@@ -9,10 +9,7 @@
 
 G=$HELPERS/pdstream
 C=$(dirname "$0")/../fuzz/corpus/fuzz_perfdata
-if [ ! -x "$G" ]; then
-	skip "pipe streaming: $G not built (make helpers)"
-	exit 0
-fi
+need_helper "pipe streaming" "$G"
 
 # Every committed file through a real pipe: the same output as the file.
 for f in "$C"/*.data; do

@@ -4,7 +4,7 @@
 # must count exactly the calls the helper makes; errors name what is wrong.
 . "$(dirname "$0")/lib.sh"
 BIN=$HELPERS/probe_calls
-[ -x "$BIN" ] || { skip "probe: $BIN not built (make helpers)"; exit 0; }
+need_helper "probe" "$BIN"
 if [ ! -e /sys/bus/event_source/devices/uprobe/type ]; then
 	skip "probe: this kernel has no uprobe PMU"
 	exit 0

@@ -66,10 +66,7 @@ if have_perf && have_tracefs &&
 	fi
 fi
 
-if [ ! -x "$W" ]; then
-	skip "perf.data truncation: $W not built (make helpers)"
-	exit 0
-fi
+need_helper "perf.data truncation" "$W"
 D="$TMP/d.data"
 if ! "$SONDE" record -q -e cpu-clock -g -o "$D" "$W" single 40 >/dev/null 2>"$TMP/rec.err"; then
 	skip "perf.data truncation: sonde record failed: $(head -c 200 "$TMP/rec.err")"

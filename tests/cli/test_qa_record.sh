@@ -103,10 +103,7 @@ if [ "$(id -u)" != 0 ]; then
 	skip "record full disk: needs root to mount a small tmpfs"
 	exit 0
 fi
-if [ ! -x "$W" ]; then
-	skip "record full disk: $W not built (make helpers)"
-	exit 0
-fi
+need_helper "record full disk" "$W"
 M="$TMP/mnt"
 mkdir -p "$M"
 if ! mount -t tmpfs -o size=40k tmpfs "$M" 2>/dev/null; then

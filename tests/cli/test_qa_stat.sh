@@ -28,10 +28,7 @@ else
 	pass "stat under ulimit -n 8 names RLIMIT_NOFILE and fails"
 fi
 
-if [ ! -x "$W" ]; then
-	skip "stat | head: $W not built (make helpers)"
-	exit 0
-fi
+need_helper "stat | head" "$W"
 "$SONDE" stat -I 100 -e cpu-clock -- "$W" single 4998 2>&1 | head -1 >/dev/null
 left=$(pgrep -f "report_workload single 4998")
 if [ -n "$left" ]; then

@@ -20,10 +20,7 @@ expect_fail "record: -F 0 refused" "frequency in Hz" "$SONDE" record -F 0 -- tru
 expect_fail "record: missing command" "cannot run" "$SONDE" record -o x.data -e task-clock -- /nonexistent/cmd
 [ -e x.data ] && fail "record: failed exec left x.data behind" || pass "record: failed exec leaves no file"
 
-if ! [ -x "$W" ]; then
-	skip "record: $W not built (make helpers)"
-	exit 0
-fi
+need_helper "record" "$W"
 if ! "$SONDE" record -q -o probe.data -e task-clock -- true 2>probe.err; then
 	skip "record: cannot open software events here: $(head -c 300 probe.err)"
 	exit 0

@@ -12,10 +12,10 @@
 . "$(dirname "$0")/lib.sh"
 
 W=$HELPERS/report_workload
-[ -x "$W" ] || { skip "report fields: $W not built (make helpers)"; exit 0; }
+need_helper "report fields" "$W"
 command -v perf >/dev/null || { skip "report fields: perf is not installed"; exit 0; }
 F=$TMP/fields.data
-if ! perf record -q -o "$F" -e page-faults -c 1 -g "$W" >/dev/null 2>"$TMP/rec.err"; then
+if ! perf_rec "$F" -e page-faults -c 1 -g "$W"; then
 	skip "report fields: perf record cannot record page faults here: $(head -c 200 "$TMP/rec.err")"
 	exit 0
 fi
@@ -64,7 +64,7 @@ report_same "-n --sort overhead --no-children" "$F" -n --sort overhead --no-chil
 
 # Without callchains perf drops --children silently: one Overhead column.
 F=$TMP/flat.data
-if perf record -q -o "$F" -e page-faults -c 1 "$W" >/dev/null 2>"$TMP/rec.err"; then
+if perf_rec "$F" -e page-faults -c 1 "$W"; then
 	report_same "--children without callchains" "$F" --children --sort comm,dso
 	report_same "--children -n without callchains" "$F" --children -n --sort dso
 	report_same "--children --sort overhead_children without callchains" "$F" --children \

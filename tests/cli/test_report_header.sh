@@ -18,12 +18,12 @@ W="$HELPERS/report_workload"
 # perf prints the file's mtime as ctime(3) does.
 ctime_of() { LC_ALL=C date -r "$1" '+%a %b %e %H:%M:%S %Y'; }
 
-# NAME.txt is perf's header of the corpus file NAME (its hyphens made
-# underscores), NAME_show_info.txt the same with -I (--show-info).
+# NAME.txt is perf's header of the corpus file NAME.data,
+# NAME_show_info.txt the same with -I (--show-info).
 for g in "$G"/*.txt; do
 	b=$(basename "$g" .txt)
 	base=${b%_show_info}
-	f=$C/${base//_/-}.data
+	f=$C/$base.data
 	opt=()
 	[ "$base" != "$b" ] && opt=(-I)
 	if ! "$SONDE" report --header-only "${opt[@]}" -i "$f" >"$TMP/h.out" 2>"$TMP/h.err"; then
@@ -44,8 +44,8 @@ for g in "$G"/*.txt; do
 done
 
 # --header prints the same header before the report.
-"$SONDE" report --header-only -i "$C/perf-file.data" >"$TMP/only.out" 2>/dev/null
-"$SONDE" report --header --stdio -i "$C/perf-file.data" >"$TMP/with.out" 2>/dev/null
+"$SONDE" report --header-only -i "$C/perf_file.data" >"$TMP/only.out" 2>/dev/null
+"$SONDE" report --header --stdio -i "$C/perf_file.data" >"$TMP/with.out" 2>/dev/null
 if [ -s "$TMP/only.out" ] &&
    cmp -s "$TMP/only.out" <(head -n "$(wc -l <"$TMP/only.out")" "$TMP/with.out") &&
    grep -q '^# Samples: ' "$TMP/with.out"; then
@@ -60,21 +60,15 @@ else
 fi
 
 # --buildid-list: perf buildid-list's layout (stored perf output).
-if "$SONDE" report --buildid-list -i "$C/perf-file.data" >"$TMP/b.out" 2>&1 &&
+if "$SONDE" report --buildid-list -i "$C/perf_file.data" >"$TMP/b.out" 2>&1 &&
    [ -s "$TMP/b.out" ] && diff -u "$G/perf_file.buildids" "$TMP/b.out" >"$TMP/b.diff"; then
 	pass "--buildid-list matches perf buildid-list"
 else
 	fail "--buildid-list differs from perf buildid-list: $(head -c 600 "$TMP/b.diff" "$TMP/b.out")"
 fi
 
-if ! have_perf; then
-	skip "header vs perf: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
-if [ ! -x "$W" ]; then
-	skip "header vs perf: $W not built (make helpers)"
-	exit 0
-fi
+need_perf "header vs perf"
+need_helper "header vs perf" "$W"
 
 # same NAME FILE [< STDIN]: perf and sonde print the same header, with and
 # without -I.

@@ -13,12 +13,11 @@
 . "$(dirname "$0")/lib.sh"
 
 W=$HELPERS/report_workload
-[ -x "$W" ] || { skip "report keys: $W not built (make helpers)"; exit 0; }
+need_helper "report keys" "$W"
 command -v perf >/dev/null || { skip "report keys: perf is not installed"; exit 0; }
 F=$TMP/keys.data
-if ! perf record -q -o "$F" -e page-faults -c 1 -d -W --transaction --phys-data \
-	--data-page-size --code-page-size --all-cgroups --namespaces -g "$W" \
-	>/dev/null 2>"$TMP/rec.err"; then
+if ! perf_rec "$F" -e page-faults -c 1 -d -W --transaction --phys-data \
+	--data-page-size --code-page-size --all-cgroups --namespaces -g "$W"; then
 	skip "report keys: perf record cannot record these sample fields here: $(head -c 200 "$TMP/rec.err")"
 	exit 0
 fi

@@ -8,14 +8,8 @@
 source "$(dirname "$0")/lib.sh"
 W="$HELPERS/bpf_spin"
 
-if ! command -v perf >/dev/null 2>&1; then
-	skip "ksymbol: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
-if [ ! -x "$W" ]; then
-	skip "ksymbol: $W not built (make helpers)"
-	exit 0
-fi
+need_perf "ksymbol"
+need_helper "ksymbol" "$W"
 if ! "$W" 1 2>"$TMP/err"; then
 	skip "ksymbol: this machine cannot load a BPF program: $(cat "$TMP/err")"
 	exit 0

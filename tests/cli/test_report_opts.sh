@@ -10,19 +10,13 @@
 source "$(dirname "$0")/lib.sh"
 W="$HELPERS/report_workload"
 
-if ! have_perf; then
-	skip "report options: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
-if [ ! -x "$W" ]; then
-	skip "report options: $W not built (make helpers)"
-	exit 0
-fi
+need_perf "report options"
+need_helper "report options" "$W"
 F=$TMP/thr.data
 # -F, not a fixed period: with -c the two threads' sums tie exactly in
 # about one recording of four, and perf's order among exact ties rests on
 # rules sonde does not copy (see report_canon.py).
-perf record -q -o "$F" -g -e cpu-clock -F 4999 -- "$W" threads 200 >/dev/null 2>"$TMP/rec.err"
+perf_rec "$F" -g -e cpu-clock -F 4999 -- "$W" threads 200
 rc=$?
 if [ $rc -ne 0 ]; then
 	if [ $rc -ge 128 ]; then

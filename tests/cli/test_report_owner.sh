@@ -9,7 +9,7 @@ if [ "$(id -u)" != 0 ] || ! id nobody >/dev/null 2>&1; then
 	skip "ownership check: needs root (to chown a file to nobody)"
 	exit 0
 fi
-cp "$C/perf-file.data" "$TMP/other.data"
+cp "$C/perf_file.data" "$TMP/other.data"
 chown nobody "$TMP/other.data"
 for cmd in report script; do
 	expect_fail "$cmd: a file of another user is refused" \
@@ -25,7 +25,7 @@ expect_fail "export: a file of another user is refused" 'not owned by current us
 	"$SONDE" $E -i "$TMP/other.data"
 expect_ok "export -f reads it" "$SONDE" $E -f -i "$TMP/other.data"
 expect_ok "export: stdin is not checked" sh -c '"$1" '"$E"' -i - <"$2"' sh "$SONDE" "$TMP/other.data"
-cp "$C/perf-file.data" "$TMP/mine.data"
+cp "$C/perf_file.data" "$TMP/mine.data"
 expect_fail "diff: a file of another user is refused (old)" 'other\.data: not owned by current user' \
 	"$SONDE" diff "$TMP/other.data" "$TMP/mine.data"
 expect_fail "diff: a file of another user is refused (new)" 'other\.data: not owned by current user' \

@@ -11,16 +11,10 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/perf_compare.sh"
 W="$HELPERS/report_workload"
 
-if ! have_perf; then
-	skip "perf agreement: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
-if [ ! -x "$W" ]; then
-	skip "perf agreement: $W not built (make helpers)"
-	exit 0
-fi
+need_perf "perf agreement"
+need_helper "perf agreement" "$W"
 
-if rec "$TMP/fp.data" -g -e cpu-clock -c 200000 -- "$W" single 200; then
+if perf_rec "$TMP/fp.data" -g -e cpu-clock -c 200000 -- "$W" single 200; then
 	check "fp callchains" "$TMP/fp.data"
 	# Default mode (children) must also agree on the Children/Self pairs.
 	perf report -f --stdio --sort comm,dso,sym -g none -i "$TMP/fp.data" 2>/dev/null >"$TMP/perf.ch"
@@ -47,11 +41,11 @@ else
 	fi
 fi
 
-if rec "$TMP/flat.data" -e cpu-clock -c 200000 -- "$W" single 150; then
+if perf_rec "$TMP/flat.data" -e cpu-clock -c 200000 -- "$W" single 150; then
 	check "no callchains" "$TMP/flat.data"
 fi
 
-if rec "$TMP/ev2.data" -g -e cpu-clock,task-clock -c 300000 -- "$W" single 150; then
+if perf_rec "$TMP/ev2.data" -g -e cpu-clock,task-clock -c 300000 -- "$W" single 150; then
 	check "two events" "$TMP/ev2.data"
 	n=$(grep -c '^# Samples: ' "$TMP/sonde.rep")
 	[ "$n" = 2 ] && pass "two events: two sections" || fail "two events: $n sections"
@@ -67,15 +61,15 @@ if rec "$TMP/ev2.data" -g -e cpu-clock,task-clock -c 300000 -- "$W" single 150; 
 		fail "two events: script text differs: $(diff <(plt_blind "$TMP/perf.scr") <(plt_blind "$TMP/sonde.scr") | head -4)"
 fi
 
-if rec "$TMP/thr.data" -g -e cpu-clock -c 200000 -- "$W" threads 200; then
+if perf_rec "$TMP/thr.data" -g -e cpu-clock -c 200000 -- "$W" threads 200; then
 	check "threads" "$TMP/thr.data"
 fi
 
-if rec "$TMP/fork.data" -g -e cpu-clock -c 200000 -- "$W" fork 200; then
+if perf_rec "$TMP/fork.data" -g -e cpu-clock -c 200000 -- "$W" fork 200; then
 	check "fork+exec" "$TMP/fork.data"
 fi
 
-if rec "$TMP/dwarf.data" --call-graph dwarf,4096 -e cpu-clock -c 500000 -- "$W" single 150; then
+if perf_rec "$TMP/dwarf.data" --call-graph dwarf,4096 -e cpu-clock -c 500000 -- "$W" single 150; then
 	# User frames come from the DWARF unwinder (and perf's inline frames).
 	check "dwarf" "$TMP/dwarf.data"
 	# Without inline expansion both show only the unwound symbols.
@@ -91,13 +85,13 @@ if rec "$TMP/dwarf.data" --call-graph dwarf,4096 -e cpu-clock -c 500000 -- "$W" 
 	fi
 fi
 
-if rec "$TMP/sys.data" -a -g -e cpu-clock -c 2000000 -- "$W" single 150; then
+if perf_rec "$TMP/sys.data" -a -g -e cpu-clock -c 2000000 -- "$W" single 150; then
 	# Only the workload: other processes may be C++ (demangling is the
 	# symbolizer's job, not yet in this branch).
 	check "system wide (-a)" "$TMP/sys.data" "" report_workload
 fi
 
-if have_tracefs && rec "$TMP/tp.data" -e sched:sched_process_exec -e sched:sched_process_fork -- "$W" fork 50; then
+if have_tracefs && perf_rec "$TMP/tp.data" -e sched:sched_process_exec -e sched:sched_process_fork -- "$W" fork 50; then
 	perf report -f --stdio --no-children --sort comm,dso,sym -i "$TMP/tp.data" 2>/dev/null >"$TMP/perf.rep"
 	"$SONDE" report --no-children --sort comm,dso,sym -i "$TMP/tp.data" >"$TMP/sonde.rep" 2>&1
 	for ev in sched:sched_process_exec sched:sched_process_fork; do

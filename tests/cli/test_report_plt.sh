@@ -9,22 +9,15 @@
 source "$(dirname "$0")/lib.sh"
 W="$HELPERS/plt_workload"
 
-if ! have_perf; then
-	skip "plt: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
-if [ ! -x "$W" ]; then
-	skip "plt: $W not built (make helpers)"
-	exit 0
-fi
+need_perf "plt"
+need_helper "plt" "$W"
 if command -v objdump >/dev/null &&
    ! objdump -d "$HELPERS/libplthot.so" | grep -q 'call.*<labs@plt>'; then
 	fail "plt: libplthot.so does not call labs through its .plt"
 fi
 
 F="$TMP/plt.data"
-if ! LD_BIND_NOT=1 perf record -q -e cpu-clock -F 4000 -g -o "$F" \
-	"$W" 2000000 >/dev/null 2>"$TMP/rec.err"; then
+if ! LD_BIND_NOT=1 perf_rec "$F" -e cpu-clock -F 4000 -g "$W" 2000000; then
 	skip "plt: perf record failed: $(head -c 300 "$TMP/rec.err")"
 	exit 0
 fi

@@ -11,10 +11,7 @@ if ! command -v script >/dev/null 2>&1; then
 	skip "progress: script(1) from util-linux is not installed"
 	exit 0
 fi
-if [ ! -x "$GEN" ]; then
-	skip "progress: $GEN not built (make helpers)"
-	exit 0
-fi
+need_helper "progress" "$GEN"
 # 480k samples of 12 frames: ~73 MB, over the 64 MB from which the bar shows.
 if ! "$GEN" "$TMP/big.data" 480000 12 500 >/dev/null 2>&1 ||
    ! "$GEN" "$TMP/small.data" 2000 12 50 >/dev/null 2>&1; then

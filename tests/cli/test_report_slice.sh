@@ -8,21 +8,18 @@ C="$(dirname "$0")/../fuzz/corpus/fuzz_perfdata"
 
 # Without perf: the committed perf file, whose last 2 of 18 samples fall
 # after 3087.999800 (perf 6.1 prints exactly this header).
-expect_ok "--time open end" "$SONDE" report --no-children -g none --time 3087.999800, -i "$C/perf-fp.data"
+expect_ok "--time open end" "$SONDE" report --no-children -g none --time 3087.999800, -i "$C/perf_fp.data"
 contains "--time: the slice's sample count, and which slice" \
 	"^# Samples: 2  of event 'cpu-clock' \(time slices: 3087\.999800,\)$" "$TMP/out"
 contains "--time: the slice's event count" '^# Event count \(approx\.\): 100000$' "$TMP/out"
 sum=$(awk '/^ +[0-9.]+%  /{ s += $1 } END { printf "%.0f", s }' "$TMP/out")
 [ "$sum" = 100 ] && pass "--time: shares of the slice sum to 100%" || fail "--time: shares sum to $sum%"
 
-if ! have_perf; then
-	skip "report slices: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
+need_perf "report slices"
 W="$HELPERS/report_workload"
-[ -x "$W" ] || { skip "report slices: $W not built (make helpers)"; exit 0; }
+need_helper "report slices" "$W"
 F=$TMP/a.data
-if ! perf record -q -a -o "$F" -e cpu-clock -c 100000 -- "$W" threads 200 >/dev/null 2>"$TMP/rec.err"; then
+if ! perf_rec "$F" -a -e cpu-clock -c 100000 -- "$W" threads 200; then
 	skip "report slices: perf record -a fails here: $(head -c 300 "$TMP/rec.err")"
 	exit 0
 fi

@@ -8,14 +8,8 @@
 source "$(dirname "$0")/lib.sh"
 W="$HELPERS/report_workload"
 
-if ! have_perf; then
-	skip "stats: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
-if [ ! -x "$W" ]; then
-	skip "stats: $W not built (make helpers)"
-	exit 0
-fi
+need_perf "stats"
+need_helper "stats" "$W"
 
 # same NAME FILE [stdin]: perf's and sonde's --stats output are identical.
 same() {
@@ -39,7 +33,7 @@ same() {
 # rec_same NAME FILE PERF-RECORD-ARGS...: records, then compares.
 rec_same() {
 	local name=$1 out=$2; shift 2
-	if perf record -q "$@" -o "$out" "$W" >/dev/null 2>"$TMP/rec.err"; then
+	if perf_rec "$out" "$@" "$W"; then
 		same "$name" "$out"
 	else
 		# perf 6.1 itself aborts now and then here (build-id.c assertion).
@@ -55,8 +49,7 @@ rec_same "zstd" "$TMP/z.data" -z -m 4 -e cpu-clock -c 20000 -g
 perf record -q -e cpu-clock -F 999 -g -o - "$W" 2>/dev/null >"$TMP/pipe.data"
 same "pipe file" "$TMP/pipe.data"
 same "pipe on stdin" "$TMP/pipe.data" stdin
-if perf record -q -e cpu-clock -c 20000 --call-graph dwarf,4096 -m 2 \
-	-o "$TMP/lost.data" "$W" >/dev/null 2>"$TMP/rec.err"; then
+if perf_rec "$TMP/lost.data" -e cpu-clock -c 20000 --call-graph dwarf,4096 -m 2 "$W"; then
 	if perf report -i "$TMP/lost.data" --stats 2>/dev/null | grep -q 'LOST'; then
 		same "lost samples" "$TMP/lost.data"
 		# The header counts LOST_SAMPLES only, as perf's does; LOST

@@ -7,10 +7,7 @@
 # .gnu_debuglink debug files.
 source "$(dirname "$0")/lib.sh"
 
-if ! have_perf; then
-	skip "symbol sources: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
+need_perf "symbol sources"
 # perf record fills a build-id cache in $HOME/.debug, which lib.sh keeps in
 # $TMP; changing HOME hides it below.
 
@@ -100,8 +97,7 @@ RS
 			skip "rust $v: rustc failed: $(head -c 200 "$TMP/rustc.err")"
 			continue
 		fi
-		if ! perf record -q -e cpu-clock -c 200000 -o "$TMP/rs_$v.data" \
-			"$TMP/rs_$v" >/dev/null 2>"$TMP/rec.err"; then
+		if ! perf_rec "$TMP/rs_$v.data" -e cpu-clock -c 200000 "$TMP/rs_$v"; then
 			skip "rust $v: perf record failed: $(head -c 200 "$TMP/rec.err")"
 			continue
 		fi

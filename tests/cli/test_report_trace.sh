@@ -11,33 +11,19 @@ have_tracefs || { skip "report trace: no tracefs (mount -t tracefs nodev /sys/ke
 # A workload that is switched out a few times: sched_switch samples.
 WL=(sh -c 'for i in 1 2 3 4 5 6; do sleep 0.01; done')
 F=$TMP/trace.data
-if ! perf record -q -o "$F" -e sched:sched_switch -e sched:sched_wakeup -e task-clock \
-	-- "${WL[@]}" >/dev/null 2>"$TMP/rec.err"; then
+if ! perf_rec "$F" -e sched:sched_switch -e sched:sched_wakeup -e task-clock -- "${WL[@]}"; then
 	skip "report trace: perf cannot record sched tracepoints here: $(head -c 200 "$TMP/rec.err")"
 	exit 0
 fi
 
-same() { # NAME FILE ARGS...
-	local name=$1 f=$2; shift 2
-	perf report -f -i "$f" --stdio "$@" 2>/dev/null | perf_untip >"$TMP/perf.out"
-	if ! "$SONDE" report -i "$f" --stdio "$@" >"$TMP/sonde.out" 2>"$TMP/err"; then
-		fail "$name: sonde failed: $(head -c 300 "$TMP/err")"; return
-	fi
-	if ! grep -q '==>' "$TMP/perf.out" && ! grep -q 'N/A' "$TMP/perf.out"; then
-		fail "$name: perf printed no trace text"; return
-	fi
-	if cmp -s "$TMP/perf.out" "$TMP/sonde.out"; then
-		pass "$name: as perf prints it"
-	else
-		fail "$name: differs from perf: $(diff "$TMP/perf.out" "$TMP/sonde.out" | head -6 | tr '\n' '|')"
-	fi
-}
+# A row is a trace text, or N/A for the task-clock samples.
+REPORT_ROWS='==>|N/A'
 
 # Not after another key: perf sizes the column from the texts its
 # comparisons happened to make (as for srcfile), a width of its own.
 for s in trace trace,comm; do
-	same "--sort $s" "$F" --sort "$s"
-	same "--sort $s --no-children" "$F" --sort "$s" --no-children
+	report_same "--sort $s" "$F" --sort "$s"
+	report_same "--sort $s --no-children" "$F" --sort "$s" --no-children
 done
 grep -q 'prev_comm=.* ==> next_comm=' "$TMP/sonde.out" &&
 	pass "trace: sched_switch rows show its print fmt's text" ||
@@ -55,7 +41,7 @@ fi
 
 # A file sonde recorded: perf and sonde agree on it too.
 if "$SONDE" record -q -o "$TMP/sonde.data" -e sched:sched_switch -- "${WL[@]}" >/dev/null 2>"$TMP/err"; then
-	same "sonde's recording, --sort trace" "$TMP/sonde.data" --sort trace
+	report_same "sonde's recording, --sort trace" "$TMP/sonde.data" --sort trace
 else
 	fail "trace: sonde record -e sched:sched_switch failed: $(head -c 300 "$TMP/err")"
 fi

@@ -9,14 +9,8 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/perf_compare.sh"
 W="$HELPERS/report_workload"
 
-if ! have_perf; then
-	skip "perf -z agreement: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
-if [ ! -x "$W" ]; then
-	skip "perf -z agreement: $W not built (make helpers)"
-	exit 0
-fi
+need_perf "perf -z agreement"
+need_helper "perf -z agreement" "$W"
 
 # These recordings take ~7000 samples, so a few land in PLT stubs, which
 # perf names "x@plt" and sonde's symbolizer does not yet (it says _init or
@@ -29,7 +23,7 @@ stat_count() { awk -v n="$2" '$1 == n && $2 == "events:" { print $3; exit }' "$1
 
 # A 16 KiB ring buffer and 50k samples/s: many pushes, so many COMPRESSED
 # records and records that straddle two of them.
-if rec "$TMP/z.data" -z -m 4 -g -e cpu-clock -c 20000 -- "$W" single 150; then
+if perf_rec "$TMP/z.data" -z -m 4 -g -e cpu-clock -c 20000 -- "$W" single 150; then
 	check "perf record -z" "$TMP/z.data"
 	perf report -f --stats -i "$TMP/z.data" >"$TMP/perf.st" 2>/dev/null
 	"$SONDE" report --stats -i "$TMP/z.data" >"$TMP/sonde.st" 2>&1
@@ -55,7 +49,7 @@ else
 fi
 
 # Big records (4 KiB stack dumps) straddle COMPRESSED records more often.
-if rec "$TMP/zd.data" -z -m 8 --call-graph dwarf,4096 -e cpu-clock -c 500000 -- "$W" single 150; then
+if perf_rec "$TMP/zd.data" -z -m 8 --call-graph dwarf,4096 -e cpu-clock -c 500000 -- "$W" single 150; then
 	check "perf record -z, dwarf" "$TMP/zd.data"
 fi
 

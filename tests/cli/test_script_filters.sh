@@ -8,26 +8,23 @@ C="$(dirname "$0")/../fuzz/corpus/fuzz_perfdata"
 
 # The committed perf file: 18 samples of 'true', 3 in handle_amd, 2 after
 # 3087.999800, no CPU numbers.
-n() { "$SONDE" script -i "$C/perf-fp.data" -F tid "$@" 2>"$TMP/err" | wc -l; }
+n() { "$SONDE" script -i "$C/perf_fp.data" -F tid "$@" 2>"$TMP/err" | wc -l; }
 [ "$(n -S handle_amd)" = 3 ] && pass "script -S NAME" || fail "script -S handle_amd: $(n -S handle_amd) samples, not 3: $(head -c 200 "$TMP/err")"
 [ "$(n --symbols handle_amd,nosuch)" = 3 ] && pass "script --symbols LIST" || fail "script --symbols: $(head -c 200 "$TMP/err")"
 [ "$(n -c true)" = 18 ] && [ "$(n -c nosuch)" = 0 ] && pass "script -c COMM" || fail "script -c: $(head -c 200 "$TMP/err")"
 [ "$(n --time 3087.999800,)" = 2 ] && pass "script --time START," || fail "script --time: $(n --time 3087.999800,) samples, not 2: $(head -c 200 "$TMP/err")"
 [ "$(n --time 0%-50%)" = 9 ] && pass "script --time 0%-50%" || fail "script --time 0%-50%: $(n --time 0%-50%) samples, not 9: $(head -c 200 "$TMP/err")"
 expect_fail "script -C on samples without CPU numbers" "carry no CPU number" \
-	"$SONDE" script -C 0 -i "$C/perf-fp.data"
+	"$SONDE" script -C 0 -i "$C/perf_fp.data"
 expect_fail "report -C on samples without CPU numbers" "carry no CPU number" \
-	"$SONDE" report -C 0 -i "$C/perf-fp.data"
-expect_fail "script --time nonsense" "--time: cannot parse" "$SONDE" script --time nonsense -i "$C/perf-fp.data"
+	"$SONDE" report -C 0 -i "$C/perf_fp.data"
+expect_fail "script --time nonsense" "--time: cannot parse" "$SONDE" script --time nonsense -i "$C/perf_fp.data"
 
-if ! have_perf; then
-	skip "script filters: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
+need_perf "script filters"
 W="$HELPERS/report_workload"
-[ -x "$W" ] || { skip "script filters: $W not built (make helpers)"; exit 0; }
+need_helper "script filters" "$W"
 F=$TMP/a.data
-if ! perf record -q -a -g -o "$F" -e cpu-clock -c 100000 -- "$W" threads 200 >/dev/null 2>"$TMP/rec.err"; then
+if ! perf_rec "$F" -a -g -e cpu-clock -c 100000 -- "$W" threads 200; then
 	skip "script filters: perf record -a fails here: $(head -c 300 "$TMP/rec.err")"
 	exit 0
 fi

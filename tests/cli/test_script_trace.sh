@@ -9,10 +9,7 @@
 # flags=D|P|I where the masked value is 0.)
 source "$(dirname "$0")/lib.sh"
 
-if ! have_perf; then
-	skip "script trace: perf is not installed (apt-get install linux-perf)"
-	exit 0
-fi
+need_perf "script trace"
 if ! have_tracefs; then
 	skip "script trace: tracefs is not mounted (and we may not mount it)"
 	exit 0

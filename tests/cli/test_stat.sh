@@ -4,7 +4,7 @@
 # and JSON checked against perf stat (the oracle) on deterministic work.
 . "$(dirname "$0")/lib.sh"
 LOAD=$HELPERS/statload
-[ -x "$LOAD" ] || { skip "stat: $LOAD not built (make helpers)"; exit 0; }
+need_helper "stat" "$LOAD"
 EV=task-clock,page-faults,context-switches
 
 # ---- the command and what it leaves alone ----

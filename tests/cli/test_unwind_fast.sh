@@ -10,10 +10,7 @@ if ! have_perf; then
 	skip "fast unwind: perf is not installed, nothing records DWARF stacks"
 	exit 0
 fi
-if [ ! -x "$W" ]; then
-	skip "fast unwind: $W not built (make helpers)"
-	exit 0
-fi
+need_helper "fast unwind" "$W"
 
 # same NAME FILE: both unwinders, byte for byte, and the fast path's share.
 same() {
@@ -40,18 +37,13 @@ same() {
 	fi
 }
 
-rec() { # rec FILE perf-record-args...
-	local f=$1; shift
-	perf record -q -o "$f" "$@" >/dev/null 2>"$TMP/rec.err"
-}
-
-if rec "$TMP/w.data" --call-graph dwarf,8192 -e cpu-clock -c 500000 -- "$W" threads 150; then
+if perf_rec "$TMP/w.data" --call-graph dwarf,8192 -e cpu-clock -c 500000 -- "$W" threads 150; then
 	same "workload threads" "$TMP/w.data"
 else
 	skip "fast unwind: perf record failed: $(head -1 "$TMP/rec.err")"
 fi
 # libc's own CFI: sort and gzip spend their time there.
-if rec "$TMP/c.data" --call-graph dwarf,8192 -e cpu-clock -c 500000 -- \
+if perf_rec "$TMP/c.data" --call-graph dwarf,8192 -e cpu-clock -c 500000 -- \
 	sh -c 'seq 1 200000 | sort -R | gzip -6 >/dev/null'; then
 	same "sort|gzip" "$TMP/c.data"
 else

@@ -4,7 +4,7 @@
 # and runs each for a bounded time (FUZZ_SECONDS, default 10: the smoke run
 # of make check; make fuzz runs longer), as many at once as there are CPUs,
 # from its checked-in corpus in
-# tests/fuzz/corpus/<target>/, whose regress-* seeds are the crash inputs
+# tests/fuzz/corpus/<target>/, whose regress_* seeds are the crash inputs
 # found so far. A crash fails the suite and its input is kept in OUT as
 # <target>-crash-<sha1>; a missing clang skips with the reason. With
 # FUZZ_MERGE=1, inputs that add coverage are merged into the checked-in
@@ -82,7 +82,7 @@ fuzz_one() {
 	else
 		echo "FAIL: fuzz $name"; grep -A30 'ERROR' "$OUT/$name.run.log" | head -40
 		grep -o "Test unit written to .*" "$OUT/$name.run.log" |
-			sed "s|\$| (keep it as $corpus/regress-<what> once fixed)|"
+			sed "s|\$| (keep it as $corpus/regress_<what> once fixed)|"
 	fi >"$OUT/$name.result"
 }
 

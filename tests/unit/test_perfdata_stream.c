@@ -177,8 +177,8 @@ static void test_same_as_whole(void **state)
 static void test_corpus(void **state)
 {
 	static const char *const files[] = {
-		"perf-pipe.data", "perf-z-pipe.data", "gen-pipe-swapped.data",
-		"gen-pipe-compressed2.data", "perf-file.data", "perf-z-file.data",
+		"perf_pipe.data", "perf_z_pipe.data", "gen_pipe_swapped.data",
+		"gen_pipe_compressed2.data", "perf_file.data", "perf_z_file.data",
 	};
 	int done = 0;
 

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -868,12 +869,18 @@ static void write_corpus(const char *dir)
 		const struct rec_case *c = &cases[i];
 		uint8_t ctl[8] = { 0 };
 		uint32_t st = (uint32_t)c->fmt.sample_type;
-		char path[512];
+		char path[512], file[sizeof(c->name)];
 		uint8_t *buf;
+		size_t k;
 		int n;
 		FILE *f;
 
 		cname = c->name;
+		/* Case names keep their hyphens; corpus files follow the
+		 * tree's one naming rule (tests/check_layers.sh). */
+		for (k = 0; c->name[k]; k++)
+			file[k] = c->name[k] == '-' ? '_' : (char)tolower((unsigned char)c->name[k]);
+		file[k] = '\0';
 		buf = encode_alloc(c, &n);
 		memcpy(ctl, &st, 4);
 		ctl[4] = (uint8_t)c->fmt.read_format;
@@ -882,7 +889,7 @@ static void write_corpus(const char *dir)
 			 (c->fmt.branch_sample_type & SONDE_PERF_SAMPLE_BRANCH_COUNTERS ? 4 : 0));
 		ctl[6] = (uint8_t)__builtin_popcountll(c->fmt.sample_regs_user);
 		ctl[7] = (uint8_t)__builtin_popcountll(c->fmt.sample_regs_intr);
-		if (snprintf(path, sizeof(path), "%.400s/%.60s", dir, c->name) < 0)
+		if (snprintf(path, sizeof(path), "%.400s/%.63s", dir, file) < 0)
 			fail();
 		f = fopen(path, "wb");
 		assert_non_null(f);
