@@ -13,7 +13,7 @@
 # not by the columns.
 . "$(dirname "$0")/lib.sh"
 
-command -v perf >/dev/null || { skip "report cpumode: perf is not installed"; exit 0; }
+need_perf "report cpumode"
 command -v dd >/dev/null || { skip "report cpumode: no dd to record"; exit 0; }
 WORK=(dd if=/dev/zero of=/dev/null bs=4k count=150000)
 
@@ -42,7 +42,7 @@ compare() { # FILE WHO
 }
 
 P=$TMP/perf.data
-if perf record -q -o "$P" -e cpu-clock -c 100000 -g -- "${WORK[@]}" >/dev/null 2>"$TMP/rec.err"; then
+if perf_rec "$P" -e cpu-clock -c 100000 -g -- "${WORK[@]}"; then
 	compare "$P" "perf record"
 else
 	skip "report cpumode: perf record -e cpu-clock failed: $(head -c 200 "$TMP/rec.err")"

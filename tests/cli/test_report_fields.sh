@@ -13,7 +13,7 @@
 
 W=$HELPERS/report_workload
 need_helper "report fields" "$W"
-command -v perf >/dev/null || { skip "report fields: perf is not installed"; exit 0; }
+need_perf "report fields"
 F=$TMP/fields.data
 if ! perf_rec "$F" -e page-faults -c 1 -g "$W"; then
 	skip "report fields: perf record cannot record page faults here: $(head -c 200 "$TMP/rec.err")"
