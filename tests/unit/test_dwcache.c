@@ -8,7 +8,7 @@
  * info; misses merged into the file; corrupt, group-readable and foreign
  * files ignored and rebuilt; the cache disabled.
  * Static-only: the cache's encoder and reader (dwc_*) and the report model
- * that uses it (anl_machine) are internal; no public call reads the file.
+ * that uses it (prof_machine) are internal; no public call reads the file.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -132,13 +132,13 @@ static void test_format_corrupt(void **state)
 /* Some addresses in this binary's functions, as map-relative offsets. */
 static void pick_addrs(void)
 {
-	struct anl_machine *m = anl_machine_new();
-	struct anl_dso *d = anl_dso_findnew(m, self, strlen(self), false);
+	struct prof_machine *m = prof_machine_new();
+	struct prof_dso *d = prof_dso_findnew(m, self, strlen(self), false);
 
-	(void)anl_dso_find_sym(m, d, 0);
+	(void)prof_dso_find_sym(m, d, 0);
 	assert_true(d->has_syms);
 	for (size_t i = 0; i < d->nr_syms && nr_addrs + 2 <= NR_ADDRS; i += 7) {
-		const struct anl_sym *s = anl_dso_sym(m, d, i);
+		const struct prof_sym *s = prof_dso_sym(m, d, i);
 
 		for (size_t k = 0; k < d->sdso->nloads; k++) {
 			const GElf_Phdr *g = &d->sdso->loads[k];
@@ -152,7 +152,7 @@ static void pick_addrs(void)
 		}
 	}
 	assert_true(nr_addrs > 20);
-	anl_machine_free(m);
+	prof_machine_free(m);
 }
 
 /*
@@ -161,27 +161,27 @@ static void pick_addrs(void)
  */
 static char **answers(const char *dir, size_t n, bool *opened)
 {
-	struct anl_machine *m = anl_machine_new();
-	struct anl_dso *d = anl_dso_findnew(m, self, strlen(self), false);
+	struct prof_machine *m = prof_machine_new();
+	struct prof_dso *d = prof_dso_findnew(m, self, strlen(self), false);
 	char **out = calloc(n, sizeof(*out));
 
 	assert_non_null(out);
-	assert_int_equal(anl_machine_set_cache(m, dir), 0);
+	assert_int_equal(prof_machine_set_cache(m, dir), 0);
 	for (size_t i = 0; i < n; i++) {
 		const char *names[8], *sl;
 		char buf[4096];
-		int k = anl_dso_inlines(m, d, addrs[i], names, 8), len;
+		int k = prof_dso_inlines(m, d, addrs[i], names, 8), len;
 
 		/* Twice: the second answer comes from memory, the same. */
-		sl = anl_dso_srcline(m, d, addrs[i]);
-		assert_ptr_equal(sl, anl_dso_srcline(m, d, addrs[i]));
+		sl = prof_dso_srcline(m, d, addrs[i]);
+		assert_ptr_equal(sl, prof_dso_srcline(m, d, addrs[i]));
 		len = snprintf(buf, sizeof(buf), "%s:", sl ? sl : "(none)");
 		for (int j = 0; j < k; j++)
 			len += snprintf(buf + len, sizeof(buf) - (size_t)len, " %s", names[j]);
 		out[i] = strdup(buf);
 	}
 	*opened = d->sdso && d->sdso->dwarf_tried;
-	anl_machine_free(m);
+	prof_machine_free(m);
 	return out;
 }
 
@@ -434,8 +434,8 @@ static void test_stale(void **state)
 static void test_stale_object(void **state)
 {
 	char dir[PATH_MAX], file[PATH_MAX];
-	struct anl_machine *m;
-	struct anl_dso *d;
+	struct prof_machine *m;
+	struct prof_dso *d;
 	const char *names[8];
 	char **a;
 	bool any = false;
@@ -447,26 +447,26 @@ static void test_stale_object(void **state)
 		any |= strcmp(a[i], "(none):") != 0;
 	assert_true(any);
 	free_answers(a, nr_addrs);
-	m = anl_machine_new();
-	assert_int_equal(anl_machine_set_cache(m, dir), 0);
-	d = anl_dso_findnew(m, self, strlen(self), false);
-	(void)anl_dso_find_sym(m, d, 0);
+	m = prof_machine_new();
+	assert_int_equal(prof_machine_set_cache(m, dir), 0);
+	d = prof_dso_findnew(m, self, strlen(self), false);
+	(void)prof_dso_find_sym(m, d, 0);
 	d->stale = true; /* what a build id mismatch sets */
 	for (size_t i = 0; i < nr_addrs; i++) {
-		assert_int_equal(anl_dso_inlines(m, d, addrs[i], names, 8), 0);
-		assert_null(anl_dso_srcline(m, d, addrs[i]));
+		assert_int_equal(prof_dso_inlines(m, d, addrs[i], names, 8), 0);
+		assert_null(prof_dso_srcline(m, d, addrs[i]));
 	}
 	assert_false(d->sdso && d->sdso->dwarf_tried);
-	anl_machine_free(m);
+	prof_machine_free(m);
 }
 
 static void test_disabled(void **state)
 {
 	char dir[PATH_MAX], sub[PATH_MAX + 8];
-	struct anl_machine *m;
+	struct prof_machine *m;
 	struct stat st;
 	const char *names[8];
-	struct anl_dso *d;
+	struct prof_dso *d;
 
 	(void)state;
 	snprintf(dir, sizeof(dir), "%s/envx", tmpdir);
@@ -474,11 +474,11 @@ static void test_disabled(void **state)
 	setenv("XDG_CACHE_HOME", dir, 1);
 	for (int i = 0; i < 3; i++) {
 		setenv(i == 1 ? "SONDE_NO_KALLSYMS_CACHE" : "SONDE_NO_CACHE", i == 2 ? "0" : "1", 1);
-		m = anl_machine_new();
-		assert_int_equal(anl_machine_default_cache(m), 0);
-		d = anl_dso_findnew(m, self, strlen(self), false);
-		(void)anl_dso_inlines(m, d, addrs[0], names, 8);
-		anl_machine_free(m);
+		m = prof_machine_new();
+		assert_int_equal(prof_machine_default_cache(m), 0);
+		d = prof_dso_findnew(m, self, strlen(self), false);
+		(void)prof_dso_inlines(m, d, addrs[0], names, 8);
+		prof_machine_free(m);
 		/* Off for either variable, on for "0". */
 		assert_int_equal(stat(sub, &st) == 0, i == 2);
 		unsetenv("SONDE_NO_CACHE");

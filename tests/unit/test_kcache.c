@@ -7,7 +7,7 @@
  * the report model and the public symbolizer using the one file (hit,
  * corrupt file rebuilt, disabled).
  * Static-only: kcache_*() and sym_ktab_*() are internal, and so is the report
- * model (anl_machine) whose use of the file it checks.
+ * model (prof_machine) whose use of the file it checks.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -509,20 +509,20 @@ static void test_default_dir(void **state)
 /* The report model: -1 when kallsyms cannot be used here (skip). */
 static int kernel_lookup(const char *dir, uint64_t addr, const char **name)
 {
-	struct anl_machine *m = anl_machine_new();
-	const struct anl_sym *s;
-	struct anl_dso *k;
+	struct prof_machine *m = prof_machine_new();
+	const struct prof_sym *s;
+	struct prof_dso *k;
 
 	assert_non_null(m);
-	assert_int_equal(anl_machine_set_cache(m, dir), 0);
-	k = anl_kernel_dso(m);
-	s = anl_dso_find_sym(m, k, addr);
+	assert_int_equal(prof_machine_set_cache(m, dir), 0);
+	k = prof_kernel_dso(m);
+	s = prof_dso_find_sym(m, k, addr);
 	*name = s ? strdup(s->name) : NULL;
 	if (!k->has_syms) {
-		anl_machine_free(m);
+		prof_machine_free(m);
 		return -1;
 	}
-	anl_machine_free(m);
+	prof_machine_free(m);
 	return 0;
 }
 
@@ -624,8 +624,8 @@ static void test_report_model(void **state)
 /* The kernel table through the cache is /proc's, entry for entry. */
 static void test_same_table(void **state)
 {
-	struct anl_machine *m[3];
-	struct anl_dso *k[3];
+	struct prof_machine *m[3];
+	struct prof_dso *k[3];
 	char dir[PATH_MAX], file[PATH_MAX];
 	struct sonde_symbol a, b;
 
@@ -634,11 +634,11 @@ static void test_same_table(void **state)
 	snprintf(dir, sizeof(dir), "%s/same", tmpdir);
 	/* No cache, then a miss (written), then a hit (mapped). */
 	for (int i = 0; i < 3; i++) {
-		m[i] = anl_machine_new();
+		m[i] = prof_machine_new();
 		assert_non_null(m[i]);
-		assert_int_equal(anl_machine_set_cache(m[i], i ? dir : NULL), 0);
-		k[i] = anl_kernel_dso(m[i]);
-		(void)anl_dso_find_sym(m[i], k[i], some_kernel_text());
+		assert_int_equal(prof_machine_set_cache(m[i], i ? dir : NULL), 0);
+		k[i] = prof_kernel_dso(m[i]);
+		(void)prof_dso_find_sym(m[i], k[i], some_kernel_text());
 		if (i == 1)
 			assert_true(find_cache_file(dir, file, sizeof(file)));
 	}
@@ -655,17 +655,17 @@ static void test_same_table(void **state)
 	}
 	/* The report's lookups answer from that table. */
 	for (size_t j = 0; j < sym_ktab_nr(k[0]->sdso->ktab); j += 97) {
-		const struct anl_sym *s;
+		const struct prof_sym *s;
 
 		sym_ktab_get(k[0]->sdso->ktab, j, &a);
-		s = anl_dso_find_sym(m[2], k[2], a.start + a.size - 1);
+		s = prof_dso_find_sym(m[2], k[2], a.start + a.size - 1);
 		assert_non_null(s);
 		assert_string_equal(s->name, a.name);
 		assert_int_equal(s->start, a.start);
 		assert_int_equal(s->end, a.start + a.size);
 	}
 	for (int i = 0; i < 3; i++)
-		anl_machine_free(m[i]);
+		prof_machine_free(m[i]);
 }
 
 /* The public symbolizer's kernel object and the report read one file. */
@@ -675,7 +675,7 @@ static void test_one_file(void **state)
 	struct sonde_symbol mark = { .size = 0x1000, .name = "sonde_one_mark" };
 	const struct sonde_symbol *s;
 	struct sonde_symcache *c;
-	struct anl_machine *m;
+	struct prof_machine *m;
 	struct sonde_dso *d;
 	uint64_t addr = cacheable_kernel_text();
 	const char *name;
@@ -693,11 +693,11 @@ static void test_one_file(void **state)
 	assert_non_null(s);
 	assert_true(find_cache_file(dir, file, sizeof(file)));
 	/* ... the report maps it, and both name the address alike. */
-	m = anl_machine_new();
-	assert_int_equal(anl_machine_set_cache(m, dir), 0);
-	assert_string_equal(anl_dso_find_sym(m, anl_kernel_dso(m), addr)->name, s->name);
-	assert_true(sym_ktab_cached(anl_kernel_dso(m)->sdso->ktab));
-	anl_machine_free(m);
+	m = prof_machine_new();
+	assert_int_equal(prof_machine_set_cache(m, dir), 0);
+	assert_string_equal(prof_dso_find_sym(m, prof_kernel_dso(m), addr)->name, s->name);
+	assert_true(sym_ktab_cached(prof_kernel_dso(m)->sdso->ktab));
+	prof_machine_free(m);
 	sonde_dso__put(d);
 	sonde_symcache__free(c);
 	/* A table planted in that file is what both see. */
@@ -719,28 +719,28 @@ static void test_one_file(void **state)
 static void test_env_off(void **state)
 {
 	char dir[PATH_MAX];
-	struct anl_machine *m;
+	struct prof_machine *m;
 
 	(void)state;
 	snprintf(dir, sizeof(dir), "%s/envx", tmpdir);
 	setenv("XDG_CACHE_HOME", dir, 1);
 	setenv("SONDE_NO_KALLSYMS_CACHE", "1", 1);
-	m = anl_machine_new();
-	assert_int_equal(anl_machine_default_cache(m), 0);
-	(void)anl_dso_find_sym(m, anl_kernel_dso(m), some_kernel_text());
-	anl_machine_free(m);
+	m = prof_machine_new();
+	assert_int_equal(prof_machine_default_cache(m), 0);
+	(void)prof_dso_find_sym(m, prof_kernel_dso(m), some_kernel_text());
+	prof_machine_free(m);
 	assert_false(exists(dir));
 	/* "0" means not disabled. */
 	setenv("SONDE_NO_KALLSYMS_CACHE", "0", 1);
-	m = anl_machine_new();
-	assert_int_equal(anl_machine_default_cache(m), 0);
-	(void)anl_dso_find_sym(m, anl_kernel_dso(m), some_kernel_text());
-	if (!anl_kernel_dso(m)->has_syms) {
-		anl_machine_free(m);
+	m = prof_machine_new();
+	assert_int_equal(prof_machine_default_cache(m), 0);
+	(void)prof_dso_find_sym(m, prof_kernel_dso(m), some_kernel_text());
+	if (!prof_kernel_dso(m)->has_syms) {
+		prof_machine_free(m);
 		printf("SKIP: kernel symbols are hidden here\n");
 		skip();
 	}
-	anl_machine_free(m);
+	prof_machine_free(m);
 	strcat(dir, "/sonde");
 	assert_true(exists(dir));
 	unsetenv("SONDE_NO_KALLSYMS_CACHE");

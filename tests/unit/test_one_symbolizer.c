@@ -4,7 +4,7 @@
  * load this machine's libc through the same loader and must agree on
  * every symbol's name and address range; the names are perf 6.1's (its
  * alias choice, versioned names as they are).
- * Static-only: it compares the report model's private loader (anl_dso) with
+ * Static-only: it compares the report model's private loader (prof_dso) with
  * the public sonde_dso, and sym_table_finish()'s alias policies.
  */
 #include <stdarg.h>
@@ -39,9 +39,9 @@ static void test_libc_agrees(void **state)
 {
 	struct sonde_symcache *c = sonde_symcache__new(NULL);
 	const struct sonde_symbol *all;
-	struct anl_machine *m = anl_machine_new();
+	struct prof_machine *m = prof_machine_new();
 	struct sonde_dso *d;
-	struct anl_dso *a;
+	struct prof_dso *a;
 	size_t n, versioned = 0;
 
 	(void)state;
@@ -53,13 +53,13 @@ static void test_libc_agrees(void **state)
 	}
 	d = sonde_symcache__dso(c, libc_path, NULL, 0);
 	n = sonde_dso__symbols(d, &all);
-	a = anl_dso_findnew(m, libc_path, strlen(libc_path), false);
-	(void)anl_dso_find_sym(m, a, 0);
+	a = prof_dso_findnew(m, libc_path, strlen(libc_path), false);
+	(void)prof_dso_find_sym(m, a, 0);
 	assert_true(n > 1000);
 	assert_int_equal(a->nr_syms, n);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = sonde_dso__sym_name(d, &all[i]);
-		const struct anl_sym *s = anl_dso_sym(m, a, i);
+		const struct prof_sym *s = prof_dso_sym(m, a, i);
 		const struct sonde_symbol *pub;
 
 		if (strcmp(s->name, name) || s->start != all[i].start ||
@@ -70,10 +70,10 @@ static void test_libc_agrees(void **state)
 				 (unsigned long long)all[i].start,
 				 (unsigned long long)(all[i].start + all[i].size));
 		/* The lookups agree too, at the start and the last byte. */
-		assert_ptr_equal(anl_dso_find_sym(m, a, all[i].start), s);
+		assert_ptr_equal(prof_dso_find_sym(m, a, all[i].start), s);
 		pub = sonde_dso__find(d, s->end - 1, NULL);
 		assert_non_null(pub);
-		assert_string_equal(anl_dso_find_sym(m, a, s->end - 1)->name,
+		assert_string_equal(prof_dso_find_sym(m, a, s->end - 1)->name,
 				    sonde_dso__sym_name(d, pub));
 		versioned += strchr(name + 1, '@') && !strstr(name, "@plt");
 	}
@@ -83,7 +83,7 @@ static void test_libc_agrees(void **state)
 		       libc_path, sonde_dso__symfile(d));
 	sonde_dso__put(d);
 out:
-	anl_machine_free(m);
+	prof_machine_free(m);
 	sonde_symcache__free(c);
 }
 
@@ -101,7 +101,7 @@ int cxx_shown(int x)
 static void test_cxx_name(void **state)
 {
 	struct sonde_symcache *c = sonde_symcache__new(NULL);
-	struct anl_machine *m = anl_machine_new();
+	struct prof_machine *m = prof_machine_new();
 	const struct sonde_symbol *all, *s = NULL;
 	char exe[4096];
 	struct sonde_dso *d;
@@ -122,10 +122,10 @@ static void test_cxx_name(void **state)
 	assert_non_null(s);
 	assert_string_equal(sonde_dso__sym_name(d, s), "ns::shown");
 	assert_int_equal(sonde_dso__vaddr_to_offset(d, s->start, &off), 0);
-	assert_string_equal(anl_dso_find_sym(m, anl_dso_findnew(m, exe, strlen(exe), false),
+	assert_string_equal(prof_dso_find_sym(m, prof_dso_findnew(m, exe, strlen(exe), false),
 					     off)->name, "ns::shown");
 	sonde_dso__put(d);
-	anl_machine_free(m);
+	prof_machine_free(m);
 	sonde_symcache__free(c);
 }
 

@@ -5,7 +5,7 @@
  * public API on both libraries: the report model fed from a swapped file,
  * the read-ahead thread and its page releases, and the fixed sample plan
  * against the codec's walk.
- * Static-only: anl_machine_*(), pdr_parse_sample(), pdr_attr_layout() and
+ * Static-only: prof_machine_*(), pdr_parse_sample(), pdr_attr_layout() and
  * the reader's ahead/dropped state have no public counterpart.
  */
 #include <stdarg.h>
@@ -54,7 +54,7 @@ static void test_model_swapped(void **state)
 	struct pdgen g;
 	struct sonde_perfdata_reader *r;
 	struct sonde_perfdata_record rec;
-	struct anl_machine *m = anl_machine_new();
+	struct prof_machine *m = prof_machine_new();
 	int samples = 0;
 
 	build(&g, false, true);
@@ -62,30 +62,30 @@ static void test_model_swapped(void **state)
 	assert_non_null(r);
 	while (sonde_perfdata_reader__next(r, &rec) > 0) {
 		struct pdr_sample s;
-		struct anl_thread *t;
-		struct anl_loc loc;
+		struct prof_thread *t;
+		struct prof_loc loc;
 
 		if (rec.type != SONDE_PERF_RECORD_SAMPLE) {
-			anl_machine_process(m, r, &rec);
+			prof_machine_process(m, r, &rec);
 			continue;
 		}
 		assert_int_equal(pdr_parse_sample(r, &r->attrs[0], (const uint8_t *)rec.hdr,
 						  rec.size, &s), 0);
 		assert_int_equal(s.pid, 42);
 		assert_int_equal(s.period, 1000);
-		t = anl_thread_findnew(m, (int32_t)s.pid, (int32_t)s.tid);
+		t = prof_thread_findnew(m, (int32_t)s.pid, (int32_t)s.tid);
 		if (s.tid == 42)
 			assert_string_equal(t->comm, "worker");
 		else
 			assert_string_equal(t->comm, ":43"); /* no COMM seen */
-		anl_resolve(m, t, false, s.ip, &loc);
+		prof_resolve(m, t, false, s.ip, &loc);
 		assert_non_null(loc.dso);
 		assert_string_equal(loc.dso->short_name, "prog");
 		assert_int_equal(loc.addr, s.ip - 0x400000);
 		samples++;
 	}
 	assert_int_equal(samples, 5);
-	anl_machine_free(m);
+	prof_machine_free(m);
 	sonde_perfdata_reader__free(r);
 	free(g.buf);
 }

@@ -6,7 +6,7 @@
  * cache keeps its first stacks and makes later ones transient, in one
  * scratch area that the next transient stack reuses. The profile's sample
  * groups of one stack.
- * Static-only: the stack cache (anl_stacks_*) and the profile's group
+ * Static-only: the stack cache (prof_stacks_*) and the profile's group
  * count are internal.
  */
 #include <stdarg.h>
@@ -21,55 +21,55 @@
 
 #define USER SONDE_PERF_RECORD_MISC_USER
 
-static struct anl_stack *get(struct anl_stacks *c, struct anl_thread *t, uint64_t ip,
+static struct prof_stack *get(struct prof_stacks *c, struct prof_thread *t, uint64_t ip,
 			     const uint64_t *chain, uint64_t nr)
 {
-	return anl_stack_get(c, NULL, t, USER, ip, (const uint8_t *)chain, nr);
+	return prof_stack_get(c, NULL, t, USER, ip, (const uint8_t *)chain, nr);
 }
 
 static void test_hash_consing(void **state)
 {
-	struct anl_machine *m = anl_machine_new();
-	struct anl_stacks *c = m ? anl_stacks_new(m, 0) : NULL;
+	struct prof_machine *m = prof_machine_new();
+	struct prof_stacks *c = m ? prof_stacks_new(m, 0) : NULL;
 	uint64_t a[3] = { 0x1000, 0x2000, 0x3000 }, b[3] = { 0x1000, 0x2000, 0x3001 };
-	struct anl_thread *t1, *t2;
-	struct anl_stack *s;
+	struct prof_thread *t1, *t2;
+	struct prof_stack *s;
 
 	assert_non_null(c);
-	t1 = anl_thread_findnew(m, 10, 10);
-	t2 = anl_thread_findnew(m, 20, 20);
+	t1 = prof_thread_findnew(m, 10, 10);
+	t2 = prof_thread_findnew(m, 20, 20);
 	s = get(c, t1, 0x1000, a, 3);
 	assert_non_null(s);
 	assert_ptr_equal(get(c, t1, 0x1000, a, 3), s);
-	assert_int_equal(anl_stacks_count(c), 1);
+	assert_int_equal(prof_stacks_count(c), 1);
 	assert_ptr_not_equal(get(c, t1, 0x1000, b, 3), s); /* last word differs */
 	assert_ptr_not_equal(get(c, t1, 0x1000, a, 2), s); /* shorter chain */
 	assert_ptr_not_equal(get(c, t2, 0x1000, a, 3), s); /* another process */
-	assert_int_equal(anl_stacks_count(c), 4);
+	assert_int_equal(prof_stacks_count(c), 4);
 	assert_ptr_equal(get(c, t1, 0x1000, a, 3), s);
 	/* The sample ip again at the chain's head is one frame, not two. */
 	assert_int_equal(s->nr_frames, 3);
 	assert_int_equal(s->frames[0].ip, 0x1000);
 	assert_int_equal(s->frames[2].ip, 0x3000);
-	anl_stacks_free(c);
-	anl_machine_free(m);
+	prof_stacks_free(c);
+	prof_machine_free(m);
 }
 
 static void test_many_distinct(void **state)
 {
 	enum { N = 50000 };
-	struct anl_machine *m = anl_machine_new();
-	struct anl_stacks *c = m ? anl_stacks_new(m, 0) : NULL;
-	struct anl_stack **v = calloc(N, sizeof(*v));
-	struct anl_thread *t;
+	struct prof_machine *m = prof_machine_new();
+	struct prof_stacks *c = m ? prof_stacks_new(m, 0) : NULL;
+	struct prof_stack **v = calloc(N, sizeof(*v));
+	struct prof_thread *t;
 	uint64_t chain[12];
 
 	assert_non_null(c);
 	assert_non_null(v);
-	t = anl_thread_findnew(m, 10, 10);
+	t = prof_thread_findnew(m, 10, 10);
 	for (int pass = 0; pass < 2; pass++)
 		for (uint64_t i = 0; i < N; i++) {
-			struct anl_stack *s;
+			struct prof_stack *s;
 
 			/* Stacks sharing all but their innermost frames. */
 			for (int d = 0; d < 12; d++)
@@ -80,35 +80,35 @@ static void test_many_distinct(void **state)
 			else
 				assert_ptr_equal(s, v[i]);
 		}
-	assert_int_equal(anl_stacks_count(c), N);
+	assert_int_equal(prof_stacks_count(c), N);
 	free(v);
-	anl_stacks_free(c);
-	anl_machine_free(m);
+	prof_stacks_free(c);
+	prof_machine_free(m);
 }
 
 static void test_bounded(void **state)
 {
-	struct anl_machine *m = anl_machine_new();
-	struct anl_stacks *c = m ? anl_stacks_new(m, 0) : NULL;
-	struct anl_thread *t;
-	struct anl_stack *s, *kept;
+	struct prof_machine *m = prof_machine_new();
+	struct prof_stacks *c = m ? prof_stacks_new(m, 0) : NULL;
+	struct prof_thread *t;
+	struct prof_stack *s, *kept;
 	uint64_t chain[2] = { 0x1000, 0x2000 };
 
 	assert_non_null(c);
-	t = anl_thread_findnew(m, 10, 10);
-	anl_stacks_set_limit(c, 3);
+	t = prof_thread_findnew(m, 10, 10);
+	prof_stacks_set_limit(c, 3);
 	for (uint64_t i = 0; i < 3; i++) {
 		chain[1] = 0x2000 + i;
 		get(c, t, 0x1000, chain, 2);
 	}
 	kept = get(c, t, 0x1000, chain, 2); /* a hit */
-	assert_int_equal(anl_stacks_count(c), 3);
+	assert_int_equal(prof_stacks_count(c), 3);
 	assert_false(kept->transient);
 	assert_int_equal(kept->frames[1].ip, 0x2002);
 	chain[1] = 0x3000;
 	s = get(c, t, 0x1000, chain, 2); /* the fourth: transient, not kept */
 	assert_true(s->transient);
-	assert_int_equal(anl_stacks_count(c), 3);
+	assert_int_equal(prof_stacks_count(c), 3);
 	assert_int_equal(s->frames[1].ip, 0x3000);
 	chain[1] = 0x3001;
 	s = get(c, t, 0x1000, chain, 2); /* the next one reuses its memory */
@@ -118,8 +118,8 @@ static void test_bounded(void **state)
 	chain[1] = 0x2002;
 	assert_ptr_equal(get(c, t, 0x1000, chain, 2), kept);
 	assert_int_equal(kept->frames[1].ip, 0x2002);
-	anl_stacks_free(c);
-	anl_machine_free(m);
+	prof_stacks_free(c);
+	prof_machine_free(m);
 }
 
 /*

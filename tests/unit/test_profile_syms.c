@@ -6,7 +6,7 @@
  * JIT memory and its /tmp/perf-PID.map (owner checked), from a map file
  * written here; the build id a mapping was recorded with, against this
  * test program itself (its file, and its copy in a build-id cache).
- * Static-only: the report model's symbol sources (anl_machine, anl_dso,
+ * Static-only: the report model's symbol sources (prof_machine, prof_dso,
  * sym_is_jit_memory) are internal.
  */
 #include <stdarg.h>
@@ -24,51 +24,51 @@
 
 static void test_rust_names(void **state)
 {
-	struct anl_machine *m = anl_machine_new();
+	struct prof_machine *m = prof_machine_new();
 
 	(void)state;
 	assert_non_null(m);
 	/* Legacy: perf 6.1 drops the "::h<hash>" and decodes $LT$ ... */
-	assert_string_equal(anl_sym_name(m,
+	assert_string_equal(prof_sym_name(m,
 		"_ZN1r5inner10spin_plain17h1b1e76b33f7a75fcE"),
 		"r::inner::spin_plain");
-	assert_string_equal(anl_sym_name(m,
+	assert_string_equal(prof_sym_name(m,
 		"_ZN1r5inner13Spin$LT$T$GT$12spin_generic17h77f82811d65c2188E"),
 		"r::inner::Spin<T>::spin_generic");
 	/* v0: no crate disambiguator, generic arguments spelled out. */
-	assert_string_equal(anl_sym_name(m,
+	assert_string_equal(prof_sym_name(m,
 		"_RNvMNtCs6GmmlP4bgsG_1r5innerINtB2_4SpinmE12spin_genericB4_"),
 		"<r::inner::Spin<u32>>::spin_generic");
-	assert_string_equal(anl_sym_name(m,
+	assert_string_equal(prof_sym_name(m,
 		"_RNvNtCs6GmmlP4bgsG_1r5inner10spin_plain"),
 		"r::inner::spin_plain");
 	/* Interned: the same name gives the same pointer. */
-	assert_ptr_equal(anl_sym_name(m, "_RNvNtCs6GmmlP4bgsG_1r5inner10spin_plain"),
-			 anl_sym_name(m, "_ZN1r5inner10spin_plain17h1b1e76b33f7a75fcE"));
+	assert_ptr_equal(prof_sym_name(m, "_RNvNtCs6GmmlP4bgsG_1r5inner10spin_plain"),
+			 prof_sym_name(m, "_ZN1r5inner10spin_plain17h1b1e76b33f7a75fcE"));
 	/* Not Rust: a C name starting with _R, an invalid v0 string. */
-	assert_string_equal(anl_sym_name(m, "_Reserved"), "_Reserved");
-	assert_string_equal(anl_sym_name(m, "_RNv"), "_RNv");
-	anl_machine_free(m);
+	assert_string_equal(prof_sym_name(m, "_Reserved"), "_Reserved");
+	assert_string_equal(prof_sym_name(m, "_RNv"), "_RNv");
+	prof_machine_free(m);
 }
 
 static void test_cxx_names(void **state)
 {
-	struct anl_machine *m = anl_machine_new();
+	struct prof_machine *m = prof_machine_new();
 	const char *n;
 
 	(void)state;
 	assert_non_null(m);
 	/* A C++ hash-like tail that is not Rust's: still C++ rules. */
-	n = anl_sym_name(m, "_ZN2ns3fooEi");
+	n = prof_sym_name(m, "_ZN2ns3fooEi");
 	if (!strcmp(n, "_ZN2ns3fooEi")) {
 		printf("SKIP: no C++ demangler (libstdc++.so.6) here\n");
-		anl_machine_free(m);
+		prof_machine_free(m);
 		skip();
 	}
 	assert_string_equal(n, "ns::foo");
-	assert_string_equal(anl_sym_name(m, "_Z1fIiEvT_"), "f<int>");
-	assert_string_equal(anl_sym_name(m, "main"), "main");
-	anl_machine_free(m);
+	assert_string_equal(prof_sym_name(m, "_Z1fIiEvT_"), "f<int>");
+	assert_string_equal(prof_sym_name(m, "main"), "main");
+	prof_machine_free(m);
 }
 
 static void test_jit_memory(void **state)
@@ -88,9 +88,9 @@ static void test_jit_memory(void **state)
 
 static void test_jit_map(void **state)
 {
-	struct anl_machine *m = anl_machine_new();
-	const struct anl_sym *s;
-	struct anl_dso *d;
+	struct prof_machine *m = prof_machine_new();
+	const struct prof_sym *s;
+	struct prof_dso *d;
 	char path[64], tid[64];
 	FILE *f;
 	int n;
@@ -107,31 +107,31 @@ static void test_jit_map(void **state)
 	      "7f0000002000 8 jit two words\n", f);
 	assert_int_equal(fclose(f), 0);
 
-	d = anl_dso_findnew(m, path, (size_t)n, false);
+	d = prof_dso_findnew(m, path, (size_t)n, false);
 	assert_true(d->jit);
 	assert_string_equal(d->short_name, tid);
-	s = anl_dso_find_sym(m, d, 0x7f0000001010);
+	s = prof_dso_find_sym(m, d, 0x7f0000001010);
 	assert_non_null(s);
 	assert_string_equal(s->name, "jit_one");
-	assert_null(anl_dso_find_sym(m, d, 0x7f0000001020)); /* the gap */
-	s = anl_dso_find_sym(m, d, 0x7f000000104f);
+	assert_null(prof_dso_find_sym(m, d, 0x7f0000001020)); /* the gap */
+	s = prof_dso_find_sym(m, d, 0x7f000000104f);
 	assert_non_null(s);
 	assert_string_equal(s->name, "_ZN2ns3fooEi"); /* as written, like perf */
-	s = anl_dso_find_sym(m, d, 0x7f0000002004);
+	s = prof_dso_find_sym(m, d, 0x7f0000002004);
 	assert_non_null(s);
 	assert_string_equal(s->name, "jit two words");
-	anl_machine_free(m);
+	prof_machine_free(m);
 
 	/* Somebody else's file in /tmp is refused. */
 	if (geteuid() == 0 && chown(path, 65534, 65534) == 0) {
-		m = anl_machine_new();
+		m = prof_machine_new();
 		assert_non_null(m);
 		sonde_print_fn_t old = sonde_set_print(NULL);
 
-		d = anl_dso_findnew(m, path, (size_t)n, false);
-		assert_null(anl_dso_find_sym(m, d, 0x7f0000001010));
+		d = prof_dso_findnew(m, path, (size_t)n, false);
+		assert_null(prof_dso_find_sym(m, d, 0x7f0000001010));
 		sonde_set_print(old);
-		anl_machine_free(m);
+		prof_machine_free(m);
 	} else {
 		printf("SKIP (owner check): not root, cannot chown the map file\n");
 	}
@@ -139,10 +139,10 @@ static void test_jit_map(void **state)
 }
 
 /* The file offset of @name's start in the loaded @d (map-relative address). */
-static uint64_t sym_offset(struct anl_machine *m, struct anl_dso *d, const char *name)
+static uint64_t sym_offset(struct prof_machine *m, struct prof_dso *d, const char *name)
 {
 	for (size_t i = 0; i < d->nr_syms; i++) {
-		const struct anl_sym *s = anl_dso_sym(m, d, i);
+		const struct prof_sym *s = prof_dso_sym(m, d, i);
 		uint64_t va = s->start;
 
 		if (strcmp(s->name, name))
@@ -167,7 +167,7 @@ static void self_exe(char *exe, size_t size)
 	exe[l] = 0;
 }
 
-static size_t named_entries(const struct anl_dso *d)
+static size_t named_entries(const struct prof_dso *d)
 {
 	size_t n = 0;
 
@@ -183,32 +183,32 @@ static size_t named_entries(const struct anl_dso *d)
  */
 static void test_names_on_lookup(void **state)
 {
-	struct anl_machine *m = anl_machine_new();
+	struct prof_machine *m = prof_machine_new();
 	char exe[2048];
-	struct anl_dso *d;
+	struct prof_dso *d;
 	uint64_t off;
 
 	(void)state;
 	self_exe(exe, sizeof(exe));
-	d = anl_dso_findnew(m, exe, strlen(exe), false);
-	(void)anl_dso_find_sym(m, d, 0); /* loads it */
+	d = prof_dso_findnew(m, exe, strlen(exe), false);
+	(void)prof_dso_find_sym(m, d, 0); /* loads it */
 	assert_true(d->nr_syms > 10);
 	assert_true(named_entries(d) <= 1);
 	off = sym_offset(m, d, "main"); /* names the entries on its way */
-	anl_machine_free(m);
+	prof_machine_free(m);
 	/* A fresh machine: one lookup, one name. */
-	m = anl_machine_new();
-	d = anl_dso_findnew(m, exe, strlen(exe), false);
-	assert_string_equal(anl_dso_find_sym(m, d, off)->name, "main");
+	m = prof_machine_new();
+	d = prof_dso_findnew(m, exe, strlen(exe), false);
+	assert_string_equal(prof_dso_find_sym(m, d, off)->name, "main");
 	assert_int_equal(named_entries(d), 1);
-	anl_machine_free(m);
+	prof_machine_free(m);
 }
 
 /* @d as if its MMAP2 record carried @id (with byte 0 xor'ed by @flip). */
-static struct anl_dso *mapped(struct anl_machine *m, const char *path, const uint8_t *id,
+static struct prof_dso *mapped(struct prof_machine *m, const char *path, const uint8_t *id,
 			      int n, uint8_t flip)
 {
-	struct anl_dso *d = anl_dso_findnew(m, path, strlen(path), false);
+	struct prof_dso *d = prof_dso_findnew(m, path, strlen(path), false);
 
 	memcpy(d->mmap_bid, id, (size_t)n);
 	d->mmap_bid[0] ^= flip;
@@ -218,10 +218,10 @@ static struct anl_dso *mapped(struct anl_machine *m, const char *path, const uin
 
 static void test_mmap_build_id(void **state)
 {
-	char exe[2048], home[] = "/tmp/anl_bid_XXXXXX", hex[41], dir[2400], gone[2500];
-	struct anl_machine *m;
-	const struct anl_sym *s;
-	struct anl_dso *d;
+	char exe[2048], home[] = "/tmp/prof_bid_XXXXXX", hex[41], dir[2400], gone[2500];
+	struct prof_machine *m;
+	const struct prof_sym *s;
+	struct prof_dso *d;
 	uint64_t off;
 	uint8_t id[20];
 	int n;
@@ -238,26 +238,26 @@ static void test_mmap_build_id(void **state)
 	unsetenv("PERF_BUILDID_DIR");
 
 	/* The recorded build: named, and its CFI is the file's. */
-	m = anl_machine_new();
+	m = prof_machine_new();
 	d = mapped(m, exe, id, n, 0);
-	(void)anl_dso_find_sym(m, d, 0); /* loads it */
+	(void)prof_dso_find_sym(m, d, 0); /* loads it */
 	off = sym_offset(m, d, "main");
-	s = anl_dso_find_sym(m, d, off);
+	s = prof_dso_find_sym(m, d, off);
 	assert_non_null(s);
 	assert_string_equal(s->name, "main");
-	assert_string_equal(anl_dso_unwind_file(m, d), exe);
-	anl_machine_free(m);
+	assert_string_equal(prof_dso_unwind_file(m, d), exe);
+	prof_machine_free(m);
 
 	/* Another build was recorded: no names, no CFI, one warning. */
-	m = anl_machine_new();
+	m = prof_machine_new();
 	sonde_print_fn_t old = sonde_set_print(NULL);
 
 	d = mapped(m, exe, id, n, 0xff);
-	assert_null(anl_dso_unwind_file(m, d));
+	assert_null(prof_dso_unwind_file(m, d));
 	assert_true(d->stale);
-	assert_null(anl_dso_find_sym(m, d, off));
+	assert_null(prof_dso_find_sym(m, d, off));
 	sonde_set_print(old);
-	anl_machine_free(m);
+	prof_machine_free(m);
 
 	/* Gone from disk, its copy in the cache: names and CFI from there. */
 	for (int i = 0; i < n; i++)
@@ -273,14 +273,14 @@ static void test_mmap_build_id(void **state)
 	snprintf(gone, sizeof(gone), "%s/elf", dir);
 	assert_int_equal(symlink(exe, gone), 0);
 	snprintf(gone, sizeof(gone), "%s/gone/prog", home);
-	m = anl_machine_new();
+	m = prof_machine_new();
 	d = mapped(m, gone, id, n, 0);
-	assert_non_null(anl_dso_unwind_file(m, d));
-	assert_non_null(strstr(anl_dso_unwind_file(m, d), "/.debug/.build-id/"));
-	s = anl_dso_find_sym(m, d, off);
+	assert_non_null(prof_dso_unwind_file(m, d));
+	assert_non_null(strstr(prof_dso_unwind_file(m, d), "/.debug/.build-id/"));
+	s = prof_dso_find_sym(m, d, off);
 	assert_non_null(s);
 	assert_string_equal(s->name, "main");
-	anl_machine_free(m);
+	prof_machine_free(m);
 
 	snprintf(gone, sizeof(gone), "rm -rf '%s'", home);
 	assert_int_equal(system(gone), 0);

@@ -32,7 +32,7 @@ static bool str_in(char *const *list, size_t nr, const char *s)
 
 bool export_stack_visible(const struct sonde_profile *p, const struct sonde_profile_stack *stack)
 {
-	const struct anl_frame *f = &((const struct anl_stack *)stack)->self;
+	const struct prof_frame *f = &((const struct prof_stack *)stack)->self;
 
 	if (p->nr_f_dso) {
 		const char *dn = f->dso ? f->dso->short_name : "[unknown]";

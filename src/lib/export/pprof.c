@@ -127,7 +127,7 @@ struct fn_ent {
 };
 
 struct map_ent {
-	const struct anl_dso *dso;
+	const struct prof_dso *dso;
 	uint64_t id, start, limit;
 	uint64_t samples; /* samples whose stack passes through it */
 	size_t last;	  /* the export group last counted (+1): once per stack */
@@ -135,7 +135,7 @@ struct map_ent {
 };
 
 struct loc_ent {
-	const struct anl_dso *dso;
+	const struct prof_dso *dso;
 	uint64_t ip;
 	uint64_t id, map_id;
 	uint64_t fns[8]; /* function ids, innermost first */
@@ -253,7 +253,7 @@ static bool map_eq(const void *val, const void *key, void *ctx)
 }
 
 /* The mapping of @dso, its range widened to hold @ip (map-relative @addr). */
-static uint64_t map_id(struct pprof *pp, const struct anl_dso *dso, uint64_t ip, uint64_t addr)
+static uint64_t map_id(struct pprof *pp, const struct prof_dso *dso, uint64_t ip, uint64_t addr)
 {
 	uint64_t h = hashtab_mix(0, (uintptr_t)dso);
 	void *v = hashtab_find(&pp->maps, h, map_eq, dso, pp);
@@ -292,7 +292,7 @@ static bool loc_eq(const void *val, const void *key, void *ctx)
 	       !memcmp(a->fns, b->fns, a->nr_fns * sizeof(a->fns[0]));
 }
 
-static const char *frame_file(const struct anl_frame *f)
+static const char *frame_file(const struct prof_frame *f)
 {
 	return f->dso ? f->dso->name : NULL;
 }
@@ -301,16 +301,16 @@ static const char *frame_file(const struct anl_frame *f)
  * The location of frames[*i]: the address with the functions inlined
  * there (frames that share its ip), innermost first. Advances *i past them.
  */
-static uint64_t loc_id(struct pprof *pp, const struct anl_stack *st, uint32_t *i)
+static uint64_t loc_id(struct pprof *pp, const struct prof_stack *st, uint32_t *i)
 {
-	const struct anl_frame *f = &st->frames[*i];
+	const struct prof_frame *f = &st->frames[*i];
 	struct loc_ent k = { .dso = f->dso, .ip = f->ip };
 	uint64_t h;
 	void *v;
 	struct loc_ent *n;
 
 	for (;;) {
-		const struct anl_frame *g = &st->frames[*i];
+		const struct prof_frame *g = &st->frames[*i];
 
 		k.fns[k.nr_fns++] = fn_id(pp, export_frame_name((const void *)g), frame_file(g));
 		(*i)++;
@@ -390,7 +390,7 @@ static int put_samples(struct pprof *pp, const struct export_ctx *x)
 	if (!g)
 		return -ENOMEM;
 	for (size_t i = 0; i < n && !pp->oom; i++) {
-		const struct anl_stack *st = (const struct anl_stack *)g[i].st;
+		const struct prof_stack *st = (const struct prof_stack *)g[i].st;
 		uint64_t vals[2] = { g[i].samples, g[i].weight };
 		size_t nr = 0;
 

@@ -157,26 +157,26 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	}
 	max_stack = !o.max_stack ? SONDE_PERF_MAX_STACK_DEPTH + 1 :
 		    o.max_stack < SONDE_PROFILE_MAX_FRAMES ? o.max_stack : SONDE_PROFILE_MAX_FRAMES;
-	p->m = anl_machine_new();
+	p->m = prof_machine_new();
 	if (p->m && o.cache)
-		anl_machine_default_cache(p->m);
-	if (p->m && anl_machine_set_kernel_symbols(p->m, o.kallsyms, o.vmlinux)) {
-		anl_machine_free(p->m);
+		prof_machine_default_cache(p->m);
+	if (p->m && prof_machine_set_kernel_symbols(p->m, o.kallsyms, o.vmlinux)) {
+		prof_machine_free(p->m);
 		p->m = NULL;
 	}
 	/* perf's max_stack counts the frames after the sample's own */
 	p->chain_max_stack = max_stack > 1 ? max_stack - 1 : 1;
-	p->stacks = p->m ? anl_stacks_new(p->m, max_stack) : NULL;
+	p->stacks = p->m ? prof_stacks_new(p->m, max_stack) : NULL;
 	if (!p->stacks) {
 		sonde_profile__free(p);
 		errno = ENOMEM;
 		return NULL;
 	}
-	anl_stacks_set_inline(p->stacks, !o.no_inline);
-	anl_stacks_set_limit(p->stacks, o.max_stacks);
+	prof_stacks_set_inline(p->stacks, !o.no_inline);
+	prof_stacks_set_limit(p->stacks, o.max_stacks);
 	p->bounded = o.max_stacks != 0;
 	/* Frames are read after the load: debug info opens meanwhile. */
-	anl_stacks_defer_inline(p->stacks);
+	prof_stacks_defer_inline(p->stacks);
 	return p;
 }
 
@@ -227,8 +227,8 @@ void sonde_profile__free(struct sonde_profile *p)
 	free(p->evs);
 	free_filter(p);
 	free(p->br_frames);
-	anl_stacks_free(p->stacks);
-	anl_machine_free(p->m);
+	prof_stacks_free(p->stacks);
+	prof_machine_free(p->m);
 	free(p);
 }
 
@@ -355,7 +355,7 @@ int sonde_profile__add_event(struct sonde_profile *p, const struct sonde_perf_ev
 /* ---- sample groups ---- */
 
 static uint64_t group_hash(int ev, const char *comm, int32_t pid, int32_t tid, int32_t cpu,
-			   const struct anl_stack *st)
+			   const struct prof_stack *st)
 {
 	return hashtab_mix(hashtab_mix(hashtab_mix((uintptr_t)st, (uintptr_t)comm),
 				       ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid),
@@ -368,7 +368,7 @@ size_t prof_nr_groups(const struct sonde_profile *p)
 }
 
 static bool group_is(const struct prof_group *s, int ev, const char *comm, int32_t pid,
-		     int32_t tid, int32_t cpu, const struct anl_stack *st,
+		     int32_t tid, int32_t cpu, const struct prof_stack *st,
 		     const struct prof_xkey *x, unsigned cpumode)
 {
 	return s->st == st && s->comm == comm && s->pid == pid && s->tid == tid && s->cpu == cpu &&
@@ -389,7 +389,7 @@ static void group_index(struct sonde_profile *p, struct prof_group *s)
 static void prof_unbound(struct sonde_profile *p)
 {
 	if (p->bounded) {
-		anl_stacks_set_limit(p->stacks, 0);
+		prof_stacks_set_limit(p->stacks, 0);
 		p->bounded = false;
 	}
 }
@@ -401,7 +401,7 @@ static void prof_unbound(struct sonde_profile *p)
  * not index a million groups it never looks up.
  */
 struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
-				  int32_t tid, int32_t cpu, struct anl_stack *st,
+				  int32_t tid, int32_t cpu, struct prof_stack *st,
 				  const struct prof_xkey *x, unsigned cpumode)
 {
 	struct prof_group *s = p->last_group;
@@ -515,14 +515,14 @@ static bool str_in(char *const *list, size_t nr, const char *s)
 }
 
 /* The stack of @s (an event's sample), with the thread it ran in. */
-static struct anl_stack *sample_stack(struct sonde_profile *p, const struct prof_event *ev,
+static struct prof_stack *sample_stack(struct sonde_profile *p, const struct prof_event *ev,
 				      uint16_t misc, const struct pdr_sample *s,
-				      struct anl_thread **tp)
+				      struct prof_thread **tp)
 {
-	struct anl_thread *t = anl_thread_findnew(p->m, (int32_t)s->pid, (int32_t)s->tid);
+	struct prof_thread *t = prof_thread_findnew(p->m, (int32_t)s->pid, (int32_t)s->tid);
 
 	*tp = t;
-	return anl_sample_stack(p->stacks, p->reader, ev->fmt.sample_type, t, misc, s,
+	return prof_sample_stack(p->stacks, p->reader, ev->fmt.sample_type, t, misc, s,
 				p->callchains);
 }
 
@@ -547,7 +547,7 @@ bool prof_thread_shown(struct sonde_profile *p, int32_t pid, int32_t tid, const 
 		return false;
 	if (p->nr_f_comm) {
 		if (!comm)
-			comm = anl_thread_findnew(p->m, pid, tid)->comm;
+			comm = prof_thread_findnew(p->m, pid, tid)->comm;
 		if (!str_in(p->f_comm, p->nr_f_comm, comm))
 			return false;
 	}
@@ -604,8 +604,8 @@ static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const stru
 		      const struct sonde_record *rec)
 {
 	struct prof_event *ev = &p->evs[ei];
-	struct anl_thread *t;
-	struct anl_stack *st;
+	struct prof_thread *t;
+	struct prof_stack *st;
 	struct prof_group *g;
 	/* perf's --mem-mode weighs a sample by its cost (profile_keys.c) */
 	uint64_t period = p->mem_mode && rec ? prof_keys_mem_cost(rec) : s->period;
@@ -710,7 +710,7 @@ int sonde_profile__add_record(struct sonde_profile *p, int event, const struct s
 	if (!p || !rec)
 		return -EINVAL;
 	if (rec->type != SONDE_PERF_RECORD_SAMPLE) {
-		anl_machine_process_record(p->m, rec);
+		prof_machine_process_record(p->m, rec);
 		prof_keys_record(p, rec);
 		if (rec->type == SONDE_PERF_RECORD_LOST_SAMPLES) {
 			ei = prof_route(p, event, rec);
@@ -795,7 +795,7 @@ int sonde_profile__add_perfdata_record(struct sonde_profile *p, struct sonde_per
 		return err;
 	ai = rec->attr_idx >= 0 ? rec->attr_idx : 0;
 	if (rec->type != SONDE_PERF_RECORD_SAMPLE) {
-		anl_machine_process(p->m, r, rec);
+		prof_machine_process(p->m, r, rec);
 		if (p->kx && (rec->type == SONDE_PERF_RECORD_CGROUP ||
 			      rec->type == SONDE_PERF_RECORD_NAMESPACES) && p->nr_evs) {
 			struct sonde_record d;
@@ -886,7 +886,7 @@ int sonde_profile__baseline_stats(struct sonde_profile *p, int ev,
 void sonde_profile__lost(const struct sonde_profile *p, uint64_t *lost_records, uint64_t *lost,
 			 uint64_t *lost_samples)
 {
-	struct anl_stats *st = anl_machine_stats(p->m);
+	struct prof_stats *st = prof_machine_stats(p->m);
 
 	if (lost_records)
 		*lost_records = st->nr_records[SONDE_PERF_RECORD_LOST];
@@ -899,14 +899,14 @@ void sonde_profile__lost(const struct sonde_profile *p, uint64_t *lost_records, 
 void sonde_profile__aux_stats(const struct sonde_profile *p,
 			      struct sonde_profile_aux_stats *out)
 {
-	const struct anl_stats *st;
+	const struct prof_stats *st;
 
 	if (!out)
 		return;
 	memset(out, 0, sizeof(*out));
 	if (!p)
 		return;
-	st = anl_machine_stats(p->m);
+	st = prof_machine_stats(p->m);
 	out->records = st->nr_records[SONDE_PERF_RECORD_AUX];
 	out->truncated = st->aux_truncated;
 	out->partial = st->aux_partial;
@@ -915,7 +915,7 @@ void sonde_profile__aux_stats(const struct sonde_profile *p,
 
 uint64_t sonde_profile__proc_map_timeouts(const struct sonde_profile *p)
 {
-	return p ? anl_machine_stats(p->m)->proc_map_timeouts : 0;
+	return p ? prof_machine_stats(p->m)->proc_map_timeouts : 0;
 }
 
 bool sonde_profile__has_callchains(const struct sonde_profile *p)
@@ -925,7 +925,7 @@ bool sonde_profile__has_callchains(const struct sonde_profile *p)
 
 uint64_t sonde_profile__unwind_failures(const struct sonde_profile *p)
 {
-	return p ? anl_stacks_unwind_failures(p->stacks) : 0;
+	return p ? prof_stacks_unwind_failures(p->stacks) : 0;
 }
 
 void sonde_profile__set_children(struct sonde_profile *p, bool on)

@@ -19,15 +19,15 @@ static bool kernel_half(uint64_t addr)
 	return addr >> 63;
 }
 
-void prof_branch_resolve(struct sonde_profile *p, struct anl_thread *t, bool kernel,
-			 uint64_t addr, struct anl_frame *out)
+void prof_branch_resolve(struct sonde_profile *p, struct prof_thread *t, bool kernel,
+			 uint64_t addr, struct prof_frame *out)
 {
-	struct anl_loc loc;
+	struct prof_loc loc;
 
-	anl_resolve(p->m, t, kernel, addr, &loc);
+	prof_resolve(p->m, t, kernel, addr, &loc);
 	if (!loc.dso && kernel_half(addr) != kernel) {
 		kernel = !kernel;
-		anl_resolve(p->m, t, kernel, addr, &loc);
+		prof_resolve(p->m, t, kernel, addr, &loc);
 	}
 	memset(out, 0, sizeof(*out));
 	out->dso = loc.dso;
@@ -42,7 +42,7 @@ int sonde_profile__sample_branches(struct sonde_profile *p, int ev,
 				   struct sonde_profile_branch *buf, size_t cap)
 {
 	const struct sonde_sample *ss;
-	struct anl_thread *t;
+	struct prof_thread *t;
 	size_t nr, n;
 	bool kernel;
 	int ei;
@@ -62,7 +62,7 @@ int sonde_profile__sample_branches(struct sonde_profile *p, int ev,
 	nr = (size_t)ss->branch.nr;
 	n = nr < cap ? nr : cap;
 	if (2 * n > p->cap_br_frames) {
-		struct anl_frame *v = realloc(p->br_frames, 2 * n * sizeof(*v));
+		struct prof_frame *v = realloc(p->br_frames, 2 * n * sizeof(*v));
 
 		if (!v)
 			return -ENOMEM;
@@ -70,12 +70,12 @@ int sonde_profile__sample_branches(struct sonde_profile *p, int ev,
 		p->cap_br_frames = 2 * n;
 	}
 	t = (p->evs[ei].fmt.sample_type & SONDE_PERF_SAMPLE_TID)
-		    ? anl_thread_findnew(p->m, (int32_t)ss->pid, (int32_t)ss->tid)
+		    ? prof_thread_findnew(p->m, (int32_t)ss->pid, (int32_t)ss->tid)
 		    : NULL;
 	kernel = (rec->misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK) ==
 		 SONDE_PERF_RECORD_MISC_KERNEL;
 	for (size_t i = 0; i < n; i++) {
-		struct anl_frame *fr = &p->br_frames[2 * i];
+		struct prof_frame *fr = &p->br_frames[2 * i];
 
 		memset(&buf[i], 0, sizeof(buf[i]));
 		memcpy(&buf[i].entry, &ss->branch.entries[i], sizeof(buf[i].entry));

@@ -16,7 +16,7 @@
  *
  * The stacks are hash-consed here (samples with the same address space,
  * ip, branches and callchain share one), wrapped around the struct
- * anl_stack the groups and trees read.
+ * prof_stack the groups and trees read.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -43,10 +43,10 @@ struct prof_hop {
 };
 
 struct prof_chain {
-	struct anl_stack st; /* first: the groups hold &st */
+	struct prof_stack st; /* first: the groups hold &st */
 	struct prof_hop *hops; /* one per frame */
 	uint64_t hash;
-	const struct anl_proc *proc;
+	const struct prof_proc *proc;
 	uint32_t gen, kgen;
 	uint16_t misc;
 	uint64_t ip;
@@ -121,17 +121,17 @@ static int remove_loops(struct sonde_perf_branch_entry *l, int nr, struct iters 
 
 struct builder {
 	struct sonde_profile *p;
-	struct anl_thread *t;
-	struct anl_frame *fr;
+	struct prof_thread *t;
+	struct prof_frame *fr;
 	struct prof_hop *hops;
 	size_t nr, cap;
 };
 
-static int push(struct builder *b, const struct anl_frame *f, const struct prof_hop *h)
+static int push(struct builder *b, const struct prof_frame *f, const struct prof_hop *h)
 {
 	if (b->nr == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 64;
-		struct anl_frame *fr = realloc(b->fr, cap * sizeof(*fr));
+		struct prof_frame *fr = realloc(b->fr, cap * sizeof(*fr));
 		struct prof_hop *hp;
 
 		if (!fr)
@@ -148,7 +148,7 @@ static int push(struct builder *b, const struct anl_frame *f, const struct prof_
 	return 0;
 }
 
-static void to_frame(const struct anl_loc *loc, uint64_t addr, struct anl_frame *f)
+static void to_frame(const struct prof_loc *loc, uint64_t addr, struct prof_frame *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->dso = loc->map || loc->dso ? loc->dso : NULL;
@@ -162,14 +162,14 @@ static void to_frame(const struct anl_loc *loc, uint64_t addr, struct anl_frame 
  * perf's thread__find_cpumode_addr_location(): a branch address is looked
  * up in user space, then in the kernel's.
  */
-static void branch_frame(struct builder *b, uint64_t addr, struct anl_frame *f)
+static void branch_frame(struct builder *b, uint64_t addr, struct prof_frame *f)
 {
-	struct anl_loc loc;
+	struct prof_loc loc;
 
-	anl_resolve(b->p->m, b->t, false, addr, &loc);
+	prof_resolve(b->p->m, b->t, false, addr, &loc);
 	if (!loc.map) {
 		if (addr >> 63) {
-			anl_resolve(b->p->m, b->t, true, addr, &loc);
+			prof_resolve(b->p->m, b->t, true, addr, &loc);
 		} else {
 			memset(&loc, 0, sizeof(loc));
 			loc.addr = loc.ip = addr;
@@ -179,11 +179,11 @@ static void branch_frame(struct builder *b, uint64_t addr, struct anl_frame *f)
 }
 
 /* A callchain address in the space the context markers say. */
-static void chain_frame(struct builder *b, bool kernel, uint64_t addr, struct anl_frame *f)
+static void chain_frame(struct builder *b, bool kernel, uint64_t addr, struct prof_frame *f)
 {
-	struct anl_loc loc;
+	struct prof_loc loc;
 
-	anl_resolve(b->p->m, kernel ? NULL : b->t, kernel, addr, &loc);
+	prof_resolve(b->p->m, kernel ? NULL : b->t, kernel, addr, &loc);
 	if (!kernel && !loc.map) {
 		memset(&loc, 0, sizeof(loc));
 		loc.addr = loc.ip = addr;
@@ -254,7 +254,7 @@ static int build(struct builder *b, const struct sonde_sample *ss, bool has_chai
 		nr = remove_loops(be, nr, it);
 		for (int i = 0; i < nr; i++) {
 			struct prof_hop h = { .br = be[i], .from = be[i].from, .branch = true };
-			struct anl_frame f;
+			struct prof_frame f;
 
 			branch_frame(b, be[i].to, &f);
 			if (push(b, &f, &h))
@@ -278,7 +278,7 @@ static int build(struct builder *b, const struct sonde_sample *ss, bool has_chai
 		int64_t j = caller ? (int64_t)ss->callchain.nr - i - 1 : i;
 		uint64_t ip = ip_at(ips, j);
 		struct prof_hop h = { 0 };
-		struct anl_frame f;
+		struct prof_frame f;
 
 		if (ip >= CONTEXT_MAX) {
 			if (caller)
@@ -336,17 +336,17 @@ static uint64_t *chain_key(const struct sonde_sample *ss, bool has_chain, size_t
 	return k;
 }
 
-struct anl_stack *prof_chain_stack(struct sonde_profile *p, int ei, uint16_t misc,
+struct prof_stack *prof_chain_stack(struct sonde_profile *p, int ei, uint16_t misc,
 				   const struct pdr_sample *s, const struct sonde_record *rec,
-				   struct anl_thread **tp)
+				   struct prof_thread **tp)
 {
 	const struct prof_event *ev = &p->evs[ei];
 	bool has_chain = ev->fmt.sample_type & SONDE_PERF_SAMPLE_CALLCHAIN;
-	struct anl_thread *t = anl_thread_findnew(p->m, (int32_t)s->pid, (int32_t)s->tid);
+	struct prof_thread *t = prof_thread_findnew(p->m, (int32_t)s->pid, (int32_t)s->tid);
 	struct prof_chain k = { 0 }, *c;
 	struct hashtab_probe probe;
 	struct builder b = { .p = p, .t = t };
-	struct anl_stack *self;
+	struct prof_stack *self;
 	int max_stack = p->chain_max_stack;
 
 	*tp = t;
@@ -367,7 +367,7 @@ struct anl_stack *prof_chain_stack(struct sonde_profile *p, int ei, uint16_t mis
 		}
 	c = calloc(1, sizeof(*c));
 	/* The sample's own location, for the entry: the stack of its ip. */
-	self = anl_sample_stack(p->stacks, p->reader, ev->fmt.sample_type & ~SONDE_PERF_SAMPLE_CALLCHAIN,
+	self = prof_sample_stack(p->stacks, p->reader, ev->fmt.sample_type & ~SONDE_PERF_SAMPLE_CALLCHAIN,
 				t, misc, s, false);
 	if (!c || !self || build(&b, &rec->sample, has_chain, p->caller, max_stack) ||
 	    hashtab_insert(&p->chains, k.hash, c))
@@ -409,7 +409,7 @@ void prof_chains_free(struct sonde_profile *p)
 	p->nr_brnodes = p->cap_brnodes = 0;
 }
 
-const struct prof_hop *prof_chain_hops(const struct anl_stack *st)
+const struct prof_hop *prof_chain_hops(const struct prof_stack *st)
 {
 	return ((const struct prof_chain *)st)->hops;
 }
@@ -422,7 +422,7 @@ void prof_chain_nodes_reset(struct sonde_profile *p)
 }
 
 void prof_chain_count(struct sonde_profile *p, struct sonde_profile_node *node,
-		      const struct anl_frame *fr, const struct prof_hop *hops, int i, uint64_t nr,
+		      const struct prof_frame *fr, const struct prof_hop *hops, int i, uint64_t nr,
 		      bool made)
 {
 	const struct prof_hop *h = &hops[i];
@@ -508,14 +508,14 @@ const char *sonde_profile_node__srcline(struct sonde_profile *p, const struct so
 	if (bn->srcline_done)
 		return bn->srcline;
 	bn->srcline_done = true;
-	bn->srcline = n->fr->dso->kernel ? NULL : anl_dso_srcline(p->m, n->fr->dso, bn->addr);
+	bn->srcline = n->fr->dso->kernel ? NULL : prof_dso_srcline(p->m, n->fr->dso, bn->addr);
 	if (bn->srcline)
 		return bn->srcline;
 	if (n->fr->sym)
 		snprintf(buf, sizeof(buf), "+%" PRIu64,
-			 anl_dso_vaddr(n->fr->dso, bn->addr) - n->fr->sym->start);
+			 prof_dso_vaddr(n->fr->dso, bn->addr) - n->fr->sym->start);
 	else
 		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", n->fr->dso->short_name, bn->addr);
-	bn->srcline = anl_intern(p->m, buf, strlen(buf));
+	bn->srcline = prof_intern(p->m, buf, strlen(buf));
 	return bn->srcline;
 }

@@ -20,7 +20,7 @@
 struct sonde_profile_branch_entry {
 	struct prof_rb in;  /* the event's rows as branches arrive */
 	struct prof_rb out; /* the collapse tree, then the output tree */
-	struct anl_frame from, to;
+	struct prof_frame from, to;
 	struct sonde_profile_branch br; /* the first branch: frames above, flags */
 	const char *comm;
 	const char *srcline[2]; /* from, to: with those keys */
@@ -118,21 +118,21 @@ void prof_brhist_free(struct sonde_profile *p)
  * from its start, else the object and that address; "??:0" outside any
  * object.
  */
-static const char *end_srcline(struct sonde_profile *p, const struct anl_frame *f)
+static const char *end_srcline(struct sonde_profile *p, const struct prof_frame *f)
 {
 	const char *sl;
 	char buf[512];
 
 	if (!f->dso)
 		return "??:0";
-	sl = f->dso->kernel ? NULL : anl_dso_srcline(p->m, f->dso, f->addr);
+	sl = f->dso->kernel ? NULL : prof_dso_srcline(p->m, f->dso, f->addr);
 	if (sl)
 		return sl;
 	if (f->sym)
 		snprintf(buf, sizeof(buf), "%s+%" PRIu64, f->sym->name, f->addr - f->sym->start);
 	else
 		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", f->dso->short_name, f->addr);
-	return anl_intern(p->m, buf, strlen(buf));
+	return prof_intern(p->m, buf, strlen(buf));
 }
 
 /* ---- perf's comparisons (sort.c), (left, right) as perf passes them ---- */
@@ -155,7 +155,7 @@ static int64_t str_cmp(const char *l, const char *r)
 	return strcmp(l, r);
 }
 
-static int64_t dso_cmp(const struct anl_frame *l, const struct anl_frame *r)
+static int64_t dso_cmp(const struct prof_frame *l, const struct prof_frame *r)
 {
 	if (!l->dso || !r->dso)
 		return cmp_null(r->dso, l->dso);
@@ -165,7 +165,7 @@ static int64_t dso_cmp(const struct anl_frame *l, const struct anl_frame *r)
 	return str_cmp(l->dso->short_name, r->dso->short_name);
 }
 
-static int64_t sym_cmp(const struct anl_sym *l, const struct anl_sym *r)
+static int64_t sym_cmp(const struct prof_sym *l, const struct prof_sym *r)
 {
 	if (!l || !r)
 		return cmp_null(l, r);
@@ -215,7 +215,7 @@ static inline __attribute__((always_inline)) int64_t key_cmp(struct sonde_profil
 		to = true;
 		/* fallthrough */
 	case SONDE_PROFILE_KEY_SYM_FROM: {
-		const struct anl_frame *a = to ? &l->to : &l->from, *b = to ? &r->to : &r->from;
+		const struct prof_frame *a = to ? &l->to : &l->from, *b = to ? &r->to : &r->from;
 
 		if (!a->sym && !b->sym)
 			return addr_cmp(a->ip, b->ip);
@@ -230,7 +230,7 @@ static inline __attribute__((always_inline)) int64_t key_cmp(struct sonde_profil
 		to = true;
 		/* fallthrough */
 	case SONDE_PROFILE_KEY_ADDR_FROM: {
-		const struct anl_frame *a = to ? &l->to : &l->from, *b = to ? &r->to : &r->from;
+		const struct prof_frame *a = to ? &l->to : &l->from, *b = to ? &r->to : &r->from;
 		int64_t c = dso_cmp(a, b);
 
 		return c ? c : addr_cmp(a->ip, b->ip);
@@ -385,8 +385,8 @@ int prof_brhist_add(struct sonde_profile *p, int ei, const struct sonde_record *
 	for (int i = 0; i < n; i++) {
 		brow_t *e;
 
-		k.from = *(const struct anl_frame *)h->buf[i].from;
-		k.to = *(const struct anl_frame *)h->buf[i].to;
+		k.from = *(const struct prof_frame *)h->buf[i].from;
+		k.to = *(const struct prof_frame *)h->buf[i].to;
 		k.br.entry = h->buf[i].entry;
 		k.srcline[0] = k.srcline[1] = NULL;
 		e = row_findnew(p, ev, &k);

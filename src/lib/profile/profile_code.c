@@ -10,17 +10,17 @@
 #include "profile_priv.h"
 
 static void resolve(struct sonde_profile *p, int32_t pid, int32_t tid, bool kernel,
-		    uint64_t addr, struct anl_loc *loc)
+		    uint64_t addr, struct prof_loc *loc)
 {
-	struct anl_thread *t = kernel ? NULL : anl_thread_findnew(p->m, pid, tid);
+	struct prof_thread *t = kernel ? NULL : prof_thread_findnew(p->m, pid, tid);
 
-	anl_resolve(p->m, t, kernel, addr, loc);
+	prof_resolve(p->m, t, kernel, addr, loc);
 }
 
 const struct sonde_profile_frame *sonde_profile__resolve(struct sonde_profile *p, int32_t pid,
 							 int32_t tid, bool kernel, uint64_t addr)
 {
-	struct anl_loc loc;
+	struct prof_loc loc;
 
 	if (!p) {
 		errno = EINVAL;
@@ -39,7 +39,7 @@ const struct sonde_profile_frame *sonde_profile__resolve(struct sonde_profile *p
 ssize_t sonde_profile__read_code(struct sonde_profile *p, int32_t pid, int32_t tid, bool kernel,
 				 uint64_t addr, void *buf, size_t len, bool *is64)
 {
-	struct anl_loc loc;
+	struct prof_loc loc;
 	bool b64 = false;
 	size_t n;
 
@@ -48,7 +48,7 @@ ssize_t sonde_profile__read_code(struct sonde_profile *p, int32_t pid, int32_t t
 	resolve(p, pid, tid, kernel, addr, &loc);
 	if (!loc.map || !loc.dso)
 		return 0;
-	n = anl_dso_read(p->m, loc.dso, loc.addr, buf, len, &b64);
+	n = prof_dso_read(p->m, loc.dso, loc.addr, buf, len, &b64);
 	if (is64)
 		*is64 = b64;
 	return (ssize_t)n;
@@ -56,7 +56,7 @@ ssize_t sonde_profile__read_code(struct sonde_profile *p, int32_t pid, int32_t t
 
 uint64_t sonde_profile_frame__sym_size(const struct sonde_profile_frame *f)
 {
-	const struct anl_frame *fr = (const struct anl_frame *)f;
+	const struct prof_frame *fr = (const struct prof_frame *)f;
 
 	return fr->sym ? fr->sym->end - fr->sym->start : 0;
 }

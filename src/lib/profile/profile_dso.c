@@ -22,14 +22,14 @@
 #include "sonde/synth.h"
 
 /* Interned: symbol names live as long as the machine. */
-const char *anl_sym_name(struct anl_machine *m, const char *name)
+const char *prof_sym_name(struct prof_machine *m, const char *name)
 {
 	char *d = sym_demangle_perf(name);
 	const char *in;
 
 	if (!d)
-		return anl_intern(m, name, strlen(name));
-	in = anl_intern(m, d, strlen(d));
+		return prof_intern(m, name, strlen(name));
+	in = prof_intern(m, d, strlen(d));
 	free(d);
 	return in;
 }
@@ -48,23 +48,23 @@ static const char *base_name(const char *s)
 	return b ? b + 1 : s;
 }
 
-struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t len,
+struct prof_dso *prof_dso_findnew(struct prof_machine *m, const char *name, size_t len,
 				bool kernel)
 {
 	struct hashtab_probe probe;
-	struct anl_dso *d;
+	struct prof_dso *d;
 	const char *in;
 	uint64_t h;
 
 	if (kernel && len >= 17 && !strncmp(name, "[kernel.kallsyms]", 17))
 		len = 17; /* "[kernel.kallsyms]_text" and friends */
-	in = anl_intern(m, name, len);
+	in = prof_intern(m, name, len);
 	h = hashtab_mix((uintptr_t)in, kernel);
 	for (d = hashtab_probe_first(&m->dsos, h, &probe); d;
 	     d = hashtab_probe_next(&m->dsos, &probe))
 		if (d->name == in && d->kernel == kernel)
 			return d;
-	d = anl_alloc(m, sizeof(*d));
+	d = prof_alloc(m, sizeof(*d));
 	memset(d, 0, sizeof(*d));
 	d->name = in;
 	d->kernel = kernel;
@@ -77,18 +77,18 @@ struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t 
 		size_t n = strcspn(bn, ".");
 
 		snprintf(buf, sizeof(buf), "[%.*s]", (int)n, bn);
-		d->short_name = anl_intern(m, buf, strlen(buf));
+		d->short_name = prof_intern(m, buf, strlen(buf));
 	} else if (d->jit) {
 		/* perf: "[JIT] tid PID" for its /tmp/perf-PID.map. */
 		char buf[64];
 		int n = snprintf(buf, sizeof(buf), "[JIT] tid %d",
 				 atoi(in + 10));
 
-		d->short_name = anl_intern(m, buf, (size_t)n);
+		d->short_name = prof_intern(m, buf, (size_t)n);
 	} else {
 		d->short_name = in[0] == '[' ? in : base_name(in);
 	}
-	d->short_key = anl_intern(m, d->short_name, strlen(d->short_name));
+	d->short_key = prof_intern(m, d->short_name, strlen(d->short_name));
 	d->next_made = m->all_dsos;
 	m->all_dsos = d;
 	/* Out of memory: the DSO works, a later lookup just makes another. */
@@ -96,20 +96,20 @@ struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t 
 	return d;
 }
 
-struct anl_dso *anl_kernel_dso(struct anl_machine *m)
+struct prof_dso *prof_kernel_dso(struct prof_machine *m)
 {
 	if (!m->kdso)
-		m->kdso = anl_dso_findnew(m, "[kernel.kallsyms]", 17, true);
+		m->kdso = prof_dso_findnew(m, "[kernel.kallsyms]", 17, true);
 	return m->kdso;
 }
 
-void anl_dsos_free(struct anl_machine *m)
+void prof_dsos_free(struct prof_machine *m)
 {
 	/* A kernel table still loading finishes (and is cached) first. */
 	if (m->kprefetched)
 		(void)sonde_dso__load(m->kdso->sdso);
 	/* The symbolizer's objects keep the DWARF answers: freed, they write them. */
-	for (struct anl_dso *d = m->all_dsos; d; d = d->next_made) {
+	for (struct prof_dso *d = m->all_dsos; d; d = d->next_made) {
 		free(d->syms);
 		sonde_dso__put(d->sdso);
 	}
@@ -123,43 +123,43 @@ void anl_dsos_free(struct anl_machine *m)
  * answers would name other code). The symbolizer's object holds the
  * debug info and its answer cache (sym_srcline.c).
  */
-static bool debug_answers(struct anl_machine *m, struct anl_dso *dso)
+static bool debug_answers(struct prof_machine *m, struct prof_dso *dso)
 {
 	if (dso->kernel || dso->jit || dso->name[0] != '/')
 		return false;
 	if (!dso->loaded)
-		(void)anl_dso_find_sym(m, dso, 0);
+		(void)prof_dso_find_sym(m, dso, 0);
 	return dso->sdso && !dso->stale;
 }
 
-void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
+void prof_dso_prefetch_dwarf(struct prof_machine *m, struct prof_dso *dso, uint64_t addr)
 {
 	if (dso->dwarf_asked || !debug_answers(m, dso))
 		return;
-	dso->dwarf_asked = sym_dso_prefetch_dwarf(dso->sdso, anl_dso_vaddr(dso, addr));
+	dso->dwarf_asked = sym_dso_prefetch_dwarf(dso->sdso, prof_dso_vaddr(dso, addr));
 }
 
-const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr)
+const char *prof_dso_srcline(struct prof_machine *m, struct prof_dso *dso, uint64_t addr)
 {
 	const char *sl;
 
 	if (!debug_answers(m, dso) ||
-	    sym_dso_srcline(dso->sdso, anl_dso_vaddr(dso, addr), &sl))
+	    sym_dso_srcline(dso->sdso, prof_dso_vaddr(dso, addr), &sl))
 		return NULL;
-	return anl_intern(m, sl, strlen(sl));
+	return prof_intern(m, sl, strlen(sl));
 }
 
 /* The symbolizer's answer, its names interned (names compare by pointer). */
-static int dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+static int dso_inlines(struct prof_machine *m, struct prof_dso *dso, uint64_t addr,
 		       const char **names, int max)
 {
 	int n;
 
 	if (!debug_answers(m, dso))
 		return 0;
-	n = sym_dso_inlines(dso->sdso, anl_dso_vaddr(dso, addr), names, max);
+	n = sym_dso_inlines(dso->sdso, prof_dso_vaddr(dso, addr), names, max);
 	for (int j = 0; j < n; j++)
-		names[j] = anl_intern(m, names[j], strlen(names[j]));
+		names[j] = prof_intern(m, names[j], strlen(names[j]));
 	return n < 0 ? 0 : n;
 }
 
@@ -167,25 +167,25 @@ static int dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr
  * Every new stack asks again for the same return addresses (main, _start,
  * ...): the answers are kept, names being interned and stable.
  */
-int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+int prof_dso_inlines(struct prof_machine *m, struct prof_dso *dso, uint64_t addr,
 		    const char **names, int max)
 {
 	uint64_t h = hashtab_mix((uintptr_t)dso, addr);
 	struct hashtab_probe probe;
-	struct anl_inl *e;
+	struct prof_inl *e;
 	int n;
 
-	if (max > ANL_INL_MAX)
+	if (max > PROF_INL_MAX)
 		return dso_inlines(m, dso, addr, names, max);
 	for (e = hashtab_probe_first(&m->inls, h, &probe); e;
 	     e = hashtab_probe_next(&m->inls, &probe))
 		if (e->dso == dso && e->addr == addr)
 			break;
 	if (!e) {
-		e = anl_alloc(m, sizeof(*e));
+		e = prof_alloc(m, sizeof(*e));
 		e->dso = dso;
 		e->addr = addr;
-		e->nr = dso_inlines(m, dso, addr, e->names, ANL_INL_MAX);
+		e->nr = dso_inlines(m, dso, addr, e->names, PROF_INL_MAX);
 		(void)hashtab_insert(&m->inls, h, e); /* no memory: asked again */
 	}
 	n = e->nr < max ? e->nr : max;
@@ -195,11 +195,11 @@ int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
 }
 
 /* The report's name of a symbolizer symbol (sym_shown_name()), interned. */
-static const char *shown_name(struct anl_machine *m, const struct anl_dso *d,
+static const char *shown_name(struct prof_machine *m, const struct prof_dso *d,
 			      const char *raw)
 {
 	char *s = sym_shown_name(raw, d->jit);
-	const char *in = s ? anl_intern(m, s, strlen(s)) : anl_intern(m, raw, strlen(raw));
+	const char *in = s ? prof_intern(m, s, strlen(s)) : prof_intern(m, raw, strlen(raw));
 
 	free(s);
 	return in;
@@ -210,8 +210,8 @@ static const char *shown_name(struct anl_machine *m, const struct anl_dso *d,
  * kernel read it from the mapped file), else the file's HEADER_BUILD_ID
  * entry; 0 if neither.
  */
-static size_t recorded_build_id(const struct anl_machine *m,
-				const struct anl_dso *d, uint8_t *id)
+static size_t recorded_build_id(const struct prof_machine *m,
+				const struct prof_dso *d, uint8_t *id)
 {
 	const struct sonde_perfdata_reader *r = m->reader;
 
@@ -230,7 +230,7 @@ static size_t recorded_build_id(const struct anl_machine *m,
 	return 0;
 }
 
-static const char *buildid_dir(struct anl_machine *m)
+static const char *buildid_dir(struct prof_machine *m)
 {
 	if (!m->buildid_dir)
 		m->buildid_dir = sym_default_buildid_dir();
@@ -242,7 +242,7 @@ static const char *buildid_dir(struct anl_machine *m)
  * recorded build (or nothing was recorded), else the recorded copy in
  * perf's build-id cache, else NULL (then @d is loaded, which warns once).
  */
-const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
+const char *prof_dso_unwind_file(struct prof_machine *m, struct prof_dso *d)
 {
 	uint8_t want[SYM_BUILD_ID_MAX];
 	size_t wlen;
@@ -260,13 +260,13 @@ const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
 		return d->uw_file;
 	found = sym_recorded_object(d->name, want, wlen, buildid_dir(m));
 	if (found) {
-		d->uw_file = anl_intern(m, found, strlen(found));
+		d->uw_file = prof_intern(m, found, strlen(found));
 		free(found);
 		return d->uw_file;
 	}
 	d->uw_file = NULL;
 	if (!d->loaded)
-		(void)anl_dso_find_sym(m, d, 0); /* the warning naming a changed file */
+		(void)prof_dso_find_sym(m, d, 0); /* the warning naming a changed file */
 	return NULL;
 }
 
@@ -275,9 +275,9 @@ const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d)
  * hundred functions of the kernel's ~100k or of libc's thousands, and
  * only their names are ever read, demangled or interned.
  */
-const struct anl_sym *anl_dso_sym(struct anl_machine *m, struct anl_dso *d, size_t i)
+const struct prof_sym *prof_dso_sym(struct prof_machine *m, struct prof_dso *d, size_t i)
 {
-	struct anl_sym *a = &d->syms[i];
+	struct prof_sym *a = &d->syms[i];
 	struct sonde_symbol s;
 
 	if (a->name)
@@ -297,7 +297,7 @@ const struct anl_sym *anl_dso_sym(struct anl_machine *m, struct anl_dso *d, size
  * The symbolizer the machine's objects are loaded through, made on first
  * use, with the report's kernel sources and cache directory.
  */
-static struct sonde_symcache *machine_symcache(struct anl_machine *m)
+static struct sonde_symcache *machine_symcache(struct prof_machine *m)
 {
 	if (!m->symcache) {
 		SONDE_OPTS(sonde_symcache_opts, o, .buildid_dir = buildid_dir(m),
@@ -311,7 +311,7 @@ static struct sonde_symcache *machine_symcache(struct anl_machine *m)
 }
 
 /* The kernel's build id recorded in the file (HEADER_BUILD_ID), if any. */
-static size_t recorded_kernel_build_id(const struct anl_machine *m, uint8_t *id)
+static size_t recorded_kernel_build_id(const struct prof_machine *m, uint8_t *id)
 {
 	const struct sonde_perfdata_reader *r = m->reader;
 
@@ -328,12 +328,12 @@ static size_t recorded_kernel_build_id(const struct anl_machine *m, uint8_t *id)
 }
 
 /* Where the recorded kernel had _text: perf's kernel map's pgoff. */
-static uint64_t recorded_text(const struct anl_machine *m, const struct anl_dso *d)
+static uint64_t recorded_text(const struct prof_machine *m, const struct prof_dso *d)
 {
 	uint64_t text = 0;
 
 	for (size_t i = 0; m->kproc && i < m->kproc->nr_maps; i++) {
-		const struct anl_map *mp = &m->kproc->maps[i];
+		const struct prof_map *mp = &m->kproc->maps[i];
 
 		if (mp->dso == d && mp->pgoff >= 0xffff000000000000ULL)
 			text = mp->pgoff;
@@ -346,7 +346,7 @@ static uint64_t recorded_text(const struct anl_machine *m, const struct anl_dso 
  * kernel (its build id, its release): the symbolizer chooses the source
  * (--kallsyms, --vmlinux, perf's copy, this boot's kallsyms) from that.
  */
-static struct sonde_dso *kernel_sdso(struct anl_machine *m, struct anl_dso *k)
+static struct sonde_dso *kernel_sdso(struct prof_machine *m, struct prof_dso *k)
 {
 	struct sonde_symcache *c = machine_symcache(m);
 	const char *rel = m->reader ? m->reader->feat_str[SONDE_FEAT_OSRELEASE] : NULL;
@@ -363,8 +363,8 @@ static struct sonde_dso *kernel_sdso(struct anl_machine *m, struct anl_dso *k)
 	return k->sdso;
 }
 
-/* The kernel's table, its entries named by anl_dso_sym() on first use. */
-static void kernel_load(struct anl_machine *m, struct anl_dso *k)
+/* The kernel's table, its entries named by prof_dso_sym() on first use. */
+static void kernel_load(struct prof_machine *m, struct prof_dso *k)
 {
 	size_t nr;
 
@@ -387,9 +387,9 @@ static void kernel_load(struct anl_machine *m, struct anl_dso *k)
 	}
 }
 
-void anl_machine_preload_kernel(struct anl_machine *m)
+void prof_machine_preload_kernel(struct prof_machine *m)
 {
-	struct anl_dso *k = anl_kernel_dso(m);
+	struct prof_dso *k = prof_kernel_dso(m);
 
 #ifdef SONDE_FUZZ
 	return;
@@ -409,7 +409,7 @@ void anl_machine_preload_kernel(struct anl_machine *m)
  * vdso (perf's copy when the recording's is another kernel's), or a JIT's
  * perf map (owner-checked, names as written).
  */
-static void dso_load(struct anl_machine *m, struct anl_dso *d)
+static void dso_load(struct prof_machine *m, struct prof_dso *d)
 {
 	struct sonde_symcache *c;
 	uint8_t want[SYM_BUILD_ID_MAX];
@@ -438,7 +438,7 @@ static void dso_load(struct anl_machine *m, struct anl_dso *d)
 	/* Changed since the recording and no copy of it: never its answers. */
 	d->stale = status == SONDE_DSO_BUILD_ID_MISMATCH ||
 		   (status == SONDE_DSO_MISSING && wlen);
-	/* calloc'd as the kernel's: entries are named by anl_dso_sym(). */
+	/* calloc'd as the kernel's: entries are named by prof_dso_sym(). */
 	d->syms = n ? calloc(n, sizeof(*d->syms)) : NULL;
 	if (d->syms) {
 		d->ssyms = s;
@@ -447,16 +447,16 @@ static void dso_load(struct anl_machine *m, struct anl_dso *d)
 	}
 }
 
-const struct anl_sym *anl_ksym_add(struct anl_machine *m, struct anl_dso *d, uint64_t start,
+const struct prof_sym *prof_ksym_add(struct prof_machine *m, struct prof_dso *d, uint64_t start,
 				   uint64_t end, const char *name)
 {
-	struct anl_ksym **link = &d->ksyms, *k;
+	struct prof_ksym **link = &d->ksyms, *k;
 
 	for (; *link; link = &(*link)->next)
 		if ((*link)->sym.start == start && (*link)->sym.end == end &&
 		    (*link)->sym.name == name)
 			return &(*link)->sym;
-	k = anl_alloc(m, sizeof(*k));
+	k = prof_alloc(m, sizeof(*k));
 	memset(k, 0, sizeof(*k));
 	k->sym.start = start;
 	k->sym.end = end;
@@ -466,15 +466,15 @@ const struct anl_sym *anl_ksym_add(struct anl_machine *m, struct anl_dso *d, uin
 }
 
 /* perf's lookup in its tree of them: the first one registered wins. */
-static const struct anl_sym *ksym_find(const struct anl_dso *d, uint64_t addr)
+static const struct prof_sym *ksym_find(const struct prof_dso *d, uint64_t addr)
 {
-	for (const struct anl_ksym *k = d->ksyms; k; k = k->next)
+	for (const struct prof_ksym *k = d->ksyms; k; k = k->next)
 		if (addr >= k->sym.start && addr < k->sym.end)
 			return &k->sym;
 	return NULL;
 }
 
-const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *dso,
+const struct prof_sym *prof_dso_find_sym(struct prof_machine *m, struct prof_dso *dso,
 				       uint64_t addr)
 {
 	const struct sonde_symbol *s;
@@ -484,30 +484,30 @@ const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *ds
 		return ksym_find(dso, addr);
 	if (dso->kernel) {
 		/* Every kernel object is looked up in the one kernel table. */
-		struct anl_dso *k = anl_kernel_dso(m);
+		struct prof_dso *k = prof_kernel_dso(m);
 
 		if (!k->loaded)
 			kernel_load(m, k);
 		if (!k->has_syms)
 			return NULL;
 		i = sym_kernel_find(k->sdso, addr);
-		return i == SIZE_MAX ? NULL : anl_dso_sym(m, k, i);
+		return i == SIZE_MAX ? NULL : prof_dso_sym(m, k, i);
 	}
 	if (!dso->loaded)
 		dso_load(m, dso);
 	if (!dso->has_syms)
 		return NULL;
-	s = sym_table_find(dso->ssyms, dso->nr_syms, anl_dso_vaddr(dso, addr));
-	return s ? anl_dso_sym(m, dso, (size_t)(s - dso->ssyms)) : NULL;
+	s = sym_table_find(dso->ssyms, dso->nr_syms, prof_dso_vaddr(dso, addr));
+	return s ? prof_dso_sym(m, dso, (size_t)(s - dso->ssyms)) : NULL;
 }
 
-uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr)
+uint64_t prof_dso_vaddr(const struct prof_dso *dso, uint64_t addr)
 {
 	return dso->sdso ? sonde_dso__offset_to_vaddr(dso->sdso, addr) : addr;
 }
 
 /* Out-of-line code as perf reads it: zeros, and the pokes over them in order. */
-static size_t ool_read(const struct anl_dso *d, uint64_t addr, void *buf, size_t len,
+static size_t ool_read(const struct prof_dso *d, uint64_t addr, void *buf, size_t len,
 		       bool *is64)
 {
 	unsigned char *out = buf;
@@ -517,7 +517,7 @@ static size_t ool_read(const struct anl_dso *d, uint64_t addr, void *buf, size_t
 	if (len > d->ool_len - addr)
 		len = (size_t)(d->ool_len - addr);
 	memset(out, 0, len);
-	for (const struct anl_poke *pk = d->pokes; pk; pk = pk->next) {
+	for (const struct prof_poke *pk = d->pokes; pk; pk = pk->next) {
 		uint64_t from = pk->off > addr ? pk->off : addr;
 		uint64_t to = pk->off + pk->len < addr + len ? pk->off + pk->len : addr + len;
 
@@ -528,7 +528,7 @@ static size_t ool_read(const struct anl_dso *d, uint64_t addr, void *buf, size_t
 	return len;
 }
 
-size_t anl_dso_read(struct anl_machine *m, struct anl_dso *dso, uint64_t addr, void *buf,
+size_t prof_dso_read(struct prof_machine *m, struct prof_dso *dso, uint64_t addr, void *buf,
 		    size_t len, bool *is64)
 {
 	ssize_t n;
@@ -548,18 +548,18 @@ size_t anl_dso_read(struct anl_machine *m, struct anl_dso *dso, uint64_t addr, v
 	return (size_t)n;
 }
 
-const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso *dso,
-				     const struct anl_sym *base, const char *name)
+const struct prof_sym *prof_inline_sym(struct prof_machine *m, const struct prof_dso *dso,
+				     const struct prof_sym *base, const char *name)
 {
 	uint64_t h = hashtab_mix(hashtab_mix((uintptr_t)dso, (uintptr_t)name), base->start);
 	struct hashtab_probe probe;
-	struct anl_isym *e;
+	struct prof_isym *e;
 
 	for (e = hashtab_probe_first(&m->isyms, h, &probe); e;
 	     e = hashtab_probe_next(&m->isyms, &probe))
 		if (e->dso == dso && e->name == name && e->sym.start == base->start)
 			return &e->sym;
-	e = anl_alloc(m, sizeof(*e));
+	e = prof_alloc(m, sizeof(*e));
 	e->dso = dso;
 	e->name = name;
 	e->sym.start = base->start;

@@ -49,26 +49,26 @@ static int prof_mode_index(unsigned cpumode)
 }
 
 /* perf's srcline: the line table's answer, else sym+offset or dso[addr], "??:0" outside any object. */
-static const char *srcline(struct sonde_profile *p, struct anl_dso *dso,
-			   const struct anl_sym *sym, uint64_t addr)
+static const char *srcline(struct sonde_profile *p, struct prof_dso *dso,
+			   const struct prof_sym *sym, uint64_t addr)
 {
 	char buf[512];
-	const char *sl = dso && !dso->kernel ? anl_dso_srcline(p->m, dso, addr) : NULL;
+	const char *sl = dso && !dso->kernel ? prof_dso_srcline(p->m, dso, addr) : NULL;
 
 	if (sl)
 		return sl;
 	if (sym)
 		snprintf(buf, sizeof(buf), "%s+%" PRIu64, sym->name,
-			 (dso ? anl_dso_vaddr(dso, addr) : addr) - sym->start);
+			 (dso ? prof_dso_vaddr(dso, addr) : addr) - sym->start);
 	else if (dso)
 		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", dso->short_name, addr);
 	else
 		snprintf(buf, sizeof(buf), "??:0");
-	return anl_intern(p->m, buf, strlen(buf));
+	return prof_intern(p->m, buf, strlen(buf));
 }
 
 static void make_key(struct sonde_profile *p, const struct prof_group *g,
-		     const struct anl_frame *fr, struct prof_key *k)
+		     const struct prof_frame *fr, struct prof_key *k)
 {
 	const bool *has = p->keys;
 
@@ -158,8 +158,8 @@ static bool str_in(char *const *list, size_t nr, const char *s)
 	return false;
 }
 
-static bool dso_sym_visible(const struct sonde_profile *p, const struct anl_dso *dso,
-			    const struct anl_sym *sym)
+static bool dso_sym_visible(const struct sonde_profile *p, const struct prof_dso *dso,
+			    const struct prof_sym *sym)
 {
 	if (p->nr_f_dso) {
 		const char *dn = dso ? dso->short_name : "[unknown]";
@@ -199,7 +199,7 @@ static bool entry_shown(const struct sonde_profile *p, const struct sonde_profil
  * a graph), into one array, so that its nodes are near each other.
  */
 struct prof_tree_job {
-	const struct anl_frame *frames; /* the group's stack's: a job reaches
+	const struct prof_frame *frames; /* the group's stack's: a job reaches
 					 * both without a load to wait for */
 	const struct prof_group *g;
 	uint32_t ent; /* the entry's seq */
@@ -247,7 +247,7 @@ static size_t jobs_bound(const struct sonde_profile *p, struct prof_group *const
 static void expand_group(struct sonde_profile *p, const struct prof_group *g,
 			 struct tree_jobs *jobs)
 {
-	const struct anl_stack *st = g->st;
+	const struct prof_stack *st = g->st;
 	int n = (int)st->nr_frames;
 	uint64_t mark = g->seq + 1;
 	struct prof_key k0;
@@ -306,7 +306,7 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g,
 	 */
 	for (int step = 0; step < n; step++) {
 		int i = p->caller ? n - 1 - step : step;
-		const struct anl_frame *fr = &st->frames[i];
+		const struct prof_frame *fr = &st->frames[i];
 		struct prof_key k;
 		struct sonde_profile_entry *e;
 
@@ -450,7 +450,7 @@ void prof_hist_build(struct sonde_profile *p)
 	if (!p->dirty)
 		return;
 	p->dirty = false;
-	anl_stacks_finish(p->stacks);
+	prof_stacks_finish(p->stacks);
 	prof_hist_free(p);
 	for (int i = 0; i < p->nr_evs; i++) {
 		p->evs[i].stats.filtered_samples = 0;

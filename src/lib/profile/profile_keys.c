@@ -43,7 +43,7 @@ struct prof_xid {
 /* What an entry shows beyond its identity: its first sample's. */
 struct prof_xshow {
 	uint64_t data_src;
-	struct anl_frame dfr, ifr; /* the data and code addresses resolved */
+	struct prof_frame dfr, ifr; /* the data and code addresses resolved */
 	const char *cgroup_name;
 	char dcl_level;
 	bool has_sym, has_dso, has_dfr, has_ifr;
@@ -212,7 +212,7 @@ static const struct prof_xkey *intern(struct sonde_profile *p, const struct prof
 	     e = hashtab_probe_next(&kx->tab, &probe))
 		if (!memcmp(&e->id, &k->id, sizeof(k->id)))
 			return kx->last = e;
-	e = anl_alloc(p->m, sizeof(*e));
+	e = prof_alloc(p->m, sizeof(*e));
 	memcpy(e, k, sizeof(*e));
 	if (hashtab_insert(&kx->tab, h, e))
 		abort(); /* as the groups do on OOM */
@@ -283,7 +283,7 @@ void prof_keys_record(struct sonde_profile *p, const struct sonde_record *rec)
 		if (!c)
 			return;
 		c->id = rec->cgroup.id;
-		c->path = anl_intern(p->m, path, strlen(path));
+		c->path = prof_intern(p->m, path, strlen(path));
 		if (hashtab_insert(&kx->cgroups, hashtab_mix(c->id, 0), c))
 			free(c);
 	} else if (rec->type == SONDE_PERF_RECORD_NAMESPACES && p->keys[K(CGROUP_ID)]) {
@@ -324,12 +324,12 @@ static bool memory_key(const struct sonde_profile *p)
 }
 
 /* The data address resolved as perf's ip__resolve_data() does: the sample's space only. */
-static void resolve_data(struct sonde_profile *p, struct anl_thread *t, bool kernel,
+static void resolve_data(struct sonde_profile *p, struct prof_thread *t, bool kernel,
 			 uint64_t addr, struct prof_xkey *k)
 {
-	struct anl_loc loc;
+	struct prof_loc loc;
 
-	anl_resolve(p->m, t, kernel, addr, &loc);
+	prof_resolve(p->m, t, kernel, addr, &loc);
 	k->show.has_dfr = true;
 	k->show.dfr.dso = loc.dso;
 	k->show.dfr.sym = loc.sym;
@@ -353,7 +353,7 @@ static void resolve_data(struct sonde_profile *p, struct anl_thread *t, bool ker
 }
 
 static void memory_values(struct sonde_profile *p, const struct sonde_sample *s, uint64_t type,
-			  struct anl_thread *t, bool kernel, struct prof_xkey *k)
+			  struct prof_thread *t, bool kernel, struct prof_xkey *k)
 {
 	k->show.data_src = (type & SONDE_PERF_SAMPLE_DATA_SRC) ? s->data_src.val
 		/* perf's PERF_MEM_DATA_SRC_NONE: every part N/A */
@@ -436,13 +436,13 @@ static const char *trace_text(struct sonde_profile *p, int ei, const struct sond
 		}
 		text = big;
 	}
-	text = anl_intern(p->m, text, (size_t)n);
+	text = prof_intern(p->m, text, (size_t)n);
 	free(big);
 	return text;
 }
 
 const struct prof_xkey *prof_keys_sample(struct sonde_profile *p, int ei, uint16_t misc,
-					 const struct sonde_record *rec, struct anl_thread *t)
+					 const struct sonde_record *rec, struct prof_thread *t)
 {
 	const struct sonde_sample *s = &rec->sample;
 	uint64_t type = p->evs[ei].fmt.sample_type;
@@ -516,18 +516,18 @@ bool prof_keys_dedup(const struct sonde_profile *p, const struct prof_xkey *x)
 static const char *parent_of(struct sonde_profile *p, const struct prof_group *g)
 {
 	struct prof_keys *kx = p->kx;
-	const struct anl_stack *st = g->st;
+	const struct prof_stack *st = g->st;
 
 	if (kx->pg == g)
 		return kx->parent;
 	kx->pg = g;
 	kx->parent = NULL;
 	for (uint32_t i = 0; i < st->nr_frames; i++) {
-		const struct anl_sym *sym = st->frames[i].sym;
+		const struct prof_sym *sym = st->frames[i].sym;
 
 		/* perf matches the callchain's functions, not what is inlined there */
 		if (sym && !sym->inlined && !regexec(&kx->parent_re, sym->name, 0, NULL, 0)) {
-			kx->parent = anl_intern(p->m, sym->name, strlen(sym->name));
+			kx->parent = prof_intern(p->m, sym->name, strlen(sym->name));
 			break;
 		}
 	}
@@ -535,29 +535,29 @@ static const char *parent_of(struct sonde_profile *p, const struct prof_group *g
 }
 
 /* perf's srcfile: the file of the line table's answer, "" without one. */
-static const char *srcfile_of(struct sonde_profile *p, const struct anl_frame *fr)
+static const char *srcfile_of(struct sonde_profile *p, const struct prof_frame *fr)
 {
-	const char *sl = fr->dso && !fr->dso->kernel ? anl_dso_srcline(p->m, fr->dso, fr->addr)
+	const char *sl = fr->dso && !fr->dso->kernel ? prof_dso_srcline(p->m, fr->dso, fr->addr)
 						     : NULL;
 	const char *colon = sl ? strchr(sl, ':') : NULL;
 
 	if (!colon || colon == sl)
-		return anl_intern(p->m, "", 0);
-	return anl_intern(p->m, sl, (size_t)(colon - sl));
+		return prof_intern(p->m, "", 0);
+	return prof_intern(p->m, sl, (size_t)(colon - sl));
 }
 
 /* The size of the map @fr lies in (perf's map__size()), 0 without one. */
 static uint64_t map_size(struct sonde_profile *p, const struct prof_group *g,
-			 const struct anl_frame *fr)
+			 const struct prof_frame *fr)
 {
-	const struct anl_proc *proc = fr->kernel ? p->m->kproc : g->st->proc;
-	const struct anl_map *map = proc && fr->dso ? anl_maps_find(proc, fr->ip) : NULL;
+	const struct prof_proc *proc = fr->kernel ? p->m->kproc : g->st->proc;
+	const struct prof_map *map = proc && fr->dso ? prof_maps_find(proc, fr->ip) : NULL;
 
 	return map ? map->end - map->start : 0;
 }
 
 const struct prof_xkey *prof_keys_frame(struct sonde_profile *p, const struct prof_group *g,
-					const struct anl_frame *fr)
+					const struct prof_frame *fr)
 {
 	const bool *has = p->keys;
 	struct prof_xkey k;
@@ -627,7 +627,7 @@ static int null_last(const void *a, const void *b)
 /* ipc_null beside a symbol key: perf's sort__sym_cmp on the entries' own symbols. */
 static int ipc_sym_cmp(const struct sonde_profile_entry *a, const struct sonde_profile_entry *b)
 {
-	const struct anl_sym *sa = a->k.sym, *sb = b->k.sym;
+	const struct prof_sym *sa = a->k.sym, *sb = b->k.sym;
 
 	if (!sa && !sb)
 		return s64_sign(a->k.addr, b->k.addr);

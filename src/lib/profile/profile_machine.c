@@ -20,9 +20,9 @@ static inline uint64_t id_hash(int32_t id)
 	return (uint32_t)id;
 }
 
-void *anl_alloc(struct anl_machine *m, size_t n)
+void *prof_alloc(struct prof_machine *m, size_t n)
 {
-	struct anl_chunk *c = m->arena;
+	struct prof_chunk *c = m->arena;
 	void *p;
 
 	n = (n + 15) & ~(size_t)15;
@@ -44,19 +44,19 @@ void *anl_alloc(struct anl_machine *m, size_t n)
 	return p;
 }
 
-const char *anl_intern(struct anl_machine *m, const char *s, size_t len)
+const char *prof_intern(struct prof_machine *m, const char *s, size_t len)
 {
 	uint64_t h = hashtab_bytes_hash(s, len);
 	struct hashtab_probe probe;
-	struct anl_str *e;
+	struct prof_str *e;
 	char *copy;
 
 	for (e = hashtab_probe_first(&m->strs, h, &probe); e;
 	     e = hashtab_probe_next(&m->strs, &probe))
 		if (e->len == len && !memcmp(e->s, s, len))
 			return e->s;
-	e = anl_alloc(m, sizeof(*e));
-	copy = anl_alloc(m, len + 1);
+	e = prof_alloc(m, sizeof(*e));
+	copy = prof_alloc(m, len + 1);
 	memcpy(copy, s, len);
 	copy[len] = 0;
 	e->s = copy;
@@ -66,9 +66,9 @@ const char *anl_intern(struct anl_machine *m, const char *s, size_t len)
 	return copy;
 }
 
-struct anl_machine *anl_machine_new(void)
+struct prof_machine *prof_machine_new(void)
 {
-	struct anl_machine *m = calloc(1, sizeof(*m));
+	struct prof_machine *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return NULL;
@@ -78,18 +78,18 @@ struct anl_machine *anl_machine_new(void)
 	hashtab_init(&m->isyms);
 	hashtab_init(&m->inls);
 	hashtab_init(&m->dsos);
-	m->kproc = anl_alloc(m, sizeof(*m->kproc));
+	m->kproc = prof_alloc(m, sizeof(*m->kproc));
 	memset(m->kproc, 0, sizeof(*m->kproc));
 	m->kproc->pid = -1;
 	return m;
 }
 
-void anl_machine_free(struct anl_machine *m)
+void prof_machine_free(struct prof_machine *m)
 {
 	if (!m)
 		return;
-	anl_dsos_free(m);
-	for (struct anl_proc *p = m->all_procs; p; p = p->next) {
+	prof_dsos_free(m);
+	for (struct prof_proc *p = m->all_procs; p; p = p->next) {
 		free(p->maps);
 		sonde_unwinder__free(p->uw);
 	}
@@ -104,7 +104,7 @@ void anl_machine_free(struct anl_machine *m)
 	free(m->kallsyms_file);
 	free(m->vmlinux_file);
 	while (m->arena) {
-		struct anl_chunk *c = m->arena;
+		struct prof_chunk *c = m->arena;
 
 		m->arena = c->next;
 		free(c);
@@ -123,7 +123,7 @@ static int set_path(char **to, const char *path)
 	return 0;
 }
 
-int anl_machine_set_kernel_symbols(struct anl_machine *m, const char *kallsyms,
+int prof_machine_set_kernel_symbols(struct prof_machine *m, const char *kallsyms,
 				   const char *vmlinux)
 {
 	int err = set_path(&m->kallsyms_file, kallsyms);
@@ -131,7 +131,7 @@ int anl_machine_set_kernel_symbols(struct anl_machine *m, const char *kallsyms,
 	return err ? err : set_path(&m->vmlinux_file, vmlinux);
 }
 
-int anl_machine_set_cache(struct anl_machine *m, const char *dir)
+int prof_machine_set_cache(struct prof_machine *m, const char *dir)
 {
 	char *copy = dir ? strdup(dir) : NULL;
 
@@ -149,17 +149,17 @@ static bool env_set(const char *name)
 	return v && v[0] && strcmp(v, "0");
 }
 
-int anl_machine_default_cache(struct anl_machine *m)
+int prof_machine_default_cache(struct prof_machine *m)
 {
 	char dir[4096];
 
 	if (env_set("SONDE_NO_CACHE") || env_set("SONDE_NO_KALLSYMS_CACHE") ||
 	    !kcache_default_dir(dir, sizeof(dir)))
 		return 0;
-	return anl_machine_set_cache(m, dir);
+	return prof_machine_set_cache(m, dir);
 }
 
-struct anl_stats *anl_machine_stats(struct anl_machine *m)
+struct prof_stats *prof_machine_stats(struct prof_machine *m)
 {
 	return &m->stats;
 }
@@ -167,19 +167,19 @@ struct anl_stats *anl_machine_stats(struct anl_machine *m)
 static bool proc_is(const void *val, const void *key, void *ctx)
 {
 	(void)ctx;
-	return ((const struct anl_proc *)val)->pid == *(const int32_t *)key;
+	return ((const struct prof_proc *)val)->pid == *(const int32_t *)key;
 }
 
 static bool thread_is(const void *val, const void *key, void *ctx)
 {
 	(void)ctx;
-	return ((const struct anl_thread *)val)->tid == *(const int32_t *)key;
+	return ((const struct prof_thread *)val)->tid == *(const int32_t *)key;
 }
 
 /* A new process @pid; it replaces an older one of that pid (pid reuse). */
-static struct anl_proc *proc_new(struct anl_machine *m, int32_t pid)
+static struct prof_proc *proc_new(struct prof_machine *m, int32_t pid)
 {
-	struct anl_proc *p = anl_alloc(m, sizeof(*p));
+	struct prof_proc *p = prof_alloc(m, sizeof(*p));
 
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
@@ -191,23 +191,23 @@ static struct anl_proc *proc_new(struct anl_machine *m, int32_t pid)
 	return p;
 }
 
-static struct anl_proc *proc_find(struct anl_machine *m, int32_t pid, bool create)
+static struct prof_proc *proc_find(struct prof_machine *m, int32_t pid, bool create)
 {
-	struct anl_proc *p = hashtab_find(&m->procs, id_hash(pid), proc_is, &pid, NULL);
+	struct prof_proc *p = hashtab_find(&m->procs, id_hash(pid), proc_is, &pid, NULL);
 
 	if (p || !create)
 		return p;
 	return proc_new(m, pid);
 }
 
-static struct anl_thread *thread_find(struct anl_machine *m, int32_t tid)
+static struct prof_thread *thread_find(struct prof_machine *m, int32_t tid)
 {
 	return hashtab_find(&m->threads, id_hash(tid), thread_is, &tid, NULL);
 }
 
-static struct anl_thread *thread_new(struct anl_machine *m, int32_t pid, int32_t tid)
+static struct prof_thread *thread_new(struct prof_machine *m, int32_t pid, int32_t tid)
 {
-	struct anl_thread *t = anl_alloc(m, sizeof(*t));
+	struct prof_thread *t = prof_alloc(m, sizeof(*t));
 	char buf[24];
 	int n;
 
@@ -219,18 +219,18 @@ static struct anl_thread *thread_new(struct anl_machine *m, int32_t pid, int32_t
 	/* perf names the idle task (pid 0) "swapper" before any COMM. */
 	n = tid ? snprintf(buf, sizeof(buf), ":%d", tid) :
 		  snprintf(buf, sizeof(buf), "swapper");
-	t->comm = anl_intern(m, buf, (size_t)n);
+	t->comm = prof_intern(m, buf, (size_t)n);
 	t->proc = proc_find(m, pid, true);
 	/* Out of memory: the thread works, later records just miss it. */
 	(void)hashtab_insert(&m->threads, id_hash(tid), t);
-	m->recent[(uint32_t)tid % ANL_RECENT_THREADS] = t; /* never the thread it replaced */
+	m->recent[(uint32_t)tid % PROF_RECENT_THREADS] = t; /* never the thread it replaced */
 	return t;
 }
 
-struct anl_thread *anl_thread_findnew(struct anl_machine *m, int32_t pid, int32_t tid)
+struct prof_thread *prof_thread_findnew(struct prof_machine *m, int32_t pid, int32_t tid)
 {
-	struct anl_thread **slot = &m->recent[(uint32_t)tid % ANL_RECENT_THREADS];
-	struct anl_thread *t = *slot;
+	struct prof_thread **slot = &m->recent[(uint32_t)tid % PROF_RECENT_THREADS];
+	struct prof_thread *t = *slot;
 
 	if (t && t->tid == tid && (t->pid == pid || pid == -1))
 		return t;
@@ -245,11 +245,11 @@ struct anl_thread *anl_thread_findnew(struct anl_machine *m, int32_t pid, int32_
 	return t;
 }
 
-static void maps_reserve(struct anl_proc *p, size_t extra)
+static void maps_reserve(struct prof_proc *p, size_t extra)
 {
 	if (p->nr_maps + extra > p->cap_maps) {
 		size_t cap = p->cap_maps ? p->cap_maps * 2 : 16;
-		struct anl_map *nm;
+		struct prof_map *nm;
 
 		while (cap < p->nr_maps + extra)
 			cap *= 2;
@@ -264,9 +264,9 @@ static void maps_reserve(struct anl_proc *p, size_t extra)
 }
 
 /* Inserts @nm, cutting away whatever it overlaps (a new mapping wins). */
-void anl_maps_insert(struct anl_proc *p, const struct anl_map *nm)
+void prof_maps_insert(struct prof_proc *p, const struct prof_map *nm)
 {
-	struct anl_map *v;
+	struct prof_map *v;
 	size_t i = 0, lo = 0, hi = p->nr_maps;
 
 	if (nm->end <= nm->start)
@@ -284,11 +284,11 @@ void anl_maps_insert(struct anl_proc *p, const struct anl_map *nm)
 	}
 	i = lo;
 	while (i < p->nr_maps && v[i].start < nm->end) {
-		struct anl_map *o = &v[i];
+		struct prof_map *o = &v[i];
 
 		if (o->start < nm->start && o->end > nm->end) {
 			/* nm splits o in two. */
-			struct anl_map right = *o;
+			struct prof_map right = *o;
 
 			right.pgoff += nm->end - o->start;
 			right.start = nm->end;
@@ -329,7 +329,7 @@ void anl_maps_insert(struct anl_proc *p, const struct anl_map *nm)
 	p->gen++;
 }
 
-const struct anl_map *anl_maps_find(const struct anl_proc *p, uint64_t ip)
+const struct prof_map *prof_maps_find(const struct prof_proc *p, uint64_t ip)
 {
 	size_t lo = 0, hi = p->nr_maps;
 
@@ -346,7 +346,7 @@ const struct anl_map *anl_maps_find(const struct anl_proc *p, uint64_t ip)
 	return NULL;
 }
 
-void anl_maps_remove(struct anl_proc *p, const struct anl_map *map)
+void prof_maps_remove(struct prof_proc *p, const struct prof_map *map)
 {
 	size_t i = (size_t)(map - p->maps);
 
@@ -355,21 +355,21 @@ void anl_maps_remove(struct anl_proc *p, const struct anl_map *map)
 	p->gen++;
 }
 
-static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t start,
+static void do_mmap(struct prof_machine *m, int32_t pid, int32_t tid, uint64_t start,
 		    uint64_t len, uint64_t pgoff, const char *fn, size_t fnlen,
 		    uint16_t misc, bool exec, const struct sonde_record_mmap *mm)
 {
 	char jit[64];
 	uint16_t mode = misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK;
-	struct anl_map nm;
-	struct anl_proc *p;
+	struct prof_map nm;
+	struct prof_proc *p;
 
 	if (misc & SONDE_PERF_RECORD_MISC_MMAP_DATA)
 		return;
 	if (mode == SONDE_PERF_RECORD_MISC_KERNEL || pid == -1)
 		p = m->kproc;
 	else {
-		struct anl_thread *t = anl_thread_findnew(m, pid, tid);
+		struct prof_thread *t = prof_thread_findnew(m, pid, tid);
 
 		p = t->proc;
 	}
@@ -387,19 +387,19 @@ static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t st
 		fnlen = (size_t)n;
 		nm.pgoff = start; /* map-relative address == ip */
 	}
-	nm.dso = anl_dso_findnew(m, fn, fnlen, p == m->kproc);
+	nm.dso = prof_dso_findnew(m, fn, fnlen, p == m->kproc);
 	if (mm && mm->has_build_id && mm->build_id_size && !nm.dso->mmap_bid_size &&
 	    mm->build_id_size <= sizeof(nm.dso->mmap_bid)) {
 		/* The kernel's word on what was mapped: checked at load. */
 		memcpy(nm.dso->mmap_bid, mm->build_id, mm->build_id_size);
 		nm.dso->mmap_bid_size = mm->build_id_size;
 	}
-	anl_maps_insert(p, &nm);
+	prof_maps_insert(p, &nm);
 	/* The kernel map comes first in perf's files: start kallsyms now. */
-	if (p == m->kproc && nm.dso == anl_kernel_dso(m))
-		anl_machine_preload_kernel(m);
+	if (p == m->kproc && nm.dso == prof_kernel_dso(m))
+		prof_machine_preload_kernel(m);
 	if (p->uw && nm.dso->name[0] == '/' && !nm.dso->jit &&
-	    (fn = anl_dso_unwind_file(m, nm.dso)))
+	    (fn = prof_dso_unwind_file(m, nm.dso)))
 		sonde_unwinder__add_map(p->uw, nm.start, nm.end - nm.start, nm.pgoff, fn);
 }
 
@@ -410,19 +410,19 @@ static void do_mmap(struct anl_machine *m, int32_t pid, int32_t tid, uint64_t st
  * for the pokes); sonde reads no kernel file, so it keeps the pokes of
  * out-of-line code, for sonde_profile__read_code() (brstackinsn).
  */
-static void do_text_poke(struct anl_machine *m, uint16_t misc,
+static void do_text_poke(struct prof_machine *m, uint16_t misc,
 			 const struct sonde_record_text_poke *tp)
 {
-	const struct anl_map *map;
-	struct anl_poke *pk, **link;
+	const struct prof_map *map;
+	struct prof_poke *pk, **link;
 
 	if (!tp->new_len || !tp->bytes ||
 	    (misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK) != SONDE_PERF_RECORD_MISC_KERNEL)
 		return;
-	map = anl_maps_find(m->kproc, tp->addr);
+	map = prof_maps_find(m->kproc, tp->addr);
 	if (!map || !map->dso->ool)
 		return;
-	pk = anl_alloc(m, sizeof(*pk) + tp->new_len);
+	pk = prof_alloc(m, sizeof(*pk) + tp->new_len);
 	pk->off = tp->addr - map->start + map->pgoff;
 	pk->len = tp->new_len;
 	pk->next = NULL;
@@ -432,14 +432,14 @@ static void do_text_poke(struct anl_machine *m, uint16_t misc,
 	*link = pk;
 }
 
-static void do_fork(struct anl_machine *m, int32_t pid, int32_t ppid, int32_t tid,
+static void do_fork(struct prof_machine *m, int32_t pid, int32_t ppid, int32_t tid,
 		    int32_t ptid)
 {
-	struct anl_thread *parent = anl_thread_findnew(m, ppid, ptid);
+	struct prof_thread *parent = prof_thread_findnew(m, ppid, ptid);
 	const char *comm = parent->comm;
 	bool has_comm = parent->has_comm;
-	struct anl_proc *pproc = parent->proc;
-	struct anl_thread *t;
+	struct prof_proc *pproc = parent->proc;
+	struct prof_thread *t;
 
 	if (tid == ptid)
 		return;
@@ -448,7 +448,7 @@ static void do_fork(struct anl_machine *m, int32_t pid, int32_t ppid, int32_t ti
 	t->has_comm = has_comm;
 	if (pid != ppid) {
 		/* A new process: a copy of the parent's address space. */
-		struct anl_proc *np = proc_new(m, pid);
+		struct prof_proc *np = proc_new(m, pid);
 
 		if (pproc && pproc->nr_maps) {
 			maps_reserve(np, pproc->nr_maps);
@@ -477,25 +477,25 @@ static size_t text_len(const char *s, uint16_t room)
  * record's address, which would only misname the kernel's first
  * function: that case is left alone, and so are module maps on register.
  */
-static void do_ksymbol(struct anl_machine *m, const struct sonde_record_ksymbol *k)
+static void do_ksymbol(struct prof_machine *m, const struct sonde_record_ksymbol *k)
 {
-	struct anl_proc *p = m->kproc;
-	const struct anl_map *map = anl_maps_find(p, k->addr);
-	struct anl_dso *kdso = anl_kernel_dso(m), *d;
+	struct prof_proc *p = m->kproc;
+	const struct prof_map *map = prof_maps_find(p, k->addr);
+	struct prof_dso *kdso = prof_kernel_dso(m), *d;
 	const char *name;
 
 	if (k->flags & SONDE_PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) {
 		if (map && map->dso != kdso)
-			anl_maps_remove(p, map);
+			prof_maps_remove(p, map);
 		return;
 	}
 	if (!k->name)
 		return;
-	name = anl_intern(m, k->name, text_len(k->name, k->name_size));
+	name = prof_intern(m, k->name, text_len(k->name, k->name_size));
 	if (!map) {
-		struct anl_map nm = { .start = k->addr, .end = k->addr + k->len };
+		struct prof_map nm = { .start = k->addr, .end = k->addr + k->len };
 
-		d = anl_dso_findnew(m, name, strlen(name), true);
+		d = prof_dso_findnew(m, name, strlen(name), true);
 		if (d == kdso || (d->loaded && !d->ksym) || nm.end <= nm.start)
 			return;
 		d->ksym = true;
@@ -505,24 +505,24 @@ static void do_ksymbol(struct anl_machine *m, const struct sonde_record_ksymbol 
 			d->ool_len = k->len;
 		}
 		nm.dso = d;
-		anl_maps_insert(p, &nm);
-		map = anl_maps_find(p, k->addr);
+		prof_maps_insert(p, &nm);
+		map = prof_maps_find(p, k->addr);
 	}
 	if (map && map->dso->ksym)
-		(void)anl_ksym_add(m, map->dso, map->pgoff, map->pgoff + k->len, name);
+		(void)prof_ksym_add(m, map->dso, map->pgoff, map->pgoff + k->len, name);
 }
 
 /* COMM/FORK/MMAP/MMAP2 change the machine; LOST and AUX records are counted. */
-static void apply(struct anl_machine *m, const struct sonde_record *d)
+static void apply(struct prof_machine *m, const struct sonde_record *d)
 {
 	switch (d->type) {
 	case SONDE_PERF_RECORD_COMM: {
-		struct anl_thread *t = anl_thread_findnew(m, (int32_t)d->comm.pid,
+		struct prof_thread *t = prof_thread_findnew(m, (int32_t)d->comm.pid,
 							  (int32_t)d->comm.tid);
 
 		if (!d->comm.comm)
 			return;
-		t->comm = anl_intern(m, d->comm.comm, text_len(d->comm.comm, d->comm.comm_size));
+		t->comm = prof_intern(m, d->comm.comm, text_len(d->comm.comm, d->comm.comm_size));
 		t->has_comm = true;
 		break;
 	}
@@ -566,14 +566,14 @@ static void apply(struct anl_machine *m, const struct sonde_record *d)
 	}
 }
 
-void anl_machine_process_record(struct anl_machine *m, const struct sonde_record *d)
+void prof_machine_process_record(struct prof_machine *m, const struct sonde_record *d)
 {
 	if (d->type < 128)
 		m->stats.nr_records[d->type]++;
 	apply(m, d);
 }
 
-void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_reader *r,
+void prof_machine_process(struct prof_machine *m, const struct sonde_perfdata_reader *r,
 			 const struct sonde_perfdata_record *rec)
 {
 	const struct pdr_attr *a = pdr_attr_get(r, rec->attr_idx >= 0 ? rec->attr_idx : 0);
@@ -607,11 +607,11 @@ void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_read
 	apply(m, &d);
 }
 
-void anl_resolve(struct anl_machine *m, struct anl_thread *t, bool kernel,
-		 uint64_t ip, struct anl_loc *loc)
+void prof_resolve(struct prof_machine *m, struct prof_thread *t, bool kernel,
+		 uint64_t ip, struct prof_loc *loc)
 {
-	const struct anl_proc *p = kernel ? m->kproc : (t ? t->proc : NULL);
-	const struct anl_map *map = p ? anl_maps_find(p, ip) : NULL;
+	const struct prof_proc *p = kernel ? m->kproc : (t ? t->proc : NULL);
+	const struct prof_map *map = p ? prof_maps_find(p, ip) : NULL;
 
 	loc->ip = ip;
 	loc->kernel = kernel;
@@ -619,9 +619,9 @@ void anl_resolve(struct anl_machine *m, struct anl_thread *t, bool kernel,
 	loc->map = map;
 	if (kernel && !map && !m->ksym_tracked) {
 		/* No map for it in the file: kallsyms still names it. */
-		loc->dso = anl_kernel_dso(m);
+		loc->dso = prof_kernel_dso(m);
 		loc->addr = ip;
-		loc->sym = anl_dso_find_sym(m, loc->dso, ip);
+		loc->sym = prof_dso_find_sym(m, loc->dso, ip);
 		loc->map = NULL;
 		return;
 	}
@@ -632,5 +632,5 @@ void anl_resolve(struct anl_machine *m, struct anl_thread *t, bool kernel,
 	}
 	loc->dso = map->dso;
 	loc->addr = map->dso->kernel && !map->dso->ksym ? ip : ip - map->start + map->pgoff;
-	loc->sym = anl_dso_find_sym(m, map->dso, loc->addr);
+	loc->sym = prof_dso_find_sym(m, map->dso, loc->addr);
 }

@@ -39,15 +39,15 @@ struct prof_rb *prof_rb_next(const struct prof_rb *n);
  * The analysis model behind `sonde report` and `sonde script`: processes,
  * threads, maps and DSOs rebuilt from COMM/FORK/EXIT/MMAP records, and
  * address -> map -> dso -> symbol resolution. Objects live until
- * anl_machine_free() so pointers can be used as cache keys.
+ * prof_machine_free() so pointers can be used as cache keys.
  */
-struct anl_sym {
+struct prof_sym {
 	uint64_t start, end;
 	const char *name;
 	bool inlined; /* a function inlined into the symbol at [start, end) */
 };
 
-struct anl_dso {
+struct prof_dso {
 	const char *name;	/* long name (path or [kernel.kallsyms]) */
 	const char *short_name; /* basename for display */
 	const char *short_key;	/* short_name interned: equal names, one pointer */
@@ -61,7 +61,7 @@ struct anl_dso {
 				 * or NULL (another build, no copy) */
 	bool loaded;
 	bool has_syms;
-	struct anl_sym *syms;	/* syms[i]: entry i of the symbolizer's table
+	struct prof_sym *syms;	/* syms[i]: entry i of the symbolizer's table
 				 * (ssyms, or the kernel's in place), named on first use */
 	size_t nr_syms;
 	struct sonde_dso *sdso; /* the symbolizer's object: symbols, layout */
@@ -75,63 +75,63 @@ struct anl_dso {
 	 * symbols only the records', in the order they came.
 	 */
 	bool ksym;
-	struct anl_ksym *ksyms;
+	struct prof_ksym *ksyms;
 	/*
 	 * Out-of-line code (KSYMBOL_TYPE_OOL): @ool_len bytes that read as
 	 * zeros but where TEXT_POKE records wrote, as perf's data cache of it.
 	 */
 	bool ool;
 	uint32_t ool_len;
-	struct anl_poke *pokes; /* in the order they came */
-	struct anl_dso *next_made; /* the machine's list of every DSO */
+	struct prof_poke *pokes; /* in the order they came */
+	struct prof_dso *next_made; /* the machine's list of every DSO */
 };
 
-struct anl_poke {
+struct prof_poke {
 	uint64_t off; /* from the object's start */
 	uint16_t len;
-	struct anl_poke *next;
+	struct prof_poke *next;
 	unsigned char bytes[];
 };
 
-struct anl_ksym {
-	struct anl_sym sym;
-	struct anl_ksym *next;
+struct prof_ksym {
+	struct prof_sym sym;
+	struct prof_ksym *next;
 };
 
-struct anl_map {
+struct prof_map {
 	uint64_t start, end, pgoff;
-	struct anl_dso *dso;
+	struct prof_dso *dso;
 };
 
-struct anl_proc {
+struct prof_proc {
 	int32_t pid;
-	struct anl_map *maps;
+	struct prof_map *maps;
 	size_t nr_maps, cap_maps;
 	uint32_t gen; /* bumped on every map change (cache invalidation) */
 	struct sonde_unwinder *uw; /* DWARF unwinder, made on the first dwarf sample */
-	struct anl_proc *next; /* in the machine's list of every process */
+	struct prof_proc *next; /* in the machine's list of every process */
 };
 
-struct anl_thread {
+struct prof_thread {
 	int32_t pid, tid;
 	const char *comm; /* interned */
 	bool has_comm;
-	struct anl_proc *proc;
+	struct prof_proc *proc;
 };
 
-struct anl_loc {
-	const struct anl_map *map;
-	struct anl_dso *dso;
-	const struct anl_sym *sym;
+struct prof_loc {
+	const struct prof_map *map;
+	struct prof_dso *dso;
+	const struct prof_sym *sym;
 	uint64_t addr; /* map-relative (map_ip), or ip when there is no map */
 	uint64_t ip;
 	bool kernel;
 };
 
-struct anl_machine;
+struct prof_machine;
 
-struct anl_machine *anl_machine_new(void);
-void anl_machine_free(struct anl_machine *m);
+struct prof_machine *prof_machine_new(void);
+void prof_machine_free(struct prof_machine *m);
 
 /*
  * Keeps sonde's caches in @dir: the kernel's symbol table (sym_priv.h: per
@@ -140,7 +140,7 @@ void anl_machine_free(struct anl_machine *m);
  * skip opening its debug info. NULL turns them off (the default). Call
  * before the first lookup. 0 or -ENOMEM.
  */
-int anl_machine_set_cache(struct anl_machine *m, const char *dir);
+int prof_machine_set_cache(struct prof_machine *m, const char *dir);
 
 /*
  * The caches in the per-user default directory (kcache_default_dir():
@@ -148,7 +148,7 @@ int anl_machine_set_cache(struct anl_machine *m, const char *dir);
  * SONDE_NO_CACHE or its older spelling SONDE_NO_KALLSYMS_CACHE (to
  * anything but "" or "0").
  */
-int anl_machine_default_cache(struct anl_machine *m);
+int prof_machine_default_cache(struct prof_machine *m);
 
 /*
  * Where the kernel's symbols come from instead of this machine's
@@ -160,40 +160,40 @@ int anl_machine_default_cache(struct anl_machine *m);
  * copy in perf's build-id cache, or not at all (one warning says why).
  * Call before the first lookup. 0 or -ENOMEM.
  */
-int anl_machine_set_kernel_symbols(struct anl_machine *m, const char *kallsyms,
+int prof_machine_set_kernel_symbols(struct prof_machine *m, const char *kallsyms,
 				   const char *vmlinux);
 
 /* Interned string: equal strings give the same pointer. */
-const char *anl_intern(struct anl_machine *m, const char *s, size_t len);
+const char *prof_intern(struct prof_machine *m, const char *s, size_t len);
 
 /* Applies COMM/FORK/EXIT/MMAP/MMAP2/KSYMBOL/TEXT_POKE records; ignores the rest. */
-void anl_machine_process(struct anl_machine *m, const struct sonde_perfdata_reader *r,
+void prof_machine_process(struct prof_machine *m, const struct sonde_perfdata_reader *r,
 			 const struct sonde_perfdata_record *rec);
 /* The same for a record decoded by the caller (a live ring, a pipe). */
-void anl_machine_process_record(struct anl_machine *m, const struct sonde_record *d);
+void prof_machine_process_record(struct prof_machine *m, const struct sonde_record *d);
 
-struct anl_thread *anl_thread_findnew(struct anl_machine *m, int32_t pid, int32_t tid);
+struct prof_thread *prof_thread_findnew(struct prof_machine *m, int32_t pid, int32_t tid);
 
 /* Resolves @ip in @t's address space (kernel space when @kernel). */
-void anl_resolve(struct anl_machine *m, struct anl_thread *t, bool kernel,
-		 uint64_t ip, struct anl_loc *loc);
+void prof_resolve(struct prof_machine *m, struct prof_thread *t, bool kernel,
+		 uint64_t ip, struct prof_loc *loc);
 
 /* Symbol containing @addr in @dso (ELF vaddr / kernel address), or NULL. */
-const struct anl_sym *anl_dso_find_sym(struct anl_machine *m, struct anl_dso *dso,
+const struct prof_sym *prof_dso_find_sym(struct prof_machine *m, struct prof_dso *dso,
 				       uint64_t map_addr);
 /* Entry @i (< nr_syms) of @d's table, once a lookup has loaded it. */
-const struct anl_sym *anl_dso_sym(struct anl_machine *m, struct anl_dso *d, size_t i);
+const struct prof_sym *prof_dso_sym(struct prof_machine *m, struct prof_dso *d, size_t i);
 
-struct anl_dso *anl_kernel_dso(struct anl_machine *m);
+struct prof_dso *prof_kernel_dso(struct prof_machine *m);
 
 /*
  * Starts loading /proc/kallsyms on another thread (the first kernel
  * lookup waits for it), so it overlaps with reading the file.
  */
-void anl_machine_preload_kernel(struct anl_machine *m);
+void prof_machine_preload_kernel(struct prof_machine *m);
 
 /* ELF virtual address of map-relative @addr in @dso. */
-uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr);
+uint64_t prof_dso_vaddr(const struct prof_dso *dso, uint64_t addr);
 
 /*
  * Up to @len bytes of @dso's file from map-relative @addr (a file offset)
@@ -201,11 +201,11 @@ uint64_t anl_dso_vaddr(const struct anl_dso *dso, uint64_t addr);
  * there are none to read (the kernel's and JIT code have no file here, a
  * changed object no copy).
  */
-size_t anl_dso_read(struct anl_machine *m, struct anl_dso *dso, uint64_t addr, void *buf,
+size_t prof_dso_read(struct prof_machine *m, struct prof_dso *dso, uint64_t addr, void *buf,
 		    size_t len, bool *is64);
 
 /* Statistics for --stats. */
-struct anl_stats {
+struct prof_stats {
 	uint64_t nr_records[128];
 	uint64_t lost;		/* from LOST records */
 	uint64_t lost_samples; /* from LOST_SAMPLES records */
@@ -214,16 +214,16 @@ struct anl_stats {
 	uint64_t aux_truncated, aux_partial, aux_collision;
 	uint64_t proc_map_timeouts; /* MMAP2 flagged PROC_MAP_PARSE_TIMEOUT */
 };
-struct anl_stats *anl_machine_stats(struct anl_machine *m);
+struct prof_stats *prof_machine_stats(struct prof_machine *m);
 
 /*
  * Resolved call stacks, hash-consed: samples with the same address space
  * (process maps generation), cpumode, ip and callchain share one entry, so
  * each distinct stack is resolved once however many samples hit it.
  */
-struct anl_frame {
-	struct anl_dso *dso;
-	const struct anl_sym *sym;
+struct prof_frame {
+	struct prof_dso *dso;
+	const struct prof_sym *sym;
 	uint64_t addr; /* map-relative address */
 	uint64_t ip;
 	bool kernel;
@@ -231,23 +231,23 @@ struct anl_frame {
 	/*
 	 * 1 + the address's offset into sym, made once per resolution (the
 	 * file offset to ELF address step costs more than printing it); 0:
-	 * not known, ask anl_dso_vaddr().
+	 * not known, ask prof_dso_vaddr().
 	 */
 	uint32_t sym_off1;
 };
 
 /* Private callchain marker: the user frames that follow were DWARF-unwound. */
-#define ANL_CONTEXT_UNWOUND ((uint64_t)-1000)
+#define PROF_CONTEXT_UNWOUND ((uint64_t)-1000)
 
-struct anl_stack {
-	const struct anl_proc *proc;
+struct prof_stack {
+	const struct prof_proc *proc;
 	uint32_t gen, kgen;
 	uint32_t nr_raw;
 	uint64_t *raw; /* ip, then the raw callchain (file byte order) */
 	uint32_t nr_frames;
-	struct anl_frame *frames; /* frames[0] = the sample's own location,
+	struct prof_frame *frames; /* frames[0] = the sample's own location,
 				   * expanded into inlined functions */
-	struct anl_frame self;	  /* the sample ip itself, never expanded */
+	struct prof_frame self;	  /* the sample ip itself, never expanded */
 	void *priv; /* for the command that owns the cache */
 	uint64_t priv2;
 	void *group[2]; /* the profile's last two sample groups of this stack */
@@ -255,31 +255,31 @@ struct anl_stack {
 	bool many_groups; /* more than two: the profile's table holds them all */
 };
 
-struct anl_stacks;
-struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack);
-void anl_stacks_free(struct anl_stacks *c);
-size_t anl_stacks_count(const struct anl_stacks *c);
+struct prof_stacks;
+struct prof_stacks *prof_stacks_new(struct prof_machine *m, int max_stack);
+void prof_stacks_free(struct prof_stacks *c);
+size_t prof_stacks_count(const struct prof_stacks *c);
 /* Expand DWARF-unwound frames into their inlined functions (default on). */
-void anl_stacks_set_inline(struct anl_stacks *c, bool on);
+void prof_stacks_set_inline(struct prof_stacks *c, bool on);
 /*
- * Leave the inline expansion of new stacks to anl_stacks_finish() (report:
+ * Leave the inline expansion of new stacks to prof_stacks_finish() (report:
  * frames are read after the load only), so that the debug info of the
  * objects met can be opened on another core meanwhile.
  */
-void anl_stacks_defer_inline(struct anl_stacks *c);
-/* Expands the stacks left by anl_stacks_defer_inline(). */
-void anl_stacks_finish(struct anl_stacks *c);
+void prof_stacks_defer_inline(struct prof_stacks *c);
+/* Expands the stacks left by prof_stacks_defer_inline(). */
+void prof_stacks_finish(struct prof_stacks *c);
 /*
  * Bounds the cache for one-pass users (script): it keeps the first @max
  * stacks; a new stack beyond them is transient, valid until the next
- * anl_stack_get() or anl_sample_stack() only, and made in memory that the
+ * prof_stack_get() or prof_sample_stack() only, and made in memory that the
  * next transient stack reuses. Keeping the first ones, not the latest,
  * costs nothing to maintain and serves stacks that come back at any
- * distance. Default 0: unbounded, pointers valid until anl_stacks_free().
+ * distance. Default 0: unbounded, pointers valid until prof_stacks_free().
  */
-void anl_stacks_set_limit(struct anl_stacks *c, size_t max);
+void prof_stacks_set_limit(struct prof_stacks *c, size_t max);
 /* Calls @fn for every distinct stack. */
-void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, void *),
+void prof_stacks_foreach(struct prof_stacks *c, void (*fn)(struct prof_stack *, void *),
 			void *arg);
 
 /*
@@ -287,8 +287,8 @@ void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, voi
  * is walked with its PERF_CONTEXT_* markers; without one the stack is the
  * sample ip alone.
  */
-struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
-				struct anl_thread *t, uint16_t misc, uint64_t ip,
+struct prof_stack *prof_stack_get(struct prof_stacks *c, const struct sonde_perfdata_reader *r,
+				struct prof_thread *t, uint16_t misc, uint64_t ip,
 				const uint8_t *callchain, uint64_t nr);
 
 /*
@@ -297,8 +297,8 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
  * unwound through the process's DWARF unwinder (include/sonde/unwind.h).
  * @unwind false uses the recorded callchain only.
  */
-struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
-				   uint64_t sample_type, struct anl_thread *t, uint16_t misc,
+struct prof_stack *prof_sample_stack(struct prof_stacks *c, const struct sonde_perfdata_reader *r,
+				   uint64_t sample_type, struct prof_thread *t, uint16_t misc,
 				   const struct pdr_sample *s, bool use_callchain);
 
 /*
@@ -309,65 +309,65 @@ struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perf
  */
 /*
  * Starts opening @dso's debug info on another thread (for
- * anl_dso_inlines()), unless the DWARF cache already answers for @addr.
+ * prof_dso_inlines()), unless the DWARF cache already answers for @addr.
  */
-void anl_dso_prefetch_dwarf(struct anl_machine *m, struct anl_dso *dso, uint64_t addr);
-int anl_dso_inlines(struct anl_machine *m, struct anl_dso *dso, uint64_t addr,
+void prof_dso_prefetch_dwarf(struct prof_machine *m, struct prof_dso *dso, uint64_t addr);
+int prof_dso_inlines(struct prof_machine *m, struct prof_dso *dso, uint64_t addr,
 		    const char **names, int max);
 
 /*
  * "file.c:123" for map-relative @addr in @dso from its DWARF line table
  * (basename, like perf's srcline), interned; NULL without line info.
  */
-const char *anl_dso_srcline(struct anl_machine *m, struct anl_dso *dso, uint64_t addr);
+const char *prof_dso_srcline(struct prof_machine *m, struct prof_dso *dso, uint64_t addr);
 
 /* Samples whose user stack could not be unwound past the sampled ip. */
-uint64_t anl_stacks_unwind_failures(const struct anl_stacks *c);
+uint64_t prof_stacks_unwind_failures(const struct prof_stacks *c);
 
-/* Internals shared by the anl_*.c files (machine, dsos, symbols). */
+/* Internals shared by the prof_*.c files (machine, dsos, symbols). */
 
-struct anl_chunk {
-	struct anl_chunk *next;
+struct prof_chunk {
+	struct prof_chunk *next;
 	size_t size, used;
 	_Alignas(16) unsigned char data[];
 };
 
-struct anl_str {
+struct prof_str {
 	const char *s;
 	size_t len;
 };
 
-struct anl_isym {
-	const struct anl_dso *dso;
+struct prof_isym {
+	const struct prof_dso *dso;
 	const char *name; /* interned */
-	struct anl_sym sym;
+	struct prof_sym sym;
 };
 
-/* One anl_dso_inlines() answer: a DWARF scope walk costs far more. */
-#define ANL_INL_MAX 8
-struct anl_inl {
-	const struct anl_dso *dso;
+/* One prof_dso_inlines() answer: a DWARF scope walk costs far more. */
+#define PROF_INL_MAX 8
+struct prof_inl {
+	const struct prof_dso *dso;
 	uint64_t addr;
 	int nr;
-	const char *names[ANL_INL_MAX];
+	const char *names[PROF_INL_MAX];
 };
 
-struct anl_machine {
-	struct anl_chunk *arena;
-	struct hashtab strs;	 /* of struct anl_str: kallsyms alone interns ~200k */
+struct prof_machine {
+	struct prof_chunk *arena;
+	struct hashtab strs;	 /* of struct prof_str: kallsyms alone interns ~200k */
 	struct hashtab procs;	 /* the live process of each pid */
-	struct anl_proc *all_procs; /* every process ever made, to free their maps */
+	struct prof_proc *all_procs; /* every process ever made, to free their maps */
 	struct hashtab threads;	 /* the live thread of each tid */
 	/* Threads met lately, by tid: samples of a few threads interleave. */
-#define ANL_RECENT_THREADS 64
-	struct anl_thread *recent[ANL_RECENT_THREADS];
-	struct anl_proc *kproc; /* kernel maps (pid -1) */
+#define PROF_RECENT_THREADS 64
+	struct prof_thread *recent[PROF_RECENT_THREADS];
+	struct prof_proc *kproc; /* kernel maps (pid -1) */
 	struct hashtab dsos;	 /* by interned name and kernel flag */
-	struct anl_dso *all_dsos; /* every DSO made, to free them (the table may miss one) */
-	struct anl_dso *kdso;	/* [kernel.kallsyms], symbols from kallsyms */
-	struct anl_stats stats;
-	struct hashtab isyms; /* of struct anl_isym: symbols of inlined functions */
-	struct hashtab inls;  /* of struct anl_inl: anl_dso_inlines() answers */
+	struct prof_dso *all_dsos; /* every DSO made, to free them (the table may miss one) */
+	struct prof_dso *kdso;	/* [kernel.kallsyms], symbols from kallsyms */
+	struct prof_stats stats;
+	struct hashtab isyms; /* of struct prof_isym: symbols of inlined functions */
+	struct hashtab inls;  /* of struct prof_inl: prof_dso_inlines() answers */
 	/*
 	 * The recording asked for KSYMBOL records (perf's always do): its
 	 * maps describe the kernel's code, and an address outside them stays
@@ -385,35 +385,35 @@ struct anl_machine {
 };
 
 /* Arena allocation: lives as long as the machine; aborts on OOM. */
-void *anl_alloc(struct anl_machine *m, size_t n);
+void *prof_alloc(struct prof_machine *m, size_t n);
 
-struct anl_dso *anl_dso_findnew(struct anl_machine *m, const char *name, size_t len,
+struct prof_dso *prof_dso_findnew(struct prof_machine *m, const char *name, size_t len,
 				bool kernel);
-void anl_dsos_free(struct anl_machine *m);
+void prof_dsos_free(struct prof_machine *m);
 /*
  * @name as perf 6.1 shows it, interned: Rust (legacy without its hash, v0)
  * and C++ demangled (without parameters), else @name itself.
  */
-const char *anl_sym_name(struct anl_machine *m, const char *name);
+const char *prof_sym_name(struct prof_machine *m, const char *name);
 /* The symbol standing for @name inlined into @base of @dso (made once). */
-const struct anl_sym *anl_inline_sym(struct anl_machine *m, const struct anl_dso *dso,
-				     const struct anl_sym *base, const char *name);
+const struct prof_sym *prof_inline_sym(struct prof_machine *m, const struct prof_dso *dso,
+				     const struct prof_sym *base, const char *name);
 /*
  * The file the DWARF unwinder may read @d's CFI from: @d's own path, the
  * recorded copy from perf's build-id cache when @d was rebuilt since the
  * recording, or NULL when neither is the recorded build.
  */
-const char *anl_dso_unwind_file(struct anl_machine *m, struct anl_dso *d);
-void anl_maps_insert(struct anl_proc *p, const struct anl_map *nm);
-const struct anl_map *anl_maps_find(const struct anl_proc *p, uint64_t ip);
-/* Removes @map (one of @p's, from anl_maps_find()). */
-void anl_maps_remove(struct anl_proc *p, const struct anl_map *map);
+const char *prof_dso_unwind_file(struct prof_machine *m, struct prof_dso *d);
+void prof_maps_insert(struct prof_proc *p, const struct prof_map *nm);
+const struct prof_map *prof_maps_find(const struct prof_proc *p, uint64_t ip);
+/* Removes @map (one of @p's, from prof_maps_find()). */
+void prof_maps_remove(struct prof_proc *p, const struct prof_map *map);
 
 /*
  * The symbol [@start, @end) named @name (interned) of KSYMBOL object @d,
  * added after the others unless one the same is there already.
  */
-const struct anl_sym *anl_ksym_add(struct anl_machine *m, struct anl_dso *d, uint64_t start,
+const struct prof_sym *prof_ksym_add(struct prof_machine *m, struct prof_dso *d, uint64_t start,
 				   uint64_t end, const char *name);
 
 /*
@@ -427,7 +427,7 @@ const struct anl_sym *anl_ksym_add(struct anl_machine *m, struct anl_dso *d, uin
 struct prof_group {
 	const char *comm;
 	int32_t ev, pid, tid, cpu;
-	struct anl_stack *st;
+	struct prof_stack *st;
 	const struct prof_xkey *x; /* the sample's values of the other keys, or NULL */
 	uint64_t period, nr;
 	uint64_t seq : 61; /* first sample: entries are created in time order */
@@ -475,7 +475,7 @@ struct prof_group_block {
  */
 struct sonde_profile_node {
 	uintptr_t key;		    /* what paths match on: the symbol, else the ip */
-	const struct anl_frame *fr; /* NULL at an entry's root */
+	const struct prof_frame *fr; /* NULL at an entry's root */
 	uint64_t cumul;		    /* period of the paths through here */
 	uint64_t nr_cumul;	    /* the same in samples (perf's -g ...,count) */
 	int32_t child, sibling, parent; /* nodes at these offsets from this one; 0: none */
@@ -488,8 +488,8 @@ struct prof_key {
 	int ev;
 	const char *comm;
 	int32_t pid, tid, cpu;
-	struct anl_dso *dso;
-	const struct anl_sym *sym;
+	struct prof_dso *dso;
+	const struct prof_sym *sym;
 	uint64_t addr; /* when sym is NULL (or for srcline) */
 	const char *srcline;
 	char level;    /* 'k' or '.' */
@@ -606,17 +606,17 @@ struct sonde_profile {
 	int nr_evs, cap_evs;
 
 	/* machine and stacks */
-	struct anl_machine *m;
-	struct anl_stacks *stacks;
+	struct prof_machine *m;
+	struct prof_stacks *stacks;
 	struct sonde_perfdata_reader *reader; /* its tracepoint formats serve too */
 	bool have_callchains;
 	bool bounded; /* opts.max_stacks in force: no sample counted yet */
 	uint32_t nr_stack_ids;
 	uint64_t lost_records, lost, lost_samples;
-	struct anl_frame *br_frames; /* sonde_profile__sample_branches()' answer */
+	struct prof_frame *br_frames; /* sonde_profile__sample_branches()' answer */
 	size_t cap_br_frames;
 	struct prof_brhist *brhist; /* the histogram of branches (opts.branches) */
-	struct anl_frame code_frame; /* sonde_profile__resolve()'s answer */
+	struct prof_frame code_frame; /* sonde_profile__resolve()'s answer */
 
 	/* branch history (opts.branch_history, profile_brchain.c) */
 	bool branch_history;
@@ -703,7 +703,7 @@ static inline uint64_t prof_tl_time(struct prof_tl_clock *c, const struct sonde_
 	return c->hi | p->tl[i].time_lo;
 }
 struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
-				  int32_t tid, int32_t cpu, struct anl_stack *st,
+				  int32_t tid, int32_t cpu, struct prof_stack *st,
 				  const struct prof_xkey *x, unsigned cpumode);
 /* The groups in creation order (caller frees the array), count in *nr. */
 struct prof_group **prof_groups_sorted(struct sonde_profile *p, size_t *nr);
@@ -727,20 +727,20 @@ bool prof_in_slice(const struct sonde_profile *p, uint64_t time, uint32_t cpu);
 bool prof_thread_shown(struct sonde_profile *p, int32_t pid, int32_t tid, const char *comm);
 
 /* profile_branch.c: one branch address resolved like a frame. */
-void prof_branch_resolve(struct sonde_profile *p, struct anl_thread *t, bool kernel,
-			 uint64_t addr, struct anl_frame *out);
+void prof_branch_resolve(struct sonde_profile *p, struct prof_thread *t, bool kernel,
+			 uint64_t addr, struct prof_frame *out);
 
 /* profile_brchain.c: branch history (opts.branch_history). */
 struct prof_hop;
 /* The stack of a sample whose branches start its call chain (perf's order). */
-struct anl_stack *prof_chain_stack(struct sonde_profile *p, int ei, uint16_t misc,
+struct prof_stack *prof_chain_stack(struct sonde_profile *p, int ei, uint16_t misc,
 				   const struct pdr_sample *s, const struct sonde_record *rec,
-				   struct anl_thread **tp);
+				   struct prof_thread **tp);
 /* Its frames' branch parts, one per frame. */
-const struct prof_hop *prof_chain_hops(const struct anl_stack *st);
+const struct prof_hop *prof_chain_hops(const struct prof_stack *st);
 /* A path of @nr samples went through @node at frame @fr, @hops[@i] (@made: it made the node). */
 void prof_chain_count(struct sonde_profile *p, struct sonde_profile_node *node,
-		      const struct anl_frame *fr, const struct prof_hop *hops, int i, uint64_t nr,
+		      const struct prof_frame *fr, const struct prof_hop *hops, int i, uint64_t nr,
 		      bool made);
 /* The trees are gone: so are their counts. */
 void prof_chain_nodes_reset(struct sonde_profile *p);
@@ -779,10 +779,10 @@ void prof_keys_free(struct sonde_profile *p);
 uint64_t prof_keys_mem_cost(const struct sonde_record *rec);
 /* The values of a sample (@rec decoded) of event @ei in thread @t (p->kx_sample). */
 const struct prof_xkey *prof_keys_sample(struct sonde_profile *p, int ei, uint16_t misc,
-					 const struct sonde_record *rec, struct anl_thread *t);
+					 const struct sonde_record *rec, struct prof_thread *t);
 /* The values an entry of @g at frame @fr compares (p->kx_frame). */
 const struct prof_xkey *prof_keys_frame(struct sonde_profile *p, const struct prof_group *g,
-					const struct anl_frame *fr);
+					const struct prof_frame *fr);
 /* Children mode counts a sample once per entry (else once per chain frame, as perf 6.1). */
 bool prof_keys_dedup(const struct sonde_profile *p, const struct prof_xkey *x);
 /* Side-band the keys read: CGROUP names, NAMESPACES of threads. */
@@ -831,7 +831,7 @@ bool prof_sort_entries(const struct sonde_profile *p, struct sonde_profile_entry
 
 /* profile_tree.c: call trees of the entries (@hops: branch history's, or NULL). */
 void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
-		   const struct anl_frame *frames, const struct prof_hop *hops, int from, int dir,
+		   const struct prof_frame *frames, const struct prof_hop *hops, int from, int dir,
 		   int count, uint64_t period, uint64_t nr);
 /*
  * The tree of the last entry is complete: its index of wide nodes goes.

@@ -12,7 +12,7 @@
 #include "sonde/unwind.h"
 
 /* Room for a full chain where every frame expands into a few inlines. */
-#define ANL_TMP_FRAMES (SONDE_PERF_MAX_STACK_DEPTH * 8 + 8)
+#define PROF_TMP_FRAMES (SONDE_PERF_MAX_STACK_DEPTH * 8 + 8)
 
 /*
  * Recent resolutions, by address in sets of two: distinct stacks share
@@ -24,21 +24,21 @@
 #define LOC_CACHE_SIZE 8192
 
 struct loc_cached {
-	const struct anl_proc *proc; /* NULL: empty (no space, nothing to cache) */
+	const struct prof_proc *proc; /* NULL: empty (no space, nothing to cache) */
 	uint32_t gen;
-	uint32_t sym_off1; /* anl_frame's */
-	struct anl_loc loc;
+	uint32_t sym_off1; /* prof_frame's */
+	struct prof_loc loc;
 };
 
-struct anl_stacks {
-	struct anl_machine *m;
-	struct hashtab tab; /* of struct anl_stack, by raw sample and address space */
+struct prof_stacks {
+	struct prof_machine *m;
+	struct hashtab tab; /* of struct prof_stack, by raw sample and address space */
 	int max_stack;
-	struct anl_frame *tmp;
+	struct prof_frame *tmp;
 	uint64_t unwind_failures;
 	bool no_inline;
 	bool defer_inline;
-	struct anl_stack **pending; /* new stacks not expanded yet */
+	struct prof_stack **pending; /* new stacks not expanded yet */
 	size_t nr_pending, cap_pending;
 	struct loc_cached *locs; /* LOC_CACHE_SIZE entries */
 	size_t nr_made; /* stacks made, kept or not */
@@ -48,20 +48,20 @@ struct anl_stacks {
 	size_t limit; /* 0, or the count beyond which stacks are transient */
 };
 
-static void *stack_alloc(struct anl_stacks *c, size_t n)
+static void *stack_alloc(struct prof_stacks *c, size_t n)
 {
 	void *p = hugearena_alloc(&c->arena, n);
 
-	return p ? p : anl_alloc(c->m, n); /* the machine's: its policy */
+	return p ? p : prof_alloc(c->m, n); /* the machine's: its policy */
 }
 
-void anl_stacks_set_limit(struct anl_stacks *c, size_t max)
+void prof_stacks_set_limit(struct prof_stacks *c, size_t max)
 {
 	c->limit = max;
 }
 
 /* Swaps the arena for the scratch one: a transient stack's memory. */
-static void use_scratch(struct anl_stacks *c)
+static void use_scratch(struct prof_stacks *c)
 {
 	struct hugearena k = c->arena;
 
@@ -69,35 +69,35 @@ static void use_scratch(struct anl_stacks *c)
 	c->scratch = k;
 }
 
-void anl_stacks_set_inline(struct anl_stacks *c, bool on)
+void prof_stacks_set_inline(struct prof_stacks *c, bool on)
 {
 	c->no_inline = !on;
 }
 
-void anl_stacks_defer_inline(struct anl_stacks *c)
+void prof_stacks_defer_inline(struct prof_stacks *c)
 {
 	c->defer_inline = true;
 }
 
-struct anl_stacks *anl_stacks_new(struct anl_machine *m, int max_stack)
+struct prof_stacks *prof_stacks_new(struct prof_machine *m, int max_stack)
 {
-	struct anl_stacks *c = calloc(1, sizeof(*c));
+	struct prof_stacks *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
 	c->m = m;
 	hashtab_init(&c->tab);
 	c->max_stack = max_stack > 0 ? max_stack : SONDE_PERF_MAX_STACK_DEPTH;
-	c->tmp = calloc(ANL_TMP_FRAMES, sizeof(*c->tmp));
+	c->tmp = calloc(PROF_TMP_FRAMES, sizeof(*c->tmp));
 	c->locs = calloc(LOC_CACHE_SIZE, sizeof(*c->locs));
 	if (!c->tmp || !c->locs) {
-		anl_stacks_free(c);
+		prof_stacks_free(c);
 		return NULL;
 	}
 	return c;
 }
 
-void anl_stacks_free(struct anl_stacks *c)
+void prof_stacks_free(struct prof_stacks *c)
 {
 	if (!c)
 		return;
@@ -110,37 +110,37 @@ void anl_stacks_free(struct anl_stacks *c)
 	free(c);
 }
 
-size_t anl_stacks_count(const struct anl_stacks *c)
+size_t prof_stacks_count(const struct prof_stacks *c)
 {
 	return hashtab_count(&c->tab);
 }
 
-void anl_stacks_foreach(struct anl_stacks *c, void (*fn)(struct anl_stack *, void *),
+void prof_stacks_foreach(struct prof_stacks *c, void (*fn)(struct prof_stack *, void *),
 			void *arg)
 {
 	size_t pos = 0;
-	struct anl_stack *s;
+	struct prof_stack *s;
 
 	while ((s = hashtab_next(&c->tab, &pos)))
 		fn(s, arg);
 }
 
-/* anl_frame's sym_off1 for @loc. */
-static uint32_t loc_sym_off1(const struct anl_loc *loc)
+/* prof_frame's sym_off1 for @loc. */
+static uint32_t loc_sym_off1(const struct prof_loc *loc)
 {
 	uint64_t off;
 
 	if (!loc->sym)
 		return 0;
-	off = (loc->dso ? anl_dso_vaddr(loc->dso, loc->addr) : loc->addr) - loc->sym->start;
+	off = (loc->dso ? prof_dso_vaddr(loc->dso, loc->addr) : loc->addr) - loc->sym->start;
 	return off < UINT32_MAX ? (uint32_t)off + 1 : 0;
 }
 
-/* anl_resolve() through the cache of recent answers; the frame at @fr. */
-static void resolve(struct anl_stacks *c, struct anl_thread *t, bool kernel, uint64_t ip,
-		    struct anl_frame *fr)
+/* prof_resolve() through the cache of recent answers; the frame at @fr. */
+static void resolve(struct prof_stacks *c, struct prof_thread *t, bool kernel, uint64_t ip,
+		    struct prof_frame *fr)
 {
-	const struct anl_proc *p = kernel ? c->m->kproc : (t ? t->proc : NULL);
+	const struct prof_proc *p = kernel ? c->m->kproc : (t ? t->proc : NULL);
 	struct loc_cached *e, tmp;
 
 	if (!p) {
@@ -157,7 +157,7 @@ static void resolve(struct anl_stacks *c, struct anl_thread *t, bool kernel, uin
 		}
 		e[1] = e[0]; /* the newest answer first, the older one kept */
 	}
-	anl_resolve(c->m, t, kernel, ip, &e->loc);
+	prof_resolve(c->m, t, kernel, ip, &e->loc);
 	e->proc = p;
 	e->gen = p ? p->gen : 0;
 	e->sym_off1 = loc_sym_off1(&e->loc);
@@ -175,9 +175,9 @@ out:
  * address, innermost first; the frame itself stays when the outermost
  * DWARF name is its symbol, else the DWARF name replaces it.
  */
-static size_t expand_inlines(struct anl_stacks *c, size_t nf)
+static size_t expand_inlines(struct prof_stacks *c, size_t nf)
 {
-	struct anl_frame *out;
+	struct prof_frame *out;
 	size_t no = 0;
 	bool any = false;
 
@@ -188,26 +188,26 @@ static size_t expand_inlines(struct anl_stacks *c, size_t nf)
 			any = true;
 	if (!any)
 		return nf;
-	out = malloc(ANL_TMP_FRAMES * sizeof(*out));
+	out = malloc(PROF_TMP_FRAMES * sizeof(*out));
 	if (!out)
 		return nf;
-	for (size_t i = 0; i < nf && no < ANL_TMP_FRAMES; i++) {
-		const struct anl_frame *fr = &c->tmp[i];
+	for (size_t i = 0; i < nf && no < PROF_TMP_FRAMES; i++) {
+		const struct prof_frame *fr = &c->tmp[i];
 		const char *names[8];
 		int k = 0, j;
 
 		if (fr->unwound && fr->sym && fr->dso)
-			k = anl_dso_inlines(c->m, fr->dso, fr->addr, names, 8);
-		for (j = 0; j < k && no < ANL_TMP_FRAMES; j++) {
+			k = prof_dso_inlines(c->m, fr->dso, fr->addr, names, 8);
+		for (j = 0; j < k && no < PROF_TMP_FRAMES; j++) {
 			if (!strcmp(names[j], fr->sym->name))
 				break;
 			out[no] = *fr;
-			out[no].sym = anl_inline_sym(c->m, fr->dso, fr->sym, names[j]);
+			out[no].sym = prof_inline_sym(c->m, fr->dso, fr->sym, names[j]);
 			no++;
 		}
 		if (k && j == k)
 			continue; /* the DWARF name stood in for the symbol */
-		if (no < ANL_TMP_FRAMES)
+		if (no < PROF_TMP_FRAMES)
 			out[no++] = *fr;
 	}
 	memcpy(c->tmp, out, no * sizeof(*out));
@@ -216,10 +216,10 @@ static size_t expand_inlines(struct anl_stacks *c, size_t nf)
 }
 
 /*
- * Deferred: @s keeps its raw frames until anl_stacks_finish(); the debug
+ * Deferred: @s keeps its raw frames until prof_stacks_finish(); the debug
  * info of their objects starts opening now, on another thread.
  */
-static bool defer(struct anl_stacks *c, struct anl_stack *s, size_t nf)
+static bool defer(struct prof_stacks *c, struct prof_stack *s, size_t nf)
 {
 	bool any = false;
 
@@ -227,14 +227,14 @@ static bool defer(struct anl_stacks *c, struct anl_stack *s, size_t nf)
 		return false;
 	for (size_t i = 0; i < nf; i++)
 		if (c->tmp[i].unwound && c->tmp[i].sym && c->tmp[i].dso) {
-			anl_dso_prefetch_dwarf(c->m, c->tmp[i].dso, c->tmp[i].addr);
+			prof_dso_prefetch_dwarf(c->m, c->tmp[i].dso, c->tmp[i].addr);
 			any = true;
 		}
 	if (!any)
 		return false;
 	if (c->nr_pending == c->cap_pending) {
 		size_t cap = c->cap_pending ? c->cap_pending * 2 : 256;
-		struct anl_stack **n = realloc(c->pending, cap * sizeof(*n));
+		struct prof_stack **n = realloc(c->pending, cap * sizeof(*n));
 
 		if (!n)
 			return false;
@@ -248,10 +248,10 @@ static bool defer(struct anl_stacks *c, struct anl_stack *s, size_t nf)
 	return true;
 }
 
-void anl_stacks_finish(struct anl_stacks *c)
+void prof_stacks_finish(struct prof_stacks *c)
 {
 	for (size_t i = 0; i < c->nr_pending; i++) {
-		struct anl_stack *s = c->pending[i];
+		struct prof_stack *s = c->pending[i];
 		size_t nf = s->nr_frames;
 
 		memcpy(c->tmp, s->frames, nf * sizeof(*s->frames));
@@ -326,18 +326,18 @@ static inline bool chain_eq(const uint64_t *raw, const uint8_t *chain, uint64_t 
 	return !diff;
 }
 
-struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
-				struct anl_thread *t, uint16_t misc, uint64_t ip,
+struct prof_stack *prof_stack_get(struct prof_stacks *c, const struct sonde_perfdata_reader *r,
+				struct prof_thread *t, uint16_t misc, uint64_t ip,
 				const uint8_t *callchain, uint64_t nr)
 {
-	struct anl_machine *m = c->m;
-	const struct anl_proc *proc = t ? t->proc : NULL;
+	struct prof_machine *m = c->m;
+	const struct prof_proc *proc = t ? t->proc : NULL;
 	uint32_t gen = proc ? proc->gen : 0, kgen = m->kproc->gen;
 	bool kernel = (misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK) ==
 		      SONDE_PERF_RECORD_MISC_KERNEL;
 	uint64_t ip_key = ip ^ ((uint64_t)kernel << 63), h;
 	struct hashtab_probe probe;
-	struct anl_stack *s;
+	struct prof_stack *s;
 	size_t nf = 0;
 	bool transient = false;
 
@@ -394,7 +394,7 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 					k = true;
 				else if (w == (uint64_t)SONDE_PERF_CONTEXT_USER)
 					k = false;
-				else if (w == ANL_CONTEXT_UNWOUND) {
+				else if (w == PROF_CONTEXT_UNWOUND) {
 					k = false;
 					unwound = true;
 				} else
@@ -430,13 +430,13 @@ struct anl_stack *anl_stack_get(struct anl_stacks *c, const struct sonde_perfdat
 	return s;
 }
 
-uint64_t anl_stacks_unwind_failures(const struct anl_stacks *c)
+uint64_t prof_stacks_unwind_failures(const struct prof_stacks *c)
 {
 	return c->unwind_failures;
 }
 
 /* The process's unwinder, created with every mapping known so far. */
-static struct sonde_unwinder *proc_unwinder(struct anl_machine *m, struct anl_proc *p)
+static struct sonde_unwinder *proc_unwinder(struct prof_machine *m, struct prof_proc *p)
 {
 	const char *file;
 
@@ -446,18 +446,18 @@ static struct sonde_unwinder *proc_unwinder(struct anl_machine *m, struct anl_pr
 	if (!p->uw)
 		return NULL;
 	for (size_t i = 0; i < p->nr_maps; i++) {
-		const struct anl_map *mp = &p->maps[i];
+		const struct prof_map *mp = &p->maps[i];
 
 		if (mp->dso && mp->dso->name[0] == '/' &&
-		    (file = anl_dso_unwind_file(m, mp->dso)))
+		    (file = prof_dso_unwind_file(m, mp->dso)))
 			sonde_unwinder__add_map(p->uw, mp->start, mp->end - mp->start, mp->pgoff,
 						file);
 	}
 	return p->uw;
 }
 
-struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perfdata_reader *r,
-				   uint64_t sample_type, struct anl_thread *t, uint16_t misc,
+struct prof_stack *prof_sample_stack(struct prof_stacks *c, const struct sonde_perfdata_reader *r,
+				   uint64_t sample_type, struct prof_thread *t, uint16_t misc,
 				   const struct pdr_sample *s, bool use_callchain)
 {
 	const uint64_t want = SONDE_PERF_SAMPLE_REGS_USER | SONDE_PERF_SAMPLE_STACK_USER;
@@ -469,10 +469,10 @@ struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perf
 	int got;
 
 	if (!use_callchain)
-		return anl_stack_get(c, r, t, misc, s->ip, NULL, 0);
+		return prof_stack_get(c, r, t, misc, s->ip, NULL, 0);
 	if ((sample_type & want) != want || !s->regs_abi || !s->stack_dyn_size ||
 	    !t || !t->proc || t->proc == c->m->kproc)
-		return anl_stack_get(c, r, t, misc, s->ip, s->callchain, s->nr_callchain);
+		return prof_stack_get(c, r, t, misc, s->ip, s->callchain, s->nr_callchain);
 	/* Kernel part as recorded, user part from the DWARF unwinder. */
 	for (uint64_t i = 0; i < s->nr_callchain && n < SONDE_PERF_MAX_STACK_DEPTH; i++) {
 		uint64_t w = pdr_h64(s->callchain + i * 8);
@@ -492,11 +492,11 @@ struct anl_stack *anl_sample_stack(struct anl_stacks *c, const struct sonde_perf
 	us.stack_size = s->stack_dyn_size;
 	got = uw ? sonde_unwinder__unwind(uw, &us, ips, SONDE_PERF_MAX_STACK_DEPTH) : -1;
 	if (got > 0) {
-		chain[n++] = ANL_CONTEXT_UNWOUND;
+		chain[n++] = PROF_CONTEXT_UNWOUND;
 		for (int i = 0; i < got; i++)
 			chain[n++] = ips[i];
 	}
 	if (got <= 1)
 		c->unwind_failures++;
-	return anl_stack_get(c, r, t, misc, s->ip, (const uint8_t *)chain, n);
+	return prof_stack_get(c, r, t, misc, s->ip, (const uint8_t *)chain, n);
 }

@@ -95,8 +95,8 @@ static int comm_name_cmp(const void *pa, const void *pb)
 /* perf's cmp_null(): no object after every named one. */
 static int dso_name_cmp(const void *pa, const void *pb)
 {
-	const struct anl_dso *a = ((const struct distinct *)pa)->ptr;
-	const struct anl_dso *b = ((const struct distinct *)pb)->ptr;
+	const struct prof_dso *a = ((const struct distinct *)pa)->ptr;
+	const struct prof_dso *b = ((const struct distinct *)pb)->ptr;
 
 	if (!a || !b)
 		return !a - !b;
@@ -105,8 +105,8 @@ static int dso_name_cmp(const void *pa, const void *pb)
 
 static int sym_name_cmp(const void *pa, const void *pb)
 {
-	const struct anl_sym *a = ((const struct distinct *)pa)->ptr;
-	const struct anl_sym *b = ((const struct distinct *)pb)->ptr;
+	const struct prof_sym *a = ((const struct distinct *)pa)->ptr;
+	const struct prof_sym *b = ((const struct distinct *)pb)->ptr;
 
 	return a == b ? 0 : strcmp(a->name, b->name);
 }

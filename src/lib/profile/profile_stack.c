@@ -13,7 +13,7 @@
 /* Stack ids are handed out on first use; priv marks stacks that have one. */
 static const char stack_id_mark;
 
-static uint32_t stack_id(struct sonde_profile *p, struct anl_stack *st)
+static uint32_t stack_id(struct sonde_profile *p, struct prof_stack *st)
 {
 	if (st->transient) /* not kept: no number to find it by again */
 		st->priv2 = UINT32_MAX;
@@ -28,8 +28,8 @@ const struct sonde_profile_stack *sonde_profile__sample_stack(struct sonde_profi
 							      const struct sonde_record *rec)
 {
 	struct pdr_sample s;
-	struct anl_thread *t;
-	struct anl_stack *st;
+	struct prof_thread *t;
+	struct prof_stack *st;
 	int ei;
 
 	if (!p || !rec || rec->type != SONDE_PERF_RECORD_SAMPLE) {
@@ -44,43 +44,43 @@ const struct sonde_profile_stack *sonde_profile__sample_stack(struct sonde_profi
 		return NULL;
 	}
 	prof_sample_view(&p->evs[ei], &rec->sample, &s);
-	t = anl_thread_findnew(p->m, (int32_t)s.pid, (int32_t)s.tid);
-	st = anl_sample_stack(p->stacks, p->reader, p->evs[ei].fmt.sample_type, t, rec->misc, &s,
+	t = prof_thread_findnew(p->m, (int32_t)s.pid, (int32_t)s.tid);
+	st = prof_sample_stack(p->stacks, p->reader, p->evs[ei].fmt.sample_type, t, rec->misc, &s,
 			      p->callchains);
-	anl_stacks_finish(p->stacks); /* its frames are read right away */
+	prof_stacks_finish(p->stacks); /* its frames are read right away */
 	stack_id(p, st);
 	return (const struct sonde_profile_stack *)st;
 }
 
 const char *sonde_profile__sample_comm(struct sonde_profile *p, int32_t pid, int32_t tid)
 {
-	return anl_thread_findnew(p->m, pid, tid)->comm;
+	return prof_thread_findnew(p->m, pid, tid)->comm;
 }
 
 uint32_t sonde_profile_stack__id(const struct sonde_profile_stack *st)
 {
-	return (uint32_t)((const struct anl_stack *)st)->priv2;
+	return (uint32_t)((const struct prof_stack *)st)->priv2;
 }
 
 uint32_t sonde_profile_stack__nr_frames(const struct sonde_profile_stack *st)
 {
-	return ((const struct anl_stack *)st)->nr_frames;
+	return ((const struct prof_stack *)st)->nr_frames;
 }
 
 const struct sonde_profile_frame *sonde_profile_stack__frame(const struct sonde_profile_stack *st,
 							     uint32_t i)
 {
-	const struct anl_stack *s = (const struct anl_stack *)st;
+	const struct prof_stack *s = (const struct prof_stack *)st;
 
 	return i < s->nr_frames ? (const struct sonde_profile_frame *)&s->frames[i] : NULL;
 }
 
 const struct sonde_profile_frame *sonde_profile_stack__self(const struct sonde_profile_stack *st)
 {
-	return (const struct sonde_profile_frame *)&((const struct anl_stack *)st)->self;
+	return (const struct sonde_profile_frame *)&((const struct prof_stack *)st)->self;
 }
 
-#define FR(f) ((const struct anl_frame *)(f))
+#define FR(f) ((const struct prof_frame *)(f))
 
 const char *sonde_profile_frame__sym(const struct sonde_profile_frame *f)
 {
@@ -89,13 +89,13 @@ const char *sonde_profile_frame__sym(const struct sonde_profile_frame *f)
 
 uint64_t sonde_profile_frame__sym_offset(const struct sonde_profile_frame *f)
 {
-	const struct anl_frame *fr = FR(f);
+	const struct prof_frame *fr = FR(f);
 
 	if (!fr->sym)
 		return 0;
 	if (fr->sym_off1)
 		return fr->sym_off1 - 1;
-	return (fr->dso ? anl_dso_vaddr(fr->dso, fr->addr) : fr->addr) - fr->sym->start;
+	return (fr->dso ? prof_dso_vaddr(fr->dso, fr->addr) : fr->addr) - fr->sym->start;
 }
 
 const char *sonde_profile_frame__dso(const struct sonde_profile_frame *f)
@@ -120,7 +120,7 @@ uint64_t sonde_profile_frame__addr(const struct sonde_profile_frame *f)
 
 unsigned int sonde_profile_frame__kind(const struct sonde_profile_frame *f)
 {
-	const struct anl_frame *fr = FR(f);
+	const struct prof_frame *fr = FR(f);
 	unsigned int k = 0;
 
 	if (fr->kernel)
@@ -137,14 +137,14 @@ unsigned int sonde_profile_frame__kind(const struct sonde_profile_frame *f)
 const char *sonde_profile_frame__srcline(struct sonde_profile *p,
 					 const struct sonde_profile_frame *f)
 {
-	const struct anl_frame *fr = FR(f);
+	const struct prof_frame *fr = FR(f);
 
-	return fr->dso ? anl_dso_srcline(p->m, fr->dso, fr->addr) : NULL;
+	return fr->dso ? prof_dso_srcline(p->m, fr->dso, fr->addr) : NULL;
 }
 
 const char *sonde_profile__kernel_sym(struct sonde_profile *p, uint64_t addr, uint64_t *start)
 {
-	const struct anl_sym *sym = anl_dso_find_sym(p->m, anl_kernel_dso(p->m), addr);
+	const struct prof_sym *sym = prof_dso_find_sym(p->m, prof_kernel_dso(p->m), addr);
 
 	if (sym && start)
 		*start = sym->start;
@@ -153,11 +153,11 @@ const char *sonde_profile__kernel_sym(struct sonde_profile *p, uint64_t addr, ui
 
 /* One stack's weight summed over its groups. */
 struct stack_sum {
-	struct anl_stack *st;
+	struct prof_stack *st;
 	uint64_t weight, nr;
 };
 
-static uint64_t stack_ptr_hash(const struct anl_stack *st)
+static uint64_t stack_ptr_hash(const struct prof_stack *st)
 {
 	return prof_mix((uintptr_t)st, 0);
 }
@@ -173,7 +173,7 @@ int sonde_profile__foreach_stack(struct sonde_profile *p, int ev, sonde_profile_
 
 	if (!p || !fn || ev < 0 || ev >= p->nr_evs)
 		return -EINVAL;
-	anl_stacks_finish(p->stacks);
+	prof_stacks_finish(p->stacks);
 	v = prof_groups_sorted(p, &n);
 	sums = malloc((n + 1) * sizeof(*sums));
 	if (!sums) {
@@ -220,7 +220,8 @@ out:
 /* ---- merging ---- */
 
 /* @fr of another machine, resolved again in @m's objects. */
-static void import_frame(struct anl_machine *m, const struct anl_frame *fr, struct anl_frame *out)
+static void import_frame(struct prof_machine *m, const struct prof_frame *fr,
+			 struct prof_frame *out)
 {
 	*out = *fr;
 	out->sym = NULL;
@@ -228,31 +229,31 @@ static void import_frame(struct anl_machine *m, const struct anl_frame *fr, stru
 	out->sym_off1 = 0; /* the symbol is looked up again */
 	if (!fr->dso)
 		return;
-	out->dso = anl_dso_findnew(m, fr->dso->name, strlen(fr->dso->name), fr->dso->kernel);
-	if (fr->dso->ksym && out->dso != anl_kernel_dso(m)) {
+	out->dso = prof_dso_findnew(m, fr->dso->name, strlen(fr->dso->name), fr->dso->kernel);
+	if (fr->dso->ksym && out->dso != prof_kernel_dso(m)) {
 		/* Its symbols were the records' of the other file: taken along. */
 		out->dso->ksym = out->dso->loaded = true;
 		if (fr->sym)
-			out->sym = anl_ksym_add(m, out->dso, fr->sym->start, fr->sym->end,
-						anl_intern(m, fr->sym->name, strlen(fr->sym->name)));
+			out->sym = prof_ksym_add(m, out->dso, fr->sym->start, fr->sym->end,
+						prof_intern(m, fr->sym->name, strlen(fr->sym->name)));
 		return;
 	}
 	if (!fr->sym)
 		return;
 	if (fr->sym->inlined) {
 		/* The function it was inlined into, then the inline's symbol. */
-		const struct anl_sym *base = anl_dso_find_sym(m, out->dso, fr->addr);
+		const struct prof_sym *base = prof_dso_find_sym(m, out->dso, fr->addr);
 
 		if (base)
-			out->sym = anl_inline_sym(m, out->dso, base,
-						  anl_intern(m, fr->sym->name,
+			out->sym = prof_inline_sym(m, out->dso, base,
+						  prof_intern(m, fr->sym->name,
 							     strlen(fr->sym->name)));
 		return;
 	}
-	out->sym = anl_dso_find_sym(m, out->dso, fr->addr);
+	out->sym = prof_dso_find_sym(m, out->dso, fr->addr);
 }
 
-static uint64_t frames_hash(const struct anl_frame *self, const struct anl_frame *v, uint32_t n)
+static uint64_t frames_hash(const struct prof_frame *self, const struct prof_frame *v, uint32_t n)
 {
 	uint64_t h = prof_mix((uintptr_t)self->sym, self->ip);
 
@@ -261,13 +262,13 @@ static uint64_t frames_hash(const struct anl_frame *self, const struct anl_frame
 	return h ^ n;
 }
 
-static bool frame_eq(const struct anl_frame *a, const struct anl_frame *b)
+static bool frame_eq(const struct prof_frame *a, const struct prof_frame *b)
 {
 	return a->dso == b->dso && a->sym == b->sym && a->ip == b->ip && a->addr == b->addr &&
 	       a->kernel == b->kernel && a->unwound == b->unwound;
 }
 
-static bool frames_eq(const struct anl_stack *a, const struct anl_stack *b)
+static bool frames_eq(const struct prof_stack *a, const struct prof_stack *b)
 {
 	if (a->nr_frames != b->nr_frames || !frame_eq(&a->self, &b->self))
 		return false;
@@ -278,20 +279,20 @@ static bool frames_eq(const struct anl_stack *a, const struct anl_stack *b)
 }
 
 struct import_ctx {
-	struct anl_machine *m;
+	struct prof_machine *m;
 	struct hashtab by_frames; /* stacks of dst by content (frames_hash) */
 };
 
-static uint64_t stack_hash(const struct anl_stack *st)
+static uint64_t stack_hash(const struct prof_stack *st)
 {
 	return frames_hash(&st->self, st->frames, st->nr_frames);
 }
 
-static void content_add(struct import_ctx *c, struct anl_stack *st)
+static void content_add(struct import_ctx *c, struct prof_stack *st)
 {
 	uint64_t h = stack_hash(st);
 	struct hashtab_probe probe;
-	struct anl_stack *e;
+	struct prof_stack *e;
 
 	for (e = hashtab_probe_first(&c->by_frames, h, &probe); e;
 	     e = hashtab_probe_next(&c->by_frames, &probe))
@@ -301,20 +302,20 @@ static void content_add(struct import_ctx *c, struct anl_stack *st)
 	(void)hashtab_insert(&c->by_frames, h, st);
 }
 
-static void content_add_cb(struct anl_stack *st, void *arg)
+static void content_add_cb(struct prof_stack *st, void *arg)
 {
 	content_add(arg, st);
 }
 
 /* The stack of @dst standing for @src's @st (made once). */
-static struct anl_stack *import_stack(struct import_ctx *c, const struct anl_stack *st)
+static struct prof_stack *import_stack(struct import_ctx *c, const struct prof_stack *st)
 {
-	struct anl_stack tmp = { 0 }, *s;
+	struct prof_stack tmp = { 0 }, *s;
 	struct hashtab_probe probe;
 	uint64_t h;
 
 	tmp.nr_frames = st->nr_frames;
-	tmp.frames = anl_alloc(c->m, (st->nr_frames + 1) * sizeof(*tmp.frames));
+	tmp.frames = prof_alloc(c->m, (st->nr_frames + 1) * sizeof(*tmp.frames));
 	for (uint32_t k = 0; k < st->nr_frames; k++)
 		import_frame(c->m, &st->frames[k], &tmp.frames[k]);
 	import_frame(c->m, &st->self, &tmp.self);
@@ -323,7 +324,7 @@ static struct anl_stack *import_stack(struct import_ctx *c, const struct anl_sta
 	     s = hashtab_probe_next(&c->by_frames, &probe))
 		if (frames_eq(s, &tmp))
 			return s;
-	s = anl_alloc(c->m, sizeof(*s));
+	s = prof_alloc(c->m, sizeof(*s));
 	*s = tmp;
 	(void)hashtab_insert(&c->by_frames, h, s); /* reserved, as above */
 	return s;
@@ -331,8 +332,8 @@ static struct anl_stack *import_stack(struct import_ctx *c, const struct anl_sta
 
 /* A stack of the merged profile and the one it was imported as. */
 struct stack_import {
-	const struct anl_stack *src;
-	struct anl_stack *dst;
+	const struct prof_stack *src;
+	struct prof_stack *dst;
 };
 
 /* @a - @b, stopping at 0 */
@@ -414,8 +415,8 @@ static int merge(struct sonde_profile *dst, struct sonde_profile *src, int facto
 
 	hashtab_init(&c.by_frames);
 	hashtab_init(&imported);
-	anl_stacks_finish(src->stacks);
-	anl_stacks_finish(dst->stacks);
+	prof_stacks_finish(src->stacks);
+	prof_stacks_finish(dst->stacks);
 	evmap = calloc((size_t)src->nr_evs + 1, sizeof(*evmap));
 	if (!evmap)
 		return -ENOMEM;
@@ -440,12 +441,12 @@ static int merge(struct sonde_profile *dst, struct sonde_profile *src, int facto
 	 * whose first one an import must keep finding.
 	 */
 	c.m = dst->m;
-	if (hashtab_reserve(&c.by_frames, anl_stacks_count(dst->stacks) + prof_nr_groups(dst) +
+	if (hashtab_reserve(&c.by_frames, prof_stacks_count(dst->stacks) + prof_nr_groups(dst) +
 						  prof_nr_groups(src))) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	anl_stacks_foreach(dst->stacks, content_add_cb, &c);
+	prof_stacks_foreach(dst->stacks, content_add_cb, &c);
 	/* and the stacks earlier merges brought, which only dst's groups hold */
 	v = prof_groups_sorted(dst, &n);
 	for (size_t i = 0; i < n; i++)
@@ -482,7 +483,7 @@ static int merge(struct sonde_profile *dst, struct sonde_profile *src, int facto
 			e->dst = import_stack(&c, g->st);
 		}
 		d = prof_group_get(dst, evmap[g->ev],
-				   g->comm ? anl_intern(dst->m, g->comm, strlen(g->comm)) : NULL,
+				   g->comm ? prof_intern(dst->m, g->comm, strlen(g->comm)) : NULL,
 				   g->pid, g->tid, g->cpu, e->dst, NULL, g->cpumode);
 		if (col) {
 			if ((ret = prof_column_add(col, d, g->period, g->nr)))

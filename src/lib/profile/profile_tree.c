@@ -13,12 +13,12 @@
  * ip; with branch history, always its object and ip (perf's
  * CCKEY_ADDRESS: the object is compared in node_match()).
  */
-static bool frame_by_ip(const struct sonde_profile *p, const struct anl_frame *fr)
+static bool frame_by_ip(const struct sonde_profile *p, const struct prof_frame *fr)
 {
 	return p->branch_history || !fr->sym;
 }
 
-static uintptr_t frame_key(const struct sonde_profile *p, const struct anl_frame *fr)
+static uintptr_t frame_key(const struct sonde_profile *p, const struct prof_frame *fr)
 {
 	return frame_by_ip(p, fr) ? (uintptr_t)fr->ip : (uintptr_t)fr->sym;
 }
@@ -68,13 +68,13 @@ static size_t node_new(struct sonde_profile *p)
 }
 
 static bool node_match(const struct sonde_profile *p, const struct sonde_profile_node *c,
-		       uintptr_t key, bool by_ip, const struct anl_frame *fr)
+		       uintptr_t key, bool by_ip, const struct prof_frame *fr)
 {
 	return c->key == key && c->by_ip == by_ip && (!p->branch_history || c->fr->dso == fr->dso);
 }
 
 /* The index of the child of node @n that @fr continues into, or 0 (never a child). */
-static size_t child_find(struct sonde_profile *p, size_t n, const struct anl_frame *fr)
+static size_t child_find(struct sonde_profile *p, size_t n, const struct prof_frame *fr)
 {
 	const struct sonde_profile_node *v = p->node_v, *c;
 	uintptr_t key = frame_key(p, fr);
@@ -125,7 +125,7 @@ static void child_link(struct sonde_profile *p, size_t n, size_t c)
 
 /* Adds one path (frames[from] stepping by dir, count frames) with weight. */
 void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
-		   const struct anl_frame *frames, const struct prof_hop *hops, int from, int dir,
+		   const struct prof_frame *frames, const struct prof_hop *hops, int from, int dir,
 		   int count, uint64_t period, uint64_t nr)
 {
 	size_t n;
@@ -136,7 +136,7 @@ void prof_tree_add(struct sonde_profile *p, struct sonde_profile_entry *e,
 	p->node_v[n].cumul += period;
 	p->node_v[n].nr_cumul += nr;
 	for (int i = 0, idx = from; i < count; i++, idx += dir) {
-		const struct anl_frame *fr = &frames[idx];
+		const struct prof_frame *fr = &frames[idx];
 		size_t c = child_find(p, n, fr);
 		bool made = !c;
 
