@@ -236,7 +236,8 @@ struct sonde_profile_opts {
 /*
  * [start, end) in sample time (ns); 0 leaves that side open. The filter
  * takes an array of these, so the size is the array's stride and ABI:
- * fields to come take the reserved room, which callers leave zero.
+ * fields to come take the reserved room, which callers leave zero
+ * (sonde_profile__set_filter() refuses a range where it is not).
  */
 struct sonde_profile_time_range {
 	uint64_t start, end;
@@ -287,7 +288,8 @@ SONDE_API void sonde_profile__free(struct sonde_profile *p);
 /**
  * @brief **sonde_profile__set_filter()** replaces the filter (NULL: none).
  * Call before adding samples: samples already added stay as they were.
- * @return 0, -EINVAL (bad opts or a cpu beyond 4095), -ENOMEM.
+ * @return 0, -EINVAL (bad opts, a cpu beyond 4095, a time range whose
+ * reserved room is not zero), -ENOMEM.
  */
 SONDE_API int sonde_profile__set_filter(struct sonde_profile *p,
 					const struct sonde_profile_filter *f);

@@ -386,6 +386,18 @@ static void test_filters(void **state)
 		sonde_perfdata_reader__free(r);
 		free(g.buf);
 	}
+	/* Reserved room that is not zero is refused: a later field's place. */
+	{
+		struct sonde_profile_time_range used[] = { { .start = 2, .end = 5 } };
+		SONDE_OPTS(sonde_profile_filter, by_used, .times = used, .nr_times = 1);
+
+		used[0].reserved[1] = 1;
+		p = sonde_profile__new(&po);
+		assert_int_equal(sonde_profile__set_filter(p, &by_used), -EINVAL);
+		used[0].reserved[1] = 0;
+		assert_int_equal(sonde_profile__set_filter(p, &by_used), 0);
+		sonde_profile__free(p);
+	}
 
 	p = load(&po, &by_sym, &r, &g);
 	assert_int_equal(sonde_profile__nr_entries(p, 0), 2);

@@ -275,6 +275,12 @@ int sonde_profile__set_filter(struct sonde_profile *p, const struct sonde_profil
 	for (size_t i = 0; i < o.nr_cpus; i++)
 		if (!o.cpus || o.cpus[i] < 0 || o.cpus[i] >= PROF_MAX_CPUS)
 			return -EINVAL;
+	/* Refused now, so that a later field in the room cannot be misread. */
+	if (o.nr_times > SIZE_MAX / sizeof(*o.times))
+		return -EINVAL;
+	for (size_t i = 0; o.times && i < o.nr_times; i++)
+		if (o.times[i].reserved[0] || o.times[i].reserved[1])
+			return -EINVAL;
 	free_filter(p);
 	if (o.cpus && o.nr_cpus) {
 		p->f_cpu = calloc(PROF_MAX_CPUS / 8, 1);
