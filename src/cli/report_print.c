@@ -611,6 +611,57 @@ static void put_fields(struct report *rp, int at, const entry_t *e, bool dots, u
 	}
 }
 
+/*
+ * The tracepoint field columns key @i (a FIELD key) makes in event
+ * @attr's table, into @cols; how many. perf's are right-aligned, cut to
+ * their width, and shown in their event's table only.
+ */
+static int field_cols(const struct report *rp, int attr, int i, int *cols, int max)
+{
+	int key = 0, n = 0, nr = sonde_profile__nr_fields(rp->prof);
+
+	for (int j = 0; j < i; j++)
+		key += rp->keys[j] == SONDE_PROFILE_KEY_FIELD;
+	for (int c = 0; c < nr && n < max; c++) {
+		struct sonde_profile_field f;
+
+		if (!sonde_profile__field(rp->prof, c, &f) && f.key == key && f.ev == attr)
+			cols[n++] = c;
+	}
+	return n;
+}
+
+/* Key @i's columns in @attr's table: elided, or a FIELD key of other events, make none. */
+static bool key_shown(const struct report *rp, int attr, int i)
+{
+	int col;
+
+	if (rp->elide[rp->keys[i]])
+		return false;
+	return rp->keys[i] != SONDE_PROFILE_KEY_FIELD || field_cols(rp, attr, i, &col, 1);
+}
+
+static void put_field_cols(const struct report *rp, struct outbuf *o, int attr, int i,
+			   const entry_t *e, bool dots)
+{
+	int cols[64], n = field_cols(rp, attr, i, cols, 64);
+
+	for (int c = 0; c < n; c++) {
+		struct sonde_profile_field f;
+		const char *v;
+
+		sonde_profile__field(rp->prof, cols[c], &f);
+		ob_puts(o, "  ");
+		if (dots) {
+			for (int k = 0; k < f.width; k++)
+				ob_putc(o, '.');
+			continue;
+		}
+		v = e ? sonde_profile_entry__field(e, cols[c]) : f.name;
+		ob_printf(o, "%*.*s", f.width, f.width, v ? v : "");
+	}
+}
+
 static bool field_last(const struct report *rp)
 {
 	for (int f = 0; f < rp->nr_fields; f++)
@@ -631,6 +682,7 @@ static void print_event(struct report *rp, int attr)
 	unsigned long ns = convert_unit((unsigned long)nr, &unit);
 	const char *pct_title = rp->children ? "Children" : "Overhead";
 	bool last_field = field_last(rp);
+	int last_key = -1;
 
 	ob_printf(o, "# Samples: %lu%c of event '%s'", ns, unit,
 		  sonde_perfdata_reader__event_name(rp->r, attr));
@@ -656,8 +708,12 @@ static void print_event(struct report *rp, int attr)
 			}
 			break;
 		}
-	for (int i = 0; i < rp->nr_keys; i++)
-		width[i] = (int)strlen(col_title(rp->keys[i]));
+	for (int i = 0; i < rp->nr_keys; i++) {
+		if (rp->keys[i] != SONDE_PROFILE_KEY_FIELD)
+			width[i] = (int)strlen(col_title(rp->keys[i]));
+		if (key_shown(rp, attr, i))
+			last_key = i;
+	}
 	for (size_t j = 0; j < n; j++) {
 		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
 
@@ -665,6 +721,8 @@ static void print_event(struct report *rp, int attr)
 		for (int i = 0; i < rp->nr_keys; i++) {
 			int l;
 
+			if (rp->keys[i] == SONDE_PROFILE_KEY_FIELD)
+				continue; /* the profile knows their widths */
 			if (rp->keys[i] > RK_SRCLINE) { /* perf's widths, not the texts' */
 				l = report_key_len(e, rp->keys[i]);
 				if (l > width[i])
@@ -690,7 +748,9 @@ static void print_event(struct report *rp, int attr)
 		put_fields(rp, i, NULL, false, total);
 		if (rp->elide[rp->keys[i]])
 			continue;
-		if (rp->keys[i] == RK_PID) /* aligned on the ':' of the cells */
+		if (rp->keys[i] == SONDE_PROFILE_KEY_FIELD)
+			put_field_cols(rp, o, attr, i, NULL, false);
+		else if (rp->keys[i] == RK_PID) /* aligned on the ':' of the cells */
 			ob_printf(o, "  %7s:%-*s", "Pid", width[i] - 8, "Command");
 		else
 			ob_printf(o, "  %-*s", width[i], col_title(rp->keys[i]));
@@ -703,6 +763,10 @@ static void print_event(struct report *rp, int attr)
 		put_fields(rp, i, NULL, true, total);
 		if (rp->elide[rp->keys[i]])
 			continue;
+		if (rp->keys[i] == SONDE_PROFILE_KEY_FIELD) {
+			put_field_cols(rp, o, attr, i, NULL, true);
+			continue;
+		}
 		ob_puts(o, "  ");
 		for (int k = 0; k < width[i]; k++)
 			ob_putc(o, '.');
@@ -731,10 +795,14 @@ static void print_event(struct report *rp, int attr)
 			put_fields(rp, i, e, false, total);
 			if (rp->elide[rp->keys[i]])
 				continue;
+			if (rp->keys[i] == SONDE_PROFILE_KEY_FIELD) {
+				put_field_cols(rp, o, attr, i, e, false);
+				continue;
+			}
 			cell_text(rp, e, rp->keys[i], width[i], buf, sizeof(buf));
 			ob_puts(o, "  ");
 			/* perf pads a last object or command column, not a symbol or line */
-			if (i + 1 == rp->nr_keys && !last_field && !col_pads(rp->keys[i]))
+			if (i >= last_key && !last_field && !col_pads(rp->keys[i]))
 				ob_puts(o, buf);
 			else
 				ob_pad_str(o, buf, width[i], false);
