@@ -695,7 +695,7 @@ int cmd_report(int argc, const char **argv)
 	err = new_profile(&rp);
 	if (err == -ENOENT && rp.nr_fspecs) {
 		free_report(&rp);
-		return 1;
+		return 129; /* as for the other unknown keys */
 	}
 	if (err) {
 		char buf[128];

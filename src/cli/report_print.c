@@ -631,16 +631,6 @@ static int field_cols(const struct report *rp, int attr, int i, int *cols, int m
 	return n;
 }
 
-/* Key @i's columns in @attr's table: elided, or a FIELD key of other events, make none. */
-static bool key_shown(const struct report *rp, int attr, int i)
-{
-	int col;
-
-	if (rp->elide[rp->keys[i]])
-		return false;
-	return rp->keys[i] != SONDE_PROFILE_KEY_FIELD || field_cols(rp, attr, i, &col, 1);
-}
-
 static void put_field_cols(const struct report *rp, struct outbuf *o, int attr, int i,
 			   const entry_t *e, bool dots)
 {
@@ -682,7 +672,6 @@ static void print_event(struct report *rp, int attr)
 	unsigned long ns = convert_unit((unsigned long)nr, &unit);
 	const char *pct_title = rp->children ? "Children" : "Overhead";
 	bool last_field = field_last(rp);
-	int last_key = -1;
 
 	ob_printf(o, "# Samples: %lu%c of event '%s'", ns, unit,
 		  sonde_perfdata_reader__event_name(rp->r, attr));
@@ -708,12 +697,9 @@ static void print_event(struct report *rp, int attr)
 			}
 			break;
 		}
-	for (int i = 0; i < rp->nr_keys; i++) {
+	for (int i = 0; i < rp->nr_keys; i++)
 		if (rp->keys[i] != SONDE_PROFILE_KEY_FIELD)
 			width[i] = (int)strlen(col_title(rp->keys[i]));
-		if (key_shown(rp, attr, i))
-			last_key = i;
-	}
 	for (size_t j = 0; j < n; j++) {
 		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
 
@@ -802,7 +788,7 @@ static void print_event(struct report *rp, int attr)
 			cell_text(rp, e, rp->keys[i], width[i], buf, sizeof(buf));
 			ob_puts(o, "  ");
 			/* perf pads a last object or command column, not a symbol or line */
-			if (i >= last_key && !last_field && !col_pads(rp->keys[i]))
+			if (i + 1 == rp->nr_keys && !last_field && !col_pads(rp->keys[i]))
 				ob_puts(o, buf);
 			else
 				ob_pad_str(o, buf, width[i], false);
