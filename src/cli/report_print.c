@@ -652,6 +652,24 @@ static void put_field_cols(const struct report *rp, struct outbuf *o, int attr, 
 	}
 }
 
+/* A FIELD key's values in --json: "field name": its text, per column. */
+static void put_json_fields(const struct report *rp, struct outbuf *o, int attr, int i,
+			    const entry_t *e)
+{
+	int cols[64], n = field_cols(rp, attr, i, cols, 64);
+
+	for (int c = 0; c < n; c++) {
+		struct sonde_profile_field f;
+		const char *v = sonde_profile_entry__field(e, cols[c]);
+
+		sonde_profile__field(rp->prof, cols[c], &f);
+		ob_putc(o, ',');
+		ob_json_str(o, f.name);
+		ob_putc(o, ':');
+		ob_json_str(o, v ? v : "");
+	}
+}
+
 static bool field_last(const struct report *rp)
 {
 	for (int f = 0; f < rp->nr_fields; f++)
@@ -914,6 +932,9 @@ void report_print_json(struct report *rp)
 				case RK_SRCLINE:
 					ob_puts(o, ",\"srcline\":");
 					ob_json_str(o, sonde_profile_entry__srcline(e));
+					break;
+				case SONDE_PROFILE_KEY_FIELD:
+					put_json_fields(rp, o, a, i, e);
 					break;
 				default:
 					break;

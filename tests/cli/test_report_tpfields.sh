@@ -38,6 +38,20 @@ report_same "--sort comm,next_comm,cpu" "$F" --sort comm,next_comm,cpu
 # field shows no column.
 report_same "--sort sym,prev_comm" "$F" --sort sym,prev_comm
 report_same "--sort prev_comm -n" "$F" --sort prev_comm -n
+# --json (sonde's own): each field column by name, in its event's entries.
+if "$SONDE" report -i "$F" --json --sort prev_comm,comm >"$TMP/json" 2>"$TMP/err" &&
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sw = [e for e in d["events"] if e["event"] == "sched:sched_switch"][0]
+other = [e for e in d["events"] if e["event"] != "sched:sched_switch"]
+assert sw["entries"] and all(x["prev_comm"] for x in sw["entries"]), sw
+assert all("prev_comm" not in x for e in other for x in e["entries"]), other
+' "$TMP/json"; then
+	pass "fields: --json names each field's value in its event's entries"
+else
+	fail "fields: --json: $(head -c 300 "$TMP/err" "$TMP/json")"
+fi
 
 # Call chains: children mode, and without. -g none: the call graphs of
 # these files are not what is tested here.
