@@ -21,6 +21,9 @@
 #include "profile_warn.h"
 #include "report_branch.h"
 
+/* What an unknown --sort name is told. */
+static const char known_keys[] = "perf 6.1's sort keys: comm, pid, tid, dso, sym, cpu, srcline, parent, socket, srcfile, symbol_size, dso_size, local_weight, weight, transaction, cgroup, cgroup_id, time, code_page_size, local_ins_lat, ins_lat, p_stage_cyc, addr; the columns overhead, overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, overhead_children, sample, period; with --mem-mode symbol_daddr, symbol_iaddr, dso_daddr, locked, tlb, mem, snoop, dcacheline, phys_daddr, data_page_size, blocked; and the fields of the file's tracepoint events (prev_pid, EVENT.FIELD, EVENT.*, trace_fields, each with /raw)";
+
 /* perf's default keys of --mem-mode. */
 static const char mem_sort[] = "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,local_p_stage_cyc";
 
@@ -174,8 +177,8 @@ static int parse_sort(struct report *rp, const char *user_sort)
 			continue;
 		}
 		if (k < 0) {
-			fprintf(stderr, "sonde report: --sort: unknown key '%s' (known: perf 6.1's sort keys: comm, pid, tid, dso, sym, cpu, srcline, parent, socket, srcfile, symbol_size, dso_size, local_weight, weight, transaction, cgroup, cgroup_id, time, code_page_size, local_ins_lat, ins_lat, p_stage_cyc, addr; the columns overhead, overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, overhead_children, sample, period; with --mem-mode symbol_daddr, symbol_iaddr, dso_daddr, locked, tlb, mem, snoop, dcacheline, phys_daddr, data_page_size, blocked)\n",
-				tok);
+			fprintf(stderr, "sonde report: --sort: unknown key '%s' (known: %s)\n",
+				tok, known_keys);
 			free(copy);
 			return -EINVAL;
 		}
@@ -410,8 +413,8 @@ static int new_profile(struct report *rp)
 	rp->prof = rp->ld.p;
 	/* the fields are matched against the events now, as perf does */
 	if (rp->nr_fspecs && sonde_profile__set_reader(rp->prof, rp->r) == -ENOENT) {
-		fprintf(stderr, "sonde report: --sort: unknown key '%s' (no such key, nor a field of a tracepoint event in %s)\n",
-			unknown_field(rp), rp->input);
+		fprintf(stderr, "sonde report: --sort: unknown key '%s': %s has no such tracepoint field (known: %s)\n",
+			unknown_field(rp), rp->input, known_keys);
 		return -ENOENT;
 	}
 	return 0;
