@@ -245,7 +245,9 @@ struct sonde_profile_opts {
 	 * it). A field key orders and shows only the histograms of its
 	 * events. They are matched against the events when the reader is set
 	 * (sonde_profile__set_reader() fails with ENOENT when one names no
-	 * field there), else at the first sample. Copied.
+	 * field there), else (or after that failure, as on a pipe, which
+	 * declares its events later) at the first sample, where a name that
+	 * matches nothing makes no column. Copied.
 	 */
 	const char *const *fields;
 	size_t nr_fields;

@@ -823,8 +823,11 @@ int sonde_profile__add_perfdata_record(struct sonde_profile *p, struct sonde_per
 	if (!p || !rec)
 		return -EINVAL;
 	/* The reader met a new attr (pipe mode) only when its count grew. */
-	if (p->reader != r)
+	if (p->reader != r) {
 		err = sonde_profile__set_reader(p, r);
+		if (err == -ENOENT)
+			err = 0; /* a pipe declares its events later: matched at the first sample */
+	}
 	else
 		err = p->nr_evs < r->nr_attrs ? sync_events(p, r) : 0;
 	if (err)

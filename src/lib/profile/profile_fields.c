@@ -240,7 +240,6 @@ int prof_fields_resolve(struct sonde_profile *p)
 
 	if (!fx || fx->resolved)
 		return 0;
-	fx->tried = true;
 	fx->nr_cols = 0;
 	for (size_t i = 0; i < fx->nr_specs; i++) {
 		int before = fx->nr_cols, err = resolve_one(p, (int)i, fx->specs[i]);
@@ -471,8 +470,11 @@ const struct prof_frow *prof_fields_row(struct sonde_profile *p, int ei, const v
 
 	if (!fx || !raw)
 		return NULL;
-	if (!fx->resolved && !fx->tried)
+	if (!fx->resolved && !fx->tried) {
+		/* once: a pipe's events are known by its first sample */
+		fx->tried = true;
 		(void)prof_fields_resolve(p);
+	}
 	if (!blob_put(fx, &at, &ei, sizeof(ei)))
 		return NULL;
 	for (int i = 0; i < fx->nr_cols; i++) {
