@@ -492,7 +492,7 @@ const struct prof_frow *prof_fields_row(struct sonde_profile *p, int ei, const v
 		return NULL;
 	if (fx->last && fx->last->blob_len == at && !memcmp(fx->last->blob, fx->blob, at))
 		return fx->last;
-	h = hashtab_bytes_hash(fx->blob, at);
+	h = prof_words_hash(fx->blob, at);
 	for (row = hashtab_probe_first(&fx->rows, h, &probe); row;
 	     row = hashtab_probe_next(&fx->rows, &probe))
 		if (row->blob_len == at && !memcmp(row->blob, fx->blob, at))

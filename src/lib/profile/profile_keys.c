@@ -209,7 +209,7 @@ static const struct prof_xkey *intern(struct sonde_profile *p, const struct prof
 
 	if (kx->last && !memcmp(&kx->last->id, &k->id, sizeof(k->id)))
 		return kx->last;
-	h = hashtab_bytes_hash(&k->id, sizeof(k->id));
+	h = prof_words_hash(&k->id, sizeof(k->id));
 	for (e = hashtab_probe_first(&kx->tab, h, &probe); e;
 	     e = hashtab_probe_next(&kx->tab, &probe))
 		if (!memcmp(&e->id, &k->id, sizeof(k->id)))

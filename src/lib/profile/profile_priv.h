@@ -807,6 +807,27 @@ const struct prof_frow *prof_keys_frow(const struct prof_xkey *x);
  * order a FIELD key stands as SONDE_PROFILE_KEY_MAX + its index.
  */
 struct prof_fields;
+/*
+ * A hash of @n bytes a word at a time: the interned key values are tens
+ * to hundreds of bytes, hashed at every sample whose values change.
+ */
+static inline uint64_t prof_words_hash(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = n, w;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, b + i, 8);
+		h = hashtab_mix(h, w);
+	}
+	if (i < n) {
+		w = 0;
+		memcpy(&w, b + i, n - i);
+		h = hashtab_mix(h, w);
+	}
+	return h;
+}
 /* @nr_keys: the FIELD keys in opts.keys. 0, -EINVAL, -ENOMEM (p->fx may be set: free it). */
 int prof_fields_new(struct sonde_profile *p, const struct sonde_profile_opts *o, size_t nr_keys);
 void prof_fields_free(struct sonde_profile *p);
