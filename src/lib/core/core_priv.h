@@ -183,6 +183,23 @@ static inline uint64_t hashtab_mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 32);
 }
 
+/*
+ * FNV-1a (64-bit), continued from @h over @n bytes; start from
+ * FNV1A64_INIT. The one byte hash of the library: the hash table's keys,
+ * the cache files' names (so it must not change between builds) and the
+ * flame graphs' colours.
+ */
+#define FNV1A64_INIT 0xcbf29ce484222325ULL
+#define FNV1A64_PRIME 0x100000001b3ULL
+static inline uint64_t fnv1a64(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * FNV1A64_PRIME;
+	return h;
+}
+
 /* FNV-1a over @n bytes (strings by their length: interning). */
 uint64_t hashtab_bytes_hash(const void *p, size_t n);
 
