@@ -619,6 +619,40 @@ static bool field_last(const struct report *rp)
 	return false;
 }
 
+/* The column titles and their dotted underline, each line a comment. */
+static void print_col_header(struct report *rp, const int *width, const char *pct_title,
+			     uint64_t total)
+{
+	struct outbuf *o = &rp->out;
+
+	ob_printf(o, "# %8s", pct_title);
+	if (rp->children)
+		ob_printf(o, "  %8s", "Self");
+	for (int i = 0; i < rp->nr_keys; i++) {
+		put_fields(rp, i, NULL, false, total);
+		if (rp->elide[rp->keys[i]])
+			continue;
+		if (rp->keys[i] == RK_PID) /* aligned on the ':' of the cells */
+			ob_printf(o, "  %7s:%-*s", "Pid", width[i] - 8, "Command");
+		else
+			ob_printf(o, "  %-*s", width[i], col_title(rp->keys[i]));
+	}
+	put_fields(rp, rp->nr_keys, NULL, false, total);
+	ob_puts(o, "\n# ........");
+	if (rp->children)
+		ob_puts(o, "  ........");
+	for (int i = 0; i < rp->nr_keys; i++) {
+		put_fields(rp, i, NULL, true, total);
+		if (rp->elide[rp->keys[i]])
+			continue;
+		ob_puts(o, "  ");
+		for (int k = 0; k < width[i]; k++)
+			ob_putc(o, '.');
+	}
+	put_fields(rp, rp->nr_keys, NULL, true, total);
+	ob_puts(o, "\n#\n");
+}
+
 static void print_event(struct report *rp, int attr)
 {
 	struct outbuf *o = &rp->out;
@@ -632,17 +666,19 @@ static void print_event(struct report *rp, int attr)
 	const char *pct_title = rp->children ? "Children" : "Overhead";
 	bool last_field = field_last(rp);
 
-	ob_printf(o, "# Samples: %lu%c of event '%s'", ns, unit,
-		  sonde_perfdata_reader__event_name(rp->r, attr));
-	/* perf's words for the slice the counts are of. */
-	if (rp->ld.time)
-		ob_printf(o, " (time slices: %s)", rp->ld.time);
-	ob_putc(o, '\n');
-	if (rp->mem_mode)
-		ob_printf(o, "# Total weight : %" PRIu64 "\n# Sort order   : %s\n#\n", total,
-			  rp->mem_sort);
-	else
-		ob_printf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+	if (!rp->quiet) { /* perf -q: the rows alone, no '#' lines */
+		ob_printf(o, "# Samples: %lu%c of event '%s'", ns, unit,
+			  sonde_perfdata_reader__event_name(rp->r, attr));
+		/* perf's words for the slice the counts are of. */
+		if (rp->ld.time)
+			ob_printf(o, " (time slices: %s)", rp->ld.time);
+		ob_putc(o, '\n');
+		if (rp->mem_mode)
+			ob_printf(o, "# Total weight : %" PRIu64 "\n# Sort order   : %s\n#\n",
+				  total, rp->mem_sort);
+		else
+			ob_printf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+	}
 	rp->pid_comm_width = (int)strlen("Command");
 	/* only a pid column shows it: a pass less over the entries without */
 	for (int i = 0; i < rp->nr_keys; i++)
@@ -683,32 +719,8 @@ static void print_event(struct report *rp, int attr)
 				width[i] = l;
 		}
 	}
-	ob_printf(o, "# %8s", pct_title);
-	if (rp->children)
-		ob_printf(o, "  %8s", "Self");
-	for (int i = 0; i < rp->nr_keys; i++) {
-		put_fields(rp, i, NULL, false, total);
-		if (rp->elide[rp->keys[i]])
-			continue;
-		if (rp->keys[i] == RK_PID) /* aligned on the ':' of the cells */
-			ob_printf(o, "  %7s:%-*s", "Pid", width[i] - 8, "Command");
-		else
-			ob_printf(o, "  %-*s", width[i], col_title(rp->keys[i]));
-	}
-	put_fields(rp, rp->nr_keys, NULL, false, total);
-	ob_puts(o, "\n# ........");
-	if (rp->children)
-		ob_puts(o, "  ........");
-	for (int i = 0; i < rp->nr_keys; i++) {
-		put_fields(rp, i, NULL, true, total);
-		if (rp->elide[rp->keys[i]])
-			continue;
-		ob_puts(o, "  ");
-		for (int k = 0; k < width[i]; k++)
-			ob_putc(o, '.');
-	}
-	put_fields(rp, rp->nr_keys, NULL, true, total);
-	ob_puts(o, "\n#\n");
+	if (!rp->quiet)
+		print_col_header(rp, width, pct_title, total);
 	for (size_t j = 0; j < n; j++) {
 		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
 		uint64_t self, main;
@@ -753,9 +765,9 @@ static void print_event(struct report *rp, int attr)
 	ob_puts(o, "\n\n");
 }
 
-void report_print(struct report *rp)
+/* The comment lines above the events' tables, which perf -q leaves out. */
+static void print_preamble(struct report *rp)
 {
-	int nr = sonde_perfdata_reader__nr_attrs(rp->r);
 	uint64_t lost_samples;
 
 	if (!rp->header)
@@ -775,6 +787,14 @@ void report_print(struct report *rp)
 	 * chunks of any record type, reported on stderr instead). */
 	sonde_profile__lost(rp->prof, NULL, NULL, &lost_samples);
 	ob_printf(&rp->out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost_samples);
+}
+
+void report_print(struct report *rp)
+{
+	int nr = sonde_perfdata_reader__nr_attrs(rp->r);
+
+	if (!rp->quiet)
+		print_preamble(rp);
 	for (int a = 0; a < nr; a++) {
 		if (!event_stats(rp, a).samples)
 			continue;
