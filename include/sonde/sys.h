@@ -51,6 +51,9 @@ struct sonde_sys_ops {
  * system calls. Hooks left NULL in @p ops fall back to the real call. The
  * table is copied; @p ops need not outlive the call. Not thread-safe: set it
  * before opening events.
+ * Each call, NULL included, also forgets what sonde_event_open() learnt
+ * about the kernel (sonde_event_open_missing(),
+ * sonde_event_open_kernel_attr_size()): a new table is a new kernel.
  */
 SONDE_API void sonde_sys_set_ops(const struct sonde_sys_ops *ops);
 

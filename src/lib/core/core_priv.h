@@ -65,6 +65,13 @@ bool lib_opts_valid(const void *opts, size_t user_sz, size_t known_sz,
 void sys_set_arch_rdpmc(uint64_t (*rdpmc)(unsigned int counter));
 void sys_restore_arch_rdpmc(void);
 
+/*
+ * Counts the tables sonde_sys_set_ops() installed: a layer that caches what
+ * it learnt about the kernel behind the seam forgets it when this changes
+ * (the core layer cannot call up into the layers that learn).
+ */
+unsigned sys_ops_generation(void);
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- CPU and thread maps: private layout, and test hooks ---- */

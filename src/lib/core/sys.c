@@ -67,11 +67,14 @@ static uint64_t real_rdpmc(unsigned int counter)
 
 static struct sonde_sys_ops real_ops = REAL_OPS;
 static struct sonde_sys_ops cur_ops = REAL_OPS;
+/* One more per table installed: what upper layers learnt is of an older one. */
+static unsigned ops_generation;
 
 #define FILL(field) cur_ops.field = ops->field ? ops->field : real_ops.field
 
 void sonde_sys_set_ops(const struct sonde_sys_ops *ops)
 {
+	__atomic_add_fetch(&ops_generation, 1, __ATOMIC_RELAXED);
 	if (!ops) {
 		cur_ops = real_ops;
 		return;
@@ -99,6 +102,11 @@ void sys_set_arch_rdpmc(uint64_t (*rdpmc)(unsigned int counter))
 void sys_restore_arch_rdpmc(void)
 {
 	sys_set_arch_rdpmc(REAL_RDPMC);
+}
+
+unsigned sys_ops_generation(void)
+{
+	return __atomic_load_n(&ops_generation, __ATOMIC_RELAXED);
 }
 
 const struct sonde_sys_ops *sonde_sys_ops(void)
