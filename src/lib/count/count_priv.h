@@ -82,8 +82,6 @@ void workload_cleanup(struct sonde_evlist *list);
  */
 int selfmon_read(const volatile struct sonde_perf_event_mmap_page *pc,
 		 struct sonde_count *c);
-/* Test hook: the time-stamp counter used to extrapolate times. */
-void selfmon_set_tsc(uint64_t (*rdtsc)(void));
 
 /* ---- opening: what was learnt about the kernel ---- */
 
