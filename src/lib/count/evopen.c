@@ -11,22 +11,17 @@
 #include "count_priv.h"
 #include "core_priv.h"
 
-/* Learnt per process; a kernel does not change under a running program. */
+/*
+ * Learnt per process: a kernel does not change under a running program,
+ * but a new seam table (sonde_sys_set_ops()) stands for another one.
+ */
 static uint64_t feat_missing;
 static uint64_t feat_present;
 static uint32_t kernel_attr_size;
 /* Features whose loss changes what the caller sees, already warned about. */
 static uint64_t feat_warned;
-/* sys_ops_generation() when the above was learnt: another seam, another kernel. */
+/* sys_ops_generation() when the above was learnt. */
 static unsigned learnt_generation;
-
-void evopen_reset_cache(void)
-{
-	__atomic_store_n(&feat_warned, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&feat_missing, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&feat_present, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&kernel_attr_size, 0, __ATOMIC_RELAXED);
-}
 
 /* Forgets what was learnt about a kernel behind a seam table since replaced. */
 static void forget_replaced_kernel(void)
@@ -35,7 +30,10 @@ static void forget_replaced_kernel(void)
 
 	if (__atomic_load_n(&learnt_generation, __ATOMIC_RELAXED) == gen)
 		return;
-	evopen_reset_cache();
+	__atomic_store_n(&feat_warned, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&feat_missing, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&feat_present, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&kernel_attr_size, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&learnt_generation, gen, __ATOMIC_RELAXED);
 }
 
