@@ -65,6 +65,13 @@ bool lib_opts_valid(const void *opts, size_t user_sz, size_t known_sz,
 void sys_set_arch_rdpmc(uint64_t (*rdpmc)(unsigned int counter));
 void sys_restore_arch_rdpmc(void);
 
+/*
+ * Counts the tables sonde_sys_set_ops() installed: a layer that caches what
+ * it learnt about the kernel behind the seam forgets it when this changes
+ * (the core layer cannot call up into the layers that learn).
+ */
+unsigned sys_ops_generation(void);
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- CPU and thread maps: private layout, and test hooks ---- */
@@ -79,8 +86,6 @@ struct sonde_thread_map {
 	pid_t pid[];
 };
 
-/* Where the online CPU list is read ("/sys/devices/system/cpu/online"). */
-void cpumap_set_online_path(const char *path);
 /* Where /proc lives, for thread listing ("/proc"). */
 void threadmap_set_proc_root(const char *path);
 
@@ -95,6 +100,12 @@ long sysfs_read_at(int dirfd, const char *name, char *buf, size_t cap);
 
 /* Strips leading and trailing whitespace in place; returns @s moved. */
 char *sysfs_trim(char *s);
+
+/*
+ * The sysfs to read: @root, else $SONDE_SYSFS_ROOT, else (either NULL or
+ * empty) /sys. Every sysfs path of the library starts here.
+ */
+const char *sysfs_root(const char *root);
 
 /* Directory holding the PMUs for @root (NULL: $SONDE_SYSFS_ROOT or /sys). */
 int sysfs_devices_dir(const char *root, char *buf, size_t size);
