@@ -27,3 +27,21 @@ for g in graph flat fractal folded graph,0.5,caller flat,0,caller fractal,0,call
 		report_same "-g $g --sort $k --children" "$F" -g "$g" --sort "$k" --children
 	done
 done
+
+# -n: rows that tie on the weight and every key (samples without a
+# symbol compare equal by it) go by their Samples column, which perf
+# appends to its sort whether or not --sort names "overhead". Four ips
+# outside any map, each 6 in period from 3, 2, 6 and 1 samples.
+G=$HELPERS/stackgen
+need_helper "report ties" "$G"
+N=$TMP/nties.data
+"$G" "$N" '3*2:1000' '2*3:2000' '6*1:3000' '1*6:4000' || fail "stackgen failed"
+unset REPORT_CUT
+for a in "-n" "-n --sort sym" "-n --sort dso,sym" "-n --sort sym,overhead" \
+	"-n --show-total-period --sort sym" "--show-total-period --sort sym" \
+	"-n --sort overhead_sys,sym"; do
+	# shellcheck disable=SC2086
+	report_same "$a --no-children" "$N" $a --no-children -g none
+	# shellcheck disable=SC2086
+	report_same "$a --children" "$N" $a --children
+done
