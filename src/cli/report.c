@@ -609,8 +609,12 @@ int cmd_report(int argc, const char **argv)
 		return 129;
 	}
 	lead_fields(&rp, nr_samples, total_period);
-	/* -n's column, when the list places the weights, sorts after them all */
-	if (nr_samples && !rp.samples_at && rp.self_at)
+	/*
+	 * -n's column sorts after everything else when --sort does not name
+	 * it (perf_hpp__append_sort_keys() appends every output field the
+	 * sort lacks), whether or not the list places the weights.
+	 */
+	if (nr_samples && !rp.samples_at)
 		rp.samples_at = rp.nr_keys + rp.nr_placed + 1;
 	/*
 	 * Like perf: a key filtered to one value is named above the table

@@ -804,6 +804,90 @@ void report_print(struct report *rp)
 
 /* ---- --json ---- */
 
+/*
+ * A column's JSON name: its table title in lower case, each run of other
+ * characters than letters and digits one '_' ("guest sys": "guest_sys").
+ */
+static void json_name(struct outbuf *o, const char *title)
+{
+	char name[64];
+	size_t n = 0;
+
+	for (const char *c = title; *c && n < sizeof(name) - 1; c++) {
+		bool alnum = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			     (*c >= '0' && *c <= '9');
+
+		if (alnum)
+			name[n++] = (char)(*c | 0x20 * (*c >= 'A' && *c <= 'Z'));
+		else if (n && name[n - 1] != '_')
+			name[n++] = '_';
+	}
+	while (n && name[n - 1] == '_')
+		n--;
+	name[n] = '\0';
+	ob_putc(o, ',');
+	ob_json_str(o, name);
+	ob_putc(o, ':');
+}
+
+/*
+ * The output fields --sort names (sys, usr, guest sys, guest usr as
+ * shares of @total like "self"; overhead_children's N/A as null with
+ * --no-children). Samples and Period are every entry's "samples" and
+ * "period" already.
+ */
+static void json_fields(struct report *rp, const entry_t *e, uint64_t total)
+{
+	static const struct {
+		const char *title;
+		unsigned cpumode;
+	} col[RF_NR] = {
+		[RF_SYS] = { "sys", SONDE_PERF_RECORD_MISC_KERNEL },
+		[RF_USR] = { "usr", SONDE_PERF_RECORD_MISC_USER },
+		[RF_GUEST_SYS] = { "guest sys", SONDE_PERF_RECORD_MISC_GUEST_KERNEL },
+		[RF_GUEST_USR] = { "guest usr", SONDE_PERF_RECORD_MISC_GUEST_USER },
+	};
+	struct outbuf *o = &rp->out;
+
+	for (int f = 0; f < rp->nr_fields; f++) {
+		int kind = rp->fields[f].kind;
+
+		if (kind == RF_CHILDREN && field_shown(rp, f)) {
+			ob_puts(o, ",\"children\":null");
+		} else if (col[kind].title) {
+			uint64_t v = sonde_profile_entry__self_cpumode(e, col[kind].cpumode);
+
+			json_name(o, col[kind].title);
+			ob_printf(o, "%.4f", total ? (double)v * 100.0 / (double)total : 0.0);
+		}
+	}
+}
+
+/* A key past the first seven: its table title and cell text, trimmed of blanks. */
+static void json_key(struct outbuf *o, const entry_t *e, enum sonde_profile_key k)
+{
+	const char *title = report_key_title(k);
+	char buf[4096];
+	size_t a = 0, z;
+	int w;
+
+	if (!title)
+		return;
+	/* the cell as in a column of its own: as wide as it and the title */
+	w = report_key_len(e, k);
+	if (w < (int)strlen(title))
+		w = (int)strlen(title);
+	report_key_text(e, k, w, buf, sizeof(buf));
+	z = strlen(buf);
+	while (buf[a] == ' ')
+		a++;
+	while (z > a && buf[z - 1] == ' ')
+		z--;
+	buf[z] = '\0';
+	json_name(o, title);
+	ob_json_str(o, buf + a);
+}
+
 void report_print_json(struct report *rp)
 {
 	struct outbuf *o = &rp->out;
@@ -846,6 +930,7 @@ void report_print_json(struct report *rp)
 			ob_printf(o, "\"self\":%.4f,\"period\":%" PRIu64 ",\"samples\":%" PRIu64,
 				  total ? (double)self * 100.0 / (double)total : 0.0, self,
 				  sonde_profile_entry__samples(e));
+			json_fields(rp, e, total);
 			for (int i = 0; i < rp->nr_keys; i++) {
 				switch (rp->keys[i]) {
 				case RK_COMM:
@@ -882,6 +967,7 @@ void report_print_json(struct report *rp)
 					ob_json_str(o, sonde_profile_entry__srcline(e));
 					break;
 				default:
+					json_key(o, e, rp->keys[i]);
 					break;
 				}
 			}

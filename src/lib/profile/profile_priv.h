@@ -51,6 +51,12 @@ struct prof_dso {
 	const char *name;	/* long name (path or [kernel.kallsyms]) */
 	const char *short_name; /* basename for display */
 	const char *short_key;	/* short_name interned: equal names, one pointer */
+	/*
+	 * Where perf would have made it: its HEADER_BUILD_ID entry's index,
+	 * else after them all in the order first met. perf orders call-graph
+	 * siblings by its DSOs' heap addresses, that is, by when it made them.
+	 */
+	uint32_t made_rank;
 	bool kernel;
 	bool jit;		/* /tmp/perf-PID.map: symbols by absolute address */
 	bool stale;		/* changed since the recording, no copy found */
@@ -364,6 +370,7 @@ struct prof_machine {
 	struct prof_proc *kproc; /* kernel maps (pid -1) */
 	struct hashtab dsos;	 /* by interned name and kernel flag */
 	struct prof_dso *all_dsos; /* every DSO made, to free them (the table may miss one) */
+	uint32_t nr_dsos;	   /* DSOs made (their made_rank) */
 	struct prof_dso *kdso;	/* [kernel.kallsyms], symbols from kallsyms */
 	struct prof_stats stats;
 	struct hashtab isyms; /* of struct prof_isym: symbols of inlined functions */
