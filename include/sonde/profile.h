@@ -308,8 +308,10 @@ SONDE_API int sonde_profile__add_event(struct sonde_profile *p,
 
 /**
  * @brief **sonde_profile__add_record()** applies one decoded record:
- * COMM, FORK, MMAP and MMAP2 update the machine state, LOST and
- * LOST_SAMPLES are counted, SAMPLE is resolved, filtered and weighed.
+ * COMM, FORK, MMAP and MMAP2 update the machine state, EXIT releases its
+ * thread once the records' times have passed it by ten seconds (its late
+ * samples still name it until then), LOST and LOST_SAMPLES are counted,
+ * SAMPLE is resolved, filtered and weighed.
  * @param event the event the record belongs to, or -1 to find it by the
  * record's sample id among the ids of sonde_profile__add_event().
  * @return 1 if a sample was counted, 0 if the record was applied or

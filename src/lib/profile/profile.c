@@ -160,6 +160,9 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	p->m = prof_machine_new();
 	if (p->m && o.cache)
 		prof_machine_default_cache(p->m);
+	/* map_size() reads a stack's process maps when the histogram is built. */
+	if (p->m && p->keys[K(DSO_SIZE)])
+		prof_machine_keep_procs(p->m);
 	if (p->m && prof_machine_set_kernel_symbols(p->m, o.kallsyms, o.vmlinux)) {
 		prof_machine_free(p->m);
 		p->m = NULL;
@@ -728,6 +731,9 @@ int sonde_profile__add_record(struct sonde_profile *p, int event, const struct s
 	ei = prof_route(p, event, rec);
 	if (ei < 0)
 		return ei;
+	/* A live feed's clock: the threads that exited long before go. */
+	if (p->evs[ei].fmt.sample_type & SONDE_PERF_SAMPLE_TIME)
+		prof_machine_clock(p->m, rec->sample.time);
 	if (p->brhist)
 		return prof_brhist_add(p, ei, rec);
 	prof_sample_view(&p->evs[ei], &rec->sample, &s);

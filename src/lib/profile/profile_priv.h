@@ -37,9 +37,13 @@ struct prof_rb *prof_rb_next(const struct prof_rb *n);
 
 /*
  * The analysis model behind `sonde report` and `sonde script`: processes,
- * threads, maps and DSOs rebuilt from COMM/FORK/EXIT/MMAP records, and
- * address -> map -> dso -> symbol resolution. Objects live until
- * prof_machine_free() so pointers can be used as cache keys.
+ * threads, maps and DSOs rebuilt from COMM/FORK/MMAP records (and EXIT in
+ * a live feed), and address -> map -> dso -> symbol resolution. DSOs and
+ * symbols live until prof_machine_free() so pointers can be used as cache
+ * keys. A thread or process that no record can reach any more (its tid
+ * taken by a new FORK, or, fed live, its EXIT long past) is released and
+ * its memory reused; a process keeps counting its map generation across
+ * reuse, so (process, gen) cache keys never meet a stale answer.
  */
 struct prof_sym {
 	uint64_t start, end;
@@ -116,6 +120,9 @@ struct prof_proc {
 	uint32_t gen; /* bumped on every map change (cache invalidation) */
 	struct sonde_unwinder *uw; /* DWARF unwinder, made on the first dwarf sample */
 	struct prof_proc *next; /* in the machine's list of every process */
+	uint32_t nr_threads; /* held threads whose process this is */
+	bool in_table;	     /* the live process of its pid */
+	struct prof_proc *next_free; /* released: in the machine's free list */
 };
 
 struct prof_thread {
@@ -123,6 +130,8 @@ struct prof_thread {
 	const char *comm; /* interned */
 	bool has_comm;
 	struct prof_proc *proc;
+	uint64_t serial; /* unique per thread made, even when its memory is reused */
+	struct prof_thread *next_free; /* released: in the machine's free list */
 };
 
 struct prof_loc {
@@ -172,11 +181,34 @@ int prof_machine_set_kernel_symbols(struct prof_machine *m, const char *kallsyms
 /* Interned string: equal strings give the same pointer. */
 const char *prof_intern(struct prof_machine *m, const char *s, size_t len);
 
-/* Applies COMM/FORK/EXIT/MMAP/MMAP2/KSYMBOL/TEXT_POKE records; ignores the rest. */
+/*
+ * Applies COMM/FORK/MMAP/MMAP2/KSYMBOL/TEXT_POKE records of a file or pipe
+ * and counts LOST/LOST_SAMPLES/AUX; ignores the rest. EXIT changes nothing
+ * here, as in perf 6.1 (thread__exited() only flags the thread): a later
+ * sample of the tid still finds the thread until a FORK takes the tid.
+ */
 void prof_machine_process(struct prof_machine *m, const struct sonde_perfdata_reader *r,
 			 const struct sonde_perfdata_record *rec);
-/* The same for a record decoded by the caller (a live ring, a pipe). */
+/*
+ * The same for a record decoded by the caller (a live ring), where EXIT
+ * also counts: the thread stays found as above until the profile's clock
+ * (prof_machine_clock()) passes its exit by PROF_EXIT_GRACE_NS, then it
+ * is released, and its process with its last thread.
+ */
 void prof_machine_process_record(struct prof_machine *m, const struct sonde_record *d);
+/*
+ * How long a live feed keeps an exited thread: the samples still to come
+ * for it ran before its exit, or just after, but may sit in another CPU's
+ * ring that the caller drains later; ten seconds is far beyond any drain.
+ */
+#define PROF_EXIT_GRACE_NS 10000000000ull
+/* A live record's time (ns): releases the threads whose grace has passed. */
+void prof_machine_clock(struct prof_machine *m, uint64_t time);
+/*
+ * Exited processes keep their maps until prof_machine_free(): the dso_size
+ * key reads a stack's process maps when the histogram is built.
+ */
+void prof_machine_keep_procs(struct prof_machine *m);
 
 struct prof_thread *prof_thread_findnew(struct prof_machine *m, int32_t pid, int32_t tid);
 
@@ -219,6 +251,7 @@ struct prof_stats {
 	/* AUX records by flag: TRUNCATED, PARTIAL, COLLISION */
 	uint64_t aux_truncated, aux_partial, aux_collision;
 	uint64_t proc_map_timeouts; /* MMAP2 flagged PROC_MAP_PARSE_TIMEOUT */
+	uint64_t threads, procs; /* held now: made and not yet released */
 };
 struct prof_stats *prof_machine_stats(struct prof_machine *m);
 
@@ -368,6 +401,13 @@ struct prof_machine {
 #define PROF_RECENT_THREADS 64
 	struct prof_thread *recent[PROF_RECENT_THREADS];
 	struct prof_proc *kproc; /* kernel maps (pid -1) */
+	struct prof_thread *free_threads; /* released, for reuse */
+	struct prof_proc *free_procs;
+	uint64_t next_serial;
+	bool keep_procs; /* prof_machine_keep_procs() */
+	uint64_t now;	 /* the latest live record time seen */
+	struct prof_exit *exits; /* live EXITs waiting for their grace, oldest first */
+	size_t exit_head, nr_exits, cap_exits;
 	struct hashtab dsos;	 /* by interned name and kernel flag */
 	struct prof_dso *all_dsos; /* every DSO made, to free them (the table may miss one) */
 	uint32_t nr_dsos;	   /* DSOs made (their made_rank) */
@@ -389,6 +429,12 @@ struct prof_machine {
 	char *kallsyms_file; /* --kallsyms: the recorded kernel's symbols */
 	char *vmlinux_file;  /* --vmlinux */
 	struct sonde_symcache *symcache; /* ELF, vdso and JIT symbols */
+};
+
+/* A live EXIT: thread @serial of @tid is released after @time + the grace. */
+struct prof_exit {
+	uint64_t time, serial;
+	int32_t tid;
 };
 
 /* Arena allocation: lives as long as the machine; aborts on OOM. */
