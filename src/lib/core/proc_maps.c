@@ -106,21 +106,44 @@ bad:
 	return -EINVAL;
 }
 
+/*
+ * The next line of @f into @line (without its newline): its length, -1 at
+ * the end, or -2 for a line too long for @line, read through and dropped.
+ * Read by bytes, not fgets(), so that a NUL in the text cannot hide where
+ * a line ends.
+ */
+static long next_line(FILE *f, char *line, size_t cap)
+{
+	size_t n = 0;
+	bool lost = false;
+	int c;
+
+	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+		if (n + 1 < cap)
+			line[n++] = (char)c;
+		else
+			lost = true;
+	}
+	if (c == EOF && !n && !lost)
+		return -1;
+	line[n] = 0;
+	return lost ? -2 : (long)n;
+}
+
 int proc_maps_read(FILE *f, proc_maps_fn fn, void *ctx)
 {
 	char line[PROC_MAPS_LINE_MAX];
 	unsigned long nr = 0;
-	int c, err;
+	long len;
+	int err;
 
-	while (fgets(line, sizeof(line), f)) {
+	while ((len = next_line(f, line, sizeof(line))) != -1) {
 		struct proc_map m;
 		size_t col = 0;
 
 		nr++;
-		if (!strchr(line, '\n') && !feof(f)) {
+		if (len == -2) {
 			/* Longer than any path the kernel prints: skip it whole. */
-			while ((c = getc(f)) != EOF && c != '\n')
-				;
 			pr_debug("maps line %lu: longer than %d bytes, skipped\n", nr,
 				 PROC_MAPS_LINE_MAX - 1);
 			continue;
