@@ -212,6 +212,7 @@ static void test_own_maps(void **state)
 {
 	(void)state;
 	assert_int_equal(proc_maps_each(getpid(), find_self, (void *)(uintptr_t)test_own_maps), 1);
+	assert_int_equal(proc_maps_each(0, find_self, (void *)(uintptr_t)test_own_maps), 1);
 	assert_int_equal(proc_maps_each(-1, find_self, NULL), -ENOENT);
 }
 

@@ -118,7 +118,10 @@ typedef int (*proc_maps_fn)(const struct proc_map *m, void *ctx);
  */
 int proc_maps_read(FILE *f, proc_maps_fn fn, void *ctx);
 
-/* proc_maps_read() of /proc/@pid/maps; -errno when it cannot be opened. */
+/*
+ * proc_maps_read() of /proc/@pid/maps (0: /proc/self/maps); -errno when it
+ * cannot be opened.
+ */
 int proc_maps_each(pid_t pid, proc_maps_fn fn, void *ctx);
 
 /* ---- bounded reads of the small text files sysfs and tracefs are made of ---- */

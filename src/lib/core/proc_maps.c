@@ -166,7 +166,10 @@ int proc_maps_each(pid_t pid, proc_maps_fn fn, void *ctx)
 	FILE *f;
 	int err;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	else /* this process, whichever pid namespace /proc shows */
+		snprintf(path, sizeof(path), "/proc/self/maps");
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
