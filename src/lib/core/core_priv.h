@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include "sonde/common.h"
 #include "sonde/cpumap.h"
@@ -88,6 +89,45 @@ struct sonde_thread_map {
 
 /* Where /proc lives, for thread listing ("/proc"). */
 void threadmap_set_proc_root(const char *path);
+
+/* ---- /proc/PID/maps (proc_maps.c) ---- */
+
+/* One line of /proc/PID/maps. */
+struct proc_map {
+	uint64_t start, end, pgoff, ino;
+	uint32_t maj, min;
+	uint32_t prot;  /* PROT_READ | PROT_WRITE | PROT_EXEC */
+	bool shared;    /* 's', else 'p' (private) */
+	bool deleted;   /* the name ends in " (deleted)", which it keeps */
+	char perms[5];  /* as printed: "r-xp" */
+	/* The path, "[vdso]", "[heap]"...; "" when anonymous. In the line. */
+	const char *name;
+};
+
+/* A line this long holds no mapping the kernel prints (a path is < 4096). */
+#define PROC_MAPS_LINE_MAX 8192
+
+/*
+ * Parses one line, cutting its newline in place; @m->name points into
+ * @line. 0, or -EINVAL with *@col (may be NULL) the 0-based column of the
+ * first field that is not what the kernel prints.
+ */
+int proc_maps_parse_line(char *line, struct proc_map *m, size_t *col);
+
+/* Called per mapping; a nonzero return stops the reading and is returned. */
+typedef int (*proc_maps_fn)(const struct proc_map *m, void *ctx);
+
+/*
+ * @fn for each mapping of @f in order; malformed or overlong lines are
+ * skipped (a debug message gives line and column). 0 or @fn's return.
+ */
+int proc_maps_read(FILE *f, proc_maps_fn fn, void *ctx);
+
+/*
+ * proc_maps_read() of /proc/@pid/maps (0: /proc/self/maps); -errno when it
+ * cannot be opened.
+ */
+int proc_maps_each(pid_t pid, proc_maps_fn fn, void *ctx);
 
 /* ---- bounded reads of the small text files sysfs and tracefs are made of ---- */
 
