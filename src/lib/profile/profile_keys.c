@@ -127,8 +127,11 @@ int prof_keys_new(struct sonde_profile *p, const struct sonde_profile_opts *o)
 	for (size_t i = 0; i < NR(frame_keys); i++)
 		if (p->keys[frame_keys[i]])
 			p->kx_frame = any = true;
-	/* with a symbol key, ipc_null tells apart what it does already */
-	if (p->keys[K(IPC_NULL)] && p->keys[K(SYM)]) {
+	/*
+	 * With a symbol key, ipc_null tells apart what it does already, but
+	 * without a dso key it orders by object first: that needs the frame.
+	 */
+	if (p->keys[K(IPC_NULL)] && p->keys[K(SYM)] && p->keys[K(DSO)]) {
 		p->kx_frame = false;
 		for (size_t i = 0; i < NR(frame_keys); i++)
 			if (p->keys[frame_keys[i]] && frame_keys[i] != K(IPC_NULL))
@@ -580,11 +583,11 @@ const struct prof_xkey *prof_keys_frame(struct sonde_profile *p, const struct pr
 	}
 	if (has[K(ADDR)])
 		k.id.ip = fr->ip;
+	/* what perf's sort__sym_cmp compares: the object too without a dso key */
+	if (has[K(IPC_NULL)] && !has[K(DSO)])
+		k.id.ipc_dso = fr->dso ? fr->dso->short_key : NULL;
 	if (has[K(IPC_NULL)] && !has[K(SYM)]) {
-		/* what perf's sort__sym_cmp compares: the object too without a dso key */
 		k.id.ipc_sym = fr->sym != NULL;
-		if (!has[K(DSO)])
-			k.id.ipc_dso = fr->dso ? fr->dso->short_key : NULL;
 		if (fr->sym) {
 			k.id.ipc_start = fr->sym->start;
 			k.id.ipc_end = fr->sym->end;
@@ -624,20 +627,40 @@ static int null_last(const void *a, const void *b)
 	return !a && !b ? 0 : !a ? 1 : -1;
 }
 
-/* ipc_null beside a symbol key: perf's sort__sym_cmp on the entries' own symbols. */
-static int ipc_sym_cmp(const struct sonde_profile_entry *a, const struct sonde_profile_entry *b)
+/*
+ * ipc_null's object order: perf 6.1's sort__sym_cmp compares the objects'
+ * short names first when the sort has no dso key (0 with one).
+ */
+static int ipc_dso_cmp(const struct sonde_profile *p, const struct prof_xid *a,
+		       const struct prof_xid *b)
 {
+	if (p->keys[K(DSO)] || a->ipc_dso == b->ipc_dso)
+		return 0;
+	if (!a->ipc_dso || !b->ipc_dso)
+		return null_last(a->ipc_dso, b->ipc_dso);
+	return str(a->ipc_dso, b->ipc_dso);
+}
+
+/* ipc_null beside a symbol key: perf's sort__sym_cmp on the entries' own symbols. */
+static int ipc_sym_cmp(const struct sonde_profile *p, const struct sonde_profile_entry *a,
+		       const struct sonde_profile_entry *b)
+{
+	static const struct prof_xkey zero;
 	const struct prof_sym *sa = a->k.sym, *sb = b->k.sym;
+	const struct prof_xkey *xa = a->k.x ? a->k.x : &zero, *xb = b->k.x ? b->k.x : &zero;
+	int c;
 
 	if (!sa && !sb)
 		return s64_sign(a->k.addr, b->k.addr);
+	c = ipc_dso_cmp(p, &xa->id, &xb->id);
+	if (c)
+		return c;
 	if (!sa || !sb)
 		return null_last(sa, sb);
 	if (sa == sb)
 		return 0;
 	if (sa->inlined || sb->inlined) {
-		int c = str(sa->name, sb->name);
-
+		c = str(sa->name, sb->name);
 		if (c)
 			return -c;
 		if (sa->start <= sb->end && sa->end >= sb->start)
@@ -691,17 +714,12 @@ int prof_keys_cmp(const struct sonde_profile *p, enum sonde_profile_key key,
 		return s64_sign(b->cg_dev, a->cg_dev) ?: s64_sign(b->cg_ino, a->cg_ino);
 	case K(IPC_NULL):
 		if (p->keys[K(SYM)])
-			return ipc_sym_cmp(ea, eb);
+			return ipc_sym_cmp(p, ea, eb);
 		/* perf's sort__sym_cmp: addresses, not names */
 		if (!a->ipc_sym && !b->ipc_sym)
 			return s64_sign(a->ipc_addr, b->ipc_addr);
-		if (!p->keys[K(DSO)] && a->ipc_dso != b->ipc_dso) {
-			int c = !a->ipc_dso || !b->ipc_dso ? null_last(a->ipc_dso, b->ipc_dso)
-							   : str(a->ipc_dso, b->ipc_dso);
-
-			if (c)
-				return c;
-		}
+		if (a->ipc_dso != b->ipc_dso && ipc_dso_cmp(p, a, b))
+			return ipc_dso_cmp(p, a, b);
 		if (!a->ipc_sym || !b->ipc_sym)
 			return a->ipc_sym ? -1 : 1;
 		if (a->ipc_iname || b->ipc_iname) {
