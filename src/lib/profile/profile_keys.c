@@ -127,11 +127,8 @@ int prof_keys_new(struct sonde_profile *p, const struct sonde_profile_opts *o)
 	for (size_t i = 0; i < NR(frame_keys); i++)
 		if (p->keys[frame_keys[i]])
 			p->kx_frame = any = true;
-	/*
-	 * With a symbol key, ipc_null tells apart what it does already, but
-	 * without a dso key it orders by object first: that needs the frame.
-	 */
-	if (p->keys[K(IPC_NULL)] && p->keys[K(SYM)] && p->keys[K(DSO)]) {
+	/* with a symbol key, ipc_null tells apart what it does already */
+	if (p->keys[K(IPC_NULL)] && p->keys[K(SYM)]) {
 		p->kx_frame = false;
 		for (size_t i = 0; i < NR(frame_keys); i++)
 			if (p->keys[frame_keys[i]] && frame_keys[i] != K(IPC_NULL))
@@ -583,11 +580,11 @@ const struct prof_xkey *prof_keys_frame(struct sonde_profile *p, const struct pr
 	}
 	if (has[K(ADDR)])
 		k.id.ip = fr->ip;
-	/* what perf's sort__sym_cmp compares: the object too without a dso key */
-	if (has[K(IPC_NULL)] && !has[K(DSO)])
-		k.id.ipc_dso = fr->dso ? fr->dso->short_key : NULL;
 	if (has[K(IPC_NULL)] && !has[K(SYM)]) {
+		/* what perf's sort__sym_cmp compares: the object too without a dso key */
 		k.id.ipc_sym = fr->sym != NULL;
+		if (!has[K(DSO)])
+			k.id.ipc_dso = fr->dso ? fr->dso->short_key : NULL;
 		if (fr->sym) {
 			k.id.ipc_start = fr->sym->start;
 			k.id.ipc_end = fr->sym->end;
@@ -631,28 +628,26 @@ static int null_last(const void *a, const void *b)
  * ipc_null's object order: perf 6.1's sort__sym_cmp compares the objects'
  * short names first when the sort has no dso key (0 with one).
  */
-static int ipc_dso_cmp(const struct sonde_profile *p, const struct prof_xid *a,
-		       const struct prof_xid *b)
+static int ipc_dso_cmp(const struct sonde_profile *p, const char *a, const char *b)
 {
-	if (p->keys[K(DSO)] || a->ipc_dso == b->ipc_dso)
+	if (p->keys[K(DSO)] || a == b)
 		return 0;
-	if (!a->ipc_dso || !b->ipc_dso)
-		return null_last(a->ipc_dso, b->ipc_dso);
-	return str(a->ipc_dso, b->ipc_dso);
+	if (!a || !b)
+		return null_last(a, b);
+	return str(a, b);
 }
 
 /* ipc_null beside a symbol key: perf's sort__sym_cmp on the entries' own symbols. */
 static int ipc_sym_cmp(const struct sonde_profile *p, const struct sonde_profile_entry *a,
 		       const struct sonde_profile_entry *b)
 {
-	static const struct prof_xkey zero;
 	const struct prof_sym *sa = a->k.sym, *sb = b->k.sym;
-	const struct prof_xkey *xa = a->k.x ? a->k.x : &zero, *xb = b->k.x ? b->k.x : &zero;
 	int c;
 
 	if (!sa && !sb)
 		return s64_sign(a->k.addr, b->k.addr);
-	c = ipc_dso_cmp(p, &xa->id, &xb->id);
+	/* a symbol key keeps the object (dso_id) without a dso key too */
+	c = ipc_dso_cmp(p, a->k.dso_id, b->k.dso_id);
 	if (c)
 		return c;
 	if (!sa || !sb)
@@ -718,8 +713,8 @@ int prof_keys_cmp(const struct sonde_profile *p, enum sonde_profile_key key,
 		/* perf's sort__sym_cmp: addresses, not names */
 		if (!a->ipc_sym && !b->ipc_sym)
 			return s64_sign(a->ipc_addr, b->ipc_addr);
-		if (a->ipc_dso != b->ipc_dso && ipc_dso_cmp(p, a, b))
-			return ipc_dso_cmp(p, a, b);
+		if (ipc_dso_cmp(p, a->ipc_dso, b->ipc_dso))
+			return ipc_dso_cmp(p, a->ipc_dso, b->ipc_dso);
 		if (!a->ipc_sym || !b->ipc_sym)
 			return a->ipc_sym ? -1 : 1;
 		if (a->ipc_iname || b->ipc_iname) {
