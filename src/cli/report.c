@@ -458,7 +458,9 @@ static bool callchains_missing(struct report *rp)
 {
 	bool parent = has_key(rp, SONDE_PROFILE_KEY_PARENT);
 
-	if (sonde_perfdata_reader__is_pipe(rp->r) || (!parent && !(rp->graph_set && rp->graph_on)))
+	/* --branch-history draws its graphs from branch stacks (checked apart). */
+	if (sonde_perfdata_reader__is_pipe(rp->r) || rp->branch_history ||
+	    (!parent && !(rp->graph_set && rp->graph_on)))
 		return false;
 	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(rp->r); i++)
 		if (sonde_perfdata_reader__attr(rp->r, i)->sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
