@@ -337,7 +337,7 @@ static uint64_t *chain_key(const struct sonde_sample *ss, bool has_chain, size_t
 }
 
 struct prof_stack *prof_chain_stack(struct sonde_profile *p, int ei, uint16_t misc,
-				   const struct pdr_sample *s, const struct sonde_record *rec,
+				   const struct sample_view *s, const struct sonde_record *rec,
 				   struct prof_thread **tp)
 {
 	const struct prof_event *ev = &p->evs[ei];

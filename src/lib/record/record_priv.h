@@ -244,6 +244,47 @@ static inline uint64_t sample_plan_u64(const uint8_t *rec, uint8_t off)
 	return v;
 }
 
+/*
+ * The fields of a sample a profile reads, in host order: what every source
+ * (a perf.data file, a pipe, a live ring) decodes its samples into before
+ * they are counted. Smaller than struct sonde_sample, so a reader can fill
+ * it per sample without building a whole struct sonde_record. Pointers are
+ * into the record, as in struct sonde_sample. pid, tid and cpu are
+ * (uint32_t)-1 when the sample does not carry them; period falls back to
+ * the event's (sample_view_parse's @period0) without PERIOD.
+ */
+struct sample_view {
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t addr;
+	uint64_t id; /* IDENTIFIER, else ID */
+	uint64_t stream_id;
+	uint32_t cpu;
+	uint64_t period;
+	uint64_t nr_callchain;
+	const uint8_t *callchain; /* nr_callchain u64 */
+	uint32_t raw_size;
+	const uint8_t *raw;
+	uint64_t regs_abi, regs_mask;
+	const uint8_t *regs; /* nr_regs u64 */
+	uint32_t nr_regs;
+	uint64_t stack_size, stack_dyn_size;
+	const uint8_t *stack;
+};
+
+/* sample_view.c: the view of a decoded sample @ss of layout @fmt. */
+void sample_view_of(const struct sonde_record_fmt *fmt, uint64_t period0,
+		    const struct sonde_sample *ss, struct sample_view *s);
+/*
+ * The view of the SAMPLE record at @rec (@size bytes, host order): read
+ * straight when it fits @pl (sample_plan_make of @fmt), else through
+ * sonde_record__decode. 0, or its negative error (-SONDE_ERR_FORMAT).
+ */
+int sample_view_parse(const struct sonde_record_fmt *fmt, const struct sample_plan *pl,
+		      uint64_t period0, const uint8_t *rec, size_t size,
+		      struct sample_view *s);
+
 /* sample_decode.c / sample_encode.c */
 int read_values_walk(struct rcur *c, uint64_t read_format,
 		     struct sonde_read_values *rv);
