@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "profile_priv.h"
-#include "perfdata_priv.h"
 
 /* perf's PERF_MAX_BRANCH_DEPTH: a longer stack is corrupted. */
 #define MAX_BRANCH_DEPTH 127

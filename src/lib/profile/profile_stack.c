@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "perfdata_priv.h"
 #include "profile_priv.h"
 
 /* Stack ids are handed out on first use; priv marks stacks that have one. */
