@@ -338,7 +338,7 @@ struct prof_stack *prof_stack_get(struct prof_stacks *c, const struct sonde_perf
  */
 struct prof_stack *prof_sample_stack(struct prof_stacks *c, const struct sonde_perfdata_reader *r,
 				   uint64_t sample_type, struct prof_thread *t, uint16_t misc,
-				   const struct pdr_sample *s, bool use_callchain);
+				   const struct sample_view *s, bool use_callchain);
 
 /*
  * Functions inlined at @addr (map-relative) in @dso, innermost first, then
@@ -606,6 +606,8 @@ struct prof_event {
 	char *name;
 	struct sonde_perf_event_attr attr;
 	struct sonde_record_fmt fmt;
+	struct sample_plan plan; /* fmt's usual layout, for sample_view_parse */
+	uint64_t period0;	 /* a sample's period without PERIOD */
 	uint64_t *ids;
 	size_t nr_ids;
 	struct sonde_profile_event_stats stats;
@@ -764,10 +766,6 @@ int prof_event_new(struct sonde_profile *p, const struct sonde_perf_event_attr *
 		   const struct sonde_record_fmt *fmt, const uint64_t *ids, size_t nr_ids,
 		   const char *name);
 
-struct pdr_sample;
-/* @ss of event @ev in the shape the stack code reads. */
-void prof_sample_view(const struct prof_event *ev, const struct sonde_sample *ss,
-		      struct pdr_sample *s);
 /* The event a record belongs to: @event, else by its sample id; or -ENOENT. */
 int prof_route(const struct sonde_profile *p, int event, const struct sonde_record *rec);
 
@@ -787,7 +785,7 @@ void prof_branch_resolve(struct sonde_profile *p, struct prof_thread *t, bool ke
 struct prof_hop;
 /* The stack of a sample whose branches start its call chain (perf's order). */
 struct prof_stack *prof_chain_stack(struct sonde_profile *p, int ei, uint16_t misc,
-				   const struct pdr_sample *s, const struct sonde_record *rec,
+				   const struct sample_view *s, const struct sonde_record *rec,
 				   struct prof_thread **tp);
 /* Its frames' branch parts, one per frame. */
 const struct prof_hop *prof_chain_hops(const struct prof_stack *st);
