@@ -14,11 +14,13 @@ struct sonde_cpu_map;
 
 /**
  * @brief **sonde_cpu_map__parse()** parses a CPU list such as "0-3,5"
- * (NULL or "" = every online CPU) and checks each CPU is online. On error
- * a message with the column and what was expected goes into @p err (may be
- * NULL). Free with sonde_cpu_map__free().
+ * (NULL or "" = every online CPU) and checks each CPU is online. The
+ * online CPUs are read from devices/system/cpu/online under
+ * $SONDE_SYSFS_ROOT (unset or empty: /sys), the tree the PMUs come from.
+ * On error a message with the column and what was expected goes into
+ * @p err (may be NULL). Free with sonde_cpu_map__free().
  * @return the map, or NULL with errno EINVAL (syntax), ERANGE (a CPU not
- * online) or ENOMEM.
+ * online), ENOMEM, or the errno of reading the online list.
  */
 SONDE_API struct sonde_cpu_map *sonde_cpu_map__parse(const char *list,
 						     char *err, size_t errlen);

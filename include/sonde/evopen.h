@@ -67,8 +67,9 @@ enum sonde_attr_feature {
  *   open across exec) is warned about once per process through the print
  *   callback (SONDE_WARN).
  *
- * What the kernel lacks is remembered for the life of the process, so later
- * opens go straight to an attr it accepts. On success @p attr is updated to
+ * What the kernel lacks is remembered for the life of the process (or until
+ * sonde_sys_set_ops() installs another seam), so later opens go straight
+ * to an attr it accepts. On success @p attr is updated to
  * what the kernel accepted (size and any dropped feature).
  * @return the new fd, or -errno.
  */

@@ -330,8 +330,10 @@ SONDE_API int sonde_profile__add_event(struct sonde_profile *p,
 
 /**
  * @brief **sonde_profile__add_record()** applies one decoded record:
- * COMM, FORK, MMAP and MMAP2 update the machine state, LOST and
- * LOST_SAMPLES are counted, SAMPLE is resolved, filtered and weighed.
+ * COMM, FORK, MMAP and MMAP2 update the machine state, EXIT releases its
+ * thread once the records' times have passed it by ten seconds (its late
+ * samples still name it until then), LOST and LOST_SAMPLES are counted,
+ * SAMPLE is resolved, filtered and weighed.
  * @param event the event the record belongs to, or -1 to find it by the
  * record's sample id among the ids of sonde_profile__add_event().
  * @return 1 if a sample was counted, 0 if the record was applied or
@@ -629,14 +631,22 @@ SONDE_API uint32_t sonde_profile_entry__depth(const struct sonde_profile_entry *
 
 enum sonde_profile_order {
 	SONDE_PROFILE_BY_WEIGHT,    /* total weight, heaviest first (perf's graph) */
-	SONDE_PROFILE_BY_ADDR_DESC, /* function address, highest first (perf's flat) */
+	/*
+	 * perf's own order of siblings (its flat order, and its order of
+	 * equal weights): by object (those the file's build-id table lacks
+	 * first, the latest met first; then the table's, the last listed
+	 * first; no object last), then by function address (else ip),
+	 * highest first; inlined functions by name, last in the alphabet
+	 * first.
+	 */
+	SONDE_PROFILE_BY_ADDR_DESC,
 };
 
 /**
  * @brief **sonde_profile_node__children()** stores in @p buf (room for
  * @p cap) the children of @p n in @p order: by weight, those whose total
- * is at least @p min and not 0 (ties by descending address); by address,
- * every child.
+ * is at least @p min and not 0 (ties as SONDE_PROFILE_BY_ADDR_DESC); by
+ * address, every child.
  * @return how many children qualify (may exceed @p cap, like snprintf).
  */
 SONDE_API size_t sonde_profile_node__children(const struct sonde_profile_node *n, uint64_t min,

@@ -137,6 +137,95 @@ sonde_perfdata_writer__synth_auxtrace_info(struct sonde_perfdata_writer *w,
  */
 SONDE_API int sonde_kernel_build_id(uint8_t *id, size_t size);
 
+/*
+ * The build ids of the objects a recording's samples hit, for the
+ * writer's HEADER_BUILD_ID, as perf record lists them at its end
+ * (perf_session__process_events() + dsos__hit_all()): the kernel, every
+ * file mapped executable where a user sample's ip fell, and the vdso.
+ * Fed with the records on their way to the file; the mappings come from
+ * MMAP2 records (with the build id the kernel read, or the file's, read
+ * at the end) and from /proc/PID/maps of processes that ran before.
+ * Address spaces are not told apart: an object mapped where another
+ * process had a hit is listed too, which costs a line and hides none.
+ * Not thread-safe: one recording's records, from one thread.
+ */
+struct sonde_buildid_hits;
+struct sonde_buildid_cache_opts;
+
+struct sonde_buildid_hits_opts {
+	size_t sz;
+	/*
+	 * attr.sample_type of every event of the recording: where a SAMPLE
+	 * holds its ip. Events that disagree on it, or none given: samples
+	 * mark nothing.
+	 */
+	const uint64_t *sample_types;
+	size_t nr_sample_types;
+	/* Every object mapped executable, hit or not (perf's --buildid-all). */
+	bool all;
+	/*
+	 * Told, with @p ctx, of a hit object that could not be put in the
+	 * build-id cache (-errno; a file changed during the recording,
+	 * -ESTALE, is skipped silently). NULL: nobody.
+	 */
+	void (*on_cache_error)(const char *path, int err, void *ctx);
+	void *ctx;
+	size_t : 0;
+};
+#define sonde_buildid_hits_opts__last_field ctx
+
+/**
+ * @brief **sonde_buildid_hits__new()** makes an empty collector; @p opts
+ * (may be NULL) is copied. The caller frees it with
+ * sonde_buildid_hits__free().
+ * @return the collector, or NULL with errno (EINVAL, ENOMEM).
+ */
+SONDE_API struct sonde_buildid_hits *
+sonde_buildid_hits__new(const struct sonde_buildid_hits_opts *opts);
+
+/** @brief **sonde_buildid_hits__free()** frees @p h (NULL: nothing). */
+SONDE_API void sonde_buildid_hits__free(struct sonde_buildid_hits *h);
+
+/**
+ * @brief **sonde_buildid_hits__note()** looks at one record in the file's
+ * layout (@p ev->size bytes): an executable MMAP2 adds a mapping, a
+ * user-mode SAMPLE marks the object at its ip hit; others are ignored,
+ * as are malformed ones. Nothing of @p ev is kept but copies.
+ * @return 0, or -ENOMEM (that mapping is not tracked), -EINVAL.
+ */
+SONDE_API int sonde_buildid_hits__note(struct sonde_buildid_hits *h,
+				       const struct sonde_perf_event_header *ev);
+
+/**
+ * @brief **sonde_buildid_hits__note_proc()** adds the executable file
+ * mappings (and the vdso) of /proc/@p pid/maps: a process that ran before
+ * the recording, whose MMAP2 records were synthesized. Deleted files are
+ * left out: no build id can be read from them at the end.
+ * @return 0, or -errno (the maps cannot be read: the process is gone).
+ */
+SONDE_API int sonde_buildid_hits__note_proc(struct sonde_buildid_hits *h, pid_t pid);
+
+/**
+ * @brief **sonde_buildid_hits__note_all_procs()** does
+ * sonde_buildid_hits__note_proc() for every process in /proc, skipping
+ * those gone meanwhile (a system-wide recording).
+ * @return 0, or -errno (/proc unreadable, ENOMEM).
+ */
+SONDE_API int sonde_buildid_hits__note_all_procs(struct sonde_buildid_hits *h);
+
+/**
+ * @brief **sonde_buildid_hits__write()** adds to @p w's BUILD_ID feature
+ * the running kernel's build id, then each hit object's (from its MMAP2
+ * record, else read from the file; unreadable ones are left out), then
+ * the vdso's when it was hit, in that order. With @p cache (NULL: none)
+ * each is also put in perf's build-id cache. Call it before
+ * sonde_perfdata_writer__finish().
+ * @return 0 or -errno (the writer's first error).
+ */
+SONDE_API int sonde_buildid_hits__write(struct sonde_buildid_hits *h,
+					struct sonde_perfdata_writer *w,
+					const struct sonde_buildid_cache_opts *cache);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-only */
 /*
  * The syscall seam. Every perf_event_open, ioctl, read, mmap, munmap, close,
- * prctl and rdpmc that libsonde performs goes through one table, so tests
- * (and curious users) can simulate kernels and PMUs the machine lacks.
+ * prctl, rdpmc and rdtsc that libsonde performs goes through one table, so
+ * tests (and curious users) can simulate kernels and PMUs the machine lacks.
  */
 #ifndef SONDE_SYS_H
 #define SONDE_SYS_H
@@ -42,8 +42,15 @@ struct sonde_sys_ops {
 	 * synthesizer's time limit (sonde_synth_opts) is measured on.
 	 */
 	uint64_t (*clock_ns)(void);
+	/*
+	 * Reads the time-stamp counter, the cycles an mmap page's time_offset,
+	 * time_mult and time_shift convert (cap_user_time): rdtsc on x86. NULL
+	 * in the real table where this build has no reader (all but x86):
+	 * self-reads then use read(2) when the page asks for the time.
+	 */
+	uint64_t (*rdtsc)(void);
 	/* Room for hooks to come: leave it NULL (the real calls). */
-	void (*reserved[3])(void);
+	void (*reserved[2])(void);
 };
 
 /**
@@ -51,11 +58,14 @@ struct sonde_sys_ops {
  * system calls. Hooks left NULL in @p ops fall back to the real call. The
  * table is copied; @p ops need not outlive the call. Not thread-safe: set it
  * before opening events.
+ * Each call, NULL included, also forgets what sonde_event_open() learnt
+ * about the kernel (sonde_event_open_missing(),
+ * sonde_event_open_kernel_attr_size()): a new table is a new kernel.
  */
 SONDE_API void sonde_sys_set_ops(const struct sonde_sys_ops *ops);
 
 /** @brief **sonde_sys_ops()** returns the table in force (never NULL; its
- * rdpmc may be NULL, see above).
+ * rdpmc and rdtsc may be NULL, see above).
  * The library's table or the one given to sonde_sys_set_ops(); not to be
  * freed.
  */

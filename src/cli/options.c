@@ -92,6 +92,15 @@ static bool takes_arg(const struct option *o)
 	}
 }
 
+/*
+ * Whether an option whose value may be left out goes without one: at the
+ * end of the command line, or before another option (perf's rule).
+ */
+static bool lastarg_default(const struct option *o, int nr_left, const char **next)
+{
+	return (o->flags & OPT_LASTARG_DEFAULT) && (nr_left < 1 || next[0][0] == '-');
+}
+
 static const struct option *find_long(const struct option *opts,
 				      const char *name, size_t len, bool *neg)
 {
@@ -193,9 +202,12 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			if (neg && arg)
 				opt_die(usage, opts, "option `%s' takes no value", name);
 			if (!neg && takes_arg(o) && !arg) {
-				if (i + 1 >= argc)
+				if (lastarg_default(o, argc - i - 1, argv + i + 1))
+					;
+				else if (i + 1 < argc)
+					arg = argv[++i];
+				else
 					opt_die(usage, opts, "option `%s' requires a value", o->long_name);
-				arg = argv[++i];
 			}
 			if (!takes_arg(o) && arg && !(o->flags & OPT_OPTARG))
 				opt_die(usage, opts, "option `%s' takes no value", o->long_name);
@@ -214,6 +226,8 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			if (takes_arg(o)) {
 				if (p[1])
 					arg = p + 1;
+				else if (lastarg_default(o, argc - i - 1, argv + i + 1))
+					;
 				else if (i + 1 < argc)
 					arg = argv[++i];
 				else

@@ -31,6 +31,10 @@ enum opt_flags {
 	OPT_OPTARG = 1 << 1,   /* argument only via --name=value */
 	OPT_NONEG = 1 << 2,    /* no --no-name form */
 	OPT_HIDDEN = 1 << 3,
+	/* The value may be left out when the option is the command line's
+	 * last word or another option follows (the callback gets NULL), as
+	 * perf's -g. */
+	OPT_LASTARG_DEFAULT = 1 << 4,
 };
 
 struct option {
@@ -78,6 +82,10 @@ struct option {
 #define OPT_CALLBACK_OPTARG(s, l, v, a, h, f) \
 	{ .type = OPT_T_CALLBACK, .short_name = (s), .long_name = (l), \
 	  .value = (v), .argh = (a), .help = (h), .cb = (f), .flags = OPT_OPTARG }
+/* A value left out at the end or before an option (the callback gets NULL). */
+#define OPT_CALLBACK_LASTARG_DEFAULT(s, l, v, a, h, f) \
+	{ .type = OPT_T_CALLBACK, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h), .cb = (f), .flags = OPT_LASTARG_DEFAULT }
 #define OPT_CALLBACK_NOOPT(s, l, v, h, f) \
 	{ .type = OPT_T_CALLBACK, .short_name = (s), .long_name = (l), \
 	  .value = (v), .help = (h), .cb = (f), .flags = OPT_NOARG }

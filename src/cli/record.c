@@ -510,7 +510,7 @@ static int finish(struct rec_state *s, int *status)
 		s->child = 0;
 	}
 	if (s->bids)
-		rec_bids_finish(s->bids, s->w, !o->no_buildid_cache, o->verbose > 0);
+		rec_bids_finish(s->bids, s->w, !o->no_buildid_cache);
 	sonde_perfdata_writer__stats(s->w, &st);
 	err = sonde_perfdata_writer__finish(s->w);
 	s->w = NULL;
@@ -683,7 +683,7 @@ out:
 		waitpid(s.child, NULL, 0);
 	}
 	sonde_perfdata_writer__free(s.w);
-	rec_bids_free(s.bids);
+	sonde_buildid_hits__free(s.bids);
 	rec_aux_free(s.aux);
 	sonde_evlist__free(s.list);
 	rec_events_free(&o.evs);

@@ -99,7 +99,7 @@ struct rec_state {
 	unsigned long wakeups;
 	int werr;
 	size_t data_pages;
-	struct rec_bids *bids; /* objects hit by samples; NULL: not tracked */
+	struct sonde_buildid_hits *bids; /* objects hit by samples; NULL: not tracked */
 	struct rec_aux *aux;   /* the AUX area tracer; NULL: none */
 	size_t aux_pages;      /* AUX area pages per ring (-m ,N) */
 	bool aux_overwrite;    /* AUX areas mapped for overwrite (-S) */
@@ -130,21 +130,14 @@ void rec_save_lost_counts(struct rec_state *s);
 int rec_file_begin(struct rec_state *s, char **cmdline);
 
 /*
- * record_buildid.c: the build ids of the objects hit by samples, noted
- * from the records on their way to the file; _finish() adds them (and the
- * kernel's) to the writer's HEADER_BUILD_ID and, when @fill_cache, puts
- * the objects in perf's build-id cache ($PERF_BUILDID_DIR or ~/.debug)
- * through the library (sonde_buildid_cache_add*()).
+ * record_buildid.c: the library's collector of the objects hit by
+ * samples (sonde_buildid_hits), made for this recording's events and
+ * options; NULL with errno on failure.
  */
-struct rec_bids;
-struct rec_bids *rec_bids_new(const struct rec_opts *o);
-void rec_bids_note(struct rec_bids *b, const struct sonde_perf_event_header *ev);
-/* The executable mappings of a process that existed before the recording. */
-void rec_bids_note_proc(struct rec_bids *b, pid_t pid);
-void rec_bids_note_all(struct rec_bids *b);
-void rec_bids_finish(struct rec_bids *b, struct sonde_perfdata_writer *w,
-		     bool fill_cache, bool verbose);
-void rec_bids_free(struct rec_bids *b);
+struct sonde_buildid_hits *rec_bids_new(const struct rec_opts *o);
+/* Its BUILD_ID entries into the file, and perf's build-id cache filled. */
+void rec_bids_finish(struct sonde_buildid_hits *b, struct sonde_perfdata_writer *w,
+		     bool fill_cache);
 
 /*
  * record_aux.c: AUX area tracers (intel_pt, intel_bts, ...). _check()

@@ -96,7 +96,8 @@ int rec_file_begin(struct rec_state *s, char **cmdline)
 		err = sonde_perfdata_writer__synth_kernel(s->w, track);
 		if (!err && o->all_cpus) {
 			err = sonde_perfdata_writer__synth_all(s->w, track, &so);
-			rec_bids_note_all(s->bids);
+			if (s->bids)
+				(void)sonde_buildid_hits__note_all_procs(s->bids);
 		} else if (!err && (o->pid || o->tid)) {
 			/* The process of each thread, once. */
 			pid_t last = 0;
@@ -116,7 +117,8 @@ int rec_file_begin(struct rec_state *s, char **cmdline)
 				if ((pid_t)tgid != last) {
 					err = sonde_perfdata_writer__synth_process(
 						s->w, track, (pid_t)tgid, &so);
-					rec_bids_note_proc(s->bids, (pid_t)tgid);
+					if (s->bids)
+						(void)sonde_buildid_hits__note_proc(s->bids, (pid_t)tgid);
 				}
 				last = (pid_t)tgid;
 			}

@@ -387,7 +387,7 @@ static int write_record(const struct sonde_perf_event_header *ev, void *ctx)
 	struct rec_state *s = ctx;
 
 	if (s->bids)
-		rec_bids_note(s->bids, ev);
+		(void)sonde_buildid_hits__note(s->bids, ev);
 	return sonde_perfdata_writer__write(s->w, ev);
 }
 
@@ -395,7 +395,8 @@ static int look_record(const struct sonde_perf_event_header *ev, void *ctx)
 {
 	struct rec_state *s = ctx;
 
-	rec_bids_note(s->bids, ev);
+	if (s->bids)
+		(void)sonde_buildid_hits__note(s->bids, ev);
 	return 0;
 }
 

@@ -324,7 +324,8 @@ static int graph_cb(const struct option *opt, const char *arg, bool unset)
 		rp->graph_on = false;
 		return 0;
 	}
-	return report_parse_graph(rp, arg);
+	/* A -g that ends the command line: perf's default, caller order too. */
+	return report_parse_graph(rp, arg ? arg : "graph,0.5,caller,function,percent");
 }
 
 static volatile sig_atomic_t stop_reading;
@@ -488,6 +489,39 @@ static bool mem_data(struct report *rp)
 	return false;
 }
 
+/*
+ * perf refuses a parent column, or a call graph asked for with -g, that
+ * a file without callchains cannot fill, after the lines it printed so
+ * far (a pipe is not checked: its attrs come later). perf exits 0 there;
+ * sonde fails, as for the other things a file cannot give.
+ */
+static bool callchains_missing(struct report *rp)
+{
+	bool parent = has_key(rp, SONDE_PROFILE_KEY_PARENT);
+
+	/* --branch-history draws its graphs from branch stacks (checked apart). */
+	if (sonde_perfdata_reader__is_pipe(rp->r) || rp->branch_history ||
+	    (!parent && !(rp->graph_set && rp->graph_on)))
+		return false;
+	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(rp->r); i++)
+		if (sonde_perfdata_reader__attr(rp->r, i)->sample_type & SONDE_PERF_SAMPLE_CALLCHAIN)
+			return false;
+	if (!rp->quiet && !rp->stats && !rp->json) {
+		ob_init_fd(&rp->out, 1);
+		if (rp->header)
+			report_print_header(rp);
+		else
+			ob_puts(&rp->out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+		ob_flush(&rp->out);
+		ob_free(&rp->out);
+	}
+	if (parent)
+		fprintf(stderr, "Error:\nSelected --sort parent, but no callchain data. Did you call 'perf record' without -g?\n");
+	else
+		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\nDid you call 'perf record' without -g or -b?\n");
+	return true;
+}
+
 int cmd_report(int argc, const char **argv)
 {
 	struct report rp = {
@@ -498,7 +532,7 @@ int cmd_report(int argc, const char **argv)
 		.cache = true,
 		.branch_mode = -1,
 	};
-	bool no_children = false, nr_samples = false, total_period = false;
+	bool no_children = false, nr_samples = false, total_period = false, inverted = false;
 	const char *user_sort;
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &rp.input, "file", "input file name (default perf.data, - for stdin)"),
@@ -507,8 +541,9 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "no-children", &no_children, "do not accumulate children: one Overhead column"),
 		OPT_BOOLEAN('n', "show-nr-samples", &nr_samples, "show a Samples column"),
 		OPT_BOOLEAN(0, "show-total-period", &total_period, "show a Period column"),
-		OPT_CALLBACK('g', "call-graph", &rp, "print_type,threshold,order,value",
+		OPT_CALLBACK_LASTARG_DEFAULT('g', "call-graph", &rp, "print_type,threshold,order,value",
 			     "graph|fractal|flat|folded|none, threshold percent (0.5), caller|callee, percent|period|count", graph_cb),
+		OPT_BOOLEAN('G', "inverted", &inverted, "caller order: the same as -g caller"),
 		OPT_STRING(0, "percentage", &rp.percentage, "relative|absolute",
 			   "percentages of filtered entries relative to what is shown, or to everything (default)"),
 		OPT_CALLBACK(0, "percent-limit", &rp, "pct",
@@ -564,6 +599,11 @@ int cmd_report(int argc, const char **argv)
 		return 129;
 	}
 	rp.no_children = no_children;
+	/* perf applies -G after -g: it wins over a -g callee. */
+	if (inverted) {
+		rp.graph_caller = true;
+		rp.graph_order_set = true;
+	}
 	/* Not silently: the user asked for something sonde does not have. */
 	if (rp.tui && !rp.quiet && !rp.json)
 		fprintf(stderr, "sonde report: --tui: sonde has no text user interface; printing the --stdio output\n");
@@ -612,8 +652,12 @@ int cmd_report(int argc, const char **argv)
 		return 129;
 	}
 	lead_fields(&rp, nr_samples, total_period);
-	/* -n's column, when the list places the weights, sorts after them all */
-	if (nr_samples && !rp.samples_at && rp.self_at)
+	/*
+	 * -n's column sorts after everything else when --sort does not name
+	 * it (perf_hpp__append_sort_keys() appends every output field the
+	 * sort lacks), whether or not the list places the weights.
+	 */
+	if (nr_samples && !rp.samples_at)
 		rp.samples_at = rp.nr_keys + rp.nr_placed + 1;
 	/*
 	 * Like perf: a key filtered to one value is named above the table
@@ -670,6 +714,10 @@ int cmd_report(int argc, const char **argv)
 	if (rp.mem_mode && !mem_data(&rp)) {
 		fprintf(stderr, "sonde report: --mem-mode: %s has no memory data (PERF_SAMPLE_DATA_SRC): record with -d\n",
 			rp.input);
+		free_report(&rp);
+		return 1;
+	}
+	if (callchains_missing(&rp)) {
 		free_report(&rp);
 		return 1;
 	}

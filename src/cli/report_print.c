@@ -678,6 +678,46 @@ static bool field_last(const struct report *rp)
 	return false;
 }
 
+/* The column titles and their dotted underline, each line a comment. */
+static void print_col_header(struct report *rp, int attr, const int *width,
+			     const char *pct_title, uint64_t total)
+{
+	struct outbuf *o = &rp->out;
+
+	ob_printf(o, "# %8s", pct_title);
+	if (rp->children)
+		ob_printf(o, "  %8s", "Self");
+	for (int i = 0; i < rp->nr_keys; i++) {
+		put_fields(rp, i, NULL, false, total);
+		if (rp->elide[rp->keys[i]])
+			continue;
+		if (rp->keys[i] == SONDE_PROFILE_KEY_FIELD)
+			put_field_cols(rp, o, attr, i, NULL, false);
+		else if (rp->keys[i] == RK_PID) /* aligned on the ':' of the cells */
+			ob_printf(o, "  %7s:%-*s", "Pid", width[i] - 8, "Command");
+		else
+			ob_printf(o, "  %-*s", width[i], col_title(rp->keys[i]));
+	}
+	put_fields(rp, rp->nr_keys, NULL, false, total);
+	ob_puts(o, "\n# ........");
+	if (rp->children)
+		ob_puts(o, "  ........");
+	for (int i = 0; i < rp->nr_keys; i++) {
+		put_fields(rp, i, NULL, true, total);
+		if (rp->elide[rp->keys[i]])
+			continue;
+		if (rp->keys[i] == SONDE_PROFILE_KEY_FIELD) {
+			put_field_cols(rp, o, attr, i, NULL, true);
+			continue;
+		}
+		ob_puts(o, "  ");
+		for (int k = 0; k < width[i]; k++)
+			ob_putc(o, '.');
+	}
+	put_fields(rp, rp->nr_keys, NULL, true, total);
+	ob_puts(o, "\n#\n");
+}
+
 static void print_event(struct report *rp, int attr)
 {
 	struct outbuf *o = &rp->out;
@@ -691,17 +731,19 @@ static void print_event(struct report *rp, int attr)
 	const char *pct_title = rp->children ? "Children" : "Overhead";
 	bool last_field = field_last(rp);
 
-	ob_printf(o, "# Samples: %lu%c of event '%s'", ns, unit,
-		  sonde_perfdata_reader__event_name(rp->r, attr));
-	/* perf's words for the slice the counts are of. */
-	if (rp->ld.time)
-		ob_printf(o, " (time slices: %s)", rp->ld.time);
-	ob_putc(o, '\n');
-	if (rp->mem_mode)
-		ob_printf(o, "# Total weight : %" PRIu64 "\n# Sort order   : %s\n#\n", total,
-			  rp->mem_sort);
-	else
-		ob_printf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+	if (!rp->quiet) { /* perf -q: the rows alone, no '#' lines */
+		ob_printf(o, "# Samples: %lu%c of event '%s'", ns, unit,
+			  sonde_perfdata_reader__event_name(rp->r, attr));
+		/* perf's words for the slice the counts are of. */
+		if (rp->ld.time)
+			ob_printf(o, " (time slices: %s)", rp->ld.time);
+		ob_putc(o, '\n');
+		if (rp->mem_mode)
+			ob_printf(o, "# Total weight : %" PRIu64 "\n# Sort order   : %s\n#\n",
+				  total, rp->mem_sort);
+		else
+			ob_printf(o, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+	}
 	rp->pid_comm_width = (int)strlen("Command");
 	/* only a pid column shows it: a pass less over the entries without */
 	for (int i = 0; i < rp->nr_keys; i++)
@@ -745,38 +787,8 @@ static void print_event(struct report *rp, int attr)
 				width[i] = l;
 		}
 	}
-	ob_printf(o, "# %8s", pct_title);
-	if (rp->children)
-		ob_printf(o, "  %8s", "Self");
-	for (int i = 0; i < rp->nr_keys; i++) {
-		put_fields(rp, i, NULL, false, total);
-		if (rp->elide[rp->keys[i]])
-			continue;
-		if (rp->keys[i] == SONDE_PROFILE_KEY_FIELD)
-			put_field_cols(rp, o, attr, i, NULL, false);
-		else if (rp->keys[i] == RK_PID) /* aligned on the ':' of the cells */
-			ob_printf(o, "  %7s:%-*s", "Pid", width[i] - 8, "Command");
-		else
-			ob_printf(o, "  %-*s", width[i], col_title(rp->keys[i]));
-	}
-	put_fields(rp, rp->nr_keys, NULL, false, total);
-	ob_puts(o, "\n# ........");
-	if (rp->children)
-		ob_puts(o, "  ........");
-	for (int i = 0; i < rp->nr_keys; i++) {
-		put_fields(rp, i, NULL, true, total);
-		if (rp->elide[rp->keys[i]])
-			continue;
-		if (rp->keys[i] == SONDE_PROFILE_KEY_FIELD) {
-			put_field_cols(rp, o, attr, i, NULL, true);
-			continue;
-		}
-		ob_puts(o, "  ");
-		for (int k = 0; k < width[i]; k++)
-			ob_putc(o, '.');
-	}
-	put_fields(rp, rp->nr_keys, NULL, true, total);
-	ob_puts(o, "\n#\n");
+	if (!rp->quiet)
+		print_col_header(rp, attr, width, pct_title, total);
 	for (size_t j = 0; j < n; j++) {
 		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
 		uint64_t self, main;
@@ -825,9 +837,9 @@ static void print_event(struct report *rp, int attr)
 	ob_puts(o, "\n\n");
 }
 
-void report_print(struct report *rp)
+/* The comment lines above the events' tables, which perf -q leaves out. */
+static void print_preamble(struct report *rp)
 {
-	int nr = sonde_perfdata_reader__nr_attrs(rp->r);
 	uint64_t lost_samples;
 
 	if (!rp->header)
@@ -847,6 +859,14 @@ void report_print(struct report *rp)
 	 * chunks of any record type, reported on stderr instead). */
 	sonde_profile__lost(rp->prof, NULL, NULL, &lost_samples);
 	ob_printf(&rp->out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost_samples);
+}
+
+void report_print(struct report *rp)
+{
+	int nr = sonde_perfdata_reader__nr_attrs(rp->r);
+
+	if (!rp->quiet)
+		print_preamble(rp);
 	for (int a = 0; a < nr; a++) {
 		if (!event_stats(rp, a).samples)
 			continue;
@@ -855,6 +875,90 @@ void report_print(struct report *rp)
 }
 
 /* ---- --json ---- */
+
+/*
+ * A column's JSON name: its table title in lower case, each run of other
+ * characters than letters and digits one '_' ("guest sys": "guest_sys").
+ */
+static void json_name(struct outbuf *o, const char *title)
+{
+	char name[64];
+	size_t n = 0;
+
+	for (const char *c = title; *c && n < sizeof(name) - 1; c++) {
+		bool alnum = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			     (*c >= '0' && *c <= '9');
+
+		if (alnum)
+			name[n++] = (char)(*c | 0x20 * (*c >= 'A' && *c <= 'Z'));
+		else if (n && name[n - 1] != '_')
+			name[n++] = '_';
+	}
+	while (n && name[n - 1] == '_')
+		n--;
+	name[n] = '\0';
+	ob_putc(o, ',');
+	ob_json_str(o, name);
+	ob_putc(o, ':');
+}
+
+/*
+ * The output fields --sort names (sys, usr, guest sys, guest usr as
+ * shares of @total like "self"; overhead_children's N/A as null with
+ * --no-children). Samples and Period are every entry's "samples" and
+ * "period" already.
+ */
+static void json_fields(struct report *rp, const entry_t *e, uint64_t total)
+{
+	static const struct {
+		const char *title;
+		unsigned cpumode;
+	} col[RF_NR] = {
+		[RF_SYS] = { "sys", SONDE_PERF_RECORD_MISC_KERNEL },
+		[RF_USR] = { "usr", SONDE_PERF_RECORD_MISC_USER },
+		[RF_GUEST_SYS] = { "guest sys", SONDE_PERF_RECORD_MISC_GUEST_KERNEL },
+		[RF_GUEST_USR] = { "guest usr", SONDE_PERF_RECORD_MISC_GUEST_USER },
+	};
+	struct outbuf *o = &rp->out;
+
+	for (int f = 0; f < rp->nr_fields; f++) {
+		int kind = rp->fields[f].kind;
+
+		if (kind == RF_CHILDREN && field_shown(rp, f)) {
+			ob_puts(o, ",\"children\":null");
+		} else if (col[kind].title) {
+			uint64_t v = sonde_profile_entry__self_cpumode(e, col[kind].cpumode);
+
+			json_name(o, col[kind].title);
+			ob_printf(o, "%.4f", total ? (double)v * 100.0 / (double)total : 0.0);
+		}
+	}
+}
+
+/* A key past the first seven: its table title and cell text, trimmed of blanks. */
+static void json_key(struct outbuf *o, const entry_t *e, enum sonde_profile_key k)
+{
+	const char *title = report_key_title(k);
+	char buf[4096];
+	size_t a = 0, z;
+	int w;
+
+	if (!title)
+		return;
+	/* the cell as in a column of its own: as wide as it and the title */
+	w = report_key_len(e, k);
+	if (w < (int)strlen(title))
+		w = (int)strlen(title);
+	report_key_text(e, k, w, buf, sizeof(buf));
+	z = strlen(buf);
+	while (buf[a] == ' ')
+		a++;
+	while (z > a && buf[z - 1] == ' ')
+		z--;
+	buf[z] = '\0';
+	json_name(o, title);
+	ob_json_str(o, buf + a);
+}
 
 void report_print_json(struct report *rp)
 {
@@ -898,6 +1002,7 @@ void report_print_json(struct report *rp)
 			ob_printf(o, "\"self\":%.4f,\"period\":%" PRIu64 ",\"samples\":%" PRIu64,
 				  total ? (double)self * 100.0 / (double)total : 0.0, self,
 				  sonde_profile_entry__samples(e));
+			json_fields(rp, e, total);
 			for (int i = 0; i < rp->nr_keys; i++) {
 				switch (rp->keys[i]) {
 				case RK_COMM:
@@ -937,6 +1042,7 @@ void report_print_json(struct report *rp)
 					put_json_fields(rp, o, a, i, e);
 					break;
 				default:
+					json_key(o, e, rp->keys[i]);
 					break;
 				}
 			}

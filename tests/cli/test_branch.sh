@@ -371,6 +371,20 @@ if "$B" "$FU" "${MAPS[@]:0:2}" -- "1234:$(hex $MAIN+0x10)-$(hex $MID)/t4" "$S1" 
 else
 	fail "brgen (unresolved samples): $(head -c 300 "$TMP/err")"
 fi
+# Two copies of the executable under two names: perf's sort__sym_cmp
+# compares the object when the sort has no dso key, so the same symbol
+# of each copy is a row of its own (with or without children and the IPC
+# column), not one row of both.
+FT=$TMP/brtwo.data
+cp "$EXE" "$TMP/othercopy"
+A="$(hex $MID+4)/$(hex $MAIN+8):" AC="$(hex $MID+0x10000004)/$(hex $MAIN+0x10000008):"
+if "$B" -g "$FT" "$EXE:401000:1000:1000" "$TMP/othercopy:10401000:1000:1000" -- "$A" "$AC" "$A" 2>"$TMP/err"; then
+	report_vs_perf "$FT" "--no-branch-stack -s sym" "--no-branch-stack -s sym --no-children" \
+		"--no-branch-stack -s symbol" "--no-branch-stack -s symbol --no-children" \
+		"--no-branch-stack -s Ipc_null,sym" "--no-branch-stack -s Ipc_null,sym --no-children"
+else
+	fail "brgen (two copies): $(head -c 300 "$TMP/err")"
+fi
 # Loops: runs of branches repeated, in samples repeated, so that perf's
 # loop folding and its iteration counts show.
 FL=$TMP/brloop.data

@@ -55,7 +55,7 @@ static const char *fake_sym(void *ctx, uint64_t addr, uint64_t *off)
 }
 
 /* A tracepoint sample's text, as script prints it. */
-static void trace_text(struct sonde_perfdata_reader *r, int idx, const struct pdr_sample *s)
+static void trace_text(struct sonde_perfdata_reader *r, int idx, const struct sample_view *s)
 {
 	char err[96], out[256];
 	SONDE_OPTS(sonde_perfdata_tp_opts, o, .sym = fake_sym, .errbuf = err,
@@ -178,14 +178,19 @@ static void run(const uint8_t *data, size_t size, bool unordered)
 		(void)sonde_perfdata_reader__event_name(r, i);
 	while (st && sonde_perfdata_reader__next(r, &rec) > 0) {
 		const struct pdr_attr *a = pdr_attr_get(r, rec.attr_idx >= 0 ? rec.attr_idx : 0);
-		struct pdr_sample s;
+		struct sample_plan pl;
+		struct sample_view s;
 		struct prof_thread *t;
 
 		if (rec.type != SONDE_PERF_RECORD_SAMPLE) {
 			prof_machine_process(m, r, &rec);
 			continue;
 		}
-		if (!a || pdr_parse_sample(r, a, (const uint8_t *)rec.hdr, rec.size, &s))
+		if (!a)
+			continue;
+		sample_plan_make(&a->fmt, &pl);
+		if (sample_view_parse(&a->fmt, &pl, a->attr.freq ? 1 : a->attr.sample_period,
+				      (const uint8_t *)rec.hdr, rec.size, &s))
 			continue;
 		if (a->attr.type == SONDE_PERF_TYPE_TRACEPOINT)
 			trace_text(r, rec.attr_idx >= 0 ? rec.attr_idx : 0, &s);

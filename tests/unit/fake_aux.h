@@ -80,7 +80,29 @@ static inline void fake_aux_put_file(const char *rel, const char *text)
 	}
 }
 
-/* The fake sysfs, made the PMU source of the library ($SONDE_SYSFS_ROOT). */
+/*
+ * The fake sysfs's online CPUs (the library reads them there too): @list,
+ * or NULL for this machine's own.
+ */
+static inline void fake_aux_online(const char *list)
+{
+	char real[256] = "0\n";
+	FILE *f;
+
+	if (!list) {
+		f = fopen("/sys/devices/system/cpu/online", "re");
+		if (!f || !fgets(real, sizeof(real), f))
+			abort();
+		fclose(f);
+		list = real;
+	}
+	fake_aux_put_file("devices/system/cpu/online", list);
+}
+
+/*
+ * The fake sysfs, made the PMU and online-CPU source of the library
+ * ($SONDE_SYSFS_ROOT); its online CPUs are this machine's.
+ */
 static inline void fake_aux_sysfs(void)
 {
 	static const char *const pt[][2] = {
@@ -132,6 +154,7 @@ static inline void fake_aux_sysfs(void)
 	fake_aux_put_file("bus/event_source/devices/intel_bts/type", "79\n");
 	fake_aux_put_file("bus/event_source/devices/arm_spe_0/type", "80\n");
 	fake_aux_put_file("bus/event_source/devices/hisi_ptt0_2/type", "81\n");
+	fake_aux_online(NULL);
 	setenv("SONDE_SYSFS_ROOT", fa.sysfs, 1);
 }
 

@@ -5,7 +5,7 @@
  * public API on both libraries: the report model fed from a swapped file,
  * the read-ahead thread and its page releases, and the fixed sample plan
  * against the codec's walk.
- * Static-only: prof_machine_*(), pdr_parse_sample(), pdr_attr_layout() and
+ * Static-only: prof_machine_*(), sample_view_parse(), pdr_attr_layout() and
  * the reader's ahead/dropped state have no public counterpart.
  */
 #include <stdarg.h>
@@ -61,7 +61,9 @@ static void test_model_swapped(void **state)
 	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
 	assert_non_null(r);
 	while (sonde_perfdata_reader__next(r, &rec) > 0) {
-		struct pdr_sample s;
+		const struct pdr_attr *a = &r->attrs[0];
+		struct sample_plan pl;
+		struct sample_view s;
 		struct prof_thread *t;
 		struct prof_loc loc;
 
@@ -69,8 +71,9 @@ static void test_model_swapped(void **state)
 			prof_machine_process(m, r, &rec);
 			continue;
 		}
-		assert_int_equal(pdr_parse_sample(r, &r->attrs[0], (const uint8_t *)rec.hdr,
-						  rec.size, &s), 0);
+		sample_plan_make(&a->fmt, &pl);
+		assert_int_equal(sample_view_parse(&a->fmt, &pl, a->attr.sample_period,
+						   (const uint8_t *)rec.hdr, rec.size, &s), 0);
 		assert_int_equal(s.pid, 42);
 		assert_int_equal(s.period, 1000);
 		t = prof_thread_findnew(m, (int32_t)s.pid, (int32_t)s.tid);
@@ -175,8 +178,8 @@ static void test_read_ahead(void **state)
 	free(g.buf);
 }
 
-/* The fields of a pdr_sample, one by one (its padding is nobody's). */
-static void same_sample(const struct pdr_sample *x, const struct pdr_sample *y)
+/* The fields of a sample_view, one by one (its padding is nobody's). */
+static void same_sample(const struct sample_view *x, const struct sample_view *y)
 {
 	assert_int_equal(x->ip, y->ip);
 	assert_int_equal(x->pid, y->pid);
@@ -220,9 +223,11 @@ static void test_sample_plan_same_as_codec(void **state)
 	(void)state;
 	for (unsigned int m = 0; m < 1u << 9; m++) {
 		for (int chain = 0; chain < 3; chain++) {
-			struct pdr_attr a, walk;
+			struct pdr_attr a;
+			struct sample_plan pl, walk;
 			struct sonde_record in;
-			struct pdr_sample fast, slow;
+			struct sample_view fast, slow;
+			uint64_t period0;
 			int n;
 
 			memset(&a, 0, sizeof(a));
@@ -235,9 +240,11 @@ static void test_sample_plan_same_as_codec(void **state)
 			a.attr.sample_period = 4000;
 			a.attr.sample_id_all = 1;
 			pdr_attr_layout(&a);
-			assert_true(a.plan.fixed);
-			walk = a;
-			walk.plan.fixed = false; /* what the codec says */
+			sample_plan_make(&a.fmt, &pl);
+			assert_true(pl.fixed);
+			walk = pl;
+			walk.fixed = false; /* what the codec says */
+			period0 = a.attr.freq ? 1 : a.attr.sample_period;
 			memset(&in, 0, sizeof(in));
 			in.type = SONDE_PERF_RECORD_SAMPLE;
 			in.sample.identifier = 7;
@@ -255,14 +262,16 @@ static void test_sample_plan_same_as_codec(void **state)
 			n = sonde_record__encode(&a.fmt, &in, buf, sizeof(buf) - 8);
 			assert_true(n >= 8);
 			memset(&fast, 0x5a, sizeof(fast));
-			assert_int_equal(pdr_parse_sample(NULL, &a, buf, (uint16_t)n, &fast), 0);
-			assert_int_equal(pdr_parse_sample(NULL, &walk, buf, (uint16_t)n, &slow), 0);
+			assert_int_equal(sample_view_parse(&a.fmt, &pl, period0, buf, (size_t)n,
+							   &fast), 0);
+			assert_int_equal(sample_view_parse(&a.fmt, &walk, period0, buf, (size_t)n,
+							   &slow), 0);
 			same_sample(&fast, &slow);
 			/* A word more than the fields: refused either way. */
 			memset(buf + n, 0, 8);
 			memcpy(buf + 6, &(uint16_t){ (uint16_t)(n + 8) }, 2);
-			assert_int_equal(pdr_parse_sample(NULL, &a, buf, (uint16_t)(n + 8), &fast),
-					 -SONDE_ERR_FORMAT);
+			assert_int_equal(sample_view_parse(&a.fmt, &pl, period0, buf, (size_t)n + 8,
+							   &fast), -SONDE_ERR_FORMAT);
 		}
 	}
 }

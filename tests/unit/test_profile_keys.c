@@ -243,6 +243,52 @@ static void test_frame_keys(void **state)
 	sonde_profile__free(p);
 }
 
+/*
+ * ipc_null beside a symbol key, without a dso key: perf's sort__sym_cmp
+ * orders rows of equal weight by object name before symbol, so a row
+ * without a symbol in "IPC.so" comes before fa of the JIT map ("[JIT]
+ * tid PID"), though a row without a symbol goes last in one object.
+ */
+static void test_ipc_null_objects(void **state)
+{
+	static const enum sonde_profile_key k[] = { K(IPC_NULL), K(SYM) };
+	const uint64_t lib = 0x7e0000000000ULL;
+	struct sonde_perf_event_attr attr = { 0 };
+	SONDE_OPTS(sonde_profile_opts, po, .keys = k, .nr_keys = 2);
+	const uint64_t ips[] = { F_A + 4, lib + 0x100 };
+	struct sonde_profile *p;
+	struct sonde_record rec;
+
+	(void)state;
+	attr.size = sizeof(attr);
+	attr.sample_type = ST_IP | ST_TID | ST_PERIOD;
+	attr.sample_period = 10;
+	p = pf_live_profile(&po, &attr, "cpu-clock");
+	memset(&rec, 0, sizeof(rec));
+	rec.type = SONDE_PERF_RECORD_MMAP;
+	rec.misc = SONDE_PERF_RECORD_MISC_USER;
+	rec.mmap.pid = rec.mmap.tid = (uint32_t)pid;
+	rec.mmap.addr = lib;
+	rec.mmap.len = 0x1000;
+	rec.mmap.filename = "/nonexistent/IPC.so";
+	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
+	for (size_t i = 0; i < 2; i++) {
+		memset(&rec, 0, sizeof(rec));
+		rec.type = SONDE_PERF_RECORD_SAMPLE;
+		rec.misc = SONDE_PERF_RECORD_MISC_USER;
+		rec.sample.sample_type = attr.sample_type;
+		rec.sample.ip = ips[i];
+		rec.sample.pid = rec.sample.tid = (uint32_t)pid;
+		rec.sample.period = 10;
+		assert_int_equal(sonde_profile__add_record(p, 0, &rec), 1);
+	}
+	sonde_profile__set_children(p, false);
+	assert_int_equal(sonde_profile__nr_entries(p, 0), 2);
+	assert_null(sonde_profile_entry__sym(sonde_profile__entry(p, 0, 0)));
+	assert_string_equal(sonde_profile_entry__sym(sonde_profile__entry(p, 0, 1)), "fa");
+	sonde_profile__free(p);
+}
+
 static void test_parse(void **state)
 {
 	(void)state;
@@ -286,7 +332,7 @@ int main(void)
 		cmocka_unit_test(test_weight),	   cmocka_unit_test(test_sample_values),
 		cmocka_unit_test(test_mem_mode),   cmocka_unit_test(test_frame_keys),
 		cmocka_unit_test(test_parse),	   cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_cgroup_id_unaligned),
+		cmocka_unit_test(test_cgroup_id_unaligned), cmocka_unit_test(test_ipc_null_objects),
 	};
 
 	return cmocka_run_group_tests(tests, pf_setup, pf_teardown);

@@ -206,7 +206,7 @@ static void test_units(void **state)
 static void test_this_machine(void **state)
 {
 	const int cpus[] = { 0 };
-	struct stat_topo t;
+	struct stat_topo t, same;
 
 	if (access("/sys/devices/system/cpu/cpu0/topology/core_id", R_OK)) {
 		printf("SKIP: no /sys/devices/system/cpu/cpu0/topology\n");
@@ -221,6 +221,13 @@ static void test_this_machine(void **state)
 		assert_true(t.cpus[0].node >= 0);
 	else
 		assert_int_equal(t.cpus[0].node, -1);
+	/* An empty root is /sys, as for the PMUs and the online CPUs. */
+	assert_int_equal(stat_topo_read(&same, "", cpus, 1), 0);
+	assert_int_equal(same.cpus[0].socket, t.cpus[0].socket);
+	assert_int_equal(same.cpus[0].core, t.cpus[0].core);
+	assert_int_equal(same.cpus[0].die, t.cpus[0].die);
+	assert_int_equal(same.cpus[0].node, t.cpus[0].node);
+	stat_topo_free(&same);
 	stat_topo_free(&t);
 }
 

@@ -121,21 +121,6 @@ static void perf_reads(const char *path, const char *want)
 	perf_reads_exit(path, want, false);
 }
 
-#ifndef SONDE_TEST_SHARED
-/* The online CPUs the library reads (core_priv.h, a seam of the static
- * library only). */
-void cpumap_set_online_path(const char *path);
-
-static void set_online(const char *path, const char *list)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fprintf(f, "%s\n", list);
-	fclose(f);
-	cpumap_set_online_path(path);
-}
-
 /*
  * cs_etm, header version 1: per CPU an ETMv4 (CPU 0), ETE (CPU 1) or
  * ETMv3 (CPU 2: mgmt/etmccer, mgmt/etmidr; CPU 3: none) block, word by word as
@@ -143,8 +128,6 @@ static void set_online(const char *path, const char *list)
  */
 static void test_cs_etm(const char *path)
 {
-	char online[] = "/tmp/sonde-online-XXXXXX";
-	int fd = mkstemp(online);
 	struct sonde_cpu_map *one;
 	struct info in;
 	static const uint64_t want[] = {
@@ -161,14 +144,12 @@ static void test_cs_etm(const char *path)
 		0x16, 0, 0,
 	};
 
-	assert_true(fd >= 0);
-	close(fd);
 	fake_aux_put_file("bus/event_source/devices/cs_etm/cpu2/mgmt/etmccer", "0x8000a1\n");
 	fake_aux_put_file("bus/event_source/devices/cs_etm/cpu2/mgmt/etmidr", "410fb764\n");
 	/* branch_broadcast, contextid2 (VMID), retstack: ETMv4 bits 3, 7|15, 12. */
 	etm_config = 1ULL << 8 | 1ULL << 15 | 1ULL << 29;
 	snapshot = true;
-	set_online(online, "0-3");
+	fake_aux_online("0-3\n");
 	assert_int_equal(synth(path, FAKE_ETM_TYPE, NULL, &in), SONDE_AUXTRACE_CS_ETM);
 	assert_int_equal(in.nr, sizeof(want) / sizeof(want[0]));
 	for (size_t i = 0; i < in.nr; i++)
@@ -190,20 +171,12 @@ static void test_cs_etm(const char *path)
 	sonde_cpu_map__free(one);
 
 	/* More blocks than one record holds: refused, nothing written. */
-	set_online(online, "0-1199");
+	fake_aux_online("0-1199\n");
 	assert_int_equal(synth(path, FAKE_ETM_TYPE, NULL, &in), -E2BIG);
-	cpumap_set_online_path("/sys/devices/system/cpu/online");
-	unlink(online);
+	fake_aux_online(NULL);
 	etm_config = 0;
 	snapshot = false;
 }
-#else
-static void test_cs_etm(const char *path)
-{
-	(void)path;
-	print_message("SKIP (part): cs_etm needs the online-CPU seam of the static library\n");
-}
-#endif
 
 static void test_layouts(void **state)
 {

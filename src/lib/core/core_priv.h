@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include "sonde/common.h"
 #include "sonde/cpumap.h"
@@ -65,6 +66,13 @@ bool lib_opts_valid(const void *opts, size_t user_sz, size_t known_sz,
 void sys_set_arch_rdpmc(uint64_t (*rdpmc)(unsigned int counter));
 void sys_restore_arch_rdpmc(void);
 
+/*
+ * Counts the tables sonde_sys_set_ops() installed: a layer that caches what
+ * it learnt about the kernel behind the seam forgets it when this changes
+ * (the core layer cannot call up into the layers that learn).
+ */
+unsigned sys_ops_generation(void);
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- CPU and thread maps: private layout, and test hooks ---- */
@@ -79,10 +87,47 @@ struct sonde_thread_map {
 	pid_t pid[];
 };
 
-/* Where the online CPU list is read ("/sys/devices/system/cpu/online"). */
-void cpumap_set_online_path(const char *path);
 /* Where /proc lives, for thread listing ("/proc"). */
 void threadmap_set_proc_root(const char *path);
+
+/* ---- /proc/PID/maps (proc_maps.c) ---- */
+
+/* One line of /proc/PID/maps. */
+struct proc_map {
+	uint64_t start, end, pgoff, ino;
+	uint32_t maj, min;
+	uint32_t prot;  /* PROT_READ | PROT_WRITE | PROT_EXEC */
+	bool shared;    /* 's', else 'p' (private) */
+	bool deleted;   /* the name ends in " (deleted)", which it keeps */
+	char perms[5];  /* as printed: "r-xp" */
+	/* The path, "[vdso]", "[heap]"...; "" when anonymous. In the line. */
+	const char *name;
+};
+
+/* A line this long holds no mapping the kernel prints (a path is < 4096). */
+#define PROC_MAPS_LINE_MAX 8192
+
+/*
+ * Parses one line, cutting its newline in place; @m->name points into
+ * @line. 0, or -EINVAL with *@col (may be NULL) the 0-based column of the
+ * first field that is not what the kernel prints.
+ */
+int proc_maps_parse_line(char *line, struct proc_map *m, size_t *col);
+
+/* Called per mapping; a nonzero return stops the reading and is returned. */
+typedef int (*proc_maps_fn)(const struct proc_map *m, void *ctx);
+
+/*
+ * @fn for each mapping of @f in order; malformed or overlong lines are
+ * skipped (a debug message gives line and column). 0 or @fn's return.
+ */
+int proc_maps_read(FILE *f, proc_maps_fn fn, void *ctx);
+
+/*
+ * proc_maps_read() of /proc/@pid/maps (0: /proc/self/maps); -errno when it
+ * cannot be opened.
+ */
+int proc_maps_each(pid_t pid, proc_maps_fn fn, void *ctx);
 
 /* ---- bounded reads of the small text files sysfs and tracefs are made of ---- */
 
@@ -95,6 +140,12 @@ long sysfs_read_at(int dirfd, const char *name, char *buf, size_t cap);
 
 /* Strips leading and trailing whitespace in place; returns @s moved. */
 char *sysfs_trim(char *s);
+
+/*
+ * The sysfs to read: @root, else $SONDE_SYSFS_ROOT, else (either NULL or
+ * empty) /sys. Every sysfs path of the library starts here.
+ */
+const char *sysfs_root(const char *root);
 
 /* Directory holding the PMUs for @root (NULL: $SONDE_SYSFS_ROOT or /sys). */
 int sysfs_devices_dir(const char *root, char *buf, size_t size);
@@ -181,6 +232,23 @@ static inline uint64_t hashtab_mix(uint64_t h, uint64_t v)
 	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
 	h *= 0xff51afd7ed558ccdULL;
 	return h ^ (h >> 32);
+}
+
+/*
+ * FNV-1a (64-bit), continued from @h over @n bytes; start from
+ * FNV1A64_INIT. The one byte hash of the library: the hash table's keys,
+ * the cache files' names (so it must not change between builds) and the
+ * flame graphs' colours.
+ */
+#define FNV1A64_INIT 0xcbf29ce484222325ULL
+#define FNV1A64_PRIME 0x100000001b3ULL
+static inline uint64_t fnv1a64(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * FNV1A64_PRIME;
+	return h;
 }
 
 /* FNV-1a over @n bytes (strings by their length: interning). */

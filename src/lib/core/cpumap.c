@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-only
-/* CPU lists: "0-3,5" parsing, checked against the online CPUs. */
+/*
+ * CPU lists: "0-3,5" parsing, checked against the online CPUs (read from
+ * $SONDE_SYSFS_ROOT like the PMUs, or /sys).
+ */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,13 +12,6 @@
 
 /* Largest CPU number accepted: keeps the bitmap bounded. */
 #define CPU_LIMIT 8192
-
-static const char *online_path = "/sys/devices/system/cpu/online";
-
-void cpumap_set_online_path(const char *path)
-{
-	online_path = path;
-}
 
 /*
  * Parses @s into @set (CPU_LIMIT bits). On error fills @err with the
@@ -76,10 +73,19 @@ static int parse_list(const char *s, unsigned char *set, char *err,
 	return 0;
 }
 
-static int read_online(unsigned char *set)
+/* Where the online CPUs are listed: under the sysfs the PMUs come from too. */
+static int online_path(char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "%s/devices/system/cpu/online",
+			 sysfs_root(NULL));
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+static int read_online(const char *path, unsigned char *set)
 {
 	char buf[4096], err[128];
-	FILE *f = fopen(online_path, "re");
+	FILE *f = fopen(path, "re");
 	size_t n;
 
 	if (!f)
@@ -111,7 +117,7 @@ struct sonde_cpu_map *sonde_cpu_map__parse(const char *list, char *err,
 					   size_t errlen)
 {
 	unsigned char want[CPU_LIMIT / 8] = { 0 }, online[CPU_LIMIT / 8] = { 0 };
-	char dummy[160];
+	char dummy[160], path[PATH_MAX];
 	int ret;
 
 	if (!err || !errlen) {
@@ -119,10 +125,11 @@ struct sonde_cpu_map *sonde_cpu_map__parse(const char *list, char *err,
 		errlen = sizeof(dummy);
 	}
 	err[0] = '\0';
-	ret = read_online(online);
+	ret = online_path(path, sizeof(path));
+	if (!ret)
+		ret = read_online(path, online);
 	if (ret) {
-		snprintf(err, errlen, "cannot read online CPUs from %s",
-			 online_path);
+		snprintf(err, errlen, "cannot read online CPUs from %s", path);
 		return lib_err_ptr(ret);
 	}
 	if (!list || !*list)

@@ -9,12 +9,7 @@
 
 uint64_t hashtab_bytes_hash(const void *p, size_t n)
 {
-	const unsigned char *b = p;
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return h;
+	return fnv1a64(FNV1A64_INIT, p, n);
 }
 
 /* The slots' bytes: hugemem_free() takes the size hugemem_alloc() got. */

@@ -34,10 +34,10 @@ static uint64_t real_clock_ns(void)
 }
 
 /*
- * Only where this build has a real reader: elsewhere the table's rdpmc is
- * NULL and self-reads use read(2), whatever cap_user_rdpmc says (a stub
- * returning 0 would give silently wrong counts, as on arm64 with user
- * access enabled).
+ * Only where this build has a real reader: elsewhere the table's rdpmc and
+ * rdtsc are NULL and self-reads use read(2), whatever cap_user_rdpmc and
+ * cap_user_time say (a stub returning 0 would give silently wrong counts,
+ * as on arm64 with user access enabled).
  */
 #if defined(__x86_64__) || defined(__i386__)
 static uint64_t real_rdpmc(unsigned int counter)
@@ -48,8 +48,18 @@ static uint64_t real_rdpmc(unsigned int counter)
 	return (uint64_t)hi << 32 | lo;
 }
 #define REAL_RDPMC real_rdpmc
+
+static uint64_t real_rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+#define REAL_RDTSC real_rdtsc
 #else
 #define REAL_RDPMC NULL
+#define REAL_RDTSC NULL
 #endif
 
 /* One initialiser for both tables: clang wants constants, not a copy. */
@@ -63,15 +73,19 @@ static uint64_t real_rdpmc(unsigned int counter)
 	.prctl = real_prctl,                            \
 	.rdpmc = REAL_RDPMC,                            \
 	.clock_ns = real_clock_ns,                      \
+	.rdtsc = REAL_RDTSC,                            \
 }
 
 static struct sonde_sys_ops real_ops = REAL_OPS;
 static struct sonde_sys_ops cur_ops = REAL_OPS;
+/* One more per table installed: what upper layers learnt is of an older one. */
+static unsigned ops_generation;
 
 #define FILL(field) cur_ops.field = ops->field ? ops->field : real_ops.field
 
 void sonde_sys_set_ops(const struct sonde_sys_ops *ops)
 {
+	__atomic_add_fetch(&ops_generation, 1, __ATOMIC_RELAXED);
 	if (!ops) {
 		cur_ops = real_ops;
 		return;
@@ -85,6 +99,7 @@ void sonde_sys_set_ops(const struct sonde_sys_ops *ops)
 	FILL(prctl);
 	FILL(rdpmc);
 	FILL(clock_ns);
+	FILL(rdtsc);
 }
 
 void sys_set_arch_rdpmc(uint64_t (*rdpmc)(unsigned int counter))
@@ -99,6 +114,11 @@ void sys_set_arch_rdpmc(uint64_t (*rdpmc)(unsigned int counter))
 void sys_restore_arch_rdpmc(void)
 {
 	sys_set_arch_rdpmc(REAL_RDPMC);
+}
+
+unsigned sys_ops_generation(void)
+{
+	return __atomic_load_n(&ops_generation, __ATOMIC_RELAXED);
 }
 
 const struct sonde_sys_ops *sonde_sys_ops(void)

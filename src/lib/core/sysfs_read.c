@@ -61,15 +61,18 @@ char *sysfs_trim(char *s)
 	return s;
 }
 
-int sysfs_devices_dir(const char *root, char *buf, size_t size)
+const char *sysfs_root(const char *root)
 {
-	int n;
-
 	if (!root)
 		root = getenv("SONDE_SYSFS_ROOT");
-	if (!root || !*root)
-		root = "/sys";
-	n = snprintf(buf, size, "%s/bus/event_source/devices", root);
+	return root && *root ? root : "/sys";
+}
+
+int sysfs_devices_dir(const char *root, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "%s/bus/event_source/devices",
+			 sysfs_root(root));
+
 	if (n < 0 || (size_t)n >= size)
 		return -ENAMETOOLONG;
 	return 0;

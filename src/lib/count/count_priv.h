@@ -2,7 +2,7 @@
 /*
  * The count layer's private header, shared by src/lib/count and its tests:
  * the layout of event lists and their events, the self-monitoring read,
- * and the opener's per-process kernel feature cache.
+ * and the opener's feature test and the files its messages read.
  */
 #ifndef SONDE_LIB_COUNT_PRIV_H
 #define SONDE_LIB_COUNT_PRIV_H
@@ -82,13 +82,8 @@ void workload_cleanup(struct sonde_evlist *list);
  */
 int selfmon_read(const volatile struct sonde_perf_event_mmap_page *pc,
 		 struct sonde_count *c);
-/* Test hook: the time-stamp counter used to extrapolate times. */
-void selfmon_set_tsc(uint64_t (*rdtsc)(void));
 
-/* ---- opening: what was learnt about the kernel ---- */
-
-/* Forget what was learnt about the kernel (tests simulate several). */
-void evopen_reset_cache(void);
+/* ---- opening ---- */
 
 /* Whether @attr (with @flags) asks for feature @f. */
 bool evopen_has_feature(const struct sonde_perf_event_attr *attr,

@@ -11,28 +11,41 @@
 #include "count_priv.h"
 #include "core_priv.h"
 
-/* Learnt per process; a kernel does not change under a running program. */
+/*
+ * Learnt per process: a kernel does not change under a running program,
+ * but a new seam table (sonde_sys_set_ops()) stands for another one.
+ */
 static uint64_t feat_missing;
 static uint64_t feat_present;
 static uint32_t kernel_attr_size;
 /* Features whose loss changes what the caller sees, already warned about. */
 static uint64_t feat_warned;
+/* sys_ops_generation() when the above was learnt. */
+static unsigned learnt_generation;
 
-void evopen_reset_cache(void)
+/* Forgets what was learnt about a kernel behind a seam table since replaced. */
+static void forget_replaced_kernel(void)
 {
+	unsigned gen = sys_ops_generation();
+
+	if (__atomic_load_n(&learnt_generation, __ATOMIC_RELAXED) == gen)
+		return;
 	__atomic_store_n(&feat_warned, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&feat_missing, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&feat_present, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&kernel_attr_size, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&learnt_generation, gen, __ATOMIC_RELAXED);
 }
 
 uint64_t sonde_event_open_missing(void)
 {
+	forget_replaced_kernel();
 	return __atomic_load_n(&feat_missing, __ATOMIC_RELAXED);
 }
 
 uint32_t sonde_event_open_kernel_attr_size(void)
 {
+	forget_replaced_kernel();
 	return __atomic_load_n(&kernel_attr_size, __ATOMIC_RELAXED);
 }
 
@@ -473,6 +486,7 @@ int sonde_event_open(struct sonde_perf_event_attr *attr, pid_t pid, int cpu,
 		     int group_fd, unsigned long flags)
 {
 	struct sonde_perf_event_attr a;
+	/* Through the getters: a kernel behind a replaced seam is forgotten. */
 	uint64_t missing = sonde_event_open_missing();
 	uint32_t ksize = sonde_event_open_kernel_attr_size();
 	unsigned long oflags0;

@@ -2,8 +2,9 @@
 /*
  * Self-monitoring without system calls: the count is offset + rdpmc(index
  * - 1) read under the mmap page's seqlock, and time_enabled/time_running
- * are brought up to date from the TSC with time_offset/time_mult/
- * time_shift (perf_event_open(2), "Structure of the first mmap page").
+ * are brought up to date from the TSC (the seam's rdtsc) with
+ * time_offset/time_mult/time_shift (perf_event_open(2), "Structure of the
+ * first mmap page").
  * When the kernel does not allow it (cap_user_rdpmc clear, index 0 because
  * the event is not on the PMU right now), read(2) is used instead.
  */
@@ -18,31 +19,11 @@
 /* Give up on the fast path if the kernel keeps rewriting the page. */
 #define MAX_SEQ_RETRIES 1000
 
-/* As for rdpmc: no reader, no trust in cap_user_time. */
-#if defined(__x86_64__) || defined(__i386__)
-static uint64_t real_rdtsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
-#define REAL_TSC real_rdtsc
-#else
-#define REAL_TSC NULL
-#endif
-
-static uint64_t (*tsc_fn)(void) = REAL_TSC;
-
-void selfmon_set_tsc(uint64_t (*rdtsc)(void))
-{
-	tsc_fn = rdtsc ? rdtsc : REAL_TSC;
-}
-
 int selfmon_read(const volatile struct sonde_perf_event_mmap_page *pc,
 		 struct sonde_count *c)
 {
 	uint64_t (*rdpmc)(unsigned int) = sonde_sys_ops()->rdpmc;
+	uint64_t (*rdtsc)(void) = sonde_sys_ops()->rdtsc;
 	uint64_t ena, run, cyc = 0, count, time_offset = 0;
 	uint32_t seq, idx, time_mult = 0;
 	uint16_t time_shift = 0;
@@ -70,13 +51,14 @@ int selfmon_read(const volatile struct sonde_perf_event_mmap_page *pc,
 		 * that never multiplexed), or they read ~0.
 		 */
 		have_time = pc->cap_user_time;
-		if (have_time && !tsc_fn)
+		/* No TSC reader in this build: no trust in cap_user_time. */
+		if (have_time && !rdtsc)
 			return 0;
 		if (have_time) {
 			time_offset = pc->time_offset;
 			time_mult = pc->time_mult;
 			time_shift = pc->time_shift;
-			cyc = tsc_fn();
+			cyc = rdtsc();
 			if (pc->cap_user_time_short) {
 				uint64_t base = pc->time_cycles;
 

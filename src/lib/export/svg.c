@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core_priv.h"
 #include "export_priv.h"
 
 #define SVG_WIDTH 1200.0
@@ -53,13 +54,12 @@ static void put_escaped(const struct export_ctx *o, const char *s, size_t max)
 	}
 }
 
+/* A name's colour is fixed by its hash: the same function keeps its shade. */
 static uint32_t name_hash(const char *s)
 {
-	uint32_t h = 2166136261u;
+	uint64_t h = fnv1a64(FNV1A64_INIT, s, strlen(s));
 
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 /* The HTML page's palettes: warm user code, blue kernel, green JIT, aqua inlined. */

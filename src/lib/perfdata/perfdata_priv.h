@@ -34,8 +34,6 @@ struct pdr_attr {
 	int16_t sample_id_off;
 	/* Offset of the time in a SAMPLE record (header included), or -1. */
 	int16_t sample_time_off;
-	/* Where a SAMPLE's fields sit, if its layout is the usual one. */
-	struct sample_plan plan;
 };
 
 struct pdr_qent {
@@ -375,33 +373,10 @@ static inline bool pdr_streaming(const struct sonde_perfdata_reader *r)
 }
 
 /*
- * A decoded SAMPLE, the fields the reports use (filled from the record
- * codec's struct sonde_sample). Records are in host order by the time they
- * are handed out: an opposite-endian file is swapped in place as scanned.
+ * Records are in host order by the time they are handed out (an
+ * opposite-endian file is swapped in place as scanned): a SAMPLE decodes
+ * with the record layer's sample_view_parse (record_priv.h).
  */
-struct pdr_sample {
-	uint64_t ip;
-	uint32_t pid, tid;
-	uint64_t time;
-	uint64_t addr;
-	uint64_t id;
-	uint64_t stream_id;
-	uint32_t cpu;
-	uint64_t period;
-	uint64_t nr_callchain;
-	const uint8_t *callchain; /* nr_callchain u64 */
-	uint32_t raw_size;
-	const uint8_t *raw;
-	uint64_t regs_abi, regs_mask;
-	const uint8_t *regs; /* nr_regs u64 */
-	uint32_t nr_regs;
-	uint64_t stack_size, stack_dyn_size;
-	const uint8_t *stack;
-};
-
-int pdr_parse_sample(const struct sonde_perfdata_reader *r, const struct pdr_attr *a,
-		     const uint8_t *rec, uint16_t size, struct pdr_sample *s);
-
 static inline const struct pdr_attr *
 pdr_attr_get(const struct sonde_perfdata_reader *r, int idx)
 {

@@ -93,7 +93,6 @@ void pdr_attr_layout(struct pdr_attr *a)
 	memset(&a->fmt, 0, sizeof(a->fmt));
 	/* Unknown sample_type bits: the codec refuses; later records fail. */
 	sonde_record_fmt__from_attr(&a->fmt, &a->attr);
-	sample_plan_make(&a->fmt, &a->plan);
 	a->trailer_size = 0;
 	a->trailer_time_off = -1;
 	a->trailer_id_off = -1;

@@ -198,6 +198,59 @@ static void synth_done(struct synth *s)
 	hashtab_free(&s->bids);
 }
 
+struct synth_maps {
+	struct synth *s;
+	pid_t pid;
+	uint64_t (*clock_ns)(void);
+	uint64_t t0;
+	bool late;
+	int err; /* emit()'s, which stopped the reading */
+};
+
+static int synth_map(const struct proc_map *pm, void *arg)
+{
+	struct synth_maps *sm = arg;
+	struct synth *s = sm->s;
+	const char *name = pm->name;
+	struct sonde_record rec = { .type = SONDE_PERF_RECORD_MMAP2,
+				    .misc = SONDE_PERF_RECORD_MISC_USER };
+	struct sonde_record_mmap *m = &rec.mmap;
+	bool exec = pm->prot & PROT_EXEC;
+	size_t bl;
+
+	sm->late = s->timeout_ns && sm->clock_ns() - sm->t0 > s->timeout_ns;
+	if (sm->late) {
+		rec.misc |= SONDE_PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT;
+		if (s->on_timeout)
+			s->on_timeout(sm->pid, s->ctx);
+	} else if (!exec && (!s->data_maps || name[0] != '/')) {
+		return 0;
+	}
+	if (!*name)
+		name = "//anon";
+	if (!exec && !sm->late)
+		rec.misc |= SONDE_PERF_RECORD_MISC_MMAP_DATA;
+	m->pid = m->tid = (uint32_t)sm->pid;
+	m->addr = pm->start;
+	m->len = pm->end - pm->start;
+	m->pgoff = pm->pgoff;
+	bl = s->build_ids && name[0] == '/' ? build_id_of(s, name, m->build_id) : 0;
+	if (bl) {
+		rec.misc |= SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID;
+		m->build_id_size = (uint8_t)bl;
+	} else {
+		m->maj = pm->maj;
+		m->min = pm->min;
+		m->ino = pm->ino;
+	}
+	m->prot = pm->prot;
+	m->flags = pm->shared ? MAP_SHARED : MAP_PRIVATE;
+	m->filename = name;
+	sm->err = emit(s, &rec);
+	/* An error, or late: this record was the last. */
+	return sm->err || sm->late;
+}
+
 /*
  * One MMAP2 per executable mapping of /proc/PID/maps. With a time limit,
  * as perf 6.1's perf_event__synthesize_mmap_events(): once it is past
@@ -206,67 +259,13 @@ static void synth_done(struct synth *s)
  */
 static int synth_maps(struct synth *s, pid_t pid)
 {
-	char path[64], line[4352];
-	uint64_t (*clock_ns)(void) = sonde_sys_ops()->clock_ns;
-	uint64_t t0 = s->timeout_ns ? clock_ns() : 0;
-	bool late = false;
-	FILE *f;
-	int err = 0;
+	struct synth_maps sm = { .s = s, .pid = pid,
+				 .clock_ns = sonde_sys_ops()->clock_ns };
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0; /* gone already, or a kernel thread */
-	while (!err && !late && fgets(line, sizeof(line), f)) {
-		unsigned long long start, end, pgoff, ino;
-		unsigned int maj, min;
-		char perms[8], *name;
-		int pos = 0;
-		struct sonde_record rec = { .type = SONDE_PERF_RECORD_MMAP2,
-					    .misc = SONDE_PERF_RECORD_MISC_USER };
-		struct sonde_record_mmap *m = &rec.mmap;
-		size_t bl;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start,
-			   &end, perms, &pgoff, &maj, &min, &ino, &pos) < 7)
-			continue;
-		name = line + pos;
-		name[strcspn(name, "\n")] = 0;
-		late = s->timeout_ns && clock_ns() - t0 > s->timeout_ns;
-		if (late) {
-			rec.misc |= SONDE_PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT;
-			if (s->on_timeout)
-				s->on_timeout(pid, s->ctx);
-		} else if (perms[2] != 'x' && (!s->data_maps || name[0] != '/')) {
-			continue;
-		}
-		if (!*name)
-			name = "//anon";
-		if (perms[2] != 'x' && !late)
-			rec.misc |= SONDE_PERF_RECORD_MISC_MMAP_DATA;
-		m->pid = m->tid = (uint32_t)pid;
-		m->addr = start;
-		m->len = end - start;
-		m->pgoff = pgoff;
-		bl = s->build_ids && name[0] == '/' ?
-		     build_id_of(s, name, m->build_id) : 0;
-		if (bl) {
-			rec.misc |= SONDE_PERF_RECORD_MISC_MMAP_BUILD_ID;
-			m->build_id_size = (uint8_t)bl;
-		} else {
-			m->maj = maj;
-			m->min = min;
-			m->ino = ino;
-		}
-		m->prot = (perms[0] == 'r' ? PROT_READ : 0) |
-			  (perms[1] == 'w' ? PROT_WRITE : 0) |
-			  (perms[2] == 'x' ? PROT_EXEC : 0);
-		m->flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
-		m->filename = name;
-		err = emit(s, &rec);
-	}
-	fclose(f);
-	return err;
+	sm.t0 = s->timeout_ns ? sm.clock_ns() : 0;
+	/* Not readable: gone already, or a kernel thread; nothing to write. */
+	(void)proc_maps_each(pid, synth_map, &sm);
+	return sm.err;
 }
 
 static int synth_process(struct synth *s, pid_t pid)

@@ -185,6 +185,9 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	p->m = prof_machine_new();
 	if (p->m && o.cache)
 		prof_machine_default_cache(p->m);
+	/* map_size() reads a stack's process maps when the histogram is built. */
+	if (p->m && p->keys[K(DSO_SIZE)])
+		prof_machine_keep_procs(p->m);
 	if (p->m && prof_machine_set_kernel_symbols(p->m, o.kallsyms, o.vmlinux)) {
 		prof_machine_free(p->m);
 		p->m = NULL;
@@ -355,6 +358,8 @@ int prof_event_new(struct sonde_profile *p, const struct sonde_perf_event_attr *
 	ev->attr = *attr;
 	p->m->ksym_tracked |= attr->ksymbol;
 	ev->fmt = *fmt;
+	sample_plan_make(fmt, &ev->plan);
+	ev->period0 = attr->freq ? 1 : attr->sample_period;
 	ev->name = strdup(name ? name : "");
 	if (nr_ids) {
 		ev->ids = malloc(nr_ids * sizeof(*ev->ids));
@@ -548,7 +553,7 @@ static bool str_in(char *const *list, size_t nr, const char *s)
 
 /* The stack of @s (an event's sample), with the thread it ran in. */
 static struct prof_stack *sample_stack(struct sonde_profile *p, const struct prof_event *ev,
-				      uint16_t misc, const struct pdr_sample *s,
+				      uint16_t misc, const struct sample_view *s,
 				      struct prof_thread **tp)
 {
 	struct prof_thread *t = prof_thread_findnew(p->m, (int32_t)s->pid, (int32_t)s->tid);
@@ -632,7 +637,7 @@ static inline void timeline_add(struct sonde_profile *p, uint64_t time, const st
  * Filters, resolves and counts one sample of event @ei (@rec: decoded,
  * for branch history). 1 if counted.
  */
-static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const struct pdr_sample *s,
+static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const struct sample_view *s,
 		      const struct sonde_record *rec)
 {
 	struct prof_event *ev = &p->evs[ei];
@@ -669,45 +674,6 @@ static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const stru
 	return 1;
 }
 
-/* A decoded sample in the shape the stack code reads. */
-void prof_sample_view(const struct prof_event *ev, const struct sonde_sample *ss,
-			struct pdr_sample *s)
-{
-	uint64_t type = ev->fmt.sample_type;
-
-	memset(s, 0, sizeof(*s));
-	s->ip = ss->ip;
-	s->pid = s->tid = (uint32_t)-1;
-	s->cpu = (uint32_t)-1;
-	if (type & SONDE_PERF_SAMPLE_TID) {
-		s->pid = ss->pid;
-		s->tid = ss->tid;
-	}
-	s->time = ss->time;
-	s->addr = ss->addr;
-	if (type & SONDE_PERF_SAMPLE_CPU)
-		s->cpu = ss->cpu;
-	s->period = (type & SONDE_PERF_SAMPLE_PERIOD) ? ss->period
-		    : (ev->attr.freq ? 1 : ev->attr.sample_period);
-	if (type & SONDE_PERF_SAMPLE_CALLCHAIN) {
-		s->nr_callchain = ss->callchain.nr;
-		s->callchain = (const uint8_t *)ss->callchain.ips;
-	}
-	if (type & SONDE_PERF_SAMPLE_REGS_USER) {
-		s->regs_abi = ss->regs_user.abi;
-		s->regs_mask = ev->fmt.sample_regs_user;
-		s->regs = (const uint8_t *)ss->regs_user.regs;
-		s->nr_regs = ss->regs_user.nr;
-	}
-	if (type & SONDE_PERF_SAMPLE_STACK_USER) {
-		s->stack_size = ss->stack_user.size;
-		s->stack = ss->stack_user.data;
-		s->stack_dyn_size = ss->stack_user.dyn_size;
-		if (s->stack_dyn_size > s->stack_size)
-			s->stack_dyn_size = s->stack_size;
-	}
-}
-
 /* The event a record belongs to: @event, else by its sample id. */
 int prof_route(const struct sonde_profile *p, int event, const struct sonde_record *rec)
 {
@@ -736,7 +702,7 @@ int prof_route(const struct sonde_profile *p, int event, const struct sonde_reco
 
 int sonde_profile__add_record(struct sonde_profile *p, int event, const struct sonde_record *rec)
 {
-	struct pdr_sample s;
+	struct sample_view s;
 	int ei;
 
 	if (!p || !rec)
@@ -754,9 +720,12 @@ int sonde_profile__add_record(struct sonde_profile *p, int event, const struct s
 	ei = prof_route(p, event, rec);
 	if (ei < 0)
 		return ei;
+	/* A live feed's clock: the threads that exited long before go. */
+	if (p->evs[ei].fmt.sample_type & SONDE_PERF_SAMPLE_TIME)
+		prof_machine_clock(p->m, rec->sample.time);
 	if (p->brhist)
 		return prof_brhist_add(p, ei, rec);
-	prof_sample_view(&p->evs[ei], &rec->sample, &s);
+	sample_view_of(&p->evs[ei].fmt, p->evs[ei].period0, &rec->sample, &s);
 	return add_sample(p, ei, rec->misc, &s, rec);
 }
 
@@ -816,8 +785,8 @@ int prof_sync_reader(struct sonde_profile *p)
 int sonde_profile__add_perfdata_record(struct sonde_profile *p, struct sonde_perfdata_reader *r,
 				       const struct sonde_perfdata_record *rec)
 {
-	const struct pdr_attr *a;
-	struct pdr_sample smp;
+	const struct prof_event *ev;
+	struct sample_view smp;
 	int ai, err;
 
 	if (!p || !rec)
@@ -848,26 +817,28 @@ int sonde_profile__add_perfdata_record(struct sonde_profile *p, struct sonde_per
 			p->evs[ai].stats.lost_samples += pdr_h64((const uint8_t *)rec->hdr + 8);
 		return 0;
 	}
-	a = pdr_attr_get(r, ai);
-	if (!a || ai >= p->nr_evs)
+	if (ai >= p->nr_evs) /* synced above: every attr of the reader is an event */
 		return -ENOENT;
+	ev = &p->evs[ai];
 	if (p->brhist) {
 		struct sonde_record d;
 
-		if (sonde_record__decode(&p->evs[ai].fmt, rec->hdr, rec->size, &d) ||
+		if (sonde_record__decode(&ev->fmt, rec->hdr, rec->size, &d) ||
 		    d.type != SONDE_PERF_RECORD_SAMPLE)
 			return -SONDE_ERR_FORMAT;
 		return prof_brhist_add(p, ai, &d);
 	}
-	if (pdr_parse_sample(r, a, (const uint8_t *)rec->hdr, rec->size, &smp))
-		return -SONDE_ERR_FORMAT;
-	if (p->branch_history || p->kx_sample) { /* what the fast parse skips */
+	if (p->branch_history || p->kx_sample) { /* they read what the fast parse skips */
 		struct sonde_record d;
 
-		if (sonde_record__decode(&p->evs[ai].fmt, rec->hdr, rec->size, &d))
+		if (sonde_record__decode(&ev->fmt, rec->hdr, rec->size, &d))
 			return -SONDE_ERR_FORMAT;
+		sample_view_of(&ev->fmt, ev->period0, &d.sample, &smp);
 		return add_sample(p, ai, rec->misc, &smp, &d);
 	}
+	if (sample_view_parse(&ev->fmt, &ev->plan, ev->period0, (const uint8_t *)rec->hdr,
+			      rec->size, &smp))
+		return -SONDE_ERR_FORMAT;
 	return add_sample(p, ai, rec->misc, &smp, NULL);
 }
 

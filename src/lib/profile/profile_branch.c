@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "perfdata_priv.h"
 #include "profile_priv.h"
 
 /* perf's machine__kernel_ip() without a kernel map: the upper half. */

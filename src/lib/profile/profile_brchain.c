@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "profile_priv.h"
-#include "perfdata_priv.h"
 
 /* perf's PERF_MAX_BRANCH_DEPTH: a longer stack is corrupted. */
 #define MAX_BRANCH_DEPTH 127
@@ -337,7 +336,7 @@ static uint64_t *chain_key(const struct sonde_sample *ss, bool has_chain, size_t
 }
 
 struct prof_stack *prof_chain_stack(struct sonde_profile *p, int ei, uint16_t misc,
-				   const struct pdr_sample *s, const struct sonde_record *rec,
+				   const struct sample_view *s, const struct sonde_record *rec,
 				   struct prof_thread **tp)
 {
 	const struct prof_event *ev = &p->evs[ei];

@@ -48,6 +48,22 @@ static const char *base_name(const char *s)
 	return b ? b + 1 : s;
 }
 
+/*
+ * perf makes the DSOs of the file's build-id table first, in its order,
+ * then each when its first MMAP comes; a kernel entry is named as the
+ * kernel DSO ("[kernel.kallsyms]") or as its module's path.
+ */
+static uint32_t made_rank(struct prof_machine *m, const char *name)
+{
+	const struct sonde_perfdata_reader *r = m->reader;
+	size_t nr = r ? r->nr_build_ids : 0;
+
+	for (size_t i = 0; i < nr; i++)
+		if (r->build_ids[i].filename && !strcmp(r->build_ids[i].filename, name))
+			return (uint32_t)i;
+	return (uint32_t)nr + m->nr_dsos++;
+}
+
 struct prof_dso *prof_dso_findnew(struct prof_machine *m, const char *name, size_t len,
 				bool kernel)
 {
@@ -68,6 +84,7 @@ struct prof_dso *prof_dso_findnew(struct prof_machine *m, const char *name, size
 	memset(d, 0, sizeof(*d));
 	d->name = in;
 	d->kernel = kernel;
+	d->made_rank = made_rank(m, in);
 	d->jit = !kernel && has_prefix(in, len, "/tmp/perf-") && len > 14 &&
 		 !memcmp(in + len - 4, ".map", 4);
 	if (kernel && in[0] == '/') {

@@ -95,6 +95,9 @@ static void make_key(struct sonde_profile *p, const struct prof_group *g,
 	if (!has[SONDE_PROFILE_KEY_SYM] && fr->sym)
 		k->sym = NULL;
 	k->dso_id = k->dso ? k->dso->short_key : NULL;
+	/* perf's sort__sym_cmp tells a symbol's object apart without a dso key */
+	if (has[SONDE_PROFILE_KEY_SYM] && !k->dso_id && k->sym && fr->dso)
+		k->dso_id = fr->dso->short_key;
 	if (k->sym) {
 		k->sym_start = k->sym->start;
 		k->sym_end = k->sym->end;

@@ -654,20 +654,38 @@ static int null_last(const void *a, const void *b)
 	return !a && !b ? 0 : !a ? 1 : -1;
 }
 
+/*
+ * ipc_null's object order: perf 6.1's sort__sym_cmp compares the objects'
+ * short names first when the sort has no dso key (0 with one).
+ */
+static int ipc_dso_cmp(const struct sonde_profile *p, const char *a, const char *b)
+{
+	if (p->keys[K(DSO)] || a == b)
+		return 0;
+	if (!a || !b)
+		return null_last(a, b);
+	return str(a, b);
+}
+
 /* ipc_null beside a symbol key: perf's sort__sym_cmp on the entries' own symbols. */
-static int ipc_sym_cmp(const struct sonde_profile_entry *a, const struct sonde_profile_entry *b)
+static int ipc_sym_cmp(const struct sonde_profile *p, const struct sonde_profile_entry *a,
+		       const struct sonde_profile_entry *b)
 {
 	const struct prof_sym *sa = a->k.sym, *sb = b->k.sym;
+	int c;
 
 	if (!sa && !sb)
 		return s64_sign(a->k.addr, b->k.addr);
+	/* a symbol key keeps the object (dso_id) without a dso key too */
+	c = ipc_dso_cmp(p, a->k.dso_id, b->k.dso_id);
+	if (c)
+		return c;
 	if (!sa || !sb)
 		return null_last(sa, sb);
 	if (sa == sb)
 		return 0;
 	if (sa->inlined || sb->inlined) {
-		int c = str(sa->name, sb->name);
-
+		c = str(sa->name, sb->name);
 		if (c)
 			return -c;
 		if (sa->start <= sb->end && sa->end >= sb->start)
@@ -723,17 +741,12 @@ int prof_keys_cmp(const struct sonde_profile *p, enum sonde_profile_key key,
 		return s64_sign(b->cg_dev, a->cg_dev) ?: s64_sign(b->cg_ino, a->cg_ino);
 	case K(IPC_NULL):
 		if (p->keys[K(SYM)])
-			return ipc_sym_cmp(ea, eb);
+			return ipc_sym_cmp(p, ea, eb);
 		/* perf's sort__sym_cmp: addresses, not names */
 		if (!a->ipc_sym && !b->ipc_sym)
 			return s64_sign(a->ipc_addr, b->ipc_addr);
-		if (!p->keys[K(DSO)] && a->ipc_dso != b->ipc_dso) {
-			int c = !a->ipc_dso || !b->ipc_dso ? null_last(a->ipc_dso, b->ipc_dso)
-							   : str(a->ipc_dso, b->ipc_dso);
-
-			if (c)
-				return c;
-		}
+		if (ipc_dso_cmp(p, a->ipc_dso, b->ipc_dso))
+			return ipc_dso_cmp(p, a->ipc_dso, b->ipc_dso);
 		if (!a->ipc_sym || !b->ipc_sym)
 			return a->ipc_sym ? -1 : 1;
 		if (a->ipc_iname || b->ipc_iname) {

@@ -2,8 +2,9 @@
 /*
  * Process/thread/map model rebuilt from the side-band records. Threads are
  * found by tid in a hash table; each process keeps its maps in an array
- * sorted by start address for binary search. Nothing is freed before the
- * machine, so object pointers are stable cache keys.
+ * sorted by start address for binary search. Threads and processes no
+ * record can reach any more go to free lists (profile_priv.h says when);
+ * everything else lives until the machine, so its pointers are cache keys.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,7 @@ void prof_machine_free(struct prof_machine *m)
 		sonde_unwinder__free(p->uw);
 	}
 	free(m->kproc->maps);
+	free(m->exits);
 	hashtab_free(&m->strs);
 	hashtab_free(&m->procs);
 	hashtab_free(&m->threads);
@@ -176,18 +178,66 @@ static bool thread_is(const void *val, const void *key, void *ctx)
 	return ((const struct prof_thread *)val)->tid == *(const int32_t *)key;
 }
 
+void prof_machine_keep_procs(struct prof_machine *m)
+{
+	m->keep_procs = true;
+}
+
+/* Frees @p's maps and unwinder once neither the table nor a thread holds it. */
+static void proc_unref(struct prof_machine *m, struct prof_proc *p)
+{
+	if (p->nr_threads || p->in_table || m->keep_procs)
+		return;
+	free(p->maps);
+	p->maps = NULL;
+	p->nr_maps = p->cap_maps = 0;
+	sonde_unwinder__free(p->uw);
+	p->uw = NULL;
+	p->next_free = m->free_procs;
+	m->free_procs = p;
+	m->stats.procs--;
+}
+
+/* Takes @p out of the table of live processes (when it is @p there). */
+static void proc_untable(struct prof_machine *m, struct prof_proc *p)
+{
+	int32_t pid = p->pid;
+
+	if (!p->in_table)
+		return;
+	if (hashtab_find(&m->procs, id_hash(pid), proc_is, &pid, NULL) == p)
+		(void)hashtab_remove(&m->procs, id_hash(pid), proc_is, &pid, NULL);
+	p->in_table = false;
+	proc_unref(m, p);
+}
+
 /* A new process @pid; it replaces an older one of that pid (pid reuse). */
 static struct prof_proc *proc_new(struct prof_machine *m, int32_t pid)
 {
-	struct prof_proc *p = prof_alloc(m, sizeof(*p));
+	struct prof_proc *p = m->free_procs, *old, *next;
+	uint32_t gen = 0;
 
-	memset(p, 0, sizeof(*p));
+	if (p) {
+		/* Its generations go on: no (process, gen) key made before can match. */
+		m->free_procs = p->next_free;
+		gen = p->gen + 1;
+		next = p->next;
+		memset(p, 0, sizeof(*p));
+		p->next = next;
+	} else {
+		p = prof_alloc(m, sizeof(*p));
+		memset(p, 0, sizeof(*p));
+		p->next = m->all_procs;
+		m->all_procs = p;
+	}
 	p->pid = pid;
-	p->next = m->all_procs;
-	m->all_procs = p;
-	(void)hashtab_remove(&m->procs, id_hash(pid), proc_is, &pid, NULL);
+	p->gen = gen;
+	m->stats.procs++;
+	old = hashtab_find(&m->procs, id_hash(pid), proc_is, &pid, NULL);
+	if (old)
+		proc_untable(m, old);
 	/* Out of memory: the process works, later records just miss it. */
-	(void)hashtab_insert(&m->procs, id_hash(pid), p);
+	p->in_table = !hashtab_insert(&m->procs, id_hash(pid), p);
 	return p;
 }
 
@@ -205,22 +255,71 @@ static struct prof_thread *thread_find(struct prof_machine *m, int32_t tid)
 	return hashtab_find(&m->threads, id_hash(tid), thread_is, &tid, NULL);
 }
 
+/* @t joins @p (NULL: none), leaving its process, which may go with it. */
+static void thread_set_proc(struct prof_machine *m, struct prof_thread *t, struct prof_proc *p)
+{
+	struct prof_proc *old = t->proc;
+
+	t->proc = p;
+	if (p)
+		p->nr_threads++;
+	if (old) {
+		old->nr_threads--;
+		proc_unref(m, old);
+	}
+}
+
+/*
+ * @t (the table's thread of its tid) can be reached by no record any more:
+ * it leaves the table and the recent cache, and its memory is reused.
+ * @gone: its whole process exited, so when @t was its last thread, the
+ * process leaves the pid table too (else it stays there until a process
+ * of that pid replaces it, as it did before the thread went).
+ */
+static void thread_release(struct prof_machine *m, struct prof_thread *t, bool gone)
+{
+	struct prof_thread **slot = &m->recent[(uint32_t)t->tid % PROF_RECENT_THREADS];
+	struct prof_proc *p = t->proc;
+	int32_t tid = t->tid;
+
+	(void)hashtab_remove(&m->threads, id_hash(tid), thread_is, &tid, NULL);
+	if (*slot == t)
+		*slot = NULL;
+	if (gone && p && p->nr_threads == 1)
+		proc_untable(m, p);
+	thread_set_proc(m, t, NULL);
+	t->next_free = m->free_threads;
+	m->free_threads = t;
+	m->stats.threads--;
+}
+
 static struct prof_thread *thread_new(struct prof_machine *m, int32_t pid, int32_t tid)
 {
-	struct prof_thread *t = prof_alloc(m, sizeof(*t));
+	struct prof_thread *t = thread_find(m, tid);
 	char buf[24];
 	int n;
 
-	/* The new thread replaces an older one with the same tid (tid reuse). */
-	(void)hashtab_remove(&m->threads, id_hash(tid), thread_is, &tid, NULL);
+	/*
+	 * The new thread replaces an older one with the same tid (tid reuse),
+	 * which no record can reach after this (perf's machine__remove_thread()).
+	 */
+	if (t)
+		thread_release(m, t, false);
+	t = m->free_threads;
+	if (t)
+		m->free_threads = t->next_free;
+	else
+		t = prof_alloc(m, sizeof(*t));
 	memset(t, 0, sizeof(*t));
+	t->serial = ++m->next_serial;
+	m->stats.threads++;
 	t->pid = pid;
 	t->tid = tid;
 	/* perf names the idle task (pid 0) "swapper" before any COMM. */
 	n = tid ? snprintf(buf, sizeof(buf), ":%d", tid) :
 		  snprintf(buf, sizeof(buf), "swapper");
 	t->comm = prof_intern(m, buf, (size_t)n);
-	t->proc = proc_find(m, pid, true);
+	thread_set_proc(m, t, proc_find(m, pid, true));
 	/* Out of memory: the thread works, later records just miss it. */
 	(void)hashtab_insert(&m->threads, id_hash(tid), t);
 	m->recent[(uint32_t)tid % PROF_RECENT_THREADS] = t; /* never the thread it replaced */
@@ -237,7 +336,7 @@ struct prof_thread *prof_thread_findnew(struct prof_machine *m, int32_t pid, int
 	t = thread_find(m, tid);
 	if (t && pid != -1 && t->pid == -1) {
 		t->pid = pid;
-		t->proc = proc_find(m, pid, true);
+		thread_set_proc(m, t, proc_find(m, pid, true));
 	}
 	if (!t)
 		t = thread_new(m, pid, tid);
@@ -455,10 +554,70 @@ static void do_fork(struct prof_machine *m, int32_t pid, int32_t ppid, int32_t t
 			memcpy(np->maps, pproc->maps, pproc->nr_maps * sizeof(*np->maps));
 			np->nr_maps = pproc->nr_maps;
 		}
-		t->proc = np;
+		thread_set_proc(m, t, np);
 	} else {
-		t->proc = pproc;
+		thread_set_proc(m, t, pproc);
 	}
+}
+
+/* Releases the exited threads whose grace has passed by @m->now. */
+static void reap_exits(struct prof_machine *m)
+{
+	while (m->nr_exits) {
+		const struct prof_exit *e = &m->exits[m->exit_head];
+		struct prof_thread *t;
+
+		if (m->now - e->time <= PROF_EXIT_GRACE_NS || m->now < e->time)
+			break;
+		t = thread_find(m, e->tid);
+		/* Not when a FORK took the tid since (it released the one that exited). */
+		if (t && t->serial == e->serial)
+			thread_release(m, t, true);
+		m->exit_head++;
+		m->nr_exits--;
+	}
+	if (!m->nr_exits)
+		m->exit_head = 0;
+}
+
+void prof_machine_clock(struct prof_machine *m, uint64_t time)
+{
+	if (time <= m->now)
+		return;
+	m->now = time;
+	if (m->nr_exits)
+		reap_exits(m);
+}
+
+/*
+ * A live EXIT (perf's machine__process_exit_event()): the thread stays
+ * found, for samples still to come, until the grace has passed.
+ */
+static void do_exit(struct prof_machine *m, int32_t tid, uint64_t time)
+{
+	struct prof_thread *t = thread_find(m, tid);
+
+	if (!t)
+		return;
+	if (m->exit_head + m->nr_exits == m->cap_exits) {
+		if (m->exit_head) { /* the released ones' room first */
+			memmove(m->exits, m->exits + m->exit_head, m->nr_exits * sizeof(*m->exits));
+			m->exit_head = 0;
+		} else {
+			size_t cap = m->cap_exits ? m->cap_exits * 2 : 64;
+			struct prof_exit *v = realloc(m->exits, cap * sizeof(*v));
+
+			if (!v)
+				return; /* the thread just stays */
+			m->exits = v;
+			m->cap_exits = cap;
+		}
+	}
+	/* An EXIT older than the clock waits its grace from the clock. */
+	m->exits[m->exit_head + m->nr_exits++] =
+		(struct prof_exit){ .time = time > m->now ? time : m->now, .serial = t->serial,
+				    .tid = tid };
+	prof_machine_clock(m, time);
 }
 
 /* A record's string: within its room, or up to the NUL when built by hand. */
@@ -512,7 +671,10 @@ static void do_ksymbol(struct prof_machine *m, const struct sonde_record_ksymbol
 		(void)prof_ksym_add(m, map->dso, map->pgoff, map->pgoff + k->len, name);
 }
 
-/* COMM/FORK/MMAP/MMAP2 change the machine; LOST and AUX records are counted. */
+/*
+ * COMM/FORK/MMAP/MMAP2/KSYMBOL/TEXT_POKE change the machine; LOST and AUX
+ * records are counted. A live EXIT is the caller's (do_exit()).
+ */
 static void apply(struct prof_machine *m, const struct sonde_record *d)
 {
 	switch (d->type) {
@@ -570,7 +732,13 @@ void prof_machine_process_record(struct prof_machine *m, const struct sonde_reco
 {
 	if (d->type < 128)
 		m->stats.nr_records[d->type]++;
+	if (d->type == SONDE_PERF_RECORD_EXIT) {
+		do_exit(m, (int32_t)d->task.tid, d->task.time);
+		return;
+	}
 	apply(m, d);
+	if (d->type == SONDE_PERF_RECORD_FORK)
+		prof_machine_clock(m, d->task.time);
 }
 
 void prof_machine_process(struct prof_machine *m, const struct sonde_perfdata_reader *r,
@@ -595,6 +763,7 @@ void prof_machine_process(struct prof_machine *m, const struct sonde_perfdata_re
 	case SONDE_PERF_RECORD_TEXT_POKE:
 		break;
 	default:
+		/* EXIT too: nothing to do in a file (profile_priv.h says why). */
 		return;
 	}
 	if (a)

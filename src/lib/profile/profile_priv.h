@@ -37,9 +37,13 @@ struct prof_rb *prof_rb_next(const struct prof_rb *n);
 
 /*
  * The analysis model behind `sonde report` and `sonde script`: processes,
- * threads, maps and DSOs rebuilt from COMM/FORK/EXIT/MMAP records, and
- * address -> map -> dso -> symbol resolution. Objects live until
- * prof_machine_free() so pointers can be used as cache keys.
+ * threads, maps and DSOs rebuilt from COMM/FORK/MMAP records (and EXIT in
+ * a live feed), and address -> map -> dso -> symbol resolution. DSOs and
+ * symbols live until prof_machine_free() so pointers can be used as cache
+ * keys. A thread or process that no record can reach any more (its tid
+ * taken by a new FORK, or, fed live, its EXIT long past) is released and
+ * its memory reused; a process keeps counting its map generation across
+ * reuse, so (process, gen) cache keys never meet a stale answer.
  */
 struct prof_sym {
 	uint64_t start, end;
@@ -51,6 +55,12 @@ struct prof_dso {
 	const char *name;	/* long name (path or [kernel.kallsyms]) */
 	const char *short_name; /* basename for display */
 	const char *short_key;	/* short_name interned: equal names, one pointer */
+	/*
+	 * Where perf would have made it: its HEADER_BUILD_ID entry's index,
+	 * else after them all in the order first met. perf orders call-graph
+	 * siblings by its DSOs' heap addresses, that is, by when it made them.
+	 */
+	uint32_t made_rank;
 	bool kernel;
 	bool jit;		/* /tmp/perf-PID.map: symbols by absolute address */
 	bool stale;		/* changed since the recording, no copy found */
@@ -110,6 +120,9 @@ struct prof_proc {
 	uint32_t gen; /* bumped on every map change (cache invalidation) */
 	struct sonde_unwinder *uw; /* DWARF unwinder, made on the first dwarf sample */
 	struct prof_proc *next; /* in the machine's list of every process */
+	uint32_t nr_threads; /* held threads whose process this is */
+	bool in_table;	     /* the live process of its pid */
+	struct prof_proc *next_free; /* released: in the machine's free list */
 };
 
 struct prof_thread {
@@ -117,6 +130,8 @@ struct prof_thread {
 	const char *comm; /* interned */
 	bool has_comm;
 	struct prof_proc *proc;
+	uint64_t serial; /* unique per thread made, even when its memory is reused */
+	struct prof_thread *next_free; /* released: in the machine's free list */
 };
 
 struct prof_loc {
@@ -166,11 +181,34 @@ int prof_machine_set_kernel_symbols(struct prof_machine *m, const char *kallsyms
 /* Interned string: equal strings give the same pointer. */
 const char *prof_intern(struct prof_machine *m, const char *s, size_t len);
 
-/* Applies COMM/FORK/EXIT/MMAP/MMAP2/KSYMBOL/TEXT_POKE records; ignores the rest. */
+/*
+ * Applies COMM/FORK/MMAP/MMAP2/KSYMBOL/TEXT_POKE records of a file or pipe
+ * and counts LOST/LOST_SAMPLES/AUX; ignores the rest. EXIT changes nothing
+ * here, as in perf 6.1 (thread__exited() only flags the thread): a later
+ * sample of the tid still finds the thread until a FORK takes the tid.
+ */
 void prof_machine_process(struct prof_machine *m, const struct sonde_perfdata_reader *r,
 			 const struct sonde_perfdata_record *rec);
-/* The same for a record decoded by the caller (a live ring, a pipe). */
+/*
+ * The same for a record decoded by the caller (a live ring), where EXIT
+ * also counts: the thread stays found as above until the profile's clock
+ * (prof_machine_clock()) passes its exit by PROF_EXIT_GRACE_NS, then it
+ * is released, and its process with its last thread.
+ */
 void prof_machine_process_record(struct prof_machine *m, const struct sonde_record *d);
+/*
+ * How long a live feed keeps an exited thread: the samples still to come
+ * for it ran before its exit, or just after, but may sit in another CPU's
+ * ring that the caller drains later; ten seconds is far beyond any drain.
+ */
+#define PROF_EXIT_GRACE_NS 10000000000ull
+/* A live record's time (ns): releases the threads whose grace has passed. */
+void prof_machine_clock(struct prof_machine *m, uint64_t time);
+/*
+ * Exited processes keep their maps until prof_machine_free(): the dso_size
+ * key reads a stack's process maps when the histogram is built.
+ */
+void prof_machine_keep_procs(struct prof_machine *m);
 
 struct prof_thread *prof_thread_findnew(struct prof_machine *m, int32_t pid, int32_t tid);
 
@@ -213,6 +251,7 @@ struct prof_stats {
 	/* AUX records by flag: TRUNCATED, PARTIAL, COLLISION */
 	uint64_t aux_truncated, aux_partial, aux_collision;
 	uint64_t proc_map_timeouts; /* MMAP2 flagged PROC_MAP_PARSE_TIMEOUT */
+	uint64_t threads, procs; /* held now: made and not yet released */
 };
 struct prof_stats *prof_machine_stats(struct prof_machine *m);
 
@@ -299,7 +338,7 @@ struct prof_stack *prof_stack_get(struct prof_stacks *c, const struct sonde_perf
  */
 struct prof_stack *prof_sample_stack(struct prof_stacks *c, const struct sonde_perfdata_reader *r,
 				   uint64_t sample_type, struct prof_thread *t, uint16_t misc,
-				   const struct pdr_sample *s, bool use_callchain);
+				   const struct sample_view *s, bool use_callchain);
 
 /*
  * Functions inlined at @addr (map-relative) in @dso, innermost first, then
@@ -362,8 +401,16 @@ struct prof_machine {
 #define PROF_RECENT_THREADS 64
 	struct prof_thread *recent[PROF_RECENT_THREADS];
 	struct prof_proc *kproc; /* kernel maps (pid -1) */
+	struct prof_thread *free_threads; /* released, for reuse */
+	struct prof_proc *free_procs;
+	uint64_t next_serial;
+	bool keep_procs; /* prof_machine_keep_procs() */
+	uint64_t now;	 /* the latest live record time seen */
+	struct prof_exit *exits; /* live EXITs waiting for their grace, oldest first */
+	size_t exit_head, nr_exits, cap_exits;
 	struct hashtab dsos;	 /* by interned name and kernel flag */
 	struct prof_dso *all_dsos; /* every DSO made, to free them (the table may miss one) */
+	uint32_t nr_dsos;	   /* DSOs made (their made_rank) */
 	struct prof_dso *kdso;	/* [kernel.kallsyms], symbols from kallsyms */
 	struct prof_stats stats;
 	struct hashtab isyms; /* of struct prof_isym: symbols of inlined functions */
@@ -382,6 +429,12 @@ struct prof_machine {
 	char *kallsyms_file; /* --kallsyms: the recorded kernel's symbols */
 	char *vmlinux_file;  /* --vmlinux */
 	struct sonde_symcache *symcache; /* ELF, vdso and JIT symbols */
+};
+
+/* A live EXIT: thread @serial of @tid is released after @time + the grace. */
+struct prof_exit {
+	uint64_t time, serial;
+	int32_t tid;
 };
 
 /* Arena allocation: lives as long as the machine; aborts on OOM. */
@@ -553,6 +606,8 @@ struct prof_event {
 	char *name;
 	struct sonde_perf_event_attr attr;
 	struct sonde_record_fmt fmt;
+	struct sample_plan plan; /* fmt's usual layout, for sample_view_parse */
+	uint64_t period0;	 /* a sample's period without PERIOD */
 	uint64_t *ids;
 	size_t nr_ids;
 	struct sonde_profile_event_stats stats;
@@ -712,10 +767,6 @@ int prof_event_new(struct sonde_profile *p, const struct sonde_perf_event_attr *
 		   const struct sonde_record_fmt *fmt, const uint64_t *ids, size_t nr_ids,
 		   const char *name);
 
-struct pdr_sample;
-/* @ss of event @ev in the shape the stack code reads. */
-void prof_sample_view(const struct prof_event *ev, const struct sonde_sample *ss,
-		      struct pdr_sample *s);
 /* The event a record belongs to: @event, else by its sample id; or -ENOENT. */
 int prof_route(const struct sonde_profile *p, int event, const struct sonde_record *rec);
 
@@ -735,7 +786,7 @@ void prof_branch_resolve(struct sonde_profile *p, struct prof_thread *t, bool ke
 struct prof_hop;
 /* The stack of a sample whose branches start its call chain (perf's order). */
 struct prof_stack *prof_chain_stack(struct sonde_profile *p, int ei, uint16_t misc,
-				   const struct pdr_sample *s, const struct sonde_record *rec,
+				   const struct sample_view *s, const struct sonde_record *rec,
 				   struct prof_thread **tp);
 /* Its frames' branch parts, one per frame. */
 const struct prof_hop *prof_chain_hops(const struct prof_stack *st);

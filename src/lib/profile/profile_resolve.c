@@ -458,7 +458,7 @@ static struct sonde_unwinder *proc_unwinder(struct prof_machine *m, struct prof_
 
 struct prof_stack *prof_sample_stack(struct prof_stacks *c, const struct sonde_perfdata_reader *r,
 				   uint64_t sample_type, struct prof_thread *t, uint16_t misc,
-				   const struct pdr_sample *s, bool use_callchain)
+				   const struct sample_view *s, bool use_callchain)
 {
 	const uint64_t want = SONDE_PERF_SAMPLE_REGS_USER | SONDE_PERF_SAMPLE_STACK_USER;
 	uint64_t chain[SONDE_PERF_MAX_STACK_DEPTH * 2 + 4];

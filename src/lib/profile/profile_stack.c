@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "perfdata_priv.h"
 #include "profile_priv.h"
 
 /* Stack ids are handed out on first use; priv marks stacks that have one. */
@@ -27,7 +26,7 @@ static uint32_t stack_id(struct sonde_profile *p, struct prof_stack *st)
 const struct sonde_profile_stack *sonde_profile__sample_stack(struct sonde_profile *p, int ev,
 							      const struct sonde_record *rec)
 {
-	struct pdr_sample s;
+	struct sample_view s;
 	struct prof_thread *t;
 	struct prof_stack *st;
 	int ei;
@@ -43,7 +42,7 @@ const struct sonde_profile_stack *sonde_profile__sample_stack(struct sonde_profi
 		errno = ENOENT;
 		return NULL;
 	}
-	prof_sample_view(&p->evs[ei], &rec->sample, &s);
+	sample_view_of(&p->evs[ei].fmt, p->evs[ei].period0, &rec->sample, &s);
 	t = prof_thread_findnew(p->m, (int32_t)s.pid, (int32_t)s.tid);
 	st = prof_sample_stack(p->stacks, p->reader, p->evs[ei].fmt.sample_type, t, rec->misc, &s,
 			      p->callchains);

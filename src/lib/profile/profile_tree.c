@@ -242,30 +242,48 @@ void prof_trees_free(struct sonde_profile *p)
 	p->nr_nodes = p->cap_nodes = 0;
 }
 
-/* Ties go by address: the function's, or the frame's where nodes are addresses. */
-static uint64_t node_addr(const struct sonde_profile_node *n)
+/*
+ * perf's order of siblings, the one it keeps them in while adding paths
+ * (match_chain() in its callchain.c), descending: inlined functions by
+ * name; else by object, then by the function's address when both frames
+ * have one, else by their ips. perf compares the objects' heap addresses,
+ * which mostly follow the order it made them in (made_rank); no object
+ * is lowest. Its sort by weight keeps equal weights in this order.
+ */
+static int tie_cmp(const struct sonde_profile_node *a, const struct sonde_profile_node *b)
 {
-	return n->fr->sym && !n->has_br ? n->fr->sym->start : n->fr->ip;
+	const struct prof_sym *sa = a->has_br ? NULL : a->fr->sym;
+	const struct prof_sym *sb = b->has_br ? NULL : b->fr->sym;
+	uint64_t ka, kb;
+
+	if (sa && sb && (sa->inlined || sb->inlined) && sa->name && sb->name) {
+		int c = strcmp(sa->name, sb->name);
+
+		return c < 0 ? 1 : c > 0 ? -1 : 0;
+	}
+	ka = a->fr->dso ? (uint64_t)a->fr->dso->made_rank + 1 : 0;
+	kb = b->fr->dso ? (uint64_t)b->fr->dso->made_rank + 1 : 0;
+	if (ka == kb) {
+		ka = sa && sb ? sa->start : a->fr->ip;
+		kb = sa && sb ? sb->start : b->fr->ip;
+	}
+	return ka < kb ? 1 : ka > kb ? -1 : 0;
 }
 
 static int weight_cmp(const void *pa, const void *pb)
 {
 	const struct sonde_profile_node *a = *(const struct sonde_profile_node *const *)pa;
 	const struct sonde_profile_node *b = *(const struct sonde_profile_node *const *)pb;
-	uint64_t ka = node_addr(a), kb = node_addr(b);
 
 	if (a->cumul != b->cumul)
 		return a->cumul > b->cumul ? -1 : 1;
-	return ka < kb ? 1 : ka > kb ? -1 : 0;
+	return tie_cmp(a, b);
 }
 
 static int addr_desc_cmp(const void *pa, const void *pb)
 {
-	const struct sonde_profile_node *a = *(const struct sonde_profile_node *const *)pa;
-	const struct sonde_profile_node *b = *(const struct sonde_profile_node *const *)pb;
-	uint64_t ka = node_addr(a), kb = node_addr(b);
-
-	return ka < kb ? 1 : ka > kb ? -1 : 0;
+	return tie_cmp(*(const struct sonde_profile_node *const *)pa,
+		       *(const struct sonde_profile_node *const *)pb);
 }
 
 size_t sonde_profile_node__children(const struct sonde_profile_node *n, uint64_t min,

@@ -244,6 +244,96 @@ static inline uint64_t sample_plan_u64(const uint8_t *rec, uint8_t off)
 	return v;
 }
 
+/*
+ * The fields of a sample a profile reads, in host order: what every source
+ * (a perf.data file, a pipe, a live ring) decodes its samples into before
+ * they are counted. Smaller than struct sonde_sample, so a reader can fill
+ * it per sample without building a whole struct sonde_record. Pointers are
+ * into the record, as in struct sonde_sample. pid, tid and cpu are
+ * (uint32_t)-1 when the sample does not carry them; period falls back to
+ * the event's (sample_view_parse's @period0) without PERIOD.
+ */
+struct sample_view {
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t addr;
+	uint64_t id; /* IDENTIFIER, else ID */
+	uint64_t stream_id;
+	uint32_t cpu;
+	uint64_t period;
+	uint64_t nr_callchain;
+	const uint8_t *callchain; /* nr_callchain u64 */
+	uint32_t raw_size;
+	const uint8_t *raw;
+	uint64_t regs_abi, regs_mask;
+	const uint8_t *regs; /* nr_regs u64 */
+	uint32_t nr_regs;
+	uint64_t stack_size, stack_dyn_size;
+	const uint8_t *stack;
+};
+
+/* sample_view.c: the view of a decoded sample @ss of layout @fmt. */
+void sample_view_of(const struct sonde_record_fmt *fmt, uint64_t period0,
+		    const struct sonde_sample *ss, struct sample_view *s);
+/* sample_view.c: the view through sonde_record__decode (any layout). */
+int sample_view_decode(const struct sonde_record_fmt *fmt, uint64_t period0,
+		       const uint8_t *rec, size_t size, struct sample_view *s);
+
+/*
+ * The usual layout, read straight from the plan: the size was checked once
+ * (sample_plan_fits), so no field needs a bounds check of its own. Sets
+ * what sample_view_of() sets, field for field.
+ */
+static inline void sample_view_usual(const struct sample_plan *pl, uint64_t period0,
+				     const uint8_t *rec, uint64_t nr, struct sample_view *s)
+{
+	s->ip = sample_plan_u64(rec, pl->ip);
+	s->pid = s->tid = (uint32_t)-1;
+	if (pl->tid) {
+		memcpy(&s->pid, rec + pl->tid, 4);
+		memcpy(&s->tid, rec + pl->tid + 4, 4);
+	}
+	s->time = sample_plan_u64(rec, pl->time);
+	s->addr = sample_plan_u64(rec, pl->addr);
+	s->id = sample_plan_u64(rec, pl->identifier ? pl->identifier : pl->id);
+	s->stream_id = sample_plan_u64(rec, pl->stream_id);
+	s->cpu = (uint32_t)-1;
+	if (pl->cpu)
+		memcpy(&s->cpu, rec + pl->cpu, 4);
+	s->period = pl->period ? sample_plan_u64(rec, pl->period) : period0;
+	s->nr_callchain = nr;
+	s->callchain = pl->chain ? rec + pl->chain + 8 : NULL;
+	s->raw_size = 0;
+	s->raw = NULL;
+	s->regs_abi = s->regs_mask = 0;
+	s->regs = NULL;
+	s->nr_regs = 0;
+	s->stack_size = s->stack_dyn_size = 0;
+	s->stack = NULL;
+}
+
+/*
+ * The view of the SAMPLE record at @rec (@size bytes, host order): read
+ * straight when it fits @pl (sample_plan_make of @fmt), else through
+ * sonde_record__decode. 0, or its negative error (-SONDE_ERR_FORMAT).
+ * Inline: it runs once per sample of a file.
+ */
+static inline int sample_view_parse(const struct sonde_record_fmt *fmt,
+				    const struct sample_plan *pl, uint64_t period0,
+				    const uint8_t *rec, size_t size, struct sample_view *s)
+{
+	uint32_t type;
+	uint64_t nr;
+
+	memcpy(&type, rec, 4);
+	if (type == SONDE_PERF_RECORD_SAMPLE && sample_plan_fits(pl, rec, size, &nr)) {
+		sample_view_usual(pl, period0, rec, nr, s);
+		return 0;
+	}
+	return sample_view_decode(fmt, period0, rec, size, s);
+}
+
 /* sample_decode.c / sample_encode.c */
 int read_values_walk(struct rcur *c, uint64_t read_format,
 		     struct sonde_read_values *rv);

@@ -84,8 +84,7 @@ static int init_cpus(struct sonde_stat_reader *r, struct sonde_evlist *list)
 		cpus[i] = sonde_cpu_map__cpu(m, i);
 	if (r->mode == SONDE_STAT_AGGR_CORE || r->mode == SONDE_STAT_AGGR_DIE ||
 	    r->mode == SONDE_STAT_AGGR_SOCKET || r->mode == SONDE_STAT_AGGR_NODE)
-		ret = stat_topo_read(&topo, getenv("SONDE_SYSFS_ROOT"), cpus,
-				     n);
+		ret = stat_topo_read(&topo, NULL, cpus, n);
 	if (!ret)
 		ret = stat_aggr_build(r->mode, &topo, cpus, n, &r->aggr,
 				      r->unit_of);

@@ -25,7 +25,8 @@ struct stat_topo {
 
 /*
  * Reads topology/{physical_package_id,die_id,core_id} of each CPU in
- * @cpus (nr entries) under @root (NULL: "/sys"; tests pass a fake tree),
+ * @cpus (nr entries) under @root (as sysfs_root(): NULL is
+ * $SONDE_SYSFS_ROOT, and either unset or empty is /sys; tests pass a fake tree),
  * and the NUMA node whose devices/system/node/nodeN holds a cpuM entry.
  * A CPU without a topology directory (offline) gets socket/die/core -1.
  * Returns 0 or -errno; free with stat_topo_free().

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sonde/stat.h"
+#include "core_priv.h"
 #include "stat_priv.h"
 
 /* One small integer file; -1 when it is missing or not a number. */
@@ -86,8 +87,7 @@ int stat_topo_read(struct stat_topo *t, const char *root, const int *cpus,
 	t->cpus = NULL;
 	if (nr < 0)
 		return -EINVAL;
-	if (!root)
-		root = "/sys";
+	root = sysfs_root(root);
 	t->cpus = calloc(nr ? (size_t)nr : 1, sizeof(*t->cpus));
 	if (!t->cpus)
 		return -ENOMEM;

@@ -11,7 +11,7 @@
 
 /*
  * Layout, host byte order (the file never leaves this machine):
- *   u8  magic[8]   "SONDEDW1" (the digit: bump it when what the DWARF
+ *   u8  magic[8]   "SONDEDW2" (the digit: bump it when what the DWARF
  *                  lookups return changes, so old answers are not reused)
  *   u64 nr         answers
  *   u64 names_len  bytes of names

@@ -39,16 +39,16 @@ static bool dwc_key(struct dwc_store *c, const char *dir, const char *obj,
 	uint8_t id[20];
 	char hex[41], path[4096];
 	int n = sonde_elf_build_id(obj, id, sizeof(id)), len;
-	uint64_t h = KCACHE_HASH_INIT;
+	uint64_t h = FNV1A64_INIT;
 	struct stat st;
 
 	if (n < 4 || stat(src, &st))
 		return false;
 	sym_hex_id(id, (size_t)n, hex);
-	h = kcache_hash(h, src, strlen(src) + 1);
-	h = kcache_hash(h, &st.st_size, sizeof(st.st_size));
-	h = kcache_hash(h, &st.st_mtim.tv_sec, sizeof(st.st_mtim.tv_sec));
-	h = kcache_hash(h, &st.st_mtim.tv_nsec, sizeof(st.st_mtim.tv_nsec));
+	h = fnv1a64(h, src, strlen(src) + 1);
+	h = fnv1a64(h, &st.st_size, sizeof(st.st_size));
+	h = fnv1a64(h, &st.st_mtim.tv_sec, sizeof(st.st_mtim.tv_sec));
+	h = fnv1a64(h, &st.st_mtim.tv_nsec, sizeof(st.st_mtim.tv_nsec));
 	len = snprintf(path, sizeof(path), "%s/dwarf-%s-%016llx-%u", dir, hex,
 		       (unsigned long long)h, (unsigned int)geteuid());
 	if (len <= 0 || (size_t)len >= sizeof(path))

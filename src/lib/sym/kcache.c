@@ -15,13 +15,6 @@
 #include "core_priv.h"
 #include "sym_priv.h"
 
-uint64_t kcache_hash(uint64_t h, const void *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ ((const uint8_t *)p)[i]) * 1099511628211ULL;
-	return h;
-}
-
 static uint64_t fnv_file(uint64_t h, const char *path, size_t max)
 {
 	char *buf = NULL;
@@ -29,11 +22,11 @@ static uint64_t fnv_file(uint64_t h, const char *path, size_t max)
 
 	/* A missing input hashes as absent, distinct from any content. */
 	if (sym_read_file(path, &buf, &len, max))
-		return kcache_hash(h, "\xff", 1);
-	h = kcache_hash(h, buf, len);
+		return fnv1a64(h, "\xff", 1);
+	h = fnv1a64(h, buf, len);
 	free(buf);
 	/* Separates the inputs: "ab" + "c" must differ from "a" + "bc". */
-	return (h ^ len) * 1099511628211ULL;
+	return (h ^ len) * FNV1A64_PRIME;
 }
 
 /*
@@ -47,7 +40,7 @@ static uint64_t hash_modules(uint64_t h, const char *path)
 	size_t len;
 
 	if (sym_read_file(path, &buf, &len, 16u << 20))
-		return kcache_hash(h, "\xff", 1);
+		return fnv1a64(h, "\xff", 1);
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *f, *fsave = NULL;
@@ -57,9 +50,9 @@ static uint64_t hash_modules(uint64_t h, const char *path)
 		     f = strtok_r(NULL, " ", &fsave), i++) {
 			if (i == 2 || i == 3)
 				continue;
-			h = kcache_hash(kcache_hash(h, f, strlen(f)), " ", 1);
+			h = fnv1a64(fnv1a64(h, f, strlen(f)), " ", 1);
 		}
-		h = kcache_hash(h, "\n", 1);
+		h = fnv1a64(h, "\n", 1);
 	}
 	free(buf);
 	return h;
@@ -71,7 +64,7 @@ bool kcache_path(const char *dir, const char *tag,
 	const char *bpath = "/proc/sys/kernel/random/boot_id";
 	const char *mpath = "/proc/modules";
 	const char *kpath = "/proc/sys/kernel/kptr_restrict";
-	uint64_t h = KCACHE_HASH_INIT;
+	uint64_t h = FNV1A64_INIT;
 	char *bid = NULL;
 	size_t len;
 	int n;

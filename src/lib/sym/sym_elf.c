@@ -725,6 +725,30 @@ uint64_t sym_elf_map_to_vaddr(const struct sonde_dso *dso, uint64_t off)
 	return off;
 }
 
+struct vdso_copy {
+	char **image;
+	size_t *size;
+	int err;
+};
+
+static int copy_vdso(const struct proc_map *m, void *arg)
+{
+	struct vdso_copy *vc = arg;
+	size_t n = m->end - m->start;
+
+	if (strcmp(m->name, "[vdso]") || !n || n > (16u << 20))
+		return 0;
+	*vc->image = malloc(n);
+	if (!*vc->image) {
+		vc->err = -ENOMEM;
+		return 1;
+	}
+	memcpy(*vc->image, (const void *)(uintptr_t)m->start, n);
+	*vc->size = n;
+	vc->err = 0;
+	return 1;
+}
+
 /*
  * This process's vdso, copied out of memory (bounded by its /proc/self/maps
  * entry). perf does the same: the kernel that runs the report is assumed
@@ -732,29 +756,8 @@ uint64_t sym_elf_map_to_vaddr(const struct sonde_dso *dso, uint64_t off)
  */
 int sym_vdso_image(char **image, size_t *size)
 {
-	unsigned long long start, end;
-	char line[512];
-	FILE *f;
-	int err = -ENOENT;
+	struct vdso_copy vc = { .image = image, .size = size, .err = -ENOENT };
+	int err = proc_maps_each(0, copy_vdso, &vc);
 
-	f = fopen("/proc/self/maps", "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strstr(line, "[vdso]") ||
-		    sscanf(line, "%llx-%llx", &start, &end) != 2 || end <= start ||
-		    end - start > (16u << 20))
-			continue;
-		*image = malloc(end - start);
-		if (!*image) {
-			err = -ENOMEM;
-			break;
-		}
-		memcpy(*image, (const void *)(uintptr_t)start, end - start);
-		*size = end - start;
-		err = 0;
-		break;
-	}
-	fclose(f);
-	return err;
+	return err < 0 ? err : vc.err;
 }

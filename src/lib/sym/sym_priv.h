@@ -523,10 +523,6 @@ void kcache_tab_header(uint8_t *buf, const char *magic, uint64_t nr,
 int kcache_tab_header_check(const uint8_t *buf, size_t len, const char *magic,
 			    size_t ent, uint64_t *nr, uint64_t *names_len);
 
-/* FNV-1a over @p n bytes, from KCACHE_HASH_INIT: the cache keys' hash. */
-#define KCACHE_HASH_INIT 1469598103934665603ULL
-uint64_t kcache_hash(uint64_t h, const void *p, size_t n);
-
 /*
  * The DWARF answer cache file format: what the report model asked an
  * object's debug info about its addresses (the functions inlined there,

@@ -532,33 +532,31 @@ int sonde_unwinder__add_map(struct sonde_unwinder *uw, uint64_t start,
 	return 0;
 }
 
+struct proc_maps_add {
+	struct sonde_unwinder *uw;
+	int n; /* modules added */
+};
+
+static int add_proc_map(const struct proc_map *m, void *arg)
+{
+	struct proc_maps_add *pa = arg;
+
+	if ((m->prot & PROT_EXEC) &&
+	    !sonde_unwinder__add_map(pa->uw, m->start, m->end - m->start, m->pgoff,
+				     m->name))
+		pa->n++;
+	return 0;
+}
+
 int sonde_unwinder__add_proc_maps(struct sonde_unwinder *uw, pid_t pid)
 {
-	char path[64], line[4352];
-	int n = 0;
-	FILE *f;
+	struct proc_maps_add pa = { .uw = uw };
+	int err;
 
 	if (!uw)
 		return lib_err(EINVAL);
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return lib_err(errno);
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long start, end, off;
-		char perms[8];
-		int pos = 0;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end,
-			   perms, &off, &pos) < 4 || !pos || perms[2] != 'x')
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		if (!sonde_unwinder__add_map(uw, start, end - start, off,
-					     line + pos))
-			n++;
-	}
-	fclose(f);
-	return n;
+	err = proc_maps_each(pid, add_proc_map, &pa);
+	return err < 0 ? lib_err(-err) : pa.n;
 }
 
 static int frame_cb(Dwfl_Frame *state, void *arg)
