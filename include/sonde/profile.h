@@ -107,6 +107,11 @@ enum sonde_profile_key {
 	SONDE_PROFILE_KEY_PHYS_DADDR,	  /* "phys_daddr": the data's physical address */
 	SONDE_PROFILE_KEY_DATA_PAGE_SIZE, /* "data_page_size": the data's page size */
 	SONDE_PROFILE_KEY_BLOCKED,	  /* "blocked": what blocked the access */
+	/*
+	 * A tracepoint field, perf's dynamic sort keys: each FIELD in
+	 * opts.keys takes the next of opts.fields, which names the fields.
+	 */
+	SONDE_PROFILE_KEY_FIELD,
 	SONDE_PROFILE_KEY_MAX,
 };
 
@@ -229,9 +234,26 @@ struct sonde_profile_opts {
 	 * keys/nr_keys must be NULL/0.
 	 */
 	bool no_keys;
+	/*
+	 * The tracepoint fields the FIELD keys of @keys name, one each in
+	 * their order, as perf's --sort names them: "prev_pid" (that field of
+	 * every tracepoint event that has one), "sched:sched_switch.prev_pid"
+	 * (one event's: its full name, a part of it that names one event, or
+	 * "%N", the N-th event), "EVENT.*" (all of an event's fields),
+	 * "trace_fields" (every field of every tracepoint event), each with
+	 * an optional "/raw" (the value itself, not as the print fmt shows
+	 * it). A field key orders and shows only the histograms of its
+	 * events. They are matched against the events when the reader is set
+	 * (sonde_profile__set_reader() fails with ENOENT when one names no
+	 * field there), else (or after that failure, as on a pipe, which
+	 * declares its events later) at the first sample, where a name that
+	 * matches nothing makes no column. Copied.
+	 */
+	const char *const *fields;
+	size_t nr_fields;
 	size_t : 0;
 };
-#define sonde_profile_opts__last_field no_keys
+#define sonde_profile_opts__last_field nr_fields
 
 /*
  * [start, end) in sample time (ns); 0 leaves that side open. The filter
@@ -553,6 +575,45 @@ struct sonde_profile_entry_keys {
  */
 SONDE_API int sonde_profile_entry__keys(const struct sonde_profile_entry *e,
 					struct sonde_profile_entry_keys *out);
+
+/*
+ * A column the FIELD keys make: one field of one tracepoint event, shown
+ * in that event's histogram only.
+ */
+struct sonde_profile_field {
+	int ev;		  /* the event whose histogram it orders and shows */
+	int key;	  /* which FIELD key of opts.keys made it: 0 the first */
+	const char *name; /* the field's name: the column's title */
+	int width;	  /* perf's width of the column (title, type, values) */
+	bool raw;	  /* "/raw": the value itself, not the print fmt's text */
+	/* Room for fields to come; the library zeroes it. */
+	uint64_t reserved[4];
+};
+
+/**
+ * @brief **sonde_profile__nr_fields()** counts the columns the FIELD keys
+ * make (perf's order: by key, then event, then the format's field order).
+ * @return the count; 0 before they are matched or without FIELD keys.
+ */
+SONDE_API int sonde_profile__nr_fields(const struct sonde_profile *p);
+
+/**
+ * @brief **sonde_profile__field()** fills @p out with column @p i. Its
+ * width covers the values added so far: ask after the last sample. The
+ * name belongs to the profile.
+ * @return 0, -EINVAL for NULL or an @p i out of range.
+ */
+SONDE_API int sonde_profile__field(const struct sonde_profile *p, int i,
+				   struct sonde_profile_field *out);
+
+/**
+ * @brief **sonde_profile_entry__field()**: entry @p e's value of column
+ * @p i as perf prints it: its token of the print fmt's text (the first
+ * sample's), else (and with "/raw") the field's value alone.
+ * @return the text, owned by the profile; NULL when @p e is not of the
+ * column's event.
+ */
+SONDE_API const char *sonde_profile_entry__field(const struct sonde_profile_entry *e, int i);
 
 /* ---- call trees ---- */
 

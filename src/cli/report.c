@@ -21,6 +21,9 @@
 #include "profile_warn.h"
 #include "report_branch.h"
 
+/* What an unknown --sort name is told. */
+static const char known_keys[] = "perf 6.1's sort keys: comm, pid, tid, dso, sym, cpu, srcline, parent, socket, srcfile, symbol_size, dso_size, local_weight, weight, transaction, cgroup, cgroup_id, time, code_page_size, local_ins_lat, ins_lat, p_stage_cyc, addr; the columns overhead, overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, overhead_children, sample, period; with --mem-mode symbol_daddr, symbol_iaddr, dso_daddr, locked, tlb, mem, snoop, dcacheline, phys_daddr, data_page_size, blocked; and the fields of the file's tracepoint events (prev_pid, EVENT.FIELD, EVENT.*, trace_fields, each with /raw)";
+
 /* perf's default keys of --mem-mode. */
 static const char mem_sort[] = "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,local_p_stage_cyc";
 
@@ -132,6 +135,7 @@ static int parse_sort(struct report *rp, const char *user_sort)
 	if (!copy)
 		return -ENOMEM;
 	rp->nr_keys = 0;
+	rp->nr_fspecs = 0;
 	rp->nr_fields = 0;
 	rp->self_at = rp->children_at = rp->samples_at = 0;
 	memset(rp->mode_at, 0, sizeof(rp->mode_at));
@@ -166,15 +170,23 @@ static int parse_sort(struct report *rp, const char *user_sort)
 			free(copy);
 			return -EINVAL;
 		}
+		if (k < 0 && !strchr(tok, ',') && rp->nr_keys < RK_MAX) {
+			/* perf's last try: a tracepoint field, checked with the file */
+			rp->fspecs[rp->nr_fspecs++] = tok;
+			rp->keys[rp->nr_keys++] = SONDE_PROFILE_KEY_FIELD;
+			continue;
+		}
 		if (k < 0) {
-			fprintf(stderr, "sonde report: --sort: unknown key '%s' (known: perf 6.1's sort keys: comm, pid, tid, dso, sym, cpu, srcline, parent, socket, srcfile, symbol_size, dso_size, local_weight, weight, transaction, cgroup, cgroup_id, time, code_page_size, local_ins_lat, ins_lat, p_stage_cyc, addr; the columns overhead, overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, overhead_children, sample, period; with --mem-mode symbol_daddr, symbol_iaddr, dso_daddr, locked, tlb, mem, snoop, dcacheline, phys_daddr, data_page_size, blocked)\n",
-				tok);
+			fprintf(stderr, "sonde report: --sort: unknown key '%s' (known: %s)\n",
+				tok, known_keys);
 			free(copy);
 			return -EINVAL;
 		}
 		add_key(rp, (enum sonde_profile_key)k);
 	}
-	free(copy);
+	/* the field names point into it */
+	free(rp->sort_copy);
+	rp->sort_copy = copy;
 	/* Like perf: a sort naming "symbol" gets its (empty) IPC column,
 	 * and -p a parent column after it. */
 	if (rp->nr_keys && user_sort && strstr(user_sort, "symbol"))
@@ -350,6 +362,26 @@ static void stop_on_signals(struct report *rp)
 }
 
 /* The profile the options ask for, filters set. */
+/*
+ * The --sort name that is no field of the file's tracepoint events (a
+ * pipe declares none before its data: perf refuses them there too).
+ */
+static const char *unknown_field(struct report *rp)
+{
+	for (int i = 0; i < rp->nr_fspecs; i++) {
+		static const enum sonde_profile_key one[] = { SONDE_PROFILE_KEY_FIELD };
+		SONDE_OPTS(sonde_profile_opts, po, .keys = one, .nr_keys = 1,
+			   .fields = &rp->fspecs[i], .nr_fields = 1);
+		struct sonde_profile *p = sonde_profile__new(&po);
+		int err = p ? sonde_profile__set_reader(p, rp->r) : 0;
+
+		sonde_profile__free(p);
+		if (err == -ENOENT)
+			return rp->fspecs[i];
+	}
+	return rp->nr_fspecs ? rp->fspecs[0] : "";
+}
+
 static int new_profile(struct report *rp)
 {
 	SONDE_OPTS(sonde_profile_opts, po,
@@ -369,7 +401,8 @@ static int new_profile(struct report *rp)
 		   .self_at = rp->self_at, .children_at = rp->children_at,
 		   .samples_at = rp->samples_at, .sys_at = rp->mode_at[0], .usr_at = rp->mode_at[1],
 		   .guest_sys_at = rp->mode_at[2], .guest_usr_at = rp->mode_at[3],
-		   .no_keys = rp->no_keys);
+		   .no_keys = rp->no_keys,
+		   .fields = rp->nr_fspecs ? rp->fspecs : NULL, .nr_fields = (size_t)rp->nr_fspecs);
 	int err;
 
 	if (rp->branch)
@@ -379,11 +412,19 @@ static int new_profile(struct report *rp)
 	if (err)
 		return err;
 	rp->prof = rp->ld.p;
+	/* the fields are matched against the events now, as perf does */
+	if (rp->nr_fspecs && sonde_profile__set_reader(rp->prof, rp->r) == -ENOENT) {
+		fprintf(stderr, "sonde report: --sort: unknown key '%s': %s has no such tracepoint field (known: %s)\n",
+			unknown_field(rp), rp->input, known_keys);
+		return -ENOENT;
+	}
 	return 0;
 }
 
 static void free_report(struct report *rp)
 {
+	free(rp->sort_copy);
+	rp->sort_copy = NULL;
 	prof_load_free(&rp->ld);
 	rp->r = NULL;
 	rp->prof = NULL;
@@ -703,6 +744,10 @@ int cmd_report(int argc, const char **argv)
 	if (rp.json)
 		rp.graph_on = false;
 	err = new_profile(&rp);
+	if (err == -ENOENT && rp.nr_fspecs) {
+		free_report(&rp);
+		return 129; /* as for the other unknown keys */
+	}
 	if (err) {
 		char buf[128];
 

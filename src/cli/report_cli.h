@@ -44,6 +44,10 @@ struct report {
 
 	enum sonde_profile_key keys[RK_MAX];
 	int nr_keys;
+	/* the tracepoint fields --sort names, one per FIELD key in keys */
+	const char *fspecs[RK_MAX];
+	int nr_fspecs;
+	char *sort_copy; /* the --sort text fields[] points into */
 
 	/* call graph display */
 	bool graph_on;	    /* print call graphs */

@@ -611,6 +611,65 @@ static void put_fields(struct report *rp, int at, const entry_t *e, bool dots, u
 	}
 }
 
+/*
+ * The tracepoint field columns key @i (a FIELD key) makes in event
+ * @attr's table, into @cols; how many. perf's are right-aligned, cut to
+ * their width, and shown in their event's table only.
+ */
+static int field_cols(const struct report *rp, int attr, int i, int *cols, int max)
+{
+	int key = 0, n = 0, nr = sonde_profile__nr_fields(rp->prof);
+
+	for (int j = 0; j < i; j++)
+		key += rp->keys[j] == SONDE_PROFILE_KEY_FIELD;
+	for (int c = 0; c < nr && n < max; c++) {
+		struct sonde_profile_field f;
+
+		if (!sonde_profile__field(rp->prof, c, &f) && f.key == key && f.ev == attr)
+			cols[n++] = c;
+	}
+	return n;
+}
+
+static void put_field_cols(const struct report *rp, struct outbuf *o, int attr, int i,
+			   const entry_t *e, bool dots)
+{
+	int cols[64], n = field_cols(rp, attr, i, cols, 64);
+
+	for (int c = 0; c < n; c++) {
+		struct sonde_profile_field f;
+		const char *v;
+
+		sonde_profile__field(rp->prof, cols[c], &f);
+		ob_puts(o, "  ");
+		if (dots) {
+			for (int k = 0; k < f.width; k++)
+				ob_putc(o, '.');
+			continue;
+		}
+		v = e ? sonde_profile_entry__field(e, cols[c]) : f.name;
+		ob_printf(o, "%*.*s", f.width, f.width, v ? v : "");
+	}
+}
+
+/* A FIELD key's values in --json: "field name": its text, per column. */
+static void put_json_fields(const struct report *rp, struct outbuf *o, int attr, int i,
+			    const entry_t *e)
+{
+	int cols[64], n = field_cols(rp, attr, i, cols, 64);
+
+	for (int c = 0; c < n; c++) {
+		struct sonde_profile_field f;
+		const char *v = sonde_profile_entry__field(e, cols[c]);
+
+		sonde_profile__field(rp->prof, cols[c], &f);
+		ob_putc(o, ',');
+		ob_json_str(o, f.name);
+		ob_putc(o, ':');
+		ob_json_str(o, v ? v : "");
+	}
+}
+
 static bool field_last(const struct report *rp)
 {
 	for (int f = 0; f < rp->nr_fields; f++)
@@ -620,8 +679,8 @@ static bool field_last(const struct report *rp)
 }
 
 /* The column titles and their dotted underline, each line a comment. */
-static void print_col_header(struct report *rp, const int *width, const char *pct_title,
-			     uint64_t total)
+static void print_col_header(struct report *rp, int attr, const int *width,
+			     const char *pct_title, uint64_t total)
 {
 	struct outbuf *o = &rp->out;
 
@@ -632,7 +691,9 @@ static void print_col_header(struct report *rp, const int *width, const char *pc
 		put_fields(rp, i, NULL, false, total);
 		if (rp->elide[rp->keys[i]])
 			continue;
-		if (rp->keys[i] == RK_PID) /* aligned on the ':' of the cells */
+		if (rp->keys[i] == SONDE_PROFILE_KEY_FIELD)
+			put_field_cols(rp, o, attr, i, NULL, false);
+		else if (rp->keys[i] == RK_PID) /* aligned on the ':' of the cells */
 			ob_printf(o, "  %7s:%-*s", "Pid", width[i] - 8, "Command");
 		else
 			ob_printf(o, "  %-*s", width[i], col_title(rp->keys[i]));
@@ -645,6 +706,10 @@ static void print_col_header(struct report *rp, const int *width, const char *pc
 		put_fields(rp, i, NULL, true, total);
 		if (rp->elide[rp->keys[i]])
 			continue;
+		if (rp->keys[i] == SONDE_PROFILE_KEY_FIELD) {
+			put_field_cols(rp, o, attr, i, NULL, true);
+			continue;
+		}
 		ob_puts(o, "  ");
 		for (int k = 0; k < width[i]; k++)
 			ob_putc(o, '.');
@@ -693,7 +758,8 @@ static void print_event(struct report *rp, int attr)
 			break;
 		}
 	for (int i = 0; i < rp->nr_keys; i++)
-		width[i] = (int)strlen(col_title(rp->keys[i]));
+		if (rp->keys[i] != SONDE_PROFILE_KEY_FIELD)
+			width[i] = (int)strlen(col_title(rp->keys[i]));
 	for (size_t j = 0; j < n; j++) {
 		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
 
@@ -701,6 +767,8 @@ static void print_event(struct report *rp, int attr)
 		for (int i = 0; i < rp->nr_keys; i++) {
 			int l;
 
+			if (rp->keys[i] == SONDE_PROFILE_KEY_FIELD)
+				continue; /* the profile knows their widths */
 			if (rp->keys[i] > RK_SRCLINE) { /* perf's widths, not the texts' */
 				l = report_key_len(e, rp->keys[i]);
 				if (l > width[i])
@@ -720,7 +788,7 @@ static void print_event(struct report *rp, int attr)
 		}
 	}
 	if (!rp->quiet)
-		print_col_header(rp, width, pct_title, total);
+		print_col_header(rp, attr, width, pct_title, total);
 	for (size_t j = 0; j < n; j++) {
 		const entry_t *e = sonde_profile__entry(rp->prof, attr, j);
 		uint64_t self, main;
@@ -743,6 +811,10 @@ static void print_event(struct report *rp, int attr)
 			put_fields(rp, i, e, false, total);
 			if (rp->elide[rp->keys[i]])
 				continue;
+			if (rp->keys[i] == SONDE_PROFILE_KEY_FIELD) {
+				put_field_cols(rp, o, attr, i, e, false);
+				continue;
+			}
 			cell_text(rp, e, rp->keys[i], width[i], buf, sizeof(buf));
 			ob_puts(o, "  ");
 			/* perf pads a last object or command column, not a symbol or line */
@@ -965,6 +1037,9 @@ void report_print_json(struct report *rp)
 				case RK_SRCLINE:
 					ob_puts(o, ",\"srcline\":");
 					ob_json_str(o, sonde_profile_entry__srcline(e));
+					break;
+				case SONDE_PROFILE_KEY_FIELD:
+					put_json_fields(rp, o, a, i, e);
 					break;
 				default:
 					json_key(o, e, rp->keys[i]);

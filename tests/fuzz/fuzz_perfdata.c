@@ -7,7 +7,9 @@
  * sample's RAW data is printed with the format the reader finds in the
  * image's TRACING_DATA (sonde_perfdata_reader__tp_format(), as script and
  * report's trace key do; tracefs is pointed at nothing, so only the
- * image's formats are used).
+ * image's formats are used), and a file with tracepoint events is read
+ * into a profile whose keys are every field of them (perf's trace_fields,
+ * as printed and /raw): the formats' offsets and sizes on the RAW data.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -70,6 +72,44 @@ static void trace_text(struct sonde_perfdata_reader *r, int idx, const struct sa
 	/* And without a namer: a second evaluator of the same format. */
 	if (sonde_perfdata_reader__tp_format(r, idx, NULL, &fmt, &p) != rc)
 		abort();
+}
+
+/* Every tracepoint field as a key, and each entry's text in each column. */
+static void run_fields(const uint8_t *data, size_t size)
+{
+	static const enum sonde_profile_key keys[] = { SONDE_PROFILE_KEY_FIELD,
+						       SONDE_PROFILE_KEY_FIELD };
+	static const char *const fields[] = { "trace_fields", "trace_fields/raw" };
+	SONDE_OPTS(sonde_profile_opts, po, .keys = keys, .nr_keys = 2, .fields = fields,
+		   .nr_fields = 2);
+	struct sonde_perfdata_reader *r = sonde_perfdata_reader__open_mem(data, size, NULL);
+	struct sonde_profile *p = NULL;
+	bool tp = false;
+
+	for (int i = 0; r && i < sonde_perfdata_reader__nr_attrs(r); i++)
+		tp |= pdr_attr_get(r, i)->attr.type == SONDE_PERF_TYPE_TRACEPOINT;
+	if (tp)
+		p = sonde_profile__new(&po);
+	if (p && !sonde_profile__set_reader(p, r)) {
+		(void)sonde_profile__add_reader(p, r);
+		for (int c = 0; c < sonde_profile__nr_fields(p); c++) {
+			struct sonde_profile_field f;
+			size_t n;
+
+			if (sonde_profile__field(p, c, &f) || f.width < (int)strlen(f.name))
+				abort();
+			n = sonde_profile__nr_entries(p, f.ev);
+			for (size_t i = 0; i < n; i++) {
+				const char *t = sonde_profile_entry__field(
+					sonde_profile__entry(p, f.ev, i), c);
+
+				if (t && strlen(t) > (1u << 20))
+					abort();
+			}
+		}
+	}
+	sonde_profile__free(p);
+	sonde_perfdata_reader__free(r);
 }
 
 /* What a reader hands out, folded into one value, and how it ends. */
@@ -167,6 +207,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	sonde_set_print(NULL);
 	run(data, size, false);
+	run_fields(data, size);
 	run_stream(data, size, size && (data[size - 1] & 2));
 	if (size && (data[size - 1] & 1))
 		run(data, size, true);

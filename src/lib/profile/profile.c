@@ -94,7 +94,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	int max_stack;
 
 	if (opts) {
-		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, no_keys))) {
+		if (!opts_valid(opts, opts->sz, OPTS_KNOWN(sonde_profile_opts, nr_fields))) {
 			errno = EINVAL;
 			return NULL;
 		}
@@ -124,7 +124,16 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 		o.keys = def;
 		o.nr_keys = 3;
 	}
-	for (size_t i = 0; i < o.nr_keys; i++) {
+	for (size_t i = 0, nf = 0; i < o.nr_keys; i++) {
+		if (o.keys[i] == K(FIELD)) {
+			/* each takes its own place: SONDE_PROFILE_KEY_MAX + which */
+			if (p->nr_keys < SONDE_PROFILE_KEY_MAX)
+				p->order[p->nr_keys++] =
+					(enum sonde_profile_key)(SONDE_PROFILE_KEY_MAX + (int)nf);
+			nf++;
+			p->keys[K(FIELD)] = true;
+			continue;
+		}
 		if ((unsigned)o.keys[i] >= SONDE_PROFILE_KEY_MAX ||
 		    (o.keys[i] >= K(BRANCH_FIRST) && o.keys[i] <= K(BRANCH_LAST)) ||
 		    (o.keys[i] >= K(MEM_FIRST) && o.keys[i] <= K(MEM_LAST) && !o.mem_mode)) {
@@ -136,10 +145,25 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 			p->order[p->nr_keys++] = o.keys[i];
 		p->keys[o.keys[i]] = true;
 	}
+	{
+		size_t nf = 0;
+		int err;
+
+		for (size_t i = 0; i < o.nr_keys; i++)
+			nf += o.keys[i] == K(FIELD);
+		err = prof_fields_new(p, &o, nf);
+		if (err) {
+			prof_fields_free(p);
+			free(p);
+			errno = -err;
+			return NULL;
+		}
+	}
 	if (prof_keys_new(p, &o)) {
 		int err = errno;
 
 		prof_keys_free(p);
+		prof_fields_free(p);
 		free(p);
 		errno = err;
 		return NULL;
@@ -151,6 +175,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 	p->caller = o.caller_order;
 	if (prof_order_new(p, &o)) {
 		prof_keys_free(p);
+		prof_fields_free(p);
 		free(p);
 		errno = EINVAL;
 		return NULL;
@@ -215,6 +240,7 @@ void sonde_profile__free(struct sonde_profile *p)
 	prof_hist_free(p);
 	prof_columns_reset(p, true);
 	prof_keys_free(p);
+	prof_fields_free(p);
 	prof_chains_free(p);
 	hashtab_free(&p->ents);
 	hashtab_free(&p->kids);
@@ -743,8 +769,12 @@ int sonde_profile__set_reader(struct sonde_profile *p, struct sonde_perfdata_rea
 {
 	if (!p || !r || (p->reader && p->reader != r) || (!p->reader && p->nr_evs))
 		return -EINVAL;
+	int err;
+
 	p->reader = r;
-	return sync_events(p, r);
+	err = sync_events(p, r);
+	/* perf matches its dynamic keys against the events it has then */
+	return err ? err : prof_fields_resolve(p);
 }
 
 int prof_sync_reader(struct sonde_profile *p)
@@ -762,8 +792,11 @@ int sonde_profile__add_perfdata_record(struct sonde_profile *p, struct sonde_per
 	if (!p || !rec)
 		return -EINVAL;
 	/* The reader met a new attr (pipe mode) only when its count grew. */
-	if (p->reader != r)
+	if (p->reader != r) {
 		err = sonde_profile__set_reader(p, r);
+		if (err == -ENOENT)
+			err = 0; /* a pipe declares its events later: matched at the first sample */
+	}
 	else
 		err = p->nr_evs < r->nr_attrs ? sync_events(p, r) : 0;
 	if (err)

@@ -35,6 +35,7 @@ struct prof_xid {
 	/* of the frame */
 	const char *parent, *srcfile;
 	const char *trace; /* a tracepoint's text, interned */
+	const struct prof_frow *frow; /* the FIELD keys' values, interned */
 	uint64_t sym_size, dso_size, ip;
 	const char *ipc_dso, *ipc_iname;
 	uint64_t ipc_start, ipc_end, ipc_addr, ipc_sym;
@@ -59,6 +60,7 @@ struct prof_xkey {
  * sample: the reader's, or made here (own) when there is no reader.
  */
 struct prof_tp {
+	const struct sonde_tp_format *fmt;
 	const struct sonde_tp_print *print;
 	struct sonde_tp_format *own;
 	struct sonde_tp_print *own_print;
@@ -98,7 +100,7 @@ static const enum sonde_profile_key sample_keys[] = {
 	K(SOCKET), K(LOCAL_WEIGHT), K(WEIGHT), K(TRANSACTION), K(CGROUP), K(CGROUP_ID),
 	K(TIME), K(CODE_PAGE_SIZE), K(LOCAL_INS_LAT), K(INS_LAT), K(LOCAL_P_STAGE_CYC),
 	K(P_STAGE_CYC), K(SYM_DADDR), K(SYM_IADDR), K(DSO_DADDR), K(LOCKED), K(TLB), K(MEM),
-	K(SNOOP), K(DCACHELINE), K(PHYS_DADDR), K(DATA_PAGE_SIZE), K(BLOCKED), K(TRACE),
+	K(SNOOP), K(DCACHELINE), K(PHYS_DADDR), K(DATA_PAGE_SIZE), K(BLOCKED), K(TRACE), K(FIELD),
 };
 
 /* Keys whose value the entry's frame gives. */
@@ -207,7 +209,7 @@ static const struct prof_xkey *intern(struct sonde_profile *p, const struct prof
 
 	if (kx->last && !memcmp(&kx->last->id, &k->id, sizeof(k->id)))
 		return kx->last;
-	h = hashtab_bytes_hash(&k->id, sizeof(k->id));
+	h = prof_words_hash(&k->id, sizeof(k->id));
 	for (e = hashtab_probe_first(&kx->tab, h, &probe); e;
 	     e = hashtab_probe_next(&kx->tab, &probe))
 		if (!memcmp(&e->id, &k->id, sizeof(k->id)))
@@ -380,13 +382,13 @@ static void memory_values(struct sonde_profile *p, const struct sonde_sample *s,
  * reader this machine's tracefs by the event's name. NULL when neither has
  * it or the fmt is not understood.
  */
-static const struct sonde_tp_print *tp_print_of(struct sonde_profile *p, int ei)
+static struct prof_tp *tp_of(struct sonde_profile *p, int ei)
 {
 	struct prof_keys *kx = p->kx;
 	const struct prof_event *ev = &p->evs[ei];
 	struct prof_tp *tp;
 
-	if (ev->attr.type != SONDE_PERF_TYPE_TRACEPOINT)
+	if (!kx || ev->attr.type != SONDE_PERF_TYPE_TRACEPOINT)
 		return NULL;
 	if (ei >= kx->nr_tps) {
 		struct prof_tp *v = realloc(kx->tps, (size_t)(ei + 1) * sizeof(*v));
@@ -403,14 +405,40 @@ static const struct sonde_tp_print *tp_print_of(struct sonde_profile *p, int ei)
 
 		tp->tried = true;
 		if (p->reader) {
-			sonde_perfdata_reader__tp_format(p->reader, ei, NULL, &fmt, &tp->print);
+			if (sonde_perfdata_reader__tp_format(p->reader, ei, NULL, &fmt,
+							     &tp->print) >= 0)
+				tp->fmt = fmt;
 		} else {
 			tp->own = tp_format_this_kernel(ev->name, (int64_t)ev->attr.config);
 			tp->own_print = tp->own ? sonde_tp_print__new(tp->own, NULL) : NULL;
 			tp->print = tp->own_print;
+			tp->fmt = tp->own;
 		}
 	}
-	return tp->print;
+	return tp;
+}
+
+static const struct sonde_tp_print *tp_print_of(struct sonde_profile *p, int ei)
+{
+	const struct prof_tp *tp = tp_of(p, ei);
+
+	return tp ? tp->print : NULL;
+}
+
+void prof_keys_tp(struct sonde_profile *p, int ei, const struct sonde_tp_format **fmt,
+		  const struct sonde_tp_print **print)
+{
+	const struct prof_tp *tp = ei >= 0 && ei < p->nr_evs ? tp_of(p, ei) : NULL;
+
+	if (fmt)
+		*fmt = tp ? tp->fmt : NULL;
+	if (print)
+		*print = tp ? tp->print : NULL;
+}
+
+const struct prof_frow *prof_keys_frow(const struct prof_xkey *x)
+{
+	return x ? x->id.frow : NULL;
 }
 
 /* perf's trace key: the tracepoint's print fmt on the sample's RAW data. */
@@ -485,6 +513,8 @@ const struct prof_xkey *prof_keys_sample(struct sonde_profile *p, int ei, uint16
 		k.id.code_ps = s->code_page_size;
 	if (has[K(TRACE)] && (type & SONDE_PERF_SAMPLE_RAW))
 		k.id.trace = trace_text(p, ei, s);
+	if (has[K(FIELD)] && (type & SONDE_PERF_SAMPLE_RAW))
+		k.id.frow = prof_fields_row(p, ei, s->raw.data, s->raw.size);
 	if (memory_key(p))
 		memory_values(p, s, type, t, kernel, &k);
 	return intern(p, &k);
@@ -677,6 +707,8 @@ int prof_keys_cmp(const struct sonde_profile *p, enum sonde_profile_key key,
 	const struct prof_xid *a = &xa->id, *b = &xb->id;
 	union sonde_perf_mem_data_src sa = { .val = a->data_src }, sb = { .val = b->data_src };
 
+	if ((int)key >= SONDE_PROFILE_KEY_MAX)
+		return prof_fields_cmp(p, (int)key - SONDE_PROFILE_KEY_MAX, a->frow, b->frow);
 	switch (key) {
 	case K(PARENT):
 		if (!a->parent || !b->parent)

@@ -686,6 +686,7 @@ struct sonde_profile {
 	bool kx_sample;	      /* some read the decoded sample: decode every one */
 	bool kx_frame;	      /* some read the frame: an entry's value per frame */
 	bool mem_mode;
+	struct prof_fields *fx; /* the FIELD keys (profile_fields.c), NULL: none */
 
 	/* sample groups */
 	struct hashtab groups; /* of struct prof_group whose stack has more than two */
@@ -841,6 +842,54 @@ void prof_keys_record(struct sonde_profile *p, const struct sonde_record *rec);
 /* perf's order of two entries by key @key, for the keys profile_keys.c holds. */
 int prof_keys_cmp(const struct sonde_profile *p, enum sonde_profile_key key,
 		  const struct sonde_profile_entry *a, const struct sonde_profile_entry *b);
+
+/*
+ * The tracepoint print fmt of event @ei for the trace and FIELD keys: the
+ * reader's, else this machine's; NULLs when there is none.
+ */
+void prof_keys_tp(struct sonde_profile *p, int ei, const struct sonde_tp_format **fmt,
+		  const struct sonde_tp_print **print);
+struct prof_frow;
+/* The FIELD keys' values of @x, NULL without. */
+const struct prof_frow *prof_keys_frow(const struct prof_xkey *x);
+
+/*
+ * profile_fields.c: tracepoint fields as keys (opts.fields). In the key
+ * order a FIELD key stands as SONDE_PROFILE_KEY_MAX + its index.
+ */
+struct prof_fields;
+/*
+ * A hash of @n bytes a word at a time: the interned key values are tens
+ * to hundreds of bytes, hashed at every sample whose values change.
+ */
+static inline uint64_t prof_words_hash(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = n, w;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, b + i, 8);
+		h = hashtab_mix(h, w);
+	}
+	if (i < n) {
+		w = 0;
+		memcpy(&w, b + i, n - i);
+		h = hashtab_mix(h, w);
+	}
+	return h;
+}
+/* @nr_keys: the FIELD keys in opts.keys. 0, -EINVAL, -ENOMEM (p->fx may be set: free it). */
+int prof_fields_new(struct sonde_profile *p, const struct sonde_profile_opts *o, size_t nr_keys);
+void prof_fields_free(struct sonde_profile *p);
+/* Matches the names against the events: 0, or -ENOENT when one names no field. */
+int prof_fields_resolve(struct sonde_profile *p);
+/* A sample's row of values (@raw: its RAW data), NULL when its event has no column. */
+const struct prof_frow *prof_fields_row(struct sonde_profile *p, int ei, const void *raw,
+					uint32_t size);
+/* perf's order of two rows by FIELD key @key. */
+int prof_fields_cmp(const struct sonde_profile *p, int key, const struct prof_frow *a,
+		    const struct prof_frow *b);
 
 /* profile_column.c: the columns of events' histograms. */
 /* Room for the @n group records of @c's one merge. 0 or -ENOMEM. */
