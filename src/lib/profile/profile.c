@@ -635,6 +635,10 @@ static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const stru
 			   p->keys[SONDE_PROFILE_KEY_CPU] ? (int32_t)s->cpu : 0, st,
 			   p->kx_sample && rec ? prof_keys_sample(p, ei, misc, rec, t) : NULL,
 			   misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK);
+	if (!g->nr && !g->th_pid && !g->th_tid) {
+		g->th_pid = t->pid;
+		g->th_tid = t->tid;
+	}
 	g->period += period;
 	g->nr++;
 	p->dirty = true;

@@ -434,6 +434,9 @@ const struct prof_sym *prof_ksym_add(struct prof_machine *m, struct prof_dso *d,
 struct prof_group {
 	const char *comm;
 	int32_t ev, pid, tid, cpu;
+	/* the thread of the first sample, whose last comm perf's comm and
+	 * pid columns size by, even when pid and tid are not keys */
+	int32_t th_pid, th_tid;
 	struct prof_stack *st;
 	const struct prof_xkey *x; /* the sample's values of the other keys, or NULL */
 	uint64_t period, nr;
@@ -526,6 +529,7 @@ struct sonde_profile_entry {
 	struct sonde_profile_node *chain; /* root (no symbol), NULL without trees */
 	uint64_t expanded;  /* last sample group counted here (+1): one count each */
 	struct sonde_profile *owner; /* builds the tree at its first query */
+	const char *thread_comm; /* first sample's thread's last comm (comm/pid keys) */
 };
 
 /*
