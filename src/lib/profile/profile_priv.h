@@ -713,9 +713,11 @@ static inline uint64_t prof_tl_time(struct prof_tl_clock *c, const struct sonde_
 	}
 	return c->hi | p->tl[i].time_lo;
 }
+/* @th: the sample's thread, which a new group keeps (NULL: another profile's) */
 struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
 				  int32_t tid, int32_t cpu, struct prof_stack *st,
-				  const struct prof_xkey *x, unsigned cpumode);
+				  const struct prof_xkey *x, unsigned cpumode,
+				  const struct prof_thread *th);
 /* The groups in creation order (caller frees the array), count in *nr. */
 struct prof_group **prof_groups_sorted(struct sonde_profile *p, size_t *nr);
 int prof_event_new(struct sonde_profile *p, const struct sonde_perf_event_attr *attr,
