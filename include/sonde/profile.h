@@ -508,6 +508,12 @@ SONDE_API uint64_t sonde_profile_entry__self_cpumode(const struct sonde_profile_
 SONDE_API uint64_t sonde_profile_entry__samples(const struct sonde_profile_entry *e);
 /** @brief **sonde_profile_entry__comm()**: the command, NULL unless a comm or pid key is set. */
 SONDE_API const char *sonde_profile_entry__comm(const struct sonde_profile_entry *e);
+/**
+ * @brief **sonde_profile_entry__thread_comm()**: the last command of the
+ * thread of the entry's first sample (perf sizes its comm and pid columns
+ * by it), NULL unless a comm or pid key is set. Owned by the profile.
+ */
+SONDE_API const char *sonde_profile_entry__thread_comm(const struct sonde_profile_entry *e);
 /** @brief **sonde_profile_entry__tid()**: the thread (0 unless a pid or tid key is set). */
 SONDE_API int32_t sonde_profile_entry__tid(const struct sonde_profile_entry *e);
 /** @brief **sonde_profile_entry__cpu()**: the CPU (0 unless the cpu key is set, -1 unknown). */

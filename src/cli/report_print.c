@@ -96,12 +96,17 @@ static void cell_text(const struct report *rp, const entry_t *e, enum sonde_prof
 
 	switch (key) {
 	case RK_COMM:
+		/* perf cuts the sample's comm to the width its threads' last ones make
+		 * (cat2 and a cut, not a snprintf: this runs for every row) */
 		cat2(buf, sz, comm ? comm : "(null)", "");
+		if (width >= 0 && (size_t)width < sz)
+			buf[width] = 0;
 		break;
 	case RK_PID:
-		/* Like perf: the thread id, then the command padded to its column. */
-		snprintf(buf, sz, "%7d:%-*s", sonde_profile_entry__tid(e), rp->pid_comm_width,
-			 comm ? comm : "");
+		/* Like perf: the thread id, then its last command cut to its column. */
+		comm = sonde_profile_entry__thread_comm(e);
+		snprintf(buf, sz, "%7d:%-*.*s", sonde_profile_entry__tid(e), rp->pid_comm_width,
+			 rp->pid_comm_width, comm ? comm : "");
 		break;
 	case RK_TID:
 		snprintf(buf, sz, "%7d", sonde_profile_entry__tid(e));
@@ -135,8 +140,8 @@ static int cell_len(const struct report *rp, const entry_t *e, enum sonde_profil
 	size_t l;
 
 	switch (key) {
-	case RK_COMM:
-		comm = sonde_profile_entry__comm(e);
+	case RK_COMM: /* perf's thread__comm_len(): the first thread's last comm */
+		comm = sonde_profile_entry__thread_comm(e);
 		l = strlen(comm ? comm : "(null)");
 		break;
 	case RK_DSO:
@@ -749,7 +754,7 @@ static void print_event(struct report *rp, int attr)
 	for (int i = 0; i < rp->nr_keys; i++)
 		if (rp->keys[i] == RK_PID) {
 			for (size_t j = 0; j < n; j++) {
-				const char *c = sonde_profile_entry__comm(
+				const char *c = sonde_profile_entry__thread_comm(
 					sonde_profile__entry(rp->prof, attr, j));
 
 				if (c && (int)strlen(c) > rp->pid_comm_width)

@@ -439,7 +439,8 @@ static void prof_unbound(struct sonde_profile *p)
  */
 struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
 				  int32_t tid, int32_t cpu, struct prof_stack *st,
-				  const struct prof_xkey *x, unsigned cpumode)
+				  const struct prof_xkey *x, unsigned cpumode,
+				  const struct prof_thread *th)
 {
 	struct prof_group *s = p->last_group;
 	struct hashtab_probe probe;
@@ -495,6 +496,10 @@ struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *c
 		s->x = x;
 		s->cpumode = cpumode & SONDE_PERF_RECORD_MISC_CPUMODE_MASK;
 		s->seq = p->nr_groups++;
+		if (th) {
+			s->th_pid = th->pid;
+			s->th_tid = th->tid;
+		}
 		if (st->many_groups)
 			group_index(p, s);
 		prof_unbound(p);
@@ -665,7 +670,7 @@ static int add_sample(struct sonde_profile *p, int ei, uint16_t misc, const stru
 			   p->keys[SONDE_PROFILE_KEY_PID] || p->keys[SONDE_PROFILE_KEY_TID] ? t->tid : 0,
 			   p->keys[SONDE_PROFILE_KEY_CPU] ? (int32_t)s->cpu : 0, st,
 			   p->kx_sample && rec ? prof_keys_sample(p, ei, misc, rec, t) : NULL,
-			   misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK);
+			   misc & SONDE_PERF_RECORD_MISC_CPUMODE_MASK, t);
 	g->period += period;
 	g->nr++;
 	p->dirty = true;

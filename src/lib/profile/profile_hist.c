@@ -67,6 +67,18 @@ static const char *srcline(struct sonde_profile *p, struct prof_dso *dso,
 	return prof_intern(p->m, buf, strlen(buf));
 }
 
+/*
+ * The comm perf sizes the comm and pid columns by: thread__comm_len() of
+ * the entry's first sample's thread, its comm when output asks (the last
+ * one). A group from another profile (no thread here) keeps its own comm.
+ */
+static const char *group_thread_comm(struct sonde_profile *p, const struct prof_group *g)
+{
+	if (!g->th_pid && !g->th_tid)
+		return g->comm;
+	return prof_thread_findnew(p->m, g->th_pid, g->th_tid)->comm;
+}
+
 static void make_key(struct sonde_profile *p, const struct prof_group *g,
 		     const struct prof_frame *fr, struct prof_key *k)
 {
@@ -74,8 +86,16 @@ static void make_key(struct sonde_profile *p, const struct prof_group *g,
 
 	memset(k, 0, sizeof(*k));
 	k->ev = g->ev;
-	/* pid shows as pid:comm */
-	k->comm = has[SONDE_PROFILE_KEY_COMM] || has[SONDE_PROFILE_KEY_PID] ? g->comm : NULL;
+	/*
+	 * pid shows as pid:comm; perf's pid key is the thread alone, shown
+	 * with its last comm, so without a comm key a thread is one entry.
+	 */
+	if (has[SONDE_PROFILE_KEY_COMM])
+		k->comm = g->comm;
+	else if (has[SONDE_PROFILE_KEY_PID])
+		k->comm = group_thread_comm(p, g);
+	else
+		k->comm = NULL;
 	k->pid = g->tid; /* the pid key is the thread, as in perf */
 	k->tid = g->tid;
 	k->cpu = g->cpu;
@@ -133,7 +153,8 @@ static struct sonde_profile_entry *entry_new(struct sonde_profile *p)
 	return entry_at(p, p->nr_ents);
 }
 
-static struct sonde_profile_entry *entry_get(struct sonde_profile *p, const struct prof_key *k)
+static struct sonde_profile_entry *entry_get(struct sonde_profile *p, const struct prof_group *g,
+					     const struct prof_key *k)
 {
 	uint64_t h = key_hash(k);
 	struct hashtab_probe probe;
@@ -150,6 +171,8 @@ static struct sonde_profile_entry *entry_get(struct sonde_profile *p, const stru
 	e->k = *k;
 	e->seq = p->nr_ents++;
 	e->owner = p;
+	if (k->comm)
+		e->thread_comm = group_thread_comm(p, g);
 	return e;
 }
 
@@ -273,7 +296,7 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g,
 				   : dso_sym_visible(p, st->self.dso, st->self.sym);
 	if (!self_visible && !p->children)
 		return;
-	e0 = entry_get(p, &k0);
+	e0 = entry_get(p, g, &k0);
 	e0->self += g->period;
 	e0->nr_self += g->nr;
 	e0->base_self += g->base_period;
@@ -319,7 +342,7 @@ static void expand_group(struct sonde_profile *p, const struct prof_group *g,
 		k.level = level;
 		if (!fr->sym && p->keys[SONDE_PROFILE_KEY_SYM])
 			k.addr = fr->ip;
-		e = entry_get(p, &k);
+		e = entry_get(p, g, &k);
 		/* A recursive stack counts once per entry, as in perf. */
 		if (e->expanded == mark && mark)
 			continue;
@@ -735,6 +758,11 @@ uint64_t sonde_profile_entry__baseline_samples(const struct sonde_profile_entry 
 const char *sonde_profile_entry__comm(const struct sonde_profile_entry *e)
 {
 	return e->k.comm;
+}
+
+const char *sonde_profile_entry__thread_comm(const struct sonde_profile_entry *e)
+{
+	return e->thread_comm;
 }
 
 int32_t sonde_profile_entry__tid(const struct sonde_profile_entry *e)

@@ -480,6 +480,9 @@ const struct prof_sym *prof_ksym_add(struct prof_machine *m, struct prof_dso *d,
 struct prof_group {
 	const char *comm;
 	int32_t ev, pid, tid, cpu;
+	/* the thread of the first sample, whose last comm perf's comm and
+	 * pid columns size by, even when pid and tid are not keys */
+	int32_t th_pid, th_tid;
 	struct prof_stack *st;
 	const struct prof_xkey *x; /* the sample's values of the other keys, or NULL */
 	uint64_t period, nr;
@@ -572,6 +575,7 @@ struct sonde_profile_entry {
 	struct sonde_profile_node *chain; /* root (no symbol), NULL without trees */
 	uint64_t expanded;  /* last sample group counted here (+1): one count each */
 	struct sonde_profile *owner; /* builds the tree at its first query */
+	const char *thread_comm; /* first sample's thread's last comm (comm/pid keys) */
 };
 
 /*
@@ -758,9 +762,11 @@ static inline uint64_t prof_tl_time(struct prof_tl_clock *c, const struct sonde_
 	}
 	return c->hi | p->tl[i].time_lo;
 }
+/* @th: the sample's thread, which a new group keeps (NULL: another profile's) */
 struct prof_group *prof_group_get(struct sonde_profile *p, int ev, const char *comm, int32_t pid,
 				  int32_t tid, int32_t cpu, struct prof_stack *st,
-				  const struct prof_xkey *x, unsigned cpumode);
+				  const struct prof_xkey *x, unsigned cpumode,
+				  const struct prof_thread *th);
 /* The groups in creation order (caller frees the array), count in *nr. */
 struct prof_group **prof_groups_sorted(struct sonde_profile *p, size_t *nr);
 int prof_event_new(struct sonde_profile *p, const struct sonde_perf_event_attr *attr,

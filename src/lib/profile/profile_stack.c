@@ -483,7 +483,7 @@ static int merge(struct sonde_profile *dst, struct sonde_profile *src, int facto
 		}
 		d = prof_group_get(dst, evmap[g->ev],
 				   g->comm ? prof_intern(dst->m, g->comm, strlen(g->comm)) : NULL,
-				   g->pid, g->tid, g->cpu, e->dst, NULL, g->cpumode);
+				   g->pid, g->tid, g->cpu, e->dst, NULL, g->cpumode, NULL);
 		if (col) {
 			if ((ret = prof_column_add(col, d, g->period, g->nr)))
 				break;
