@@ -112,4 +112,12 @@ void report_print_header(struct report *rp);
 void report_print_buildids(struct report *rp);
 void report_print_stats(struct report *rp);
 
+/* Shared by the table (report_print.c) and --json (report_json.c). */
+/* The event's counts; zeros for an event the profile never saw. */
+struct sonde_profile_event_stats report_event_stats(struct report *rp, int attr);
+/* Whether output field @f has a column (overhead_children: --no-children). */
+bool report_field_shown(const struct report *rp, int f);
+/* The tracepoint field columns of key @i in event @attr's table, into @cols. */
+int report_field_cols(const struct report *rp, int attr, int i, int *cols, int max);
+
 #endif /* SONDE_CLI_REPORT_CLI_H */
