@@ -78,14 +78,64 @@ fi
 # there, in both modes (a dso key only without children: perf counts
 # the data maps' frames there, see above). perf names one of ld.so's PLT
 # entries "@plt".
-REPORT_CUT='@plt( |$)'
+#
+# perf's sort__sym_cmp is not a total order: two frames without a symbol
+# compare by address, any other pair by object first. Where a recording
+# mixes both (unresolved ld.so frames in children mode, in about one run
+# of twenty), perf's rbtree can miss the row a frame equals and print one
+# key twice (10.00% and 8.33% of "0000000000000000"), deterministically
+# for a file but depending on its samples' order. sonde prints each key
+# once. When perf printed a key more often, the rows of each key are summed
+# and the two tables compared as sets (each sum within perf's rounding);
+# otherwise byte for byte.
+ipc_same() {
+	local name=$1; shift
+	perf report -f -i "$F" --stdio "$@" 2>/dev/null | perf_untip | grep -v -E '@plt( |$)' >"$TMP/perf.out"
+	if ! "$SONDE" report -i "$F" --stdio "$@" 2>"$TMP/err" | grep -v -E '@plt( |$)' >"$TMP/sonde.out"; then
+		fail "$name: sonde failed: $(head -c 300 "$TMP/err")"; return
+	fi
+	grep -q '%' "$TMP/perf.out" || { fail "$name: perf printed no rows"; return; }
+	if cmp -s "$TMP/perf.out" "$TMP/sonde.out"; then
+		pass "$name: as perf prints it"; return
+	fi
+	local why
+	if why=$(python3 - "$TMP/perf.out" "$TMP/sonde.out" <<'PY'
+import re, sys
+# key text -> [row count, summed percentage columns...]
+def rows(path):
+    keys = {}
+    for line in open(path):
+        m = re.match(r'^((?:\s+[0-9.]+%)+)(.*)$', line.rstrip('\n'))
+        if not m:
+            continue
+        pcts = [float(x) for x in re.findall(r'([0-9.]+)%', m.group(1))]
+        old = keys.get(m.group(2), [0] + [0.0] * len(pcts))
+        keys[m.group(2)] = [old[0] + 1] + [x + y for x, y in zip(old[1:], pcts)]
+    return keys
+perf, sonde = rows(sys.argv[1]), rows(sys.argv[2])
+if perf.keys() != sonde.keys():
+    sys.exit("keys differ: %s" % sorted(set(perf) ^ set(sonde))[:3])
+if not any(perf[k][0] > sonde[k][0] for k in perf):
+    sys.exit("perf split no row")
+for k, p in perf.items():
+    s = sonde[k]
+    if p[0] < s[0]:
+        sys.exit("sonde printed %r more often" % k)
+    if any(abs(x - y) > 0.005 * (p[0] + s[0]) + 1e-9 for x, y in zip(p[1:], s[1:])):
+        sys.exit("%r: perf %s, sonde %s" % (k, p[1:], s[1:]))
+PY
+	); then
+		pass "$name: as perf prints it, perf's split rows summed"
+	else
+		fail "$name: differs from perf ($why): $(diff "$TMP/perf.out" "$TMP/sonde.out" | head -6 | tr '\n' '|')"
+	fi
+}
 for k in Ipc_null,sym IPC_NULL,sym,comm IPC_NULL IPC_NULL,dso sym,IPC_NULL; do
-	report_same "--sort $k --no-children" "$F" --sort "$k" --no-children -g none
+	ipc_same "--sort $k --no-children" --sort "$k" --no-children -g none
 done
 for k in Ipc_null,sym IPC_NULL,sym,comm IPC_NULL sym,IPC_NULL; do
-	report_same "--sort $k (children)" "$F" --sort "$k" -g none
+	ipc_same "--sort $k (children)" --sort "$k" -g none
 done
-REPORT_CUT=
 expect_fail "--time-quantum 0" "time-quantum" "$SONDE" report -i "$F" --stdio --sort time --time-quantum 0
 perf record -q -o "$TMP/plain.data" -e page-faults -c 1 "$W" >/dev/null 2>&1 &&
 	expect_fail "--mem-mode without DATA_SRC" "record with -d" \

@@ -35,8 +35,16 @@ report_same "--sort trace_fields/raw" "$F" --sort trace_fields/raw
 report_same "--sort prev_comm,comm" "$F" --sort prev_comm,comm
 report_same "--sort comm,next_comm,cpu" "$F" --sort comm,next_comm,cpu
 # perf pads a symbol that a field column follows, even in tables where the
-# field shows no column.
+# field shows no column. Not compared: rows of addresses without a symbol
+# (task-clock samples in the stripped sh and sleep, now and then), which
+# perf orders by the shape of its rbtree (sort__sym_cmp compares two of
+# them by address but any other pair by object first, so it is no total
+# order), and PLT rows, which perf 6.1 names by .rela.plt position
+# (realloc@plt for one of libc's IRELATIVE stubs) where sonde follows the
+# GOT slot as later perf does.
+REPORT_CUT='\[\.\] (0x)?[0-9a-f]{16} |@plt( |$)'
 report_same "--sort sym,prev_comm" "$F" --sort sym,prev_comm
+REPORT_CUT=
 report_same "--sort prev_comm -n" "$F" --sort prev_comm -n
 # --json (sonde's own): each field column by name, in its event's entries.
 if "$SONDE" report -i "$F" --json --sort prev_comm,comm >"$TMP/json" 2>"$TMP/err" &&
