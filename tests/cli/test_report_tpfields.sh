@@ -37,11 +37,11 @@ report_same "--sort comm,next_comm,cpu" "$F" --sort comm,next_comm,cpu
 # perf pads a symbol that a field column follows, even in tables where the
 # field shows no column. Not compared: rows of addresses without a symbol
 # (task-clock samples in the stripped sh and sleep, now and then), which
-# perf orders by the shape of its rbtree (sort__sym_cmp compares two of
-# them by address but any other pair by object first, so it is no total
-# order), and PLT rows, which perf 6.1 names by .rela.plt position
-# (realloc@plt for one of libc's IRELATIVE stubs) where sonde follows the
-# GOT slot as later perf does.
+# perf's entries tree can split or merge as its walk meets them
+# (sort__sym_cmp is no total order; test_report_ties.sh checks their
+# order on a file made for it), and PLT rows, which perf 6.1 names by
+# .rela.plt position (realloc@plt for one of libc's IRELATIVE stubs)
+# where sonde follows the GOT slot as later perf does.
 REPORT_CUT='\[\.\] (0x)?[0-9a-f]{16} |@plt( |$)'
 report_same "--sort sym,prev_comm" "$F" --sort sym,prev_comm
 REPORT_CUT=

@@ -126,11 +126,6 @@ static void make_key(struct sonde_profile *p, const struct prof_group *g,
 	k->x = p->kx_frame ? prof_keys_frame(p, g, fr) : g->x;
 }
 
-static struct sonde_profile_entry *entry_at(const struct sonde_profile *p, size_t seq)
-{
-	return &p->ent_blocks[seq / PROF_ENTRY_BLOCK][seq % PROF_ENTRY_BLOCK];
-}
-
 static struct sonde_profile_entry *entry_new(struct sonde_profile *p)
 {
 	size_t b = p->nr_ents / PROF_ENTRY_BLOCK;
@@ -150,7 +145,7 @@ static struct sonde_profile_entry *entry_new(struct sonde_profile *p)
 		if (!p->ent_blocks[b])
 			abort();
 	}
-	return entry_at(p, p->nr_ents);
+	return prof_entry_at(p, p->nr_ents);
 }
 
 static struct sonde_profile_entry *entry_get(struct sonde_profile *p, const struct prof_group *g,
@@ -413,7 +408,7 @@ static void sort_jobs(struct sonde_profile *p, struct tree_jobs *j)
 	if (!ents)
 		abort();
 	for (size_t i = 0; i < p->nr_ents; i++)
-		ents[i] = entry_at(p, i);
+		ents[i] = prof_entry_at(p, i);
 	for (size_t i = 0; i < p->nr_ents; i++) {
 		run_jobs(p, ents[i], start[i], start[i + 1]);
 		prof_tree_next_entry(p);
@@ -504,7 +499,7 @@ static const char *dso_name(const struct prof_key *k)
 }
 
 /* Entries @a and @b by key @key alone, as perf's sort function for it. */
-static int key_cmp1(const struct sonde_profile *p, enum sonde_profile_key key,
+int prof_key_cmp1(const struct sonde_profile *p, enum sonde_profile_key key,
 		    const struct sonde_profile_entry *a, const struct sonde_profile_entry *b)
 {
 	int c = 0;
@@ -535,8 +530,7 @@ static int key_cmp1(const struct sonde_profile *p, enum sonde_profile_key key,
 			c = a->k.sym == b->k.sym ? 0 : strcmp(a->k.sym->name, b->k.sym->name);
 		else if (a->k.sym || b->k.sym)
 			c = a->k.sym ? -1 : 1;
-		else
-			c = (a->k.addr > b->k.addr) - (a->k.addr < b->k.addr);
+		/* else none has a symbol: sort__sym_sort() ties them (the walk decides) */
 		break;
 	case SONDE_PROFILE_KEY_SRCLINE:
 		c = strcmp(a->k.srcline, b->k.srcline);
@@ -552,7 +546,7 @@ static int key_cmp(const struct sonde_profile *p, const struct sonde_profile_ent
 		   const struct sonde_profile_entry *b)
 {
 	for (int i = 0; i < p->nr_keys; i++) {
-		int c = key_cmp1(p, p->order[i], a, b);
+		int c = prof_key_cmp1(p, p->order[i], a, b);
 
 		if (c)
 			return c;
@@ -631,11 +625,8 @@ static int keyed_cmp(const struct sonde_profile *p, const struct sonde_profile_e
 	for (int i = 0; !c && i < p->nr_steps; i++) {
 		const struct prof_step *s = &p->steps[i];
 
-		if (s->key == SONDE_PROFILE_KEY_SYM && !a->k.sym && !b->k.sym)
-			c = 0; /* perf's sort__sym_sort: no symbols tie (its
-				* collapse order, by address, decides last) */
-		else if (s->key >= 0)
-			c = key_cmp1(p, (enum sonde_profile_key)s->key, a, b);
+		if (s->key >= 0)
+			c = prof_key_cmp1(p, (enum sonde_profile_key)s->key, a, b);
 		else if (s->w == PROF_W_SELF)
 			c = u64_cmp_desc(a->self, b->self);
 		else if (s->w == PROF_W_CHILDREN)
@@ -650,7 +641,7 @@ static int keyed_cmp(const struct sonde_profile *p, const struct sonde_profile_e
 		c = key_cmp(p, a, b);
 	if (c)
 		return c;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	return a->walk < b->walk ? -1 : a->walk > b->walk;
 }
 
 int prof_entry_cmp(const void *pa, const void *pb, void *arg)
@@ -670,7 +661,7 @@ int prof_entry_cmp(const void *pa, const void *pb, void *arg)
 		c = key_cmp(p, a, b);
 	if (c)
 		return c;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	return a->walk < b->walk ? -1 : a->walk > b->walk;
 }
 
 /* The visible entries of event @ei with weight, sorted (made once). */
@@ -691,10 +682,14 @@ static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 	/*
 	 * The tie rules (perf's) are not a total order, so the result depends
 	 * on the input order: make that the creation order, not hash order,
-	 * which moves with the addresses of symbols from run to run.
+	 * which moves with the addresses of symbols from run to run. Rows
+	 * the rules call equal keep the order of perf's entries tree.
 	 */
+	if (prof_walk_event(p, ei))
+		for (size_t i = 0; i < p->nr_ents; i++)
+			prof_entry_at(p, i)->walk = prof_entry_at(p, i)->seq;
 	for (size_t i = 0; i < p->nr_ents; i++) {
-		struct sonde_profile_entry *e = entry_at(p, i);
+		struct sonde_profile_entry *e = prof_entry_at(p, i);
 
 		if (e->k.ev == ei && entry_shown(p, e) &&
 		    ((p->children ? e->children : e->self) || e->base_self ||

@@ -571,7 +571,8 @@ struct sonde_profile_entry {
 	 * children, when the filtered object or symbol is not a key */
 	uint32_t shown : 1;
 	uint32_t root;	    /* chain's index + 1 while the trees are built */
-	uint64_t seq;	    /* creation order: deterministic last tie-break */
+	uint64_t seq;	    /* creation order (perf's: its first sample's) */
+	uint64_t walk;	    /* place in perf's entries tree walk: the last tie-break */
 	struct sonde_profile_node *chain; /* root (no symbol), NULL without trees */
 	uint64_t expanded;  /* last sample group counted here (+1): one count each */
 	struct sonde_profile *owner; /* builds the tree at its first query */
@@ -924,6 +925,19 @@ bool prof_entry_visible(const struct sonde_profile *p, const struct prof_key *k)
  * entries of two comms tie, so the result depends on the sort's steps.
  */
 int prof_entry_cmp(const void *pa, const void *pb, void *arg);
+/* perf's output sort of @a and @b by key @key alone (ascending). */
+int prof_key_cmp1(const struct sonde_profile *p, enum sonde_profile_key key,
+		  const struct sonde_profile_entry *a, const struct sonde_profile_entry *b);
+/* Entry @seq (in creation order). */
+static inline struct sonde_profile_entry *prof_entry_at(const struct sonde_profile *p, size_t seq)
+{
+	return &p->ent_blocks[seq / PROF_ENTRY_BLOCK][seq % PROF_ENTRY_BLOCK];
+}
+/*
+ * Sets each entry of event @ei's walk: its place in perf's entries tree
+ * (profile_walk.c). 0, or -1 when out of memory (then walk is seq).
+ */
+int prof_walk_event(struct sonde_profile *p, int ei);
 /* The order's steps from opts' weights' places (p->order set); -EINVAL. */
 int prof_order_new(struct sonde_profile *p, const struct sonde_profile_opts *o);
 

@@ -24,6 +24,7 @@ struct sort_rec {
 	uint64_t key_hi, key_lo; /* the keys, as one number in key order */
 	uint32_t comm_id;	 /* one per comm pointer (the depth rule) */
 	uint32_t depth;
+	uint64_t walk; /* the last tie-break (profile_walk.c) */
 };
 
 struct sorter {
@@ -31,7 +32,7 @@ struct sorter {
 	bool children, caller;
 };
 
-/* prof_entry_cmp() of entries @a and @b (their seq order is their index order). */
+/* prof_entry_cmp() of entries @a and @b (indexes of records in seq order). */
 static inline int rec_cmp(const struct sorter *s, uint32_t a, uint32_t b)
 {
 	const struct sort_rec *x = &s->rec[a], *y = &s->rec[b];
@@ -46,7 +47,7 @@ static inline int rec_cmp(const struct sorter *s, uint32_t a, uint32_t b)
 		return x->key_hi < y->key_hi ? -1 : 1;
 	if (x->key_lo != y->key_lo)
 		return x->key_lo < y->key_lo ? -1 : 1;
-	return a < b ? -1 : a > b;
+	return x->walk < y->walk ? -1 : x->walk > y->walk;
 }
 
 static void merge_sort(const struct sorter *s, uint32_t *v, size_t n, uint32_t *tmp)
@@ -228,7 +229,7 @@ static bool keys_ranked(const struct sonde_profile *p)
 
 /*
  * The ranks of every entry's comm (by name; comm_id by pointer), dso and
- * symbol (by name; no symbol: flagged, its address kept). false when out
+ * symbol (by name; no symbol: flagged, tied). false when out
  * of memory or when they take more than 128 bits. Until the ranks are
  * known, each record holds the indexes of its values in the rankers:
  * comm's in v, dso's in self, the symbol's in key_lo (key_hi: has one).
@@ -269,11 +270,13 @@ static bool make_recs(const struct sonde_profile *p, struct sonde_profile_entry 
 		struct sort_rec *r = &rec[i];
 		uint32_t comm_rank = comm.rank[r->v], dso_rank = dso.rank[r->self];
 		bool has_sym = r->key_hi;
-		uint64_t sym_val = has_sym ? sym.rank[r->key_lo] : e->k.addr;
+		/* none: sort__sym_sort() ties them, the walk decides */
+		uint64_t sym_val = has_sym ? sym.rank[r->key_lo] : 0;
 
 		r->v = p->children ? e->children : e->self;
 		r->self = e->self;
 		r->depth = e->max_depth;
+		r->walk = e->walk;
 		r->key_hi = r->key_lo = 0;
 		for (int j = 0; j < p->nr_keys; j++) {
 			switch (p->order[j]) {
@@ -283,7 +286,7 @@ static bool make_recs(const struct sonde_profile *p, struct sonde_profile_entry 
 			case SONDE_PROFILE_KEY_DSO:
 				key_push(r, dso_rank, db);
 				break;
-			default: /* the symbol's rank, or after every symbol the address */
+			default: /* the symbol's rank, or after every symbol a tie */
 				key_push(r, !has_sym, 1);
 				key_push(r, sym_val, 64);
 				break;
