@@ -152,9 +152,12 @@ struct sonde_profile_opts {
 	bool call_trees;
 	/* Trees and children accumulation outermost caller first. */
 	bool caller_order;
-	/* Frames per stack, the sample's own included; 0: 128. Above
-	 * SONDE_PROFILE_MAX_FRAMES it is that bound; negative is refused
-	 * (EINVAL). */
+	/* Callchain entries kept per sample, as perf's --max-stack counts
+	 * them (the first is the sample's own ip): the innermost ones, or
+	 * with caller_order the outermost ones, as perf keeps them (a
+	 * DWARF-unwound user part: its innermost ones, counted apart); 0:
+	 * 127. Above SONDE_PROFILE_MAX_FRAMES it is that bound; negative is
+	 * refused (EINVAL). */
 	int max_stack;
 	/* Do not expand DWARF-unwound frames into inlined functions. */
 	bool no_inline;
@@ -765,7 +768,7 @@ SONDE_API int sonde_profile__foreach_stack(struct sonde_profile *p, int ev,
 
 /** @brief **sonde_profile_stack__id()**: a number for the stack, dense from 0 per profile (UINT32_MAX: a stack beyond opts.max_stacks, not kept). */
 SONDE_API uint32_t sonde_profile_stack__id(const struct sonde_profile_stack *st);
-/** @brief **sonde_profile_stack__nr_frames()**: frames, the sampled one first (inlines expanded). */
+/** @brief **sonde_profile_stack__nr_frames()**: frames, the sampled one first (inlines expanded), unless opts.max_stack kept only outer callers (caller_order): then __self() alone holds it. */
 SONDE_API uint32_t sonde_profile_stack__nr_frames(const struct sonde_profile_stack *st);
 /** @brief **sonde_profile_stack__frame()**: frame @p i (0 = innermost), NULL past the end. */
 SONDE_API const struct sonde_profile_frame *

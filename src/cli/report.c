@@ -390,9 +390,10 @@ static int new_profile(struct report *rp)
 		   .callchains = rp->children || rp->graph_on || has_key(rp, SONDE_PROFILE_KEY_PARENT),
 		   .call_trees = rp->graph_on,
 		   .caller_order = rp->graph_caller,
-		   /* --max-stack counts the callers, the profile every frame. */
-		   .max_stack = rp->max_stack < SONDE_PROFILE_MAX_FRAMES ? rp->max_stack + 1
-									 : SONDE_PROFILE_MAX_FRAMES,
+		   /* 0 keeps the sample's own frame (0 is the default to the profile) */
+		   .max_stack = !rp->max_stack ? 1
+				: rp->max_stack < SONDE_PROFILE_MAX_FRAMES ? rp->max_stack
+									   : SONDE_PROFILE_MAX_FRAMES,
 		   .no_inline = !rp->inline_frames,
 		   .cache = rp->cache,
 		   .kallsyms = rp->kallsyms, .vmlinux = rp->vmlinux,

@@ -1030,8 +1030,9 @@ int cmd_script(int argc, const char **argv)
 	}
 	{
 		SONDE_OPTS(sonde_profile_opts, po, .callchains = true,
-			   .max_stack = s.max_stack < SONDE_PROFILE_MAX_FRAMES ? s.max_stack + 1
-									    : SONDE_PROFILE_MAX_FRAMES,
+			   .max_stack = !s.max_stack ? 1
+					: s.max_stack < SONDE_PROFILE_MAX_FRAMES ? s.max_stack
+										 : SONDE_PROFILE_MAX_FRAMES,
 			   .no_inline = !s.inline_frames,
 			   .cache = s.cache, .kallsyms = s.kallsyms, .vmlinux = s.vmlinux,
 			   .max_stacks = SCRIPT_MAX_STACKS);

@@ -173,7 +173,7 @@ static void run(const uint8_t *data, size_t size, bool unordered)
 	if (!r)
 		return;
 	m = prof_machine_new();
-	st = m ? prof_stacks_new(m, 128) : NULL;
+	st = m ? prof_stacks_new(m, 127, false) : NULL;
 	for (int i = 0; i < sonde_perfdata_reader__nr_attrs(r); i++)
 		(void)sonde_perfdata_reader__event_name(r, i);
 	while (st && sonde_perfdata_reader__next(r, &rec) > 0) {

@@ -422,6 +422,23 @@ struct seen {
 	char top[8][16];
 };
 
+/* The first stack's frame count, top frame (top[0]) and own sample (top[1]); stops there. */
+static int first_self(const struct sonde_profile_stack *st, uint64_t weight, uint64_t samples,
+		      void *arg)
+{
+	struct seen *s = arg;
+	const char *top = sonde_profile_frame__sym(sonde_profile_stack__frame(st, 0));
+	const char *self = sonde_profile_frame__sym(sonde_profile_stack__self(st));
+
+	(void)weight;
+	(void)samples;
+	s->frames[0] = sonde_profile_stack__nr_frames(st);
+	snprintf(s->top[0], sizeof(s->top[0]), "%s", top ? top : "?");
+	snprintf(s->top[1], sizeof(s->top[1]), "%s", self ? self : "?");
+	s->n = 2;
+	return 1;
+}
+
 static int on_stack(const struct sonde_profile_stack *st, uint64_t weight, uint64_t samples,
 		    void *arg)
 {
@@ -476,6 +493,8 @@ static void test_max_stack(void **state)
 	SONDE_OPTS(sonde_profile_opts, neg, .callchains = true, .max_stack = -1);
 	SONDE_OPTS(sonde_profile_opts, two, .callchains = true, .max_stack = 2);
 	SONDE_OPTS(sonde_profile_opts, huge, .callchains = true, .max_stack = 1 << 30);
+	SONDE_OPTS(sonde_profile_opts, outer, .callchains = true, .caller_order = true,
+		   .max_stack = 2);
 	struct sonde_perfdata_reader *r;
 	struct sonde_profile *p;
 	struct pdgen g;
@@ -508,6 +527,25 @@ static void test_max_stack(void **state)
 	assert_int_equal(sonde_profile__foreach_stack(p, 0, on_stack, &s), 0);
 	assert_int_equal(s.frames[0], 2);
 	assert_int_equal(s.frames[2], 2);
+	sonde_profile__free(p);
+	sonde_perfdata_reader__free(r);
+	free(g.buf);
+	/*
+	 * Caller order keeps the outermost two, as perf: fc<-fb<-fa<-main
+	 * becomes fa<-main, fc stays the sample (its self row); fa<-main
+	 * keeps its own frame.
+	 */
+	memset(&s, 0, sizeof(s));
+	p = load(&outer, NULL, &r, &g);
+	assert_int_equal(sonde_profile__foreach_stack(p, 0, first_self, &s), 1);
+	assert_int_equal(s.frames[0], 2);
+	assert_string_equal(s.top[0], "fa");
+	assert_string_equal(s.top[1], "fc"); /* the sample's own */
+	assert_int_equal(sonde_profile__foreach_stack(p, 0, on_stack, &s), 0);
+	assert_int_equal(s.frames[3], 2); /* fb<-fa<-main: fa<-main */
+	assert_string_equal(s.top[3], "fa");
+	assert_int_equal(s.frames[4], 2); /* fa<-main whole */
+	assert_string_equal(s.top[4], "fa");
 	sonde_profile__free(p);
 	sonde_perfdata_reader__free(r);
 	free(g.buf);

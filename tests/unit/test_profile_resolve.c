@@ -30,7 +30,7 @@ static struct prof_stack *get(struct prof_stacks *c, struct prof_thread *t, uint
 static void test_hash_consing(void **state)
 {
 	struct prof_machine *m = prof_machine_new();
-	struct prof_stacks *c = m ? prof_stacks_new(m, 0) : NULL;
+	struct prof_stacks *c = m ? prof_stacks_new(m, 0, false) : NULL;
 	uint64_t a[3] = { 0x1000, 0x2000, 0x3000 }, b[3] = { 0x1000, 0x2000, 0x3001 };
 	struct prof_thread *t1, *t2;
 	struct prof_stack *s;
@@ -59,7 +59,7 @@ static void test_many_distinct(void **state)
 {
 	enum { N = 50000 };
 	struct prof_machine *m = prof_machine_new();
-	struct prof_stacks *c = m ? prof_stacks_new(m, 0) : NULL;
+	struct prof_stacks *c = m ? prof_stacks_new(m, 0, false) : NULL;
 	struct prof_stack **v = calloc(N, sizeof(*v));
 	struct prof_thread *t;
 	uint64_t chain[12];
@@ -89,7 +89,7 @@ static void test_many_distinct(void **state)
 static void test_bounded(void **state)
 {
 	struct prof_machine *m = prof_machine_new();
-	struct prof_stacks *c = m ? prof_stacks_new(m, 0) : NULL;
+	struct prof_stacks *c = m ? prof_stacks_new(m, 0, false) : NULL;
 	struct prof_thread *t;
 	struct prof_stack *s, *kept;
 	uint64_t chain[2] = { 0x1000, 0x2000 };

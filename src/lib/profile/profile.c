@@ -180,7 +180,7 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
-	max_stack = !o.max_stack ? SONDE_PERF_MAX_STACK_DEPTH + 1 :
+	max_stack = !o.max_stack ? SONDE_PERF_MAX_STACK_DEPTH :
 		    o.max_stack < SONDE_PROFILE_MAX_FRAMES ? o.max_stack : SONDE_PROFILE_MAX_FRAMES;
 	p->m = prof_machine_new();
 	if (p->m && o.cache)
@@ -192,9 +192,8 @@ struct sonde_profile *sonde_profile__new(const struct sonde_profile_opts *opts)
 		prof_machine_free(p->m);
 		p->m = NULL;
 	}
-	/* perf's max_stack counts the frames after the sample's own */
-	p->chain_max_stack = max_stack > 1 ? max_stack - 1 : 1;
-	p->stacks = p->m ? prof_stacks_new(p->m, max_stack) : NULL;
+	p->chain_max_stack = max_stack;
+	p->stacks = p->m ? prof_stacks_new(p->m, max_stack, p->caller) : NULL;
 	if (!p->stacks) {
 		sonde_profile__free(p);
 		errno = ENOMEM;

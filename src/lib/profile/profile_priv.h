@@ -295,7 +295,14 @@ struct prof_stack {
 };
 
 struct prof_stacks;
-struct prof_stacks *prof_stacks_new(struct prof_machine *m, int max_stack);
+/*
+ * @max_stack: the callchain entries kept per sample, as perf counts them
+ * (the first is the sample's own ip): the first ones, or with
+ * @caller_order the outermost ones of the recorded chain (the DWARF
+ * part: its first ones, counted apart), as perf's
+ * thread__resolve_callchain() keeps them.
+ */
+struct prof_stacks *prof_stacks_new(struct prof_machine *m, int max_stack, bool caller_order);
 void prof_stacks_free(struct prof_stacks *c);
 size_t prof_stacks_count(const struct prof_stacks *c);
 /* Expand DWARF-unwound frames into their inlined functions (default on). */

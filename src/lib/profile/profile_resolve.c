@@ -34,6 +34,7 @@ struct prof_stacks {
 	struct prof_machine *m;
 	struct hashtab tab; /* of struct prof_stack, by raw sample and address space */
 	int max_stack;
+	bool caller_order; /* keep the chain's outermost entries */
 	struct prof_frame *tmp;
 	uint64_t unwind_failures;
 	bool no_inline;
@@ -79,7 +80,7 @@ void prof_stacks_defer_inline(struct prof_stacks *c)
 	c->defer_inline = true;
 }
 
-struct prof_stacks *prof_stacks_new(struct prof_machine *m, int max_stack)
+struct prof_stacks *prof_stacks_new(struct prof_machine *m, int max_stack, bool caller_order)
 {
 	struct prof_stacks *c = calloc(1, sizeof(*c));
 
@@ -88,6 +89,7 @@ struct prof_stacks *prof_stacks_new(struct prof_machine *m, int max_stack)
 	c->m = m;
 	hashtab_init(&c->tab);
 	c->max_stack = max_stack > 0 ? max_stack : SONDE_PERF_MAX_STACK_DEPTH;
+	c->caller_order = caller_order;
 	c->tmp = calloc(PROF_TMP_FRAMES, sizeof(*c->tmp));
 	c->locs = calloc(LOC_CACHE_SIZE, sizeof(*c->locs));
 	if (!c->tmp || !c->locs) {
@@ -326,6 +328,44 @@ static inline bool chain_eq(const uint64_t *raw, const uint8_t *chain, uint64_t 
 	return !diff;
 }
 
+/*
+ * Which of the @nr words of @chain perf's thread__resolve_callchain()
+ * keeps: it counts the entries (not the context words) up to max_stack,
+ * the first ones, or the outermost ones in caller order; the
+ * DWARF-unwound part, which its unwinder adds, is counted apart and
+ * always from the sample up.
+ */
+static void keep_entries(const struct prof_stacks *c, const uint8_t *chain, uint64_t nr,
+			 bool *keep)
+{
+	uint64_t total[2] = { 0, 0 }, seen[2] = { 0, 0 }, max = (uint64_t)c->max_stack;
+	int part = 0;
+
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t w = pdr_h64(chain + i * 8);
+
+		if (w == PROF_CONTEXT_UNWOUND)
+			part = 1;
+		else if (w < (uint64_t)SONDE_PERF_CONTEXT_MAX)
+			total[part]++;
+	}
+	part = 0;
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t w = pdr_h64(chain + i * 8);
+
+		keep[i] = false;
+		if (w == PROF_CONTEXT_UNWOUND)
+			part = 1;
+		if (w >= (uint64_t)SONDE_PERF_CONTEXT_MAX)
+			continue;
+		if (c->caller_order && !part)
+			keep[i] = seen[part] + max >= total[part];
+		else
+			keep[i] = seen[part] < max;
+		seen[part]++;
+	}
+}
+
 struct prof_stack *prof_stack_get(struct prof_stacks *c, const struct sonde_perfdata_reader *r,
 				struct prof_thread *t, uint16_t misc, uint64_t ip,
 				const uint8_t *callchain, uint64_t nr)
@@ -339,7 +379,8 @@ struct prof_stack *prof_stack_get(struct prof_stacks *c, const struct sonde_perf
 	struct hashtab_probe probe;
 	struct prof_stack *s;
 	size_t nf = 0;
-	bool transient = false;
+	bool transient = false, leaf_cut = false;
+	bool keep[SONDE_PERF_MAX_STACK_DEPTH * 2];
 
 	(void)r; /* records are in host order by now */
 	if (nr > SONDE_PERF_MAX_STACK_DEPTH * 2)
@@ -381,10 +422,11 @@ struct prof_stack *prof_stack_get(struct prof_stacks *c, const struct sonde_perf
 	s->transient = transient;
 	resolve(c, t, kernel, ip, &c->tmp[nf]);
 	c->tmp[nf++].unwound = false;
+	keep_entries(c, callchain, nr, keep);
 	{
 		bool k = kernel, skip = false, first = true, unwound = false;
 
-		for (uint64_t i = 0; i < nr && nf < (size_t)c->max_stack; i++) {
+		for (uint64_t i = 0; i < nr; i++) {
 			uint64_t w = pdr_h64(callchain + i * 8);
 
 			if (w >= (uint64_t)SONDE_PERF_CONTEXT_MAX) {
@@ -407,14 +449,20 @@ struct prof_stack *prof_stack_get(struct prof_stacks *c, const struct sonde_perf
 				first = false;
 				if (w == ip) {
 					c->tmp[0].unwound = unwound;
+					/* perf's chain starts above the sample: so do its graphs */
+					leaf_cut = !keep[i];
 					continue; /* the sample ip again */
 				}
 			}
+			if (!keep[i])
+				continue;
 			resolve(c, t, k, w, &c->tmp[nf]);
 			c->tmp[nf++].unwound = unwound;
 		}
 	}
 	s->self = c->tmp[0];
+	if (leaf_cut) /* frames hold what perf's chain holds; self the sample */
+		memmove(c->tmp, c->tmp + 1, --nf * sizeof(*c->tmp));
 	if (!defer(c, s, nf)) {
 		nf = expand_inlines(c, nf);
 		s->nr_frames = (uint32_t)nf;
