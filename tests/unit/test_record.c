@@ -17,19 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "sonde/sonde.h"
+#include "record_case_check.h"
 #include "record_fixtures.h"
-
-#define CHECK(cond, ...)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			print_error("%s: ", cname);                        \
-			print_error(__VA_ARGS__);                          \
-			print_error("\n");                                 \
-			fail();                                            \
-		}                                                          \
-	} while (0)
-
-static const char *cname = "";
 
 static void cmp_mem(const void *a, const void *b, size_t n, const char *what)
 {
@@ -330,23 +319,6 @@ static void cmp_record(const struct sonde_record_fmt *fmt,
 		cmp_mem(a->body, b->body, a->body_size, "body");
 		break;
 	}
-}
-
-static uint8_t *encode_alloc(const struct rec_case *c, int *len)
-{
-	int n = sonde_record__encode(&c->fmt, &c->rec, NULL, 0);
-	uint8_t *buf;
-
-	CHECK(n >= 8, "size query gave %d", n);
-	buf = calloc(1, (size_t)n + 8);
-	assert_non_null(buf);
-	/* One byte short is refused, not overrun. */
-	CHECK(sonde_record__encode(&c->fmt, &c->rec, buf, (size_t)n - 1) ==
-	      -ENOSPC, "short buffer accepted");
-	CHECK(sonde_record__encode(&c->fmt, &c->rec, buf, (size_t)n) == n,
-	      "encode size differs from the size query");
-	*len = n;
-	return buf;
 }
 
 static void test_roundtrip_every_type_and_field(void **state)
