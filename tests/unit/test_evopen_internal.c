@@ -23,19 +23,6 @@
 #include "count_priv.h"
 #include "fake_kernel.h"
 
-/* Each case installs a simulated kernel, which forgets what was learnt. */
-static int setup(void **state)
-{
-	sonde_set_print(NULL);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	sonde_sys_set_ops(NULL);
-	return 0;
-}
-
 /* ---- error messages, each errno through the seam ---- */
 
 static char tmpdir[64];
@@ -57,7 +44,7 @@ static int msg_setup(void **state)
 	static char p1[128], p2[128], p3[128], p4[128];
 	struct evopen_paths paths;
 
-	setup(state);
+	fake_kernel_case_setup(state);
 	strcpy(tmpdir, "/tmp/sonde-evopen-XXXXXX");
 	assert_non_null(mkdtemp(tmpdir));
 	write_file("paranoid", "2\n", p1, sizeof(p1));
@@ -89,7 +76,7 @@ static int msg_teardown(void **state)
 	}
 	rmdir(tmpdir);
 	evopen_set_paths(&real);
-	return teardown(state);
+	return fake_kernel_case_teardown(state);
 }
 
 static void set_file(const char *name, const char *text)
