@@ -88,23 +88,18 @@ static inline void pf_gen_file(struct pdgen *g)
 }
 
 /*
- * A profile made with @po (NULL: defaults) whose event 0 is @attr, named
- * @name, that knows thread pid "work" and the JIT map: the COMM and MMAP
- * records a live ring would carry.
+ * Tells live profile @p about the test's process, as a ring's first records
+ * would: its COMM (@comm) and the anonymous map at BASE that the JIT map
+ * names.
  */
-static inline struct sonde_profile *pf_live_profile(const struct sonde_profile_opts *po,
-						    const struct sonde_perf_event_attr *attr,
-						    const char *name)
+static inline void pf_live_process(struct sonde_profile *p, const char *comm)
 {
-	struct sonde_profile *p = sonde_profile__new(po);
 	struct sonde_record rec;
 
-	assert_non_null(p);
-	assert_int_equal(sonde_profile__add_event(p, attr, NULL, 0, name), 0);
 	memset(&rec, 0, sizeof(rec));
 	rec.type = SONDE_PERF_RECORD_COMM;
 	rec.comm.pid = rec.comm.tid = (uint32_t)pid;
-	rec.comm.comm = "work";
+	rec.comm.comm = comm;
 	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
 	memset(&rec, 0, sizeof(rec));
 	rec.type = SONDE_PERF_RECORD_MMAP;
@@ -114,7 +109,42 @@ static inline struct sonde_profile *pf_live_profile(const struct sonde_profile_o
 	rec.mmap.len = 0x1000;
 	rec.mmap.filename = "//anon";
 	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
+}
+
+/*
+ * A profile made with @po (NULL: defaults) whose event 0 is @attr, named
+ * @name, that knows thread pid "work" and the JIT map: the COMM and MMAP
+ * records a live ring would carry.
+ */
+static inline struct sonde_profile *pf_live_profile(const struct sonde_profile_opts *po,
+						    const struct sonde_perf_event_attr *attr,
+						    const char *name)
+{
+	struct sonde_profile *p = sonde_profile__new(po);
+
+	assert_non_null(p);
+	assert_int_equal(sonde_profile__add_event(p, attr, NULL, 0, name), 0);
+	pf_live_process(p, "work");
 	return p;
+}
+
+/*
+ * @rec: a user-mode sample of the test's process at @ip, of @sample_type
+ * and @period, its callchain the @nr ips of @chain (which @rec points to).
+ */
+static inline void pf_user_sample(struct sonde_record *rec, uint64_t sample_type,
+				  uint64_t ip, uint64_t period,
+				  const uint64_t *chain, uint64_t nr)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->type = SONDE_PERF_RECORD_SAMPLE;
+	rec->misc = SONDE_PERF_RECORD_MISC_USER;
+	rec->sample.sample_type = sample_type;
+	rec->sample.ip = ip;
+	rec->sample.pid = rec->sample.tid = (uint32_t)pid;
+	rec->sample.period = period;
+	rec->sample.callchain.nr = nr;
+	rec->sample.callchain.ips = chain;
 }
 
 #endif /* SONDE_TEST_PROFILE_FIXTURE_H */

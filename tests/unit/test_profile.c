@@ -736,29 +736,9 @@ static void test_records(void **state)
 	assert_int_equal(sonde_profile__add_event(p, &attr, ids2, 1, "second"), 1);
 	assert_string_equal(sonde_profile__event_name(p, 1), "second");
 
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_COMM;
-	rec.comm.pid = rec.comm.tid = (uint32_t)pid;
-	rec.comm.comm = "live";
-	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_MMAP;
-	rec.misc = SONDE_PERF_RECORD_MISC_USER;
-	rec.mmap.pid = rec.mmap.tid = (uint32_t)pid;
-	rec.mmap.addr = BASE;
-	rec.mmap.len = 0x1000;
-	rec.mmap.filename = "//anon";
-	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
+	pf_live_process(p, "live");
 
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_SAMPLE;
-	rec.misc = SONDE_PERF_RECORD_MISC_USER;
-	rec.sample.sample_type = attr.sample_type;
-	rec.sample.ip = F_C + 4;
-	rec.sample.pid = rec.sample.tid = (uint32_t)pid;
-	rec.sample.period = 7;
-	rec.sample.callchain.nr = 3;
-	rec.sample.callchain.ips = chain;
+	pf_user_sample(&rec, attr.sample_type, F_C + 4, 7, chain, 3);
 	rec.sample.id = 21;
 	rec.sample.cpu = 1;
 	assert_int_equal(sonde_profile__add_record(p, -1, &rec), 1);
