@@ -3,15 +3,16 @@
  * The checks both record codec tests run on the cases of
  * record_fixtures.h (test_record.c on the public API, also against
  * libsonde.so, and test_record_internal.c): CHECK() fails naming the case
- * in cname, and encode_alloc() encodes a case into a buffer of its own,
- * proving on the way that the size query and a short buffer hold.
- * Public API only.
+ * in cname, encode_alloc() encodes a case into a buffer of its own,
+ * proving on the way that the size query and a short buffer hold, and
+ * expect_bad() checks that damage is refused at its offset. Public API only.
  */
 #ifndef SONDE_TEST_RECORD_CASE_CHECK_H
 #define SONDE_TEST_RECORD_CASE_CHECK_H
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "sonde/sonde.h"
 #include "record_fixtures.h"
 
@@ -44,6 +45,22 @@ static inline uint8_t *encode_alloc(const struct rec_case *c, int *len)
 	      "encode size differs from the size query");
 	*len = n;
 	return buf;
+}
+
+/* @buf is refused as a bad format at @off, with @what in its reason. */
+static inline void expect_bad(const struct sonde_record_fmt *fmt, const void *buf,
+			      size_t len, uint32_t off, const char *what)
+{
+	struct sonde_record d;
+
+	assert_int_equal(sonde_record__decode(fmt, buf, len, &d),
+			 -SONDE_ERR_FORMAT);
+	assert_int_equal(errno, SONDE_ERR_FORMAT);
+	if (d.err_offset != off || !strstr(d.err_what, what))
+		print_error("got offset %u '%s', want %u '%s'\n", d.err_offset,
+			    d.err_what, off, what);
+	assert_int_equal(d.err_offset, off);
+	assert_non_null(strstr(d.err_what, what));
 }
 
 #endif

@@ -422,21 +422,6 @@ static void test_every_prefix_fails_cleanly(void **state)
 	}
 }
 
-static void expect_bad(const struct sonde_record_fmt *fmt, const void *buf,
-		       size_t len, uint32_t off, const char *what)
-{
-	struct sonde_record d;
-
-	assert_int_equal(sonde_record__decode(fmt, buf, len, &d),
-			 -SONDE_ERR_FORMAT);
-	assert_int_equal(errno, SONDE_ERR_FORMAT);
-	if (d.err_offset != off || !strstr(d.err_what, what))
-		print_error("got offset %u '%s', want %u '%s'\n", d.err_offset,
-			    d.err_what, off, what);
-	assert_int_equal(d.err_offset, off);
-	assert_non_null(strstr(d.err_what, what));
-}
-
 static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static void hdr(uint8_t *p, uint32_t type, uint16_t size)

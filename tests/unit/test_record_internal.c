@@ -21,21 +21,6 @@
 #include "record_case_check.h"
 #include "record_fixtures.h"
 
-static void expect_bad(const struct sonde_record_fmt *fmt, const void *buf,
-		       size_t len, uint32_t off, const char *what)
-{
-	struct sonde_record d;
-
-	assert_int_equal(sonde_record__decode(fmt, buf, len, &d),
-			 -SONDE_ERR_FORMAT);
-	assert_int_equal(errno, SONDE_ERR_FORMAT);
-	if (d.err_offset != off || !strstr(d.err_what, what))
-		print_error("got offset %u '%s', want %u '%s'\n", d.err_offset,
-			    d.err_what, off, what);
-	assert_int_equal(d.err_offset, off);
-	assert_non_null(strstr(d.err_what, what));
-}
-
 /* The other byte order, swapped in place, must equal the host's encoding. */
 static void test_swap_every_type(void **state)
 {
