@@ -87,6 +87,22 @@ static inline void pf_gen_file(struct pdgen *g)
 	pdg_file_end(g, 1, 6);
 }
 
+/* Tells live profile @p of a page of @filename the test's process maps at @addr. */
+static inline void pf_live_mmap(struct sonde_profile *p, uint64_t addr,
+				const char *filename)
+{
+	struct sonde_record rec;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.type = SONDE_PERF_RECORD_MMAP;
+	rec.misc = SONDE_PERF_RECORD_MISC_USER;
+	rec.mmap.pid = rec.mmap.tid = (uint32_t)pid;
+	rec.mmap.addr = addr;
+	rec.mmap.len = 0x1000;
+	rec.mmap.filename = filename;
+	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
+}
+
 /*
  * Tells live profile @p about the test's process, as a ring's first records
  * would: its COMM (@comm) and the anonymous map at BASE that the JIT map
@@ -101,14 +117,7 @@ static inline void pf_live_process(struct sonde_profile *p, const char *comm)
 	rec.comm.pid = rec.comm.tid = (uint32_t)pid;
 	rec.comm.comm = comm;
 	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_MMAP;
-	rec.misc = SONDE_PERF_RECORD_MISC_USER;
-	rec.mmap.pid = rec.mmap.tid = (uint32_t)pid;
-	rec.mmap.addr = BASE;
-	rec.mmap.len = 0x1000;
-	rec.mmap.filename = "//anon";
-	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
+	pf_live_mmap(p, BASE, "//anon");
 }
 
 /*

@@ -256,14 +256,7 @@ static void test_ipc_null_objects(void **state)
 	attr.sample_type = ST_IP | ST_TID | ST_PERIOD;
 	attr.sample_period = 10;
 	p = pf_live_profile(&po, &attr, "cpu-clock");
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_MMAP;
-	rec.misc = SONDE_PERF_RECORD_MISC_USER;
-	rec.mmap.pid = rec.mmap.tid = (uint32_t)pid;
-	rec.mmap.addr = lib;
-	rec.mmap.len = 0x1000;
-	rec.mmap.filename = "/nonexistent/IPC.so";
-	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
+	pf_live_mmap(p, lib, "/nonexistent/IPC.so");
 	for (size_t i = 0; i < 2; i++) {
 		pf_user_sample(&rec, attr.sample_type, ips[i], 10, NULL, 0);
 		assert_int_equal(sonde_profile__add_record(p, 0, &rec), 1);
