@@ -109,6 +109,20 @@ static struct sonde_perf_event_attr hw_attr(void)
 	return a;
 }
 
+/* A breakpoint of @bp_type on @len bytes at @addr. */
+static struct sonde_perf_event_attr bp_attr(uint32_t bp_type, uint64_t addr,
+					    uint64_t len)
+{
+	struct sonde_perf_event_attr a = {
+		.type = SONDE_PERF_TYPE_BREAKPOINT,
+		.size = sizeof(a),
+		.bp_type = bp_type,
+		.bp_addr = addr,
+		.bp_len = len,
+	};
+	return a;
+}
+
 #define HAS(s) do { if (!strstr(msg, s)) { \
 	printf("message lacks \"%s\": %s\n", s, msg); fail(); } } while (0)
 
@@ -147,13 +161,7 @@ static void test_msg_eperm_system_wide(void **state)
 
 static void test_msg_enospc_eintr_efault(void **state)
 {
-	struct sonde_perf_event_attr a = {
-		.type = SONDE_PERF_TYPE_BREAKPOINT,
-		.size = sizeof(a),
-		.bp_type = SONDE_HW_BREAKPOINT_W,
-		.bp_addr = 0x1000,
-		.bp_len = 8,
-	};
+	struct sonde_perf_event_attr a = bp_attr(SONDE_HW_BREAKPOINT_W, 0x1000, 8);
 	char msg[1024];
 
 	fail_open(ENOSPC, &a, 0, -1, msg, sizeof(msg));
@@ -227,13 +235,8 @@ static void test_msg_man_page_cases(void **state)
 	a.size = 1u << 20;
 	assert_true(sonde_open_error_describe(-E2BIG, &a, 0, -1, msg, sizeof(msg)) > 0);
 	HAS("larger than a page");
-	a = (struct sonde_perf_event_attr){
-		.type = SONDE_PERF_TYPE_BREAKPOINT,
-		.size = sizeof(a),
-		.bp_type = SONDE_HW_BREAKPOINT_W,
-		.bp_addr = sizeof(long) == 8 ? 0xffffffff81000000ULL : 0xc1000000ULL,
-		.bp_len = 4,
-	};
+	a = bp_attr(SONDE_HW_BREAKPOINT_W,
+		    sizeof(long) == 8 ? 0xffffffff81000000ULL : 0xc1000000ULL, 4);
 	fail_open(EPERM, &a, 0, -1, msg, sizeof(msg));
 	HAS("kernel address");
 	HAS("CAP_SYS_ADMIN");
@@ -375,13 +378,8 @@ static void test_msg_einval_fields(void **state)
 /* A breakpoint's config is unused: name its access and length instead. */
 static void test_msg_einval_breakpoint(void **state)
 {
-	struct sonde_perf_event_attr a = {
-		.type = SONDE_PERF_TYPE_BREAKPOINT,
-		.size = sizeof(a),
-		.bp_type = SONDE_HW_BREAKPOINT_R,
-		.bp_addr = 0x1000,
-		.bp_len = SONDE_HW_BREAKPOINT_LEN_4,
-	};
+	struct sonde_perf_event_attr a = bp_attr(SONDE_HW_BREAKPOINT_R, 0x1000,
+						 SONDE_HW_BREAKPOINT_LEN_4);
 	char msg[1024];
 
 	(void)state;
