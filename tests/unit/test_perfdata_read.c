@@ -279,16 +279,10 @@ static void test_file_mapping_advice(void **state)
 	char path[] = "/tmp/sonde-advice-XXXXXX", flags[512];
 	struct sonde_perfdata_reader *r;
 	struct pdgen g;
-	int fd;
-	FILE *f;
 
 	(void)state;
 	build(&g, false, false);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_int_equal(fwrite(g.buf, 1, g.len, f), g.len);
-	assert_int_equal(fclose(f), 0);
+	pdg_write_temp(&g, path);
 	r = sonde_perfdata_reader__open(path, NULL);
 	assert_non_null(r);
 	vm_flags(path, flags, sizeof(flags));

@@ -93,8 +93,7 @@ static void test_read_ahead(void **state)
 	char path[] = "/tmp/sonde-ahead-XXXXXX";
 	struct pdgen g;
 	uint64_t n = 0;
-	int fd, ea, eb;
-	FILE *f;
+	int ea, eb;
 
 	(void)state;
 	memset(&g, 0, sizeof(g));
@@ -113,11 +112,7 @@ static void test_read_ahead(void **state)
 	}
 	pdg_file_end(&g, 10, 200000);
 	assert_true(g.len > (40u << 20));
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_int_equal(fwrite(g.buf, 1, g.len, f), g.len);
-	assert_int_equal(fclose(f), 0);
+	pdg_write_temp(&g, path);
 
 	a = sonde_perfdata_reader__open(path, NULL);
 	b = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
