@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
+#include "sonde/common.h"
 #include "sonde/sys.h"
 
 struct fake_era {
@@ -104,6 +105,25 @@ static void fake_kernel_install(const struct fake_era *e)
 	memset(&fk, 0, sizeof(fk));
 	fk.era = e;
 	sonde_sys_set_ops(&ops);
+}
+
+/*
+ * Per-case fixtures of a test whose cases install simulated kernels: each
+ * case starts with the default print callback and leaves the real kernel
+ * behind it, so that no case inherits what another taught.
+ */
+static inline int fake_kernel_case_setup(void **state)
+{
+	(void)state;
+	sonde_set_print(NULL);
+	return 0;
+}
+
+static inline int fake_kernel_case_teardown(void **state)
+{
+	(void)state;
+	sonde_sys_set_ops(NULL);
+	return 0;
 }
 
 #endif

@@ -87,6 +87,39 @@ static inline void pf_gen_file(struct pdgen *g)
 	pdg_file_end(g, 1, 6);
 }
 
+/* Tells live profile @p of a page of @filename the test's process maps at @addr. */
+static inline void pf_live_mmap(struct sonde_profile *p, uint64_t addr,
+				const char *filename)
+{
+	struct sonde_record rec;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.type = SONDE_PERF_RECORD_MMAP;
+	rec.misc = SONDE_PERF_RECORD_MISC_USER;
+	rec.mmap.pid = rec.mmap.tid = (uint32_t)pid;
+	rec.mmap.addr = addr;
+	rec.mmap.len = 0x1000;
+	rec.mmap.filename = filename;
+	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
+}
+
+/*
+ * Tells live profile @p about the test's process, as a ring's first records
+ * would: its COMM (@comm) and the anonymous map at BASE that the JIT map
+ * names.
+ */
+static inline void pf_live_process(struct sonde_profile *p, const char *comm)
+{
+	struct sonde_record rec;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.type = SONDE_PERF_RECORD_COMM;
+	rec.comm.pid = rec.comm.tid = (uint32_t)pid;
+	rec.comm.comm = comm;
+	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
+	pf_live_mmap(p, BASE, "//anon");
+}
+
 /*
  * A profile made with @po (NULL: defaults) whose event 0 is @attr, named
  * @name, that knows thread pid "work" and the JIT map: the COMM and MMAP
@@ -97,24 +130,30 @@ static inline struct sonde_profile *pf_live_profile(const struct sonde_profile_o
 						    const char *name)
 {
 	struct sonde_profile *p = sonde_profile__new(po);
-	struct sonde_record rec;
 
 	assert_non_null(p);
 	assert_int_equal(sonde_profile__add_event(p, attr, NULL, 0, name), 0);
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_COMM;
-	rec.comm.pid = rec.comm.tid = (uint32_t)pid;
-	rec.comm.comm = "work";
-	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_MMAP;
-	rec.misc = SONDE_PERF_RECORD_MISC_USER;
-	rec.mmap.pid = rec.mmap.tid = (uint32_t)pid;
-	rec.mmap.addr = BASE;
-	rec.mmap.len = 0x1000;
-	rec.mmap.filename = "//anon";
-	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
+	pf_live_process(p, "work");
 	return p;
+}
+
+/*
+ * @rec: a user-mode sample of the test's process at @ip, of @sample_type
+ * and @period, its callchain the @nr ips of @chain (which @rec points to).
+ */
+static inline void pf_user_sample(struct sonde_record *rec, uint64_t sample_type,
+				  uint64_t ip, uint64_t period,
+				  const uint64_t *chain, uint64_t nr)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->type = SONDE_PERF_RECORD_SAMPLE;
+	rec->misc = SONDE_PERF_RECORD_MISC_USER;
+	rec->sample.sample_type = sample_type;
+	rec->sample.ip = ip;
+	rec->sample.pid = rec->sample.tid = (uint32_t)pid;
+	rec->sample.period = period;
+	rec->sample.callchain.nr = nr;
+	rec->sample.callchain.ips = chain;
 }
 
 #endif /* SONDE_TEST_PROFILE_FIXTURE_H */

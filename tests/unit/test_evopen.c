@@ -69,22 +69,6 @@ static struct sonde_perf_event_attr modern_attr(void)
 	return a;
 }
 
-/*
- * A fresh process has learnt nothing about the kernel, and each simulated
- * kernel installed through sonde_sys_set_ops() starts unlearnt.
- */
-static int setup(void **state)
-{
-	sonde_set_print(NULL);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	sonde_sys_set_ops(NULL);
-	return 0;
-}
-
 static void test_real_kernel_cloexec(void **state)
 {
 	struct sonde_perf_event_attr a = {
@@ -382,20 +366,24 @@ static void test_new_seam_forgets_kernel(void **state)
 	assert_int_equal(sonde_event_open_missing(), 0);
 }
 
+/* Each case on a simulated kernel of its own (fake_kernel.h). */
+#define KCASE(t) \
+	cmocka_unit_test_setup_teardown(t, fake_kernel_case_setup, fake_kernel_case_teardown)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_real_kernel_cloexec, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_real_kernel_no_dance, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_era_2_6_32, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_era_3_7_strict_size, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_era_4_14_keeps_what_it_knows, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_required_feature_not_dropped, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_era_5_12_drops_5_13_flags, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_era_5_12_refuses_sigtrap, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_e2big_nonzero_field, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_invalid_config_marks_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_new_seam_forgets_kernel, setup, teardown),
+		KCASE(test_real_kernel_cloexec),
+		KCASE(test_real_kernel_no_dance),
+		KCASE(test_era_2_6_32),
+		KCASE(test_era_3_7_strict_size),
+		KCASE(test_era_4_14_keeps_what_it_knows),
+		KCASE(test_required_feature_not_dropped),
+		KCASE(test_era_5_12_drops_5_13_flags),
+		KCASE(test_era_5_12_refuses_sigtrap),
+		KCASE(test_e2big_nonzero_field),
+		KCASE(test_invalid_config_marks_nothing),
+		KCASE(test_new_seam_forgets_kernel),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,19 +23,6 @@
 #include "count_priv.h"
 #include "fake_kernel.h"
 
-/* Each case installs a simulated kernel, which forgets what was learnt. */
-static int setup(void **state)
-{
-	sonde_set_print(NULL);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	sonde_sys_set_ops(NULL);
-	return 0;
-}
-
 /* ---- error messages, each errno through the seam ---- */
 
 static char tmpdir[64];
@@ -57,7 +44,7 @@ static int msg_setup(void **state)
 	static char p1[128], p2[128], p3[128], p4[128];
 	struct evopen_paths paths;
 
-	setup(state);
+	fake_kernel_case_setup(state);
 	strcpy(tmpdir, "/tmp/sonde-evopen-XXXXXX");
 	assert_non_null(mkdtemp(tmpdir));
 	write_file("paranoid", "2\n", p1, sizeof(p1));
@@ -89,7 +76,7 @@ static int msg_teardown(void **state)
 	}
 	rmdir(tmpdir);
 	evopen_set_paths(&real);
-	return teardown(state);
+	return fake_kernel_case_teardown(state);
 }
 
 static void set_file(const char *name, const char *text)
@@ -118,6 +105,20 @@ static struct sonde_perf_event_attr hw_attr(void)
 		.type = SONDE_PERF_TYPE_HARDWARE,
 		.size = sizeof(a),
 		.config = SONDE_PERF_COUNT_HW_INSTRUCTIONS,
+	};
+	return a;
+}
+
+/* A breakpoint of @bp_type on @len bytes at @addr. */
+static struct sonde_perf_event_attr bp_attr(uint32_t bp_type, uint64_t addr,
+					    uint64_t len)
+{
+	struct sonde_perf_event_attr a = {
+		.type = SONDE_PERF_TYPE_BREAKPOINT,
+		.size = sizeof(a),
+		.bp_type = bp_type,
+		.bp_addr = addr,
+		.bp_len = len,
 	};
 	return a;
 }
@@ -160,13 +161,7 @@ static void test_msg_eperm_system_wide(void **state)
 
 static void test_msg_enospc_eintr_efault(void **state)
 {
-	struct sonde_perf_event_attr a = {
-		.type = SONDE_PERF_TYPE_BREAKPOINT,
-		.size = sizeof(a),
-		.bp_type = SONDE_HW_BREAKPOINT_W,
-		.bp_addr = 0x1000,
-		.bp_len = 8,
-	};
+	struct sonde_perf_event_attr a = bp_attr(SONDE_HW_BREAKPOINT_W, 0x1000, 8);
 	char msg[1024];
 
 	fail_open(ENOSPC, &a, 0, -1, msg, sizeof(msg));
@@ -240,13 +235,8 @@ static void test_msg_man_page_cases(void **state)
 	a.size = 1u << 20;
 	assert_true(sonde_open_error_describe(-E2BIG, &a, 0, -1, msg, sizeof(msg)) > 0);
 	HAS("larger than a page");
-	a = (struct sonde_perf_event_attr){
-		.type = SONDE_PERF_TYPE_BREAKPOINT,
-		.size = sizeof(a),
-		.bp_type = SONDE_HW_BREAKPOINT_W,
-		.bp_addr = sizeof(long) == 8 ? 0xffffffff81000000ULL : 0xc1000000ULL,
-		.bp_len = 4,
-	};
+	a = bp_attr(SONDE_HW_BREAKPOINT_W,
+		    sizeof(long) == 8 ? 0xffffffff81000000ULL : 0xc1000000ULL, 4);
 	fail_open(EPERM, &a, 0, -1, msg, sizeof(msg));
 	HAS("kernel address");
 	HAS("CAP_SYS_ADMIN");
@@ -388,13 +378,8 @@ static void test_msg_einval_fields(void **state)
 /* A breakpoint's config is unused: name its access and length instead. */
 static void test_msg_einval_breakpoint(void **state)
 {
-	struct sonde_perf_event_attr a = {
-		.type = SONDE_PERF_TYPE_BREAKPOINT,
-		.size = sizeof(a),
-		.bp_type = SONDE_HW_BREAKPOINT_R,
-		.bp_addr = 0x1000,
-		.bp_len = SONDE_HW_BREAKPOINT_LEN_4,
-	};
+	struct sonde_perf_event_attr a = bp_attr(SONDE_HW_BREAKPOINT_R, 0x1000,
+						 SONDE_HW_BREAKPOINT_LEN_4);
 	char msg[1024];
 
 	(void)state;

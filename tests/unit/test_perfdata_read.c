@@ -17,33 +17,14 @@
 #include <unistd.h>
 #include "sonde/sonde.h"
 #include "pdgen.h"
+#include "pdrounds.h"
 #include "pdseen.h"
-
-#define ST_BASIC ((1u << 0) | (1u << 1) | (1u << 2) | (1u << 8))
 
 static uint32_t build_attr_size; /* 0 = pdgen's default (128) */
 
-/* COMM, MMAP, then samples at times 30, 10 | round | 20, 40 | round | 5. */
 static void build(struct pdgen *g, bool pipe, bool swap)
 {
-	memset(g, 0, sizeof(*g));
-	g->swap = swap;
-	g->attr_size = build_attr_size;
-	if (pipe)
-		pdg_pipe_begin(g, ST_BASIC, 1000);
-	else
-		pdg_file_begin(g, ST_BASIC, 1000);
-	pdg_comm(g, 42, 42, "worker", 1);
-	pdg_mmap(g, 42, 0x400000, 0x10000, 0, "/nonexistent/prog", 2);
-	pdg_sample(g, 42, 42, 30, 0x401000, 1000, NULL, 0);
-	pdg_sample(g, 42, 42, 10, 0x401010, 1000, NULL, 0);
-	pdg_round(g);
-	pdg_sample(g, 42, 43, 20, 0x401020, 1000, NULL, 0);
-	pdg_sample(g, 42, 42, 40, 0x401030, 1000, NULL, 0);
-	pdg_round(g);
-	pdg_sample(g, 42, 42, 35, 0x401040, 1000, NULL, 0);
-	if (!pipe)
-		pdg_file_end(g, 10, 40);
+	pdg_rounds_image(g, pipe, swap, build_attr_size);
 }
 
 static void check_good(bool pipe, bool swap)
@@ -298,16 +279,10 @@ static void test_file_mapping_advice(void **state)
 	char path[] = "/tmp/sonde-advice-XXXXXX", flags[512];
 	struct sonde_perfdata_reader *r;
 	struct pdgen g;
-	int fd;
-	FILE *f;
 
 	(void)state;
 	build(&g, false, false);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_int_equal(fwrite(g.buf, 1, g.len, f), g.len);
-	assert_int_equal(fclose(f), 0);
+	pdg_write_temp(&g, path);
 	r = sonde_perfdata_reader__open(path, NULL);
 	assert_non_null(r);
 	vm_flags(path, flags, sizeof(flags));

@@ -22,31 +22,8 @@
 #include "perfdata_priv.h"
 #include "profile_priv.h"
 #include "pdgen.h"
+#include "pdrounds.h"
 #include "pdseen.h"
-
-#define ST_BASIC ((1u << 0) | (1u << 1) | (1u << 2) | (1u << 8))
-
-/* COMM, MMAP, then samples at times 30, 10 | round | 20, 40 | round | 5. */
-static void build(struct pdgen *g, bool pipe, bool swap)
-{
-	memset(g, 0, sizeof(*g));
-	g->swap = swap;
-	if (pipe)
-		pdg_pipe_begin(g, ST_BASIC, 1000);
-	else
-		pdg_file_begin(g, ST_BASIC, 1000);
-	pdg_comm(g, 42, 42, "worker", 1);
-	pdg_mmap(g, 42, 0x400000, 0x10000, 0, "/nonexistent/prog", 2);
-	pdg_sample(g, 42, 42, 30, 0x401000, 1000, NULL, 0);
-	pdg_sample(g, 42, 42, 10, 0x401010, 1000, NULL, 0);
-	pdg_round(g);
-	pdg_sample(g, 42, 43, 20, 0x401020, 1000, NULL, 0);
-	pdg_sample(g, 42, 42, 40, 0x401030, 1000, NULL, 0);
-	pdg_round(g);
-	pdg_sample(g, 42, 42, 35, 0x401040, 1000, NULL, 0);
-	if (!pipe)
-		pdg_file_end(g, 10, 40);
-}
 
 /* The model resolves comm and thread from the records of either order. */
 static void test_model_swapped(void **state)
@@ -57,7 +34,7 @@ static void test_model_swapped(void **state)
 	struct prof_machine *m = prof_machine_new();
 	int samples = 0;
 
-	build(&g, false, true);
+	pdg_rounds_image(&g, false, true, 0);
 	r = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);
 	assert_non_null(r);
 	while (sonde_perfdata_reader__next(r, &rec) > 0) {
@@ -116,8 +93,7 @@ static void test_read_ahead(void **state)
 	char path[] = "/tmp/sonde-ahead-XXXXXX";
 	struct pdgen g;
 	uint64_t n = 0;
-	int fd, ea, eb;
-	FILE *f;
+	int ea, eb;
 
 	(void)state;
 	memset(&g, 0, sizeof(g));
@@ -136,11 +112,7 @@ static void test_read_ahead(void **state)
 	}
 	pdg_file_end(&g, 10, 200000);
 	assert_true(g.len > (40u << 20));
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_int_equal(fwrite(g.buf, 1, g.len, f), g.len);
-	assert_int_equal(fclose(f), 0);
+	pdg_write_temp(&g, path);
 
 	a = sonde_perfdata_reader__open(path, NULL);
 	b = sonde_perfdata_reader__open_mem(g.buf, g.len, NULL);

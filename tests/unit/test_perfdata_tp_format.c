@@ -22,6 +22,7 @@
 #include "sonde/perfdata.h"
 #include "sonde/perfdata_reader.h"
 #include "sonde/tracefs.h"
+#include "tracefs_dir.h"
 
 static char dir[] = "/tmp/sonde-tpf-XXXXXX";
 static char path[300];
@@ -111,18 +112,12 @@ static void make_blob(struct blob *b, bool corrupt)
 
 static void write_format(const char *name, int id, const char *pfmt)
 {
-	char d[400], text[1024];
-	FILE *f;
+	char root[400], text[1024];
 	int n;
 
-	snprintf(d, sizeof(d), "%s/tracefs/events/test/%s", dir, name);
-	assert_int_equal(mkdir(d, 0700), 0);
-	snprintf(d + strlen(d), sizeof(d) - strlen(d), "/format");
+	snprintf(root, sizeof(root), "%s/tracefs", dir);
 	n = format_text(text, sizeof(text), name, id, pfmt);
-	f = fopen(d, "w");
-	assert_non_null(f);
-	assert_int_equal(fwrite(text, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
+	assert_int_equal(tracefs_format_write(root, "test", name, text, (size_t)n), 0);
 }
 
 static int setup(void **state)
@@ -135,12 +130,6 @@ static int setup(void **state)
 		return -1;
 	snprintf(path, sizeof(path), "%s/t.data", dir);
 	/* This machine's tracefs: t2 with the recorded id, t3 with another. */
-	snprintf(d, sizeof(d), "%s/tracefs", dir);
-	mkdir(d, 0700);
-	snprintf(d, sizeof(d), "%s/tracefs/events", dir);
-	mkdir(d, 0700);
-	snprintf(d, sizeof(d), "%s/tracefs/events/test", dir);
-	mkdir(d, 0700);
 	write_format("t2", 8, "\"t2 a=%u\", REC->a");
 	write_format("t3", 99, "\"t3 a=%u\", REC->a");
 	snprintf(d, sizeof(d), "%s/tracefs", dir);
@@ -150,24 +139,15 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[400];
-
 	(void)state;
-	unsetenv("SONDE_TRACEFS_ROOT");
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tracefs_dir_remove(dir);
 }
 
 static void tp_attr(struct sonde_perf_event_attr *a, uint64_t id)
 {
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->type = SONDE_PERF_TYPE_TRACEPOINT;
-	a->config = id;
-	a->sample_type = SONDE_PERF_SAMPLE_IDENTIFIER | SONDE_PERF_SAMPLE_IP |
-			 SONDE_PERF_SAMPLE_TID | SONDE_PERF_SAMPLE_TIME |
-			 SONDE_PERF_SAMPLE_RAW;
-	a->sample_period = 1;
+	tp_attr_init(a, id, SONDE_PERF_SAMPLE_IDENTIFIER | SONDE_PERF_SAMPLE_IP |
+			    SONDE_PERF_SAMPLE_TID | SONDE_PERF_SAMPLE_TIME |
+			    SONDE_PERF_SAMPLE_RAW);
 	a->sample_id_all = 1;
 }
 

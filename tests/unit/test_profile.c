@@ -37,6 +37,15 @@ static struct sonde_profile *load(const struct sonde_profile_opts *po,
 	return p;
 }
 
+/* Frees what load() made: @p, its reader @r and @g's image under it. */
+static void unload(struct sonde_profile *p, struct sonde_perfdata_reader *r,
+		   struct pdgen *g)
+{
+	sonde_profile__free(p);
+	sonde_perfdata_reader__free(r);
+	free(g->buf);
+}
+
 /* The entry of event 0 whose symbol is @sym (NULL: the one without). */
 static const struct sonde_profile_entry *find(struct sonde_profile *p, const char *sym)
 {
@@ -86,9 +95,7 @@ static void test_self_histogram(void **state)
 	assert_null(find(p, "main"));
 	/* No call trees unless asked for. */
 	assert_null(sonde_profile_entry__tree(e));
-	sonde_profile__free(p);
-	sonde_perfdata_reader__free(r);
-	free(g.buf);
+	unload(p, r, &g);
 }
 
 static void test_children_and_keys(void **state)
@@ -133,9 +140,7 @@ static void test_children_and_keys(void **state)
 	/* Back to self: the histogram is made again. */
 	sonde_profile__set_children(p, false);
 	assert_int_equal(sonde_profile__nr_entries(p, 0), 4);
-	sonde_profile__free(p);
-	sonde_perfdata_reader__free(r);
-	free(g.buf);
+	unload(p, r, &g);
 }
 
 static size_t kids(const struct sonde_profile_node *n, uint64_t min,
@@ -183,9 +188,7 @@ static void test_trees(void **state)
 	assert_ptr_equal(sonde_profile_node__parent(v[0]), a);
 	assert_int_equal(kids(a, 401, v), 0);
 	assert_int_equal(sonde_profile_entry__depth(find(p, "main")), 4);
-	sonde_profile__free(p);
-	sonde_perfdata_reader__free(r);
-	free(g.buf);
+	unload(p, r, &g);
 
 	/* Callee order, self mode: fc's tree starts at fc and goes out. */
 	p = load(&callee, NULL, &r, &g);
@@ -205,9 +208,7 @@ static void test_trees(void **state)
 		assert_string_equal(sonde_profile_node__sym(v[0]), "fb");
 		assert_string_equal(sonde_profile_node__sym(v[1]), "main");
 	}
-	sonde_profile__free(p);
-	sonde_perfdata_reader__free(r);
-	free(g.buf);
+	unload(p, r, &g);
 }
 
 /* Every node's total is its self plus its children's; each child knows it. */
@@ -324,9 +325,7 @@ static void test_trees_many(void **state)
 				 sigs[i]);
 	free(roots);
 	free(sigs);
-	sonde_profile__free(q);
-	sonde_perfdata_reader__free(r);
-	free(g.buf);
+	unload(q, r, &g);
 }
 
 static void test_filters(void **state)
@@ -361,16 +360,12 @@ static void test_filters(void **state)
 	sonde_profile__event_stats(p, 0, &st);
 	assert_int_equal(st.samples, 6); /* before filters */
 	assert_int_equal(st.filtered_period, 50);
-	sonde_profile__free(p);
-	sonde_perfdata_reader__free(r);
-	free(g.buf);
+	unload(p, r, &g);
 
 	p = load(&po, &by_tid, &r, &g);
 	assert_int_equal(sonde_profile_entry__self(find(p, "fc")), 50);
 	assert_null(find(p, "fa"));
-	sonde_profile__free(p);
-	sonde_perfdata_reader__free(r);
-	free(g.buf);
+	unload(p, r, &g);
 
 	/* [2, 5): two c<-b<-a samples and the b one. */
 	for (size_t i = 0; i < 2; i++) {
@@ -382,9 +377,7 @@ static void test_filters(void **state)
 		sonde_profile__event_stats(p, 0, &st);
 		assert_int_equal(st.samples, 3);
 		assert_int_equal(st.period, 300);
-		sonde_profile__free(p);
-		sonde_perfdata_reader__free(r);
-		free(g.buf);
+		unload(p, r, &g);
 	}
 	/* Reserved room that is not zero is refused: a later field's place. */
 	{
@@ -404,15 +397,11 @@ static void test_filters(void **state)
 	assert_null(find(p, "fc"));
 	sonde_profile__event_stats(p, 0, &st);
 	assert_int_equal(st.filtered_period, 300);
-	sonde_profile__free(p);
-	sonde_perfdata_reader__free(r);
-	free(g.buf);
+	unload(p, r, &g);
 
 	p = load(&po, &by_dso, &r, &g);
 	assert_int_equal(sonde_profile__nr_entries(p, 0), 0);
-	sonde_profile__free(p);
-	sonde_perfdata_reader__free(r);
-	free(g.buf);
+	unload(p, r, &g);
 }
 
 struct seen {
@@ -482,9 +471,7 @@ static void test_foreach_stack(void **state)
 	/* A callback's non-zero return ends the walk with it. */
 	s.n = 8;
 	assert_int_equal(sonde_profile__foreach_stack(p, 0, on_stack, &s), 1);
-	sonde_profile__free(p);
-	sonde_perfdata_reader__free(r);
-	free(g.buf);
+	unload(p, r, &g);
 }
 
 /* max_stack: the frames kept per stack, bounded, never negative. */
@@ -527,9 +514,7 @@ static void test_max_stack(void **state)
 	assert_int_equal(sonde_profile__foreach_stack(p, 0, on_stack, &s), 0);
 	assert_int_equal(s.frames[0], 2);
 	assert_int_equal(s.frames[2], 2);
-	sonde_profile__free(p);
-	sonde_perfdata_reader__free(r);
-	free(g.buf);
+	unload(p, r, &g);
 	/*
 	 * Caller order keeps the outermost two, as perf: fc<-fb<-fa<-main
 	 * becomes fa<-main, fc stays the sample (its self row); fa<-main
@@ -546,18 +531,14 @@ static void test_max_stack(void **state)
 	assert_string_equal(s.top[3], "fa");
 	assert_int_equal(s.frames[4], 2); /* fa<-main whole */
 	assert_string_equal(s.top[4], "fa");
-	sonde_profile__free(p);
-	sonde_perfdata_reader__free(r);
-	free(g.buf);
+	unload(p, r, &g);
 	/* Beyond the bound: every frame there is, as by default. */
 	memset(&s, 0, sizeof(s));
 	p = load(&huge, NULL, &r, &g);
 	assert_int_equal(sonde_profile__foreach_stack(p, 0, on_stack, &s), 0);
 	assert_int_equal(s.frames[0], 4);
 	assert_int_equal(s.frames[2], 2);
-	sonde_profile__free(p);
-	sonde_perfdata_reader__free(r);
-	free(g.buf);
+	unload(p, r, &g);
 	assert_true(SONDE_PROFILE_MAX_FRAMES > SONDE_PERF_MAX_STACK_DEPTH);
 }
 
@@ -617,12 +598,8 @@ static void test_merge_subtract(void **state)
 		assert_int_equal(self_of(c, "fa"), 200);
 		sonde_profile__free(c);
 	}
-	sonde_profile__free(a);
-	sonde_profile__free(b);
-	sonde_perfdata_reader__free(r1);
-	sonde_perfdata_reader__free(r2);
-	free(g1.buf);
-	free(g2.buf);
+	unload(a, r1, &g1);
+	unload(b, r2, &g2);
 }
 
 /* What sonde diff reads: one profile's entries paired with a baseline's. */
@@ -678,12 +655,8 @@ static void test_baseline(void **state)
 	assert_int_equal(base.period, 0);
 	assert_int_equal(sonde_profile_entry__baseline(find(a, "fc")), 0);
 	sonde_profile__free(c);
-	sonde_profile__free(a);
-	sonde_profile__free(b);
-	sonde_perfdata_reader__free(r1);
-	sonde_perfdata_reader__free(r2);
-	free(g1.buf);
-	free(g2.buf);
+	unload(a, r1, &g1);
+	unload(b, r2, &g2);
 }
 
 /*
@@ -738,12 +711,8 @@ static void test_set_baseline(void **state)
 	assert_int_equal(sonde_profile_entry__baseline(find(c, "fc")), 300);
 	assert_int_equal(sonde_profile_entry__self(find(c, "fc")), 300);
 	sonde_profile__free(c);
-	sonde_profile__free(a);
-	sonde_profile__free(b);
-	sonde_perfdata_reader__free(r1);
-	sonde_perfdata_reader__free(r2);
-	free(g1.buf);
-	free(g2.buf);
+	unload(a, r1, &g1);
+	unload(b, r2, &g2);
 }
 
 /* Records built by hand, as from a live ring: routed by sample id. */
@@ -774,29 +743,9 @@ static void test_records(void **state)
 	assert_int_equal(sonde_profile__add_event(p, &attr, ids2, 1, "second"), 1);
 	assert_string_equal(sonde_profile__event_name(p, 1), "second");
 
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_COMM;
-	rec.comm.pid = rec.comm.tid = (uint32_t)pid;
-	rec.comm.comm = "live";
-	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_MMAP;
-	rec.misc = SONDE_PERF_RECORD_MISC_USER;
-	rec.mmap.pid = rec.mmap.tid = (uint32_t)pid;
-	rec.mmap.addr = BASE;
-	rec.mmap.len = 0x1000;
-	rec.mmap.filename = "//anon";
-	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
+	pf_live_process(p, "live");
 
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_SAMPLE;
-	rec.misc = SONDE_PERF_RECORD_MISC_USER;
-	rec.sample.sample_type = attr.sample_type;
-	rec.sample.ip = F_C + 4;
-	rec.sample.pid = rec.sample.tid = (uint32_t)pid;
-	rec.sample.period = 7;
-	rec.sample.callchain.nr = 3;
-	rec.sample.callchain.ips = chain;
+	pf_user_sample(&rec, attr.sample_type, F_C + 4, 7, chain, 3);
 	rec.sample.id = 21;
 	rec.sample.cpu = 1;
 	assert_int_equal(sonde_profile__add_record(p, -1, &rec), 1);

@@ -20,6 +20,7 @@
 #include "sonde/sonde.h"
 #include "sonde/perfdata.h"
 #include "sonde/perfdata_reader.h"
+#include "tracefs_dir.h"
 
 static char dir[] = "/tmp/sonde-tpfields-XXXXXX";
 
@@ -35,48 +36,26 @@ static const char format[] =
 
 static int setup(void **state)
 {
-	char d[400];
-	FILE *f;
-
 	(void)state;
 	strcpy(dir, "/tmp/sonde-tpfields-XXXXXX");
 	if (!mkdtemp(dir))
 		return -1;
-	snprintf(d, sizeof(d), "%s/events", dir);
-	mkdir(d, 0700);
-	snprintf(d, sizeof(d), "%s/events/test", dir);
-	mkdir(d, 0700);
-	snprintf(d, sizeof(d), "%s/events/test/tf", dir);
-	mkdir(d, 0700);
-	snprintf(d, sizeof(d), "%s/events/test/tf/format", dir);
-	f = fopen(d, "w");
-	if (!f)
+	if (tracefs_format_write(dir, "test", "tf", format, strlen(format)))
 		return -1;
-	fputs(format, f);
-	fclose(f);
 	setenv("SONDE_TRACEFS_ROOT", dir, 1);
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[400];
-
 	(void)state;
-	unsetenv("SONDE_TRACEFS_ROOT");
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tracefs_dir_remove(dir);
 }
 
 static void tp_attr(struct sonde_perf_event_attr *a)
 {
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->type = SONDE_PERF_TYPE_TRACEPOINT;
-	a->config = 8;
-	a->sample_type = SONDE_PERF_SAMPLE_IDENTIFIER | SONDE_PERF_SAMPLE_IP |
-			 SONDE_PERF_SAMPLE_TID | SONDE_PERF_SAMPLE_RAW;
-	a->sample_period = 1;
+	tp_attr_init(a, 8, SONDE_PERF_SAMPLE_IDENTIFIER | SONDE_PERF_SAMPLE_IP |
+			   SONDE_PERF_SAMPLE_TID | SONDE_PERF_SAMPLE_RAW);
 }
 
 /* Samples: ("aa", 1) three times, ("bb", 300), ("aa", 2); ptr 0x1000. */

@@ -224,15 +224,7 @@ static void test_frame_keys(void **state)
 	attr.sample_type = ST_IP | ST_TID | ST_PERIOD | ST_CALLCHAIN;
 	attr.sample_period = 10;
 	p = pf_live_profile(&po, &attr, "cycles");
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_SAMPLE;
-	rec.misc = SONDE_PERF_RECORD_MISC_USER;
-	rec.sample.sample_type = attr.sample_type;
-	rec.sample.ip = F_C + 4;
-	rec.sample.pid = rec.sample.tid = (uint32_t)pid;
-	rec.sample.period = 10;
-	rec.sample.callchain.nr = 5;
-	rec.sample.callchain.ips = chain;
+	pf_user_sample(&rec, attr.sample_type, F_C + 4, 10, chain, 5);
 	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 1);
 	assert_int_equal(sonde_profile__nr_entries(p, 0), 1);
 	v = keys_of(p, 0);
@@ -264,22 +256,9 @@ static void test_ipc_null_objects(void **state)
 	attr.sample_type = ST_IP | ST_TID | ST_PERIOD;
 	attr.sample_period = 10;
 	p = pf_live_profile(&po, &attr, "cpu-clock");
-	memset(&rec, 0, sizeof(rec));
-	rec.type = SONDE_PERF_RECORD_MMAP;
-	rec.misc = SONDE_PERF_RECORD_MISC_USER;
-	rec.mmap.pid = rec.mmap.tid = (uint32_t)pid;
-	rec.mmap.addr = lib;
-	rec.mmap.len = 0x1000;
-	rec.mmap.filename = "/nonexistent/IPC.so";
-	assert_int_equal(sonde_profile__add_record(p, 0, &rec), 0);
+	pf_live_mmap(p, lib, "/nonexistent/IPC.so");
 	for (size_t i = 0; i < 2; i++) {
-		memset(&rec, 0, sizeof(rec));
-		rec.type = SONDE_PERF_RECORD_SAMPLE;
-		rec.misc = SONDE_PERF_RECORD_MISC_USER;
-		rec.sample.sample_type = attr.sample_type;
-		rec.sample.ip = ips[i];
-		rec.sample.pid = rec.sample.tid = (uint32_t)pid;
-		rec.sample.period = 10;
+		pf_user_sample(&rec, attr.sample_type, ips[i], 10, NULL, 0);
 		assert_int_equal(sonde_profile__add_record(p, 0, &rec), 1);
 	}
 	sonde_profile__set_children(p, false);

@@ -17,19 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "sonde/sonde.h"
+#include "record_case_check.h"
 #include "record_fixtures.h"
-
-#define CHECK(cond, ...)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			print_error("%s: ", cname);                        \
-			print_error(__VA_ARGS__);                          \
-			print_error("\n");                                 \
-			fail();                                            \
-		}                                                          \
-	} while (0)
-
-static const char *cname = "";
 
 static void cmp_mem(const void *a, const void *b, size_t n, const char *what)
 {
@@ -332,23 +321,6 @@ static void cmp_record(const struct sonde_record_fmt *fmt,
 	}
 }
 
-static uint8_t *encode_alloc(const struct rec_case *c, int *len)
-{
-	int n = sonde_record__encode(&c->fmt, &c->rec, NULL, 0);
-	uint8_t *buf;
-
-	CHECK(n >= 8, "size query gave %d", n);
-	buf = calloc(1, (size_t)n + 8);
-	assert_non_null(buf);
-	/* One byte short is refused, not overrun. */
-	CHECK(sonde_record__encode(&c->fmt, &c->rec, buf, (size_t)n - 1) ==
-	      -ENOSPC, "short buffer accepted");
-	CHECK(sonde_record__encode(&c->fmt, &c->rec, buf, (size_t)n) == n,
-	      "encode size differs from the size query");
-	*len = n;
-	return buf;
-}
-
 static void test_roundtrip_every_type_and_field(void **state)
 {
 	int types_seen[256] = { 0 };
@@ -448,21 +420,6 @@ static void test_every_prefix_fails_cleanly(void **state)
 		}
 		free(buf);
 	}
-}
-
-static void expect_bad(const struct sonde_record_fmt *fmt, const void *buf,
-		       size_t len, uint32_t off, const char *what)
-{
-	struct sonde_record d;
-
-	assert_int_equal(sonde_record__decode(fmt, buf, len, &d),
-			 -SONDE_ERR_FORMAT);
-	assert_int_equal(errno, SONDE_ERR_FORMAT);
-	if (d.err_offset != off || !strstr(d.err_what, what))
-		print_error("got offset %u '%s', want %u '%s'\n", d.err_offset,
-			    d.err_what, off, what);
-	assert_int_equal(d.err_offset, off);
-	assert_non_null(strstr(d.err_what, what));
 }
 
 static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }

@@ -22,22 +22,9 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "sonde/sonde.h"
-
-/* Paths here are short; truncation checks would only add noise. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wformat-truncation"
-#endif
+#include "symbols_fixture.h"
 
 static char helpers[PATH_MAX];
-static char tmpdir[PATH_MAX];
-
-static void write_file(const char *path, const char *text);
-
-static int silent(enum sonde_print_level l, const char *f, va_list ap)
-{
-	(void)l; (void)f; (void)ap;
-	return 0;
-}
 
 static bool have_helper(const char *name, char *out, size_t size)
 {
@@ -47,18 +34,6 @@ static bool have_helper(const char *name, char *out, size_t size)
 		return false;
 	}
 	return true;
-}
-
-__attribute__((format(printf, 1, 2)))
-static void sh(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	assert_int_equal(system(cmd), 0);
 }
 
 /* Every T/t symbol nm lists resolves to itself (or a same-address alias). */
@@ -552,15 +527,6 @@ static void test_debug_files(void **state)
 	sonde_symcache__free(c);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void test_kallsyms(void **state)
 {
 	char path[PATH_MAX];
@@ -784,15 +750,7 @@ static void test_perfmap(void **state)
 
 static void check_dm(const char *in, const char *want)
 {
-	char *out = sonde_demangle(in);
-
-	if (!want) {
-		assert_null(out);
-		return;
-	}
-	assert_non_null(out);
-	assert_string_equal(out, want);
-	free(out);
+	check_owned_name(sonde_demangle(in), want);
 }
 
 static void test_demangle(void **state)
@@ -1049,17 +1007,8 @@ static int setup(void **state)
 	exe[n] = 0;
 	*strrchr(exe, '/') = 0;
 	snprintf(helpers, sizeof(helpers), "%s/../helpers", exe);
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/sonde-symtest-XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
+	symtest_tmpdir_make();
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
 }
 
 int main(void)

@@ -23,55 +23,14 @@
 #include "sonde/sonde.h"
 #include "core_priv.h"
 #include "sym_priv.h"
+#include "symbols_fixture.h"
 #include "unit_dirs.h"
-
-/* Paths here are short; truncation checks would only add noise. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wformat-truncation"
-#endif
-
-static char tmpdir[PATH_MAX];
-
-static int silent(enum sonde_print_level l, const char *f, va_list ap)
-{
-	(void)l; (void)f; (void)ap;
-	return 0;
-}
-
-__attribute__((format(printf, 1, 2)))
-static void sh(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	assert_int_equal(system(cmd), 0);
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
 
 static int setup(void **state)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/sonde-symtest-XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
+	(void)state;
+	symtest_tmpdir_make();
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
 }
 
 /* A recorded kernel build id is checked against the running kernel's. */
@@ -234,15 +193,7 @@ static void test_kallsyms_cache(void **state)
 
 static void check_perf_name(const char *in, const char *want)
 {
-	char *got = sym_demangle_perf(in);
-
-	if (!want) {
-		assert_null(got);
-		return;
-	}
-	assert_non_null(got);
-	assert_string_equal(got, want);
-	free(got);
+	check_owned_name(sym_demangle_perf(in), want);
 }
 
 /* The report's rendering: C++ without parameters, Rust as demangled. */
