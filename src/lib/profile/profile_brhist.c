@@ -137,13 +137,6 @@ static const char *end_srcline(struct sonde_profile *p, const struct prof_frame 
 
 /* ---- perf's comparisons (sort.c), (left, right) as perf passes them ---- */
 
-static int64_t cmp_null(const void *l, const void *r)
-{
-	if (!l && !r)
-		return 0;
-	return !l ? -1 : 1;
-}
-
 /* perf subtracts addresses: the sign of the wrapped difference. */
 static int64_t addr_cmp(uint64_t l, uint64_t r)
 {
@@ -158,30 +151,11 @@ static int64_t str_cmp(const char *l, const char *r)
 static int64_t dso_cmp(const struct prof_frame *l, const struct prof_frame *r)
 {
 	if (!l->dso || !r->dso)
-		return cmp_null(r->dso, l->dso);
+		return prof_cmp_null(r->dso, l->dso);
 	/* Short names are interned: one pointer per name. */
 	if (l->dso->short_key == r->dso->short_key)
 		return 0;
 	return str_cmp(l->dso->short_name, r->dso->short_name);
-}
-
-static int64_t sym_cmp(const struct prof_sym *l, const struct prof_sym *r)
-{
-	if (!l || !r)
-		return cmp_null(l, r);
-	if (l == r)
-		return 0;
-	if (l->inlined || r->inlined) {
-		int64_t c = str_cmp(l->name, r->name);
-
-		if (c)
-			return c;
-		if (l->start <= r->end && l->end >= r->start)
-			return 0;
-	}
-	if (l->start != r->start)
-		return addr_cmp(l->start, r->start);
-	return addr_cmp(l->end, r->end);
 }
 
 /*
@@ -219,7 +193,7 @@ static inline __attribute__((always_inline)) int64_t key_cmp(struct sonde_profil
 
 		if (!a->sym && !b->sym)
 			return addr_cmp(a->ip, b->ip);
-		return sym_cmp(a->sym, b->sym);
+		return prof_sym_cmp(a->sym, b->sym);
 	}
 	case SONDE_PROFILE_KEY_SRCLINE_TO:
 		to = true;

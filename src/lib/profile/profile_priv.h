@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "sonde/profile.h"
 #include "perfdata_priv.h"
 #include "core_priv.h"
@@ -50,6 +51,39 @@ struct prof_sym {
 	const char *name;
 	bool inlined; /* a function inlined into the symbol at [start, end) */
 };
+
+/*
+ * perf's comparisons (sort.c), (left, right) as perf passes them; only
+ * the sign counts. The entries tree (profile_walk.c) and the branch
+ * histogram (profile_brhist.c, inlined into its lookups) share them.
+ */
+static inline int64_t prof_cmp_null(const void *l, const void *r)
+{
+	if (!l && !r)
+		return 0;
+	return !l ? -1 : 1;
+}
+
+/* perf's _sort__sym_cmp(). */
+static inline int64_t prof_sym_cmp(const struct prof_sym *l, const struct prof_sym *r)
+{
+	if (!l || !r)
+		return prof_cmp_null(l, r);
+	if (l == r)
+		return 0;
+	if (l->inlined || r->inlined) {
+		int64_t c = strcmp(l->name, r->name);
+
+		if (c)
+			return c;
+		if (l->start <= r->end && l->end >= r->start)
+			return 0;
+	}
+	/* perf subtracts addresses: the sign of the wrapped difference */
+	if (l->start != r->start)
+		return (int64_t)(r->start - l->start);
+	return (int64_t)(r->end - l->end);
+}
 
 struct prof_dso {
 	const char *name;	/* long name (path or [kernel.kallsyms]) */

@@ -19,12 +19,6 @@ struct walk_node {
 	struct sonde_profile_entry *e;
 };
 
-/* perf's cmp_null(): which of two values is missing. */
-static int cmp_null(const void *l, const void *r)
-{
-	return !l && !r ? 0 : !l ? -1 : 1;
-}
-
 static int sign(int64_t v)
 {
 	return (v > 0) - (v < 0);
@@ -34,28 +28,8 @@ static int sign(int64_t v)
 static int dso_cmp(const char *l, const char *r)
 {
 	if (!l || !r)
-		return cmp_null(l, r);
+		return (int)prof_cmp_null(l, r);
 	return l == r ? 0 : sign(strcmp(r, l));
-}
-
-/* perf's _sort__sym_cmp(). */
-static int sym_cmp(const struct prof_sym *l, const struct prof_sym *r)
-{
-	if (!l || !r)
-		return cmp_null(l, r);
-	if (l == r)
-		return 0;
-	if (l->inlined || r->inlined) {
-		int c = strcmp(l->name, r->name);
-
-		if (c)
-			return sign(c);
-		if (l->start <= r->end && l->end >= r->start)
-			return 0;
-	}
-	if (l->start != r->start)
-		return sign((int64_t)(r->start - l->start));
-	return sign((int64_t)(r->end - l->end));
 }
 
 /*
@@ -69,7 +43,7 @@ static int entry_sym_cmp(const struct prof_key *l, const struct prof_key *r)
 	if (!l->sym && !r->sym)
 		return sign((int64_t)(r->addr - l->addr));
 	c = dso_cmp(l->dso_id, r->dso_id);
-	return c ? c : sym_cmp(l->sym, r->sym);
+	return c ? c : sign(prof_sym_cmp(l->sym, r->sym));
 }
 
 /* hist_entry__cmp(@l, @r): the tree's node, then the entry going in. */
