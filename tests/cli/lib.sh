@@ -142,13 +142,27 @@ perf_untip() {
 # outputs first (rows the two may tell apart for a reason of their own).
 # perf runs with -f: whose file it is has no part in what is compared.
 report_same() {
+	local name=$1
+	report_outputs "$@" || return
+	if cmp -s "$TMP/perf.out" "$TMP/sonde.out"; then
+		pass "$name: as perf prints it"
+	else
+		fail "$name: differs from perf: $(diff "$TMP/perf.out" "$TMP/sonde.out" | head -6 | tr '\n' '|')"
+	fi
+}
+
+# report_outputs NAME FILE ARGS...: report_same's two reports, in
+# $TMP/perf.out and $TMP/sonde.out ($REPORT_CUT's lines gone from both),
+# for a test that compares them its own way; fails NAME and returns 1
+# when sonde fails or perf printed no rows.
+report_outputs() {
 	local name=$1 file=$2 f; shift 2
 	perf report -f -i "$file" --stdio "$@" 2>/dev/null | perf_untip >"$TMP/perf.out"
 	if ! "$SONDE" report -i "$file" --stdio "$@" >"$TMP/sonde.out" 2>"$TMP/err"; then
-		fail "$name: sonde failed: $(head -c 300 "$TMP/err")"; return
+		fail "$name: sonde failed: $(head -c 300 "$TMP/err")"; return 1
 	fi
 	if ! grep -qE -- "${REPORT_ROWS:-%}" "$TMP/perf.out"; then
-		fail "$name: perf printed no rows${REPORT_ROWS:+ (/$REPORT_ROWS/)}"; return
+		fail "$name: perf printed no rows${REPORT_ROWS:+ (/$REPORT_ROWS/)}"; return 1
 	fi
 	if [ -n "${REPORT_CUT:-}" ]; then
 		for f in perf sonde; do
@@ -156,7 +170,18 @@ report_same() {
 			mv "$TMP/$f.cut" "$TMP/$f.out"
 		done
 	fi
-	if cmp -s "$TMP/perf.out" "$TMP/sonde.out"; then
+}
+
+# script_same NAME FILE ARGS...: `sonde script -i FILE ARGS` prints what
+# perf's does, byte for byte, and perf printed something.
+script_same() {
+	local name=$1 file=$2; shift 2
+	perf script -f -i "$file" "$@" >"$TMP/perf.out" 2>/dev/null
+	if ! "$SONDE" script -i "$file" "$@" >"$TMP/sonde.out" 2>"$TMP/err"; then
+		fail "$name: sonde failed: $(head -c 300 "$TMP/err")"
+	elif [ ! -s "$TMP/perf.out" ]; then
+		fail "$name: perf printed nothing"
+	elif cmp -s "$TMP/perf.out" "$TMP/sonde.out"; then
 		pass "$name: as perf prints it"
 	else
 		fail "$name: differs from perf: $(diff "$TMP/perf.out" "$TMP/sonde.out" | head -6 | tr '\n' '|')"

@@ -209,15 +209,7 @@ report_vs_perf() { # FILE ARGS...
 script_vs_perf() { # FILE FIELDS [OPTIONS...]
 	local f=$1 fields=$2
 	shift 2
-	perf script -i "$f" -F "$fields" "$@" >"$TMP/p.txt" 2>/dev/null
-	"$SONDE" script -i "$f" -F "$fields" "$@" >"$TMP/s.txt" 2>"$TMP/err"
-	if [ ! -s "$TMP/p.txt" ]; then
-		fail "script -F $fields $*: perf printed nothing"
-	elif cmp -s "$TMP/p.txt" "$TMP/s.txt"; then
-		pass "script -F $fields $*: the same bytes as perf ($(basename "$f"))"
-	else
-		fail "script -F $fields $* ($(basename "$f")) differs from perf: $(diff "$TMP/p.txt" "$TMP/s.txt" | head -6)"
-	fi
+	script_same "script -F $fields $* ($(basename "$f"))" "$f" -F "$fields" "$@"
 }
 for f in "$F" "$FX" $FW; do
 	script_vs_perf "$f" brstackinsn
@@ -273,15 +265,7 @@ for f in "$F" "$FX"; do
 	for fields in brstack brstacksym brstack,dso brstacksym,dso comm,tid,time,ip,sym,brstacksym \
 		ip,sym,dso,brstack,brstacksym event,period,brstack brstackoff ip,dso,brstackoff \
 		ip,srcline,brstack; do
-		perf script -i "$f" -F "$fields" >"$TMP/p.txt" 2>/dev/null
-		"$SONDE" script -i "$f" -F "$fields" >"$TMP/s.txt" 2>"$TMP/err"
-		if [ ! -s "$TMP/p.txt" ]; then
-			fail "script -F $fields: perf printed nothing"
-		elif cmp -s "$TMP/p.txt" "$TMP/s.txt"; then
-			pass "script -F $fields: the same bytes as perf ($(basename "$f"))"
-		else
-			fail "script -F $fields ($(basename "$f")) differs from perf: $(diff "$TMP/p.txt" "$TMP/s.txt" | head -6)"
-		fi
+		script_vs_perf "$f" "$fields"
 	done
 done
 # brstackoff: offsets into objects, absolute in those perf has loaded,

@@ -90,11 +90,7 @@ fi
 # otherwise byte for byte.
 ipc_same() {
 	local name=$1; shift
-	perf report -f -i "$F" --stdio "$@" 2>/dev/null | perf_untip | grep -v -E '@plt( |$)' >"$TMP/perf.out"
-	if ! "$SONDE" report -i "$F" --stdio "$@" 2>"$TMP/err" | grep -v -E '@plt( |$)' >"$TMP/sonde.out"; then
-		fail "$name: sonde failed: $(head -c 300 "$TMP/err")"; return
-	fi
-	grep -q '%' "$TMP/perf.out" || { fail "$name: perf printed no rows"; return; }
+	report_outputs "$name" "$F" "$@" || return
 	if cmp -s "$TMP/perf.out" "$TMP/sonde.out"; then
 		pass "$name: as perf prints it"; return
 	fi
@@ -130,12 +126,14 @@ PY
 		fail "$name: differs from perf ($why): $(diff "$TMP/perf.out" "$TMP/sonde.out" | head -6 | tr '\n' '|')"
 	fi
 }
+REPORT_CUT='@plt( |$)'
 for k in Ipc_null,sym IPC_NULL,sym,comm IPC_NULL IPC_NULL,dso sym,IPC_NULL; do
 	ipc_same "--sort $k --no-children" --sort "$k" --no-children -g none
 done
 for k in Ipc_null,sym IPC_NULL,sym,comm IPC_NULL sym,IPC_NULL; do
 	ipc_same "--sort $k (children)" --sort "$k" -g none
 done
+REPORT_CUT=
 expect_fail "--time-quantum 0" "time-quantum" "$SONDE" report -i "$F" --stdio --sort time --time-quantum 0
 perf record -q -o "$TMP/plain.data" -e page-faults -c 1 "$W" >/dev/null 2>&1 &&
 	expect_fail "--mem-mode without DATA_SRC" "record with -d" \

@@ -29,17 +29,6 @@ for n in 1 2 3 6; do
 done
 
 # script prints the entries report keeps in callee order.
-script_same() {
-	local name=$1 file=$2; shift 2
-	perf script -f -i "$file" "$@" >"$TMP/perf.out" 2>/dev/null
-	if ! "$SONDE" script -i "$file" "$@" >"$TMP/sonde.out" 2>"$TMP/err"; then
-		fail "$name: sonde failed: $(head -c 300 "$TMP/err")"
-	elif cmp -s "$TMP/perf.out" "$TMP/sonde.out"; then
-		pass "$name: as perf prints it"
-	else
-		fail "$name: differs from perf: $(diff "$TMP/perf.out" "$TMP/sonde.out" | head -6 | tr '\n' '|')"
-	fi
-}
 script_same "made file, script --max-stack 2" "$M" -F ip,sym --max-stack 2
 
 F=$TMP/faults.data
