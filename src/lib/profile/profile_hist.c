@@ -685,9 +685,7 @@ static struct prof_event *sorted_event(struct sonde_profile *p, int ei)
 	 * which moves with the addresses of symbols from run to run. Rows
 	 * the rules call equal keep the order of perf's entries tree.
 	 */
-	if (prof_walk_event(p, ei))
-		for (size_t i = 0; i < p->nr_ents; i++)
-			prof_entry_at(p, i)->walk = prof_entry_at(p, i)->seq;
+	prof_walk_event(p, ei);
 	for (size_t i = 0; i < p->nr_ents; i++) {
 		struct sonde_profile_entry *e = prof_entry_at(p, i);
 

@@ -976,9 +976,9 @@ static inline struct sonde_profile_entry *prof_entry_at(const struct sonde_profi
 }
 /*
  * Sets each entry of event @ei's walk: its place in perf's entries tree
- * (profile_walk.c). 0, or -1 when out of memory (then walk is seq).
+ * (profile_walk.c); out of memory, its seq.
  */
-int prof_walk_event(struct sonde_profile *p, int ei);
+void prof_walk_event(struct sonde_profile *p, int ei);
 /* The order's steps from opts' weights' places (p->order set); -EINVAL. */
 int prof_order_new(struct sonde_profile *p, const struct sonde_profile_opts *o);
 

@@ -338,18 +338,17 @@ static inline bool chain_eq(const uint64_t *raw, const uint8_t *chain, uint64_t 
 static void keep_entries(const struct prof_stacks *c, const uint8_t *chain, uint64_t nr,
 			 bool *keep)
 {
-	uint64_t total[2] = { 0, 0 }, seen[2] = { 0, 0 }, max = (uint64_t)c->max_stack;
+	uint64_t total = 0, seen[2] = { 0, 0 }, max = (uint64_t)c->max_stack;
 	int part = 0;
 
-	for (uint64_t i = 0; i < nr; i++) {
+	/* caller order: the recorded part's length, to keep its last ones */
+	for (uint64_t i = 0; c->caller_order && i < nr; i++) {
 		uint64_t w = pdr_h64(chain + i * 8);
 
 		if (w == PROF_CONTEXT_UNWOUND)
-			part = 1;
-		else if (w < (uint64_t)SONDE_PERF_CONTEXT_MAX)
-			total[part]++;
+			break;
+		total += w < (uint64_t)SONDE_PERF_CONTEXT_MAX;
 	}
-	part = 0;
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t w = pdr_h64(chain + i * 8);
 
@@ -359,7 +358,7 @@ static void keep_entries(const struct prof_stacks *c, const uint8_t *chain, uint
 		if (w >= (uint64_t)SONDE_PERF_CONTEXT_MAX)
 			continue;
 		if (c->caller_order && !part)
-			keep[i] = seen[part] + max >= total[part];
+			keep[i] = seen[part] + max >= total;
 		else
 			keep[i] = seen[part] < max;
 		seen[part]++;

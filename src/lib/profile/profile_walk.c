@@ -87,7 +87,7 @@ static void tree_insert(const struct sonde_profile *p, struct prof_rb_root *t, s
 	prof_rb_insert(t, &n->rb, parent, link);
 }
 
-int prof_walk_event(struct sonde_profile *p, int ei)
+void prof_walk_event(struct sonde_profile *p, int ei)
 {
 	struct walk_node *v, *w;
 	struct prof_rb_root in = { NULL }, out = { NULL };
@@ -97,10 +97,12 @@ int prof_walk_event(struct sonde_profile *p, int ei)
 		n += prof_entry_at(p, i)->k.ev == ei;
 	v = malloc((n ? n : 1) * sizeof(*v));
 	w = malloc((n ? n : 1) * sizeof(*w));
-	if (!v || !w) {
+	if (!v || !w) { /* out of memory: creation order */
+		for (size_t i = 0; i < p->nr_ents; i++)
+			prof_entry_at(p, i)->walk = prof_entry_at(p, i)->seq;
 		free(v);
 		free(w);
-		return -1;
+		return;
 	}
 	for (size_t i = 0; i < p->nr_ents; i++) {
 		struct sonde_profile_entry *e = prof_entry_at(p, i);
@@ -123,5 +125,4 @@ int prof_walk_event(struct sonde_profile *p, int ei)
 		((struct walk_node *)(void *)x)->e->walk = k++;
 	free(v);
 	free(w);
-	return 0;
 }
